@@ -1,0 +1,4 @@
+export * from './crypto-digest';
+export * from './crypto-random-source';
+export * from './scrypt-password-hasher';
+export * from './system-clock';

@@ -1,0 +1,42 @@
+import type { Clock } from '../ports/clock.port';
+import type { EventOutbox } from '../ports/event-outbox.port';
+import type { PaymentIntentRepository } from '../ports/payment-intent.repository.port';
+import type { RandomSource } from '../ports/random-source.port';
+import { truncateToSecond, type DomainEvent } from './event.entity';
+import { newId } from './ids';
+import { statusEmitsEvent, transition, type PaymentIntent, type PaymentIntentStatus } from './payment-intent.entity';
+
+export function paymentIntentEvent(intent: PaymentIntent, random: RandomSource, now: Date): DomainEvent {
+  return {
+    id: newId(random, 'event'),
+    type: `payment_intent.${intent.status}`,
+    merchantId: intent.merchantId,
+    mode: intent.mode,
+    created: truncateToSecond(now),
+    data: { id: intent.id, object: 'payment_intent', status: intent.status, merchant: intent.merchantId, mode: intent.mode },
+  };
+}
+
+/** The ports a status change writes through. */
+export interface StatusChangeDeps {
+  readonly intents: PaymentIntentRepository;
+  readonly events: EventOutbox;
+  readonly clock: Clock;
+  readonly random: RandomSource;
+}
+
+/**
+ * Moves an intent to `to`, stores it and appends its `payment_intent.<status>` event. Call it
+ * inside a unit of work so the change and its event commit together.
+ */
+export async function changeStatus(deps: StatusChangeDeps, intent: PaymentIntent, to: PaymentIntentStatus): Promise<PaymentIntent> {
+  const now = deps.clock.now();
+  const stored = await deps.intents.update(transition(intent, to, now));
+  if (statusEmitsEvent(to)) await deps.events.append(paymentIntentEvent(stored, deps.random, now));
+  return stored;
+}
+
+/** Lock key that serialises every change of one intent across processes. */
+export function intentLockKey(id: string): string {
+  return `payment_intent:${id}`;
+}

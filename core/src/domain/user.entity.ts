@@ -1,0 +1,15 @@
+export type UserRole = 'owner' | 'admin' | 'developer' | 'viewer';
+export type UserStatus = 'active' | 'disabled';
+
+/** A member of a merchant's team who signs in to the dashboard. */
+export interface User {
+  readonly id: string;
+  readonly merchantId: string;
+  readonly email: string;
+  readonly name?: string;
+  readonly role: UserRole;
+  readonly status: UserStatus;
+  /** Self-describing hash (algorithm and parameters included) so parameters can be raised later. */
+  readonly passwordHash: string;
+  readonly created: Date;
+}

@@ -1,0 +1,58 @@
+import type { Mode } from '../domain/mode';
+
+/** Keys are scoped to merchant + mode: a test key never replays a live answer. */
+export interface IdempotencyScope {
+  readonly merchantId: string;
+  readonly mode: Mode;
+  readonly key: string;
+}
+
+/** The answer replayed for a repeated request: HTTP status and the exact body bytes. */
+export interface StoredResponse {
+  readonly status: number;
+  readonly body: string;
+}
+
+/** Proof that this request owns the key; completing or releasing needs it. */
+export interface IdempotencyClaim {
+  readonly scope: IdempotencyScope;
+  readonly fingerprint: string;
+  readonly token: string;
+}
+
+export type ClaimResult =
+  | { readonly outcome: 'claimed'; readonly claim: IdempotencyClaim }
+  | { readonly outcome: 'completed'; readonly fingerprint: string; readonly response: StoredResponse }
+  | { readonly outcome: 'in_flight'; readonly fingerprint: string };
+
+export interface ClaimRequest {
+  readonly scope: IdempotencyScope;
+  readonly fingerprint: string;
+  /** A fresh random token naming this attempt. */
+  readonly token: string;
+  readonly now: Date;
+  /** How long an unfinished claim blocks others; after that its process is presumed dead. */
+  readonly leaseMs: number;
+  /** How long a key is remembered at all. */
+  readonly retentionMs: number;
+}
+
+export interface IdempotencyStore {
+  /**
+   * Claims the key atomically: exactly one of any number of concurrent callers gets `claimed`.
+   * A key whose claim lease ran out (its process died before committing anything) is claimed
+   * anew; a key older than its retention is forgotten and claimed anew.
+   */
+  claim(request: ClaimRequest): Promise<ClaimResult>;
+  /**
+   * Records the answer. Call it inside the unit of work of the request's writes so both commit
+   * together. Returns false when the claim was lost (taken over after its lease ran out); the
+   * caller must then roll back.
+   */
+  complete(claim: IdempotencyClaim, response: StoredResponse, now: Date): Promise<boolean>;
+  /** Forgets an unfinished claim so a corrected retry with the same key can run. */
+  release(claim: IdempotencyClaim): Promise<void>;
+  /** Deletes keys older than their retention; returns how many. */
+  purgeExpired(now: Date): Promise<number>;
+}
+export const IdempotencyStore = Symbol('IdempotencyStore');

@@ -1,0 +1,16 @@
+import type { Merchant } from '../domain/merchant.entity';
+
+export interface MerchantRepository {
+  insert(merchant: Merchant): Promise<void>;
+  findById(id: string): Promise<Merchant | undefined>;
+  /** True when no merchant exists yet (first start of an empty database). */
+  isEmpty(): Promise<boolean>;
+  /**
+   * Pins the account to `version` unless it is pinned already; returns the version the account
+   * is pinned to afterwards (the first writer wins under concurrency).
+   */
+  pinApiVersion(id: string, version: string): Promise<string>;
+  /** Opens or closes live mode (the review). Returns false for an unknown merchant. */
+  setLiveEnabled(id: string, enabled: boolean): Promise<boolean>;
+}
+export const MerchantRepository = Symbol('MerchantRepository');

@@ -1,0 +1,32 @@
+import type { AccountScope } from '../domain/mode';
+import type { PaymentIntent, PaymentIntentStatus } from '../domain/payment-intent.entity';
+import type { Page, PageRequest } from './pagination';
+
+export interface PaymentIntentFilter {
+  readonly status?: PaymentIntentStatus;
+  readonly merchantOrderId?: string;
+  readonly createdGte?: Date;
+}
+
+export interface PaymentIntentRepository {
+  /**
+   * Stores a new intent. Throws CoreError `merchant_order_id_taken` (conflict) when the merchant
+   * already used its merchant_order_id in this mode.
+   */
+  insert(intent: PaymentIntent): Promise<void>;
+  /** The intent of this merchant and mode, or undefined (another merchant's id included). */
+  findById(scope: AccountScope, id: string): Promise<PaymentIntent | undefined>;
+  /**
+   * Stores `intent` over the version it was read at and returns it with the version raised.
+   * Throws CoreError `concurrent_update` (conflict) when someone else changed it since.
+   */
+  update(intent: PaymentIntent): Promise<PaymentIntent>;
+  /**
+   * Newest first. Throws CoreError `invalid_parameter` on `starting_after` when the cursor names
+   * no intent of this scope.
+   */
+  list(scope: AccountScope, filter: PaymentIntentFilter, page: PageRequest): Promise<Page<PaymentIntent>>;
+  /** Intents of any merchant whose expiry timer has run out at `now`, oldest deadline first. */
+  findDueForExpiry(now: Date, limit: number): Promise<PaymentIntent[]>;
+}
+export const PaymentIntentRepository = Symbol('PaymentIntentRepository');

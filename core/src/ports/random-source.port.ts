@@ -1,0 +1,6 @@
+/** Cryptographically secure randomness for ids and tokens. */
+export interface RandomSource {
+  /** `length` bytes from a CSPRNG; never predictable, never reused. */
+  bytes(length: number): Uint8Array;
+}
+export const RandomSource = Symbol('RandomSource');
