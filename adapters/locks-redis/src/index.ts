@@ -1,1 +1,3 @@
-export {};
+export * from './redis-client';
+export * from './redis-lock-manager';
+export * from './redis-rate-limiter';

@@ -1,1 +1,16 @@
-export {};
+export * from './create-knex';
+export * from './database-url';
+export * from './dialect';
+export * from './sql-errors';
+export * from './migrations/migrate';
+export * from './knex-context';
+export * from './knex-unit-of-work';
+export * from './repositories/knex-merchant.repository';
+export * from './repositories/knex-user.repository';
+export * from './repositories/knex-api-key.repository';
+export * from './repositories/knex-payment-intent.repository';
+export * from './repositories/knex-checkout-session.repository';
+export * from './repositories/knex-event-outbox.repository';
+export * from './repositories/knex-idempotency-store.repository';
+export * from './create-sql-storage';
+export * from './testing/create-test-database';

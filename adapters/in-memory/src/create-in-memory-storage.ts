@@ -1,0 +1,46 @@
+import type {
+  ApiKeyRepository,
+  CheckoutSessionRepository,
+  EventOutbox,
+  IdempotencyStore,
+  MerchantRepository,
+  PaymentIntentRepository,
+  UnitOfWork,
+  UserRepository,
+} from '@payments/core';
+import { InMemoryApiKeyRepository } from './in-memory-api-key.repository';
+import { InMemoryCheckoutSessionRepository } from './in-memory-checkout-session.repository';
+import { InMemoryEventOutbox } from './in-memory-event-outbox.repository';
+import { InMemoryIdempotencyStore } from './in-memory-idempotency-store.repository';
+import { InMemoryMerchantRepository } from './in-memory-merchant.repository';
+import { InMemoryPaymentIntentRepository } from './in-memory-payment-intent.repository';
+import { InMemoryStore } from './in-memory-store';
+import { InMemoryUnitOfWork } from './in-memory-unit-of-work';
+import { InMemoryUserRepository } from './in-memory-user.repository';
+
+/** The storage ports over one in-memory store; the same shape as `createSqlStorage`. */
+export interface InMemoryStorage {
+  readonly store: InMemoryStore;
+  readonly uow: UnitOfWork;
+  readonly merchants: MerchantRepository;
+  readonly users: UserRepository;
+  readonly apiKeys: ApiKeyRepository;
+  readonly intents: PaymentIntentRepository;
+  readonly checkoutSessions: CheckoutSessionRepository;
+  readonly events: EventOutbox;
+  readonly idempotency: IdempotencyStore;
+}
+
+export function createInMemoryStorage(store: InMemoryStore = new InMemoryStore()): InMemoryStorage {
+  return {
+    store,
+    uow: new InMemoryUnitOfWork(store),
+    merchants: new InMemoryMerchantRepository(store),
+    users: new InMemoryUserRepository(store),
+    apiKeys: new InMemoryApiKeyRepository(store),
+    intents: new InMemoryPaymentIntentRepository(store),
+    checkoutSessions: new InMemoryCheckoutSessionRepository(store),
+    events: new InMemoryEventOutbox(store),
+    idempotency: new InMemoryIdempotencyStore(store),
+  };
+}

@@ -1,0 +1,17 @@
+/**
+ * A deep copy that keeps Dates and leaves out undefined properties: stored objects are never
+ * shared with callers (a caller mutating its copy must not change the store), and what comes back
+ * has the same shape as what the SQL adapter returns, where NULL columns become absent properties.
+ */
+export function deepCopy<T>(value: T): T {
+  if (value instanceof Date) return new Date(value.getTime()) as T;
+  if (Array.isArray(value)) return value.map((item: unknown) => deepCopy(item)) as T;
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([, field]) => field !== undefined)
+        .map(([key, field]) => [key, deepCopy(field)]),
+    ) as T;
+  }
+  return value;
+}

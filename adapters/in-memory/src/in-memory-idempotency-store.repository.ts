@@ -1,0 +1,85 @@
+import type {
+  ClaimRequest,
+  ClaimResult,
+  IdempotencyClaim,
+  IdempotencyScope,
+  IdempotencyStore,
+  StoredResponse,
+} from '@payments/core';
+import type { IdempotencyRecord, InMemoryStore } from './in-memory-store';
+
+/** A collision-free map key (a separator character could also appear inside a key). */
+function keyOf(scope: IdempotencyScope): string {
+  return JSON.stringify([scope.merchantId, scope.mode, scope.key]);
+}
+
+/** The SQL store's rules, decided in one synchronous step so concurrent claims cannot interleave. */
+export class InMemoryIdempotencyStore implements IdempotencyStore {
+  constructor(private readonly store: InMemoryStore) {}
+
+  claim(request: ClaimRequest): Promise<ClaimResult> {
+    return this.store.atomic((): ClaimResult => {
+      const records = this.store.tables.idempotency;
+      const key = keyOf(request.scope);
+      const now = request.now.getTime();
+      const existing = records.get(key);
+      if (existing && existing.expiresAt > now) {
+        if (existing.state === 'completed' && existing.response) {
+          return { outcome: 'completed', fingerprint: existing.fingerprint, response: { ...existing.response } };
+        }
+        if (existing.lockedUntil !== undefined && existing.lockedUntil > now) {
+          return { outcome: 'in_flight', fingerprint: existing.fingerprint };
+        }
+      }
+      // Unknown, forgotten after retention, or abandoned by a claim whose lease ran out.
+      records.set(key, {
+        fingerprint: request.fingerprint,
+        token: request.token,
+        state: 'in_flight',
+        lockedUntil: now + request.leaseMs,
+        createdAt: now,
+        expiresAt: now + request.retentionMs,
+      });
+      return { outcome: 'claimed', claim: { scope: request.scope, fingerprint: request.fingerprint, token: request.token } };
+    });
+  }
+
+  complete(claim: IdempotencyClaim, response: StoredResponse): Promise<boolean> {
+    return this.store.atomic(() => {
+      const key = keyOf(claim.scope);
+      const record = this.store.tables.idempotency.get(key);
+      if (!record || record.token !== claim.token || record.state !== 'in_flight') return false;
+      const completed: IdempotencyRecord = {
+        fingerprint: record.fingerprint,
+        token: record.token,
+        state: 'completed',
+        response: { status: response.status, body: response.body },
+        createdAt: record.createdAt,
+        expiresAt: record.expiresAt,
+      };
+      this.store.tables.idempotency.set(key, completed);
+      return true;
+    });
+  }
+
+  release(claim: IdempotencyClaim): Promise<void> {
+    return this.store.atomic(() => {
+      const key = keyOf(claim.scope);
+      const record = this.store.tables.idempotency.get(key);
+      if (record && record.token === claim.token && record.state === 'in_flight') this.store.tables.idempotency.delete(key);
+    });
+  }
+
+  purgeExpired(now: Date): Promise<number> {
+    return this.store.atomic(() => {
+      let purged = 0;
+      for (const [key, record] of this.store.tables.idempotency) {
+        if (record.expiresAt <= now.getTime()) {
+          this.store.tables.idempotency.delete(key);
+          purged += 1;
+        }
+      }
+      return purged;
+    });
+  }
+}

@@ -1,0 +1,86 @@
+import {
+  CoreError,
+  isDueForExpiry,
+  type AccountScope,
+  type Page,
+  type PageRequest,
+  type PaymentIntent,
+  type PaymentIntentFilter,
+  type PaymentIntentRepository,
+} from '@payments/core';
+import { deepCopy } from './deep-copy';
+import { pageNewestFirst } from './in-memory-pagination';
+import type { InMemoryStore } from './in-memory-store';
+
+function merchantOrderIdTaken(merchantOrderId: string): CoreError {
+  return new CoreError(
+    'merchant_order_id_taken',
+    'conflict',
+    `A payment intent with merchant_order_id '${merchantOrderId}' already exists; use a new order id or retrieve the existing intent.`,
+    { param: 'merchant_order_id' },
+  );
+}
+
+function inScope(intent: PaymentIntent, scope: AccountScope): boolean {
+  return intent.merchantId === scope.merchantId && intent.mode === scope.mode;
+}
+
+export class InMemoryPaymentIntentRepository implements PaymentIntentRepository {
+  constructor(private readonly store: InMemoryStore) {}
+
+  /** True when another intent of the same merchant and mode already uses this order id. */
+  private orderIdTaken(intent: PaymentIntent): boolean {
+    for (const { value } of this.store.tables.intents.values()) {
+      if (value.id !== intent.id && inScope(value, intent) && value.merchantOrderId === intent.merchantOrderId) return true;
+    }
+    return false;
+  }
+
+  insert(intent: PaymentIntent): Promise<void> {
+    return this.store.atomic(() => {
+      if (this.orderIdTaken(intent)) throw merchantOrderIdTaken(intent.merchantOrderId);
+      if (this.store.tables.intents.has(intent.id)) throw new Error(`Duplicate payment intent id ${intent.id}`);
+      this.store.tables.intents.set(intent.id, { seq: this.store.nextSequence(), value: deepCopy(intent) });
+    });
+  }
+
+  findById(scope: AccountScope, id: string): Promise<PaymentIntent | undefined> {
+    return this.store.atomic(() => {
+      const row = this.store.tables.intents.get(id);
+      return row && inScope(row.value, scope) ? deepCopy(row.value) : undefined;
+    });
+  }
+
+  update(intent: PaymentIntent): Promise<PaymentIntent> {
+    return this.store.atomic(() => {
+      const row = this.store.tables.intents.get(intent.id);
+      if (!row || !inScope(row.value, intent) || row.value.version !== intent.version) {
+        throw new CoreError('concurrent_update', 'conflict', `Payment intent ${intent.id} was changed by another request; read it again and retry.`);
+      }
+      if (this.orderIdTaken(intent)) throw merchantOrderIdTaken(intent.merchantOrderId);
+      const stored = deepCopy({ ...intent, version: intent.version + 1 });
+      this.store.tables.intents.set(intent.id, { seq: row.seq, value: stored });
+      return deepCopy(stored);
+    });
+  }
+
+  list(scope: AccountScope, filter: PaymentIntentFilter, page: PageRequest): Promise<Page<PaymentIntent>> {
+    return this.store.atomic(() =>
+      pageNewestFirst(this.store.tables.intents.values(), scope, page, 'payment_intent', (intent) =>
+        (filter.status === undefined || intent.status === filter.status) &&
+        (filter.merchantOrderId === undefined || intent.merchantOrderId === filter.merchantOrderId) &&
+        (filter.createdGte === undefined || intent.created.getTime() >= filter.createdGte.getTime()),
+      ),
+    );
+  }
+
+  findDueForExpiry(now: Date, limit: number): Promise<PaymentIntent[]> {
+    return this.store.atomic(() =>
+      [...this.store.tables.intents.values()]
+        .filter((row) => isDueForExpiry(row.value, now))
+        .sort((a, b) => (a.value.expiresAt as Date).getTime() - (b.value.expiresAt as Date).getTime() || a.seq - b.seq)
+        .slice(0, limit)
+        .map((row) => deepCopy(row.value)),
+    );
+  }
+}

@@ -1,0 +1,90 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { ApiKey, CheckoutSession, DomainEvent, Merchant, PaymentIntent, User } from '@payments/core';
+import { StorageMutex } from './storage-mutex';
+
+/** A stored row with its insertion sequence: lists are ordered by it, newest first. */
+export interface Sequenced<T> {
+  readonly seq: number;
+  readonly value: T;
+}
+
+export interface IdempotencyRecord {
+  readonly fingerprint: string;
+  readonly token: string;
+  readonly state: 'in_flight' | 'completed';
+  readonly lockedUntil?: number;
+  readonly response?: { readonly status: number; readonly body: string };
+  readonly createdAt: number;
+  readonly expiresAt: number;
+}
+
+/** The "tables". Values are private copies; repositories copy on the way in and out. */
+export interface InMemoryTables {
+  readonly merchants: Map<string, Merchant>;
+  /** By user id. */
+  readonly users: Map<string, User>;
+  readonly apiKeys: Map<string, ApiKey>;
+  /** By intent id. */
+  readonly intents: Map<string, Sequenced<PaymentIntent>>;
+  /** By token digest. */
+  readonly checkoutSessions: Map<string, CheckoutSession>;
+  /** In insertion order. */
+  readonly events: Sequenced<DomainEvent>[];
+  /** By `idempotencyKeyOf(scope)`. */
+  readonly idempotency: Map<string, IdempotencyRecord>;
+}
+
+function emptyTables(): InMemoryTables {
+  return {
+    merchants: new Map(),
+    users: new Map(),
+    apiKeys: new Map(),
+    intents: new Map(),
+    checkoutSessions: new Map(),
+    events: [],
+    idempotency: new Map(),
+  };
+}
+
+/**
+ * The in-memory database: tables plus the transaction machinery. A unit of work holds the mutex
+ * for its whole run and snapshots the tables so a throw restores them; a repository call outside
+ * any unit of work takes the mutex for just that call (autocommit), so it never sees a running
+ * unit of work's uncommitted writes.
+ */
+export class InMemoryStore {
+  private current: InMemoryTables = emptyTables();
+  private sequence = 0;
+  private readonly mutex = new StorageMutex();
+  private readonly inTransaction = new AsyncLocalStorage<true>();
+
+  get tables(): InMemoryTables {
+    return this.current;
+  }
+
+  /** The next insertion sequence; like an auto-increment, never reused, even after rollback. */
+  nextSequence(): number {
+    this.sequence += 1;
+    return this.sequence;
+  }
+
+  /** Runs one repository operation: inside the current unit of work, or alone under the mutex. */
+  atomic<T>(operation: () => T): Promise<T> {
+    if (this.inTransaction.getStore()) return Promise.resolve().then(operation);
+    return this.mutex.runExclusive(operation);
+  }
+
+  /** Runs `work` as one transaction; nested calls join the outer one. */
+  transaction<T>(work: () => Promise<T>): Promise<T> {
+    if (this.inTransaction.getStore()) return work();
+    return this.mutex.runExclusive(async () => {
+      const snapshot = structuredClone(this.current);
+      try {
+        return await this.inTransaction.run(true, work);
+      } catch (error) {
+        this.current = snapshot;
+        throw error;
+      }
+    });
+  }
+}

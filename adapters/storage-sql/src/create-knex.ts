@@ -1,0 +1,73 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import knexFactory, { type Knex } from 'knex';
+import { parseDatabaseUrl } from './database-url';
+
+/** The slice of a mysql2 callback connection that pool set-up needs. */
+interface MysqlConnection {
+  query(sql: string, callback: (error: Error | null) => void): void;
+}
+
+/** The slice of a better-sqlite3 Database that pool set-up needs. */
+interface SqliteConnection {
+  pragma(source: string): unknown;
+}
+
+type PoolDone = (error: Error | null, connection: unknown) => void;
+
+function mysqlSession(connection: MysqlConnection, done: PoolDone): void {
+  // READ COMMITTED keeps InnoDB from taking gap locks on our lookups, which would otherwise turn
+  // concurrent inserts of different intents into deadlocks. Timestamps are epoch ms, but UTC keeps
+  // any NOW() an operator runs unambiguous.
+  connection.query('SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED', (isolationError) => {
+    if (isolationError) return done(isolationError, connection);
+    connection.query("SET time_zone = '+00:00'", (zoneError) => done(zoneError, connection));
+  });
+}
+
+function sqliteSession(connection: SqliteConnection, done: PoolDone): void {
+  try {
+    // WAL lets readers in other processes (the admin CLI) work while the service writes;
+    // busy_timeout makes a writer wait for the file lock instead of failing at once.
+    connection.pragma('journal_mode = WAL');
+    connection.pragma('busy_timeout = 5000');
+    connection.pragma('foreign_keys = ON');
+    done(null, connection);
+  } catch (error) {
+    done(error as Error, connection);
+  }
+}
+
+/**
+ * A knex instance for `PAYMENTS_DATABASE_URL`: `mysql://` / `mariadb://` (MySQL 8, MariaDB 10.6+,
+ * through mysql2) or `sqlite:<path>` (better-sqlite3; the file's directory is created). SQLite gets
+ * one connection: better-sqlite3 is synchronous, so more would only contend for the file lock.
+ */
+export function createKnex(databaseUrl: string): Knex {
+  const target = parseDatabaseUrl(databaseUrl);
+  if (target.dialect === 'sqlite') {
+    if (target.filename !== ':memory:') mkdirSync(dirname(target.filename), { recursive: true });
+    return knexFactory({
+      client: 'better-sqlite3',
+      connection: { filename: target.filename },
+      useNullAsDefault: true,
+      // An in-memory database lives only as long as its connection, so keep that one open.
+      pool: { min: target.filename === ':memory:' ? 1 : 0, max: 1, afterCreate: sqliteSession },
+    });
+  }
+  return knexFactory({
+    client: 'mysql2',
+    connection: {
+      host: target.host,
+      port: target.port,
+      user: target.user,
+      ...(target.password === undefined ? {} : { password: target.password }),
+      database: target.database,
+      charset: 'utf8mb4',
+      // BIGINT columns (epoch ms, minor units, sequences) come back as numbers while they are
+      // exact, as strings beyond 2^53 instead of silently rounded.
+      supportBigNumbers: true,
+    },
+    pool: { min: 0, max: 10, afterCreate: mysqlSession },
+  });
+}

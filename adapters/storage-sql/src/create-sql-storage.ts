@@ -1,0 +1,51 @@
+import type {
+  ApiKeyRepository,
+  CheckoutSessionRepository,
+  EventOutbox,
+  IdempotencyStore,
+  MerchantRepository,
+  PaymentIntentRepository,
+  UnitOfWork,
+  UserRepository,
+} from '@payments/core';
+import type { Knex } from 'knex';
+import { KnexContext } from './knex-context';
+import { KnexUnitOfWork, type KnexUnitOfWorkOptions } from './knex-unit-of-work';
+import { KnexApiKeyRepository } from './repositories/knex-api-key.repository';
+import { KnexCheckoutSessionRepository } from './repositories/knex-checkout-session.repository';
+import { KnexEventOutbox } from './repositories/knex-event-outbox.repository';
+import { KnexIdempotencyStore } from './repositories/knex-idempotency-store.repository';
+import { KnexMerchantRepository } from './repositories/knex-merchant.repository';
+import { KnexPaymentIntentRepository } from './repositories/knex-payment-intent.repository';
+import { KnexUserRepository } from './repositories/knex-user.repository';
+
+/** The storage ports of one database, as the composition root binds them. */
+export interface SqlStorage {
+  readonly uow: UnitOfWork;
+  readonly merchants: MerchantRepository;
+  readonly users: UserRepository;
+  readonly apiKeys: ApiKeyRepository;
+  readonly intents: PaymentIntentRepository;
+  readonly checkoutSessions: CheckoutSessionRepository;
+  readonly events: EventOutbox;
+  readonly idempotency: IdempotencyStore;
+}
+
+/**
+ * Every repository over one shared context, so they all join the unit of work's transaction.
+ * Build it once per knex instance: two storages on one knex would not see each other's
+ * transactions.
+ */
+export function createSqlStorage(knex: Knex, options: KnexUnitOfWorkOptions = {}): SqlStorage {
+  const context = new KnexContext(knex);
+  return {
+    uow: new KnexUnitOfWork(context, options),
+    merchants: new KnexMerchantRepository(context),
+    users: new KnexUserRepository(context),
+    apiKeys: new KnexApiKeyRepository(context),
+    intents: new KnexPaymentIntentRepository(context),
+    checkoutSessions: new KnexCheckoutSessionRepository(context),
+    events: new KnexEventOutbox(context),
+    idempotency: new KnexIdempotencyStore(context),
+  };
+}

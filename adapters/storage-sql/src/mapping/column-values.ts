@@ -1,0 +1,41 @@
+/**
+ * Conversions between entity values and columns. BIGINT may arrive as a string from mysql2 when it
+ * exceeds 2^53 (never for our values, but the type says so); NULL becomes undefined because core
+ * uses undefined for "absent".
+ */
+
+/** A BIGINT as either driver returns it. */
+export type BigIntValue = number | string;
+
+export function toNumber(value: BigIntValue): number {
+  return typeof value === 'number' ? value : Number(value);
+}
+
+export function toDate(value: BigIntValue): Date {
+  return new Date(toNumber(value));
+}
+
+export function toOptionalDate(value: BigIntValue | null): Date | undefined {
+  return value === null ? undefined : toDate(value);
+}
+
+export function toOptional<T>(value: T | null): T | undefined {
+  return value === null ? undefined : value;
+}
+
+export function toMillis(date: Date): number {
+  return date.getTime();
+}
+
+export function toNullableMillis(date: Date | undefined): number | null {
+  return date === undefined ? null : date.getTime();
+}
+
+export function toNullable<T>(value: T | undefined): T | null {
+  return value === undefined ? null : value;
+}
+
+/** The entity with its undefined properties left out, so a read-back equals what was stored. */
+export function withoutUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as T;
+}

@@ -1,0 +1,28 @@
+import type { Knex } from 'knex';
+import { initialSchema } from './001-initial-schema.migration';
+
+interface NamedMigration {
+  readonly name: string;
+  readonly migration: Knex.Migration;
+}
+
+/** Every migration, in order. Append new ones; never rename or edit a released one. */
+const MIGRATIONS: readonly NamedMigration[] = [{ name: '001-initial-schema', migration: initialSchema }];
+
+/**
+ * Migrations listed in code rather than found by a directory glob, so they run the same from
+ * compiled `dist/`, from a bundle, or from any working directory.
+ */
+export class InCodeMigrationSource implements Knex.MigrationSource<NamedMigration> {
+  async getMigrations(): Promise<NamedMigration[]> {
+    return [...MIGRATIONS];
+  }
+
+  getMigrationName(migration: NamedMigration): string {
+    return migration.name;
+  }
+
+  async getMigration(migration: NamedMigration): Promise<Knex.Migration> {
+    return migration.migration;
+  }
+}

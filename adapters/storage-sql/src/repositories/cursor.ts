@@ -1,0 +1,24 @@
+import { invalidParameter, type AccountScope } from '@payments/core';
+import type { Knex } from 'knex';
+import { toNumber, type BigIntValue } from '../mapping/column-values';
+
+/** The columns every cursor-paged table shares. */
+interface ScopedRow {
+  seq: BigIntValue;
+  id: string;
+  merchant_id: string;
+  mode: string;
+}
+
+/**
+ * The storage sequence of the object a `starting_after` cursor names, looked up within the scope
+ * only: a cursor naming another merchant's or mode's object is as unknown as a made-up one.
+ */
+export async function cursorSeq(db: Knex, table: string, scope: AccountScope, id: string, what: string): Promise<number> {
+  const row = await db<ScopedRow>(table)
+    .select('seq')
+    .where({ id, merchant_id: scope.merchantId, mode: scope.mode })
+    .first();
+  if (row === undefined) throw invalidParameter('starting_after', `starting_after names no ${what} of this account: '${id}'.`);
+  return toNumber(row.seq);
+}

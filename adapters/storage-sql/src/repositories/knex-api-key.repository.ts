@@ -1,0 +1,53 @@
+import type { ApiKey, ApiKeyRepository, Mode } from '@payments/core';
+import type { KnexContext } from '../knex-context';
+import { toDate, toMillis, toNullable, toNullableMillis, toOptional, toOptionalDate, withoutUndefined, type BigIntValue } from '../mapping/column-values';
+
+interface ApiKeyRow {
+  id: string;
+  merchant_id: string;
+  mode: string;
+  prefix: string;
+  secret_digest: string;
+  name: string | null;
+  created_at: BigIntValue;
+  revoked_at: BigIntValue | null;
+}
+
+function toEntity(row: ApiKeyRow): ApiKey {
+  return withoutUndefined({
+    id: row.id,
+    merchantId: row.merchant_id,
+    mode: row.mode as Mode,
+    prefix: row.prefix,
+    secretDigest: row.secret_digest,
+    name: toOptional(row.name),
+    created: toDate(row.created_at),
+    revokedAt: toOptionalDate(row.revoked_at),
+  });
+}
+
+export class KnexApiKeyRepository implements ApiKeyRepository {
+  constructor(private readonly context: KnexContext) {}
+
+  private table() {
+    return this.context.db()<ApiKeyRow>('api_keys');
+  }
+
+  async insert(key: ApiKey): Promise<void> {
+    await this.table().insert({
+      id: key.id,
+      merchant_id: key.merchantId,
+      mode: key.mode,
+      prefix: key.prefix,
+      secret_digest: key.secretDigest,
+      name: toNullable(key.name),
+      created_at: toMillis(key.created),
+      revoked_at: toNullableMillis(key.revokedAt),
+    });
+  }
+
+  async findByPrefix(prefix: string): Promise<ApiKey[]> {
+    const rows = await this.table().where({ prefix }).orderBy('created_at', 'asc').orderBy('id', 'asc');
+    return rows.map(toEntity);
+  }
+}

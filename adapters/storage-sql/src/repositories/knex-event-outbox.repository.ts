@@ -1,0 +1,53 @@
+import type { AccountScope, DomainEvent, EventData, EventOutbox, Mode, Page, PageRequest } from '@payments/core';
+import type { KnexContext } from '../knex-context';
+import { toDate, toMillis, type BigIntValue } from '../mapping/column-values';
+import { cursorSeq } from './cursor';
+
+interface EventRow {
+  seq?: BigIntValue;
+  id: string;
+  merchant_id: string;
+  mode: string;
+  type: string;
+  created_at: BigIntValue;
+  data: string;
+}
+
+function toEntity(row: EventRow): DomainEvent {
+  return {
+    id: row.id,
+    type: row.type,
+    merchantId: row.merchant_id,
+    mode: row.mode as Mode,
+    created: toDate(row.created_at),
+    data: JSON.parse(row.data) as EventData,
+  };
+}
+
+export class KnexEventOutbox implements EventOutbox {
+  constructor(private readonly context: KnexContext) {}
+
+  private table() {
+    return this.context.db()<EventRow>('events');
+  }
+
+  async append(event: DomainEvent): Promise<void> {
+    await this.table().insert({
+      id: event.id,
+      merchant_id: event.merchantId,
+      mode: event.mode,
+      type: event.type,
+      created_at: toMillis(event.created),
+      data: JSON.stringify(event.data),
+    });
+  }
+
+  async list(scope: AccountScope, page: PageRequest): Promise<Page<DomainEvent>> {
+    const query = this.table().where({ merchant_id: scope.merchantId, mode: scope.mode });
+    if (page.startingAfter !== undefined) {
+      query.where('seq', '<', await cursorSeq(this.context.db(), 'events', scope, page.startingAfter, 'event'));
+    }
+    const rows = await query.orderBy('seq', 'desc').limit(page.limit + 1);
+    return { data: rows.slice(0, page.limit).map(toEntity), hasMore: rows.length > page.limit };
+  }
+}

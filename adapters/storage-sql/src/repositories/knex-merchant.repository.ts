@@ -1,0 +1,80 @@
+import { notFound, type Merchant, type MerchantRepository, type SettlementSchedule } from '@payments/core';
+import type { KnexContext } from '../knex-context';
+import { toDate, toMillis, toNullable, toOptional, withoutUndefined, type BigIntValue } from '../mapping/column-values';
+
+interface MerchantRow {
+  id: string;
+  name: string;
+  email: string;
+  live_enabled: number | boolean;
+  settlement_currency: string;
+  settlement_schedule: string;
+  settlement_delay_days: number;
+  api_version: string | null;
+  created_at: BigIntValue;
+}
+
+function toRow(merchant: Merchant): MerchantRow {
+  return {
+    id: merchant.id,
+    name: merchant.name,
+    email: merchant.email,
+    live_enabled: merchant.liveEnabled ? 1 : 0,
+    settlement_currency: merchant.settlementCurrency,
+    settlement_schedule: merchant.settlementSchedule,
+    settlement_delay_days: merchant.settlementDelayDays,
+    api_version: toNullable(merchant.apiVersion),
+    created_at: toMillis(merchant.created),
+  };
+}
+
+function toEntity(row: MerchantRow): Merchant {
+  return withoutUndefined({
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    liveEnabled: Boolean(row.live_enabled),
+    settlementCurrency: row.settlement_currency,
+    settlementSchedule: row.settlement_schedule as SettlementSchedule,
+    settlementDelayDays: row.settlement_delay_days,
+    apiVersion: toOptional(row.api_version),
+    created: toDate(row.created_at),
+  });
+}
+
+export class KnexMerchantRepository implements MerchantRepository {
+  constructor(private readonly context: KnexContext) {}
+
+  private table() {
+    return this.context.db()<MerchantRow>('merchants');
+  }
+
+  async insert(merchant: Merchant): Promise<void> {
+    await this.table().insert(toRow(merchant));
+  }
+
+  async findById(id: string): Promise<Merchant | undefined> {
+    const row = await this.table().where({ id }).first();
+    return row === undefined ? undefined : toEntity(row);
+  }
+
+  async isEmpty(): Promise<boolean> {
+    const row = await this.table().select('id').first();
+    return row === undefined;
+  }
+
+  /** Throws 404 `resource_not_found` for an unknown merchant. */
+  async pinApiVersion(id: string, version: string): Promise<string> {
+    // Conditional on NULL so concurrent first requests cannot overwrite each other's pin.
+    await this.table().where({ id }).whereNull('api_version').update({ api_version: version });
+    const row = await this.table().select('api_version').where({ id }).first();
+    if (row === undefined) throw notFound('merchant', id);
+    return row.api_version ?? version;
+  }
+
+  async setLiveEnabled(id: string, enabled: boolean): Promise<boolean> {
+    // mysql2 sets CLIENT_FOUND_ROWS, so matched rows count even when the value does not change.
+    const matched = await this.table().where({ id }).update({ live_enabled: enabled ? 1 : 0 });
+    return matched > 0;
+  }
+}

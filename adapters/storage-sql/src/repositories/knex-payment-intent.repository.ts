@@ -1,0 +1,92 @@
+import {
+  CoreError,
+  EXPIRABLE,
+  type AccountScope,
+  type Page,
+  type PageRequest,
+  type PaymentIntent,
+  type PaymentIntentFilter,
+  type PaymentIntentRepository,
+} from '@payments/core';
+import type { KnexContext } from '../knex-context';
+import { toPaymentIntent, toPaymentIntentRow, type PaymentIntentRow } from '../mapping/payment-intent.row';
+import { INDEXES } from '../migrations/001-initial-schema.migration';
+import { isDuplicateKeyError } from '../sql-errors';
+import { cursorSeq } from './cursor';
+
+const MERCHANT_ORDER_UNIQUE = {
+  indexName: INDEXES.intentsMerchantOrder,
+  sqliteColumns: ['payment_intents.merchant_id', 'payment_intents.mode', 'payment_intents.merchant_order_id'],
+} as const;
+
+function merchantOrderIdTaken(merchantOrderId: string, cause: unknown): CoreError {
+  return new CoreError(
+    'merchant_order_id_taken',
+    'conflict',
+    `A payment intent with merchant_order_id '${merchantOrderId}' already exists; use a new order id or retrieve the existing intent.`,
+    { param: 'merchant_order_id', cause },
+  );
+}
+
+export class KnexPaymentIntentRepository implements PaymentIntentRepository {
+  constructor(private readonly context: KnexContext) {}
+
+  private table() {
+    return this.context.db()<PaymentIntentRow>('payment_intents');
+  }
+
+  async insert(intent: PaymentIntent): Promise<void> {
+    try {
+      await this.table().insert(toPaymentIntentRow(intent));
+    } catch (error) {
+      // The unique index is the rule: a check-then-insert would race under concurrency.
+      if (isDuplicateKeyError(error, MERCHANT_ORDER_UNIQUE)) throw merchantOrderIdTaken(intent.merchantOrderId, error);
+      throw error;
+    }
+  }
+
+  async findById(scope: AccountScope, id: string): Promise<PaymentIntent | undefined> {
+    const row = await this.table().where({ id, merchant_id: scope.merchantId, mode: scope.mode }).first();
+    return row === undefined ? undefined : toPaymentIntent(row);
+  }
+
+  async update(intent: PaymentIntent): Promise<PaymentIntent> {
+    const stored: PaymentIntent = { ...intent, version: intent.version + 1 };
+    const { id, merchant_id, mode, ...columns } = toPaymentIntentRow(stored);
+    let changed: number;
+    try {
+      changed = await this.table().where({ id, merchant_id, mode, version: intent.version }).update(columns);
+    } catch (error) {
+      if (isDuplicateKeyError(error, MERCHANT_ORDER_UNIQUE)) throw merchantOrderIdTaken(intent.merchantOrderId, error);
+      throw error;
+    }
+    if (changed === 0) {
+      throw new CoreError('concurrent_update', 'conflict', `Payment intent ${intent.id} was changed by another request; read it again and retry.`);
+    }
+    return stored;
+  }
+
+  async list(scope: AccountScope, filter: PaymentIntentFilter, page: PageRequest): Promise<Page<PaymentIntent>> {
+    const query = this.table().where({ merchant_id: scope.merchantId, mode: scope.mode });
+    if (page.startingAfter !== undefined) {
+      query.where('seq', '<', await cursorSeq(this.context.db(), 'payment_intents', scope, page.startingAfter, 'payment_intent'));
+    }
+    if (filter.status !== undefined) query.where('status', filter.status);
+    if (filter.merchantOrderId !== undefined) query.where('merchant_order_id', filter.merchantOrderId);
+    if (filter.createdGte !== undefined) query.where('created_at', '>=', filter.createdGte.getTime());
+    // One extra row tells whether another page follows without a COUNT.
+    const rows = await query.orderBy('seq', 'desc').limit(page.limit + 1);
+    return { data: rows.slice(0, page.limit).map(toPaymentIntent), hasMore: rows.length > page.limit };
+  }
+
+  async findDueForExpiry(now: Date, limit: number): Promise<PaymentIntent[]> {
+    const rows = await this.table()
+      .whereIn('status', [...EXPIRABLE])
+      .whereNotNull('expires_at')
+      .where('expires_at', '<=', now.getTime())
+      .orderBy('expires_at', 'asc')
+      .orderBy('seq', 'asc')
+      .limit(limit);
+    return rows.map(toPaymentIntent);
+  }
+}

@@ -1,0 +1,81 @@
+import { parseArgs } from 'node:util';
+import { CreateMerchant, SetLiveMode, type SettlementSchedule } from '@payments/core';
+import type { AppContainer } from '@payments/api';
+
+export class UsageError extends Error {}
+
+export const USAGE = `Usage: npm run -s admin -- <command>
+
+  merchant create --name NAME --email EMAIL --password PASSWORD
+                  [--settlement-currency THB] [--schedule daily|weekly|monthly|manual]
+                  [--settlement-delay-days 2]
+  merchant open-live <mch_id>     open live mode (the review passed)
+  merchant close-live <mch_id>    close live mode again
+
+Prints JSON on stdout; errors as JSON on stderr with a non-zero exit code.`;
+
+type Command = (app: AppContainer, args: string[]) => Promise<unknown>;
+
+async function createMerchant(app: AppContainer, args: string[]): Promise<unknown> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      name: { type: 'string' },
+      email: { type: 'string' },
+      password: { type: 'string' },
+      'settlement-currency': { type: 'string' },
+      schedule: { type: 'string' },
+      'settlement-delay-days': { type: 'string' },
+    },
+    strict: true,
+  });
+  if (!values.name || !values.email || !values.password) throw new UsageError('merchant create needs --name, --email and --password.');
+  const delay = values['settlement-delay-days'];
+  if (delay !== undefined && !/^\d+$/.test(delay)) throw new UsageError('--settlement-delay-days takes a whole number of days.');
+  const created = await app.get(CreateMerchant).execute({
+    name: values.name,
+    email: values.email,
+    password: values.password,
+    settlementCurrency: values['settlement-currency'],
+    settlementSchedule: values.schedule as SettlementSchedule | undefined,
+    settlementDelayDays: delay === undefined ? undefined : Number(delay),
+  });
+  const { merchant, owner } = created;
+  return {
+    merchant: {
+      id: merchant.id,
+      name: merchant.name,
+      email: merchant.email,
+      live_enabled: merchant.liveEnabled,
+      settlement_currency: merchant.settlementCurrency,
+      settlement_schedule: merchant.settlementSchedule,
+      settlement_delay_days: merchant.settlementDelayDays,
+      created: merchant.created.toISOString(),
+    },
+    owner: { id: owner.id, email: owner.email },
+    test_api_key: created.testApiKey.secret,
+  };
+}
+
+function setLive(enabled: boolean): Command {
+  return async (app, args) => {
+    const [merchantId] = args;
+    if (!merchantId || args.length !== 1) throw new UsageError(`merchant ${enabled ? 'open-live' : 'close-live'} takes one merchant id.`);
+    await app.get(SetLiveMode).execute({ merchantId, enabled });
+    return { merchant: { id: merchantId, live_enabled: enabled } };
+  };
+}
+
+export const COMMANDS: Readonly<Record<string, Command>> = {
+  'merchant create': createMerchant,
+  'merchant open-live': setLive(true),
+  'merchant close-live': setLive(false),
+};
+
+/** Finds the command named by the first two words; the rest are its arguments. */
+export function findCommand(argv: string[]): { command: Command; args: string[] } {
+  const name = argv.slice(0, 2).join(' ');
+  const command = COMMANDS[name];
+  if (!command) throw new UsageError(argv.length === 0 ? 'No command given.' : `Unknown command '${name}'.`);
+  return { command, args: argv.slice(2) };
+}

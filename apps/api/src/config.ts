@@ -1,0 +1,86 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import Joi from 'joi';
+
+/** Everything the service reads from its environment, read and validated once at start. */
+export interface Config {
+  readonly nodeEnv: string;
+  readonly port: number;
+  readonly host: string;
+  /** Public base URL; builds checkout_url. */
+  readonly baseUrl: string;
+  readonly dataDir: string;
+  /** `mysql://…` for production, `sqlite:<file>` for the embedded default. */
+  readonly databaseUrl: string;
+  /** Redis for locks and rate limits shared by every process; absent: in-process (one process only). */
+  readonly redisUrl?: string;
+  readonly redisKeyPrefix: string;
+  /** 32 bytes that encrypt stored secrets (AES-256-GCM). */
+  readonly masterKey: Buffer;
+  readonly tickMs: number;
+  /** Requests per second per API key; 0 turns the limit off. */
+  readonly rateLimitLive: number;
+  readonly rateLimitTest: number;
+  readonly logLevel: string;
+}
+
+const schema = Joi.object({
+  NODE_ENV: Joi.string().default('development'),
+  PAYMENTS_PORT: Joi.number().integer().min(0).max(65535).default(4242),
+  PAYMENTS_HOST: Joi.string().default('0.0.0.0'),
+  PAYMENTS_BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default('http://localhost:4242'),
+  PAYMENTS_DATA_DIR: Joi.string().default('.data'),
+  PAYMENTS_DATABASE_URL: Joi.string().pattern(/^(mysql|mariadb|sqlite):/, 'mysql://…, mariadb://… or sqlite:<file>'),
+  PAYMENTS_REDIS_URL: Joi.string().uri({ scheme: ['redis', 'rediss'] }),
+  PAYMENTS_REDIS_PREFIX: Joi.string().default('payments:'),
+  PAYMENTS_MASTER_KEY: Joi.string().hex().length(64),
+  PAYMENTS_TICK_MS: Joi.number().integer().min(10).default(1000),
+  PAYMENTS_RATE_LIMIT_LIVE: Joi.number().integer().min(0).default(100),
+  PAYMENTS_RATE_LIMIT_TEST: Joi.number().integer().min(0).default(25),
+  LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
+}).unknown(true);
+
+export class ConfigError extends Error {}
+
+/**
+ * Reads the configuration. In development a missing master key is generated into the data
+ * directory on first start; with NODE_ENV=production it is a start-up error.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const { value, error } = schema.validate(env, { abortEarly: false });
+  if (error) throw new ConfigError(`Invalid configuration: ${error.details.map((d) => d.message).join('; ')}`);
+  const dataDir = resolve(value.PAYMENTS_DATA_DIR as string);
+  const nodeEnv = value.NODE_ENV as string;
+  return {
+    nodeEnv,
+    port: value.PAYMENTS_PORT,
+    host: value.PAYMENTS_HOST,
+    baseUrl: (value.PAYMENTS_BASE_URL as string).replace(/\/$/, ''),
+    dataDir,
+    databaseUrl: value.PAYMENTS_DATABASE_URL ?? `sqlite:${join(dataDir, 'payments.sqlite')}`,
+    redisUrl: value.PAYMENTS_REDIS_URL,
+    redisKeyPrefix: value.PAYMENTS_REDIS_PREFIX,
+    masterKey: masterKeyFrom(value.PAYMENTS_MASTER_KEY, nodeEnv, dataDir),
+    tickMs: value.PAYMENTS_TICK_MS,
+    rateLimitLive: value.PAYMENTS_RATE_LIMIT_LIVE,
+    rateLimitTest: value.PAYMENTS_RATE_LIMIT_TEST,
+    logLevel: value.LOG_LEVEL,
+  };
+}
+
+function masterKeyFrom(hex: string | undefined, nodeEnv: string, dataDir: string): Buffer {
+  if (hex) return Buffer.from(hex, 'hex');
+  if (nodeEnv === 'production') throw new ConfigError('PAYMENTS_MASTER_KEY (64 hex characters) is required in production.');
+  const file = join(dataDir, 'master.key');
+  if (!existsSync(file)) {
+    mkdirSync(dataDir, { recursive: true });
+    try {
+      writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
+    } catch (error) {
+      // Another process (the admin CLI, a second start) wrote it first: use theirs.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+  return Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
+}

@@ -1,0 +1,44 @@
+import type { Boom } from '@hapi/boom';
+import { CoreError, isCoreError } from '@payments/core';
+import { internalError } from './error-envelope';
+
+/**
+ * Hapi and its plugins answer with Boom errors (unknown route, body too large, wrong content
+ * type, unreadable JSON). This turns each into the CoreError the envelope renders, so no route
+ * ever answers in Hapi's own error format.
+ */
+export function toCoreError(error: Boom | Error): CoreError {
+  if (isCoreError(error)) return error;
+  const boom = error as Boom;
+  const status = boom.isBoom ? boom.output.statusCode : 500;
+  switch (status) {
+    case 400:
+      return badRequest(boom);
+    case 401:
+      return new CoreError('authentication_required', 'authentication', 'Send your secret API key as `Authorization: Bearer sk_test_…`.');
+    case 403:
+      return new CoreError('forbidden', 'forbidden', 'This credential may not do that.');
+    case 404:
+      return new CoreError('resource_not_found', 'not_found', 'No such route; check the method and path against the API reference.');
+    case 405:
+      return new CoreError('resource_not_found', 'not_found', 'This route does not take that method.');
+    case 413:
+      return new CoreError('request_too_large', 'too_large', 'The request body is larger than 64 KiB.');
+    case 415:
+      return unsupportedMediaType();
+    default:
+      return internalError(error);
+  }
+}
+
+/** Hapi's own 400s are about the request as a whole, not one field: each gets a code of its own. */
+function badRequest(boom: Boom): CoreError {
+  const message = boom.output.payload.message ?? '';
+  if (/content-type/i.test(message)) return unsupportedMediaType();
+  if (/payload/i.test(message)) return new CoreError('invalid_json', 'validation', 'The request body is not valid JSON.');
+  return new CoreError('invalid_request', 'validation', 'The request is malformed.');
+}
+
+function unsupportedMediaType(): CoreError {
+  return new CoreError('unsupported_media_type', 'unsupported', 'Send the request body as application/json.');
+}

@@ -1,0 +1,15 @@
+import type { ApiCaller } from '@payments/core';
+
+declare module '@hapi/hapi' {
+  interface RequestApplicationState {
+    /** `req_…`: sent back as the Request-Id header and in every error body. */
+    requestId: string;
+    /** The API version answering this `/v1` request. */
+    apiVersion?: string;
+  }
+  interface AuthCredentials {
+    caller?: ApiCaller;
+  }
+}
+
+export {};

@@ -1,0 +1,24 @@
+import type { Request, ResponseToolkit } from '@hapi/hapi';
+import { CoreError } from '@payments/core';
+import type { ValidationErrorItem } from 'joi';
+
+interface JoiFailure extends Error {
+  details?: ValidationErrorItem[];
+}
+
+/** Joi options for every route: report the first problem, name fields without quotes. */
+export const VALIDATION_OPTIONS = { abortEarly: true, errors: { wrap: { label: false } } } as const;
+
+/** Fields whose every refusal has a code of its own in the spec. */
+const FIELD_ERROR_CODES: Readonly<Record<string, string>> = { return_url: 'invalid_return_url' };
+
+/**
+ * Turns a joi failure into 400 `invalid_parameter` naming the offending field in `param`
+ * (`amount`, `metadata.order`, `limit`, `idempotency-key`).
+ */
+export function validationFailAction(_request: Request, _h: ResponseToolkit, error?: Error): never {
+  const detail = (error as JoiFailure | undefined)?.details?.[0];
+  const param = detail && detail.path.length > 0 ? detail.path.join('.') : undefined;
+  const code = (param !== undefined && FIELD_ERROR_CODES[param]) || 'invalid_parameter';
+  throw new CoreError(code, 'validation', detail?.message ?? 'The request is invalid.', param === undefined ? {} : { param });
+}

@@ -1,0 +1,62 @@
+import type { Plugin, Request, ResponseObject } from '@hapi/hapi';
+import type { Boom } from '@hapi/boom';
+import { randomString, type RandomSource } from '@payments/core';
+import { toCoreError } from '../http/boom-to-core-error';
+import { errorBody, httpStatusOf } from '../http/error-envelope';
+import '../http/request-state';
+import type { Logger } from '../logger';
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+export interface ErrorsPluginOptions {
+  readonly logger: Logger;
+  readonly random: RandomSource;
+}
+
+function isBoom(response: Request['response']): response is Boom {
+  return (response as Boom).isBoom === true;
+}
+
+/**
+ * Gives every request an id and renders every error, whoever raised it (core, joi, Hapi itself),
+ * as the `{error: {code, message, param?, request_id}}` envelope. Logs one line per request with
+ * the route template, never the raw path (it may carry a checkout token).
+ */
+export const errorsPlugin: Plugin<ErrorsPluginOptions> = {
+  name: 'payments-errors',
+  register(server, { logger, random }) {
+    server.ext('onRequest', (request, h) => {
+      request.app.requestId = `req_${randomString(random, BASE62, 22)}`;
+      return h.continue;
+    });
+
+    server.ext('onPreResponse', (request, h) => {
+      const response = request.response;
+      const requestId = request.app.requestId;
+      if (!isBoom(response)) {
+        (response as ResponseObject).header('Request-Id', requestId);
+        return h.continue;
+      }
+      const error = toCoreError(response);
+      const status = httpStatusOf(error);
+      if (status >= 500) logger.error({ err: error.cause ?? response, request_id: requestId, route: request.route.path }, 'request failed');
+      const answer = h.response(errorBody(error, requestId)).code(status).header('Request-Id', requestId);
+      if (error.retryAfterSeconds !== undefined) answer.header('Retry-After', String(error.retryAfterSeconds));
+      return answer;
+    });
+
+    server.events.on('response', (request) => {
+      const status = isBoom(request.response) ? request.response.output.statusCode : (request.response as ResponseObject | null)?.statusCode;
+      logger.info(
+        {
+          request_id: request.app.requestId,
+          method: request.method.toUpperCase(),
+          route: request.route.path,
+          status,
+          ms: Date.now() - request.info.received,
+        },
+        'request',
+      );
+    });
+  },
+};

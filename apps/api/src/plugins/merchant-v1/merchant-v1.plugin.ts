@@ -1,0 +1,39 @@
+import type { Plugin } from '@hapi/hapi';
+import type { ResolveApiVersion } from '@payments/core';
+import { registerApiKeyAuth, type ApiKeyAuthOptions } from './api-key-auth.scheme';
+import { registerApiVersion } from './api-version.ext';
+import { eventRoutes } from './events.route';
+import { requireIdempotencyKey } from './idempotency';
+import { paymentIntentRoutes, type PaymentIntentRoutesDeps } from './payment-intents.route';
+import { v1Headers } from './schemas';
+import type { ListEvents } from '@payments/core';
+
+export interface MerchantV1Options extends PaymentIntentRoutesDeps {
+  readonly auth: ApiKeyAuthOptions;
+  readonly resolveApiVersion: ResolveApiVersion;
+  readonly listEvents: ListEvents;
+}
+
+/** The merchant API under `/v1`: bearer API keys, idempotent POSTs, account-pinned versions. */
+export const merchantV1Plugin: Plugin<MerchantV1Options> = {
+  name: 'payments-merchant-v1',
+  dependencies: ['payments-errors'],
+  register(server, options) {
+    registerApiKeyAuth(server, options.auth);
+    registerApiVersion(server, options.resolveApiVersion);
+    requireIdempotencyKey(server);
+    const routes = [...paymentIntentRoutes(options), ...eventRoutes(options)];
+    server.route(
+      routes.map((route) => ({
+        ...route,
+        options: {
+          ...route.options,
+          auth: 'api-key',
+          // Only JSON bodies are read; anything else is 415 before any work is done.
+          payload: route.method === 'POST' ? { allow: 'application/json' } : undefined,
+          validate: { headers: v1Headers, ...(route.options as { validate?: object }).validate },
+        },
+      })),
+    );
+  },
+};

@@ -1,0 +1,73 @@
+import type { DomainEvent, Money, NextAction, Page, PaymentIntent } from '@payments/core';
+
+/** Timestamps on the wire: RFC 3339 UTC with Z and whole seconds. */
+export function timestamp(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+function money(value: Money): { amount: number; currency: string } {
+  return { amount: value.amount, currency: value.currency };
+}
+
+function nextAction(action: NextAction): Record<string, string> {
+  return {
+    type: action.type,
+    ...(action.url === undefined ? {} : { url: action.url }),
+    ...(action.qrData === undefined ? {} : { qr_data: action.qrData }),
+  };
+}
+
+/** Drops absent fields: the API omits a field rather than sending null. */
+function compact<T extends Record<string, unknown>>(object: T): T {
+  return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined)) as T;
+}
+
+/** PaymentIntent as the API shows it; `checkoutUrl` only on the create answer. */
+export function presentPaymentIntent(intent: PaymentIntent, checkoutUrl?: string): Record<string, unknown> {
+  return compact({
+    id: intent.id,
+    object: 'payment_intent',
+    mode: intent.mode,
+    amount: intent.amount,
+    currency: intent.currency,
+    merchant_order_id: intent.merchantOrderId,
+    status: intent.status,
+    payment_method: intent.paymentMethod,
+    channel_preference: intent.channelPreference,
+    description: intent.description,
+    customer: intent.customer,
+    return_url: intent.returnUrl,
+    fee: intent.fee && money(intent.fee),
+    net: intent.net && money(intent.net),
+    fx:
+      intent.fx &&
+      compact({
+        locked: intent.fx.locked,
+        lock_point: intent.fx.lockPoint,
+        rate: intent.fx.rate,
+        quote_currency: intent.fx.quoteCurrency,
+        locked_at: intent.fx.lockedAt && timestamp(intent.fx.lockedAt),
+      }),
+    available_at: intent.availableAt && timestamp(intent.availableAt),
+    next_action: intent.nextAction && nextAction(intent.nextAction),
+    checkout_url: checkoutUrl,
+    created: timestamp(intent.created),
+    expires_at: intent.expiresAt && timestamp(intent.expiresAt),
+    metadata: { ...intent.metadata },
+  });
+}
+
+/** The event body: identical in `GET /v1/events` and in every webhook delivery of it. */
+export function presentEvent(event: DomainEvent): Record<string, unknown> {
+  return {
+    id: event.id,
+    type: event.type,
+    created: timestamp(event.created),
+    livemode: event.mode === 'live',
+    data: compact({ ...event.data, amount: event.data.amount && money(event.data.amount) }),
+  };
+}
+
+export function presentList<T>(page: Page<T>, present: (item: T) => Record<string, unknown>): Record<string, unknown> {
+  return { object: 'list', data: page.data.map(present), has_more: page.hasMore };
+}

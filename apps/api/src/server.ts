@@ -1,0 +1,64 @@
+import Hapi, { type Server } from '@hapi/hapi';
+import {
+  AuthenticateApiKey,
+  CancelPaymentIntent,
+  CreatePaymentIntent,
+  Digest,
+  GetPaymentIntent,
+  ListEvents,
+  ListPaymentIntents,
+  RandomSource,
+  RateLimiter,
+  ResolveApiVersion,
+  RunIdempotently,
+} from '@payments/core';
+import type { Config } from './config';
+import { AppConfig, AppLogger, type AppContainer } from './container';
+import { VALIDATION_OPTIONS, validationFailAction } from './http/validation';
+import type { Logger } from './logger';
+import { errorsPlugin } from './plugins/errors.plugin';
+import { merchantV1Plugin } from './plugins/merchant-v1/merchant-v1.plugin';
+
+/** Request bodies over 64 KiB are refused with 413 `request_too_large` before they are parsed. */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+/** Builds the Hapi server from the container; `start()` is the caller's choice (tests inject). */
+export async function createServer(app: AppContainer): Promise<Server> {
+  const config = app.get<Config>(AppConfig);
+  const server = Hapi.server({
+    port: config.port,
+    host: config.host,
+    routes: {
+      payload: { maxBytes: MAX_BODY_BYTES },
+      validate: { options: VALIDATION_OPTIONS, failAction: validationFailAction },
+      response: { emptyStatusCode: 204 },
+      security: { noSniff: true, xframe: 'deny', hsts: config.baseUrl.startsWith('https:') },
+      cache: { otherwise: 'no-store' },
+    },
+    router: { stripTrailingSlash: false },
+  });
+
+  await server.register({ plugin: errorsPlugin, options: { logger: app.get<Logger>(AppLogger), random: app.get<RandomSource>(RandomSource) } });
+  await server.register({
+    plugin: merchantV1Plugin,
+    options: {
+      auth: {
+        authenticate: app.get(AuthenticateApiKey),
+        rateLimiter: app.get<RateLimiter>(RateLimiter),
+        rateLimits: { live: config.rateLimitLive, test: config.rateLimitTest },
+      },
+      resolveApiVersion: app.get(ResolveApiVersion),
+      runIdempotently: app.get(RunIdempotently),
+      digest: app.get<Digest>(Digest),
+      createPaymentIntent: app.get(CreatePaymentIntent),
+      getPaymentIntent: app.get(GetPaymentIntent),
+      listPaymentIntents: app.get(ListPaymentIntents),
+      cancelPaymentIntent: app.get(CancelPaymentIntent),
+      listEvents: app.get(ListEvents),
+    },
+  });
+
+  // Liveness for load balancers and the process tests; outside the three access groups, reveals nothing.
+  server.route({ method: 'GET', path: '/health', options: { auth: false }, handler: () => ({ status: 'ok' }) });
+  return server;
+}

@@ -1,0 +1,98 @@
+import test from 'ava';
+import fc from 'fast-check';
+import { startTestApp, type TestApp, type TestMerchant } from './helpers/test-app';
+
+let t0: TestApp;
+let shop: TestMerchant;
+test.before(async () => {
+  t0 = await startTestApp();
+  shop = await t0.merchant();
+});
+test.after.always(async () => t0?.close());
+
+const CREATE_FIELDS = ['amount', 'currency', 'merchant_order_id', 'payment_method', 'channel_preference', 'description', 'customer', 'return_url', 'expires_in', 'metadata'];
+
+/** Any JSON a client could send, weighted towards the fields and shapes the API knows. */
+const anyValue = fc.oneof(
+  fc.integer(),
+  fc.double(),
+  fc.string(),
+  fc.constantFrom('THB', 'thb', 'EUR', 'promptpay', 'https://shop.example.com/x', 'http://127.0.0.1/', '', '\u0000', 'x'.repeat(300)),
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(fc.string(), { maxLength: 3 }),
+  fc.dictionary(fc.string({ maxLength: 45 }), fc.oneof(fc.string({ maxLength: 600 }), fc.integer()), { maxKeys: 55 }),
+  fc.constantFrom(2 ** 53, -1, 0, 1, 1e300),
+);
+const createBodyArb = fc.dictionary(fc.oneof(fc.constantFrom(...CREATE_FIELDS), fc.string({ maxLength: 10 })), anyValue, { maxKeys: 12 });
+
+interface Envelope {
+  error?: { code?: unknown; message?: unknown; request_id?: unknown; param?: unknown };
+}
+
+function assertProperAnswer(status: number, body: Envelope, payload: string): void {
+  if (status >= 500) throw new Error(`5xx answer: ${status} ${payload}`);
+  if (status >= 400) {
+    const error = body.error;
+    if (!error || typeof error.code !== 'string' || typeof error.message !== 'string' || typeof error.request_id !== 'string') {
+      throw new Error(`not the error envelope: ${status} ${payload}`);
+    }
+    if (error.code === 'invalid_parameter' && typeof error.param !== 'string') throw new Error(`invalid_parameter without param: ${payload}`);
+  }
+}
+
+test('no create body makes a 5xx, and every refusal is the envelope naming the field', async (t) => {
+  let seq = 0;
+  await fc.assert(
+    fc.asyncProperty(createBodyArb, async (body) => {
+      seq += 1;
+      const res = await t0.request({ method: 'POST', url: '/v1/payment_intents', key: shop.testKey, idempotencyKey: `fuzz-${seq}-${Math.random()}`, payload: body });
+      assertProperAnswer(res.statusCode, res.result as Envelope, res.payload);
+      if (res.statusCode === 400) {
+        const param = (res.result as Envelope).error?.param as string;
+        const field = param.split('.')[0] as string;
+        if (!(field in body) && !['merchant_order_id', 'amount', 'currency', 'Idempotency-Key'].includes(field)) {
+          throw new Error(`param ${param} names no field of ${JSON.stringify(body)}`);
+        }
+      }
+    }),
+    { numRuns: 300 },
+  );
+  t.pass();
+});
+
+const queryValue = fc.oneof(fc.string(), fc.integer().map(String), fc.constantFrom('0', '101', '-1', 'pi_abc', 'evt_ABC', '2026-01-01T00:00:00Z', 'created', '%00', '%ZZ'));
+const queryArb = fc.dictionary(fc.constantFrom('limit', 'starting_after', 'status', 'merchant_order_id', 'created[gte]', 'x'), queryValue, { maxKeys: 5 });
+
+test('no list query makes a 5xx', async (t) => {
+  await fc.assert(
+    fc.asyncProperty(queryArb, async (query) => {
+      const qs = Object.entries(query)
+        .map(([key, value]) => `${encodeURIComponent(key)}=${value.startsWith('%') ? value : encodeURIComponent(value)}`)
+        .join('&');
+      const res = await t0.request({ method: 'GET', url: `/v1/payment_intents?${qs}`, key: shop.testKey });
+      assertProperAnswer(res.statusCode, res.result as Envelope, res.payload);
+    }),
+    { numRuns: 300 },
+  );
+  t.pass();
+});
+
+const headerValue = fc.oneof(fc.string({ maxLength: 300 }).filter((s) => /^[\x20-\x7e]*$/.test(s)), fc.constantFrom('', 'Bearer', 'Bearer ', '2026-09-01', 'x'.repeat(400)));
+const headersArb = fc.dictionary(fc.constantFrom('authorization', 'api-version', 'idempotency-key', 'content-type', 'accept'), headerValue, { maxKeys: 5 });
+
+test('no header combination makes a 5xx', async (t) => {
+  await fc.assert(
+    fc.asyncProperty(headersArb, fc.boolean(), async (headers, useKey) => {
+      const res = await t0.server.inject({
+        method: 'POST',
+        url: '/v1/payment_intents',
+        headers: { ...(useKey ? { authorization: `Bearer ${shop.testKey}` } : {}), ...headers },
+        payload: JSON.stringify({ amount: 100, currency: 'THB', merchant_order_id: `h-${Math.random()}` }),
+      });
+      assertProperAnswer(res.statusCode, res.result as Envelope, res.payload);
+    }),
+    { numRuns: 300 },
+  );
+  t.pass();
+});

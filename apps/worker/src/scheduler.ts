@@ -1,0 +1,58 @@
+import type { Logger } from '@payments/api';
+
+/** One periodic piece of work; it must be safe to run in several workers at once. */
+export interface Job {
+  readonly name: string;
+  /** Run at most once every this many milliseconds (at least one tick). */
+  readonly everyMs: number;
+  run(): Promise<number>;
+}
+
+/**
+ * Runs the jobs one after another every tick. A pass never overlaps the previous one, and a
+ * failing job is logged and retried on a later tick rather than stopping the others.
+ */
+export class Scheduler {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private readonly lastRun = new Map<string, number>();
+
+  constructor(
+    private readonly jobs: readonly Job[],
+    private readonly tickMs: number,
+    private readonly logger: Logger,
+  ) {}
+
+  start(): void {
+    const loop = (): void => {
+      this.running = this.pass().finally(() => {
+        if (this.running !== undefined) this.timer = setTimeout(loop, this.tickMs);
+      });
+    };
+    this.timer = setTimeout(loop, 0);
+  }
+
+  /** Waits for the pass under way, then stops. */
+  async stop(): Promise<void> {
+    clearTimeout(this.timer);
+    const running = this.running;
+    this.running = undefined;
+    await running;
+    clearTimeout(this.timer);
+  }
+
+  /** One pass over every due job; exposed so tests can drive the worker without timers. */
+  async pass(): Promise<void> {
+    for (const job of this.jobs) {
+      const now = Date.now();
+      if (now - (this.lastRun.get(job.name) ?? 0) < job.everyMs) continue;
+      this.lastRun.set(job.name, now);
+      try {
+        const count = await job.run();
+        if (count > 0) this.logger.info({ job: job.name, count }, 'job done');
+      } catch (error) {
+        this.logger.error({ job: job.name, err: error }, 'job failed');
+      }
+    }
+  }
+}

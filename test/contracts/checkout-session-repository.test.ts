@@ -1,0 +1,4 @@
+import { checkoutSessionRepositoryContract } from './checkout-session-repository.contract';
+import { storageAdapters } from './storage-adapters';
+
+for (const adapter of storageAdapters) checkoutSessionRepositoryContract(adapter);

@@ -1,0 +1,265 @@
+import test from 'ava';
+import { CoreError, type AccountScope, type PaymentIntent, type PaymentIntentRepository } from '@payments/core';
+import { aPaymentIntent, aScope, ids, T0 } from '../fixtures';
+import { sharedStorage, withOwnStorage, type StorageAdapter } from './storage-adapters';
+
+const at = (ms: number): Date => new Date(T0.getTime() + ms);
+
+/** Inserts `count` intents into `scope` one after another; returns them oldest first. */
+async function insertMany(
+  intents: PaymentIntentRepository,
+  scope: AccountScope,
+  count: number,
+  overrides: (i: number) => Partial<PaymentIntent> = () => ({}),
+): Promise<PaymentIntent[]> {
+  const made: PaymentIntent[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const intent = aPaymentIntent(scope, overrides(i));
+    await intents.insert(intent);
+    made.push(intent);
+  }
+  return made;
+}
+
+/** What every PaymentIntentRepository promises. */
+export function paymentIntentRepositoryContract(adapter: StorageAdapter): void {
+  const storage = sharedStorage(adapter);
+  const title = (what: string): string => `${adapter.name} PaymentIntentRepository: ${what}`;
+
+  test(title('an intent with every optional field reads back exactly'), async (t) => {
+    const { intents } = storage();
+    const scope = aScope('live');
+    const intent = aPaymentIntent(scope, {
+      amount: 9_007_199_254_740_991,
+      currency: 'SGD',
+      status: 'channel_settled',
+      paymentMethod: 'alipay_plus',
+      channelPreference: 'rest',
+      description: 'Két cà phê ☕ and a 🥐',
+      customer: 'cus_42',
+      returnUrl: `https://shop.example.com/return?${'q'.repeat(1900)}`,
+      metadata: { order: '42', note: 'ใบเสร็จ' },
+      fee: { amount: 365, currency: 'THB' },
+      net: { amount: 9635, currency: 'THB' },
+      fx: { locked: true, lockPoint: 'on_channel_settled', rate: '26.1234', quoteCurrency: 'THB', lockedAt: at(5_000) },
+      nextAction: { type: 'redirect', url: 'https://channel.example.com/pay/abc' },
+      availableAt: at(172_800_000),
+      updated: at(10_000),
+      version: 7,
+    });
+    await intents.insert(intent);
+    t.deepEqual(await intents.findById(scope, intent.id), intent);
+  });
+
+  test(title('absent optional fields come back absent, not as undefined or null properties'), async (t) => {
+    const { intents } = storage();
+    const scope = aScope();
+    const intent = aPaymentIntent(scope, { fx: { locked: false }, nextAction: { type: 'qr_code', qrData: '000201010212' } });
+    await intents.insert(intent);
+    const read = await intents.findById(scope, intent.id);
+    t.deepEqual(read, intent);
+    for (const field of ['paymentMethod', 'channelPreference', 'description', 'customer', 'returnUrl', 'fee', 'net', 'availableAt']) {
+      t.false(read !== undefined && field in read, `${field} is absent`);
+    }
+  });
+
+  test(title('merchant_order_id is unique per merchant and mode'), async (t) => {
+    const { intents } = storage();
+    const scope = aScope('test');
+    const first = aPaymentIntent(scope, { merchantOrderId: 'ORDER-1001' });
+    await intents.insert(first);
+
+    const error = await t.throwsAsync(intents.insert(aPaymentIntent(scope, { merchantOrderId: 'ORDER-1001' })), { instanceOf: CoreError });
+    t.is(error?.code, 'merchant_order_id_taken');
+    t.is(error?.category, 'conflict');
+    t.is(error?.param, 'merchant_order_id');
+
+    await t.notThrowsAsync(intents.insert(aPaymentIntent(aScope('live', scope.merchantId), { merchantOrderId: 'ORDER-1001' })), 'the same id in live');
+    await t.notThrowsAsync(intents.insert(aPaymentIntent(aScope('test'), { merchantOrderId: 'ORDER-1001' })), 'the same id for another merchant');
+    const page = await intents.list(scope, { merchantOrderId: 'ORDER-1001' }, { limit: 10 });
+    t.deepEqual(page.data.map((intent) => intent.id), [first.id], 'the refused insert left nothing behind');
+  });
+
+  test(title('merchant_order_id compares case-sensitively'), async (t) => {
+    const { intents } = storage();
+    const scope = aScope();
+    const upper = aPaymentIntent(scope, { merchantOrderId: 'ORDER-abc' });
+    const lower = aPaymentIntent(scope, { merchantOrderId: 'order-ABC' });
+    const lowest = aPaymentIntent(scope, { merchantOrderId: 'order-abc' });
+    for (const intent of [upper, lower, lowest]) await intents.insert(intent);
+    const page = await intents.list(scope, { merchantOrderId: 'order-abc' }, { limit: 10 });
+    t.deepEqual(page.data.map((intent) => intent.id), [lowest.id]);
+  });
+
+  test(title("another merchant's or mode's intent is invisible to findById"), async (t) => {
+    const { intents } = storage();
+    const scope = aScope('test');
+    const intent = aPaymentIntent(scope);
+    await intents.insert(intent);
+    t.is(await intents.findById(aScope('test'), intent.id), undefined);
+    t.is(await intents.findById(aScope('live', scope.merchantId), intent.id), undefined);
+    t.is(await intents.findById(scope, ids.paymentIntent()), undefined);
+  });
+
+  test(title('update stores the change over the version read and raises the version'), async (t) => {
+    const { intents } = storage();
+    const scope = aScope();
+    const intent = aPaymentIntent(scope);
+    await intents.insert(intent);
+    const changed = { ...intent, status: 'requires_payment' as const, paymentMethod: 'promptpay', updated: at(1_000) };
+    const stored = await intents.update(changed);
+    t.deepEqual(stored, { ...changed, version: 1 });
+    t.deepEqual(await intents.findById(scope, intent.id), stored);
+
+    const cleared = await intents.update({ ...stored, paymentMethod: undefined });
+    t.is(cleared.version, 2);
+    const read = await intents.findById(scope, intent.id);
+    t.false(read !== undefined && 'paymentMethod' in read, 'a field set to undefined is cleared');
+  });
+
+  test(title('an update over a stale version is concurrent_update and changes nothing'), async (t) => {
+    const { intents } = storage();
+    const scope = aScope();
+    const intent = aPaymentIntent(scope);
+    await intents.insert(intent);
+    await intents.update({ ...intent, status: 'requires_payment' });
+    const error = await t.throwsAsync(intents.update({ ...intent, status: 'canceled' }), { instanceOf: CoreError });
+    t.is(error?.code, 'concurrent_update');
+    t.is(error?.category, 'conflict');
+    const read = await intents.findById(scope, intent.id);
+    t.is(read?.status, 'requires_payment');
+    t.is(read?.version, 1);
+  });
+
+  test(title('of concurrent updates over one version exactly one wins'), async (t) => {
+    const { intents } = storage();
+    const scope = aScope();
+    const intent = aPaymentIntent(scope);
+    await intents.insert(intent);
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, i) => intents.update({ ...intent, description: `writer ${i}` })),
+    );
+    const won = results.filter((result) => result.status === 'fulfilled');
+    t.is(won.length, 1);
+    for (const result of results) {
+      if (result.status === 'rejected') t.is((result.reason as CoreError).code, 'concurrent_update');
+    }
+    t.is((await intents.findById(scope, intent.id))?.version, 1);
+  });
+
+  test(title("an update of another merchant's intent is concurrent_update, never a write"), async (t) => {
+    const { intents } = storage();
+    const scope = aScope();
+    const intent = aPaymentIntent(scope);
+    await intents.insert(intent);
+    const error = await t.throwsAsync(intents.update({ ...intent, merchantId: ids.merchant(), status: 'canceled' }), { instanceOf: CoreError });
+    t.is(error?.code, 'concurrent_update');
+    t.is((await intents.findById(scope, intent.id))?.status, 'created');
+  });
+
+  test(title('list pages newest first through starting_after, with has_more'), async (t) => {
+    const { intents } = storage();
+    const scope = aScope();
+    // One shared created time: the order must come from insertion, not from timestamps or ids.
+    const made = await insertMany(intents, scope, 5);
+    const [i1, i2, i3, i4, i5] = made.map((intent) => intent.id);
+
+    const first = await intents.list(scope, {}, { limit: 2 });
+    t.deepEqual(first.data.map((intent) => intent.id), [i5, i4]);
+    t.true(first.hasMore);
+    const second = await intents.list(scope, {}, { limit: 2, startingAfter: i4 });
+    t.deepEqual(second.data.map((intent) => intent.id), [i3, i2]);
+    t.true(second.hasMore);
+    const last = await intents.list(scope, {}, { limit: 2, startingAfter: i2 });
+    t.deepEqual(last.data.map((intent) => intent.id), [i1]);
+    t.false(last.hasMore);
+    const exact = await intents.list(scope, {}, { limit: 5 });
+    t.is(exact.data.length, 5);
+    t.false(exact.hasMore, 'a page that holds exactly the rest has no more');
+    t.deepEqual(exact.data[4], made[0], 'listed intents are whole');
+  });
+
+  test(title('list filters by status, merchant_order_id and created_gte'), async (t) => {
+    const { intents } = storage();
+    const scope = aScope();
+    const made = await insertMany(intents, scope, 4, (i) => ({
+      status: i % 2 === 0 ? 'created' : 'requires_payment',
+      created: at(i * 1_000),
+      merchantOrderId: `filter-${i}`,
+    }));
+    const idsOf = (page: { data: PaymentIntent[] }): string[] => page.data.map((intent) => intent.id);
+
+    t.deepEqual(idsOf(await intents.list(scope, { status: 'requires_payment' }, { limit: 10 })), [made[3]?.id, made[1]?.id]);
+    t.deepEqual(idsOf(await intents.list(scope, { merchantOrderId: 'filter-2' }, { limit: 10 })), [made[2]?.id]);
+    t.deepEqual(idsOf(await intents.list(scope, { createdGte: at(2_000) }, { limit: 10 })), [made[3]?.id, made[2]?.id]);
+    t.deepEqual(idsOf(await intents.list(scope, { status: 'created', createdGte: at(1_000) }, { limit: 10 })), [made[2]?.id]);
+    t.deepEqual(idsOf(await intents.list(scope, { status: 'succeeded' }, { limit: 10 })), []);
+
+    const page = await intents.list(scope, { status: 'created' }, { limit: 1 });
+    t.true(page.hasMore);
+    const next = await intents.list(scope, { status: 'created' }, { limit: 1, startingAfter: made[3]?.id as string });
+    t.deepEqual(idsOf(next), [made[2]?.id], 'a cursor the filter would not keep still positions the page');
+  });
+
+  test(title("list shows only the scope's intents"), async (t) => {
+    const { intents } = storage();
+    const scope = aScope('test');
+    const mine = await insertMany(intents, scope, 2);
+    await insertMany(intents, aScope('live', scope.merchantId), 2);
+    await insertMany(intents, aScope('test'), 2);
+    const page = await intents.list(scope, {}, { limit: 10 });
+    t.deepEqual(page.data.map((intent) => intent.id), [mine[1]?.id, mine[0]?.id]);
+    t.false(page.hasMore);
+  });
+
+  test(title("an unknown cursor, or one naming another merchant's or mode's intent, is invalid_parameter"), async (t) => {
+    const { intents } = storage();
+    const scope = aScope('test');
+    await insertMany(intents, scope, 1);
+    const [otherMode] = await insertMany(intents, aScope('live', scope.merchantId), 1);
+    const [otherMerchant] = await insertMany(intents, aScope('test'), 1);
+    for (const cursor of [ids.paymentIntent(), otherMode?.id as string, otherMerchant?.id as string]) {
+      const error = await t.throwsAsync(intents.list(scope, {}, { limit: 10, startingAfter: cursor }), { instanceOf: CoreError });
+      t.is(error?.code, 'invalid_parameter');
+      t.is(error?.category, 'validation');
+      t.is(error?.param, 'starting_after');
+    }
+  });
+
+  test(title('findDueForExpiry returns expirable intents of every merchant past their deadline, oldest first'), async (t) => {
+    await withOwnStorage(adapter, async ({ intents }) => {
+      const a = aScope('test');
+      const b = aScope('live');
+      const dueLate = aPaymentIntent(a, { status: 'failed', expiresAt: at(3_000) });
+      const dueEarly = aPaymentIntent(b, { status: 'requires_payment', expiresAt: at(1_000) });
+      const dueMiddle = aPaymentIntent(a, { status: 'created', expiresAt: at(2_000) });
+      const dueNow = aPaymentIntent(b, { status: 'created', expiresAt: at(5_000) });
+      const notYet = aPaymentIntent(a, { status: 'created', expiresAt: at(5_001) });
+      const paid = aPaymentIntent(a, { status: 'succeeded', expiresAt: at(1_000) });
+      const alreadyExpired = aPaymentIntent(b, { status: 'expired', expiresAt: at(1_000) });
+      const canceled = aPaymentIntent(b, { status: 'canceled', expiresAt: at(1_000) });
+      for (const intent of [dueLate, dueEarly, dueMiddle, dueNow, notYet, paid, alreadyExpired, canceled]) await intents.insert(intent);
+
+      const due = await intents.findDueForExpiry(at(5_000), 10);
+      t.deepEqual(due.map((intent) => intent.id), [dueEarly.id, dueMiddle.id, dueLate.id, dueNow.id]);
+      t.deepEqual(due[0], dueEarly);
+      t.deepEqual((await intents.findDueForExpiry(at(5_000), 2)).map((intent) => intent.id), [dueEarly.id, dueMiddle.id]);
+      t.deepEqual(await intents.findDueForExpiry(at(999), 10), []);
+    });
+  });
+
+  test(title('stored intents are not shared with callers'), async (t) => {
+    const { intents } = storage();
+    const scope = aScope();
+    const metadata: Record<string, string> = { order: '1' };
+    const intent = aPaymentIntent(scope, { metadata });
+    await intents.insert(intent);
+    metadata['order'] = 'changed after insert';
+    const read = (await intents.findById(scope, intent.id)) as PaymentIntent;
+    (read.metadata as Record<string, string>)['order'] = 'changed after read';
+    read.created.setTime(0);
+    const again = await intents.findById(scope, intent.id);
+    t.deepEqual(again?.metadata, { order: '1' });
+    t.deepEqual(again?.created, T0);
+  });
+}

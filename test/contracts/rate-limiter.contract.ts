@@ -1,0 +1,74 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import test from 'ava';
+import type { RateLimitDecision, RateLimiter } from '@payments/core';
+
+/**
+ * What every RateLimiter promises, on real time. Rates are low (5 a second, a token per 200 ms) so
+ * that a burst finishes long before a token refills, even on a slow machine.
+ */
+export function rateLimiterContract(name: string, create: () => RateLimiter): void {
+  let counter = 0;
+  const uniqueKey = (label: string): string => `${label}:${process.pid}:${(counter += 1)}`;
+  const burst = (limiter: RateLimiter, key: string, count: number, perSecond: number): Promise<RateLimitDecision[]> =>
+    Promise.all(Array.from({ length: count }, () => limiter.consume(key, perSecond)));
+  const allowedIn = (decisions: RateLimitDecision[]): number => decisions.filter((d) => d.allowed).length;
+
+  test(`${name}: allows perSecond requests in a burst, then refuses with a retry delay`, async (t) => {
+    const limiter = create();
+    const key = uniqueKey('burst');
+    const decisions = await burst(limiter, key, 5, 5);
+    t.is(allowedIn(decisions), 5);
+    t.true(decisions.every((d) => d.retryAfterMs === 0));
+    const refused = await limiter.consume(key, 5);
+    t.false(refused.allowed);
+    // One token takes 200 ms to refill; part of it may already have.
+    t.true(refused.retryAfterMs > 0 && refused.retryAfterMs <= 200, `retryAfterMs ${refused.retryAfterMs}`);
+  });
+
+  test(`${name}: allows one more request once retryAfterMs has passed`, async (t) => {
+    const limiter = create();
+    const key = uniqueKey('refill');
+    await burst(limiter, key, 5, 5);
+    const refused = await limiter.consume(key, 5);
+    t.false(refused.allowed);
+    await sleep(refused.retryAfterMs + 15);
+    t.true((await limiter.consume(key, 5)).allowed);
+    t.false((await limiter.consume(key, 5)).allowed, 'only the one refilled token');
+  });
+
+  test(`${name}: refused requests take no token, so hammering does not push the wait back`, async (t) => {
+    const limiter = create();
+    const key = uniqueKey('hammer');
+    await burst(limiter, key, 5, 5);
+    const first = await limiter.consume(key, 5);
+    const hammered = await burst(limiter, key, 20, 5);
+    t.is(allowedIn(hammered), 0);
+    await sleep(first.retryAfterMs + 15);
+    t.true((await limiter.consume(key, 5)).allowed);
+  });
+
+  test(`${name}: each key has its own bucket`, async (t) => {
+    const limiter = create();
+    const a = uniqueKey('key-a');
+    const b = uniqueKey('key-b');
+    t.is(allowedIn(await burst(limiter, a, 6, 5)), 5);
+    t.is(allowedIn(await burst(limiter, b, 6, 5)), 5);
+  });
+
+  test(`${name}: an idle bucket holds one second of burst, no more`, async (t) => {
+    const limiter = create();
+    const key = uniqueKey('capacity');
+    await burst(limiter, key, 5, 5);
+    await sleep(1_300);
+    t.is(allowedIn(await burst(limiter, key, 8, 5)), 5);
+  });
+
+  test(`${name}: a fractional rate still allows one request, then asks for the whole interval`, async (t) => {
+    const limiter = create();
+    const key = uniqueKey('slow');
+    t.true((await limiter.consume(key, 0.5)).allowed);
+    const refused = await limiter.consume(key, 0.5);
+    t.false(refused.allowed);
+    t.true(refused.retryAfterMs > 1_800 && refused.retryAfterMs <= 2_000, `retryAfterMs ${refused.retryAfterMs}`);
+  });
+}

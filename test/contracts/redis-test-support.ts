@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto';
+import net from 'node:net';
+import type { RedisClient } from '@payments/locks-redis';
+
+/** Set to run the Redis half of the contract suites, e.g. redis://127.0.0.1:6379. */
+export const redisTestUrl: string | undefined = process.env['PAYMENTS_TEST_REDIS_URL'] || undefined;
+
+/** A prefix no other run shares, so parallel runs on one Redis never see each other's keys. */
+export function uniqueKeyPrefix(suite: string): string {
+  return `payments-test:${suite}:${randomUUID()}:`;
+}
+
+/** Deletes every key under `prefix`; SCAN rather than KEYS so a shared Redis is never blocked. */
+export async function deleteKeys(client: RedisClient, prefix: string): Promise<number> {
+  let deleted = 0;
+  for await (const keys of client.scanIterator({ MATCH: `${prefix}*`, COUNT: 500 })) {
+    if (keys.length > 0) deleted += await client.del(keys);
+  }
+  return deleted;
+}
+
+/**
+ * A TCP relay in front of Redis that a test can cut (the server goes away) or blackhole (the
+ * connection stays up but nothing answers), to see how the adapters behave when Redis fails.
+ */
+export class TcpRelay {
+  private server: net.Server | undefined;
+  private readonly sockets = new Set<net.Socket>();
+  private silent = false;
+  port = 0;
+
+  constructor(private readonly target: { host: string; port: number }) {}
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  /** Listens again on the same port after `cut()`, so a reconnecting client finds it. */
+  async listen(): Promise<void> {
+    this.silent = false;
+    const server = net.createServer((downstream) => {
+      const upstream = net.connect(this.target);
+      for (const socket of [downstream, upstream]) {
+        this.sockets.add(socket);
+        socket.on('close', () => this.sockets.delete(socket));
+        socket.on('error', () => {
+          downstream.destroy();
+          upstream.destroy();
+        });
+      }
+      downstream.on('data', (chunk) => this.silent || upstream.write(chunk));
+      upstream.on('data', (chunk) => this.silent || downstream.write(chunk));
+      downstream.on('close', () => upstream.destroy());
+      upstream.on('close', () => downstream.destroy());
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.port, '127.0.0.1', () => resolve());
+    });
+    this.port = (server.address() as net.AddressInfo).port;
+    this.server = server;
+  }
+
+  /** Stops relaying in both directions while keeping every connection open. */
+  blackhole(): void {
+    this.silent = true;
+  }
+
+  /** Drops every connection and stops listening: to the client, Redis is gone. */
+  async cut(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    const server = this.server;
+    this.server = undefined;
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
+/** Resolves once `condition` holds, or rejects after `timeoutMs`. */
+export async function eventually(condition: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
