@@ -1,24 +1,93 @@
-import type { Knex } from 'knex';
+import knexFactory, { type Knex } from 'knex';
+import { dialectOf } from '../dialect';
+import { isDuplicateKeyError } from '../sql-errors';
 import { InCodeMigrationSource } from './migration-source';
 
-const LOCK_WAIT = { attempts: 60, delayMs: 500 } as const;
+const MIGRATIONS_TABLE = 'knex_migrations';
+const LOCK_TABLE = 'knex_migrations_lock';
+const MYSQL_LOCK_NAME = 'payments:migrations';
+const MYSQL_LOCK_WAIT_SECONDS = 120;
+const LOCKED_RETRY = { attempts: 60, delayMs: 500 } as const;
+
+async function createTableIfMissing(knex: Knex, name: string, build: (table: Knex.CreateTableBuilder) => void): Promise<void> {
+  if (await knex.schema.hasTable(name)) return;
+  try {
+    await knex.schema.createTable(name, build);
+  } catch (error) {
+    if (!(await knex.schema.hasTable(name))) throw error; // someone else created it meanwhile
+  }
+}
+
+/**
+ * Creates knex's bookkeeping tables the way knex does, but without its race: knex checks and then
+ * inserts the lock row, so two processes starting on an empty database can insert two rows and
+ * lock migrations for good. A fixed primary key makes the row unique.
+ */
+async function ensureBookkeepingTables(knex: Knex): Promise<void> {
+  await createTableIfMissing(knex, MIGRATIONS_TABLE, (table) => {
+    table.increments();
+    table.string('name');
+    table.integer('batch');
+    table.timestamp('migration_time');
+  });
+  await createTableIfMissing(knex, LOCK_TABLE, (table) => {
+    table.increments('index').primary();
+    table.integer('is_locked');
+  });
+  try {
+    await knex(LOCK_TABLE).insert({ index: 1, is_locked: 0 });
+  } catch (error) {
+    if (!isDuplicateKeyError(error)) throw error;
+  }
+}
 
 function isMigrationLocked(error: unknown): boolean {
   return error instanceof Error && error.name === 'MigrationLocked';
 }
 
-/**
- * Brings the schema up to date. Several processes may start at once (API and workers); knex lets
- * only one migrate and fails the others with MigrationLocked, so those wait for it and re-check.
- */
-export async function migrateLatest(knex: Knex): Promise<void> {
+async function latestWaitingForOthers(knex: Knex): Promise<void> {
   for (let attempt = 1; ; attempt += 1) {
     try {
       await knex.migrate.latest({ migrationSource: new InCodeMigrationSource() });
       return;
     } catch (error) {
-      if (!isMigrationLocked(error) || attempt >= LOCK_WAIT.attempts) throw error;
-      await new Promise((resolve) => setTimeout(resolve, LOCK_WAIT.delayMs));
+      if (!isMigrationLocked(error) || attempt >= LOCKED_RETRY.attempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, LOCKED_RETRY.delayMs));
     }
   }
+}
+
+/**
+ * On MySQL, DDL commits implicitly, so a process killed mid-migration would leave knex's lock row
+ * set and block every later start. A server-side named lock (released when its session ends,
+ * however the process died) serialises migrators instead; whoever holds it knows nobody else is
+ * migrating and may clear a stale knex lock.
+ */
+async function migrateMysql(knex: Knex): Promise<void> {
+  // GET_LOCK belongs to one session, so take it on a connection of its own.
+  const session = knexFactory({ ...knex.client.config, pool: { min: 1, max: 1 } });
+  try {
+    const [rows] = (await session.raw('SELECT GET_LOCK(?, ?) AS acquired', [MYSQL_LOCK_NAME, MYSQL_LOCK_WAIT_SECONDS])) as [{ acquired: number | null }[]];
+    if (rows[0]?.acquired !== 1) throw new Error(`Another process held the migration lock for ${MYSQL_LOCK_WAIT_SECONDS} s; is a migration stuck?`);
+    try {
+      await ensureBookkeepingTables(knex);
+      await knex.migrate.forceFreeMigrationsLock({ migrationSource: new InCodeMigrationSource() });
+      await knex.migrate.latest({ migrationSource: new InCodeMigrationSource() });
+    } finally {
+      await session.raw('SELECT RELEASE_LOCK(?)', [MYSQL_LOCK_NAME]);
+    }
+  } finally {
+    await session.destroy();
+  }
+}
+
+/**
+ * Brings the schema up to date; safe to call from several processes starting at once (API and
+ * workers): one migrates, the others wait for it and find nothing left to do.
+ */
+export async function migrateLatest(knex: Knex): Promise<void> {
+  if (dialectOf(knex) === 'mysql') return migrateMysql(knex);
+  // SQLite runs the whole batch, lock included, in one transaction: a crash rolls the lock back.
+  await ensureBookkeepingTables(knex);
+  await latestWaitingForOthers(knex);
 }

@@ -1,0 +1,58 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import test from 'ava';
+import { createKnex } from '../src/create-knex';
+import { createTestDatabase } from '../src/testing/create-test-database';
+import { onMysql } from './test-support';
+
+test('a sqlite URL creates the file’s directory and sets WAL, busy_timeout and foreign keys', async (t) => {
+  const directory = await mkdtemp(join(tmpdir(), 'payments-knex-'));
+  const file = join(directory, 'nested', 'deeper', 'payments.sqlite');
+  const knex = createKnex(`sqlite:${file}`);
+  try {
+    const pragma = async (name: string): Promise<unknown> => {
+      const rows = (await knex.raw(`PRAGMA ${name}`)) as Record<string, unknown>[];
+      return Object.values(rows[0] ?? {})[0];
+    };
+    t.is(await pragma('journal_mode'), 'wal');
+    t.is(await pragma('busy_timeout'), 5000);
+    t.is(await pragma('foreign_keys'), 1);
+    t.true(existsSync(file));
+  } finally {
+    await knex.destroy();
+    await rm(directory, { recursive: true, force: true });
+  }
+});
+
+test('createTestDatabase cleans up after itself', async (t) => {
+  const database = await createTestDatabase();
+  await database.destroy();
+  if (database.url.startsWith('sqlite:')) {
+    t.false(existsSync(database.url.slice('sqlite:'.length)));
+  } else {
+    const admin = createKnex(process.env['PAYMENTS_TEST_DATABASE_URL'] as string);
+    try {
+      const name = new URL(database.url).pathname.slice(1);
+      const [rows] = (await admin.raw('SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = ?', [name])) as [unknown[]];
+      t.is(rows.length, 0);
+    } finally {
+      await admin.destroy();
+    }
+  }
+});
+
+if (onMysql) {
+  test('MySQL sessions run READ COMMITTED in UTC with utf8mb4', async (t) => {
+    const database = await createTestDatabase();
+    try {
+      const [rows] = (await database.knex.raw(
+        'SELECT @@SESSION.tx_isolation AS isolation, @@SESSION.time_zone AS zone, @@SESSION.character_set_client AS charset',
+      )) as [{ isolation: string; zone: string; charset: string }[]];
+      t.deepEqual(rows[0], { isolation: 'READ-COMMITTED', zone: '+00:00', charset: 'utf8mb4' });
+    } finally {
+      await database.destroy();
+    }
+  });
+}

@@ -1,0 +1,50 @@
+import test from 'ava';
+import pino from 'pino';
+import { Scheduler, type Job } from '../src/scheduler';
+
+const silent = pino({ level: 'silent' });
+
+function job(name: string, everyMs: number, run: () => Promise<number>): Job & { calls: number } {
+  const counted = { name, everyMs, calls: 0, run: async () => { counted.calls += 1; return run(); } };
+  return counted;
+}
+
+test('a pass runs every due job, and a failing job does not stop the others', async (t) => {
+  const failing = job('failing', 0, async () => Promise.reject(new Error('boom')));
+  const healthy = job('healthy', 0, async () => 1);
+  const scheduler = new Scheduler([failing, healthy], 1000, silent);
+  await scheduler.pass();
+  await scheduler.pass();
+  t.is(failing.calls, 2);
+  t.is(healthy.calls, 2);
+});
+
+test('a job runs at most once per its interval', async (t) => {
+  const hourly = job('hourly', 3_600_000, async () => 0);
+  const scheduler = new Scheduler([hourly], 1000, silent);
+  await scheduler.pass();
+  await scheduler.pass();
+  t.is(hourly.calls, 1);
+});
+
+test('start ticks on its own and stop waits for the pass under way', async (t) => {
+  let running = 0;
+  let overlapped = false;
+  const slow = job('slow', 0, async () => {
+    running += 1;
+    if (running > 1) overlapped = true;
+    await new Promise((r) => setTimeout(r, 20));
+    running -= 1;
+    return 0;
+  });
+  const scheduler = new Scheduler([slow], 5, silent);
+  scheduler.start();
+  await new Promise((r) => setTimeout(r, 120));
+  await scheduler.stop();
+  const calls = slow.calls;
+  t.true(calls >= 2);
+  t.false(overlapped);
+  t.is(running, 0);
+  await new Promise((r) => setTimeout(r, 50));
+  t.is(slow.calls, calls, 'no pass after stop');
+});

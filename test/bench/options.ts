@@ -1,0 +1,116 @@
+import { parseArgs } from 'node:util';
+
+export type DatabaseKind = 'sqlite' | 'mariadb';
+
+export interface BenchOptions {
+  /** Seconds per measured run. */
+  readonly durationS: number;
+  /** Measured runs per scenario and target (service and baseline each). */
+  readonly repetitions: number;
+  /** Seconds of an unmeasured run per scenario and target before the measured ones. */
+  readonly warmupS: number;
+  readonly connections: number;
+  /** Intents created before the read scenarios, so the list has full pages. */
+  readonly seedCount: number;
+  readonly databases: readonly DatabaseKind[];
+  /** A MariaDB / MySQL server the bench may create and drop a database on. */
+  readonly mariadbUrl: string;
+}
+
+interface Bound {
+  readonly flag: string;
+  readonly env: string;
+  readonly fallback: number;
+  readonly min: number;
+  readonly max: number;
+}
+
+// Bounds keep one run from going on for an hour by a typo; defaults keep the total under ~6 min.
+const BOUNDS = {
+  duration: { flag: 'duration', env: 'BENCH_DURATION', fallback: 3, min: 1, max: 60 },
+  reps: { flag: 'reps', env: 'BENCH_REPS', fallback: 5, min: 1, max: 50 },
+  warmup: { flag: 'warmup', env: 'BENCH_WARMUP', fallback: 1, min: 0, max: 30 },
+  connections: { flag: 'connections', env: 'BENCH_CONNECTIONS', fallback: 10, min: 1, max: 256 },
+  // At least one full page of 20 (plus the look-ahead row) for the list scenario.
+  seed: { flag: 'seed', env: 'BENCH_SEED', fallback: 300, min: 21, max: 5000 },
+} as const satisfies Record<string, Bound>;
+
+export const USAGE = `Usage: npm run bench -- [options]   (each also settable by the env variable shown)
+  --duration <s>      seconds per measured run              BENCH_DURATION    default 3
+  --reps <n>          measured runs per scenario and target  BENCH_REPS        default 5
+  --warmup <s>        unmeasured run before each series      BENCH_WARMUP      default 1 (0: none)
+  --connections <n>   autocannon connections                 BENCH_CONNECTIONS default 10
+  --seed <n>          intents created before the read runs   BENCH_SEED        default 300
+  --databases <list>  sqlite,mariadb                         BENCH_DATABASES   default both
+  --mariadb-url <u>   server to create the bench database on BENCH_MARIADB_URL default
+                      $PAYMENTS_TEST_DATABASE_URL or mysql://root@127.0.0.1:3306/test`;
+
+export class UsageError extends Error {}
+
+function numberOption(bound: Bound, raw: string | undefined): number {
+  const text = raw ?? process.env[bound.env];
+  if (text === undefined || text === '') return bound.fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < bound.min || value > bound.max) {
+    throw new UsageError(`--${bound.flag} / ${bound.env} must be a whole number from ${bound.min} to ${bound.max}, got '${text}'.`);
+  }
+  return value;
+}
+
+function databasesOption(raw: string | undefined): DatabaseKind[] {
+  const text = raw ?? process.env['BENCH_DATABASES'] ?? 'sqlite,mariadb';
+  const names = text.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  const kinds = [...new Set(names)];
+  for (const kind of kinds) {
+    if (kind !== 'sqlite' && kind !== 'mariadb') throw new UsageError(`--databases takes sqlite and/or mariadb, got '${kind}'.`);
+  }
+  if (kinds.length === 0) throw new UsageError('--databases names no database.');
+  return kinds as DatabaseKind[];
+}
+
+const FLAGS = {
+  duration: { type: 'string' },
+  reps: { type: 'string' },
+  warmup: { type: 'string' },
+  connections: { type: 'string' },
+  seed: { type: 'string' },
+  databases: { type: 'string' },
+  'mariadb-url': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+function readFlags(argv: readonly string[]) {
+  try {
+    return parseArgs({ args: [...argv], options: FLAGS, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** Reads flags first, then BENCH_* variables, then defaults; returns undefined for --help. */
+export function parseOptions(argv: readonly string[]): BenchOptions | undefined {
+  const values = readFlags(argv);
+  if (values.help) return undefined;
+  return {
+    durationS: numberOption(BOUNDS.duration, values.duration),
+    repetitions: numberOption(BOUNDS.reps, values.reps),
+    warmupS: numberOption(BOUNDS.warmup, values.warmup),
+    connections: numberOption(BOUNDS.connections, values.connections),
+    seedCount: numberOption(BOUNDS.seed, values.seed),
+    databases: databasesOption(values.databases),
+    mariadbUrl:
+      values['mariadb-url'] ?? process.env['BENCH_MARIADB_URL'] ?? process.env['PAYMENTS_TEST_DATABASE_URL'] ?? 'mysql://root@127.0.0.1:3306/test',
+  };
+}
+
+/** The flags that reproduce a run, for the report. */
+export function describeOptions(options: BenchOptions): string {
+  return [
+    `--duration ${options.durationS}`,
+    `--reps ${options.repetitions}`,
+    `--warmup ${options.warmupS}`,
+    `--connections ${options.connections}`,
+    `--seed ${options.seedCount}`,
+    `--databases ${options.databases.join(',')}`,
+  ].join(' ');
+}

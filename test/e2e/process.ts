@@ -1,0 +1,95 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createTestDatabase } from '@payments/storage-sql';
+
+export const REPO_ROOT = resolve(__dirname, '..', '..', '..');
+
+export interface RunningService {
+  readonly baseUrl: string;
+  readonly env: NodeJS.ProcessEnv;
+  /** Everything the process printed on stdout so far. */
+  output(): string;
+  /** SIGTERM, then the exit code. */
+  stop(): Promise<number | null>;
+}
+
+export interface ServiceEnvironment {
+  readonly env: NodeJS.ProcessEnv;
+  cleanup(): Promise<void>;
+}
+
+/**
+ * Environment for a real service process: its own data directory (the embedded SQLite default)
+ * or, when PAYMENTS_TEST_DATABASE_URL is set, a fresh MariaDB database, plus Redis when
+ * PAYMENTS_TEST_REDIS_URL is set.
+ */
+export async function serviceEnvironment(): Promise<ServiceEnvironment> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'payments-e2e-'));
+  const mysql = process.env.PAYMENTS_TEST_DATABASE_URL ? await createTestDatabase() : undefined;
+  await mysql?.knex.destroy();
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    PAYMENTS_DATA_DIR: dataDir,
+    PAYMENTS_PORT: '0',
+    PAYMENTS_HOST: '127.0.0.1',
+    PAYMENTS_TICK_MS: '200',
+    ...(mysql ? { PAYMENTS_DATABASE_URL: mysql.url } : {}),
+    ...(process.env.PAYMENTS_TEST_REDIS_URL ? { PAYMENTS_REDIS_URL: process.env.PAYMENTS_TEST_REDIS_URL, PAYMENTS_REDIS_PREFIX: `e2e:${Date.now()}:` } : {}),
+  };
+  return {
+    env,
+    cleanup: async () => {
+      rmSync(dataDir, { recursive: true, force: true });
+      await mysql?.destroy();
+    },
+  };
+}
+
+/** Starts `node <script> …args` from the repo root and waits until the API listens. */
+export async function startService(env: NodeJS.ProcessEnv, script = 'apps/worker/dist/src/main.js', args = ['--with-api']): Promise<RunningService> {
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [script, ...args], { cwd: REPO_ROOT, env });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const exited = new Promise<number | null>((resolveExit) => child.once('exit', (code) => resolveExit(code)));
+
+  const deadline = Date.now() + 30_000;
+  let url: string | undefined;
+  while (!url) {
+    if (Date.now() > deadline || child.exitCode !== null) {
+      child.kill('SIGKILL');
+      throw new Error(`service did not start:\n${stdout}\n${stderr}`);
+    }
+    const line = stdout.split('\n').find((l) => l.includes('"API listening"'));
+    url = line ? (JSON.parse(line) as { url: string }).url : undefined;
+    if (!url) await new Promise((r) => setTimeout(r, 50));
+  }
+  const baseUrl = url.replace('0.0.0.0', '127.0.0.1');
+  return {
+    baseUrl,
+    env,
+    output: () => stdout,
+    stop: async () => {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      const code = await exited;
+      clearTimeout(timer);
+      return code;
+    },
+  };
+}
+
+/** Runs the admin CLI against the same database; resolves with exit code and output. */
+export function runAdmin(env: NodeJS.ProcessEnv, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolveRun) => {
+    const child = spawn(process.execPath, ['apps/admin/dist/src/main.js', ...args], { cwd: REPO_ROOT, env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.once('exit', (code) => resolveRun({ code, stdout, stderr }));
+  });
+}

@@ -1,0 +1,44 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import test from 'ava';
+import { REPO_ROOT, serviceEnvironment, startService, type RunningService, type ServiceEnvironment } from './process';
+
+let environment: ServiceEnvironment;
+let service: RunningService;
+
+test.before(async () => {
+  environment = await serviceEnvironment();
+  service = await startService(environment.env);
+});
+test.after.always(async () => {
+  await service?.stop();
+  await environment?.cleanup();
+  rmSync(join(REPO_ROOT, 'intent.json'), { force: true });
+});
+
+/** The shell blocks between the walk-through markers of the README, in order. */
+function walkthroughScript(): string {
+  const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+  const section = /<!-- walkthrough:start -->([\s\S]*?)<!-- walkthrough:end -->/.exec(readme)?.[1] ?? '';
+  return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]).join('\n');
+}
+
+test('the README walk-through runs verbatim against a started service', (t) => {
+  const script = walkthroughScript();
+  t.true(script.includes('curl'), 'the walk-through was found');
+  // The one liberty taken: the service under test listens on a free port, not on 4242.
+  const run = spawnSync('bash', ['-euo', 'pipefail', '-c', script.replaceAll('http://localhost:4242', service.baseUrl)], {
+    cwd: REPO_ROOT,
+    env: environment.env,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  t.is(run.status, 0, `${run.stdout}\n${run.stderr}`);
+  const out = run.stdout;
+  t.regex(out, /"object":"payment_intent"[^\n]*"status":"created"[^\n]*"checkout_url":"http[^"]+\/c\//);
+  t.regex(out, /Idempotent-Replayed: true/i);
+  t.regex(out, /"status":"canceled"/);
+  t.regex(out, /"type":"payment_intent\.canceled"/);
+  t.notRegex(out, /"error"/);
+});
