@@ -262,4 +262,37 @@ export function paymentIntentRepositoryContract(adapter: StorageAdapter): void {
     t.deepEqual(again?.metadata, { order: '1' });
     t.deepEqual(again?.created, T0);
   });
+
+  test(title('findByIdForUpdate serialises concurrent read-modify-write units of work on one intent'), async (t) => {
+    const { intents, uow } = storage();
+    const scope = aScope();
+    const intent = aPaymentIntent(scope, { metadata: {} });
+    await intents.insert(intent);
+    // Ten units of work each add one metadata key to what they read: with the row locked none is lost.
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        uow.run(async () => {
+          const current = await intents.findByIdForUpdate(scope, intent.id);
+          if (!current) throw new Error('intent vanished');
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          await intents.update({ ...current, metadata: { ...current.metadata, [`k${i}`]: 'v' } });
+        }),
+      ),
+    );
+    const final = await intents.findById(scope, intent.id);
+    t.is(Object.keys(final?.metadata ?? {}).length, 10);
+    t.is(final?.version, intent.version + 10);
+  });
+
+  test(title('findByIdForUpdate sees only the scope it is asked for'), async (t) => {
+    const { intents, uow } = storage();
+    const scope = aScope();
+    const intent = aPaymentIntent(scope);
+    await intents.insert(intent);
+    await uow.run(async () => {
+      t.is(await intents.findByIdForUpdate(aScope(), intent.id), undefined);
+      t.is(await intents.findByIdForUpdate({ ...scope, mode: scope.mode === 'test' ? 'live' : 'test' }, intent.id), undefined);
+      t.like(await intents.findByIdForUpdate(scope, intent.id), { id: intent.id });
+    });
+  });
 }

@@ -102,6 +102,28 @@ export function unitOfWorkContract(adapter: StorageAdapter): void {
     t.deepEqual((await events.list(scope, { limit: 10 })).data, [event]);
   });
 
+  test(title('a read outside a running unit of work never sees its uncommitted writes'), async (t) => {
+    const { uow, intents } = storage();
+    const scope = aScope();
+    const intent = aPaymentIntent(scope);
+    let written!: () => void;
+    let finish!: () => void;
+    const wrote = new Promise<void>((resolve) => (written = resolve));
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    const running = uow.run(async () => {
+      await intents.insert(intent);
+      written();
+      await finished;
+      throw new Error('rolled back at the end');
+    });
+    await wrote;
+    // Depending on the adapter this read waits for the unit of work or reads the last commit.
+    const outside = intents.findById(scope, intent.id);
+    finish();
+    await t.throwsAsync(running);
+    t.is(await outside, undefined);
+  });
+
   test(title('concurrent units of work each commit their own writes'), async (t) => {
     const { uow, intents, events } = storage();
     const scope = aScope();

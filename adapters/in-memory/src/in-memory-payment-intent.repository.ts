@@ -51,6 +51,11 @@ export class InMemoryPaymentIntentRepository implements PaymentIntentRepository 
     });
   }
 
+  /** Units of work run one at a time here, so a plain read is already serialised. */
+  findByIdForUpdate(scope: AccountScope, id: string): Promise<PaymentIntent | undefined> {
+    return this.findById(scope, id);
+  }
+
   update(intent: PaymentIntent): Promise<PaymentIntent> {
     return this.store.atomic(() => {
       const row = this.store.tables.intents.get(intent.id);

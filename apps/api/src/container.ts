@@ -116,8 +116,8 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
   );
   factory(GetPaymentIntent, (ctx) => new GetPaymentIntent(ctx.get(PaymentIntentRepository)));
   factory(ListPaymentIntents, (ctx) => new ListPaymentIntents(ctx.get(PaymentIntentRepository)));
-  factory(CancelPaymentIntent, (ctx) => new CancelPaymentIntent(ctx.get(UnitOfWork), ctx.get(LockManager), ctx.get(StatusChange)));
-  factory(ExpirePaymentIntents, (ctx) => new ExpirePaymentIntents(ctx.get(UnitOfWork), ctx.get(LockManager), ctx.get(StatusChange)));
+  factory(CancelPaymentIntent, (ctx) => new CancelPaymentIntent(ctx.get(UnitOfWork), ctx.get(StatusChange)));
+  factory(ExpirePaymentIntents, (ctx) => new ExpirePaymentIntents(ctx.get(UnitOfWork), ctx.get(StatusChange)));
   factory(ListEvents, (ctx) => new ListEvents(ctx.get(EventOutbox)));
   factory(AuthenticateApiKey, (ctx) => new AuthenticateApiKey(ctx.get(ApiKeyRepository), ctx.get(MerchantRepository), ctx.get(Digest)));
   factory(ResolveApiVersion, (ctx) => new ResolveApiVersion(ctx.get(MerchantRepository)));

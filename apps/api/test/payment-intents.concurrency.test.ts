@@ -52,7 +52,11 @@ test('simultaneous cancels of one intent: one succeeds, one event', async (t) =>
     Array.from({ length: 10 }, () => t0.request({ method: 'POST', url: `/v1/payment_intents/${intent.id}/cancel`, key: shop.testKey, idempotencyKey: unique() })),
   );
   t.is(answers.filter((res) => res.statusCode === 200).length, 1);
-  t.true(answers.filter((res) => res.statusCode !== 200).every((res) => res.statusCode === 409));
+  for (const res of answers.filter((answer) => answer.statusCode !== 200)) {
+    t.is(res.statusCode, 409);
+    // Each later cancel waited for the first to commit and saw the intent canceled.
+    t.like(res.result, { error: { code: 'invalid_state_transition' } });
+  }
   const events = (await t0.request({ method: 'GET', url: '/v1/events', key: shop.testKey })).result as { data: Array<{ data: { id: string } }> };
   t.is(events.data.filter((event) => event.data.id === intent.id).length, 1);
 });

@@ -189,3 +189,25 @@ test('an unknown route is 404 in the envelope', async (t) => {
   t.like(res.result, { error: { code: 'resource_not_found' } });
   t.regex(res.headers['request-id'] as string, /^req_/);
 });
+
+test('deeply nested JSON near the size limit is a 400, never a 5xx', async (t) => {
+  const depth = 30_000;
+  for (const payload of [`${'['.repeat(depth)}${']'.repeat(depth)}`, `{"amount":1,"currency":"THB","merchant_order_id":"deep","metadata":{"a":${'['.repeat(depth)}${']'.repeat(depth)}}}`]) {
+    const res = await t0.request({ method: 'POST', url: '/v1/payment_intents', key: shop.testKey, idempotencyKey: unique(), payload, headers: { 'content-type': 'application/json' } });
+    t.is(res.statusCode, 400, res.payload.slice(0, 200));
+    t.is(typeof (res.result as { error: { code: string } }).error.code, 'string');
+  }
+});
+
+test('JSON with __proto__ keys is refused without touching anything', async (t) => {
+  const res = await t0.request({
+    method: 'POST',
+    url: '/v1/payment_intents',
+    key: shop.testKey,
+    idempotencyKey: unique(),
+    payload: '{"amount":100,"currency":"THB","merchant_order_id":"proto","__proto__":{"admin":true}}',
+    headers: { 'content-type': 'application/json' },
+  });
+  t.is(res.statusCode, 400);
+  t.is(({} as Record<string, unknown>).admin, undefined);
+});

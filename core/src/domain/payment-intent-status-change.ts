@@ -27,16 +27,12 @@ export interface StatusChangeDeps {
 
 /**
  * Moves an intent to `to`, stores it and appends its `payment_intent.<status>` event. Call it
- * inside a unit of work so the change and its event commit together.
+ * inside a unit of work, on an intent read with `findByIdForUpdate`, so the change and its event
+ * commit together and no concurrent change slips in between.
  */
 export async function changeStatus(deps: StatusChangeDeps, intent: PaymentIntent, to: PaymentIntentStatus): Promise<PaymentIntent> {
   const now = deps.clock.now();
   const stored = await deps.intents.update(transition(intent, to, now));
   if (statusEmitsEvent(to)) await deps.events.append(paymentIntentEvent(stored, deps.random, now));
   return stored;
-}
-
-/** Lock key that serialises every change of one intent across processes. */
-export function intentLockKey(id: string): string {
-  return `payment_intent:${id}`;
 }

@@ -17,6 +17,12 @@ export interface PaymentIntentRepository {
   /** The intent of this merchant and mode, or undefined (another merchant's id included). */
   findById(scope: AccountScope, id: string): Promise<PaymentIntent | undefined>;
   /**
+   * Like `findById`, and locks the intent's row until the unit of work ends, so concurrent
+   * changes of one intent run one after another and each sees the previous one committed.
+   * Call it inside a unit of work.
+   */
+  findByIdForUpdate(scope: AccountScope, id: string): Promise<PaymentIntent | undefined>;
+  /**
    * Stores `intent` over the version it was read at and returns it with the version raised.
    * Throws CoreError `concurrent_update` (conflict) when someone else changed it since.
    */

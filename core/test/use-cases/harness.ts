@@ -1,4 +1,4 @@
-import { createInMemoryStorage, FakeClock, InMemoryLockManager, type InMemoryStorage } from '@payments/in-memory';
+import { createInMemoryStorage, FakeClock, type InMemoryStorage } from '@payments/in-memory';
 import { CryptoDigest, CryptoRandomSource, ScryptPasswordHasher } from '@payments/node-runtime';
 import type { StatusChangeDeps } from '../../src/domain/payment-intent-status-change';
 import { CreateMerchant } from '../../src/use-cases/create-merchant/create-merchant.use-case';
@@ -10,7 +10,6 @@ export function harness() {
   const clock = new FakeClock(new Date('2026-09-01T10:00:00Z'));
   const random = new CryptoRandomSource();
   const digest = new CryptoDigest();
-  const locks = new InMemoryLockManager();
   const statusChange: StatusChangeDeps = { intents: storage.intents, events: storage.events, clock, random };
   const issueApiKey = new IssueApiKey(storage.apiKeys, storage.merchants, clock, random, digest);
   const createMerchant = new CreateMerchant(
@@ -27,5 +26,5 @@ export function harness() {
     n += 1;
     return createMerchant.execute({ name: `Shop ${n}`, email: `owner${n}@example.com`, password: 'a long enough password' });
   };
-  return { storage, clock, random, digest, locks, statusChange, issueApiKey, createMerchant, newMerchant };
+  return { storage, clock, random, digest, statusChange, issueApiKey, createMerchant, newMerchant };
 }

@@ -71,7 +71,7 @@ async function migrateMysql(knex: Knex): Promise<void> {
     if (rows[0]?.acquired !== 1) throw new Error(`Another process held the migration lock for ${MYSQL_LOCK_WAIT_SECONDS} s; is a migration stuck?`);
     try {
       await ensureBookkeepingTables(knex);
-      await knex.migrate.forceFreeMigrationsLock({ migrationSource: new InCodeMigrationSource() });
+      await knex(LOCK_TABLE).update({ is_locked: 0 });
       await knex.migrate.latest({ migrationSource: new InCodeMigrationSource() });
     } finally {
       await session.raw('SELECT RELEASE_LOCK(?)', [MYSQL_LOCK_NAME]);

@@ -11,6 +11,7 @@ import {
 import type { KnexContext } from '../knex-context';
 import { toPaymentIntent, toPaymentIntentRow, type PaymentIntentRow } from '../mapping/payment-intent.row';
 import { INDEXES } from '../migrations/001-initial-schema.migration';
+import { dialectOf } from '../dialect';
 import { isDuplicateKeyError } from '../sql-errors';
 import { cursorSeq } from './cursor';
 
@@ -47,6 +48,13 @@ export class KnexPaymentIntentRepository implements PaymentIntentRepository {
 
   async findById(scope: AccountScope, id: string): Promise<PaymentIntent | undefined> {
     const row = await this.table().where({ id, merchant_id: scope.merchantId, mode: scope.mode }).first();
+    return row === undefined ? undefined : toPaymentIntent(row);
+  }
+
+  async findByIdForUpdate(scope: AccountScope, id: string): Promise<PaymentIntent | undefined> {
+    const query = this.table().where({ id, merchant_id: scope.merchantId, mode: scope.mode });
+    // SQLite has no row locks: its write transactions already run one at a time.
+    const row = await (dialectOf(this.context.db()) === 'mysql' ? query.forUpdate() : query).first();
     return row === undefined ? undefined : toPaymentIntent(row);
   }
 

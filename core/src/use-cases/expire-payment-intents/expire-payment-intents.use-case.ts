@@ -1,17 +1,15 @@
 import { isDueForExpiry } from '../../domain/payment-intent.entity';
-import { changeStatus, intentLockKey, type StatusChangeDeps } from '../../domain/payment-intent-status-change';
-import type { LockManager } from '../../ports/lock-manager.port';
+import { changeStatus, type StatusChangeDeps } from '../../domain/payment-intent-status-change';
 import type { UnitOfWork } from '../../ports/unit-of-work.port';
 
 /**
  * The expiry timer: intents in created, requires_payment or failed whose `expires_at` has passed
  * become `expired`, each with its event. Safe to run in several workers at once: each intent is
- * re-read under its lock and skipped when another worker got there first.
+ * re-read with its row locked and skipped when another worker (or a cancel) got there first.
  */
 export class ExpirePaymentIntents {
   constructor(
     private readonly uow: UnitOfWork,
-    private readonly locks: LockManager,
     private readonly deps: StatusChangeDeps,
   ) {}
 
@@ -21,14 +19,12 @@ export class ExpirePaymentIntents {
     let expired = 0;
     for (const candidate of due) {
       const scope = { merchantId: candidate.merchantId, mode: candidate.mode };
-      const done = await this.locks.withLock(intentLockKey(candidate.id), 10_000, () =>
-        this.uow.run(async () => {
-          const intent = await this.deps.intents.findById(scope, candidate.id);
-          if (!intent || !isDueForExpiry(intent, this.deps.clock.now())) return false;
-          await changeStatus(this.deps, intent, 'expired');
-          return true;
-        }),
-      );
+      const done = await this.uow.run(async () => {
+        const intent = await this.deps.intents.findByIdForUpdate(scope, candidate.id);
+        if (!intent || !isDueForExpiry(intent, this.deps.clock.now())) return false;
+        await changeStatus(this.deps, intent, 'expired');
+        return true;
+      });
       if (done) expired += 1;
     }
     return expired;

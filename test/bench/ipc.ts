@@ -1,0 +1,61 @@
+/** Messages between the bench (parent) and the servers it forks (children). */
+
+/** What the service child reports once it listens. */
+export interface ServiceReady {
+  readonly port: number;
+  readonly merchantId: string;
+  readonly testKey: string;
+}
+
+/** What the baseline child reports once it listens. */
+export interface BaselineReady {
+  readonly port: number;
+}
+
+export type ChildMessage<T> = { readonly type: 'ready'; readonly payload: T } | { readonly type: 'failed'; readonly message: string };
+export type ParentMessage = { readonly type: 'stop' };
+
+/** How long a child may take to close its server and pools before it exits regardless. */
+const CLOSE_GRACE_MS = 10_000;
+
+function send<T>(message: ChildMessage<T>): void {
+  // process.send exists only when forked with an IPC channel; without one nobody is listening.
+  process.send?.(message);
+}
+
+/**
+ * Child side: tells the parent the server is up, then closes when told to stop or when the
+ * parent goes away (so a crashed or killed bench leaves no server behind).
+ */
+export function serveUntilStopped<T>(payload: T, close: () => Promise<void>): void {
+  let closing = false;
+  const shutdown = async (): Promise<void> => {
+    if (closing) return;
+    closing = true;
+    // A close that hangs (a stuck pool) must not keep the child alive forever.
+    setTimeout(() => process.exit(1), CLOSE_GRACE_MS).unref();
+    try {
+      await close();
+    } catch (error) {
+      process.stderr.write(`bench child: close failed: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exitCode = 1;
+    }
+    // The IPC channel alone keeps the event loop alive; letting go of it lets the child exit.
+    if (process.connected) process.disconnect();
+  };
+  process.on('message', (message: ParentMessage) => {
+    if (message.type === 'stop') void shutdown();
+  });
+  process.once('disconnect', () => void shutdown());
+  send({ type: 'ready', payload });
+}
+
+/** Child side: reports a start-up failure and exits non-zero (once the message is on its way). */
+export function failStart(error: unknown): void {
+  const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  process.stderr.write(`bench child failed to start: ${message}\n`);
+  setTimeout(() => process.exit(1), 1_000).unref();
+  if (!process.send) process.exit(1);
+  const failed: ChildMessage<never> = { type: 'failed', message };
+  process.send(failed, () => process.exit(1));
+}

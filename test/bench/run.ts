@@ -1,0 +1,76 @@
+import { writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { killStartedChildren } from './child-process';
+import { runLeg, type LegResult } from './leg';
+import { loadAverage, machineInfo, packageVersion } from './machine';
+import { parseOptions, USAGE, UsageError, type BenchOptions } from './options';
+import { renderMarkdown, renderTables } from './report';
+
+/** Compiled to test/dist/bench/run.js: three levels up is the repository root. */
+const ROOT = resolve(__dirname, '..', '..', '..');
+const REPORT_FILE = join(ROOT, 'docs', 'benchmarks.md');
+
+/** Runs per scenario: warm-up and measured, for service and baseline. */
+function plannedSeconds(options: BenchOptions): number {
+  const perScenario = 2 * (options.warmupS + options.repetitions * options.durationS);
+  return options.databases.length * 4 * perScenario;
+}
+
+/**
+ * The last line of defence for "ends on its own": far past the planned time, kill the servers
+ * this bench started and exit non-zero. unref() so it never keeps a finished bench alive.
+ */
+function armWatchdog(options: BenchOptions): void {
+  const limitS = Math.ceil(plannedSeconds(options) * 2 + 180);
+  setTimeout(() => {
+    process.stderr.write(`bench: still running after ${limitS} s; killing its servers and giving up (a pt_* database may be left behind)\n`);
+    killStartedChildren();
+    process.exit(2);
+  }, limitS * 1000).unref();
+}
+
+const log = (line: string): void => {
+  process.stdout.write(`${line}\n`);
+};
+
+async function main(): Promise<number> {
+  const options = parseOptions(process.argv.slice(2));
+  if (options === undefined) {
+    log(USAGE);
+    return 0;
+  }
+  armWatchdog(options);
+  log(`bench: ${options.databases.join(' and ')}, about ${Math.round(plannedSeconds(options) / 60)} min of load plus set-up`);
+
+  const date = new Date();
+  const machine = machineInfo();
+  const loadBefore = loadAverage();
+  if (loadBefore > machine.logicalCores / 2) {
+    log(`bench: warning: load average ${loadBefore} on ${machine.logicalCores} cores; other work will skew the figures`);
+  }
+  const legs: LegResult[] = [];
+  for (const kind of options.databases) legs.push(await runLeg(kind, options, log));
+
+  const markdown = renderMarkdown({
+    date,
+    machine,
+    options,
+    legs,
+    load: { before: loadBefore, after: loadAverage() },
+    libraries: Object.fromEntries(['better-sqlite3', 'mysql2', '@hapi/hapi', 'knex', 'autocannon'].map((name) => [name, packageVersion(name)])),
+  });
+  writeFileSync(REPORT_FILE, markdown);
+  log(`\n${renderTables(legs)}\n\nWritten to ${REPORT_FILE}`);
+  return 0;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof UsageError) process.stderr.write(`${error.message}\n\n${USAGE}\n`);
+    else process.stderr.write(`\nBENCH FAILED: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,7 @@
+/** The middle value (the mean of the two middle ones for an even count); robust to one noisy run. */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) throw new Error('median of nothing');
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
