@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import test from 'ava';
-import { CoreError, type LockManager } from '@payments/core';
+import { CoreError, LockBusyError, type LockManager } from '@payments/core';
 
 /**
  * What every LockManager promises, whatever holds the locks. `create` is called once per test and
@@ -106,7 +106,7 @@ export function lockManagerContract(name: string, create: () => LockManager): vo
         },
         { waitMs: 60 },
       ),
-      { instanceOf: CoreError },
+      { instanceOf: LockBusyError },
     );
     const waited = Date.now() - started;
     release();

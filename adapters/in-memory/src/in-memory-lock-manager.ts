@@ -1,4 +1,4 @@
-import { CoreError, type LockManager } from '@payments/core';
+import { LockBusyError, type LockManager } from '@payments/core';
 
 const DEFAULT_WAIT_MS = 5_000;
 
@@ -90,8 +90,6 @@ export class InMemoryLockManager implements LockManager {
   }
 }
 
-function busy(): CoreError {
-  return new CoreError('api_error', 'unavailable', 'The resource is busy with another request; retry shortly.', {
-    retryAfterSeconds: 1,
-  });
+function busy(): LockBusyError {
+  return new LockBusyError();
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CoreError, type LockManager } from '@payments/core';
+import { LockBusyError, type CoreError, type LockManager } from '@payments/core';
 import type { RedisClient } from './redis-client';
 import { callRedis, RedisScript } from './redis-command';
 
@@ -68,9 +68,7 @@ export class RedisLockManager implements LockManager {
       if (await this.trySet(redisKey, token, ttlMs)) return;
       const remaining = deadline - Date.now();
       if (remaining <= 0) {
-        throw new CoreError('api_error', 'unavailable', 'The resource is busy with another request; retry shortly.', {
-          retryAfterSeconds: 1,
-        });
+        throw new LockBusyError();
       }
       await sleep(Math.min(remaining, retryDelay(attempt)));
     }

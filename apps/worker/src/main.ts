@@ -1,4 +1,5 @@
 import { AppLogger, buildContainer, describeDemoMerchant, ensureDemoMerchant, loadConfig, startApi, type Logger } from '@payments/api';
+import { LockManager } from '@payments/core';
 import { workerJobs } from './jobs';
 import { Scheduler } from './scheduler';
 
@@ -11,7 +12,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const app = await buildContainer(config);
   const logger = app.get<Logger>(AppLogger);
-  const scheduler = new Scheduler(workerJobs(app), config.tickMs, logger);
+  const scheduler = new Scheduler(workerJobs(app), config.tickMs, logger, app.get<LockManager>(LockManager));
   if (withApi) {
     const demo = await ensureDemoMerchant(app);
     if (demo) process.stdout.write(describeDemoMerchant(demo, config.baseUrl));

@@ -1,4 +1,8 @@
 import type { Logger } from '@payments/api';
+import { LockBusyError, type LockManager } from '@payments/core';
+
+/** How long one worker may hold a job before another may presume it dead and run it. */
+const JOB_LEASE_MS = 60_000;
 
 /** One periodic piece of work; it must be safe to run in several workers at once. */
 export interface Job {
@@ -10,7 +14,9 @@ export interface Job {
 
 /**
  * Runs the jobs one after another every tick. A pass never overlaps the previous one, and a
- * failing job is logged and retried on a later tick rather than stopping the others.
+ * failing job is logged and retried on a later tick rather than stopping the others. Each job
+ * runs under a lock of its own name, so of several workers one runs it at a time and the others
+ * skip it that tick instead of doing the same work twice.
  */
 export class Scheduler {
   private timer: NodeJS.Timeout | undefined;
@@ -21,6 +27,7 @@ export class Scheduler {
     private readonly jobs: readonly Job[],
     private readonly tickMs: number,
     private readonly logger: Logger,
+    private readonly locks: LockManager,
   ) {}
 
   start(): void {
@@ -48,9 +55,11 @@ export class Scheduler {
       if (now - (this.lastRun.get(job.name) ?? 0) < job.everyMs) continue;
       this.lastRun.set(job.name, now);
       try {
-        const count = await job.run();
+        const count = await this.locks.withLock(`job:${job.name}`, JOB_LEASE_MS, () => job.run(), { waitMs: 0 });
         if (count > 0) this.logger.info({ job: job.name, count }, 'job done');
       } catch (error) {
+        // Busy: another worker holds the job this tick.
+        if (error instanceof LockBusyError) continue;
         this.logger.error({ job: job.name, err: error }, 'job failed');
       }
     }

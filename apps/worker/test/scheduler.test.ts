@@ -1,18 +1,27 @@
 import test from 'ava';
 import pino from 'pino';
+import { InMemoryLockManager } from '@payments/in-memory';
 import { Scheduler, type Job } from '../src/scheduler';
 
 const silent = pino({ level: 'silent' });
 
 function job(name: string, everyMs: number, run: () => Promise<number>): Job & { calls: number } {
-  const counted = { name, everyMs, calls: 0, run: async () => { counted.calls += 1; return run(); } };
+  const counted = {
+    name,
+    everyMs,
+    calls: 0,
+    run: async () => {
+      counted.calls += 1;
+      return run();
+    },
+  };
   return counted;
 }
 
 test('a pass runs every due job, and a failing job does not stop the others', async (t) => {
   const failing = job('failing', 0, async () => Promise.reject(new Error('boom')));
   const healthy = job('healthy', 0, async () => 1);
-  const scheduler = new Scheduler([failing, healthy], 1000, silent);
+  const scheduler = new Scheduler([failing, healthy], 1000, silent, new InMemoryLockManager());
   await scheduler.pass();
   await scheduler.pass();
   t.is(failing.calls, 2);
@@ -21,10 +30,28 @@ test('a pass runs every due job, and a failing job does not stop the others', as
 
 test('a job runs at most once per its interval', async (t) => {
   const hourly = job('hourly', 3_600_000, async () => 0);
-  const scheduler = new Scheduler([hourly], 1000, silent);
+  const scheduler = new Scheduler([hourly], 1000, silent, new InMemoryLockManager());
   await scheduler.pass();
   await scheduler.pass();
   t.is(hourly.calls, 1);
+});
+
+test('of two workers sharing locks, one runs a job at a time and the other skips its turn', async (t) => {
+  const locks = new InMemoryLockManager();
+  let running = 0;
+  let maxRunning = 0;
+  const slowRun = async (): Promise<number> => {
+    running += 1;
+    maxRunning = Math.max(maxRunning, running);
+    await new Promise((r) => setTimeout(r, 30));
+    running -= 1;
+    return 0;
+  };
+  const a = job('expire', 0, slowRun);
+  const b = job('expire', 0, slowRun);
+  await Promise.all([new Scheduler([a], 1000, silent, locks).pass(), new Scheduler([b], 1000, silent, locks).pass()]);
+  t.is(maxRunning, 1);
+  t.is(a.calls + b.calls, 1);
 });
 
 test('start ticks on its own and stop waits for the pass under way', async (t) => {
@@ -37,7 +64,7 @@ test('start ticks on its own and stop waits for the pass under way', async (t) =
     running -= 1;
     return 0;
   });
-  const scheduler = new Scheduler([slow], 5, silent);
+  const scheduler = new Scheduler([slow], 5, silent, new InMemoryLockManager());
   scheduler.start();
   await new Promise((r) => setTimeout(r, 120));
   await scheduler.stop();

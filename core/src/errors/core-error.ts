@@ -56,6 +56,17 @@ export function notFound(what: string, id: string, param = 'id'): CoreError {
   return new CoreError('resource_not_found', 'not_found', `No such ${what}: '${id}'.`, { param });
 }
 
+/**
+ * Raised by `LockManager.withLock` when the lock stayed held past `waitMs`. To an API caller it
+ * is a 503 `api_error` worth retrying; a background job can tell it apart and skip its turn.
+ */
+export class LockBusyError extends CoreError {
+  constructor() {
+    super('api_error', 'unavailable', 'The resource is busy with another request; retry shortly.', { retryAfterSeconds: 1 });
+    this.name = 'LockBusyError';
+  }
+}
+
 export function isCoreError(error: unknown): error is CoreError {
   return error instanceof CoreError;
 }
