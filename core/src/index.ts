@@ -28,6 +28,7 @@ export * from './ports/password-hasher.port';
 export * from './ports/payment-intent.repository.port';
 export * from './ports/random-source.port';
 export * from './ports/rate-limiter.port';
+export * from './ports/storage-ports';
 export * from './ports/unit-of-work.port';
 export * from './ports/user.repository.port';
 

@@ -1,9 +1,9 @@
 import test from 'ava';
 import { CoreError } from '@payments/core';
 import { InMemoryLockManager } from '@payments/in-memory';
-import { connectRedis, disconnectRedis, RedisLockManager, type RedisClient } from '@payments/locks-redis';
+import { connectRedis, disconnectRedis, RedisLockManager } from '@payments/locks-redis';
 import { lockManagerContract } from './lock-manager.contract';
-import { deleteKeys, eventually, redisTestUrl, TcpRelay, uniqueKeyPrefix } from './redis-test-support';
+import { eventually, redisSuite, redisTestUrl, TcpRelay } from './redis-test-support';
 
 lockManagerContract('in-memory', () => new InMemoryLockManager());
 
@@ -21,30 +21,13 @@ test('redis: connecting to an unreachable Redis fails fast with CoreError unavai
 });
 
 if (redisTestUrl !== undefined) {
-  const url = redisTestUrl;
-  const target = new URL(url);
-  const keyPrefix = uniqueKeyPrefix('locks');
-  const clients: RedisClient[] = [];
-  const connect = async (to = url): Promise<RedisClient> => {
-    const client = await connectRedis(to);
-    clients.push(client);
-    return client;
-  };
-  let shared: RedisClient | undefined;
+  const redis = redisSuite(redisTestUrl, 'locks');
+  const { keyPrefix, target, connect } = redis;
 
-  test.before(async () => {
-    shared = await connect();
-  });
-
-  test.after.always(async () => {
-    if (shared?.isReady) await deleteKeys(shared, keyPrefix);
-    await Promise.all(clients.map((client) => disconnectRedis(client)));
-  });
-
-  lockManagerContract('redis', () => new RedisLockManager(shared!, { keyPrefix }));
+  lockManagerContract('redis', () => new RedisLockManager(redis.shared(), { keyPrefix }));
 
   test('redis: processes on separate connections exclude each other', async (t) => {
-    const managers = [new RedisLockManager(shared!, { keyPrefix }), new RedisLockManager(await connect(), { keyPrefix })];
+    const managers = [new RedisLockManager(redis.shared(), { keyPrefix }), new RedisLockManager(await connect(), { keyPrefix })];
     let active = 0;
     let maxActive = 0;
     await Promise.all(
@@ -61,11 +44,11 @@ if (redisTestUrl !== undefined) {
   });
 
   test('redis: a released lock leaves no key behind', async (t) => {
-    const locks = new RedisLockManager(shared!, { keyPrefix });
+    const locks = new RedisLockManager(redis.shared(), { keyPrefix });
     const redisKey = `${keyPrefix}leftover`;
-    const duringTtl = await locks.withLock('leftover', 10_000, () => shared!.pTTL(redisKey));
+    const duringTtl = await locks.withLock('leftover', 10_000, () => redis.shared().pTTL(redisKey));
     t.true(duringTtl > 9_000 && duringTtl <= 10_000, `PTTL while held: ${duringTtl}`);
-    t.is(await shared!.exists(redisKey), 0);
+    t.is(await redis.shared().exists(redisKey), 0);
   });
 
   test('redis: a closed client fails with CoreError unavailable, not a driver error', async (t) => {
@@ -77,7 +60,7 @@ if (redisTestUrl !== undefined) {
   });
 
   test('redis: when Redis goes away, locks fail fast; when it returns, they work again', async (t) => {
-    const relay = new TcpRelay({ host: target.hostname, port: Number(target.port || 6379) });
+    const relay = new TcpRelay(target);
     await relay.listen();
     t.teardown(() => relay.cut());
     const client = await connect(relay.url);
@@ -97,7 +80,7 @@ if (redisTestUrl !== undefined) {
   });
 
   test('redis: a Redis that stops answering fails the lock after the command timeout', async (t) => {
-    const relay = new TcpRelay({ host: target.hostname, port: Number(target.port || 6379) });
+    const relay = new TcpRelay(target);
     await relay.listen();
     t.teardown(() => relay.cut());
     const client = await connect(relay.url);

@@ -1,9 +1,9 @@
 import test from 'ava';
 import { CoreError } from '@payments/core';
 import { InMemoryRateLimiter } from '@payments/in-memory';
-import { connectRedis, disconnectRedis, RedisRateLimiter, type RedisClient } from '@payments/locks-redis';
+import { connectRedis, disconnectRedis, RedisRateLimiter } from '@payments/locks-redis';
 import { rateLimiterContract } from './rate-limiter.contract';
-import { deleteKeys, eventually, redisTestUrl, TcpRelay, uniqueKeyPrefix } from './redis-test-support';
+import { eventually, redisSuite, redisTestUrl, TcpRelay } from './redis-test-support';
 
 rateLimiterContract('in-memory', () => new InMemoryRateLimiter());
 
@@ -44,38 +44,21 @@ test('redis: connecting to an unreachable Redis fails fast with CoreError unavai
 });
 
 if (redisTestUrl !== undefined) {
-  const url = redisTestUrl;
-  const target = new URL(url);
-  const keyPrefix = uniqueKeyPrefix('rate');
-  const clients: RedisClient[] = [];
-  const connect = async (to = url): Promise<RedisClient> => {
-    const client = await connectRedis(to);
-    clients.push(client);
-    return client;
-  };
-  let shared: RedisClient | undefined;
+  const redis = redisSuite(redisTestUrl, 'rate');
+  const { keyPrefix, target, connect } = redis;
 
-  test.before(async () => {
-    shared = await connect();
-  });
-
-  test.after.always(async () => {
-    if (shared?.isReady) await deleteKeys(shared, keyPrefix);
-    await Promise.all(clients.map((client) => disconnectRedis(client)));
-  });
-
-  rateLimiterContract('redis', () => new RedisRateLimiter(shared!, { keyPrefix }));
+  rateLimiterContract('redis', () => new RedisRateLimiter(redis.shared(), { keyPrefix }));
 
   test('redis: processes on separate connections share one bucket', async (t) => {
-    const limiters = [new RedisRateLimiter(shared!, { keyPrefix }), new RedisRateLimiter(await connect(), { keyPrefix })];
+    const limiters = [new RedisRateLimiter(redis.shared(), { keyPrefix }), new RedisRateLimiter(await connect(), { keyPrefix })];
     const decisions = await Promise.all(Array.from({ length: 8 }, (_, i) => limiters[i % 2]!.consume('shared', 5)));
     t.is(decisions.filter((d) => d.allowed).length, 5);
   });
 
   test('redis: a bucket expires once it would be full again', async (t) => {
-    const limiter = new RedisRateLimiter(shared!, { keyPrefix });
+    const limiter = new RedisRateLimiter(redis.shared(), { keyPrefix });
     await limiter.consume('expiring', 10);
-    const ttl = await shared!.pTTL(`${keyPrefix}expiring`);
+    const ttl = await redis.shared().pTTL(`${keyPrefix}expiring`);
     // One token of ten taken: full again in 100 ms.
     t.true(ttl > 0 && ttl <= 101, `PTTL ${ttl}`);
   });
@@ -90,7 +73,7 @@ if (redisTestUrl !== undefined) {
   });
 
   test('redis: when Redis goes away, consume fails fast; when it returns, it works again', async (t) => {
-    const relay = new TcpRelay({ host: target.hostname, port: Number(target.port || 6379) });
+    const relay = new TcpRelay(target);
     await relay.listen();
     t.teardown(() => relay.cut());
     const client = await connect(relay.url);
@@ -109,7 +92,7 @@ if (redisTestUrl !== undefined) {
   });
 
   test('redis: a Redis that stops answering fails consume after the command timeout', async (t) => {
-    const relay = new TcpRelay({ host: target.hostname, port: Number(target.port || 6379) });
+    const relay = new TcpRelay(target);
     await relay.listen();
     t.teardown(() => relay.cut());
     const client = await connect(relay.url);

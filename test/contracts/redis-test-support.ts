@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import net from 'node:net';
-import type { RedisClient } from '@payments/locks-redis';
+import test from 'ava';
+import { connectRedis, disconnectRedis, type RedisClient } from '@payments/locks-redis';
 
 /** Set to run the Redis half of the contract suites, e.g. redis://127.0.0.1:6379. */
 export const redisTestUrl: string | undefined = process.env['PAYMENTS_TEST_REDIS_URL'] || undefined;
@@ -82,4 +83,47 @@ export async function eventually(condition: () => boolean, timeoutMs: number): P
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
+}
+
+export interface RedisSuite {
+  readonly url: string;
+  readonly target: { host: string; port: number };
+  readonly keyPrefix: string;
+  /** The client opened before the suite; its keys under `keyPrefix` are deleted after it. */
+  shared(): RedisClient;
+  /** Opens another client (to `to`, e.g. a relay); every client is closed after the suite. */
+  connect(to?: string): Promise<RedisClient>;
+}
+
+/**
+ * Registers the before/after hooks of a Redis test file: one shared client, more on demand, and
+ * the clean-up of every key the suite wrote.
+ */
+export function redisSuite(url: string, suite: string): RedisSuite {
+  const parsed = new URL(url);
+  const keyPrefix = uniqueKeyPrefix(suite);
+  const clients: RedisClient[] = [];
+  let shared: RedisClient | undefined;
+  const connect = async (to = url): Promise<RedisClient> => {
+    const client = await connectRedis(to);
+    clients.push(client);
+    return client;
+  };
+  test.before(async () => {
+    shared = await connect();
+  });
+  test.after.always(async () => {
+    if (shared?.isReady) await deleteKeys(shared, keyPrefix);
+    await Promise.all(clients.map((client) => disconnectRedis(client)));
+  });
+  return {
+    url,
+    target: { host: parsed.hostname, port: Number(parsed.port || 6379) },
+    keyPrefix,
+    shared: () => {
+      if (!shared) throw new Error('the Redis suite has not connected yet');
+      return shared;
+    },
+    connect,
+  };
 }

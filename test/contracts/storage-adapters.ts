@@ -1,28 +1,9 @@
 import test from 'ava';
-import type {
-  ApiKeyRepository,
-  CheckoutSessionRepository,
-  EventOutbox,
-  IdempotencyStore,
-  MerchantRepository,
-  PaymentIntentRepository,
-  UnitOfWork,
-  UserRepository,
-} from '@payments/core';
+import type { StoragePorts } from '@payments/core';
 import { createInMemoryStorage } from '@payments/in-memory';
 import { createSqlStorage, createTestDatabase } from '@payments/storage-sql';
 
-/** The storage ports every storage adapter provides (createSqlStorage / createInMemoryStorage). */
-export interface StoragePorts {
-  readonly uow: UnitOfWork;
-  readonly merchants: MerchantRepository;
-  readonly users: UserRepository;
-  readonly apiKeys: ApiKeyRepository;
-  readonly intents: PaymentIntentRepository;
-  readonly checkoutSessions: CheckoutSessionRepository;
-  readonly events: EventOutbox;
-  readonly idempotency: IdempotencyStore;
-}
+export type { StoragePorts };
 
 export interface StorageHarness {
   readonly storage: StoragePorts;

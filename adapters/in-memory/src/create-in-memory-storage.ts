@@ -1,13 +1,4 @@
-import type {
-  ApiKeyRepository,
-  CheckoutSessionRepository,
-  EventOutbox,
-  IdempotencyStore,
-  MerchantRepository,
-  PaymentIntentRepository,
-  UnitOfWork,
-  UserRepository,
-} from '@payments/core';
+import type { StoragePorts } from '@payments/core';
 import { InMemoryApiKeyRepository } from './in-memory-api-key.repository';
 import { InMemoryCheckoutSessionRepository } from './in-memory-checkout-session.repository';
 import { InMemoryEventOutbox } from './in-memory-event-outbox.repository';
@@ -19,16 +10,8 @@ import { InMemoryUnitOfWork } from './in-memory-unit-of-work';
 import { InMemoryUserRepository } from './in-memory-user.repository';
 
 /** The storage ports over one in-memory store; the same shape as `createSqlStorage`. */
-export interface InMemoryStorage {
+export interface InMemoryStorage extends StoragePorts {
   readonly store: InMemoryStore;
-  readonly uow: UnitOfWork;
-  readonly merchants: MerchantRepository;
-  readonly users: UserRepository;
-  readonly apiKeys: ApiKeyRepository;
-  readonly intents: PaymentIntentRepository;
-  readonly checkoutSessions: CheckoutSessionRepository;
-  readonly events: EventOutbox;
-  readonly idempotency: IdempotencyStore;
 }
 
 export function createInMemoryStorage(store: InMemoryStore = new InMemoryStore()): InMemoryStorage {

@@ -1,13 +1,4 @@
-import type {
-  ApiKeyRepository,
-  CheckoutSessionRepository,
-  EventOutbox,
-  IdempotencyStore,
-  MerchantRepository,
-  PaymentIntentRepository,
-  UnitOfWork,
-  UserRepository,
-} from '@payments/core';
+import type { StoragePorts } from '@payments/core';
 import type { Knex } from 'knex';
 import { KnexContext } from './knex-context';
 import { KnexUnitOfWork, type KnexUnitOfWorkOptions } from './knex-unit-of-work';
@@ -20,16 +11,7 @@ import { KnexPaymentIntentRepository } from './repositories/knex-payment-intent.
 import { KnexUserRepository } from './repositories/knex-user.repository';
 
 /** The storage ports of one database, as the composition root binds them. */
-export interface SqlStorage {
-  readonly uow: UnitOfWork;
-  readonly merchants: MerchantRepository;
-  readonly users: UserRepository;
-  readonly apiKeys: ApiKeyRepository;
-  readonly intents: PaymentIntentRepository;
-  readonly checkoutSessions: CheckoutSessionRepository;
-  readonly events: EventOutbox;
-  readonly idempotency: IdempotencyStore;
-}
+export type SqlStorage = StoragePorts;
 
 /**
  * Every repository over one shared context, so they all join the unit of work's transaction.

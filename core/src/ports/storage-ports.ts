@@ -1,0 +1,23 @@
+import type { ApiKeyRepository } from './api-key.repository.port';
+import type { CheckoutSessionRepository } from './checkout-session.repository.port';
+import type { EventOutbox } from './event-outbox.port';
+import type { IdempotencyStore } from './idempotency-store.port';
+import type { MerchantRepository } from './merchant.repository.port';
+import type { PaymentIntentRepository } from './payment-intent.repository.port';
+import type { UnitOfWork } from './unit-of-work.port';
+import type { UserRepository } from './user.repository.port';
+
+/**
+ * The storage ports one storage adapter provides together, sharing one unit of work: what the
+ * composition root binds and what the contract suites run against.
+ */
+export interface StoragePorts {
+  readonly uow: UnitOfWork;
+  readonly merchants: MerchantRepository;
+  readonly users: UserRepository;
+  readonly apiKeys: ApiKeyRepository;
+  readonly intents: PaymentIntentRepository;
+  readonly checkoutSessions: CheckoutSessionRepository;
+  readonly events: EventOutbox;
+  readonly idempotency: IdempotencyStore;
+}
