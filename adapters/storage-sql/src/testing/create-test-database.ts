@@ -51,13 +51,7 @@ async function createMysqlTestDatabase(serverUrl: string): Promise<TestDatabase>
       await dropper.destroy();
     }
   };
-  try {
-    await migrateLatest(knex);
-  } catch (error) {
-    await destroy();
-    throw error;
-  }
-  return { url, knex, destroy };
+  return migrated({ url, knex, destroy });
 }
 
 async function createSqliteTestDatabase(): Promise<TestDatabase> {
@@ -68,13 +62,7 @@ async function createSqliteTestDatabase(): Promise<TestDatabase> {
     await knex.destroy();
     await rm(directory, { recursive: true, force: true });
   };
-  try {
-    await migrateLatest(knex);
-  } catch (error) {
-    await destroy();
-    throw error;
-  }
-  return { url, knex, destroy };
+  return migrated({ url, knex, destroy });
 }
 
 /**
@@ -89,4 +77,15 @@ export async function createTestDatabase(options: TestDatabaseOptions = {}): Pro
     throw new Error('PAYMENTS_TEST_DATABASE_URL must be a mysql:// or mariadb:// URL of a server tests may create databases on.');
   }
   return createMysqlTestDatabase(serverUrl);
+}
+
+/** Runs the migrations on a fresh test database; one that fails to migrate is removed again. */
+async function migrated(database: TestDatabase): Promise<TestDatabase> {
+  try {
+    await migrateLatest(database.knex);
+  } catch (error) {
+    await database.destroy();
+    throw error;
+  }
+  return database;
 }
