@@ -47,30 +47,28 @@ export async function serviceEnvironment(): Promise<ServiceEnvironment> {
   };
 }
 
-/** Starts `node <script> …args` from the repo root and waits until the API listens. */
-export async function startService(env: NodeJS.ProcessEnv, script = 'apps/worker/dist/src/main.js', args = ['--with-api']): Promise<RunningService> {
+interface SpawnedProcess {
+  output(): string;
+  stop(): Promise<number | null>;
+}
+
+/** Starts `node <script> …args` from the repo root and waits until its stdout passes `isReady`. */
+async function spawnUntilReady(env: NodeJS.ProcessEnv, script: string, args: string[], isReady: (stdout: string) => boolean): Promise<SpawnedProcess> {
   const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [script, ...args], { cwd: REPO_ROOT, env });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const exited = new Promise<number | null>((resolveExit) => child.once('exit', (code) => resolveExit(code)));
-
   const deadline = Date.now() + 30_000;
-  let url: string | undefined;
-  while (!url) {
+  while (!isReady(stdout)) {
     if (Date.now() > deadline || child.exitCode !== null) {
       child.kill('SIGKILL');
-      throw new Error(`service did not start:\n${stdout}\n${stderr}`);
+      throw new Error(`${script} did not start:\n${stdout}\n${stderr}`);
     }
-    const line = stdout.split('\n').find((l) => l.includes('"API listening"'));
-    url = line ? (JSON.parse(line) as { url: string }).url : undefined;
-    if (!url) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 50));
   }
-  const baseUrl = url.replace('0.0.0.0', '127.0.0.1');
   return {
-    baseUrl,
-    env,
     output: () => stdout,
     stop: async () => {
       child.kill('SIGTERM');
@@ -80,6 +78,21 @@ export async function startService(env: NodeJS.ProcessEnv, script = 'apps/worker
       return code;
     },
   };
+}
+
+/** Starts the API (by default `npm start`'s API + worker process) and waits until it listens. */
+export async function startService(env: NodeJS.ProcessEnv, script = 'apps/worker/dist/src/main.js', args = ['--with-api']): Promise<RunningService> {
+  const listening = (stdout: string): string | undefined => {
+    const line = stdout.split('\n').find((l) => l.includes('"API listening"'));
+    return line ? (JSON.parse(line) as { url: string }).url : undefined;
+  };
+  const spawned = await spawnUntilReady(env, script, args, (stdout) => listening(stdout) !== undefined);
+  return { ...spawned, env, baseUrl: (listening(spawned.output()) as string).replace('0.0.0.0', '127.0.0.1') };
+}
+
+/** Starts a worker alone (`npm run start:worker`); it has no port and is up once it logs so. */
+export function startWorker(env: NodeJS.ProcessEnv): Promise<SpawnedProcess> {
+  return spawnUntilReady(env, 'apps/worker/dist/src/main.js', [], (stdout) => stdout.includes('"worker started"'));
 }
 
 /** Runs the admin CLI against the same database; resolves with exit code and output. */
