@@ -1,0 +1,37 @@
+import type { Mode } from './mode';
+import type { NextAction } from './payment-intent.entity';
+
+export type PaymentAttemptStatus = 'pending' | 'succeeded' | 'failed';
+
+/**
+ * Why an attempt failed (DECISIONS). `canceled` extends the list: the merchant canceled the
+ * intent while the payer still held the credential.
+ */
+export type AttemptFailureCode = 'insufficient_funds' | 'payer_cancelled' | 'risk_blocked' | 'expired' | 'channel_error' | 'canceled';
+
+/** The failure codes a payer's channel can report (the rest are the platform's own). */
+export const PAYER_FAILURE_CODES = ['insufficient_funds', 'payer_cancelled', 'risk_blocked'] as const;
+
+/** One try at a channel for an intent. The channel's own answers are never stored here. */
+export interface PaymentAttempt {
+  readonly id: string;
+  readonly paymentIntentId: string;
+  readonly merchantId: string;
+  readonly mode: Mode;
+  readonly status: PaymentAttemptStatus;
+  readonly amount: number;
+  readonly currency: string;
+  readonly paymentMethod: string;
+  readonly channel: string;
+  /** The channel's id for the order; absent until the channel accepted it. */
+  readonly channelOrderId?: string;
+  readonly nextAction?: NextAction;
+  readonly failureCode?: AttemptFailureCode;
+  readonly failureMessage?: string;
+  readonly succeededAt?: Date;
+  readonly created: Date;
+  readonly updated: Date;
+  /** When the reconciler should next ask the channel about a pending attempt. */
+  readonly nextCheckAt?: Date;
+  readonly version: number;
+}
