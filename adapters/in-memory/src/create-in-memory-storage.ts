@@ -4,6 +4,7 @@ import { InMemoryCheckoutSessionRepository } from './in-memory-checkout-session.
 import { InMemoryEventOutbox } from './in-memory-event-outbox.repository';
 import { InMemoryIdempotencyStore } from './in-memory-idempotency-store.repository';
 import { InMemoryMerchantRepository } from './in-memory-merchant.repository';
+import { InMemoryPaymentAttemptRepository } from './in-memory-payment-attempt.repository';
 import { InMemoryPaymentIntentRepository } from './in-memory-payment-intent.repository';
 import { InMemoryStore } from './in-memory-store';
 import { InMemoryUnitOfWork } from './in-memory-unit-of-work';
@@ -22,6 +23,7 @@ export function createInMemoryStorage(store: InMemoryStore = new InMemoryStore()
     users: new InMemoryUserRepository(store),
     apiKeys: new InMemoryApiKeyRepository(store),
     intents: new InMemoryPaymentIntentRepository(store),
+    attempts: new InMemoryPaymentAttemptRepository(store),
     checkoutSessions: new InMemoryCheckoutSessionRepository(store),
     events: new InMemoryEventOutbox(store),
     idempotency: new InMemoryIdempotencyStore(store),

@@ -88,4 +88,24 @@ export class InMemoryPaymentIntentRepository implements PaymentIntentRepository 
         .map((row) => deepCopy(row.value)),
     );
   }
+
+  findAwaitingChannelSettlement(limit: number): Promise<PaymentIntent[]> {
+    return this.store.atomic(() =>
+      [...this.store.tables.intents.values()]
+        .filter((row) => row.value.status === 'succeeded')
+        .sort((a, b) => a.value.updated.getTime() - b.value.updated.getTime() || a.seq - b.seq)
+        .slice(0, limit)
+        .map((row) => deepCopy(row.value)),
+    );
+  }
+
+  findDueForRelease(now: Date, limit: number): Promise<PaymentIntent[]> {
+    return this.store.atomic(() =>
+      [...this.store.tables.intents.values()]
+        .filter(({ value }) => value.status === 'channel_settled' && value.releasedAt === undefined && value.availableAt !== undefined && value.availableAt <= now)
+        .sort((a, b) => (a.value.availableAt as Date).getTime() - (b.value.availableAt as Date).getTime() || a.seq - b.seq)
+        .slice(0, limit)
+        .map((row) => deepCopy(row.value)),
+    );
+  }
 }

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { ApiKey, CheckoutSession, DomainEvent, Merchant, PaymentIntent, User } from '@payments/core';
+import type { ApiKey, CheckoutSession, DomainEvent, Merchant, PaymentAttempt, PaymentIntent, User } from '@payments/core';
 import { StorageMutex } from './storage-mutex';
 
 /** A stored row with its insertion sequence: lists are ordered by it, newest first. */
@@ -26,6 +26,8 @@ export interface InMemoryTables {
   readonly apiKeys: Map<string, ApiKey>;
   /** By intent id. */
   readonly intents: Map<string, Sequenced<PaymentIntent>>;
+  /** By attempt id. */
+  readonly attempts: Map<string, Sequenced<PaymentAttempt>>;
   /** By token digest. */
   readonly checkoutSessions: Map<string, CheckoutSession>;
   /** In insertion order. */
@@ -40,6 +42,7 @@ function emptyTables(): InMemoryTables {
     users: new Map(),
     apiKeys: new Map(),
     intents: new Map(),
+    attempts: new Map(),
     checkoutSessions: new Map(),
     events: [],
     idempotency: new Map(),

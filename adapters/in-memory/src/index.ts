@@ -7,6 +7,7 @@ export * from './in-memory-merchant.repository';
 export * from './in-memory-user.repository';
 export * from './in-memory-api-key.repository';
 export * from './in-memory-payment-intent.repository';
+export * from './in-memory-payment-attempt.repository';
 export * from './in-memory-checkout-session.repository';
 export * from './in-memory-event-outbox.repository';
 export * from './in-memory-idempotency-store.repository';

@@ -7,6 +7,7 @@ import { KnexCheckoutSessionRepository } from './repositories/knex-checkout-sess
 import { KnexEventOutbox } from './repositories/knex-event-outbox.repository';
 import { KnexIdempotencyStore } from './repositories/knex-idempotency-store.repository';
 import { KnexMerchantRepository } from './repositories/knex-merchant.repository';
+import { KnexPaymentAttemptRepository } from './repositories/knex-payment-attempt.repository';
 import { KnexPaymentIntentRepository } from './repositories/knex-payment-intent.repository';
 import { KnexUserRepository } from './repositories/knex-user.repository';
 
@@ -26,6 +27,7 @@ export function createSqlStorage(knex: Knex, options: KnexUnitOfWorkOptions = {}
     users: new KnexUserRepository(context),
     apiKeys: new KnexApiKeyRepository(context),
     intents: new KnexPaymentIntentRepository(context),
+    attempts: new KnexPaymentAttemptRepository(context),
     checkoutSessions: new KnexCheckoutSessionRepository(context),
     events: new KnexEventOutbox(context),
     idempotency: new KnexIdempotencyStore(context),

@@ -3,11 +3,12 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import test from 'ava';
 import { migrateLatest } from '../src/migrations/migrate';
+import { MIGRATION_NAMES } from '../src/migrations/migration-source';
 import { createTestDatabase } from '../src/testing/create-test-database';
 import { onMysql } from './test-support';
 
 const run = promisify(execFile);
-const TABLES = ['merchants', 'users', 'api_keys', 'payment_intents', 'checkout_sessions', 'events', 'idempotency_keys'];
+const TABLES = ['merchants', 'users', 'api_keys', 'payment_intents', 'checkout_sessions', 'events', 'idempotency_keys', 'payment_attempts', 'simulator_orders'];
 
 /** Migrates `url` in a process of its own, as the API and a worker do when they start. */
 function migrateInChildProcess(url: string): Promise<unknown> {
@@ -25,7 +26,7 @@ test('migrating again is a no-op', async (t) => {
     await t.notThrowsAsync(migrateLatest(database.knex));
     for (const table of TABLES) t.true(await database.knex.schema.hasTable(table), table);
     const applied = await database.knex('knex_migrations').select('name');
-    t.deepEqual(applied.map((row: { name: string }) => row.name), ['001-initial-schema']);
+    t.deepEqual(applied.map((row: { name: string }) => row.name), [...MIGRATION_NAMES]);
   } finally {
     await database.destroy();
   }
@@ -38,7 +39,7 @@ test('processes starting together on an empty database migrate it once, and none
     for (const table of [...TABLES, 'knex_migrations', 'knex_migrations_lock']) await database.knex.schema.dropTable(table);
     await t.notThrowsAsync(Promise.all(Array.from({ length: 4 }, () => migrateInChildProcess(database.url))));
     for (const table of TABLES) t.true(await database.knex.schema.hasTable(table), table);
-    t.is((await database.knex('knex_migrations').select('name')).length, 1);
+    t.is((await database.knex('knex_migrations').select('name')).length, MIGRATION_NAMES.length);
     t.deepEqual(await database.knex('knex_migrations_lock').select('index', 'is_locked'), [{ index: 1, is_locked: 0 }]);
   } finally {
     await database.destroy();

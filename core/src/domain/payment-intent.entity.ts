@@ -58,6 +58,8 @@ export interface PaymentIntent {
   readonly fx?: FxLock;
   readonly nextAction?: NextAction;
   readonly availableAt?: Date;
+  /** Set when the release timer fired: the funds moved from pending to available. */
+  readonly releasedAt?: Date;
   readonly expiresAt?: Date;
   readonly created: Date;
   readonly updated: Date;
@@ -70,7 +72,7 @@ export interface PaymentIntent {
  * confirmed success is allowed from every status but the two that already hold it.
  */
 const TRANSITIONS: Readonly<Record<PaymentIntentStatus, readonly PaymentIntentStatus[]>> = {
-  created: ['requires_payment', 'canceled', 'expired', 'succeeded'],
+  created: ['requires_payment', 'failed', 'canceled', 'expired', 'succeeded'],
   requires_payment: ['processing', 'succeeded', 'failed', 'canceled', 'expired'],
   processing: ['succeeded', 'failed'],
   failed: ['requires_payment', 'expired', 'succeeded'],

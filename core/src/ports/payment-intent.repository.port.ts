@@ -34,5 +34,9 @@ export interface PaymentIntentRepository {
   list(scope: AccountScope, filter: PaymentIntentFilter, page: PageRequest): Promise<Page<PaymentIntent>>;
   /** Intents of any merchant whose expiry timer has run out at `now`, oldest deadline first. */
   findDueForExpiry(now: Date, limit: number): Promise<PaymentIntent[]>;
+  /** Succeeded intents of any merchant waiting for the channel to report settlement, least recently changed first. */
+  findAwaitingChannelSettlement(limit: number): Promise<PaymentIntent[]>;
+  /** Channel-settled intents of any merchant whose release timer has run out and not fired yet. */
+  findDueForRelease(now: Date, limit: number): Promise<PaymentIntent[]>;
 }
 export const PaymentIntentRepository = Symbol('PaymentIntentRepository');

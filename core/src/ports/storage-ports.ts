@@ -3,6 +3,7 @@ import type { CheckoutSessionRepository } from './checkout-session.repository.po
 import type { EventOutbox } from './event-outbox.port';
 import type { IdempotencyStore } from './idempotency-store.port';
 import type { MerchantRepository } from './merchant.repository.port';
+import type { PaymentAttemptRepository } from './payment-attempt.repository.port';
 import type { PaymentIntentRepository } from './payment-intent.repository.port';
 import type { UnitOfWork } from './unit-of-work.port';
 import type { UserRepository } from './user.repository.port';
@@ -17,6 +18,7 @@ export interface StoragePorts {
   readonly users: UserRepository;
   readonly apiKeys: ApiKeyRepository;
   readonly intents: PaymentIntentRepository;
+  readonly attempts: PaymentAttemptRepository;
   readonly checkoutSessions: CheckoutSessionRepository;
   readonly events: EventOutbox;
   readonly idempotency: IdempotencyStore;

@@ -33,6 +33,7 @@ export interface PaymentIntentRow {
   fx: string | null;
   next_action: string | null;
   available_at: BigIntValue | null;
+  released_at?: BigIntValue | null;
   expires_at: BigIntValue | null;
   created_at: BigIntValue;
   updated_at: BigIntValue;
@@ -103,6 +104,7 @@ export function toPaymentIntentRow(intent: PaymentIntent): PaymentIntentRow {
     fx: fxToJson(intent.fx),
     next_action: intent.nextAction === undefined ? null : JSON.stringify(intent.nextAction),
     available_at: toNullableMillis(intent.availableAt),
+    released_at: toNullableMillis(intent.releasedAt),
     expires_at: toNullableMillis(intent.expiresAt),
     created_at: toMillis(intent.created),
     updated_at: toMillis(intent.updated),
@@ -130,6 +132,7 @@ export function toPaymentIntent(row: PaymentIntentRow): PaymentIntent {
     fx: fxFromJson(row.fx),
     nextAction: nextActionFromJson(row.next_action),
     availableAt: toOptionalDate(row.available_at),
+    releasedAt: toOptionalDate(row.released_at ?? null),
     expiresAt: toOptionalDate(row.expires_at),
     created: toDate(row.created_at),
     updated: toDate(row.updated_at),

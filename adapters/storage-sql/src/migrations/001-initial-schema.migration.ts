@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { dialectOf } from '../dialect';
+import { binaryCollation as binaryCollationFor, ID_LENGTH } from './table-options';
 
 /** Index names are fixed so duplicate-key errors can be attributed to the rule they broke. */
 export const INDEXES = {
@@ -12,7 +12,7 @@ export const INDEXES = {
   eventsList: 'events_list_index',
 } as const;
 
-const ID = 64;
+const ID = ID_LENGTH;
 
 /**
  * The first schema. Timestamps are BIGINT epoch milliseconds and money BIGINT minor units, so
@@ -20,14 +20,7 @@ const ID = 64;
  */
 export const initialSchema: Knex.Migration = {
   async up(knex: Knex): Promise<void> {
-    const mysql = dialectOf(knex) === 'mysql';
-    // Ids, keys and merchant_order_id must compare byte for byte (`ORDER-1` is not `order-1`);
-    // SQLite compares TEXT that way already, MySQL's default collations do not.
-    const binaryCollation = (table: Knex.CreateTableBuilder): void => {
-      if (!mysql) return;
-      table.charset('utf8mb4');
-      table.collate('utf8mb4_bin');
-    };
+    const binaryCollation = binaryCollationFor(knex);
 
     await knex.schema.createTable('merchants', (table) => {
       binaryCollation(table);

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { initialSchema } from './001-initial-schema.migration';
+import { paymentAttempts } from './002-payment-attempts.migration';
 
 interface NamedMigration {
   readonly name: string;
@@ -7,7 +8,13 @@ interface NamedMigration {
 }
 
 /** Every migration, in order. Append new ones; never rename or edit a released one. */
-const MIGRATIONS: readonly NamedMigration[] = [{ name: '001-initial-schema', migration: initialSchema }];
+const MIGRATIONS: readonly NamedMigration[] = [
+  { name: '001-initial-schema', migration: initialSchema },
+  { name: '002-payment-attempts', migration: paymentAttempts },
+];
+
+/** The names of every migration, in the order they run. */
+export const MIGRATION_NAMES: readonly string[] = MIGRATIONS.map((migration) => migration.name);
 
 /**
  * Migrations listed in code rather than found by a directory glob, so they run the same from

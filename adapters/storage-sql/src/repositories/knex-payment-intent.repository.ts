@@ -97,4 +97,20 @@ export class KnexPaymentIntentRepository implements PaymentIntentRepository {
       .limit(limit);
     return rows.map(toPaymentIntent);
   }
+
+  async findAwaitingChannelSettlement(limit: number): Promise<PaymentIntent[]> {
+    const rows = await this.table().where({ status: 'succeeded' }).orderBy('updated_at', 'asc').orderBy('seq', 'asc').limit(limit);
+    return rows.map(toPaymentIntent);
+  }
+
+  async findDueForRelease(now: Date, limit: number): Promise<PaymentIntent[]> {
+    const rows = await this.table()
+      .where({ status: 'channel_settled' })
+      .whereNull('released_at')
+      .where('available_at', '<=', now.getTime())
+      .orderBy('available_at', 'asc')
+      .orderBy('seq', 'asc')
+      .limit(limit);
+    return rows.map(toPaymentIntent);
+  }
 }

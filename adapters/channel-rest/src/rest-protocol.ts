@@ -1,0 +1,162 @@
+import { PAYER_FAILURE_CODES, type AttemptFailureCode, type NextAction, type NextActionType } from '@payments/core';
+
+/**
+ * Strict readers of the rest protocol's answers (docs/channels/rest.md). They throw
+ * `ProtocolViolation`, whose message names the field at fault but never repeats a value the
+ * channel sent, so nothing of a channel's answer can leak into our errors or logs.
+ */
+export class ProtocolViolation extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ProtocolViolation';
+  }
+}
+
+export const ORDER_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+const CURRENCY_PATTERN = /^[A-Z]{3}$/;
+const RFC3339_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]00:00)$/;
+const MAX_REFERENCE_LENGTH = 255;
+const MAX_QR_DATA_LENGTH = 4096;
+const MAX_URL_LENGTH = 2048;
+
+export type ChannelOrderStatusName = 'pending' | 'processing' | 'paid' | 'failed';
+const ORDER_STATUSES: readonly ChannelOrderStatusName[] = ['pending', 'processing', 'paid', 'failed'];
+const CALLBACK_STATUSES = ['processing', 'paid', 'failed'] as const;
+export type CallbackStatusName = (typeof CALLBACK_STATUSES)[number];
+
+/** The failure codes a rest channel may report for a failed order; anything else is our `channel_error`. */
+const CHANNEL_FAILURE_CODES: readonly string[] = [...PAYER_FAILURE_CODES, 'expired'];
+
+type JsonObject = Record<string, unknown>;
+
+export function parseJsonObject(text: string, what: string): JsonObject {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ProtocolViolation(`The ${what} is not valid JSON.`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ProtocolViolation(`The ${what} is not a JSON object.`);
+  return value as JsonObject;
+}
+
+function field<T>(object: JsonObject, name: string, check: (value: unknown) => value is T, rule: string): T {
+  const value = object[name];
+  if (!check(value)) throw new ProtocolViolation(`'${name}' ${rule}.`);
+  return value;
+}
+
+const isString = (value: unknown): value is string => typeof value === 'string';
+const isOrderId = (value: unknown): value is string => isString(value) && ORDER_ID_PATTERN.test(value);
+const isReference = (value: unknown): value is string => isString(value) && value.length >= 1 && value.length <= MAX_REFERENCE_LENGTH;
+const isAmount = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value >= 1;
+const isCurrency = (value: unknown): value is string => isString(value) && CURRENCY_PATTERN.test(value);
+const isOrderStatus = (value: unknown): value is ChannelOrderStatusName => ORDER_STATUSES.includes(value as ChannelOrderStatusName);
+const isCallbackStatus = (value: unknown): value is CallbackStatusName => CALLBACK_STATUSES.includes(value as CallbackStatusName);
+
+/** The fields every order answer and callback carries. */
+export interface OrderFields {
+  readonly id: string;
+  readonly reference: string;
+  readonly status: ChannelOrderStatusName;
+  readonly amount: number;
+  readonly currency: string;
+  readonly failureCode?: AttemptFailureCode;
+  readonly settledAt?: Date;
+}
+
+function readTimestamp(object: JsonObject, name: string): Date {
+  const value = field(object, name, isString, 'must be an RFC 3339 UTC timestamp');
+  const date = new Date(value);
+  if (!RFC3339_UTC.test(value) || Number.isNaN(date.getTime())) throw new ProtocolViolation(`'${name}' must be an RFC 3339 UTC timestamp.`);
+  return date;
+}
+
+/** A failed order's code: the payer's and `expired` map to ours, an unknown or missing one to `channel_error`. */
+function readFailureCode(object: JsonObject): AttemptFailureCode {
+  const value = object.failure_code;
+  return typeof value === 'string' && CHANNEL_FAILURE_CODES.includes(value) ? (value as AttemptFailureCode) : 'channel_error';
+}
+
+function readOrderFields(object: JsonObject, isStatus: (value: unknown) => value is ChannelOrderStatusName): OrderFields {
+  const id = field(object, 'id', isOrderId, 'must be an order id (letters, digits, _ and -, at most 64)');
+  const reference = field(object, 'reference', isReference, 'must be a string of 1 to 255 characters');
+  const status = field(object, 'status', isStatus, 'is not a status of the protocol');
+  const amount = field(object, 'amount', isAmount, 'must be a positive integer of minor units');
+  const currency = field(object, 'currency', isCurrency, 'must be an upper-case ISO 4217 code');
+  const settledAt = status === 'paid' && object.settled_at !== undefined && object.settled_at !== null ? readTimestamp(object, 'settled_at') : undefined;
+  return {
+    id,
+    reference,
+    status,
+    amount,
+    currency,
+    ...(status === 'failed' ? { failureCode: readFailureCode(object) } : {}),
+    ...(settledAt ? { settledAt } : {}),
+  };
+}
+
+/** Reads the query answer (and the void answer, which has its shape). */
+export function readOrder(object: JsonObject): OrderFields {
+  return readOrderFields(object, isOrderStatus);
+}
+
+/** Reads a callback body: an order whose status is one a callback may report. */
+export function readCallback(object: JsonObject): OrderFields & { readonly status: CallbackStatusName } {
+  return readOrderFields(object, isCallbackStatus) as OrderFields & { readonly status: CallbackStatusName };
+}
+
+export interface CreatedOrder {
+  readonly id: string;
+  readonly nextAction: NextAction;
+}
+
+/** Reads the create answer and checks it is the order we asked for, with the next action its method needs. */
+export function readCreatedOrder(
+  object: JsonObject,
+  expected: { readonly reference: string; readonly amount: number; readonly currency: string; readonly nextAction: NextActionType; readonly httpsOnly: boolean },
+): CreatedOrder {
+  const order = readOrder(object);
+  if (order.reference !== expected.reference) throw new ProtocolViolation("'reference' is not the reference we sent.");
+  if (order.amount !== expected.amount || order.currency !== expected.currency) {
+    throw new ProtocolViolation("'amount' and 'currency' must echo the request.");
+  }
+  const action = object.next_action;
+  if (typeof action !== 'object' || action === null || Array.isArray(action)) throw new ProtocolViolation("'next_action' must be an object.");
+  const nextAction = action as JsonObject;
+  if (nextAction.type !== expected.nextAction) throw new ProtocolViolation(`'next_action.type' must be ${expected.nextAction} for this payment method.`);
+  if (expected.nextAction === 'qr_code') {
+    const qrData = nextAction.qr_data;
+    if (!isString(qrData) || qrData.length < 1 || qrData.length > MAX_QR_DATA_LENGTH) {
+      throw new ProtocolViolation("'next_action.qr_data' must be a string of 1 to 4096 characters.");
+    }
+    return { id: order.id, nextAction: { type: 'qr_code', qrData } };
+  }
+  const url = nextAction.url;
+  if (!isString(url) || url.length > MAX_URL_LENGTH || !isWebUrl(url, expected.httpsOnly)) {
+    throw new ProtocolViolation(`'next_action.url' must be an absolute ${expected.httpsOnly ? 'https' : 'http(s)'} URL.`);
+  }
+  return { id: order.id, nextAction: { type: 'redirect', url } };
+}
+
+function isWebUrl(value: string, httpsOnly: boolean): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || (!httpsOnly && url.protocol === 'http:');
+  } catch {
+    return false;
+  }
+}
+
+/** The `error.code` of an error answer, when it has one of the protocol's shape. */
+export function readErrorCode(text: string): string | undefined {
+  try {
+    const object = parseJsonObject(text, 'error answer');
+    const error = object.error;
+    if (typeof error !== 'object' || error === null) return undefined;
+    const code = (error as JsonObject).code;
+    return typeof code === 'string' && /^[a-z0-9_]{1,64}$/.test(code) ? code : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,78 @@
+import { CoreError, type AccountScope, type PaymentAttempt, type PaymentAttemptRepository } from '@payments/core';
+import { deepCopy } from './deep-copy';
+import type { InMemoryStore, Sequenced } from './in-memory-store';
+
+function inScope(attempt: PaymentAttempt, scope: AccountScope): boolean {
+  return attempt.merchantId === scope.merchantId && attempt.mode === scope.mode;
+}
+
+export class InMemoryPaymentAttemptRepository implements PaymentAttemptRepository {
+  constructor(private readonly store: InMemoryStore) {}
+
+  private ofIntent(scope: AccountScope, paymentIntentId: string): Sequenced<PaymentAttempt>[] {
+    return [...this.store.tables.attempts.values()]
+      .filter((row) => inScope(row.value, scope) && row.value.paymentIntentId === paymentIntentId)
+      .sort((a, b) => a.seq - b.seq);
+  }
+
+  insert(attempt: PaymentAttempt): Promise<void> {
+    return this.store.atomic(() => {
+      if (this.store.tables.attempts.has(attempt.id)) throw new Error(`Duplicate payment attempt id ${attempt.id}`);
+      this.store.tables.attempts.set(attempt.id, { seq: this.store.nextSequence(), value: deepCopy(attempt) });
+    });
+  }
+
+  findById(scope: AccountScope, id: string): Promise<PaymentAttempt | undefined> {
+    return this.store.atomic(() => {
+      const row = this.store.tables.attempts.get(id);
+      return row && inScope(row.value, scope) ? deepCopy(row.value) : undefined;
+    });
+  }
+
+  findByReference(id: string): Promise<PaymentAttempt | undefined> {
+    return this.store.atomic(() => {
+      const row = this.store.tables.attempts.get(id);
+      return row ? deepCopy(row.value) : undefined;
+    });
+  }
+
+  findPending(scope: AccountScope, paymentIntentId: string): Promise<PaymentAttempt | undefined> {
+    return this.store.atomic(() => {
+      const row = this.ofIntent(scope, paymentIntentId).find((r) => r.value.status === 'pending');
+      return row ? deepCopy(row.value) : undefined;
+    });
+  }
+
+  findSucceeded(scope: AccountScope, paymentIntentId: string): Promise<PaymentAttempt | undefined> {
+    return this.store.atomic(() => {
+      const row = this.ofIntent(scope, paymentIntentId).find((r) => r.value.status === 'succeeded');
+      return row ? deepCopy(row.value) : undefined;
+    });
+  }
+
+  listForIntent(scope: AccountScope, paymentIntentId: string): Promise<PaymentAttempt[]> {
+    return this.store.atomic(() => this.ofIntent(scope, paymentIntentId).map((row) => deepCopy(row.value)));
+  }
+
+  update(attempt: PaymentAttempt): Promise<PaymentAttempt> {
+    return this.store.atomic(() => {
+      const row = this.store.tables.attempts.get(attempt.id);
+      if (!row || !inScope(row.value, attempt) || row.value.version !== attempt.version) {
+        throw new CoreError('concurrent_update', 'conflict', `Payment attempt ${attempt.id} was changed by another request; read it again and retry.`);
+      }
+      const stored = deepCopy({ ...attempt, version: attempt.version + 1 });
+      this.store.tables.attempts.set(attempt.id, { seq: row.seq, value: stored });
+      return deepCopy(stored);
+    });
+  }
+
+  findDueForCheck(now: Date, limit: number): Promise<PaymentAttempt[]> {
+    return this.store.atomic(() =>
+      [...this.store.tables.attempts.values()]
+        .filter(({ value }) => value.status === 'pending' && value.nextCheckAt !== undefined && value.nextCheckAt <= now)
+        .sort((a, b) => (a.value.nextCheckAt as Date).getTime() - (b.value.nextCheckAt as Date).getTime() || a.seq - b.seq)
+        .slice(0, limit)
+        .map((row) => deepCopy(row.value)),
+    );
+  }
+}

@@ -1,0 +1,70 @@
+import type { AttemptFailureCode, Mode, NextAction, PaymentAttempt, PaymentAttemptStatus } from '@payments/core';
+import { toDate, toMillis, toNullable, toNullableMillis, toNumber, toOptional, toOptionalDate, withoutUndefined, type BigIntValue } from './column-values';
+
+export interface PaymentAttemptRow {
+  seq?: BigIntValue;
+  id: string;
+  payment_intent_id: string;
+  merchant_id: string;
+  mode: string;
+  status: string;
+  amount: BigIntValue;
+  currency: string;
+  payment_method: string;
+  channel: string;
+  channel_order_id: string | null;
+  next_action: string | null;
+  failure_code: string | null;
+  failure_message: string | null;
+  succeeded_at: BigIntValue | null;
+  next_check_at: BigIntValue | null;
+  created_at: BigIntValue;
+  updated_at: BigIntValue;
+  version: number;
+}
+
+export function toPaymentAttemptRow(attempt: PaymentAttempt): PaymentAttemptRow {
+  return {
+    id: attempt.id,
+    payment_intent_id: attempt.paymentIntentId,
+    merchant_id: attempt.merchantId,
+    mode: attempt.mode,
+    status: attempt.status,
+    amount: attempt.amount,
+    currency: attempt.currency,
+    payment_method: attempt.paymentMethod,
+    channel: attempt.channel,
+    channel_order_id: toNullable(attempt.channelOrderId),
+    next_action: attempt.nextAction === undefined ? null : JSON.stringify(attempt.nextAction),
+    failure_code: toNullable(attempt.failureCode),
+    failure_message: toNullable(attempt.failureMessage),
+    succeeded_at: toNullableMillis(attempt.succeededAt),
+    next_check_at: toNullableMillis(attempt.nextCheckAt),
+    created_at: toMillis(attempt.created),
+    updated_at: toMillis(attempt.updated),
+    version: attempt.version,
+  };
+}
+
+export function toPaymentAttempt(row: PaymentAttemptRow): PaymentAttempt {
+  return withoutUndefined({
+    id: row.id,
+    paymentIntentId: row.payment_intent_id,
+    merchantId: row.merchant_id,
+    mode: row.mode as Mode,
+    status: row.status as PaymentAttemptStatus,
+    amount: toNumber(row.amount),
+    currency: row.currency,
+    paymentMethod: row.payment_method,
+    channel: row.channel,
+    channelOrderId: toOptional(row.channel_order_id),
+    nextAction: row.next_action === null ? undefined : (JSON.parse(row.next_action) as NextAction),
+    failureCode: toOptional(row.failure_code) as AttemptFailureCode | undefined,
+    failureMessage: toOptional(row.failure_message),
+    succeededAt: toOptionalDate(row.succeeded_at),
+    nextCheckAt: toOptionalDate(row.next_check_at),
+    created: toDate(row.created_at),
+    updated: toDate(row.updated_at),
+    version: row.version,
+  });
+}

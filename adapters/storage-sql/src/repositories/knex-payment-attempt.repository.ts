@@ -1,0 +1,64 @@
+import { CoreError, type AccountScope, type PaymentAttempt, type PaymentAttemptRepository } from '@payments/core';
+import type { KnexContext } from '../knex-context';
+import { toPaymentAttempt, toPaymentAttemptRow, type PaymentAttemptRow } from '../mapping/payment-attempt.row';
+
+export class KnexPaymentAttemptRepository implements PaymentAttemptRepository {
+  constructor(private readonly context: KnexContext) {}
+
+  private table() {
+    return this.context.db()<PaymentAttemptRow>('payment_attempts');
+  }
+
+  private ofIntent(scope: AccountScope, paymentIntentId: string) {
+    return this.table().where({ payment_intent_id: paymentIntentId, merchant_id: scope.merchantId, mode: scope.mode });
+  }
+
+  async insert(attempt: PaymentAttempt): Promise<void> {
+    await this.table().insert(toPaymentAttemptRow(attempt));
+  }
+
+  async findById(scope: AccountScope, id: string): Promise<PaymentAttempt | undefined> {
+    const row = await this.table().where({ id, merchant_id: scope.merchantId, mode: scope.mode }).first();
+    return row === undefined ? undefined : toPaymentAttempt(row);
+  }
+
+  async findByReference(id: string): Promise<PaymentAttempt | undefined> {
+    const row = await this.table().where({ id }).first();
+    return row === undefined ? undefined : toPaymentAttempt(row);
+  }
+
+  async findPending(scope: AccountScope, paymentIntentId: string): Promise<PaymentAttempt | undefined> {
+    const row = await this.ofIntent(scope, paymentIntentId).where({ status: 'pending' }).orderBy('seq', 'asc').first();
+    return row === undefined ? undefined : toPaymentAttempt(row);
+  }
+
+  async findSucceeded(scope: AccountScope, paymentIntentId: string): Promise<PaymentAttempt | undefined> {
+    const row = await this.ofIntent(scope, paymentIntentId).where({ status: 'succeeded' }).orderBy('seq', 'asc').first();
+    return row === undefined ? undefined : toPaymentAttempt(row);
+  }
+
+  async listForIntent(scope: AccountScope, paymentIntentId: string): Promise<PaymentAttempt[]> {
+    const rows = await this.ofIntent(scope, paymentIntentId).orderBy('seq', 'asc');
+    return rows.map(toPaymentAttempt);
+  }
+
+  async update(attempt: PaymentAttempt): Promise<PaymentAttempt> {
+    const stored: PaymentAttempt = { ...attempt, version: attempt.version + 1 };
+    const { id, merchant_id, mode, ...columns } = toPaymentAttemptRow(stored);
+    const changed = await this.table().where({ id, merchant_id, mode, version: attempt.version }).update(columns);
+    if (changed === 0) {
+      throw new CoreError('concurrent_update', 'conflict', `Payment attempt ${attempt.id} was changed by another request; read it again and retry.`);
+    }
+    return stored;
+  }
+
+  async findDueForCheck(now: Date, limit: number): Promise<PaymentAttempt[]> {
+    const rows = await this.table()
+      .where({ status: 'pending' })
+      .whereNotNull('next_check_at')
+      .where('next_check_at', '<=', now.getTime())
+      .orderBy('next_check_at', 'asc')
+      .limit(limit);
+    return rows.map(toPaymentAttempt);
+  }
+}
