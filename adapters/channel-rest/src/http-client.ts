@@ -65,7 +65,8 @@ export async function send(request: HttpRequest): Promise<HttpAnswer> {
         ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
-      redirect: 'error',
+      // A protocol channel never redirects; a 3xx is an answer we refuse, not one we follow with our key.
+      redirect: 'manual',
       signal,
     });
     return { status: response.status, body: await readBounded(response) };

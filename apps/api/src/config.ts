@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { DEFAULT_FEE_SCHEDULE, parseFeeSchedule, type FeeSchedule } from '@payments/core';
 import Joi from 'joi';
 
 /** Everything the service reads from its environment, read and validated once at start. */
@@ -23,6 +24,26 @@ export interface Config {
   readonly rateLimitLive: number;
   readonly rateLimitTest: number;
   readonly logLevel: string;
+  /** The rest channel's endpoint per mode (docs/channels/rest.md); a mode without one is not offered. */
+  readonly restChannel: { readonly test?: RestChannelEndpointConfig; readonly live?: RestChannelEndpointConfig };
+  /** Base URL channels send their callbacks to (`/channels/<name>/callback/<mode>` is appended). */
+  readonly channelCallbackUrl: string;
+  /** Where live mid rates come from; absent: the bundled reference table. */
+  readonly fxRatesUrl?: string;
+  /** Timeout of one request to the rate feed, and how long one fetched table is served. */
+  readonly fxRatesTimeoutMs: number;
+  readonly fxRatesCacheTtlMs: number;
+  /** The platform's FX spread in basis points, in its favour. */
+  readonly fxSpreadBps: number;
+  /** Fee schedule override (JSON) laid over the default schedule. */
+  readonly fees: FeeSchedule;
+}
+
+/** One environment of the rest channel: its base URL, our Bearer key there, its callback secret. */
+export interface RestChannelEndpointConfig {
+  readonly baseUrl: string;
+  readonly apiKey: string;
+  readonly callbackSecret: string;
 }
 
 const schema = Joi.object({
@@ -38,8 +59,23 @@ const schema = Joi.object({
   PAYMENTS_TICK_MS: Joi.number().integer().min(10).default(1000),
   PAYMENTS_RATE_LIMIT_LIVE: Joi.number().integer().min(0).default(100),
   PAYMENTS_RATE_LIMIT_TEST: Joi.number().integer().min(0).default(25),
+  PAYMENTS_CHANNEL_CALLBACK_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
+  PAYMENTS_FX_RATES_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
+  PAYMENTS_FX_RATES_TIMEOUT_MS: Joi.number().integer().min(100).max(60_000).default(5000),
+  PAYMENTS_FX_RATES_TTL_MS: Joi.number().integer().min(0).default(60_000),
+  PAYMENTS_FX_SPREAD_BPS: Joi.number().integer().min(0).max(9999).default(50),
+  PAYMENTS_FEES: Joi.string(),
+  PAYMENTS_REST_CHANNEL_TEST_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
+  PAYMENTS_REST_CHANNEL_TEST_KEY: Joi.string(),
+  PAYMENTS_REST_CHANNEL_TEST_SECRET: Joi.string().min(16),
+  PAYMENTS_REST_CHANNEL_LIVE_URL: Joi.string().uri({ scheme: ['https'] }),
+  PAYMENTS_REST_CHANNEL_LIVE_KEY: Joi.string(),
+  PAYMENTS_REST_CHANNEL_LIVE_SECRET: Joi.string().min(16),
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
-}).unknown(true);
+})
+  .and('PAYMENTS_REST_CHANNEL_TEST_URL', 'PAYMENTS_REST_CHANNEL_TEST_KEY', 'PAYMENTS_REST_CHANNEL_TEST_SECRET')
+  .and('PAYMENTS_REST_CHANNEL_LIVE_URL', 'PAYMENTS_REST_CHANNEL_LIVE_KEY', 'PAYMENTS_REST_CHANNEL_LIVE_SECRET')
+  .unknown(true);
 
 export class ConfigError extends Error {}
 
@@ -66,6 +102,33 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitLive: value.PAYMENTS_RATE_LIMIT_LIVE,
     rateLimitTest: value.PAYMENTS_RATE_LIMIT_TEST,
     logLevel: value.LOG_LEVEL,
+    restChannel: {
+      ...(value.PAYMENTS_REST_CHANNEL_TEST_URL ? { test: restEndpoint(value, 'TEST') } : {}),
+      ...(value.PAYMENTS_REST_CHANNEL_LIVE_URL ? { live: restEndpoint(value, 'LIVE') } : {}),
+    },
+    channelCallbackUrl: ((value.PAYMENTS_CHANNEL_CALLBACK_URL ?? value.PAYMENTS_BASE_URL) as string).replace(/\/$/, ''),
+    fxRatesUrl: value.PAYMENTS_FX_RATES_URL,
+    fxRatesTimeoutMs: value.PAYMENTS_FX_RATES_TIMEOUT_MS,
+    fxRatesCacheTtlMs: value.PAYMENTS_FX_RATES_TTL_MS,
+    fxSpreadBps: value.PAYMENTS_FX_SPREAD_BPS,
+    fees: feesFrom(value.PAYMENTS_FEES),
+  };
+}
+
+function feesFrom(json: string | undefined): FeeSchedule {
+  if (json === undefined) return DEFAULT_FEE_SCHEDULE;
+  try {
+    return parseFeeSchedule(JSON.parse(json));
+  } catch (error) {
+    throw new ConfigError(`Invalid PAYMENTS_FEES: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function restEndpoint(value: Record<string, string>, mode: 'TEST' | 'LIVE'): RestChannelEndpointConfig {
+  return {
+    baseUrl: value[`PAYMENTS_REST_CHANNEL_${mode}_URL`] as string,
+    apiKey: value[`PAYMENTS_REST_CHANNEL_${mode}_KEY`] as string,
+    callbackSecret: value[`PAYMENTS_REST_CHANNEL_${mode}_SECRET`] as string,
   };
 }
 

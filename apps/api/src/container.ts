@@ -9,7 +9,22 @@ import {
   CreatePaymentIntent,
   Digest,
   EventOutbox,
+  AdvanceTimer,
   ExpirePaymentIntents,
+  FxRateSource,
+  HandleChannelCallback,
+  ListAttempts,
+  PaymentAttemptRepository,
+  PaymentChannelRegistry,
+  PaymentPricing,
+  PlaceAttempt,
+  QuoteFx,
+  ReconcileAttempts,
+  RecordChannelReport,
+  ReleaseFunds,
+  ReportChannelSettlements,
+  SimulatePayment,
+  type PaymentChannel,
   GetPaymentIntent,
   IdempotencyStore,
   IssueApiKey,
@@ -28,11 +43,15 @@ import {
   UserRepository,
   type StatusChangeDeps,
 } from '@payments/core';
+import { createHmac } from 'node:crypto';
+import { KnexSimulatorOrderBook, SimulatorPaymentChannel } from '@payments/channel-simulator';
+import { BundledFxRateSource, HttpFxRateSource } from '@payments/fx-rates';
 import { InMemoryLockManager, InMemoryRateLimiter } from '@payments/in-memory';
 import { connectRedis, disconnectRedis, RedisLockManager, RedisRateLimiter, type RedisClient } from '@payments/locks-redis';
 import { CryptoDigest, CryptoRandomSource, ScryptPasswordHasher, SystemClock } from '@payments/node-runtime';
 import { createKnex, createSqlStorage, migrateLatest } from '@payments/storage-sql';
 import { Container, type ResolutionContext } from 'inversify';
+import { StaticChannelRegistry } from './channels';
 import type { Config } from './config';
 import { createLogger, type Logger } from './logger';
 
@@ -46,6 +65,8 @@ export interface ContainerOverrides {
   readonly clock?: Clock;
   readonly passwordHasher?: PasswordHasher;
   readonly logger?: Logger;
+  /** Extra channels, routed after the built-in ones (tests register channels that refuse or fail). */
+  readonly channels?: readonly PaymentChannel[];
 }
 
 export interface AppContainer {
@@ -88,11 +109,21 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
   constant(ApiKeyRepository, storage.apiKeys);
   constant(PaymentIntentRepository, storage.intents);
   constant(CheckoutSessionRepository, storage.checkoutSessions);
+  constant(PaymentAttemptRepository, storage.attempts);
   constant(EventOutbox, storage.events);
   constant(IdempotencyStore, storage.idempotency);
   const keyPrefix = config.redisKeyPrefix;
   constant(LockManager, redis ? new RedisLockManager(redis, { keyPrefix: `${keyPrefix}lock:` }) : new InMemoryLockManager());
   constant(RateLimiter, redis ? new RedisRateLimiter(redis, { keyPrefix: `${keyPrefix}rate:` }) : new InMemoryRateLimiter());
+
+  const clock = container.get<Clock>(Clock);
+  const random = container.get<RandomSource>(RandomSource);
+  // The simulator's callback key is derived from the master key: stable across processes, never stored.
+  const simulatorSecret = createHmac('sha256', config.masterKey).update('simulator channel callbacks').digest();
+  const simulator = new SimulatorPaymentChannel(new KnexSimulatorOrderBook(knex), clock, random, { callbackSecret: simulatorSecret });
+  container.bind(SimulatorPaymentChannel).toConstantValue(simulator);
+  constant(PaymentChannelRegistry, new StaticChannelRegistry([simulator, ...(overrides.channels ?? [])]));
+  constant(FxRateSource, config.fxRatesUrl ? new HttpFxRateSource({ url: config.fxRatesUrl, timeoutMs: config.fxRatesTimeoutMs, cacheTtlMs: config.fxRatesCacheTtlMs }) : new BundledFxRateSource());
 
   const factory = <T>(id: symbol | (abstract new (...args: never[]) => T), build: (ctx: ResolutionContext) => T): void => {
     container.bind<T>(id).toDynamicValue(build).inSingletonScope();
@@ -116,8 +147,49 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
   );
   factory(GetPaymentIntent, (ctx) => new GetPaymentIntent(ctx.get(PaymentIntentRepository)));
   factory(ListPaymentIntents, (ctx) => new ListPaymentIntents(ctx.get(PaymentIntentRepository)));
-  factory(CancelPaymentIntent, (ctx) => new CancelPaymentIntent(ctx.get(UnitOfWork), ctx.get(StatusChange)));
-  factory(ExpirePaymentIntents, (ctx) => new ExpirePaymentIntents(ctx.get(UnitOfWork), ctx.get(StatusChange)));
+  factory(CancelPaymentIntent, (ctx) =>
+    new CancelPaymentIntent(ctx.get(UnitOfWork), ctx.get(StatusChange), ctx.get(PaymentAttemptRepository), ctx.get(PaymentChannelRegistry)),
+  );
+  factory(ExpirePaymentIntents, (ctx) =>
+    new ExpirePaymentIntents(ctx.get(UnitOfWork), ctx.get(StatusChange), ctx.get(PaymentAttemptRepository), ctx.get(PaymentChannelRegistry)),
+  );
+  factory(PaymentPricing, (ctx) => new PaymentPricing(ctx.get(FxRateSource), { spreadBps: config.fxSpreadBps, fees: config.fees }, ctx.get(Clock)));
+  factory(QuoteFx, (ctx) => new QuoteFx(ctx.get(FxRateSource), { spreadBps: config.fxSpreadBps, fees: config.fees }));
+  factory(PlaceAttempt, (ctx) =>
+    new PlaceAttempt(
+      ctx.get(UnitOfWork),
+      ctx.get(LockManager),
+      ctx.get(PaymentAttemptRepository),
+      ctx.get(PaymentChannelRegistry),
+      ctx.get(StatusChange),
+      { callbackBaseUrl: config.channelCallbackUrl },
+    ),
+  );
+  factory(ListAttempts, (ctx) => new ListAttempts(ctx.get(PaymentIntentRepository), ctx.get(PaymentAttemptRepository)));
+  factory(RecordChannelReport, (ctx) =>
+    new RecordChannelReport(ctx.get(UnitOfWork), ctx.get(PaymentAttemptRepository), ctx.get(MerchantRepository), ctx.get(StatusChange), ctx.get(PaymentPricing)),
+  );
+  factory(HandleChannelCallback, (ctx) =>
+    new HandleChannelCallback(ctx.get(PaymentChannelRegistry), ctx.get(PaymentAttemptRepository), ctx.get(RecordChannelReport)),
+  );
+  factory(SimulatePayment, (ctx) =>
+    new SimulatePayment(ctx.get(PaymentIntentRepository), ctx.get(PaymentAttemptRepository), ctx.get(PaymentChannelRegistry)),
+  );
+  factory(AdvanceTimer, (ctx) => new AdvanceTimer(ctx.get(UnitOfWork), ctx.get(PaymentIntentRepository), ctx.get(Clock)));
+  factory(ReconcileAttempts, (ctx) =>
+    new ReconcileAttempts(ctx.get(PaymentAttemptRepository), ctx.get(PaymentChannelRegistry), ctx.get(RecordChannelReport), ctx.get(Clock)),
+  );
+  factory(ReportChannelSettlements, (ctx) =>
+    new ReportChannelSettlements(
+      ctx.get(UnitOfWork),
+      ctx.get(PaymentAttemptRepository),
+      ctx.get(MerchantRepository),
+      ctx.get(PaymentChannelRegistry),
+      ctx.get(StatusChange),
+      ctx.get(PaymentPricing),
+    ),
+  );
+  factory(ReleaseFunds, (ctx) => new ReleaseFunds(ctx.get(UnitOfWork), ctx.get(PaymentIntentRepository), ctx.get(Clock)));
   factory(ListEvents, (ctx) => new ListEvents(ctx.get(EventOutbox)));
   factory(AuthenticateApiKey, (ctx) => new AuthenticateApiKey(ctx.get(ApiKeyRepository), ctx.get(MerchantRepository), ctx.get(Digest)));
   factory(ResolveApiVersion, (ctx) => new ResolveApiVersion(ctx.get(MerchantRepository)));

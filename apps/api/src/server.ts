@@ -1,5 +1,10 @@
 import Hapi, { type Server } from '@hapi/hapi';
 import {
+  AdvanceTimer,
+  HandleChannelCallback,
+  ListAttempts,
+  PlaceAttempt,
+  SimulatePayment,
   AuthenticateApiKey,
   CancelPaymentIntent,
   CreatePaymentIntent,
@@ -7,6 +12,7 @@ import {
   GetPaymentIntent,
   ListEvents,
   ListPaymentIntents,
+  QuoteFx,
   RandomSource,
   RateLimiter,
   ResolveApiVersion,
@@ -17,6 +23,7 @@ import { AppConfig, AppLogger, type AppContainer } from './container';
 import { VALIDATION_OPTIONS, validationFailAction } from './http/validation';
 import type { Logger } from './logger';
 import { errorsPlugin } from './plugins/errors.plugin';
+import { channelCallbacksPlugin } from './plugins/channel-callbacks.plugin';
 import { merchantV1Plugin } from './plugins/merchant-v1/merchant-v1.plugin';
 
 /** Request bodies over 64 KiB are refused with 413 `request_too_large` before they are parsed. */
@@ -55,8 +62,14 @@ export async function createServer(app: AppContainer): Promise<Server> {
       listPaymentIntents: app.get(ListPaymentIntents),
       cancelPaymentIntent: app.get(CancelPaymentIntent),
       listEvents: app.get(ListEvents),
+      quoteFx: app.get(QuoteFx),
+      placeAttempt: app.get(PlaceAttempt),
+      listAttempts: app.get(ListAttempts),
+      simulatePayment: app.get(SimulatePayment),
+      advanceTimer: app.get(AdvanceTimer),
     },
   });
+  await server.register({ plugin: channelCallbacksPlugin, options: { handleChannelCallback: app.get(HandleChannelCallback) } });
 
   // Liveness for load balancers and the process tests; outside the three access groups, reveals nothing.
   server.route({ method: 'GET', path: '/health', options: { auth: false }, handler: () => ({ status: 'ok' }) });

@@ -1,14 +1,27 @@
 import type { AppContainer } from '@payments/api';
-import { Clock, ExpirePaymentIntents, IdempotencyStore } from '@payments/core';
+import { SimulatorPaymentChannel } from '@payments/channel-simulator';
+import { Clock, ExpirePaymentIntents, IdempotencyStore, ReconcileAttempts, ReleaseFunds, ReportChannelSettlements } from '@payments/core';
 import type { Job } from './scheduler';
 
-/** The worker's periodic jobs. Later issues add settlement batches and the webhook relay. */
+/** How many objects one job handles per tick, so a backlog drains over ticks without long passes. */
+const BATCH = 200;
+
+/** The worker's periodic jobs, in the order a tick runs them. */
 export function workerJobs(app: AppContainer): Job[] {
+  const simulator = app.get(SimulatorPaymentChannel);
   const expire = app.get(ExpirePaymentIntents);
+  const reconcile = app.get(ReconcileAttempts);
+  const settlements = app.get(ReportChannelSettlements);
+  const release = app.get(ReleaseFunds);
   const idempotency = app.get<IdempotencyStore>(IdempotencyStore);
   const clock = app.get<Clock>(Clock);
   return [
-    { name: 'expire-payment-intents', everyMs: 0, run: () => expire.execute({ limit: 200 }) },
+    // The simulated channel's own clock: magic outcomes and settlement of paid orders.
+    { name: 'simulator-channel', everyMs: 0, run: () => simulator.tick(BATCH) },
+    { name: 'expire-payment-intents', everyMs: 0, run: () => expire.execute({ limit: BATCH }) },
+    { name: 'reconcile-attempts', everyMs: 0, run: () => reconcile.execute({ limit: BATCH }) },
+    { name: 'report-channel-settlements', everyMs: 0, run: () => settlements.execute({ limit: BATCH }) },
+    { name: 'release-funds', everyMs: 0, run: () => release.execute({ limit: BATCH }) },
     { name: 'purge-idempotency-keys', everyMs: 60_000, run: () => idempotency.purgeExpired(clock.now()) },
   ];
 }

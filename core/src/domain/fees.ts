@@ -123,7 +123,7 @@ export function parseFeeSchedule(override: unknown, base: FeeSchedule = DEFAULT_
     const extra = Object.keys(rest);
     if (extra.length > 0) refuse(`Fee schedule: ${method} has unknown field '${extra[0]}'.`);
     if (typeof percent !== 'string' || !PERCENT_PATTERN.test(percent) || new Dec(percent).greaterThan(100)) {
-      refuse(`Fee schedule: ${method}.percent must be a decimal string from "0" to "100" such as "1.65".`);
+      refuse(`Fee schedule: ${method}.percent must be a decimal string between "0" and "100" such as "1.65".`);
     }
     if (typeof fixed !== 'object' || fixed === null || Array.isArray(fixed)) return refuse(`Fee schedule: ${method}.fixed must map currencies to minor units.`);
     for (const [currency, units] of Object.entries(fixed)) {

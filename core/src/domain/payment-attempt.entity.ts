@@ -35,3 +35,21 @@ export interface PaymentAttempt {
   readonly nextCheckAt?: Date;
   readonly version: number;
 }
+
+/** A sentence for `failure_message`: for a person, not to branch on. */
+export function describeFailure(code: string | undefined): string {
+  switch (code) {
+    case 'insufficient_funds':
+      return "The payer's account did not hold enough funds.";
+    case 'payer_cancelled':
+      return 'The payer cancelled the payment.';
+    case 'risk_blocked':
+      return "The channel's risk checks blocked the payment.";
+    case 'expired':
+      return 'The payment credential expired before the payer paid.';
+    case 'canceled':
+      return 'The merchant canceled the payment intent.';
+    default:
+      return 'The channel could not take the payment.';
+  }
+}

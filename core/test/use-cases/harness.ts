@@ -1,6 +1,7 @@
 import { createInMemoryStorage, FakeClock, type InMemoryStorage } from '@payments/in-memory';
 import { CryptoDigest, CryptoRandomSource, ScryptPasswordHasher } from '@payments/node-runtime';
 import type { StatusChangeDeps } from '../../src/domain/payment-intent-status-change';
+import type { PaymentChannelRegistry } from '../../src/ports/payment-channel.port';
 import { CreateMerchant } from '../../src/use-cases/create-merchant/create-merchant.use-case';
 import { IssueApiKey } from '../../src/use-cases/issue-api-key/issue-api-key.use-case';
 
@@ -26,5 +27,6 @@ export function harness() {
     n += 1;
     return createMerchant.execute({ name: `Shop ${n}`, email: `owner${n}@example.com`, password: 'a long enough password' });
   };
-  return { storage, clock, random, digest, statusChange, issueApiKey, createMerchant, newMerchant };
+  const noChannels: PaymentChannelRegistry = { find: () => undefined, forMode: () => [] };
+  return { storage, clock, random, digest, noChannels, statusChange, issueApiKey, createMerchant, newMerchant };
 }

@@ -10,8 +10,8 @@ function setup() {
   const create = new CreatePaymentIntent(h.storage.uow, h.storage.intents, h.storage.checkoutSessions, h.clock, h.random, h.digest, {
     publicBaseUrl: 'https://pay.example.com/',
   });
-  const cancel = new CancelPaymentIntent(h.storage.uow, h.statusChange);
-  const expire = new ExpirePaymentIntents(h.storage.uow, h.statusChange);
+  const cancel = new CancelPaymentIntent(h.storage.uow, h.statusChange, h.storage.attempts, h.noChannels);
+  const expire = new ExpirePaymentIntents(h.storage.uow, h.statusChange, h.storage.attempts, h.noChannels);
   const scope = { merchantId: 'mch_1', mode: 'test' as const };
   return { ...h, create, cancel, expire, scope };
 }
@@ -61,7 +61,7 @@ test('when the event cannot be written the status change rolls back too', async 
   const s = setup();
   const { intent } = await s.create.execute({ scope: s.scope, amount: 100, currency: 'THB', merchantOrderId: 'c2' });
   const failingEvents = { ...s.storage.events, append: async () => Promise.reject(new Error('disk full')), list: s.storage.events.list.bind(s.storage.events) };
-  const cancel = new CancelPaymentIntent(s.storage.uow, { ...s.statusChange, events: failingEvents });
+  const cancel = new CancelPaymentIntent(s.storage.uow, { ...s.statusChange, events: failingEvents }, s.storage.attempts, s.noChannels);
   await t.throwsAsync(cancel.execute({ scope: s.scope, id: intent.id }), { message: 'disk full' });
   t.like(await s.storage.intents.findById(s.scope, intent.id), { status: 'created' });
 });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Server, ServerInjectResponse } from '@hapi/hapi';
-import { CreateMerchant, IssueApiKey, SetLiveMode, type Clock } from '@payments/core';
+import { createServer as createNetServer } from 'node:net';
+import { CreateMerchant, IssueApiKey, SetLiveMode, type Clock, type PaymentChannel } from '@payments/core';
 import { ScryptPasswordHasher } from '@payments/node-runtime';
 import { createTestDatabase } from '@payments/storage-sql';
 import { buildContainer, type AppContainer } from '../../src/container';
@@ -40,9 +41,14 @@ const TEST_PASSWORD_HASHER = new ScryptPasswordHasher({ N: 1024, r: 8, p: 1 });
  * The whole app on a database of its own: SQLite by default, MariaDB when
  * PAYMENTS_TEST_DATABASE_URL is set, Redis locks and rate limits when PAYMENTS_TEST_REDIS_URL is.
  */
-export async function startTestApp(options: { clock?: Clock; env?: Record<string, string> } = {}): Promise<TestApp> {
+export async function startTestApp(options: { clock?: Clock; env?: Record<string, string>; channels?: PaymentChannel[] } = {}): Promise<TestApp> {
   const database = await createTestDatabase();
+  // Channels call back over real HTTP, so the app listens on a port of its own.
+  const port = await freePort();
   const config = loadConfig({
+    PAYMENTS_HOST: '127.0.0.1',
+    PAYMENTS_PORT: String(port),
+    PAYMENTS_CHANNEL_CALLBACK_URL: `http://127.0.0.1:${port}`,
     PAYMENTS_DATABASE_URL: database.url,
     ...(process.env.PAYMENTS_TEST_REDIS_URL ? { PAYMENTS_REDIS_URL: process.env.PAYMENTS_TEST_REDIS_URL } : {}),
     PAYMENTS_REDIS_PREFIX: `test:${randomBytes(6).toString('hex')}:`,
@@ -53,9 +59,9 @@ export async function startTestApp(options: { clock?: Clock; env?: Record<string
     LOG_LEVEL: 'silent',
     ...options.env,
   });
-  const app = await buildContainer(config, { passwordHasher: TEST_PASSWORD_HASHER, clock: options.clock });
+  const app = await buildContainer(config, { passwordHasher: TEST_PASSWORD_HASHER, clock: options.clock, channels: options.channels });
   const server = await createServer(app);
-  await server.initialize();
+  await server.start();
 
   const merchant = async (): Promise<TestMerchant> => {
     const suffix = randomBytes(6).toString('hex');
@@ -109,4 +115,16 @@ export function unique(prefix = 'k'): string {
 
 export function createBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return { amount: 10000, currency: 'THB', merchant_order_id: unique('order'), ...overrides };
+}
+
+/** A port nothing listens on right now (the OS picks it; it is free again once this returns). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
 }

@@ -1,33 +1,42 @@
 import type { AccountScope } from '../../domain/mode';
 import { CANCELABLE, type PaymentIntent } from '../../domain/payment-intent.entity';
 import { changeStatus, type StatusChangeDeps } from '../../domain/payment-intent-status-change';
+import { endPendingAttempt, voidOrder } from '../../domain/pending-attempt';
 import { CoreError, notFound } from '../../errors/core-error';
+import type { PaymentAttemptRepository } from '../../ports/payment-attempt.repository.port';
+import type { PaymentChannelRegistry } from '../../ports/payment-channel.port';
 import type { UnitOfWork } from '../../ports/unit-of-work.port';
 
 export class CancelPaymentIntent {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly deps: StatusChangeDeps,
+    private readonly attempts: PaymentAttemptRepository,
+    private readonly channels: PaymentChannelRegistry,
   ) {}
 
   /**
    * Cancels an intent in `created` or `requires_payment` and writes `payment_intent.canceled`
-   * with it. Any other status is 409 `invalid_state_transition`; unknown ids 404. The intent's
-   * row stays locked until the change commits, so of simultaneous cancels one wins and the rest
-   * see it canceled.
+   * with it; a pending attempt fails (`canceled`) and its order is voided at the channel. Any
+   * other status is 409 `invalid_state_transition`; unknown ids 404. The intent's row stays
+   * locked until the change commits, so of simultaneous cancels one wins and the rest see it
+   * canceled.
    */
-  execute(input: { scope: AccountScope; id: string }): Promise<PaymentIntent> {
-    return this.uow.run(async () => {
-      const intent = await this.deps.intents.findByIdForUpdate(input.scope, input.id);
-      if (!intent) throw notFound('payment_intent', input.id);
-      if (!CANCELABLE.includes(intent.status)) {
+  async execute(input: { scope: AccountScope; id: string }): Promise<PaymentIntent> {
+    const { intent, ended } = await this.uow.run(async () => {
+      const found = await this.deps.intents.findByIdForUpdate(input.scope, input.id);
+      if (!found) throw notFound('payment_intent', input.id);
+      if (!CANCELABLE.includes(found.status)) {
         throw new CoreError(
           'invalid_state_transition',
           'conflict',
-          `Only a payment intent in status created or requires_payment can be canceled; this one is ${intent.status}.`,
+          `Only a payment intent in status created or requires_payment can be canceled; this one is ${found.status}.`,
         );
       }
-      return changeStatus(this.deps, intent, 'canceled');
+      const endedAttempt = await endPendingAttempt(this.attempts, input.scope, found.id, 'canceled', this.deps.clock.now());
+      return { intent: await changeStatus(this.deps, { ...found, nextAction: undefined }, 'canceled'), ended: endedAttempt };
     });
+    await voidOrder(this.channels, ended);
+    return intent;
   }
 }

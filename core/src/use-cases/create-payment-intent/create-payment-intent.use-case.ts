@@ -4,6 +4,7 @@ import { validateMetadata } from '../../domain/metadata';
 import type { AccountScope } from '../../domain/mode';
 import { assertAmount, assertCurrency } from '../../domain/money';
 import type { PaymentIntent } from '../../domain/payment-intent.entity';
+import { unlockedFx } from '../../domain/payment-pricing';
 import { validateReturnUrl } from '../../domain/return-url';
 import { base64url } from '../../domain/tokens';
 import { invalidParameter } from '../../errors/core-error';
@@ -23,6 +24,8 @@ export const PAYMENT_INTENT_LIMITS = {
 
 export interface CreatePaymentIntentInput {
   readonly scope: AccountScope;
+  /** The merchant's settlement currency: an intent in another one carries an (unlocked) `fx`. */
+  readonly settlementCurrency?: string;
   readonly amount: number;
   readonly currency: string;
   readonly merchantOrderId: string;
@@ -120,6 +123,7 @@ export class CreatePaymentIntent {
       customer: input.customer,
       returnUrl: input.returnUrl === undefined ? undefined : validateReturnUrl(input.returnUrl),
       metadata: validateMetadata(input.metadata ?? {}),
+      fx: input.settlementCurrency === undefined ? undefined : unlockedFx(input.currency, input.settlementCurrency, input.paymentMethod),
       created: now,
       updated: now,
       expiresAt: new Date(now.getTime() + expiresIn * 1000),

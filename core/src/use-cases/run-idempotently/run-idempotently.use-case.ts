@@ -20,6 +20,13 @@ export interface IdempotentRequest {
   /** The request's work; runs in one transaction with the recording of its answer. */
   readonly perform: () => Promise<StoredResponse>;
   /**
+   * False for work that calls a channel: it then runs outside any transaction (holding one across
+   * a network call would block the database) and its answer is recorded right after. Such work
+   * must be safe to run again after a crash between the two, which attempts and simulations are:
+   * the channel is idempotent on the attempt id, and a pending attempt is answered again.
+   */
+  readonly transactional?: boolean;
+  /**
    * The answer to remember for an error `perform` threw, or undefined to forget the key and
    * rethrow (validation errors and failures: a corrected retry may run under the same key).
    */
@@ -80,6 +87,11 @@ export class RunIdempotently {
 
   private async performClaimed(claim: IdempotencyClaim, request: IdempotentRequest): Promise<StoredResponse> {
     try {
+      if (request.transactional === false) {
+        const response = await request.perform();
+        await this.uow.run(() => this.complete(claim, response));
+        return response;
+      }
       return await this.uow.run(async () => {
         const response = await request.perform();
         await this.complete(claim, response);

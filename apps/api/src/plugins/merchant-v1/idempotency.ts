@@ -44,7 +44,11 @@ export interface IdempotentDeps {
  * Wraps a POST handler so it runs at most once per key: the work and the remembered answer commit
  * in one transaction; a repeat replays the answer with `Idempotent-Replayed: true`.
  */
-export function idempotent(deps: IdempotentDeps, work: (request: Request) => Promise<RouteAnswer>): Lifecycle.Method {
+export function idempotent(
+  deps: IdempotentDeps,
+  work: (request: Request) => Promise<RouteAnswer>,
+  options: { transactional?: boolean } = {},
+): Lifecycle.Method {
   return async (request: Request, h: ResponseToolkit) => {
     const caller = request.auth.credentials.caller;
     if (!caller) throw new CoreError('authentication_required', 'authentication', 'Authentication required.');
@@ -53,6 +57,7 @@ export function idempotent(deps: IdempotentDeps, work: (request: Request) => Pro
     const { response, replayed } = await deps.runIdempotently.execute({
       scope: { merchantId: caller.merchant.id, mode: caller.mode, key: header(request, 'idempotency-key') as string },
       fingerprint,
+      transactional: options.transactional,
       perform: async (): Promise<StoredResponse> => {
         const answer = await work(request);
         return { status: answer.status, body: JSON.stringify(answer.body) };

@@ -2,13 +2,16 @@ import type { Plugin } from '@hapi/hapi';
 import type { ResolveApiVersion } from '@payments/core';
 import { registerApiKeyAuth, type ApiKeyAuthOptions } from './api-key-auth.scheme';
 import { registerApiVersion } from './api-version.ext';
+import { attemptRoutes, type AttemptRoutesDeps } from './attempts.route';
 import { eventRoutes } from './events.route';
+import { fxRoutes, type FxRoutesDeps } from './fx.route';
 import { requireIdempotencyKey } from './idempotency';
 import { paymentIntentRoutes, type PaymentIntentRoutesDeps } from './payment-intents.route';
 import { v1Headers } from './schemas';
+import { testHelperRoutes, type TestHelperRoutesDeps } from './test-helpers.route';
 import type { ListEvents } from '@payments/core';
 
-export interface MerchantV1Options extends PaymentIntentRoutesDeps {
+export interface MerchantV1Options extends PaymentIntentRoutesDeps, AttemptRoutesDeps, TestHelperRoutesDeps, FxRoutesDeps {
   readonly auth: ApiKeyAuthOptions;
   readonly resolveApiVersion: ResolveApiVersion;
   readonly listEvents: ListEvents;
@@ -22,7 +25,13 @@ export const merchantV1Plugin: Plugin<MerchantV1Options> = {
     registerApiKeyAuth(server, options.auth);
     registerApiVersion(server, options.resolveApiVersion);
     requireIdempotencyKey(server);
-    const routes = [...paymentIntentRoutes(options), ...eventRoutes(options)];
+    const routes = [
+      ...paymentIntentRoutes(options),
+      ...attemptRoutes(options),
+      ...testHelperRoutes(options),
+      ...eventRoutes(options),
+      ...fxRoutes(options),
+    ];
     server.route(
       routes.map((route) => ({
         ...route,

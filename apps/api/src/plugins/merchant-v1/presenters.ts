@@ -1,4 +1,4 @@
-import type { DomainEvent, Money, NextAction, Page, PaymentIntent } from '@payments/core';
+import type { DomainEvent, Money, NextAction, Page, PaymentAttempt, PaymentIntent } from '@payments/core';
 
 /** Timestamps on the wire: RFC 3339 UTC with Z and whole seconds. */
 export function timestamp(date: Date): string {
@@ -70,4 +70,23 @@ export function presentEvent(event: DomainEvent): Record<string, unknown> {
 
 export function presentList<T>(page: Page<T>, present: (item: T) => Record<string, unknown>): Record<string, unknown> {
   return { object: 'list', data: page.data.map(present), has_more: page.hasMore };
+}
+
+/** PaymentAttempt as the API shows it; the channel's own answers never appear. */
+export function presentAttempt(attempt: PaymentAttempt): Record<string, unknown> {
+  return compact({
+    id: attempt.id,
+    object: 'payment_attempt',
+    payment_intent: attempt.paymentIntentId,
+    status: attempt.status,
+    amount: attempt.amount,
+    currency: attempt.currency,
+    payment_method: attempt.paymentMethod,
+    channel: attempt.channel,
+    next_action: attempt.status === 'pending' && attempt.nextAction ? nextAction(attempt.nextAction) : undefined,
+    failure_code: attempt.failureCode,
+    failure_message: attempt.failureMessage,
+    succeeded_at: attempt.succeededAt && timestamp(attempt.succeededAt),
+    created: timestamp(attempt.created),
+  });
 }

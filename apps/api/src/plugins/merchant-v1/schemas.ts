@@ -6,6 +6,7 @@ import {
   METADATA_LIMITS,
   PAYMENT_INTENT_LIMITS,
   PAYMENT_INTENT_STATUSES,
+  SIMULATE_OUTCOMES,
 } from '@payments/core';
 import Joi from 'joi';
 
@@ -54,3 +55,25 @@ export const v1Headers = Joi.object({
   'api-version': Joi.string(),
   'idempotency-key': Joi.string().max(IDEMPOTENCY.maxKeyLength),
 }).unknown(true);
+
+export const attemptCreateBody = Joi.object({
+  payment_method: Joi.string().max(64).required(),
+  channel: Joi.string().max(64),
+})
+  .required()
+  .prefs({ convert: false });
+
+export const simulateBody = Joi.object({
+  outcome: Joi.string().valid(...SIMULATE_OUTCOMES).required(),
+  failure_code: Joi.string().max(64),
+  amount: Joi.number().integer().min(0).max(MAX_AMOUNT),
+  currency: Joi.string().pattern(/^[A-Z]{3}$/, 'ISO 4217 code'),
+})
+  .required()
+  .prefs({ convert: false });
+
+export const advanceBody = Joi.object({
+  clock: Joi.string().valid('expiry', 'release').required(),
+})
+  .required()
+  .prefs({ convert: false });

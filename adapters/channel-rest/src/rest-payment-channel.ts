@@ -1,0 +1,284 @@
+import {
+  CoreError,
+  PAYER_FAILURE_CODES,
+  PAYMENT_METHODS,
+  findPaymentMethod,
+  payableCurrencies,
+  type AttemptFailureCode,
+  type ChannelCallback,
+  type ChannelCapabilities,
+  type ChannelOrderStatus,
+  type Clock,
+  type Mode,
+  type PaymentChannel,
+  type PlaceOrderRequest,
+  type PlaceOrderResult,
+} from '@payments/core';
+import { verifyRestCallbackSignature } from './callback-signature';
+import { send, sendWithRetries, TransportFailure, type HttpAnswer, type RetryPolicy } from './http-client';
+import { ORDER_ID_PATTERN, ProtocolViolation, parseJsonObject, readCallback, readCreatedOrder, readErrorCode, readOrder, type OrderFields } from './rest-protocol';
+
+/** One environment of the channel (its sandbox for test mode, production for live). */
+export interface RestChannelEndpoint {
+  /** `https://api.channel.example` (a path prefix is kept: `…/gateway` → `…/gateway/v1/orders`). */
+  readonly baseUrl: string;
+  /** Sent as `Authorization: Bearer …`; never logged. */
+  readonly apiKey: string;
+  /** Keys the HMAC of the callbacks; never logged. */
+  readonly callbackSecret: string;
+}
+
+/** The pino-compatible subset the adapter logs through (retries only; no body, no key). */
+export interface RestChannelLogger {
+  warn(details: Record<string, unknown>, message: string): void;
+}
+
+export interface RestPaymentChannelOptions {
+  readonly test?: RestChannelEndpoint;
+  readonly live?: RestChannelEndpoint;
+  /** Per request, connection and full answer together. Default 10 000. */
+  readonly timeoutMs?: number;
+  /** Further tries of create and query after a transport failure, 408, 429 or 5xx. Default 2. */
+  readonly retries?: number;
+  /** First backoff step; doubles per retry, capped at 5 s, with jitter. Default 250. */
+  readonly retryBaseDelayMs?: number;
+  /** How long an order may stay pending before the reconciler queries it. Default 15 minutes. */
+  readonly pendingTimeoutMs?: number;
+  /** Checks callback timestamps; the system clock by default. */
+  readonly clock?: Clock;
+  readonly logger?: RestChannelLogger;
+}
+
+export const REST_CHANNEL_NAME = 'rest';
+const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_PENDING_TIMEOUT_MS = 15 * 60_000;
+const MAX_RETRY_DELAY_MS = 5_000;
+
+const systemClock: Clock = { now: () => new Date() };
+
+const REFUSAL_MESSAGES: Record<string, string> = {
+  insufficient_funds: "The channel declined the payment: the payer's funds are insufficient.",
+  risk_blocked: "The channel declined the payment after its risk checks.",
+  payer_cancelled: 'The payer cancelled the payment at the channel.',
+};
+
+function channelError(message: string, cause?: unknown): CoreError {
+  return new CoreError('channel_error', 'unavailable', message, cause === undefined ? {} : { cause });
+}
+
+function refusedWithChannelError(message: string): PlaceOrderResult {
+  return { outcome: 'refused', failureCode: 'channel_error', message };
+}
+
+function isHttpsOnly(mode: Mode): boolean {
+  return mode === 'live';
+}
+
+/**
+ * The `rest` channel (docs/channels/rest.md): places orders over HTTP, asks the channel for its
+ * record of an order, and checks the HMAC of its callbacks. The channel's sandbox cannot be told
+ * what to report, so there is no `simulate`.
+ *
+ * What the channel answers reaches our objects only through strict readers; its messages and
+ * bodies never reach an error message or a log.
+ */
+export class RestPaymentChannel implements PaymentChannel {
+  readonly capabilities: ChannelCapabilities;
+  private readonly endpoints: Partial<Record<Mode, RestChannelEndpoint>>;
+  private readonly timeoutMs: number;
+  private readonly retryPolicy: RetryPolicy;
+  private readonly clock: Clock;
+  private readonly logger: RestChannelLogger | undefined;
+
+  constructor(options: RestPaymentChannelOptions) {
+    this.endpoints = {};
+    for (const mode of ['test', 'live'] as const) {
+      const endpoint = options[mode];
+      if (!endpoint) continue;
+      let url: URL;
+      try {
+        url = new URL(endpoint.baseUrl);
+      } catch {
+        throw new Error(`The ${mode} base URL of the rest channel is not a URL.`);
+      }
+      if (url.protocol !== 'https:' && !(url.protocol === 'http:' && mode === 'test')) {
+        throw new Error(`The ${mode} base URL of the rest channel must be https${mode === 'test' ? ' or http' : ''}.`);
+      }
+      if (!endpoint.apiKey || !endpoint.callbackSecret) throw new Error(`The ${mode} rest channel needs an API key and a callback secret.`);
+      this.endpoints[mode] = { ...endpoint, baseUrl: endpoint.baseUrl.replace(/\/+$/, '') };
+    }
+    const modes = (['test', 'live'] as const).filter((mode) => this.endpoints[mode] !== undefined);
+    if (modes.length === 0) throw new Error('The rest channel needs a test or a live endpoint.');
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.retryPolicy = { retries: options.retries ?? 2, baseDelayMs: options.retryBaseDelayMs ?? 250, maxDelayMs: MAX_RETRY_DELAY_MS };
+    this.clock = options.clock ?? systemClock;
+    this.logger = options.logger;
+    this.capabilities = {
+      name: REST_CHANNEL_NAME,
+      modes,
+      methods: PAYMENT_METHODS.map((entry) => entry.method),
+      currencies: payableCurrencies(),
+      canSimulate: false,
+      pendingTimeoutMs: options.pendingTimeoutMs ?? DEFAULT_PENDING_TIMEOUT_MS,
+    };
+  }
+
+  /**
+   * `POST /v1/orders`, retried (idempotent on `reference`) after a timeout, a connection error,
+   * 408, 429 or 5xx. Never throws for the channel's failures: they are `refused` with
+   * `channel_error`; a 402/422 with a payer code is `refused` with that code.
+   */
+  async placeOrder(request: PlaceOrderRequest): Promise<PlaceOrderResult> {
+    const endpoint = this.endpoints[request.mode];
+    if (!endpoint) return refusedWithChannelError(`The rest channel is not configured for ${request.mode} mode.`);
+    const method = findPaymentMethod(request.paymentMethod);
+    if (!method) return refusedWithChannelError('The rest channel does not offer this payment method.');
+
+    let answer: HttpAnswer;
+    try {
+      answer = await sendWithRetries(
+        {
+          method: 'POST',
+          url: `${endpoint.baseUrl}/v1/orders`,
+          apiKey: endpoint.apiKey,
+          timeoutMs: this.timeoutMs,
+          body: {
+            reference: request.reference,
+            amount: request.amount,
+            currency: request.currency,
+            payment_method: request.paymentMethod,
+            callback_url: request.callbackUrl,
+            expires_at: request.expiresAt.toISOString(),
+          },
+        },
+        this.retryPolicy,
+        (details) => this.logRetry(request.mode, 'create_order', details),
+      );
+    } catch (error) {
+      return refusedWithChannelError(error instanceof TransportFailure ? error.message : 'The channel could not be reached.');
+    }
+
+    if (answer.status === 402 || answer.status === 422) {
+      const code = readErrorCode(answer.body);
+      if (code !== undefined && (PAYER_FAILURE_CODES as readonly string[]).includes(code)) {
+        return { outcome: 'refused', failureCode: code as AttemptFailureCode, message: REFUSAL_MESSAGES[code] as string };
+      }
+      return refusedWithChannelError(`The channel refused the order (HTTP ${answer.status}).`);
+    }
+    if (answer.status !== 200 && answer.status !== 201) return refusedWithChannelError(`The channel answered HTTP ${answer.status} to the order.`);
+    try {
+      const created = readCreatedOrder(parseJsonObject(answer.body, 'order answer'), {
+        reference: request.reference,
+        amount: request.amount,
+        currency: request.currency,
+        nextAction: method.nextAction,
+        httpsOnly: isHttpsOnly(request.mode),
+      });
+      return { outcome: 'placed', channelOrderId: created.id, nextAction: created.nextAction };
+    } catch (error) {
+      if (error instanceof ProtocolViolation) return refusedWithChannelError(`The channel's order answer broke the protocol: ${error.message}`);
+      throw error;
+    }
+  }
+
+  /**
+   * `GET /v1/orders/{id}`, retried like create. Throws CoreError `channel_error` (unavailable)
+   * when no valid answer came: a transport failure, any status but 200, or a body that is not the
+   * protocol's order of this id (float amount, unknown status, another id …).
+   */
+  async queryOrder(mode: Mode, channelOrderId: string): Promise<ChannelOrderStatus> {
+    const endpoint = this.requireEndpoint(mode);
+    const url = this.orderUrl(endpoint, channelOrderId);
+    const answer = await this.call(mode, 'query_order', () =>
+      sendWithRetries(
+        { method: 'GET', url, apiKey: endpoint.apiKey, timeoutMs: this.timeoutMs },
+        this.retryPolicy,
+        (details) => this.logRetry(mode, 'query_order', details),
+      ),
+    );
+    if (answer.status !== 200) throw channelError(`The channel answered HTTP ${answer.status} to the order query.`);
+    const order = this.readOrderAnswer(answer, channelOrderId, 'order query');
+    return {
+      channelOrderId: order.id,
+      reference: order.reference,
+      status: order.status,
+      amount: order.amount,
+      currency: order.currency,
+      ...(order.failureCode ? { failureCode: order.failureCode } : {}),
+      ...(order.settledAt ? { settledAt: order.settledAt } : {}),
+    };
+  }
+
+  /**
+   * Checks `Channel-Signature` (HMAC-SHA256 of `"<t>.<rawBody>"` with this mode's callback
+   * secret, `t` within 300 s), then parses the body. Throws CoreError `invalid_signature`
+   * (authentication) or `invalid_callback` (validation); the amount it carries is only a claim.
+   */
+  verifyCallback(mode: Mode, headers: Readonly<Record<string, string | undefined>>, rawBody: string): ChannelCallback {
+    const endpoint = this.endpoints[mode];
+    if (!endpoint) throw new CoreError('invalid_signature', 'authentication', `The rest channel has no callback secret for ${mode} mode.`);
+    verifyRestCallbackSignature(endpoint.callbackSecret, headers, rawBody, this.clock.now());
+    try {
+      const callback = readCallback(parseJsonObject(rawBody, 'callback body'));
+      return { channelOrderId: callback.id, reference: callback.reference, reportedStatus: callback.status };
+    } catch (error) {
+      if (error instanceof ProtocolViolation) throw new CoreError('invalid_callback', 'validation', `The callback breaks the rest protocol: ${error.message}`);
+      throw error;
+    }
+  }
+
+  /**
+   * `POST /v1/orders/{id}/void`, sent once (best effort). Resolves when the order is void (or was
+   * already failed); throws CoreError `channel_error` otherwise, `409 order_paid` included, for
+   * the caller to log: the confirming query settles what really happened.
+   */
+  async voidOrder(mode: Mode, channelOrderId: string): Promise<void> {
+    const endpoint = this.requireEndpoint(mode);
+    const url = `${this.orderUrl(endpoint, channelOrderId)}/void`;
+    const answer = await this.call(mode, 'void_order', () => send({ method: 'POST', url, apiKey: endpoint.apiKey, timeoutMs: this.timeoutMs, body: {} }));
+    if (answer.status === 409 && readErrorCode(answer.body) === 'order_paid') {
+      throw channelError('The channel did not void the order: it is already paid.');
+    }
+    if (answer.status !== 200) throw channelError(`The channel answered HTTP ${answer.status} to the void.`);
+    const order = this.readOrderAnswer(answer, channelOrderId, 'void answer');
+    if (order.status !== 'failed') throw channelError('The channel accepted the void but the order is not failed.');
+  }
+
+  private requireEndpoint(mode: Mode): RestChannelEndpoint {
+    const endpoint = this.endpoints[mode];
+    if (!endpoint) throw channelError(`The rest channel is not configured for ${mode} mode.`);
+    return endpoint;
+  }
+
+  private orderUrl(endpoint: RestChannelEndpoint, channelOrderId: string): string {
+    // Our stored ids came from the channel through the same pattern; refusing others keeps a
+    // corrupted id from turning into another path.
+    if (!ORDER_ID_PATTERN.test(channelOrderId)) throw channelError('The channel order id is not one the rest protocol allows.');
+    return `${endpoint.baseUrl}/v1/orders/${channelOrderId}`;
+  }
+
+  private async call(mode: Mode, operation: string, run: () => Promise<HttpAnswer>): Promise<HttpAnswer> {
+    try {
+      return await run();
+    } catch (error) {
+      if (error instanceof TransportFailure) throw channelError(error.message, error);
+      this.logger?.warn({ channel: REST_CHANNEL_NAME, mode, operation }, 'rest channel request failed unexpectedly');
+      throw channelError('The channel could not be reached.');
+    }
+  }
+
+  private readOrderAnswer(answer: HttpAnswer, channelOrderId: string, what: string): OrderFields {
+    try {
+      const order = readOrder(parseJsonObject(answer.body, what));
+      if (order.id !== channelOrderId) throw new ProtocolViolation("'id' is not the order asked for.");
+      return order;
+    } catch (error) {
+      if (error instanceof ProtocolViolation) throw channelError(`The channel's ${what} broke the protocol: ${error.message}`);
+      throw error;
+    }
+  }
+
+  private logRetry(mode: Mode, operation: string, details: { readonly retry: number; readonly reason: string }): void {
+    this.logger?.warn({ channel: REST_CHANNEL_NAME, mode, operation, retry: details.retry, reason: details.reason }, 'retrying rest channel request');
+  }
+}

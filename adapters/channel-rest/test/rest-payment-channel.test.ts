@@ -1,0 +1,433 @@
+import ava, { type ExecutionContext } from 'ava';
+import nock from 'nock';
+import { CoreError, PAYMENT_METHODS, payableCurrencies, type PlaceOrderRequest } from '@payments/core';
+import { createRestChannel, RestPaymentChannel, type RestPaymentChannelOptions } from '../src';
+
+const TEST_URL = 'https://sandbox.channel.test';
+const LIVE_URL = 'https://api.channel.test';
+const TEST_KEY = 'ck_test_0123456789abcdef';
+const LIVE_KEY = 'ck_live_fedcba9876543210';
+const TEST_SECRET = 'cbs_test_secret_0123456789';
+const LIVE_SECRET = 'cbs_live_secret_0123456789';
+/** A channel's message that must never reach our errors. */
+const CHANNEL_DETAIL = 'INTERNAL-TRACE-7731 db=orders-primary';
+
+// nock's interceptors are process-wide: the tests of this file run one at a time.
+const test = ava.serial;
+
+nock.disableNetConnect();
+ava.afterEach.always(() => {
+  nock.cleanAll();
+});
+ava.after.always(() => {
+  nock.enableNetConnect();
+});
+
+interface LogLine {
+  readonly details: Record<string, unknown>;
+  readonly message: string;
+}
+
+function channel(options: Partial<RestPaymentChannelOptions> = {}, logs: LogLine[] = []): RestPaymentChannel {
+  return new RestPaymentChannel({
+    test: { baseUrl: TEST_URL, apiKey: TEST_KEY, callbackSecret: TEST_SECRET },
+    live: { baseUrl: LIVE_URL, apiKey: LIVE_KEY, callbackSecret: LIVE_SECRET },
+    timeoutMs: 200,
+    retryBaseDelayMs: 5,
+    logger: { warn: (details, message) => logs.push({ details, message }) },
+    ...options,
+  });
+}
+
+const EXPIRES = new Date('2030-01-31T10:30:00.000Z');
+
+function order(overrides: Partial<PlaceOrderRequest> = {}): PlaceOrderRequest {
+  return {
+    mode: 'test',
+    reference: 'att_ABCDEF234567',
+    amount: 10050,
+    currency: 'THB',
+    paymentMethod: 'promptpay',
+    callbackUrl: 'https://payments.example/channels/rest/callback',
+    expiresAt: EXPIRES,
+    ...overrides,
+  };
+}
+
+const CREATE_BODY = {
+  reference: 'att_ABCDEF234567',
+  amount: 10050,
+  currency: 'THB',
+  payment_method: 'promptpay',
+  callback_url: 'https://payments.example/channels/rest/callback',
+  expires_at: '2030-01-31T10:30:00.000Z',
+};
+
+const CREATED = {
+  id: 'ord_9f2c1d',
+  reference: 'att_ABCDEF234567',
+  status: 'pending',
+  amount: 10050,
+  currency: 'THB',
+  next_action: { type: 'qr_code', qr_data: '00020101021229370016A000000677010111' },
+};
+
+function assertChannelErrorRefusal(t: ExecutionContext, result: Awaited<ReturnType<RestPaymentChannel['placeOrder']>>): void {
+  t.is(result.outcome, 'refused');
+  if (result.outcome !== 'refused') return;
+  t.is(result.failureCode, 'channel_error');
+  t.false(result.message.includes(CHANNEL_DETAIL), 'the channel body leaked into the message');
+}
+
+async function assertThrowsChannelError(t: ExecutionContext, run: () => Promise<unknown>): Promise<CoreError> {
+  const error = await t.throwsAsync(run, { instanceOf: CoreError });
+  t.is(error?.code, 'channel_error');
+  t.is(error?.category, 'unavailable');
+  t.false(error?.message.includes(CHANNEL_DETAIL), 'the channel body leaked into the message');
+  return error as CoreError;
+}
+
+// ---------------------------------------------------------------- capabilities
+
+test('capabilities: the rest channel offers every catalog method and currency in its configured modes and cannot simulate', (t) => {
+  const both = channel();
+  t.is(both.capabilities.name, 'rest');
+  t.deepEqual([...both.capabilities.modes], ['test', 'live']);
+  t.deepEqual([...both.capabilities.methods], PAYMENT_METHODS.map((m) => m.method));
+  t.deepEqual([...both.capabilities.currencies], payableCurrencies());
+  t.false(both.capabilities.canSimulate);
+  t.is(both.capabilities.pendingTimeoutMs, 15 * 60_000);
+  t.is((both as { simulate?: unknown }).simulate, undefined);
+
+  const testOnly = createRestChannel({ test: { baseUrl: TEST_URL, apiKey: TEST_KEY, callbackSecret: TEST_SECRET } });
+  t.deepEqual(testOnly ? [...testOnly.capabilities.modes] : undefined, ['test']);
+  t.is(createRestChannel({}), undefined);
+});
+
+test('configuration: a live endpoint over plain http, or one without a secret, is refused at start', (t) => {
+  t.throws(() => new RestPaymentChannel({ live: { baseUrl: 'http://api.channel.test', apiKey: LIVE_KEY, callbackSecret: LIVE_SECRET } }), { message: /https/ });
+  t.throws(() => new RestPaymentChannel({ test: { baseUrl: TEST_URL, apiKey: TEST_KEY, callbackSecret: '' } }));
+  t.throws(() => new RestPaymentChannel({}));
+  t.notThrows(() => new RestPaymentChannel({ test: { baseUrl: 'http://127.0.0.1:4300/', apiKey: TEST_KEY, callbackSecret: TEST_SECRET } }));
+});
+
+// ---------------------------------------------------------------- placeOrder
+
+test('placeOrder: a QR method is placed with the test key, integer amount and ISO expiry, and answers the QR', async (t) => {
+  const scope = nock(TEST_URL, { reqheaders: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' } })
+    .post('/v1/orders', CREATE_BODY)
+    .reply(201, CREATED);
+  const result = await channel().placeOrder(order());
+  t.deepEqual(result, { outcome: 'placed', channelOrderId: 'ord_9f2c1d', nextAction: { type: 'qr_code', qrData: CREATED.next_action.qr_data } });
+  t.true(scope.isDone());
+});
+
+test('placeOrder: a wallet in live mode goes to the live URL with the live key and answers the redirect', async (t) => {
+  const scope = nock(LIVE_URL, { reqheaders: { authorization: `Bearer ${LIVE_KEY}` } })
+    .post('/v1/orders', { ...CREATE_BODY, currency: 'PHP', payment_method: 'gcash' })
+    .reply(201, { ...CREATED, currency: 'PHP', next_action: { type: 'redirect', url: 'https://pay.channel.test/o/ord_9f2c1d' } });
+  const result = await channel().placeOrder(order({ mode: 'live', currency: 'PHP', paymentMethod: 'gcash' }));
+  t.deepEqual(result, { outcome: 'placed', channelOrderId: 'ord_9f2c1d', nextAction: { type: 'redirect', url: 'https://pay.channel.test/o/ord_9f2c1d' } });
+  t.true(scope.isDone());
+});
+
+test('placeOrder: a live redirect to a plain http URL is a channel error', async (t) => {
+  nock(LIVE_URL)
+    .post('/v1/orders')
+    .reply(201, { ...CREATED, currency: 'PHP', next_action: { type: 'redirect', url: 'http://pay.channel.test/o/1' } });
+  assertChannelErrorRefusal(t, await channel().placeOrder(order({ mode: 'live', currency: 'PHP', paymentMethod: 'gcash' })));
+});
+
+test('placeOrder: idempotent create is retried with the same reference after a 503 and a timeout, and the repeat answer (200) is accepted', async (t) => {
+  const bodies: unknown[] = [];
+  const scope = nock(TEST_URL)
+    .post('/v1/orders', (body) => (bodies.push(body), true))
+    .reply(503, { error: { code: 'unavailable', message: CHANNEL_DETAIL } })
+    .post('/v1/orders', (body) => (bodies.push(body), true))
+    .delay(1_000)
+    .reply(201, CREATED)
+    .post('/v1/orders', (body) => (bodies.push(body), true))
+    .reply(200, CREATED);
+  const logs: LogLine[] = [];
+  const result = await channel({}, logs).placeOrder(order());
+  t.is(result.outcome, 'placed');
+  t.true(scope.isDone());
+  t.is(bodies.length, 3);
+  t.deepEqual(bodies, [CREATE_BODY, CREATE_BODY, CREATE_BODY]);
+  t.deepEqual(
+    logs.map((line) => line.details.reason),
+    ['HTTP 503', 'timeout'],
+  );
+  const logged = JSON.stringify(logs);
+  t.false(logged.includes(TEST_KEY) || logged.includes(TEST_SECRET) || logged.includes(CHANNEL_DETAIL), 'a log carried a secret or a channel body');
+});
+
+test('placeOrder: a channel that times out on every try is a channel_error refusal after three tries', async (t) => {
+  let requests = 0;
+  nock(TEST_URL)
+    .post('/v1/orders')
+    .times(3)
+    .delay(1_000)
+    .reply(() => {
+      requests++;
+      return [201, CREATED];
+    });
+  const started = Date.now();
+  assertChannelErrorRefusal(t, await channel({ timeoutMs: 100 }).placeOrder(order()));
+  t.is(requests, 3);
+  t.true(Date.now() - started < 900, 'each try is cut at the timeout');
+});
+
+test('placeOrder: connection errors are a channel_error refusal after the retries', async (t) => {
+  const scope = nock(TEST_URL).post('/v1/orders').times(3).replyWithError({ code: 'ECONNRESET', message: CHANNEL_DETAIL });
+  assertChannelErrorRefusal(t, await channel().placeOrder(order()));
+  t.true(scope.isDone());
+});
+
+test('placeOrder: a channel that answers 500 on every try is a channel_error refusal', async (t) => {
+  const scope = nock(TEST_URL).post('/v1/orders').times(3).reply(500, CHANNEL_DETAIL);
+  assertChannelErrorRefusal(t, await channel().placeOrder(order()));
+  t.true(scope.isDone());
+});
+
+test('placeOrder: the network is never reached when nock has no answer (real network blocked)', async (t) => {
+  assertChannelErrorRefusal(t, await channel({ retries: 0 }).placeOrder(order()));
+});
+
+for (const [status, body] of [
+  [400, { error: { code: 'invalid_request', message: CHANNEL_DETAIL } }],
+  [401, { error: { code: 'unauthorized', message: CHANNEL_DETAIL } }],
+  [409, { error: { code: 'reference_conflict', message: CHANNEL_DETAIL } }],
+  [302, ''],
+] as const) {
+  test(`placeOrder: HTTP ${status} is a channel_error refusal and is not retried`, async (t) => {
+    let requests = 0;
+    nock(TEST_URL)
+      .post('/v1/orders')
+      .times(3)
+      .reply(() => {
+        requests++;
+        return [status, body, status === 302 ? { location: 'https://elsewhere.test/' } : {}];
+      });
+    assertChannelErrorRefusal(t, await channel().placeOrder(order()));
+    t.is(requests, 1);
+  });
+}
+
+test('placeOrder: malformed JSON in a 201 is a channel_error refusal, not retried', async (t) => {
+  let requests = 0;
+  nock(TEST_URL)
+    .post('/v1/orders')
+    .times(2)
+    .reply(() => {
+      requests++;
+      return [201, `{"id":"ord_9f2c1d","status":"pending","note":"${CHANNEL_DETAIL}"`, { 'content-type': 'application/json' }];
+    });
+  assertChannelErrorRefusal(t, await channel().placeOrder(order()));
+  t.is(requests, 1);
+});
+
+const WRONG_CREATE_ANSWERS: ReadonlyArray<readonly [string, unknown]> = [
+  ['a float amount', { ...CREATED, amount: 10050.5 }],
+  ['an amount as a string', { ...CREATED, amount: '10050' }],
+  ['another amount than requested', { ...CREATED, amount: 10049 }],
+  ['another currency than requested', { ...CREATED, currency: 'SGD' }],
+  ['another reference', { ...CREATED, reference: 'att_OTHER' }],
+  ['an unknown status', { ...CREATED, status: 'authorised' }],
+  ['an id outside the protocol pattern', { ...CREATED, id: '../../admin' }],
+  ['no next_action', { ...CREATED, next_action: undefined }],
+  ['a redirect for a QR method', { ...CREATED, next_action: { type: 'redirect', url: 'https://pay.channel.test/x' } }],
+  ['an empty qr_data', { ...CREATED, next_action: { type: 'qr_code', qr_data: '' } }],
+  ['an array', [CREATED]],
+  ['null', null],
+  ['an oversized body', { ...CREATED, padding: 'x'.repeat(1024 * 1024) }],
+];
+
+for (const [what, answer] of WRONG_CREATE_ANSWERS) {
+  test(`placeOrder: a create answer with ${what} is a channel_error refusal`, async (t) => {
+    nock(TEST_URL).post('/v1/orders').reply(201, JSON.stringify(answer), { 'content-type': 'application/json' });
+    assertChannelErrorRefusal(t, await channel().placeOrder(order()));
+  });
+}
+
+for (const [status, code] of [
+  [402, 'insufficient_funds'],
+  [402, 'payer_cancelled'],
+  [422, 'risk_blocked'],
+] as const) {
+  test(`placeOrder: a declared refusal ${status} ${code} is refused with that code and our own message`, async (t) => {
+    nock(TEST_URL).post('/v1/orders').reply(status, { error: { code, message: CHANNEL_DETAIL } });
+    const result = await channel().placeOrder(order());
+    t.is(result.outcome, 'refused');
+    if (result.outcome !== 'refused') return;
+    t.is(result.failureCode, code);
+    t.false(result.message.includes(CHANNEL_DETAIL));
+  });
+}
+
+for (const [what, status, body] of [
+  ['an unknown refusal code', 402, { error: { code: 'card_velocity', message: CHANNEL_DETAIL } }],
+  ['a platform failure code', 422, { error: { code: 'expired', message: CHANNEL_DETAIL } }],
+  ['a body without an error object', 402, { message: CHANNEL_DETAIL }],
+  ['a body that is not JSON', 422, CHANNEL_DETAIL],
+] as const) {
+  test(`placeOrder: a refusal with ${what} is a channel_error refusal`, async (t) => {
+    nock(TEST_URL).post('/v1/orders').reply(status, body);
+    assertChannelErrorRefusal(t, await channel().placeOrder(order()));
+  });
+}
+
+test('placeOrder: a mode the channel is not configured for is refused without a request', async (t) => {
+  const testOnly = new RestPaymentChannel({ test: { baseUrl: TEST_URL, apiKey: TEST_KEY, callbackSecret: TEST_SECRET } });
+  assertChannelErrorRefusal(t, await testOnly.placeOrder(order({ mode: 'live' })));
+});
+
+// ---------------------------------------------------------------- queryOrder
+
+const QUERIED = { id: 'ord_9f2c1d', reference: 'att_ABCDEF234567', status: 'pending', amount: 10050, currency: 'THB' };
+
+test('queryOrder: a pending order is read with the mode key', async (t) => {
+  const scope = nock(TEST_URL, { reqheaders: { authorization: `Bearer ${TEST_KEY}` } }).get('/v1/orders/ord_9f2c1d').reply(200, QUERIED);
+  t.deepEqual(await channel().queryOrder('test', 'ord_9f2c1d'), {
+    channelOrderId: 'ord_9f2c1d',
+    reference: 'att_ABCDEF234567',
+    status: 'pending',
+    amount: 10050,
+    currency: 'THB',
+  });
+  t.true(scope.isDone());
+});
+
+test('queryOrder: a paid and settled order carries what was paid and when it settled', async (t) => {
+  nock(LIVE_URL, { reqheaders: { authorization: `Bearer ${LIVE_KEY}` } })
+    .get('/v1/orders/ord_9f2c1d')
+    .reply(200, { ...QUERIED, status: 'paid', amount: 10000, settled_at: '2030-02-01T00:00:00.000Z', extra_field: 'ignored' });
+  const status = await channel().queryOrder('live', 'ord_9f2c1d');
+  t.is(status.status, 'paid');
+  t.is(status.amount, 10000);
+  t.deepEqual(status.settledAt, new Date('2030-02-01T00:00:00.000Z'));
+});
+
+test('queryOrder: a failed order carries its failure code; an unknown code becomes channel_error', async (t) => {
+  nock(TEST_URL)
+    .get('/v1/orders/ord_1')
+    .reply(200, { ...QUERIED, id: 'ord_1', status: 'failed', failure_code: 'risk_blocked' })
+    .get('/v1/orders/ord_2')
+    .reply(200, { ...QUERIED, id: 'ord_2', status: 'failed', failure_code: 'fraud_rule_17' })
+    .get('/v1/orders/ord_3')
+    .reply(200, { ...QUERIED, id: 'ord_3', status: 'failed', failure_code: 'expired' });
+  t.is((await channel().queryOrder('test', 'ord_1')).failureCode, 'risk_blocked');
+  t.is((await channel().queryOrder('test', 'ord_2')).failureCode, 'channel_error');
+  t.is((await channel().queryOrder('test', 'ord_3')).failureCode, 'expired');
+});
+
+test('queryOrder: a 502 then a connection error are retried and the third answer counts', async (t) => {
+  const scope = nock(TEST_URL)
+    .get('/v1/orders/ord_9f2c1d')
+    .reply(502, CHANNEL_DETAIL)
+    .get('/v1/orders/ord_9f2c1d')
+    .replyWithError('socket hang up')
+    .get('/v1/orders/ord_9f2c1d')
+    .reply(200, { ...QUERIED, status: 'processing' });
+  t.is((await channel().queryOrder('test', 'ord_9f2c1d')).status, 'processing');
+  t.true(scope.isDone());
+});
+
+test('queryOrder: a channel that times out throws channel_error', async (t) => {
+  nock(TEST_URL).get('/v1/orders/ord_9f2c1d').times(3).delay(1_000).reply(200, { ...QUERIED, status: 'paid' });
+  await assertThrowsChannelError(t, () => channel({ timeoutMs: 100 }).queryOrder('test', 'ord_9f2c1d'));
+});
+
+test('queryOrder: a persistent 503 throws channel_error after three tries', async (t) => {
+  const scope = nock(TEST_URL).get('/v1/orders/ord_9f2c1d').times(3).reply(503, { error: { code: 'down', message: CHANNEL_DETAIL } });
+  await assertThrowsChannelError(t, () => channel().queryOrder('test', 'ord_9f2c1d'));
+  t.true(scope.isDone());
+});
+
+test('queryOrder: a 404 throws channel_error without a retry', async (t) => {
+  let requests = 0;
+  nock(TEST_URL)
+    .get('/v1/orders/ord_9f2c1d')
+    .times(3)
+    .reply(() => {
+      requests++;
+      return [404, { error: { code: 'order_not_found', message: CHANNEL_DETAIL } }];
+    });
+  await assertThrowsChannelError(t, () => channel().queryOrder('test', 'ord_9f2c1d'));
+  t.is(requests, 1);
+});
+
+const WRONG_QUERY_ANSWERS: ReadonlyArray<readonly [string, string]> = [
+  ['truncated JSON', JSON.stringify({ ...QUERIED, status: 'paid' }).slice(0, 40)],
+  ['HTML', `<html><body>${CHANNEL_DETAIL}</body></html>`],
+  ['a float amount', JSON.stringify({ ...QUERIED, status: 'paid', amount: 100.5 })],
+  ['an exponent amount that is not an integer', '{"id":"ord_9f2c1d","reference":"att_ABCDEF234567","status":"paid","amount":1.005e2,"currency":"THB"}'],
+  ['a negative amount', JSON.stringify({ ...QUERIED, status: 'paid', amount: -10050 })],
+  ['an amount beyond 2^53', JSON.stringify({ ...QUERIED, status: 'paid', amount: 2 ** 53 + 2 })],
+  ['an unknown status', JSON.stringify({ ...QUERIED, status: 'succeeded' })],
+  ['a missing status', JSON.stringify({ ...QUERIED, status: undefined })],
+  ['another order id', JSON.stringify({ ...QUERIED, id: 'ord_other', status: 'paid' })],
+  ['a lower-case currency', JSON.stringify({ ...QUERIED, status: 'paid', currency: 'thb' })],
+  ['an unreadable settled_at', JSON.stringify({ ...QUERIED, status: 'paid', settled_at: 'yesterday' })],
+  ['an array', JSON.stringify([{ ...QUERIED, status: 'paid' }])],
+  ['an empty body', ''],
+];
+
+for (const [what, body] of WRONG_QUERY_ANSWERS) {
+  test(`queryOrder: an answer with ${what} throws channel_error (never a success)`, async (t) => {
+    nock(TEST_URL).get('/v1/orders/ord_9f2c1d').reply(200, body, { 'content-type': 'application/json' });
+    await assertThrowsChannelError(t, () => channel().queryOrder('test', 'ord_9f2c1d'));
+  });
+}
+
+test('queryOrder: an order id outside the protocol pattern is refused without a request', async (t) => {
+  await assertThrowsChannelError(t, () => channel().queryOrder('test', '../orders?all=1'));
+});
+
+test('queryOrder: a mode the channel is not configured for throws channel_error', async (t) => {
+  const liveOnly = new RestPaymentChannel({ live: { baseUrl: LIVE_URL, apiKey: LIVE_KEY, callbackSecret: LIVE_SECRET } });
+  await assertThrowsChannelError(t, () => liveOnly.queryOrder('test', 'ord_9f2c1d'));
+});
+
+// ---------------------------------------------------------------- voidOrder
+
+test('voidOrder: a pending order is voided; an already failed one is accepted too', async (t) => {
+  const scope = nock(TEST_URL, { reqheaders: { authorization: `Bearer ${TEST_KEY}` } })
+    .post('/v1/orders/ord_9f2c1d/void', {})
+    .reply(200, { ...QUERIED, status: 'failed', failure_code: 'expired' })
+    .post('/v1/orders/ord_9f2c1d/void', {})
+    .reply(200, { ...QUERIED, status: 'failed', failure_code: 'payer_cancelled' });
+  await t.notThrowsAsync(channel().voidOrder('test', 'ord_9f2c1d'));
+  await t.notThrowsAsync(channel().voidOrder('test', 'ord_9f2c1d'));
+  t.true(scope.isDone());
+});
+
+test('voidOrder: a paid order (409 order_paid) throws channel_error for the caller to log', async (t) => {
+  nock(TEST_URL).post('/v1/orders/ord_9f2c1d/void').reply(409, { error: { code: 'order_paid', message: CHANNEL_DETAIL } });
+  const error = await assertThrowsChannelError(t, () => channel().voidOrder('test', 'ord_9f2c1d'));
+  t.regex(error.message, /already paid/);
+});
+
+test('voidOrder: best effort: a 503 is not retried and throws channel_error', async (t) => {
+  let requests = 0;
+  nock(TEST_URL)
+    .post('/v1/orders/ord_9f2c1d/void')
+    .times(3)
+    .reply(() => {
+      requests++;
+      return [503, CHANNEL_DETAIL];
+    });
+  await assertThrowsChannelError(t, () => channel().voidOrder('test', 'ord_9f2c1d'));
+  t.is(requests, 1);
+});
+
+test('voidOrder: a timeout, or an answer that says the order is still pending, throws channel_error', async (t) => {
+  nock(TEST_URL)
+    .post('/v1/orders/ord_1/void')
+    .delay(1_000)
+    .reply(200, { ...QUERIED, id: 'ord_1', status: 'failed' })
+    .post('/v1/orders/ord_2/void')
+    .reply(200, { ...QUERIED, id: 'ord_2', status: 'pending' });
+  await assertThrowsChannelError(t, () => channel({ timeoutMs: 100 }).voidOrder('test', 'ord_1'));
+  await assertThrowsChannelError(t, () => channel().voidOrder('test', 'ord_2'));
+});

@@ -1,0 +1,4 @@
+export * from './callback-signature';
+export * from './knex-simulator-order-book';
+export * from './simulator-order-book';
+export * from './simulator-payment-channel';

@@ -1,0 +1,202 @@
+import {
+  CoreError,
+  findPaymentMethod,
+  newId,
+  PAYMENT_METHODS,
+  payableCurrencies,
+  type ChannelCallback,
+  type ChannelCapabilities,
+  type ChannelOrderStatus,
+  type Clock,
+  type Mode,
+  type NextAction,
+  type PaymentChannel,
+  type PlaceOrderRequest,
+  type PlaceOrderResult,
+  type RandomSource,
+  type SimulatedOutcome,
+} from '@payments/core';
+import { sign, SIGNATURE_HEADER, verify } from './callback-signature';
+import type { SimulatorOrder, SimulatorOrderBook } from './simulator-order-book';
+
+/**
+ * Magic amounts (DECISIONS): the last two digits of the amount in minor units choose what the
+ * simulator reports on the tick after the order is placed.
+ */
+export const MAGIC_OUTCOMES: Readonly<Record<string, SimulatedOutcome>> = {
+  '01': { status: 'paid' },
+  '02': { status: 'failed', failureCode: 'insufficient_funds' },
+  '03': { status: 'failed', failureCode: 'payer_cancelled' },
+  '04': { status: 'failed', failureCode: 'risk_blocked' },
+  '05': { status: 'processing' },
+};
+
+export function magicOutcome(amount: number): SimulatedOutcome | undefined {
+  return MAGIC_OUTCOMES[String(amount % 100).padStart(2, '0')];
+}
+
+export interface SimulatorOptions {
+  /** The HMAC key of the simulator's callbacks. */
+  readonly callbackSecret: Buffer;
+  /** How long a callback delivery may take before simulate gives up. */
+  readonly callbackTimeoutMs?: number;
+}
+
+/** Callback body: what the simulated channel claims. Only the confirming query decides. */
+interface CallbackBody {
+  id: string;
+  reference: string;
+  status: 'processing' | 'paid' | 'failed';
+  amount: number;
+  currency: string;
+  failure_code?: string;
+}
+
+/**
+ * The test-mode channel. It keeps an order book, can be told what to report (simulate, magic
+ * amounts), and delivers its callbacks signed over HTTP to the service's callback route, so a
+ * simulated payment takes the same path as a real one: signature, confirming query, state change.
+ */
+export class SimulatorPaymentChannel implements PaymentChannel {
+  readonly capabilities: ChannelCapabilities = {
+    name: 'simulator',
+    modes: ['test'],
+    methods: PAYMENT_METHODS.map((entry) => entry.method),
+    currencies: payableCurrencies(),
+    canSimulate: true,
+    pendingTimeoutMs: 15 * 60 * 1000,
+  };
+
+  constructor(
+    private readonly book: SimulatorOrderBook,
+    private readonly clock: Clock,
+    private readonly random: RandomSource,
+    private readonly options: SimulatorOptions,
+  ) {}
+
+  async placeOrder(request: PlaceOrderRequest): Promise<PlaceOrderResult> {
+    const now = this.clock.now();
+    const scheduled = magicOutcome(request.amount);
+    const order = await this.book.insertOrGet({
+      id: `sim_${newId(this.random, 'payment_attempt').slice(3)}`,
+      reference: request.reference,
+      mode: request.mode,
+      amount: request.amount,
+      currency: request.currency,
+      paymentMethod: request.paymentMethod,
+      status: 'pending',
+      callbackUrl: request.callbackUrl,
+      ...(scheduled ? { scheduled, dueAt: now } : {}),
+      created: now,
+    });
+    return { outcome: 'placed', channelOrderId: order.id, nextAction: this.credential(order) };
+  }
+
+  async queryOrder(_mode: Mode, channelOrderId: string): Promise<ChannelOrderStatus> {
+    const order = await this.book.find(channelOrderId);
+    if (!order) throw new CoreError('channel_error', 'unavailable', 'The simulator has no such order.');
+    return {
+      channelOrderId: order.id,
+      reference: order.reference,
+      status: order.status,
+      amount: order.amount,
+      currency: order.currency,
+      ...(order.failureCode ? { failureCode: order.failureCode } : {}),
+      ...(order.settledAt ? { settledAt: order.settledAt } : {}),
+    };
+  }
+
+  verifyCallback(_mode: Mode, headers: Readonly<Record<string, string | undefined>>, rawBody: string): ChannelCallback {
+    const nowSeconds = Math.floor(this.clock.now().getTime() / 1000);
+    if (!verify(this.options.callbackSecret, headers[SIGNATURE_HEADER], rawBody, nowSeconds)) {
+      throw new CoreError('invalid_signature', 'authentication', 'The callback signature is missing, wrong or stale.');
+    }
+    let body: Partial<CallbackBody>;
+    try {
+      body = JSON.parse(rawBody) as Partial<CallbackBody>;
+    } catch {
+      throw new CoreError('invalid_callback', 'validation', 'The callback body is not JSON.');
+    }
+    if (typeof body.id !== 'string' || typeof body.reference !== 'string' || !['processing', 'paid', 'failed'].includes(body.status as string)) {
+      throw new CoreError('invalid_callback', 'validation', 'The callback body lacks id, reference or a known status.');
+    }
+    return { channelOrderId: body.id, reference: body.reference, reportedStatus: body.status as CallbackBody['status'] };
+  }
+
+  async voidOrder(_mode: Mode, channelOrderId: string): Promise<void> {
+    const order = await this.book.find(channelOrderId);
+    if (!order || order.status === 'paid' || order.status === 'failed') return;
+    await this.book.update({ ...order, status: 'failed', failureCode: 'expired', scheduled: undefined, dueAt: undefined });
+  }
+
+  /** Records the outcome (replacing a magic one not yet reported) and delivers its callback. */
+  async simulate(_mode: Mode, channelOrderId: string, outcome: SimulatedOutcome): Promise<void> {
+    const order = await this.book.find(channelOrderId);
+    if (!order) throw new CoreError('resource_not_found', 'not_found', 'The simulator has no such order.');
+    await this.deliver(await this.record(order, outcome), outcome);
+  }
+
+  /**
+   * One worker tick: reports the magic outcomes that are due, then settles the orders paid
+   * before this tick (the simulator settles on the tick after a success). Returns the work done.
+   */
+  async tick(limit = 100): Promise<number> {
+    const now = this.clock.now();
+    const due = await this.book.claimDue(now, limit);
+    for (const order of due) {
+      if (!order.scheduled || order.status !== 'pending') continue;
+      const recorded = await this.record(order, order.scheduled);
+      await this.deliver(recorded, order.scheduled).catch(() => undefined); // the reconciler's query covers a lost callback
+    }
+    return due.length + (await this.book.settlePaid(now, now));
+  }
+
+  private async record(order: SimulatorOrder, outcome: SimulatedOutcome): Promise<SimulatorOrder> {
+    const now = this.clock.now();
+    const updated: SimulatorOrder = {
+      ...order,
+      status: outcome.status,
+      failureCode: outcome.status === 'failed' ? outcome.failureCode ?? 'payer_cancelled' : undefined,
+      paidAt: outcome.status === 'paid' ? order.paidAt ?? now : order.paidAt,
+      scheduled: undefined,
+      dueAt: undefined,
+    };
+    await this.book.update(updated);
+    return updated;
+  }
+
+  private async deliver(order: SimulatorOrder, outcome: SimulatedOutcome): Promise<void> {
+    const body: CallbackBody = {
+      id: order.id,
+      reference: order.reference,
+      status: outcome.status,
+      amount: outcome.amount ?? order.amount,
+      currency: outcome.currency ?? order.currency,
+      ...(order.failureCode ? { failure_code: order.failureCode } : {}),
+    };
+    const raw = JSON.stringify(body);
+    const timestamp = Math.floor(this.clock.now().getTime() / 1000);
+    let response: Response;
+    try {
+      response = await fetch(order.callbackUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: sign(this.options.callbackSecret, timestamp, raw) },
+        body: raw,
+        signal: AbortSignal.timeout(this.options.callbackTimeoutMs ?? 10_000),
+      });
+    } catch (error) {
+      throw new CoreError('api_error', 'unavailable', 'The simulated callback could not be delivered; retry the simulation.', { cause: error, retryAfterSeconds: 1 });
+    }
+    await response.arrayBuffer();
+    if (!response.ok) {
+      throw new CoreError('api_error', 'unavailable', `The callback route answered ${response.status} to the simulated callback.`, { retryAfterSeconds: 1 });
+    }
+  }
+
+  /** The payer's credential: a QR payload or a redirect, by the method's catalog entry. */
+  private credential(order: SimulatorOrder): NextAction {
+    const method = findPaymentMethod(order.paymentMethod);
+    if (method?.nextAction === 'redirect') return { type: 'redirect', url: `https://simulator.invalid/pay/${order.id}` };
+    return { type: 'qr_code', qrData: `SIMULATOR|${order.paymentMethod}|${order.id}|${order.amount}|${order.currency}` };
+  }
+}

@@ -1,0 +1,2 @@
+export * from './sandbox';
+export * from './sandbox-config';

@@ -1,0 +1,358 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A sandbox of the rest channel protocol (docs/channels/rest.md): in-memory orders, the three
+ * protocol calls, signed callbacks, and payer endpoints (`/sandbox/orders/{id}/pay|fail|process`)
+ * that act as the payer. It is written from the protocol document, independently of the adapter,
+ * so that the two check each other.
+ */
+export interface SandboxOptions {
+  /** The Bearer key our requests must carry. */
+  readonly apiKey: string;
+  /** Keys the HMAC of the callbacks. */
+  readonly callbackSecret: string;
+  /** How long after payment a paid order is settled (default 2000). */
+  readonly settleAfterMs?: number;
+  /** Base of the redirect URLs the sandbox hands out; the listening URL by default. */
+  readonly publicUrl?: string;
+  /** Tries per callback delivery (default 4) and the timeout of each (default 5000 ms). */
+  readonly callbackTries?: number;
+  readonly callbackTimeoutMs?: number;
+  /** Where the sandbox logs its JSON lines; nothing by default. Never given a key or a secret. */
+  readonly log?: (line: Record<string, unknown>) => void;
+}
+
+type OrderStatus = 'pending' | 'processing' | 'paid' | 'failed';
+
+interface Order {
+  readonly id: string;
+  readonly reference: string;
+  readonly amount: number;
+  readonly currency: string;
+  readonly paymentMethod: string;
+  readonly callbackUrl: string;
+  readonly expiresAt: Date;
+  status: OrderStatus;
+  failureCode?: string;
+  settledAt?: Date;
+}
+
+export interface CallbackDelivery {
+  readonly delivered: boolean;
+  readonly attempts: number;
+  /** The HTTP status of the last try, when one answered. */
+  readonly status?: number;
+}
+
+/** The methods of the catalog, the next action each needs, and the currencies each takes. */
+const METHODS: Record<string, { readonly nextAction: 'qr_code' | 'redirect'; readonly currencies: readonly string[] }> = {
+  promptpay: { nextAction: 'qr_code', currencies: ['THB'] },
+  paynow: { nextAction: 'qr_code', currencies: ['SGD'] },
+  duitnow: { nextAction: 'qr_code', currencies: ['MYR'] },
+  qris: { nextAction: 'qr_code', currencies: ['IDR'] },
+  gcash: { nextAction: 'redirect', currencies: ['PHP'] },
+  truemoney: { nextAction: 'redirect', currencies: ['THB'] },
+  alipay_plus: { nextAction: 'redirect', currencies: ['THB', 'SGD', 'MYR', 'PHP', 'IDR', 'USD'] },
+};
+const PAYER_FAILURE_CODES = ['insufficient_funds', 'payer_cancelled', 'risk_blocked'];
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+const MAX_BODY_BYTES = 64 * 1024;
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function sign(secret: string, timestamp: number, body: string): string {
+  return createHmac('sha256', secret).update(`${timestamp}.${body}`, 'utf8').digest('hex');
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = createHmac('sha256', 'compare').update(given).digest();
+  const b = createHmac('sha256', 'compare').update(expected).digest();
+  return timingSafeEqual(a, b);
+}
+
+function view(order: Order): Record<string, unknown> {
+  return {
+    id: order.id,
+    reference: order.reference,
+    status: order.status,
+    amount: order.amount,
+    currency: order.currency,
+    ...(order.failureCode ? { failure_code: order.failureCode } : {}),
+    ...(order.settledAt ? { settled_at: order.settledAt.toISOString() } : {}),
+  };
+}
+
+export class ChannelSandbox {
+  private readonly orders = new Map<string, Order>();
+  private readonly byReference = new Map<string, Order>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly background = new Set<Promise<unknown>>();
+  private readonly stopping = new AbortController();
+  private readonly server: Server;
+  private listeningUrl = '';
+
+  constructor(private readonly options: SandboxOptions) {
+    if (!options.apiKey || !options.callbackSecret) throw new Error('The sandbox needs an API key and a callback secret.');
+    this.server = createServer((req, res) => void this.handle(req, res));
+    this.server.keepAliveTimeout = 5_000;
+  }
+
+  /** The base URL it listens on, once listening. */
+  get url(): string {
+    return this.listeningUrl;
+  }
+
+  async listen(port: number, host = '127.0.0.1'): Promise<string> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(port, host, () => {
+        this.server.off('error', reject);
+        resolve();
+      });
+    });
+    const address = this.server.address() as AddressInfo;
+    const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    this.listeningUrl = `http://${shownHost}:${address.port}`;
+    return this.listeningUrl;
+  }
+
+  /** Stops timers and callback retries, then the server. */
+  async close(): Promise<void> {
+    this.stopping.abort();
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    await Promise.allSettled([...this.background]);
+    await new Promise<void>((resolve) => {
+      this.server.close(() => resolve());
+      this.server.closeAllConnections();
+    });
+  }
+
+  private log(line: Record<string, unknown>): void {
+    this.options.log?.(line);
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    try {
+      const url = new URL(req.url ?? '/', 'http://sandbox');
+      const parts = url.pathname.split('/').filter(Boolean);
+      const method = req.method ?? 'GET';
+      let answer: { status: number; body: unknown };
+      if (method === 'GET' && url.pathname === '/health') {
+        answer = { status: 200, body: { status: 'ok' } };
+      } else if (parts[0] === 'v1' && parts[1] === 'orders') {
+        this.authenticate(req);
+        answer = await this.protocol(method, parts.slice(2), req);
+      } else if (parts[0] === 'sandbox' && parts[1] === 'orders' && parts.length >= 3) {
+        answer = await this.payer(method, parts[2] as string, parts.slice(3), req);
+      } else {
+        throw new HttpError(404, 'not_found', 'No such route.');
+      }
+      this.reply(res, answer.status, answer.body);
+    } catch (error) {
+      if (error instanceof HttpError) {
+        this.reply(res, error.status, { error: { code: error.code, message: error.message } });
+      } else {
+        this.log({ msg: 'sandbox error', error: error instanceof Error ? error.message : String(error) });
+        this.reply(res, 500, { error: { code: 'internal_error', message: 'The sandbox failed.' } });
+      }
+    }
+  }
+
+  private reply(res: ServerResponse, status: number, body: unknown): void {
+    const text = JSON.stringify(body);
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
+    res.end(text);
+  }
+
+  private authenticate(req: IncomingMessage): void {
+    const header = req.headers.authorization ?? '';
+    const match = /^Bearer (.+)$/.exec(header);
+    if (!match || !sameSecret(match[1] as string, this.options.apiKey)) throw new HttpError(401, 'unauthorized', 'A valid API key is required.');
+  }
+
+  private async readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_BODY_BYTES) throw new HttpError(400, 'invalid_request', 'The body is too large.');
+      chunks.push(chunk as Buffer);
+    }
+    const text = Buffer.concat(chunks).toString('utf8');
+    if (text.trim() === '') return {};
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw new HttpError(400, 'invalid_request', 'The body is not valid JSON.');
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new HttpError(400, 'invalid_request', 'The body must be a JSON object.');
+    return value as Record<string, unknown>;
+  }
+
+  private find(id: string): Order {
+    const order = this.orders.get(id);
+    if (!order) throw new HttpError(404, 'order_not_found', `No order ${id}.`);
+    return order;
+  }
+
+  private async protocol(method: string, rest: string[], req: IncomingMessage): Promise<{ status: number; body: unknown }> {
+    if (rest.length === 0 && method === 'POST') return this.createOrder(await this.readJson(req));
+    if (rest.length === 1 && method === 'GET') return { status: 200, body: view(this.find(rest[0] as string)) };
+    if (rest.length === 2 && rest[1] === 'void' && method === 'POST') {
+      await this.readJson(req);
+      const order = this.find(rest[0] as string);
+      if (order.status === 'paid') throw new HttpError(409, 'order_paid', 'The order is paid and cannot be voided.');
+      if (order.status !== 'failed') this.fail(order, 'expired');
+      return { status: 200, body: view(order) };
+    }
+    throw new HttpError(404, 'not_found', 'No such route.');
+  }
+
+  private createOrder(body: Record<string, unknown>): { status: number; body: unknown } {
+    const { reference, amount, currency, payment_method: paymentMethod, callback_url: callbackUrl, expires_at: expiresAt } = body;
+    if (typeof reference !== 'string' || reference.length < 1 || reference.length > 255) throw new HttpError(400, 'invalid_request', 'reference must be a string of 1 to 255 characters.');
+    if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount < 1) throw new HttpError(400, 'invalid_request', 'amount must be a positive integer of minor units.');
+    if (typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency)) throw new HttpError(400, 'invalid_request', 'currency must be an ISO 4217 code.');
+    if (typeof paymentMethod !== 'string') throw new HttpError(400, 'invalid_request', 'payment_method is required.');
+    if (typeof callbackUrl !== 'string' || !/^https?:\/\//.test(callbackUrl) || !URL.canParse(callbackUrl)) throw new HttpError(400, 'invalid_request', 'callback_url must be an http(s) URL.');
+    if (typeof expiresAt !== 'string' || !RFC3339.test(expiresAt) || Number.isNaN(Date.parse(expiresAt))) throw new HttpError(400, 'invalid_request', 'expires_at must be an RFC 3339 timestamp.');
+
+    const existing = this.byReference.get(reference);
+    if (existing) {
+      if (existing.amount !== amount || existing.currency !== currency || existing.paymentMethod !== paymentMethod) {
+        throw new HttpError(409, 'reference_conflict', 'This reference names an order with other parameters.');
+      }
+      return { status: 200, body: this.createdView(existing) };
+    }
+    const entry = METHODS[paymentMethod];
+    if (!entry) throw new HttpError(422, 'unsupported_payment_method', 'The sandbox does not offer this payment method.');
+    if (!entry.currencies.includes(currency)) throw new HttpError(422, 'unsupported_currency', 'This payment method does not take this currency.');
+    const expires = new Date(expiresAt);
+    if (expires.getTime() <= Date.now()) throw new HttpError(422, 'order_expired', 'expires_at is in the past.');
+
+    const order: Order = { id: `ord_${randomBytes(10).toString('hex')}`, reference, amount, currency, paymentMethod, callbackUrl, expiresAt: expires, status: 'pending' };
+    this.orders.set(order.id, order);
+    this.byReference.set(reference, order);
+    this.after(Math.min(expires.getTime() - Date.now(), MAX_TIMER_MS), () => {
+      if (order.status === 'pending' || order.status === 'processing') {
+        this.fail(order, 'expired');
+        this.deliverInBackground(order);
+      }
+    });
+    this.log({ msg: 'order created', id: order.id, reference, amount, currency, payment_method: paymentMethod });
+    return { status: 201, body: this.createdView(order) };
+  }
+
+  private createdView(order: Order): Record<string, unknown> {
+    const entry = METHODS[order.paymentMethod] as (typeof METHODS)[string];
+    const nextAction =
+      entry.nextAction === 'qr_code'
+        ? { type: 'qr_code', qr_data: `SANDBOXQR|${order.id}|${order.amount}|${order.currency}` }
+        : { type: 'redirect', url: `${this.options.publicUrl ?? this.listeningUrl}/sandbox/orders/${order.id}` };
+    return { ...view(order), next_action: nextAction };
+  }
+
+  /** The payer's side: look at an order, scan it (processing), pay it, or fail it. */
+  private async payer(method: string, id: string, rest: string[], req: IncomingMessage): Promise<{ status: number; body: unknown }> {
+    const order = this.find(id);
+    if (rest.length === 0 && method === 'GET') {
+      return { status: 200, body: { ...view(order), payment_method: order.paymentMethod, expires_at: order.expiresAt.toISOString() } };
+    }
+    const action = rest[0];
+    if (rest.length !== 1 || method !== 'POST' || (action !== 'pay' && action !== 'fail' && action !== 'process')) throw new HttpError(404, 'not_found', 'No such route.');
+    const body = await this.readJson(req);
+    if (order.status === 'paid' || order.status === 'failed') throw new HttpError(409, 'order_final', `The order is already ${order.status}.`);
+    if (action === 'process') {
+      if (order.status === 'processing') throw new HttpError(409, 'order_processing', 'The order is already processing.');
+      order.status = 'processing';
+    } else if (action === 'pay') {
+      order.status = 'paid';
+      this.after(this.options.settleAfterMs ?? 2000, () => {
+        order.settledAt = new Date();
+        this.log({ msg: 'order settled', id: order.id });
+        this.deliverInBackground(order);
+      });
+    } else {
+      const failureCode = body.failure_code;
+      if (typeof failureCode !== 'string' || !PAYER_FAILURE_CODES.includes(failureCode)) {
+        throw new HttpError(400, 'invalid_request', `failure_code must be one of ${PAYER_FAILURE_CODES.join(', ')}.`);
+      }
+      this.fail(order, failureCode);
+    }
+    this.log({ msg: `order ${order.status}`, id: order.id });
+    const callback = await this.deliver(order);
+    return { status: 200, body: { order: view(order), callback } };
+  }
+
+  private fail(order: Order, failureCode: string): void {
+    order.status = 'failed';
+    order.failureCode = failureCode;
+  }
+
+  private after(ms: number, run: () => void): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      run();
+    }, Math.max(0, ms));
+    this.timers.add(timer);
+  }
+
+  private deliverInBackground(order: Order): void {
+    const task = this.deliver(order).finally(() => this.background.delete(task));
+    this.background.add(task);
+  }
+
+  /** Posts the signed callback of the order's current state, retrying with backoff until a 2xx. */
+  private async deliver(order: Order): Promise<CallbackDelivery> {
+    const tries = this.options.callbackTries ?? 4;
+    const body = JSON.stringify(view(order));
+    let status: number | undefined;
+    for (let attempt = 1; attempt <= tries; attempt++) {
+      if (this.stopping.signal.aborted) return { delivered: false, attempts: attempt - 1, ...(status ? { status } : {}) };
+      const timestamp = Math.floor(Date.now() / 1000);
+      try {
+        const response = await fetch(order.callbackUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'channel-signature': `t=${timestamp},v1=${sign(this.options.callbackSecret, timestamp, body)}` },
+          body,
+          redirect: 'manual',
+          signal: AbortSignal.any([AbortSignal.timeout(this.options.callbackTimeoutMs ?? 5000), this.stopping.signal]),
+        });
+        status = response.status;
+        await response.body?.cancel();
+        if (status >= 200 && status < 300) {
+          this.log({ msg: 'callback delivered', id: order.id, status: order.status, attempts: attempt, http_status: status });
+          return { delivered: true, attempts: attempt, status };
+        }
+      } catch {
+        status = undefined;
+      }
+      this.log({ msg: 'callback failed', id: order.id, status: order.status, attempt, ...(status ? { http_status: status } : {}) });
+      if (attempt < tries) await this.sleep(250 * 2 ** (attempt - 1));
+    }
+    return { delivered: false, attempts: tries, ...(status ? { status } : {}) };
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.stopping.signal.addEventListener('abort', () => {
+        clearTimeout(timer);
+        resolve();
+      }, { once: true });
+    });
+  }
+}

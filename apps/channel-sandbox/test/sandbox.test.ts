@@ -1,0 +1,270 @@
+import { spawn } from 'node:child_process';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import test from 'ava';
+import { RestPaymentChannel } from '@payments/channel-rest';
+import { ChannelSandbox } from '../src';
+
+/**
+ * The rest adapter against a real sandbox on 127.0.0.1: the two were written separately from
+ * docs/channels/rest.md, so each checks the other's reading of it.
+ */
+
+const API_KEY = 'sk_sandbox_test_0123456789';
+const SECRET = 'cbs_sandbox_secret_0123456789';
+
+interface ReceivedCallback {
+  readonly headers: Record<string, string | undefined>;
+  readonly rawBody: string;
+}
+
+/** Our side of the callbacks: records each one; answers the statuses queued in `failNext` first. */
+class CallbackReceiver {
+  readonly received: ReceivedCallback[] = [];
+  readonly failNext: number[] = [];
+  private readonly server: Server;
+  url = '';
+
+  constructor() {
+    this.server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const status = this.failNext.shift();
+        if (status === undefined) this.received.push({ headers: flatten(req.headers), rawBody: Buffer.concat(chunks).toString('utf8') });
+        res.writeHead(status ?? 204).end();
+      });
+    });
+  }
+
+  async start(): Promise<void> {
+    await new Promise<void>((done) => this.server.listen(0, '127.0.0.1', done));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/channels/rest/callback`;
+  }
+
+  async waitFor(count: number, timeoutMs = 5_000): Promise<ReceivedCallback> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.received.length < count) {
+      if (Date.now() > deadline) throw new Error(`expected ${count} callbacks, got ${this.received.length}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return this.received[count - 1] as ReceivedCallback;
+  }
+
+  close(): Promise<void> {
+    return new Promise((done) => {
+      this.server.close(() => done());
+      this.server.closeAllConnections();
+    });
+  }
+}
+
+function flatten(headers: IncomingHttpHeaders): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(headers).map(([key, value]) => [key, Array.isArray(value) ? value.join(', ') : value]));
+}
+
+interface World {
+  readonly sandbox: ChannelSandbox;
+  readonly receiver: CallbackReceiver;
+  readonly channel: RestPaymentChannel;
+  close(): Promise<void>;
+}
+
+async function world(settleAfterMs = 300): Promise<World> {
+  const sandbox = new ChannelSandbox({ apiKey: API_KEY, callbackSecret: SECRET, settleAfterMs });
+  const url = await sandbox.listen(0, '127.0.0.1');
+  const receiver = new CallbackReceiver();
+  await receiver.start();
+  const channel = new RestPaymentChannel({ test: { baseUrl: url, apiKey: API_KEY, callbackSecret: SECRET }, timeoutMs: 2_000, retryBaseDelayMs: 10 });
+  return {
+    sandbox,
+    receiver,
+    channel,
+    close: async () => {
+      await sandbox.close();
+      await receiver.close();
+    },
+  };
+}
+
+let references = 0;
+function placeRequest(receiver: CallbackReceiver, overrides: Record<string, unknown> = {}) {
+  return {
+    mode: 'test' as const,
+    reference: `att_SANDBOX${++references}`,
+    amount: 12345,
+    currency: 'THB',
+    paymentMethod: 'promptpay',
+    callbackUrl: receiver.url,
+    expiresAt: new Date(Date.now() + 3_600_000),
+    ...overrides,
+  };
+}
+
+async function payer(sandboxUrl: string, orderId: string, action: string, body: unknown = {}): Promise<{ status: number; body: any }> {
+  const response = await fetch(`${sandboxUrl}/sandbox/orders/${orderId}/${action}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: await response.json() };
+}
+
+test('place, query, pay: the signed callback verifies, the query says paid, then settled after SANDBOX_SETTLE_AFTER_MS', async (t) => {
+  const w = await world(300);
+  t.teardown(w.close);
+  const placed = await w.channel.placeOrder(placeRequest(w.receiver));
+  if (placed.outcome !== 'placed') return t.fail(`refused: ${placed.message}`);
+  t.is(placed.nextAction.type, 'qr_code');
+  t.truthy(placed.nextAction.qrData);
+
+  const pending = await w.channel.queryOrder('test', placed.channelOrderId);
+  t.is(pending.status, 'pending');
+  t.is(pending.amount, 12345);
+
+  const paid = await payer(w.sandbox.url, placed.channelOrderId, 'pay');
+  t.is(paid.status, 200);
+  t.true(paid.body.callback.delivered, 'the payer endpoint waits for the callback delivery');
+  const first = await w.receiver.waitFor(1);
+  const callback = w.channel.verifyCallback('test', first.headers, first.rawBody);
+  t.deepEqual(callback, { channelOrderId: placed.channelOrderId, reference: pending.reference, reportedStatus: 'paid' });
+
+  const confirmed = await w.channel.queryOrder('test', placed.channelOrderId);
+  t.is(confirmed.status, 'paid');
+  t.is(confirmed.settledAt, undefined);
+
+  const settledCallback = await w.receiver.waitFor(2);
+  t.is(w.channel.verifyCallback('test', settledCallback.headers, settledCallback.rawBody).reportedStatus, 'paid');
+  const settled = await w.channel.queryOrder('test', placed.channelOrderId);
+  t.true(settled.settledAt instanceof Date);
+  t.true((settled.settledAt as Date).getTime() <= Date.now());
+});
+
+test('create is idempotent on the reference; a conflicting repeat is a channel_error refusal', async (t) => {
+  const w = await world();
+  t.teardown(w.close);
+  const request = placeRequest(w.receiver);
+  const first = await w.channel.placeOrder(request);
+  const again = await w.channel.placeOrder(request);
+  t.is(first.outcome, 'placed');
+  t.deepEqual(again, first);
+  const conflicting = await w.channel.placeOrder({ ...request, amount: request.amount + 1 });
+  t.like(conflicting, { outcome: 'refused', failureCode: 'channel_error' });
+});
+
+test('a wallet gets a redirect URL that shows the order to the payer', async (t) => {
+  const w = await world();
+  t.teardown(w.close);
+  const placed = await w.channel.placeOrder(placeRequest(w.receiver, { paymentMethod: 'gcash', currency: 'PHP' }));
+  if (placed.outcome !== 'placed') return t.fail(placed.message);
+  t.is(placed.nextAction.type, 'redirect');
+  const page = await fetch(placed.nextAction.url as string);
+  t.is(page.status, 200);
+  t.like(await page.json(), { id: placed.channelOrderId, status: 'pending', payment_method: 'gcash' });
+});
+
+test('the payer scans (processing) then fails: each change is called back and the query carries the failure code', async (t) => {
+  const w = await world();
+  t.teardown(w.close);
+  const placed = await w.channel.placeOrder(placeRequest(w.receiver));
+  if (placed.outcome !== 'placed') return t.fail(placed.message);
+
+  t.is((await payer(w.sandbox.url, placed.channelOrderId, 'process')).status, 200);
+  const processing = await w.receiver.waitFor(1);
+  t.is(w.channel.verifyCallback('test', processing.headers, processing.rawBody).reportedStatus, 'processing');
+  t.is((await w.channel.queryOrder('test', placed.channelOrderId)).status, 'processing');
+
+  t.is((await payer(w.sandbox.url, placed.channelOrderId, 'fail', { failure_code: 'bogus' })).status, 400);
+  t.is((await payer(w.sandbox.url, placed.channelOrderId, 'fail', { failure_code: 'risk_blocked' })).status, 200);
+  const failed = await w.receiver.waitFor(2);
+  t.is(w.channel.verifyCallback('test', failed.headers, failed.rawBody).reportedStatus, 'failed');
+  t.like(await w.channel.queryOrder('test', placed.channelOrderId), { status: 'failed', failureCode: 'risk_blocked' });
+  t.is((await payer(w.sandbox.url, placed.channelOrderId, 'pay')).status, 409, 'a failed order stays failed');
+});
+
+test('void: a pending order becomes failed/expired, a second void is accepted, a paid order cannot be voided', async (t) => {
+  const w = await world(60_000);
+  t.teardown(w.close);
+  const pending = await w.channel.placeOrder(placeRequest(w.receiver));
+  const paid = await w.channel.placeOrder(placeRequest(w.receiver));
+  if (pending.outcome !== 'placed' || paid.outcome !== 'placed') return t.fail('not placed');
+
+  await w.channel.voidOrder('test', pending.channelOrderId);
+  t.like(await w.channel.queryOrder('test', pending.channelOrderId), { status: 'failed', failureCode: 'expired' });
+  await t.notThrowsAsync(w.channel.voidOrder('test', pending.channelOrderId));
+  t.is((await payer(w.sandbox.url, pending.channelOrderId, 'pay')).status, 409, 'a voided order cannot be paid');
+
+  await payer(w.sandbox.url, paid.channelOrderId, 'pay');
+  await t.throwsAsync(w.channel.voidOrder('test', paid.channelOrderId), { message: /already paid/ });
+  t.is((await w.channel.queryOrder('test', paid.channelOrderId)).status, 'paid');
+});
+
+test('an order past its expires_at fails as expired and is called back', async (t) => {
+  const w = await world();
+  t.teardown(w.close);
+  const placed = await w.channel.placeOrder(placeRequest(w.receiver, { expiresAt: new Date(Date.now() + 300) }));
+  if (placed.outcome !== 'placed') return t.fail(placed.message);
+  const callback = await w.receiver.waitFor(1);
+  t.is(w.channel.verifyCallback('test', callback.headers, callback.rawBody).reportedStatus, 'failed');
+  t.like(await w.channel.queryOrder('test', placed.channelOrderId), { status: 'failed', failureCode: 'expired' });
+});
+
+test('callback delivery is retried until our side answers 2xx', async (t) => {
+  const w = await world(60_000);
+  t.teardown(w.close);
+  w.receiver.failNext.push(500, 503);
+  const placed = await w.channel.placeOrder(placeRequest(w.receiver));
+  if (placed.outcome !== 'placed') return t.fail(placed.message);
+  const paid = await payer(w.sandbox.url, placed.channelOrderId, 'pay');
+  t.like(paid.body.callback, { delivered: true, attempts: 3 });
+  t.is(w.receiver.received.length, 1);
+});
+
+test('the sandbox callbacks do not verify under another secret, and a wrong API key gets no order', async (t) => {
+  const w = await world(60_000);
+  t.teardown(w.close);
+  const placed = await w.channel.placeOrder(placeRequest(w.receiver));
+  if (placed.outcome !== 'placed') return t.fail(placed.message);
+  await payer(w.sandbox.url, placed.channelOrderId, 'pay');
+  const callback = await w.receiver.waitFor(1);
+  const stranger = new RestPaymentChannel({ test: { baseUrl: w.sandbox.url, apiKey: 'sk_wrong', callbackSecret: 'another-secret-0123456789' }, retries: 0 });
+  t.throws(() => stranger.verifyCallback('test', callback.headers, callback.rawBody), { message: /signature/ });
+  t.like(await stranger.placeOrder(placeRequest(w.receiver)), { outcome: 'refused', failureCode: 'channel_error' });
+  await t.throwsAsync(stranger.queryOrder('test', placed.channelOrderId), { message: /HTTP 401/ });
+});
+
+test('a method that does not take the currency is refused (422) and recorded as a channel error', async (t) => {
+  const w = await world();
+  t.teardown(w.close);
+  t.like(await w.channel.placeOrder(placeRequest(w.receiver, { currency: 'SGD' })), { outcome: 'refused', failureCode: 'channel_error' });
+});
+
+test('node dist/src/main.js logs its URL as a JSON line, serves, and stops on SIGTERM; without a key it refuses to start', async (t) => {
+  const main = resolve(__dirname, '..', 'src', 'main.js');
+  const child = spawn(process.execPath, [main], {
+    env: { PATH: process.env.PATH, SANDBOX_PORT: '0', SANDBOX_API_KEY: API_KEY, SANDBOX_CALLBACK_SECRET: SECRET, SANDBOX_SETTLE_AFTER_MS: '100' },
+  });
+  let stdout = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  const deadline = Date.now() + 10_000;
+  let url: string | undefined;
+  while (!url && Date.now() < deadline) {
+    const line = stdout.split('\n').find((l) => l.includes('"sandbox listening"'));
+    url = line ? (JSON.parse(line) as { url: string }).url : undefined;
+    if (!url) await new Promise((r) => setTimeout(r, 25));
+  }
+  t.regex(url ?? '', /^http:\/\/127\.0\.0\.1:\d+$/);
+  t.is((await fetch(`${url}/health`)).status, 200);
+  t.is((await fetch(`${url}/v1/orders/ord_x`)).status, 401);
+  t.false(stdout.includes(API_KEY) || stdout.includes(SECRET), 'the sandbox logs no key or secret');
+  child.kill('SIGTERM');
+  t.is(await exited, 0);
+
+  const refused = spawn(process.execPath, [main], { env: { PATH: process.env.PATH, SANDBOX_PORT: '0' } });
+  let stderr = '';
+  refused.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  t.is(await new Promise<number | null>((done) => refused.once('exit', (code) => done(code))), 1);
+  t.regex(stderr, /SANDBOX_API_KEY/);
+});

@@ -1,0 +1,38 @@
+import type { Mode } from '../../domain/mode';
+import type { PaymentIntent } from '../../domain/payment-intent.entity';
+import { CoreError } from '../../errors/core-error';
+import type { PaymentAttemptRepository } from '../../ports/payment-attempt.repository.port';
+import type { PaymentChannelRegistry } from '../../ports/payment-channel.port';
+import type { RecordChannelReport } from '../record-channel-report/record-channel-report.use-case';
+
+function unknownOrder(): CoreError {
+  return new CoreError('resource_not_found', 'not_found', 'No order of this channel matches the callback.');
+}
+
+/**
+ * A channel's callback: its signature is checked, then the channel is asked (the confirming
+ * query) what really happened; the callback's own status and amount decide nothing. A refused
+ * callback changes nothing.
+ */
+export class HandleChannelCallback {
+  constructor(
+    private readonly channels: PaymentChannelRegistry,
+    private readonly attempts: PaymentAttemptRepository,
+    private readonly recordReport: RecordChannelReport,
+  ) {}
+
+  async execute(input: { channel: string; mode: Mode; headers: Readonly<Record<string, string | undefined>>; rawBody: string }): Promise<PaymentIntent> {
+    const channel = this.channels.find(input.channel);
+    if (!channel || !channel.capabilities.modes.includes(input.mode)) throw unknownOrder();
+    const callback = channel.verifyCallback(input.mode, input.headers, input.rawBody);
+    const attempt = await this.attempts.findByReference(callback.reference);
+    if (!attempt || attempt.channel !== input.channel || attempt.mode !== input.mode || attempt.channelOrderId !== callback.channelOrderId) {
+      throw unknownOrder();
+    }
+    const report = await channel.queryOrder(input.mode, callback.channelOrderId);
+    if (report.channelOrderId !== attempt.channelOrderId || report.reference !== attempt.id) {
+      throw new CoreError('channel_error', 'unavailable', 'The channel answered about another order.', { retryAfterSeconds: 5 });
+    }
+    return this.recordReport.execute({ attempt, report });
+  }
+}

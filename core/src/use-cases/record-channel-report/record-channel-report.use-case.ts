@@ -1,0 +1,77 @@
+import type { AccountScope } from '../../domain/mode';
+import { describeFailure, type PaymentAttempt } from '../../domain/payment-attempt.entity';
+import type { PaymentIntent, PaymentIntentStatus } from '../../domain/payment-intent.entity';
+import { changeStatus, type StatusChangeDeps } from '../../domain/payment-intent-status-change';
+import type { PaymentPricing } from '../../domain/payment-pricing';
+import { notFound } from '../../errors/core-error';
+import type { MerchantRepository } from '../../ports/merchant.repository.port';
+import type { PaymentAttemptRepository } from '../../ports/payment-attempt.repository.port';
+import type { ChannelOrderStatus } from '../../ports/payment-channel.port';
+import type { UnitOfWork } from '../../ports/unit-of-work.port';
+
+/** Intent statuses in which a payer holds a live credential. */
+const AWAITING_PAYER: readonly PaymentIntentStatus[] = ['requires_payment', 'processing'];
+
+/**
+ * Applies what the channel's confirming query says about an attempt's order: the one place a
+ * payment succeeds or fails. Callbacks, the reconciler and simulations all end here, so the same
+ * report applied twice changes nothing the second time, and money the channel confirms is never
+ * dropped (a success moves the intent to succeeded from any status but the settled ones).
+ */
+export class RecordChannelReport {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly attempts: PaymentAttemptRepository,
+    private readonly merchants: MerchantRepository,
+    private readonly deps: StatusChangeDeps,
+    private readonly pricing: PaymentPricing,
+  ) {}
+
+  async execute(input: { attempt: PaymentAttempt; report: ChannelOrderStatus }): Promise<PaymentIntent> {
+    const { attempt: known, report } = input;
+    const scope: AccountScope = { merchantId: known.merchantId, mode: known.mode };
+    const merchant = await this.merchants.findById(known.merchantId);
+    if (!merchant) throw notFound('merchant', known.merchantId);
+    const before = await this.deps.intents.findById(scope, known.paymentIntentId);
+    // A remote rate source is asked before the transaction opens, never inside it.
+    const rate = report.status === 'paid' && before ? await this.pricing.rateFor(before, merchant.settlementCurrency) : undefined;
+
+    return this.uow.run(async () => {
+      const intent = await this.deps.intents.findByIdForUpdate(scope, known.paymentIntentId);
+      const attempt = await this.attempts.findById(scope, known.id);
+      if (!intent || !attempt) throw notFound('payment_attempt', known.id);
+      const now = this.deps.clock.now();
+      const current = intent.status;
+
+      if (report.status === 'paid' && report.amount === attempt.amount && report.currency === attempt.currency) {
+        if (attempt.status !== 'succeeded') {
+          await this.attempts.update({ ...attempt, status: 'succeeded', succeededAt: now, updated: now, nextCheckAt: undefined, failureCode: undefined, failureMessage: undefined });
+        }
+        if (current === 'succeeded' || current === 'channel_settled') return intent;
+        const paid = this.pricing.onPaid({ ...intent, paymentMethod: attempt.paymentMethod, nextAction: undefined }, attempt.paymentMethod, merchant.settlementCurrency, rate);
+        return changeStatus(this.deps, paid, 'succeeded');
+      }
+
+      if (attempt.status !== 'pending') return intent;
+      const isCurrent = AWAITING_PAYER.includes(current);
+
+      if (report.status === 'paid' || report.status === 'failed') {
+        const mismatch = report.status === 'paid';
+        await this.attempts.update({
+          ...attempt,
+          status: 'failed',
+          failureCode: mismatch ? 'channel_error' : report.failureCode ?? 'channel_error',
+          failureMessage: mismatch
+            ? `The channel confirmed ${report.amount} ${report.currency}, not the ordered ${attempt.amount} ${attempt.currency}.`
+            : describeFailure(report.failureCode),
+          nextCheckAt: undefined,
+          updated: now,
+        });
+        return isCurrent ? changeStatus(this.deps, { ...intent, nextAction: undefined }, 'failed') : intent;
+      }
+
+      if (report.status === 'processing' && current === 'requires_payment') return changeStatus(this.deps, intent, 'processing');
+      return intent;
+    });
+  }
+}

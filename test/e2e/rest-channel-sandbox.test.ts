@@ -1,0 +1,175 @@
+import { spawn } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { createServer } from 'node:net';
+import test from 'ava';
+import { REPO_ROOT, serviceEnvironment, startService, type RunningService, type ServiceEnvironment } from './process';
+
+/**
+ * The rest channel end to end: the channel sandbox and the service as real processes, the
+ * service configured with PAYMENTS_REST_CHANNEL_TEST_* pointing at the sandbox. The sandbox's
+ * payer endpoint pays the order; the sandbox calls the service back over HTTP; the service
+ * confirms by querying the sandbox, and the worker learns the settlement the same way.
+ */
+
+const SANDBOX_KEY = 'sk_sandbox_e2e_0123456789';
+const SANDBOX_SECRET = 'cbs_sandbox_e2e_secret_0123456789';
+
+interface SandboxProcess {
+  readonly url: string;
+  output(): string;
+  stop(): Promise<number | null>;
+}
+
+async function startSandbox(): Promise<SandboxProcess> {
+  const child = spawn(process.execPath, ['apps/channel-sandbox/dist/src/main.js'], {
+    cwd: REPO_ROOT,
+    env: { PATH: process.env.PATH, SANDBOX_PORT: '0', SANDBOX_API_KEY: SANDBOX_KEY, SANDBOX_CALLBACK_SECRET: SANDBOX_SECRET, SANDBOX_SETTLE_AFTER_MS: '500' },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const exited = new Promise<number | null>((resolveExit) => child.once('exit', (code) => resolveExit(code)));
+  const deadline = Date.now() + 15_000;
+  let url: string | undefined;
+  while (!url) {
+    const line = stdout.split('\n').find((l) => l.includes('"sandbox listening"'));
+    url = line ? (JSON.parse(line) as { url: string }).url : undefined;
+    if (url) break;
+    if (Date.now() > deadline || child.exitCode !== null) {
+      child.kill('SIGKILL');
+      throw new Error(`the sandbox did not start:\n${stdout}\n${stderr}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    url,
+    output: () => stdout,
+    stop: async () => {
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+/** A port free right now: the service must know its own URL before it starts (callback_url). */
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+let environment: ServiceEnvironment;
+let sandbox: SandboxProcess;
+let service: RunningService;
+let key: string;
+
+test.before(async () => {
+  sandbox = await startSandbox();
+  environment = await serviceEnvironment();
+  const port = await freePort();
+  service = await startService({
+    ...environment.env,
+    PAYMENTS_PORT: String(port),
+    PAYMENTS_BASE_URL: `http://127.0.0.1:${port}`,
+    PAYMENTS_REST_CHANNEL_TEST_URL: sandbox.url,
+    PAYMENTS_REST_CHANNEL_TEST_KEY: SANDBOX_KEY,
+    PAYMENTS_REST_CHANNEL_TEST_SECRET: SANDBOX_SECRET,
+  });
+  const match = /test API key:\s+(sk_test_[0-9A-Za-z]+)/.exec(service.output());
+  if (!match) throw new Error(`no demo key printed:\n${service.output()}`);
+  key = match[1] as string;
+});
+
+test.after.always(async () => {
+  await service?.stop();
+  await sandbox?.stop();
+  await environment?.cleanup();
+});
+
+let idempotencyKeys = 0;
+
+async function call(path: string, init: { method?: string; body?: unknown } = {}): Promise<{ status: number; json: Record<string, any> }> {
+  const method = init.method ?? 'GET';
+  const res = await fetch(`${service.baseUrl}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${key}`,
+      ...(method === 'POST' ? { 'idempotency-key': `e2e-rest-${Date.now()}-${++idempotencyKeys}` } : {}),
+      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  return { status: res.status, json: (await res.json()) as Record<string, any> };
+}
+
+async function pollIntent(id: string, status: string, timeoutMs = 20_000): Promise<Record<string, any>> {
+  const deadline = Date.now() + timeoutMs;
+  let last: Record<string, any> = {};
+  while (Date.now() < deadline) {
+    last = (await call(`/v1/payment_intents/${id}`)).json;
+    if (last.status === status) return last;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`intent ${id} did not reach ${status}; last seen ${JSON.stringify(last)}`);
+}
+
+test.serial('a payment through the rest channel: placed at the sandbox, simulate refused, paid by the payer, confirmed, settled', async (t) => {
+  const intent = await call('/v1/payment_intents', {
+    method: 'POST',
+    body: { amount: 12345, currency: 'THB', merchant_order_id: `e2e-rest-${Date.now()}`, channel_preference: 'rest' },
+  });
+  t.is(intent.status, 201, JSON.stringify(intent.json));
+  const intentId = intent.json.id as string;
+
+  const attempt = await call(`/v1/payment_intents/${intentId}/attempts`, { method: 'POST', body: { payment_method: 'promptpay', channel: 'rest' } });
+  t.is(attempt.status, 201, JSON.stringify(attempt.json));
+  t.like(attempt.json, { object: 'payment_attempt', status: 'pending', channel: 'rest', amount: 12345, currency: 'THB' });
+  t.is(attempt.json.next_action?.type, 'qr_code');
+  // The payer scans the QR: the sandbox's QR payload names its order (docs/channels/rest.md, the sandbox).
+  const qr = /^SANDBOXQR\|(ord_[0-9a-f]+)\|12345\|THB$/.exec(String(attempt.json.next_action?.qr_data));
+  t.truthy(qr, 'the QR the sandbox issued reaches the merchant');
+  const orderId = (qr as RegExpExecArray)[1] as string;
+  t.is((await call(`/v1/payment_intents/${intentId}`)).json.status, 'requires_payment');
+
+  const simulated = await call(`/v1/test/payment_intents/${intentId}/simulate`, { method: 'POST', body: { outcome: 'succeeded' } });
+  t.is(simulated.status, 409);
+  t.is(simulated.json.error?.code, 'simulation_unsupported');
+
+  const paid = await fetch(`${sandbox.url}/sandbox/orders/${orderId}/pay`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  t.is(paid.status, 200);
+  const payment = (await paid.json()) as { order: { status: string }; callback: { delivered: boolean; status?: number } };
+  t.is(payment.order.status, 'paid');
+  t.true(payment.callback.delivered, `the service refused the sandbox's callback: HTTP ${payment.callback.status}`);
+
+  const succeeded = await pollIntent(intentId, 'succeeded');
+  t.is(succeeded.amount, 12345);
+  const attempts = await call(`/v1/payment_intents/${intentId}/attempts`);
+  t.like(attempts.json.data?.[0], { id: attempt.json.id, status: 'succeeded', channel: 'rest' });
+
+  const settled = await pollIntent(intentId, 'channel_settled');
+  t.is(settled.id, intentId);
+});
+
+test.serial('the service refuses callbacks to the rest route that the sandbox did not sign', async (t) => {
+  const body = JSON.stringify({ id: 'ord_0000', reference: 'att_NOPE', status: 'paid', amount: 12345, currency: 'THB' });
+  const post = (headers: Record<string, string>): Promise<Response> =>
+    fetch(`${service.baseUrl}/channels/rest/callback/test`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+  const t0 = Math.floor(Date.now() / 1000);
+  const unsigned = await post({});
+  t.is(unsigned.status, 401);
+  const forged = await post({ 'channel-signature': `t=${t0},v1=${createHmac('sha256', 'not-the-secret-0123456789').update(`${t0}.${body}`).digest('hex')}` });
+  t.is(forged.status, 401);
+  const stale = await post({ 'channel-signature': `t=${t0 - 600},v1=${createHmac('sha256', SANDBOX_SECRET).update(`${t0 - 600}.${body}`).digest('hex')}` });
+  t.is(stale.status, 401);
+  // Correctly signed but about no order of ours: changes nothing.
+  const unknown = await post({ 'channel-signature': `t=${t0},v1=${createHmac('sha256', SANDBOX_SECRET).update(`${t0}.${body}`).digest('hex')}` });
+  t.is(unknown.status, 404);
+  t.false(service.output().includes(SANDBOX_SECRET) || service.output().includes(SANDBOX_KEY), 'the service logged a channel secret');
+});
