@@ -174,6 +174,9 @@ export class RestPaymentChannel implements PaymentChannel {
         nextAction: method.nextAction,
         httpsOnly: isHttpsOnly(request.mode),
       });
+      if (created.failureCode !== undefined) {
+        return { outcome: 'refused', failureCode: created.failureCode, message: REFUSAL_MESSAGES[created.failureCode] ?? 'The channel order has already failed.' };
+      }
       return { outcome: 'placed', channelOrderId: created.id, nextAction: created.nextAction };
     } catch (error) {
       if (error instanceof ProtocolViolation) return refusedWithChannelError(`The channel's order answer broke the protocol: ${error.message}`);

@@ -106,10 +106,10 @@ export function readCallback(object: JsonObject): OrderFields & { readonly statu
   return readOrderFields(object, isCallbackStatus) as OrderFields & { readonly status: CallbackStatusName };
 }
 
-export interface CreatedOrder {
-  readonly id: string;
-  readonly nextAction: NextAction;
-}
+/** An accepted order, or (a repeated create of an order that has failed since) its failure. */
+export type CreatedOrder =
+  | { readonly id: string; readonly nextAction: NextAction; readonly failureCode?: undefined }
+  | { readonly id: string; readonly failureCode: AttemptFailureCode };
 
 /** Reads the create answer and checks it is the order we asked for, with the next action its method needs. */
 export function readCreatedOrder(
@@ -121,6 +121,7 @@ export function readCreatedOrder(
   if (order.amount !== expected.amount || order.currency !== expected.currency) {
     throw new ProtocolViolation("'amount' and 'currency' must echo the request.");
   }
+  if (order.status === 'failed') return { id: order.id, failureCode: order.failureCode ?? 'channel_error' };
   const action = object.next_action;
   if (typeof action !== 'object' || action === null || Array.isArray(action)) throw new ProtocolViolation("'next_action' must be an object.");
   const nextAction = action as JsonObject;

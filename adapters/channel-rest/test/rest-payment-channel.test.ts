@@ -131,6 +131,16 @@ test('placeOrder: a wallet in live mode goes to the live URL with the live key a
   t.true(scope.isDone());
 });
 
+test('placeOrder: a repeated create that finds its order failed since is refused with the order\'s failure code', async (t) => {
+  nock(TEST_URL)
+    .post('/v1/orders')
+    .reply(200, { ...CREATED, status: 'failed', failure_code: 'payer_cancelled', next_action: undefined })
+    .post('/v1/orders')
+    .reply(200, { ...CREATED, status: 'failed', failure_code: 'something_new' });
+  t.like(await channel().placeOrder(order()), { outcome: 'refused', failureCode: 'payer_cancelled' });
+  t.like(await channel().placeOrder(order()), { outcome: 'refused', failureCode: 'channel_error' });
+});
+
 test('placeOrder: a live redirect to a plain http URL is a channel error', async (t) => {
   nock(LIVE_URL)
     .post('/v1/orders')

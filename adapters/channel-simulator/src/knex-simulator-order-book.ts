@@ -104,6 +104,6 @@ export class KnexSimulatorOrderBook implements SimulatorOrderBook {
   }
 
   async settlePaid(paidBefore: Date, now: Date): Promise<number> {
-    return this.table().where({ status: 'paid' }).whereNull('settled_at').where('paid_at', '<', paidBefore.getTime()).update({ settled_at: now.getTime() });
+    return this.table().where({ status: 'paid' }).whereNull('settled_at').where('paid_at', '<=', paidBefore.getTime()).update({ settled_at: now.getTime() });
   }
 }

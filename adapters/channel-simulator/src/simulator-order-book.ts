@@ -33,6 +33,6 @@ export interface SimulatorOrderBook {
    * several workers: the claim clears the schedule.
    */
   claimDue(now: Date, limit: number): Promise<SimulatorOrder[]>;
-  /** Marks paid orders paid before `paidBefore` as settled at `now`; returns how many. */
+  /** Marks paid orders paid at or before `paidBefore` as settled at `now`; returns how many. */
   settlePaid(paidBefore: Date, now: Date): Promise<number>;
 }

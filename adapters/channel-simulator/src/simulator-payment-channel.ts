@@ -137,18 +137,20 @@ export class SimulatorPaymentChannel implements PaymentChannel {
   }
 
   /**
-   * One worker tick: reports the magic outcomes that are due, then settles the orders paid
-   * before this tick (the simulator settles on the tick after a success). Returns the work done.
+   * One worker tick: settles the orders already paid, then reports the magic outcomes that are
+   * due; in that order, so an order paid by this tick settles on the next (the simulator settles
+   * on the tick after a success). Returns the work done.
    */
   async tick(limit = 100): Promise<number> {
     const now = this.clock.now();
+    const settled = await this.book.settlePaid(now, now);
     const due = await this.book.claimDue(now, limit);
     for (const order of due) {
       if (!order.scheduled || order.status !== 'pending') continue;
       const recorded = await this.record(order, order.scheduled);
       await this.deliver(recorded, order.scheduled).catch(() => undefined); // the reconciler's query covers a lost callback
     }
-    return due.length + (await this.book.settlePaid(now, now));
+    return settled + due.length;
   }
 
   private async record(order: SimulatorOrder, outcome: SimulatedOutcome): Promise<SimulatorOrder> {

@@ -29,11 +29,27 @@ export class KnexUnitOfWork implements UnitOfWork {
     this.baseDelayMs = options.baseDelayMs ?? 20;
   }
 
+  /** Callbacks waiting for the commit of each outermost transaction. */
+  private readonly pending = new WeakMap<object, Array<() => Promise<void>>>();
+
+  afterCommit(callback: () => Promise<void>): void {
+    const trx = this.context.currentTransaction();
+    const waiting = trx ? this.pending.get(trx) : undefined;
+    if (waiting) waiting.push(callback);
+    else void callback().catch(() => undefined);
+  }
+
   async run<T>(work: () => Promise<T>): Promise<T> {
     if (this.context.currentTransaction()) return work();
     for (let attempt = 0; ; attempt += 1) {
+      const callbacks: Array<() => Promise<void>> = [];
       try {
-        return await this.context.knex.transaction((trx) => this.context.withTransaction(trx, work));
+        const result = await this.context.knex.transaction((trx) => {
+          this.pending.set(trx, callbacks);
+          return this.context.withTransaction(trx, work);
+        });
+        for (const callback of callbacks) await callback().catch(() => undefined);
+        return result;
       } catch (error) {
         if (attempt >= this.maxRetries || !isRetryableTransactionError(error)) throw error;
         await sleep(Math.random() * this.baseDelayMs * 2 ** attempt);

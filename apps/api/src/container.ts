@@ -44,6 +44,7 @@ import {
   type StatusChangeDeps,
 } from '@payments/core';
 import { createHmac } from 'node:crypto';
+import { createRestChannel } from '@payments/channel-rest';
 import { KnexSimulatorOrderBook, SimulatorPaymentChannel } from '@payments/channel-simulator';
 import { BundledFxRateSource, HttpFxRateSource } from '@payments/fx-rates';
 import { InMemoryLockManager, InMemoryRateLimiter } from '@payments/in-memory';
@@ -122,7 +123,8 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
   const simulatorSecret = createHmac('sha256', config.masterKey).update('simulator channel callbacks').digest();
   const simulator = new SimulatorPaymentChannel(new KnexSimulatorOrderBook(knex), clock, random, { callbackSecret: simulatorSecret });
   container.bind(SimulatorPaymentChannel).toConstantValue(simulator);
-  constant(PaymentChannelRegistry, new StaticChannelRegistry([simulator, ...(overrides.channels ?? [])]));
+  const rest = createRestChannel(config.restChannel, { clock, logger });
+  constant(PaymentChannelRegistry, new StaticChannelRegistry([simulator, ...(rest ? [rest] : []), ...(overrides.channels ?? [])]));
   constant(FxRateSource, config.fxRatesUrl ? new HttpFxRateSource({ url: config.fxRatesUrl, timeoutMs: config.fxRatesTimeoutMs, cacheTtlMs: config.fxRatesCacheTtlMs }) : new BundledFxRateSource());
 
   const factory = <T>(id: symbol | (abstract new (...args: never[]) => T), build: (ctx: ResolutionContext) => T): void => {

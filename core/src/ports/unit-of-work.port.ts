@@ -9,5 +9,12 @@ export interface UnitOfWork {
    * reports a deadlock, so it must not call channels or send mail.
    */
   run<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `callback` once the outermost unit of work around this call has committed (never if it
+   * rolls back); outside any unit of work, at once. For what must not happen inside a
+   * transaction, such as telling a channel to void an order. Failures of the callback are its own
+   * to handle: they never undo the commit.
+   */
+  afterCommit(callback: () => Promise<void>): void;
 }
 export const UnitOfWork = Symbol('UnitOfWork');

@@ -22,8 +22,8 @@ export class CancelPaymentIntent {
    * locked until the change commits, so of simultaneous cancels one wins and the rest see it
    * canceled.
    */
-  async execute(input: { scope: AccountScope; id: string }): Promise<PaymentIntent> {
-    const { intent, ended } = await this.uow.run(async () => {
+  execute(input: { scope: AccountScope; id: string }): Promise<PaymentIntent> {
+    return this.uow.run(async () => {
       const found = await this.deps.intents.findByIdForUpdate(input.scope, input.id);
       if (!found) throw notFound('payment_intent', input.id);
       if (!CANCELABLE.includes(found.status)) {
@@ -33,10 +33,10 @@ export class CancelPaymentIntent {
           `Only a payment intent in status created or requires_payment can be canceled; this one is ${found.status}.`,
         );
       }
-      const endedAttempt = await endPendingAttempt(this.attempts, input.scope, found.id, 'canceled', this.deps.clock.now());
-      return { intent: await changeStatus(this.deps, { ...found, nextAction: undefined }, 'canceled'), ended: endedAttempt };
+      const ended = await endPendingAttempt(this.attempts, input.scope, found.id, 'canceled', this.deps.clock.now());
+      // The channel hears of it once the cancellation is committed, even when a caller's transaction encloses this one.
+      this.uow.afterCommit(() => voidOrder(this.channels, ended));
+      return changeStatus(this.deps, { ...found, nextAction: undefined }, 'canceled');
     });
-    await voidOrder(this.channels, ended);
-    return intent;
   }
 }

@@ -30,12 +30,11 @@ export class ExpirePaymentIntents {
         const now = this.deps.clock.now();
         if (!intent || !isDueForExpiry(intent, now)) return undefined;
         const ended = await endPendingAttempt(this.attempts, scope, intent.id, 'expired', now);
+        this.uow.afterCommit(() => voidOrder(this.channels, ended));
         await changeStatus(this.deps, { ...intent, nextAction: undefined }, 'expired');
-        return { ended };
+        return true;
       });
-      if (!outcome) continue;
-      expired += 1;
-      await voidOrder(this.channels, outcome.ended);
+      if (outcome) expired += 1;
     }
     return expired;
   }

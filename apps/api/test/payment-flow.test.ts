@@ -1,0 +1,237 @@
+import test from 'ava';
+import { ReconcileAttempts, ReleaseFunds, ReportChannelSettlements, ExpirePaymentIntents } from '@payments/core';
+import { SimulatorPaymentChannel } from '@payments/channel-simulator';
+import { FakeClock } from '@payments/in-memory';
+import { paymentFlow, type Json } from './helpers/payment-flow';
+import { startTestApp, unique, type TestApp, type TestMerchant } from './helpers/test-app';
+
+const clock = new FakeClock(new Date());
+let t0: TestApp;
+let shop: TestMerchant;
+let flow: ReturnType<typeof paymentFlow>;
+
+test.before(async () => {
+  t0 = await startTestApp({ clock });
+  shop = await t0.merchant();
+  flow = paymentFlow(t0, shop.testKey);
+});
+test.after.always(async () => t0?.close());
+
+/** One worker tick, as the scheduler runs it. */
+async function tick(): Promise<void> {
+  await t0.app.get(SimulatorPaymentChannel).tick();
+  await t0.app.get(ExpirePaymentIntents).execute({ limit: 100 });
+  await t0.app.get(ReconcileAttempts).execute({ limit: 100 });
+  await t0.app.get(ReportChannelSettlements).execute({ limit: 100 });
+  await t0.app.get(ReleaseFunds).execute({ limit: 100 });
+}
+
+test.serial('a test payment end to end: attempt, simulate success, channel_settled, release', async (t) => {
+  const intent = await flow.createIntent({ amount: 10000 });
+  const placed = await flow.attempt(intent.id);
+  t.is(placed.statusCode, 201);
+  const attempt = placed.result as Json;
+  t.regex(attempt.id, /^pa_[A-Z2-7]+$/);
+  t.like(attempt, { object: 'payment_attempt', status: 'pending', amount: 10000, currency: 'THB', payment_method: 'promptpay', channel: 'simulator' });
+  t.is(attempt.next_action.type, 'qr_code');
+  t.truthy(attempt.next_action.qr_data);
+  t.like(await flow.intent(intent.id), { status: 'requires_payment', payment_method: 'promptpay', next_action: { type: 'qr_code' } });
+
+  const simulated = await flow.simulate(intent.id, { outcome: 'succeeded' });
+  t.is(simulated.statusCode, 200);
+  const paid = simulated.result as Json;
+  t.is(paid.status, 'succeeded');
+  // THB intent for a THB merchant: fee and net in THB, no fx.
+  t.is(paid.fee.currency, 'THB');
+  t.is(paid.net.amount, 10000 - paid.fee.amount);
+  t.true(paid.fee.amount > 0);
+  t.is(paid.fx, undefined);
+  t.like((await flow.attempts(intent.id))[0], { status: 'succeeded' });
+
+  await tick(); // the simulator settles the order
+  await tick(); // the settlement report reaches the intent
+  const settled = await flow.intent(intent.id);
+  t.is(settled.status, 'channel_settled');
+  const availableAt = Date.parse(settled.available_at);
+  t.true(availableAt >= clock.now().getTime() + 2 * 24 * 3600 * 1000 - 1000);
+
+  const advanced = await flow.advance(intent.id, 'release');
+  t.is(advanced.statusCode, 200);
+  t.true(Date.parse((advanced.result as Json).available_at) <= clock.now().getTime());
+  // A repeat while the timer still runs answers 200 and changes nothing.
+  const again = await flow.advance(intent.id, 'release');
+  t.is(again.statusCode, 200);
+  t.is((again.result as Json).available_at, (advanced.result as Json).available_at);
+  await tick();
+  const fired = await flow.advance(intent.id, 'release');
+  t.is(fired.statusCode, 409);
+  t.like(fired.result, { error: { code: 'invalid_state_transition' } });
+
+  t.deepEqual(await flow.eventTypes(intent.id), ['payment_intent.requires_payment', 'payment_intent.succeeded', 'payment_intent.channel_settled']);
+});
+
+test.serial('a pending attempt is answered again: no second order', async (t) => {
+  const intent = await flow.createIntent();
+  const first = await flow.attempt(intent.id);
+  const second = await flow.attempt(intent.id, { payment_method: 'truemoney' });
+  t.is(first.statusCode, 201);
+  t.is(second.statusCode, 200);
+  t.is((second.result as Json).id, (first.result as Json).id);
+  t.is((await flow.attempts(intent.id)).length, 1);
+});
+
+test.serial('concurrent attempt creates place exactly one channel order', async (t) => {
+  const intent = await flow.createIntent();
+  const answers = await Promise.all(Array.from({ length: 10 }, () => flow.attempt(intent.id)));
+  const ids = new Set(answers.filter((res) => res.statusCode < 300).map((res) => (res.result as Json).id));
+  t.is(ids.size, 1, answers.map((res) => `${res.statusCode} ${res.payload.slice(0, 80)}`).join('\n'));
+  t.is((await flow.attempts(intent.id)).length, 1);
+  const orders = await t0.app.get(SimulatorPaymentChannel).queryOrder('test', (await flow.attempts(intent.id))[0]!.channel_order_id ?? '').catch(() => undefined);
+  t.is(orders, undefined, 'the channel order id never leaves the service');
+});
+
+test.serial('a failed payment fails the intent; a new attempt makes it payable again', async (t) => {
+  const intent = await flow.createIntent();
+  await flow.attempt(intent.id);
+  const failed = await flow.simulate(intent.id, { outcome: 'failed', failure_code: 'insufficient_funds' });
+  t.like(failed.result, { status: 'failed' });
+  t.like((await flow.attempts(intent.id))[0], { status: 'failed', failure_code: 'insufficient_funds' });
+  const retry = await flow.attempt(intent.id, { payment_method: 'truemoney' });
+  t.is(retry.statusCode, 201);
+  t.is((retry.result as Json).next_action.type, 'redirect');
+  t.like(await flow.intent(intent.id), { status: 'requires_payment' });
+  await flow.simulate(intent.id, { outcome: 'succeeded' });
+  t.deepEqual(await flow.eventTypes(intent.id), [
+    'payment_intent.requires_payment',
+    'payment_intent.failed',
+    'payment_intent.requires_payment',
+    'payment_intent.succeeded',
+  ]);
+  const attempts = await flow.attempts(intent.id);
+  t.deepEqual(attempts.map((a) => a.status), ['failed', 'succeeded']);
+});
+
+test.serial('pending puts the intent in processing; the confirming query, not the callback amount, decides success', async (t) => {
+  const intent = await flow.createIntent({ amount: 5000 });
+  await flow.attempt(intent.id);
+  t.like((await flow.simulate(intent.id, { outcome: 'pending' })).result, { status: 'processing' });
+  const paid = await flow.simulate(intent.id, { outcome: 'succeeded', amount: 1 });
+  t.like(paid.result, { status: 'succeeded', amount: 5000 });
+});
+
+test.serial('simulate rules: live key, no pending attempt, failure_code with another outcome, disputes, replayed key', async (t) => {
+  const intent = await flow.createIntent();
+  const noAttempt = await flow.simulate(intent.id, { outcome: 'succeeded' });
+  t.is(noAttempt.statusCode, 409);
+  t.like(noAttempt.result, { error: { code: 'invalid_state_transition' } });
+  await flow.attempt(intent.id);
+  const mixed = await flow.simulate(intent.id, { outcome: 'succeeded', failure_code: 'risk_blocked' });
+  t.is(mixed.statusCode, 400);
+  t.like(mixed.result, { error: { param: 'failure_code' } });
+  const badCode = await flow.simulate(intent.id, { outcome: 'failed', failure_code: 'expired' });
+  t.is(badCode.statusCode, 400);
+  const unknownOutcome = await flow.simulate(intent.id, { outcome: 'paid' });
+  t.like(unknownOutcome.result, { error: { code: 'invalid_parameter', param: 'outcome' } });
+
+  const key = unique();
+  const first = await flow.simulate(intent.id, { outcome: 'succeeded' }, key);
+  const replay = await flow.simulate(intent.id, { outcome: 'succeeded' }, key);
+  t.is(replay.statusCode, 200);
+  t.is(replay.headers['idempotent-replayed'], 'true');
+  t.is(replay.payload, first.payload);
+  const other = await flow.createIntent();
+  const elsewhere = await flow.simulate(other.id, { outcome: 'succeeded' }, key);
+  t.is(elsewhere.statusCode, 422);
+
+  const live = await shop.liveKey();
+  const liveFlow = paymentFlow(t0, live);
+  const liveIntent = await liveFlow.createIntent();
+  const refused = await liveFlow.simulate(liveIntent.id, { outcome: 'succeeded' });
+  t.is(refused.statusCode, 403);
+  t.like(refused.result, { error: { code: 'test_mode_required' } });
+  const advance = await liveFlow.advance(liveIntent.id, 'expiry');
+  t.like(advance.result, { error: { code: 'test_mode_required' } });
+});
+
+test.serial('magic amounts report their outcome on the next tick', async (t) => {
+  const cases: Array<[number, string, string | undefined]> = [
+    [10001, 'succeeded', undefined],
+    [10002, 'failed', 'insufficient_funds'],
+    [10003, 'failed', 'payer_cancelled'],
+    [10004, 'failed', 'risk_blocked'],
+    [10005, 'processing', undefined],
+    [10006, 'requires_payment', undefined],
+  ];
+  const ids: string[] = [];
+  for (const [amount] of cases) {
+    const intent = await flow.createIntent({ amount });
+    await flow.attempt(intent.id);
+    ids.push(intent.id);
+  }
+  for (const id of ids) t.is((await flow.intent(id)).status, 'requires_payment');
+  await tick();
+  for (const [index, [, status, code]] of cases.entries()) {
+    t.is((await flow.intent(ids[index]!)).status, status, `amount ${cases[index]![0]}`);
+    if (code) t.is((await flow.attempts(ids[index]!))[0]!.failure_code, code);
+  }
+});
+
+test.serial('a simulate call replaces a magic outcome not yet reported', async (t) => {
+  const intent = await flow.createIntent({ amount: 20002 });
+  await flow.attempt(intent.id);
+  t.like((await flow.simulate(intent.id, { outcome: 'succeeded' })).result, { status: 'succeeded' });
+  await tick();
+  // The magic failure (02) was never reported: the payment stayed a success (and settled).
+  t.is((await flow.attempts(intent.id))[0]!.status, 'succeeded');
+  t.false((await flow.eventTypes(intent.id)).includes('payment_intent.failed'));
+});
+
+test.serial('expiry through advance and a tick voids the pending attempt; a late confirmed payment still succeeds', async (t) => {
+  const intent = await flow.createIntent();
+  await flow.attempt(intent.id);
+  const advanced = await flow.advance(intent.id, 'expiry');
+  t.is(advanced.statusCode, 200);
+  t.is((advanced.result as Json).status, 'requires_payment');
+  await tick();
+  t.is((await flow.intent(intent.id)).status, 'expired');
+  t.like((await flow.attempts(intent.id))[0], { status: 'failed', failure_code: 'expired' });
+  t.like((await flow.advance(intent.id, 'expiry')).result, { error: { code: 'invalid_state_transition' } });
+  const cancel = await flow.post(`/v1/payment_intents/${intent.id}/cancel`);
+  t.is(cancel.statusCode, 409);
+});
+
+test.serial('release before channel settlement is 409; advance never moves a timer later', async (t) => {
+  const intent = await flow.createIntent({ expires_in: 600 });
+  const early = await flow.advance(intent.id, 'release');
+  t.is(early.statusCode, 409);
+  t.like(early.result, { error: { code: 'invalid_state_transition' } });
+  const first = (await flow.advance(intent.id, 'expiry')).result as Json;
+  clock.advance(1000);
+  const second = (await flow.advance(intent.id, 'expiry')).result as Json;
+  t.is(second.expires_at, first.expires_at);
+});
+
+test.serial('cancel voids a pending attempt at the channel', async (t) => {
+  const intent = await flow.createIntent();
+  await flow.attempt(intent.id);
+  const canceled = await flow.post(`/v1/payment_intents/${intent.id}/cancel`);
+  t.like(canceled.result, { status: 'canceled' });
+  t.like((await flow.attempts(intent.id))[0], { status: 'failed', failure_code: 'canceled' });
+  t.is((await flow.attempt(intent.id)).statusCode, 409);
+});
+
+test.serial('attempt validation: unknown method, method of another currency, unknown channel, another merchant', async (t) => {
+  const intent = await flow.createIntent();
+  const unknown = await flow.attempt(intent.id, { payment_method: 'cash' });
+  t.like(unknown.result, { error: { code: 'invalid_parameter', param: 'payment_method' } });
+  const otherCurrency = await flow.attempt(intent.id, { payment_method: 'paynow' });
+  t.like(otherCurrency.result, { error: { code: 'invalid_parameter', param: 'payment_method' } });
+  const channel = await flow.attempt(intent.id, { payment_method: 'promptpay', channel: 'nowhere' });
+  t.like(channel.result, { error: { code: 'invalid_parameter', param: 'channel' } });
+  const missing = await flow.attempt(intent.id, {});
+  t.like(missing.result, { error: { code: 'invalid_parameter', param: 'payment_method' } });
+  const other = await t0.merchant();
+  const theirs = await paymentFlow(t0, other.testKey).attempt(intent.id);
+  t.is(theirs.statusCode, 404);
+  t.is((await flow.attempts(intent.id)).length, 0);
+});
