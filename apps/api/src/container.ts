@@ -56,6 +56,11 @@ import { StaticChannelRegistry } from './channels';
 import type { Config } from './config';
 import { createLogger, type Logger } from './logger';
 
+/** The simulator's callback key, derived from the master key: the same in every process, never stored. */
+export function simulatorCallbackSecret(masterKey: Buffer): Buffer {
+  return createHmac('sha256', masterKey).update('simulator channel callbacks').digest();
+}
+
 /** Tokens for what the composition root provides besides core's ports. */
 export const AppConfig = Symbol('AppConfig');
 export const AppLogger = Symbol('AppLogger');
@@ -119,9 +124,7 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
 
   const clock = container.get<Clock>(Clock);
   const random = container.get<RandomSource>(RandomSource);
-  // The simulator's callback key is derived from the master key: stable across processes, never stored.
-  const simulatorSecret = createHmac('sha256', config.masterKey).update('simulator channel callbacks').digest();
-  const simulator = new SimulatorPaymentChannel(new KnexSimulatorOrderBook(knex), clock, random, { callbackSecret: simulatorSecret });
+  const simulator = new SimulatorPaymentChannel(new KnexSimulatorOrderBook(knex), clock, random, { callbackSecret: simulatorCallbackSecret(config.masterKey) });
   container.bind(SimulatorPaymentChannel).toConstantValue(simulator);
   const rest = createRestChannel(config.restChannel, { clock, logger });
   constant(PaymentChannelRegistry, new StaticChannelRegistry([simulator, ...(rest ? [rest] : []), ...(overrides.channels ?? [])]));
