@@ -235,3 +235,32 @@ test.serial('attempt validation: unknown method, method of another currency, unk
   t.is(theirs.statusCode, 404);
   t.is((await flow.attempts(intent.id)).length, 0);
 });
+
+test.serial('an intent in another currency locks its rate at the method lock point: QR on paid', async (t) => {
+  const intent = await flow.createIntent({ amount: 10000, currency: 'SGD' });
+  t.deepEqual(intent.fx, { locked: false, quote_currency: 'THB' });
+  await flow.attempt(intent.id, { payment_method: 'paynow' });
+  t.like((await flow.intent(intent.id)).fx, { locked: false, lock_point: 'on_paid' });
+  const paid = (await flow.simulate(intent.id, { outcome: 'succeeded' })).result as Json;
+  t.like(paid.fx, { locked: true, lock_point: 'on_paid', quote_currency: 'THB' });
+  t.regex(paid.fx.rate, /^\d+(\.\d+)?$/);
+  t.is(typeof paid.fx.locked_at, 'string');
+  t.is(paid.fee.currency, 'THB');
+  t.is(paid.net.currency, 'THB');
+  // 100.00 SGD at roughly 25–27 THB per SGD, less the fee.
+  t.true(paid.net.amount > 200_000 && paid.net.amount < 280_000, String(paid.net.amount));
+});
+
+test.serial('a wallet payment locks its rate only when the channel settles', async (t) => {
+  const intent = await flow.createIntent({ amount: 2000, currency: 'USD' });
+  await flow.attempt(intent.id, { payment_method: 'alipay_plus' });
+  const paid = (await flow.simulate(intent.id, { outcome: 'succeeded' })).result as Json;
+  t.like(paid, { status: 'succeeded', fx: { locked: false, lock_point: 'on_channel_settled' } });
+  t.is(paid.fee, undefined);
+  t.is(paid.net, undefined);
+  await tick();
+  const settled = await flow.intent(intent.id);
+  t.like(settled, { status: 'channel_settled', fx: { locked: true, lock_point: 'on_channel_settled', quote_currency: 'THB' } });
+  t.is(settled.net.currency, 'THB');
+  t.is(settled.net.amount + settled.fee.amount > 0, true);
+});

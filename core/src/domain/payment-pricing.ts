@@ -70,7 +70,14 @@ export class PaymentPricing {
     }
     if (intent.fx?.locked) return intent;
     if (lock === 'later' || rate === undefined) return { ...intent, fx: unlockedFx(intent.currency, settlementCurrency, method) };
-    const { fee, net } = settlementBreakdown({ amount: intent.amount, currency: intent.currency, settlementCurrency, method, rate, schedule: this.settings.fees });
+    let breakdown;
+    try {
+      breakdown = settlementBreakdown({ amount: intent.amount, currency: intent.currency, settlementCurrency, method, rate, schedule: this.settings.fees });
+    } catch {
+      // A conversion past 2^53 minor units cannot be priced; the payment is recorded unpriced, never dropped.
+      return { ...intent, fx: unlockedFx(intent.currency, settlementCurrency, method) };
+    }
+    const { fee, net } = breakdown;
     return {
       ...intent,
       fee,

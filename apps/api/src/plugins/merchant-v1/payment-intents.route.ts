@@ -49,6 +49,7 @@ export function paymentIntentRoutes(deps: PaymentIntentRoutesDeps): ServerRoute[
           const body = request.payload as CreateBody;
           const { intent, checkoutUrl } = await deps.createPaymentIntent.execute({
             scope: scopeOf(request),
+            settlementCurrency: (request.auth.credentials.caller as ApiCaller).merchant.settlementCurrency,
             amount: body.amount,
             currency: body.currency,
             merchantOrderId: body.merchant_order_id,
