@@ -96,3 +96,29 @@ test('no header combination makes a 5xx', async (t) => {
   );
   t.pass();
 });
+
+const attemptBodyArb = fc.dictionary(fc.oneof(fc.constantFrom('payment_method', 'channel'), fc.string({ maxLength: 8 })), fc.oneof(anyValue, fc.constantFrom('promptpay', 'truemoney', 'paynow', 'simulator', 'rest')), { maxKeys: 4 });
+const simulateBodyArb = fc.dictionary(
+  fc.oneof(fc.constantFrom('outcome', 'failure_code', 'amount', 'currency'), fc.string({ maxLength: 8 })),
+  fc.oneof(anyValue, fc.constantFrom('succeeded', 'failed', 'pending', 'dispute_opened', 'insufficient_funds', 'risk_blocked', 'expired')),
+  { maxKeys: 5 },
+);
+
+test('no attempt or simulate body makes a 5xx, and every refusal is the envelope', async (t) => {
+  let seq = 0;
+  const post = (url: string, payload: unknown) => {
+    seq += 1;
+    return t0.request({ method: 'POST', url, key: shop.testKey, idempotencyKey: `fuzz-as-${seq}-${Math.random()}`, payload });
+  };
+  await fc.assert(
+    fc.asyncProperty(attemptBodyArb, simulateBodyArb, async (attemptBody, simulateBody) => {
+      const intent = (await post('/v1/payment_intents', { amount: 1000, currency: 'THB', merchant_order_id: `fz-${seq}-${Math.random()}` })).result as { id: string };
+      const attempt = await post(`/v1/payment_intents/${intent.id}/attempts`, attemptBody);
+      assertProperAnswer(attempt.statusCode, attempt.result as Envelope, attempt.payload);
+      const simulated = await post(`/v1/test/payment_intents/${intent.id}/simulate`, simulateBody);
+      assertProperAnswer(simulated.statusCode, simulated.result as Envelope, simulated.payload);
+    }),
+    { numRuns: 100 },
+  );
+  t.pass();
+});
