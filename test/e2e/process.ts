@@ -1,4 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createServer } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -27,12 +28,15 @@ export interface ServiceEnvironment {
  */
 export async function serviceEnvironment(): Promise<ServiceEnvironment> {
   const dataDir = mkdtempSync(join(tmpdir(), 'payments-e2e-'));
+  // The service must know its own address before it starts: channels call back to it.
+  const port = await freePort();
   const mysql = process.env.PAYMENTS_TEST_DATABASE_URL ? await createTestDatabase() : undefined;
   await mysql?.knex.destroy();
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     PAYMENTS_DATA_DIR: dataDir,
-    PAYMENTS_PORT: '0',
+    PAYMENTS_PORT: String(port),
+    PAYMENTS_CHANNEL_CALLBACK_URL: `http://127.0.0.1:${port}`,
     PAYMENTS_HOST: '127.0.0.1',
     PAYMENTS_TICK_MS: '200',
     ...(mysql ? { PAYMENTS_DATABASE_URL: mysql.url } : {}),
@@ -104,5 +108,18 @@ export function runAdmin(env: NodeJS.ProcessEnv, args: string[]): Promise<{ code
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     child.once('exit', (code) => resolveRun({ code, stdout, stderr }));
+  });
+}
+
+/** A port nothing listens on right now (the OS picks it; it is free again once this returns). */
+export function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolvePort(port));
+    });
   });
 }

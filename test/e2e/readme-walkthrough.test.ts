@@ -40,5 +40,9 @@ test('the README walk-through runs verbatim against a started service', (t) => {
   t.regex(out, /Idempotent-Replayed: true/i);
   t.regex(out, /"status":"canceled"/);
   t.regex(out, /"type":"payment_intent\.canceled"/);
+  t.regex(out, /"object":"payment_attempt"[^\n]*"status":"pending"[^\n]*"next_action":\{"type":"qr_code"/);
+  t.regex(out, /"status":"succeeded"[^\n]*"fee":\{"amount":\d+,"currency":"THB"\}/);
+  t.regex(out, /"status":"channel_settled"/);
+  t.regex(out, /"type":"payment_intent\.channel_settled"/);
   t.notRegex(out, /"error"/);
 });

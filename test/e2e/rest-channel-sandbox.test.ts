@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { createServer } from 'node:net';
 import test from 'ava';
 import { REPO_ROOT, serviceEnvironment, startService, type RunningService, type ServiceEnvironment } from './process';
 
@@ -52,19 +51,6 @@ async function startSandbox(): Promise<SandboxProcess> {
   };
 }
 
-/** A port free right now: the service must know its own URL before it starts (callback_url). */
-function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolvePort(port));
-    });
-  });
-}
-
 let environment: ServiceEnvironment;
 let sandbox: SandboxProcess;
 let service: RunningService;
@@ -73,11 +59,8 @@ let key: string;
 test.before(async () => {
   sandbox = await startSandbox();
   environment = await serviceEnvironment();
-  const port = await freePort();
   service = await startService({
     ...environment.env,
-    PAYMENTS_PORT: String(port),
-    PAYMENTS_BASE_URL: `http://127.0.0.1:${port}`,
     PAYMENTS_REST_CHANNEL_TEST_URL: sandbox.url,
     PAYMENTS_REST_CHANNEL_TEST_KEY: SANDBOX_KEY,
     PAYMENTS_REST_CHANNEL_TEST_SECRET: SANDBOX_SECRET,
