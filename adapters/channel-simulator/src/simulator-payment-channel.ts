@@ -40,6 +40,12 @@ export interface SimulatorOptions {
   readonly callbackSecret: Buffer;
   /** How long a callback delivery may take before simulate gives up. */
   readonly callbackTimeoutMs?: number;
+  /**
+   * How long after a payment the simulator reports the funds settled: one scheduler tick, so
+   * settlement comes on the tick after the success and never races the answer of the simulate
+   * call that paid.
+   */
+  readonly settleAfterMs?: number;
 }
 
 /** Callback body: what the simulated channel claims. Only the confirming query decides. */
@@ -137,13 +143,13 @@ export class SimulatorPaymentChannel implements PaymentChannel {
   }
 
   /**
-   * One worker tick: settles the orders already paid, then reports the magic outcomes that are
-   * due; in that order, so an order paid by this tick settles on the next (the simulator settles
-   * on the tick after a success). Returns the work done.
+   * One worker tick: settles the orders paid at least `settleAfterMs` ago, then reports the magic
+   * outcomes that are due; in that order, so an order paid by this tick settles on a later one
+   * (the simulator settles on the tick after a success). Returns the work done.
    */
   async tick(limit = 100): Promise<number> {
     const now = this.clock.now();
-    const settled = await this.book.settlePaid(now, now);
+    const settled = await this.book.settlePaid(new Date(now.getTime() - (this.options.settleAfterMs ?? 0)), now);
     const due = await this.book.claimDue(now, limit);
     for (const order of due) {
       if (!order.scheduled || order.status !== 'pending') continue;

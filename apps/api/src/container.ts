@@ -124,7 +124,10 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
 
   const clock = container.get<Clock>(Clock);
   const random = container.get<RandomSource>(RandomSource);
-  const simulator = new SimulatorPaymentChannel(new KnexSimulatorOrderBook(knex), clock, random, { callbackSecret: simulatorCallbackSecret(config.masterKey) });
+  const simulator = new SimulatorPaymentChannel(new KnexSimulatorOrderBook(knex), clock, random, {
+    callbackSecret: simulatorCallbackSecret(config.masterKey),
+    settleAfterMs: config.tickMs,
+  });
   container.bind(SimulatorPaymentChannel).toConstantValue(simulator);
   const rest = createRestChannel(config.restChannel, { clock, logger });
   constant(PaymentChannelRegistry, new StaticChannelRegistry([simulator, ...(rest ? [rest] : []), ...(overrides.channels ?? [])]));

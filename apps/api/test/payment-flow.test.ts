@@ -17,8 +17,9 @@ test.before(async () => {
 });
 test.after.always(async () => t0?.close());
 
-/** One worker tick, as the scheduler runs it. */
+/** One worker tick, as the scheduler runs it, a tick (1 s, the default) after the last one. */
 async function tick(): Promise<void> {
+  clock.advance(1000);
   await t0.app.get(SimulatorPaymentChannel).tick();
   await t0.app.get(ExpirePaymentIntents).execute({ limit: 100 });
   await t0.app.get(ReconcileAttempts).execute({ limit: 100 });
@@ -53,7 +54,8 @@ test.serial('a test payment end to end: attempt, simulate success, channel_settl
   const settled = await flow.intent(intent.id);
   t.is(settled.status, 'channel_settled');
   const availableAt = Date.parse(settled.available_at);
-  t.true(availableAt >= clock.now().getTime() + 2 * 24 * 3600 * 1000 - 1000);
+  // Two days (the default settlement delay) from the tick that settled it; timestamps show whole seconds.
+  t.true(availableAt >= clock.now().getTime() + 2 * 24 * 3600 * 1000 - 3000);
 
   const advanced = await flow.advance(intent.id, 'release');
   t.is(advanced.statusCode, 200);

@@ -1,0 +1,119 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import test from 'ava';
+import { FakeClock } from '@payments/in-memory';
+import { CryptoRandomSource } from '@payments/node-runtime';
+import { createTestDatabase, type TestDatabase } from '@payments/storage-sql';
+import { KnexSimulatorOrderBook } from '../src/knex-simulator-order-book';
+import { sign, SIGNATURE_HEADER } from '../src/callback-signature';
+import { magicOutcome, SimulatorPaymentChannel } from '../src/simulator-payment-channel';
+
+const secret = Buffer.alloc(32, 7);
+const clock = new FakeClock(new Date());
+let database: TestDatabase;
+let receiver: Server;
+let callbackUrl: string;
+const received: Array<{ body: string; signature: string }> = [];
+
+test.before(async () => {
+  database = await createTestDatabase();
+  receiver = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+    req.on('end', () => {
+      received.push({ body, signature: String(req.headers[SIGNATURE_HEADER]) });
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}');
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  callbackUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/cb`;
+});
+test.after.always(async () => {
+  receiver?.close();
+  await database?.destroy();
+});
+
+const channel = (settleAfterMs = 1000) =>
+  new SimulatorPaymentChannel(new KnexSimulatorOrderBook(database.knex), clock, new CryptoRandomSource(), { callbackSecret: secret, settleAfterMs });
+
+let n = 0;
+const order = (amount: number) => {
+  n += 1;
+  return { mode: 'test' as const, reference: `pa_TEST${n}${Date.now()}`, amount, currency: 'THB', paymentMethod: 'promptpay', callbackUrl, expiresAt: new Date(clock.now().getTime() + 3600_000) };
+};
+
+test.serial('placing twice with one reference is one order', async (t) => {
+  const sim = channel();
+  const request = order(1000);
+  const [a, b] = await Promise.all([sim.placeOrder(request), sim.placeOrder(request)]);
+  t.is(a.outcome, 'placed');
+  t.deepEqual(a, b);
+});
+
+test.serial('magic amounts are read from the last two digits', (t) => {
+  t.deepEqual(magicOutcome(10001), { status: 'paid' });
+  t.deepEqual(magicOutcome(202), { status: 'failed', failureCode: 'insufficient_funds' });
+  t.is(magicOutcome(10006), undefined);
+  t.is(magicOutcome(10100), undefined);
+});
+
+test.serial('a magic outcome is reported once, signed, on the next tick', async (t) => {
+  const sim = channel();
+  const placed = await sim.placeOrder(order(5002));
+  if (placed.outcome !== 'placed') return t.fail();
+  received.length = 0;
+  await Promise.all([sim.tick(), sim.tick()]);
+  const mine = received.filter((r) => r.body.includes(placed.channelOrderId));
+  t.is(mine.length, 1);
+  const parsed = sim.verifyCallback('test', { [SIGNATURE_HEADER]: mine[0]!.signature }, mine[0]!.body);
+  t.is(parsed.reportedStatus, 'failed');
+  const report = await sim.queryOrder('test', placed.channelOrderId);
+  t.like(report, { status: 'failed', failureCode: 'insufficient_funds', amount: 5002 });
+});
+
+test.serial('a simulated amount is only a claim in the callback: the order book keeps the paid amount', async (t) => {
+  const sim = channel();
+  const placed = await sim.placeOrder(order(7000));
+  if (placed.outcome !== 'placed') return t.fail();
+  received.length = 0;
+  await sim.simulate('test', placed.channelOrderId, { status: 'paid', amount: 1 });
+  t.like(JSON.parse(received[0]!.body), { status: 'paid', amount: 1 });
+  t.like(await sim.queryOrder('test', placed.channelOrderId), { status: 'paid', amount: 7000 });
+});
+
+test.serial('paid orders settle a tick after the payment, not in the same instant', async (t) => {
+  const sim = channel(1000);
+  const placed = await sim.placeOrder(order(8000));
+  if (placed.outcome !== 'placed') return t.fail();
+  await sim.simulate('test', placed.channelOrderId, { status: 'paid' });
+  await sim.tick();
+  t.is((await sim.queryOrder('test', placed.channelOrderId)).settledAt, undefined);
+  clock.advance(1000);
+  await sim.tick();
+  t.truthy((await sim.queryOrder('test', placed.channelOrderId)).settledAt);
+});
+
+test.serial('callbacks with a forged, stale or missing signature, or a broken body, are refused', async (t) => {
+  const sim = channel();
+  const body = JSON.stringify({ id: 'sim_X', reference: 'pa_X', status: 'paid', amount: 1, currency: 'THB' });
+  const now = Math.floor(clock.now().getTime() / 1000);
+  t.throws(() => sim.verifyCallback('test', {}, body), { message: /signature/ });
+  t.throws(() => sim.verifyCallback('test', { [SIGNATURE_HEADER]: sign(Buffer.alloc(32, 8), now, body) }, body), { message: /signature/ });
+  t.throws(() => sim.verifyCallback('test', { [SIGNATURE_HEADER]: sign(secret, now - 301, body) }, body), { message: /signature/ });
+  t.throws(() => sim.verifyCallback('test', { [SIGNATURE_HEADER]: sign(secret, now, body) }, `${body} `), { message: /signature/ });
+  const truncated = body.slice(0, 20);
+  t.throws(() => sim.verifyCallback('test', { [SIGNATURE_HEADER]: sign(secret, now, truncated) }, truncated), { message: /not JSON/ });
+  t.is(sim.verifyCallback('test', { [SIGNATURE_HEADER]: sign(secret, now, body) }, body).reference, 'pa_X');
+});
+
+test.serial('void fails a pending order but never a paid one', async (t) => {
+  const sim = channel();
+  const pending = await sim.placeOrder(order(9000));
+  const paid = await sim.placeOrder(order(9100));
+  if (pending.outcome !== 'placed' || paid.outcome !== 'placed') return t.fail();
+  await sim.simulate('test', paid.channelOrderId, { status: 'paid' });
+  await sim.voidOrder('test', pending.channelOrderId);
+  await sim.voidOrder('test', paid.channelOrderId);
+  t.like(await sim.queryOrder('test', pending.channelOrderId), { status: 'failed', failureCode: 'expired' });
+  t.like(await sim.queryOrder('test', paid.channelOrderId), { status: 'paid' });
+});
