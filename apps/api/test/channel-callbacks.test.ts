@@ -107,6 +107,16 @@ test.serial('a refused order is a failed attempt and a 402 payment_failed, remem
   t.is(scripted.placed, placedBefore, 'a replay places no order');
 });
 
+test.serial('concurrent attempt creates place exactly one order with the channel', async (t) => {
+  const intent = await flow.createIntent({ amount: 2500 });
+  const before = scripted.placed;
+  const answers = await Promise.all(Array.from({ length: 10 }, () => flow.attempt(intent.id, { payment_method: 'promptpay', channel: 'scripted' })));
+  t.is(scripted.placed - before, 1);
+  t.is(answers.filter((res) => res.statusCode === 201).length, 1);
+  t.true(answers.every((res) => res.statusCode === 201 || res.statusCode === 200 || res.statusCode === 409));
+  t.is((await flow.attempts(intent.id)).length, 1);
+});
+
 test.serial('a lost callback: the reconciler asks the channel and records the payment', async (t) => {
   const intent = await flow.createIntent({ amount: 3000 });
   const attempt = (await flow.attempt(intent.id, { payment_method: 'promptpay', channel: 'scripted' })).result as Json;

@@ -190,7 +190,7 @@ test.serial('a simulate call replaces a magic outcome not yet reported', async (
 
 test.serial('expiry through advance and a tick voids the pending attempt; a late confirmed payment still succeeds', async (t) => {
   const intent = await flow.createIntent();
-  await flow.attempt(intent.id);
+  const attempt = await flow.attempt(intent.id);
   const advanced = await flow.advance(intent.id, 'expiry');
   t.is(advanced.statusCode, 200);
   t.is((advanced.result as Json).status, 'requires_payment');
@@ -200,6 +200,12 @@ test.serial('expiry through advance and a tick voids the pending attempt; a late
   t.like((await flow.advance(intent.id, 'expiry')).result, { error: { code: 'invalid_state_transition' } });
   const cancel = await flow.post(`/v1/payment_intents/${intent.id}/cancel`);
   t.is(cancel.statusCode, 409);
+  // The payer pays the voided order anyway and the channel confirms it: the money is not dropped.
+  const orderId = ((attempt.result as Json).next_action.qr_data as string).split('|')[2] as string;
+  await t0.app.get(SimulatorPaymentChannel).simulate('test', orderId, { status: 'paid' });
+  t.like(await flow.intent(intent.id), { status: 'succeeded' });
+  t.like((await flow.attempts(intent.id))[0], { status: 'succeeded' });
+  t.deepEqual((await flow.eventTypes(intent.id)).slice(-2), ['payment_intent.expired', 'payment_intent.succeeded']);
 });
 
 test.serial('release before channel settlement is 409; advance never moves a timer later', async (t) => {
