@@ -3,6 +3,7 @@ export * from './errors/core-error';
 export * from './domain/api-key.entity';
 export * from './domain/api-version';
 export * from './domain/catalog';
+export * from './domain/dashboard-access';
 export * from './domain/event.entity';
 export * from './domain/fees';
 export * from './domain/fx';
@@ -22,6 +23,9 @@ export * from './domain/tokens';
 export * from './domain/user.entity';
 
 export * from './ports/api-key.repository.port';
+export * from './ports/audit-log.port';
+export * from './ports/one-time-codes.port';
+export * from './ports/secret-box.port';
 export * from './ports/checkout-session.repository.port';
 export * from './ports/clock.port';
 export * from './ports/digest.port';

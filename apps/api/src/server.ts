@@ -24,6 +24,10 @@ import { VALIDATION_OPTIONS, validationFailAction } from './http/validation';
 import type { Logger } from './logger';
 import { errorsPlugin } from './plugins/errors.plugin';
 import { channelCallbacksPlugin } from './plugins/channel-callbacks.plugin';
+import { authRoutes } from './plugins/dashboard/auth.routes';
+import { dashboardPlugin } from './plugins/dashboard/dashboard.plugin';
+import { authRoutesDeps, resourceRoutesDeps } from './plugins/dashboard/dashboard.deps';
+import { resourceRoutes } from './plugins/dashboard/resource.routes';
 import { merchantV1Plugin } from './plugins/merchant-v1/merchant-v1.plugin';
 
 /** Request bodies over 64 KiB are refused with 413 `request_too_large` before they are parsed. */
@@ -70,6 +74,13 @@ export async function createServer(app: AppContainer): Promise<Server> {
     },
   });
   await server.register({ plugin: channelCallbacksPlugin, options: { handleChannelCallback: app.get(HandleChannelCallback) } });
+  await server.register({
+    plugin: dashboardPlugin,
+    options: {
+      sessions: { secureCookie: config.baseUrl.startsWith('https:') },
+      routes: [...authRoutes(authRoutesDeps(app)), ...resourceRoutes(resourceRoutesDeps(app))],
+    },
+  });
 
   // Liveness for load balancers and the process tests; outside the three access groups, reveals nothing.
   server.route({ method: 'GET', path: '/health', options: { auth: false }, handler: () => ({ status: 'ok' }) });
