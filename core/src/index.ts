@@ -2,6 +2,7 @@ export * from './errors/core-error';
 
 export * from './domain/api-key.entity';
 export * from './domain/api-version';
+export * from './domain/audit';
 export * from './domain/catalog';
 export * from './domain/dashboard-access';
 export * from './domain/event.entity';
@@ -67,3 +68,4 @@ export * from './use-cases/record-channel-report/record-channel-report.use-case'
 export * from './use-cases/release-funds/release-funds.use-case';
 export * from './use-cases/report-channel-settlements/report-channel-settlements.use-case';
 export * from './use-cases/simulate-payment/simulate-payment.use-case';
+export * from './use-cases/verify-one-time-code/verify-one-time-code.use-case';

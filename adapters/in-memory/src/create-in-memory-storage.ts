@@ -1,5 +1,6 @@
 import type { StoragePorts } from '@payments/core';
 import { InMemoryApiKeyRepository } from './in-memory-api-key.repository';
+import { InMemoryAuditLog } from './in-memory-audit-log';
 import { InMemoryCheckoutSessionRepository } from './in-memory-checkout-session.repository';
 import { InMemoryEventOutbox } from './in-memory-event-outbox.repository';
 import { InMemoryIdempotencyStore } from './in-memory-idempotency-store.repository';
@@ -24,6 +25,7 @@ export function createInMemoryStorage(store: InMemoryStore = new InMemoryStore()
     apiKeys: new InMemoryApiKeyRepository(store),
     intents: new InMemoryPaymentIntentRepository(store),
     attempts: new InMemoryPaymentAttemptRepository(store),
+    audit: new InMemoryAuditLog(store),
     checkoutSessions: new InMemoryCheckoutSessionRepository(store),
     events: new InMemoryEventOutbox(store),
     idempotency: new InMemoryIdempotencyStore(store),

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { ApiKey, CheckoutSession, DomainEvent, Merchant, PaymentAttempt, PaymentIntent, User } from '@payments/core';
+import type { ApiKey, AuditEntry, CheckoutSession, DomainEvent, Merchant, PaymentAttempt, PaymentIntent, User } from '@payments/core';
 import { StorageMutex } from './storage-mutex';
 
 /** A stored row with its insertion sequence: lists are ordered by it, newest first. */
@@ -32,6 +32,7 @@ export interface InMemoryTables {
   readonly checkoutSessions: Map<string, CheckoutSession>;
   /** In insertion order. */
   readonly events: Sequenced<DomainEvent>[];
+  readonly audit: Sequenced<AuditEntry>[];
   /** By `idempotencyKeyOf(scope)`. */
   readonly idempotency: Map<string, IdempotencyRecord>;
 }
@@ -45,6 +46,7 @@ function emptyTables(): InMemoryTables {
     attempts: new Map(),
     checkoutSessions: new Map(),
     events: [],
+    audit: [],
     idempotency: new Map(),
   };
 }

@@ -19,4 +19,28 @@ export class InMemoryUserRepository implements UserRepository {
   findByEmail(email: string): Promise<User | undefined> {
     return this.store.atomic(() => deepCopy([...this.store.tables.users.values()].find((user) => user.email === email)));
   }
+
+  findById(merchantId: string, id: string): Promise<User | undefined> {
+    return this.store.atomic(() => {
+      const user = this.store.tables.users.get(id);
+      return user && user.merchantId === merchantId ? deepCopy(user) : undefined;
+    });
+  }
+
+  listByMerchant(merchantId: string): Promise<User[]> {
+    return this.store.atomic(() =>
+      [...this.store.tables.users.values()]
+        .filter((user) => user.merchantId === merchantId)
+        .sort((a, b) => a.created.getTime() - b.created.getTime() || a.id.localeCompare(b.id))
+        .map((user) => deepCopy(user)),
+    );
+  }
+
+  update(user: User): Promise<void> {
+    return this.store.atomic(() => {
+      const existing = this.store.tables.users.get(user.id);
+      if (!existing || existing.merchantId !== user.merchantId) return;
+      this.store.tables.users.set(user.id, deepCopy({ ...user, email: existing.email, created: existing.created }));
+    });
+  }
 }

@@ -11,4 +11,5 @@ export * from './in-memory-payment-attempt.repository';
 export * from './in-memory-checkout-session.repository';
 export * from './in-memory-event-outbox.repository';
 export * from './in-memory-idempotency-store.repository';
+export * from './in-memory-audit-log';
 export * from './create-in-memory-storage';

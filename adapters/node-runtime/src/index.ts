@@ -2,3 +2,4 @@ export * from './crypto-digest';
 export * from './crypto-random-source';
 export * from './scrypt-password-hasher';
 export * from './system-clock';
+export * from './aes-gcm-secret-box';

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { KnexContext } from './knex-context';
 import { KnexUnitOfWork, type KnexUnitOfWorkOptions } from './knex-unit-of-work';
 import { KnexApiKeyRepository } from './repositories/knex-api-key.repository';
+import { KnexAuditLog } from './repositories/knex-audit-log.repository';
 import { KnexCheckoutSessionRepository } from './repositories/knex-checkout-session.repository';
 import { KnexEventOutbox } from './repositories/knex-event-outbox.repository';
 import { KnexIdempotencyStore } from './repositories/knex-idempotency-store.repository';
@@ -28,6 +29,7 @@ export function createSqlStorage(knex: Knex, options: KnexUnitOfWorkOptions = {}
     apiKeys: new KnexApiKeyRepository(context),
     intents: new KnexPaymentIntentRepository(context),
     attempts: new KnexPaymentAttemptRepository(context),
+    audit: new KnexAuditLog(context),
     checkoutSessions: new KnexCheckoutSessionRepository(context),
     events: new KnexEventOutbox(context),
     idempotency: new KnexIdempotencyStore(context),

@@ -10,6 +10,7 @@ export * from './repositories/knex-user.repository';
 export * from './repositories/knex-api-key.repository';
 export * from './repositories/knex-payment-intent.repository';
 export * from './repositories/knex-payment-attempt.repository';
+export * from './repositories/knex-audit-log.repository';
 export * from './repositories/knex-checkout-session.repository';
 export * from './repositories/knex-event-outbox.repository';
 export * from './repositories/knex-idempotency-store.repository';

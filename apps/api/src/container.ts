@@ -15,6 +15,11 @@ import {
   HandleChannelCallback,
   ListAttempts,
   PaymentAttemptRepository,
+  AuditLog,
+  AuditRecorder,
+  OneTimeCodes,
+  SecretBox,
+  VerifyOneTimeCode,
   PaymentChannelRegistry,
   PaymentPricing,
   PlaceAttempt,
@@ -49,7 +54,8 @@ import { KnexSimulatorOrderBook, SimulatorPaymentChannel } from '@payments/chann
 import { BundledFxRateSource, HttpFxRateSource } from '@payments/fx-rates';
 import { InMemoryLockManager, InMemoryRateLimiter } from '@payments/in-memory';
 import { connectRedis, disconnectRedis, RedisLockManager, RedisRateLimiter, type RedisClient } from '@payments/locks-redis';
-import { CryptoDigest, CryptoRandomSource, ScryptPasswordHasher, SystemClock } from '@payments/node-runtime';
+import { AesGcmSecretBox, CryptoDigest, CryptoRandomSource, ScryptPasswordHasher, SystemClock } from '@payments/node-runtime';
+import { OtplibOneTimeCodes } from '@payments/otp';
 import { createKnex, createSqlStorage, migrateLatest } from '@payments/storage-sql';
 import { Container, type ResolutionContext } from 'inversify';
 import { StaticChannelRegistry } from './channels';
@@ -116,6 +122,9 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
   constant(PaymentIntentRepository, storage.intents);
   constant(CheckoutSessionRepository, storage.checkoutSessions);
   constant(PaymentAttemptRepository, storage.attempts);
+  constant(AuditLog, storage.audit);
+  constant(SecretBox, new AesGcmSecretBox(config.masterKey));
+  constant(OneTimeCodes, new OtplibOneTimeCodes());
   constant(EventOutbox, storage.events);
   constant(IdempotencyStore, storage.idempotency);
   const keyPrefix = config.redisKeyPrefix;
@@ -196,6 +205,10 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
       ctx.get(StatusChange),
       ctx.get(PaymentPricing),
     ),
+  );
+  factory(AuditRecorder, (ctx) => new AuditRecorder(ctx.get(AuditLog), ctx.get(Clock), ctx.get(RandomSource)));
+  factory(VerifyOneTimeCode, (ctx) =>
+    new VerifyOneTimeCode(ctx.get(UnitOfWork), ctx.get(UserRepository), ctx.get(OneTimeCodes), ctx.get(SecretBox), ctx.get(Clock)),
   );
   factory(ReleaseFunds, (ctx) => new ReleaseFunds(ctx.get(UnitOfWork), ctx.get(PaymentIntentRepository), ctx.get(Clock)));
   factory(ListEvents, (ctx) => new ListEvents(ctx.get(EventOutbox)));

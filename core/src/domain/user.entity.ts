@@ -11,5 +11,9 @@ export interface User {
   readonly status: UserStatus;
   /** Self-describing hash (algorithm and parameters included) so parameters can be raised later. */
   readonly passwordHash: string;
+  /** The TOTP secret, sealed by the SecretBox; absent until the user claims a second factor. */
+  readonly mfaSecret?: string;
+  /** The last TOTP time step a code was accepted for: a code of that step or earlier is refused. */
+  readonly mfaLastStep?: number;
   readonly created: Date;
 }

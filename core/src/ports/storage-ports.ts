@@ -1,4 +1,5 @@
 import type { ApiKeyRepository } from './api-key.repository.port';
+import type { AuditLog } from './audit-log.port';
 import type { CheckoutSessionRepository } from './checkout-session.repository.port';
 import type { EventOutbox } from './event-outbox.port';
 import type { IdempotencyStore } from './idempotency-store.port';
@@ -19,6 +20,7 @@ export interface StoragePorts {
   readonly apiKeys: ApiKeyRepository;
   readonly intents: PaymentIntentRepository;
   readonly attempts: PaymentAttemptRepository;
+  readonly audit: AuditLog;
   readonly checkoutSessions: CheckoutSessionRepository;
   readonly events: EventOutbox;
   readonly idempotency: IdempotencyStore;

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { initialSchema } from './001-initial-schema.migration';
 import { paymentAttempts } from './002-payment-attempts.migration';
+import { dashboardFoundation } from './003-dashboard-foundation.migration';
 
 interface NamedMigration {
   readonly name: string;
@@ -11,6 +12,7 @@ interface NamedMigration {
 const MIGRATIONS: readonly NamedMigration[] = [
   { name: '001-initial-schema', migration: initialSchema },
   { name: '002-payment-attempts', migration: paymentAttempts },
+  { name: '003-dashboard-foundation', migration: dashboardFoundation },
 ];
 
 /** The names of every migration, in the order they run. */

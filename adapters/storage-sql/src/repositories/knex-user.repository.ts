@@ -12,6 +12,8 @@ interface UserRow {
   role: string;
   status: string;
   password_hash: string;
+  mfa_secret?: string | null;
+  mfa_last_step?: BigIntValue | null;
   created_at: BigIntValue;
 }
 
@@ -26,8 +28,25 @@ function toEntity(row: UserRow): User {
     role: row.role as UserRole,
     status: row.status as UserStatus,
     passwordHash: row.password_hash,
+    mfaSecret: toOptional(row.mfa_secret ?? null),
+    mfaLastStep: row.mfa_last_step === null || row.mfa_last_step === undefined ? undefined : Number(row.mfa_last_step),
     created: toDate(row.created_at),
   });
+}
+
+function toRow(user: User): UserRow {
+  return {
+    id: user.id,
+    merchant_id: user.merchantId,
+    email: user.email,
+    name: toNullable(user.name),
+    role: user.role,
+    status: user.status,
+    password_hash: user.passwordHash,
+    mfa_secret: toNullable(user.mfaSecret),
+    mfa_last_step: toNullable(user.mfaLastStep),
+    created_at: toMillis(user.created),
+  };
 }
 
 export class KnexUserRepository implements UserRepository {
@@ -39,16 +58,7 @@ export class KnexUserRepository implements UserRepository {
 
   async insert(user: User): Promise<void> {
     try {
-      await this.table().insert({
-        id: user.id,
-        merchant_id: user.merchantId,
-        email: user.email,
-        name: toNullable(user.name),
-        role: user.role,
-        status: user.status,
-        password_hash: user.passwordHash,
-        created_at: toMillis(user.created),
-      });
+      await this.table().insert(toRow(user));
     } catch (error) {
       if (isDuplicateKeyError(error, EMAIL_UNIQUE)) {
         throw new CoreError('email_taken', 'conflict', 'An account with this email already exists.', { param: 'email', cause: error });
@@ -60,5 +70,22 @@ export class KnexUserRepository implements UserRepository {
   async findByEmail(email: string): Promise<User | undefined> {
     const row = await this.table().where({ email }).first();
     return row === undefined ? undefined : toEntity(row);
+  }
+
+  async findById(merchantId: string, id: string): Promise<User | undefined> {
+    const row = await this.table().where({ id, merchant_id: merchantId }).first();
+    return row === undefined ? undefined : toEntity(row);
+  }
+
+  async listByMerchant(merchantId: string): Promise<User[]> {
+    const rows = await this.table().where({ merchant_id: merchantId }).orderBy('created_at', 'asc').orderBy('id', 'asc');
+    return rows.map(toEntity);
+  }
+
+  async update(user: User): Promise<void> {
+    const { id, merchant_id, email, created_at, ...columns } = toRow(user);
+    void email;
+    void created_at;
+    await this.table().where({ id, merchant_id }).update(columns);
   }
 }

@@ -1,0 +1,1 @@
+export * from './otplib-one-time-codes';
