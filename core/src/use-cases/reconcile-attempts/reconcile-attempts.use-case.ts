@@ -22,16 +22,19 @@ export class ReconcileAttempts {
   async execute(input: { limit: number }): Promise<number> {
     const due = await this.attempts.findDueForCheck(this.clock.now(), input.limit);
     let answered = 0;
+    // As for settlement reports: a channel that fails once is not asked again this tick.
+    const unreachable = new Set<string>();
     for (const attempt of due) {
       const channel = this.channels.find(attempt.channel);
       const scope = { merchantId: attempt.merchantId, mode: attempt.mode };
-      try {
-        if (!channel || !attempt.channelOrderId) throw new Error('no channel order to ask about');
-        const report = await channel.queryOrder(attempt.mode, attempt.channelOrderId);
-        await this.recordReport.execute({ attempt, report });
-        answered += 1;
-      } catch {
-        // The channel is down or the order unknown: ask again later rather than guess.
+      if (channel && attempt.channelOrderId && !unreachable.has(attempt.channel)) {
+        const report = await channel.queryOrder(attempt.mode, attempt.channelOrderId).catch(() => {
+          // The channel is down: ask again later rather than guess.
+          unreachable.add(attempt.channel);
+          return undefined;
+        });
+        // A report that cannot be recorded now (a concurrent change) is recorded on a later pass.
+        if (report && (await this.recordReport.execute({ attempt, report }).then(() => true, () => false))) answered += 1;
       }
       const fresh = await this.attempts.findById(scope, attempt.id);
       if (fresh?.status === 'pending') {

@@ -25,12 +25,18 @@ export class ReportChannelSettlements {
   async execute(input: { limit: number }): Promise<number> {
     const candidates = await this.deps.intents.findAwaitingChannelSettlement(input.limit);
     let settled = 0;
+    // A channel that fails to answer is not asked again this tick: one slow channel must not
+    // hold the whole scheduler for a timeout per intent.
+    const unreachable = new Set<string>();
     for (const candidate of candidates) {
       const scope = { merchantId: candidate.merchantId, mode: candidate.mode };
       const attempt = await this.attempts.findSucceeded(scope, candidate.id);
       const channel = attempt ? this.channels.find(attempt.channel) : undefined;
-      if (!attempt?.channelOrderId || !channel) continue;
-      const report = await channel.queryOrder(attempt.mode, attempt.channelOrderId).catch(() => undefined);
+      if (!attempt?.channelOrderId || !channel || unreachable.has(attempt.channel)) continue;
+      const report = await channel.queryOrder(attempt.mode, attempt.channelOrderId).catch(() => {
+        unreachable.add(attempt.channel);
+        return undefined;
+      });
       if (!report?.settledAt) continue;
       const merchant = await this.merchants.findById(candidate.merchantId);
       if (!merchant) continue;
