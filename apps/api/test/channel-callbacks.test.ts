@@ -4,6 +4,7 @@ import { sign } from '@payments/channel-simulator';
 import {
   CoreError,
   ReconcileAttempts,
+  ReportChannelSettlements,
   type ChannelCallback,
   type ChannelCapabilities,
   type ChannelOrderStatus,
@@ -33,6 +34,8 @@ class ScriptedChannel implements PaymentChannel {
   };
   readonly orders = new Map<string, ChannelOrderStatus>();
   placed = 0;
+  queries = 0;
+  down = false;
 
   async placeOrder(request: PlaceOrderRequest): Promise<PlaceOrderResult> {
     this.placed += 1;
@@ -42,6 +45,8 @@ class ScriptedChannel implements PaymentChannel {
     return { outcome: 'placed', channelOrderId: id, nextAction: { type: 'qr_code', qrData: id } };
   }
   async queryOrder(_mode: Mode, id: string): Promise<ChannelOrderStatus> {
+    this.queries += 1;
+    if (this.down) throw new CoreError('channel_error', 'unavailable', 'down');
     const order = this.orders.get(id);
     if (!order) throw new CoreError('channel_error', 'unavailable', 'unknown');
     return order;
@@ -170,4 +175,22 @@ test.serial('a signed callback for an order of another attempt, or truncated, is
   t.is((await callback('/channels/simulator/callback/test', stale, { 'simulator-signature': sign(secret, now - 3600, stale) })).statusCode, 401);
   t.is((await flow.intent(intent.id)).status, 'requires_payment');
   t.is((await flow.intent(other.intent.id)).status, 'requires_payment');
+});
+
+test.serial('a channel that is down is asked once per tick, not once per payment', async (t) => {
+  for (let i = 0; i < 3; i += 1) {
+    const intent = await flow.createIntent({ amount: 6000 + i });
+    const attempt = (await flow.attempt(intent.id, { payment_method: 'promptpay', channel: 'scripted' })).result as Json;
+    const order = [...scripted.orders.values()].find((o) => o.reference === attempt.id)!;
+    scripted.orders.set(order.channelOrderId, { ...order, status: 'paid' });
+  }
+  await t0.app.get(ReconcileAttempts).execute({ limit: 100 });
+  scripted.down = true;
+  try {
+    const before = scripted.queries;
+    await t0.app.get(ReportChannelSettlements).execute({ limit: 100 });
+    t.is(scripted.queries - before, 1);
+  } finally {
+    scripted.down = false;
+  }
 });
