@@ -34,4 +34,28 @@ export function apiKeyRepositoryContract(adapter: StorageAdapter): void {
     t.false(read !== undefined && 'name' in read);
     t.false(read !== undefined && 'revokedAt' in read);
   });
+
+  test(title('listActive is the merchant\'s keys that are not revoked, newest first, both modes'), async (t) => {
+    const { apiKeys } = storage();
+    const merchantId = ids.merchant();
+    const older = anApiKey({ merchantId });
+    const live = anApiKey({ merchantId, mode: 'live', prefix: `sk_live_${ids.token().slice(0, 8)}`, created: new Date(T0.getTime() + 1000) });
+    const revoked = anApiKey({ merchantId, created: new Date(T0.getTime() + 2000), revokedAt: new Date(T0.getTime() + 3000) });
+    for (const key of [older, live, revoked, anApiKey()]) await apiKeys.insert(key);
+    t.deepEqual(await apiKeys.listActive(merchantId), [live, older]);
+  });
+
+  test(title('findById and revoke reach the merchant\'s own key only; the first revocation time stays'), async (t) => {
+    const { apiKeys } = storage();
+    const key = anApiKey();
+    await apiKeys.insert(key);
+    t.deepEqual(await apiKeys.findById(key.merchantId, key.id), key);
+    t.is(await apiKeys.findById(ids.merchant(), key.id), undefined);
+    t.is(await apiKeys.revoke(ids.merchant(), key.id, T0), undefined);
+    const first = new Date(T0.getTime() + 5000);
+    t.deepEqual(await apiKeys.revoke(key.merchantId, key.id, first), { ...key, revokedAt: first });
+    t.deepEqual((await apiKeys.revoke(key.merchantId, key.id, new Date(T0.getTime() + 9000)))?.revokedAt, first);
+    t.deepEqual((await apiKeys.findByPrefix(key.prefix))[0]?.revokedAt, first, 'authentication sees the revocation at once');
+    t.deepEqual(await apiKeys.listActive(key.merchantId), []);
+  });
 }

@@ -57,4 +57,18 @@ export function merchantRepositoryContract(adapter: StorageAdapter): void {
     t.false((await merchants.findById(merchant.id))?.liveEnabled);
     t.false(await merchants.setLiveEnabled(ids.merchant(), true));
   });
+
+  test(title('updateSettings writes only the fields given, null clears, and the rest stays'), async (t) => {
+    const { merchants } = storage();
+    const merchant = aMerchant();
+    await merchants.insert(merchant);
+    const first = await merchants.updateSettings(merchant.id, { supportEmail: 'help@example.com', statementDescriptor: 'SIAM COFFEE' });
+    t.deepEqual(first, { ...merchant, supportEmail: 'help@example.com', statementDescriptor: 'SIAM COFFEE' });
+    const second = await merchants.updateSettings(merchant.id, { name: 'Siam Roasters', settlementSchedule: 'manual', supportEmail: null });
+    t.deepEqual(second, { ...merchant, name: 'Siam Roasters', settlementSchedule: 'manual', statementDescriptor: 'SIAM COFFEE' });
+    t.false(second !== undefined && 'supportEmail' in second, 'a cleared field is absent, not undefined');
+    t.deepEqual(await merchants.findById(merchant.id), second);
+    t.deepEqual(await merchants.updateSettings(merchant.id, {}), second);
+    t.is(await merchants.updateSettings(ids.merchant(), { name: 'x' }), undefined);
+  });
 }

@@ -34,4 +34,48 @@ export function userRepositoryContract(adapter: StorageAdapter): void {
     t.is(error?.param, 'email');
     t.is((await users.findByEmail(first.email))?.id, first.id, 'the first account is untouched');
   });
+
+  test(title('claimMfaSecret stores a second factor only when there is none, and forgets the last step'), async (t) => {
+    const { users } = storage();
+    const user = aUser({ mfaLastStep: 7 });
+    await users.insert(user);
+    t.true(await users.claimMfaSecret(user.merchantId, user.id, 'sealed-1'));
+    t.false(await users.claimMfaSecret(user.merchantId, user.id, 'sealed-2'), 'a second claim loses');
+    t.false(await users.claimMfaSecret(ids.merchant(), user.id, 'sealed-3'), "another merchant's id");
+    const read = await users.findById(user.merchantId, user.id);
+    t.is(read?.mfaSecret, 'sealed-1');
+    t.is(read?.mfaLastStep, undefined);
+  });
+
+  test(title('spendOneTimeStep accepts each step once, in increasing order, for the current secret only'), async (t) => {
+    const { users } = storage();
+    const user = aUser({ mfaSecret: 'sealed' });
+    await users.insert(user);
+    t.true(await users.spendOneTimeStep(user.merchantId, user.id, 'sealed', 100));
+    t.false(await users.spendOneTimeStep(user.merchantId, user.id, 'sealed', 100), 'the same step again');
+    t.false(await users.spendOneTimeStep(user.merchantId, user.id, 'sealed', 99), 'an earlier step');
+    t.false(await users.spendOneTimeStep(user.merchantId, user.id, 'other', 101), 'a secret that was reset meanwhile');
+    t.false(await users.spendOneTimeStep(ids.merchant(), user.id, 'sealed', 101), "another merchant's id");
+    t.true(await users.spendOneTimeStep(user.merchantId, user.id, 'sealed', 101));
+    t.is((await users.findById(user.merchantId, user.id))?.mfaLastStep, 101);
+  });
+
+  test(title('of concurrent spends of one step exactly one wins'), async (t) => {
+    const { users } = storage();
+    const user = aUser({ mfaSecret: 'sealed' });
+    await users.insert(user);
+    const results = await Promise.all(Array.from({ length: 5 }, () => users.spendOneTimeStep(user.merchantId, user.id, 'sealed', 42)));
+    t.is(results.filter(Boolean).length, 1);
+  });
+
+  test(title('update clears the second factor when the entity has none'), async (t) => {
+    const { users } = storage();
+    const user = aUser({ mfaSecret: 'sealed', mfaLastStep: 5 });
+    await users.insert(user);
+    const { mfaSecret: _s, mfaLastStep: _l, ...cleared } = user;
+    void _s;
+    void _l;
+    await users.update(cleared);
+    t.deepEqual(await users.findById(user.merchantId, user.id), cleared);
+  });
 }

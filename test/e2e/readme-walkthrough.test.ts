@@ -15,6 +15,7 @@ test.after.always(async () => {
   await service?.stop();
   await environment?.cleanup();
   rmSync(join(REPO_ROOT, 'intent.json'), { force: true });
+  rmSync(join(REPO_ROOT, 'cookies.txt'), { force: true });
 });
 
 /** The shell blocks between the walk-through markers of the README, in order. */
@@ -44,5 +45,9 @@ test('the README walk-through runs verbatim against a started service', (t) => {
   t.regex(out, /"status":"succeeded"[^\n]*"fee":\{"amount":\d+,"currency":"THB"\}/);
   t.regex(out, /"status":"channel_settled"/);
   t.regex(out, /"type":"payment_intent\.channel_settled"/);
+  t.regex(out, /"object":"dashboard_user"[^\n]*"role":"owner"/);
+  t.regex(out, /"secret":"sk_test_[0-9A-Za-z]+"/);
+  t.regex(out, /"object":"webhook_endpoint"[^\n]*"secret":"[0-9a-f]{64}"/);
+  t.regex(out, /\n204\n/);
   t.notRegex(out, /"error"/);
 });

@@ -2,6 +2,7 @@ import type { StoragePorts } from '@payments/core';
 import { InMemoryApiKeyRepository } from './in-memory-api-key.repository';
 import { InMemoryAuditLog } from './in-memory-audit-log';
 import { InMemoryCheckoutSessionRepository } from './in-memory-checkout-session.repository';
+import { InMemoryDashboardSessionRepository } from './in-memory-dashboard-session.repository';
 import { InMemoryEventOutbox } from './in-memory-event-outbox.repository';
 import { InMemoryIdempotencyStore } from './in-memory-idempotency-store.repository';
 import { InMemoryMerchantRepository } from './in-memory-merchant.repository';
@@ -10,6 +11,10 @@ import { InMemoryPaymentIntentRepository } from './in-memory-payment-intent.repo
 import { InMemoryStore } from './in-memory-store';
 import { InMemoryUnitOfWork } from './in-memory-unit-of-work';
 import { InMemoryUserRepository } from './in-memory-user.repository';
+import { InMemoryNoticeOutbox } from './in-memory-notice-outbox';
+import { InMemoryPayoutDestinationRepository } from './in-memory-payout-destination.repository';
+import { InMemorySigningKeyRepository } from './in-memory-signing-key.repository';
+import { InMemoryWebhookEndpointRepository } from './in-memory-webhook-endpoint.repository';
 
 /** The storage ports over one in-memory store; the same shape as `createSqlStorage`. */
 export interface InMemoryStorage extends StoragePorts {
@@ -27,7 +32,12 @@ export function createInMemoryStorage(store: InMemoryStore = new InMemoryStore()
     attempts: new InMemoryPaymentAttemptRepository(store),
     audit: new InMemoryAuditLog(store),
     checkoutSessions: new InMemoryCheckoutSessionRepository(store),
+    dashboardSessions: new InMemoryDashboardSessionRepository(store),
     events: new InMemoryEventOutbox(store),
     idempotency: new InMemoryIdempotencyStore(store),
+    signingKeys: new InMemorySigningKeyRepository(store),
+    payoutDestinations: new InMemoryPayoutDestinationRepository(store),
+    webhookEndpoints: new InMemoryWebhookEndpointRepository(store),
+    notices: new InMemoryNoticeOutbox(store),
   };
 }

@@ -20,4 +20,30 @@ export class InMemoryApiKeyRepository implements ApiKeyRepository {
         .map((key) => deepCopy(key)),
     );
   }
+
+  listActive(merchantId: string): Promise<ApiKey[]> {
+    return this.store.atomic(() =>
+      [...this.store.tables.apiKeys.values()]
+        .filter((key) => key.merchantId === merchantId && key.revokedAt === undefined)
+        .sort((a, b) => b.created.getTime() - a.created.getTime() || (a.id < b.id ? 1 : -1))
+        .map((key) => deepCopy(key)),
+    );
+  }
+
+  findById(merchantId: string, id: string): Promise<ApiKey | undefined> {
+    return this.store.atomic(() => {
+      const key = this.store.tables.apiKeys.get(id);
+      return key?.merchantId === merchantId ? deepCopy(key) : undefined;
+    });
+  }
+
+  revoke(merchantId: string, id: string, at: Date): Promise<ApiKey | undefined> {
+    return this.store.atomic(() => {
+      const key = this.store.tables.apiKeys.get(id);
+      if (key?.merchantId !== merchantId) return undefined;
+      const revoked = key.revokedAt === undefined ? { ...key, revokedAt: new Date(at.getTime()) } : key;
+      this.store.tables.apiKeys.set(id, revoked);
+      return deepCopy(revoked);
+    });
+  }
 }

@@ -1,4 +1,4 @@
-import { notFound, type Merchant, type MerchantRepository } from '@payments/core';
+import { notFound, type Merchant, type MerchantRepository, type MerchantSettingsChange } from '@payments/core';
 import { deepCopy } from './deep-copy';
 import type { InMemoryStore } from './in-memory-store';
 
@@ -29,6 +29,22 @@ export class InMemoryMerchantRepository implements MerchantRepository {
       if (merchant.apiVersion !== undefined) return merchant.apiVersion;
       this.store.tables.merchants.set(id, { ...merchant, apiVersion: version });
       return version;
+    });
+  }
+
+  updateSettings(id: string, change: MerchantSettingsChange): Promise<Merchant | undefined> {
+    return this.store.atomic(() => {
+      const merchant = this.store.tables.merchants.get(id);
+      if (!merchant) return undefined;
+      const updated: Merchant = deepCopy({
+        ...merchant,
+        ...(change.name === undefined ? {} : { name: change.name }),
+        ...(change.supportEmail === undefined ? {} : { supportEmail: change.supportEmail ?? undefined }),
+        ...(change.statementDescriptor === undefined ? {} : { statementDescriptor: change.statementDescriptor ?? undefined }),
+        ...(change.settlementSchedule === undefined ? {} : { settlementSchedule: change.settlementSchedule }),
+      });
+      this.store.tables.merchants.set(id, updated);
+      return deepCopy(updated);
     });
   }
 

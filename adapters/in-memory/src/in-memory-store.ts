@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { ApiKey, AuditEntry, CheckoutSession, DomainEvent, Merchant, PaymentAttempt, PaymentIntent, User } from '@payments/core';
+import type { ApiKey, AuditEntry, CheckoutSession, DashboardSession, DomainEvent, Merchant, PaymentAttempt, PaymentIntent, User } from '@payments/core';
+import type { Notice, PayoutDestination, SigningKey, WebhookEndpoint } from '@payments/core';
 import { StorageMutex } from './storage-mutex';
 
 /** A stored row with its insertion sequence: lists are ordered by it, newest first. */
@@ -30,11 +31,21 @@ export interface InMemoryTables {
   readonly attempts: Map<string, Sequenced<PaymentAttempt>>;
   /** By token digest. */
   readonly checkoutSessions: Map<string, CheckoutSession>;
+  /** By session id. */
+  readonly dashboardSessions: Map<string, DashboardSession>;
   /** In insertion order. */
   readonly events: Sequenced<DomainEvent>[];
   readonly audit: Sequenced<AuditEntry>[];
   /** By `idempotencyKeyOf(scope)`. */
   readonly idempotency: Map<string, IdempotencyRecord>;
+  /** By id. */
+  readonly signingKeys: Map<string, Sequenced<SigningKey>>;
+  /** By id. */
+  readonly payoutDestinations: Map<string, Sequenced<PayoutDestination>>;
+  /** By id; deleted ones stay (tombstones). */
+  readonly webhookEndpoints: Map<string, Sequenced<WebhookEndpoint>>;
+  /** In insertion order. */
+  readonly notices: Sequenced<Notice>[];
 }
 
 function emptyTables(): InMemoryTables {
@@ -45,9 +56,14 @@ function emptyTables(): InMemoryTables {
     intents: new Map(),
     attempts: new Map(),
     checkoutSessions: new Map(),
+    dashboardSessions: new Map(),
     events: [],
     audit: [],
     idempotency: new Map(),
+    signingKeys: new Map(),
+    payoutDestinations: new Map(),
+    webhookEndpoints: new Map(),
+    notices: [],
   };
 }
 

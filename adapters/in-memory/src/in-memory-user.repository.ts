@@ -43,4 +43,25 @@ export class InMemoryUserRepository implements UserRepository {
       this.store.tables.users.set(user.id, deepCopy({ ...user, email: existing.email, created: existing.created }));
     });
   }
+
+  claimMfaSecret(merchantId: string, id: string, sealedSecret: string): Promise<boolean> {
+    return this.store.atomic(() => {
+      const existing = this.store.tables.users.get(id);
+      if (!existing || existing.merchantId !== merchantId || existing.mfaSecret !== undefined) return false;
+      const { mfaLastStep: _forgotten, ...rest } = existing;
+      void _forgotten;
+      this.store.tables.users.set(id, { ...rest, mfaSecret: sealedSecret });
+      return true;
+    });
+  }
+
+  spendOneTimeStep(merchantId: string, id: string, sealedSecret: string, step: number): Promise<boolean> {
+    return this.store.atomic(() => {
+      const existing = this.store.tables.users.get(id);
+      if (!existing || existing.merchantId !== merchantId || existing.mfaSecret !== sealedSecret) return false;
+      if (existing.mfaLastStep !== undefined && existing.mfaLastStep >= step) return false;
+      this.store.tables.users.set(id, { ...existing, mfaLastStep: step });
+      return true;
+    });
+  }
 }

@@ -1,5 +1,5 @@
 import type { OneTimeCodes } from '@payments/core';
-import { generateSecret, generateURI, verifySync } from 'otplib';
+import { generateSecret, generateSync, generateURI, verifySync } from 'otplib';
 
 const PERIOD_SECONDS = 30;
 
@@ -15,6 +15,11 @@ export class OtplibOneTimeCodes implements OneTimeCodes {
 
   keyUri(accountName: string, issuer: string, secret: string): string {
     return generateURI({ issuer, label: accountName, secret });
+  }
+
+  /** The code an authenticator app shows at `now` (for tests and tools; the service only verifies). */
+  codeAt(secret: string, now: Date): string {
+    return generateSync({ secret, epoch: Math.floor(now.getTime() / 1000) });
   }
 
   matchingStep(secret: string, code: string, now: Date): number | undefined {

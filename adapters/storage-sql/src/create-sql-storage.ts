@@ -5,12 +5,17 @@ import { KnexUnitOfWork, type KnexUnitOfWorkOptions } from './knex-unit-of-work'
 import { KnexApiKeyRepository } from './repositories/knex-api-key.repository';
 import { KnexAuditLog } from './repositories/knex-audit-log.repository';
 import { KnexCheckoutSessionRepository } from './repositories/knex-checkout-session.repository';
+import { KnexDashboardSessionRepository } from './repositories/knex-dashboard-session.repository';
 import { KnexEventOutbox } from './repositories/knex-event-outbox.repository';
 import { KnexIdempotencyStore } from './repositories/knex-idempotency-store.repository';
 import { KnexMerchantRepository } from './repositories/knex-merchant.repository';
 import { KnexPaymentAttemptRepository } from './repositories/knex-payment-attempt.repository';
 import { KnexPaymentIntentRepository } from './repositories/knex-payment-intent.repository';
 import { KnexUserRepository } from './repositories/knex-user.repository';
+import { KnexNoticeOutbox } from './repositories/knex-notice-outbox.repository';
+import { KnexPayoutDestinationRepository } from './repositories/knex-payout-destination.repository';
+import { KnexSigningKeyRepository } from './repositories/knex-signing-key.repository';
+import { KnexWebhookEndpointRepository } from './repositories/knex-webhook-endpoint.repository';
 
 /** The storage ports of one database, as the composition root binds them. */
 export type SqlStorage = StoragePorts;
@@ -31,7 +36,12 @@ export function createSqlStorage(knex: Knex, options: KnexUnitOfWorkOptions = {}
     attempts: new KnexPaymentAttemptRepository(context),
     audit: new KnexAuditLog(context),
     checkoutSessions: new KnexCheckoutSessionRepository(context),
+    dashboardSessions: new KnexDashboardSessionRepository(context),
     events: new KnexEventOutbox(context),
     idempotency: new KnexIdempotencyStore(context),
+    signingKeys: new KnexSigningKeyRepository(context),
+    payoutDestinations: new KnexPayoutDestinationRepository(context),
+    webhookEndpoints: new KnexWebhookEndpointRepository(context),
+    notices: new KnexNoticeOutbox(context),
   };
 }

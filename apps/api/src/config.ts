@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DEFAULT_FEE_SCHEDULE, parseFeeSchedule, type FeeSchedule } from '@payments/core';
 import Joi from 'joi';
+import { isProxyEntry } from './http/client-ip';
 
 /** Everything the service reads from its environment, read and validated once at start. */
 export interface Config {
@@ -37,6 +38,8 @@ export interface Config {
   readonly fxSpreadBps: number;
   /** Fee schedule override (JSON) laid over the default schedule. */
   readonly fees: FeeSchedule;
+  /** Proxies (IPs, CIDR ranges) whose X-Forwarded-For is believed: the client IP the sign-in throttle counts. */
+  readonly trustedProxies: readonly string[];
 }
 
 /** One environment of the rest channel: its base URL, our Bearer key there, its callback secret. */
@@ -71,6 +74,9 @@ const schema = Joi.object({
   PAYMENTS_REST_CHANNEL_LIVE_URL: Joi.string().uri({ scheme: ['https'] }),
   PAYMENTS_REST_CHANNEL_LIVE_KEY: Joi.string(),
   PAYMENTS_REST_CHANNEL_LIVE_SECRET: Joi.string().min(16),
+  PAYMENTS_TRUSTED_PROXIES: Joi.string()
+    .allow('')
+    .custom((value: string, helpers) => (splitList(value).every(isProxyEntry) ? value : helpers.error('any.invalid')), 'IP addresses or CIDR ranges, comma separated'),
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
 })
   .and('PAYMENTS_REST_CHANNEL_TEST_URL', 'PAYMENTS_REST_CHANNEL_TEST_KEY', 'PAYMENTS_REST_CHANNEL_TEST_SECRET')
@@ -112,7 +118,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fxRatesCacheTtlMs: value.PAYMENTS_FX_RATES_TTL_MS,
     fxSpreadBps: value.PAYMENTS_FX_SPREAD_BPS,
     fees: feesFrom(value.PAYMENTS_FEES),
+    trustedProxies: splitList(value.PAYMENTS_TRUSTED_PROXIES ?? ''),
   };
+}
+
+function splitList(value: string): string[] {
+  return value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry.length > 0);
 }
 
 function feesFrom(json: string | undefined): FeeSchedule {

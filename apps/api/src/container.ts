@@ -20,6 +20,18 @@ import {
   OneTimeCodes,
   SecretBox,
   VerifyOneTimeCode,
+  AddTeamUser,
+  AuthenticateDashboardSession,
+  ClaimMfa,
+  DashboardCredentials,
+  DashboardSessionRepository,
+  FailureCounter,
+  ListTeamUsers,
+  ResetTeamUserMfa,
+  SignIn,
+  SignInThrottle,
+  SignOut,
+  UpdateTeamUser,
   PaymentChannelRegistry,
   PaymentPricing,
   PlaceAttempt,
@@ -48,18 +60,43 @@ import {
   UserRepository,
   type StatusChangeDeps,
 } from '@payments/core';
+import {
+  CreateApiKey,
+  CreateWebhookEndpoint,
+  DeleteWebhookEndpoint,
+  DeliverNotices,
+  Ed25519KeyCheck,
+  EmailSender,
+  GetMerchantSettings,
+  ListApiKeys,
+  ListPayoutDestinations,
+  ListSigningKeys,
+  ListWebhookEndpoints,
+  NoticeOutbox,
+  PayoutDestinationRepository,
+  RegisterPayoutDestination,
+  RegisterSigningKey,
+  RevokeApiKey,
+  SetDefaultPayoutDestination,
+  SigningKeyRepository,
+  UpdateMerchantSettings,
+  UpdateWebhookEndpoint,
+  WebhookEndpointRepository,
+} from '@payments/core';
+import { CryptoEd25519KeyCheck } from '@payments/node-runtime';
 import { createHmac } from 'node:crypto';
 import { createRestChannel } from '@payments/channel-rest';
 import { KnexSimulatorOrderBook, SimulatorPaymentChannel } from '@payments/channel-simulator';
 import { BundledFxRateSource, HttpFxRateSource } from '@payments/fx-rates';
-import { InMemoryLockManager, InMemoryRateLimiter } from '@payments/in-memory';
-import { connectRedis, disconnectRedis, RedisLockManager, RedisRateLimiter, type RedisClient } from '@payments/locks-redis';
+import { InMemoryFailureCounter, InMemoryLockManager, InMemoryRateLimiter } from '@payments/in-memory';
+import { connectRedis, disconnectRedis, RedisFailureCounter, RedisLockManager, RedisRateLimiter, type RedisClient } from '@payments/locks-redis';
 import { AesGcmSecretBox, CryptoDigest, CryptoRandomSource, ScryptPasswordHasher, SystemClock } from '@payments/node-runtime';
 import { OtplibOneTimeCodes } from '@payments/otp';
 import { createKnex, createSqlStorage, migrateLatest } from '@payments/storage-sql';
 import { Container, type ResolutionContext } from 'inversify';
 import { StaticChannelRegistry } from './channels';
 import type { Config } from './config';
+import { LogEmailSender } from './log-email-sender';
 import { createLogger, type Logger } from './logger';
 
 /** The simulator's callback key, derived from the master key: the same in every process, never stored. */
@@ -123,13 +160,21 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
   constant(CheckoutSessionRepository, storage.checkoutSessions);
   constant(PaymentAttemptRepository, storage.attempts);
   constant(AuditLog, storage.audit);
+  constant(DashboardSessionRepository, storage.dashboardSessions);
   constant(SecretBox, new AesGcmSecretBox(config.masterKey));
   constant(OneTimeCodes, new OtplibOneTimeCodes());
   constant(EventOutbox, storage.events);
   constant(IdempotencyStore, storage.idempotency);
+  constant(SigningKeyRepository, storage.signingKeys);
+  constant(PayoutDestinationRepository, storage.payoutDestinations);
+  constant(WebhookEndpointRepository, storage.webhookEndpoints);
+  constant(NoticeOutbox, storage.notices);
+  constant(EmailSender, new LogEmailSender(logger));
+  constant(Ed25519KeyCheck, new CryptoEd25519KeyCheck());
   const keyPrefix = config.redisKeyPrefix;
   constant(LockManager, redis ? new RedisLockManager(redis, { keyPrefix: `${keyPrefix}lock:` }) : new InMemoryLockManager());
   constant(RateLimiter, redis ? new RedisRateLimiter(redis, { keyPrefix: `${keyPrefix}rate:` }) : new InMemoryRateLimiter());
+  constant(FailureCounter, redis ? new RedisFailureCounter(redis, { keyPrefix: `${keyPrefix}failures:` }) : new InMemoryFailureCounter());
 
   const clock = container.get<Clock>(Clock);
   const random = container.get<RandomSource>(RandomSource);
@@ -210,6 +255,47 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
   factory(VerifyOneTimeCode, (ctx) =>
     new VerifyOneTimeCode(ctx.get(UnitOfWork), ctx.get(UserRepository), ctx.get(OneTimeCodes), ctx.get(SecretBox), ctx.get(Clock)),
   );
+  // Dashboard sign-in, sessions and the team (issue 4, auth slice).
+  factory(SignInThrottle, (ctx) => new SignInThrottle(ctx.get(FailureCounter), ctx.get(Clock), ctx.get(Digest)));
+  factory(DashboardCredentials, (ctx) => new DashboardCredentials(ctx.get(UserRepository), ctx.get(PasswordHasher), ctx.get(RandomSource), ctx.get(SignInThrottle)));
+  factory(SignIn, (ctx) =>
+    new SignIn(
+      ctx.get(UnitOfWork),
+      ctx.get(DashboardCredentials),
+      ctx.get(VerifyOneTimeCode),
+      ctx.get(DashboardSessionRepository),
+      ctx.get(AuditRecorder),
+      ctx.get(Clock),
+      ctx.get(RandomSource),
+      ctx.get(Digest),
+    ),
+  );
+  factory(ClaimMfa, (ctx) =>
+    new ClaimMfa(ctx.get(UnitOfWork), ctx.get(DashboardCredentials), ctx.get(UserRepository), ctx.get(OneTimeCodes), ctx.get(SecretBox), ctx.get(AuditRecorder)),
+  );
+  factory(AuthenticateDashboardSession, (ctx) =>
+    new AuthenticateDashboardSession(ctx.get(DashboardSessionRepository), ctx.get(UserRepository), ctx.get(MerchantRepository), ctx.get(Digest), ctx.get(Clock)),
+  );
+  factory(SignOut, (ctx) => new SignOut(ctx.get(UnitOfWork), ctx.get(DashboardSessionRepository), ctx.get(AuditRecorder), ctx.get(Clock)));
+  factory(ListTeamUsers, (ctx) => new ListTeamUsers(ctx.get(UserRepository)));
+  factory(AddTeamUser, (ctx) =>
+    new AddTeamUser(ctx.get(UnitOfWork), ctx.get(UserRepository), ctx.get(PasswordHasher), ctx.get(AuditRecorder), ctx.get(Clock), ctx.get(RandomSource)),
+  );
+  factory(UpdateTeamUser, (ctx) =>
+    new UpdateTeamUser(ctx.get(UnitOfWork), ctx.get(UserRepository), ctx.get(DashboardSessionRepository), ctx.get(AuditRecorder), ctx.get(Clock)),
+  );
+  factory(ResetTeamUserMfa, (ctx) =>
+    new ResetTeamUserMfa(
+      ctx.get(UnitOfWork),
+      ctx.get(UserRepository),
+      ctx.get(DashboardSessionRepository),
+      ctx.get(MerchantRepository),
+      ctx.get(NoticeOutbox),
+      ctx.get(AuditRecorder),
+      ctx.get(Clock),
+      ctx.get(RandomSource),
+    ),
+  );
   factory(ReleaseFunds, (ctx) => new ReleaseFunds(ctx.get(UnitOfWork), ctx.get(PaymentIntentRepository), ctx.get(Clock)));
   factory(ListEvents, (ctx) => new ListEvents(ctx.get(EventOutbox)));
   factory(AuthenticateApiKey, (ctx) => new AuthenticateApiKey(ctx.get(ApiKeyRepository), ctx.get(MerchantRepository), ctx.get(Digest)));
@@ -230,6 +316,58 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
     ),
   );
   factory(SetLiveMode, (ctx) => new SetLiveMode(ctx.get(MerchantRepository)));
+
+  // Dashboard resources (issue 4, resource slice): settings, keys, payout destinations, webhook endpoints, notices.
+  factory(GetMerchantSettings, (ctx) => new GetMerchantSettings(ctx.get(MerchantRepository)));
+  factory(UpdateMerchantSettings, (ctx) => new UpdateMerchantSettings(ctx.get(UnitOfWork), ctx.get(MerchantRepository), ctx.get(AuditRecorder)));
+  factory(ListApiKeys, (ctx) => new ListApiKeys(ctx.get(ApiKeyRepository)));
+  factory(CreateApiKey, (ctx) => new CreateApiKey(ctx.get(UnitOfWork), ctx.get(IssueApiKey), ctx.get(AuditRecorder)));
+  factory(RevokeApiKey, (ctx) => new RevokeApiKey(ctx.get(UnitOfWork), ctx.get(ApiKeyRepository), ctx.get(AuditRecorder), ctx.get(Clock)));
+  factory(ListSigningKeys, (ctx) => new ListSigningKeys(ctx.get(SigningKeyRepository)));
+  factory(RegisterSigningKey, (ctx) =>
+    new RegisterSigningKey(ctx.get(UnitOfWork), ctx.get(SigningKeyRepository), ctx.get(Ed25519KeyCheck), ctx.get(AuditRecorder), ctx.get(Clock), ctx.get(RandomSource)),
+  );
+  factory(ListPayoutDestinations, (ctx) => new ListPayoutDestinations(ctx.get(PayoutDestinationRepository)));
+  factory(RegisterPayoutDestination, (ctx) =>
+    new RegisterPayoutDestination(
+      ctx.get(UnitOfWork),
+      ctx.get(MerchantRepository),
+      ctx.get(PayoutDestinationRepository),
+      ctx.get(NoticeOutbox),
+      ctx.get(VerifyOneTimeCode),
+      ctx.get(SecretBox),
+      ctx.get(AuditRecorder),
+      ctx.get(Clock),
+      ctx.get(RandomSource),
+    ),
+  );
+  factory(SetDefaultPayoutDestination, (ctx) =>
+    new SetDefaultPayoutDestination(
+      ctx.get(UnitOfWork),
+      ctx.get(MerchantRepository),
+      ctx.get(PayoutDestinationRepository),
+      ctx.get(NoticeOutbox),
+      ctx.get(VerifyOneTimeCode),
+      ctx.get(AuditRecorder),
+      ctx.get(Clock),
+      ctx.get(RandomSource),
+    ),
+  );
+  factory(ListWebhookEndpoints, (ctx) => new ListWebhookEndpoints(ctx.get(WebhookEndpointRepository)));
+  factory(CreateWebhookEndpoint, (ctx) =>
+    new CreateWebhookEndpoint(
+      ctx.get(UnitOfWork),
+      ctx.get(MerchantRepository),
+      ctx.get(WebhookEndpointRepository),
+      ctx.get(SecretBox),
+      ctx.get(AuditRecorder),
+      ctx.get(Clock),
+      ctx.get(RandomSource),
+    ),
+  );
+  factory(UpdateWebhookEndpoint, (ctx) => new UpdateWebhookEndpoint(ctx.get(UnitOfWork), ctx.get(WebhookEndpointRepository), ctx.get(AuditRecorder), ctx.get(Clock)));
+  factory(DeleteWebhookEndpoint, (ctx) => new DeleteWebhookEndpoint(ctx.get(UnitOfWork), ctx.get(WebhookEndpointRepository), ctx.get(AuditRecorder), ctx.get(Clock)));
+  factory(DeliverNotices, (ctx) => new DeliverNotices(ctx.get(NoticeOutbox), ctx.get(EmailSender), ctx.get(Clock)));
 
   return {
     container,

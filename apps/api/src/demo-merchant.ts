@@ -36,7 +36,11 @@ export function describeDemoMerchant(demo: DemoMerchant, baseUrl: string): strin
     '    -H "Idempotency-Key: $(date +%s%N)" -H "Content-Type: application/json" \\',
     `    -d '{"amount":10000,"currency":"THB","merchant_order_id":"order-1"}'`,
     '',
-    'Second factor for the dashboard: claim it with POST /dashboard/v1/mfa {email, password} once the dashboard surface ships.',
+    'Dashboard: claim the owner\'s second factor once (add the secret to an authenticator app), then sign in with a code:',
+    `  curl -s ${baseUrl}/dashboard/v1/mfa -H "Content-Type: application/json" \\`,
+    `    -d '{"email":"${demo.email}","password":"${demo.password}"}'`,
+    `  curl -s -c cookies.txt ${baseUrl}/dashboard/v1/session -H "Content-Type: application/json" \\`,
+    `    -d '{"email":"${demo.email}","password":"${demo.password}","code":"123456"}'`,
     '',
   ].join('\n');
 }

@@ -6,6 +6,8 @@ import {
   PlaceAttempt,
   SimulatePayment,
   AuthenticateApiKey,
+  AuthenticateDashboardSession,
+  DashboardCredentials,
   CancelPaymentIntent,
   CreatePaymentIntent,
   Digest,
@@ -77,10 +79,13 @@ export async function createServer(app: AppContainer): Promise<Server> {
   await server.register({
     plugin: dashboardPlugin,
     options: {
-      sessions: { secureCookie: config.baseUrl.startsWith('https:') },
+      sessions: { secureCookie: config.baseUrl.startsWith('https:'), authenticate: app.get(AuthenticateDashboardSession) },
       routes: [...authRoutes(authRoutesDeps(app)), ...resourceRoutes(resourceRoutesDeps(app))],
     },
   });
+
+  // The dummy hash unknown emails are checked against, made now so the first one is not slower.
+  await app.get(DashboardCredentials).warmUp();
 
   // Liveness for load balancers and the process tests; outside the three access groups, reveals nothing.
   server.route({ method: 'GET', path: '/health', options: { auth: false }, handler: () => ({ status: 'ok' }) });

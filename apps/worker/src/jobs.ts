@@ -1,6 +1,6 @@
 import type { AppContainer } from '@payments/api';
 import { SimulatorPaymentChannel } from '@payments/channel-simulator';
-import { Clock, ExpirePaymentIntents, IdempotencyStore, ReconcileAttempts, ReleaseFunds, ReportChannelSettlements } from '@payments/core';
+import { Clock, DashboardSessionRepository, DeliverNotices, ExpirePaymentIntents, IdempotencyStore, ReconcileAttempts, ReleaseFunds, ReportChannelSettlements } from '@payments/core';
 import type { Job } from './scheduler';
 
 /** How many objects one job handles per tick, so a backlog drains over ticks without long passes. */
@@ -15,6 +15,8 @@ export function workerJobs(app: AppContainer): Job[] {
   const release = app.get(ReleaseFunds);
   const idempotency = app.get<IdempotencyStore>(IdempotencyStore);
   const clock = app.get<Clock>(Clock);
+  const dashboardSessions = app.get<DashboardSessionRepository>(DashboardSessionRepository);
+  const notices = app.get(DeliverNotices);
   return [
     // The simulated channel's own clock: magic outcomes and settlement of paid orders.
     { name: 'simulator-channel', everyMs: 0, run: () => simulator.tick(BATCH) },
@@ -23,5 +25,9 @@ export function workerJobs(app: AppContainer): Job[] {
     { name: 'report-channel-settlements', everyMs: 0, run: () => settlements.execute({ limit: BATCH }) },
     { name: 'release-funds', everyMs: 0, run: () => release.execute({ limit: BATCH }) },
     { name: 'purge-idempotency-keys', everyMs: 60_000, run: () => idempotency.purgeExpired(clock.now()) },
+    // Expired dashboard sessions can never sign anyone in again; the audit log keeps their story.
+    { name: 'purge-dashboard-sessions', everyMs: 60_000, run: () => dashboardSessions.deleteExpiredBefore(clock.now()) },
+    // Notices for the account's email (payout destination changes), through the EmailSender.
+    { name: 'deliver-notices', everyMs: 0, run: () => notices.execute({ limit: BATCH }) },
   ];
 }

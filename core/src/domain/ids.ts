@@ -16,7 +16,12 @@ export const ID_FORMATS = {
   webhook_public_key: { prefix: 'key_', alphabet: BASE32, length: 26 },
   merchant: { prefix: 'mch_', alphabet: BASE62, length: 20 },
   user: { prefix: 'usr_', alphabet: BASE62, length: 20 },
+  dashboard_session: { prefix: 'dss_', alphabet: BASE62, length: 20 },
   api_key: { prefix: 'ak_', alphabet: BASE62, length: 20 },
+  signing_key: { prefix: 'sgk_', alphabet: BASE62, length: 20 },
+  payout_destination: { prefix: 'pd_', alphabet: BASE62, length: 20 },
+  webhook_endpoint: { prefix: 'we_', alphabet: BASE62, length: 20 },
+  notice: { prefix: 'ntc_', alphabet: BASE32, length: 26 },
 } as const;
 
 export type IdKind = keyof typeof ID_FORMATS;
@@ -25,6 +30,10 @@ export type IdKind = keyof typeof ID_FORMATS;
 export const ID_PATTERNS = {
   payment_intent: /^pi_[0-9A-Za-z]+$/,
   event: /^evt_[A-Z2-7]+$/,
+  api_key: /^ak_[0-9A-Za-z]+$/,
+  payout_destination: /^pd_[0-9A-Za-z]+$/,
+  webhook_endpoint: /^we_[0-9A-Za-z]+$/,
+  user: /^usr_[0-9A-Za-z]+$/,
 } as const;
 
 /**

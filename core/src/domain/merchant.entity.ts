@@ -10,6 +10,10 @@ export interface Merchant {
   readonly settlementCurrency: string;
   readonly settlementSchedule: SettlementSchedule;
   readonly settlementDelayDays: number;
+  /** Shown to payers; editable in the dashboard settings (absent until set). */
+  readonly supportEmail?: string;
+  /** What payers see on their statements; editable in the dashboard settings (absent until set). */
+  readonly statementDescriptor?: string;
   /** The API version the account was pinned to on its first `/v1` request. */
   readonly apiVersion?: string;
   readonly created: Date;

@@ -1,5 +1,7 @@
 export type UserRole = 'owner' | 'admin' | 'developer' | 'viewer';
 export type UserStatus = 'active' | 'disabled';
+export const USER_ROLES: readonly UserRole[] = ['owner', 'admin', 'developer', 'viewer'];
+export const USER_STATUSES: readonly UserStatus[] = ['active', 'disabled'];
 
 /** A member of a merchant's team who signs in to the dashboard. */
 export interface User {

@@ -1,4 +1,5 @@
 import type { Merchant } from '../domain/merchant.entity';
+import type { MerchantSettingsChange } from '../domain/merchant-settings';
 
 export interface MerchantRepository {
   insert(merchant: Merchant): Promise<void>;
@@ -10,6 +11,11 @@ export interface MerchantRepository {
    * is pinned to afterwards (the first writer wins under concurrency).
    */
   pinApiVersion(id: string, version: string): Promise<string>;
+  /**
+   * Applies the fields present in `change` (null clears an optional one) and leaves the others
+   * as they are; returns the merchant afterwards, or undefined for an unknown merchant.
+   */
+  updateSettings(id: string, change: MerchantSettingsChange): Promise<Merchant | undefined>;
   /** Opens or closes live mode (the review). Returns false for an unknown merchant. */
   setLiveEnabled(id: string, enabled: boolean): Promise<boolean>;
 }

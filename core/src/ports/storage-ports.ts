@@ -1,13 +1,18 @@
 import type { ApiKeyRepository } from './api-key.repository.port';
 import type { AuditLog } from './audit-log.port';
 import type { CheckoutSessionRepository } from './checkout-session.repository.port';
+import type { DashboardSessionRepository } from './dashboard-session.repository.port';
 import type { EventOutbox } from './event-outbox.port';
 import type { IdempotencyStore } from './idempotency-store.port';
 import type { MerchantRepository } from './merchant.repository.port';
+import type { NoticeOutbox } from './notice-outbox.port';
 import type { PaymentAttemptRepository } from './payment-attempt.repository.port';
 import type { PaymentIntentRepository } from './payment-intent.repository.port';
+import type { PayoutDestinationRepository } from './payout-destination.repository.port';
+import type { SigningKeyRepository } from './signing-key.repository.port';
 import type { UnitOfWork } from './unit-of-work.port';
 import type { UserRepository } from './user.repository.port';
+import type { WebhookEndpointRepository } from './webhook-endpoint.repository.port';
 
 /**
  * The storage ports one storage adapter provides together, sharing one unit of work: what the
@@ -22,6 +27,11 @@ export interface StoragePorts {
   readonly attempts: PaymentAttemptRepository;
   readonly audit: AuditLog;
   readonly checkoutSessions: CheckoutSessionRepository;
+  readonly dashboardSessions: DashboardSessionRepository;
   readonly events: EventOutbox;
   readonly idempotency: IdempotencyStore;
+  readonly signingKeys: SigningKeyRepository;
+  readonly payoutDestinations: PayoutDestinationRepository;
+  readonly webhookEndpoints: WebhookEndpointRepository;
+  readonly notices: NoticeOutbox;
 }

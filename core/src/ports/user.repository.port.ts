@@ -10,5 +10,16 @@ export interface UserRepository {
   listByMerchant(merchantId: string): Promise<User[]>;
   /** Stores every field of `user` but its id, merchant and email. */
   update(user: User): Promise<void>;
+  /**
+   * Stores `sealedSecret` as the user's second factor (and forgets the last step used) only when
+   * the user has none; false when one was there already, so of two concurrent claims one wins.
+   */
+  claimMfaSecret(merchantId: string, id: string, sealedSecret: string): Promise<boolean>;
+  /**
+   * Records `step` as the last one-time-code step used, only while the user's second factor is
+   * still `sealedSecret` and no step at or after `step` was used; false otherwise. Conditional, so
+   * two concurrent sign-ins with one code, or a sign-in racing a reset, cannot both succeed.
+   */
+  spendOneTimeStep(merchantId: string, id: string, sealedSecret: string, step: number): Promise<boolean>;
 }
 export const UserRepository = Symbol('UserRepository');

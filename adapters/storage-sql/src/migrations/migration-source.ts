@@ -2,6 +2,8 @@ import type { Knex } from 'knex';
 import { initialSchema } from './001-initial-schema.migration';
 import { paymentAttempts } from './002-payment-attempts.migration';
 import { dashboardFoundation } from './003-dashboard-foundation.migration';
+import { dashboardSessions } from './004-dashboard-sessions.migration';
+import { dashboardResources } from './005-dashboard-resources.migration';
 
 interface NamedMigration {
   readonly name: string;
@@ -13,6 +15,8 @@ const MIGRATIONS: readonly NamedMigration[] = [
   { name: '001-initial-schema', migration: initialSchema },
   { name: '002-payment-attempts', migration: paymentAttempts },
   { name: '003-dashboard-foundation', migration: dashboardFoundation },
+  { name: '004-dashboard-sessions', migration: dashboardSessions },
+  { name: '005-dashboard-resources', migration: dashboardResources },
 ];
 
 /** The names of every migration, in the order they run. */

@@ -50,4 +50,20 @@ export class KnexApiKeyRepository implements ApiKeyRepository {
     const rows = await this.table().where({ prefix }).orderBy('created_at', 'asc').orderBy('id', 'asc');
     return rows.map(toEntity);
   }
+
+  async listActive(merchantId: string): Promise<ApiKey[]> {
+    const rows = await this.table().where({ merchant_id: merchantId }).whereNull('revoked_at').orderBy('created_at', 'desc').orderBy('id', 'desc');
+    return rows.map(toEntity);
+  }
+
+  async findById(merchantId: string, id: string): Promise<ApiKey | undefined> {
+    const row = await this.table().where({ merchant_id: merchantId, id }).first();
+    return row === undefined ? undefined : toEntity(row);
+  }
+
+  async revoke(merchantId: string, id: string, at: Date): Promise<ApiKey | undefined> {
+    // Conditional on NULL so the first revocation time stays.
+    await this.table().where({ merchant_id: merchantId, id }).whereNull('revoked_at').update({ revoked_at: toMillis(at) });
+    return this.findById(merchantId, id);
+  }
 }

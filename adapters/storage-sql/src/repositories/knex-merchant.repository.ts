@@ -1,4 +1,4 @@
-import { notFound, type Merchant, type MerchantRepository, type SettlementSchedule } from '@payments/core';
+import { notFound, type Merchant, type MerchantRepository, type MerchantSettingsChange, type SettlementSchedule } from '@payments/core';
 import type { KnexContext } from '../knex-context';
 import { toDate, toMillis, toNullable, toOptional, withoutUndefined, type BigIntValue } from '../mapping/column-values';
 
@@ -11,6 +11,8 @@ interface MerchantRow {
   settlement_schedule: string;
   settlement_delay_days: number;
   api_version: string | null;
+  support_email?: string | null;
+  statement_descriptor?: string | null;
   created_at: BigIntValue;
 }
 
@@ -24,6 +26,8 @@ function toRow(merchant: Merchant): MerchantRow {
     settlement_schedule: merchant.settlementSchedule,
     settlement_delay_days: merchant.settlementDelayDays,
     api_version: toNullable(merchant.apiVersion),
+    support_email: toNullable(merchant.supportEmail),
+    statement_descriptor: toNullable(merchant.statementDescriptor),
     created_at: toMillis(merchant.created),
   };
 }
@@ -38,6 +42,8 @@ function toEntity(row: MerchantRow): Merchant {
     settlementSchedule: row.settlement_schedule as SettlementSchedule,
     settlementDelayDays: row.settlement_delay_days,
     apiVersion: toOptional(row.api_version),
+    supportEmail: toOptional(row.support_email ?? null),
+    statementDescriptor: toOptional(row.statement_descriptor ?? null),
     created: toDate(row.created_at),
   });
 }
@@ -70,6 +76,17 @@ export class KnexMerchantRepository implements MerchantRepository {
     const row = await this.table().select('api_version').where({ id }).first();
     if (row === undefined) throw notFound('merchant', id);
     return row.api_version ?? version;
+  }
+
+  async updateSettings(id: string, change: MerchantSettingsChange): Promise<Merchant | undefined> {
+    const columns: Partial<MerchantRow> = {
+      ...(change.name === undefined ? {} : { name: change.name }),
+      ...(change.supportEmail === undefined ? {} : { support_email: change.supportEmail }),
+      ...(change.statementDescriptor === undefined ? {} : { statement_descriptor: change.statementDescriptor }),
+      ...(change.settlementSchedule === undefined ? {} : { settlement_schedule: change.settlementSchedule }),
+    };
+    if (Object.keys(columns).length > 0) await this.table().where({ id }).update(columns);
+    return this.findById(id);
   }
 
   async setLiveEnabled(id: string, enabled: boolean): Promise<boolean> {

@@ -88,4 +88,17 @@ export class KnexUserRepository implements UserRepository {
     void created_at;
     await this.table().where({ id, merchant_id }).update(columns);
   }
+
+  async claimMfaSecret(merchantId: string, id: string, sealedSecret: string): Promise<boolean> {
+    const changed = await this.table().where({ id, merchant_id: merchantId }).whereNull('mfa_secret').update({ mfa_secret: sealedSecret, mfa_last_step: null });
+    return changed === 1;
+  }
+
+  async spendOneTimeStep(merchantId: string, id: string, sealedSecret: string, step: number): Promise<boolean> {
+    const changed = await this.table()
+      .where({ id, merchant_id: merchantId, mfa_secret: sealedSecret })
+      .andWhere((where) => where.whereNull('mfa_last_step').orWhere('mfa_last_step', '<', step))
+      .update({ mfa_last_step: step });
+    return changed === 1;
+  }
 }

@@ -6,8 +6,19 @@ interface JoiFailure extends Error {
   details?: ValidationErrorItem[];
 }
 
-/** Joi options for every route: report the first problem, name fields without quotes. */
-export const VALIDATION_OPTIONS = { abortEarly: true, errors: { wrap: { label: false } } } as const;
+/**
+ * Joi options for every route: report the first problem, name fields without quotes, and never
+ * quote the rejected value back (it may be a key or a code pasted into the wrong field).
+ */
+export const VALIDATION_OPTIONS = {
+  abortEarly: true,
+  errors: { wrap: { label: false } },
+  messages: {
+    'string.pattern.base': '{{#label}} does not have the expected format',
+    'string.pattern.name': '{{#label}} must be a {{#name}}',
+    'any.only': '{{#label}} must be one of {{#valids}}',
+  },
+} as const;
 
 /** Fields whose every refusal has a code of its own in the spec. */
 const FIELD_ERROR_CODES: Readonly<Record<string, string>> = { return_url: 'invalid_return_url' };

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Server, ServerInjectResponse } from '@hapi/hapi';
 import { createServer as createNetServer } from 'node:net';
-import { CreateMerchant, IssueApiKey, SetLiveMode, type Clock, type PaymentChannel } from '@payments/core';
+import { CreateMerchant, IssueApiKey, SetLiveMode, type Clock, type PasswordHasher, type PaymentChannel } from '@payments/core';
 import { ScryptPasswordHasher } from '@payments/node-runtime';
 import { createTestDatabase } from '@payments/storage-sql';
 import { buildContainer, type AppContainer } from '../../src/container';
@@ -32,6 +32,8 @@ export interface RequestOptions {
   readonly idempotencyKey?: string;
   readonly payload?: unknown;
   readonly headers?: Record<string, string>;
+  /** The client's address as the server sees it (default 127.0.0.1); sign-in throttling counts per IP. */
+  readonly remoteAddress?: string;
 }
 
 /** Cheap scrypt for tests: the parameters are stored with each hash, so verification still works. */
@@ -41,7 +43,9 @@ const TEST_PASSWORD_HASHER = new ScryptPasswordHasher({ N: 1024, r: 8, p: 1 });
  * The whole app on a database of its own: SQLite by default, MariaDB when
  * PAYMENTS_TEST_DATABASE_URL is set, Redis locks and rate limits when PAYMENTS_TEST_REDIS_URL is.
  */
-export async function startTestApp(options: { clock?: Clock; env?: Record<string, string>; channels?: PaymentChannel[] } = {}): Promise<TestApp> {
+export async function startTestApp(
+  options: { clock?: Clock; env?: Record<string, string>; channels?: PaymentChannel[]; passwordHasher?: PasswordHasher } = {},
+): Promise<TestApp> {
   const database = await createTestDatabase();
   // Channels call back over real HTTP, so the app listens on a port of its own.
   const port = await freePort();
@@ -59,7 +63,7 @@ export async function startTestApp(options: { clock?: Clock; env?: Record<string
     LOG_LEVEL: 'silent',
     ...options.env,
   });
-  const app = await buildContainer(config, { passwordHasher: TEST_PASSWORD_HASHER, clock: options.clock, channels: options.channels });
+  const app = await buildContainer(config, { passwordHasher: options.passwordHasher ?? TEST_PASSWORD_HASHER, clock: options.clock, channels: options.channels });
   const server = await createServer(app);
   await server.start();
 
@@ -87,6 +91,7 @@ export async function startTestApp(options: { clock?: Clock; env?: Record<string
         ...req.headers,
       },
       ...(req.payload === undefined ? {} : { payload: req.payload as object }),
+      ...(req.remoteAddress === undefined ? {} : { remoteAddress: req.remoteAddress }),
     });
     // Idempotent routes answer with the stored JSON text; tests read every answer as parsed JSON.
     if (String(res.headers['content-type']).startsWith('application/json')) res.result = JSON.parse(res.payload);

@@ -30,9 +30,9 @@ export class VerifyOneTimeCode {
       if (!user?.mfaSecret || input.code === undefined) throw mfaCodeInvalid();
       const step = this.codes.matchingStep(this.secrets.open(user.mfaSecret), input.code, this.clock.now());
       if (step === undefined || (user.mfaLastStep !== undefined && step <= user.mfaLastStep)) throw mfaCodeInvalid();
-      const spent = { ...user, mfaLastStep: step };
-      await this.users.update(spent);
-      return spent;
+      // Conditional, so two requests racing with one code (or a code racing a reset) spend it once.
+      if (!(await this.users.spendOneTimeStep(user.merchantId, user.id, user.mfaSecret, step))) throw mfaCodeInvalid();
+      return { ...user, mfaLastStep: step };
     });
   }
 }

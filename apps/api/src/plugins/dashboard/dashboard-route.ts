@@ -32,7 +32,7 @@ export interface DashboardRouteSpec {
 
 /**
  * A dashboard route: cookie session required (unless open), then the role table decides before
- * the handler runs, so no handler checks roles itself.
+ * validation and the handler run, so no handler checks roles itself.
  */
 export function dashboardRoute(spec: DashboardRouteSpec): ServerRoute {
   const open = spec.action === 'open';
@@ -42,17 +42,19 @@ export function dashboardRoute(spec: DashboardRouteSpec): ServerRoute {
     options: {
       auth: open ? false : 'dashboard-session',
       plugins: { dashboard: { action: spec.action } },
-      validate: spec.validate,
-      pre: open
-        ? []
-        : [
-            {
-              method: (request: Request) => {
+      // Right after authentication, before validation: a role without the right is 403 whatever
+      // it sent, and learns nothing about the body a route expects.
+      ext: open
+        ? {}
+        : {
+            onPostAuth: {
+              method: (request: Request, h: ResponseToolkit) => {
                 authorize(actorOf(request).user.role, spec.action as DashboardAction);
-                return true;
+                return h.continue;
               },
             },
-          ],
+          },
+      validate: spec.validate,
       handler: spec.handler,
     },
   };

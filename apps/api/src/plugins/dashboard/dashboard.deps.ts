@@ -1,12 +1,55 @@
-import type { AppContainer } from '../../container';
+import { AddTeamUser, ClaimMfa, ListTeamUsers, ResetTeamUserMfa, SignIn, SignOut, UpdateTeamUser } from '@payments/core';
+import {
+  CreateApiKey,
+  CreateWebhookEndpoint,
+  DeleteWebhookEndpoint,
+  GetMerchantSettings,
+  ListApiKeys,
+  ListPayoutDestinations,
+  ListSigningKeys,
+  ListWebhookEndpoints,
+  RegisterPayoutDestination,
+  RegisterSigningKey,
+  RevokeApiKey,
+  SetDefaultPayoutDestination,
+  UpdateMerchantSettings,
+  UpdateWebhookEndpoint,
+} from '@payments/core';
+import { AppConfig, type AppContainer } from '../../container';
+import type { Config } from '../../config';
+import { ClientIp } from '../../http/client-ip';
 import type { AuthRoutesDeps } from './auth.routes';
 import type { ResourceRoutesDeps } from './resource.routes';
 
 /** The composition root's hand-over to the dashboard routes: use cases out of the container. */
-export function authRoutesDeps(_app: AppContainer): AuthRoutesDeps {
-  return {};
+export function authRoutesDeps(app: AppContainer): AuthRoutesDeps {
+  return {
+    signIn: app.get(SignIn),
+    signOut: app.get(SignOut),
+    claimMfa: app.get(ClaimMfa),
+    listTeamUsers: app.get(ListTeamUsers),
+    addTeamUser: app.get(AddTeamUser),
+    updateTeamUser: app.get(UpdateTeamUser),
+    resetTeamUserMfa: app.get(ResetTeamUserMfa),
+    clientIp: new ClientIp(app.get<Config>(AppConfig).trustedProxies),
+  };
 }
 
-export function resourceRoutesDeps(_app: AppContainer): ResourceRoutesDeps {
-  return {};
+export function resourceRoutesDeps(app: AppContainer): ResourceRoutesDeps {
+  return {
+    getMerchantSettings: app.get(GetMerchantSettings),
+    updateMerchantSettings: app.get(UpdateMerchantSettings),
+    listApiKeys: app.get(ListApiKeys),
+    createApiKey: app.get(CreateApiKey),
+    revokeApiKey: app.get(RevokeApiKey),
+    listSigningKeys: app.get(ListSigningKeys),
+    registerSigningKey: app.get(RegisterSigningKey),
+    listPayoutDestinations: app.get(ListPayoutDestinations),
+    registerPayoutDestination: app.get(RegisterPayoutDestination),
+    setDefaultPayoutDestination: app.get(SetDefaultPayoutDestination),
+    listWebhookEndpoints: app.get(ListWebhookEndpoints),
+    createWebhookEndpoint: app.get(CreateWebhookEndpoint),
+    updateWebhookEndpoint: app.get(UpdateWebhookEndpoint),
+    deleteWebhookEndpoint: app.get(DeleteWebhookEndpoint),
+  };
 }

@@ -1,8 +1,254 @@
-import type { ServerRoute } from '@hapi/hapi';
+import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
+import {
+  CoreError,
+  type CreateApiKey,
+  type CreateWebhookEndpoint,
+  type DeleteWebhookEndpoint,
+  type GetMerchantSettings,
+  type ListApiKeys,
+  type ListPayoutDestinations,
+  type ListSigningKeys,
+  type ListWebhookEndpoints,
+  type Mode,
+  type RegisterPayoutDestination,
+  type RegisterSigningKey,
+  type RevokeApiKey,
+  type SetDefaultPayoutDestination,
+  type UpdateMerchantSettings,
+  type UpdateWebhookEndpoint,
+} from '@payments/core';
+import { validationFailAction } from '../../http/validation';
+import { actorOf, dashboardRoute, modeQuery } from './dashboard-route';
+import {
+  presentApiKey,
+  presentCollection,
+  presentPayoutMethod,
+  presentSettings,
+  presentSigningKey,
+  presentWebhookEndpoint,
+} from './resource.presenters';
+import {
+  apiKeyCreateBody,
+  apiKeyParams,
+  noBody,
+  payoutDefaultBody,
+  payoutMethodCreateBody,
+  payoutMethodParams,
+  settingsPatchBody,
+  signingKeyCreateBody,
+  webhookEndpointCreateBody,
+  webhookEndpointParams,
+  webhookEndpointPatchBody,
+} from './resource.schemas';
 
 /** The resource slice: settings, API keys, signing keys, payout methods, webhook endpoints. */
-export interface ResourceRoutesDeps {}
+export interface ResourceRoutesDeps {
+  readonly getMerchantSettings: GetMerchantSettings;
+  readonly updateMerchantSettings: UpdateMerchantSettings;
+  readonly listApiKeys: ListApiKeys;
+  readonly createApiKey: CreateApiKey;
+  readonly revokeApiKey: RevokeApiKey;
+  readonly listSigningKeys: ListSigningKeys;
+  readonly registerSigningKey: RegisterSigningKey;
+  readonly listPayoutDestinations: ListPayoutDestinations;
+  readonly registerPayoutDestination: RegisterPayoutDestination;
+  readonly setDefaultPayoutDestination: SetDefaultPayoutDestination;
+  readonly listWebhookEndpoints: ListWebhookEndpoints;
+  readonly createWebhookEndpoint: CreateWebhookEndpoint;
+  readonly updateWebhookEndpoint: UpdateWebhookEndpoint;
+  readonly deleteWebhookEndpoint: DeleteWebhookEndpoint;
+}
 
-export function resourceRoutes(_deps: ResourceRoutesDeps): ServerRoute[] {
-  return [];
+/**
+ * The common joi failure, with the resource routes' own codes: any refusal of a webhook `url` is
+ * `invalid_url` (the spec's code for it), an entry of `enabled_events` is named as the field, and
+ * a body that is not an object at all is `invalid_request` (no field is at fault).
+ */
+function failAction(request: Request, h: ResponseToolkit, error?: Error): never {
+  try {
+    validationFailAction(request, h, error);
+  } catch (thrown) {
+    if (!(thrown instanceof CoreError)) throw thrown;
+    if (thrown.param === undefined) throw new CoreError('invalid_request', 'validation', 'The request body must be a JSON object.');
+    if (thrown.param === 'url' && request.route.path.startsWith('/dashboard/v1/webhook_endpoints')) {
+      throw new CoreError('invalid_url', 'validation', 'url must be an absolute https URL on a public host name.', { param: 'url' });
+    }
+    if (thrown.param.startsWith('enabled_events.')) throw new CoreError(thrown.code, 'validation', thrown.message, { param: 'enabled_events' });
+    throw thrown;
+  }
+  throw new CoreError('invalid_request', 'validation', 'The request is invalid.');
+}
+
+const modeOf = (request: Request): Mode => (request.query as { mode: Mode }).mode;
+const payloadOf = <T>(request: Request): T => (request.payload ?? {}) as T;
+const created = (h: ResponseToolkit, body: Record<string, unknown>) => h.response(body).code(201);
+/** A one-time code is a string; anything else is no code (403 like a wrong one). */
+const codeOf = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+export function resourceRoutes(deps: ResourceRoutesDeps): ServerRoute[] {
+  return [
+    // Settings
+    dashboardRoute({
+      method: 'GET',
+      path: '/dashboard/v1/settings',
+      action: 'settings.read',
+      handler: async (request) => presentSettings(await deps.getMerchantSettings.execute(actorOf(request).user)),
+    }),
+    dashboardRoute({
+      method: 'PATCH',
+      path: '/dashboard/v1/settings',
+      action: 'settings.write',
+      validate: { payload: settingsPatchBody, failAction },
+      handler: async (request) => {
+        const body = payloadOf<{ business_name?: string; support_email?: string | null; statement_descriptor?: string | null; settlement_schedule?: string }>(request);
+        const merchant = await deps.updateMerchantSettings.execute(actorOf(request).user, {
+          businessName: body.business_name,
+          supportEmail: body.support_email,
+          statementDescriptor: body.statement_descriptor,
+          settlementSchedule: body.settlement_schedule,
+        });
+        return presentSettings(merchant);
+      },
+    }),
+
+    // API keys
+    dashboardRoute({
+      method: 'GET',
+      path: '/dashboard/v1/api_keys',
+      action: 'api_keys.read',
+      handler: async (request) => presentCollection(await deps.listApiKeys.execute(actorOf(request).user), presentApiKey),
+    }),
+    dashboardRoute({
+      method: 'POST',
+      path: '/dashboard/v1/api_keys',
+      action: 'api_keys.write',
+      validate: { payload: apiKeyCreateBody, failAction },
+      handler: async (request, h) => {
+        const body = payloadOf<{ mode: Mode; name?: string }>(request);
+        const { key, secret } = await deps.createApiKey.execute(actorOf(request).user, { mode: body.mode, name: body.name });
+        return created(h, { ...presentApiKey(key), secret });
+      },
+    }),
+    dashboardRoute({
+      method: 'POST',
+      path: '/dashboard/v1/api_keys/{id}/revoke',
+      action: 'api_keys.write',
+      validate: { params: apiKeyParams, payload: noBody, failAction },
+      handler: async (request) => presentApiKey(await deps.revokeApiKey.execute(actorOf(request).user, String(request.params.id))),
+    }),
+
+    // Signing keys
+    dashboardRoute({
+      method: 'GET',
+      path: '/dashboard/v1/signing_keys',
+      action: 'signing_keys.read',
+      handler: async (request) => presentCollection(await deps.listSigningKeys.execute(actorOf(request).user), presentSigningKey),
+    }),
+    dashboardRoute({
+      method: 'POST',
+      path: '/dashboard/v1/signing_keys',
+      action: 'signing_keys.write',
+      validate: { payload: signingKeyCreateBody, failAction },
+      handler: async (request, h) => {
+        const body = payloadOf<{ public_key: string; name?: string }>(request);
+        const key = await deps.registerSigningKey.execute(actorOf(request).user, { publicKey: body.public_key, name: body.name });
+        return created(h, presentSigningKey(key));
+      },
+    }),
+
+    // Payout methods (per mode)
+    dashboardRoute({
+      method: 'GET',
+      path: '/dashboard/v1/payout_methods',
+      action: 'payout_methods.read',
+      validate: { query: modeQuery, failAction },
+      handler: async (request) => presentCollection(await deps.listPayoutDestinations.execute(actorOf(request).user, modeOf(request)), presentPayoutMethod),
+    }),
+    dashboardRoute({
+      method: 'POST',
+      path: '/dashboard/v1/payout_methods',
+      action: 'payout_methods.write',
+      validate: { query: modeQuery, payload: payoutMethodCreateBody, failAction },
+      handler: async (request, h) => {
+        const body = payloadOf<{ type: string; currency: string; account_holder: string; bank_code: string; account_number: string; code?: unknown }>(request);
+        const destination = await deps.registerPayoutDestination.execute(actorOf(request).user, {
+          mode: modeOf(request),
+          code: codeOf(body.code),
+          type: body.type,
+          currency: body.currency,
+          accountHolder: body.account_holder,
+          bankCode: body.bank_code,
+          accountNumber: body.account_number,
+        });
+        return created(h, presentPayoutMethod(destination));
+      },
+    }),
+    dashboardRoute({
+      method: 'POST',
+      path: '/dashboard/v1/payout_methods/{id}/default',
+      action: 'payout_methods.write',
+      validate: { query: modeQuery, params: payoutMethodParams, payload: payoutDefaultBody, failAction },
+      handler: async (request) => {
+        const body = payloadOf<{ code?: unknown }>(request);
+        const destination = await deps.setDefaultPayoutDestination.execute(actorOf(request).user, {
+          mode: modeOf(request),
+          id: String(request.params.id),
+          code: codeOf(body.code),
+        });
+        return presentPayoutMethod(destination);
+      },
+    }),
+
+    // Webhook endpoints (create and list per mode; change and delete by id)
+    dashboardRoute({
+      method: 'GET',
+      path: '/dashboard/v1/webhook_endpoints',
+      action: 'webhook_endpoints.read',
+      validate: { query: modeQuery, failAction },
+      handler: async (request) => presentCollection(await deps.listWebhookEndpoints.execute(actorOf(request).user, modeOf(request)), presentWebhookEndpoint),
+    }),
+    dashboardRoute({
+      method: 'POST',
+      path: '/dashboard/v1/webhook_endpoints',
+      action: 'webhook_endpoints.write',
+      validate: { query: modeQuery, payload: webhookEndpointCreateBody, failAction },
+      handler: async (request, h) => {
+        const body = payloadOf<{ url: string; enabled_events?: string[]; description?: string }>(request);
+        const { endpoint, secret } = await deps.createWebhookEndpoint.execute(actorOf(request).user, {
+          mode: modeOf(request),
+          url: body.url,
+          enabledEvents: body.enabled_events,
+          description: body.description,
+        });
+        return created(h, { ...presentWebhookEndpoint(endpoint), secret });
+      },
+    }),
+    dashboardRoute({
+      method: 'PATCH',
+      path: '/dashboard/v1/webhook_endpoints/{id}',
+      action: 'webhook_endpoints.write',
+      validate: { params: webhookEndpointParams, payload: webhookEndpointPatchBody, failAction },
+      handler: async (request) => {
+        const body = payloadOf<{ url?: string; enabled_events?: string[]; description?: string; api_version?: string; status?: string }>(request);
+        const endpoint = await deps.updateWebhookEndpoint.execute(actorOf(request).user, String(request.params.id), {
+          url: body.url,
+          enabledEvents: body.enabled_events,
+          description: body.description,
+          apiVersion: body.api_version,
+          status: body.status,
+        });
+        return presentWebhookEndpoint(endpoint);
+      },
+    }),
+    dashboardRoute({
+      method: 'DELETE',
+      path: '/dashboard/v1/webhook_endpoints/{id}',
+      action: 'webhook_endpoints.write',
+      validate: { params: webhookEndpointParams, failAction },
+      handler: async (request) => {
+        const { id } = await deps.deleteWebhookEndpoint.execute(actorOf(request).user, String(request.params.id));
+        return { id, object: 'webhook_endpoint', deleted: true };
+      },
+    }),
+  ];
 }

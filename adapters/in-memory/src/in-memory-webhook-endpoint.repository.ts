@@ -1,0 +1,62 @@
+import type { AccountScope, WebhookEndpoint, WebhookEndpointRepository } from '@payments/core';
+import { deepCopy } from './deep-copy';
+import type { InMemoryStore } from './in-memory-store';
+
+export class InMemoryWebhookEndpointRepository implements WebhookEndpointRepository {
+  constructor(private readonly store: InMemoryStore) {}
+
+  private live(merchantId: string, id: string) {
+    const row = this.store.tables.webhookEndpoints.get(id);
+    return row && row.value.merchantId === merchantId && row.value.deletedAt === undefined ? row : undefined;
+  }
+
+  insert(endpoint: WebhookEndpoint): Promise<void> {
+    return this.store.atomic(() => {
+      if (this.store.tables.webhookEndpoints.has(endpoint.id)) throw new Error(`Duplicate webhook endpoint id ${endpoint.id}`);
+      this.store.tables.webhookEndpoints.set(endpoint.id, { seq: this.store.nextSequence(), value: deepCopy(endpoint) });
+    });
+  }
+
+  findById(merchantId: string, id: string): Promise<WebhookEndpoint | undefined> {
+    return this.store.atomic(() => deepCopy(this.live(merchantId, id)?.value));
+  }
+
+  list(scope: AccountScope): Promise<WebhookEndpoint[]> {
+    return this.store.atomic(() =>
+      [...this.store.tables.webhookEndpoints.values()]
+        .filter((row) => row.value.merchantId === scope.merchantId && row.value.mode === scope.mode && row.value.deletedAt === undefined)
+        .sort((a, b) => b.seq - a.seq)
+        .map((row) => deepCopy(row.value)),
+    );
+  }
+
+  update(endpoint: WebhookEndpoint): Promise<boolean> {
+    return this.store.atomic(() => {
+      const row = this.live(endpoint.merchantId, endpoint.id);
+      if (!row) return false;
+      // Only the changeable fields, as the SQL adapter stores them.
+      const { description: _old, ...rest } = row.value;
+      void _old;
+      const updated: WebhookEndpoint = {
+        ...rest,
+        ...(endpoint.description === undefined ? {} : { description: endpoint.description }),
+        url: endpoint.url,
+        enabledEvents: [...endpoint.enabledEvents],
+        apiVersion: endpoint.apiVersion,
+        status: endpoint.status,
+        updated: new Date(endpoint.updated.getTime()),
+      };
+      this.store.tables.webhookEndpoints.set(endpoint.id, { ...row, value: deepCopy(updated) });
+      return true;
+    });
+  }
+
+  markDeleted(merchantId: string, id: string, at: Date): Promise<boolean> {
+    return this.store.atomic(() => {
+      const row = this.live(merchantId, id);
+      if (!row) return false;
+      this.store.tables.webhookEndpoints.set(id, { ...row, value: { ...row.value, deletedAt: new Date(at.getTime()), updated: new Date(at.getTime()) } });
+      return true;
+    });
+  }
+}

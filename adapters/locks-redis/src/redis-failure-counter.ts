@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import type { FailureCounter, FailureTally, FailureWindow } from '@payments/core';
+import type { RedisClient } from './redis-client';
+import { callRedis, RedisScript } from './redis-command';
+
+export interface RedisFailureCounterOptions {
+  /** Put before every key as given, so several services or test runs can share one Redis (default `payments:failures:`). */
+  keyPrefix?: string;
+  /** Deadline for each Redis command (default 2000 ms). */
+  commandTimeoutMs?: number;
+}
+
+const DEFAULT_COMMAND_TIMEOUT_MS = 2_000;
+
+/*
+ * A sorted set per key: one member per failure, scored by its time (the caller's clock, so every
+ * process and a test's fake clock agree). Each script drops what left the window, keeps the
+ * newest `limit`, and answers the tally in one atomic step across every API process. The key
+ * expires a window after its last failure, so idle keys cost nothing.
+ *
+ * KEYS[1] the set; ARGV[1] now (ms); ARGV[2] window (ms); ARGV[3] limit; ARGV[4] member to add
+ * (empty: only read). Returns { failures, blockedForMs }.
+ */
+const TALLY = new RedisScript(`
+local now = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local limit = tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+if ARGV[4] ~= '' then
+  redis.call('ZADD', KEYS[1], now, ARGV[4])
+  redis.call('ZREMRANGEBYRANK', KEYS[1], 0, -(limit + 1))
+  redis.call('PEXPIRE', KEYS[1], window)
+end
+local count = redis.call('ZCARD', KEYS[1])
+if count < limit then
+  return { count, 0 }
+end
+local oldest = redis.call('ZRANGE', KEYS[1], count - limit, count - limit, 'WITHSCORES')
+return { count, math.max(1, tonumber(oldest[2]) + window - now) }
+`);
+
+/**
+ * Failure counts shared by every process on one Redis (sign-in throttling across API processes).
+ * Any Redis failure surfaces as CoreError `api_error` (unavailable).
+ */
+export class RedisFailureCounter implements FailureCounter {
+  private readonly keyPrefix: string;
+  private readonly commandTimeoutMs: number;
+
+  constructor(
+    private readonly client: RedisClient,
+    options: RedisFailureCounterOptions = {},
+  ) {
+    this.keyPrefix = options.keyPrefix ?? 'payments:failures:';
+    this.commandTimeoutMs = options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
+  }
+
+  check(key: string, now: Date, window: FailureWindow): Promise<FailureTally> {
+    return this.run(key, now, window, '');
+  }
+
+  record(key: string, now: Date, window: FailureWindow): Promise<FailureTally> {
+    // A unique member: two failures in the same millisecond are two failures.
+    return this.run(key, now, window, `${now.getTime()}:${randomUUID()}`);
+  }
+
+  async clear(key: string): Promise<void> {
+    await callRedis(() => this.client.del(this.keyPrefix + key), this.commandTimeoutMs);
+  }
+
+  private async run(key: string, now: Date, window: FailureWindow, member: string): Promise<FailureTally> {
+    assertWindow(window);
+    const reply = await callRedis(
+      () => TALLY.run(this.client, [this.keyPrefix + key], [String(now.getTime()), String(Math.ceil(window.windowMs)), String(window.limit), member]),
+      this.commandTimeoutMs,
+    );
+    const [failures, blockedForMs] = reply as [number, number];
+    return { failures, blockedForMs };
+  }
+}
+
+function assertWindow(window: FailureWindow): void {
+  if (!Number.isInteger(window.limit) || window.limit < 1 || !(window.windowMs > 0) || !Number.isFinite(window.windowMs)) {
+    throw new RangeError(`A failure window needs a whole limit of at least 1 and a positive length, got ${JSON.stringify(window)}.`);
+  }
+}

@@ -1,0 +1,110 @@
+import type { AccountScope, Mode, PayoutDestination, PayoutDestinationRepository, PayoutDestinationStatus, PayoutDestinationType } from '@payments/core';
+import { dialectOf } from '../dialect';
+import type { KnexContext } from '../knex-context';
+import { toDate, toMillis, toNullableMillis, toNumber, toOptionalDate, withoutUndefined, type BigIntValue } from '../mapping/column-values';
+
+interface PayoutDestinationRow {
+  seq?: BigIntValue;
+  id: string;
+  merchant_id: string;
+  mode: string;
+  type: string;
+  currency: string;
+  account_holder: string;
+  bank_code: string;
+  account_number_sealed: string;
+  account_number_last4: string;
+  status: string;
+  default_marker: number | null;
+  hold_until: BigIntValue | null;
+  created_at: BigIntValue;
+}
+
+function toEntity(row: PayoutDestinationRow): PayoutDestination {
+  return withoutUndefined({
+    id: row.id,
+    merchantId: row.merchant_id,
+    mode: row.mode as Mode,
+    type: row.type as PayoutDestinationType,
+    currency: row.currency,
+    accountHolder: row.account_holder,
+    bankCode: row.bank_code,
+    accountNumberSealed: row.account_number_sealed,
+    accountNumberLast4: row.account_number_last4,
+    status: row.status as PayoutDestinationStatus,
+    isDefault: row.default_marker !== null,
+    holdUntil: toOptionalDate(row.hold_until),
+    created: toDate(row.created_at),
+  });
+}
+
+export class KnexPayoutDestinationRepository implements PayoutDestinationRepository {
+  constructor(private readonly context: KnexContext) {}
+
+  private table() {
+    return this.context.db()<PayoutDestinationRow>('payout_destinations');
+  }
+
+  private scoped(scope: AccountScope) {
+    return this.table().where({ merchant_id: scope.merchantId, mode: scope.mode });
+  }
+
+  async insert(destination: PayoutDestination): Promise<void> {
+    await this.table().insert({
+      id: destination.id,
+      merchant_id: destination.merchantId,
+      mode: destination.mode,
+      type: destination.type,
+      currency: destination.currency,
+      account_holder: destination.accountHolder,
+      bank_code: destination.bankCode,
+      account_number_sealed: destination.accountNumberSealed,
+      account_number_last4: destination.accountNumberLast4,
+      status: destination.status,
+      default_marker: destination.isDefault ? 1 : null,
+      hold_until: toNullableMillis(destination.holdUntil),
+      created_at: toMillis(destination.created),
+    });
+  }
+
+  async findById(scope: AccountScope, id: string): Promise<PayoutDestination | undefined> {
+    const row = await this.scoped(scope).where({ id }).first();
+    return row === undefined ? undefined : toEntity(row);
+  }
+
+  async list(scope: AccountScope): Promise<PayoutDestination[]> {
+    return (await this.scoped(scope).orderBy('seq', 'desc')).map(toEntity);
+  }
+
+  async findDefault(scope: AccountScope): Promise<PayoutDestination | undefined> {
+    const row = await this.scoped(scope).where({ default_marker: 1 }).first();
+    return row === undefined ? undefined : toEntity(row);
+  }
+
+  makeDefault(scope: AccountScope, id: string, holdUntil: Date | undefined): Promise<PayoutDestination | undefined> {
+    return this.inTransaction(async () => {
+      // Lock the scope's rows first (MySQL): two concurrent changes then run one after the other
+      // instead of both clearing a stale default and colliding on the unique index.
+      const lock = this.scoped(scope).select('id');
+      await (dialectOf(this.context.db()) === 'mysql' ? lock.forUpdate() : lock);
+      const target = await this.scoped(scope).where({ id }).first();
+      if (target === undefined) return undefined;
+      await this.scoped(scope).where({ default_marker: 1 }).whereNot({ id }).update({ default_marker: null });
+      await this.scoped(scope)
+        .where({ id })
+        .update({ default_marker: 1, ...(holdUntil === undefined ? {} : { hold_until: toMillis(holdUntil) }) });
+      return this.findById(scope, id);
+    });
+  }
+
+  async latestHold(scope: AccountScope): Promise<Date | undefined> {
+    const row = (await this.scoped(scope).max({ latest: 'hold_until' }).first()) as { latest: BigIntValue | null } | undefined;
+    return row?.latest === null || row?.latest === undefined ? undefined : new Date(toNumber(row.latest));
+  }
+
+  /** Joins the caller's unit of work, or runs `work` in a transaction of its own. */
+  private inTransaction<T>(work: () => Promise<T>): Promise<T> {
+    if (this.context.currentTransaction()) return work();
+    return this.context.knex.transaction((trx) => this.context.withTransaction(trx, work));
+  }
+}

@@ -1,0 +1,94 @@
+import type { AccountScope, Mode, WebhookEndpoint, WebhookEndpointRepository, WebhookEndpointStatus } from '@payments/core';
+import type { KnexContext } from '../knex-context';
+import { toDate, toMillis, toNullable, toOptional, toOptionalDate, withoutUndefined, type BigIntValue } from '../mapping/column-values';
+
+interface WebhookEndpointRow {
+  seq?: BigIntValue;
+  id: string;
+  merchant_id: string;
+  mode: string;
+  url: string;
+  enabled_events: string;
+  description: string | null;
+  api_version: string;
+  status: string;
+  secret_sealed: string;
+  secret_version: number;
+  created_at: BigIntValue;
+  updated_at: BigIntValue;
+  deleted_at: BigIntValue | null;
+}
+
+function toEntity(row: WebhookEndpointRow): WebhookEndpoint {
+  return withoutUndefined({
+    id: row.id,
+    merchantId: row.merchant_id,
+    mode: row.mode as Mode,
+    url: row.url,
+    enabledEvents: JSON.parse(row.enabled_events) as string[],
+    description: toOptional(row.description),
+    apiVersion: row.api_version,
+    status: row.status as WebhookEndpointStatus,
+    secretSealed: row.secret_sealed,
+    secretVersion: row.secret_version,
+    created: toDate(row.created_at),
+    updated: toDate(row.updated_at),
+    deletedAt: toOptionalDate(row.deleted_at),
+  });
+}
+
+export class KnexWebhookEndpointRepository implements WebhookEndpointRepository {
+  constructor(private readonly context: KnexContext) {}
+
+  private table() {
+    return this.context.db()<WebhookEndpointRow>('webhook_endpoints');
+  }
+
+  async insert(endpoint: WebhookEndpoint): Promise<void> {
+    await this.table().insert({
+      id: endpoint.id,
+      merchant_id: endpoint.merchantId,
+      mode: endpoint.mode,
+      url: endpoint.url,
+      enabled_events: JSON.stringify(endpoint.enabledEvents),
+      description: toNullable(endpoint.description),
+      api_version: endpoint.apiVersion,
+      status: endpoint.status,
+      secret_sealed: endpoint.secretSealed,
+      secret_version: endpoint.secretVersion,
+      created_at: toMillis(endpoint.created),
+      updated_at: toMillis(endpoint.updated),
+      deleted_at: endpoint.deletedAt === undefined ? null : toMillis(endpoint.deletedAt),
+    });
+  }
+
+  async findById(merchantId: string, id: string): Promise<WebhookEndpoint | undefined> {
+    const row = await this.table().where({ merchant_id: merchantId, id }).whereNull('deleted_at').first();
+    return row === undefined ? undefined : toEntity(row);
+  }
+
+  async list(scope: AccountScope): Promise<WebhookEndpoint[]> {
+    const rows = await this.table().where({ merchant_id: scope.merchantId, mode: scope.mode }).whereNull('deleted_at').orderBy('seq', 'desc');
+    return rows.map(toEntity);
+  }
+
+  async update(endpoint: WebhookEndpoint): Promise<boolean> {
+    const matched = await this.table()
+      .where({ merchant_id: endpoint.merchantId, id: endpoint.id })
+      .whereNull('deleted_at')
+      .update({
+        url: endpoint.url,
+        enabled_events: JSON.stringify(endpoint.enabledEvents),
+        description: toNullable(endpoint.description),
+        api_version: endpoint.apiVersion,
+        status: endpoint.status,
+        updated_at: toMillis(endpoint.updated),
+      });
+    return matched > 0;
+  }
+
+  async markDeleted(merchantId: string, id: string, at: Date): Promise<boolean> {
+    const matched = await this.table().where({ merchant_id: merchantId, id }).whereNull('deleted_at').update({ deleted_at: toMillis(at), updated_at: toMillis(at) });
+    return matched > 0;
+  }
+}

@@ -1,0 +1,91 @@
+import type { ApiKey, Merchant, PayoutDestination, SigningKey, WebhookEndpoint } from '@payments/core';
+import { timestamp } from '../merchant-v1/presenters';
+
+/** Drops absent fields: the API omits a field rather than sending null. */
+function compact<T extends Record<string, unknown>>(object: T): T {
+  return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined)) as T;
+}
+
+/** A collection in the list envelope; dashboard collections are short and come in one page. */
+export function presentCollection<T>(items: readonly T[], present: (item: T) => Record<string, unknown>): Record<string, unknown> {
+  return { object: 'list', data: items.map(present), has_more: false };
+}
+
+/**
+ * The settings: the four fields the merchant changes, and the operator-set facts it may read but
+ * not change. `kyb_status` follows the review that opens live mode.
+ */
+export function presentSettings(merchant: Merchant): Record<string, unknown> {
+  return compact({
+    object: 'merchant_settings',
+    id: merchant.id,
+    business_name: merchant.name,
+    support_email: merchant.supportEmail,
+    statement_descriptor: merchant.statementDescriptor,
+    settlement_schedule: merchant.settlementSchedule,
+    status: 'active',
+    kyb_status: merchant.liveEnabled ? 'approved' : 'pending',
+    live_enabled: merchant.liveEnabled,
+    settlement_currency: merchant.settlementCurrency,
+    settlement_delay_days: merchant.settlementDelayDays,
+  });
+}
+
+/** An API key: its prefix, never the secret (the create answer adds `secret` itself). */
+export function presentApiKey(key: ApiKey): Record<string, unknown> {
+  return compact({
+    id: key.id,
+    object: 'api_key',
+    mode: key.mode,
+    name: key.name,
+    prefix: key.prefix,
+    created: timestamp(key.created),
+    revoked_at: key.revokedAt && timestamp(key.revokedAt),
+  });
+}
+
+export function presentSigningKey(key: SigningKey): Record<string, unknown> {
+  return compact({
+    id: key.id,
+    object: 'signing_key',
+    algorithm: key.algorithm,
+    public_key: key.publicKey,
+    name: key.name,
+    created: timestamp(key.created),
+  });
+}
+
+/** A payout destination, masked: the account number shows its last four characters only. */
+export function presentPayoutMethod(destination: PayoutDestination): Record<string, unknown> {
+  return compact({
+    id: destination.id,
+    object: 'payout_method',
+    mode: destination.mode,
+    type: destination.type,
+    currency: destination.currency,
+    account_holder: destination.accountHolder,
+    bank_code: destination.bankCode,
+    account_number: `****${destination.accountNumberLast4}`,
+    account_number_last4: destination.accountNumberLast4,
+    status: destination.status,
+    default: destination.isDefault,
+    hold_until: destination.holdUntil && timestamp(destination.holdUntil),
+    created: timestamp(destination.created),
+  });
+}
+
+/** A webhook endpoint without its secret (the create answer adds `secret` itself). */
+export function presentWebhookEndpoint(endpoint: WebhookEndpoint): Record<string, unknown> {
+  return compact({
+    id: endpoint.id,
+    object: 'webhook_endpoint',
+    mode: endpoint.mode,
+    url: endpoint.url,
+    enabled_events: [...endpoint.enabledEvents],
+    description: endpoint.description,
+    api_version: endpoint.apiVersion,
+    status: endpoint.status,
+    created: timestamp(endpoint.created),
+    updated: timestamp(endpoint.updated),
+  });
+}

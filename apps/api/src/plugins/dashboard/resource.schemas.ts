@@ -1,0 +1,76 @@
+import { ID_PATTERNS } from '@payments/core';
+import Joi from 'joi';
+
+/**
+ * Joi checks shapes only (types, unknown fields); the rules live in core. No message repeats a
+ * value, so an account number, code or key sent in the wrong place is never echoed back.
+ */
+const NO_ECHO = {
+  'string.pattern.base': '{{#label}} is malformed',
+  'string.pattern.name': '{{#label}} must be a {{#name}}',
+  'string.pattern.invert.base': '{{#label}} is malformed',
+  'string.pattern.invert.name': '{{#label}} is malformed',
+} as const;
+
+/** A JSON object body: nothing coerced, unknown fields refused by name. */
+function body(keys: Joi.PartialSchemaMap): Joi.ObjectSchema {
+  return Joi.object(keys).required().prefs({ convert: false }).messages(NO_ECHO);
+}
+
+/** Long enough for any legitimate value; the precise limits are core's. */
+const text = Joi.string().max(4096);
+
+function idParams(pattern: RegExp, name: string): Joi.ObjectSchema {
+  return Joi.object({ id: Joi.string().max(64).pattern(pattern, name).required() }).messages(NO_ECHO);
+}
+
+export const apiKeyParams = idParams(ID_PATTERNS.api_key, 'API key id');
+export const payoutMethodParams = idParams(ID_PATTERNS.payout_destination, 'payout method id');
+export const webhookEndpointParams = idParams(ID_PATTERNS.webhook_endpoint, 'webhook endpoint id');
+
+export const settingsPatchBody = body({
+  business_name: text,
+  support_email: text.allow(null),
+  statement_descriptor: text.allow(null),
+  settlement_schedule: text,
+});
+
+export const apiKeyCreateBody = body({
+  mode: Joi.string().valid('test', 'live').required(),
+  name: text,
+});
+
+export const noBody = Joi.object({}).allow(null).messages(NO_ECHO);
+
+export const signingKeyCreateBody = body({
+  public_key: text.required(),
+  name: text,
+});
+
+/** `code` takes any JSON: a missing or non-string code is refused by the code check (403), like a wrong one. */
+export const payoutMethodCreateBody = body({
+  type: text.required(),
+  currency: text.required(),
+  account_holder: text.required(),
+  bank_code: text.required(),
+  account_number: text.required(),
+  code: Joi.any(),
+});
+
+export const payoutDefaultBody = Joi.object({ code: Joi.any() }).allow(null).prefs({ convert: false }).messages(NO_ECHO);
+
+const events = Joi.array().items(Joi.string().max(128)).max(1000);
+
+export const webhookEndpointCreateBody = body({
+  url: text.required(),
+  enabled_events: events,
+  description: Joi.string().allow('').max(4096),
+});
+
+export const webhookEndpointPatchBody = body({
+  url: text,
+  enabled_events: events,
+  description: Joi.string().allow('').max(4096),
+  api_version: text,
+  status: text,
+});

@@ -1,0 +1,9 @@
+import type { SigningKey } from '../domain/signing-key.entity';
+
+export interface SigningKeyRepository {
+  /** Throws CoreError `signing_key_exists` (conflict) when the merchant registered this public key already. */
+  insert(key: SigningKey): Promise<void>;
+  /** The merchant's keys, newest first. */
+  listByMerchant(merchantId: string): Promise<SigningKey[]>;
+}
+export const SigningKeyRepository = Symbol('SigningKeyRepository');

@@ -1,0 +1,101 @@
+import test from 'ava';
+import { FakeClock, InMemoryFailureCounter } from '@payments/in-memory';
+import { CryptoDigest, ScryptPasswordHasher } from '@payments/node-runtime';
+import { AuditRecorder } from '../../src/domain/audit';
+import { SignInThrottle } from '../../src/domain/sign-in-throttle';
+import type { User, UserRole } from '../../src/domain/user.entity';
+import type { OneTimeCodes } from '../../src/ports/one-time-codes.port';
+import type { SecretBox } from '../../src/ports/secret-box.port';
+import { AuthenticateDashboardSession } from '../../src/use-cases/authenticate-dashboard-session/authenticate-dashboard-session.use-case';
+import { ClaimMfa } from '../../src/use-cases/claim-mfa/claim-mfa.use-case';
+import { DashboardCredentials } from '../../src/use-cases/sign-in/dashboard-credentials';
+import { SignIn } from '../../src/use-cases/sign-in/sign-in.use-case';
+import { AddTeamUser, ResetTeamUserMfa, UpdateTeamUser } from '../../src/use-cases/team/team.use-cases';
+import { VerifyOneTimeCode } from '../../src/use-cases/verify-one-time-code/verify-one-time-code.use-case';
+import { harness } from './harness';
+
+/** Codes are `<secret>:<step>`, valid one step either way: enough to test the rules around them. */
+const fakeCodes: OneTimeCodes = {
+  generateSecret: () => `S${Math.floor(performance.now() * 1000)}`,
+  keyUri: (account, issuer, secret) => `otpauth://totp/${issuer}:${account}?secret=${secret}`,
+  matchingStep: (secret, code, now) => {
+    const step = Math.floor(now.getTime() / 30_000);
+    return [step - 1, step, step + 1].find((candidate) => code === `${secret}:${candidate}`);
+  },
+};
+const box: SecretBox = { seal: (plain) => `sealed(${plain})`, open: (sealed) => sealed.slice(7, -1) };
+const PASSWORD = 'a long enough password';
+
+function dashboard() {
+  const h = harness();
+  const clock: FakeClock = h.clock;
+  const passwords = new ScryptPasswordHasher({ N: 1024, r: 8, p: 1 });
+  const audit = new AuditRecorder(h.storage.audit, clock, h.random);
+  const throttle = new SignInThrottle(new InMemoryFailureCounter(), clock, new CryptoDigest());
+  const credentials = new DashboardCredentials(h.storage.users, passwords, h.random, throttle);
+  const verify = new VerifyOneTimeCode(h.storage.uow, h.storage.users, fakeCodes, box, clock);
+  const signIn = new SignIn(h.storage.uow, credentials, verify, h.storage.dashboardSessions, audit, clock, h.random, h.digest);
+  const claim = new ClaimMfa(h.storage.uow, credentials, h.storage.users, fakeCodes, box, audit);
+  const authenticate = new AuthenticateDashboardSession(h.storage.dashboardSessions, h.storage.users, h.storage.merchants, h.digest, clock);
+  const add = new AddTeamUser(h.storage.uow, h.storage.users, passwords, audit, clock, h.random);
+  const update = new UpdateTeamUser(h.storage.uow, h.storage.users, h.storage.dashboardSessions, audit, clock);
+  const reset = new ResetTeamUserMfa(h.storage.uow, h.storage.users, h.storage.dashboardSessions, h.storage.merchants, h.storage.notices, audit, clock, h.random);
+  const code = (secret: string): string => `${secret}:${Math.floor(clock.now().getTime() / 30_000)}`;
+  /** A member of `role` with a claimed second factor, signed in once. */
+  const member = async (owner: User, role: UserRole) => {
+    const email = `${role}-${Math.random().toString(36).slice(2)}@example.com`;
+    const user = await add.execute(owner, { email, password: PASSWORD, role });
+    const { secret } = await claim.execute({ email, password: PASSWORD, ip: '192.0.2.1' });
+    const signedIn = await signIn.execute({ email, password: PASSWORD, code: code(secret), ip: '192.0.2.1' });
+    clock.advance(30_000);
+    return { user, secret, email, token: signedIn.token };
+  };
+  return { h, clock, signIn, claim, authenticate, add, update, reset, code, member };
+}
+
+test('sign-in stores only the digest of a 32-byte token and authenticates it until 30 minutes after', async (t) => {
+  const d = dashboard();
+  const { owner } = await d.h.newMerchant();
+  const { token, user } = await d.member(owner, 'developer');
+  t.regex(token, /^[A-Za-z0-9_-]{43}$/);
+  t.false(JSON.stringify(d.h.storage.store.tables.dashboardSessions).includes(token));
+  t.is((await d.authenticate.execute(token)).user.id, user.id);
+  d.clock.advance(30 * 60_000 - 30_000 - 1);
+  t.is((await d.authenticate.execute(token)).user.id, user.id);
+  d.clock.advance(1);
+  t.like(await t.throwsAsync(d.authenticate.execute(token)), { code: 'authentication_required' });
+});
+
+test('every refusal is invalid_credentials, and ten of them throttle the email before the password is checked', async (t) => {
+  const d = dashboard();
+  const { owner } = await d.h.newMerchant();
+  const { email, secret } = await d.member(owner, 'viewer');
+  for (let i = 0; i < 10; i += 1) {
+    const error = await t.throwsAsync(d.signIn.execute({ email, password: PASSWORD, code: 'wrong', ip: `198.51.100.${i}` }));
+    t.like(error, { code: 'invalid_credentials', category: 'authentication' });
+  }
+  const limited = await t.throwsAsync(d.signIn.execute({ email, password: PASSWORD, code: d.code(secret), ip: '203.0.113.1' }));
+  t.like(limited, { code: 'rate_limited', retryAfterSeconds: 900 });
+});
+
+test('the team rules: owner grants, no self edit, disabling and resets end sessions', async (t) => {
+  const d = dashboard();
+  const { owner } = await d.h.newMerchant();
+  const admin = await d.member(owner, 'admin');
+  const dev = await d.member(owner, 'developer');
+  t.like(await t.throwsAsync(d.add.execute(admin.user, { email: 'x@example.com', password: PASSWORD, role: 'owner' })), { code: 'forbidden' });
+  t.like(await t.throwsAsync(d.update.execute(admin.user, owner.id, { status: 'disabled' })), { code: 'forbidden' });
+  t.like(await t.throwsAsync(d.update.execute(admin.user, admin.user.id, { role: 'viewer' })), { code: 'forbidden' });
+  t.like(await t.throwsAsync(d.reset.execute(owner, owner.id)), { code: 'forbidden' });
+  t.like(await t.throwsAsync(d.update.execute(owner, 'usr_unknown', { role: 'viewer' })), { code: 'resource_not_found' });
+
+  const reset = await d.reset.execute(admin.user, dev.user.id);
+  t.is(reset.mfaSecret, undefined);
+  t.like(await t.throwsAsync(d.authenticate.execute(dev.token)), { code: 'authentication_required' });
+  t.like(await t.throwsAsync(d.signIn.execute({ email: dev.email, password: PASSWORD, code: d.code(dev.secret), ip: '192.0.2.9' })), { code: 'invalid_credentials' });
+
+  t.is((await d.authenticate.execute(admin.token)).user.id, admin.user.id);
+  await d.update.execute(owner, admin.user.id, { status: 'disabled' });
+  const sessions = [...d.h.storage.store.tables.dashboardSessions.values()].filter((session) => session.userId === admin.user.id);
+  t.true(sessions.length > 0 && sessions.every((session) => session.ended !== undefined));
+});

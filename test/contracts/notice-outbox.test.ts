@@ -1,0 +1,4 @@
+import { noticeOutboxContract } from './notice-outbox.contract';
+import { storageAdapters } from './storage-adapters';
+
+for (const adapter of storageAdapters) noticeOutboxContract(adapter);

@@ -1,0 +1,4 @@
+import { payoutDestinationRepositoryContract } from './payout-destination-repository.contract';
+import { storageAdapters } from './storage-adapters';
+
+for (const adapter of storageAdapters) payoutDestinationRepositoryContract(adapter);
