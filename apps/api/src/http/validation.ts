@@ -20,16 +20,24 @@ export const VALIDATION_OPTIONS = {
   },
 } as const;
 
-/** Fields whose every refusal has a code of its own in the spec. */
-const FIELD_ERROR_CODES: Readonly<Record<string, string>> = { return_url: 'invalid_return_url' };
+/**
+ * Body fields whose every refusal has a code of its own in the spec: `return_url` (payment
+ * intents) and `url` (webhook endpoints, the only body with that field).
+ */
+const FIELD_ERROR_CODES: Readonly<Record<string, string>> = { return_url: 'invalid_return_url', url: 'invalid_url' };
 
 /**
  * Turns a joi failure into 400 `invalid_parameter` naming the offending field in `param`
- * (`amount`, `metadata.order`, `limit`, `idempotency-key`).
+ * (`amount`, `metadata.order`, `limit`, `idempotency-key`). An entry of a list is reported as the
+ * list (`enabled_events`), and a body that is not an object at all, where no field is at fault,
+ * is `invalid_request`.
  */
 export function validationFailAction(_request: Request, _h: ResponseToolkit, error?: Error): never {
   const detail = (error as JoiFailure | undefined)?.details?.[0];
-  const param = detail && detail.path.length > 0 ? detail.path.join('.') : undefined;
-  const code = (param !== undefined && FIELD_ERROR_CODES[param]) || 'invalid_parameter';
-  throw new CoreError(code, 'validation', detail?.message ?? 'The request is invalid.', param === undefined ? {} : { param });
+  if (!detail || detail.path.length === 0) throw new CoreError('invalid_request', 'validation', detail?.message ?? 'The request is invalid.');
+  const listIndex = detail.path.findIndex((segment) => typeof segment === 'number');
+  const param = (listIndex > 0 ? detail.path.slice(0, listIndex) : detail.path).join('.');
+  const code = FIELD_ERROR_CODES[param] ?? 'invalid_parameter';
+  const message = code === 'invalid_url' ? 'url must be an absolute https URL on a public host name.' : detail.message;
+  throw new CoreError(code, 'validation', message, { param });
 }

@@ -1,6 +1,5 @@
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import {
-  CoreError,
   type CreateApiKey,
   type CreateWebhookEndpoint,
   type DeleteWebhookEndpoint,
@@ -17,7 +16,6 @@ import {
   type UpdateMerchantSettings,
   type UpdateWebhookEndpoint,
 } from '@payments/core';
-import { validationFailAction } from '../../http/validation';
 import { actorOf, dashboardRoute, modeQuery } from './dashboard-route';
 import {
   presentApiKey,
@@ -59,26 +57,6 @@ export interface ResourceRoutesDeps {
   readonly deleteWebhookEndpoint: DeleteWebhookEndpoint;
 }
 
-/**
- * The common joi failure, with the resource routes' own codes: any refusal of a webhook `url` is
- * `invalid_url` (the spec's code for it), an entry of `enabled_events` is named as the field, and
- * a body that is not an object at all is `invalid_request` (no field is at fault).
- */
-function failAction(request: Request, h: ResponseToolkit, error?: Error): never {
-  try {
-    validationFailAction(request, h, error);
-  } catch (thrown) {
-    if (!(thrown instanceof CoreError)) throw thrown;
-    if (thrown.param === undefined) throw new CoreError('invalid_request', 'validation', 'The request body must be a JSON object.');
-    if (thrown.param === 'url' && request.route.path.startsWith('/dashboard/v1/webhook_endpoints')) {
-      throw new CoreError('invalid_url', 'validation', 'url must be an absolute https URL on a public host name.', { param: 'url' });
-    }
-    if (thrown.param.startsWith('enabled_events.')) throw new CoreError(thrown.code, 'validation', thrown.message, { param: 'enabled_events' });
-    throw thrown;
-  }
-  throw new CoreError('invalid_request', 'validation', 'The request is invalid.');
-}
-
 const modeOf = (request: Request): Mode => (request.query as { mode: Mode }).mode;
 const payloadOf = <T>(request: Request): T => (request.payload ?? {}) as T;
 const created = (h: ResponseToolkit, body: Record<string, unknown>) => h.response(body).code(201);
@@ -98,7 +76,7 @@ export function resourceRoutes(deps: ResourceRoutesDeps): ServerRoute[] {
       method: 'PATCH',
       path: '/dashboard/v1/settings',
       action: 'settings.write',
-      validate: { payload: settingsPatchBody, failAction },
+      validate: { payload: settingsPatchBody },
       handler: async (request) => {
         const body = payloadOf<{ business_name?: string; support_email?: string | null; statement_descriptor?: string | null; settlement_schedule?: string }>(request);
         const merchant = await deps.updateMerchantSettings.execute(actorOf(request).user, {
@@ -122,7 +100,7 @@ export function resourceRoutes(deps: ResourceRoutesDeps): ServerRoute[] {
       method: 'POST',
       path: '/dashboard/v1/api_keys',
       action: 'api_keys.write',
-      validate: { payload: apiKeyCreateBody, failAction },
+      validate: { payload: apiKeyCreateBody },
       handler: async (request, h) => {
         const body = payloadOf<{ mode: Mode; name?: string }>(request);
         const { key, secret } = await deps.createApiKey.execute(actorOf(request).user, { mode: body.mode, name: body.name });
@@ -133,7 +111,7 @@ export function resourceRoutes(deps: ResourceRoutesDeps): ServerRoute[] {
       method: 'POST',
       path: '/dashboard/v1/api_keys/{id}/revoke',
       action: 'api_keys.write',
-      validate: { params: apiKeyParams, payload: noBody, failAction },
+      validate: { params: apiKeyParams, payload: noBody },
       handler: async (request) => presentApiKey(await deps.revokeApiKey.execute(actorOf(request).user, String(request.params.id))),
     }),
 
@@ -148,7 +126,7 @@ export function resourceRoutes(deps: ResourceRoutesDeps): ServerRoute[] {
       method: 'POST',
       path: '/dashboard/v1/signing_keys',
       action: 'signing_keys.write',
-      validate: { payload: signingKeyCreateBody, failAction },
+      validate: { payload: signingKeyCreateBody },
       handler: async (request, h) => {
         const body = payloadOf<{ public_key: string; name?: string }>(request);
         const key = await deps.registerSigningKey.execute(actorOf(request).user, { publicKey: body.public_key, name: body.name });
@@ -161,14 +139,14 @@ export function resourceRoutes(deps: ResourceRoutesDeps): ServerRoute[] {
       method: 'GET',
       path: '/dashboard/v1/payout_methods',
       action: 'payout_methods.read',
-      validate: { query: modeQuery, failAction },
+      validate: { query: modeQuery },
       handler: async (request) => presentCollection(await deps.listPayoutDestinations.execute(actorOf(request).user, modeOf(request)), presentPayoutMethod),
     }),
     dashboardRoute({
       method: 'POST',
       path: '/dashboard/v1/payout_methods',
       action: 'payout_methods.write',
-      validate: { query: modeQuery, payload: payoutMethodCreateBody, failAction },
+      validate: { query: modeQuery, payload: payoutMethodCreateBody },
       handler: async (request, h) => {
         const body = payloadOf<{ type: string; currency: string; account_holder: string; bank_code: string; account_number: string; code?: unknown }>(request);
         const destination = await deps.registerPayoutDestination.execute(actorOf(request).user, {
@@ -187,7 +165,7 @@ export function resourceRoutes(deps: ResourceRoutesDeps): ServerRoute[] {
       method: 'POST',
       path: '/dashboard/v1/payout_methods/{id}/default',
       action: 'payout_methods.write',
-      validate: { query: modeQuery, params: payoutMethodParams, payload: payoutDefaultBody, failAction },
+      validate: { query: modeQuery, params: payoutMethodParams, payload: payoutDefaultBody },
       handler: async (request) => {
         const body = payloadOf<{ code?: unknown }>(request);
         const destination = await deps.setDefaultPayoutDestination.execute(actorOf(request).user, {
@@ -204,14 +182,14 @@ export function resourceRoutes(deps: ResourceRoutesDeps): ServerRoute[] {
       method: 'GET',
       path: '/dashboard/v1/webhook_endpoints',
       action: 'webhook_endpoints.read',
-      validate: { query: modeQuery, failAction },
+      validate: { query: modeQuery },
       handler: async (request) => presentCollection(await deps.listWebhookEndpoints.execute(actorOf(request).user, modeOf(request)), presentWebhookEndpoint),
     }),
     dashboardRoute({
       method: 'POST',
       path: '/dashboard/v1/webhook_endpoints',
       action: 'webhook_endpoints.write',
-      validate: { query: modeQuery, payload: webhookEndpointCreateBody, failAction },
+      validate: { query: modeQuery, payload: webhookEndpointCreateBody },
       handler: async (request, h) => {
         const body = payloadOf<{ url: string; enabled_events?: string[]; description?: string }>(request);
         const { endpoint, secret } = await deps.createWebhookEndpoint.execute(actorOf(request).user, {
@@ -227,7 +205,7 @@ export function resourceRoutes(deps: ResourceRoutesDeps): ServerRoute[] {
       method: 'PATCH',
       path: '/dashboard/v1/webhook_endpoints/{id}',
       action: 'webhook_endpoints.write',
-      validate: { params: webhookEndpointParams, payload: webhookEndpointPatchBody, failAction },
+      validate: { params: webhookEndpointParams, payload: webhookEndpointPatchBody },
       handler: async (request) => {
         const body = payloadOf<{ url?: string; enabled_events?: string[]; description?: string; api_version?: string; status?: string }>(request);
         const endpoint = await deps.updateWebhookEndpoint.execute(actorOf(request).user, String(request.params.id), {
@@ -244,7 +222,7 @@ export function resourceRoutes(deps: ResourceRoutesDeps): ServerRoute[] {
       method: 'DELETE',
       path: '/dashboard/v1/webhook_endpoints/{id}',
       action: 'webhook_endpoints.write',
-      validate: { params: webhookEndpointParams, failAction },
+      validate: { params: webhookEndpointParams },
       handler: async (request) => {
         const { id } = await deps.deleteWebhookEndpoint.execute(actorOf(request).user, String(request.params.id));
         return { id, object: 'webhook_endpoint', deleted: true };
