@@ -142,6 +142,8 @@ const invalid: Array<[string, Record<string, unknown>, string, string]> = [
   ['a number in metadata', { metadata: { a: 1 } }, 'invalid_parameter', 'metadata.a'],
   ['51 metadata keys', { metadata: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v'])) }, 'invalid_parameter', 'metadata'],
   ['an unknown field', { colour: 'red' }, 'invalid_parameter', 'colour'],
+  ['a field named like an Object method', { toString: 'x' }, 'invalid_parameter', 'toString'],
+  ['a field named constructor', { constructor: 'x' }, 'invalid_parameter', 'constructor'],
   ['an http return_url', { return_url: 'http://shop.example.com/done' }, 'invalid_return_url', 'return_url'],
   ['an IPv4 return_url', { return_url: 'https://203.0.113.7/done' }, 'invalid_return_url', 'return_url'],
   ['an IPv6 return_url', { return_url: 'https://[2001:db8::1]/done' }, 'invalid_return_url', 'return_url'],
