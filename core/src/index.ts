@@ -48,6 +48,7 @@ export * from './ports/payment-channel.port';
 export * from './ports/fx-rate-source.port';
 export * from './ports/storage-ports';
 export * from './ports/unit-of-work.port';
+export * from './ports/webhook-sender.port';
 export * from './ports/user.repository.port';
 
 export * from './use-cases/authenticate-api-key/authenticate-api-key.use-case';
