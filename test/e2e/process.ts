@@ -54,6 +54,8 @@ export async function serviceEnvironment(): Promise<ServiceEnvironment> {
 interface SpawnedProcess {
   output(): string;
   stop(): Promise<number | null>;
+  /** SIGKILL: no shutdown at all, as when a machine dies; resolves once it exited. */
+  kill(): Promise<void>;
 }
 
 /** Starts `node <script> …args` from the repo root and waits until its stdout passes `isReady`. */
@@ -74,6 +76,10 @@ async function spawnUntilReady(env: NodeJS.ProcessEnv, script: string, args: str
   }
   return {
     output: () => stdout,
+    kill: async () => {
+      child.kill('SIGKILL');
+      await exited;
+    },
     stop: async () => {
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);

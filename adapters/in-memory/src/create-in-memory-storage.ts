@@ -15,6 +15,8 @@ import { InMemoryNoticeOutbox } from './in-memory-notice-outbox';
 import { InMemoryPayoutDestinationRepository } from './in-memory-payout-destination.repository';
 import { InMemorySigningKeyRepository } from './in-memory-signing-key.repository';
 import { InMemoryWebhookEndpointRepository } from './in-memory-webhook-endpoint.repository';
+import { InMemoryWebhookDeliveryRepository } from './in-memory-webhook-delivery.repository';
+import { InMemoryPlatformKeyRepository } from './in-memory-platform-key.repository';
 
 /** The storage ports over one in-memory store; the same shape as `createSqlStorage`. */
 export interface InMemoryStorage extends StoragePorts {
@@ -39,5 +41,7 @@ export function createInMemoryStorage(store: InMemoryStore = new InMemoryStore()
     payoutDestinations: new InMemoryPayoutDestinationRepository(store),
     webhookEndpoints: new InMemoryWebhookEndpointRepository(store),
     notices: new InMemoryNoticeOutbox(store),
+    webhookDeliveries: new InMemoryWebhookDeliveryRepository(store),
+    platformKeys: new InMemoryPlatformKeyRepository(store),
   };
 }

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ApiKey, AuditEntry, CheckoutSession, DashboardSession, DomainEvent, Merchant, PaymentAttempt, PaymentIntent, User } from '@payments/core';
 import type { Notice, PayoutDestination, SigningKey, WebhookEndpoint } from '@payments/core';
+import type { PlatformKey, WebhookDelivery, WebhookDeliveryAttempt } from '@payments/core';
 import { StorageMutex } from './storage-mutex';
 
 /** A stored row with its insertion sequence: lists are ordered by it, newest first. */
@@ -46,6 +47,12 @@ export interface InMemoryTables {
   readonly webhookEndpoints: Map<string, Sequenced<WebhookEndpoint>>;
   /** In insertion order. */
   readonly notices: Sequenced<Notice>[];
+  /** By id. */
+  readonly webhookDeliveries: Map<string, Sequenced<WebhookDelivery>>;
+  /** In insertion order. */
+  readonly webhookDeliveryAttempts: Sequenced<WebhookDeliveryAttempt>[];
+  /** Oldest first. */
+  readonly platformKeys: PlatformKey[];
 }
 
 function emptyTables(): InMemoryTables {
@@ -64,6 +71,9 @@ function emptyTables(): InMemoryTables {
     payoutDestinations: new Map(),
     webhookEndpoints: new Map(),
     notices: [],
+    webhookDeliveries: new Map(),
+    webhookDeliveryAttempts: [],
+    platformKeys: [],
   };
 }
 

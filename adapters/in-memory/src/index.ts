@@ -19,3 +19,5 @@ export * from './in-memory-signing-key.repository';
 export * from './in-memory-payout-destination.repository';
 export * from './in-memory-webhook-endpoint.repository';
 export * from './in-memory-notice-outbox';
+export * from './in-memory-webhook-delivery.repository';
+export * from './in-memory-platform-key.repository';

@@ -16,6 +16,8 @@ import { KnexNoticeOutbox } from './repositories/knex-notice-outbox.repository';
 import { KnexPayoutDestinationRepository } from './repositories/knex-payout-destination.repository';
 import { KnexSigningKeyRepository } from './repositories/knex-signing-key.repository';
 import { KnexWebhookEndpointRepository } from './repositories/knex-webhook-endpoint.repository';
+import { KnexWebhookDeliveryRepository } from './repositories/knex-webhook-delivery.repository';
+import { KnexPlatformKeyRepository } from './repositories/knex-platform-key.repository';
 
 /** The storage ports of one database, as the composition root binds them. */
 export type SqlStorage = StoragePorts;
@@ -43,5 +45,7 @@ export function createSqlStorage(knex: Knex, options: KnexUnitOfWorkOptions = {}
     payoutDestinations: new KnexPayoutDestinationRepository(context),
     webhookEndpoints: new KnexWebhookEndpointRepository(context),
     notices: new KnexNoticeOutbox(context),
+    webhookDeliveries: new KnexWebhookDeliveryRepository(context),
+    platformKeys: new KnexPlatformKeyRepository(context),
   };
 }

@@ -21,3 +21,5 @@ export * from './repositories/knex-webhook-endpoint.repository';
 export * from './repositories/knex-notice-outbox.repository';
 export * from './create-sql-storage';
 export * from './testing/create-test-database';
+export * from './repositories/knex-webhook-delivery.repository';
+export * from './repositories/knex-platform-key.repository';

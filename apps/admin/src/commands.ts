@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { CreateMerchant, SetLiveMode, type SettlementSchedule } from '@payments/core';
+import { PlatformKeys, type PlatformKey } from '@payments/core';
 import type { AppContainer } from '@payments/api';
 
 export class UsageError extends Error {}
@@ -11,6 +12,9 @@ export const USAGE = `Usage: npm run -s admin -- <command>
                   [--settlement-delay-days 2]
   merchant open-live <mch_id>     open live mode (the review passed)
   merchant close-live <mch_id>    close live mode again
+  platform-keys rotate            publish a new webhook signing key now; it signs after
+                                  PAYMENTS_KEY_ACTIVATION_S (default 3600)
+  platform-keys list              the platform's webhook signing keys (public halves only)
 
 Prints JSON on stdout; errors as JSON on stderr with a non-zero exit code.`;
 
@@ -66,10 +70,34 @@ function setLive(enabled: boolean): Command {
   };
 }
 
+/** A platform key without its private half. */
+function presentPlatformKey(key: PlatformKey): Record<string, unknown> {
+  return {
+    id: key.id,
+    algorithm: 'ed25519',
+    public_key: key.publicKey,
+    published_at: key.publishedAt.toISOString(),
+    active_from: key.activeFrom.toISOString(),
+    created: key.created.toISOString(),
+  };
+}
+
+const rotatePlatformKey: Command = async (app, args) => {
+  if (args.length !== 0) throw new UsageError('platform-keys rotate takes no arguments.');
+  return { platform_key: presentPlatformKey(await app.get(PlatformKeys).rotate()) };
+};
+
+const listPlatformKeys: Command = async (app, args) => {
+  if (args.length !== 0) throw new UsageError('platform-keys list takes no arguments.');
+  return { platform_keys: (await app.get(PlatformKeys).published()).map(presentPlatformKey) };
+};
+
 export const COMMANDS: Readonly<Record<string, Command>> = {
   'merchant create': createMerchant,
   'merchant open-live': setLive(true),
   'merchant close-live': setLive(false),
+  'platform-keys rotate': rotatePlatformKey,
+  'platform-keys list': listPlatformKeys,
 };
 
 /** Finds the command named by the first two words; the rest are its arguments. */

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { DEFAULT_FEE_SCHEDULE, parseFeeSchedule, type FeeSchedule } from '@payments/core';
 import Joi from 'joi';
@@ -21,6 +22,10 @@ export interface Config {
   /** 32 bytes that encrypt stored secrets (AES-256-GCM). */
   readonly masterKey: Buffer;
   readonly tickMs: number;
+  /** Seconds between `platform-keys rotate` publishing a key and webhooks being signed with it (PAYMENTS_KEY_ACTIVATION_S). */
+  readonly keyActivationSeconds: number;
+  /** How long a relay pass holds the deliveries it claimed (PAYMENTS_WEBHOOK_LEASE_MS, default 60000, at least 11000). */
+  readonly webhookLeaseMs: number;
   /** Requests per second per API key; 0 turns the limit off. */
   readonly rateLimitLive: number;
   readonly rateLimitTest: number;
@@ -40,6 +45,10 @@ export interface Config {
   readonly fees: FeeSchedule;
   /** Proxies (IPs, CIDR ranges) whose X-Forwarded-For is believed: the client IP the sign-in throttle counts. */
   readonly trustedProxies: readonly string[];
+  /** IPs the webhook egress guard lets through (PAYMENTS_EGRESS_ALLOW): local testing only, refused in production. */
+  readonly egressAllow: readonly string[];
+  /** Host name → IP for webhook deliveries (PAYMENTS_DNS_OVERRIDES, `host=ip,host2=ip2`, like curl --resolve). */
+  readonly dnsOverrides: Readonly<Record<string, string>>;
 }
 
 /** One environment of the rest channel: its base URL, our Bearer key there, its callback secret. */
@@ -60,6 +69,8 @@ const schema = Joi.object({
   PAYMENTS_REDIS_PREFIX: Joi.string().default('payments:'),
   PAYMENTS_MASTER_KEY: Joi.string().hex().length(64),
   PAYMENTS_TICK_MS: Joi.number().integer().min(10).default(1000),
+  PAYMENTS_KEY_ACTIVATION_S: Joi.number().integer().min(0).default(3600),
+  PAYMENTS_WEBHOOK_LEASE_MS: Joi.number().integer().min(11_000).default(60_000),
   PAYMENTS_RATE_LIMIT_LIVE: Joi.number().integer().min(0).default(100),
   PAYMENTS_RATE_LIMIT_TEST: Joi.number().integer().min(0).default(25),
   PAYMENTS_CHANNEL_CALLBACK_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
@@ -77,6 +88,12 @@ const schema = Joi.object({
   PAYMENTS_TRUSTED_PROXIES: Joi.string()
     .allow('')
     .custom((value: string, helpers) => (splitList(value).every(isProxyEntry) ? value : helpers.error('any.invalid')), 'IP addresses or CIDR ranges, comma separated'),
+  PAYMENTS_EGRESS_ALLOW: Joi.string()
+    .allow('')
+    .custom((value: string, helpers) => (splitList(value).every((entry) => isIP(entry) !== 0) ? value : helpers.error('any.invalid')), 'IP addresses, comma separated'),
+  PAYMENTS_DNS_OVERRIDES: Joi.string()
+    .allow('')
+    .custom((value: string, helpers) => (dnsOverridesFrom(value) ? value : helpers.error('any.invalid')), 'host=ip pairs, comma separated'),
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
 })
   .and('PAYMENTS_REST_CHANNEL_TEST_URL', 'PAYMENTS_REST_CHANNEL_TEST_KEY', 'PAYMENTS_REST_CHANNEL_TEST_SECRET')
@@ -105,6 +122,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisKeyPrefix: value.PAYMENTS_REDIS_PREFIX,
     masterKey: masterKeyFrom(value.PAYMENTS_MASTER_KEY, nodeEnv, dataDir),
     tickMs: value.PAYMENTS_TICK_MS,
+    keyActivationSeconds: value.PAYMENTS_KEY_ACTIVATION_S,
+    webhookLeaseMs: value.PAYMENTS_WEBHOOK_LEASE_MS,
     rateLimitLive: value.PAYMENTS_RATE_LIMIT_LIVE,
     rateLimitTest: value.PAYMENTS_RATE_LIMIT_TEST,
     logLevel: value.LOG_LEVEL,
@@ -119,7 +138,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fxSpreadBps: value.PAYMENTS_FX_SPREAD_BPS,
     fees: feesFrom(value.PAYMENTS_FEES),
     trustedProxies: splitList(value.PAYMENTS_TRUSTED_PROXIES ?? ''),
+    egressAllow: egressAllowFrom(value.PAYMENTS_EGRESS_ALLOW ?? '', nodeEnv),
+    dnsOverrides: dnsOverridesFrom(value.PAYMENTS_DNS_OVERRIDES ?? '') ?? {},
   };
+}
+
+function egressAllowFrom(value: string, nodeEnv: string): string[] {
+  const list = splitList(value);
+  if (list.length > 0 && nodeEnv === 'production') throw new ConfigError('PAYMENTS_EGRESS_ALLOW is for local testing and is refused with NODE_ENV=production.');
+  return list;
+}
+
+/** `host=ip,host2=ip2` → { host: ip, host2: ip2 } (host names lower-cased), or undefined when malformed. */
+function dnsOverridesFrom(value: string): Record<string, string> | undefined {
+  const overrides: Record<string, string> = {};
+  for (const entry of splitList(value)) {
+    const separator = entry.indexOf('=');
+    const host = entry.slice(0, separator).trim().toLowerCase();
+    const ip = entry.slice(separator + 1).trim();
+    if (separator <= 0 || !/^[a-z0-9.-]+$/.test(host) || isIP(ip) === 0) return undefined;
+    overrides[host] = ip;
+  }
+  return overrides;
 }
 
 function splitList(value: string): string[] {

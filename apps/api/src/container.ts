@@ -82,7 +82,11 @@ import {
   UpdateMerchantSettings,
   UpdateWebhookEndpoint,
   WebhookEndpointRepository,
+  WebhookDeliveryRepository,
 } from '@payments/core';
+import { WebhookSender } from '@payments/core';
+import { GetWebhookEndpointHealth, ListWebhookDeliveries, PlatformKeyRepository, PlatformKeys, RelayWebhookDeliveries, ResendWebhookDelivery, WebhookCrypto } from '@payments/core';
+import { CryptoWebhookCrypto } from '@payments/node-runtime';
 import { CryptoEd25519KeyCheck } from '@payments/node-runtime';
 import { createHmac } from 'node:crypto';
 import { createRestChannel } from '@payments/channel-rest';
@@ -92,6 +96,7 @@ import { InMemoryFailureCounter, InMemoryLockManager, InMemoryRateLimiter } from
 import { connectRedis, disconnectRedis, RedisFailureCounter, RedisLockManager, RedisRateLimiter, type RedisClient } from '@payments/locks-redis';
 import { AesGcmSecretBox, CryptoDigest, CryptoRandomSource, ScryptPasswordHasher, SystemClock } from '@payments/node-runtime';
 import { OtplibOneTimeCodes } from '@payments/otp';
+import { HttpWebhookSender } from '@payments/webhook-http';
 import { createKnex, createSqlStorage, migrateLatest } from '@payments/storage-sql';
 import { Container, type ResolutionContext } from 'inversify';
 import { StaticChannelRegistry } from './channels';
@@ -116,6 +121,8 @@ export interface ContainerOverrides {
   readonly logger?: Logger;
   /** Extra channels, routed after the built-in ones (tests register channels that refuse or fail). */
   readonly channels?: readonly PaymentChannel[];
+  /** Replaces the HTTP webhook sender (tests that record deliveries instead of sending them). */
+  readonly webhookSender?: WebhookSender;
 }
 
 export interface AppContainer {
@@ -169,8 +176,12 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
   constant(PayoutDestinationRepository, storage.payoutDestinations);
   constant(WebhookEndpointRepository, storage.webhookEndpoints);
   constant(NoticeOutbox, storage.notices);
+  constant(WebhookDeliveryRepository, storage.webhookDeliveries);
+  constant(PlatformKeyRepository, storage.platformKeys);
+  constant(WebhookCrypto, new CryptoWebhookCrypto());
   constant(EmailSender, new LogEmailSender(logger));
   constant(Ed25519KeyCheck, new CryptoEd25519KeyCheck());
+  constant(WebhookSender, overrides.webhookSender ?? new HttpWebhookSender({ egressAllow: config.egressAllow, dnsOverrides: config.dnsOverrides, logger }));
   const keyPrefix = config.redisKeyPrefix;
   constant(LockManager, redis ? new RedisLockManager(redis, { keyPrefix: `${keyPrefix}lock:` }) : new InMemoryLockManager());
   constant(RateLimiter, redis ? new RedisRateLimiter(redis, { keyPrefix: `${keyPrefix}rate:` }) : new InMemoryRateLimiter());
@@ -193,6 +204,8 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
   factory<StatusChangeDeps>(StatusChange, (ctx) => ({
     intents: ctx.get(PaymentIntentRepository),
     events: ctx.get(EventOutbox),
+    webhookEndpoints: ctx.get(WebhookEndpointRepository),
+    webhookDeliveries: ctx.get(WebhookDeliveryRepository),
     clock: ctx.get(Clock),
     random: ctx.get(RandomSource),
   }));
@@ -298,6 +311,29 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
   );
   factory(ReleaseFunds, (ctx) => new ReleaseFunds(ctx.get(UnitOfWork), ctx.get(PaymentIntentRepository), ctx.get(Clock)));
   factory(ListEvents, (ctx) => new ListEvents(ctx.get(EventOutbox)));
+  // Webhook delivery (issue 5): platform keys, the relay, the dashboard's delivery log.
+  factory(PlatformKeys, (ctx) =>
+    new PlatformKeys(ctx.get(PlatformKeyRepository), ctx.get(WebhookCrypto), ctx.get(SecretBox), ctx.get(Clock), ctx.get(RandomSource), { activationSeconds: config.keyActivationSeconds }),
+  );
+  factory(RelayWebhookDeliveries, (ctx) =>
+    new RelayWebhookDeliveries({
+      uow: ctx.get(UnitOfWork),
+      deliveries: ctx.get(WebhookDeliveryRepository),
+      endpoints: ctx.get(WebhookEndpointRepository),
+      merchants: ctx.get(MerchantRepository),
+      notices: ctx.get(NoticeOutbox),
+      sender: ctx.get(WebhookSender),
+      crypto: ctx.get(WebhookCrypto),
+      secretBox: ctx.get(SecretBox),
+      platformKeys: ctx.get(PlatformKeys),
+      clock: ctx.get(Clock),
+      random: ctx.get(RandomSource),
+      leaseMs: config.webhookLeaseMs,
+    }),
+  );
+  factory(ListWebhookDeliveries, (ctx) => new ListWebhookDeliveries(ctx.get(WebhookDeliveryRepository)));
+  factory(ResendWebhookDelivery, (ctx) => new ResendWebhookDelivery(ctx.get(UnitOfWork), ctx.get(WebhookDeliveryRepository), ctx.get(AuditRecorder), ctx.get(Clock)));
+  factory(GetWebhookEndpointHealth, (ctx) => new GetWebhookEndpointHealth(ctx.get(WebhookDeliveryRepository)));
   factory(AuthenticateApiKey, (ctx) => new AuthenticateApiKey(ctx.get(ApiKeyRepository), ctx.get(MerchantRepository), ctx.get(Digest)));
   factory(ResolveApiVersion, (ctx) => new ResolveApiVersion(ctx.get(MerchantRepository)));
   factory(RunIdempotently, (ctx) => new RunIdempotently(ctx.get(IdempotencyStore), ctx.get(UnitOfWork), ctx.get(Clock), ctx.get(RandomSource)));

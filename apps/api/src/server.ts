@@ -13,6 +13,7 @@ import {
   Digest,
   GetPaymentIntent,
   ListEvents,
+  PlatformKeys,
   ListPaymentIntents,
   QuoteFx,
   RandomSource,
@@ -28,7 +29,8 @@ import { errorsPlugin } from './plugins/errors.plugin';
 import { channelCallbacksPlugin } from './plugins/channel-callbacks.plugin';
 import { authRoutes } from './plugins/dashboard/auth.routes';
 import { dashboardPlugin } from './plugins/dashboard/dashboard.plugin';
-import { authRoutesDeps, resourceRoutesDeps } from './plugins/dashboard/dashboard.deps';
+import { authRoutesDeps, resourceRoutesDeps, webhookDeliveryRoutesDeps } from './plugins/dashboard/dashboard.deps';
+import { webhookDeliveryRoutes } from './plugins/dashboard/webhook-deliveries.routes';
 import { resourceRoutes } from './plugins/dashboard/resource.routes';
 import { merchantV1Plugin } from './plugins/merchant-v1/merchant-v1.plugin';
 
@@ -68,6 +70,7 @@ export async function createServer(app: AppContainer): Promise<Server> {
       listPaymentIntents: app.get(ListPaymentIntents),
       cancelPaymentIntent: app.get(CancelPaymentIntent),
       listEvents: app.get(ListEvents),
+      platformKeys: app.get(PlatformKeys),
       quoteFx: app.get(QuoteFx),
       placeAttempt: app.get(PlaceAttempt),
       listAttempts: app.get(ListAttempts),
@@ -80,7 +83,7 @@ export async function createServer(app: AppContainer): Promise<Server> {
     plugin: dashboardPlugin,
     options: {
       sessions: { secureCookie: config.baseUrl.startsWith('https:'), authenticate: app.get(AuthenticateDashboardSession) },
-      routes: [...authRoutes(authRoutesDeps(app)), ...resourceRoutes(resourceRoutesDeps(app))],
+      routes: [...authRoutes(authRoutesDeps(app)), ...resourceRoutes(resourceRoutesDeps(app)), ...webhookDeliveryRoutes(webhookDeliveryRoutesDeps(app))],
     },
   });
 

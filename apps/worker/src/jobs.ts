@@ -1,10 +1,12 @@
 import type { AppContainer } from '@payments/api';
 import { SimulatorPaymentChannel } from '@payments/channel-simulator';
-import { Clock, DashboardSessionRepository, DeliverNotices, ExpirePaymentIntents, IdempotencyStore, ReconcileAttempts, ReleaseFunds, ReportChannelSettlements } from '@payments/core';
+import { Clock, DashboardSessionRepository, DeliverNotices, RelayWebhookDeliveries, ExpirePaymentIntents, IdempotencyStore, ReconcileAttempts, ReleaseFunds, ReportChannelSettlements } from '@payments/core';
 import type { Job } from './scheduler';
 
 /** How many objects one job handles per tick, so a backlog drains over ticks without long passes. */
 const BATCH = 200;
+/** Webhook POSTs of one pass run concurrently, each up to the 10 s timeout. */
+const WEBHOOK_BATCH = 50;
 
 /** The worker's periodic jobs, in the order a tick runs them. */
 export function workerJobs(app: AppContainer): Job[] {
@@ -17,6 +19,7 @@ export function workerJobs(app: AppContainer): Job[] {
   const clock = app.get<Clock>(Clock);
   const dashboardSessions = app.get<DashboardSessionRepository>(DashboardSessionRepository);
   const notices = app.get(DeliverNotices);
+  const relay = app.get(RelayWebhookDeliveries);
   return [
     // The simulated channel's own clock: magic outcomes and settlement of paid orders.
     { name: 'simulator-channel', everyMs: 0, run: () => simulator.tick(BATCH) },
@@ -29,5 +32,7 @@ export function workerJobs(app: AppContainer): Job[] {
     { name: 'purge-dashboard-sessions', everyMs: 60_000, run: () => dashboardSessions.deleteExpiredBefore(clock.now()) },
     // Notices for the account's email (payout destination changes), through the EmailSender.
     { name: 'deliver-notices', everyMs: 0, run: () => notices.execute({ limit: BATCH }) },
+    // Webhook deliveries due now (fan-out, retries, resends), leased so several workers share them.
+    { name: 'relay-webhooks', everyMs: 0, run: async () => (await relay.execute({ limit: WEBHOOK_BATCH })).claimed },
   ];
 }

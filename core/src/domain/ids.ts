@@ -22,6 +22,8 @@ export const ID_FORMATS = {
   payout_destination: { prefix: 'pd_', alphabet: BASE62, length: 20 },
   webhook_endpoint: { prefix: 'we_', alphabet: BASE62, length: 20 },
   notice: { prefix: 'ntc_', alphabet: BASE32, length: 26 },
+  webhook_delivery: { prefix: 'whd_', alphabet: BASE32, length: 26 },
+  webhook_delivery_attempt: { prefix: 'wha_', alphabet: BASE32, length: 26 },
 } as const;
 
 export type IdKind = keyof typeof ID_FORMATS;
@@ -33,6 +35,7 @@ export const ID_PATTERNS = {
   api_key: /^ak_[0-9A-Za-z]+$/,
   payout_destination: /^pd_[0-9A-Za-z]+$/,
   webhook_endpoint: /^we_[0-9A-Za-z]+$/,
+  webhook_delivery: /^whd_[A-Z2-7]+$/,
   user: /^usr_[0-9A-Za-z]+$/,
 } as const;
 

@@ -44,6 +44,13 @@ export function renderNotice(notice: Notice): RenderedNotice {
         subject: 'A second factor was reset on your team',
         text: `The second factor of ${String(d.user_email)} was reset by ${String(d.reset_by)}; their sessions were ended and their old codes no longer work. They set up a new one with their email and password.\n\n${CLOSING}`,
       };
+    case 'webhook_endpoint.disabled':
+      return {
+        subject: 'A webhook endpoint was disabled',
+        text: `The ${String(d.mode)} mode webhook endpoint ${String(d.url)} (${String(d.endpoint)}) was disabled because ${
+          d.reason === 'gone' ? 'it answered 410 Gone' : 'every delivery to it failed for five days'
+        }. No events are queued for it while it is disabled. Fix the receiver, then enable it again in the dashboard; failed deliveries can be resent from the delivery log.`,
+      };
     default:
       return {
         subject: `Account notice: ${notice.kind}`,

@@ -1,8 +1,8 @@
 import type { Clock } from '../ports/clock.port';
-import type { EventOutbox } from '../ports/event-outbox.port';
 import type { PaymentIntentRepository } from '../ports/payment-intent.repository.port';
 import type { RandomSource } from '../ports/random-source.port';
 import { truncateToSecond, type DomainEvent } from './event.entity';
+import { publishEvent, type EventPublishDeps } from './event-publishing';
 import { newId } from './ids';
 import { statusEmitsEvent, transition, type PaymentIntent, type PaymentIntentStatus } from './payment-intent.entity';
 
@@ -18,21 +18,20 @@ export function paymentIntentEvent(intent: PaymentIntent, random: RandomSource, 
 }
 
 /** The ports a status change writes through. */
-export interface StatusChangeDeps {
+export interface StatusChangeDeps extends EventPublishDeps {
   readonly intents: PaymentIntentRepository;
-  readonly events: EventOutbox;
   readonly clock: Clock;
   readonly random: RandomSource;
 }
 
 /**
- * Moves an intent to `to`, stores it and appends its `payment_intent.<status>` event. Call it
+ * Moves an intent to `to`, stores it and publishes its `payment_intent.<status>` event (outbox and webhook deliveries). Call it
  * inside a unit of work, on an intent read with `findByIdForUpdate`, so the change and its event
  * commit together and no concurrent change slips in between.
  */
 export async function changeStatus(deps: StatusChangeDeps, intent: PaymentIntent, to: PaymentIntentStatus): Promise<PaymentIntent> {
   const now = deps.clock.now();
   const stored = await deps.intents.update(transition(intent, to, now));
-  if (statusEmitsEvent(to)) await deps.events.append(paymentIntentEvent(stored, deps.random, now));
+  if (statusEmitsEvent(to)) await publishEvent(deps, paymentIntentEvent(stored, deps.random, now), now);
   return stored;
 }

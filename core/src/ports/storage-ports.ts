@@ -12,6 +12,8 @@ import type { PayoutDestinationRepository } from './payout-destination.repositor
 import type { SigningKeyRepository } from './signing-key.repository.port';
 import type { UnitOfWork } from './unit-of-work.port';
 import type { UserRepository } from './user.repository.port';
+import type { PlatformKeyRepository } from './platform-key.repository.port';
+import type { WebhookDeliveryRepository } from './webhook-delivery.repository.port';
 import type { WebhookEndpointRepository } from './webhook-endpoint.repository.port';
 
 /**
@@ -34,4 +36,6 @@ export interface StoragePorts {
   readonly payoutDestinations: PayoutDestinationRepository;
   readonly webhookEndpoints: WebhookEndpointRepository;
   readonly notices: NoticeOutbox;
+  readonly webhookDeliveries: WebhookDeliveryRepository;
+  readonly platformKeys: PlatformKeyRepository;
 }

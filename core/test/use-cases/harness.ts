@@ -11,7 +11,7 @@ export function harness() {
   const clock = new FakeClock(new Date('2026-09-01T10:00:00Z'));
   const random = new CryptoRandomSource();
   const digest = new CryptoDigest();
-  const statusChange: StatusChangeDeps = { intents: storage.intents, events: storage.events, clock, random };
+  const statusChange: StatusChangeDeps = { intents: storage.intents, events: storage.events, webhookEndpoints: storage.webhookEndpoints, webhookDeliveries: storage.webhookDeliveries, clock, random };
   const issueApiKey = new IssueApiKey(storage.apiKeys, storage.merchants, clock, random, digest);
   const createMerchant = new CreateMerchant(
     storage.uow,

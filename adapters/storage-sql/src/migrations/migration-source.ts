@@ -4,6 +4,7 @@ import { paymentAttempts } from './002-payment-attempts.migration';
 import { dashboardFoundation } from './003-dashboard-foundation.migration';
 import { dashboardSessions } from './004-dashboard-sessions.migration';
 import { dashboardResources } from './005-dashboard-resources.migration';
+import { webhookDeliveries } from './006-webhook-deliveries.migration';
 
 interface NamedMigration {
   readonly name: string;
@@ -17,6 +18,7 @@ const MIGRATIONS: readonly NamedMigration[] = [
   { name: '003-dashboard-foundation', migration: dashboardFoundation },
   { name: '004-dashboard-sessions', migration: dashboardSessions },
   { name: '005-dashboard-resources', migration: dashboardResources },
+  { name: '006-webhook-deliveries', migration: webhookDeliveries },
 ];
 
 /** The names of every migration, in the order they run. */

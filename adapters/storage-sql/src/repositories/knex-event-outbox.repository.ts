@@ -3,7 +3,7 @@ import type { KnexContext } from '../knex-context';
 import { toDate, toMillis, type BigIntValue } from '../mapping/column-values';
 import { cursorSeq } from './cursor';
 
-interface EventRow {
+export interface EventRow {
   seq?: BigIntValue;
   id: string;
   merchant_id: string;
@@ -13,7 +13,7 @@ interface EventRow {
   data: string;
 }
 
-function toEntity(row: EventRow): DomainEvent {
+export function eventFromRow(row: EventRow): DomainEvent {
   return {
     id: row.id,
     type: row.type,
@@ -48,6 +48,6 @@ export class KnexEventOutbox implements EventOutbox {
       query.where('seq', '<', await cursorSeq(this.context.db(), 'events', scope, page.startingAfter, 'event'));
     }
     const rows = await query.orderBy('seq', 'desc').limit(page.limit + 1);
-    return { data: rows.slice(0, page.limit).map(toEntity), hasMore: rows.length > page.limit };
+    return { data: rows.slice(0, page.limit).map(eventFromRow), hasMore: rows.length > page.limit };
   }
 }

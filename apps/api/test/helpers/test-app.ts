@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Server, ServerInjectResponse } from '@hapi/hapi';
 import { createServer as createNetServer } from 'node:net';
-import { CreateMerchant, IssueApiKey, SetLiveMode, type Clock, type PasswordHasher, type PaymentChannel } from '@payments/core';
+import { CreateMerchant, IssueApiKey, SetLiveMode, type Clock, type PasswordHasher, type PaymentChannel, type WebhookSender } from '@payments/core';
 import { ScryptPasswordHasher } from '@payments/node-runtime';
 import { createTestDatabase } from '@payments/storage-sql';
 import { buildContainer, type AppContainer } from '../../src/container';
@@ -44,7 +44,7 @@ const TEST_PASSWORD_HASHER = new ScryptPasswordHasher({ N: 1024, r: 8, p: 1 });
  * PAYMENTS_TEST_DATABASE_URL is set, Redis locks and rate limits when PAYMENTS_TEST_REDIS_URL is.
  */
 export async function startTestApp(
-  options: { clock?: Clock; env?: Record<string, string>; channels?: PaymentChannel[]; passwordHasher?: PasswordHasher } = {},
+  options: { clock?: Clock; env?: Record<string, string>; channels?: PaymentChannel[]; passwordHasher?: PasswordHasher; webhookSender?: WebhookSender } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
   // Channels call back over real HTTP, so the app listens on a port of its own.
@@ -63,7 +63,7 @@ export async function startTestApp(
     LOG_LEVEL: 'silent',
     ...options.env,
   });
-  const app = await buildContainer(config, { passwordHasher: options.passwordHasher ?? TEST_PASSWORD_HASHER, clock: options.clock, channels: options.channels });
+  const app = await buildContainer(config, { passwordHasher: options.passwordHasher ?? TEST_PASSWORD_HASHER, clock: options.clock, channels: options.channels, ...(options.webhookSender ? { webhookSender: options.webhookSender } : {}) });
   const server = await createServer(app);
   await server.start();
 

@@ -20,6 +20,8 @@ import type { Config } from '../../config';
 import { ClientIp } from '../../http/client-ip';
 import type { AuthRoutesDeps } from './auth.routes';
 import type { ResourceRoutesDeps } from './resource.routes';
+import type { WebhookDeliveryRoutesDeps } from './webhook-deliveries.routes';
+import { GetWebhookEndpointHealth, ListWebhookDeliveries, ResendWebhookDelivery } from '@payments/core';
 
 /** The composition root's hand-over to the dashboard routes: use cases out of the container. */
 export function authRoutesDeps(app: AppContainer): AuthRoutesDeps {
@@ -51,5 +53,10 @@ export function resourceRoutesDeps(app: AppContainer): ResourceRoutesDeps {
     createWebhookEndpoint: app.get(CreateWebhookEndpoint),
     updateWebhookEndpoint: app.get(UpdateWebhookEndpoint),
     deleteWebhookEndpoint: app.get(DeleteWebhookEndpoint),
+    getWebhookEndpointHealth: app.get(GetWebhookEndpointHealth),
   };
+}
+
+export function webhookDeliveryRoutesDeps(app: AppContainer): WebhookDeliveryRoutesDeps {
+  return { listWebhookDeliveries: app.get(ListWebhookDeliveries), resendWebhookDelivery: app.get(ResendWebhookDelivery) };
 }

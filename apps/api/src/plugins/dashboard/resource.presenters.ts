@@ -1,4 +1,4 @@
-import type { ApiKey, Merchant, PayoutDestination, SigningKey, WebhookEndpoint } from '@payments/core';
+import type { ApiKey, Merchant, PayoutDestination, SigningKey, WebhookEndpoint, WebhookEndpointHealth } from '@payments/core';
 import { timestamp } from '../merchant-v1/presenters';
 
 /** Drops absent fields: the API omits a field rather than sending null. */
@@ -87,5 +87,15 @@ export function presentWebhookEndpoint(endpoint: WebhookEndpoint): Record<string
     status: endpoint.status,
     created: timestamp(endpoint.created),
     updated: timestamp(endpoint.updated),
+  });
+}
+
+/** An endpoint's delivery health: attempts made, the share answered 2xx, and the last failure. */
+export function presentWebhookEndpointHealth(health: WebhookEndpointHealth): Record<string, unknown> {
+  return compact({
+    delivery_attempts: health.attempts,
+    success_rate: health.attempts === 0 ? undefined : Math.round((health.successes / health.attempts) * 10_000) / 10_000,
+    last_error: health.lastError,
+    last_error_at: health.lastErrorAt && timestamp(health.lastErrorAt),
   });
 }

@@ -3,6 +3,8 @@ import {
   type CreateApiKey,
   type CreateWebhookEndpoint,
   type DeleteWebhookEndpoint,
+  type GetWebhookEndpointHealth,
+  type WebhookEndpoint,
   type GetMerchantSettings,
   type ListApiKeys,
   type ListPayoutDestinations,
@@ -24,6 +26,7 @@ import {
   presentSettings,
   presentSigningKey,
   presentWebhookEndpoint,
+  presentWebhookEndpointHealth,
 } from './resource.presenters';
 import {
   apiKeyCreateBody,
@@ -55,6 +58,12 @@ export interface ResourceRoutesDeps {
   readonly createWebhookEndpoint: CreateWebhookEndpoint;
   readonly updateWebhookEndpoint: UpdateWebhookEndpoint;
   readonly deleteWebhookEndpoint: DeleteWebhookEndpoint;
+  readonly getWebhookEndpointHealth: GetWebhookEndpointHealth;
+}
+
+/** The endpoint JSON with its delivery health (success rate over its attempts, last error). */
+async function presentEndpointWithHealth(deps: ResourceRoutesDeps, endpoint: WebhookEndpoint): Promise<Record<string, unknown>> {
+  return { ...presentWebhookEndpoint(endpoint), ...presentWebhookEndpointHealth(await deps.getWebhookEndpointHealth.execute(endpoint.id)) };
 }
 
 const modeOf = (request: Request): Mode => (request.query as { mode: Mode }).mode;
@@ -183,7 +192,10 @@ export function resourceRoutes(deps: ResourceRoutesDeps): ServerRoute[] {
       path: '/dashboard/v1/webhook_endpoints',
       action: 'webhook_endpoints.read',
       validate: { query: modeQuery },
-      handler: async (request) => presentCollection(await deps.listWebhookEndpoints.execute(actorOf(request).user, modeOf(request)), presentWebhookEndpoint),
+      handler: async (request) => {
+        const endpoints = await deps.listWebhookEndpoints.execute(actorOf(request).user, modeOf(request));
+        return { object: 'list', data: await Promise.all(endpoints.map((endpoint) => presentEndpointWithHealth(deps, endpoint))), has_more: false };
+      },
     }),
     dashboardRoute({
       method: 'POST',
@@ -198,7 +210,7 @@ export function resourceRoutes(deps: ResourceRoutesDeps): ServerRoute[] {
           enabledEvents: body.enabled_events,
           description: body.description,
         });
-        return created(h, { ...presentWebhookEndpoint(endpoint), secret });
+        return created(h, { ...(await presentEndpointWithHealth(deps, endpoint)), secret });
       },
     }),
     dashboardRoute({
@@ -215,7 +227,7 @@ export function resourceRoutes(deps: ResourceRoutesDeps): ServerRoute[] {
           apiVersion: body.api_version,
           status: body.status,
         });
-        return presentWebhookEndpoint(endpoint);
+        return presentEndpointWithHealth(deps, endpoint);
       },
     }),
     dashboardRoute({

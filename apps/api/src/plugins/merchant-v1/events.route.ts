@@ -1,10 +1,10 @@
 import type { ServerRoute } from '@hapi/hapi';
-import type { ListEvents } from '@payments/core';
+import type { ListEvents, PlatformKeys } from '@payments/core';
 import { scopeOf } from './payment-intents.route';
 import { presentEvent, presentList } from './presenters';
 import { eventListQuery } from './schemas';
 
-export function eventRoutes(deps: { listEvents: ListEvents }): ServerRoute[] {
+export function eventRoutes(deps: { listEvents: ListEvents; platformKeys: PlatformKeys }): ServerRoute[] {
   return [
     {
       method: 'GET',
@@ -16,6 +16,18 @@ export function eventRoutes(deps: { listEvents: ListEvents }): ServerRoute[] {
           const page = await deps.listEvents.execute({ scope: scopeOf(request), page: { limit: query.limit, startingAfter: query.starting_after } });
           return presentList(page, presentEvent);
         },
+      },
+    },
+    {
+      method: 'GET',
+      path: '/v1/webhook_public_keys',
+      options: {
+        // The published platform keys receivers check `v2` against; the first is made on first need.
+        handler: async () => ({
+          object: 'list',
+          data: (await deps.platformKeys.published()).map((key) => ({ id: key.id, object: 'webhook_public_key', algorithm: 'ed25519', public_key: key.publicKey })),
+          has_more: false,
+        }),
       },
     },
   ];

@@ -9,12 +9,13 @@ import { requireIdempotencyKey } from './idempotency';
 import { paymentIntentRoutes, type PaymentIntentRoutesDeps } from './payment-intents.route';
 import { v1Headers } from './schemas';
 import { testHelperRoutes, type TestHelperRoutesDeps } from './test-helpers.route';
-import type { ListEvents } from '@payments/core';
+import type { ListEvents, PlatformKeys } from '@payments/core';
 
 export interface MerchantV1Options extends PaymentIntentRoutesDeps, AttemptRoutesDeps, TestHelperRoutesDeps, FxRoutesDeps {
   readonly auth: ApiKeyAuthOptions;
   readonly resolveApiVersion: ResolveApiVersion;
   readonly listEvents: ListEvents;
+  readonly platformKeys: PlatformKeys;
 }
 
 /** The merchant API under `/v1`: bearer API keys, idempotent POSTs, account-pinned versions. */

@@ -1,4 +1,4 @@
-import type { DomainEvent, Money, NextAction, Page, PaymentAttempt, PaymentIntent } from '@payments/core';
+import { renderEvent, type DomainEvent, type Money, type NextAction, type Page, type PaymentAttempt, type PaymentIntent } from '@payments/core';
 
 /** Timestamps on the wire: RFC 3339 UTC with Z and whole seconds. */
 export function timestamp(date: Date): string {
@@ -58,14 +58,9 @@ export function presentPaymentIntent(intent: PaymentIntent, checkoutUrl?: string
 }
 
 /** The event body: identical in `GET /v1/events` and in every webhook delivery of it. */
+/** The event body, rendered by core's version registry: the same bytes webhooks deliver. */
 export function presentEvent(event: DomainEvent): Record<string, unknown> {
-  return {
-    id: event.id,
-    type: event.type,
-    created: timestamp(event.created),
-    livemode: event.mode === 'live',
-    data: compact({ ...event.data, amount: event.data.amount && money(event.data.amount) }),
-  };
+  return renderEvent(event);
 }
 
 export function presentList<T>(page: Page<T>, present: (item: T) => Record<string, unknown>): Record<string, unknown> {

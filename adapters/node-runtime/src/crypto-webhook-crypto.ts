@@ -1,0 +1,29 @@
+import { createHmac, createPrivateKey, generateKeyPairSync, sign } from 'node:crypto';
+import type { Ed25519KeyPair, WebhookCrypto } from '@payments/core';
+
+/** PKCS#8 DER prefix of an Ed25519 private key; the 32-byte seed follows. */
+const ED25519_PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
+
+export class CryptoWebhookCrypto implements WebhookCrypto {
+  hmacSha256(keyHex: string, message: string): { hex: string; base64: string } {
+    const mac = createHmac('sha256', Buffer.from(keyHex, 'hex')).update(message, 'utf8').digest();
+    return { hex: mac.toString('hex'), base64: mac.toString('base64') };
+  }
+
+  ed25519Sign(privateKey: string, message: string): string {
+    const seed = Buffer.from(privateKey, 'base64');
+    if (seed.length !== 32) throw new Error('An Ed25519 private key is 32 bytes.');
+    const key = createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_PREFIX, seed]), format: 'der', type: 'pkcs8' });
+    return sign(null, Buffer.from(message, 'utf8'), key).toString('base64');
+  }
+
+  generateEd25519(): Ed25519KeyPair {
+    const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+    const publicJwk = publicKey.export({ format: 'jwk' });
+    const privateJwk = privateKey.export({ format: 'jwk' });
+    return {
+      publicKey: Buffer.from(publicJwk.x as string, 'base64url').toString('base64'),
+      privateKey: Buffer.from(privateJwk.d as string, 'base64url').toString('base64'),
+    };
+  }
+}

@@ -1,0 +1,241 @@
+import type {
+  AccountScope,
+  ClaimedDelivery,
+  Mode,
+  Page,
+  WebhookDelivery,
+  WebhookDeliveryAttempt,
+  WebhookDeliveryListRequest,
+  WebhookDeliveryRepository,
+  WebhookDeliveryStatus,
+  WebhookEndpointHealth,
+} from '@payments/core';
+import type { Knex } from 'knex';
+import { dialectOf } from '../dialect';
+import type { KnexContext } from '../knex-context';
+import { toDate, toMillis, toNullable, toNullableMillis, toNumber, toOptional, toOptionalDate, withoutUndefined, type BigIntValue } from '../mapping/column-values';
+import { cursorSeq } from './cursor';
+import { eventFromRow, type EventRow } from './knex-event-outbox.repository';
+
+interface DeliveryRow {
+  seq?: BigIntValue;
+  id: string;
+  merchant_id: string;
+  mode: string;
+  event_id: string;
+  endpoint_id: string;
+  url: string;
+  status: string;
+  attempts: number;
+  schedule_attempts: number;
+  response_status: number | null;
+  last_error: string | null;
+  next_retry_at: BigIntValue | null;
+  locked_until: BigIntValue | null;
+  created_at: BigIntValue;
+  updated_at: BigIntValue;
+}
+
+interface AttemptRow {
+  seq?: BigIntValue;
+  id: string;
+  delivery_id: string;
+  endpoint_id: string;
+  at: BigIntValue;
+  response_status: number | null;
+  latency_ms: number;
+  error: string | null;
+}
+
+const ERROR_LENGTH = 500;
+
+function toEntity(row: DeliveryRow): WebhookDelivery {
+  return withoutUndefined({
+    id: row.id,
+    merchantId: row.merchant_id,
+    mode: row.mode as Mode,
+    eventId: row.event_id,
+    endpointId: row.endpoint_id,
+    url: row.url,
+    status: row.status as WebhookDeliveryStatus,
+    attempts: toNumber(row.attempts),
+    scheduleAttempts: toNumber(row.schedule_attempts),
+    responseStatus: row.response_status === null ? undefined : toNumber(row.response_status),
+    lastError: toOptional(row.last_error),
+    nextRetryAt: toOptionalDate(row.next_retry_at),
+    lockedUntil: toOptionalDate(row.locked_until),
+    created: toDate(row.created_at),
+    updated: toDate(row.updated_at),
+  });
+}
+
+function attemptToEntity(row: AttemptRow): WebhookDeliveryAttempt {
+  return withoutUndefined({
+    id: row.id,
+    deliveryId: row.delivery_id,
+    at: toDate(row.at),
+    responseStatus: row.response_status === null ? undefined : toNumber(row.response_status),
+    latencyMs: toNumber(row.latency_ms),
+    error: toOptional(row.error),
+  });
+}
+
+function clip(value: string | undefined): string | null {
+  return value === undefined ? null : value.slice(0, ERROR_LENGTH);
+}
+
+export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository {
+  constructor(private readonly context: KnexContext) {}
+
+  private table(db: Knex = this.context.db()) {
+    return db<DeliveryRow>('webhook_deliveries');
+  }
+
+  async insert(delivery: WebhookDelivery): Promise<void> {
+    await this.table().insert({
+      id: delivery.id,
+      merchant_id: delivery.merchantId,
+      mode: delivery.mode,
+      event_id: delivery.eventId,
+      endpoint_id: delivery.endpointId,
+      url: delivery.url,
+      status: delivery.status,
+      attempts: delivery.attempts,
+      schedule_attempts: delivery.scheduleAttempts,
+      response_status: toNullable(delivery.responseStatus),
+      last_error: clip(delivery.lastError),
+      next_retry_at: toNullableMillis(delivery.nextRetryAt),
+      locked_until: toNullableMillis(delivery.lockedUntil),
+      created_at: toMillis(delivery.created),
+      updated_at: toMillis(delivery.updated),
+    });
+  }
+
+  async claimDue(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedDelivery[]> {
+    const claim = async (trx: Knex): Promise<ClaimedDelivery[]> => {
+      const t = toMillis(now);
+      const query = this.table(trx)
+        .where({ status: 'pending' })
+        .where('next_retry_at', '<=', t)
+        .where((q) => q.whereNull('locked_until').orWhere('locked_until', '<=', t))
+        .orderBy('next_retry_at', 'asc')
+        .orderBy('seq', 'asc')
+        .limit(limit);
+      // MySQL/MariaDB: concurrent passes skip each other's rows instead of waiting or double-claiming.
+      // SQLite: one connection, so the transaction alone serialises claimers.
+      const rows = await (dialectOf(trx) === 'mysql' ? query.forUpdate().skipLocked() : query);
+      if (rows.length === 0) return [];
+      const ids = rows.map((row) => row.id);
+      await this.table(trx).whereIn('id', ids).update({ locked_until: toMillis(leaseUntil) });
+      const events = await trx<EventRow>('events').whereIn('id', [...new Set(rows.map((row) => row.event_id))]);
+      const byId = new Map(events.map((row) => [row.id, eventFromRow(row)]));
+      return rows.map((row) => {
+        const event = byId.get(row.event_id);
+        if (!event) throw new Error(`Webhook delivery ${row.id} names no event`);
+        return { delivery: toEntity({ ...row, locked_until: toMillis(leaseUntil) }), event };
+      });
+    };
+    const current = this.context.currentTransaction();
+    return current ? claim(current) : this.context.knex.transaction((trx) => claim(trx));
+  }
+
+  async recordAttempt(next: WebhookDelivery, heldUntil: Date, attempt: WebhookDeliveryAttempt | undefined): Promise<boolean> {
+    const record = async (trx: Knex): Promise<boolean> => {
+      const changed = await this.table(trx)
+        .where({ id: next.id, locked_until: toMillis(heldUntil) })
+        .update({
+          status: next.status,
+          attempts: next.attempts,
+          schedule_attempts: next.scheduleAttempts,
+          response_status: toNullable(next.responseStatus),
+          last_error: clip(next.lastError),
+          next_retry_at: toNullableMillis(next.nextRetryAt),
+          locked_until: null,
+          updated_at: toMillis(next.updated),
+        });
+      if (changed === 0) return false;
+      if (!attempt) return true;
+      await trx<AttemptRow>('webhook_delivery_attempts').insert({
+        id: attempt.id,
+        delivery_id: attempt.deliveryId,
+        endpoint_id: next.endpointId,
+        at: toMillis(attempt.at),
+        response_status: toNullable(attempt.responseStatus),
+        latency_ms: Math.max(0, Math.round(attempt.latencyMs)),
+        error: clip(attempt.error),
+      });
+      return true;
+    };
+    const current = this.context.currentTransaction();
+    return current ? record(current) : this.context.knex.transaction((trx) => record(trx));
+  }
+
+  async listAttempts(deliveryId: string): Promise<WebhookDeliveryAttempt[]> {
+    const rows = await this.context.db()<AttemptRow>('webhook_delivery_attempts').where({ delivery_id: deliveryId }).orderBy('seq', 'asc');
+    return rows.map(attemptToEntity);
+  }
+
+  async findById(scope: AccountScope, id: string): Promise<WebhookDelivery | undefined> {
+    const row = await this.table().where({ id, merchant_id: scope.merchantId, mode: scope.mode }).first();
+    return row ? toEntity(row) : undefined;
+  }
+
+  async list(scope: AccountScope, page: WebhookDeliveryListRequest): Promise<Page<WebhookDelivery>> {
+    const query = this.table().where({ merchant_id: scope.merchantId, mode: scope.mode });
+    if (page.endpointId !== undefined) query.where({ endpoint_id: page.endpointId });
+    if (page.startingAfter !== undefined) {
+      query.where('seq', '<', await cursorSeq(this.context.db(), 'webhook_deliveries', scope, page.startingAfter, 'webhook delivery'));
+    }
+    const rows = await query.orderBy('seq', 'desc').limit(page.limit + 1);
+    return { data: rows.slice(0, page.limit).map(toEntity), hasMore: rows.length > page.limit };
+  }
+
+  async rearm(next: WebhookDelivery): Promise<boolean> {
+    const changed = await this.table()
+      .where({ id: next.id, merchant_id: next.merchantId, mode: next.mode })
+      .update({
+        status: next.status,
+        schedule_attempts: next.scheduleAttempts,
+        next_retry_at: toNullableMillis(next.nextRetryAt),
+        updated_at: toMillis(next.updated),
+      });
+    return changed > 0;
+  }
+
+  async endpointHealth(endpointId: string): Promise<WebhookEndpointHealth> {
+    const db = this.context.db();
+    const counts = (await db<AttemptRow>('webhook_delivery_attempts')
+      .where({ endpoint_id: endpointId })
+      .select(
+        db.raw('count(*) as attempts'),
+        db.raw('sum(case when response_status >= 200 and response_status < 300 then 1 else 0 end) as successes'),
+      )
+      .first()) as { attempts: BigIntValue | null; successes: BigIntValue | null } | undefined;
+    const last = await db<AttemptRow>('webhook_delivery_attempts')
+      .where({ endpoint_id: endpointId })
+      .where((q) => q.whereNull('response_status').orWhere('response_status', '<', 200).orWhere('response_status', '>=', 300))
+      .orderBy('seq', 'desc')
+      .first();
+    const success = await db<AttemptRow>('webhook_delivery_attempts')
+      .where({ endpoint_id: endpointId })
+      .where('response_status', '>=', 200)
+      .where('response_status', '<', 300)
+      .orderBy('seq', 'desc')
+      .first();
+    const firstFailure = last
+      ? await db<AttemptRow>('webhook_delivery_attempts')
+          .where({ endpoint_id: endpointId })
+          .where('seq', '>', success?.seq ?? 0)
+          .orderBy('seq', 'asc')
+          .first()
+      : undefined;
+    const failing = last !== undefined && (success === undefined || toNumber(last.seq ?? 0) > toNumber(success.seq ?? 0));
+    return withoutUndefined({
+      failingSince: failing && firstFailure ? toDate(firstFailure.at) : undefined,
+      attempts: toNumber(counts?.attempts ?? 0),
+      successes: toNumber(counts?.successes ?? 0),
+      lastError: last ? (last.error ?? `HTTP ${last.response_status}`) : undefined,
+      lastErrorAt: last ? toDate(last.at) : undefined,
+    });
+  }
+}

@@ -1,0 +1,2 @@
+export { HttpWebhookSender, type HttpWebhookSenderOptions } from './http-webhook-sender';
+export { EgressGuard, normalizeAddress } from './egress-guard';

@@ -1,0 +1,114 @@
+import * as http from 'node:http';
+import * as https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import type { TLSSocket } from 'node:tls';
+import { generate } from 'selfsigned';
+
+export interface Received {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: http.IncomingHttpHeaders;
+  readonly body: string;
+  /** TLS only: the SNI name the client sent. */
+  readonly servername?: string;
+  readonly localAddress?: string;
+}
+
+export interface Receiver {
+  readonly port: number;
+  readonly requests: Received[];
+  /** TCP connections accepted (a refused send must open none). */
+  connections: number;
+  close(): Promise<void>;
+}
+
+export type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
+
+const answer200: Handler = (_req, res) => {
+  res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+};
+
+function track(server: http.Server, handler: Handler, host: string): Promise<Receiver> {
+  const requests: Received[] = [];
+  const sockets = new Set<import('node:net').Socket>();
+  const receiver: Receiver = {
+    port: 0,
+    requests,
+    connections: 0,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+  server.on('connection', (socket) => {
+    receiver.connections += 1;
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  server.on('secureConnection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const servername = (req.socket as TLSSocket).servername;
+      requests.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        ...(typeof servername === 'string' ? { servername } : {}),
+        ...(req.socket.localAddress !== undefined ? { localAddress: req.socket.localAddress } : {}),
+      });
+      handler(req, res);
+    });
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, host, () => {
+      (receiver as { port: number }).port = (server.address() as AddressInfo).port;
+      resolve(receiver);
+    });
+  });
+}
+
+export function startHttpReceiver(handler: Handler = answer200, host = '127.0.0.1'): Promise<Receiver> {
+  return track(http.createServer(), handler, host);
+}
+
+export interface Tls {
+  readonly key: string;
+  readonly cert: string;
+}
+
+/** A self-signed certificate (EC P-256) for the given DNS names. */
+export async function selfSignedCertificate(...names: string[]): Promise<Tls> {
+  const pems = await generate([{ name: 'commonName', value: names[0] ?? 'localhost' }], {
+    keyType: 'ec',
+    curve: 'P-256',
+    algorithm: 'sha256',
+    extensions: [
+      { name: 'basicConstraints', cA: true },
+      { name: 'keyUsage', digitalSignature: true, keyCertSign: true },
+      { name: 'extKeyUsage', serverAuth: true },
+      { name: 'subjectAltName', altNames: names.map((value) => ({ type: 2 as const, value })) },
+    ],
+  });
+  return { key: pems.private, cert: pems.cert };
+}
+
+export function startHttpsReceiver(tls: Tls, handler: Handler = answer200, host = '127.0.0.1'): Promise<Receiver> {
+  return track(https.createServer({ key: tls.key, cert: tls.cert }), handler, host);
+}
+
+/** A port nothing listens on (bound, then closed). */
+export async function closedPort(): Promise<number> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}

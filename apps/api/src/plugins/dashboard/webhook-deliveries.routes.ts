@@ -1,0 +1,74 @@
+import type { ServerRoute } from '@hapi/hapi';
+import { ID_PATTERNS, type ListWebhookDeliveries, type Mode, type ResendWebhookDelivery, type WebhookDelivery } from '@payments/core';
+import Joi from 'joi';
+import { timestamp } from '../merchant-v1/presenters';
+import { actorOf, dashboardRoute } from './dashboard-route';
+
+export interface WebhookDeliveryRoutesDeps {
+  readonly listWebhookDeliveries: ListWebhookDeliveries;
+  readonly resendWebhookDelivery: ResendWebhookDelivery;
+}
+
+const NO_ECHO = {
+  'string.pattern.base': '{{#label}} is malformed',
+  'string.pattern.name': '{{#label}} must be a {{#name}}',
+} as const;
+
+const listQuery = Joi.object({
+  mode: Joi.string().valid('test', 'live').required(),
+  endpoint: Joi.string().max(64).pattern(ID_PATTERNS.webhook_endpoint, 'webhook endpoint id'),
+  limit: Joi.number().integer().min(1).max(100).default(20),
+  starting_after: Joi.string().max(64).pattern(ID_PATTERNS.webhook_delivery, 'webhook delivery id'),
+}).messages(NO_ECHO);
+
+const resendQuery = Joi.object({ mode: Joi.string().valid('test', 'live').required() });
+const deliveryParams = Joi.object({ id: Joi.string().max(64).pattern(ID_PATTERNS.webhook_delivery, 'webhook delivery id').required() }).messages(NO_ECHO);
+
+/** A delivery as the dashboard shows it (DECISIONS): absent fields are omitted. */
+export function presentWebhookDelivery(delivery: WebhookDelivery): Record<string, unknown> {
+  const fields: Record<string, unknown> = {
+    id: delivery.id,
+    object: 'webhook_delivery',
+    event: delivery.eventId,
+    endpoint: delivery.endpointId,
+    url: delivery.url,
+    status: delivery.status,
+    attempts: delivery.attempts,
+    response_status: delivery.responseStatus,
+    next_retry_at: delivery.nextRetryAt && timestamp(delivery.nextRetryAt),
+    created: timestamp(delivery.created),
+  };
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+}
+
+/** The webhook delivery log: list (newest first, by endpoint) and resend. */
+export function webhookDeliveryRoutes(deps: WebhookDeliveryRoutesDeps): ServerRoute[] {
+  return [
+    dashboardRoute({
+      method: 'GET',
+      path: '/dashboard/v1/webhook_deliveries',
+      action: 'webhook_deliveries.read',
+      validate: { query: listQuery },
+      handler: async (request) => {
+        const query = request.query as { mode: Mode; endpoint?: string; limit: number; starting_after?: string };
+        const page = await deps.listWebhookDeliveries.execute(actorOf(request).user, query.mode, {
+          limit: query.limit,
+          ...(query.starting_after === undefined ? {} : { startingAfter: query.starting_after }),
+          ...(query.endpoint === undefined ? {} : { endpointId: query.endpoint }),
+        });
+        return { object: 'list', data: page.data.map(presentWebhookDelivery), has_more: page.hasMore };
+      },
+    }),
+    dashboardRoute({
+      method: 'POST',
+      path: '/dashboard/v1/webhook_deliveries/{id}/resend',
+      action: 'webhook_deliveries.write',
+      validate: { params: deliveryParams, query: resendQuery },
+      handler: async (request, h) => {
+        const query = request.query as { mode: Mode };
+        const delivery = await deps.resendWebhookDelivery.execute(actorOf(request).user, query.mode, String(request.params.id));
+        return h.response(presentWebhookDelivery(delivery)).code(202);
+      },
+    }),
+  ];
+}

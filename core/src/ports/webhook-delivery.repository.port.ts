@@ -1,0 +1,58 @@
+import type { DomainEvent } from '../domain/event.entity';
+import type { AccountScope } from '../domain/mode';
+import type { WebhookDelivery, WebhookDeliveryAttempt } from '../domain/webhook-delivery.entity';
+import type { Page, PageRequest } from './pagination';
+
+/** A delivery a relay pass holds, with the event it carries. */
+export interface ClaimedDelivery {
+  readonly delivery: WebhookDelivery;
+  readonly event: DomainEvent;
+}
+
+export interface WebhookDeliveryListRequest extends PageRequest {
+  readonly endpointId?: string;
+}
+
+/** Per-endpoint counts for the dashboard's health fields. */
+export interface WebhookEndpointHealth {
+  readonly attempts: number;
+  readonly successes: number;
+  readonly lastError?: string;
+  readonly lastErrorAt?: Date;
+  /** The first failed attempt after the last successful one; absent when the last attempt succeeded or none was made. */
+  readonly failingSince?: Date;
+}
+
+export interface WebhookDeliveryRepository {
+  /** Stores a new delivery; call it inside the unit of work that appends its event. */
+  insert(delivery: WebhookDelivery): Promise<void>;
+  /**
+   * Leases up to `limit` due deliveries (pending, `nextRetryAt` ≤ now, no live lease) until
+   * `leaseUntil`, oldest due first, and returns them with their events. Concurrent callers never
+   * get the same delivery while its lease lives (SQL: `FOR UPDATE SKIP LOCKED`).
+   */
+  claimDue(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedDelivery[]>;
+  /**
+   * Logs the attempt (none when nothing was sent) and stores the delivery's new state (lease
+   * cleared), but only while the caller's lease (`heldUntil`) is still the delivery's; false (and
+   * nothing stored) otherwise.
+   */
+  recordAttempt(next: WebhookDelivery, heldUntil: Date, attempt: WebhookDeliveryAttempt | undefined): Promise<boolean>;
+  /** The delivery's attempts, oldest first. */
+  listAttempts(deliveryId: string): Promise<WebhookDeliveryAttempt[]>;
+  /** The scope's delivery; undefined for another merchant's or mode's. */
+  findById(scope: AccountScope, id: string): Promise<WebhookDelivery | undefined>;
+  /**
+   * Newest first. Throws CoreError `invalid_parameter` on `starting_after` when the cursor names
+   * no delivery of this scope.
+   */
+  list(scope: AccountScope, page: WebhookDeliveryListRequest): Promise<Page<WebhookDelivery>>;
+  /**
+   * Stores a resend's re-armed state (status, schedule count, next retry, updated time) of the
+   * scope's delivery; false when there is none.
+   */
+  rearm(next: WebhookDelivery): Promise<boolean>;
+  /** Attempt counts and the last failure of the endpoint's deliveries. */
+  endpointHealth(endpointId: string): Promise<WebhookEndpointHealth>;
+}
+export const WebhookDeliveryRepository = Symbol('WebhookDeliveryRepository');

@@ -1,0 +1,135 @@
+import { renderEventBody } from '../../domain/event-rendering';
+import { newId } from '../../domain/ids';
+import {
+  afterAttempt,
+  WEBHOOK_LEASE_MS,
+  WEBHOOK_TIMEOUT_MS,
+  type WebhookDelivery,
+  type WebhookDeliveryAttempt,
+} from '../../domain/webhook-delivery.entity';
+import { webhookSignatureHeaders } from '../../domain/webhook-signature';
+import type { WebhookEndpoint } from '../../domain/webhook-endpoint.entity';
+import type { Clock } from '../../ports/clock.port';
+import type { MerchantRepository } from '../../ports/merchant.repository.port';
+import type { NoticeOutbox } from '../../ports/notice-outbox.port';
+import type { RandomSource } from '../../ports/random-source.port';
+import type { SecretBox } from '../../ports/secret-box.port';
+import type { UnitOfWork } from '../../ports/unit-of-work.port';
+import type { ClaimedDelivery, WebhookDeliveryRepository } from '../../ports/webhook-delivery.repository.port';
+import type { WebhookEndpointRepository } from '../../ports/webhook-endpoint.repository.port';
+import type { WebhookSender } from '../../ports/webhook-sender.port';
+import type { WebhookCrypto } from '../../ports/webhook-crypto.port';
+import type { PlatformKeys } from '../platform-keys/platform-keys.use-case';
+
+/** An endpoint answering nothing but failures for this long is disabled. */
+export const WEBHOOK_ENDPOINT_FAILING_DISABLE_MS = 5 * 24 * 60 * 60 * 1000;
+
+export interface RelayPassResult {
+  readonly claimed: number;
+  readonly delivered: number;
+  readonly failed: number;
+}
+
+export interface RelayDeps {
+  readonly uow: UnitOfWork;
+  readonly deliveries: WebhookDeliveryRepository;
+  readonly endpoints: WebhookEndpointRepository;
+  readonly merchants: MerchantRepository;
+  readonly notices: NoticeOutbox;
+  readonly sender: WebhookSender;
+  readonly crypto: WebhookCrypto;
+  readonly secretBox: SecretBox;
+  readonly platformKeys: PlatformKeys;
+  readonly clock: Clock;
+  readonly random: RandomSource;
+  /** How long a pass holds what it claimed (default WEBHOOK_LEASE_MS); must outlast the 10 s timeout. */
+  readonly leaseMs?: number;
+}
+
+/**
+ * One relay pass: leases due deliveries, renders each event at its endpoint's api_version, signs
+ * it, POSTs it through the WebhookSender and records the attempt. Safe with any number of passes
+ * at once (the lease); a pass killed mid-delivery leaves its deliveries due again when the lease
+ * runs out (at least once: that attempt may be repeated, with the same event id).
+ */
+export class RelayWebhookDeliveries {
+  constructor(private readonly deps: RelayDeps) {}
+
+  async execute(input: { limit: number }): Promise<RelayPassResult> {
+    const now = this.deps.clock.now();
+    const leaseUntil = new Date(now.getTime() + (this.deps.leaseMs ?? WEBHOOK_LEASE_MS));
+    const claimed = await this.deps.deliveries.claimDue(now, leaseUntil, input.limit);
+    if (claimed.length === 0) return { claimed: 0, delivered: 0, failed: 0 };
+    const key = await this.deps.platformKeys.signingKey();
+    const results = await Promise.all(claimed.map((claim) => this.deliver(claim, leaseUntil, key)));
+    return {
+      claimed: claimed.length,
+      delivered: results.filter((status) => status === 'delivered').length,
+      failed: results.filter((status) => status !== 'delivered').length,
+    };
+  }
+
+  private async deliver(claim: ClaimedDelivery, leaseUntil: Date, key: { id: string; privateKey: string }): Promise<WebhookDelivery['status']> {
+    const { delivery, event } = claim;
+    const endpoint = await this.deps.endpoints.findById(delivery.merchantId, delivery.endpointId);
+    const startedAt = this.deps.clock.now();
+    if (!endpoint || endpoint.status !== 'enabled') {
+      // Deleted or disabled since it was queued: nothing is sent; the delivery stops here.
+      const { nextRetryAt: _n, ...rest } = delivery;
+      void _n;
+      const stopped: WebhookDelivery = { ...rest, status: 'failed', lastError: endpoint ? 'endpoint disabled' : 'endpoint deleted', updated: startedAt };
+      await this.deps.deliveries.recordAttempt(stopped, leaseUntil, undefined);
+      return 'failed';
+    }
+    const body = renderEventBody(event, endpoint.apiVersion);
+    const headers = webhookSignatureHeaders(this.deps.crypto, {
+      eventId: event.id,
+      timestamp: Math.floor(startedAt.getTime() / 1000),
+      body,
+      secretHex: this.deps.secretBox.open(endpoint.secretSealed),
+      secretVersion: endpoint.secretVersion,
+      platformKeyId: key.id,
+      platformPrivateKey: key.privateKey,
+    });
+    const response = await this.deps.sender.send({ url: delivery.url, body, headers, timeoutMs: WEBHOOK_TIMEOUT_MS });
+    const at = this.deps.clock.now();
+    const next = afterAttempt(delivery, response, at);
+    const attempt: WebhookDeliveryAttempt = {
+      id: newId(this.deps.random, 'webhook_delivery_attempt'),
+      deliveryId: delivery.id,
+      at: startedAt,
+      latencyMs: response.latencyMs,
+      ...(response.status === undefined ? {} : { responseStatus: response.status }),
+      ...(next.lastError === undefined || next.status === 'delivered' ? {} : { error: next.lastError }),
+    };
+    await this.deps.deliveries.recordAttempt(next, leaseUntil, attempt);
+    if (next.status !== 'delivered') await this.checkHealth(endpoint, response.status, at);
+    return next.status;
+  }
+
+  /** Disables an endpoint that answered 410 Gone or has failed for five days without a success, with a notice. */
+  private async checkHealth(endpoint: WebhookEndpoint, status: number | undefined, now: Date): Promise<void> {
+    let reason: string | undefined;
+    if (status === 410) reason = 'gone';
+    else {
+      const health = await this.deps.deliveries.endpointHealth(endpoint.id);
+      if (health.failingSince !== undefined && now.getTime() - health.failingSince.getTime() >= WEBHOOK_ENDPOINT_FAILING_DISABLE_MS) reason = 'failing';
+    }
+    if (reason === undefined) return;
+    await this.deps.uow.run(async () => {
+      const current = await this.deps.endpoints.findById(endpoint.merchantId, endpoint.id);
+      if (!current || current.status !== 'enabled') return;
+      await this.deps.endpoints.update({ ...current, status: 'disabled', updated: now });
+      const merchant = await this.deps.merchants.findById(endpoint.merchantId);
+      if (!merchant) return;
+      await this.deps.notices.append({
+        id: newId(this.deps.random, 'notice'),
+        merchantId: endpoint.merchantId,
+        kind: 'webhook_endpoint.disabled',
+        recipient: merchant.email,
+        details: { endpoint: endpoint.id, url: endpoint.url, mode: endpoint.mode, reason },
+        created: now,
+      });
+    });
+  }
+}

@@ -1,0 +1,116 @@
+import { randomBytes } from 'node:crypto';
+import test from 'ava';
+import { afterAttempt, armResend, CoreError, publishEvent, type PlatformKey, type StoragePorts, type WebhookDelivery } from '@payments/core';
+import { CryptoRandomSource } from '@payments/node-runtime';
+import { aScope, anEvent, aWebhookEndpoint, T0 } from '../fixtures';
+import { sharedStorage, stripUndefined, withOwnStorage, type StorageAdapter } from './storage-adapters';
+
+const random = new CryptoRandomSource();
+const MIN = 60_000;
+
+async function queue(storage: StoragePorts, scope = aScope(), at = T0): Promise<{ delivery: WebhookDelivery; eventId: string }> {
+  const existing = await storage.webhookEndpoints.list(scope);
+  if (existing.length === 0) await storage.webhookEndpoints.insert(aWebhookEndpoint(scope));
+  const event = anEvent(scope);
+  const [delivery] = await storage.uow.run(() => publishEvent({ ...storage, random }, event, at));
+  if (!delivery) throw new Error('nothing queued');
+  return { delivery, eventId: event.id };
+}
+
+function aPlatformKey(at: Date): PlatformKey {
+  return { id: `key_${randomBytes(8).toString('hex').toUpperCase().replace(/[^A-Z]/g, 'A')}`, publicKey: randomBytes(32).toString('base64'), privateKeySealed: 'sealed', publishedAt: at, activeFrom: at, created: at };
+}
+
+/** What every WebhookDeliveryRepository (and PlatformKeyRepository) promises. */
+export function webhookDeliveryRepositoryContract(adapter: StorageAdapter): void {
+  const storage = sharedStorage(adapter);
+  const title = (what: string): string => `${adapter.name} WebhookDeliveryRepository: ${what}`;
+
+  test(title('a published event queues a delivery that reads back whole; a rolled-back one queues none'), async (t) => {
+    const s = storage();
+    const scope = aScope();
+    const { delivery } = await queue(s, scope);
+    t.deepEqual(await s.webhookDeliveries.findById(scope, delivery.id), stripUndefined(delivery));
+    t.is(await s.webhookDeliveries.findById(aScope(), delivery.id), undefined, "another merchant's is unknown");
+    await t.throwsAsync(
+      s.uow.run(async () => {
+        await publishEvent({ ...s, random }, anEvent(scope), T0);
+        throw new Error('rolled back');
+      }),
+    );
+    t.is((await s.webhookDeliveries.list(scope, { limit: 10 })).data.length, 1);
+  });
+
+  test(title('lists newest first by endpoint, paging through starting_after; a foreign cursor is invalid_parameter'), async (t) => {
+    const s = storage();
+    const scope = aScope();
+    const a = await queue(s, scope);
+    const b = await queue(s, scope);
+    const c = await queue(s, scope);
+    const first = await s.webhookDeliveries.list(scope, { limit: 2 });
+    t.deepEqual(first.data.map((d) => d.id), [c.delivery.id, b.delivery.id]);
+    t.true(first.hasMore);
+    const rest = await s.webhookDeliveries.list(scope, { limit: 2, startingAfter: b.delivery.id, endpointId: a.delivery.endpointId });
+    t.deepEqual(rest.data.map((d) => d.id), [a.delivery.id]);
+    t.false(rest.hasMore);
+    t.is((await s.webhookDeliveries.list(scope, { limit: 2, endpointId: 'we_other' })).data.length, 0);
+    const error = await t.throwsAsync(s.webhookDeliveries.list(aScope(), { limit: 2, startingAfter: a.delivery.id }));
+    t.true(error instanceof CoreError);
+  });
+
+  test(title('claims due deliveries with their events under a lease; an attempt is recorded only under the lease it was claimed with'), async (t) => {
+    await withOwnStorage(adapter, async (s) => {
+      const scope = aScope();
+      const { delivery, eventId } = await queue(s, scope);
+      const lease = new Date(T0.getTime() + MIN);
+      const claimed = await s.webhookDeliveries.claimDue(T0, lease, 10);
+      t.is(claimed.length, 1);
+      t.is(claimed[0]!.event.id, eventId);
+      t.is(claimed[0]!.delivery.lockedUntil?.getTime(), lease.getTime());
+      t.deepEqual(await s.webhookDeliveries.claimDue(T0, lease, 10), [], 'leased');
+      // The lease runs out (the worker died); another pass takes it over.
+      const later = new Date(lease.getTime() + 1);
+      const lease2 = new Date(later.getTime() + MIN);
+      t.is((await s.webhookDeliveries.claimDue(later, lease2, 10)).length, 1);
+      const next = afterAttempt(delivery, { status: 500 }, later);
+      const attempt = { id: 'wha_A', deliveryId: delivery.id, at: later, responseStatus: 500, latencyMs: 12, error: 'HTTP 500' };
+      t.false(await s.webhookDeliveries.recordAttempt(next, lease, attempt), 'the old lease is gone');
+      t.true(await s.webhookDeliveries.recordAttempt(next, lease2, attempt));
+      t.deepEqual(await s.webhookDeliveries.listAttempts(delivery.id), [attempt]);
+      const stored = (await s.webhookDeliveries.findById(scope, delivery.id))!;
+      t.like(stored, { status: 'pending', attempts: 1, responseStatus: 500, lastError: 'HTTP 500' });
+      t.is(stored.nextRetryAt?.getTime(), later.getTime() + MIN);
+      t.is(stored.lockedUntil, undefined);
+      t.deepEqual(await s.webhookDeliveries.claimDue(later, lease2, 10), [], 'not due before the retry time');
+      const health = await s.webhookDeliveries.endpointHealth(delivery.endpointId);
+      t.like(health, { attempts: 1, successes: 0, lastError: 'HTTP 500' });
+      t.is(health.failingSince?.getTime(), later.getTime());
+      t.true(await s.webhookDeliveries.rearm(armResend(stored, later)));
+      t.is((await s.webhookDeliveries.claimDue(later, lease2, 10)).length, 1, 'a resend makes it due now');
+    });
+  });
+
+  test(title('concurrent claimers never get the same delivery'), async (t) => {
+    await withOwnStorage(adapter, async (s) => {
+      const scope = aScope();
+      for (let i = 0; i < 40; i += 1) await queue(s, scope);
+      const lease = new Date(T0.getTime() + MIN);
+      const passes = await Promise.all(Array.from({ length: 6 }, () => s.webhookDeliveries.claimDue(T0, lease, 10)));
+      const claimed = passes.flat().map((c) => c.delivery.id);
+      t.is(new Set(claimed).size, claimed.length, 'no delivery twice');
+      t.is(claimed.length, 40);
+    });
+  });
+
+  test(title('PlatformKeyRepository: concurrent first keys make exactly one; rotated keys list after it'), async (t) => {
+    await withOwnStorage(adapter, async (s) => {
+      const results = await Promise.all(Array.from({ length: 5 }, () => s.platformKeys.insertFirst(aPlatformKey(T0))));
+      t.true(results.every((keys) => keys.length === 1 && keys[0]!.id === results[0]![0]!.id));
+      const rotated = aPlatformKey(new Date(T0.getTime() + 1000));
+      await s.platformKeys.insert(rotated);
+      const keys = await s.platformKeys.list();
+      t.is(keys.length, 2);
+      t.deepEqual(keys[1], rotated);
+    });
+  });
+}
