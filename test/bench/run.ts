@@ -1,6 +1,7 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { killStartedChildren } from './child-process';
+import { webhookSection, withWebhookSection } from './doc-sections';
 import { runLeg, type LegResult } from './leg';
 import { loadAverage, machineInfo, packageVersion } from './machine';
 import { parseOptions, USAGE, UsageError, type BenchOptions } from './options';
@@ -59,7 +60,9 @@ async function main(): Promise<number> {
     load: { before: loadBefore, after: loadAverage() },
     libraries: Object.fromEntries(['better-sqlite3', 'mysql2', '@hapi/hapi', 'knex', 'autocannon'].map((name) => [name, packageVersion(name)])),
   });
-  writeFileSync(REPORT_FILE, markdown);
+  // The "Webhook delivery" section belongs to `npm run bench:webhooks`: keep it as it was.
+  const kept = existsSync(REPORT_FILE) ? webhookSection(readFileSync(REPORT_FILE, 'utf8')) : undefined;
+  writeFileSync(REPORT_FILE, kept === undefined ? markdown : withWebhookSection(markdown, kept));
   log(`\n${renderTables(legs)}\n\nWritten to ${REPORT_FILE}`);
   return 0;
 }

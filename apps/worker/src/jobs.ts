@@ -33,6 +33,6 @@ export function workerJobs(app: AppContainer): Job[] {
     // Notices for the account's email (payout destination changes), through the EmailSender.
     { name: 'deliver-notices', everyMs: 0, run: () => notices.execute({ limit: BATCH }) },
     // Webhook deliveries due now (fan-out, retries, resends), leased so several workers share them.
-    { name: 'relay-webhooks', everyMs: 0, run: async () => (await relay.execute({ limit: WEBHOOK_BATCH })).claimed },
+    { name: 'relay-webhooks', everyMs: 0, exclusive: false, run: async () => (await relay.execute({ limit: WEBHOOK_BATCH })).claimed },
   ];
 }

@@ -9,6 +9,11 @@ export interface Job {
   readonly name: string;
   /** Run at most once every this many milliseconds (at least one tick). */
   readonly everyMs: number;
+  /**
+   * False for a job that shares its work out safely on its own (the webhook relay claims
+   * deliveries with leases): every worker then runs it at once instead of one at a time.
+   */
+  readonly exclusive?: boolean;
   run(): Promise<number>;
 }
 
@@ -55,7 +60,7 @@ export class Scheduler {
       if (now - (this.lastRun.get(job.name) ?? 0) < job.everyMs) continue;
       this.lastRun.set(job.name, now);
       try {
-        const count = await this.locks.withLock(`job:${job.name}`, JOB_LEASE_MS, () => job.run(), { waitMs: 0 });
+        const count = job.exclusive === false ? await job.run() : await this.locks.withLock(`job:${job.name}`, JOB_LEASE_MS, () => job.run(), { waitMs: 0 });
         if (count > 0) this.logger.info({ job: job.name, count }, 'job done');
       } catch (error) {
         // Busy: another worker holds the job this tick.

@@ -75,3 +75,21 @@ test('start ticks on its own and stop waits for the pass under way', async (t) =
   await new Promise((r) => setTimeout(r, 50));
   t.is(slow.calls, calls, 'no pass after stop');
 });
+
+test('a job that is not exclusive runs in every worker at once', async (t) => {
+  const locks = new InMemoryLockManager();
+  let running = 0;
+  let maxRunning = 0;
+  const shared = (): Job & { calls: number } => ({
+    ...job('relay', 0, async () => {
+      running += 1;
+      maxRunning = Math.max(maxRunning, running);
+      await new Promise((r) => setTimeout(r, 30));
+      running -= 1;
+      return 0;
+    }),
+    exclusive: false,
+  });
+  await Promise.all([new Scheduler([shared()], 1000, silent, locks).pass(), new Scheduler([shared()], 1000, silent, locks).pass()]);
+  t.is(maxRunning, 2);
+});

@@ -1,0 +1,122 @@
+import type { MachineInfo } from '../machine';
+import { WEBHOOK_SECTION_END, WEBHOOK_SECTION_START } from '../doc-sections';
+import { median } from '../stats';
+
+/** One measured run of one variant. */
+export interface WebhookRun {
+  /** Deliveries ÷ (last arrival − first arrival). */
+  readonly perSecond: number;
+  /** Relay: end of the enqueue → last arrival. Baseline: fork of its process → last arrival. */
+  readonly toLastS: number;
+  /** Relay: spawn of the workers → first arrival. Baseline: fork → first arrival. */
+  readonly toFirstS: number;
+}
+
+export interface WebhookVariant {
+  readonly name: string;
+  readonly runs: WebhookRun[];
+}
+
+export interface WebhookOptions {
+  readonly deliveries: number;
+  readonly repetitions: number;
+  readonly tickMs: number;
+  readonly timeoutS: number;
+  readonly concurrency: number;
+  readonly workerCounts: readonly number[];
+}
+
+export interface WebhookReport {
+  readonly date: Date;
+  readonly machine: MachineInfo;
+  readonly mariadb: string;
+  readonly libraries: Readonly<Record<string, string | undefined>>;
+  readonly load: { readonly before: number; readonly after: number };
+  readonly options: WebhookOptions;
+  readonly bodyBytes: number;
+  /** Median time to insert the N events and deliveries before a relay run. */
+  readonly enqueueS: number;
+  readonly variants: readonly WebhookVariant[];
+}
+
+const whole = (value: number): string => Math.round(value).toLocaleString('en-US');
+const seconds = (value: number): string => value.toFixed(2);
+
+/** The results table, as Markdown (also what is printed to stdout). */
+export function renderWebhookTable(variants: readonly WebhookVariant[]): string {
+  const baseline = variants[0] === undefined ? NaN : median(variants[0].runs.map((run) => run.perSecond));
+  const lines = [
+    '| sender | deliveries/s | range over runs | ÷ baseline | start → first delivery s | enqueued → last delivery s |',
+    '| --- | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  for (const variant of variants) {
+    const rates = variant.runs.map((run) => run.perSecond);
+    const rate = median(rates);
+    lines.push(
+      `| ${variant.name} | ${whole(rate)} | ${whole(Math.min(...rates))}–${whole(Math.max(...rates))} | ${(rate / baseline).toFixed(2)} | ${seconds(median(variant.runs.map((run) => run.toFirstS)))} | ${seconds(median(variant.runs.map((run) => run.toLastS)))} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+/** The whole "Webhook delivery" section, markers included. */
+export function renderWebhookSection(report: WebhookReport): string {
+  const { machine, options, libraries } = report;
+  const library = (name: string): string => `${name} ${libraries[name] ?? '?'}`;
+  const workers = options.workerCounts.map((count) => `${count}`).join(' and ');
+  return `${WEBHOOK_SECTION_START}
+
+## Webhook delivery
+
+Measured on ${report.date.toISOString().replace(/\.\d+Z$/, 'Z')} with:
+
+\`\`\`sh
+npm run bench:webhooks -- --deliveries ${options.deliveries} --reps ${options.repetitions} --tick ${options.tickMs} --timeout ${options.timeoutS}
+\`\`\`
+
+- CPU: ${machine.cpuModel}, ${machine.logicalCores} logical cores; memory ${machine.memoryGiB} GiB; ${machine.kernel}; Node ${machine.node}
+- MariaDB: ${report.mariadb} (${library('mysql2')}, ${library('knex')})
+- Load average (1 min): ${report.load.before} before the run, ${report.load.after} after it
+
+${renderWebhookTable(report.variants)}
+
+Medians over ${options.repetitions} runs each. Deliveries/s = ${options.deliveries} ÷ (last arrival − first arrival at the
+receiver). "Start → first delivery" and "enqueued → last delivery" include the start of the
+sending processes (Node start-up; for the workers also loading the configuration and building the
+container): for the relay the clock starts when the ${options.deliveries} deliveries are committed and the workers
+are spawned, for the baseline when its process is forked. Inserting the ${options.deliveries} events and deliveries
+beforehand took ${seconds(report.enqueueS)} s (median), not counted.
+
+### Method
+
+- **Receiver**: the e2e HTTPS receiver (test/e2e/webhook-receiver.ts) on 127.0.0.1 in the bench
+  process, a fresh self-signed P-256 certificate for its host name, answering 200 at once and
+  recording every request. Only loopback traffic.
+- **Relay**: ${workers} worker process(es) (\`apps/worker/dist/src/main.js\`, the \`relay-webhooks\`
+  job: \`RelayWebhookDeliveries\` through \`HttpWebhookSender\`) started with
+  \`PAYMENTS_TICK_MS=${options.tickMs}\`, \`LOG_LEVEL=info\`, no Redis (in-process locks: only the lease and \`FOR UPDATE SKIP
+  LOCKED\` keep the workers apart) and the receiver's \`NODE_EXTRA_CA_CERTS\`, \`PAYMENTS_EGRESS_ALLOW\`
+  and \`PAYMENTS_DNS_OVERRIDES\` (so not \`NODE_ENV=production\`, which refuses the allow-list). Before each run
+  ${options.deliveries} \`payment_intent.canceled\` events (${report.bodyBytes}-byte bodies) are
+  written through core's \`publishEvent\` (in transactions of 100), which queues one delivery each
+  for the merchant's one endpoint; then the workers are spawned, the bench waits until the receiver
+  has seen all ${options.deliveries} (at most ${options.timeoutS} s) and stops them with SIGTERM. Each pass claims up to
+  ${options.concurrency} deliveries and sends them concurrently, each on a new TLS connection; every tick also runs
+  the worker's other (idle) jobs.
+- **Baseline**: one forked Node process POSTs the same number of bodies of the same size, each
+  signed like the relay's (HMAC-SHA256 and Ed25519 over both signed messages, node:crypto, the
+  same five headers), with node:https and a new TLS connection per POST (\`agent: false\`, as
+  \`HttpWebhookSender\`), in groups of ${options.concurrency} sent together, each group awaited before the next
+  (the relay's concurrency). No database, no egress check, no DNS override; the Ed25519 key is
+  parsed once.
+- **Order**: one discarded warm-up relay run (${Math.min(200, options.deliveries)} deliveries, 1 worker, which also creates the
+  platform signing key), then ${options.repetitions} rounds of baseline, ${options.workerCounts.map((count) => `${count} worker${count === 1 ? '' : 's'}`).join(', ')}, interleaved.
+- **Checks**: every run must deliver each event exactly once (distinct \`webhook-id\`s = requests =
+  ${options.deliveries}), every answer 200; after a relay run no delivery may be left pending or
+  failed, and the workers must exit 0. Otherwise the bench fails and leaves this section as it was.
+- **Database**: a fresh \`pt_<random>\` MariaDB database from \`createTestDatabase()\`, dropped afterwards;
+  deliveries accumulate across runs (${options.deliveries * (options.repetitions * options.workerCounts.length)} measured plus the warm-up).
+  Bench process, receiver, workers and MariaDB share the machine's ${machine.logicalCores} logical cores.
+
+${WEBHOOK_SECTION_END}`;
+}
