@@ -16,6 +16,8 @@ export const VALIDATION_OPTIONS = {
   messages: {
     'string.pattern.base': '{{#label}} does not have the expected format',
     'string.pattern.name': '{{#label}} must be a {{#name}}',
+    'string.pattern.invert.base': '{{#label}} does not have the expected format',
+    'string.pattern.invert.name': '{{#label}} does not have the expected format',
     'any.only': '{{#label}} must be one of {{#valids}}',
   },
 } as const;

@@ -16,6 +16,7 @@ import {
 } from '@payments/core';
 import Joi from 'joi';
 import type { ClientIp } from '../../http/client-ip';
+import { presentList } from '../../http/presenting';
 import { actorOf, dashboardRoute } from './dashboard-route';
 import { SESSION_COOKIE } from './session-auth.scheme';
 import { presentUser } from './user.presenter';
@@ -91,7 +92,7 @@ export function authRoutes(deps: AuthRoutesDeps): ServerRoute[] {
       action: 'users.read',
       handler: async (request) => {
         const users = await deps.listTeamUsers.execute(actorOf(request).user);
-        return { object: 'list', data: users.map(presentUser), has_more: false };
+        return presentList(users, presentUser);
       },
     }),
     dashboardRoute({

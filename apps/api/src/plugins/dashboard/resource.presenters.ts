@@ -1,15 +1,5 @@
 import type { ApiKey, Merchant, PayoutDestination, SigningKey, WebhookEndpoint, WebhookEndpointHealth } from '@payments/core';
-import { timestamp } from '../merchant-v1/presenters';
-
-/** Drops absent fields: the API omits a field rather than sending null. */
-function compact<T extends Record<string, unknown>>(object: T): T {
-  return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined)) as T;
-}
-
-/** A collection in the list envelope; dashboard collections are short and come in one page. */
-export function presentCollection<T>(items: readonly T[], present: (item: T) => Record<string, unknown>): Record<string, unknown> {
-  return { object: 'list', data: items.map(present), has_more: false };
-}
+import { compact, timestamp } from '../../http/presenting';
 
 /**
  * The settings: the four fields the merchant changes, and the operator-set facts it may read but

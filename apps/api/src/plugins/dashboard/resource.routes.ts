@@ -18,10 +18,10 @@ import {
   type UpdateMerchantSettings,
   type UpdateWebhookEndpoint,
 } from '@payments/core';
+import { presentList } from '../../http/presenting';
 import { actorOf, dashboardRoute, modeQuery } from './dashboard-route';
 import {
   presentApiKey,
-  presentCollection,
   presentPayoutMethod,
   presentSettings,
   presentSigningKey,
@@ -103,7 +103,7 @@ export function resourceRoutes(deps: ResourceRoutesDeps): ServerRoute[] {
       method: 'GET',
       path: '/dashboard/v1/api_keys',
       action: 'api_keys.read',
-      handler: async (request) => presentCollection(await deps.listApiKeys.execute(actorOf(request).user), presentApiKey),
+      handler: async (request) => presentList(await deps.listApiKeys.execute(actorOf(request).user), presentApiKey),
     }),
     dashboardRoute({
       method: 'POST',
@@ -129,7 +129,7 @@ export function resourceRoutes(deps: ResourceRoutesDeps): ServerRoute[] {
       method: 'GET',
       path: '/dashboard/v1/signing_keys',
       action: 'signing_keys.read',
-      handler: async (request) => presentCollection(await deps.listSigningKeys.execute(actorOf(request).user), presentSigningKey),
+      handler: async (request) => presentList(await deps.listSigningKeys.execute(actorOf(request).user), presentSigningKey),
     }),
     dashboardRoute({
       method: 'POST',
@@ -149,7 +149,7 @@ export function resourceRoutes(deps: ResourceRoutesDeps): ServerRoute[] {
       path: '/dashboard/v1/payout_methods',
       action: 'payout_methods.read',
       validate: { query: modeQuery },
-      handler: async (request) => presentCollection(await deps.listPayoutDestinations.execute(actorOf(request).user, modeOf(request)), presentPayoutMethod),
+      handler: async (request) => presentList(await deps.listPayoutDestinations.execute(actorOf(request).user, modeOf(request)), presentPayoutMethod),
     }),
     dashboardRoute({
       method: 'POST',
@@ -194,7 +194,7 @@ export function resourceRoutes(deps: ResourceRoutesDeps): ServerRoute[] {
       validate: { query: modeQuery },
       handler: async (request) => {
         const endpoints = await deps.listWebhookEndpoints.execute(actorOf(request).user, modeOf(request));
-        return { object: 'list', data: await Promise.all(endpoints.map((endpoint) => presentEndpointWithHealth(deps, endpoint))), has_more: false };
+        return presentList(await Promise.all(endpoints.map((endpoint) => presentEndpointWithHealth(deps, endpoint))), (shown) => shown);
       },
     }),
     dashboardRoute({

@@ -1,27 +1,20 @@
 import { ID_PATTERNS } from '@payments/core';
 import Joi from 'joi';
 
-/**
- * Joi checks shapes only (types, unknown fields); the rules live in core. No message repeats a
- * value, so an account number, code or key sent in the wrong place is never echoed back.
- */
-const NO_ECHO = {
-  'string.pattern.base': '{{#label}} is malformed',
-  'string.pattern.name': '{{#label}} must be a {{#name}}',
-  'string.pattern.invert.base': '{{#label}} is malformed',
-  'string.pattern.invert.name': '{{#label}} is malformed',
-} as const;
+// Joi checks shapes only (types, unknown fields); the rules live in core. The shared validation
+// options (http/validation.ts) make sure no message repeats a value, so an account number, code
+// or key sent in the wrong place is never echoed back.
 
 /** A JSON object body: nothing coerced, unknown fields refused by name. */
 function body(keys: Joi.PartialSchemaMap): Joi.ObjectSchema {
-  return Joi.object(keys).required().prefs({ convert: false }).messages(NO_ECHO);
+  return Joi.object(keys).required().prefs({ convert: false });
 }
 
 /** Long enough for any legitimate value; the precise limits are core's. */
 const text = Joi.string().max(4096);
 
 function idParams(pattern: RegExp, name: string): Joi.ObjectSchema {
-  return Joi.object({ id: Joi.string().max(64).pattern(pattern, name).required() }).messages(NO_ECHO);
+  return Joi.object({ id: Joi.string().max(64).pattern(pattern, name).required() });
 }
 
 export const apiKeyParams = idParams(ID_PATTERNS.api_key, 'API key id');
@@ -40,7 +33,7 @@ export const apiKeyCreateBody = body({
   name: text,
 });
 
-export const noBody = Joi.object({}).allow(null).messages(NO_ECHO);
+export const noBody = Joi.object({}).allow(null);
 
 export const signingKeyCreateBody = body({
   public_key: text.required(),
@@ -57,7 +50,7 @@ export const payoutMethodCreateBody = body({
   code: Joi.any(),
 });
 
-export const payoutDefaultBody = Joi.object({ code: Joi.any() }).allow(null).prefs({ convert: false }).messages(NO_ECHO);
+export const payoutDefaultBody = Joi.object({ code: Joi.any() }).allow(null).prefs({ convert: false });
 
 const events = Joi.array().items(Joi.string().max(128)).max(1000);
 

@@ -1,5 +1,5 @@
 import type { User } from '@payments/core';
-import { timestamp } from '../merchant-v1/presenters';
+import { timestamp } from '../../http/presenting';
 
 export interface DashboardUserJson {
   readonly id: string;

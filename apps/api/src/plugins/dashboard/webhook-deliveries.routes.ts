@@ -1,32 +1,26 @@
 import type { ServerRoute } from '@hapi/hapi';
 import { ID_PATTERNS, type ListWebhookDeliveries, type Mode, type ResendWebhookDelivery, type WebhookDelivery } from '@payments/core';
 import Joi from 'joi';
-import { timestamp } from '../merchant-v1/presenters';
-import { actorOf, dashboardRoute } from './dashboard-route';
+import { compact, presentList, timestamp } from '../../http/presenting';
+import { actorOf, dashboardRoute, modeQuery } from './dashboard-route';
 
 export interface WebhookDeliveryRoutesDeps {
   readonly listWebhookDeliveries: ListWebhookDeliveries;
   readonly resendWebhookDelivery: ResendWebhookDelivery;
 }
 
-const NO_ECHO = {
-  'string.pattern.base': '{{#label}} is malformed',
-  'string.pattern.name': '{{#label}} must be a {{#name}}',
-} as const;
-
 const listQuery = Joi.object({
   mode: Joi.string().valid('test', 'live').required(),
   endpoint: Joi.string().max(64).pattern(ID_PATTERNS.webhook_endpoint, 'webhook endpoint id'),
   limit: Joi.number().integer().min(1).max(100).default(20),
   starting_after: Joi.string().max(64).pattern(ID_PATTERNS.webhook_delivery, 'webhook delivery id'),
-}).messages(NO_ECHO);
+});
 
-const resendQuery = Joi.object({ mode: Joi.string().valid('test', 'live').required() });
-const deliveryParams = Joi.object({ id: Joi.string().max(64).pattern(ID_PATTERNS.webhook_delivery, 'webhook delivery id').required() }).messages(NO_ECHO);
+const deliveryParams = Joi.object({ id: Joi.string().max(64).pattern(ID_PATTERNS.webhook_delivery, 'webhook delivery id').required() });
 
 /** A delivery as the dashboard shows it (DECISIONS): absent fields are omitted. */
 export function presentWebhookDelivery(delivery: WebhookDelivery): Record<string, unknown> {
-  const fields: Record<string, unknown> = {
+  return compact({
     id: delivery.id,
     object: 'webhook_delivery',
     event: delivery.eventId,
@@ -37,8 +31,7 @@ export function presentWebhookDelivery(delivery: WebhookDelivery): Record<string
     response_status: delivery.responseStatus,
     next_retry_at: delivery.nextRetryAt && timestamp(delivery.nextRetryAt),
     created: timestamp(delivery.created),
-  };
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+  });
 }
 
 /** The webhook delivery log: list (newest first, by endpoint) and resend. */
@@ -56,14 +49,14 @@ export function webhookDeliveryRoutes(deps: WebhookDeliveryRoutesDeps): ServerRo
           ...(query.starting_after === undefined ? {} : { startingAfter: query.starting_after }),
           ...(query.endpoint === undefined ? {} : { endpointId: query.endpoint }),
         });
-        return { object: 'list', data: page.data.map(presentWebhookDelivery), has_more: page.hasMore };
+        return presentList(page, presentWebhookDelivery);
       },
     }),
     dashboardRoute({
       method: 'POST',
       path: '/dashboard/v1/webhook_deliveries/{id}/resend',
       action: 'webhook_deliveries.write',
-      validate: { params: deliveryParams, query: resendQuery },
+      validate: { params: deliveryParams, query: modeQuery },
       handler: async (request, h) => {
         const query = request.query as { mode: Mode };
         const delivery = await deps.resendWebhookDelivery.execute(actorOf(request).user, query.mode, String(request.params.id));

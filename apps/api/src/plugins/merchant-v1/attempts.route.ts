@@ -3,7 +3,7 @@ import { CoreError, type ListAttempts, type PlaceAttempt } from '@payments/core'
 import { errorBody } from '../../http/error-envelope';
 import { idempotent, type IdempotentDeps } from './idempotency';
 import { scopeOf } from './payment-intents.route';
-import { presentAttempt } from './presenters';
+import { presentAttempt, presentList } from './presenters';
 import { attemptCreateBody, paymentIntentParams } from './schemas';
 
 export interface AttemptRoutesDeps extends IdempotentDeps {
@@ -47,7 +47,7 @@ export function attemptRoutes(deps: AttemptRoutesDeps): ServerRoute[] {
         validate: { params: paymentIntentParams },
         handler: async (request) => {
           const attempts = await deps.listAttempts.execute({ scope: scopeOf(request), intentId: String(request.params.id) });
-          return { object: 'list', data: attempts.map(presentAttempt), has_more: false };
+          return presentList(attempts, presentAttempt);
         },
       },
     },

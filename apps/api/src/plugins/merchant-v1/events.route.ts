@@ -23,11 +23,8 @@ export function eventRoutes(deps: { listEvents: ListEvents; platformKeys: Platfo
       path: '/v1/webhook_public_keys',
       options: {
         // The published platform keys receivers check `v2` against; the first is made on first need.
-        handler: async () => ({
-          object: 'list',
-          data: (await deps.platformKeys.published()).map((key) => ({ id: key.id, object: 'webhook_public_key', algorithm: 'ed25519', public_key: key.publicKey })),
-          has_more: false,
-        }),
+        handler: async () =>
+          presentList(await deps.platformKeys.published(), (key) => ({ id: key.id, object: 'webhook_public_key', algorithm: 'ed25519', public_key: key.publicKey })),
       },
     },
   ];

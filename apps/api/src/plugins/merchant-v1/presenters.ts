@@ -1,9 +1,8 @@
-import { renderEvent, type DomainEvent, type Money, type NextAction, type Page, type PaymentAttempt, type PaymentIntent } from '@payments/core';
+import { renderEvent, type DomainEvent, type Money, type NextAction, type PaymentAttempt, type PaymentIntent } from '@payments/core';
+import { compact, timestamp } from '../../http/presenting';
 
-/** Timestamps on the wire: RFC 3339 UTC with Z and whole seconds. */
-export function timestamp(date: Date): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
+// Callers of the merchant presenters also take the shared list envelope and time format from here.
+export { presentList, timestamp } from '../../http/presenting';
 
 function money(value: Money): { amount: number; currency: string } {
   return { amount: value.amount, currency: value.currency };
@@ -15,11 +14,6 @@ function nextAction(action: NextAction): Record<string, string> {
     ...(action.url === undefined ? {} : { url: action.url }),
     ...(action.qrData === undefined ? {} : { qr_data: action.qrData }),
   };
-}
-
-/** Drops absent fields: the API omits a field rather than sending null. */
-function compact<T extends Record<string, unknown>>(object: T): T {
-  return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined)) as T;
 }
 
 /** PaymentIntent as the API shows it; `checkoutUrl` only on the create answer. */
@@ -63,9 +57,6 @@ export function presentEvent(event: DomainEvent): Record<string, unknown> {
   return renderEvent(event);
 }
 
-export function presentList<T>(page: Page<T>, present: (item: T) => Record<string, unknown>): Record<string, unknown> {
-  return { object: 'list', data: page.data.map(present), has_more: page.hasMore };
-}
 
 /** PaymentAttempt as the API shows it; the channel's own answers never appear. */
 export function presentAttempt(attempt: PaymentAttempt): Record<string, unknown> {

@@ -1,0 +1,19 @@
+import type { Page } from '@payments/core';
+import { rfc3339Seconds } from '@payments/core';
+
+/** Timestamps on the wire: RFC 3339 UTC with Z and whole seconds (the event renderer's rule). */
+export const timestamp = rfc3339Seconds;
+
+/** Drops absent fields: the API omits a field rather than sending null. */
+export function compact<T extends Record<string, unknown>>(object: T): T {
+  return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined)) as T;
+}
+
+/**
+ * The list envelope `{object: "list", data, has_more}`: of a cursor page, or of a short
+ * collection that always comes whole (has_more false).
+ */
+export function presentList<T>(items: Page<T> | readonly T[], present: (item: T) => object): Record<string, unknown> {
+  const page: Page<T> = Array.isArray(items) ? { data: [...items], hasMore: false } : (items as Page<T>);
+  return { object: 'list', data: page.data.map(present), has_more: page.hasMore };
+}
