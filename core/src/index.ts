@@ -29,6 +29,11 @@ export * from './domain/return-url';
 export * from './domain/sign-in-throttle';
 export * from './domain/tokens';
 export * from './domain/user.entity';
+export * from './domain/ledger';
+export * from './domain/ledger-postings';
+export * from './domain/dispute.entity';
+export * from './domain/dispute-events';
+export * from './domain/settlement.entity';
 
 export * from './ports/api-key.repository.port';
 export * from './ports/audit-log.port';
@@ -61,6 +66,11 @@ export * from './use-cases/platform-keys/platform-keys.use-case';
 export * from './use-cases/relay-webhook-deliveries/relay-webhook-deliveries.use-case';
 export * from './use-cases/webhook-deliveries/webhook-deliveries.use-cases';
 export * from './ports/user.repository.port';
+export * from './ports/ledger.port';
+export * from './ports/dispute.repository.port';
+export * from './ports/settlement.repository.port';
+export * from './use-cases/verify-ledger/verify-ledger.use-case';
+export * from './use-cases/get-balance/get-balance.use-case';
 
 export * from './use-cases/authenticate-api-key/authenticate-api-key.use-case';
 export * from './use-cases/cancel-payment-intent/cancel-payment-intent.use-case';
@@ -84,6 +94,10 @@ export * from './use-cases/record-channel-report/record-channel-report.use-case'
 export * from './use-cases/release-funds/release-funds.use-case';
 export * from './use-cases/report-channel-settlements/report-channel-settlements.use-case';
 export * from './use-cases/simulate-payment/simulate-payment.use-case';
+export * from './use-cases/record-dispute-report/record-dispute-report.use-case';
+export * from './use-cases/list-disputes/list-disputes.use-case';
+export * from './use-cases/get-dispute/get-dispute.use-case';
+export * from './use-cases/submit-dispute-evidence/submit-dispute-evidence.use-case';
 export * from './use-cases/verify-one-time-code/verify-one-time-code.use-case';
 export * from './use-cases/sign-in/dashboard-credentials';
 export * from './use-cases/sign-in/sign-in.use-case';
@@ -123,3 +137,19 @@ export * from './use-cases/revoke-api-key/revoke-api-key.use-case';
 export * from './use-cases/set-default-payout-destination/set-default-payout-destination.use-case';
 export * from './use-cases/update-merchant-settings/update-merchant-settings.use-case';
 export * from './use-cases/update-webhook-endpoint/update-webhook-endpoint.use-case';
+export * from './use-cases/resolve-checkout-session/resolve-checkout-session.use-case';
+export * from './use-cases/get-checkout-state/get-checkout-state.use-case';
+export * from './use-cases/get-checkout-page/get-checkout-page.use-case';
+export * from './use-cases/pay-checkout-session/pay-checkout-session.use-case';
+export * from './use-cases/simulate-checkout-payment/simulate-checkout-payment.use-case';
+
+// Settlements and payouts (issue 6, settlement slice).
+export * from './domain/settlement-batch';
+export * from './domain/settlement-period';
+export * from './ports/payout-gateway.port';
+export * from './use-cases/create-manual-settlement/create-manual-settlement.use-case';
+export * from './use-cases/create-scheduled-settlements/create-scheduled-settlements.use-case';
+export * from './use-cases/get-settlement/get-settlement.use-case';
+export * from './use-cases/list-settlements/list-settlements.use-case';
+export * from './use-cases/pay-settlement/pay-settlement.use-case';
+export * from './use-cases/verify-payout-destinations/verify-payout-destinations.use-case';

@@ -3,8 +3,8 @@ import test from 'ava';
 import type { RateLimitDecision, RateLimiter } from '@payments/core';
 
 /**
- * What every RateLimiter promises, on real time. Rates are low (5 a second, a token per 200 ms) so
- * that a burst finishes long before a token refills, even on a slow machine.
+ * What every RateLimiter promises, on real time. Rates are low (2 to 5 a second) so that a burst
+ * finishes long before a token refills, even on a slow machine.
  */
 export function rateLimiterContract(name: string, create: () => RateLimiter): void {
   let counter = 0;
@@ -16,24 +16,25 @@ export function rateLimiterContract(name: string, create: () => RateLimiter): vo
   test(`${name}: allows perSecond requests in a burst, then refuses with a retry delay`, async (t) => {
     const limiter = create();
     const key = uniqueKey('burst');
-    const decisions = await burst(limiter, key, 5, 5);
-    t.is(allowedIn(decisions), 5);
+    // 2 a second: a token takes 500 ms to refill, room for a busy machine between the calls.
+    const decisions = await burst(limiter, key, 2, 2);
+    t.is(allowedIn(decisions), 2);
     t.true(decisions.every((d) => d.retryAfterMs === 0));
-    const refused = await limiter.consume(key, 5);
+    const refused = await limiter.consume(key, 2);
     t.false(refused.allowed);
-    // One token takes 200 ms to refill; part of it may already have.
-    t.true(refused.retryAfterMs > 0 && refused.retryAfterMs <= 200, `retryAfterMs ${refused.retryAfterMs}`);
+    // Part of the token may already have refilled.
+    t.true(refused.retryAfterMs > 0 && refused.retryAfterMs <= 500, `retryAfterMs ${refused.retryAfterMs}`);
   });
 
   test(`${name}: allows one more request once retryAfterMs has passed`, async (t) => {
     const limiter = create();
     const key = uniqueKey('refill');
-    await burst(limiter, key, 5, 5);
-    const refused = await limiter.consume(key, 5);
+    await burst(limiter, key, 2, 2);
+    const refused = await limiter.consume(key, 2);
     t.false(refused.allowed);
     await sleep(refused.retryAfterMs + 15);
-    t.true((await limiter.consume(key, 5)).allowed);
-    t.false((await limiter.consume(key, 5)).allowed, 'only the one refilled token');
+    t.true((await limiter.consume(key, 2)).allowed);
+    t.false((await limiter.consume(key, 2)).allowed, 'only the one refilled token');
   });
 
   test(`${name}: refused requests take no token, so hammering does not push the wait back`, async (t) => {
@@ -69,6 +70,7 @@ export function rateLimiterContract(name: string, create: () => RateLimiter): vo
     t.true((await limiter.consume(key, 0.5)).allowed);
     const refused = await limiter.consume(key, 0.5);
     t.false(refused.allowed);
-    t.true(refused.retryAfterMs > 1_800 && refused.retryAfterMs <= 2_000, `retryAfterMs ${refused.retryAfterMs}`);
+    // Most of the 2 s interval: a loaded machine may take a moment between the two calls.
+    t.true(refused.retryAfterMs > 1_000 && refused.retryAfterMs <= 2_000, `retryAfterMs ${refused.retryAfterMs}`);
   });
 }

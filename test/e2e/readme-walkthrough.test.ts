@@ -16,6 +16,7 @@ test.after.always(async () => {
   await environment?.cleanup();
   rmSync(join(REPO_ROOT, 'intent.json'), { force: true });
   rmSync(join(REPO_ROOT, 'cookies.txt'), { force: true });
+  rmSync(join(REPO_ROOT, 'settlement.json'), { force: true });
 });
 
 /** The shell blocks between the walk-through markers of the README, in order. */
@@ -50,4 +51,17 @@ test('the README walk-through runs verbatim against a started service', (t) => {
   t.regex(out, /"object":"webhook_endpoint"[^\n]*"secret":"[0-9a-f]{64}"/);
   t.regex(out, /\n204\n/);
   t.notRegex(out, /"error"/);
+
+  // The money: net in pending once paid, available once released, then paid out and back to zero.
+  const net = Number(/"status":"succeeded"[^\n]*"net":\{"amount":(\d+),"currency":"THB"\}/.exec(out)?.[1]);
+  t.true(net > 0 && net < 25_000);
+  const balances = [...out.matchAll(/\{"object":"balance","available":\[\{"amount":(-?\d+),"currency":"THB"\}\],"pending":\[\{"amount":(-?\d+),"currency":"THB"\}\],"dispute_hold":\[\{"amount":0,"currency":"THB"\}\]\}/g)].map((match) => [Number(match[1]), Number(match[2])]);
+  t.deepEqual(balances, [[0, net], [net, 0], [0, 0]], 'available and pending after payment, after release, after the settlement');
+  t.regex(out, new RegExp(`"object":"settlement","mode":"test","status":"paid","amount":\\{"amount":${net},"currency":"THB"\\},"payments":1`));
+  t.regex(out, new RegExp(`"type":"settlement\\.paid"[^\\n]*"amount":\\{"amount":${net},"currency":"THB"\\}`));
+
+  // The operator's check of the whole ledger the walk-through wrote.
+  const verify = spawnSync('node', ['apps/admin/dist/src/main.js', 'ledger', 'verify'], { cwd: REPO_ROOT, env: environment.env, encoding: 'utf8', timeout: 60_000 });
+  t.is(verify.status, 0, `${verify.stdout}\n${verify.stderr}`);
+  t.like(JSON.parse(verify.stdout), { ledger: { ok: true, breaks: [] } });
 });

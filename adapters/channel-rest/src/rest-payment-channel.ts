@@ -5,8 +5,9 @@ import {
   findPaymentMethod,
   payableCurrencies,
   type AttemptFailureCode,
-  type ChannelCallback,
   type ChannelCapabilities,
+  type ChannelDisputeStatus,
+  type ChannelNotice,
   type ChannelOrderStatus,
   type Clock,
   type Mode,
@@ -16,7 +17,20 @@ import {
 } from '@payments/core';
 import { verifyRestCallbackSignature } from './callback-signature';
 import { send, sendWithRetries, TransportFailure, type HttpAnswer, type RetryPolicy } from './http-client';
-import { ORDER_ID_PATTERN, ProtocolViolation, parseJsonObject, readCallback, readCreatedOrder, readErrorCode, readOrder, type OrderFields } from './rest-protocol';
+import {
+  ORDER_ID_PATTERN,
+  ProtocolViolation,
+  isDisputeNotice,
+  parseJsonObject,
+  readCallback,
+  readCreatedOrder,
+  readDispute,
+  readDisputeNotice,
+  readErrorCode,
+  readOrder,
+  type DisputeFields,
+  type OrderFields,
+} from './rest-protocol';
 
 /** One environment of the channel (its sandbox for test mode, production for live). */
 export interface RestChannelEndpoint {
@@ -217,13 +231,15 @@ export class RestPaymentChannel implements PaymentChannel {
    * secret, `t` within 300 s), then parses the body. Throws CoreError `invalid_signature`
    * (authentication) or `invalid_callback` (validation); the amount it carries is only a claim.
    */
-  verifyCallback(mode: Mode, headers: Readonly<Record<string, string | undefined>>, rawBody: string): ChannelCallback {
+  verifyCallback(mode: Mode, headers: Readonly<Record<string, string | undefined>>, rawBody: string): ChannelNotice {
     const endpoint = this.endpoints[mode];
     if (!endpoint) throw new CoreError('invalid_signature', 'authentication', `The rest channel has no callback secret for ${mode} mode.`);
     verifyRestCallbackSignature(endpoint.callbackSecret, headers, rawBody, this.clock.now());
     try {
-      const callback = readCallback(parseJsonObject(rawBody, 'callback body'));
-      return { channelOrderId: callback.id, reference: callback.reference, reportedStatus: callback.status };
+      const body = parseJsonObject(rawBody, 'callback body');
+      if (isDisputeNotice(body)) return { kind: 'dispute', channelDisputeId: readDisputeNotice(body).id };
+      const callback = readCallback(body);
+      return { kind: 'order', channelOrderId: callback.id, reference: callback.reference, reportedStatus: callback.status };
     } catch (error) {
       if (error instanceof ProtocolViolation) throw new CoreError('invalid_callback', 'validation', `The callback breaks the rest protocol: ${error.message}`);
       throw error;
@@ -245,6 +261,63 @@ export class RestPaymentChannel implements PaymentChannel {
     if (answer.status !== 200) throw channelError(`The channel answered HTTP ${answer.status} to the void.`);
     const order = this.readOrderAnswer(answer, channelOrderId, 'void answer');
     if (order.status !== 'failed') throw channelError('The channel accepted the void but the order is not failed.');
+  }
+
+  /**
+   * `GET /v1/disputes/{id}`, retried like the order query: the confirming query of dispute
+   * notices. Throws CoreError `channel_error` (unavailable) when no valid answer of this dispute came.
+   */
+  async queryDispute(mode: Mode, channelDisputeId: string): Promise<ChannelDisputeStatus> {
+    const endpoint = this.requireEndpoint(mode);
+    const url = this.disputeUrl(endpoint, channelDisputeId);
+    const answer = await this.call(mode, 'query_dispute', () =>
+      sendWithRetries(
+        { method: 'GET', url, apiKey: endpoint.apiKey, timeoutMs: this.timeoutMs },
+        this.retryPolicy,
+        (details) => this.logRetry(mode, 'query_dispute', details),
+      ),
+    );
+    if (answer.status !== 200) throw channelError(`The channel answered HTTP ${answer.status} to the dispute query.`);
+    return toDisputeStatus(this.readDisputeAnswer(answer, channelDisputeId, 'dispute query'));
+  }
+
+  /**
+   * `POST /v1/disputes/{id}/evidence` with the whole evidence set, which the channel keeps in place
+   * of any earlier one; so the call is idempotent and retried like the queries. Resolves once the
+   * channel answered 200 with the dispute; throws CoreError `channel_error` otherwise (a ruled
+   * dispute's `409 dispute_closed` included), and then the caller stores nothing.
+   */
+  async submitDisputeEvidence(mode: Mode, channelDisputeId: string, evidence: Readonly<Record<string, string>>): Promise<void> {
+    const endpoint = this.requireEndpoint(mode);
+    const url = `${this.disputeUrl(endpoint, channelDisputeId)}/evidence`;
+    const answer = await this.call(mode, 'submit_evidence', () =>
+      sendWithRetries(
+        { method: 'POST', url, apiKey: endpoint.apiKey, timeoutMs: this.timeoutMs, body: { evidence } },
+        this.retryPolicy,
+        (details) => this.logRetry(mode, 'submit_evidence', details),
+      ),
+    );
+    if (answer.status === 409 && readErrorCode(answer.body) === 'dispute_closed') {
+      throw channelError('The channel has ruled on this dispute already and takes no more evidence.');
+    }
+    if (answer.status !== 200) throw channelError(`The channel answered HTTP ${answer.status} to the evidence.`);
+    this.readDisputeAnswer(answer, channelDisputeId, 'evidence answer');
+  }
+
+  private disputeUrl(endpoint: RestChannelEndpoint, channelDisputeId: string): string {
+    if (!ORDER_ID_PATTERN.test(channelDisputeId)) throw channelError('The channel dispute id is not one the rest protocol allows.');
+    return `${endpoint.baseUrl}/v1/disputes/${channelDisputeId}`;
+  }
+
+  private readDisputeAnswer(answer: HttpAnswer, channelDisputeId: string, what: string): DisputeFields {
+    try {
+      const dispute = readDispute(parseJsonObject(answer.body, what));
+      if (dispute.id !== channelDisputeId) throw new ProtocolViolation("'id' is not the dispute asked for.");
+      return dispute;
+    } catch (error) {
+      if (error instanceof ProtocolViolation) throw channelError(`The channel's ${what} broke the protocol: ${error.message}`);
+      throw error;
+    }
   }
 
   private requireEndpoint(mode: Mode): RestChannelEndpoint {
@@ -284,4 +357,16 @@ export class RestPaymentChannel implements PaymentChannel {
   private logRetry(mode: Mode, operation: string, details: { readonly retry: number; readonly reason: string }): void {
     this.logger?.warn({ channel: REST_CHANNEL_NAME, mode, operation, retry: details.retry, reason: details.reason }, 'retrying rest channel request');
   }
+}
+
+function toDisputeStatus(dispute: DisputeFields): ChannelDisputeStatus {
+  return {
+    channelDisputeId: dispute.id,
+    channelOrderId: dispute.orderId,
+    reference: dispute.reference,
+    status: dispute.status,
+    amount: dispute.amount,
+    currency: dispute.currency,
+    ...(dispute.reason ? { reason: dispute.reason } : {}),
+  };
 }

@@ -161,3 +161,45 @@ export function readErrorCode(text: string): string | undefined {
     return undefined;
   }
 }
+
+// ---------------------------------------------------------------- disputes (sections 6.1, 9, 10)
+
+export type DisputeStatusName = 'opened' | 'under_review' | 'won' | 'lost';
+const DISPUTE_STATUSES: readonly DisputeStatusName[] = ['opened', 'under_review', 'won', 'lost'];
+const isDisputeStatus = (value: unknown): value is DisputeStatusName => DISPUTE_STATUSES.includes(value as DisputeStatusName);
+const MAX_REASON_LENGTH = 255;
+
+/** The fields of the dispute query answer. */
+export interface DisputeFields {
+  readonly id: string;
+  readonly orderId: string;
+  readonly reference: string;
+  readonly status: DisputeStatusName;
+  readonly amount: number;
+  readonly currency: string;
+  readonly reason?: string;
+}
+
+/** True when a callback body is a dispute notice (`"type": "dispute"`); order callbacks carry no type or `"order"`. */
+export function isDisputeNotice(object: JsonObject): boolean {
+  return object.type === 'dispute';
+}
+
+/** Reads a dispute notice: only which dispute changed; the query says the rest. */
+export function readDisputeNotice(object: JsonObject): { readonly id: string } {
+  return { id: field(object, 'id', isOrderId, 'must be a dispute id (letters, digits, _ and -, at most 64)') };
+}
+
+/** Reads the dispute query answer (and the evidence answer, which has its shape). */
+export function readDispute(object: JsonObject): DisputeFields {
+  const id = field(object, 'id', isOrderId, 'must be a dispute id (letters, digits, _ and -, at most 64)');
+  const orderId = field(object, 'order_id', isOrderId, 'must be an order id (letters, digits, _ and -, at most 64)');
+  const reference = field(object, 'reference', isReference, 'must be a string of 1 to 255 characters');
+  const status = field(object, 'status', isDisputeStatus, 'is not a dispute status of the protocol');
+  const amount = field(object, 'amount', isAmount, 'must be a positive integer of minor units');
+  const currency = field(object, 'currency', isCurrency, 'must be an upper-case ISO 4217 code');
+  const reason = object.reason;
+  // A reason is informative only: a malformed one is dropped rather than failing the query.
+  const usableReason = typeof reason === 'string' && reason.length >= 1 && reason.length <= MAX_REASON_LENGTH ? reason : undefined;
+  return { id, orderId, reference, status, amount, currency, ...(usableReason ? { reason: usableReason } : {}) };
+}

@@ -25,6 +25,7 @@ function refused(t: ExecutionContext, run: () => unknown, code: 'invalid_signatu
 test('verifyCallback: a correctly signed callback is parsed into the port shape', (t) => {
   const header = signRestCallback(TEST_SECRET, BODY, NOW_S);
   t.deepEqual(channel.verifyCallback('test', { 'channel-signature': header }, BODY), {
+    kind: 'order',
     channelOrderId: 'ord_9f2c1d',
     reference: 'att_ABCDEF234567',
     reportedStatus: 'paid',
@@ -34,13 +35,13 @@ test('verifyCallback: a correctly signed callback is parsed into the port shape'
 test('verifyCallback: the signature is the hex HMAC-SHA256 of "t.body" (the documented recipe), the header name is case-insensitive', (t) => {
   const hex = createHmac('sha256', LIVE_SECRET).update(`${NOW_S}.${BODY}`).digest('hex');
   const callback = channel.verifyCallback('live', { 'Channel-Signature': `t=${NOW_S},v1=${hex}` }, BODY);
-  t.is(callback.reportedStatus, 'paid');
+  t.like(callback, { reportedStatus: 'paid' });
 });
 
 test('verifyCallback: during a rotation one valid v1 among several suffices; unknown schemes are ignored', (t) => {
   const valid = signRestCallback(TEST_SECRET, BODY, NOW_S).split('v1=')[1];
   const header = `t=${NOW_S},v0=abc,v1=${'0'.repeat(64)},v1=${valid}`;
-  t.is(channel.verifyCallback('test', { 'channel-signature': header }, BODY).channelOrderId, 'ord_9f2c1d');
+  t.like(channel.verifyCallback('test', { 'channel-signature': header }, BODY), { channelOrderId: 'ord_9f2c1d' });
 });
 
 test('verifyCallback: timestamps up to 300 s away either way are accepted', (t) => {

@@ -1,7 +1,7 @@
 import ava, { type ExecutionContext } from 'ava';
 import nock from 'nock';
 import { CoreError, PAYMENT_METHODS, payableCurrencies, type PlaceOrderRequest } from '@payments/core';
-import { createRestChannel, RestPaymentChannel, type RestPaymentChannelOptions } from '../src';
+import { createRestChannel, RestPaymentChannel, signRestCallback, type RestPaymentChannelOptions } from '../src';
 
 const TEST_URL = 'https://sandbox.channel.test';
 const LIVE_URL = 'https://api.channel.test';
@@ -440,4 +440,97 @@ test('voidOrder: a timeout, or an answer that says the order is still pending, t
     .reply(200, { ...QUERIED, id: 'ord_2', status: 'pending' });
   await assertThrowsChannelError(t, () => channel({ timeoutMs: 100 }).voidOrder('test', 'ord_1'));
   await assertThrowsChannelError(t, () => channel().voidOrder('test', 'ord_2'));
+});
+
+// ---------------------------------------------------------------- disputes
+
+const DISPUTE = {
+  id: 'dsp_41aa',
+  order_id: 'ord_9f2c1d',
+  reference: 'att_ABCDEF234567',
+  status: 'opened',
+  amount: 10050,
+  currency: 'THB',
+  reason: 'fraudulent',
+};
+
+test('verifyCallback: a signed dispute notice is parsed to the dispute it names; its other claims decide nothing', (t) => {
+  const body = JSON.stringify({ type: 'dispute', ...DISPUTE, status: 'lost' });
+  const parsed = channel().verifyCallback('test', { 'channel-signature': signRestCallback(TEST_SECRET, body) }, body);
+  t.deepEqual(parsed, { kind: 'dispute', channelDisputeId: 'dsp_41aa' });
+  const badId = JSON.stringify({ type: 'dispute', id: '../orders/1' });
+  const error = t.throws(() => channel().verifyCallback('test', { 'channel-signature': signRestCallback(TEST_SECRET, badId) }, badId), { instanceOf: CoreError });
+  t.is(error?.code, 'invalid_callback');
+  const forged = t.throws(() => channel().verifyCallback('test', { 'channel-signature': signRestCallback(LIVE_SECRET, body) }, body), { instanceOf: CoreError });
+  t.is(forged?.code, 'invalid_signature');
+});
+
+test('queryDispute: GET /v1/disputes/{id} with the mode\'s key answers the channel\'s record of the dispute', async (t) => {
+  const scope = nock(LIVE_URL, { reqheaders: { authorization: `Bearer ${LIVE_KEY}` } })
+    .get('/v1/disputes/dsp_41aa')
+    .reply(200, { ...DISPUTE, status: 'under_review', extra_field: 'ignored' });
+  t.deepEqual(await channel().queryDispute('live', 'dsp_41aa'), {
+    channelDisputeId: 'dsp_41aa',
+    channelOrderId: 'ord_9f2c1d',
+    reference: 'att_ABCDEF234567',
+    status: 'under_review',
+    amount: 10050,
+    currency: 'THB',
+    reason: 'fraudulent',
+  });
+  t.true(scope.isDone());
+});
+
+test('queryDispute: retried after a 503; a 404, another id, a float amount or an unknown status is channel_error', async (t) => {
+  const logs: LogLine[] = [];
+  nock(TEST_URL)
+    .get('/v1/disputes/dsp_41aa')
+    .reply(503, { error: { code: 'unavailable', message: CHANNEL_DETAIL } })
+    .get('/v1/disputes/dsp_41aa')
+    .reply(200, { ...DISPUTE, status: 'won', reason: 42 });
+  const won = await channel({}, logs).queryDispute('test', 'dsp_41aa');
+  t.like(won, { status: 'won' });
+  t.false('reason' in won, 'a malformed reason is dropped');
+  t.like(logs[0], { details: { operation: 'query_dispute', retry: 1, reason: 'HTTP 503' } });
+
+  nock(TEST_URL)
+    .get('/v1/disputes/dsp_1')
+    .reply(404, { error: { code: 'dispute_not_found', message: CHANNEL_DETAIL } })
+    .get('/v1/disputes/dsp_2')
+    .reply(200, { ...DISPUTE, id: 'dsp_other' })
+    .get('/v1/disputes/dsp_3')
+    .reply(200, { ...DISPUTE, id: 'dsp_3', amount: 100.5 })
+    .get('/v1/disputes/dsp_4')
+    .reply(200, { ...DISPUTE, id: 'dsp_4', status: 'closed', note: CHANNEL_DETAIL });
+  for (const id of ['dsp_1', 'dsp_2', 'dsp_3', 'dsp_4']) await assertThrowsChannelError(t, () => channel({ retries: 0 }).queryDispute('test', id));
+  // An id the protocol does not allow never becomes a path.
+  await assertThrowsChannelError(t, () => channel().queryDispute('test', '../orders/ord_1'));
+});
+
+test('submitDisputeEvidence: POSTs the whole evidence set and resolves on the channel\'s 200 with the dispute', async (t) => {
+  const scope = nock(TEST_URL, { reqheaders: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' } })
+    .post('/v1/disputes/dsp_41aa/evidence', { evidence: { receipt: 'r-1', note: 'shipped' } })
+    .reply(503, CHANNEL_DETAIL)
+    .post('/v1/disputes/dsp_41aa/evidence', { evidence: { receipt: 'r-1', note: 'shipped' } })
+    .reply(200, { ...DISPUTE, status: 'under_review' });
+  await t.notThrowsAsync(channel().submitDisputeEvidence('test', 'dsp_41aa', { receipt: 'r-1', note: 'shipped' }));
+  t.true(scope.isDone(), 'the same set is sent again after a 503: the channel replaces its evidence with it');
+});
+
+test('submitDisputeEvidence: a ruled dispute (409 dispute_closed), a 401, a timeout or an answer about another dispute is channel_error', async (t) => {
+  nock(TEST_URL)
+    .post('/v1/disputes/dsp_1/evidence')
+    .reply(409, { error: { code: 'dispute_closed', message: CHANNEL_DETAIL } })
+    .post('/v1/disputes/dsp_2/evidence')
+    .reply(401, { error: { code: 'unauthorized', message: CHANNEL_DETAIL } })
+    .post('/v1/disputes/dsp_3/evidence')
+    .delay(1_000)
+    .reply(200, { ...DISPUTE, id: 'dsp_3' })
+    .post('/v1/disputes/dsp_4/evidence')
+    .reply(200, { ...DISPUTE, id: 'dsp_other' });
+  const closed = await assertThrowsChannelError(t, () => channel({ retries: 0 }).submitDisputeEvidence('test', 'dsp_1', { k: 'v' }));
+  t.regex(closed.message, /ruled/);
+  await assertThrowsChannelError(t, () => channel({ retries: 0 }).submitDisputeEvidence('test', 'dsp_2', { k: 'v' }));
+  await assertThrowsChannelError(t, () => channel({ retries: 0, timeoutMs: 100 }).submitDisputeEvidence('test', 'dsp_3', { k: 'v' }));
+  await assertThrowsChannelError(t, () => channel({ retries: 0 }).submitDisputeEvidence('test', 'dsp_4', { k: 'v' }));
 });

@@ -2,3 +2,4 @@ export * from './callback-signature';
 export * from './knex-simulator-order-book';
 export * from './simulator-order-book';
 export * from './simulator-payment-channel';
+export * from './simulated-payout-gateway';

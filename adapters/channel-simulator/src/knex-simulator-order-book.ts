@@ -1,6 +1,6 @@
 import type { AttemptFailureCode, Mode, SimulatedOutcome } from '@payments/core';
 import type { Knex } from 'knex';
-import type { SimulatorOrder, SimulatorOrderBook, SimulatorOrderStatus } from './simulator-order-book';
+import type { SimulatorDispute, SimulatorDisputeStatus, SimulatorOrder, SimulatorOrderBook, SimulatorOrderStatus } from './simulator-order-book';
 
 interface Row {
   id: string;
@@ -63,7 +63,11 @@ function toOrder(row: Row): SimulatorOrder {
 
 /** The order book in the service's database (table `simulator_orders`, migration 002). */
 export class KnexSimulatorOrderBook implements SimulatorOrderBook {
-  constructor(private readonly knex: Knex) {}
+  private readonly disputes: KnexSimulatorDisputes;
+
+  constructor(private readonly knex: Knex) {
+    this.disputes = new KnexSimulatorDisputes(knex);
+  }
 
   private table(db: Knex = this.knex) {
     return db<Row>('simulator_orders');
@@ -105,5 +109,96 @@ export class KnexSimulatorOrderBook implements SimulatorOrderBook {
 
   async settlePaid(paidBefore: Date, now: Date): Promise<number> {
     return this.table().where({ status: 'paid' }).whereNull('settled_at').where('paid_at', '<=', paidBefore.getTime()).update({ settled_at: now.getTime() });
+  }
+
+  insertDispute(dispute: SimulatorDispute): Promise<void> {
+    return this.disputes.insert(dispute);
+  }
+
+  findDispute(id: string): Promise<SimulatorDispute | undefined> {
+    return this.disputes.find(id);
+  }
+
+  findLatestDispute(orderId: string): Promise<SimulatorDispute | undefined> {
+    return this.disputes.findLatest(orderId);
+  }
+
+  updateDispute(dispute: SimulatorDispute): Promise<void> {
+    return this.disputes.update(dispute);
+  }
+}
+
+interface DisputeRow {
+  id: string;
+  order_id: string;
+  reference: string;
+  mode: string;
+  status: string;
+  amount: number | string;
+  currency: string;
+  reason: string | null;
+  evidence: string | null;
+  created_at: number | string;
+  updated_at: number | string;
+}
+
+function toDisputeRow(dispute: SimulatorDispute): DisputeRow {
+  return {
+    id: dispute.id,
+    order_id: dispute.orderId,
+    reference: dispute.reference,
+    mode: dispute.mode,
+    status: dispute.status,
+    amount: dispute.amount,
+    currency: dispute.currency,
+    reason: dispute.reason ?? null,
+    evidence: dispute.evidence === undefined ? null : JSON.stringify(dispute.evidence),
+    created_at: dispute.created.getTime(),
+    updated_at: dispute.updated.getTime(),
+  };
+}
+
+function toDispute(row: DisputeRow): SimulatorDispute {
+  const dispute: SimulatorDispute = {
+    id: row.id,
+    orderId: row.order_id,
+    reference: row.reference,
+    mode: row.mode as Mode,
+    status: row.status as SimulatorDisputeStatus,
+    amount: Number(row.amount),
+    currency: row.currency,
+    reason: row.reason ?? undefined,
+    evidence: row.evidence === null ? undefined : (JSON.parse(row.evidence) as Record<string, string>),
+    created: new Date(Number(row.created_at)),
+    updated: new Date(Number(row.updated_at)),
+  };
+  return Object.fromEntries(Object.entries(dispute).filter(([, value]) => value !== undefined)) as unknown as SimulatorDispute;
+}
+
+/** The simulator's disputes (table `simulator_disputes`, migration 008), beside its order book. */
+export class KnexSimulatorDisputes {
+  constructor(private readonly knex: Knex) {}
+
+  private table() {
+    return this.knex<DisputeRow>('simulator_disputes');
+  }
+
+  async insert(dispute: SimulatorDispute): Promise<void> {
+    await this.table().insert(toDisputeRow(dispute));
+  }
+
+  async find(id: string): Promise<SimulatorDispute | undefined> {
+    const row = await this.table().where({ id }).first();
+    return row === undefined ? undefined : toDispute(row);
+  }
+
+  async findLatest(orderId: string): Promise<SimulatorDispute | undefined> {
+    const row = await this.table().where({ order_id: orderId }).orderBy('seq', 'desc').first();
+    return row === undefined ? undefined : toDispute(row);
+  }
+
+  async update(dispute: SimulatorDispute): Promise<void> {
+    const { id, ...columns } = toDisputeRow(dispute);
+    await this.table().where({ id }).update(columns);
   }
 }

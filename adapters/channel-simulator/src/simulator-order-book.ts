@@ -22,6 +22,25 @@ export interface SimulatorOrder {
   readonly created: Date;
 }
 
+export type SimulatorDisputeStatus = 'opened' | 'under_review' | 'won' | 'lost';
+
+/** A dispute the simulated channel opened against one of its orders: what its dispute query answers. */
+export interface SimulatorDispute {
+  readonly id: string;
+  readonly orderId: string;
+  /** The order's reference (our attempt id). */
+  readonly reference: string;
+  readonly mode: Mode;
+  readonly status: SimulatorDisputeStatus;
+  readonly amount: number;
+  readonly currency: string;
+  readonly reason?: string;
+  /** The last evidence set the service forwarded. */
+  readonly evidence?: Readonly<Record<string, string>>;
+  readonly created: Date;
+  readonly updated: Date;
+}
+
 /** Where the simulator keeps its orders: shared by every process of a deployment. */
 export interface SimulatorOrderBook {
   /** Stores `order` unless one with its reference exists; returns the stored one either way. */
@@ -35,4 +54,9 @@ export interface SimulatorOrderBook {
   claimDue(now: Date, limit: number): Promise<SimulatorOrder[]>;
   /** Marks paid orders paid at or before `paidBefore` as settled at `now`; returns how many. */
   settlePaid(paidBefore: Date, now: Date): Promise<number>;
+  insertDispute(dispute: SimulatorDispute): Promise<void>;
+  findDispute(id: string): Promise<SimulatorDispute | undefined>;
+  /** The order's most recently opened dispute, ruled or not. */
+  findLatestDispute(orderId: string): Promise<SimulatorDispute | undefined>;
+  updateDispute(dispute: SimulatorDispute): Promise<void>;
 }

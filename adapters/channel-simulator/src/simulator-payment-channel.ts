@@ -4,8 +4,9 @@ import {
   newId,
   PAYMENT_METHODS,
   payableCurrencies,
-  type ChannelCallback,
   type ChannelCapabilities,
+  type ChannelDisputeStatus,
+  type ChannelNotice,
   type ChannelOrderStatus,
   type Clock,
   type Mode,
@@ -14,10 +15,11 @@ import {
   type PlaceOrderRequest,
   type PlaceOrderResult,
   type RandomSource,
+  type SimulatedDisputeOutcome,
   type SimulatedOutcome,
 } from '@payments/core';
 import { sign, SIGNATURE_HEADER, verify } from './callback-signature';
-import type { SimulatorOrder, SimulatorOrderBook } from './simulator-order-book';
+import type { SimulatorDispute, SimulatorOrder, SimulatorOrderBook } from './simulator-order-book';
 
 /**
  * Magic amounts (DECISIONS): the last two digits of the amount in minor units choose what the
@@ -46,6 +48,12 @@ export interface SimulatorOptions {
    * call that paid.
    */
   readonly settleAfterMs?: number;
+  /**
+   * Where a redirect-wallet credential sends the payer (`<walletUrl>/<order id>`): the service's own
+   * stand-in wallet page, so the redirect works on any machine. Default: an address that never
+   * resolves (`https://simulator.invalid/pay`), for uses without the HTTP app.
+   */
+  readonly walletUrl?: string;
 }
 
 /** Callback body: what the simulated channel claims. Only the confirming query decides. */
@@ -56,6 +64,24 @@ interface CallbackBody {
   amount: number;
   currency: string;
   failure_code?: string;
+}
+
+/** Dispute notice body: which dispute changed; only the dispute query decides what it says. */
+interface DisputeNoticeBody {
+  type: 'dispute';
+  id: string;
+  order_id: string;
+  reference: string;
+  status: SimulatorDispute['status'];
+  amount: number;
+  currency: string;
+}
+
+/** The reason the simulator gives its disputes. */
+export const SIMULATED_DISPUTE_REASON = 'simulated';
+
+function invalidTransition(message: string): CoreError {
+  return new CoreError('invalid_state_transition', 'conflict', message);
 }
 
 /**
@@ -112,7 +138,7 @@ export class SimulatorPaymentChannel implements PaymentChannel {
     };
   }
 
-  verifyCallback(_mode: Mode, headers: Readonly<Record<string, string | undefined>>, rawBody: string): ChannelCallback {
+  verifyCallback(_mode: Mode, headers: Readonly<Record<string, string | undefined>>, rawBody: string): ChannelNotice {
     const nowSeconds = Math.floor(this.clock.now().getTime() / 1000);
     if (!verify(this.options.callbackSecret, headers[SIGNATURE_HEADER], rawBody, nowSeconds)) {
       throw new CoreError('invalid_signature', 'authentication', 'The callback signature is missing, wrong or stale.');
@@ -123,10 +149,14 @@ export class SimulatorPaymentChannel implements PaymentChannel {
     } catch {
       throw new CoreError('invalid_callback', 'validation', 'The callback body is not JSON.');
     }
+    if ((body as Partial<DisputeNoticeBody>).type === 'dispute') {
+      if (typeof body.id !== 'string') throw new CoreError('invalid_callback', 'validation', 'The dispute notice lacks its id.');
+      return { kind: 'dispute', channelDisputeId: body.id };
+    }
     if (typeof body.id !== 'string' || typeof body.reference !== 'string' || !['processing', 'paid', 'failed'].includes(body.status as string)) {
       throw new CoreError('invalid_callback', 'validation', 'The callback body lacks id, reference or a known status.');
     }
-    return { channelOrderId: body.id, reference: body.reference, reportedStatus: body.status as CallbackBody['status'] };
+    return { kind: 'order', channelOrderId: body.id, reference: body.reference, reportedStatus: body.status as CallbackBody['status'] };
   }
 
   async voidOrder(_mode: Mode, channelOrderId: string): Promise<void> {
@@ -140,6 +170,74 @@ export class SimulatorPaymentChannel implements PaymentChannel {
     const order = await this.book.find(channelOrderId);
     if (!order) throw new CoreError('resource_not_found', 'not_found', 'The simulator has no such order.');
     await this.deliver(await this.record(order, outcome), outcome);
+  }
+
+  /** The simulator's record of a dispute: the confirming query of dispute notices. */
+  async queryDispute(_mode: Mode, channelDisputeId: string): Promise<ChannelDisputeStatus> {
+    const dispute = await this.book.findDispute(channelDisputeId);
+    if (!dispute) throw new CoreError('channel_error', 'unavailable', 'The simulator has no such dispute.');
+    return {
+      channelDisputeId: dispute.id,
+      channelOrderId: dispute.orderId,
+      reference: dispute.reference,
+      status: dispute.status,
+      amount: dispute.amount,
+      currency: dispute.currency,
+      ...(dispute.reason ? { reason: dispute.reason } : {}),
+    };
+  }
+
+  /** Keeps the evidence; an opened dispute goes under review. A ruled one takes none. */
+  async submitDisputeEvidence(_mode: Mode, channelDisputeId: string, evidence: Readonly<Record<string, string>>): Promise<void> {
+    const dispute = await this.book.findDispute(channelDisputeId);
+    if (!dispute) throw new CoreError('channel_error', 'unavailable', 'The simulator has no such dispute.');
+    if (dispute.status === 'won' || dispute.status === 'lost') throw new CoreError('channel_error', 'unavailable', 'The simulator has ruled on this dispute already.');
+    const status = dispute.status === 'opened' ? 'under_review' : dispute.status;
+    await this.book.updateDispute({ ...dispute, status, evidence: { ...evidence }, updated: this.clock.now() });
+  }
+
+  /**
+   * Opens a dispute over the whole ordered amount of a paid order, or rules on the one opened
+   * before, then delivers the signed dispute notice to the order's callback URL.
+   */
+  async simulateDispute(_mode: Mode, channelOrderId: string, outcome: SimulatedDisputeOutcome): Promise<void> {
+    const order = await this.book.find(channelOrderId);
+    if (!order) throw new CoreError('resource_not_found', 'not_found', 'The simulator has no such order.');
+    const now = this.clock.now();
+    const latest = await this.book.findLatestDispute(order.id);
+    const open = latest !== undefined && latest.status !== 'won' && latest.status !== 'lost';
+    let dispute: SimulatorDispute;
+    if (outcome === 'opened') {
+      if (order.status !== 'paid') throw invalidTransition('The simulator disputes paid orders only.');
+      if (open) throw invalidTransition('The order already has an open dispute.');
+      dispute = {
+        id: `sdp_${newId(this.random, 'dispute').slice(3)}`,
+        orderId: order.id,
+        reference: order.reference,
+        mode: order.mode,
+        status: 'opened',
+        amount: order.amount,
+        currency: order.currency,
+        reason: SIMULATED_DISPUTE_REASON,
+        created: now,
+        updated: now,
+      };
+      await this.book.insertDispute(dispute);
+    } else {
+      if (!latest || !open) throw invalidTransition('The order has no open dispute to rule on.');
+      dispute = { ...latest, status: outcome, updated: now };
+      await this.book.updateDispute(dispute);
+    }
+    const body: DisputeNoticeBody = {
+      type: 'dispute',
+      id: dispute.id,
+      order_id: dispute.orderId,
+      reference: dispute.reference,
+      status: dispute.status,
+      amount: dispute.amount,
+      currency: dispute.currency,
+    };
+    await this.post(order.callbackUrl, JSON.stringify(body));
   }
 
   /**
@@ -182,11 +280,15 @@ export class SimulatorPaymentChannel implements PaymentChannel {
       currency: outcome.currency ?? order.currency,
       ...(order.failureCode ? { failure_code: order.failureCode } : {}),
     };
-    const raw = JSON.stringify(body);
+    await this.post(order.callbackUrl, JSON.stringify(body));
+  }
+
+  /** Sends one signed callback and waits for our route's answer. */
+  private async post(callbackUrl: string, raw: string): Promise<void> {
     const timestamp = Math.floor(this.clock.now().getTime() / 1000);
     let response: Response;
     try {
-      response = await fetch(order.callbackUrl, {
+      response = await fetch(callbackUrl, {
         method: 'POST',
         headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: sign(this.options.callbackSecret, timestamp, raw) },
         body: raw,
@@ -204,7 +306,7 @@ export class SimulatorPaymentChannel implements PaymentChannel {
   /** The payer's credential: a QR payload or a redirect, by the method's catalog entry. */
   private credential(order: SimulatorOrder): NextAction {
     const method = findPaymentMethod(order.paymentMethod);
-    if (method?.nextAction === 'redirect') return { type: 'redirect', url: `https://simulator.invalid/pay/${order.id}` };
+    if (method?.nextAction === 'redirect') return { type: 'redirect', url: `${(this.options.walletUrl ?? 'https://simulator.invalid/pay').replace(/\/$/, '')}/${order.id}` };
     return { type: 'qr_code', qrData: `SIMULATOR|${order.paymentMethod}|${order.id}|${order.amount}|${order.currency}` };
   }
 }

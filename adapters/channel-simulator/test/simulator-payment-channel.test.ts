@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import test from 'ava';
+import { CoreError } from '@payments/core';
 import { FakeClock } from '@payments/in-memory';
 import { CryptoRandomSource } from '@payments/node-runtime';
 import { createTestDatabase, type TestDatabase } from '@payments/storage-sql';
@@ -66,7 +67,7 @@ test.serial('a magic outcome is reported once, signed, on the next tick', async 
   const mine = received.filter((r) => r.body.includes(placed.channelOrderId));
   t.is(mine.length, 1);
   const parsed = sim.verifyCallback('test', { [SIGNATURE_HEADER]: mine[0]!.signature }, mine[0]!.body);
-  t.is(parsed.reportedStatus, 'failed');
+  t.like(parsed, { kind: 'order', reportedStatus: 'failed' });
   const report = await sim.queryOrder('test', placed.channelOrderId);
   t.like(report, { status: 'failed', failureCode: 'insufficient_funds', amount: 5002 });
 });
@@ -103,7 +104,7 @@ test.serial('callbacks with a forged, stale or missing signature, or a broken bo
   t.throws(() => sim.verifyCallback('test', { [SIGNATURE_HEADER]: sign(secret, now, body) }, `${body} `), { message: /signature/ });
   const truncated = body.slice(0, 20);
   t.throws(() => sim.verifyCallback('test', { [SIGNATURE_HEADER]: sign(secret, now, truncated) }, truncated), { message: /not JSON/ });
-  t.is(sim.verifyCallback('test', { [SIGNATURE_HEADER]: sign(secret, now, body) }, body).reference, 'pa_X');
+  t.like(sim.verifyCallback('test', { [SIGNATURE_HEADER]: sign(secret, now, body) }, body), { kind: 'order', reference: 'pa_X' });
 });
 
 test.serial('void fails a pending order but never a paid one', async (t) => {
@@ -116,4 +117,36 @@ test.serial('void fails a pending order but never a paid one', async (t) => {
   await sim.voidOrder('test', paid.channelOrderId);
   t.like(await sim.queryOrder('test', pending.channelOrderId), { status: 'failed', failureCode: 'expired' });
   t.like(await sim.queryOrder('test', paid.channelOrderId), { status: 'paid' });
+});
+
+test.serial('a simulated dispute claims the whole ordered amount, is notified signed, and rules on the one opened before', async (t) => {
+  const sim = channel();
+  const placed = await sim.placeOrder(order(12345));
+  if (placed.outcome !== 'placed') return t.fail();
+  await t.throwsAsync(sim.simulateDispute('test', placed.channelOrderId, 'opened'), { instanceOf: CoreError, message: /paid orders only/ });
+  await sim.simulate('test', placed.channelOrderId, { status: 'paid' });
+  await t.throwsAsync(sim.simulateDispute('test', placed.channelOrderId, 'won'), { message: /no open dispute/ });
+
+  received.length = 0;
+  await sim.simulateDispute('test', placed.channelOrderId, 'opened');
+  t.is(received.length, 1);
+  const notice = sim.verifyCallback('test', { [SIGNATURE_HEADER]: received[0]!.signature }, received[0]!.body);
+  if (notice.kind !== 'dispute') return t.fail();
+  t.like(await sim.queryDispute('test', notice.channelDisputeId), {
+    channelDisputeId: notice.channelDisputeId,
+    channelOrderId: placed.channelOrderId,
+    status: 'opened',
+    amount: 12345,
+    currency: 'THB',
+  });
+  await t.throwsAsync(sim.simulateDispute('test', placed.channelOrderId, 'opened'), { message: /already has an open dispute/ });
+
+  await sim.submitDisputeEvidence('test', notice.channelDisputeId, { receipt: 'r-1' });
+  t.is((await sim.queryDispute('test', notice.channelDisputeId)).status, 'under_review');
+  await sim.simulateDispute('test', placed.channelOrderId, 'lost');
+  t.is((await sim.queryDispute('test', notice.channelDisputeId)).status, 'lost');
+  await t.throwsAsync(sim.submitDisputeEvidence('test', notice.channelDisputeId, { late: 'x' }), { message: /ruled/ });
+  // A new dispute may open once the last one is ruled.
+  await sim.simulateDispute('test', placed.channelOrderId, 'opened');
+  t.is(received.length, 3);
 });

@@ -17,6 +17,9 @@ import { InMemorySigningKeyRepository } from './in-memory-signing-key.repository
 import { InMemoryWebhookEndpointRepository } from './in-memory-webhook-endpoint.repository';
 import { InMemoryWebhookDeliveryRepository } from './in-memory-webhook-delivery.repository';
 import { InMemoryPlatformKeyRepository } from './in-memory-platform-key.repository';
+import { InMemoryLedger } from './in-memory-ledger';
+import { InMemorySettlementRepository } from './in-memory-settlement.repository';
+import { InMemoryDisputeRepository } from './in-memory-dispute.repository';
 
 /** The storage ports over one in-memory store; the same shape as `createSqlStorage`. */
 export interface InMemoryStorage extends StoragePorts {
@@ -43,5 +46,8 @@ export function createInMemoryStorage(store: InMemoryStore = new InMemoryStore()
     notices: new InMemoryNoticeOutbox(store),
     webhookDeliveries: new InMemoryWebhookDeliveryRepository(store),
     platformKeys: new InMemoryPlatformKeyRepository(store),
+    ledger: new InMemoryLedger(store),
+    disputes: new InMemoryDisputeRepository(store),
+    settlements: new InMemorySettlementRepository(store),
   };
 }

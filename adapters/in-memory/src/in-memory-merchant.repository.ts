@@ -1,4 +1,4 @@
-import { notFound, type Merchant, type MerchantRepository, type MerchantSettingsChange } from '@payments/core';
+import { notFound, type Merchant, type MerchantRepository, type MerchantSettingsChange, type SettlementSchedule } from '@payments/core';
 import { deepCopy } from './deep-copy';
 import type { InMemoryStore } from './in-memory-store';
 
@@ -55,5 +55,16 @@ export class InMemoryMerchantRepository implements MerchantRepository {
       this.store.tables.merchants.set(id, { ...merchant, liveEnabled: enabled });
       return true;
     });
+  }
+
+  listBySchedule(schedules: readonly SettlementSchedule[], page: { readonly afterId?: string; readonly limit: number }): Promise<Merchant[]> {
+    return this.store.atomic(() =>
+      [...this.store.tables.merchants.values()]
+        .filter((merchant) => schedules.includes(merchant.settlementSchedule) && (page.afterId === undefined || merchant.id > page.afterId))
+        // Byte order, as the SQL adapter's binary collation sorts ids.
+        .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+        .slice(0, page.limit)
+        .map((merchant) => deepCopy(merchant)),
+    );
   }
 }

@@ -63,7 +63,11 @@ export class InMemoryPaymentIntentRepository implements PaymentIntentRepository 
         throw new CoreError('concurrent_update', 'conflict', `Payment intent ${intent.id} was changed by another request; read it again and retry.`);
       }
       if (this.orderIdTaken(intent)) throw merchantOrderIdTaken(intent.merchantOrderId);
-      const stored = deepCopy({ ...intent, version: intent.version + 1 });
+      // The settlement mark is the settlement repository's to write: an intent read before it
+      // was set must not clear it (the SQL adapter leaves the column out of its update too).
+      const { settlementId: _ignored, ...changed } = intent;
+      const covered = row.value.settlementId;
+      const stored = deepCopy({ ...changed, ...(covered === undefined ? {} : { settlementId: covered }), version: intent.version + 1 });
       this.store.tables.intents.set(intent.id, { seq: row.seq, value: stored });
       return deepCopy(stored);
     });

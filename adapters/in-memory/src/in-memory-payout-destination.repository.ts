@@ -1,4 +1,4 @@
-import type { AccountScope, PayoutDestination, PayoutDestinationRepository } from '@payments/core';
+import type { AccountScope, Mode, PayoutDestination, PayoutDestinationRepository, PayoutDestinationStatus } from '@payments/core';
 import { deepCopy } from './deep-copy';
 import type { InMemoryStore, Sequenced } from './in-memory-store';
 
@@ -57,6 +57,25 @@ export class InMemoryPayoutDestinationRepository implements PayoutDestinationRep
     return this.store.atomic(() => {
       const holds = this.inScope(scope).flatMap((row) => (row.value.holdUntil ? [row.value.holdUntil.getTime()] : []));
       return holds.length === 0 ? undefined : new Date(Math.max(...holds));
+    });
+  }
+
+  findUnverified(mode: Mode, limit: number): Promise<PayoutDestination[]> {
+    return this.store.atomic(() =>
+      [...this.store.tables.payoutDestinations.values()]
+        .filter((row) => row.value.mode === mode && row.value.status === 'unverified')
+        .sort((a, b) => a.seq - b.seq)
+        .slice(0, limit)
+        .map((row) => deepCopy(row.value)),
+    );
+  }
+
+  setVerification(scope: AccountScope, id: string, status: Exclude<PayoutDestinationStatus, 'unverified'>): Promise<boolean> {
+    return this.store.atomic(() => {
+      const row = this.store.tables.payoutDestinations.get(id);
+      if (!row || row.value.merchantId !== scope.merchantId || row.value.mode !== scope.mode || row.value.status !== 'unverified') return false;
+      this.store.tables.payoutDestinations.set(id, { ...row, value: { ...row.value, status } });
+      return true;
     });
   }
 }

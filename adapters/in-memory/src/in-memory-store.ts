@@ -2,6 +2,9 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ApiKey, AuditEntry, CheckoutSession, DashboardSession, DomainEvent, Merchant, PaymentAttempt, PaymentIntent, User } from '@payments/core';
 import type { Notice, PayoutDestination, SigningKey, WebhookEndpoint } from '@payments/core';
 import type { PlatformKey, WebhookDelivery, WebhookDeliveryAttempt } from '@payments/core';
+import type { LedgerBalance, LedgerTransaction } from '@payments/core';
+import type { Dispute } from '@payments/core';
+import type { Settlement } from '@payments/core';
 import { StorageMutex } from './storage-mutex';
 
 /** A stored row with its insertion sequence: lists are ordered by it, newest first. */
@@ -53,6 +56,14 @@ export interface InMemoryTables {
   readonly webhookDeliveryAttempts: Sequenced<WebhookDeliveryAttempt>[];
   /** Oldest first. */
   readonly platformKeys: PlatformKey[];
+  /** The journal, by cause. */
+  readonly ledgerTransactions: Map<string, LedgerTransaction>;
+  /** The balance table, by account code. */
+  readonly ledgerBalances: Map<string, LedgerBalance>;
+  /** By dispute id. */
+  readonly disputes: Map<string, Sequenced<Dispute>>;
+  /** By settlement id. */
+  readonly settlements: Map<string, Sequenced<Settlement>>;
 }
 
 function emptyTables(): InMemoryTables {
@@ -74,6 +85,10 @@ function emptyTables(): InMemoryTables {
     webhookDeliveries: new Map(),
     webhookDeliveryAttempts: [],
     platformKeys: [],
+    ledgerTransactions: new Map(),
+    ledgerBalances: new Map(),
+    disputes: new Map(),
+    settlements: new Map(),
   };
 }
 

@@ -21,3 +21,6 @@ export * from './in-memory-webhook-endpoint.repository';
 export * from './in-memory-notice-outbox';
 export * from './in-memory-webhook-delivery.repository';
 export * from './in-memory-platform-key.repository';
+export * from './in-memory-ledger';
+export * from './in-memory-dispute.repository';
+export * from './in-memory-settlement.repository';

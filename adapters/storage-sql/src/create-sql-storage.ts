@@ -18,6 +18,9 @@ import { KnexSigningKeyRepository } from './repositories/knex-signing-key.reposi
 import { KnexWebhookEndpointRepository } from './repositories/knex-webhook-endpoint.repository';
 import { KnexWebhookDeliveryRepository } from './repositories/knex-webhook-delivery.repository';
 import { KnexPlatformKeyRepository } from './repositories/knex-platform-key.repository';
+import { KnexLedger } from './repositories/knex-ledger.repository';
+import { KnexDisputeRepository } from './repositories/knex-dispute.repository';
+import { KnexSettlementRepository } from './repositories/knex-settlement.repository';
 
 /** The storage ports of one database, as the composition root binds them. */
 export type SqlStorage = StoragePorts;
@@ -47,5 +50,8 @@ export function createSqlStorage(knex: Knex, options: KnexUnitOfWorkOptions = {}
     notices: new KnexNoticeOutbox(context),
     webhookDeliveries: new KnexWebhookDeliveryRepository(context),
     platformKeys: new KnexPlatformKeyRepository(context),
+    ledger: new KnexLedger(context),
+    disputes: new KnexDisputeRepository(context),
+    settlements: new KnexSettlementRepository(context),
   };
 }

@@ -23,3 +23,6 @@ export * from './create-sql-storage';
 export * from './testing/create-test-database';
 export * from './repositories/knex-webhook-delivery.repository';
 export * from './repositories/knex-platform-key.repository';
+export * from './repositories/knex-ledger.repository';
+export * from './repositories/knex-dispute.repository';
+export * from './repositories/knex-settlement.repository';

@@ -1,9 +1,17 @@
 import { parseArgs } from 'node:util';
 import { CreateMerchant, SetLiveMode, type SettlementSchedule } from '@payments/core';
-import { PlatformKeys, type PlatformKey } from '@payments/core';
+import { PlatformKeys, VerifyLedger, Ledger, type PlatformKey } from '@payments/core';
 import type { AppContainer } from '@payments/api';
 
 export class UsageError extends Error {}
+
+/** A command's answer with an exit code of its own (a check that found a problem still prints its report). */
+export class ExitWith {
+  constructor(
+    readonly output: unknown,
+    readonly exitCode: number,
+  ) {}
+}
 
 export const USAGE = `Usage: npm run -s admin -- <command>
 
@@ -15,6 +23,8 @@ export const USAGE = `Usage: npm run -s admin -- <command>
   platform-keys rotate            publish a new webhook signing key now; it signs after
                                   PAYMENTS_KEY_ACTIVATION_S (default 3600)
   platform-keys list              the platform's webhook signing keys (public halves only)
+  ledger verify [--limit 100]     check every ledger invariant; exit code 3 when one is broken
+  ledger rebuild-balances         recompute the balance table from the journal (a repair)
 
 Prints JSON on stdout; errors as JSON on stderr with a non-zero exit code.`;
 
@@ -92,12 +102,26 @@ const listPlatformKeys: Command = async (app, args) => {
   return { platform_keys: (await app.get(PlatformKeys).published()).map(presentPlatformKey) };
 };
 
+const verifyLedger: Command = async (app, args) => {
+  const { values } = parseArgs({ args, options: { limit: { type: 'string' } }, strict: true });
+  if (values.limit !== undefined && !/^[1-9][0-9]{0,5}$/.test(values.limit)) throw new UsageError('--limit takes a whole number from 1.');
+  const report = await app.get(VerifyLedger).execute({ limit: values.limit === undefined ? 100 : Number(values.limit) });
+  return new ExitWith({ ledger: report }, report.ok ? 0 : 3);
+};
+
+const rebuildBalances: Command = async (app, args) => {
+  if (args.length !== 0) throw new UsageError('ledger rebuild-balances takes no arguments.');
+  return { ledger: { balance_rows: await app.get<Ledger>(Ledger).rebuildBalances() } };
+};
+
 export const COMMANDS: Readonly<Record<string, Command>> = {
   'merchant create': createMerchant,
   'merchant open-live': setLive(true),
   'merchant close-live': setLive(false),
   'platform-keys rotate': rotatePlatformKey,
   'platform-keys list': listPlatformKeys,
+  'ledger verify': verifyLedger,
+  'ledger rebuild-balances': rebuildBalances,
 };
 
 /** Finds the command named by the first two words; the rest are its arguments. */

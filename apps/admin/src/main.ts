@@ -1,6 +1,6 @@
 import { buildContainer, createLogger, loadConfig } from '@payments/api';
 import { isCoreError } from '@payments/core';
-import { findCommand, USAGE, UsageError } from './commands';
+import { ExitWith, findCommand, USAGE, UsageError } from './commands';
 
 /** The operator CLI: data as JSON on stdout, errors as JSON on stderr, logs nowhere near stdout. */
 async function main(argv: string[]): Promise<number> {
@@ -18,8 +18,9 @@ async function main(argv: string[]): Promise<number> {
   const app = await buildContainer(config, { logger: createLogger('warn', 2) });
   try {
     const result = await found.command(app, found.args);
-    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-    return 0;
+    const output = result instanceof ExitWith ? result.output : result;
+    process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
+    return result instanceof ExitWith ? result.exitCode : 0;
   } catch (error) {
     if (error instanceof UsageError) return fail('usage', error.message, 2);
     if (isCoreError(error)) return fail(error.code, error.message, 1, error.param);

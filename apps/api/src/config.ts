@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
-import { DEFAULT_FEE_SCHEDULE, parseFeeSchedule, type FeeSchedule } from '@payments/core';
+import { DEFAULT_DISPUTE_FEE_MINOR, DEFAULT_FEE_SCHEDULE, parseFeeSchedule, type FeeSchedule } from '@payments/core';
 import Joi from 'joi';
 import { isProxyEntry } from './http/client-ip';
 
@@ -29,9 +29,13 @@ export interface Config {
   /** Requests per second per API key; 0 turns the limit off. */
   readonly rateLimitLive: number;
   readonly rateLimitTest: number;
+  /** Requests per second per hosted checkout token (PAYMENTS_RATE_LIMIT_CHECKOUT, default 10); 0 turns the limit off. */
+  readonly rateLimitCheckout: number;
   readonly logLevel: string;
   /** The rest channel's endpoint per mode (docs/channels/rest.md); a mode without one is not offered. */
   readonly restChannel: { readonly test?: RestChannelEndpointConfig; readonly live?: RestChannelEndpointConfig };
+  /** The live payout provider (docs/payouts/rest.md); absent: live settlements wait, logged. */
+  readonly payoutRest?: { readonly baseUrl: string; readonly secret: string };
   /** Base URL channels send their callbacks to (`/channels/<name>/callback/<mode>` is appended). */
   readonly channelCallbackUrl: string;
   /** Where live mid rates come from; absent: the bundled reference table. */
@@ -43,6 +47,8 @@ export interface Config {
   readonly fxSpreadBps: number;
   /** Fee schedule override (JSON) laid over the default schedule. */
   readonly fees: FeeSchedule;
+  /** What a lost dispute costs, in minor units of the settlement currency (PAYMENTS_DISPUTE_FEE, default 1500). */
+  readonly disputeFeeMinor: number;
   /** Proxies (IPs, CIDR ranges) whose X-Forwarded-For is believed: the client IP the sign-in throttle counts. */
   readonly trustedProxies: readonly string[];
   /** IPs the webhook egress guard lets through (PAYMENTS_EGRESS_ALLOW): local testing only, refused in production. */
@@ -73,18 +79,22 @@ const schema = Joi.object({
   PAYMENTS_WEBHOOK_LEASE_MS: Joi.number().integer().min(11_000).default(60_000),
   PAYMENTS_RATE_LIMIT_LIVE: Joi.number().integer().min(0).default(100),
   PAYMENTS_RATE_LIMIT_TEST: Joi.number().integer().min(0).default(25),
+  PAYMENTS_RATE_LIMIT_CHECKOUT: Joi.number().integer().min(0).default(10),
   PAYMENTS_CHANNEL_CALLBACK_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
   PAYMENTS_FX_RATES_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
   PAYMENTS_FX_RATES_TIMEOUT_MS: Joi.number().integer().min(100).max(60_000).default(5000),
   PAYMENTS_FX_RATES_TTL_MS: Joi.number().integer().min(0).default(60_000),
   PAYMENTS_FX_SPREAD_BPS: Joi.number().integer().min(0).max(9999).default(50),
   PAYMENTS_FEES: Joi.string(),
+  PAYMENTS_DISPUTE_FEE: Joi.number().integer().min(0).max(Number.MAX_SAFE_INTEGER).default(DEFAULT_DISPUTE_FEE_MINOR),
   PAYMENTS_REST_CHANNEL_TEST_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
   PAYMENTS_REST_CHANNEL_TEST_KEY: Joi.string(),
   PAYMENTS_REST_CHANNEL_TEST_SECRET: Joi.string().min(16),
   PAYMENTS_REST_CHANNEL_LIVE_URL: Joi.string().uri({ scheme: ['https'] }),
   PAYMENTS_REST_CHANNEL_LIVE_KEY: Joi.string(),
   PAYMENTS_REST_CHANNEL_LIVE_SECRET: Joi.string().min(16),
+  PAYMENTS_PAYOUT_REST_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
+  PAYMENTS_PAYOUT_REST_SECRET: Joi.string().min(16),
   PAYMENTS_TRUSTED_PROXIES: Joi.string()
     .allow('')
     .custom((value: string, helpers) => (splitList(value).every(isProxyEntry) ? value : helpers.error('any.invalid')), 'IP addresses or CIDR ranges, comma separated'),
@@ -98,6 +108,7 @@ const schema = Joi.object({
 })
   .and('PAYMENTS_REST_CHANNEL_TEST_URL', 'PAYMENTS_REST_CHANNEL_TEST_KEY', 'PAYMENTS_REST_CHANNEL_TEST_SECRET')
   .and('PAYMENTS_REST_CHANNEL_LIVE_URL', 'PAYMENTS_REST_CHANNEL_LIVE_KEY', 'PAYMENTS_REST_CHANNEL_LIVE_SECRET')
+  .and('PAYMENTS_PAYOUT_REST_URL', 'PAYMENTS_PAYOUT_REST_SECRET')
   .unknown(true);
 
 export class ConfigError extends Error {}
@@ -126,17 +137,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookLeaseMs: value.PAYMENTS_WEBHOOK_LEASE_MS,
     rateLimitLive: value.PAYMENTS_RATE_LIMIT_LIVE,
     rateLimitTest: value.PAYMENTS_RATE_LIMIT_TEST,
+    rateLimitCheckout: value.PAYMENTS_RATE_LIMIT_CHECKOUT,
     logLevel: value.LOG_LEVEL,
     restChannel: {
       ...(value.PAYMENTS_REST_CHANNEL_TEST_URL ? { test: restEndpoint(value, 'TEST') } : {}),
       ...(value.PAYMENTS_REST_CHANNEL_LIVE_URL ? { live: restEndpoint(value, 'LIVE') } : {}),
     },
+    ...(value.PAYMENTS_PAYOUT_REST_URL ? { payoutRest: { baseUrl: value.PAYMENTS_PAYOUT_REST_URL as string, secret: value.PAYMENTS_PAYOUT_REST_SECRET as string } } : {}),
     channelCallbackUrl: ((value.PAYMENTS_CHANNEL_CALLBACK_URL ?? value.PAYMENTS_BASE_URL) as string).replace(/\/$/, ''),
     fxRatesUrl: value.PAYMENTS_FX_RATES_URL,
     fxRatesTimeoutMs: value.PAYMENTS_FX_RATES_TIMEOUT_MS,
     fxRatesCacheTtlMs: value.PAYMENTS_FX_RATES_TTL_MS,
     fxSpreadBps: value.PAYMENTS_FX_SPREAD_BPS,
     fees: feesFrom(value.PAYMENTS_FEES),
+    disputeFeeMinor: value.PAYMENTS_DISPUTE_FEE,
     trustedProxies: splitList(value.PAYMENTS_TRUSTED_PROXIES ?? ''),
     egressAllow: egressAllowFrom(value.PAYMENTS_EGRESS_ALLOW ?? '', nodeEnv),
     dnsOverrides: dnsOverridesFrom(value.PAYMENTS_DNS_OVERRIDES ?? '') ?? {},

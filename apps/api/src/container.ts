@@ -1,6 +1,10 @@
 import 'reflect-metadata';
 import {
   ApiKeyRepository,
+  GetBalance,
+  DisputeRepository,
+  Ledger,
+  VerifyLedger,
   AuthenticateApiKey,
   CancelPaymentIntent,
   CheckoutSessionRepository,
@@ -85,6 +89,23 @@ import {
   WebhookDeliveryRepository,
 } from '@payments/core';
 import { WebhookSender } from '@payments/core';
+import {
+  CreateManualSettlement,
+  CreateScheduledSettlements,
+  GetSettlement,
+  ListSettlements,
+  PaySettlement,
+  PaySettlements,
+  PayoutGateway,
+  SettlementRepository,
+  VerifyPayoutDestinations,
+  type SettlementDeps,
+} from '@payments/core';
+import { SimulatedPayoutGateway } from '@payments/channel-simulator';
+import { createRestPayoutGateway } from '@payments/payout-rest';
+import { ModePayoutGateway } from './payouts';
+import { GetDispute, ListDisputes, RecordDisputeReport, SubmitDisputeEvidence, type DisputeWriteDeps } from '@payments/core';
+import { GetCheckoutPage, GetCheckoutState, PayCheckoutSession, ResolveCheckoutSession, SimulateCheckoutPayment } from '@payments/core';
 import { GetWebhookEndpointHealth, ListWebhookDeliveries, PlatformKeyRepository, PlatformKeys, RelayWebhookDeliveries, ResendWebhookDelivery, WebhookCrypto } from '@payments/core';
 import { CryptoWebhookCrypto } from '@payments/node-runtime';
 import { CryptoEd25519KeyCheck } from '@payments/node-runtime';
@@ -113,6 +134,8 @@ export function simulatorCallbackSecret(masterKey: Buffer): Buffer {
 export const AppConfig = Symbol('AppConfig');
 export const AppLogger = Symbol('AppLogger');
 export const StatusChange = Symbol('StatusChange');
+export const SettlementWrites = Symbol('SettlementWrites');
+export const DisputeWrites = Symbol('DisputeWrites');
 
 /** Replacements for tests: a fake clock, a cheaper password hash. */
 export interface ContainerOverrides {
@@ -123,6 +146,8 @@ export interface ContainerOverrides {
   readonly channels?: readonly PaymentChannel[];
   /** Replaces the HTTP webhook sender (tests that record deliveries instead of sending them). */
   readonly webhookSender?: WebhookSender;
+  /** Replaces the payout gateway of both modes (tests of failed or slow payouts). */
+  readonly payoutGateway?: PayoutGateway;
 }
 
 export interface AppContainer {
@@ -178,6 +203,8 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
   constant(NoticeOutbox, storage.notices);
   constant(WebhookDeliveryRepository, storage.webhookDeliveries);
   constant(PlatformKeyRepository, storage.platformKeys);
+  constant(Ledger, storage.ledger);
+  constant(DisputeRepository, storage.disputes);
   constant(WebhookCrypto, new CryptoWebhookCrypto());
   constant(EmailSender, new LogEmailSender(logger));
   constant(Ed25519KeyCheck, new CryptoEd25519KeyCheck());
@@ -192,6 +219,8 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
   const simulator = new SimulatorPaymentChannel(new KnexSimulatorOrderBook(knex), clock, random, {
     callbackSecret: simulatorCallbackSecret(config.masterKey),
     settleAfterMs: config.tickMs,
+    // The stand-in wallet page of the checkout plugin, so a test redirect lands somewhere real.
+    walletUrl: `${config.baseUrl}/checkout/simulator-wallet`,
   });
   container.bind(SimulatorPaymentChannel).toConstantValue(simulator);
   const rest = createRestChannel(config.restChannel, { clock, logger });
@@ -242,13 +271,29 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
   );
   factory(ListAttempts, (ctx) => new ListAttempts(ctx.get(PaymentIntentRepository), ctx.get(PaymentAttemptRepository)));
   factory(RecordChannelReport, (ctx) =>
-    new RecordChannelReport(ctx.get(UnitOfWork), ctx.get(PaymentAttemptRepository), ctx.get(MerchantRepository), ctx.get(StatusChange), ctx.get(PaymentPricing)),
+    new RecordChannelReport(ctx.get(UnitOfWork), ctx.get(PaymentAttemptRepository), ctx.get(MerchantRepository), ctx.get(StatusChange), ctx.get(PaymentPricing), ctx.get(Ledger)),
   );
+  // Disputes (issue 6): the one place a dispute changes, its reads and the evidence route.
+  factory<DisputeWriteDeps>(DisputeWrites, (ctx) => ({
+    uow: ctx.get(UnitOfWork),
+    disputes: ctx.get(DisputeRepository),
+    intents: ctx.get(PaymentIntentRepository),
+    ledger: ctx.get(Ledger),
+    events: ctx.get(EventOutbox),
+    webhookEndpoints: ctx.get(WebhookEndpointRepository),
+    webhookDeliveries: ctx.get(WebhookDeliveryRepository),
+    clock: ctx.get(Clock),
+    random: ctx.get(RandomSource),
+  }));
+  factory(RecordDisputeReport, (ctx) => new RecordDisputeReport(ctx.get(DisputeWrites), ctx.get(MerchantRepository), { disputeFeeMinor: config.disputeFeeMinor }));
+  factory(ListDisputes, (ctx) => new ListDisputes(ctx.get(DisputeRepository)));
+  factory(GetDispute, (ctx) => new GetDispute(ctx.get(DisputeRepository)));
+  factory(SubmitDisputeEvidence, (ctx) => new SubmitDisputeEvidence(ctx.get(DisputeWrites), ctx.get(PaymentChannelRegistry)));
   factory(HandleChannelCallback, (ctx) =>
-    new HandleChannelCallback(ctx.get(PaymentChannelRegistry), ctx.get(PaymentAttemptRepository), ctx.get(RecordChannelReport)),
+    new HandleChannelCallback(ctx.get(PaymentChannelRegistry), ctx.get(PaymentAttemptRepository), ctx.get(RecordChannelReport), ctx.get(RecordDisputeReport)),
   );
   factory(SimulatePayment, (ctx) =>
-    new SimulatePayment(ctx.get(PaymentIntentRepository), ctx.get(PaymentAttemptRepository), ctx.get(PaymentChannelRegistry)),
+    new SimulatePayment(ctx.get(PaymentIntentRepository), ctx.get(PaymentAttemptRepository), ctx.get(PaymentChannelRegistry), ctx.get(DisputeRepository)),
   );
   factory(AdvanceTimer, (ctx) => new AdvanceTimer(ctx.get(UnitOfWork), ctx.get(PaymentIntentRepository), ctx.get(Clock)));
   factory(ReconcileAttempts, (ctx) =>
@@ -262,6 +307,7 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
       ctx.get(PaymentChannelRegistry),
       ctx.get(StatusChange),
       ctx.get(PaymentPricing),
+      ctx.get(Ledger),
     ),
   );
   factory(AuditRecorder, (ctx) => new AuditRecorder(ctx.get(AuditLog), ctx.get(Clock), ctx.get(RandomSource)));
@@ -309,8 +355,10 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
       ctx.get(RandomSource),
     ),
   );
-  factory(ReleaseFunds, (ctx) => new ReleaseFunds(ctx.get(UnitOfWork), ctx.get(PaymentIntentRepository), ctx.get(Clock)));
+  factory(ReleaseFunds, (ctx) => new ReleaseFunds(ctx.get(UnitOfWork), ctx.get(PaymentIntentRepository), ctx.get(DisputeRepository), ctx.get(Ledger), ctx.get(Clock)));
   factory(ListEvents, (ctx) => new ListEvents(ctx.get(EventOutbox)));
+  factory(VerifyLedger, (ctx) => new VerifyLedger(ctx.get(Ledger)));
+  factory(GetBalance, (ctx) => new GetBalance(ctx.get(Ledger), ctx.get(MerchantRepository)));
   // Webhook delivery (issue 5): platform keys, the relay, the dashboard's delivery log.
   factory(PlatformKeys, (ctx) =>
     new PlatformKeys(ctx.get(PlatformKeyRepository), ctx.get(WebhookCrypto), ctx.get(SecretBox), ctx.get(Clock), ctx.get(RandomSource), { activationSeconds: config.keyActivationSeconds }),
@@ -352,6 +400,22 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
     ),
   );
   factory(SetLiveMode, (ctx) => new SetLiveMode(ctx.get(MerchantRepository)));
+  // Hosted checkout (issue 7): the token's session, the page, pay, simulate, status.
+  factory(ResolveCheckoutSession, (ctx) =>
+    new ResolveCheckoutSession(ctx.get(CheckoutSessionRepository), ctx.get(PaymentIntentRepository), ctx.get(Digest), ctx.get(Clock)),
+  );
+  factory(GetCheckoutPage, (ctx) => new GetCheckoutPage(ctx.get(ResolveCheckoutSession), ctx.get(MerchantRepository), ctx.get(PaymentAttemptRepository)));
+  factory(GetCheckoutState, (ctx) => new GetCheckoutState(ctx.get(ResolveCheckoutSession), ctx.get(PaymentAttemptRepository)));
+  factory(PayCheckoutSession, (ctx) =>
+    new PayCheckoutSession(
+      ctx.get(ResolveCheckoutSession),
+      ctx.get(MerchantRepository),
+      ctx.get(PlaceAttempt),
+      ctx.get(PaymentIntentRepository),
+      ctx.get(PaymentAttemptRepository),
+    ),
+  );
+  factory(SimulateCheckoutPayment, (ctx) => new SimulateCheckoutPayment(ctx.get(ResolveCheckoutSession), ctx.get(SimulatePayment), ctx.get(PaymentAttemptRepository)));
 
   // Dashboard resources (issue 4, resource slice): settings, keys, payout destinations, webhook endpoints, notices.
   factory(GetMerchantSettings, (ctx) => new GetMerchantSettings(ctx.get(MerchantRepository)));
@@ -404,6 +468,42 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
   factory(UpdateWebhookEndpoint, (ctx) => new UpdateWebhookEndpoint(ctx.get(UnitOfWork), ctx.get(WebhookEndpointRepository), ctx.get(AuditRecorder), ctx.get(Clock)));
   factory(DeleteWebhookEndpoint, (ctx) => new DeleteWebhookEndpoint(ctx.get(UnitOfWork), ctx.get(WebhookEndpointRepository), ctx.get(AuditRecorder), ctx.get(Clock)));
   factory(DeliverNotices, (ctx) => new DeliverNotices(ctx.get(NoticeOutbox), ctx.get(EmailSender), ctx.get(Clock)));
+
+  // Settlements and payouts (issue 6, settlement slice): test mode simulated, live mode the configured provider.
+  constant(SettlementRepository, storage.settlements);
+  const livePayouts = createRestPayoutGateway(config.payoutRest, { logger: { warn: (details, message) => logger.warn(details, message) } });
+  constant(PayoutGateway, overrides.payoutGateway ?? new ModePayoutGateway({ test: new SimulatedPayoutGateway(), ...(livePayouts ? { live: livePayouts } : {}) }));
+  factory<SettlementDeps>(SettlementWrites, (ctx) => ({
+    settlements: ctx.get(SettlementRepository),
+    ledger: ctx.get(Ledger),
+    events: ctx.get(EventOutbox),
+    webhookEndpoints: ctx.get(WebhookEndpointRepository),
+    webhookDeliveries: ctx.get(WebhookDeliveryRepository),
+    clock: ctx.get(Clock),
+    random: ctx.get(RandomSource),
+  }));
+  const settlementWriters = (ctx: ResolutionContext) => ({
+    ...ctx.get<SettlementDeps>(SettlementWrites),
+    uow: ctx.get<UnitOfWork>(UnitOfWork),
+    merchants: ctx.get<MerchantRepository>(MerchantRepository),
+    locks: ctx.get<LockManager>(LockManager),
+  });
+  factory(PaySettlement, (ctx) =>
+    new PaySettlement({
+      ...settlementWriters(ctx),
+      destinations: ctx.get(PayoutDestinationRepository),
+      secrets: ctx.get(SecretBox),
+      gateway: ctx.get(PayoutGateway),
+    }),
+  );
+  factory(PaySettlements, (ctx) => new PaySettlements(ctx.get(SettlementRepository), ctx.get(PaySettlement)));
+  factory(CreateManualSettlement, (ctx) => new CreateManualSettlement(settlementWriters(ctx), ctx.get(PaySettlement)));
+  factory(CreateScheduledSettlements, (ctx) => new CreateScheduledSettlements(settlementWriters(ctx)));
+  factory(VerifyPayoutDestinations, (ctx) =>
+    new VerifyPayoutDestinations(ctx.get(UnitOfWork), ctx.get(PayoutDestinationRepository), ctx.get(PayoutGateway), ctx.get(SecretBox)),
+  );
+  factory(ListSettlements, (ctx) => new ListSettlements(ctx.get(SettlementRepository)));
+  factory(GetSettlement, (ctx) => new GetSettlement(ctx.get(SettlementRepository)));
 
   return {
     container,

@@ -1,5 +1,9 @@
 import Hapi, { type Server } from '@hapi/hapi';
 import {
+  GetBalance,
+  GetDispute,
+  ListDisputes,
+  SubmitDisputeEvidence,
   AdvanceTimer,
   HandleChannelCallback,
   ListAttempts,
@@ -27,12 +31,16 @@ import { VALIDATION_OPTIONS, validationFailAction } from './http/validation';
 import type { Logger } from './logger';
 import { errorsPlugin } from './plugins/errors.plugin';
 import { channelCallbacksPlugin } from './plugins/channel-callbacks.plugin';
+import { checkoutPlugin } from './plugins/checkout/checkout.plugin';
+import { CreateManualSettlement, GetSettlement, ListSettlements } from '@payments/core';
+import { Clock, GetCheckoutPage, GetCheckoutState, PayCheckoutSession, SimulateCheckoutPayment } from '@payments/core';
 import { authRoutes } from './plugins/dashboard/auth.routes';
 import { dashboardPlugin } from './plugins/dashboard/dashboard.plugin';
 import { authRoutesDeps, resourceRoutesDeps, webhookDeliveryRoutesDeps } from './plugins/dashboard/dashboard.deps';
 import { webhookDeliveryRoutes } from './plugins/dashboard/webhook-deliveries.routes';
 import { resourceRoutes } from './plugins/dashboard/resource.routes';
 import { merchantV1Plugin } from './plugins/merchant-v1/merchant-v1.plugin';
+import { openApiRoute } from './openapi/openapi.route';
 
 /** Request bodies over 64 KiB are refused with 413 `request_too_large` before they are parsed. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -72,6 +80,13 @@ export async function createServer(app: AppContainer): Promise<Server> {
       listEvents: app.get(ListEvents),
       platformKeys: app.get(PlatformKeys),
       quoteFx: app.get(QuoteFx),
+      getBalance: app.get(GetBalance),
+      listDisputes: app.get(ListDisputes),
+      getDispute: app.get(GetDispute),
+      submitDisputeEvidence: app.get(SubmitDisputeEvidence),
+      createManualSettlement: app.get(CreateManualSettlement),
+      listSettlements: app.get(ListSettlements),
+      getSettlement: app.get(GetSettlement),
       placeAttempt: app.get(PlaceAttempt),
       listAttempts: app.get(ListAttempts),
       simulatePayment: app.get(SimulatePayment),
@@ -79,6 +94,19 @@ export async function createServer(app: AppContainer): Promise<Server> {
     },
   });
   await server.register({ plugin: channelCallbacksPlugin, options: { handleChannelCallback: app.get(HandleChannelCallback) } });
+  await server.register({
+    plugin: checkoutPlugin,
+    options: {
+      getCheckoutPage: app.get(GetCheckoutPage),
+      getCheckoutState: app.get(GetCheckoutState),
+      payCheckoutSession: app.get(PayCheckoutSession),
+      simulateCheckoutPayment: app.get(SimulateCheckoutPayment),
+      rateLimiter: app.get<RateLimiter>(RateLimiter),
+      perTokenPerSecond: config.rateLimitCheckout,
+      digest: app.get<Digest>(Digest),
+      clock: app.get<Clock>(Clock),
+    },
+  });
   await server.register({
     plugin: dashboardPlugin,
     options: {
@@ -92,5 +120,7 @@ export async function createServer(app: AppContainer): Promise<Server> {
 
   // Liveness for load balancers and the process tests; outside the three access groups, reveals nothing.
   server.route({ method: 'GET', path: '/health', options: { auth: false }, handler: () => ({ status: 'ok' }) });
+  // The OpenAPI document of /v1, open like /health: it describes the routes, holds no data.
+  server.route(openApiRoute());
   return server;
 }

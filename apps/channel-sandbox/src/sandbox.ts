@@ -5,7 +5,9 @@ import type { AddressInfo } from 'node:net';
 /**
  * A sandbox of the rest channel protocol (docs/channels/rest.md): in-memory orders, the three
  * protocol calls, signed callbacks, and payer endpoints (`/sandbox/orders/{id}/pay|fail|process`)
- * that act as the payer. It is written from the protocol document, independently of the adapter,
+ * that act as the payer; disputes (query, evidence, signed notices) opened and ruled through
+ * `/sandbox/orders/{id}/dispute` and `/sandbox/disputes/{id}/won|lost`, which act as the channel's
+ * dispute desk. It is written from the protocol document, independently of the adapter,
  * so that the two check each other.
  */
 export interface SandboxOptions {
@@ -37,6 +39,32 @@ interface Order {
   status: OrderStatus;
   failureCode?: string;
   settledAt?: Date;
+}
+
+type DisputeStatus = 'opened' | 'under_review' | 'won' | 'lost';
+
+interface Dispute {
+  readonly id: string;
+  readonly order: Order;
+  readonly amount: number;
+  readonly currency: string;
+  readonly reason: string;
+  status: DisputeStatus;
+  evidence: Record<string, string>;
+}
+
+const MAX_EVIDENCE_KEYS = 100;
+
+function disputeView(dispute: Dispute): Record<string, unknown> {
+  return {
+    id: dispute.id,
+    order_id: dispute.order.id,
+    reference: dispute.order.reference,
+    status: dispute.status,
+    amount: dispute.amount,
+    currency: dispute.currency,
+    reason: dispute.reason,
+  };
 }
 
 export interface CallbackDelivery {
@@ -96,6 +124,7 @@ function view(order: Order): Record<string, unknown> {
 export class ChannelSandbox {
   private readonly orders = new Map<string, Order>();
   private readonly byReference = new Map<string, Order>();
+  private readonly disputes = new Map<string, Dispute>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly background = new Set<Promise<unknown>>();
   private readonly stopping = new AbortController();
@@ -154,6 +183,13 @@ export class ChannelSandbox {
       } else if (parts[0] === 'v1' && parts[1] === 'orders') {
         this.authenticate(req);
         answer = await this.protocol(method, parts.slice(2), req);
+      } else if (parts[0] === 'v1' && parts[1] === 'disputes') {
+        this.authenticate(req);
+        answer = await this.disputeProtocol(method, parts.slice(2), req);
+      } else if (parts[0] === 'sandbox' && parts[1] === 'orders' && parts.length === 4 && parts[3] === 'dispute') {
+        answer = await this.openDispute(method, parts[2] as string, req);
+      } else if (parts[0] === 'sandbox' && parts[1] === 'disputes' && parts.length === 4) {
+        answer = await this.ruleDispute(method, parts[2] as string, parts[3] as string, req);
       } else if (parts[0] === 'sandbox' && parts[1] === 'orders' && parts.length >= 3) {
         answer = await this.payer(method, parts[2] as string, parts.slice(3), req);
       } else {
@@ -219,6 +255,62 @@ export class ChannelSandbox {
       return { status: 200, body: view(order) };
     }
     throw new HttpError(404, 'not_found', 'No such route.');
+  }
+
+  private findDispute(id: string): Dispute {
+    const dispute = this.disputes.get(id);
+    if (!dispute) throw new HttpError(404, 'dispute_not_found', `No dispute ${id}.`);
+    return dispute;
+  }
+
+  /** `GET /v1/disputes/{id}` and `POST /v1/disputes/{id}/evidence` (section 6.1). */
+  private async disputeProtocol(method: string, rest: string[], req: IncomingMessage): Promise<{ status: number; body: unknown }> {
+    if (rest.length === 1 && method === 'GET') return { status: 200, body: disputeView(this.findDispute(rest[0] as string)) };
+    if (rest.length === 2 && rest[1] === 'evidence' && method === 'POST') {
+      const body = await this.readJson(req);
+      const dispute = this.findDispute(rest[0] as string);
+      const evidence = body.evidence;
+      if (typeof evidence !== 'object' || evidence === null || Array.isArray(evidence)) throw new HttpError(400, 'invalid_request', 'evidence must be an object.');
+      const entries = Object.entries(evidence as Record<string, unknown>);
+      if (entries.length > MAX_EVIDENCE_KEYS || entries.some(([, value]) => typeof value !== 'string')) {
+        throw new HttpError(400, 'invalid_request', `evidence must map at most ${MAX_EVIDENCE_KEYS} keys to strings.`);
+      }
+      if (dispute.status === 'won' || dispute.status === 'lost') throw new HttpError(409, 'dispute_closed', 'The dispute has been ruled on.');
+      // The set sent replaces the one held, so a repeated submission is harmless.
+      dispute.evidence = Object.fromEntries(entries as [string, string][]);
+      if (dispute.status === 'opened') dispute.status = 'under_review';
+      this.log({ msg: 'dispute evidence', id: dispute.id, keys: entries.length });
+      return { status: 200, body: disputeView(dispute) };
+    }
+    throw new HttpError(404, 'not_found', 'No such route.');
+  }
+
+  /** The dispute desk opens a dispute over the whole amount of a paid order and notifies it. */
+  private async openDispute(method: string, orderId: string, req: IncomingMessage): Promise<{ status: number; body: unknown }> {
+    if (method !== 'POST') throw new HttpError(404, 'not_found', 'No such route.');
+    const body = await this.readJson(req);
+    const order = this.find(orderId);
+    if (order.status !== 'paid') throw new HttpError(409, 'order_not_paid', 'Only a paid order can be disputed.');
+    const open = [...this.disputes.values()].some((d) => d.order === order && (d.status === 'opened' || d.status === 'under_review'));
+    if (open) throw new HttpError(409, 'dispute_open', 'The order already has an open dispute.');
+    const reason = typeof body.reason === 'string' && body.reason.length > 0 && body.reason.length <= 255 ? body.reason : 'fraudulent';
+    const dispute: Dispute = { id: `dsp_${randomBytes(10).toString('hex')}`, order, amount: order.amount, currency: order.currency, reason, status: 'opened', evidence: {} };
+    this.disputes.set(dispute.id, dispute);
+    this.log({ msg: 'dispute opened', id: dispute.id, order: order.id });
+    const callback = await this.deliverDispute(dispute);
+    return { status: 200, body: { dispute: disputeView(dispute), callback } };
+  }
+
+  /** The dispute desk rules (`won` or `lost`) on an open dispute and notifies it. */
+  private async ruleDispute(method: string, id: string, ruling: string, req: IncomingMessage): Promise<{ status: number; body: unknown }> {
+    if (method !== 'POST' || (ruling !== 'won' && ruling !== 'lost')) throw new HttpError(404, 'not_found', 'No such route.');
+    await this.readJson(req);
+    const dispute = this.findDispute(id);
+    if (dispute.status === 'won' || dispute.status === 'lost') throw new HttpError(409, 'dispute_closed', 'The dispute has been ruled on.');
+    dispute.status = ruling;
+    this.log({ msg: `dispute ${ruling}`, id: dispute.id });
+    const callback = await this.deliverDispute(dispute);
+    return { status: 200, body: { dispute: disputeView(dispute), callback } };
   }
 
   private createOrder(body: Record<string, unknown>): { status: number; body: unknown } {
@@ -316,15 +408,23 @@ export class ChannelSandbox {
   }
 
   /** Posts the signed callback of the order's current state, retrying with backoff until a 2xx. */
-  private async deliver(order: Order): Promise<CallbackDelivery> {
+  private deliver(order: Order): Promise<CallbackDelivery> {
+    return this.post(order.callbackUrl, JSON.stringify(view(order)), order.id, order.status);
+  }
+
+  /** Posts the signed dispute notice (`"type": "dispute"`) to its order's callback URL. */
+  private deliverDispute(dispute: Dispute): Promise<CallbackDelivery> {
+    return this.post(dispute.order.callbackUrl, JSON.stringify({ type: 'dispute', ...disputeView(dispute) }), dispute.id, dispute.status);
+  }
+
+  private async post(callbackUrl: string, body: string, id: string, state: string): Promise<CallbackDelivery> {
     const tries = this.options.callbackTries ?? 4;
-    const body = JSON.stringify(view(order));
     let status: number | undefined;
     for (let attempt = 1; attempt <= tries; attempt++) {
       if (this.stopping.signal.aborted) return { delivered: false, attempts: attempt - 1, ...(status ? { status } : {}) };
       const timestamp = Math.floor(Date.now() / 1000);
       try {
-        const response = await fetch(order.callbackUrl, {
+        const response = await fetch(callbackUrl, {
           method: 'POST',
           headers: { 'content-type': 'application/json', 'channel-signature': `t=${timestamp},v1=${sign(this.options.callbackSecret, timestamp, body)}` },
           body,
@@ -334,13 +434,13 @@ export class ChannelSandbox {
         status = response.status;
         await response.body?.cancel();
         if (status >= 200 && status < 300) {
-          this.log({ msg: 'callback delivered', id: order.id, status: order.status, attempts: attempt, http_status: status });
+          this.log({ msg: 'callback delivered', id, status: state, attempts: attempt, http_status: status });
           return { delivered: true, attempts: attempt, status };
         }
       } catch {
         status = undefined;
       }
-      this.log({ msg: 'callback failed', id: order.id, status: order.status, attempt, ...(status ? { http_status: status } : {}) });
+      this.log({ msg: 'callback failed', id, status: state, attempt, ...(status ? { http_status: status } : {}) });
       if (attempt < tries) await this.sleep(250 * 2 ** (attempt - 1));
     }
     return { delivered: false, attempts: tries, ...(status ? { status } : {}) };

@@ -112,7 +112,7 @@ async function payer(sandboxUrl: string, orderId: string, action: string, body: 
 }
 
 test('place, query, pay: the signed callback verifies, the query says paid, then settled after SANDBOX_SETTLE_AFTER_MS', async (t) => {
-  const w = await world(300);
+  const w = await world(1_500); // settles 1.5 s after payment: room for a loaded machine between pay and query
   t.teardown(w.close);
   const placed = await w.channel.placeOrder(placeRequest(w.receiver));
   if (placed.outcome !== 'placed') return t.fail(`refused: ${placed.message}`);
@@ -128,14 +128,14 @@ test('place, query, pay: the signed callback verifies, the query says paid, then
   t.true(paid.body.callback.delivered, 'the payer endpoint waits for the callback delivery');
   const first = await w.receiver.waitFor(1);
   const callback = w.channel.verifyCallback('test', first.headers, first.rawBody);
-  t.deepEqual(callback, { channelOrderId: placed.channelOrderId, reference: pending.reference, reportedStatus: 'paid' });
+  t.deepEqual(callback, { kind: 'order', channelOrderId: placed.channelOrderId, reference: pending.reference, reportedStatus: 'paid' });
 
   const confirmed = await w.channel.queryOrder('test', placed.channelOrderId);
   t.is(confirmed.status, 'paid');
   t.is(confirmed.settledAt, undefined);
 
   const settledCallback = await w.receiver.waitFor(2);
-  t.is(w.channel.verifyCallback('test', settledCallback.headers, settledCallback.rawBody).reportedStatus, 'paid');
+  t.like(w.channel.verifyCallback('test', settledCallback.headers, settledCallback.rawBody), { reportedStatus: 'paid' });
   const settled = await w.channel.queryOrder('test', placed.channelOrderId);
   t.true(settled.settledAt instanceof Date);
   t.true((settled.settledAt as Date).getTime() <= Date.now());
@@ -172,13 +172,13 @@ test('the payer scans (processing) then fails: each change is called back and th
 
   t.is((await payer(w.sandbox.url, placed.channelOrderId, 'process')).status, 200);
   const processing = await w.receiver.waitFor(1);
-  t.is(w.channel.verifyCallback('test', processing.headers, processing.rawBody).reportedStatus, 'processing');
+  t.like(w.channel.verifyCallback('test', processing.headers, processing.rawBody), { reportedStatus: 'processing' });
   t.is((await w.channel.queryOrder('test', placed.channelOrderId)).status, 'processing');
 
   t.is((await payer(w.sandbox.url, placed.channelOrderId, 'fail', { failure_code: 'bogus' })).status, 400);
   t.is((await payer(w.sandbox.url, placed.channelOrderId, 'fail', { failure_code: 'risk_blocked' })).status, 200);
   const failed = await w.receiver.waitFor(2);
-  t.is(w.channel.verifyCallback('test', failed.headers, failed.rawBody).reportedStatus, 'failed');
+  t.like(w.channel.verifyCallback('test', failed.headers, failed.rawBody), { reportedStatus: 'failed' });
   t.like(await w.channel.queryOrder('test', placed.channelOrderId), { status: 'failed', failureCode: 'risk_blocked' });
   t.is((await payer(w.sandbox.url, placed.channelOrderId, 'pay')).status, 409, 'a failed order stays failed');
 });
@@ -203,10 +203,10 @@ test('void: a pending order becomes failed/expired, a second void is accepted, a
 test('an order past its expires_at fails as expired and is called back', async (t) => {
   const w = await world();
   t.teardown(w.close);
-  const placed = await w.channel.placeOrder(placeRequest(w.receiver, { expiresAt: new Date(Date.now() + 300) }));
+  const placed = await w.channel.placeOrder(placeRequest(w.receiver, { expiresAt: new Date(Date.now() + 1_500) }));
   if (placed.outcome !== 'placed') return t.fail(placed.message);
   const callback = await w.receiver.waitFor(1);
-  t.is(w.channel.verifyCallback('test', callback.headers, callback.rawBody).reportedStatus, 'failed');
+  t.like(w.channel.verifyCallback('test', callback.headers, callback.rawBody), { reportedStatus: 'failed' });
   t.like(await w.channel.queryOrder('test', placed.channelOrderId), { status: 'failed', failureCode: 'expired' });
 });
 
@@ -267,4 +267,45 @@ test('node dist/src/main.js logs its URL as a JSON line, serves, and stops on SI
   refused.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   t.is(await new Promise<number | null>((done) => refused.once('exit', (code) => done(code))), 1);
   t.regex(stderr, /SANDBOX_API_KEY/);
+});
+
+async function desk(sandboxUrl: string, path: string, body: unknown = {}): Promise<{ status: number; body: any }> {
+  const response = await fetch(`${sandboxUrl}/sandbox/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: response.status, body: await response.json() };
+}
+
+test('disputes: the desk opens one on a paid order, the notice verifies, the query and evidence follow the protocol', async (t) => {
+  const w = await world(60_000);
+  const placed = await w.channel.placeOrder(placeRequest(w.receiver));
+  if (placed.outcome !== 'placed') return t.fail();
+  t.like(await desk(w.sandbox.url, `orders/${placed.channelOrderId}/dispute`), { status: 409, body: { error: { code: 'order_not_paid' } } });
+  await payer(w.sandbox.url, placed.channelOrderId, 'pay');
+  const before = w.receiver.received.length;
+
+  const opened = await desk(w.sandbox.url, `orders/${placed.channelOrderId}/dispute`, { reason: 'product_not_received' });
+  t.is(opened.status, 200);
+  t.true(opened.body.callback.delivered);
+  const notice = await w.receiver.waitFor(before + 1);
+  const parsed = w.channel.verifyCallback('test', notice.headers, notice.rawBody);
+  if (parsed.kind !== 'dispute') return t.fail();
+  t.like(await w.channel.queryDispute('test', parsed.channelDisputeId), {
+    channelOrderId: placed.channelOrderId,
+    status: 'opened',
+    amount: 12345,
+    currency: 'THB',
+    reason: 'product_not_received',
+  });
+  t.like(await desk(w.sandbox.url, `orders/${placed.channelOrderId}/dispute`), { status: 409, body: { error: { code: 'dispute_open' } } });
+
+  await w.channel.submitDisputeEvidence('test', parsed.channelDisputeId, { receipt: 'r-1' });
+  await w.channel.submitDisputeEvidence('test', parsed.channelDisputeId, { receipt: 'r-1' });
+  t.is((await w.channel.queryDispute('test', parsed.channelDisputeId)).status, 'under_review');
+
+  const lost = await desk(w.sandbox.url, `disputes/${parsed.channelDisputeId}/lost`);
+  t.like(lost, { status: 200, body: { dispute: { status: 'lost' }, callback: { delivered: true } } });
+  t.is((await w.channel.queryDispute('test', parsed.channelDisputeId)).status, 'lost');
+  const closed = await t.throwsAsync(w.channel.submitDisputeEvidence('test', parsed.channelDisputeId, { late: 'x' }));
+  t.regex(closed?.message ?? '', /ruled/);
+  t.like(await desk(w.sandbox.url, `disputes/${parsed.channelDisputeId}/won`), { status: 409, body: { error: { code: 'dispute_closed' } } });
+  await w.close();
 });

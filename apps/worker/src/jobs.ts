@@ -2,6 +2,7 @@ import type { AppContainer } from '@payments/api';
 import { SimulatorPaymentChannel } from '@payments/channel-simulator';
 import { Clock, DashboardSessionRepository, DeliverNotices, RelayWebhookDeliveries, ExpirePaymentIntents, IdempotencyStore, ReconcileAttempts, ReleaseFunds, ReportChannelSettlements } from '@payments/core';
 import type { Job } from './scheduler';
+import { settlementJobs } from './settlement-jobs';
 
 /** How many objects one job handles per tick, so a backlog drains over ticks without long passes. */
 const BATCH = 200;
@@ -27,6 +28,8 @@ export function workerJobs(app: AppContainer): Job[] {
     { name: 'reconcile-attempts', everyMs: 0, run: () => reconcile.execute({ limit: BATCH }) },
     { name: 'report-channel-settlements', everyMs: 0, run: () => settlements.execute({ limit: BATCH }) },
     { name: 'release-funds', everyMs: 0, run: () => release.execute({ limit: BATCH }) },
+    // Settlements after releases, so a release of this tick is settled in the same pass.
+    ...settlementJobs(app),
     { name: 'purge-idempotency-keys', everyMs: 60_000, run: () => idempotency.purgeExpired(clock.now()) },
     // Expired dashboard sessions can never sign anyone in again; the audit log keeps their story.
     { name: 'purge-dashboard-sessions', everyMs: 60_000, run: () => dashboardSessions.deleteExpiredBefore(clock.now()) },

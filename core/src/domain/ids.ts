@@ -31,6 +31,8 @@ export type IdKind = keyof typeof ID_FORMATS;
 /** Id patterns the API validates path parameters against. */
 export const ID_PATTERNS = {
   payment_intent: /^pi_[0-9A-Za-z]+$/,
+  dispute: /^dp_[0-9A-Za-z]+$/,
+  settlement: /^st_[A-Z2-7]+$/,
   event: /^evt_[A-Z2-7]+$/,
   api_key: /^ak_[0-9A-Za-z]+$/,
   payout_destination: /^pd_[0-9A-Za-z]+$/,

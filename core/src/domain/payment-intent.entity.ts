@@ -60,6 +60,8 @@ export interface PaymentIntent {
   readonly availableAt?: Date;
   /** Set when the release timer fired: the funds moved from pending to available. */
   readonly releasedAt?: Date;
+  /** The settlement that covers this payment, once one does (a payment is settled once). */
+  readonly settlementId?: string;
   readonly expiresAt?: Date;
   readonly created: Date;
   readonly updated: Date;

@@ -6,8 +6,11 @@ import { isKnownCurrency } from './money';
 export type PayoutDestinationType = 'bank_account' | 'simulated';
 export const PAYOUT_DESTINATION_TYPES: readonly PayoutDestinationType[] = ['bank_account', 'simulated'];
 
-/** Live bank accounts start unverified; the payout adapter verifies them. Simulated ones are verified at once. */
-export type PayoutDestinationStatus = 'unverified' | 'verified';
+/**
+ * Live bank accounts start unverified; the payout adapter verifies them (or rejects them: the bank
+ * does not know the account, and it is not asked again). Simulated ones are verified at once.
+ */
+export type PayoutDestinationStatus = 'unverified' | 'verified' | 'rejected';
 
 /** Settlement waits this long after a destination is registered or the default changes (live mode). */
 export const PAYOUT_HOLD_MS = 24 * 60 * 60 * 1000;

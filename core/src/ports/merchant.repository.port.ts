@@ -1,4 +1,4 @@
-import type { Merchant } from '../domain/merchant.entity';
+import type { Merchant, SettlementSchedule } from '../domain/merchant.entity';
 import type { MerchantSettingsChange } from '../domain/merchant-settings';
 
 export interface MerchantRepository {
@@ -18,5 +18,10 @@ export interface MerchantRepository {
   updateSettings(id: string, change: MerchantSettingsChange): Promise<Merchant | undefined>;
   /** Opens or closes live mode (the review). Returns false for an unknown merchant. */
   setLiveEnabled(id: string, enabled: boolean): Promise<boolean>;
+  /**
+   * Merchants on one of `schedules`, ordered by id, after `afterId` when given, at most `limit`:
+   * the scheduled-settlement job pages through them.
+   */
+  listBySchedule(schedules: readonly SettlementSchedule[], page: { readonly afterId?: string; readonly limit: number }): Promise<Merchant[]>;
 }
 export const MerchantRepository = Symbol('MerchantRepository');

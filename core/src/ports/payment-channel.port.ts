@@ -46,10 +46,43 @@ export interface ChannelOrderStatus {
 
 /** A callback whose signature checked out. Its amount is a claim: only the query decides. */
 export interface ChannelCallback {
+  /** An order callback; optional so channels that only speak of orders need not name it. */
+  readonly kind?: 'order';
   readonly channelOrderId: string;
   readonly reference: string;
   readonly reportedStatus: 'processing' | 'paid' | 'failed';
 }
+
+/** A dispute's status as the channel records it. */
+export type ChannelDisputeStatusName = 'opened' | 'under_review' | 'won' | 'lost';
+
+/**
+ * A dispute notice whose signature checked out: only which dispute changed. Whatever else it
+ * claims, only the dispute query (`queryDispute`) decides.
+ */
+export interface ChannelDisputeNotice {
+  readonly kind: 'dispute';
+  readonly channelDisputeId: string;
+}
+
+/** What a channel's callback can be: news of an order, or of a dispute against one. */
+export type ChannelNotice = ChannelCallback | ChannelDisputeNotice;
+
+/** The channel's own record of a dispute: what the dispute query answers. */
+export interface ChannelDisputeStatus {
+  readonly channelDisputeId: string;
+  /** The order it claims against, and our reference for that order (the attempt id). */
+  readonly channelOrderId: string;
+  readonly reference: string;
+  readonly status: ChannelDisputeStatusName;
+  /** What the channel claims back, in the currency the payer paid in. */
+  readonly amount: number;
+  readonly currency: string;
+  readonly reason?: string;
+}
+
+/** What a test-mode call tells a channel to do with the disputes of an order. */
+export type SimulatedDisputeOutcome = 'opened' | 'won' | 'lost';
 
 /** What a test-mode call tells a channel to report for an order. */
 export interface SimulatedOutcome {
@@ -78,10 +111,11 @@ export interface PaymentChannel {
    */
   queryOrder(mode: Mode, channelOrderId: string): Promise<ChannelOrderStatus>;
   /**
-   * Checks a callback's signature over its raw body and parses it. Throws CoreError
-   * `invalid_signature` (authentication) or `invalid_callback` (validation) and changes nothing.
+   * Checks a callback's signature over its raw body and parses it: an order callback or a
+   * dispute notice (`kind`). Throws CoreError `invalid_signature` (authentication) or
+   * `invalid_callback` (validation) and changes nothing.
    */
-  verifyCallback(mode: Mode, headers: Readonly<Record<string, string | undefined>>, rawBody: string): ChannelCallback;
+  verifyCallback(mode: Mode, headers: Readonly<Record<string, string | undefined>>, rawBody: string): ChannelNotice;
   /** Voids an order the payer may no longer pay (expiry, cancel). Best effort: failures are logged by the caller. */
   voidOrder(mode: Mode, channelOrderId: string): Promise<void>;
   /**
@@ -89,6 +123,26 @@ export interface PaymentChannel {
    * channel's signed callback over HTTP, resolving once our callback route answered.
    */
   simulate?(mode: Mode, channelOrderId: string, outcome: SimulatedOutcome): Promise<void>;
+  /**
+   * The confirming query of disputes: the channel's record of one. Only its answer opens or
+   * rules a dispute, never a notice. Throws CoreError `channel_error` (unavailable) when the
+   * channel cannot answer. Channels that never notify disputes leave it out.
+   */
+  queryDispute?(mode: Mode, channelDisputeId: string): Promise<ChannelDisputeStatus>;
+  /**
+   * Forwards the merchant's evidence (the whole merged set, so a repeat is harmless) to the
+   * channel, which rules on the dispute later. Throws CoreError `channel_error` (unavailable) when
+   * the channel did not take it, and then nothing may be stored.
+   */
+  submitDisputeEvidence?(mode: Mode, channelDisputeId: string, evidence: Readonly<Record<string, string>>): Promise<void>;
+  /**
+   * Test mode only, when `capabilities.canSimulate`: opens a dispute over the whole ordered amount
+   * of a paid order, or rules (won, lost) on the dispute opened before, in the channel's own book,
+   * then delivers the signed dispute notice over HTTP, resolving once our callback route answered.
+   * Throws CoreError `invalid_state_transition` (conflict) for an order that is not paid, a second
+   * open dispute, or a ruling with no open dispute.
+   */
+  simulateDispute?(mode: Mode, channelOrderId: string, outcome: SimulatedDisputeOutcome): Promise<void>;
 }
 
 /** Every channel adapter the composition root registered, in routing order. */

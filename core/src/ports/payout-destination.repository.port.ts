@@ -1,5 +1,5 @@
-import type { AccountScope } from '../domain/mode';
-import type { PayoutDestination } from '../domain/payout-destination.entity';
+import type { AccountScope, Mode } from '../domain/mode';
+import type { PayoutDestination, PayoutDestinationStatus } from '../domain/payout-destination.entity';
 
 export interface PayoutDestinationRepository {
   insert(destination: PayoutDestination): Promise<void>;
@@ -20,5 +20,12 @@ export interface PayoutDestinationRepository {
    * (a registration or a default change within the last 24 hours).
    */
   latestHold(scope: AccountScope): Promise<Date | undefined>;
+  /** Destinations of any merchant in `mode` still `unverified`, oldest first: the verification job's work. */
+  findUnverified(mode: Mode, limit: number): Promise<PayoutDestination[]>;
+  /**
+   * Records the payout adapter's verdict on an `unverified` destination; returns false (and
+   * changes nothing) when the scope has no such destination or it was decided already.
+   */
+  setVerification(scope: AccountScope, id: string, status: Exclude<PayoutDestinationStatus, 'unverified'>): Promise<boolean>;
 }
 export const PayoutDestinationRepository = Symbol('PayoutDestinationRepository');

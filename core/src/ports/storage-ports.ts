@@ -4,6 +4,8 @@ import type { CheckoutSessionRepository } from './checkout-session.repository.po
 import type { DashboardSessionRepository } from './dashboard-session.repository.port';
 import type { EventOutbox } from './event-outbox.port';
 import type { IdempotencyStore } from './idempotency-store.port';
+import type { Ledger } from './ledger.port';
+import type { DisputeRepository } from './dispute.repository.port';
 import type { MerchantRepository } from './merchant.repository.port';
 import type { NoticeOutbox } from './notice-outbox.port';
 import type { PaymentAttemptRepository } from './payment-attempt.repository.port';
@@ -15,6 +17,7 @@ import type { UserRepository } from './user.repository.port';
 import type { PlatformKeyRepository } from './platform-key.repository.port';
 import type { WebhookDeliveryRepository } from './webhook-delivery.repository.port';
 import type { WebhookEndpointRepository } from './webhook-endpoint.repository.port';
+import type { SettlementRepository } from './settlement.repository.port';
 
 /**
  * The storage ports one storage adapter provides together, sharing one unit of work: what the
@@ -38,4 +41,7 @@ export interface StoragePorts {
   readonly notices: NoticeOutbox;
   readonly webhookDeliveries: WebhookDeliveryRepository;
   readonly platformKeys: PlatformKeyRepository;
+  readonly ledger: Ledger;
+  readonly disputes: DisputeRepository;
+  readonly settlements: SettlementRepository;
 }

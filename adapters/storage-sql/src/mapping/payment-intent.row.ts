@@ -34,6 +34,7 @@ export interface PaymentIntentRow {
   next_action: string | null;
   available_at: BigIntValue | null;
   released_at?: BigIntValue | null;
+  settlement_id?: string | null;
   expires_at: BigIntValue | null;
   created_at: BigIntValue;
   updated_at: BigIntValue;
@@ -105,6 +106,7 @@ export function toPaymentIntentRow(intent: PaymentIntent): PaymentIntentRow {
     next_action: intent.nextAction === undefined ? null : JSON.stringify(intent.nextAction),
     available_at: toNullableMillis(intent.availableAt),
     released_at: toNullableMillis(intent.releasedAt),
+    settlement_id: toNullable(intent.settlementId),
     expires_at: toNullableMillis(intent.expiresAt),
     created_at: toMillis(intent.created),
     updated_at: toMillis(intent.updated),
@@ -133,6 +135,7 @@ export function toPaymentIntent(row: PaymentIntentRow): PaymentIntent {
     nextAction: nextActionFromJson(row.next_action),
     availableAt: toOptionalDate(row.available_at),
     releasedAt: toOptionalDate(row.released_at ?? null),
+    settlementId: toOptional(row.settlement_id ?? null),
     expiresAt: toOptionalDate(row.expires_at),
     created: toDate(row.created_at),
     updated: toDate(row.updated_at),

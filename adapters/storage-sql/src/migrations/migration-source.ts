@@ -5,6 +5,9 @@ import { dashboardFoundation } from './003-dashboard-foundation.migration';
 import { dashboardSessions } from './004-dashboard-sessions.migration';
 import { dashboardResources } from './005-dashboard-resources.migration';
 import { webhookDeliveries } from './006-webhook-deliveries.migration';
+import { ledger } from './007-ledger.migration';
+import { disputes } from './008-disputes.migration';
+import { settlements } from './009-settlements.migration';
 
 interface NamedMigration {
   readonly name: string;
@@ -19,6 +22,9 @@ const MIGRATIONS: readonly NamedMigration[] = [
   { name: '004-dashboard-sessions', migration: dashboardSessions },
   { name: '005-dashboard-resources', migration: dashboardResources },
   { name: '006-webhook-deliveries', migration: webhookDeliveries },
+  { name: '007-ledger', migration: ledger },
+  { name: '008-disputes', migration: disputes },
+  { name: '009-settlements', migration: settlements },
 ];
 
 /** The names of every migration, in the order they run. */

@@ -94,4 +94,10 @@ export class KnexMerchantRepository implements MerchantRepository {
     const matched = await this.table().where({ id }).update({ live_enabled: enabled ? 1 : 0 });
     return matched > 0;
   }
+
+  async listBySchedule(schedules: readonly SettlementSchedule[], page: { readonly afterId?: string; readonly limit: number }): Promise<Merchant[]> {
+    const query = this.table().whereIn('settlement_schedule', [...schedules]);
+    if (page.afterId !== undefined) query.where('id', '>', page.afterId);
+    return (await query.orderBy('id', 'asc').limit(page.limit)).map(toEntity);
+  }
 }

@@ -60,7 +60,9 @@ export class KnexPaymentIntentRepository implements PaymentIntentRepository {
 
   async update(intent: PaymentIntent): Promise<PaymentIntent> {
     const stored: PaymentIntent = { ...intent, version: intent.version + 1 };
-    const { id, merchant_id, mode, ...columns } = toPaymentIntentRow(stored);
+    // settlement_id is the settlement repository's to write: an intent read before a settlement
+    // covered it must not clear the mark.
+    const { id, merchant_id, mode, settlement_id: _settlement, ...columns } = toPaymentIntentRow(stored);
     let changed: number;
     try {
       changed = await this.table().where({ id, merchant_id, mode, version: intent.version }).update(columns);

@@ -97,6 +97,16 @@ export class KnexPayoutDestinationRepository implements PayoutDestinationReposit
     });
   }
 
+  async findUnverified(mode: Mode, limit: number): Promise<PayoutDestination[]> {
+    return (await this.table().where({ mode, status: 'unverified' }).orderBy('seq', 'asc').limit(limit)).map(toEntity);
+  }
+
+  async setVerification(scope: AccountScope, id: string, status: Exclude<PayoutDestinationStatus, 'unverified'>): Promise<boolean> {
+    // Conditional on `unverified`, so two workers deciding at once change the row once.
+    const changed = await this.scoped(scope).where({ id, status: 'unverified' }).update({ status });
+    return changed > 0;
+  }
+
   async latestHold(scope: AccountScope): Promise<Date | undefined> {
     const row = (await this.scoped(scope).max({ latest: 'hold_until' }).first()) as { latest: BigIntValue | null } | undefined;
     return row?.latest === null || row?.latest === undefined ? undefined : new Date(toNumber(row.latest));

@@ -6,13 +6,20 @@ import type { Knex } from 'knex';
 import { createKnex } from '../create-knex';
 import { parseDatabaseUrl } from '../database-url';
 import { migrateLatest } from '../migrations/migrate';
+import { VerifyLedger } from '@payments/core';
+import { KnexContext } from '../knex-context';
+import { KnexLedger } from '../repositories/knex-ledger.repository';
 
 /** A migrated, empty database of its own for one test file or one child process. */
 export interface TestDatabase {
   /** What a child process is given as PAYMENTS_DATABASE_URL to reach this database. */
   readonly url: string;
   readonly knex: Knex;
-  /** Closes the pool and drops the database (or deletes the SQLite file). */
+  /**
+   * Checks the ledger's invariants over everything the test wrote, closes the pool and drops the
+   * database (or deletes the SQLite file); throws, after dropping, when an invariant is broken, so
+   * every test run is also a `ledger verify` of its data.
+   */
   destroy(): Promise<void>;
 }
 
@@ -87,5 +94,18 @@ async function migrated(database: TestDatabase): Promise<TestDatabase> {
     await database.destroy();
     throw error;
   }
-  return database;
+  return { ...database, destroy: () => verifiedDestroy(database) };
+}
+
+async function verifiedDestroy(database: TestDatabase): Promise<void> {
+  let report;
+  // A pool of its own: the test may have closed `database.knex` already (child processes used the URL).
+  const verifier = createKnex(database.url);
+  try {
+    report = await new VerifyLedger(new KnexLedger(new KnexContext(verifier))).execute({ limit: 20 });
+  } finally {
+    await verifier.destroy();
+    await database.destroy();
+  }
+  if (!report.ok) throw new Error(`The test left the ledger broken: ${JSON.stringify(report.breaks)}`);
 }

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Server, ServerInjectResponse } from '@hapi/hapi';
 import { createServer as createNetServer } from 'node:net';
-import { CreateMerchant, IssueApiKey, SetLiveMode, type Clock, type PasswordHasher, type PaymentChannel, type WebhookSender } from '@payments/core';
+import { CreateMerchant, IssueApiKey, SetLiveMode, type PayoutGateway, type Clock, type PasswordHasher, type PaymentChannel, type WebhookSender } from '@payments/core';
 import { ScryptPasswordHasher } from '@payments/node-runtime';
 import { createTestDatabase } from '@payments/storage-sql';
 import { buildContainer, type AppContainer } from '../../src/container';
 import { loadConfig } from '../../src/config';
 import { createServer } from '../../src/server';
+import type { Logger } from '../../src/logger';
 
 export interface TestMerchant {
   readonly id: string;
@@ -44,7 +45,7 @@ const TEST_PASSWORD_HASHER = new ScryptPasswordHasher({ N: 1024, r: 8, p: 1 });
  * PAYMENTS_TEST_DATABASE_URL is set, Redis locks and rate limits when PAYMENTS_TEST_REDIS_URL is.
  */
 export async function startTestApp(
-  options: { clock?: Clock; env?: Record<string, string>; channels?: PaymentChannel[]; passwordHasher?: PasswordHasher; webhookSender?: WebhookSender } = {},
+  options: { clock?: Clock; env?: Record<string, string>; channels?: PaymentChannel[]; passwordHasher?: PasswordHasher; webhookSender?: WebhookSender; logger?: Logger; payoutGateway?: PayoutGateway } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
   // Channels call back over real HTTP, so the app listens on a port of its own.
@@ -63,7 +64,7 @@ export async function startTestApp(
     LOG_LEVEL: 'silent',
     ...options.env,
   });
-  const app = await buildContainer(config, { passwordHasher: options.passwordHasher ?? TEST_PASSWORD_HASHER, clock: options.clock, channels: options.channels, ...(options.webhookSender ? { webhookSender: options.webhookSender } : {}) });
+  const app = await buildContainer(config, { passwordHasher: options.passwordHasher ?? TEST_PASSWORD_HASHER, clock: options.clock, channels: options.channels, ...(options.webhookSender ? { webhookSender: options.webhookSender } : {}), ...(options.logger ? { logger: options.logger } : {}), ...(options.payoutGateway ? { payoutGateway: options.payoutGateway } : {}) });
   const server = await createServer(app);
   await server.start();
 

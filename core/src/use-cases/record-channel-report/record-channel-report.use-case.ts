@@ -3,6 +3,8 @@ import { describeFailure, type PaymentAttempt } from '../../domain/payment-attem
 import type { PaymentIntent, PaymentIntentStatus } from '../../domain/payment-intent.entity';
 import { changeStatus, type StatusChangeDeps } from '../../domain/payment-intent-status-change';
 import type { PaymentPricing } from '../../domain/payment-pricing';
+import { paymentPosting, pricedPayment } from '../../domain/ledger-postings';
+import type { Ledger } from '../../ports/ledger.port';
 import { notFound } from '../../errors/core-error';
 import type { MerchantRepository } from '../../ports/merchant.repository.port';
 import type { PaymentAttemptRepository } from '../../ports/payment-attempt.repository.port';
@@ -16,7 +18,8 @@ const AWAITING_PAYER: readonly PaymentIntentStatus[] = ['requires_payment', 'pro
  * Applies what the channel's confirming query says about an attempt's order: the one place a
  * payment succeeds or fails. Callbacks, the reconciler and simulations all end here, so the same
  * report applied twice changes nothing the second time, and money the channel confirms is never
- * dropped (a success moves the intent to succeeded from any status but the settled ones).
+ * dropped (a success moves the intent to succeeded from any status but the settled ones). A
+ * priced success is booked in the ledger in the same transaction.
  */
 export class RecordChannelReport {
   constructor(
@@ -25,6 +28,7 @@ export class RecordChannelReport {
     private readonly merchants: MerchantRepository,
     private readonly deps: StatusChangeDeps,
     private readonly pricing: PaymentPricing,
+    private readonly ledger: Ledger,
   ) {}
 
   async execute(input: { attempt: PaymentAttempt; report: ChannelOrderStatus }): Promise<PaymentIntent> {
@@ -49,7 +53,11 @@ export class RecordChannelReport {
         }
         if (current === 'succeeded' || current === 'channel_settled') return intent;
         const paid = this.pricing.onPaid({ ...intent, paymentMethod: attempt.paymentMethod, nextAction: undefined }, attempt.paymentMethod, merchant.settlementCurrency, rate);
-        return changeStatus(this.deps, paid, 'succeeded');
+        const succeeded = await changeStatus(this.deps, paid, 'succeeded');
+        // Booked with the success when priced now; a rate that locks at channel settlement books it then.
+        const payment = pricedPayment(succeeded);
+        if (payment) await this.ledger.post(paymentPosting(payment, now));
+        return succeeded;
       }
 
       if (attempt.status !== 'pending') return intent;

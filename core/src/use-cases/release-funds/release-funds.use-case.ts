@@ -1,16 +1,22 @@
+import { isRuled, type Dispute } from '../../domain/dispute.entity';
+import { paymentPosting, pricedPayment, releasePosting } from '../../domain/ledger-postings';
 import type { Clock } from '../../ports/clock.port';
+import type { DisputeRepository } from '../../ports/dispute.repository.port';
+import type { Ledger } from '../../ports/ledger.port';
 import type { PaymentIntentRepository } from '../../ports/payment-intent.repository.port';
 import type { UnitOfWork } from '../../ports/unit-of-work.port';
 
 /**
- * The release timer: once `available_at` passes, a channel-settled intent's funds count as
- * available. It marks the intent released (the ledger issue books the movement with it); the
- * status stays `channel_settled` and no event is sent.
+ * The release timer: once `available_at` passes, a channel-settled intent's net moves from pending
+ * to available, in the same transaction as the intent's `released_at`. The status stays
+ * `channel_settled` and no event is sent.
  */
 export class ReleaseFunds {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly intents: PaymentIntentRepository,
+    private readonly disputes: DisputeRepository,
+    private readonly ledger: Ledger,
     private readonly clock: Clock,
   ) {}
 
@@ -19,14 +25,30 @@ export class ReleaseFunds {
     let released = 0;
     for (const candidate of due) {
       const done = await this.uow.run(async () => {
-        const intent = await this.intents.findByIdForUpdate({ merchantId: candidate.merchantId, mode: candidate.mode }, candidate.id);
+        const scope = { merchantId: candidate.merchantId, mode: candidate.mode };
+        const intent = await this.intents.findByIdForUpdate(scope, candidate.id);
         const now = this.clock.now();
         if (intent?.status !== 'channel_settled' || intent.releasedAt !== undefined || !intent.availableAt || intent.availableAt > now) return false;
         await this.intents.update({ ...intent, releasedAt: now, updated: now });
+        const payment = pricedPayment(intent);
+        if (payment && !heldFromPending(await this.disputes.findLatestForIntent(scope, intent.id))) {
+          await this.ledger.post(paymentPosting(payment, now)); // posts nothing when booked before, as it should be
+          await this.ledger.post(releasePosting(payment, now));
+        }
         return true;
       });
       if (done) released += 1;
     }
     return released;
   }
+}
+
+/**
+ * True when a dispute took this payment's net out of pending and has not given it back: the
+ * money sits in dispute_hold (open) or has left (lost), so there is nothing to release. A win
+ * after this point returns the hold straight to available, since the intent is released by then.
+ */
+function heldFromPending(dispute: Dispute | undefined): boolean {
+  if (!dispute?.held || dispute.heldFrom !== 'pending') return false;
+  return !isRuled(dispute) || dispute.status === 'lost';
 }

@@ -1,5 +1,7 @@
 import { changeStatus, type StatusChangeDeps } from '../../domain/payment-intent-status-change';
 import type { PaymentPricing } from '../../domain/payment-pricing';
+import { paymentPosting, pricedPayment } from '../../domain/ledger-postings';
+import type { Ledger } from '../../ports/ledger.port';
 import type { MerchantRepository } from '../../ports/merchant.repository.port';
 import type { PaymentAttemptRepository } from '../../ports/payment-attempt.repository.port';
 import type { PaymentChannelRegistry } from '../../ports/payment-channel.port';
@@ -10,7 +12,8 @@ const DAY_MS = 24 * 3600 * 1000;
 /**
  * Asks the channel of each succeeded intent whether it settled the funds to the platform. A
  * settled intent becomes `channel_settled`, its rate locks if it was waiting for this point, and
- * its release timer starts: `available_at` = now + the merchant's settlement delay.
+ * its release timer starts: `available_at` = now + the merchant's settlement delay. A payment
+ * not booked at success (its rate waited for this point) is booked now.
  */
 export class ReportChannelSettlements {
   constructor(
@@ -20,6 +23,7 @@ export class ReportChannelSettlements {
     private readonly channels: PaymentChannelRegistry,
     private readonly deps: StatusChangeDeps,
     private readonly pricing: PaymentPricing,
+    private readonly ledger: Ledger,
   ) {}
 
   async execute(input: { limit: number }): Promise<number> {
@@ -48,7 +52,10 @@ export class ReportChannelSettlements {
         if (intent?.status !== 'succeeded') return false;
         const now = this.deps.clock.now();
         const priced = this.pricing.onChannelSettled(intent, attempt.paymentMethod, merchant.settlementCurrency, rate);
-        await changeStatus(this.deps, { ...priced, availableAt: new Date(now.getTime() + merchant.settlementDelayDays * DAY_MS) }, 'channel_settled');
+        const settledIntent = await changeStatus(this.deps, { ...priced, availableAt: new Date(now.getTime() + merchant.settlementDelayDays * DAY_MS) }, 'channel_settled');
+        // A payment whose rate locked only now is booked now; one booked at success posts nothing again.
+        const payment = pricedPayment(settledIntent);
+        if (payment) await this.ledger.post(paymentPosting(payment, now));
         return true;
       });
       if (done) settled += 1;

@@ -1,9 +1,11 @@
+import { isRuled } from '../../domain/dispute.entity';
 import type { AccountScope } from '../../domain/mode';
 import { PAYER_FAILURE_CODES, type AttemptFailureCode } from '../../domain/payment-attempt.entity';
 import type { PaymentIntent } from '../../domain/payment-intent.entity';
 import { CoreError, invalidParameter, notFound } from '../../errors/core-error';
 import type { PaymentAttemptRepository } from '../../ports/payment-attempt.repository.port';
-import type { PaymentChannelRegistry, SimulatedOutcome } from '../../ports/payment-channel.port';
+import type { DisputeRepository } from '../../ports/dispute.repository.port';
+import type { PaymentChannelRegistry, SimulatedDisputeOutcome, SimulatedOutcome } from '../../ports/payment-channel.port';
 import type { PaymentIntentRepository } from '../../ports/payment-intent.repository.port';
 
 export const SIMULATE_OUTCOMES = ['succeeded', 'failed', 'pending', 'dispute_opened', 'dispute_won', 'dispute_lost'] as const;
@@ -11,6 +13,13 @@ export type SimulateOutcome = (typeof SIMULATE_OUTCOMES)[number];
 
 export function testModeRequired(): CoreError {
   return new CoreError('test_mode_required', 'forbidden', 'This route works with a test key only.');
+}
+
+const DISPUTE_OUTCOMES = ['dispute_opened', 'dispute_won', 'dispute_lost'] as const;
+type DisputeOutcome = (typeof DISPUTE_OUTCOMES)[number];
+
+function invalidTransition(message: string): CoreError {
+  return new CoreError('invalid_state_transition', 'conflict', message);
 }
 
 export interface SimulatePaymentInput {
@@ -24,14 +33,16 @@ export interface SimulatePaymentInput {
 
 /**
  * `POST /v1/test/payment_intents/{id}/simulate`: tells the pending attempt's channel what to
- * report. The channel delivers its callback on the real path (signature, confirming query), and
- * the answer is the intent as it stands once that callback landed.
+ * report, or (dispute outcomes) the paid attempt's channel to open or rule on a dispute. The
+ * channel delivers its callback on the real path (signature, confirming query), and the answer is
+ * the intent as it stands once that callback landed.
  */
 export class SimulatePayment {
   constructor(
     private readonly intents: PaymentIntentRepository,
     private readonly attempts: PaymentAttemptRepository,
     private readonly channels: PaymentChannelRegistry,
+    private readonly disputes?: DisputeRepository,
   ) {}
 
   async execute(input: SimulatePaymentInput): Promise<PaymentIntent> {
@@ -42,10 +53,15 @@ export class SimulatePayment {
     if (input.failureCode !== undefined && !(PAYER_FAILURE_CODES as readonly string[]).includes(input.failureCode)) {
       throw invalidParameter('failure_code', `failure_code must be one of ${PAYER_FAILURE_CODES.join(', ')}.`);
     }
+    const isDispute = (DISPUTE_OUTCOMES as readonly string[]).includes(input.outcome);
+    if (isDispute && (input.amount !== undefined || input.currency !== undefined)) {
+      throw invalidParameter(input.amount !== undefined ? 'amount' : 'currency', 'A simulated dispute claims the whole ordered amount; amount and currency go with payment outcomes only.');
+    }
     const intent = await this.intents.findById(input.scope, input.intentId);
     if (!intent) throw notFound('payment_intent', input.intentId);
-    if (input.outcome.startsWith('dispute_')) {
-      throw new CoreError('simulation_unsupported', 'conflict', 'Dispute simulation is not available yet; it arrives with disputes.');
+    if (isDispute) {
+      await this.simulateDispute(input.scope, intent, input.outcome as DisputeOutcome);
+      return (await this.intents.findById(input.scope, intent.id)) as PaymentIntent;
     }
     const attempt = await this.attempts.findPending(input.scope, intent.id);
     if (!attempt?.channelOrderId) {
@@ -63,5 +79,30 @@ export class SimulatePayment {
     };
     await channel.simulate(input.scope.mode, attempt.channelOrderId, outcome);
     return (await this.intents.findById(input.scope, intent.id)) as PaymentIntent;
+  }
+
+  /**
+   * Dispute outcomes: the paid attempt's channel opens a dispute over the whole ordered amount, or
+   * rules on the dispute opened before, and delivers its notice on the real callback path.
+   */
+  private async simulateDispute(scope: AccountScope, intent: PaymentIntent, outcome: DisputeOutcome): Promise<void> {
+    const paid = intent.status === 'succeeded' || intent.status === 'channel_settled';
+    const latest = this.disputes ? await this.disputes.findLatestForIntent(scope, intent.id) : undefined;
+    const open = latest !== undefined && !isRuled(latest);
+    if (outcome === 'dispute_opened') {
+      if (!paid) throw invalidTransition(`A dispute can be opened on a paid payment intent only; this one is ${intent.status}.`);
+      if (open) throw invalidTransition('The payment intent already has an open dispute; rule on it first (dispute_won or dispute_lost).');
+      if (latest?.status === 'lost') throw invalidTransition('The payment intent lost a dispute already: its money went back to the payer, so there is nothing left to dispute.');
+    } else if (!open) {
+      throw invalidTransition('The payment intent has no open dispute to rule on; simulate dispute_opened first.');
+    }
+    const attempt = await this.attempts.findSucceeded(scope, intent.id);
+    if (!attempt?.channelOrderId) throw invalidTransition('The payment intent has no paid attempt to dispute.');
+    const channel = this.channels.find(attempt.channel);
+    if (!this.disputes || !channel?.capabilities.canSimulate || !channel.simulateDispute) {
+      throw new CoreError('simulation_unsupported', 'conflict', `The '${attempt.channel}' channel cannot be told to open or rule on disputes.`);
+    }
+    const channelOutcome: SimulatedDisputeOutcome = outcome === 'dispute_opened' ? 'opened' : outcome === 'dispute_won' ? 'won' : 'lost';
+    await channel.simulateDispute(scope.mode, attempt.channelOrderId, channelOutcome);
   }
 }

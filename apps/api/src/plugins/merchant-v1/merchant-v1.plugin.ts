@@ -3,15 +3,18 @@ import type { ResolveApiVersion } from '@payments/core';
 import { registerApiKeyAuth, type ApiKeyAuthOptions } from './api-key-auth.scheme';
 import { registerApiVersion } from './api-version.ext';
 import { attemptRoutes, type AttemptRoutesDeps } from './attempts.route';
+import { balanceRoutes, type BalanceRoutesDeps } from './balance.route';
+import { disputeRoutes, type DisputeRoutesDeps } from './disputes.route';
 import { eventRoutes } from './events.route';
 import { fxRoutes, type FxRoutesDeps } from './fx.route';
 import { requireIdempotencyKey } from './idempotency';
 import { paymentIntentRoutes, type PaymentIntentRoutesDeps } from './payment-intents.route';
 import { v1Headers } from './schemas';
 import { testHelperRoutes, type TestHelperRoutesDeps } from './test-helpers.route';
+import { settlementRoutes, type SettlementRoutesDeps } from './settlements.route';
 import type { ListEvents, PlatformKeys } from '@payments/core';
 
-export interface MerchantV1Options extends PaymentIntentRoutesDeps, AttemptRoutesDeps, TestHelperRoutesDeps, FxRoutesDeps {
+export interface MerchantV1Options extends PaymentIntentRoutesDeps, AttemptRoutesDeps, TestHelperRoutesDeps, FxRoutesDeps, BalanceRoutesDeps, DisputeRoutesDeps, SettlementRoutesDeps {
   readonly auth: ApiKeyAuthOptions;
   readonly resolveApiVersion: ResolveApiVersion;
   readonly listEvents: ListEvents;
@@ -32,6 +35,9 @@ export const merchantV1Plugin: Plugin<MerchantV1Options> = {
       ...testHelperRoutes(options),
       ...eventRoutes(options),
       ...fxRoutes(options),
+      ...balanceRoutes(options),
+      ...disputeRoutes(options),
+      ...settlementRoutes(options),
     ];
     server.route(
       routes.map((route) => ({

@@ -1,0 +1,72 @@
+import { CoreError, type AccountScope, type Dispute, type DisputeFilter, type DisputeRepository, type Page, type PageRequest } from '@payments/core';
+import { deepCopy } from './deep-copy';
+import { pageNewestFirst } from './in-memory-pagination';
+import type { InMemoryStore } from './in-memory-store';
+
+function inScope(dispute: Dispute, scope: AccountScope): boolean {
+  return dispute.merchantId === scope.merchantId && dispute.mode === scope.mode;
+}
+
+export class InMemoryDisputeRepository implements DisputeRepository {
+  constructor(private readonly store: InMemoryStore) {}
+
+  insert(dispute: Dispute): Promise<void> {
+    return this.store.atomic(() => {
+      const { disputes } = this.store.tables;
+      if (disputes.has(dispute.id)) throw new Error(`Duplicate dispute id ${dispute.id}`);
+      for (const { value } of disputes.values()) {
+        // The SQL adapter's unique (channel, channel_dispute_id): one row per channel dispute.
+        if (value.channel === dispute.channel && value.channelDisputeId === dispute.channelDisputeId) {
+          throw new CoreError('dispute_exists', 'conflict', 'This channel dispute is recorded already.');
+        }
+      }
+      disputes.set(dispute.id, { seq: this.store.nextSequence(), value: deepCopy(dispute) });
+    });
+  }
+
+  findById(scope: AccountScope, id: string): Promise<Dispute | undefined> {
+    return this.store.atomic(() => {
+      const row = this.store.tables.disputes.get(id);
+      return row && inScope(row.value, scope) ? deepCopy(row.value) : undefined;
+    });
+  }
+
+  /** Units of work run one at a time here, so a plain read is already serialised. */
+  findByIdForUpdate(scope: AccountScope, id: string): Promise<Dispute | undefined> {
+    return this.findById(scope, id);
+  }
+
+  findByChannelDisputeId(channel: string, channelDisputeId: string): Promise<Dispute | undefined> {
+    return this.store.atomic(() => {
+      for (const { value } of this.store.tables.disputes.values()) {
+        if (value.channel === channel && value.channelDisputeId === channelDisputeId) return deepCopy(value);
+      }
+      return undefined;
+    });
+  }
+
+  findLatestForIntent(scope: AccountScope, paymentIntentId: string): Promise<Dispute | undefined> {
+    return this.store.atomic(() => {
+      let latest: { seq: number; value: Dispute } | undefined;
+      for (const row of this.store.tables.disputes.values()) {
+        if (!inScope(row.value, scope) || row.value.paymentIntentId !== paymentIntentId) continue;
+        if (!latest || row.seq > latest.seq) latest = row;
+      }
+      return latest ? deepCopy(latest.value) : undefined;
+    });
+  }
+
+  update(dispute: Dispute): Promise<void> {
+    return this.store.atomic(() => {
+      const row = this.store.tables.disputes.get(dispute.id);
+      if (!row || !inScope(row.value, dispute)) throw new Error(`No dispute ${dispute.id} to update`);
+      this.store.tables.disputes.set(dispute.id, { seq: row.seq, value: deepCopy(dispute) });
+    });
+  }
+
+  list(scope: AccountScope, filter: DisputeFilter, page: PageRequest): Promise<Page<Dispute>> {
+    return this.store.atomic(() =>
+      pageNewestFirst(this.store.tables.disputes.values(), scope, page, 'dispute', (dispute) => (filter.status === undefined || dispute.status === filter.status) && (filter.paymentIntentId === undefined || dispute.paymentIntentId === filter.paymentIntentId)),
+    );
+  }
+}

@@ -1,0 +1,91 @@
+import { parseAccountCode, type AccountScope, type ForeignEntry, type Ledger, type LedgerBalance, type LedgerTransaction, type UnbalancedTransaction } from '@payments/core';
+import { deepCopy } from './deep-copy';
+import type { InMemoryStore } from './in-memory-store';
+
+export class InMemoryLedger implements Ledger {
+  constructor(private readonly store: InMemoryStore) {}
+
+  post(tx: LedgerTransaction): Promise<boolean> {
+    return this.store.atomic(() => {
+      const { ledgerTransactions, ledgerBalances } = this.store.tables;
+      if (ledgerTransactions.has(tx.cause)) return false;
+      ledgerTransactions.set(tx.cause, deepCopy(tx));
+      for (const entry of tx.entries) {
+        const row = ledgerBalances.get(entry.account);
+        ledgerBalances.set(entry.account, { account: entry.account, currency: entry.currency, balance: (row?.balance ?? 0) + entry.amount });
+      }
+      return true;
+    });
+  }
+
+  hasPosted(cause: string): Promise<boolean> {
+    return this.store.atomic(() => this.store.tables.ledgerTransactions.has(cause));
+  }
+
+  balances(scope: AccountScope): Promise<LedgerBalance[]> {
+    return this.store.atomic(() =>
+      [...this.store.tables.ledgerBalances.values()].filter((row) => {
+        const account = parseAccountCode(row.account);
+        return account?.kind === 'merchant' && account.merchantId === scope.merchantId && account.mode === scope.mode;
+      }).map(deepCopy),
+    );
+  }
+
+  /** The store's single writer lock already serialises units of work, so there is nothing more to lock. */
+  balanceForUpdate(account: string): Promise<number> {
+    return this.store.atomic(() => this.store.tables.ledgerBalances.get(account)?.balance ?? 0);
+  }
+
+  balanceTable(): Promise<LedgerBalance[]> {
+    return this.store.atomic(() => [...this.store.tables.ledgerBalances.values()].map(deepCopy));
+  }
+
+  journalTotals(): Promise<LedgerBalance[]> {
+    return this.store.atomic(() => this.totals());
+  }
+
+  unbalancedTransactions(limit: number): Promise<UnbalancedTransaction[]> {
+    return this.store.atomic(() => {
+      const found: UnbalancedTransaction[] = [];
+      for (const tx of this.store.tables.ledgerTransactions.values()) {
+        const sums = new Map<string, number>();
+        for (const entry of tx.entries) sums.set(entry.currency, (sums.get(entry.currency) ?? 0) + entry.amount);
+        for (const [currency, sum] of sums) if (sum !== 0) found.push({ cause: tx.cause, currency, sum });
+      }
+      return found.slice(0, limit);
+    });
+  }
+
+  foreignEntries(limit: number): Promise<ForeignEntry[]> {
+    return this.store.atomic(() => {
+      const found: ForeignEntry[] = [];
+      for (const tx of this.store.tables.ledgerTransactions.values()) {
+        for (const entry of tx.entries) {
+          const account = parseAccountCode(entry.account);
+          if (account?.kind === 'merchant' && (account.merchantId !== tx.merchantId || account.mode !== tx.mode)) found.push({ cause: tx.cause, account: entry.account });
+        }
+      }
+      return found.slice(0, limit);
+    });
+  }
+
+  rebuildBalances(): Promise<number> {
+    return this.store.atomic(() => {
+      const rows = this.totals();
+      this.store.tables.ledgerBalances.clear();
+      for (const row of rows) this.store.tables.ledgerBalances.set(row.account, row);
+      return rows.length;
+    });
+  }
+
+  private totals(): LedgerBalance[] {
+    const totals = new Map<string, LedgerBalance>();
+    for (const tx of this.store.tables.ledgerTransactions.values()) {
+      for (const entry of tx.entries) {
+        const row = totals.get(entry.account);
+        totals.set(entry.account, { account: entry.account, currency: entry.currency, balance: (row?.balance ?? 0) + entry.amount });
+      }
+    }
+    return [...totals.values()];
+  }
+}

@@ -1,0 +1,130 @@
+import {
+  CoreError,
+  type AccountScope,
+  type DisputeStatus,
+  type Page,
+  type PageRequest,
+  type PaymentIntent,
+  type Settlement,
+  type SettlementRepository,
+} from '@payments/core';
+import { deepCopy } from './deep-copy';
+import { pageNewestFirst } from './in-memory-pagination';
+import type { InMemoryStore } from './in-memory-store';
+
+/** Disputes that keep a payment out of settlement: its money is held, or was taken back. */
+const BLOCKING_DISPUTES: readonly DisputeStatus[] = ['opened', 'under_review', 'lost'];
+
+function inScope(value: { merchantId: string; mode: string }, scope: AccountScope): boolean {
+  return value.merchantId === scope.merchantId && value.mode === scope.mode;
+}
+
+export class InMemorySettlementRepository implements SettlementRepository {
+  constructor(private readonly store: InMemoryStore) {}
+
+  insert(settlement: Settlement): Promise<void> {
+    return this.store.atomic(() => {
+      const table = this.store.tables.settlements;
+      if (table.has(settlement.id)) throw new Error(`Duplicate settlement id ${settlement.id}`);
+      // The SQL schema's unique index: one scheduled batch per merchant, mode and period end.
+      if (settlement.trigger === 'scheduled') {
+        for (const { value } of table.values()) {
+          if (value.trigger === 'scheduled' && inScope(value, settlement) && value.periodEnd.getTime() === settlement.periodEnd.getTime()) {
+            throw new CoreError('settlement_conflict', 'conflict', 'A scheduled settlement of this period exists already.');
+          }
+        }
+      }
+      table.set(settlement.id, { seq: this.store.nextSequence(), value: deepCopy(settlement) });
+    });
+  }
+
+  findById(scope: AccountScope, id: string): Promise<Settlement | undefined> {
+    return this.store.atomic(() => {
+      const row = this.store.tables.settlements.get(id);
+      return row && inScope(row.value, scope) ? deepCopy(row.value) : undefined;
+    });
+  }
+
+  /** Units of work run one at a time here, so a plain read is already serialised. */
+  findByIdForUpdate(scope: AccountScope, id: string): Promise<Settlement | undefined> {
+    return this.findById(scope, id);
+  }
+
+  update(settlement: Settlement): Promise<void> {
+    return this.store.atomic(() => {
+      const row = this.store.tables.settlements.get(settlement.id);
+      if (!row || !inScope(row.value, settlement)) throw new Error(`Unknown settlement ${settlement.id}`);
+      this.store.tables.settlements.set(settlement.id, { seq: row.seq, value: deepCopy(settlement) });
+    });
+  }
+
+  list(scope: AccountScope, page: PageRequest): Promise<Page<Settlement>> {
+    return this.store.atomic(() => pageNewestFirst(this.store.tables.settlements.values(), scope, page, 'settlement'));
+  }
+
+  findScheduled(scope: AccountScope, periodEnd: Date): Promise<Settlement | undefined> {
+    return this.store.atomic(() => {
+      for (const { value } of this.store.tables.settlements.values()) {
+        if (value.trigger === 'scheduled' && inScope(value, scope) && value.periodEnd.getTime() === periodEnd.getTime()) return deepCopy(value);
+      }
+      return undefined;
+    });
+  }
+
+  findUnfinished(limit: number): Promise<Settlement[]> {
+    return this.store.atomic(() =>
+      [...this.store.tables.settlements.values()]
+        .filter((row) => row.value.status === 'pending' || row.value.status === 'processing')
+        .sort((a, b) => a.seq - b.seq)
+        .slice(0, limit)
+        .map((row) => deepCopy(row.value)),
+    );
+  }
+
+  findSettleable(scope: AccountScope, releasedBefore: Date): Promise<PaymentIntent[]> {
+    return this.store.atomic(() => {
+      const blocked = new Set<string>();
+      for (const { value } of this.store.tables.disputes.values()) {
+        if (inScope(value, scope) && BLOCKING_DISPUTES.includes(value.status)) blocked.add(value.paymentIntentId);
+      }
+      return [...this.store.tables.intents.values()]
+        .filter(
+          ({ value }) =>
+            inScope(value, scope) &&
+            value.status === 'channel_settled' &&
+            value.releasedAt !== undefined &&
+            value.releasedAt.getTime() <= releasedBefore.getTime() &&
+            value.settlementId === undefined &&
+            !blocked.has(value.id),
+        )
+        .sort((a, b) => (a.value.releasedAt as Date).getTime() - (b.value.releasedAt as Date).getTime() || a.seq - b.seq)
+        .map((row) => deepCopy(row.value));
+    });
+  }
+
+  assignPayments(scope: AccountScope, settlementId: string, intentIds: readonly string[]): Promise<number> {
+    return this.store.atomic(() => {
+      let marked = 0;
+      for (const id of new Set(intentIds)) {
+        const row = this.store.tables.intents.get(id);
+        if (!row || !inScope(row.value, scope) || row.value.settlementId !== undefined) continue;
+        this.store.tables.intents.set(id, { ...row, value: { ...row.value, settlementId } });
+        marked += 1;
+      }
+      return marked;
+    });
+  }
+
+  releasePayments(scope: AccountScope, settlementId: string): Promise<number> {
+    return this.store.atomic(() => {
+      let freed = 0;
+      for (const [id, row] of this.store.tables.intents) {
+        if (!inScope(row.value, scope) || row.value.settlementId !== settlementId) continue;
+        const { settlementId: _covered, ...rest } = row.value;
+        this.store.tables.intents.set(id, { ...row, value: rest });
+        freed += 1;
+      }
+      return freed;
+    });
+  }
+}

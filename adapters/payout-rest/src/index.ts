@@ -1,0 +1,3 @@
+export * from './payout-protocol';
+export * from './request-signature';
+export * from './rest-payout-gateway';

@@ -1,0 +1,77 @@
+import type { Dispute, DisputeEvidence, DisputeStatus, Mode } from '@payments/core';
+import { toDate, toMillis, toNullable, toNullableMillis, toNumber, toOptional, toOptionalDate, withoutUndefined, type BigIntValue } from './column-values';
+
+export interface DisputeRow {
+  seq?: BigIntValue;
+  id: string;
+  merchant_id: string;
+  mode: string;
+  payment_intent_id: string;
+  status: string;
+  amount: BigIntValue;
+  currency: string;
+  held_amount: BigIntValue | null;
+  held_currency: string | null;
+  held_from: string | null;
+  fee_amount: BigIntValue | null;
+  fee_currency: string | null;
+  reason: string | null;
+  evidence: string;
+  channel: string;
+  channel_dispute_id: string;
+  due_by: BigIntValue;
+  opened_at: BigIntValue;
+  closed_at: BigIntValue | null;
+  created_at: BigIntValue;
+  updated_at: BigIntValue;
+}
+
+export function toDisputeRow(dispute: Dispute): DisputeRow {
+  return {
+    id: dispute.id,
+    merchant_id: dispute.merchantId,
+    mode: dispute.mode,
+    payment_intent_id: dispute.paymentIntentId,
+    status: dispute.status,
+    amount: dispute.amount,
+    currency: dispute.currency,
+    held_amount: dispute.held?.amount ?? null,
+    held_currency: dispute.held?.currency ?? null,
+    held_from: toNullable(dispute.heldFrom),
+    fee_amount: dispute.fee?.amount ?? null,
+    fee_currency: dispute.fee?.currency ?? null,
+    reason: toNullable(dispute.reason),
+    evidence: JSON.stringify(dispute.evidence),
+    channel: dispute.channel,
+    channel_dispute_id: dispute.channelDisputeId,
+    due_by: toMillis(dispute.dueBy),
+    opened_at: toMillis(dispute.openedAt),
+    closed_at: toNullableMillis(dispute.closedAt),
+    created_at: toMillis(dispute.created),
+    updated_at: toMillis(dispute.updated),
+  };
+}
+
+export function toDispute(row: DisputeRow): Dispute {
+  return withoutUndefined<Dispute>({
+    id: row.id,
+    merchantId: row.merchant_id,
+    mode: row.mode as Mode,
+    paymentIntentId: row.payment_intent_id,
+    status: row.status as DisputeStatus,
+    amount: toNumber(row.amount),
+    currency: row.currency,
+    held: row.held_amount === null || row.held_currency === null ? undefined : { amount: toNumber(row.held_amount), currency: row.held_currency },
+    heldFrom: toOptional(row.held_from) as Dispute['heldFrom'],
+    fee: row.fee_amount === null || row.fee_currency === null ? undefined : { amount: toNumber(row.fee_amount), currency: row.fee_currency },
+    reason: toOptional(row.reason),
+    evidence: JSON.parse(row.evidence) as DisputeEvidence,
+    channel: row.channel,
+    channelDisputeId: row.channel_dispute_id,
+    dueBy: toDate(row.due_by),
+    openedAt: toDate(row.opened_at),
+    closedAt: toOptionalDate(row.closed_at),
+    created: toDate(row.created_at),
+    updated: toDate(row.updated_at),
+  });
+}

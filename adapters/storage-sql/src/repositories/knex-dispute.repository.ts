@@ -1,0 +1,75 @@
+import { CoreError, type AccountScope, type Dispute, type DisputeFilter, type DisputeRepository, type Page, type PageRequest } from '@payments/core';
+import { dialectOf } from '../dialect';
+import { DISPUTE_INDEXES } from '../migrations/008-disputes.migration';
+import { isDuplicateKeyError } from '../sql-errors';
+import type { KnexContext } from '../knex-context';
+import { toDispute, toDisputeRow, type DisputeRow } from '../mapping/dispute.row';
+import { cursorSeq } from './cursor';
+
+const CHANNEL_DISPUTE_UNIQUE = { indexName: DISPUTE_INDEXES.channelDispute, sqliteColumns: ['disputes.channel', 'disputes.channel_dispute_id'] } as const;
+
+/** Raised when a channel dispute is stored twice; callers read the stored one instead. */
+export function disputeExists(cause?: unknown): CoreError {
+  return new CoreError('dispute_exists', 'conflict', 'This channel dispute is recorded already.', cause === undefined ? {} : { cause });
+}
+
+export class KnexDisputeRepository implements DisputeRepository {
+  constructor(private readonly context: KnexContext) {}
+
+  private table() {
+    return this.context.db()<DisputeRow>('disputes');
+  }
+
+  /** The unique (channel, channel_dispute_id) refuses a second row for one channel dispute. */
+  async insert(dispute: Dispute): Promise<void> {
+    try {
+      await this.table().insert(toDisputeRow(dispute));
+    } catch (error) {
+      if (isDuplicateKeyError(error, CHANNEL_DISPUTE_UNIQUE)) throw disputeExists(error);
+      throw error;
+    }
+  }
+
+  async findById(scope: AccountScope, id: string): Promise<Dispute | undefined> {
+    const row = await this.table().where({ id, merchant_id: scope.merchantId, mode: scope.mode }).first();
+    return row === undefined ? undefined : toDispute(row);
+  }
+
+  async findByIdForUpdate(scope: AccountScope, id: string): Promise<Dispute | undefined> {
+    const query = this.table().where({ id, merchant_id: scope.merchantId, mode: scope.mode });
+    // SQLite has no row locks: its write transactions already run one at a time.
+    const row = await (dialectOf(this.context.db()) === 'mysql' ? query.forUpdate() : query).first();
+    return row === undefined ? undefined : toDispute(row);
+  }
+
+  async findByChannelDisputeId(channel: string, channelDisputeId: string): Promise<Dispute | undefined> {
+    const row = await this.table().where({ channel, channel_dispute_id: channelDisputeId }).first();
+    return row === undefined ? undefined : toDispute(row);
+  }
+
+  async findLatestForIntent(scope: AccountScope, paymentIntentId: string): Promise<Dispute | undefined> {
+    const row = await this.table()
+      .where({ merchant_id: scope.merchantId, mode: scope.mode, payment_intent_id: paymentIntentId })
+      .orderBy('seq', 'desc')
+      .first();
+    return row === undefined ? undefined : toDispute(row);
+  }
+
+  async update(dispute: Dispute): Promise<void> {
+    const { id, merchant_id, mode, ...columns } = toDisputeRow(dispute);
+    const changed = await this.table().where({ id, merchant_id, mode }).update(columns);
+    if (changed === 0) throw new Error(`No dispute ${id} to update`);
+  }
+
+  async list(scope: AccountScope, filter: DisputeFilter, page: PageRequest): Promise<Page<Dispute>> {
+    const query = this.table().where({ merchant_id: scope.merchantId, mode: scope.mode });
+    if (page.startingAfter !== undefined) {
+      query.where('seq', '<', await cursorSeq(this.context.db(), 'disputes', scope, page.startingAfter, 'dispute'));
+    }
+    if (filter.status !== undefined) query.where('status', filter.status);
+    if (filter.paymentIntentId !== undefined) query.where('payment_intent_id', filter.paymentIntentId);
+    // One extra row tells whether another page follows without a COUNT.
+    const rows = await query.orderBy('seq', 'desc').limit(page.limit + 1);
+    return { data: rows.slice(0, page.limit).map(toDispute), hasMore: rows.length > page.limit };
+  }
+}

@@ -1,0 +1,150 @@
+import { parseAccountCode, type AccountScope, type ForeignEntry, type Ledger, type LedgerBalance, type LedgerTransaction, type UnbalancedTransaction } from '@payments/core';
+import type { Knex } from 'knex';
+import { dialectOf } from '../dialect';
+import type { KnexContext } from '../knex-context';
+import { toMillis, toNumber, type BigIntValue } from '../mapping/column-values';
+import { isDuplicateKeyError } from '../sql-errors';
+
+interface BalanceRow {
+  account: string;
+  merchant_id: string | null;
+  mode: string;
+  currency: string;
+  balance: BigIntValue;
+}
+
+const CAUSE_UNIQUE = { indexName: 'ledger_transactions_cause_unique', sqliteColumns: ['ledger_transactions.cause'] };
+
+/** The columns a balance row derives from its account code. */
+function accountColumns(account: string): { merchant_id: string | null; mode: string } {
+  const parsed = parseAccountCode(account);
+  if (!parsed) throw new Error(`Not a ledger account code: ${account}`);
+  return { merchant_id: parsed.kind === 'merchant' ? parsed.merchantId : null, mode: parsed.mode };
+}
+
+function balanceFromRow(row: { account: string; currency: string; balance: BigIntValue }): LedgerBalance {
+  return { account: row.account, currency: row.currency, balance: toNumber(row.balance) };
+}
+
+export class KnexLedger implements Ledger {
+  constructor(private readonly context: KnexContext) {}
+
+  async post(tx: LedgerTransaction): Promise<boolean> {
+    // A posting is never half written: outside a unit of work it takes a transaction of its own.
+    if (this.context.currentTransaction()) return this.write(tx);
+    return this.context.knex.transaction((trx) => this.context.withTransaction(trx, () => this.write(tx)));
+  }
+
+  async hasPosted(cause: string): Promise<boolean> {
+    return (await this.context.db()('ledger_transactions').where({ cause }).first('seq')) !== undefined;
+  }
+
+  async balances(scope: AccountScope): Promise<LedgerBalance[]> {
+    const rows = await this.context.db()<BalanceRow>('ledger_balances').where({ merchant_id: scope.merchantId, mode: scope.mode }).orderBy('account');
+    return rows.map(balanceFromRow);
+  }
+
+  async balanceForUpdate(account: string): Promise<number> {
+    const db = this.context.db();
+    const query = db<BalanceRow>('ledger_balances').where({ account });
+    const row = await (dialectOf(db) === 'mysql' ? query.forUpdate() : query).first();
+    return row ? toNumber(row.balance) : 0;
+  }
+
+  async balanceTable(): Promise<LedgerBalance[]> {
+    return (await this.context.db()<BalanceRow>('ledger_balances').orderBy('account')).map(balanceFromRow);
+  }
+
+  async journalTotals(): Promise<LedgerBalance[]> {
+    const rows = (await this.context
+      .db()('ledger_entries')
+      .select('account', 'currency')
+      .sum({ balance: 'amount' })
+      .groupBy('account', 'currency')
+      .orderBy('account')) as { account: string; currency: string; balance: BigIntValue }[];
+    return rows.map(balanceFromRow);
+  }
+
+  async unbalancedTransactions(limit: number): Promise<UnbalancedTransaction[]> {
+    const rows = (await this.context
+      .db()('ledger_entries as e')
+      .join('ledger_transactions as t', 't.seq', 'e.transaction_seq')
+      .select('t.cause', 'e.currency')
+      .sum({ total: 'e.amount' })
+      .groupBy('t.seq', 't.cause', 'e.currency')
+      .havingRaw('SUM(e.amount) <> 0')
+      .limit(limit)) as { cause: string; currency: string; total: BigIntValue }[];
+    return rows.map((row) => ({ cause: row.cause, currency: row.currency, sum: toNumber(row.total) }));
+  }
+
+  async foreignEntries(limit: number): Promise<ForeignEntry[]> {
+    return this.context
+      .db()('ledger_entries as e')
+      .join('ledger_transactions as t', 't.seq', 'e.transaction_seq')
+      .where((where) => where.whereNotNull('e.account_merchant_id').andWhereRaw('e.account_merchant_id <> t.merchant_id'))
+      .orWhereRaw('e.account_mode <> t.mode')
+      .select('t.cause', 'e.account')
+      .limit(limit);
+  }
+
+  async rebuildBalances(): Promise<number> {
+    return this.context.knex.transaction(async (trx) => {
+      const totals: { account: string; currency: string; balance: BigIntValue }[] = await trx('ledger_entries')
+        .select('account', 'currency')
+        .sum({ balance: 'amount' })
+        .groupBy('account', 'currency');
+      await trx('ledger_balances').delete();
+      for (const row of totals) {
+        await trx('ledger_balances').insert({ account: row.account, ...accountColumns(row.account), currency: row.currency, balance: toNumber(row.balance) });
+      }
+      return totals.length;
+    });
+  }
+
+  private async write(tx: LedgerTransaction): Promise<boolean> {
+    const db = this.context.db();
+    let seq: number;
+    try {
+      const [inserted] = await db('ledger_transactions').insert({
+        cause: tx.cause,
+        cause_type: tx.causeType,
+        cause_id: tx.causeId,
+        merchant_id: tx.merchantId,
+        mode: tx.mode,
+        created_at: toMillis(tx.created),
+      });
+      seq = toNumber(inserted as BigIntValue);
+    } catch (error) {
+      // The cause was posted before (a replayed callback, a job run twice): nothing to add.
+      if (isDuplicateKeyError(error, CAUSE_UNIQUE)) return false;
+      throw error;
+    }
+    await db('ledger_entries').insert(
+      tx.entries.map((entry) => {
+        const columns = accountColumns(entry.account);
+        return { transaction_seq: seq, account: entry.account, account_merchant_id: columns.merchant_id, account_mode: columns.mode, currency: entry.currency, amount: entry.amount };
+      }),
+    );
+    await this.addToBalances(db, tx);
+    return true;
+  }
+
+  /**
+   * One upsert per account, in account order: every posting takes the balance rows' locks in the
+   * same order, so two postings sharing platform accounts wait for each other instead of deadlocking.
+   */
+  private async addToBalances(db: Knex, tx: LedgerTransaction): Promise<void> {
+    const deltas = new Map<string, { currency: string; amount: number }>();
+    for (const entry of tx.entries) {
+      const delta = deltas.get(entry.account);
+      deltas.set(entry.account, { currency: entry.currency, amount: (delta?.amount ?? 0) + entry.amount });
+    }
+    for (const account of [...deltas.keys()].sort()) {
+      const { currency, amount } = deltas.get(account) as { currency: string; amount: number };
+      await db('ledger_balances')
+        .insert({ account, ...accountColumns(account), currency, balance: amount })
+        .onConflict('account')
+        .merge({ balance: db.raw('ledger_balances.balance + ?', [amount]) });
+    }
+  }
+}

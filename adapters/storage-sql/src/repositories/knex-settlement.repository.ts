@@ -1,0 +1,195 @@
+import {
+  CoreError,
+  type AccountScope,
+  type Mode,
+  type Page,
+  type PageRequest,
+  type PaymentIntent,
+  type Settlement,
+  type SettlementRepository,
+  type SettlementStatus,
+} from '@payments/core';
+import { dialectOf } from '../dialect';
+import type { KnexContext } from '../knex-context';
+import { toDate, toMillis, toNullable, toNullableMillis, toNumber, toOptional, toOptionalDate, withoutUndefined, type BigIntValue } from '../mapping/column-values';
+import { toPaymentIntent, type PaymentIntentRow } from '../mapping/payment-intent.row';
+import { SETTLEMENT_INDEXES } from '../migrations/009-settlements.migration';
+import { isDuplicateKeyError } from '../sql-errors';
+import { cursorSeq } from './cursor';
+
+interface SettlementRow {
+  seq?: BigIntValue;
+  id: string;
+  merchant_id: string;
+  mode: string;
+  status: string;
+  amount: BigIntValue;
+  currency: string;
+  payments: number;
+  period_start: BigIntValue;
+  period_end: BigIntValue;
+  trigger: string;
+  scheduled_period_end: BigIntValue | null;
+  destination_id: string | null;
+  failure_reason: string | null;
+  paid_at: BigIntValue | null;
+  created_at: BigIntValue;
+  updated_at: BigIntValue;
+}
+
+const SCHEDULED_PERIOD_UNIQUE = {
+  indexName: SETTLEMENT_INDEXES.scheduledPeriod,
+  sqliteColumns: ['settlements.merchant_id', 'settlements.mode', 'settlements.scheduled_period_end'],
+} as const;
+
+/** Disputes that keep a payment out of settlement: its money is held, or was taken back. */
+const BLOCKING_DISPUTES = ['opened', 'under_review', 'lost'] as const;
+
+/** IN lists stay well under every engine's limit on bound parameters. */
+const ID_CHUNK = 500;
+
+function toRow(settlement: Settlement): SettlementRow {
+  return {
+    id: settlement.id,
+    merchant_id: settlement.merchantId,
+    mode: settlement.mode,
+    status: settlement.status,
+    amount: settlement.amount.amount,
+    currency: settlement.amount.currency,
+    payments: settlement.payments,
+    period_start: toMillis(settlement.periodStart),
+    period_end: toMillis(settlement.periodEnd),
+    trigger: settlement.trigger,
+    scheduled_period_end: settlement.trigger === 'scheduled' ? toMillis(settlement.periodEnd) : null,
+    destination_id: toNullable(settlement.destinationId),
+    failure_reason: toNullable(settlement.failureReason),
+    paid_at: toNullableMillis(settlement.paidAt),
+    created_at: toMillis(settlement.created),
+    updated_at: toMillis(settlement.updated),
+  };
+}
+
+function toEntity(row: SettlementRow): Settlement {
+  return withoutUndefined({
+    id: row.id,
+    merchantId: row.merchant_id,
+    mode: row.mode as Mode,
+    status: row.status as SettlementStatus,
+    amount: { amount: toNumber(row.amount), currency: row.currency },
+    payments: row.payments,
+    periodStart: toDate(row.period_start),
+    periodEnd: toDate(row.period_end),
+    trigger: row.trigger as Settlement['trigger'],
+    destinationId: toOptional(row.destination_id),
+    failureReason: toOptional(row.failure_reason),
+    paidAt: toOptionalDate(row.paid_at),
+    created: toDate(row.created_at),
+    updated: toDate(row.updated_at),
+  });
+}
+
+export class KnexSettlementRepository implements SettlementRepository {
+  constructor(private readonly context: KnexContext) {}
+
+  private table() {
+    return this.context.db()<SettlementRow>('settlements');
+  }
+
+  private scoped(scope: AccountScope) {
+    return this.table().where({ merchant_id: scope.merchantId, mode: scope.mode });
+  }
+
+  async insert(settlement: Settlement): Promise<void> {
+    try {
+      await this.table().insert(toRow(settlement));
+    } catch (error) {
+      // The unique index is the rule: two workers making one period's batch at once.
+      if (isDuplicateKeyError(error, SCHEDULED_PERIOD_UNIQUE)) {
+        throw new CoreError('settlement_conflict', 'conflict', 'A scheduled settlement of this period exists already.', { cause: error });
+      }
+      throw error;
+    }
+  }
+
+  async findById(scope: AccountScope, id: string): Promise<Settlement | undefined> {
+    const row = await this.scoped(scope).where({ id }).first();
+    return row === undefined ? undefined : toEntity(row);
+  }
+
+  async findByIdForUpdate(scope: AccountScope, id: string): Promise<Settlement | undefined> {
+    const query = this.scoped(scope).where({ id });
+    // SQLite has no row locks: its write transactions already run one at a time.
+    const row = await (dialectOf(this.context.db()) === 'mysql' ? query.forUpdate() : query).first();
+    return row === undefined ? undefined : toEntity(row);
+  }
+
+  async update(settlement: Settlement): Promise<void> {
+    const { id, merchant_id, mode, ...columns } = toRow(settlement);
+    const changed = await this.table().where({ id, merchant_id, mode }).update(columns);
+    if (changed === 0) throw new Error(`Unknown settlement ${id}`);
+  }
+
+  async list(scope: AccountScope, page: PageRequest): Promise<Page<Settlement>> {
+    const query = this.scoped(scope);
+    if (page.startingAfter !== undefined) {
+      query.where('seq', '<', await cursorSeq(this.context.db(), 'settlements', scope, page.startingAfter, 'settlement'));
+    }
+    // One extra row tells whether another page follows without a COUNT.
+    const rows = await query.orderBy('seq', 'desc').limit(page.limit + 1);
+    return { data: rows.slice(0, page.limit).map(toEntity), hasMore: rows.length > page.limit };
+  }
+
+  async findScheduled(scope: AccountScope, periodEnd: Date): Promise<Settlement | undefined> {
+    const row = await this.scoped(scope).where({ scheduled_period_end: toMillis(periodEnd) }).first();
+    return row === undefined ? undefined : toEntity(row);
+  }
+
+  async findUnfinished(limit: number): Promise<Settlement[]> {
+    const rows = await this.table().whereIn('status', ['pending', 'processing']).orderBy('seq', 'asc').limit(limit);
+    return rows.map(toEntity);
+  }
+
+  async findSettleable(scope: AccountScope, releasedBefore: Date): Promise<PaymentIntent[]> {
+    const db = this.context.db();
+    const rows: PaymentIntentRow[] = await db('payment_intents as pi')
+      .select('pi.*')
+      .where({ 'pi.merchant_id': scope.merchantId, 'pi.mode': scope.mode, 'pi.status': 'channel_settled' })
+      .whereNull('pi.settlement_id')
+      .whereNotNull('pi.released_at')
+      .where('pi.released_at', '<=', releasedBefore.getTime())
+      .whereNotExists(
+        db('disputes as d')
+          .select(db.raw('1'))
+          .whereRaw('d.payment_intent_id = pi.id')
+          .andWhereRaw('d.merchant_id = pi.merchant_id')
+          .andWhereRaw('d.mode = pi.mode')
+          .whereIn('d.status', [...BLOCKING_DISPUTES]),
+      )
+      .orderBy('pi.released_at', 'asc')
+      .orderBy('pi.seq', 'asc');
+    return rows.map(toPaymentIntent);
+  }
+
+  async assignPayments(scope: AccountScope, settlementId: string, intentIds: readonly string[]): Promise<number> {
+    const ids = [...new Set(intentIds)];
+    let marked = 0;
+    for (let i = 0; i < ids.length; i += ID_CHUNK) {
+      // Conditional on NULL: of two settlements racing for a payment, only one marks it, and the
+      // count tells the other it lost (the row lock of the UPDATE serialises them on MySQL).
+      marked += await this.context
+        .db()('payment_intents')
+        .whereIn('id', ids.slice(i, i + ID_CHUNK))
+        .whereNull('settlement_id')
+        .where({ merchant_id: scope.merchantId, mode: scope.mode })
+        .update({ settlement_id: settlementId });
+    }
+    return marked;
+  }
+
+  async releasePayments(scope: AccountScope, settlementId: string): Promise<number> {
+    return this.context
+      .db()('payment_intents')
+      .where({ settlement_id: settlementId, merchant_id: scope.merchantId, mode: scope.mode })
+      .update({ settlement_id: null });
+  }
+}

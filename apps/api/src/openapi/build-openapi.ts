@@ -1,0 +1,114 @@
+import type { RequestRoute } from '@hapi/hapi';
+import { API_VERSION_PATTERN, CURRENT_API_VERSION, IDEMPOTENCY } from '@payments/core';
+import type { Schema } from 'joi';
+import { joiToJsonSchema } from './joi-schema';
+import { OPERATIONS, type OperationInfo } from './operations';
+import { RESPONSE_SCHEMAS, type JsonSchema } from './response-schemas';
+
+export type OpenApiDocument = Record<string, unknown> & { paths: Record<string, Record<string, JsonSchema>>; components: { schemas: Record<string, JsonSchema>; securitySchemes: Record<string, JsonSchema> } };
+
+/** Errors any `/v1` route can answer, whatever it does. */
+const GENERIC_ERRORS = [400, 401, 403, 429, 500] as const;
+
+const ERROR_DESCRIPTIONS: Readonly<Record<number, string>> = {
+  400: 'Bad parameter (`code` names it, `param` points at it).',
+  401: 'Missing or bad API key.',
+  402: 'The channel refused the payment; the failed attempt stays in the history.',
+  403: 'Forbidden (for example live_not_enabled, or settlement on a schedule).',
+  404: 'No such object for this key.',
+  409: 'Conflict: idempotency_key_in_use, merchant_order_id_taken, invalid_state_transition …',
+  413: 'request_too_large: body over 64 KiB.',
+  415: 'Only application/json bodies are read.',
+  422: 'Idempotency-Key reused with a different request.',
+  429: 'Rate limited; Retry-After says when to try again.',
+  500: 'api_error: retrying with the same Idempotency-Key is safe.',
+};
+
+interface RouteValidation {
+  params?: Schema;
+  query?: Schema;
+  payload?: Schema;
+}
+
+/**
+ * The OpenAPI 3.1 document of `/v1`, made from the live route table: paths, parameters and
+ * request bodies from each route's joi schemas; answers from `OPERATIONS` and `RESPONSE_SCHEMAS`.
+ * A `/v1` route without an entry in `OPERATIONS` is still listed, with `x-undocumented: true`,
+ * so the document test can name it.
+ */
+export function buildOpenApi(table: readonly RequestRoute[]): OpenApiDocument {
+  const schemas: Record<string, JsonSchema> = { ...RESPONSE_SCHEMAS };
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  const routes = table.filter((route) => route.path.startsWith('/v1/')).sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
+  for (const route of routes) {
+    const method = route.method.toLowerCase();
+    const info = OPERATIONS[`${method.toUpperCase()} ${route.path}`];
+    const validate = (route.settings.validate ?? {}) as RouteValidation;
+    const operation = info ? describedOperation(info, method, validate, schemas) : { 'x-undocumented': true, responses: {} };
+    (paths[route.path] ??= {})[method] = { ...operation, parameters: parameters(method, validate, info) };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Payment service merchant API',
+      version: CURRENT_API_VERSION,
+      description:
+        'The merchant API under /v1. Authenticate with `Authorization: Bearer sk_test_…` (every route but this document). ' +
+        'Every POST needs an Idempotency-Key; `Api-Version` selects the version that answers. Errors answer `{error: {code, message, param?, request_id}}`.',
+    },
+    tags: [...new Set(Object.values(OPERATIONS).map((operation) => operation.tag))].map((name) => ({ name })),
+    security: [{ apiKey: [] }],
+    paths,
+    components: {
+      schemas,
+      securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'An API key: sk_test_… or sk_live_…' } },
+    },
+  };
+}
+
+function describedOperation(info: OperationInfo, method: string, validate: RouteValidation, schemas: Record<string, JsonSchema>): JsonSchema {
+  const content = (schema: string) => ({ 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } });
+  const responses: Record<string, JsonSchema> = {};
+  for (const status of [info.success.status, ...(info.success.alsoWith ?? [])]) {
+    responses[String(status)] = { description: info.success.description, content: content(info.success.schema) };
+  }
+  const errors = info.open ? [500] : [...new Set([...GENERIC_ERRORS, ...(info.errors ?? [])])].sort();
+  for (const status of errors) responses[String(status)] = { description: ERROR_DESCRIPTIONS[status] ?? 'Error.', content: content('Error') };
+  const operation: JsonSchema = { operationId: info.operationId, summary: info.summary, tags: [info.tag], responses };
+  if (info.open) operation.security = [];
+  if (method === 'post' && info.requestBody && validate.payload) {
+    schemas[info.requestBody] = joiToJsonSchema(validate.payload);
+    operation.requestBody = { required: true, content: content(info.requestBody) };
+  }
+  return operation;
+}
+
+function parameters(method: string, validate: RouteValidation, info: OperationInfo | undefined): JsonSchema[] {
+  const list: JsonSchema[] = [];
+  for (const [where, schema] of [['path', validate.params], ['query', validate.query]] as const) {
+    if (!schema) continue;
+    const json = joiToJsonSchema(schema);
+    const required = new Set((json.required as string[] | undefined) ?? []);
+    for (const [name, property] of Object.entries((json.properties ?? {}) as Record<string, JsonSchema>)) {
+      list.push({ name, in: where, required: where === 'path' || required.has(name), schema: property });
+    }
+  }
+  if (info?.open) return list;
+  list.push({
+    name: 'Api-Version',
+    in: 'header',
+    required: false,
+    description: 'The API version that answers; without it, the account’s pinned version.',
+    schema: { type: 'string', pattern: API_VERSION_PATTERN.source, examples: [CURRENT_API_VERSION] },
+  });
+  if (method === 'post') {
+    list.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: true,
+      description: 'The same key and body replay the first answer (with `Idempotent-Replayed: true`).',
+      schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY.maxKeyLength },
+    });
+  }
+  return list;
+}

@@ -1,0 +1,36 @@
+import type { Schema } from 'joi';
+import parse from 'joi-to-json';
+import type { JsonSchema } from './response-schemas';
+
+/**
+ * A joi schema as OpenAPI 3.1 JSON Schema, by joi-to-json. One gap is filled by hand:
+ * `Joi.object().pattern(Joi.string(), value)` (metadata, evidence) comes out as a closed object
+ * with no properties, which would forbid every key; it is a map, so `additionalProperties`
+ * takes the value's schema and `propertyNames` the key's.
+ */
+export function joiToJsonSchema(schema: Schema): JsonSchema {
+  const json = parse(schema, 'open-api-3.1') as JsonSchema;
+  fillPatternMaps(schema, json);
+  return json;
+}
+
+/** joi's own record of an object's keys and patterns (public on every schema as `$_terms`). */
+interface ObjectTerms {
+  keys?: { key: string; schema: Schema }[] | null;
+  patterns?: { schema?: Schema; regex?: RegExp; rule: Schema }[];
+}
+
+function fillPatternMaps(schema: Schema, json: JsonSchema): void {
+  if (schema.type !== 'object') return;
+  const terms = schema.$_terms as ObjectTerms;
+  const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
+  for (const child of terms.keys ?? []) {
+    if (properties[child.key]) fillPatternMaps(child.schema, properties[child.key] as JsonSchema);
+  }
+  const keyed = terms.patterns?.find((pattern) => pattern.schema !== undefined);
+  if (keyed) {
+    json.additionalProperties = parse(keyed.rule, 'open-api-3.1') as JsonSchema;
+    json.propertyNames = parse(keyed.schema as Schema, 'open-api-3.1') as JsonSchema;
+    if (Object.keys(properties).length === 0) delete json.properties;
+  }
+}

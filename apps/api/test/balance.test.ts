@@ -1,0 +1,73 @@
+import test from 'ava';
+import { ReleaseFunds, ReportChannelSettlements } from '@payments/core';
+import { SimulatorPaymentChannel } from '@payments/channel-simulator';
+import { FakeClock } from '@payments/in-memory';
+import { paymentFlow, type Json } from './helpers/payment-flow';
+import { startTestApp, type TestApp } from './helpers/test-app';
+
+const clock = new FakeClock(new Date());
+let t0: TestApp;
+
+test.before(async () => {
+  t0 = await startTestApp({ clock });
+});
+test.after.always(async () => t0?.close());
+
+async function tick(): Promise<void> {
+  clock.advance(1000);
+  await t0.app.get(SimulatorPaymentChannel).tick();
+  await t0.app.get(ReportChannelSettlements).execute({ limit: 100 });
+  await t0.app.get(ReleaseFunds).execute({ limit: 100 });
+}
+
+const thb = (amount: number): Json[] => [{ amount, currency: 'THB' }];
+
+test.serial('a new merchant sees zeros in its settlement currency', async (t) => {
+  const shop = await t0.merchant();
+  const res = await t0.request({ method: 'GET', url: '/v1/balance', key: shop.testKey });
+  t.is(res.statusCode, 200);
+  t.deepEqual(res.result, { object: 'balance', available: thb(0), pending: thb(0), dispute_hold: thb(0) });
+});
+
+test.serial('a payment shows in pending once paid and moves to available when the release timer fires', async (t) => {
+  const shop = await t0.merchant();
+  const flow = paymentFlow(t0, shop.testKey);
+  const balance = async (): Promise<Json> => flow.get('/v1/balance');
+  const intent = await flow.createIntent({ amount: 25_000 });
+  await flow.attempt(intent.id);
+  const paid = (await flow.simulate(intent.id, { outcome: 'succeeded' })).result as Json;
+  const net = paid.net.amount as number;
+  t.is(net, 25_000 - paid.fee.amount);
+  t.like(await balance(), { available: thb(0), pending: thb(net), dispute_hold: thb(0) });
+
+  // A replayed success (the same callback again, through the reconciler's path) books nothing twice.
+  await flow.simulate(intent.id, { outcome: 'succeeded' });
+  t.like(await balance(), { pending: thb(net) });
+
+  await tick();
+  await tick();
+  t.is((await flow.intent(intent.id)).status, 'channel_settled');
+  t.like(await balance(), { available: thb(0), pending: thb(net) }, 'channel settlement alone releases nothing');
+  await flow.advance(intent.id, 'release');
+  await tick();
+  t.like(await balance(), { available: thb(net), pending: thb(0), dispute_hold: thb(0) });
+});
+
+test.serial("one merchant's payments never show in another's balance, nor test money in live", async (t) => {
+  const payer = await t0.merchant();
+  const other = await t0.merchant();
+  const flow = paymentFlow(t0, payer.testKey);
+  const intent = await flow.createIntent({ amount: 10_000 });
+  await flow.attempt(intent.id);
+  await flow.simulate(intent.id, { outcome: 'succeeded' });
+  t.like((await t0.request({ method: 'GET', url: '/v1/balance', key: other.testKey })).result, { pending: thb(0) });
+  const live = await t0.request({ method: 'GET', url: '/v1/balance', key: await payer.liveKey() });
+  t.is(live.statusCode, 200);
+  t.like(live.result, { pending: thb(0), available: thb(0) });
+});
+
+test.serial('the balance needs a key', async (t) => {
+  const res = await t0.request({ method: 'GET', url: '/v1/balance' });
+  t.is(res.statusCode, 401);
+  t.like(res.result, { error: { code: 'authentication_required' } });
+});

@@ -1,0 +1,107 @@
+import test from 'ava';
+import {
+  MerchantRepository,
+  PaySettlements,
+  ReleaseFunds,
+  ReportChannelSettlements,
+  type DestinationVerification,
+  type Mode,
+  type PayoutGateway,
+  type PayoutRequest,
+  type PayoutResult,
+} from '@payments/core';
+import { SimulatorPaymentChannel } from '@payments/channel-simulator';
+import { FakeClock } from '@payments/in-memory';
+import { paymentFlow, type Json } from './helpers/payment-flow';
+import { startTestApp, unique, type TestApp, type TestMerchant } from './helpers/test-app';
+
+/** A payout provider whose answers the test sets. */
+class ScriptedGateway implements PayoutGateway {
+  next: PayoutResult = { status: 'paid' };
+  queryAnswer: PayoutResult | undefined;
+  readonly sent: string[] = [];
+
+  supports(): boolean {
+    return true;
+  }
+
+  async verifyDestination(): Promise<DestinationVerification> {
+    return { status: 'verified' };
+  }
+
+  async sendPayout(request: PayoutRequest): Promise<PayoutResult> {
+    this.sent.push(request.reference);
+    return this.next;
+  }
+
+  async queryPayout(_mode: Mode, _reference: string): Promise<PayoutResult | undefined> {
+    return this.queryAnswer;
+  }
+}
+
+const clock = new FakeClock(new Date());
+const gateway = new ScriptedGateway();
+let t0: TestApp;
+
+test.before(async () => {
+  t0 = await startTestApp({ clock, payoutGateway: gateway });
+});
+test.after.always(async () => t0?.close());
+
+async function tick(): Promise<void> {
+  clock.advance(1000);
+  await t0.app.get(SimulatorPaymentChannel).tick();
+  await t0.app.get(ReportChannelSettlements).execute({ limit: 500 });
+  await t0.app.get(ReleaseFunds).execute({ limit: 500 });
+}
+
+async function manualShopWithFunds(amount: number): Promise<{ shop: TestMerchant; net: number }> {
+  const shop = await t0.merchant();
+  await t0.app.get<MerchantRepository>(MerchantRepository).updateSettings(shop.id, { settlementSchedule: 'manual' });
+  const flow = paymentFlow(t0, shop.testKey);
+  const intent = await flow.createIntent({ amount });
+  await flow.attempt(intent.id);
+  const paid = (await flow.simulate(intent.id, { outcome: 'succeeded' })).result as Json;
+  await tick();
+  await tick();
+  await flow.advance(intent.id, 'release');
+  await tick();
+  return { shop, net: paid.net.amount as number };
+}
+
+const thb = (amount: number): Json[] => [{ amount, currency: 'THB' }];
+
+test.serial('a failed payout answers the settlement failed, returns the funds to available and lets the payment be settled again', async (t) => {
+  const { shop, net } = await manualShopWithFunds(20_000);
+  const flow = paymentFlow(t0, shop.testKey);
+  gateway.next = { status: 'failed', failureReason: 'account_closed' };
+  const res = await t0.request({ method: 'POST', url: '/v1/settlements', key: shop.testKey, idempotencyKey: unique() });
+  t.is(res.statusCode, 201);
+  const failed = res.result as Json;
+  t.like(failed, { status: 'failed', amount: { amount: net, currency: 'THB' }, payments: 1 });
+  t.false('failure_reason' in failed, 'operator detail stays inside');
+  t.like(await flow.get('/v1/balance'), { available: thb(net) });
+  const events = ((await flow.get('/v1/events?limit=100')).data as Json[]).filter((event) => event.data.id === failed.id).map((event) => event.type).reverse();
+  t.deepEqual(events, ['settlement.pending', 'settlement.processing', 'settlement.failed']);
+
+  gateway.next = { status: 'paid' };
+  const again = await t0.request({ method: 'POST', url: '/v1/settlements', key: shop.testKey, idempotencyKey: unique() });
+  t.like(again.result, { status: 'paid', amount: { amount: net, currency: 'THB' }, payments: 1 });
+  t.like(await flow.get('/v1/balance'), { available: thb(0) });
+});
+
+test.serial('a payout still processing is answered processing and finished by the payout job', async (t) => {
+  const { shop, net } = await manualShopWithFunds(30_000);
+  const flow = paymentFlow(t0, shop.testKey);
+  gateway.next = { status: 'processing' };
+  const created = (await t0.request({ method: 'POST', url: '/v1/settlements', key: shop.testKey, idempotencyKey: unique() })).result as Json;
+  t.like(created, { status: 'processing', amount: { amount: net, currency: 'THB' } });
+  t.like(await flow.get('/v1/balance'), { available: thb(0) });
+
+  gateway.queryAnswer = { status: 'paid' };
+  await t0.app.get(PaySettlements).execute({ limit: 500 });
+  t.like(await flow.get(`/v1/settlements/${created.id}`), { status: 'paid' });
+  t.is(gateway.sent.filter((reference) => reference === created.id).length, 1, 'sent once, then asked');
+  gateway.queryAnswer = undefined;
+  gateway.next = { status: 'paid' };
+});

@@ -1,0 +1,117 @@
+import { CoreError } from '../errors/core-error';
+import type { Clock } from '../ports/clock.port';
+import type { Ledger } from '../ports/ledger.port';
+import type { RandomSource } from '../ports/random-source.port';
+import type { SettlementRepository } from '../ports/settlement.repository.port';
+import { truncateToSecond, type DomainEvent } from './event.entity';
+import { publishEvent, type EventPublishDeps } from './event-publishing';
+import { newId } from './ids';
+import { merchantAccount } from './ledger';
+import { settlementCreatedPosting } from './ledger-postings';
+import type { Merchant } from './merchant.entity';
+import type { AccountScope } from './mode';
+import type { Settlement } from './settlement.entity';
+
+/** The ports creating and moving settlements write through. */
+export interface SettlementDeps extends EventPublishDeps {
+  readonly settlements: SettlementRepository;
+  readonly ledger: Ledger;
+  readonly clock: Clock;
+  readonly random: RandomSource;
+}
+
+/** The lock under which a merchant's settlements of one mode are created, one at a time. */
+export function settlementLockKey(scope: AccountScope): string {
+  return `settlement:${scope.merchantId}:${scope.mode}`;
+}
+
+/** How long a settlement lock may be held before it is presumed dead (a creation is one short transaction). */
+export const SETTLEMENT_LOCK_TTL_MS = 30_000;
+
+/** `settlement.<status>` (spec, Events): a notice carrying the amount. */
+export function settlementEvent(settlement: Settlement, random: RandomSource, now: Date): DomainEvent {
+  return {
+    id: newId(random, 'event'),
+    type: `settlement.${settlement.status}`,
+    merchantId: settlement.merchantId,
+    mode: settlement.mode,
+    created: truncateToSecond(now),
+    data: {
+      id: settlement.id,
+      object: 'settlement',
+      status: settlement.status,
+      merchant: settlement.merchantId,
+      mode: settlement.mode,
+      amount: { amount: settlement.amount.amount, currency: settlement.amount.currency },
+    },
+  };
+}
+
+export function nothingToSettle(): CoreError {
+  return new CoreError('nothing_to_settle', 'conflict', 'No available payment waits to be settled.');
+}
+
+export function insufficientAvailableBalance(available: number, amount: number, currency: string): CoreError {
+  return new CoreError(
+    'insufficient_available_balance',
+    'conflict',
+    `The available balance (${available} ${currency} minor units) does not cover the settlement of ${amount}; it may have been reduced by a lost dispute.`,
+  );
+}
+
+export interface OpenSettlementInput {
+  readonly merchant: Merchant;
+  readonly scope: AccountScope;
+  readonly trigger: Settlement['trigger'];
+  /** Payments released at or before this instant are covered. */
+  readonly releasedBefore: Date;
+  /** Scheduled batches: the period; manual ones span the covered payments' releases up to now. */
+  readonly period?: { readonly start: Date; readonly end: Date };
+}
+
+/**
+ * Creates a `pending` settlement of the payments that wait (DECISIONS, Settlement): released,
+ * covered by no settlement, no open or lost dispute, net in the settlement currency. Their nets
+ * sum to the amount; the available balance, read with its row locked, must cover it. The
+ * settlement, the payments' marks, the `settlement_created` posting and `settlement.pending`
+ * commit together. Call it inside a unit of work, under the scope's settlement lock.
+ *
+ * Throws 409 `nothing_to_settle`, 409 `insufficient_available_balance`, or 409
+ * `settlement_conflict` when another settlement took some of the payments meanwhile.
+ */
+export async function openSettlement(deps: SettlementDeps, input: OpenSettlementInput): Promise<Settlement> {
+  const { scope, merchant } = input;
+  const currency = merchant.settlementCurrency;
+  const payments = (await deps.settlements.findSettleable(scope, input.releasedBefore)).filter(
+    (intent) => intent.net !== undefined && intent.net.currency === currency && intent.net.amount > 0,
+  );
+  if (payments.length === 0) throw nothingToSettle();
+  const amount = payments.reduce((sum, intent) => sum + (intent.net?.amount ?? 0), 0);
+  const available = await deps.ledger.balanceForUpdate(merchantAccount(scope, 'available', currency));
+  if (available < amount) throw insufficientAvailableBalance(available, amount, currency);
+
+  const now = deps.clock.now();
+  const releases = payments.map((intent) => (intent.releasedAt ?? now).getTime());
+  const settlement: Settlement = {
+    id: newId(deps.random, 'settlement'),
+    merchantId: scope.merchantId,
+    mode: scope.mode,
+    status: 'pending',
+    amount: { amount, currency },
+    payments: payments.length,
+    periodStart: input.period?.start ?? new Date(Math.min(...releases)),
+    periodEnd: input.period?.end ?? now,
+    trigger: input.trigger,
+    created: now,
+    updated: now,
+  };
+  await deps.settlements.insert(settlement);
+  const assigned = await deps.settlements.assignPayments(scope, settlement.id, payments.map((intent) => intent.id));
+  if (assigned !== payments.length) {
+    // Thrown inside the unit of work: the settlement and the marks it did make roll back.
+    throw new CoreError('settlement_conflict', 'conflict', 'Another settlement covered some of these payments at the same time; retry.');
+  }
+  await deps.ledger.post(settlementCreatedPosting({ settlementId: settlement.id, scope, amount: settlement.amount }, now));
+  await publishEvent(deps, settlementEvent(settlement, deps.random, now), now);
+  return settlement;
+}

@@ -1,0 +1,30 @@
+import type { Mode } from './mode';
+import type { Money } from './money';
+
+export type SettlementStatus = 'pending' | 'processing' | 'paid' | 'failed';
+export const SETTLEMENT_STATUSES: readonly SettlementStatus[] = ['pending', 'processing', 'paid', 'failed'];
+
+/**
+ * A payout of a merchant's available funds (spec, Settlement). `amount` is the sum of the nets of
+ * the payments it covers; the covered intents name it, so a payment is settled once.
+ */
+export interface Settlement {
+  readonly id: string;
+  readonly merchantId: string;
+  readonly mode: Mode;
+  readonly status: SettlementStatus;
+  readonly amount: Money;
+  /** How many payment intents it covers. */
+  readonly payments: number;
+  readonly periodStart: Date;
+  readonly periodEnd: Date;
+  /** `scheduled` batches are unique per merchant, mode and period end; `manual` ones come from POST /v1/settlements. */
+  readonly trigger: 'scheduled' | 'manual';
+  /** The payout destination it is paid to, once chosen. */
+  readonly destinationId?: string;
+  /** Why the payout failed (for operators; never shown with account details). */
+  readonly failureReason?: string;
+  readonly paidAt?: Date;
+  readonly created: Date;
+  readonly updated: Date;
+}

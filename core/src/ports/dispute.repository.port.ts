@@ -1,0 +1,29 @@
+import type { Dispute, DisputeStatus } from '../domain/dispute.entity';
+import type { AccountScope } from '../domain/mode';
+import type { Page, PageRequest } from './pagination';
+
+export interface DisputeFilter {
+  readonly status?: DisputeStatus;
+  /** Only the disputes of this payment intent. */
+  readonly paymentIntentId?: string;
+}
+
+export interface DisputeRepository {
+  /**
+   * Stores a new dispute. Its (channel, channelDisputeId) is unique: a replayed notice finds the
+   * stored one, and a second insert of it throws CoreError `dispute_exists` (conflict).
+   */
+  insert(dispute: Dispute): Promise<void>;
+  /** The dispute of this merchant and mode, or undefined (another merchant's id included). */
+  findById(scope: AccountScope, id: string): Promise<Dispute | undefined>;
+  /** Like `findById`, and locks the row until the unit of work ends. */
+  findByIdForUpdate(scope: AccountScope, id: string): Promise<Dispute | undefined>;
+  /** The dispute a channel knows by its own id, of any merchant (channel notices carry no scope). */
+  findByChannelDisputeId(channel: string, channelDisputeId: string): Promise<Dispute | undefined>;
+  /** The most recently opened dispute of an intent, ruled or not. */
+  findLatestForIntent(scope: AccountScope, paymentIntentId: string): Promise<Dispute | undefined>;
+  update(dispute: Dispute): Promise<void>;
+  /** Newest first; `starting_after` naming no dispute of this scope is CoreError `invalid_parameter`. */
+  list(scope: AccountScope, filter: DisputeFilter, page: PageRequest): Promise<Page<Dispute>>;
+}
+export const DisputeRepository = Symbol('DisputeRepository');

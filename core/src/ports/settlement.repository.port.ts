@@ -1,0 +1,32 @@
+import type { AccountScope } from '../domain/mode';
+import type { PaymentIntent } from '../domain/payment-intent.entity';
+import type { Settlement } from '../domain/settlement.entity';
+import type { Page, PageRequest } from './pagination';
+
+export interface SettlementRepository {
+  /** Stores a new settlement. A second `scheduled` one for the same merchant, mode and period end is CoreError `conflict`. */
+  insert(settlement: Settlement): Promise<void>;
+  findById(scope: AccountScope, id: string): Promise<Settlement | undefined>;
+  /** Like `findById`, and locks the row until the unit of work ends. */
+  findByIdForUpdate(scope: AccountScope, id: string): Promise<Settlement | undefined>;
+  update(settlement: Settlement): Promise<void>;
+  /** Newest first; `starting_after` naming no settlement of this scope is CoreError `invalid_parameter`. */
+  list(scope: AccountScope, page: PageRequest): Promise<Page<Settlement>>;
+  /** The scheduled batch of this merchant and mode that ends at `periodEnd`, if one was made. */
+  findScheduled(scope: AccountScope, periodEnd: Date): Promise<Settlement | undefined>;
+  /** Settlements of any merchant still `pending` or `processing`, oldest first: the payout job's work. */
+  findUnfinished(limit: number): Promise<Settlement[]>;
+  /**
+   * The payments whose funds are available and not yet settled: channel-settled intents released
+   * at or before `releasedBefore`, covered by no settlement, and with no open or lost dispute.
+   */
+  findSettleable(scope: AccountScope, releasedBefore: Date): Promise<PaymentIntent[]>;
+  /**
+   * Marks the intents as covered by `settlementId`, each only if no settlement covers it yet;
+   * returns how many it marked (fewer than asked means another settlement took some).
+   */
+  assignPayments(scope: AccountScope, settlementId: string, intentIds: readonly string[]): Promise<number>;
+  /** Frees the payments of a failed settlement, so a later one can cover them again. */
+  releasePayments(scope: AccountScope, settlementId: string): Promise<number>;
+}
+export const SettlementRepository = Symbol('SettlementRepository');

@@ -1,0 +1,49 @@
+import type { AccountScope } from '../../domain/mode';
+import { openSettlement, SETTLEMENT_LOCK_TTL_MS, settlementLockKey, type SettlementDeps } from '../../domain/settlement-batch';
+import type { Settlement } from '../../domain/settlement.entity';
+import { CoreError, notFound } from '../../errors/core-error';
+import type { LockManager } from '../../ports/lock-manager.port';
+import type { MerchantRepository } from '../../ports/merchant.repository.port';
+import type { UnitOfWork } from '../../ports/unit-of-work.port';
+import type { PaySettlement } from '../pay-settlement/pay-settlement.use-case';
+
+/**
+ * `POST /v1/settlements` (spec, route rule 3): a merchant on the `manual` schedule settles what is
+ * available now. Others are 403 `forbidden`; 409 `nothing_to_settle` or
+ * `insufficient_available_balance` when there is nothing to pay or the balance does not cover it.
+ * Creations of one merchant and mode run one at a time under a lock, and each is one transaction;
+ * in test mode the settlement is then paid at once and answered as it then stands.
+ *
+ * Run it outside any unit of work: the lock must outlive the transaction it guards, and paying
+ * calls the payout provider.
+ */
+export class CreateManualSettlement {
+  constructor(
+    private readonly deps: SettlementDeps & { readonly uow: UnitOfWork; readonly merchants: MerchantRepository; readonly locks: LockManager },
+    private readonly pay: PaySettlement,
+  ) {}
+
+  async execute(input: { scope: AccountScope }): Promise<Settlement> {
+    const { scope } = input;
+    const merchant = await this.deps.merchants.findById(scope.merchantId);
+    if (!merchant) throw notFound('merchant', scope.merchantId);
+    if (merchant.settlementSchedule !== 'manual') {
+      throw new CoreError(
+        'forbidden',
+        'forbidden',
+        `This account settles on its ${merchant.settlementSchedule} schedule; only an account whose settlement_schedule is manual may ask for a settlement.`,
+      );
+    }
+    const created = await this.deps.locks.withLock(settlementLockKey(scope), SETTLEMENT_LOCK_TTL_MS, () =>
+      this.deps.uow.run(() => openSettlement(this.deps, { merchant, scope, trigger: 'manual', releasedBefore: this.deps.clock.now() })),
+    );
+    if (scope.mode !== 'test') return created;
+    try {
+      const outcome = await this.pay.execute({ scope, id: created.id });
+      return outcome.kind === 'unknown' ? created : outcome.settlement;
+    } catch {
+      // The settlement exists and the payout job finishes it; the caller still learns of it.
+      return (await this.deps.settlements.findById(scope, created.id)) ?? created;
+    }
+  }
+}

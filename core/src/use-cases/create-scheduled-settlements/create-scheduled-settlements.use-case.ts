@@ -1,0 +1,76 @@
+import type { Merchant } from '../../domain/merchant.entity';
+import { MODES, type AccountScope } from '../../domain/mode';
+import { openSettlement, SETTLEMENT_LOCK_TTL_MS, settlementLockKey, type SettlementDeps } from '../../domain/settlement-batch';
+import { lastCompletePeriod, type SettlementPeriod } from '../../domain/settlement-period';
+import type { Settlement } from '../../domain/settlement.entity';
+import { isCoreError, LockBusyError } from '../../errors/core-error';
+import type { LockManager } from '../../ports/lock-manager.port';
+import type { MerchantRepository } from '../../ports/merchant.repository.port';
+import type { UnitOfWork } from '../../ports/unit-of-work.port';
+
+const SCHEDULED = ['daily', 'weekly', 'monthly'] as const;
+const MERCHANT_PAGE = 100;
+
+/** What one pass made, and the batches it had to leave for a later pass. */
+export interface ScheduledSettlementsSummary {
+  readonly created: Settlement[];
+  /** The available balance did not cover the batch (a lost dispute's fee): tried again next pass. */
+  readonly uncovered: ReadonlyArray<{ readonly scope: AccountScope; readonly period: SettlementPeriod }>;
+}
+
+/**
+ * The `settle-scheduled` job (DECISIONS, Settlement): for each merchant on a daily, weekly or
+ * monthly schedule and each mode, the last complete UTC period gets one batch of the payments
+ * released before its end and not yet settled, made like a manual settlement but left to the
+ * payout job to pay. A period with nothing to settle gets no batch; one whose batch the available
+ * balance does not cover is skipped and retried on the next pass. Batches are unique per
+ * merchant, mode and period end, so two workers never make one twice.
+ */
+export class CreateScheduledSettlements {
+  constructor(private readonly deps: SettlementDeps & { readonly uow: UnitOfWork; readonly merchants: MerchantRepository; readonly locks: LockManager }) {}
+
+  async execute(input: { limit: number }): Promise<ScheduledSettlementsSummary> {
+    const created: Settlement[] = [];
+    const uncovered: Array<{ scope: AccountScope; period: SettlementPeriod }> = [];
+    let afterId: string | undefined;
+    let seen = 0;
+    while (seen < input.limit) {
+      const merchants = await this.deps.merchants.listBySchedule(SCHEDULED, { ...(afterId === undefined ? {} : { afterId }), limit: MERCHANT_PAGE });
+      for (const merchant of merchants) {
+        const period = lastCompletePeriod(merchant.settlementSchedule, this.deps.clock.now());
+        if (!period) continue;
+        for (const mode of MODES) {
+          const scope = { merchantId: merchant.id, mode };
+          const outcome = await this.settleOne(merchant, scope, period);
+          if (outcome === 'uncovered') uncovered.push({ scope, period });
+          else if (outcome) created.push(outcome);
+        }
+      }
+      seen += merchants.length;
+      if (merchants.length < MERCHANT_PAGE) break;
+      afterId = merchants[merchants.length - 1]?.id;
+    }
+    return { created, uncovered };
+  }
+
+  private async settleOne(merchant: Merchant, scope: AccountScope, period: SettlementPeriod): Promise<Settlement | 'uncovered' | undefined> {
+    // Cheap check first: most passes find the period's batch made already.
+    if (await this.deps.settlements.findScheduled(scope, period.end)) return undefined;
+    try {
+      return await this.deps.locks.withLock(settlementLockKey(scope), SETTLEMENT_LOCK_TTL_MS, () =>
+        this.deps.uow.run(async () => {
+          if (await this.deps.settlements.findScheduled(scope, period.end)) return undefined;
+          // [start, end): a payment released exactly at the end belongs to the next period.
+          const releasedBefore = new Date(period.end.getTime() - 1);
+          return openSettlement(this.deps, { merchant, scope, trigger: 'scheduled', releasedBefore, period });
+        }),
+      );
+    } catch (error) {
+      if (isCoreError(error) && error.code === 'insufficient_available_balance') return 'uncovered';
+      // Nothing waits, another worker made it, or the lock is busy: the next pass looks again.
+      if (error instanceof LockBusyError) return undefined;
+      if (isCoreError(error) && (error.code === 'nothing_to_settle' || error.category === 'conflict')) return undefined;
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,156 @@
+import { publishEvent } from '../../domain/event-publishing';
+import { settlementFailedPosting, settlementPaidPosting } from '../../domain/ledger-postings';
+import type { AccountScope } from '../../domain/mode';
+import type { PayoutDestination } from '../../domain/payout-destination.entity';
+import { settlementEvent, type SettlementDeps } from '../../domain/settlement-batch';
+import type { Settlement } from '../../domain/settlement.entity';
+import { isCoreError } from '../../errors/core-error';
+import type { MerchantRepository } from '../../ports/merchant.repository.port';
+import type { PayoutDestinationRepository } from '../../ports/payout-destination.repository.port';
+import type { PayoutAccount, PayoutGateway, PayoutResult } from '../../ports/payout-gateway.port';
+import type { SecretBox } from '../../ports/secret-box.port';
+import type { UnitOfWork } from '../../ports/unit-of-work.port';
+
+/** Why a pending settlement is not paid yet; each clears on its own (config, verification, time). */
+export type SettlementWaitReason = 'no_payout_gateway' | 'no_default_destination' | 'destination_unverified' | 'destination_on_hold';
+
+export type PaySettlementOutcome =
+  /** Paid or failed, now or before. */
+  | { readonly kind: 'finished'; readonly settlement: Settlement }
+  /** Sent; the provider has not decided yet (or could not be reached): asked again on a later pass. */
+  | { readonly kind: 'processing'; readonly settlement: Settlement }
+  /** Still pending: nothing sent, nothing posted. */
+  | { readonly kind: 'waiting'; readonly reason: SettlementWaitReason; readonly settlement: Settlement }
+  | { readonly kind: 'unknown' };
+
+type Started = PaySettlementOutcome | { readonly kind: 'send'; readonly settlement: Settlement; readonly account: PayoutAccount; readonly resumed: boolean };
+
+export interface PaySettlementDeps extends SettlementDeps {
+  readonly uow: UnitOfWork;
+  readonly merchants: MerchantRepository;
+  readonly destinations: PayoutDestinationRepository;
+  readonly secrets: SecretBox;
+  readonly gateway: PayoutGateway;
+}
+
+/** The account a test-mode settlement goes to when the merchant registered no simulated destination. */
+const IMPLICIT_TEST_BANK_CODE = 'SIMULATED';
+const IMPLICIT_TEST_ACCOUNT = '0000000000';
+
+/**
+ * Pays one settlement (DECISIONS, Settlement). Live mode waits, with nothing sent or posted, while
+ * the mode has no verified default destination or a destination hold runs; test mode pays the
+ * default simulated destination or an implicit one. `pending` → `processing` → `paid` | `failed`:
+ * each change, its posting and its event commit together with the settlement row locked, and the
+ * provider is called between them with no transaction open. A retry is safe at any point: the
+ * payout's reference is the settlement id, and a `processing` settlement is asked about again.
+ */
+export class PaySettlement {
+  constructor(private readonly deps: PaySettlementDeps) {}
+
+  async execute(input: { scope: AccountScope; id: string }): Promise<PaySettlementOutcome> {
+    const started = await this.start(input.scope, input.id);
+    if (started.kind !== 'send') return started;
+    const { settlement, account } = started;
+    let result: PayoutResult;
+    try {
+      const known = started.resumed ? await this.deps.gateway.queryPayout(settlement.mode, settlement.id) : undefined;
+      result = known ?? (await this.deps.gateway.sendPayout({ mode: settlement.mode, reference: settlement.id, amount: settlement.amount, destination: account }));
+    } catch (error) {
+      // No answer: the payout may exist. It stays processing and the next pass asks by reference.
+      if (isCoreError(error) && error.category === 'unavailable') return { kind: 'processing', settlement };
+      throw error;
+    }
+    return this.finish(input.scope, input.id, result);
+  }
+
+  /** Moves a pending settlement to processing once it may be paid; works out where it goes. */
+  private start(scope: AccountScope, id: string): Promise<Started> {
+    const { deps } = this;
+    return deps.uow.run(async (): Promise<Started> => {
+      const settlement = await deps.settlements.findByIdForUpdate(scope, id);
+      if (!settlement) return { kind: 'unknown' };
+      if (settlement.status === 'paid' || settlement.status === 'failed') return { kind: 'finished', settlement };
+      if (settlement.status === 'processing') {
+        const destination = settlement.destinationId === undefined ? undefined : await deps.destinations.findById(scope, settlement.destinationId);
+        return { kind: 'send', settlement, account: await this.accountOf(scope, destination), resumed: true };
+      }
+      if (!deps.gateway.supports(scope.mode)) return { kind: 'waiting', reason: 'no_payout_gateway', settlement };
+      const destination = await deps.destinations.findDefault(scope);
+      if (scope.mode === 'live') {
+        if (!destination) return { kind: 'waiting', reason: 'no_default_destination', settlement };
+        if (destination.status !== 'verified') return { kind: 'waiting', reason: 'destination_unverified', settlement };
+        const hold = await deps.destinations.latestHold(scope);
+        if (hold !== undefined && hold.getTime() > deps.clock.now().getTime()) return { kind: 'waiting', reason: 'destination_on_hold', settlement };
+      }
+      const now = deps.clock.now();
+      const processing: Settlement = { ...settlement, status: 'processing', ...(destination ? { destinationId: destination.id } : {}), updated: now };
+      await deps.settlements.update(processing);
+      await publishEvent(deps, settlementEvent(processing, deps.random, now), now);
+      return { kind: 'send', settlement: processing, account: await this.accountOf(scope, destination), resumed: false };
+    });
+  }
+
+  /** Records the provider's answer, unless another pass recorded one first. */
+  private finish(scope: AccountScope, id: string, result: PayoutResult): Promise<PaySettlementOutcome> {
+    const { deps } = this;
+    return deps.uow.run(async (): Promise<PaySettlementOutcome> => {
+      const settlement = await deps.settlements.findByIdForUpdate(scope, id);
+      if (!settlement) return { kind: 'unknown' };
+      if (settlement.status !== 'processing') return { kind: 'finished', settlement };
+      if (result.status === 'processing') return { kind: 'processing', settlement };
+      const now = deps.clock.now();
+      const money = { settlementId: settlement.id, scope, amount: settlement.amount };
+      let finished: Settlement;
+      if (result.status === 'paid') {
+        finished = { ...settlement, status: 'paid', paidAt: now, updated: now };
+        await deps.settlements.update(finished);
+        await deps.ledger.post(settlementPaidPosting(money, now));
+      } else {
+        finished = { ...settlement, status: 'failed', failureReason: result.failureReason ?? 'payout_failed', updated: now };
+        await deps.settlements.update(finished);
+        // The money returns to available and the payments may be settled again.
+        await deps.ledger.post(settlementFailedPosting(money, now));
+        await deps.settlements.releasePayments(scope, settlement.id);
+      }
+      await publishEvent(deps, settlementEvent(finished, deps.random, now), now);
+      return { kind: 'finished', settlement: finished };
+    });
+  }
+
+  private async accountOf(scope: AccountScope, destination: PayoutDestination | undefined): Promise<PayoutAccount> {
+    if (destination) {
+      return { accountHolder: destination.accountHolder, bankCode: destination.bankCode, accountNumber: this.deps.secrets.open(destination.accountNumberSealed) };
+    }
+    // Only test mode gets here (live mode waits for a destination): the implicit simulated account.
+    const merchant = await this.deps.merchants.findById(scope.merchantId);
+    return { accountHolder: merchant?.name ?? scope.merchantId, bankCode: IMPLICIT_TEST_BANK_CODE, accountNumber: IMPLICIT_TEST_ACCOUNT };
+  }
+}
+
+/** What one pass of the payout job did. */
+export interface PaySettlementsSummary {
+  /** Settlements that changed status or were sent. */
+  readonly advanced: number;
+  /** Pending settlements that may not be paid yet, and why. */
+  readonly waiting: ReadonlyArray<{ readonly settlement: Settlement; readonly reason: SettlementWaitReason }>;
+}
+
+/** The `pay-settlements` job: every unfinished settlement, oldest first, one at a time. */
+export class PaySettlements {
+  constructor(
+    private readonly settlements: SettlementDeps['settlements'],
+    private readonly pay: PaySettlement,
+  ) {}
+
+  async execute(input: { limit: number }): Promise<PaySettlementsSummary> {
+    let advanced = 0;
+    const waiting: Array<{ settlement: Settlement; reason: SettlementWaitReason }> = [];
+    for (const candidate of await this.settlements.findUnfinished(input.limit)) {
+      const outcome = await this.pay.execute({ scope: { merchantId: candidate.merchantId, mode: candidate.mode }, id: candidate.id });
+      if (outcome.kind === 'waiting') waiting.push({ settlement: outcome.settlement, reason: outcome.reason });
+      else if (outcome.kind !== 'unknown' && (outcome.settlement.status !== candidate.status || outcome.kind === 'finished')) advanced += 1;
+    }
+    return { advanced, waiting };
+  }
+}

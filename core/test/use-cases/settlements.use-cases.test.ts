@@ -1,0 +1,432 @@
+import test from 'ava';
+import { randomBytes } from 'node:crypto';
+import { InMemoryLockManager } from '@payments/in-memory';
+import { AesGcmSecretBox } from '@payments/node-runtime';
+import type { Dispute } from '../../src/domain/dispute.entity';
+import { merchantAccount, platformAccount } from '../../src/domain/ledger';
+import { disputeLostPosting, disputeOpenedPosting, paymentPosting, releasePosting } from '../../src/domain/ledger-postings';
+import type { SettlementSchedule } from '../../src/domain/merchant.entity';
+import type { AccountScope, Mode } from '../../src/domain/mode';
+import { PAYOUT_HOLD_MS, type PayoutDestination } from '../../src/domain/payout-destination.entity';
+import type { SettlementDeps } from '../../src/domain/settlement-batch';
+import { lastCompletePeriod } from '../../src/domain/settlement-period';
+import type { PaymentIntent } from '../../src/domain/payment-intent.entity';
+import { CoreError } from '../../src/errors/core-error';
+import type { DestinationVerification, PayoutAccount, PayoutGateway, PayoutRequest, PayoutResult } from '../../src/ports/payout-gateway.port';
+import { CreateManualSettlement } from '../../src/use-cases/create-manual-settlement/create-manual-settlement.use-case';
+import { CreateScheduledSettlements } from '../../src/use-cases/create-scheduled-settlements/create-scheduled-settlements.use-case';
+import { GetSettlement } from '../../src/use-cases/get-settlement/get-settlement.use-case';
+import { ListSettlements } from '../../src/use-cases/list-settlements/list-settlements.use-case';
+import { PaySettlement, PaySettlements } from '../../src/use-cases/pay-settlement/pay-settlement.use-case';
+import { VerifyPayoutDestinations } from '../../src/use-cases/verify-payout-destinations/verify-payout-destinations.use-case';
+import { harness } from './harness';
+
+const HOUR = 3_600_000;
+
+/** A payout provider the test scripts: what each payout answers, and a record of every call. */
+class ScriptedGateway implements PayoutGateway {
+  readonly sent: PayoutRequest[] = [];
+  readonly verified: PayoutAccount[] = [];
+  readonly queried: string[] = [];
+  next: PayoutResult = { status: 'paid' };
+  queryAnswer: PayoutResult | undefined;
+  verdict: DestinationVerification = { status: 'verified' };
+  modes: readonly Mode[] = ['test', 'live'];
+
+  supports(mode: Mode): boolean {
+    return this.modes.includes(mode);
+  }
+
+  async verifyDestination(_mode: Mode, account: PayoutAccount): Promise<DestinationVerification> {
+    this.verified.push(account);
+    return this.verdict;
+  }
+
+  async sendPayout(request: PayoutRequest): Promise<PayoutResult> {
+    this.sent.push(request);
+    return this.next;
+  }
+
+  async queryPayout(_mode: Mode, reference: string): Promise<PayoutResult | undefined> {
+    this.queried.push(reference);
+    return this.queryAnswer;
+  }
+}
+
+async function setup(schedule: SettlementSchedule = 'manual') {
+  const h = harness();
+  const box = new AesGcmSecretBox(randomBytes(32));
+  const gateway = new ScriptedGateway();
+  const deps: SettlementDeps = {
+    settlements: h.storage.settlements,
+    ledger: h.storage.ledger,
+    events: h.storage.events,
+    webhookEndpoints: h.storage.webhookEndpoints,
+    webhookDeliveries: h.storage.webhookDeliveries,
+    clock: h.clock,
+    random: h.random,
+  };
+  const writers = { ...deps, uow: h.storage.uow, merchants: h.storage.merchants, locks: new InMemoryLockManager() };
+  const pay = new PaySettlement({ ...writers, destinations: h.storage.payoutDestinations, secrets: box, gateway });
+  const create = new CreateManualSettlement(writers, pay);
+  const scheduled = new CreateScheduledSettlements(writers);
+  const payAll = new PaySettlements(h.storage.settlements, pay);
+  const verify = new VerifyPayoutDestinations(h.storage.uow, h.storage.payoutDestinations, gateway, box);
+  const { merchant } = await h.newMerchant();
+  await h.storage.merchants.updateSettings(merchant.id, { settlementSchedule: schedule });
+  const scope = (mode: Mode = 'test'): AccountScope => ({ merchantId: merchant.id, mode });
+  let n = 0;
+
+  /** A channel-settled payment of `net`, released at `releasedAt`, booked in the ledger like the real flow. */
+  const releasedPayment = async (mode: Mode, net: number, releasedAt: Date = h.clock.now()): Promise<PaymentIntent> => {
+    n += 1;
+    const intent: PaymentIntent = {
+      id: `pi_settle${n}${randomBytes(4).toString('hex')}`,
+      merchantId: merchant.id,
+      mode,
+      amount: net + 100,
+      currency: 'THB',
+      merchantOrderId: `order-${n}-${randomBytes(3).toString('hex')}`,
+      status: 'channel_settled',
+      metadata: {},
+      fee: { amount: 100, currency: 'THB' },
+      net: { amount: net, currency: 'THB' },
+      availableAt: releasedAt,
+      releasedAt,
+      created: releasedAt,
+      updated: releasedAt,
+      version: 3,
+    };
+    await h.storage.intents.insert(intent);
+    const priced = { id: intent.id, merchantId: merchant.id, mode, net: { amount: net, currency: 'THB' }, fee: { amount: 100, currency: 'THB' } };
+    await h.storage.ledger.post(paymentPosting(priced, releasedAt));
+    await h.storage.ledger.post(releasePosting(priced, releasedAt));
+    return intent;
+  };
+
+  const balance = async (mode: Mode, bucket: 'available' | 'pending' | 'dispute_hold' = 'available'): Promise<number> =>
+    h.storage.uow.run(() => h.storage.ledger.balanceForUpdate(merchantAccount(scope(mode), bucket, 'THB')));
+  const inTransit = async (mode: Mode): Promise<number> => h.storage.uow.run(() => h.storage.ledger.balanceForUpdate(platformAccount(mode, 'payouts_in_transit', 'THB')));
+
+  const settlementEvents = async (mode: Mode = 'test') =>
+    (await h.storage.events.list(scope(mode), { limit: 100 })).data
+      .filter((event) => event.type.startsWith('settlement.'))
+      .reverse();
+
+  const destination = async (mode: Mode, overrides: Partial<PayoutDestination> = {}): Promise<PayoutDestination> => {
+    n += 1;
+    const value: PayoutDestination = {
+      id: `pd_dest${n}${randomBytes(4).toString('hex')}`,
+      merchantId: merchant.id,
+      mode,
+      type: mode === 'live' ? 'bank_account' : 'simulated',
+      currency: 'THB',
+      accountHolder: 'Siam Coffee Co.',
+      bankCode: 'KBANK',
+      accountNumberSealed: box.seal('1234567890'),
+      accountNumberLast4: '7890',
+      status: mode === 'live' ? 'unverified' : 'verified',
+      isDefault: false,
+      ...(mode === 'live' ? { holdUntil: new Date(h.clock.now().getTime() + PAYOUT_HOLD_MS) } : {}),
+      created: h.clock.now(),
+      ...overrides,
+    };
+    await h.storage.payoutDestinations.insert(value);
+    return value;
+  };
+
+  return { h, gateway, create, pay, payAll, scheduled, verify, merchant, scope, releasedPayment, balance, inTransit, settlementEvents, destination };
+}
+
+async function refusal(t: { throwsAsync: (fn: () => Promise<unknown>) => Promise<unknown> }, promise: () => Promise<unknown>): Promise<CoreError> {
+  const error = await t.throwsAsync(promise);
+  if (!(error instanceof CoreError)) throw new Error('expected a CoreError');
+  return error;
+}
+
+test('a merchant on a schedule may not ask for a settlement: 403 forbidden, nothing written', async (t) => {
+  const s = await setup('daily');
+  await s.releasedPayment('test', 5000);
+  const error = await refusal(t, () => s.create.execute({ scope: s.scope() }));
+  t.is(error.code, 'forbidden');
+  t.is(error.category, 'forbidden');
+  t.deepEqual((await s.h.storage.settlements.list(s.scope(), { limit: 10 })).data, []);
+  t.is(await s.balance('test'), 5000);
+});
+
+test('nothing released and unsettled: 409 nothing_to_settle', async (t) => {
+  const s = await setup();
+  const error = await refusal(t, () => s.create.execute({ scope: s.scope() }));
+  t.is(error.code, 'nothing_to_settle');
+  t.is(error.category, 'conflict');
+  // A payment released in the other mode does not count either.
+  await s.releasedPayment('live', 5000);
+  t.is((await refusal(t, () => s.create.execute({ scope: s.scope('test') }))).code, 'nothing_to_settle');
+});
+
+test('a test-mode settlement covers every released payment once and ends paid, events pending → processing → paid with the amount', async (t) => {
+  const s = await setup();
+  const first = await s.releasedPayment('test', 5000, new Date(s.h.clock.now().getTime() - 2 * HOUR));
+  const second = await s.releasedPayment('test', 2500);
+  s.h.clock.advance(1000);
+  const settlement = await s.create.execute({ scope: s.scope() });
+
+  t.is(settlement.status, 'paid');
+  t.deepEqual(settlement.amount, { amount: 7500, currency: 'THB' });
+  t.is(settlement.payments, 2);
+  t.is(settlement.trigger, 'manual');
+  t.deepEqual(settlement.periodStart, first.releasedAt);
+  t.deepEqual(settlement.periodEnd, new Date(s.h.clock.now().getTime()));
+  t.truthy(settlement.paidAt);
+  t.is(s.gateway.sent.length, 1);
+  t.like(s.gateway.sent[0], { mode: 'test', reference: settlement.id, amount: { amount: 7500, currency: 'THB' } });
+
+  const events = await s.settlementEvents();
+  t.deepEqual(events.map((event) => event.type), ['settlement.pending', 'settlement.processing', 'settlement.paid']);
+  for (const event of events) t.deepEqual(event.data, { id: settlement.id, object: 'settlement', status: event.type.slice(11), merchant: s.merchant.id, mode: 'test', amount: { amount: 7500, currency: 'THB' } });
+
+  t.is(await s.balance('test'), 0);
+  t.is(await s.inTransit('test'), 0);
+  for (const intent of [first, second]) t.is((await s.h.storage.intents.findById(s.scope(), intent.id))?.settlementId, settlement.id);
+  t.deepEqual(await new GetSettlement(s.h.storage.settlements).execute({ scope: s.scope(), id: settlement.id }), settlement);
+  t.is((await refusal(t, () => s.create.execute({ scope: s.scope() }))).code, 'nothing_to_settle', 'each payment is settled once');
+});
+
+test('a settlement the available balance does not cover: 409 insufficient_available_balance, nothing written', async (t) => {
+  const s = await setup();
+  const payment = await s.releasedPayment('test', 5000);
+  const other = await s.releasedPayment('test', 1000);
+  // A lost dispute on the other payment: its hold leaves, and the fee takes available below the 5000 still waiting.
+  const hold = { disputeId: 'dp_lost1', scope: s.scope(), held: { amount: 1000, currency: 'THB' } };
+  await s.h.storage.ledger.post(disputeOpenedPosting(hold, 'available', s.h.clock.now()));
+  await s.h.storage.ledger.post(disputeLostPosting(hold, { amount: 1500, currency: 'THB' }, s.h.clock.now()));
+  await s.h.storage.disputes.insert(aDispute(s.scope(), other.id, 'lost'));
+  t.is(await s.balance('test'), 3500);
+
+  const error = await refusal(t, () => s.create.execute({ scope: s.scope() }));
+  t.is(error.code, 'insufficient_available_balance');
+  t.deepEqual((await s.h.storage.settlements.list(s.scope(), { limit: 10 })).data, []);
+  t.is((await s.h.storage.intents.findById(s.scope(), payment.id))?.settlementId, undefined);
+  t.is(await s.balance('test'), 3500);
+});
+
+test('payments under an open or lost dispute are left out; a won one is settled', async (t) => {
+  const s = await setup();
+  const open = await s.releasedPayment('test', 1000);
+  const lost = await s.releasedPayment('test', 2000);
+  const won = await s.releasedPayment('test', 4000);
+  const plain = await s.releasedPayment('test', 8000);
+  await s.h.storage.disputes.insert(aDispute(s.scope(), open.id, 'under_review'));
+  await s.h.storage.disputes.insert(aDispute(s.scope(), lost.id, 'lost'));
+  await s.h.storage.disputes.insert(aDispute(s.scope(), won.id, 'won'));
+  const settlement = await s.create.execute({ scope: s.scope() });
+  t.is(settlement.amount.amount, 12_000);
+  t.is(settlement.payments, 2);
+  t.is((await s.h.storage.intents.findById(s.scope(), plain.id))?.settlementId, settlement.id);
+  t.is((await s.h.storage.intents.findById(s.scope(), open.id))?.settlementId, undefined);
+});
+
+test('a failed payout returns the funds to available and frees the payments for the next settlement', async (t) => {
+  const s = await setup();
+  const payment = await s.releasedPayment('test', 5000);
+  s.gateway.next = { status: 'failed', failureReason: 'account_closed' };
+  const failed = await s.create.execute({ scope: s.scope() });
+  t.is(failed.status, 'failed');
+  t.is(failed.failureReason, 'account_closed');
+  t.is(await s.balance('test'), 5000);
+  t.is(await s.inTransit('test'), 0);
+  t.is((await s.h.storage.intents.findById(s.scope(), payment.id))?.settlementId, undefined);
+  t.deepEqual((await s.settlementEvents()).map((event) => event.type), ['settlement.pending', 'settlement.processing', 'settlement.failed']);
+
+  s.gateway.next = { status: 'paid' };
+  const retried = await s.create.execute({ scope: s.scope() });
+  t.is(retried.status, 'paid');
+  t.is(retried.amount.amount, 5000);
+  t.is(await s.balance('test'), 0);
+  // Paying the failed one again changes nothing.
+  t.like(await s.pay.execute({ scope: s.scope(), id: failed.id }), { kind: 'finished', settlement: { status: 'failed' } });
+});
+
+test('a payout still processing is asked about by reference on a later pass, and paid once', async (t) => {
+  const s = await setup();
+  await s.releasedPayment('test', 5000);
+  s.gateway.next = { status: 'processing' };
+  const settlement = await s.create.execute({ scope: s.scope() });
+  t.is(settlement.status, 'processing');
+  t.is(await s.inTransit('test'), 5000);
+
+  s.gateway.queryAnswer = { status: 'processing' };
+  t.is((await s.payAll.execute({ limit: 10 })).advanced, 0);
+  s.gateway.queryAnswer = { status: 'paid' };
+  t.is((await s.payAll.execute({ limit: 10 })).advanced, 1);
+  t.deepEqual(s.gateway.queried, [settlement.id, settlement.id]);
+  t.is(s.gateway.sent.length, 1, 'sent once; asked after');
+  t.is((await s.h.storage.settlements.findById(s.scope(), settlement.id))?.status, 'paid');
+  t.is(await s.inTransit('test'), 0);
+  t.is((await s.payAll.execute({ limit: 10 })).advanced, 0);
+  t.deepEqual((await s.settlementEvents()).map((event) => event.type), ['settlement.pending', 'settlement.processing', 'settlement.paid']);
+});
+
+test('live mode waits with no destination, an unverified one, or within the hold; then pays once', async (t) => {
+  const s = await setup('daily');
+  await s.releasedPayment('live', 9000, new Date('2026-08-31T12:00:00Z'));
+  s.h.clock.set(new Date('2026-09-01T00:05:00Z'));
+  const made = await s.scheduled.execute({ limit: 100 });
+  t.is(made.created.length, 1);
+  const [settlement] = made.created;
+  if (!settlement) return;
+  t.is(settlement.status, 'pending');
+  t.is(settlement.mode, 'live');
+  t.is(await s.balance('live'), 0, 'the amount left available when the batch was made');
+
+  const waits = async () => (await s.payAll.execute({ limit: 10 })).waiting.map((w) => w.reason);
+  t.deepEqual(await waits(), ['no_default_destination']);
+  const bank = await s.destination('live');
+  t.deepEqual(await waits(), ['no_default_destination'], 'unverified destinations never become the default');
+
+  t.deepEqual(await s.verify.execute({ limit: 10 }), { verified: 1, rejected: 0, gatewayConfigured: true });
+  t.deepEqual(s.gateway.verified, [{ accountHolder: 'Siam Coffee Co.', bankCode: 'KBANK', accountNumber: '1234567890' }]);
+  const stored = await s.h.storage.payoutDestinations.findById(s.scope('live'), bank.id);
+  t.like(stored, { status: 'verified', isDefault: true });
+  t.deepEqual(await waits(), ['destination_on_hold']);
+  t.is(s.gateway.sent.length, 0);
+  t.deepEqual((await s.settlementEvents('live')).map((event) => event.type), ['settlement.pending'], 'nothing happens while it waits');
+
+  s.h.clock.advance(PAYOUT_HOLD_MS);
+  const pass = await s.payAll.execute({ limit: 10 });
+  t.deepEqual(pass, { advanced: 1, waiting: [] });
+  t.is(s.gateway.sent.length, 1);
+  t.like(s.gateway.sent[0], { mode: 'live', reference: settlement.id, destination: { accountNumber: '1234567890', bankCode: 'KBANK' } });
+  t.like(await s.h.storage.settlements.findById(s.scope('live'), settlement.id), { status: 'paid', destinationId: bank.id });
+  t.is((await s.payAll.execute({ limit: 10 })).advanced, 0);
+  t.is(s.gateway.sent.length, 1, 'paid once');
+});
+
+test('live mode without a payout provider waits, with its reason', async (t) => {
+  const s = await setup('daily');
+  s.gateway.modes = ['test'];
+  await s.releasedPayment('live', 9000, new Date('2026-08-31T12:00:00Z'));
+  s.h.clock.set(new Date('2026-09-01T00:05:00Z'));
+  await s.scheduled.execute({ limit: 100 });
+  t.deepEqual((await s.payAll.execute({ limit: 10 })).waiting.map((w) => w.reason), ['no_payout_gateway']);
+  t.like(await s.verify.execute({ limit: 10 }), { gatewayConfigured: false });
+});
+
+test('a rejected bank account is not asked about again and never becomes the default', async (t) => {
+  const s = await setup('daily');
+  const bank = await s.destination('live');
+  s.gateway.verdict = { status: 'rejected', reason: 'account_not_found' };
+  t.like(await s.verify.execute({ limit: 10 }), { verified: 0, rejected: 1 });
+  t.like(await s.h.storage.payoutDestinations.findById(s.scope('live'), bank.id), { status: 'rejected', isDefault: false });
+  t.like(await s.verify.execute({ limit: 10 }), { verified: 0, rejected: 0 });
+  t.is(s.gateway.verified.length, 1);
+});
+
+test('test mode pays the default simulated destination when there is one', async (t) => {
+  const s = await setup();
+  const simulated = await s.destination('test', { isDefault: true });
+  await s.releasedPayment('test', 700);
+  const settlement = await s.create.execute({ scope: s.scope() });
+  t.like(settlement, { status: 'paid', destinationId: simulated.id });
+  t.like(s.gateway.sent[0], { destination: { bankCode: 'KBANK', accountNumber: '1234567890' } });
+});
+
+test('scheduled periods: daily, weekly (ISO, Monday 00:00 UTC) and monthly, [start, end)', (t) => {
+  const at = (iso: string) => new Date(iso);
+  t.deepEqual(lastCompletePeriod('daily', at('2026-09-01T00:00:00Z')), { start: at('2026-08-31T00:00:00Z'), end: at('2026-09-01T00:00:00Z') });
+  t.deepEqual(lastCompletePeriod('daily', at('2026-09-01T23:59:59.999Z')), { start: at('2026-08-31T00:00:00Z'), end: at('2026-09-01T00:00:00Z') });
+  // 2026-09-07 is a Monday.
+  t.deepEqual(lastCompletePeriod('weekly', at('2026-09-07T00:00:00Z')), { start: at('2026-08-31T00:00:00Z'), end: at('2026-09-07T00:00:00Z') });
+  t.deepEqual(lastCompletePeriod('weekly', at('2026-09-06T23:59:59Z')), { start: at('2026-08-24T00:00:00Z'), end: at('2026-08-31T00:00:00Z') });
+  t.deepEqual(lastCompletePeriod('weekly', at('2026-09-09T12:00:00Z')), { start: at('2026-08-31T00:00:00Z'), end: at('2026-09-07T00:00:00Z') });
+  t.deepEqual(lastCompletePeriod('monthly', at('2026-09-01T00:00:00Z')), { start: at('2026-08-01T00:00:00Z'), end: at('2026-09-01T00:00:00Z') });
+  t.deepEqual(lastCompletePeriod('monthly', at('2026-03-31T23:00:00Z')), { start: at('2026-02-01T00:00:00Z'), end: at('2026-03-01T00:00:00Z') });
+  t.deepEqual(lastCompletePeriod('monthly', at('2027-01-15T00:00:00Z')), { start: at('2026-12-01T00:00:00Z'), end: at('2027-01-01T00:00:00Z') });
+  t.is(lastCompletePeriod('manual', at('2026-09-01T00:00:00Z')), undefined);
+});
+
+test('a scheduled batch covers payments released before its period end, once per period, and is paid by the payout job', async (t) => {
+  const s = await setup('weekly');
+  const inPeriod = await s.releasedPayment('test', 3000, new Date('2026-09-03T10:00:00Z'));
+  const earlier = await s.releasedPayment('test', 1000, new Date('2026-08-20T10:00:00Z'));
+  const atEnd = await s.releasedPayment('test', 500, new Date('2026-09-07T00:00:00Z'));
+  s.h.clock.set(new Date('2026-09-07T00:00:30Z'));
+
+  const made = await s.scheduled.execute({ limit: 100 });
+  t.is(made.created.length, 1, 'one batch: test mode has payments, live has none');
+  const [batch] = made.created;
+  t.like(batch, {
+    status: 'pending',
+    trigger: 'scheduled',
+    payments: 2,
+    amount: { amount: 4000, currency: 'THB' },
+    periodStart: new Date('2026-08-31T00:00:00Z'),
+    periodEnd: new Date('2026-09-07T00:00:00Z'),
+  });
+  t.is((await s.h.storage.intents.findById(s.scope(), atEnd.id))?.settlementId, undefined, 'released at the end: the next period');
+  t.is((await s.h.storage.intents.findById(s.scope(), earlier.id))?.settlementId, batch?.id);
+  t.is((await s.h.storage.intents.findById(s.scope(), inPeriod.id))?.settlementId, batch?.id);
+
+  s.h.clock.advance(60_000);
+  t.is((await s.scheduled.execute({ limit: 100 })).created.length, 0, 'the period has its batch');
+
+  t.is((await s.payAll.execute({ limit: 10 })).advanced, 1);
+  t.is((await s.h.storage.settlements.findById(s.scope(), batch?.id ?? ''))?.status, 'paid');
+  const listed = await new ListSettlements(s.h.storage.settlements).execute({ scope: s.scope(), page: { limit: 10 } });
+  t.deepEqual(listed.data.map((st) => st.id), [batch?.id]);
+});
+
+test('a scheduled batch the available balance does not cover is skipped and made on a later pass', async (t) => {
+  const s = await setup('daily');
+  await s.releasedPayment('test', 3000, new Date('2026-08-31T10:00:00Z'));
+  // Only the fee of a lost dispute: available drops to 1500 while 3000 waits.
+  await s.h.storage.ledger.post(disputeLostFeeOnly(s.scope()));
+  s.h.clock.set(new Date('2026-09-01T00:01:00Z'));
+  const skipped = await s.scheduled.execute({ limit: 100 });
+  t.is(skipped.created.length, 0);
+  t.is(skipped.uncovered.length, 1);
+  t.like(skipped.uncovered[0], { scope: s.scope(), period: { end: new Date('2026-09-01T00:00:00Z') } });
+
+  // Another payment released later brings available to cover the batch (it belongs to the next period).
+  await s.releasedPayment('test', 2000, new Date('2026-09-01T00:00:30Z'));
+  const made = await s.scheduled.execute({ limit: 100 });
+  t.is(made.created.length, 1);
+  t.is(made.created[0]?.amount.amount, 3000);
+});
+
+/** A lost-dispute posting whose hold is already gone: only the fee, debited from available. */
+function disputeLostFeeOnly(scope: AccountScope) {
+  return {
+    cause: 'dispute_lost:dp_feeonly',
+    causeType: 'dispute_lost' as const,
+    causeId: 'dp_feeonly',
+    merchantId: scope.merchantId,
+    mode: scope.mode,
+    created: new Date('2026-09-01T00:00:00Z'),
+    entries: [
+      { account: merchantAccount(scope, 'available', 'THB'), amount: -1500, currency: 'THB' },
+      { account: platformAccount(scope.mode, 'fee_revenue', 'THB'), amount: 1500, currency: 'THB' },
+    ],
+  };
+}
+
+function aDispute(scope: AccountScope, paymentIntentId: string, status: Dispute['status']): Dispute {
+  const now = new Date('2026-09-01T00:00:00Z');
+  const id = `dp_${randomBytes(8).toString('hex')}`;
+  return {
+    id,
+    merchantId: scope.merchantId,
+    mode: scope.mode,
+    paymentIntentId,
+    status,
+    amount: 1000,
+    currency: 'THB',
+    evidence: {},
+    channel: 'simulator',
+    channelDisputeId: id,
+    dueBy: now,
+    openedAt: now,
+    created: now,
+    updated: now,
+  };
+}

@@ -1,0 +1,24 @@
+import type { RequestSender } from '../http/request-sender.js';
+import type { PaymentIntent, PaymentIntentAdvanceParams, PaymentIntentSimulateParams, RequestOptions } from '../types.js';
+import { Resource, segment } from './resource.js';
+
+/** `/v1/test/payment_intents`: test mode only (a live key is refused). */
+export class TestPaymentIntents extends Resource {
+  /** Tells the channel what to report and waits for its callback; answers the intent as it then stands. */
+  simulate(id: string, params: PaymentIntentSimulateParams, options?: RequestOptions): Promise<PaymentIntent> {
+    return this.request({ method: 'POST', path: `v1/test/payment_intents/${segment(id)}/simulate`, body: params, ...(options ? { options } : {}) });
+  }
+
+  /** Moves a running timer (`expiry`, or `release` once channel_settled) to now; the worker acts on its next tick. */
+  advance(id: string, params: PaymentIntentAdvanceParams, options?: RequestOptions): Promise<PaymentIntent> {
+    return this.request({ method: 'POST', path: `v1/test/payment_intents/${segment(id)}/advance`, body: params, ...(options ? { options } : {}) });
+  }
+}
+
+/** `payments.testHelpers`: script test-mode flows. */
+export class TestHelpers {
+  readonly paymentIntents: TestPaymentIntents;
+  constructor(sender: RequestSender) {
+    this.paymentIntents = new TestPaymentIntents(sender);
+  }
+}

@@ -1,0 +1,299 @@
+/**
+ * The objects, parameters and events of the API (API version 2026-09-01), written to match
+ * `docs/openapi.json`; `test/types-agree.test.ts` fails when the two drift apart.
+ * Amounts are integers in minor units; timestamps are RFC 3339 strings; rates are decimal strings.
+ */
+
+/** `live` or `test`: a test key reaches only test data. */
+export type Mode = 'live' | 'test';
+
+/** An amount in minor units and its ISO 4217 currency. */
+export interface Money {
+  amount: number;
+  currency: string;
+}
+
+/** Every status a payment intent can have. */
+export type PaymentIntentStatus = 'created' | 'requires_payment' | 'processing' | 'succeeded' | 'channel_settled' | 'failed' | 'expired' | 'canceled';
+
+/** How the payer completes the payment: a page to visit or a QR code to scan. */
+export interface NextAction {
+  type: 'redirect' | 'qr_code';
+  url?: string;
+  qr_data?: string;
+}
+
+/** The FX rate locked for an intent paid in another currency than the merchant settles in. */
+export interface FxLock {
+  locked: boolean;
+  lock_point?: 'on_create' | 'on_paid' | 'on_channel_settled';
+  /** Decimal string, never a float. */
+  rate?: string;
+  quote_currency?: string;
+  locked_at?: string;
+}
+
+/** An amount a merchant wants to collect, and where its payment stands. */
+export interface PaymentIntent {
+  id: string;
+  object: 'payment_intent';
+  mode: Mode;
+  amount: number;
+  currency: string;
+  merchant_order_id: string;
+  status: PaymentIntentStatus;
+  payment_method?: string;
+  channel_preference?: string;
+  description?: string;
+  customer?: string;
+  return_url?: string;
+  fee?: Money;
+  /** What the merchant receives, in the settlement currency. */
+  net?: Money;
+  fx?: FxLock;
+  /** When the funds become available. */
+  available_at?: string;
+  next_action?: NextAction;
+  /** The hosted checkout page: only in the answer of `create`. */
+  checkout_url?: string;
+  created: string;
+  expires_at?: string;
+  metadata: Record<string, string>;
+}
+
+/** One try at a channel; a failed attempt stays in the history. */
+export interface PaymentAttempt {
+  id: string;
+  object: 'payment_attempt';
+  payment_intent: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  amount: number;
+  currency: string;
+  payment_method?: string;
+  channel?: string;
+  /** The payment credential, while the attempt is pending. */
+  next_action?: NextAction;
+  failure_code?: string;
+  failure_message?: string;
+  succeeded_at?: string;
+  created: string;
+}
+
+/** Every status a dispute can have; `won` and `lost` are rulings. */
+export type DisputeStatus = 'opened' | 'under_review' | 'won' | 'lost';
+
+/** A claim a channel makes against a paid intent. */
+export interface Dispute {
+  id: string;
+  object: 'dispute';
+  mode: Mode;
+  payment_intent: string;
+  status: DisputeStatus;
+  /** What the channel claims back, in the currency the payer paid in. */
+  amount: number;
+  currency: string;
+  /** Settlement currency frozen while the dispute is open. */
+  held?: Money;
+  /** What a lost dispute costs on top of the claim. */
+  fee?: Money;
+  reason?: string;
+  evidence: Record<string, string>;
+  due_by?: string;
+  opened_at: string;
+  closed_at?: string;
+  created: string;
+}
+
+export type SettlementStatus = 'pending' | 'processing' | 'paid' | 'failed';
+
+/** A payout to the merchant. */
+export interface Settlement {
+  id: string;
+  object: 'settlement';
+  mode: Mode;
+  status: SettlementStatus;
+  /** What the merchant is paid: the sum of the settled payments. */
+  amount: Money;
+  /** How many payment intents it covers. */
+  payments?: number;
+  period_start: string;
+  period_end: string;
+  created: string;
+}
+
+/** The balance in three buckets, one Money per currency in each. */
+export interface Balance {
+  object: 'balance';
+  available: Money[];
+  pending: Money[];
+  dispute_hold: Money[];
+}
+
+/** An indicative FX quote: mid rate plus spread. */
+export interface FxQuote {
+  indicative: true;
+  from: string;
+  to: string;
+  /** Decimal string. */
+  rate: string;
+  /** Estimated settlement amount, when an amount was given. */
+  estimated?: Money;
+}
+
+/** A platform key webhook `v2` signatures are made with. */
+export interface WebhookPublicKey {
+  id: string;
+  object: 'webhook_public_key';
+  algorithm: 'ed25519';
+  /** The raw 32-byte Ed25519 public key, base64. */
+  public_key: string;
+}
+
+/** A page of a list: `has_more` says whether another page follows. */
+export interface List<T> {
+  object: 'list';
+  data: T[];
+  has_more: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Events
+
+export type PaymentIntentEventStatus = Exclude<PaymentIntentStatus, 'created'>;
+export type EventType =
+  | `payment_intent.${PaymentIntentEventStatus}`
+  | 'dispute.opened'
+  | 'dispute.updated'
+  | 'dispute.closed'
+  | `settlement.${SettlementStatus}`;
+
+/** Every event type, for filters and exhaustive switches. */
+export const EVENT_TYPES: readonly EventType[] = [
+  'payment_intent.requires_payment',
+  'payment_intent.processing',
+  'payment_intent.succeeded',
+  'payment_intent.channel_settled',
+  'payment_intent.failed',
+  'payment_intent.expired',
+  'payment_intent.canceled',
+  'dispute.opened',
+  'dispute.updated',
+  'dispute.closed',
+  'settlement.pending',
+  'settlement.processing',
+  'settlement.paid',
+  'settlement.failed',
+];
+
+/** An event's `data`: a notice, not the object. Read the object through the API before acting. */
+export interface EventData<O extends string = string, S extends string = string> {
+  id: string;
+  object: O;
+  status: S;
+  /** The merchant's id (`mch_…`). */
+  merchant: string;
+  mode: Mode;
+  /** Settlement events carry the settlement's amount. */
+  amount?: Money;
+}
+
+interface EventOf<T extends EventType, D> {
+  /** `evt_…`: the same on every delivery and in `GET /v1/events`; de-duplicate on it. */
+  id: string;
+  type: T;
+  created: string;
+  livemode: boolean;
+  data: D;
+}
+
+export type PaymentIntentEvent = { [S in PaymentIntentEventStatus]: EventOf<`payment_intent.${S}`, EventData<'payment_intent', S>> }[PaymentIntentEventStatus];
+export type DisputeEvent = EventOf<'dispute.opened' | 'dispute.updated' | 'dispute.closed', EventData<'dispute', DisputeStatus>>;
+export type SettlementEvent = { [S in SettlementStatus]: EventOf<`settlement.${S}`, EventData<'settlement', S> & { amount: Money }> }[SettlementStatus];
+
+/** Every event, discriminated by `type`: `switch (event.type)` narrows `event.data`. */
+export type Event = PaymentIntentEvent | DisputeEvent | SettlementEvent;
+
+// ---------------------------------------------------------------------------------------------
+// Parameters
+
+/** Paging of every list: at most `limit` (1..100, default 20) items after `starting_after`. */
+export interface ListParams {
+  limit?: number;
+  starting_after?: string;
+}
+
+export interface PaymentIntentCreateParams {
+  /** Minor units, at least 1. */
+  amount: number;
+  currency: string;
+  /** Unique per merchant; a second intent with it is 409. */
+  merchant_order_id: string;
+  payment_method?: string;
+  channel_preference?: string;
+  description?: string;
+  customer?: string;
+  /** An absolute https URL on a host name. */
+  return_url?: string;
+  /** Seconds until the intent expires. */
+  expires_in?: number;
+  metadata?: Record<string, string>;
+}
+
+export interface PaymentIntentListParams extends ListParams {
+  status?: PaymentIntentStatus;
+  merchant_order_id?: string;
+  /** Only intents created at or after this time (a Date or an RFC 3339 string). */
+  'created[gte]'?: string | Date;
+}
+
+export interface PaymentAttemptCreateParams {
+  payment_method: string;
+  channel?: string;
+}
+
+export type SimulateOutcome = 'succeeded' | 'failed' | 'pending' | 'dispute_opened' | 'dispute_won' | 'dispute_lost';
+
+export interface PaymentIntentSimulateParams {
+  outcome: SimulateOutcome;
+  /** Only with outcome `failed`. */
+  failure_code?: string;
+  /** The amount the callback reports; defaults to the ordered amount. */
+  amount?: number;
+  currency?: string;
+}
+
+export interface PaymentIntentAdvanceParams {
+  clock: 'expiry' | 'release';
+}
+
+export interface DisputeListParams extends ListParams {
+  status?: DisputeStatus;
+}
+
+export interface DisputeEvidenceParams {
+  /** Merged key by key into the evidence the dispute holds. */
+  evidence: Record<string, string>;
+}
+
+export type SettlementListParams = ListParams;
+export type EventListParams = ListParams;
+
+export interface FxQuoteParams {
+  from: string;
+  to: string;
+  payment_method?: string;
+  /** Minor units of `from`, at least 0. */
+  amount?: number;
+}
+
+/** Per-call options every method takes as its last argument. */
+export interface RequestOptions {
+  /** For POSTs: the Idempotency-Key to send (one is generated otherwise); reused on retries. */
+  idempotencyKey?: string;
+  /** Overrides the client's Api-Version for this call. */
+  apiVersion?: string;
+  /** Overrides the client's timeout (milliseconds) for this call. */
+  timeout?: number;
+  /** Overrides the client's retry count for this call. */
+  maxNetworkRetries?: number;
+}

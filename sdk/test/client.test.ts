@@ -1,0 +1,267 @@
+import test from 'ava';
+import {
+  ApiConnectionError,
+  ApiError,
+  AuthenticationError,
+  ConflictError,
+  IdempotencyError,
+  InvalidRequestError,
+  NotFoundError,
+  PaymentFailedError,
+  Payments,
+  PermissionError,
+  RateLimitError,
+  type PaymentsConfig,
+} from '@payments/sdk';
+import { apiError, fakeApi, intent, KEY, type FakeApi, type Reply } from './helpers/fake-api';
+
+const FAST_BACKOFF = { initialDelayMs: 5, maxDelayMs: 20 };
+
+async function withApi(reply: (request: FakeApi['received'][number], index: number) => Reply, run: (payments: Payments, api: FakeApi) => Promise<void>, config: PaymentsConfig = {}): Promise<void> {
+  const api = await fakeApi(reply);
+  try {
+    await run(new Payments(KEY, { baseUrl: api.baseUrl, backoff: FAST_BACKOFF, ...config }), api);
+  } finally {
+    await api.close();
+  }
+}
+
+const created = { amount: 100, currency: 'THB', merchant_order_id: 'o-1' };
+
+test('a POST carries the key, the version and a generated Idempotency-Key; a GET carries no key', async (t) => {
+  await withApi(
+    (req) => ({ status: req.method === 'POST' ? 201 : 200, body: intent('pi_1') }),
+    async (payments, api) => {
+      await payments.paymentIntents.create(created);
+      await payments.paymentIntents.retrieve('pi_1');
+      const [post, get] = api.received;
+      t.is(post?.headers.authorization, `Bearer ${KEY}`);
+      t.is(post?.headers['api-version'], '2026-09-01');
+      t.regex(String(post?.headers['idempotency-key']), /^[0-9a-f-]{36}$/);
+      t.is(post?.headers['content-type'], 'application/json');
+      t.deepEqual(JSON.parse(post?.body ?? ''), created);
+      t.is(get?.url.pathname, '/v1/payment_intents/pi_1');
+      t.is(get?.headers['idempotency-key'], undefined);
+    },
+  );
+});
+
+test('a given Idempotency-Key and Api-Version are sent as given; apiVersion null sends none', async (t) => {
+  await withApi(
+    () => ({ status: 200, body: intent('pi_1', 'canceled') }),
+    async (payments, api) => {
+      await payments.paymentIntents.cancel('pi_1', { idempotencyKey: 'my-key', apiVersion: '2026-09-01' });
+      t.is(api.received[0]?.headers['idempotency-key'], 'my-key');
+      t.is(api.received[0]?.url.pathname, '/v1/payment_intents/pi_1/cancel');
+      const unpinned = new Payments(KEY, { baseUrl: api.baseUrl, apiVersion: null });
+      await unpinned.paymentIntents.retrieve('pi_1');
+      t.is(api.received[1]?.headers['api-version'], undefined);
+    },
+  );
+});
+
+test('a reset connection is retried with the same Idempotency-Key', async (t) => {
+  await withApi(
+    (_req, index) => (index < 2 ? 'reset' : { status: 201, body: intent('pi_1') }),
+    async (payments, api) => {
+      const pi = await payments.paymentIntents.create(created);
+      t.is(pi.id, 'pi_1');
+      t.is(api.received.length, 3);
+      t.is(new Set(api.received.map((r) => r.headers['idempotency-key'])).size, 1);
+    },
+  );
+});
+
+test('409 idempotency_key_in_use is retried with the same key until the first request finished', async (t) => {
+  await withApi(
+    (_req, index) => (index === 0 ? { status: 409, body: apiError('idempotency_key_in_use') } : { status: 201, body: intent('pi_1'), headers: { 'idempotent-replayed': 'true' } }),
+    async (payments, api) => {
+      const seen: boolean[] = [];
+      const client = new Payments(KEY, { baseUrl: api.baseUrl, backoff: FAST_BACKOFF, onResponse: (info) => seen.push(info.replayed) });
+      t.is((await client.paymentIntents.create(created, { idempotencyKey: 'k-1' })).id, 'pi_1');
+      t.deepEqual(api.received.map((r) => r.headers['idempotency-key']), ['k-1', 'k-1']);
+      t.deepEqual(seen, [true]);
+      t.truthy(payments);
+    },
+  );
+});
+
+test('429 waits what Retry-After asks before retrying', async (t) => {
+  await withApi(
+    (_req, index) => (index === 0 ? { status: 429, body: apiError('rate_limited'), headers: { 'retry-after': '1' } } : { status: 200, body: { object: 'balance', available: [], pending: [], dispute_hold: [] } }),
+    async (payments, api) => {
+      const started = Date.now();
+      await payments.balance.retrieve();
+      t.true(Date.now() - started >= 950, `retried after ${Date.now() - started} ms`);
+      t.is(api.received.length, 2);
+    },
+  );
+});
+
+test('5xx is retried up to maxNetworkRetries, then thrown as ApiError', async (t) => {
+  await withApi(
+    () => ({ status: 500, body: apiError('api_error', 'Something went wrong') }),
+    async (payments, api) => {
+      const error = await t.throwsAsync(payments.settlements.create({ idempotencyKey: 'st-1' }), { instanceOf: ApiError });
+      t.is(error?.statusCode, 500);
+      t.is(error?.code, 'api_error');
+      t.is(error?.requestId, 'req_body');
+      t.is(api.received.length, 3, 'one try and two retries');
+      t.deepEqual([...new Set(api.received.map((r) => r.headers['idempotency-key']))], ['st-1']);
+    },
+  );
+  await withApi(
+    (_req, index) => (index < 2 ? { status: 503, body: apiError('unavailable') } : { status: 200, body: { object: 'list', data: [], has_more: false } }),
+    async (payments, api) => {
+      t.deepEqual((await payments.events.list()).data, []);
+      t.is(api.received.length, 3);
+    },
+  );
+});
+
+test('a conflict other than a key in use is not retried, and carries code, status, request id and param', async (t) => {
+  await withApi(
+    () => ({ status: 409, body: apiError('merchant_order_id_taken', 'That order id is used.', 'merchant_order_id') }),
+    async (payments, api) => {
+      const error = await t.throwsAsync(payments.paymentIntents.create(created), { instanceOf: ConflictError });
+      t.like(error, { code: 'merchant_order_id_taken', statusCode: 409, requestId: 'req_body', param: 'merchant_order_id', message: 'That order id is used.' });
+      t.is(api.received.length, 1);
+    },
+  );
+});
+
+test('each error status maps to its class', async (t) => {
+  const cases: [number, new (...args: never[]) => Error][] = [
+    [400, InvalidRequestError],
+    [401, AuthenticationError],
+    [402, PaymentFailedError],
+    [403, PermissionError],
+    [404, NotFoundError],
+    [409, ConflictError],
+    [413, InvalidRequestError],
+    [422, IdempotencyError],
+  ];
+  await withApi(
+    (req) => ({ status: Number(req.url.searchParams.get('status')), body: apiError(`code_${req.url.searchParams.get('status')}`) }),
+    async (payments) => {
+      for (const [status, errorClass] of cases) {
+        // The status to answer rides in a query parameter the fake reads; FxQuoteParams passes it through.
+        const error = await t.throwsAsync(payments.fx.quotes.retrieve({ from: 'USD', to: 'THB', status } as never), { instanceOf: errorClass });
+        t.is(error?.statusCode, status);
+        t.is(error?.code, `code_${status}`);
+      }
+    },
+  );
+  await withApi(
+    () => ({ status: 429, body: apiError('rate_limited'), headers: { 'retry-after': '120' } }),
+    async (payments, api) => {
+      // Longer than the SDK waits: thrown at once with what the API asked for.
+      const error = await t.throwsAsync(payments.balance.retrieve(), { instanceOf: RateLimitError });
+      t.is(error?.retryAfter, 120);
+      t.is(api.received.length, 1);
+    },
+  );
+});
+
+test('no answer within the timeout is an ApiConnectionError, retried like a connection error', async (t) => {
+  await withApi(
+    () => 'hang',
+    async (payments, api) => {
+      const started = Date.now();
+      const error = await t.throwsAsync(payments.paymentIntents.retrieve('pi_1', { timeout: 150, maxNetworkRetries: 1 }), { instanceOf: ApiConnectionError });
+      t.is(error?.code, 'timeout');
+      t.regex(error?.message ?? '', /within 150 ms/);
+      t.is(api.received.length, 2);
+      t.true(Date.now() - started < 2000);
+    },
+  );
+});
+
+test('a refused connection is an ApiConnectionError after its retries', async (t) => {
+  const payments = new Payments(KEY, { baseUrl: 'http://127.0.0.1:1', maxNetworkRetries: 1, backoff: FAST_BACKOFF });
+  const error = await t.throwsAsync(payments.balance.retrieve(), { instanceOf: ApiConnectionError });
+  t.is(error?.code, 'connection_error');
+  t.false((error?.message ?? '').includes(KEY));
+});
+
+test('lists page on demand: for await, autoPagingToArray and one awaited page', async (t) => {
+  const all = Array.from({ length: 45 }, (_, i) => intent(`pi_${String(45 - i).padStart(3, '0')}`));
+  const page = (req: FakeApi['received'][number]): Reply => {
+    const limit = Number(req.url.searchParams.get('limit') ?? 20);
+    const after = req.url.searchParams.get('starting_after');
+    const start = after ? all.findIndex((pi) => pi.id === after) + 1 : 0;
+    return { status: 200, body: { object: 'list', data: all.slice(start, start + limit), has_more: start + limit < all.length } };
+  };
+  await withApi(page, async (payments, api) => {
+    const ids: string[] = [];
+    for await (const pi of payments.paymentIntents.list({ status: 'created', limit: 20 })) ids.push(pi.id);
+    t.deepEqual(ids, all.map((pi) => pi.id));
+    t.deepEqual(api.received.map((r) => r.url.searchParams.get('starting_after')), [null, 'pi_026', 'pi_006']);
+    t.true(api.received.every((r) => r.url.searchParams.get('status') === 'created'));
+
+    api.received.length = 0;
+    const first25 = await payments.paymentIntents.list({ limit: 20 }).autoPagingToArray({ limit: 25 });
+    t.is(first25.length, 25);
+    t.is(api.received.length, 2);
+
+    api.received.length = 0;
+    const one = await payments.paymentIntents.list({ limit: 5, 'created[gte]': new Date('2026-09-01T00:00:00Z') });
+    t.is(one.data.length, 5);
+    t.true(one.has_more);
+    t.is(api.received[0]?.url.searchParams.get('created[gte]'), '2026-09-01T00:00:00.000Z');
+
+    const visited: string[] = [];
+    await payments.paymentIntents.list({ limit: 10 }).autoPagingEach((pi) => {
+      visited.push(pi.id);
+      return visited.length < 12;
+    });
+    t.is(visited.length, 12);
+    await t.throwsAsync(payments.paymentIntents.list().autoPagingToArray({ limit: 0 }), { instanceOf: RangeError });
+  });
+});
+
+test('every resource calls its route', async (t) => {
+  await withApi(
+    (req) => ({ status: 200, body: req.url.pathname === '/v1/events' ? { object: 'list', data: [{ id: 'evt_A', type: 'payment_intent.canceled' }], has_more: false } : { object: 'list', data: [], has_more: false } }),
+    async (payments, api) => {
+      await payments.paymentIntents.attempts.create('pi_1', { payment_method: 'promptpay' });
+      await payments.paymentIntents.attempts.list('pi_1');
+      await payments.disputes.list({ status: 'opened' });
+      await payments.disputes.retrieve('dp_1');
+      await payments.disputes.submitEvidence('dp_1', { evidence: { receipt: 'r' } });
+      await payments.settlements.list();
+      await payments.settlements.retrieve('st_A');
+      await payments.fx.quotes.retrieve({ from: 'USD', to: 'THB', amount: 100 });
+      await payments.webhookPublicKeys.list();
+      await payments.testHelpers.paymentIntents.simulate('pi_1', { outcome: 'succeeded' });
+      await payments.testHelpers.paymentIntents.advance('pi_1', { clock: 'expiry' });
+      t.is((await payments.events.retrieve('evt_A'))?.type, 'payment_intent.canceled');
+      t.is(await payments.events.retrieve('evt_NOPE'), undefined);
+      t.deepEqual(
+        api.received.map((r) => `${r.method} ${r.url.pathname}${r.url.search}`),
+        [
+          'POST /v1/payment_intents/pi_1/attempts',
+          'GET /v1/payment_intents/pi_1/attempts',
+          'GET /v1/disputes?status=opened',
+          'GET /v1/disputes/dp_1',
+          'POST /v1/disputes/dp_1/evidence',
+          'GET /v1/settlements',
+          'GET /v1/settlements/st_A',
+          'GET /v1/fx/quotes?from=USD&to=THB&amount=100',
+          'GET /v1/webhook_public_keys',
+          'POST /v1/test/payment_intents/pi_1/simulate',
+          'POST /v1/test/payment_intents/pi_1/advance',
+          'GET /v1/events?limit=100',
+          'GET /v1/events?limit=100',
+        ],
+      );
+      t.deepEqual(JSON.parse(api.received[4]?.body ?? ''), { evidence: { receipt: 'r' } });
+    },
+  );
+});
+
+test('an id cannot reach another route, and a bad API key is refused without being echoed', (t) => {
+  const error = t.throws(() => new Payments('pk_oops_secret_value'), { instanceOf: TypeError });
+  t.false(error?.message.includes('secret_value'));
+  t.throws(() => new Payments(KEY, { timeout: -1 }), { instanceOf: RangeError });
+});

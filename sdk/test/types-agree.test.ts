@@ -1,0 +1,90 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import test from 'ava';
+import type * as Sdk from '@payments/sdk';
+import type { components, operations } from './generated/openapi';
+
+/*
+ * The SDK's types are written by hand (for their docs and the event union); this file holds them
+ * to the OpenAPI document. `generated/openapi.ts` is made from docs/openapi.json by
+ * openapi-typescript; the compile-time checks below fail the build when a hand-written type and
+ * the document disagree, and the test fails when the generated file is stale.
+ * Regenerate: npx openapi-typescript docs/openapi.json -o sdk/test/generated/openapi.ts
+ */
+
+type Schemas = components['schemas'];
+/** true when A and B are the same type (modifiers and optionality included). */
+type Equals<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+/** true when A and B have the same keys and each can stand for the other. */
+type Agree<A, B> = [keyof A] extends [keyof B] ? ([keyof B] extends [keyof A] ? ([A] extends [B] ? ([B] extends [A] ? true : false) : false) : false) : false;
+type SameKeys<A, B> = Equals<keyof A, keyof B>;
+type Query<Op extends keyof operations> = NonNullable<operations[Op]['parameters']['query']>;
+
+// Each line fails to compile when the SDK and the document disagree on that type.
+export const objectsAgree: Record<string, true> = {
+  Money: true as Agree<Sdk.Money, Schemas['Money']>,
+  FxLock: true as Agree<Sdk.FxLock, Schemas['FxLock']>,
+  NextAction: true as Agree<Sdk.NextAction, Schemas['NextAction']>,
+  PaymentIntent: true as Agree<Sdk.PaymentIntent, Schemas['PaymentIntent']>,
+  PaymentIntentList: true as Agree<Sdk.List<Sdk.PaymentIntent>, Schemas['PaymentIntentList']>,
+  PaymentAttempt: true as Agree<Sdk.PaymentAttempt, Schemas['PaymentAttempt']>,
+  PaymentAttemptList: true as Agree<Sdk.List<Sdk.PaymentAttempt>, Schemas['PaymentAttemptList']>,
+  Dispute: true as Agree<Sdk.Dispute, Schemas['Dispute']>,
+  DisputeList: true as Agree<Sdk.List<Sdk.Dispute>, Schemas['DisputeList']>,
+  Settlement: true as Agree<Sdk.Settlement, Schemas['Settlement']>,
+  SettlementList: true as Agree<Sdk.List<Sdk.Settlement>, Schemas['SettlementList']>,
+  Balance: true as Agree<Sdk.Balance, Schemas['Balance']>,
+  FxQuote: true as Agree<Sdk.FxQuote, Schemas['FxQuote']>,
+  WebhookPublicKey: true as Agree<Sdk.WebhookPublicKey, Schemas['WebhookPublicKey']>,
+  WebhookPublicKeyList: true as Agree<Sdk.List<Sdk.WebhookPublicKey>, Schemas['WebhookPublicKeyList']>,
+  EventData: true as Agree<Sdk.EventData, Schemas['EventData']>,
+  // The SDK's Event is a union narrowed by type; every member must be an Event of the document.
+  EventType: true as Equals<Sdk.EventType, Schemas['Event']['type']>,
+  EventKeys: true as SameKeys<Sdk.Event, Schemas['Event']>,
+  EventFits: true as (Sdk.Event extends Schemas['Event'] ? true : false),
+  EventList: true as (Sdk.List<Sdk.Event> extends Schemas['EventList'] ? true : false),
+  PaymentIntentStatus: true as Equals<Sdk.PaymentIntentStatus, Schemas['PaymentIntent']['status']>,
+  DisputeStatus: true as Equals<Sdk.DisputeStatus, Schemas['Dispute']['status']>,
+  SettlementStatus: true as Equals<Sdk.SettlementStatus, Schemas['Settlement']['status']>,
+};
+
+export const paramsAgree: Record<string, true> = {
+  PaymentIntentCreateParams: true as Agree<Sdk.PaymentIntentCreateParams, Schemas['PaymentIntentCreateParams']>,
+  PaymentAttemptCreateParams: true as Agree<Sdk.PaymentAttemptCreateParams, Schemas['PaymentAttemptCreateParams']>,
+  PaymentIntentSimulateParams: true as Agree<Sdk.PaymentIntentSimulateParams, Schemas['PaymentIntentSimulateParams']>,
+  PaymentIntentAdvanceParams: true as Agree<Sdk.PaymentIntentAdvanceParams, Schemas['PaymentIntentAdvanceParams']>,
+  DisputeEvidenceParams: true as Agree<Sdk.DisputeEvidenceParams, Schemas['DisputeEvidenceParams']>,
+  // Query strings: the same names (values are typed for callers: numbers and Dates, not text).
+  PaymentIntentListParams: true as SameKeys<Sdk.PaymentIntentListParams, Query<'listPaymentIntents'>>,
+  DisputeListParams: true as SameKeys<Sdk.DisputeListParams, Query<'listDisputes'>>,
+  SettlementListParams: true as SameKeys<Sdk.SettlementListParams, Query<'listSettlements'>>,
+  EventListParams: true as SameKeys<Sdk.EventListParams, Query<'listEvents'>>,
+  FxQuoteParams: true as SameKeys<Sdk.FxQuoteParams, Query<'retrieveFxQuote'>>,
+};
+
+const REPO_ROOT = join(__dirname, '..', '..', '..');
+
+test('the checked-in generated types are those of docs/openapi.json', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sdk-types-'));
+  try {
+    const fresh = join(dir, 'openapi.ts');
+    const run = spawnSync(process.execPath, [join(REPO_ROOT, 'node_modules', 'openapi-typescript', 'bin', 'cli.js'), join(REPO_ROOT, 'docs', 'openapi.json'), '-o', fresh], {
+      encoding: 'utf8',
+    });
+    t.is(run.status, 0, run.stderr);
+    t.is(readFileSync(fresh, 'utf8'), readFileSync(join(REPO_ROOT, 'sdk', 'test', 'generated', 'openapi.ts'), 'utf8'), 'regenerate sdk/test/generated/openapi.ts (see the comment at the top of this test)');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('every object of the document has its SDK type checked', (t) => {
+  const document = JSON.parse(readFileSync(join(REPO_ROOT, 'docs', 'openapi.json'), 'utf8')) as { components: { schemas: Record<string, unknown> } };
+  const checked = new Set([...Object.keys(objectsAgree), ...Object.keys(paramsAgree), 'Event', 'Error', 'OpenApiDocument']);
+  t.deepEqual(
+    Object.keys(document.components.schemas).filter((name) => !checked.has(name)),
+    [],
+  );
+});

@@ -1,0 +1,142 @@
+import { generateKeyPairSync } from 'node:crypto';
+import test from 'ava';
+import { webhookSignatureHeaders } from '@payments/core';
+import { CryptoWebhookCrypto } from '@payments/node-runtime';
+import { Payments, SignatureVerificationError, type Event, type SignatureFailureReason } from '@payments/sdk';
+import { fakeApi, KEY } from './helpers/fake-api';
+
+const payments = new Payments(KEY);
+const webhooks = payments.webhooks;
+const SECRET = 'a'.repeat(64);
+const OTHER_SECRET = 'b'.repeat(64);
+const body = JSON.stringify({ id: 'evt_ABC', type: 'payment_intent.succeeded', created: '2026-09-01T00:00:00Z', livemode: false, data: { id: 'pi_1', object: 'payment_intent', status: 'succeeded', merchant: 'mch_1', mode: 'test' } });
+const now = () => Math.floor(Date.now() / 1000);
+
+/** A platform key pair as the service holds it: raw 32-byte public key and seed, base64. */
+const platform = new CryptoWebhookCrypto().generateEd25519();
+const KID = 'key_TESTKEY';
+
+/** The header the service itself would send (core's signer), for `body` at time `t`. */
+function serviceHeader(payload = body, t = now(), secret = SECRET): string {
+  return webhookSignatureHeaders(new CryptoWebhookCrypto(), {
+    eventId: 'evt_ABC',
+    timestamp: t,
+    body: payload,
+    secretHex: secret,
+    secretVersion: 3,
+    platformKeyId: KID,
+    platformPrivateKey: platform.privateKey,
+  })['x-webhook-signature'] as string;
+}
+
+function reasonOf(run: () => unknown): SignatureFailureReason | undefined {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof SignatureVerificationError) return error.reason;
+    throw error;
+  }
+  return undefined;
+}
+
+test('a delivery signed by the service verifies by v1 (secret) and by v2 (public keys, as a map or the API list)', (t) => {
+  const header = serviceHeader();
+  const bySecret = webhooks.constructEvent(body, header, { secret: SECRET });
+  t.is(bySecret.id, 'evt_ABC');
+  t.is(webhooks.constructEvent(Buffer.from(body), header, { publicKeys: { [KID]: platform.publicKey } }).type, 'payment_intent.succeeded');
+  const list = { object: 'list' as const, has_more: false, data: [{ id: KID, object: 'webhook_public_key' as const, algorithm: 'ed25519' as const, public_key: platform.publicKey }] };
+  t.is(webhooks.constructEvent(body, header, { publicKeys: list }).id, 'evt_ABC');
+  t.is(webhooks.constructEvent(body, header, { publicKeys: list.data }).id, 'evt_ABC');
+  // Either signature is enough: a wrong secret with a good v2 still verifies.
+  t.is(webhooks.constructEvent(body, header, { secret: OTHER_SECRET, publicKeys: { [KID]: platform.publicKey } }).id, 'evt_ABC');
+});
+
+test('the event union narrows by type', (t) => {
+  const event: Event = webhooks.constructEvent(body, serviceHeader(), { secret: SECRET });
+  switch (event.type) {
+    case 'payment_intent.succeeded':
+      t.is(event.data.status, 'succeeded');
+      break;
+    default:
+      t.fail(`unexpected ${event.type}`);
+  }
+});
+
+test('unknown header fields are ignored', (t) => {
+  t.is(webhooks.constructEvent(body, `${serviceHeader()},v9=future,x=1`, { secret: SECRET }).id, 'evt_ABC');
+});
+
+test('a wrong secret says so', (t) => {
+  const error = t.throws(() => webhooks.constructEvent(body, serviceHeader(), { secret: OTHER_SECRET }), { instanceOf: SignatureVerificationError });
+  t.is(error?.reason, 'wrong_secret');
+  t.regex(error?.message ?? '', /secret of this endpoint and mode/);
+  t.false((error?.message ?? '').includes(OTHER_SECRET));
+});
+
+test('a body changed since signing says so: re-serialized JSON, edited bytes under v2, or a parsed object', (t) => {
+  const pretty = JSON.stringify(JSON.parse(body), null, 2);
+  const error = t.throws(() => webhooks.constructEvent(pretty, serviceHeader(), { secret: SECRET }), { instanceOf: SignatureVerificationError });
+  t.is(error?.reason, 'body_changed');
+  t.regex(error?.message ?? '', /raw body/);
+  const edited = body.replace('"succeeded"', '"failed"');
+  t.is(reasonOf(() => webhooks.constructEvent(edited, serviceHeader(), { publicKeys: { [KID]: platform.publicKey } })), 'body_changed');
+  t.is(reasonOf(() => webhooks.constructEvent(edited, serviceHeader(), { secret: SECRET, publicKeys: { [KID]: platform.publicKey } })), 'body_changed');
+  t.is(reasonOf(() => webhooks.constructEvent(JSON.parse(body) as never, serviceHeader(), { secret: SECRET })), 'body_changed');
+});
+
+test('a timestamp outside the tolerance says so, old or in the future; the tolerance can be set', (t) => {
+  const old = t.throws(() => webhooks.constructEvent(body, serviceHeader(body, now() - 301), { secret: SECRET }), { instanceOf: SignatureVerificationError });
+  t.is(old?.reason, 'timestamp_outside_tolerance');
+  t.regex(old?.message ?? '', /30[1-2] s old \(tolerance 300 s\)/);
+  t.is(reasonOf(() => webhooks.constructEvent(body, serviceHeader(body, now() + 400), { secret: SECRET })), 'timestamp_outside_tolerance');
+  t.is(webhooks.constructEvent(body, serviceHeader(body, now() - 500), { secret: SECRET }, { tolerance: 600 }).id, 'evt_ABC');
+  t.is(reasonOf(() => webhooks.constructEvent(body, serviceHeader(body, now() - 20), { secret: SECRET }, { tolerance: 10 })), 'timestamp_outside_tolerance');
+});
+
+test('an unknown key id says so', (t) => {
+  const error = t.throws(() => webhooks.constructEvent(body, serviceHeader(), { publicKeys: { key_OTHER: platform.publicKey } }), { instanceOf: SignatureVerificationError });
+  t.is(error?.reason, 'unknown_key_id');
+  t.regex(error?.message ?? '', /key_TESTKEY.*GET \/v1\/webhook_public_keys/);
+  t.is(reasonOf(() => webhooks.constructEvent(body, serviceHeader().replace(`v2_kid=${KID}`, 'v2_kid=__proto__'), { publicKeys: { [KID]: platform.publicKey } })), 'unknown_key_id');
+});
+
+test('a missing or malformed header, a missing signature, a bad secret and no verifier each say so', (t) => {
+  t.is(reasonOf(() => webhooks.constructEvent(body, undefined, { secret: SECRET })), 'malformed_header');
+  t.is(reasonOf(() => webhooks.constructEvent(body, 'v1=abc', { secret: SECRET })), 'malformed_header');
+  t.is(reasonOf(() => webhooks.constructEvent(body, `t=${now()}`, { secret: SECRET })), 'no_signature');
+  const v2Only = serviceHeader().split(',').filter((part) => !part.startsWith('v1')).join(',');
+  t.is(reasonOf(() => webhooks.constructEvent(body, v2Only, { secret: SECRET })), 'no_signature');
+  t.is(reasonOf(() => webhooks.constructEvent(body, serviceHeader(), { secret: 'not-hex' })), 'invalid_secret');
+  t.is(reasonOf(() => webhooks.constructEvent(body, serviceHeader(), {})), 'no_verifier');
+});
+
+test('generateTestHeader round-trips through constructEvent, with v1, v2 or both', (t) => {
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  const pem = privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+  const raw = (publicKey.export({ format: 'der', type: 'spki' }) as Buffer).subarray(-32).toString('base64');
+  const both = webhooks.generateTestHeader({ payload: body, secret: SECRET, privateKey: pem, keyId: 'key_MINE' });
+  t.regex(both, /^t=\d+,v1=[0-9a-f]{64},v1_kid=1,v2=[A-Za-z0-9+/=]+,v2_kid=key_MINE$/);
+  t.is(webhooks.constructEvent(body, both, { secret: SECRET }).id, 'evt_ABC');
+  t.is(webhooks.constructEvent(body, both, { publicKeys: { key_MINE: raw } }).id, 'evt_ABC');
+  const old = webhooks.generateTestHeader({ payload: body, secret: SECRET, timestamp: now() - 1000 });
+  t.is(reasonOf(() => webhooks.constructEvent(body, old, { secret: SECRET })), 'timestamp_outside_tolerance');
+  t.throws(() => webhooks.generateTestHeader({ payload: body }), { instanceOf: TypeError });
+});
+
+test('constructEventAsync fetches the platform keys once and caches them by key id', async (t) => {
+  const api = await fakeApi(() => ({
+    status: 200,
+    body: { object: 'list', has_more: false, data: [{ id: KID, object: 'webhook_public_key', algorithm: 'ed25519', public_key: platform.publicKey }] },
+  }));
+  try {
+    const client = new Payments(KEY, { baseUrl: api.baseUrl });
+    t.is((await client.webhooks.constructEventAsync(body, serviceHeader())).id, 'evt_ABC');
+    t.is((await client.webhooks.constructEventAsync(body, serviceHeader())).id, 'evt_ABC');
+    t.is(api.received.length, 1);
+    t.is(api.received[0]?.url.pathname, '/v1/webhook_public_keys');
+    const unknown = serviceHeader().replace(`v2_kid=${KID}`, 'v2_kid=key_NEW');
+    await t.throwsAsync(client.webhooks.constructEventAsync(body, unknown), { instanceOf: SignatureVerificationError, message: /Unknown key id key_NEW/ });
+  } finally {
+    await api.close();
+  }
+});

@@ -1,0 +1,180 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import test from 'ava';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { REPO_ROOT, runAdmin, serviceEnvironment, startService, freePort, type RunningService, type ServiceEnvironment } from '../e2e/process';
+import { axeViolations, launchChromium, serious } from './checkout-browser';
+
+/**
+ * The hosted checkout in a real browser against the real service process (`npm start`'s worker
+ * with the API): the payer's path from the link to the shop's return page.
+ */
+const RETURN_URL = 'https://shop.example.com/thanks';
+const ARTIFACTS = join(REPO_ROOT, 'test-artifacts');
+
+let environment: ServiceEnvironment;
+let service: RunningService;
+let browser: Browser;
+let testKey: string;
+
+test.before(async () => {
+  browser = await launchChromium();
+  environment = await serviceEnvironment();
+  // checkout_url must point at this process, whose port serviceEnvironment picked.
+  const port = environment.env.PAYMENTS_PORT ?? String(await freePort());
+  environment.env.PAYMENTS_BASE_URL = `http://127.0.0.1:${port}`;
+  service = await startService(environment.env);
+  const created = await runAdmin(environment.env, ['merchant', 'create', '--name', 'Siam Coffee Roasters', '--email', `owner-${Date.now()}@example.com`, '--password', 'correct horse battery staple']);
+  if (created.code !== 0) throw new Error(`merchant create failed: ${created.stderr}`);
+  testKey = (JSON.parse(created.stdout) as { test_api_key: string }).test_api_key;
+  mkdirSync(ARTIFACTS, { recursive: true });
+});
+
+test.after.always(async () => {
+  await browser?.close();
+  await service?.stop();
+  await environment?.cleanup();
+});
+
+let counter = 0;
+async function api(path: string, body: unknown): Promise<Record<string, any>> {
+  counter += 1;
+  const res = await fetch(`${service.baseUrl}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${testKey}`, 'idempotency-key': `browser-${Date.now()}-${counter}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return (await res.json()) as Record<string, any>;
+}
+
+async function newIntent(overrides: Record<string, unknown> = {}): Promise<{ id: string; checkoutUrl: string }> {
+  const intent = await api('/v1/payment_intents', {
+    amount: 25000,
+    currency: 'THB',
+    merchant_order_id: `order-${Date.now()}-${counter}`,
+    description: 'Two flat whites and a croissant',
+    return_url: RETURN_URL,
+    ...overrides,
+  });
+  return { id: intent.id as string, checkoutUrl: intent.checkout_url as string };
+}
+
+/** A phone-sized page; the shop's return page is answered here (return_url must be a public https URL). */
+async function phone(options: { locale?: string } = {}): Promise<{ context: BrowserContext; page: Page; cspErrors: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 360, height: 780 }, deviceScaleFactor: 2, locale: options.locale ?? 'en-US' });
+  await context.route('https://shop.example.com/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>Thanks</title><h1>Thank you for your order</h1>' }));
+  const page = await context.newPage();
+  const cspErrors: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy|Refused to/i.test(message.text())) cspErrors.push(message.text());
+  });
+  return { context, page, cspErrors };
+}
+
+test('pay with a QR: pick a method, see the QR, simulate success, land on the return URL', async (t) => {
+  const { checkoutUrl } = await newIntent();
+  const { context, page, cspErrors } = await phone();
+  try {
+    const response = await page.goto(checkoutUrl);
+    t.is(response?.status(), 200);
+    t.is(await page.locator('html').getAttribute('lang'), 'en');
+    t.is(await page.locator('.merchant-name').textContent(), 'Siam Coffee Roasters');
+    t.regex((await page.locator('#amount').textContent()) ?? '', /THB\s250\.00/);
+    t.true(await page.locator('.test-banner').isVisible());
+    t.deepEqual(serious(await axeViolations(page)), [], 'no serious accessibility problems on the choice');
+    await page.screenshot({ path: join(ARTIFACTS, 'checkout-360-choose.png'), fullPage: true });
+
+    await page.getByLabel('PromptPay').check();
+    await page.getByRole('button', { name: /Continue/ }).click();
+    await page.locator('#qr svg').waitFor();
+    t.true(await page.getByRole('img', { name: /QR code to pay with PromptPay/ }).isVisible());
+    t.deepEqual(serious(await axeViolations(page)), [], 'no serious accessibility problems on the QR');
+    const width = await page.evaluate('document.documentElement.scrollWidth');
+    t.true((width as number) <= 360, `no horizontal scrolling at 360 px (${String(width)})`);
+    await page.screenshot({ path: join(ARTIFACTS, 'checkout-360.png'), fullPage: true });
+
+    await page.getByRole('button', { name: 'Simulate success' }).click();
+    await page.getByText('Payment received').waitFor();
+    await page.waitForURL(RETURN_URL, { timeout: 15_000 });
+    t.is(await page.locator('h1').textContent(), 'Thank you for your order');
+    t.deepEqual(cspErrors, [], 'nothing on the page broke the CSP');
+  } finally {
+    await context.close();
+  }
+});
+
+test('a failed payment says so and the payer can try again', async (t) => {
+  const { checkoutUrl } = await newIntent();
+  const { context, page } = await phone();
+  try {
+    await page.goto(checkoutUrl);
+    await page.getByRole('button', { name: /Continue/ }).click();
+    await page.locator('#qr svg').waitFor();
+    await page.getByRole('button', { name: 'Simulate failure' }).click();
+    const alert = page.getByRole('alert').filter({ hasText: "didn't go through" });
+    await alert.waitFor();
+    t.true((await alert.textContent())?.includes('The account did not have enough funds.'));
+    await page.screenshot({ path: join(ARTIFACTS, 'checkout-360-failed.png'), fullPage: true });
+    t.deepEqual(serious(await axeViolations(page)), []);
+
+    await page.getByLabel('TrueMoney Wallet').check();
+    await page.getByRole('button', { name: /Continue/ }).click();
+    const wallet = page.getByRole('link', { name: /Open TrueMoney Wallet/ });
+    await wallet.waitFor();
+    t.regex((await wallet.getAttribute('href')) ?? '', /\/checkout\/simulator-wallet\/sim_/);
+    await page.getByRole('button', { name: 'Simulate success' }).click();
+    await page.waitForURL(RETURN_URL, { timeout: 15_000 });
+    t.pass();
+  } finally {
+    await context.close();
+  }
+});
+
+test('the page follows the payment by itself (polling) and counts down to expiry', async (t) => {
+  const { id, checkoutUrl } = await newIntent();
+  const { context, page } = await phone();
+  try {
+    await page.goto(checkoutUrl);
+    await page.getByRole('button', { name: /Continue/ }).click();
+    await page.locator('#qr svg').waitFor();
+    const before = await page.locator('#countdown').textContent();
+    await page.waitForTimeout(1500);
+    t.not(await page.locator('#countdown').textContent(), before, 'the countdown moves');
+    // The payment fails elsewhere (the merchant's integration simulates it): the page notices on its own.
+    await api(`/v1/test/payment_intents/${id}/simulate`, { outcome: 'failed', failure_code: 'risk_blocked' });
+    await page.getByText('Your bank or wallet declined the payment.').waitFor({ timeout: 10_000 });
+    t.pass();
+  } finally {
+    await context.close();
+  }
+});
+
+test('an expired link shows an expired page and offers nothing to pay', async (t) => {
+  const { id, checkoutUrl } = await newIntent();
+  await api(`/v1/test/payment_intents/${id}/advance`, { clock: 'expiry' });
+  const { context, page } = await phone();
+  try {
+    const response = await page.goto(checkoutUrl);
+    t.is(response?.status(), 410);
+    t.is(await page.getByRole('heading', { level: 1 }).textContent(), 'This payment link has expired');
+    t.is(await page.locator('form').count(), 0);
+    t.deepEqual(serious(await axeViolations(page)), []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a Thai-speaking payer gets the page in Thai with Thai formatting', async (t) => {
+  const { checkoutUrl } = await newIntent({ amount: 123456 });
+  const { context, page } = await phone({ locale: 'th-TH' });
+  try {
+    await page.goto(checkoutUrl);
+    t.is(await page.locator('html').getAttribute('lang'), 'th');
+    t.is(await page.locator('#amount').textContent(), '฿1,234.56');
+    await page.screenshot({ path: join(ARTIFACTS, 'checkout-360-th.png'), fullPage: true });
+    t.true(await page.getByRole('group', { name: 'เลือกวิธีชำระเงิน' }).isVisible());
+    t.deepEqual(serious(await axeViolations(page)), []);
+  } finally {
+    await context.close();
+  }
+});

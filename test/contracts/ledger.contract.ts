@@ -1,0 +1,118 @@
+import test from 'ava';
+import {
+  merchantAccount,
+  merchantBalance,
+  paymentPosting,
+  platformAccount,
+  releasePosting,
+  settlementCreatedPosting,
+  VerifyLedger,
+  type AccountScope,
+  type PricedPayment,
+} from '@payments/core';
+import { aScope, ids, T0 } from '../fixtures';
+import { sharedStorage, withOwnStorage, type StorageAdapter } from './storage-adapters';
+
+function aPayment(scope: AccountScope, net = 9_835, fee = 165): PricedPayment {
+  return { id: ids.paymentIntent(), ...scope, net: { amount: net, currency: 'THB' }, fee: { amount: fee, currency: 'THB' } };
+}
+
+/** What every Ledger promises. */
+export function ledgerContract(adapter: StorageAdapter): void {
+  const storage = sharedStorage(adapter);
+  const title = (what: string): string => `${adapter.name} Ledger: ${what}`;
+
+  test(title('a posting moves its balances; the same cause posts once'), async (t) => {
+    const { ledger, uow } = storage();
+    const scope = aScope();
+    const payment = aPayment(scope);
+    t.true(await uow.run(() => ledger.post(paymentPosting(payment, T0))));
+    t.false(await uow.run(() => ledger.post(paymentPosting(payment, T0))), 'a replayed cause posts nothing');
+    t.true(await ledger.hasPosted(`payment:${payment.id}`));
+    await ledger.post(releasePosting(payment, T0));
+    const balance = merchantBalance(await ledger.balances(scope));
+    t.deepEqual(balance, {
+      available: [{ amount: 9_835, currency: 'THB' }],
+      pending: [{ amount: 0, currency: 'THB' }],
+      dispute_hold: [{ amount: 0, currency: 'THB' }],
+    });
+  });
+
+  test(title('twenty parallel posts of one cause post it once'), async (t) => {
+    const { ledger, uow } = storage();
+    const scope = aScope();
+    const payment = aPayment(scope, 1_000, 10);
+    const results = await Promise.all(Array.from({ length: 20 }, () => uow.run(() => ledger.post(paymentPosting(payment, T0)))));
+    t.is(results.filter(Boolean).length, 1);
+    t.deepEqual((await ledger.balances(scope)).map((row) => row.balance), [1_000]);
+  });
+
+  test(title("a merchant's balances list only its own accounts of the mode"), async (t) => {
+    const { ledger } = storage();
+    const scope = aScope('test');
+    await ledger.post(paymentPosting(aPayment(scope, 100, 0), T0));
+    await ledger.post(paymentPosting(aPayment(aScope('test'), 500, 5), T0));
+    await ledger.post(paymentPosting(aPayment({ ...scope, mode: 'live' }, 700, 7), T0));
+    const rows = await ledger.balances(scope);
+    t.deepEqual(rows.map((row) => [row.account, row.balance]), [[merchantAccount(scope, 'pending', 'THB'), 100]]);
+  });
+
+  test(title('a posting that throws with its unit of work leaves no trace'), async (t) => {
+    const { ledger, uow } = storage();
+    const scope = aScope();
+    const payment = aPayment(scope);
+    await t.throwsAsync(
+      uow.run(async () => {
+        await ledger.post(paymentPosting(payment, T0));
+        throw new Error('the change it belongs to failed');
+      }),
+    );
+    t.false(await ledger.hasPosted(`payment:${payment.id}`));
+    t.deepEqual(await ledger.balances(scope), []);
+  });
+
+  test(title('balanceForUpdate reads one account, 0 when it has none'), async (t) => {
+    const { ledger, uow } = storage();
+    const scope = aScope();
+    const payment = aPayment(scope, 2_000, 0);
+    await ledger.post(paymentPosting(payment, T0));
+    await ledger.post(releasePosting(payment, T0));
+    await ledger.post(settlementCreatedPosting({ settlementId: `st_${payment.id.slice(3, 10).toUpperCase()}`, scope, amount: { amount: 1_500, currency: 'THB' } }, T0));
+    t.is(await uow.run(() => ledger.balanceForUpdate(merchantAccount(scope, 'available', 'THB'))), 500);
+    t.is(await uow.run(() => ledger.balanceForUpdate(merchantAccount(scope, 'available', 'SGD'))), 0);
+  });
+
+  test(title('verify passes on a healthy journal and names a balance row that drifted; rebuild repairs it'), async (t) => {
+    await withOwnStorage(adapter, async ({ ledger }) => {
+      const scope = aScope();
+      const payment = aPayment(scope);
+      await ledger.post(paymentPosting(payment, T0));
+      await ledger.post(releasePosting(payment, T0));
+      const healthy = await new VerifyLedger(ledger).execute({ limit: 10 });
+      t.deepEqual(healthy, { ok: true, accounts: 4, breaks: [] });
+
+      // Corrupt one balance row behind the ledger's back: a posting that skipped the balance table.
+      const drift = platformAccount(scope.mode, 'fee_revenue', 'THB');
+      const before = (await ledger.balanceTable()).find((row) => row.account === drift);
+      t.truthy(before);
+      await corruptBalance(ledger, drift);
+      const broken = await new VerifyLedger(ledger).execute({ limit: 10 });
+      t.false(broken.ok);
+      t.deepEqual(broken.breaks.map((item) => [item.kind, item.subject]), [['balance_mismatch', drift]]);
+
+      t.true((await ledger.rebuildBalances()) > 0);
+      t.true((await new VerifyLedger(ledger).execute({ limit: 10 })).ok);
+    });
+  });
+}
+
+/** Adds 1 to a balance row without a journal entry, through the adapter's own storage. */
+async function corruptBalance(ledger: object, account: string): Promise<void> {
+  const candidate = ledger as { store?: { tables: { ledgerBalances: Map<string, { balance: number }> } }; context?: { knex: (table: string) => { where: (w: object) => { increment: (c: string, n: number) => Promise<unknown> } } } };
+  if (candidate.store) {
+    const row = candidate.store.tables.ledgerBalances.get(account);
+    if (row) row.balance += 1;
+    return;
+  }
+  await candidate.context?.knex('ledger_balances').where({ account }).increment('balance', 1);
+}

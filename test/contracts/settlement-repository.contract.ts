@@ -1,0 +1,234 @@
+import test from 'ava';
+import { randomBytes } from 'node:crypto';
+import type { AccountScope, Dispute, PaymentIntent, Settlement } from '@payments/core';
+import { aMerchant, aPaymentIntent, aPayoutDestination, aScope, T0 } from '../fixtures';
+import { sharedStorage, stripUndefined, withOwnStorage, type StorageAdapter } from './storage-adapters';
+
+const at = (ms: number): Date => new Date(T0.getTime() + ms);
+const HOUR = 3_600_000;
+
+function aSettlementId(): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  return `st_${[...randomBytes(26)].map((byte) => alphabet[byte % 32]).join('')}`;
+}
+
+function aSettlement(scope: AccountScope, overrides: Partial<Settlement> = {}): Settlement {
+  return {
+    id: aSettlementId(),
+    merchantId: scope.merchantId,
+    mode: scope.mode,
+    status: 'pending',
+    amount: { amount: 12_345, currency: 'THB' },
+    payments: 2,
+    periodStart: at(-24 * HOUR),
+    periodEnd: T0,
+    trigger: 'manual',
+    created: T0,
+    updated: T0,
+    ...overrides,
+  };
+}
+
+/** A channel-settled intent released at `releasedAt`, as the release timer leaves it. */
+function aReleasedIntent(scope: AccountScope, releasedAt: Date, overrides: Partial<PaymentIntent> = {}): PaymentIntent {
+  return stripUndefined(aPaymentIntent(scope, {
+    status: 'channel_settled',
+    fee: { amount: 300, currency: 'THB' },
+    net: { amount: 9700, currency: 'THB' },
+    availableAt: releasedAt,
+    releasedAt,
+    expiresAt: undefined,
+    ...overrides,
+  }));
+}
+
+function aDispute(scope: AccountScope, paymentIntentId: string, status: Dispute['status']): Dispute {
+  const id = `dp_${randomBytes(10).toString('hex')}`;
+  return {
+    id,
+    merchantId: scope.merchantId,
+    mode: scope.mode,
+    paymentIntentId,
+    status,
+    amount: 10_000,
+    currency: 'THB',
+    evidence: {},
+    channel: 'simulator',
+    channelDisputeId: id,
+    dueBy: at(7 * 24 * HOUR),
+    openedAt: T0,
+    created: T0,
+    updated: T0,
+  };
+}
+
+/** What every SettlementRepository promises. */
+export function settlementRepositoryContract(adapter: StorageAdapter): void {
+  const storage = sharedStorage(adapter);
+  const title = (what: string): string => `${adapter.name} SettlementRepository: ${what}`;
+
+  test(title('a settlement reads back field for field, within its merchant and mode only, and updates'), async (t) => {
+    const { settlements, uow } = storage();
+    const scope = aScope('live');
+    const settlement = aSettlement(scope);
+    await settlements.insert(settlement);
+    t.deepEqual(await settlements.findById(scope, settlement.id), settlement);
+    t.is(await settlements.findById({ ...scope, mode: 'test' }, settlement.id), undefined, 'another mode');
+    t.is(await settlements.findById(aScope('live'), settlement.id), undefined, 'another merchant');
+
+    const paid: Settlement = { ...settlement, status: 'paid', destinationId: 'pd_abc', paidAt: at(HOUR), updated: at(HOUR) };
+    await uow.run(async () => {
+      t.deepEqual(await settlements.findByIdForUpdate(scope, settlement.id), settlement);
+      await settlements.update(paid);
+    });
+    t.deepEqual(await settlements.findById(scope, settlement.id), paid);
+    const failed: Settlement = { ...settlement, status: 'failed', failureReason: 'account_closed' };
+    await settlements.update(failed);
+    t.deepEqual(await settlements.findById(scope, settlement.id), failed);
+  });
+
+  test(title('list is newest first, per scope, with cursor pages'), async (t) => {
+    const { settlements } = storage();
+    const scope = aScope('test');
+    const made = [aSettlement(scope), aSettlement(scope), aSettlement(scope)];
+    for (const settlement of made) await settlements.insert(settlement);
+    await settlements.insert(aSettlement({ ...scope, mode: 'live' }));
+    const first = await settlements.list(scope, { limit: 2 });
+    t.deepEqual(first.data.map((s) => s.id), [made[2]?.id, made[1]?.id]);
+    t.true(first.hasMore);
+    const second = await settlements.list(scope, { limit: 2, startingAfter: made[1]?.id });
+    t.deepEqual(second.data.map((s) => s.id), [made[0]?.id]);
+    t.false(second.hasMore);
+    const error = await t.throwsAsync(() => settlements.list(aScope('test'), { limit: 2, startingAfter: made[0]?.id }));
+    t.like(error, { code: 'invalid_parameter', param: 'starting_after' });
+  });
+
+  test(title('one scheduled batch per merchant, mode and period end; manual ones may share an end'), async (t) => {
+    const { settlements } = storage();
+    const scope = aScope('test');
+    const batch = aSettlement(scope, { trigger: 'scheduled' });
+    await settlements.insert(batch);
+    const error = await t.throwsAsync(() => settlements.insert(aSettlement(scope, { trigger: 'scheduled' })));
+    t.like(error, { category: 'conflict' });
+    await settlements.insert(aSettlement({ ...scope, mode: 'live' }, { trigger: 'scheduled' }));
+    await settlements.insert(aSettlement(scope, { trigger: 'manual' }));
+    await settlements.insert(aSettlement(scope, { trigger: 'manual' }));
+    await settlements.insert(aSettlement(scope, { trigger: 'scheduled', periodEnd: at(24 * HOUR) }));
+    t.deepEqual(await settlements.findScheduled(scope, T0), batch);
+    t.is(await settlements.findScheduled(scope, at(48 * HOUR)), undefined);
+    t.is(await settlements.findScheduled(aScope('test'), T0), undefined);
+  });
+
+  test(title('findUnfinished lists pending and processing settlements of every merchant, oldest first'), async (t) => {
+    await withOwnStorage(adapter, async ({ settlements }) => {
+      const a = aSettlement(aScope('test'));
+      const b = aSettlement(aScope('live'), { status: 'processing' });
+      const paid = aSettlement(aScope('test'), { status: 'paid' });
+      const failed = aSettlement(aScope('test'), { status: 'failed' });
+      const c = aSettlement(aScope('test'));
+      for (const settlement of [a, paid, b, failed, c]) await settlements.insert(settlement);
+      t.deepEqual((await settlements.findUnfinished(10)).map((s) => s.id), [a.id, b.id, c.id]);
+      t.deepEqual((await settlements.findUnfinished(2)).map((s) => s.id), [a.id, b.id]);
+    });
+  });
+
+  test(title('findSettleable: released by then, unsettled, no open or lost dispute, this scope only, oldest release first'), async (t) => {
+    const { settlements, intents, disputes } = storage();
+    const scope = aScope('test');
+    const later = aReleasedIntent(scope, at(2 * HOUR));
+    const early = aReleasedIntent(scope, at(HOUR));
+    const tooLate = aReleasedIntent(scope, at(5 * HOUR));
+    const unreleased = aReleasedIntent(scope, at(HOUR), { releasedAt: undefined });
+    const succeeded = aReleasedIntent(scope, at(HOUR), { status: 'succeeded' });
+    const covered = aReleasedIntent(scope, at(HOUR), { settlementId: aSettlementId() });
+    const opened = aReleasedIntent(scope, at(HOUR));
+    const review = aReleasedIntent(scope, at(HOUR));
+    const lost = aReleasedIntent(scope, at(HOUR));
+    const won = aReleasedIntent(scope, at(3 * HOUR));
+    const otherMode = aReleasedIntent({ ...scope, mode: 'live' }, at(HOUR));
+    const otherMerchant = aReleasedIntent(aScope('test'), at(HOUR));
+    for (const intent of [later, early, tooLate, unreleased, succeeded, covered, opened, review, lost, won, otherMode, otherMerchant]) await intents.insert(intent);
+    await disputes.insert(aDispute(scope, opened.id, 'opened'));
+    await disputes.insert(aDispute(scope, review.id, 'under_review'));
+    await disputes.insert(aDispute(scope, lost.id, 'lost'));
+    await disputes.insert(aDispute(scope, won.id, 'won'));
+
+    const found = await settlements.findSettleable(scope, at(3 * HOUR));
+    t.deepEqual(found.map((intent) => intent.id), [early.id, later.id, won.id]);
+    t.deepEqual(found[0], early, 'the whole intent, as stored');
+  });
+
+  test(title('assignPayments marks only unsettled intents of the scope and counts them; releasePayments frees them'), async (t) => {
+    const { settlements, intents } = storage();
+    const scope = aScope('test');
+    const a = aReleasedIntent(scope, T0);
+    const b = aReleasedIntent(scope, T0);
+    const foreign = aReleasedIntent(aScope('test'), T0);
+    for (const intent of [a, b, foreign]) await intents.insert(intent);
+    const first = aSettlementId();
+    const second = aSettlementId();
+
+    t.is(await settlements.assignPayments(scope, first, [a.id, foreign.id]), 1);
+    t.is(await settlements.assignPayments(scope, second, [a.id, b.id]), 1, 'a is taken: only b');
+    t.is((await intents.findById(scope, a.id))?.settlementId, first);
+    t.is((await intents.findById(scope, b.id))?.settlementId, second);
+    t.false('settlementId' in ((await intents.findById(foreign, foreign.id)) ?? {}));
+
+    t.is(await settlements.releasePayments(scope, first), 1);
+    t.false('settlementId' in ((await intents.findById(scope, a.id)) ?? {}), 'no property, not an undefined one');
+    t.is(await settlements.assignPayments(scope, second, [a.id]), 1, 'free again');
+  });
+
+  test(title('an intent update made from a read before the settlement mark does not clear it'), async (t) => {
+    const { settlements, intents, merchants } = storage();
+    const merchant = aMerchant();
+    await merchants.insert(merchant);
+    const scope = { merchantId: merchant.id, mode: 'test' as const };
+    const intent = aReleasedIntent(scope, T0);
+    await intents.insert(intent);
+    const stale = await intents.findById(scope, intent.id);
+    const settlementId = aSettlementId();
+    await settlements.assignPayments(scope, settlementId, [intent.id]);
+    if (!stale) return t.fail();
+    await intents.update({ ...stale, description: 'changed', updated: at(1000) });
+    t.like(await intents.findById(scope, intent.id), { settlementId, description: 'changed' });
+  });
+
+  test(title('(settlement jobs) merchants are listed by schedule in id order, page by page'), async (t) => {
+    await withOwnStorage(adapter, async ({ merchants }) => {
+      const made = [
+        aMerchant({ settlementSchedule: 'daily' }),
+        aMerchant({ settlementSchedule: 'manual' }),
+        aMerchant({ settlementSchedule: 'weekly' }),
+        aMerchant({ settlementSchedule: 'monthly' }),
+        aMerchant({ settlementSchedule: 'daily' }),
+      ];
+      for (const merchant of made) await merchants.insert(merchant);
+      const scheduled = made.filter((m) => m.settlementSchedule !== 'manual').map((m) => m.id).sort((a, b) => (a < b ? -1 : 1));
+      const first = await merchants.listBySchedule(['daily', 'weekly', 'monthly'], { limit: 2 });
+      t.deepEqual(first.map((m) => m.id), scheduled.slice(0, 2));
+      const rest = await merchants.listBySchedule(['daily', 'weekly', 'monthly'], { afterId: first[1]?.id, limit: 10 });
+      t.deepEqual(rest.map((m) => m.id), scheduled.slice(2));
+      t.deepEqual((await merchants.listBySchedule(['manual'], { limit: 10 })).map((m) => m.id), [made[1]?.id]);
+    });
+  });
+
+  test(title('(payout verification) unverified destinations of a mode, oldest first; a verdict is recorded once'), async (t) => {
+    await withOwnStorage(adapter, async ({ payoutDestinations }) => {
+      const scope = aScope('live');
+      const a = aPayoutDestination(scope, { status: 'unverified' });
+      const verified = aPayoutDestination(scope, { status: 'verified' });
+      const b = aPayoutDestination(aScope('live'), { status: 'unverified' });
+      const testMode = aPayoutDestination(aScope('test'), { status: 'unverified' });
+      for (const destination of [a, verified, b, testMode]) await payoutDestinations.insert(destination);
+      t.deepEqual((await payoutDestinations.findUnverified('live', 10)).map((d) => d.id), [a.id, b.id]);
+      t.true(await payoutDestinations.setVerification(scope, a.id, 'verified'));
+      t.false(await payoutDestinations.setVerification(scope, a.id, 'rejected'), 'decided already');
+      t.false(await payoutDestinations.setVerification(scope, b.id, 'verified'), 'another merchant');
+      t.true(await payoutDestinations.setVerification(b, b.id, 'rejected'));
+      t.is((await payoutDestinations.findById(scope, a.id))?.status, 'verified');
+      t.is((await payoutDestinations.findById(b, b.id))?.status, 'rejected');
+      t.deepEqual(await payoutDestinations.findUnverified('live', 10), []);
+    });
+  });
+}

@@ -1,0 +1,78 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import test from 'ava';
+import { AesGcmSecretBox } from '@payments/node-runtime';
+import { createKnex, createSqlStorage } from '@payments/storage-sql';
+import { Payments, SignatureVerificationError } from '@payments/sdk';
+import { runAdmin, serviceEnvironment, startService, type RunningService, type ServiceEnvironment } from './process';
+import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver';
+
+/*
+ * Real deliveries of the running service (API + worker relay) to an HTTPS receiver, verified by
+ * the SDK as a merchant's handler would: v1 with the endpoint secret, v2 with the platform keys
+ * the SDK fetches from GET /v1/webhook_public_keys.
+ */
+
+let environment: ServiceEnvironment;
+let receiver: WebhookReceiver;
+let service: RunningService;
+let payments: Payments;
+const secret = randomBytes(32).toString('hex');
+
+test.before(async () => {
+  environment = await serviceEnvironment();
+  receiver = await startWebhookReceiver({ hostname: 'sdk-hooks.test.example' });
+  const masterKey = randomBytes(32).toString('hex');
+  const env: NodeJS.ProcessEnv = { ...environment.env, ...receiver.env, PAYMENTS_MASTER_KEY: masterKey, PAYMENTS_RATE_LIMIT_TEST: '0' };
+  const admin = await runAdmin(env, ['merchant', 'create', '--name', 'SDK Hooks', '--email', `sdk-hooks-${Date.now()}@example.com`, '--password', 'a long enough password']);
+  if (admin.code !== 0) throw new Error(admin.stderr);
+  const created = JSON.parse(admin.stdout) as { merchant: { id: string }; test_api_key: string };
+  // Straight into the database, as the relay tests do: the dashboard refuses a test host with a port.
+  const knex = createKnex(env.PAYMENTS_DATABASE_URL ?? `sqlite:${join(env.PAYMENTS_DATA_DIR as string, 'payments.sqlite')}`);
+  try {
+    const now = new Date();
+    await createSqlStorage(knex).webhookEndpoints.insert({
+      id: `we_${randomBytes(10).toString('hex')}`,
+      merchantId: created.merchant.id,
+      mode: 'test',
+      url: receiver.url,
+      enabledEvents: [],
+      apiVersion: '2026-09-01',
+      status: 'enabled',
+      secretSealed: new AesGcmSecretBox(Buffer.from(masterKey, 'hex')).seal(secret),
+      secretVersion: 1,
+      created: now,
+      updated: now,
+    });
+  } finally {
+    await knex.destroy();
+  }
+  service = await startService(env);
+  payments = new Payments(created.test_api_key, { baseUrl: service.baseUrl });
+});
+
+test.after.always(async () => {
+  await service?.stop();
+  await receiver?.close();
+  await environment?.cleanup();
+});
+
+test('a delivery verifies with the secret (v1) and with the fetched platform keys (v2), and says why a tampered one does not', async (t) => {
+  const intent = await payments.paymentIntents.create({ amount: 4321, currency: 'THB', merchant_order_id: `hooks-${Date.now()}` });
+  await payments.paymentIntents.cancel(intent.id);
+  const [delivery] = await receiver.waitFor(1, 30_000);
+  if (!delivery) return t.fail('no delivery');
+  const header = String(delivery.headers['x-webhook-signature']);
+
+  const bySecret = payments.webhooks.constructEvent(delivery.rawBody, header, { secret });
+  t.like(bySecret, { type: 'payment_intent.canceled', data: { id: intent.id, status: 'canceled' } });
+  const byKeys = await payments.webhooks.constructEventAsync(delivery.rawBody, header);
+  t.is(byKeys.id, bySecret.id);
+  t.deepEqual(await payments.events.retrieve(bySecret.id), bySecret, 'the same body as GET /v1/events');
+
+  const wrong = t.throws(() => payments.webhooks.constructEvent(delivery.rawBody, header, { secret: 'f'.repeat(64) }), { instanceOf: SignatureVerificationError });
+  t.is(wrong?.reason, 'wrong_secret');
+  const tampered = delivery.body.replace('"canceled"', '"succeeded"');
+  const changed = await t.throwsAsync(payments.webhooks.constructEventAsync(tampered, header), { instanceOf: SignatureVerificationError });
+  t.is(changed?.reason, 'body_changed');
+});
