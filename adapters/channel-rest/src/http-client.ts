@@ -4,6 +4,8 @@
  * that are safe to repeat. Nothing here reads or logs a body or a key.
  */
 
+import { readBoundedText } from '@payments/node-runtime';
+
 /** A channel's answer, read in full. */
 export interface HttpAnswer {
   readonly status: number;
@@ -34,23 +36,6 @@ export interface HttpRequest {
   readonly timeoutMs: number;
 }
 
-async function readBounded(response: Response): Promise<string> {
-  if (!response.body) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = response.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_ANSWER_BYTES) {
-      await reader.cancel().catch(() => undefined);
-      throw new TransportFailure('too_large');
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
 
 /** One request; throws `TransportFailure` when no complete answer came. */
 export async function send(request: HttpRequest): Promise<HttpAnswer> {
@@ -69,7 +54,9 @@ export async function send(request: HttpRequest): Promise<HttpAnswer> {
       redirect: 'manual',
       signal,
     });
-    return { status: response.status, body: await readBounded(response) };
+    const body = await readBoundedText(response, MAX_ANSWER_BYTES);
+    if (body === undefined) throw new TransportFailure('too_large');
+    return { status: response.status, body };
   } catch (error) {
     if (error instanceof TransportFailure) throw error;
     throw new TransportFailure(signal.aborted ? 'timeout' : 'connection');

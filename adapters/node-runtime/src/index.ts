@@ -5,3 +5,4 @@ export * from './system-clock';
 export * from './aes-gcm-secret-box';
 export * from './crypto-ed25519-key-check';
 export * from './crypto-webhook-crypto';
+export * from './bounded-body';

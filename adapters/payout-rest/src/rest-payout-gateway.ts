@@ -1,3 +1,4 @@
+import { readBoundedText } from '@payments/node-runtime';
 import {
   CoreError,
   type DestinationVerification,
@@ -45,23 +46,6 @@ function isRetryable(status: number): boolean {
   return status === 408 || status === 429 || status >= 500;
 }
 
-async function readBounded(response: Response): Promise<string> {
-  if (!response.body) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = response.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_ANSWER_BYTES) {
-      await reader.cancel().catch(() => undefined);
-      throw unavailable('The payout provider answered with an oversized body.');
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
 
 /**
  * Live payouts through a provider that speaks docs/payouts/rest.md. Every call is idempotent
@@ -174,7 +158,9 @@ export class RestPayoutGateway implements PayoutGateway {
         redirect: 'manual',
         signal,
       });
-      return { status: response.status, body: await readBounded(response) };
+      const body = await readBoundedText(response, MAX_ANSWER_BYTES);
+      if (body === undefined) throw unavailable('The payout provider answered with an oversized body.');
+      return { status: response.status, body };
     } catch (error) {
       if (error instanceof CoreError) throw error;
       throw unavailable(signal.aborted ? 'The payout provider did not answer in time.' : 'The payout provider could not be reached.');

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import {
   ApiKeyRepository,
+  type EventPublishDeps,
   GetBalance,
   DisputeRepository,
   Ledger,
@@ -230,14 +231,15 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
   const factory = <T>(id: symbol | (abstract new (...args: never[]) => T), build: (ctx: ResolutionContext) => T): void => {
     container.bind<T>(id).toDynamicValue(build).inSingletonScope();
   };
-  factory<StatusChangeDeps>(StatusChange, (ctx) => ({
-    intents: ctx.get(PaymentIntentRepository),
+  /** What every change that announces itself writes through: the event log, webhook deliveries, time and ids. */
+  const publishing = (ctx: ResolutionContext): EventPublishDeps & { clock: Clock } => ({
     events: ctx.get(EventOutbox),
     webhookEndpoints: ctx.get(WebhookEndpointRepository),
     webhookDeliveries: ctx.get(WebhookDeliveryRepository),
     clock: ctx.get(Clock),
     random: ctx.get(RandomSource),
-  }));
+  });
+  factory<StatusChangeDeps>(StatusChange, (ctx) => ({ ...publishing(ctx), intents: ctx.get(PaymentIntentRepository) }));
   factory(CreatePaymentIntent, (ctx) =>
     new CreatePaymentIntent(
       ctx.get(UnitOfWork),
@@ -279,11 +281,7 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
     disputes: ctx.get(DisputeRepository),
     intents: ctx.get(PaymentIntentRepository),
     ledger: ctx.get(Ledger),
-    events: ctx.get(EventOutbox),
-    webhookEndpoints: ctx.get(WebhookEndpointRepository),
-    webhookDeliveries: ctx.get(WebhookDeliveryRepository),
-    clock: ctx.get(Clock),
-    random: ctx.get(RandomSource),
+    ...publishing(ctx),
   }));
   factory(RecordDisputeReport, (ctx) => new RecordDisputeReport(ctx.get(DisputeWrites), ctx.get(MerchantRepository), { disputeFeeMinor: config.disputeFeeMinor }));
   factory(ListDisputes, (ctx) => new ListDisputes(ctx.get(DisputeRepository)));
@@ -476,11 +474,7 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
   factory<SettlementDeps>(SettlementWrites, (ctx) => ({
     settlements: ctx.get(SettlementRepository),
     ledger: ctx.get(Ledger),
-    events: ctx.get(EventOutbox),
-    webhookEndpoints: ctx.get(WebhookEndpointRepository),
-    webhookDeliveries: ctx.get(WebhookDeliveryRepository),
-    clock: ctx.get(Clock),
-    random: ctx.get(RandomSource),
+    ...publishing(ctx),
   }));
   const settlementWriters = (ctx: ResolutionContext) => ({
     ...ctx.get<SettlementDeps>(SettlementWrites),

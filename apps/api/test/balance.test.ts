@@ -1,9 +1,8 @@
 import test from 'ava';
-import { ReleaseFunds, ReportChannelSettlements } from '@payments/core';
-import { SimulatorPaymentChannel } from '@payments/channel-simulator';
 import { FakeClock } from '@payments/in-memory';
 import { paymentFlow, type Json } from './helpers/payment-flow';
 import { startTestApp, type TestApp } from './helpers/test-app';
+import { moneyTick } from './helpers/worker-tick';
 
 const clock = new FakeClock(new Date());
 let t0: TestApp;
@@ -13,12 +12,7 @@ test.before(async () => {
 });
 test.after.always(async () => t0?.close());
 
-async function tick(): Promise<void> {
-  clock.advance(1000);
-  await t0.app.get(SimulatorPaymentChannel).tick();
-  await t0.app.get(ReportChannelSettlements).execute({ limit: 100 });
-  await t0.app.get(ReleaseFunds).execute({ limit: 100 });
-}
+const tick = moneyTick(() => t0, clock);
 
 const thb = (amount: number): Json[] => [{ amount, currency: 'THB' }];
 

@@ -1,12 +1,13 @@
 import test from 'ava';
-import { DisputeRepository, Ledger, ReleaseFunds, ReportChannelSettlements, merchantBalance, type Dispute } from '@payments/core';
-import { KnexSimulatorOrderBook, sign, SIGNATURE_HEADER, SimulatorPaymentChannel } from '@payments/channel-simulator';
+import { DisputeRepository, Ledger, merchantBalance, type Dispute } from '@payments/core';
+import { KnexSimulatorOrderBook, sign, SIGNATURE_HEADER } from '@payments/channel-simulator';
 import { FakeClock } from '@payments/in-memory';
 import { createKnex } from '@payments/storage-sql';
 import { AppConfig, simulatorCallbackSecret } from '../src/container';
 import type { Config } from '../src/config';
 import { paymentFlow, type Json } from './helpers/payment-flow';
 import { startTestApp, unique, type TestApp, type TestMerchant } from './helpers/test-app';
+import { moneyTick } from './helpers/worker-tick';
 
 const clock = new FakeClock(new Date());
 const WEEK_MS = 7 * 24 * 3600 * 1000;
@@ -21,13 +22,7 @@ test.before(async () => {
 });
 test.after.always(async () => t0?.close());
 
-/** One worker tick of the jobs a paid intent goes through (simulator settlement, channel_settled, release). */
-async function tick(): Promise<void> {
-  clock.advance(1000);
-  await t0.app.get(SimulatorPaymentChannel).tick();
-  await t0.app.get(ReportChannelSettlements).execute({ limit: 100 });
-  await t0.app.get(ReleaseFunds).execute({ limit: 100 });
-}
+const tick = moneyTick(() => t0, clock);
 
 /** A test merchant's flow of its own, so balances start at zero. */
 async function newShop(): Promise<{ shop: TestMerchant; flow: ReturnType<typeof paymentFlow> }> {

@@ -5,17 +5,16 @@ import {
   DisputeRepository,
   PaymentAttemptRepository,
   PaymentIntentRepository,
-  ReleaseFunds,
-  ReportChannelSettlements,
   VerifyLedger,
   type AccountScope,
 } from '@payments/core';
-import { sign, SIGNATURE_HEADER, SimulatorPaymentChannel } from '@payments/channel-simulator';
+import { sign, SIGNATURE_HEADER } from '@payments/channel-simulator';
 import { FakeClock } from '@payments/in-memory';
 import { AppConfig, simulatorCallbackSecret } from '../src/container';
 import type { Config } from '../src/config';
 import { paymentFlow, type Json } from './helpers/payment-flow';
 import { startTestApp, unique, type TestApp } from './helpers/test-app';
+import { moneyTick } from './helpers/worker-tick';
 
 /**
  * Random sequences of what happens to a merchant's money (payments, failures, callbacks replayed
@@ -85,12 +84,7 @@ function chosen(shop: Shop, index: number): string | undefined {
   return shop.intents.length === 0 ? undefined : shop.intents[shop.intents.length - 1 - (index % shop.intents.length)];
 }
 
-async function tick(): Promise<void> {
-  clock.advance(1000);
-  await t0.app.get(SimulatorPaymentChannel).tick();
-  await t0.app.get(ReportChannelSettlements).execute({ limit: 100 });
-  await t0.app.get(ReleaseFunds).execute({ limit: 100 });
-}
+const tick = moneyTick(() => t0, clock);
 
 /** Posts a signed simulator notice straight to the callback route, as a channel retrying it would. */
 async function deliver(body: Record<string, unknown>): Promise<number> {

@@ -2,18 +2,16 @@ import test from 'ava';
 import {
   MerchantRepository,
   PaySettlements,
-  ReleaseFunds,
-  ReportChannelSettlements,
   type DestinationVerification,
   type Mode,
   type PayoutGateway,
   type PayoutRequest,
   type PayoutResult,
 } from '@payments/core';
-import { SimulatorPaymentChannel } from '@payments/channel-simulator';
 import { FakeClock } from '@payments/in-memory';
 import { paymentFlow, type Json } from './helpers/payment-flow';
 import { startTestApp, unique, type TestApp, type TestMerchant } from './helpers/test-app';
+import { moneyTick } from './helpers/worker-tick';
 
 /** A payout provider whose answers the test sets. */
 class ScriptedGateway implements PayoutGateway {
@@ -48,12 +46,7 @@ test.before(async () => {
 });
 test.after.always(async () => t0?.close());
 
-async function tick(): Promise<void> {
-  clock.advance(1000);
-  await t0.app.get(SimulatorPaymentChannel).tick();
-  await t0.app.get(ReportChannelSettlements).execute({ limit: 500 });
-  await t0.app.get(ReleaseFunds).execute({ limit: 500 });
-}
+const tick = moneyTick(() => t0, clock);
 
 async function manualShopWithFunds(amount: number): Promise<{ shop: TestMerchant; net: number }> {
   const shop = await t0.merchant();

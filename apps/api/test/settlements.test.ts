@@ -1,9 +1,9 @@
 import test from 'ava';
-import { CreateScheduledSettlements, MerchantRepository, PaySettlements, ReleaseFunds, ReportChannelSettlements, type SettlementSchedule } from '@payments/core';
-import { SimulatorPaymentChannel } from '@payments/channel-simulator';
+import { CreateScheduledSettlements, MerchantRepository, PaySettlements, type SettlementSchedule } from '@payments/core';
 import { FakeClock } from '@payments/in-memory';
 import { paymentFlow, type Json } from './helpers/payment-flow';
 import { startTestApp, unique, type TestApp, type TestMerchant } from './helpers/test-app';
+import { moneyTick } from './helpers/worker-tick';
 
 const clock = new FakeClock(new Date());
 let t0: TestApp;
@@ -13,13 +13,7 @@ test.before(async () => {
 });
 test.after.always(async () => t0?.close());
 
-/** One worker tick of the jobs a payment passes through on its way to available. */
-async function tick(): Promise<void> {
-  clock.advance(1000);
-  await t0.app.get(SimulatorPaymentChannel).tick();
-  await t0.app.get(ReportChannelSettlements).execute({ limit: 500 });
-  await t0.app.get(ReleaseFunds).execute({ limit: 500 });
-}
+const tick = moneyTick(() => t0, clock);
 
 async function merchantOn(schedule: SettlementSchedule): Promise<TestMerchant> {
   const shop = await t0.merchant();
