@@ -43,7 +43,8 @@ test('the README walk-through runs verbatim against a started service', (t) => {
   t.regex(out, /"status":"canceled"/);
   t.regex(out, /"type":"payment_intent\.canceled"/);
   t.regex(out, /"object":"payment_attempt"[^\n]*"status":"pending"[^\n]*"next_action":\{"type":"qr_code"/);
-  t.regex(out, /"status":"succeeded"[^\n]*"fee":\{"amount":\d+,"currency":"THB"\}/);
+  // The answer is the intent as the callback left it; on a busy machine the next tick may have settled it already.
+  t.regex(out, /"status":"(succeeded|channel_settled)"[^\n]*"fee":\{"amount":\d+,"currency":"THB"\}/);
   t.regex(out, /"status":"channel_settled"/);
   t.regex(out, /"type":"payment_intent\.channel_settled"/);
   t.regex(out, /"object":"dashboard_user"[^\n]*"role":"owner"/);
@@ -53,7 +54,7 @@ test('the README walk-through runs verbatim against a started service', (t) => {
   t.notRegex(out, /"error"/);
 
   // The money: net in pending once paid, available once released, then paid out and back to zero.
-  const net = Number(/"status":"succeeded"[^\n]*"net":\{"amount":(\d+),"currency":"THB"\}/.exec(out)?.[1]);
+  const net = Number(/"status":"(?:succeeded|channel_settled)"[^\n]*"net":\{"amount":(\d+),"currency":"THB"\}/.exec(out)?.[1]);
   t.true(net > 0 && net < 25_000);
   const balances = [...out.matchAll(/\{"object":"balance","available":\[\{"amount":(-?\d+),"currency":"THB"\}\],"pending":\[\{"amount":(-?\d+),"currency":"THB"\}\],"dispute_hold":\[\{"amount":0,"currency":"THB"\}\]\}/g)].map((match) => [Number(match[1]), Number(match[2])]);
   t.deepEqual(balances, [[0, net], [net, 0], [0, 0]], 'available and pending after payment, after release, after the settlement');

@@ -1,0 +1,37 @@
+import type { List } from '@payments/sdk';
+import type { Context, OptionSpec } from '../command.js';
+import { keyValues, table } from '../output.js';
+import { optionalInteger, optionalString } from '../values.js';
+
+/** Paging options of every list command. */
+export const LIST_OPTIONS: Record<string, OptionSpec> = {
+  limit: { type: 'string', description: 'Items per page, 1 to 100 (default 20).', valueName: 'n' },
+  'starting-after': { type: 'string', description: 'Id of the last item of the previous page.', valueName: 'id' },
+};
+
+export const IDEMPOTENCY_OPTION: Record<string, OptionSpec> = {
+  'idempotency-key': { type: 'string', description: 'Idempotency-Key to send (one is generated otherwise; a retry with the same key replays the answer).', valueName: 'key' },
+};
+
+export function listParams(context: Context): { limit?: number; starting_after?: string } {
+  const limit = optionalInteger(context.values, 'limit', 1);
+  const startingAfter = optionalString(context.values, 'starting-after');
+  return { ...(limit === undefined ? {} : { limit }), ...(startingAfter === undefined ? {} : { starting_after: startingAfter }) };
+}
+
+export function requestOptions(context: Context): { idempotencyKey?: string } {
+  const key = optionalString(context.values, 'idempotency-key');
+  return key === undefined ? {} : { idempotencyKey: key };
+}
+
+/** A list page: the API's envelope with --json, a table otherwise (with a paging hint on stderr). */
+export function printList<T extends { id: string }>(context: Context, page: List<T>, headers: string[], row: (item: T) => unknown[]): void {
+  context.out.data(page, () => (page.data.length === 0 ? '(none)' : table(headers, page.data.map((item) => row(item) as string[]))));
+  const last = page.data[page.data.length - 1];
+  if (page.has_more && last && !context.out.json) context.out.log(`More: add --starting-after ${last.id}`);
+}
+
+/** One object: the API's object with --json, field/value rows otherwise. */
+export function printObject(context: Context, object: object): void {
+  context.out.data(object, () => keyValues(object));
+}

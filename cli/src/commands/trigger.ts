@@ -1,0 +1,205 @@
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { PaymentsError, type PaymentIntentStatus, type Payments } from '@payments/sdk';
+import type { Command, Context } from '../command.js';
+import { CliError, EXIT, UsageError } from '../exit-codes.js';
+import { table } from '../output.js';
+import { optionalString, parseDuration, sleep } from '../values.js';
+import { waitForIntent } from '../wait.js';
+
+/** The bundled scenarios: `cli/fixtures/<name>.json`, copied and edited for `--file`. */
+export const FIXTURES_DIR = join(__dirname, '..', '..', '..', 'fixtures');
+
+/**
+ * A scenario file. Each step calls one SDK method; `{{run}}` is a fresh id for this run and
+ * `{{name.field}}` the field of an earlier step's result kept under `name`.
+ */
+export interface Scenario {
+  name: string;
+  description?: string;
+  steps: Step[];
+}
+
+export interface Step {
+  action: Action;
+  /** Keep the result under this name for later steps and the output. */
+  name?: string;
+  payment_intent?: string;
+  dispute?: string;
+  params?: Record<string, unknown>;
+  /** For `wait`: the status (or comma list) and the time allowed. */
+  status?: string;
+  timeout?: string;
+  /** Retry while the API answers one of these error codes (e.g. nothing_to_settle while the release lands). */
+  retry?: { codes: string[]; timeout?: string };
+}
+
+const ACTIONS = [
+  'payment_intents.create',
+  'payment_intents.retrieve',
+  'payment_intents.cancel',
+  'attempts.create',
+  'simulate',
+  'advance',
+  'wait',
+  'disputes.find',
+  'disputes.evidence',
+  'settlements.create',
+] as const;
+type Action = (typeof ACTIONS)[number];
+
+type Results = Record<string, unknown>;
+
+export const triggerCommands: Command[] = [
+  {
+    name: 'trigger',
+    summary: 'Test mode: run a named end-to-end flow (payment.succeeded, dispute.lost, settlement.paid …).',
+    args: '[scenario]',
+    options: {
+      file: { type: 'string', description: 'Run your own scenario file (copy one from the fixtures folder).', valueName: 'path' },
+      list: { type: 'boolean', description: 'List the bundled scenarios.' },
+    },
+    examples: ['payments trigger payment.succeeded', 'payments trigger --list', 'payments trigger --file ./my-flow.json --json'],
+    notes: `Scenarios are JSON files in ${FIXTURES_DIR}. settlement.paid needs a merchant on the manual settlement schedule.`,
+    handlesSignals: true,
+    async run(context) {
+      if (context.values.list) return listScenarios(context);
+      const file = optionalString(context.values, 'file');
+      const named = context.positionals[0];
+      if (!file && !named) throw new UsageError('Name a scenario (payments trigger --list shows them) or pass --file.');
+      const scenario = loadScenario(file ?? scenarioPath(named as string));
+      const results = await runScenario(context, scenario);
+      context.out.data({ scenario: scenario.name, objects: results }, () =>
+        table(
+          ['NAME', 'OBJECT', 'ID', 'STATUS'],
+          Object.entries(results).map(([name, value]) => {
+            const object = value as { object?: string; id?: string; status?: string };
+            return [name, object.object, object.id, object.status];
+          }),
+        ),
+      );
+      return EXIT.ok;
+    },
+  },
+];
+
+function listScenarios(context: Context): number {
+  const scenarios = readdirSync(FIXTURES_DIR)
+    .filter((file) => file.endsWith('.json'))
+    .sort()
+    .map((file) => loadScenario(join(FIXTURES_DIR, file)));
+  context.out.data(
+    scenarios.map((s) => ({ name: s.name, description: s.description ?? '' })),
+    () => table(['SCENARIO', 'DESCRIPTION'], scenarios.map((s) => [s.name, s.description])),
+  );
+  return EXIT.ok;
+}
+
+function scenarioPath(name: string): string {
+  // A name, never a path: `trigger ../../x` must not read files outside the fixtures.
+  if (!/^[a-z0-9_.-]+$/.test(name) || name.includes('..')) throw new UsageError(`Unknown scenario ${JSON.stringify(name)}; payments trigger --list shows them.`);
+  const file = join(FIXTURES_DIR, `${name}.json`);
+  try {
+    readFileSync(file);
+  } catch {
+    throw new UsageError(`Unknown scenario ${JSON.stringify(name)}; payments trigger --list shows them.`);
+  }
+  return file;
+}
+
+export function loadScenario(path: string): Scenario {
+  let parsed: Scenario;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8')) as Scenario;
+  } catch (error) {
+    throw new UsageError(`Cannot read scenario ${path}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (!parsed || !Array.isArray(parsed.steps) || parsed.steps.length === 0) throw new UsageError(`${path}: a scenario needs a non-empty "steps" array.`);
+  parsed.steps.forEach((step, index) => {
+    if (!ACTIONS.includes(step.action)) throw new UsageError(`${path}: step ${index + 1} has unknown action ${JSON.stringify(step.action)}; known: ${ACTIONS.join(', ')}.`);
+  });
+  parsed.name ??= basename(path, '.json');
+  return parsed;
+}
+
+async function runScenario(context: Context, scenario: Scenario): Promise<Results> {
+  const client = context.client();
+  const results: Results = {};
+  const run = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+  context.out.log(`Running ${scenario.name}${scenario.description ? `: ${scenario.description}` : ''}`);
+  for (const [index, raw] of scenario.steps.entries()) {
+    if (context.signal.aborted) throw new CliError('Stopped.', EXIT.waitFailed);
+    const step = resolve(raw, { run, ...results }) as Step;
+    const result = await withRetry(context, step, () => runStep(context, client, step));
+    if (step.name) results[step.name] = result;
+    const object = result as { id?: string; status?: string };
+    context.out.log(`  ${index + 1}/${scenario.steps.length} ${step.action}${object?.id ? ` ${object.id}` : ''}${object?.status ? ` ${object.status}` : ''}`);
+  }
+  return results;
+}
+
+async function runStep(context: Context, client: Payments, step: Step): Promise<unknown> {
+  const params = step.params ?? {};
+  const pi = () => need(step.payment_intent, 'payment_intent', step.action);
+  switch (step.action) {
+    case 'payment_intents.create':
+      return client.paymentIntents.create(params as never);
+    case 'payment_intents.retrieve':
+      return client.paymentIntents.retrieve(pi());
+    case 'payment_intents.cancel':
+      return client.paymentIntents.cancel(pi());
+    case 'attempts.create':
+      return client.paymentIntents.attempts.create(pi(), params as never);
+    case 'simulate':
+      return client.testHelpers.paymentIntents.simulate(pi(), params as never);
+    case 'advance':
+      return client.testHelpers.paymentIntents.advance(pi(), params as never);
+    case 'wait': {
+      const wanted = need(step.status, 'status', step.action).split(',') as PaymentIntentStatus[];
+      return waitForIntent(client, pi(), wanted, { timeoutMs: parseDuration(step.timeout ?? '30s', 'timeout'), out: context.out, signal: context.signal });
+    }
+    case 'disputes.find': {
+      const id = pi();
+      for await (const dispute of client.disputes.list({ limit: 100 })) if (dispute.payment_intent === id) return dispute;
+      throw new CliError(`No dispute for ${id}.`, EXIT.notFound);
+    }
+    case 'disputes.evidence':
+      return client.disputes.submitEvidence(need(step.dispute, 'dispute', step.action), params as never);
+    case 'settlements.create':
+      return client.settlements.create();
+  }
+}
+
+/** Runs `call` again while it fails with one of the step's retry codes, until the retry timeout. */
+async function withRetry(context: Context, step: Step, call: () => Promise<unknown>): Promise<unknown> {
+  const deadline = Date.now() + parseDuration(step.retry?.timeout ?? '20s', 'retry.timeout');
+  for (;;) {
+    try {
+      return await call();
+    } catch (error) {
+      const retryable = error instanceof PaymentsError && error.code !== undefined && (step.retry?.codes ?? []).includes(error.code);
+      if (!retryable || Date.now() > deadline || context.signal.aborted) throw error;
+      await sleep(500, context.signal);
+    }
+  }
+}
+
+function need(value: string | undefined, field: string, action: string): string {
+  if (!value) throw new UsageError(`Step ${action} needs "${field}".`);
+  return value;
+}
+
+/** Replaces `{{run}}` and `{{name.field}}` in every string of a step. */
+function resolve(value: unknown, scope: Record<string, unknown>): unknown {
+  if (typeof value === 'string') {
+    return value.replace(/\{\{\s*([A-Za-z0-9_.]+)\s*\}\}/g, (_, path: string) => {
+      const found = path.split('.').reduce<unknown>((at, key) => (at && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined), scope);
+      if (found === undefined || typeof found === 'object') throw new UsageError(`{{${path}}} names nothing an earlier step kept.`);
+      return String(found);
+    });
+  }
+  if (Array.isArray(value)) return value.map((item) => resolve(item, scope));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, resolve(item, scope)]));
+  return value;
+}

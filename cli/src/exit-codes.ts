@@ -1,0 +1,85 @@
+import {
+  ApiConnectionError,
+  AuthenticationError,
+  ConflictError,
+  IdempotencyError,
+  InvalidRequestError,
+  NotFoundError,
+  PaymentFailedError,
+  PaymentsError,
+  PermissionError,
+  RateLimitError,
+} from '@payments/sdk';
+
+/**
+ * Exit codes, one per error category, so scripts can branch on `$?` without parsing stderr.
+ * They are part of the CLI's interface (documented in cli/README.md): never renumber them.
+ */
+export const EXIT = {
+  ok: 0,
+  /** The API failed (5xx, an answer that is not the API's) or a delivery was refused. */
+  apiError: 1,
+  /** The command line is wrong: unknown command or option, a missing or malformed value. */
+  usage: 2,
+  /** 401/403: no key, a bad key, or a key that may not do this (live key on a test route …). */
+  authentication: 3,
+  /** 400/402/413: a parameter the API refused, or a payment the channel refused. */
+  invalidRequest: 4,
+  /** 404: no such object for this key. */
+  notFound: 5,
+  /** 409/422: state conflict or Idempotency-Key reuse. */
+  conflict: 6,
+  /** 429 after the SDK's own retries. */
+  rateLimited: 7,
+  /** The API (or a --forward-to receiver) could not be reached or did not answer in time. */
+  connection: 8,
+  /** `wait` (or a trigger's wait step) ran out of time or the object can no longer get there. */
+  waitFailed: 9,
+} as const;
+
+/** A failure the CLI itself detected, with the exit code it ends with. */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message);
+    this.name = 'CliError';
+  }
+}
+
+export class UsageError extends CliError {
+  constructor(message: string) {
+    super(message, EXIT.usage);
+  }
+}
+
+export function exitCodeOf(error: unknown): number {
+  if (error instanceof CliError) return error.exitCode;
+  if (error instanceof AuthenticationError || error instanceof PermissionError) return EXIT.authentication;
+  if (error instanceof InvalidRequestError || error instanceof PaymentFailedError) return EXIT.invalidRequest;
+  if (error instanceof NotFoundError) return EXIT.notFound;
+  if (error instanceof ConflictError || error instanceof IdempotencyError) return EXIT.conflict;
+  if (error instanceof RateLimitError) return EXIT.rateLimited;
+  if (error instanceof ApiConnectionError) return EXIT.connection;
+  return EXIT.apiError;
+}
+
+/** One line for stderr: the message, then what support needs (code, status, request id, param). */
+export function describeError(error: unknown): string {
+  if (error instanceof PaymentsError) {
+    const details = [
+      error.code && `code ${error.code}`,
+      error.statusCode && `status ${error.statusCode}`,
+      error.param && `param ${error.param}`,
+      error.requestId && `request ${error.requestId}`,
+    ].filter(Boolean);
+    return oneLine(`Error: ${error.message}${details.length ? ` (${details.join(', ')})` : ''}`);
+  }
+  if (error instanceof Error) return oneLine(`Error: ${error.message}`);
+  return oneLine(`Error: ${String(error)}`);
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ');
+}

@@ -1,0 +1,77 @@
+import { randomBytes } from 'node:crypto';
+import type { Event, Payments } from '@payments/sdk';
+import { SIGNATURE_HEADER } from '@payments/sdk';
+import type { ConfigStore } from './config.js';
+import { UsageError } from './exit-codes.js';
+
+/** What one forwarded delivery did; printed as a status line or a JSON line. */
+export interface Delivery {
+  event: string;
+  type: string;
+  url: string;
+  /** The receiver's HTTP status; absent when it could not be reached. */
+  status?: number;
+  ok: boolean;
+  error?: string;
+  duration_ms: number;
+}
+
+/** The receiver's timeout, the same 10 seconds the service gives real endpoints. */
+const DELIVERY_TIMEOUT_MS = 10_000;
+
+/**
+ * The profile's local signing secret, made on first use: 64 hex characters like a real endpoint
+ * secret, so a receiver verifies forwarded events with the same code it runs in production.
+ */
+export function webhookSecret(store: ConfigStore, profile: string): string {
+  const existing = store.profile(profile).webhook_secret;
+  if (existing && /^[0-9a-f]{64}$/.test(existing)) return existing;
+  const secret = randomBytes(32).toString('hex');
+  store.updateProfile(profile, { webhook_secret: secret });
+  return secret;
+}
+
+export function checkForwardUrl(url: string | undefined): string {
+  if (!url) throw new UsageError('--forward-to <url> is required, e.g. --forward-to http://localhost:3000/webhooks.');
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UsageError(`--forward-to must be an http(s) URL, not ${JSON.stringify(url)}.`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError('--forward-to must be an http(s) URL.');
+  return parsed.toString();
+}
+
+/**
+ * POSTs the event as the service would: the compact JSON body and an `X-Webhook-Signature`
+ * header made by the SDK's generateTestHeader (t and v1, HMAC-SHA256 with the secret's 32 bytes).
+ */
+export async function forwardEvent(client: Payments, secret: string, event: Event, url: string): Promise<Delivery> {
+  const body = JSON.stringify(event);
+  const header = client.webhooks.generateTestHeader({ payload: body, secret });
+  const started = Date.now();
+  const base = { event: event.id, type: event.type, url };
+  try {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json; charset=utf-8', [SIGNATURE_HEADER]: header, 'user-agent': 'payments-cli-listen' },
+      body,
+      signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+      redirect: 'manual',
+    });
+    // The body is not used, but reading it lets the connection be reused.
+    await response.arrayBuffer().catch(() => undefined);
+    return { ...base, status: response.status, ok: response.status >= 200 && response.status < 300, duration_ms: Date.now() - started };
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    const message = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s` : (cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error)));
+    return { ...base, ok: false, error: message, duration_ms: Date.now() - started };
+  }
+}
+
+/** `2026-09-01T10:00:00Z  payment_intent.succeeded  evt_…  → POST http://… [200] 12 ms` */
+export function deliveryLine(delivery: Delivery, now = new Date()): string {
+  const outcome = delivery.status === undefined ? `[failed: ${delivery.error}]` : `[${delivery.status}]`;
+  return `${now.toISOString().replace(/\.\d{3}Z$/, 'Z')}  ${delivery.type}  ${delivery.event}  --> POST ${delivery.url} ${outcome} ${delivery.duration_ms} ms`;
+}

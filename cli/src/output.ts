@@ -1,0 +1,62 @@
+/**
+ * Data goes to stdout (one JSON document with --json, a table otherwise); everything else
+ * (progress, hints, errors) to stderr, so `payments … --json | jq` always gets clean JSON.
+ */
+export class Output {
+  constructor(
+    readonly json: boolean,
+    private readonly stdout: NodeJS.WritableStream = process.stdout,
+    private readonly stderr: NodeJS.WriteStream | NodeJS.WritableStream = process.stderr,
+  ) {}
+
+  /** The command's result: `value` as JSON, or what `human` renders of it. */
+  data(value: unknown, human: () => string): void {
+    this.stdout.write(this.json ? `${JSON.stringify(value, null, 2)}\n` : ensureNewline(human()));
+  }
+
+  /** One line of a stream (listen): compact JSON lines with --json. */
+  line(value: unknown, human: string): void {
+    this.stdout.write(this.json ? `${JSON.stringify(value)}\n` : `${human}\n`);
+  }
+
+  log(message: string): void {
+    this.stderr.write(`${message}\n`);
+  }
+
+  get stderrIsTTY(): boolean {
+    return Boolean((this.stderr as NodeJS.WriteStream).isTTY);
+  }
+
+  /** A progress line that rewrites itself; only on a terminal, so logs and CI output stay clean. */
+  progress(message: string): void {
+    if (this.stderrIsTTY) this.stderr.write(`\r\x1b[2K${message}`);
+  }
+
+  endProgress(): void {
+    if (this.stderrIsTTY) this.stderr.write('\r\x1b[2K');
+  }
+}
+
+function ensureNewline(text: string): string {
+  return text.endsWith('\n') ? text : `${text}\n`;
+}
+
+/** A plain table: a header row and left-aligned columns, two spaces apart. */
+export function table(headers: string[], rows: Array<Array<string | number | boolean | undefined | null>>): string {
+  const cells = [headers, ...rows.map((row) => row.map((cell) => (cell === undefined || cell === null ? '' : String(cell))))];
+  const widths = headers.map((_, column) => Math.max(...cells.map((row) => (row[column] ?? '').length)));
+  return cells.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : (cell ?? '').padEnd(widths[column] ?? 0))).join('  ').trimEnd()).join('\n');
+}
+
+/** One object as two columns, field and value; nested values as compact JSON. */
+export function keyValues(object: object): string {
+  return table(
+    ['FIELD', 'VALUE'],
+    Object.entries(object).map(([key, value]) => [key, typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value)]),
+  );
+}
+
+/** `12345 THB` style (minor units, as the API speaks). */
+export function money(value: { amount: number; currency: string } | undefined): string {
+  return value ? `${value.amount} ${value.currency}` : '';
+}

@@ -1,0 +1,114 @@
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import test from 'ava';
+import { ConflictError, NotFoundError, ApiConnectionError, AuthenticationError, RateLimitError, InvalidRequestError, ApiError, type Event } from '@payments/sdk';
+import { baseline, handled, LOOKBACK_MS, pollEvents, type FollowState } from '../src/event-follower.js';
+import { ConfigStore, configDir, keyPrefix } from '../src/config.js';
+import { describeError, EXIT, exitCodeOf, UsageError } from '../src/exit-codes.js';
+import { FIXTURES_DIR, loadScenario } from '../src/commands/trigger.js';
+import { parseDuration } from '../src/values.js';
+import { reached } from '../src/wait.js';
+
+test('durations: 30s, 2m, 500ms, 1h and bare seconds', (t) => {
+  t.is(parseDuration('30s', 'timeout'), 30_000);
+  t.is(parseDuration('2m', 'timeout'), 120_000);
+  t.is(parseDuration('500ms', 'timeout'), 500);
+  t.is(parseDuration('1h', 'timeout'), 3_600_000);
+  t.is(parseDuration('5', 'timeout'), 5000);
+  t.throws(() => parseDuration('soon', 'timeout'), { instanceOf: UsageError, message: '--timeout takes a duration such as 30s, 2m or 500ms, not "soon".' });
+});
+
+test('wait: succeeded is also met by channel_settled, nothing else is met by a later status', (t) => {
+  t.true(reached('succeeded', ['succeeded']));
+  t.true(reached('channel_settled', ['succeeded']));
+  t.false(reached('processing', ['succeeded']));
+  t.false(reached('succeeded', ['processing']));
+  t.false(reached('failed', ['succeeded']));
+  t.true(reached('failed', ['succeeded', 'failed']));
+});
+
+test('exit codes by error category are stable', (t) => {
+  t.deepEqual(EXIT, { ok: 0, apiError: 1, usage: 2, authentication: 3, invalidRequest: 4, notFound: 5, conflict: 6, rateLimited: 7, connection: 8, waitFailed: 9 });
+  t.is(exitCodeOf(new AuthenticationError({ message: 'x' })), 3);
+  t.is(exitCodeOf(new InvalidRequestError({ message: 'x' })), 4);
+  t.is(exitCodeOf(new NotFoundError({ message: 'x' })), 5);
+  t.is(exitCodeOf(new ConflictError({ message: 'x' })), 6);
+  t.is(exitCodeOf(new RateLimitError({ message: 'x' })), 7);
+  t.is(exitCodeOf(new ApiConnectionError({ message: 'x' })), 8);
+  t.is(exitCodeOf(new ApiError({ message: 'x' })), 1);
+  t.is(exitCodeOf(new UsageError('x')), 2);
+  t.is(describeError(new NotFoundError({ message: 'No such\nthing.', code: 'resource_not_found', statusCode: 404, requestId: 'req_1' })), 'Error: No such thing. (code resource_not_found, status 404, request req_1)');
+});
+
+test('config: XDG first, PAYMENTS_CONFIG_DIR over all; files 0600 in a 0700 dir; the prefix only', (t) => {
+  t.is(configDir({ HOME: '/home/a' }), '/home/a/.config/payments');
+  t.is(configDir({ HOME: '/home/a', XDG_CONFIG_HOME: '/x' }), '/x/payments');
+  t.is(configDir({ HOME: '/home/a', XDG_CONFIG_HOME: '/x', PAYMENTS_CONFIG_DIR: '/p' }), '/p');
+  const dir = join(mkdtempSync(join(tmpdir(), 'payments-cli-unit-')), 'payments');
+  const store = new ConfigStore(dir);
+  store.updateProfile('default', { api_key: 'sk_test_abcdefgh12345678', api_base: 'http://localhost:4242' });
+  store.updateProfile('staging', { api_key: 'sk_test_zzz' });
+  store.saveListenState('default', { cursor: 'evt_A' });
+  t.is(store.profile('default').api_key, 'sk_test_abcdefgh12345678');
+  t.is(store.profile('staging').api_key, 'sk_test_zzz');
+  t.deepEqual(store.listenState('default'), { cursor: 'evt_A' });
+  t.deepEqual(store.listenState('staging'), {});
+  t.is(statSync(dir).mode & 0o777, 0o700);
+  for (const file of readdirSync(dir)) t.is(statSync(join(dir, file)).mode & 0o777, 0o600, file);
+  t.throws(() => store.profile('../etc'), { instanceOf: UsageError });
+  t.is(keyPrefix('sk_test_abcdefgh12345678'), 'sk_test_abcdefgh…');
+});
+
+test('every bundled scenario loads and names itself after its file', (t) => {
+  const files = readdirSync(FIXTURES_DIR).filter((file) => file.endsWith('.json'));
+  t.true(files.length >= 7);
+  for (const file of files) t.is(loadScenario(join(FIXTURES_DIR, file)).name, file.replace(/\.json$/, ''));
+});
+
+test('the CLI is built on the SDK only: no imports beyond @payments/sdk, node: built-ins and its own files', (t) => {
+  const srcDir = join(__dirname, '..', '..', 'src');
+  const files = readdirSync(srcDir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts'));
+  t.true(files.length > 10);
+  for (const file of files) {
+    const text = readFileSync(join(srcDir, file), 'utf8');
+    for (const [, specifier] of text.matchAll(/from '([^']+)'/g)) {
+      t.true(specifier === '@payments/sdk' || specifier!.startsWith('node:') || specifier!.startsWith('.'), `${file} imports ${specifier}`);
+    }
+    // The API is reached through the SDK; fetch is only for POSTing to a developer's --forward-to receiver.
+    if (file !== 'forward.ts') t.false(/\bfetch\(/.test(text), `${file} calls fetch`);
+  }
+});
+
+test('following events: new ones oldest first, a late-committed one below the cursor too, nothing twice', async (t) => {
+  const at = (seconds: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, seconds)).toISOString().replace('.000', '');
+  const event = (id: string, seconds: number) => ({ id, type: 'payment_intent.succeeded', created: at(seconds), livemode: false, data: {} }) as unknown as Event;
+  async function* list(...events: Event[]): AsyncGenerator<Event> {
+    yield* events;
+  }
+  const e1 = event('evt_A', 1);
+  const e2 = event('evt_B', 2);
+  const e3 = event('evt_C', 3);
+  let state: FollowState = { cursor: 'evt_A', seen: await baseline(list(e1), 'evt_A') };
+  t.deepEqual(state.seen, ['evt_A']);
+
+  // Poll 1 sees C but not B: B's transaction has not committed yet.
+  let pending = await pollEvents(list(e3, e1), state);
+  t.deepEqual(pending.map((p) => [p.event.id, p.advancesCursor]), [['evt_C', true]]);
+  for (const p of pending) state = handled(state, p);
+  t.is(state.cursor, 'evt_C');
+
+  // Poll 2: B committed, and sits below the cursor in the list. It is taken; the cursor stays.
+  pending = await pollEvents(list(e3, e2, e1), state);
+  t.deepEqual(pending.map((p) => [p.event.id, p.advancesCursor]), [['evt_B', false]]);
+  for (const p of pending) state = handled(state, p);
+  t.is(state.cursor, 'evt_C');
+
+  // Poll 3: nothing new, nothing twice.
+  t.deepEqual(await pollEvents(list(e3, e2, e1), state), []);
+
+  // An event far older than the look-back window below the cursor is not taken (it is history).
+  const old = event('evt_OLD', 1);
+  const later = { ...e3, created: new Date(Date.parse(e3.created) + LOOKBACK_MS + 5000).toISOString() } as Event;
+  t.deepEqual(await pollEvents(list(later, old), { cursor: 'evt_C', seen: ['evt_C'] }), []);
+});

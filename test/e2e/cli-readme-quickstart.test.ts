@@ -1,0 +1,56 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import test from 'ava';
+import { REPO_ROOT, serviceEnvironment, startService, type RunningService, type ServiceEnvironment } from './process';
+
+/* cli/README.md's quick start, its `sh` blocks run verbatim in order against a started service. */
+
+let environment: ServiceEnvironment;
+let service: RunningService;
+
+test.before(async () => {
+  environment = await serviceEnvironment();
+  service = await startService(environment.env);
+});
+test.after.always(async () => {
+  await service?.stop();
+  await environment?.cleanup();
+});
+
+function quickstart(): string {
+  const readme = readFileSync(join(REPO_ROOT, 'cli', 'README.md'), 'utf8');
+  const section = /<!-- quickstart:start -->([\s\S]*?)<!-- quickstart:end -->/.exec(readme)?.[1] ?? '';
+  return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]).join('\n');
+}
+
+test('the CLI quick start runs verbatim against a started service', (t) => {
+  const script = quickstart();
+  t.true(script.includes('npm run -s payments -- login'), 'the quick start was found');
+  // The liberties taken: the service listens on a free port, and the profile goes to a scratch
+  // config dir instead of the developer's own.
+  const configDir = join(mkdtempSync(join(tmpdir(), 'payments-cli-readme-')), 'payments');
+  const run = spawnSync('bash', ['-euo', 'pipefail', '-c', script.replaceAll('http://localhost:4242', service.baseUrl)], {
+    cwd: REPO_ROOT,
+    env: { ...environment.env, PAYMENTS_CONFIG_DIR: configDir },
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  t.is(run.status, 0, `${run.stdout}\n${run.stderr}`);
+  const out = run.stdout;
+  t.regex(out, /^profile +default$/m);
+  t.regex(out, /^key_prefix +sk_test_\w{8}…$/m);
+  t.regex(out, /^object +payment_attempt$/m);
+  t.regex(out, /^next_action +\{"type":"qr_code"/m);
+  t.regex(out, /^status +succeeded$/m);
+  t.regex(out, /^status +channel_settled$/m);
+  t.regex(out, /^CURRENCY +AVAILABLE +PENDING +DISPUTE_HOLD\nTHB +0 +\d+ +0$/m);
+  t.regex(out, /^evt_\w+ +payment_intent\.channel_settled +pi_\w+ +channel_settled /m);
+  t.regex(out, /^settlement +settlement +st_\w+ +paid$/m);
+  t.regex(out, /^dispute +dispute +dp_\w+ +lost$/m);
+  t.regex(out, /^exit code 5$/m);
+  t.regex(run.stderr, /^Error: [^\n]+ \(code resource_not_found, status 404, param id, request req_\w+\)$/m);
+  t.is(statSync(join(configDir, 'config.json')).mode & 0o777, 0o600);
+  t.false(/sk_test_\w{9,}/.test(out + run.stderr), 'no API key in the output');
+});
