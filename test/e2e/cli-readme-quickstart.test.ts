@@ -1,42 +1,20 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import { REPO_ROOT, serviceEnvironment, startService, type RunningService, type ServiceEnvironment } from './process';
+import { readmeBlocks, readmeService } from './readme-runner';
 
 /* cli/README.md's quick start, its `sh` blocks run verbatim in order against a started service. */
 
-let environment: ServiceEnvironment;
-let service: RunningService;
-
-test.before(async () => {
-  environment = await serviceEnvironment();
-  service = await startService(environment.env);
-});
-test.after.always(async () => {
-  await service?.stop();
-  await environment?.cleanup();
-});
-
-function quickstart(): string {
-  const readme = readFileSync(join(REPO_ROOT, 'cli', 'README.md'), 'utf8');
-  const section = /<!-- quickstart:start -->([\s\S]*?)<!-- quickstart:end -->/.exec(readme)?.[1] ?? '';
-  return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]).join('\n');
-}
+const started = readmeService();
 
 test('the CLI quick start runs verbatim against a started service', (t) => {
-  const script = quickstart();
+  const script = readmeBlocks('cli/README.md', 'quickstart');
   t.true(script.includes('npm run -s payments -- login'), 'the quick start was found');
-  // The liberties taken: the service listens on a free port, and the profile goes to a scratch
-  // config dir instead of the developer's own.
+  // One more liberty: the profile goes to a scratch config dir instead of the developer's own.
   const configDir = join(mkdtempSync(join(tmpdir(), 'payments-cli-readme-')), 'payments');
-  const run = spawnSync('bash', ['-euo', 'pipefail', '-c', script.replaceAll('http://localhost:4242', service.baseUrl)], {
-    cwd: REPO_ROOT,
-    env: { ...environment.env, PAYMENTS_CONFIG_DIR: configDir },
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
+  const { environment, run: runScript } = started();
+  const run = runScript(script, { env: { ...environment.env, PAYMENTS_CONFIG_DIR: configDir }, timeoutMs: 120_000 });
   t.is(run.status, 0, `${run.stdout}\n${run.stderr}`);
   const out = run.stdout;
   t.regex(out, /^profile +default$/m);

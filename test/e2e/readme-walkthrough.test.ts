@@ -1,41 +1,19 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
-import { REPO_ROOT, serviceEnvironment, startService, type RunningService, type ServiceEnvironment } from './process';
+import { REPO_ROOT } from './process';
+import { readmeBlocks, readmeService } from './readme-runner';
 
-let environment: ServiceEnvironment;
-let service: RunningService;
-
-test.before(async () => {
-  environment = await serviceEnvironment();
-  service = await startService(environment.env);
+const started = readmeService(() => {
+  for (const file of ['intent.json', 'cookies.txt', 'settlement.json']) rmSync(join(REPO_ROOT, file), { force: true });
 });
-test.after.always(async () => {
-  await service?.stop();
-  await environment?.cleanup();
-  rmSync(join(REPO_ROOT, 'intent.json'), { force: true });
-  rmSync(join(REPO_ROOT, 'cookies.txt'), { force: true });
-  rmSync(join(REPO_ROOT, 'settlement.json'), { force: true });
-});
-
-/** The shell blocks between the walk-through markers of the README, in order. */
-function walkthroughScript(): string {
-  const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
-  const section = /<!-- walkthrough:start -->([\s\S]*?)<!-- walkthrough:end -->/.exec(readme)?.[1] ?? '';
-  return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]).join('\n');
-}
 
 test('the README walk-through runs verbatim against a started service', (t) => {
-  const script = walkthroughScript();
+  const script = readmeBlocks('README.md', 'walkthrough');
   t.true(script.includes('curl'), 'the walk-through was found');
-  // The one liberty taken: the service under test listens on a free port, not on 4242.
-  const run = spawnSync('bash', ['-euo', 'pipefail', '-c', script.replaceAll('http://localhost:4242', service.baseUrl)], {
-    cwd: REPO_ROOT,
-    env: environment.env,
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
+  const { environment, run: runScript } = started();
+  const run = runScript(script);
   t.is(run.status, 0, `${run.stdout}\n${run.stderr}`);
   const out = run.stdout;
   t.regex(out, /"object":"payment_intent"[^\n]*"status":"created"[^\n]*"checkout_url":"http[^"]+\/c\//);
