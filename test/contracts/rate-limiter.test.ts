@@ -2,10 +2,19 @@ import test from 'ava';
 import { CoreError } from '@payments/core';
 import { InMemoryRateLimiter } from '@payments/in-memory';
 import { connectRedis, disconnectRedis, RedisRateLimiter } from '@payments/locks-redis';
-import { rateLimiterContract } from './rate-limiter.contract';
+import { rateLimiterContract, realTime } from './rate-limiter.contract';
 import { eventually, redisSuite, redisTestUrl, TcpRelay } from './redis-test-support';
 
-rateLimiterContract('in-memory', () => new InMemoryRateLimiter());
+rateLimiterContract('in-memory', () => {
+  // Each limiter on a clock of its own, moved only by the contract's waits.
+  let now = Date.now();
+  return {
+    limiter: new InMemoryRateLimiter({ now: () => now }),
+    wait: async (ms) => {
+      now += ms;
+    },
+  };
+});
 
 test('in-memory: refills continuously at perSecond tokens a second', async (t) => {
   let now = 0;
@@ -47,7 +56,7 @@ if (redisTestUrl !== undefined) {
   const redis = redisSuite(redisTestUrl, 'rate');
   const { keyPrefix, target, connect } = redis;
 
-  rateLimiterContract('redis', () => new RedisRateLimiter(redis.shared(), { keyPrefix }));
+  rateLimiterContract('redis', () => realTime(new RedisRateLimiter(redis.shared(), { keyPrefix })));
 
   test('redis: processes on separate connections share one bucket', async (t) => {
     const limiters = [new RedisRateLimiter(redis.shared(), { keyPrefix }), new RedisRateLimiter(await connect(), { keyPrefix })];

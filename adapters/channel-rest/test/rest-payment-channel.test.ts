@@ -32,7 +32,7 @@ function channel(options: Partial<RestPaymentChannelOptions> = {}, logs: LogLine
   return new RestPaymentChannel({
     test: { baseUrl: TEST_URL, apiKey: TEST_KEY, callbackSecret: TEST_SECRET },
     live: { baseUrl: LIVE_URL, apiKey: LIVE_KEY, callbackSecret: LIVE_SECRET },
-    timeoutMs: 200,
+    timeoutMs: 600, // room for a loaded machine; the delayed answers below (1 s) still time out
     retryBaseDelayMs: 5,
     logger: { warn: (details, message) => logs.push({ details, message }) },
     ...options,
