@@ -26,3 +26,4 @@ export * from './repositories/knex-platform-key.repository';
 export * from './repositories/knex-ledger.repository';
 export * from './repositories/knex-dispute.repository';
 export * from './repositories/knex-settlement.repository';
+export * from './observability';

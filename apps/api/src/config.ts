@@ -32,6 +32,11 @@ export interface Config {
   /** Requests per second per hosted checkout token (PAYMENTS_RATE_LIMIT_CHECKOUT, default 10); 0 turns the limit off. */
   readonly rateLimitCheckout: number;
   readonly logLevel: string;
+  /** Prometheus `/metrics` on a port of its own (PAYMENTS_METRICS_PORT, default 9464; 0 = off), bound to PAYMENTS_METRICS_HOST (default 127.0.0.1). */
+  readonly metricsPort: number;
+  readonly metricsHost: string;
+  /** Seconds between the worker's ledger verifications for the metrics (PAYMENTS_LEDGER_VERIFY_EVERY_S, default 3600; 0 = off). */
+  readonly ledgerVerifyEverySeconds: number;
   /** The rest channel's endpoint per mode (docs/channels/rest.md); a mode without one is not offered. */
   readonly restChannel: { readonly test?: RestChannelEndpointConfig; readonly live?: RestChannelEndpointConfig };
   /** The live payout provider (docs/payouts/rest.md); absent: live settlements wait, logged. */
@@ -104,6 +109,9 @@ const schema = Joi.object({
   PAYMENTS_DNS_OVERRIDES: Joi.string()
     .allow('')
     .custom((value: string, helpers) => (dnsOverridesFrom(value) ? value : helpers.error('any.invalid')), 'host=ip pairs, comma separated'),
+  PAYMENTS_METRICS_PORT: Joi.number().integer().min(0).max(65535).default(9464),
+  PAYMENTS_METRICS_HOST: Joi.string().default('127.0.0.1'),
+  PAYMENTS_LEDGER_VERIFY_EVERY_S: Joi.number().integer().min(0).default(3600),
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
 })
   .and('PAYMENTS_REST_CHANNEL_TEST_URL', 'PAYMENTS_REST_CHANNEL_TEST_KEY', 'PAYMENTS_REST_CHANNEL_TEST_SECRET')
@@ -139,6 +147,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitTest: value.PAYMENTS_RATE_LIMIT_TEST,
     rateLimitCheckout: value.PAYMENTS_RATE_LIMIT_CHECKOUT,
     logLevel: value.LOG_LEVEL,
+    metricsPort: value.PAYMENTS_METRICS_PORT,
+    metricsHost: value.PAYMENTS_METRICS_HOST,
+    ledgerVerifyEverySeconds: value.PAYMENTS_LEDGER_VERIFY_EVERY_S,
     restChannel: {
       ...(value.PAYMENTS_REST_CHANNEL_TEST_URL ? { test: restEndpoint(value, 'TEST') } : {}),
       ...(value.PAYMENTS_REST_CHANNEL_LIVE_URL ? { live: restEndpoint(value, 'LIVE') } : {}),

@@ -119,12 +119,14 @@ import { connectRedis, disconnectRedis, RedisFailureCounter, RedisLockManager, R
 import { AesGcmSecretBox, CryptoDigest, CryptoRandomSource, ScryptPasswordHasher, SystemClock } from '@payments/node-runtime';
 import { OtplibOneTimeCodes } from '@payments/otp';
 import { HttpWebhookSender } from '@payments/webhook-http';
-import { createKnex, createSqlStorage, migrateLatest } from '@payments/storage-sql';
+import { countDueWebhookDeliveries, createKnex, createSqlStorage, migrateLatest } from '@payments/storage-sql';
 import { Container, type ResolutionContext } from 'inversify';
 import { StaticChannelRegistry } from './channels';
 import type { Config } from './config';
 import { LogEmailSender } from './log-email-sender';
 import { createLogger, type Logger } from './logger';
+import { ServiceMetrics } from './metrics';
+import { Readiness } from './readiness';
 
 /** The simulator's callback key, derived from the master key: the same in every process, never stored. */
 export function simulatorCallbackSecret(masterKey: Buffer): Buffer {
@@ -134,6 +136,12 @@ export function simulatorCallbackSecret(masterKey: Buffer): Buffer {
 /** Tokens for what the composition root provides besides core's ports. */
 export const AppConfig = Symbol('AppConfig');
 export const AppLogger = Symbol('AppLogger');
+/** The process's Prometheus series (ServiceMetrics); served on PAYMENTS_METRICS_PORT by startApi / the worker. */
+export const AppMetrics = Symbol('AppMetrics');
+/** `GET /health/ready`'s checks (Readiness). */
+export const AppReadiness = Symbol('AppReadiness');
+/** `() => Promise<number>`: webhook deliveries due now; the worker samples it into the backlog gauge. */
+export const AppWebhookBacklog = Symbol('AppWebhookBacklog');
 export const StatusChange = Symbol('StatusChange');
 export const SettlementWrites = Symbol('SettlementWrites');
 export const DisputeWrites = Symbol('DisputeWrites');
@@ -182,6 +190,11 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
   constant(AppConfig, config);
   constant(AppLogger, logger);
   constant(Clock, overrides.clock ?? new SystemClock());
+  const metrics = new ServiceMetrics();
+  constant(AppMetrics, metrics);
+  constant(AppReadiness, new Readiness(knex, redis));
+  const backlogClock = container.get<Clock>(Clock);
+  constant(AppWebhookBacklog, () => countDueWebhookDeliveries(knex, backlogClock.now()));
   constant(RandomSource, new CryptoRandomSource());
   constant(Digest, new CryptoDigest());
   constant(PasswordHasher, overrides.passwordHasher ?? new ScryptPasswordHasher());
@@ -499,10 +512,15 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
   factory(ListSettlements, (ctx) => new ListSettlements(ctx.get(SettlementRepository)));
   factory(GetSettlement, (ctx) => new GetSettlement(ctx.get(SettlementRepository)));
 
+  let closed = false;
   return {
     container,
     get: <T>(id: symbol | (abstract new (...args: never[]) => T)): T => container.get<T>(id),
     close: async (): Promise<void> => {
+      // Idempotent: a test (or a stop racing a signal) may close twice.
+      if (closed) return;
+      closed = true;
+      await metrics.close();
       if (redis) await disconnectRedis(redis);
       await knex.destroy();
     },

@@ -5,3 +5,6 @@ export * from './server';
 export * from './http/error-envelope';
 export * from './demo-merchant';
 export * from './start';
+export * from './metrics';
+export * from './readiness';
+export * from './redaction';

@@ -1,21 +1,13 @@
 import pino, { type Logger } from 'pino';
+import { REDACTED, redactionPaths } from './redaction';
 
 export type { Logger };
 
 /**
- * Structured logs. Known secret-bearing fields are redacted wherever they appear, as a second
- * line of defence: code never logs a key, token, password or full account number on purpose.
+ * Structured logs. Every logger of the service is made here, so all of them censor the shared
+ * redaction list (./redaction): a second line of defence, code never logs a secret on purpose.
  */
-export function createLogger(level: string, destination: number = 1): Logger {
-  return pino(
-    {
-    level,
-    base: undefined,
-    redact: {
-      paths: ['authorization', '*.authorization', 'headers.authorization', 'password', '*.password', 'secret', '*.secret', 'token', '*.token'],
-      censor: '[redacted]',
-    },
-  },
-    pino.destination({ fd: destination, sync: false }),
-  );
+export function createLogger(level: string, destination: number | NodeJS.WritableStream = 1): Logger {
+  const stream = typeof destination === 'number' ? pino.destination({ fd: destination, sync: false }) : destination;
+  return pino({ level, base: undefined, redact: { paths: redactionPaths(), censor: REDACTED } }, stream);
 }

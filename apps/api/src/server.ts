@@ -26,10 +26,14 @@ import {
   RunIdempotently,
 } from '@payments/core';
 import type { Config } from './config';
-import { AppConfig, AppLogger, type AppContainer } from './container';
+import { AppConfig, AppLogger, AppMetrics, AppReadiness, type AppContainer } from './container';
 import { VALIDATION_OPTIONS, validationFailAction } from './http/validation';
 import type { Logger } from './logger';
 import { errorsPlugin } from './plugins/errors.plugin';
+import { healthPlugin } from './plugins/health.plugin';
+import { requestLogPlugin } from './plugins/request-log.plugin';
+import type { ServiceMetrics } from './metrics';
+import type { Readiness } from './readiness';
 import { channelCallbacksPlugin } from './plugins/channel-callbacks.plugin';
 import { checkoutPlugin } from './plugins/checkout/checkout.plugin';
 import { CreateManualSettlement, GetSettlement, ListSettlements } from '@payments/core';
@@ -62,6 +66,8 @@ export async function createServer(app: AppContainer): Promise<Server> {
   });
 
   await server.register({ plugin: errorsPlugin, options: { logger: app.get<Logger>(AppLogger), random: app.get<RandomSource>(RandomSource) } });
+  // After the errors plugin: its onRequest gives the id the log line carries.
+  await server.register({ plugin: requestLogPlugin, options: { logger: app.get<Logger>(AppLogger), metrics: app.get<ServiceMetrics>(AppMetrics) } });
   await server.register({
     plugin: merchantV1Plugin,
     options: {
@@ -118,8 +124,8 @@ export async function createServer(app: AppContainer): Promise<Server> {
   // The dummy hash unknown emails are checked against, made now so the first one is not slower.
   await app.get(DashboardCredentials).warmUp();
 
-  // Liveness for load balancers and the process tests; outside the three access groups, reveals nothing.
-  server.route({ method: 'GET', path: '/health', options: { auth: false }, handler: () => ({ status: 'ok' }) });
+  // `/health` (alias of live), `/health/live`, `/health/ready`: outside the three access groups, reveal nothing.
+  await server.register({ plugin: healthPlugin, options: { readiness: app.get<Readiness>(AppReadiness) } });
   // The OpenAPI document of /v1, open like /health: it describes the routes, holds no data.
   server.route(openApiRoute());
   return server;

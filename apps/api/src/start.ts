@@ -1,5 +1,6 @@
 import type { Config } from './config';
-import { AppLogger, type AppContainer } from './container';
+import { AppLogger, AppMetrics, type AppContainer } from './container';
+import type { ServiceMetrics } from './metrics';
 import type { Logger } from './logger';
 import { createServer } from './server';
 
@@ -9,6 +10,8 @@ export async function startApi(app: AppContainer, config: Config, onStop: () => 
   const server = await createServer(app);
   await server.start();
   logger.info({ url: server.info.uri, base_url: config.baseUrl }, 'API listening');
+  // Idempotent: with `--with-api` the worker already started it, and the process keeps one.
+  await app.get<ServiceMetrics>(AppMetrics).listen({ host: config.metricsHost, port: config.metricsPort }, logger);
   let stopping = false;
   const stop = async (): Promise<void> => {
     if (stopping) return;

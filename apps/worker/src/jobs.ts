@@ -1,7 +1,8 @@
-import type { AppContainer } from '@payments/api';
+import { AppMetrics, type AppContainer, type ServiceMetrics } from '@payments/api';
 import { SimulatorPaymentChannel } from '@payments/channel-simulator';
 import { Clock, DashboardSessionRepository, DeliverNotices, RelayWebhookDeliveries, ExpirePaymentIntents, IdempotencyStore, ReconcileAttempts, ReleaseFunds, ReportChannelSettlements } from '@payments/core';
 import type { Job } from './scheduler';
+import { countRelayOutcomes, ledgerVerifyJobs } from './observability';
 import { settlementJobs } from './settlement-jobs';
 
 /** How many objects one job handles per tick, so a backlog drains over ticks without long passes. */
@@ -21,6 +22,7 @@ export function workerJobs(app: AppContainer): Job[] {
   const dashboardSessions = app.get<DashboardSessionRepository>(DashboardSessionRepository);
   const notices = app.get(DeliverNotices);
   const relay = app.get(RelayWebhookDeliveries);
+  const metrics = app.get<ServiceMetrics>(AppMetrics);
   return [
     // The simulated channel's own clock: magic outcomes and settlement of paid orders.
     { name: 'simulator-channel', everyMs: 0, run: () => simulator.tick(BATCH) },
@@ -36,6 +38,17 @@ export function workerJobs(app: AppContainer): Job[] {
     // Notices for the account's email (payout destination changes), through the EmailSender.
     { name: 'deliver-notices', everyMs: 0, run: () => notices.execute({ limit: BATCH }) },
     // Webhook deliveries due now (fan-out, retries, resends), leased so several workers share them.
-    { name: 'relay-webhooks', everyMs: 0, exclusive: false, run: async () => (await relay.execute({ limit: WEBHOOK_BATCH })).claimed },
+    {
+      name: 'relay-webhooks',
+      everyMs: 0,
+      exclusive: false,
+      run: async () => {
+        const result = await relay.execute({ limit: WEBHOOK_BATCH });
+        countRelayOutcomes(metrics, result);
+        return result.claimed;
+      },
+    },
+    // The ledger's invariants for the metrics (PAYMENTS_LEDGER_VERIFY_EVERY_S; none when 0).
+    ...ledgerVerifyJobs(app),
   ];
 }

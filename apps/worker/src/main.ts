@@ -1,6 +1,7 @@
-import { AppLogger, buildContainer, describeDemoMerchant, ensureDemoMerchant, loadConfig, startApi, type Logger } from '@payments/api';
+import { AppLogger, AppMetrics, buildContainer, describeDemoMerchant, ensureDemoMerchant, loadConfig, startApi, type Logger, type ServiceMetrics } from '@payments/api';
 import { LockManager } from '@payments/core';
 import { workerJobs } from './jobs';
+import { enableWorkerMetrics, jobMetrics } from './observability';
 import { Scheduler } from './scheduler';
 
 /**
@@ -12,7 +13,11 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const app = await buildContainer(config);
   const logger = app.get<Logger>(AppLogger);
-  const scheduler = new Scheduler(workerJobs(app), config.tickMs, logger, app.get<LockManager>(LockManager));
+  const metrics = app.get<ServiceMetrics>(AppMetrics);
+  enableWorkerMetrics(app);
+  // Before the API: `--with-api` then serves API and worker series from this one server.
+  await metrics.listen({ host: config.metricsHost, port: config.metricsPort }, logger);
+  const scheduler = new Scheduler(workerJobs(app), config.tickMs, logger, app.get<LockManager>(LockManager), jobMetrics(metrics));
   if (withApi) {
     const demo = await ensureDemoMerchant(app);
     if (demo) process.stdout.write(describeDemoMerchant(demo, config.baseUrl));

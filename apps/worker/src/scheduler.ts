@@ -17,6 +17,15 @@ export interface Job {
   run(): Promise<number>;
 }
 
+/** Sees every run of a job (the worker's metrics); optional so tests and tools need none. */
+export interface JobObserver {
+  /**
+   * `lagMs`: how much later than due the run started (due: the previous start plus the job's
+   * interval, at least one tick; a first run is never late). `busy`: another worker held the job.
+   */
+  jobRan(job: string, run: { lagMs: number; durationMs: number; outcome: 'ok' | 'failed' | 'busy' }): void;
+}
+
 /**
  * Runs the jobs one after another every tick. A pass never overlaps the previous one, and a
  * failing job is logged and retried on a later tick rather than stopping the others. Each job
@@ -33,6 +42,7 @@ export class Scheduler {
     private readonly tickMs: number,
     private readonly logger: Logger,
     private readonly locks: LockManager,
+    private readonly observer?: JobObserver,
   ) {}
 
   start(): void {
@@ -57,14 +67,22 @@ export class Scheduler {
   async pass(): Promise<void> {
     for (const job of this.jobs) {
       const now = Date.now();
-      if (now - (this.lastRun.get(job.name) ?? 0) < job.everyMs) continue;
+      const previous = this.lastRun.get(job.name);
+      if (now - (previous ?? 0) < job.everyMs) continue;
       this.lastRun.set(job.name, now);
+      const lagMs = previous === undefined ? 0 : Math.max(0, now - (previous + Math.max(job.everyMs, this.tickMs)));
+      const ran = (outcome: 'ok' | 'failed' | 'busy'): void => this.observer?.jobRan(job.name, { lagMs, durationMs: Date.now() - now, outcome });
       try {
         const count = job.exclusive === false ? await job.run() : await this.locks.withLock(`job:${job.name}`, JOB_LEASE_MS, () => job.run(), { waitMs: 0 });
+        ran('ok');
         if (count > 0) this.logger.info({ job: job.name, count }, 'job done');
       } catch (error) {
         // Busy: another worker holds the job this tick.
-        if (error instanceof LockBusyError) continue;
+        if (error instanceof LockBusyError) {
+          ran('busy');
+          continue;
+        }
+        ran('failed');
         this.logger.error({ job: job.name, err: error }, 'job failed');
       }
     }

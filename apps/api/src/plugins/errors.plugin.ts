@@ -19,8 +19,8 @@ function isBoom(response: Request['response']): response is Boom {
 
 /**
  * Gives every request an id and renders every error, whoever raised it (core, joi, Hapi itself),
- * as the `{error: {code, message, param?, request_id}}` envelope. Logs one line per request with
- * the route template, never the raw path (it may carry a checkout token).
+ * as the `{error: {code, message, param?, request_id}}` envelope. The line per request is the
+ * request-log plugin's (hapi-pino), which reads the id given here.
  */
 export const errorsPlugin: Plugin<ErrorsPluginOptions> = {
   name: 'payments-errors',
@@ -43,20 +43,6 @@ export const errorsPlugin: Plugin<ErrorsPluginOptions> = {
       const answer = h.response(errorBody(error, requestId)).code(status).header('Request-Id', requestId);
       if (error.retryAfterSeconds !== undefined) answer.header('Retry-After', String(error.retryAfterSeconds));
       return answer;
-    });
-
-    server.events.on('response', (request) => {
-      const status = isBoom(request.response) ? request.response.output.statusCode : (request.response as ResponseObject | null)?.statusCode;
-      logger.info(
-        {
-          request_id: request.app.requestId,
-          method: request.method.toUpperCase(),
-          route: request.route.path,
-          status,
-          ms: Date.now() - request.info.received,
-        },
-        'request',
-      );
     });
   },
 };

@@ -1,0 +1,52 @@
+import { AppConfig, AppMetrics, AppWebhookBacklog, type AppContainer, type Config, type ServiceMetrics } from '@payments/api';
+import { VerifyLedger } from '@payments/core';
+import type { Job, JobObserver } from './scheduler';
+
+/** Breaks one verification reports at most; the gauge counts them, the admin CLI lists them. */
+const LEDGER_VERIFY_LIMIT = 1000;
+
+/** The scheduler's runs as metrics: lag and duration per job (job names are a fixed set). */
+export function jobMetrics(metrics: ServiceMetrics): JobObserver {
+  return {
+    jobRan(job, { lagMs, durationMs, outcome }) {
+      metrics.schedulerLag.set({ job }, lagMs / 1000);
+      metrics.jobDuration.observe({ job, outcome }, durationMs / 1000);
+    },
+  };
+}
+
+/** A relay pass's outcomes into the attempts counter (core returns the counts; metrics stay out of core). */
+export function countRelayOutcomes(metrics: ServiceMetrics, result: { delivered: number; failed: number }): void {
+  if (result.delivered > 0) metrics.webhookAttempts.inc({ outcome: 'delivered' }, result.delivered);
+  if (result.failed > 0) metrics.webhookAttempts.inc({ outcome: 'failed' }, result.failed);
+}
+
+/**
+ * `ledger verify` on a timer (PAYMENTS_LEDGER_VERIFY_EVERY_S, 0 = off), so a break pages someone
+ * through the `payments_ledger_verify_ok` gauge instead of waiting for an operator to run it.
+ * Exclusive: one worker verifies per interval; the others keep their last sample.
+ */
+export function ledgerVerifyJobs(app: AppContainer): Job[] {
+  const everySeconds = app.get<Config>(AppConfig).ledgerVerifyEverySeconds;
+  if (everySeconds === 0) return [];
+  const verify = app.get(VerifyLedger);
+  const metrics = app.get<ServiceMetrics>(AppMetrics);
+  return [
+    {
+      name: 'verify-ledger',
+      everyMs: everySeconds * 1000,
+      run: async () => {
+        const report = await verify.execute({ limit: LEDGER_VERIFY_LIMIT });
+        metrics.ledgerVerifyOk.set(report.ok ? 1 : 0);
+        metrics.ledgerVerifyBreaks.set(report.breaks.length);
+        metrics.ledgerVerifyTimestamp.set(Date.now() / 1000);
+        return 0;
+      },
+    },
+  ];
+}
+
+/** The worker's side of the metrics: the backlog is sampled from the database on each scrape. */
+export function enableWorkerMetrics(app: AppContainer): void {
+  app.get<ServiceMetrics>(AppMetrics).sampleBacklogWith(app.get<() => Promise<number>>(AppWebhookBacklog));
+}
