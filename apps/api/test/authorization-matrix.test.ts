@@ -1,0 +1,339 @@
+import { randomBytes } from 'node:crypto';
+import test from 'ava';
+import type { ServerInjectResponse } from '@hapi/hapi';
+import { MerchantRepository, mayPerform, type DashboardAction, type UserRole } from '@payments/core';
+import { startTestApp, unique, type TestApp, type TestMerchant } from './helpers/test-app';
+import { signIn, totpCode, type SignedInUser } from './helpers/dashboard';
+import { checkoutClient } from './helpers/checkout';
+import { paymentFlow, type Json } from './helpers/payment-flow';
+
+/**
+ * The authorization matrix of issue 9: every route of `server.table()` × every kind of
+ * credential, against the answer of the spec (Authentication, Errors) and DECISIONS (Errors,
+ * Dashboard roles). A route the table below does not name fails the test, so a new route gets
+ * an expectation before it ships.
+ */
+
+type Group =
+  /** `/v1` behind a bearer API key; `scope` says what the path points at. */
+  | { kind: 'v1'; scope: 'collection' | 'intent' | 'dispute' | 'settlement'; testOnly?: boolean }
+  /** `/dashboard/v1` behind the session cookie; the action the role table decides on. */
+  | { kind: 'dashboard'; action: DashboardAction }
+  /** No credential at all: the token in the path is the whole authority. */
+  | { kind: 'checkout' }
+  /** No credential: open to anyone (sign-in, MFA claim, documents, health, static assets, channel callbacks signed by the channel). */
+  | { kind: 'open' };
+
+/** Every route, written out like the spec's tables. */
+const ROUTES: Record<string, Group> = {
+  // Merchant API (`/v1`, bearer key)
+  'POST /v1/payment_intents': { kind: 'v1', scope: 'collection' },
+  'GET /v1/payment_intents': { kind: 'v1', scope: 'collection' },
+  'GET /v1/payment_intents/{id}': { kind: 'v1', scope: 'intent' },
+  'POST /v1/payment_intents/{id}/cancel': { kind: 'v1', scope: 'intent' },
+  'POST /v1/payment_intents/{id}/attempts': { kind: 'v1', scope: 'intent' },
+  'GET /v1/payment_intents/{id}/attempts': { kind: 'v1', scope: 'intent' },
+  'POST /v1/test/payment_intents/{id}/simulate': { kind: 'v1', scope: 'intent', testOnly: true },
+  'POST /v1/test/payment_intents/{id}/advance': { kind: 'v1', scope: 'intent', testOnly: true },
+  'GET /v1/disputes': { kind: 'v1', scope: 'collection' },
+  'GET /v1/disputes/{id}': { kind: 'v1', scope: 'dispute' },
+  'POST /v1/disputes/{id}/evidence': { kind: 'v1', scope: 'dispute' },
+  'POST /v1/settlements': { kind: 'v1', scope: 'collection' },
+  'GET /v1/settlements': { kind: 'v1', scope: 'collection' },
+  'GET /v1/settlements/{id}': { kind: 'v1', scope: 'settlement' },
+  'GET /v1/balance': { kind: 'v1', scope: 'collection' },
+  'GET /v1/fx/quotes': { kind: 'v1', scope: 'collection' },
+  'GET /v1/events': { kind: 'v1', scope: 'collection' },
+  'GET /v1/webhook_public_keys': { kind: 'v1', scope: 'collection' },
+  'GET /v1/openapi.json': { kind: 'open' },
+  // Hosted checkout (no key; the token in the path is the whole authority)
+  'GET /c/{token}': { kind: 'checkout' },
+  'POST /checkout/sessions/{token}/pay': { kind: 'checkout' },
+  'POST /checkout/sessions/{token}/simulate': { kind: 'checkout' },
+  'GET /checkout/sessions/{token}/status': { kind: 'checkout' },
+  'GET /checkout/assets/{file}': { kind: 'open' },
+  'GET /checkout/simulator-wallet/{order}': { kind: 'open' },
+  // Channels report with their own signature over the body
+  'POST /channels/{channel}/callback/{mode}': { kind: 'open' },
+  // Dashboard (`/dashboard/v1`, cookie `dashboard_session`, unless open)
+  'POST /dashboard/v1/session': { kind: 'open' },
+  'POST /dashboard/v1/mfa': { kind: 'open' },
+  'GET /dashboard/v1/session': { kind: 'dashboard', action: 'session.read' },
+  'DELETE /dashboard/v1/session': { kind: 'dashboard', action: 'session.read' },
+  'GET /dashboard/v1/users': { kind: 'dashboard', action: 'users.read' },
+  'POST /dashboard/v1/users': { kind: 'dashboard', action: 'users.write' },
+  'PATCH /dashboard/v1/users/{id}': { kind: 'dashboard', action: 'users.write' },
+  'POST /dashboard/v1/users/{id}/mfa': { kind: 'dashboard', action: 'users.reset_mfa' },
+  'GET /dashboard/v1/settings': { kind: 'dashboard', action: 'settings.read' },
+  'PATCH /dashboard/v1/settings': { kind: 'dashboard', action: 'settings.write' },
+  'GET /dashboard/v1/api_keys': { kind: 'dashboard', action: 'api_keys.read' },
+  'POST /dashboard/v1/api_keys': { kind: 'dashboard', action: 'api_keys.write' },
+  'POST /dashboard/v1/api_keys/{id}/revoke': { kind: 'dashboard', action: 'api_keys.write' },
+  'GET /dashboard/v1/signing_keys': { kind: 'dashboard', action: 'signing_keys.read' },
+  'POST /dashboard/v1/signing_keys': { kind: 'dashboard', action: 'signing_keys.write' },
+  'GET /dashboard/v1/payout_methods': { kind: 'dashboard', action: 'payout_methods.read' },
+  'POST /dashboard/v1/payout_methods': { kind: 'dashboard', action: 'payout_methods.write' },
+  'POST /dashboard/v1/payout_methods/{id}/default': { kind: 'dashboard', action: 'payout_methods.write' },
+  'GET /dashboard/v1/webhook_endpoints': { kind: 'dashboard', action: 'webhook_endpoints.read' },
+  'POST /dashboard/v1/webhook_endpoints': { kind: 'dashboard', action: 'webhook_endpoints.write' },
+  'PATCH /dashboard/v1/webhook_endpoints/{id}': { kind: 'dashboard', action: 'webhook_endpoints.write' },
+  'DELETE /dashboard/v1/webhook_endpoints/{id}': { kind: 'dashboard', action: 'webhook_endpoints.write' },
+  'GET /dashboard/v1/webhook_deliveries': { kind: 'dashboard', action: 'webhook_deliveries.read' },
+  'POST /dashboard/v1/webhook_deliveries/{id}/resend': { kind: 'dashboard', action: 'webhook_deliveries.write' },
+};
+
+/** Routes that belong to the operations surface (observability) and are open wherever they exist. */
+const OPEN_PREFIXES = ['/health', '/metrics'];
+
+/** What the spec and DECISIONS answer, as `status code` (or `allowed`: anything but an authorization refusal, never a 5xx). */
+type Expect = { status: number; code?: string } | 'allowed';
+const UNAUTHENTICATED: Expect = { status: 401, code: 'authentication_required' };
+const NOT_FOUND: Expect = { status: 404, code: 'resource_not_found' };
+const LIVE_NOT_ENABLED: Expect = { status: 403, code: 'live_not_enabled' };
+const TEST_MODE_REQUIRED: Expect = { status: 403, code: 'test_mode_required' };
+const FORBIDDEN: Expect = { status: 403, code: 'forbidden' };
+const ROLES: readonly UserRole[] = ['owner', 'admin', 'developer', 'viewer'];
+
+let t0: TestApp;
+let shopA: TestMerchant;
+let shopB: TestMerchant;
+/** A's live key, minted after review. */
+let liveKeyA: string;
+/** A merchant whose live key exists but whose review no longer holds live mode open. */
+let liveKeyBeforeReview: string;
+/** A's objects in test mode and in live mode. */
+const ids: Record<string, { test: string; live: string }> = {};
+let checkoutToken: string;
+let liveCheckoutToken: string;
+const users: Partial<Record<UserRole, SignedInUser>> = {};
+let ownerB: SignedInUser;
+let targetUserId: string;
+const dashboardIds = { apiKey: '', webhookEndpoint: '' };
+
+test.before(async () => {
+  t0 = await startTestApp();
+  shopA = await t0.merchant();
+  shopB = await t0.merchant();
+  liveKeyA = await shopA.liveKey();
+  const shopC = await t0.merchant();
+  liveKeyBeforeReview = await shopC.liveKey();
+  await t0.app.get<MerchantRepository>(MerchantRepository).setLiveEnabled(shopC.id, false);
+
+  const checkout = checkoutClient(t0);
+  const testSession = await checkout.createIntent(shopA.testKey);
+  const liveSession = await checkout.createIntent(liveKeyA);
+  checkoutToken = testSession.token;
+  liveCheckoutToken = liveSession.token;
+  ids.intent = { test: testSession.intent.id as string, live: liveSession.intent.id as string };
+
+  // A dispute on a paid test intent; live disputes cannot be simulated, so a well-formed id stands in.
+  const flow = paymentFlow(t0, shopA.testKey);
+  const paid = await flow.createIntent();
+  await flow.attempt(paid.id);
+  await flow.simulate(paid.id, { outcome: 'succeeded' });
+  await flow.simulate(paid.id, { outcome: 'dispute_opened' });
+  const disputes = (await flow.get('/v1/disputes')).data as Json[];
+  ids.dispute = { test: (disputes[0]?.id as string | undefined) ?? 'dp_0000000000000000000000', live: 'dp_1111111111111111111111' };
+  ids.settlement = { test: 'st_AAAAAAAAAAAAAAAAAAAAAA', live: 'st_BBBBBBBBBBBBBBBBBBBBBB' };
+
+  for (const role of ROLES) users[role] = await signIn(t0, { merchantId: shopA.id, role });
+  ownerB = await signIn(t0, { merchantId: shopB.id, role: 'owner' });
+  targetUserId = (await signIn(t0, { merchantId: shopA.id, role: 'viewer' })).userId;
+  const owner = { cookie: users.owner!.cookie };
+  const keys = await t0.request({ method: 'GET', url: '/dashboard/v1/api_keys', headers: owner });
+  const endpoint = await t0.request({ method: 'POST', url: '/dashboard/v1/webhook_endpoints?mode=test', headers: owner, payload: { url: 'https://hooks.example.com/payments' } });
+  dashboardIds.apiKey = ((keys.result as Json).data as Json[])[0]!.id as string;
+  dashboardIds.webhookEndpoint = (endpoint.result as Json).id as string;
+  if (!dashboardIds.apiKey || !dashboardIds.webhookEndpoint) throw new Error(`setup: ${keys.payload} ${endpoint.payload}`);
+});
+test.after.always(async () => t0?.close());
+
+function routesOfServer(): string[] {
+  return t0.server
+    .table()
+    .map((route) => `${route.method.toUpperCase()} ${route.path}`)
+    .sort();
+}
+
+function groupOf(route: string): Group | undefined {
+  const path = route.split(' ')[1] as string;
+  return ROUTES[route] ?? (OPEN_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`)) ? { kind: 'open' } : undefined);
+}
+
+/** A concrete URL for a route template, the ids pointing at A's objects of `mode`. */
+function urlOf(route: string, mode: 'test' | 'live' = 'test', token = checkoutToken, real = false): string {
+  const [, template] = route.split(' ') as [string, string];
+  const group = groupOf(route);
+  let url = template
+    .replace('{token}', token)
+    .replace('{file}', 'checkout.css')
+    .replace('{order}', 'order-1')
+    .replace('{channel}', 'simulator')
+    .replace('{mode}', 'test');
+  if (group?.kind === 'v1' && group.scope !== 'collection') url = url.replace('{id}', ids[group.scope]![mode]);
+  if (group?.kind === 'dashboard' && template.includes('{id}')) url = url.replace('{id}', dashboardIdOf(route, real));
+  if (route === 'GET /v1/fx/quotes') url += '?from=THB&to=USD';
+  // The routes marked *mode* take ?mode=test|live.
+  if (group?.kind === 'dashboard' && (/payout_methods/.test(route) || /webhook_endpoints$/.test(route) || route.includes('webhook_deliveries/{id}'))) url += '?mode=test';
+  return url;
+}
+
+/** Well-formed ids nobody owns, or (real) A's own objects, for the dashboard routes with an {id}. */
+function dashboardIdOf(route: string, real: boolean): string {
+  if (route.includes('/users/')) return targetUserId;
+  if (route.includes('/api_keys/')) return real ? dashboardIds.apiKey : 'ak_0000000000000000000000';
+  if (route.includes('/webhook_endpoints/')) return real ? dashboardIds.webhookEndpoint : 'we_0000000000000000000000';
+  if (route.includes('/payout_methods/')) return 'pd_0000000000000000000000';
+  if (route.includes('/webhook_deliveries/')) return 'whd_AAAAAAAAAAAAAAAAAAAAAA';
+  throw new Error(`no id for ${route}`);
+}
+
+function bodyOf(route: string): unknown {
+  if (!route.startsWith('POST') && !route.startsWith('PATCH')) return undefined;
+  if (route.includes('/simulate')) return { outcome: 'failed' };
+  if (route.includes('/advance')) return { clock: 'expiry' };
+  if (route.includes('/attempts') || route.endsWith('/pay')) return { payment_method: 'promptpay' };
+  if (route.includes('/evidence')) return { evidence: { note: 'x' } };
+  if (route === 'POST /v1/payment_intents') return { amount: 1000, currency: 'THB', merchant_order_id: unique('order') };
+  return {};
+}
+
+async function send(route: string, credential: { authorization?: string; cookie?: string }, mode: 'test' | 'live' = 'test', token?: string, real = false, body?: unknown): Promise<ServerInjectResponse> {
+  const method = route.split(' ')[0] as string;
+  const payload = body ?? bodyOf(route);
+  return t0.server.inject({
+    method,
+    url: urlOf(route, mode, token, real),
+    headers: { ...(method === 'POST' ? { 'idempotency-key': unique('authz') } : {}), ...credential },
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
+}
+
+function check(mismatches: string[], label: string, res: ServerInjectResponse, expected: Expect): void {
+  let code: unknown;
+  try {
+    code = (JSON.parse(res.payload) as { error?: { code?: unknown } }).error?.code;
+  } catch {
+    code = undefined;
+  }
+  const got = `${res.statusCode} ${String(code ?? '')}`.trim();
+  if (res.statusCode >= 500) {
+    mismatches.push(`${label}: ${got} (a 5xx) ${res.payload.slice(0, 200)}`);
+  } else if (expected === 'allowed') {
+    if (res.statusCode === 401 || code === 'forbidden' || code === 'live_not_enabled' || code === 'authentication_required') mismatches.push(`${label}: expected allowed, got ${got}`);
+  } else if (res.statusCode !== expected.status || (expected.code !== undefined && code !== expected.code)) {
+    mismatches.push(`${label}: expected ${expected.status} ${expected.code ?? ''}, got ${got} ${res.payload.slice(0, 160)}`);
+  }
+}
+
+test.serial('every route of the server has an expectation in the matrix', (t) => {
+  const missing = routesOfServer().filter((route) => groupOf(route) === undefined);
+  t.deepEqual(missing, [], `routes without an authorization expectation; add them to ROUTES: ${missing.join(', ')}`);
+});
+
+test.serial('/v1 routes: the credential decides, as Authentication and DECISIONS say', async (t) => {
+  const mismatches: string[] = [];
+  const cookie = users.owner!.cookie;
+  for (const route of routesOfServer()) {
+    const group = groupOf(route);
+    if (group?.kind !== 'v1') continue;
+    const cases: Array<[string, { authorization?: string; cookie?: string }, Expect, ('test' | 'live')?]> = [
+      ['no credential', {}, UNAUTHENTICATED],
+      ['malformed Authorization', { authorization: 'Bearer' }, UNAUTHENTICATED],
+      ['Basic scheme with a real key', { authorization: `Basic ${Buffer.from(`${shopA.testKey}:`).toString('base64')}` }, UNAUTHENTICATED],
+      ['unknown test key', { authorization: `Bearer sk_test_${randomBytes(24).toString('hex')}` }, UNAUTHENTICATED],
+      ['unknown live key', { authorization: `Bearer sk_live_${randomBytes(24).toString('hex')}` }, UNAUTHENTICATED],
+      ['live key before review', { authorization: `Bearer ${liveKeyBeforeReview}` }, LIVE_NOT_ENABLED],
+      ['checkout token as bearer', { authorization: `Bearer ${checkoutToken}` }, UNAUTHENTICATED],
+      ...ROLES.map((role): [string, { cookie: string }, Expect] => [`dashboard cookie (${role})`, { cookie: users[role]!.cookie }, UNAUTHENTICATED]),
+      ['dashboard session token as bearer', { authorization: `Bearer ${cookie.split('=')[1]}` }, UNAUTHENTICATED],
+    ];
+    if (group.scope !== 'collection') {
+      cases.push(["other merchant's test key on A's test object", { authorization: `Bearer ${shopB.testKey}` }, NOT_FOUND]);
+      if (group.scope === 'intent') {
+        cases.push(['test key on live data', { authorization: `Bearer ${shopA.testKey}` }, NOT_FOUND, 'live']);
+        cases.push(['live key on test data', { authorization: `Bearer ${liveKeyA}` }, group.testOnly ? TEST_MODE_REQUIRED : NOT_FOUND, 'test']);
+      }
+    }
+    if (group.testOnly) cases.push(['live key on its own live object', { authorization: `Bearer ${liveKeyA}` }, TEST_MODE_REQUIRED, 'live']);
+    for (const [name, credential, expected, mode] of cases) check(mismatches, `${route} × ${name}`, await send(route, credential, mode), expected);
+  }
+  t.deepEqual(mismatches, []);
+});
+
+test.serial('/dashboard/v1 routes: the cookie and the role table decide; an API key or a checkout token is no credential', async (t) => {
+  const mismatches: string[] = [];
+  for (const route of routesOfServer()) {
+    const group = groupOf(route);
+    if (group?.kind !== 'dashboard') continue;
+    const cases: Array<[string, { authorization?: string; cookie?: string }, Expect]> = [
+      ['no credential', {}, UNAUTHENTICATED],
+      ['API key as bearer', { authorization: `Bearer ${shopA.testKey}` }, UNAUTHENTICATED],
+      ['live API key as bearer', { authorization: `Bearer ${liveKeyA}` }, UNAUTHENTICATED],
+      ['API key as the cookie', { cookie: `dashboard_session=${shopA.testKey}` }, UNAUTHENTICATED],
+      ['checkout token as bearer', { authorization: `Bearer ${checkoutToken}` }, UNAUTHENTICATED],
+      ['checkout token as the cookie', { cookie: `dashboard_session=${checkoutToken}` }, UNAUTHENTICATED],
+      ['unknown session cookie', { cookie: `dashboard_session=${randomBytes(32).toString('base64url')}` }, UNAUTHENTICATED],
+    ];
+    // Signing out ends the session it is sent with, so DELETE /session gets a fresh user of each role.
+    for (const role of ROLES) {
+      const user = route === 'DELETE /dashboard/v1/session' ? await signIn(t0, { merchantId: shopA.id, role }) : users[role]!;
+      cases.push([`${role} cookie`, { cookie: user.cookie }, mayPerform(role, group.action) ? 'allowed' : FORBIDDEN]);
+    }
+    for (const [name, credential, expected] of cases) check(mismatches, `${route} × ${name}`, await send(route, credential), expected);
+    // Another merchant's object is 404, never 403 (A's own key, endpoint and user where the test has one).
+    // (With a fresh one-time code where the route steps up: the code is checked before the lookup.)
+    if (route.includes('{id}')) {
+      const body = route.includes('/default') ? { code: totpCode(t0, ownerB.totpSecret, 1) } : undefined;
+      check(mismatches, `${route} × another merchant's owner on A's object`, await send(route, { cookie: ownerB.cookie }, 'test', undefined, true, body), NOT_FOUND);
+    }
+  }
+  t.deepEqual(mismatches, []);
+});
+
+test.serial('hosted checkout: the token in the path is the whole authority; no key or cookie opens a session', async (t) => {
+  const mismatches: string[] = [];
+  for (const route of routesOfServer()) {
+    if (groupOf(route)?.kind !== 'checkout') continue;
+    const credentials: Array<[string, { authorization?: string; cookie?: string }]> = [
+      ['no credential', {}],
+      ['API key', { authorization: `Bearer ${shopA.testKey}` }],
+      ['live API key', { authorization: `Bearer ${liveKeyA}` }],
+      ['owner cookie', { cookie: users.owner!.cookie }],
+    ];
+    for (const [name, credential] of credentials) {
+      // An unknown token is a missing session whatever credential comes with it (a fresh one each time: each token has its own rate limit).
+      const missing = await send(route, credential, 'test', randomBytes(32).toString('base64url'));
+      if (missing.statusCode !== 404) mismatches.push(`${route} × ${name} × unknown token: expected 404, got ${missing.statusCode}`);
+      if (missing.statusCode >= 500) mismatches.push(`${route} × ${name} × unknown token: a 5xx`);
+    }
+    // The token alone opens the session (except simulate of a live session, answered like a missing one).
+    if (route.includes('/simulate')) {
+      const live = await send(route, {}, 'test', liveCheckoutToken);
+      if (live.statusCode !== 404) mismatches.push(`${route} × live session token: expected 404, got ${live.statusCode}`);
+    } else {
+      const ok = await send(route, {}, 'test', checkoutToken);
+      if (ok.statusCode !== 200) mismatches.push(`${route} × its token, no credential: expected 200, got ${ok.statusCode} ${ok.payload.slice(0, 160)}`);
+    }
+  }
+  t.deepEqual(mismatches, []);
+});
+
+test.serial('open routes need no credential and refuse none with 401/403', async (t) => {
+  const mismatches: string[] = [];
+  for (const route of routesOfServer()) {
+    if (groupOf(route)?.kind !== 'open') continue;
+    for (const [name, credential] of [
+      ['no credential', {}],
+      ['API key', { authorization: `Bearer ${shopA.testKey}` }],
+      ['owner cookie', { cookie: users.owner!.cookie }],
+    ] as const) {
+      const res = await send(route, credential);
+      if (res.statusCode >= 500) mismatches.push(`${route} × ${name}: a 5xx ${res.statusCode}`);
+      // The sign-in and MFA claim answer 401 invalid_credentials to a bad body; that is not an authorization refusal.
+      const code = res.payload.includes('"code"') ? (JSON.parse(res.payload) as { error?: { code?: string } }).error?.code : undefined;
+      if (code === 'authentication_required' || code === 'forbidden') mismatches.push(`${route} × ${name}: ${res.statusCode} ${code}`);
+    }
+  }
+  t.deepEqual(mismatches, []);
+});
