@@ -1,0 +1,181 @@
+import { randomBytes } from 'node:crypto';
+import { AesGcmSecretBox } from '@payments/node-runtime';
+import { createKnex, createSqlStorage } from '@payments/storage-sql';
+import { freePort, runAdmin, serviceEnvironment, startService, startWorker, type ServiceEnvironment } from '../e2e/process';
+import { startWebhookReceiver, type WebhookReceiver } from '../e2e/webhook-receiver';
+import { startRoundRobinProxy, type RoundRobinProxy } from './proxy';
+
+/** Why the cluster tests cannot run here, or undefined when they can. */
+export function clusterSkipReason(): string | undefined {
+  const missing = ['PAYMENTS_TEST_DATABASE_URL', 'PAYMENTS_TEST_REDIS_URL'].filter((name) => !process.env[name]);
+  return missing.length === 0 ? undefined : `test/cluster needs MariaDB and Redis: set ${missing.join(' and ')} (e.g. mysql://root@127.0.0.1:3306/test, redis://127.0.0.1:6379)`;
+}
+
+interface Killable {
+  kill(): Promise<void>;
+  stop(): Promise<number | null>;
+  output(): string;
+}
+
+/** One slot of the cluster: the process running in it now, restartable after a kill. */
+export interface Slot {
+  readonly name: string;
+  current: Killable | undefined;
+  readonly kills: number;
+  /** SIGKILL the current process (no shutdown at all). */
+  kill(): Promise<void>;
+  /** Starts a fresh process in this slot (same port for an API). */
+  restart(): Promise<void>;
+}
+
+export interface Cluster {
+  readonly env: NodeJS.ProcessEnv;
+  readonly proxy: RoundRobinProxy;
+  readonly receiver: WebhookReceiver;
+  readonly apis: readonly Slot[];
+  readonly workers: readonly Slot[];
+  readonly merchantId: string;
+  readonly testApiKey: string;
+  /** `ledger verify` through the admin CLI on the cluster's database. */
+  verifyLedger(): Promise<{ code: number | null; stdout: string; stderr: string }>;
+  /** Output of every process that ran, for a failure's log. */
+  logs(): string;
+  close(): Promise<void>;
+}
+
+export interface ClusterOptions {
+  readonly apis?: number;
+  readonly workers?: number;
+}
+
+/**
+ * Starts N API processes and M workers on one fresh MariaDB database and Redis, a round-robin
+ * proxy in front of the APIs (the channels call back through it, as through a balancer), a
+ * TLS webhook receiver with an endpoint registered for the merchant, and a manual-schedule
+ * merchant whose test key the workload uses.
+ */
+export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
+  const environment: ServiceEnvironment = await serviceEnvironment();
+  const closers: Array<() => Promise<unknown>> = [async () => environment.cleanup()];
+  const close = async (): Promise<void> => {
+    for (const closer of closers.reverse()) await closer().catch(() => undefined);
+  };
+  try {
+    const receiver = await startWebhookReceiver({ hostname: 'cluster.test.example' });
+    closers.push(() => receiver.close());
+    const apiPorts: number[] = [];
+    for (let i = 0; i < (options.apis ?? 3); i += 1) apiPorts.push(await freePort());
+    const proxy = await startRoundRobinProxy(apiPorts);
+    closers.push(() => proxy.close());
+
+    const env: NodeJS.ProcessEnv = {
+      ...environment.env,
+      ...receiver.env,
+      PAYMENTS_MASTER_KEY: randomBytes(32).toString('hex'),
+      // The balancer is the public address: checkout URLs and the channels' callbacks go through it.
+      PAYMENTS_BASE_URL: proxy.url,
+      PAYMENTS_CHANNEL_CALLBACK_URL: proxy.url,
+      PAYMENTS_RATE_LIMIT_TEST: '0',
+      PAYMENTS_WEBHOOK_LEASE_MS: '12000',
+      PAYMENTS_TICK_MS: '200',
+      PAYMENTS_METRICS_PORT: '0',
+    };
+
+    const admin = await runAdmin(env, ['merchant', 'create', '--name', 'Cluster', '--email', `cluster-${Date.now()}-${randomBytes(3).toString('hex')}@example.com`, '--password', 'a long enough password', '--schedule', 'manual']);
+    if (admin.code !== 0) throw new Error(`merchant create failed: ${admin.stderr}`);
+    const created = JSON.parse(admin.stdout) as { merchant: { id: string }; test_api_key: string };
+
+    // Straight into the database, as the relay e2e tests do: the dashboard refuses the receiver's port-bearing test host.
+    const knex = createKnex(env.PAYMENTS_DATABASE_URL as string);
+    try {
+      const now = new Date();
+      await createSqlStorage(knex).webhookEndpoints.insert({
+        id: `we_${randomBytes(10).toString('hex')}`,
+        merchantId: created.merchant.id,
+        mode: 'test',
+        url: receiver.url,
+        enabledEvents: [],
+        apiVersion: '2026-09-01',
+        status: 'enabled',
+        secretSealed: new AesGcmSecretBox(Buffer.from(env.PAYMENTS_MASTER_KEY as string, 'hex')).seal(randomBytes(32).toString('hex')),
+        secretVersion: 1,
+        created: now,
+        updated: now,
+      });
+    } finally {
+      await knex.destroy();
+    }
+
+    const finished: string[] = [];
+    const slot = (name: string, start: () => Promise<Killable>, onDown: () => void, onUp: () => void): Slot => {
+      let kills = 0;
+      const s: Slot = {
+        name,
+        current: undefined,
+        get kills() {
+          return kills;
+        },
+        async kill() {
+          const process = s.current;
+          if (!process) return;
+          s.current = undefined;
+          onDown();
+          await process.kill();
+          kills += 1;
+          finished.push(`--- ${name} (killed) ---\n${process.output()}`);
+        },
+        async restart() {
+          s.current = await start();
+          onUp();
+        },
+      };
+      return s;
+    };
+    const apis = apiPorts.map((port, index) =>
+      slot(
+        `api-${index}`,
+        async () => {
+          const running = await startService({ ...env, PAYMENTS_PORT: String(port) }, 'apps/api/dist/src/main.js', []);
+          return running as unknown as Killable;
+        },
+        () => proxy.setUp(index, false),
+        () => proxy.setUp(index, true),
+      ),
+    );
+    const workers = Array.from({ length: options.workers ?? 2 }, (_, index) =>
+      slot(
+        `worker-${index}`,
+        () => startWorker(env),
+        () => undefined,
+        () => undefined,
+      ),
+    );
+    closers.push(async () => {
+      for (const s of [...apis, ...workers]) {
+        const process = s.current;
+        s.current = undefined;
+        if (process) {
+          await process.stop();
+          finished.push(`--- ${s.name} ---\n${process.output()}`);
+        }
+      }
+    });
+    await Promise.all([...apis, ...workers].map((s) => s.restart()));
+
+    return {
+      env,
+      proxy,
+      receiver,
+      apis,
+      workers,
+      merchantId: created.merchant.id,
+      testApiKey: created.test_api_key,
+      verifyLedger: () => runAdmin(env, ['ledger', 'verify']),
+      logs: () => [...finished, ...[...apis, ...workers].filter((s) => s.current).map((s) => `--- ${s.name} ---\n${s.current?.output() ?? ''}`)].join('\n'),
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}

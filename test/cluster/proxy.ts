@@ -1,0 +1,114 @@
+import * as http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+/** A round-robin HTTP balancer in front of the API processes, as a load balancer would stand. */
+export interface RoundRobinProxy {
+  readonly port: number;
+  readonly url: string;
+  /** Requests forwarded to upstream `index` and not yet answered: who is mid-request. */
+  inFlight(index: number): number;
+  /** Takes an upstream out of (false) or back into (true) the rotation, like a failed/passed health check. */
+  setUp(index: number, up: boolean): void;
+  /** Answers the proxy gave itself because no upstream answered (502). */
+  readonly stats: { forwarded: number; skipped: number; failed: number };
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the balancer on a free port. The request body is buffered, so a refused connection
+ * (an upstream that is down) is tried on the next upstream; an upstream that dies once it has
+ * the request answers 502, which the SDK retries with the same Idempotency-Key.
+ */
+export async function startRoundRobinProxy(upstreamPorts: readonly number[]): Promise<RoundRobinProxy> {
+  const up = upstreamPorts.map(() => true);
+  const inFlight = upstreamPorts.map(() => 0);
+  const stats = { forwarded: 0, skipped: 0, failed: 0 };
+  let next = 0;
+  const sockets = new Set<Socket>();
+
+  const pick = (): number => {
+    for (let i = 0; i < upstreamPorts.length; i += 1) {
+      const index = (next + i) % upstreamPorts.length;
+      if (up[index]) {
+        next = index + 1;
+        return index;
+      }
+    }
+    // Everything marked down: try anyway (a restarted process may be back before it is marked up).
+    next += 1;
+    return next % upstreamPorts.length;
+  };
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const forward = (tries: number): void => {
+        const index = pick();
+        inFlight[index] = (inFlight[index] ?? 0) + 1;
+        let done = false;
+        const finish = (): void => {
+          if (done) return;
+          done = true;
+          inFlight[index] = (inFlight[index] ?? 1) - 1;
+        };
+        const upstream = http.request(
+          { host: '127.0.0.1', port: upstreamPorts[index], method: req.method, path: req.url, headers: { ...req.headers, connection: 'close' }, agent: false },
+          (answer) => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+            answer.on('end', finish);
+            answer.on('error', () => {
+              finish();
+              res.destroy();
+            });
+            answer.on('close', finish);
+          },
+        );
+        upstream.on('error', (error: NodeJS.ErrnoException) => {
+          finish();
+          if (res.headersSent) {
+            res.destroy();
+            return;
+          }
+          // Nothing reached a refused upstream: another one may take the request.
+          if (error.code === 'ECONNREFUSED' && tries < upstreamPorts.length * 3) {
+            stats.skipped += 1;
+            up[index] = false;
+            setTimeout(() => forward(tries + 1), tries >= upstreamPorts.length ? 100 : 0);
+            return;
+          }
+          stats.failed += 1;
+          res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'api_error', message: `upstream failed: ${error.code ?? error.message}` } }));
+        });
+        stats.forwarded += 1;
+        upstream.end(body);
+      };
+      forward(0);
+    });
+  });
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    port,
+    url: `http://127.0.0.1:${port}`,
+    inFlight: (index) => inFlight[index] ?? 0,
+    setUp: (index, state) => {
+      up[index] = state;
+    },
+    stats,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
