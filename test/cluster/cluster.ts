@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { AesGcmSecretBox } from '@payments/node-runtime';
-import { createKnex, createSqlStorage } from '@payments/storage-sql';
 import { freePort, runAdmin, serviceEnvironment, startService, startWorker, type ServiceEnvironment } from '../e2e/process';
+import { insertWebhookEndpoint } from '../e2e/webhook-endpoint-fixture';
 import { startWebhookReceiver, type WebhookReceiver } from '../e2e/webhook-receiver';
 import { startRoundRobinProxy, type RoundRobinProxy } from './proxy';
 
@@ -86,25 +85,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     const created = JSON.parse(admin.stdout) as { merchant: { id: string }; test_api_key: string };
 
     // Straight into the database, as the relay e2e tests do: the dashboard refuses the receiver's port-bearing test host.
-    const knex = createKnex(env.PAYMENTS_DATABASE_URL as string);
-    try {
-      const now = new Date();
-      await createSqlStorage(knex).webhookEndpoints.insert({
-        id: `we_${randomBytes(10).toString('hex')}`,
-        merchantId: created.merchant.id,
-        mode: 'test',
-        url: receiver.url,
-        enabledEvents: [],
-        apiVersion: '2026-09-01',
-        status: 'enabled',
-        secretSealed: new AesGcmSecretBox(Buffer.from(env.PAYMENTS_MASTER_KEY as string, 'hex')).seal(randomBytes(32).toString('hex')),
-        secretVersion: 1,
-        created: now,
-        updated: now,
-      });
-    } finally {
-      await knex.destroy();
-    }
+    await insertWebhookEndpoint(env, { merchantId: created.merchant.id, url: receiver.url, secret: randomBytes(32).toString('hex') });
 
     const finished: string[] = [];
     const slot = (name: string, start: () => Promise<Killable>, onDown: () => void, onUp: () => void): Slot => {

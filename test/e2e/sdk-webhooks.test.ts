@@ -1,10 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import test from 'ava';
-import { AesGcmSecretBox } from '@payments/node-runtime';
-import { createKnex, createSqlStorage } from '@payments/storage-sql';
 import { Payments, SignatureVerificationError } from '@payments/sdk';
 import { runAdmin, serviceEnvironment, startService, type RunningService, type ServiceEnvironment } from './process';
+import { insertWebhookEndpoint } from './webhook-endpoint-fixture';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver';
 
 /*
@@ -28,25 +26,7 @@ test.before(async () => {
   if (admin.code !== 0) throw new Error(admin.stderr);
   const created = JSON.parse(admin.stdout) as { merchant: { id: string }; test_api_key: string };
   // Straight into the database, as the relay tests do: the dashboard refuses a test host with a port.
-  const knex = createKnex(env.PAYMENTS_DATABASE_URL ?? `sqlite:${join(env.PAYMENTS_DATA_DIR as string, 'payments.sqlite')}`);
-  try {
-    const now = new Date();
-    await createSqlStorage(knex).webhookEndpoints.insert({
-      id: `we_${randomBytes(10).toString('hex')}`,
-      merchantId: created.merchant.id,
-      mode: 'test',
-      url: receiver.url,
-      enabledEvents: [],
-      apiVersion: '2026-09-01',
-      status: 'enabled',
-      secretSealed: new AesGcmSecretBox(Buffer.from(masterKey, 'hex')).seal(secret),
-      secretVersion: 1,
-      created: now,
-      updated: now,
-    });
-  } finally {
-    await knex.destroy();
-  }
+  await insertWebhookEndpoint(env, { merchantId: created.merchant.id, url: receiver.url, secret });
   service = await startService(env);
   payments = new Payments(created.test_api_key, { baseUrl: service.baseUrl });
 });

@@ -1,10 +1,8 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { createConnection, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import { join } from 'node:path';
 import test from 'ava';
-import { AesGcmSecretBox } from '@payments/node-runtime';
-import { createKnex, createSqlStorage } from '@payments/storage-sql';
 import { runAdmin, serviceEnvironment, startService, startWorker, type ServiceEnvironment } from './process';
+import { insertWebhookEndpoint } from './webhook-endpoint-fixture';
 import { startWebhookReceiver, type RecordedWebhook, type WebhookReceiver } from './webhook-receiver';
 
 /** A TCP relay in front of the receiver that can hold new connections, so a worker can be caught mid-delivery. */
@@ -75,25 +73,7 @@ test('two worker processes relay every event once; a worker SIGKILLed mid-pass l
 
   // The endpoint goes straight into the database: the dashboard would refuse the receiver's port-bearing test host.
   const secret = randomBytes(32).toString('hex');
-  const knex = createKnex(env.PAYMENTS_DATABASE_URL ?? `sqlite:${join(env.PAYMENTS_DATA_DIR as string, 'payments.sqlite')}`);
-  try {
-    const now = new Date();
-    await createSqlStorage(knex).webhookEndpoints.insert({
-      id: `we_${randomBytes(10).toString('hex')}`,
-      merchantId: created.merchant.id,
-      mode: 'test',
-      url: receiver.url.replace(`:${receiver.port}/`, `:${gate.port}/`),
-      enabledEvents: [],
-      apiVersion: '2026-09-01',
-      status: 'enabled',
-      secretSealed: new AesGcmSecretBox(Buffer.from(masterKey, 'hex')).seal(secret),
-      secretVersion: 1,
-      created: now,
-      updated: now,
-    });
-  } finally {
-    await knex.destroy();
-  }
+  await insertWebhookEndpoint(env, { merchantId: created.merchant.id, url: receiver.url.replace(`:${receiver.port}/`, `:${gate.port}/`), secret });
 
   const api = await startService(env, 'apps/api/dist/src/main.js', []);
   const call = async (method: string, path: string, body?: unknown): Promise<any> => {
