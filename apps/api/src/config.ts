@@ -154,9 +154,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ...(value.PAYMENTS_REST_CHANNEL_TEST_URL ? { test: restEndpoint(value, 'TEST') } : {}),
       ...(value.PAYMENTS_REST_CHANNEL_LIVE_URL ? { live: restEndpoint(value, 'LIVE') } : {}),
     },
-    ...(value.PAYMENTS_PAYOUT_REST_URL ? { payoutRest: { baseUrl: value.PAYMENTS_PAYOUT_REST_URL as string, secret: value.PAYMENTS_PAYOUT_REST_SECRET as string } } : {}),
+    ...(value.PAYMENTS_PAYOUT_REST_URL ? { payoutRest: { baseUrl: httpsInProduction('PAYMENTS_PAYOUT_REST_URL', value.PAYMENTS_PAYOUT_REST_URL as string, nodeEnv), secret: value.PAYMENTS_PAYOUT_REST_SECRET as string } } : {}),
     channelCallbackUrl: ((value.PAYMENTS_CHANNEL_CALLBACK_URL ?? value.PAYMENTS_BASE_URL) as string).replace(/\/$/, ''),
-    fxRatesUrl: value.PAYMENTS_FX_RATES_URL,
+    fxRatesUrl: value.PAYMENTS_FX_RATES_URL === undefined ? undefined : httpsInProduction('PAYMENTS_FX_RATES_URL', value.PAYMENTS_FX_RATES_URL as string, nodeEnv),
     fxRatesTimeoutMs: value.PAYMENTS_FX_RATES_TIMEOUT_MS,
     fxRatesCacheTtlMs: value.PAYMENTS_FX_RATES_TTL_MS,
     fxSpreadBps: value.PAYMENTS_FX_SPREAD_BPS,
@@ -166,6 +166,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     egressAllow: egressAllowFrom(value.PAYMENTS_EGRESS_ALLOW ?? '', nodeEnv),
     dnsOverrides: dnsOverridesFrom(value.PAYMENTS_DNS_OVERRIDES ?? '') ?? {},
   };
+}
+
+/**
+ * Payout instructions and the rates that price payments move money: in production they travel
+ * over TLS only. Plain http stays allowed elsewhere for local stubs and tests.
+ */
+function httpsInProduction(name: string, url: string, nodeEnv: string): string {
+  if (nodeEnv === 'production' && !url.startsWith('https:')) throw new ConfigError(`${name} must be an https URL with NODE_ENV=production.`);
+  return url;
 }
 
 function egressAllowFrom(value: string, nodeEnv: string): string[] {

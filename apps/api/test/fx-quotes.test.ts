@@ -233,3 +233,17 @@ test('configuration: spread and fee schedule are checked at start', (t) => {
     t.throws(() => loadConfig({ ...base, ...env }), { instanceOf: ConfigError }, JSON.stringify(env));
   }
 });
+
+test('configuration: in production the rate source and the payout provider must be https', (t) => {
+  const base = { PAYMENTS_MASTER_KEY: 'ab'.repeat(32), PAYMENTS_DATABASE_URL: 'sqlite::memory:' };
+  const payout = { PAYMENTS_PAYOUT_REST_URL: 'http://payouts.example.com', PAYMENTS_PAYOUT_REST_SECRET: 's'.repeat(32) };
+  const rates = { PAYMENTS_FX_RATES_URL: 'http://rates.example.com/v1/rates' };
+  // Allowed in development, for local stubs.
+  t.is(loadConfig({ ...base, ...payout, ...rates }).payoutRest?.baseUrl, 'http://payouts.example.com');
+  for (const env of [payout, rates]) {
+    const error = t.throws(() => loadConfig({ ...base, ...env, NODE_ENV: 'production' }), { instanceOf: ConfigError });
+    t.regex(error?.message ?? '', /must be an https URL/);
+  }
+  const secure = loadConfig({ ...base, NODE_ENV: 'production', PAYMENTS_PAYOUT_REST_URL: 'https://payouts.example.com', PAYMENTS_PAYOUT_REST_SECRET: 's'.repeat(32), PAYMENTS_FX_RATES_URL: 'https://rates.example.com/v1/rates' });
+  t.is(secure.fxRatesUrl, 'https://rates.example.com/v1/rates');
+});
