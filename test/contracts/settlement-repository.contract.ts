@@ -119,6 +119,22 @@ export function settlementRepositoryContract(adapter: StorageAdapter): void {
     t.is(await settlements.findScheduled(aScope('test'), T0), undefined);
   });
 
+  test(title('findByRequestKey finds the manual settlement of that key, in its scope only; the key is unique per merchant and mode'), async (t) => {
+    const { settlements } = storage();
+    const scope = aScope('test');
+    const key = `key-${randomBytes(6).toString('hex')}`;
+    const made = aSettlement(scope, { trigger: 'manual', requestKey: key });
+    await settlements.insert(made);
+    await settlements.insert(aSettlement(scope, { trigger: 'manual' }));
+    t.deepEqual(await settlements.findByRequestKey(scope, key), made);
+    t.is(await settlements.findByRequestKey(scope, `${key}-other`), undefined);
+    t.is(await settlements.findByRequestKey({ ...scope, mode: 'live' }, key), undefined, 'another mode');
+    t.is(await settlements.findByRequestKey(aScope('test'), key), undefined, 'another merchant');
+    await settlements.insert(aSettlement({ ...scope, mode: 'live' }, { trigger: 'manual', requestKey: key }));
+    await settlements.insert(aSettlement(aScope('test'), { trigger: 'manual', requestKey: key }));
+    await t.throwsAsync(() => settlements.insert(aSettlement(scope, { trigger: 'manual', requestKey: key })), { any: true });
+  });
+
   test(title('findUnfinished lists pending and processing settlements of every merchant, oldest first'), async (t) => {
     await withOwnStorage(adapter, async ({ settlements }) => {
       const a = aSettlement(aScope('test'));

@@ -34,6 +34,12 @@ export class InMemorySettlementRepository implements SettlementRepository {
           }
         }
       }
+      // And the one on request keys: one manual settlement per request.
+      if (settlement.requestKey !== undefined) {
+        for (const { value } of table.values()) {
+          if (inScope(value, settlement) && value.requestKey === settlement.requestKey) throw new Error(`Duplicate settlement request key ${settlement.requestKey}`);
+        }
+      }
       table.set(settlement.id, { seq: this.store.nextSequence(), value: deepCopy(settlement) });
     });
   }
@@ -42,6 +48,15 @@ export class InMemorySettlementRepository implements SettlementRepository {
     return this.store.atomic(() => {
       const row = this.store.tables.settlements.get(id);
       return row && inScope(row.value, scope) ? deepCopy(row.value) : undefined;
+    });
+  }
+
+  findByRequestKey(scope: AccountScope, requestKey: string): Promise<Settlement | undefined> {
+    return this.store.atomic(() => {
+      for (const { value } of this.store.tables.settlements.values()) {
+        if (inScope(value, scope) && value.requestKey === requestKey) return deepCopy(value);
+      }
+      return undefined;
     });
   }
 

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { CreateScheduledSettlements, MerchantRepository, PaySettlements, type SettlementSchedule } from '@payments/core';
+import { CreateManualSettlement, CreateScheduledSettlements, MerchantRepository, PaySettlements, type SettlementSchedule } from '@payments/core';
 import { FakeClock } from '@payments/in-memory';
 import { paymentFlow, type Json } from './helpers/payment-flow';
 import { startTestApp, unique, type TestApp, type TestMerchant } from './helpers/test-app';
@@ -112,6 +112,28 @@ test.serial('a manual test settlement is created and paid at once: 201, replayed
   const second = await settle(shop);
   t.is(second.statusCode, 409, 'each payment is settled once');
   t.like(second.result, { error: { code: 'nothing_to_settle' } });
+});
+
+test.serial('a retry after a crash between the work and its stored answer gets the settlement the first try made, not 409', async (t) => {
+  const shop = await merchantOn('manual');
+  const flow = paymentFlow(t0, shop.testKey);
+  const nets = await releasedPayments(shop, [12_000]);
+  const key = unique('settle');
+  // The first try's work, as a process that died before storing the answer (or whose claim's
+  // lease ran out) leaves it: the settlement exists, the key holds no answer.
+  const first = await t0.app.get(CreateManualSettlement).execute({ scope: { merchantId: shop.id, mode: 'test' }, requestKey: key });
+  t.is(first.status, 'paid');
+
+  const retry = await settle(shop, key);
+  t.is(retry.statusCode, 201);
+  t.like(retry.result, { id: first.id, status: 'paid', amount: { amount: nets[0], currency: 'THB' }, payments: 1 });
+  t.is((await flow.get('/v1/settlements')).data.length, 1, 'no second settlement');
+  t.like(await flow.get('/v1/balance'), { available: thb(0) });
+  const replay = await settle(shop, key);
+  t.is(replay.headers['idempotent-replayed'], 'true');
+  t.deepEqual(replay.result, retry.result);
+  // Another key still finds nothing to settle.
+  t.like((await settle(shop)).result, { error: { code: 'nothing_to_settle' } });
 });
 
 test.serial('a key reused for another request is 422 idempotency_key_reused', async (t) => {

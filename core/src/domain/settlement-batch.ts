@@ -67,6 +67,8 @@ export interface OpenSettlementInput {
   readonly releasedBefore: Date;
   /** Scheduled batches: the period; manual ones span the covered payments' releases up to now. */
   readonly period?: { readonly start: Date; readonly end: Date };
+  /** Manual ones: the request's Idempotency-Key, stored on the settlement. */
+  readonly requestKey?: string;
 }
 
 /**
@@ -102,6 +104,7 @@ export async function openSettlement(deps: SettlementDeps, input: OpenSettlement
     periodStart: input.period?.start ?? new Date(Math.min(...releases)),
     periodEnd: input.period?.end ?? now,
     trigger: input.trigger,
+    ...(input.requestKey === undefined ? {} : { requestKey: input.requestKey }),
     created: now,
     updated: now,
   };

@@ -20,6 +20,11 @@ export interface Settlement {
   readonly periodEnd: Date;
   /** `scheduled` batches are unique per merchant, mode and period end; `manual` ones come from POST /v1/settlements. */
   readonly trigger: 'scheduled' | 'manual';
+  /**
+   * The Idempotency-Key of the manual request that made it (never shown): a retry of that request
+   * after a crash finds its settlement instead of answering `nothing_to_settle`.
+   */
+  readonly requestKey?: string;
   /** The payout destination it is paid to, once chosen. */
   readonly destinationId?: string;
   /** Why the payout failed (for operators; never shown with account details). */

@@ -14,6 +14,8 @@ export interface SettlementRepository {
   list(scope: AccountScope, page: PageRequest): Promise<Page<Settlement>>;
   /** The scheduled batch of this merchant and mode that ends at `periodEnd`, if one was made. */
   findScheduled(scope: AccountScope, periodEnd: Date): Promise<Settlement | undefined>;
+  /** The manual settlement this merchant and mode made for the request with this Idempotency-Key. */
+  findByRequestKey(scope: AccountScope, requestKey: string): Promise<Settlement | undefined>;
   /** Settlements of any merchant still `pending` or `processing`, oldest first: the payout job's work. */
   findUnfinished(limit: number): Promise<Settlement[]>;
   /**

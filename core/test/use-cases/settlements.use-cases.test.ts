@@ -8,7 +8,7 @@ import { disputeLostPosting, disputeOpenedPosting, paymentPosting, releasePostin
 import type { SettlementSchedule } from '../../src/domain/merchant.entity';
 import type { AccountScope, Mode } from '../../src/domain/mode';
 import { PAYOUT_HOLD_MS, type PayoutDestination } from '../../src/domain/payout-destination.entity';
-import type { SettlementDeps } from '../../src/domain/settlement-batch';
+import { openSettlement, type SettlementDeps } from '../../src/domain/settlement-batch';
 import { lastCompletePeriod } from '../../src/domain/settlement-period';
 import type { PaymentIntent } from '../../src/domain/payment-intent.entity';
 import { CoreError } from '../../src/errors/core-error';
@@ -135,7 +135,7 @@ async function setup(schedule: SettlementSchedule = 'manual') {
     return value;
   };
 
-  return { h, gateway, create, pay, payAll, scheduled, verify, merchant, scope, releasedPayment, balance, inTransit, settlementEvents, destination };
+  return { h, deps, writers, gateway, create, pay, payAll, scheduled, verify, merchant, scope, releasedPayment, balance, inTransit, settlementEvents, destination };
 }
 
 async function refusal(t: { throwsAsync: (fn: () => Promise<unknown>) => Promise<unknown> }, promise: () => Promise<unknown>): Promise<CoreError> {
@@ -190,6 +190,28 @@ test('a test-mode settlement covers every released payment once and ends paid, e
   for (const intent of [first, second]) t.is((await s.h.storage.intents.findById(s.scope(), intent.id))?.settlementId, settlement.id);
   t.deepEqual(await new GetSettlement(s.h.storage.settlements).execute({ scope: s.scope(), id: settlement.id }), settlement);
   t.is((await refusal(t, () => s.create.execute({ scope: s.scope() }))).code, 'nothing_to_settle', 'each payment is settled once');
+});
+
+test('a retry of the request that made a settlement finds it (and pays it if the crash came first) instead of 409; another request still finds nothing', async (t) => {
+  const s = await setup();
+  await s.releasedPayment('test', 4000);
+  // The first try committed its settlement, then the process died before paying and answering.
+  const opened = await s.h.storage.uow.run(() =>
+    openSettlement(s.deps, { merchant: s.merchant, scope: s.scope(), trigger: 'manual', releasedBefore: s.h.clock.now(), requestKey: 'key-1' }),
+  );
+  t.is(opened.status, 'pending');
+  t.is(s.gateway.sent.length, 0);
+
+  const retried = await s.create.execute({ scope: s.scope(), requestKey: 'key-1' });
+  t.is(retried.id, opened.id);
+  t.is(retried.status, 'paid');
+  t.is(s.gateway.sent.length, 1);
+  const again = await s.create.execute({ scope: s.scope(), requestKey: 'key-1' });
+  t.like(again, { id: opened.id, status: 'paid' });
+  t.is(s.gateway.sent.length, 1, 'a paid settlement is not paid again');
+  t.is((await refusal(t, () => s.create.execute({ scope: s.scope(), requestKey: 'key-2' }))).code, 'nothing_to_settle');
+  t.is((await s.h.storage.settlements.list(s.scope(), { limit: 10 })).data.length, 1);
+  t.is(await s.balance('test'), 0);
 });
 
 test('a settlement the available balance does not cover: 409 insufficient_available_balance, nothing written', async (t) => {

@@ -8,6 +8,7 @@ import { webhookDeliveries } from './006-webhook-deliveries.migration';
 import { ledger } from './007-ledger.migration';
 import { disputes } from './008-disputes.migration';
 import { settlements } from './009-settlements.migration';
+import { settlementRequestKeys } from './012-settlement-request-keys.migration';
 
 interface NamedMigration {
   readonly name: string;
@@ -25,6 +26,7 @@ const MIGRATIONS: readonly NamedMigration[] = [
   { name: '007-ledger', migration: ledger },
   { name: '008-disputes', migration: disputes },
   { name: '009-settlements', migration: settlements },
+  { name: '012-settlement-request-keys', migration: settlementRequestKeys },
 ];
 
 /** The names of every migration, in the order they run. */

@@ -30,6 +30,7 @@ interface SettlementRow {
   period_end: BigIntValue;
   trigger: string;
   scheduled_period_end: BigIntValue | null;
+  request_key: string | null;
   destination_id: string | null;
   failure_reason: string | null;
   paid_at: BigIntValue | null;
@@ -61,6 +62,7 @@ function toRow(settlement: Settlement): SettlementRow {
     period_end: toMillis(settlement.periodEnd),
     trigger: settlement.trigger,
     scheduled_period_end: settlement.trigger === 'scheduled' ? toMillis(settlement.periodEnd) : null,
+    request_key: toNullable(settlement.requestKey),
     destination_id: toNullable(settlement.destinationId),
     failure_reason: toNullable(settlement.failureReason),
     paid_at: toNullableMillis(settlement.paidAt),
@@ -80,6 +82,7 @@ function toEntity(row: SettlementRow): Settlement {
     periodStart: toDate(row.period_start),
     periodEnd: toDate(row.period_end),
     trigger: row.trigger as Settlement['trigger'],
+    requestKey: toOptional(row.request_key),
     destinationId: toOptional(row.destination_id),
     failureReason: toOptional(row.failure_reason),
     paidAt: toOptionalDate(row.paid_at),
@@ -113,6 +116,11 @@ export class KnexSettlementRepository implements SettlementRepository {
 
   async findById(scope: AccountScope, id: string): Promise<Settlement | undefined> {
     const row = await this.scoped(scope).where({ id }).first();
+    return row === undefined ? undefined : toEntity(row);
+  }
+
+  async findByRequestKey(scope: AccountScope, requestKey: string): Promise<Settlement | undefined> {
+    const row = await this.scoped(scope).where({ request_key: requestKey }).first();
     return row === undefined ? undefined : toEntity(row);
   }
 

@@ -15,7 +15,9 @@ import type { PaySettlement } from '../pay-settlement/pay-settlement.use-case';
  * in test mode the settlement is then paid at once and answered as it then stands.
  *
  * Run it outside any unit of work: the lock must outlive the transaction it guards, and paying
- * calls the payout provider.
+ * calls the payout provider. So the request's answer cannot commit with its work: the settlement
+ * keeps the request's Idempotency-Key, and a retry of that request (after a crash between the
+ * work and the stored answer) is answered with the settlement it made, never a second one.
  */
 export class CreateManualSettlement {
   constructor(
@@ -23,8 +25,8 @@ export class CreateManualSettlement {
     private readonly pay: PaySettlement,
   ) {}
 
-  async execute(input: { scope: AccountScope }): Promise<Settlement> {
-    const { scope } = input;
+  async execute(input: { scope: AccountScope; requestKey?: string }): Promise<Settlement> {
+    const { scope, requestKey } = input;
     const merchant = await this.deps.merchants.findById(scope.merchantId);
     if (!merchant) throw notFound('merchant', scope.merchantId);
     if (merchant.settlementSchedule !== 'manual') {
@@ -34,10 +36,11 @@ export class CreateManualSettlement {
         `This account settles on its ${merchant.settlementSchedule} schedule; only an account whose settlement_schedule is manual may ask for a settlement.`,
       );
     }
-    const created = await this.deps.locks.withLock(settlementLockKey(scope), SETTLEMENT_LOCK_TTL_MS, () =>
-      this.deps.uow.run(() => openSettlement(this.deps, { merchant, scope, trigger: 'manual', releasedBefore: this.deps.clock.now() })),
-    );
-    if (scope.mode !== 'test') return created;
+    const created = await this.deps.locks.withLock(settlementLockKey(scope), SETTLEMENT_LOCK_TTL_MS, async () => {
+      const earlier = requestKey === undefined ? undefined : await this.deps.settlements.findByRequestKey(scope, requestKey);
+      return earlier ?? this.deps.uow.run(() => openSettlement(this.deps, { merchant, scope, trigger: 'manual', releasedBefore: this.deps.clock.now(), requestKey }));
+    });
+    if (scope.mode !== 'test' || created.status !== 'pending') return created;
     try {
       const outcome = await this.pay.execute({ scope, id: created.id });
       return outcome.kind === 'unknown' ? created : outcome.settlement;

@@ -1,6 +1,7 @@
 import type { ServerRoute } from '@hapi/hapi';
 import { ID_PATTERNS, type CreateManualSettlement, type GetSettlement, type ListSettlements, type Settlement } from '@payments/core';
 import Joi from 'joi';
+import { header } from '../../http/headers';
 import { compact } from '../../http/presenting';
 import { idempotent, type IdempotentDeps } from './idempotency';
 import { scopeOf } from './payment-intents.route';
@@ -43,7 +44,7 @@ export function settlementRoutes(deps: SettlementRoutesDeps): ServerRoute[] {
         // transaction, and a test-mode settlement is paid at once through the payout gateway.
         handler: idempotent(
           deps,
-          async (request) => ({ status: 201, body: presentSettlement(await deps.createManualSettlement.execute({ scope: scopeOf(request) })) }),
+          async (request) => ({ status: 201, body: presentSettlement(await deps.createManualSettlement.execute({ scope: scopeOf(request), requestKey: header(request, 'idempotency-key') })) }),
           { transactional: false },
         ),
       },
