@@ -90,6 +90,7 @@ export * from './use-cases/handle-channel-callback/handle-channel-callback.use-c
 export * from './use-cases/list-attempts/list-attempts.use-case';
 export * from './use-cases/place-attempt/place-attempt.use-case';
 export * from './use-cases/reconcile-attempts/reconcile-attempts.use-case';
+export * from './use-cases/reconcile-disputes/reconcile-disputes.use-case';
 export * from './use-cases/record-channel-report/record-channel-report.use-case';
 export * from './use-cases/release-funds/release-funds.use-case';
 export * from './use-cases/report-channel-settlements/report-channel-settlements.use-case';

@@ -85,6 +85,30 @@ export function disputeRepositoryContract(adapter: StorageAdapter): void {
     t.deepEqual(await disputes.findById(scope, older.id), older);
   });
 
+  test(title('due for check: unruled, quiet since the cutoff, oldest change first, not before the next check set'), async (t) => {
+    const { disputes } = storage();
+    const scope = aScope();
+    // Far in the future, so rows of other tests on the shared storage never qualify.
+    const base = new Date(T0.getTime() + 400 * 24 * 3600 * 1000);
+    const after = (seconds: number): Date => new Date(base.getTime() + seconds * 1000);
+    const oldest = aDispute(scope, { updated: after(10) });
+    const reviewing = aDispute(aScope(), { status: 'under_review', updated: after(20) });
+    const ruled = aDispute(scope, { status: 'won', updated: after(5), closedAt: after(5) });
+    const recent = aDispute(scope, { updated: after(100) });
+    for (const dispute of [recent, ruled, reviewing, oldest]) await disputes.insert(dispute);
+    const due = async (now: Date, limit = 10_000): Promise<string[]> =>
+      (await disputes.findDueForCheck({ updatedBefore: after(50), now, limit })).filter((d) => d.updated >= base).map((d) => d.id);
+    t.deepEqual(await due(after(60)), [oldest.id, reviewing.id]);
+    t.is((await disputes.findDueForCheck({ updatedBefore: after(50), now: after(60), limit: 1 })).length, 1);
+
+    await disputes.setNextCheck(oldest.id, after(120));
+    t.deepEqual(await due(after(60)), [reviewing.id]);
+    t.deepEqual(await due(after(120)), [oldest.id, reviewing.id]);
+    // An update of the dispute leaves its schedule alone.
+    await disputes.update({ ...oldest, evidence: { k: 'v' } });
+    t.deepEqual(await due(after(60)), [reviewing.id]);
+  });
+
   test(title('lists are newest first, filter by status, page after a cursor of the scope only'), async (t) => {
     const { disputes } = storage();
     const scope = aScope();

@@ -1,4 +1,5 @@
 export * from './callback-signature';
+export * from './knex-simulator-callbacks';
 export * from './knex-simulator-order-book';
 export * from './simulator-order-book';
 export * from './simulator-payment-channel';

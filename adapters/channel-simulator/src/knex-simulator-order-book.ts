@@ -1,6 +1,7 @@
 import type { AttemptFailureCode, Mode, SimulatedOutcome } from '@payments/core';
 import type { Knex } from 'knex';
-import type { SimulatorDispute, SimulatorDisputeStatus, SimulatorOrder, SimulatorOrderBook, SimulatorOrderStatus } from './simulator-order-book';
+import { KnexSimulatorCallbacks } from './knex-simulator-callbacks';
+import type { SimulatorCallback, SimulatorDispute, SimulatorDisputeStatus, SimulatorOrder, SimulatorOrderBook, SimulatorOrderStatus } from './simulator-order-book';
 
 interface Row {
   id: string;
@@ -61,12 +62,17 @@ function toOrder(row: Row): SimulatorOrder {
   return Object.fromEntries(Object.entries(order).filter(([, value]) => value !== undefined)) as unknown as SimulatorOrder;
 }
 
-/** The order book in the service's database (table `simulator_orders`, migration 002). */
+/**
+ * The order book in the service's database (table `simulator_orders`, migration 002), with its
+ * disputes (008) and its callbacks (010).
+ */
 export class KnexSimulatorOrderBook implements SimulatorOrderBook {
   private readonly disputes: KnexSimulatorDisputes;
+  private readonly callbacks: KnexSimulatorCallbacks;
 
   constructor(private readonly knex: Knex) {
     this.disputes = new KnexSimulatorDisputes(knex);
+    this.callbacks = new KnexSimulatorCallbacks(knex);
   }
 
   private table(db: Knex = this.knex) {
@@ -86,9 +92,17 @@ export class KnexSimulatorOrderBook implements SimulatorOrderBook {
     return row === undefined ? undefined : toOrder(row);
   }
 
-  async update(order: SimulatorOrder): Promise<void> {
+  async update(order: SimulatorOrder, callback?: SimulatorCallback): Promise<void> {
     const { id, ...columns } = toRow(order);
-    await this.table().where({ id }).update(columns);
+    if (!callback) {
+      await this.table().where({ id }).update(columns);
+      return;
+    }
+    await this.knex.transaction(async (trx) => {
+      await this.table(trx).where({ id }).update(columns);
+      await this.callbacks.retireOrderCallbacks(trx, order.id);
+      await this.callbacks.insert(trx, callback);
+    });
   }
 
   async claimDue(now: Date, limit: number): Promise<SimulatorOrder[]> {
@@ -111,8 +125,11 @@ export class KnexSimulatorOrderBook implements SimulatorOrderBook {
     return this.table().where({ status: 'paid' }).whereNull('settled_at').where('paid_at', '<=', paidBefore.getTime()).update({ settled_at: now.getTime() });
   }
 
-  insertDispute(dispute: SimulatorDispute): Promise<void> {
-    return this.disputes.insert(dispute);
+  insertDispute(dispute: SimulatorDispute, notice?: SimulatorCallback): Promise<void> {
+    return this.knex.transaction(async (trx) => {
+      await this.disputes.insert(dispute, trx);
+      if (notice) await this.callbacks.insert(trx, notice);
+    });
   }
 
   findDispute(id: string): Promise<SimulatorDispute | undefined> {
@@ -123,8 +140,27 @@ export class KnexSimulatorOrderBook implements SimulatorOrderBook {
     return this.disputes.findLatest(orderId);
   }
 
-  updateDispute(dispute: SimulatorDispute): Promise<void> {
-    return this.disputes.update(dispute);
+  updateDispute(dispute: SimulatorDispute, notice?: SimulatorCallback): Promise<void> {
+    return this.knex.transaction(async (trx) => {
+      await this.disputes.update(dispute, trx);
+      if (notice) await this.callbacks.insert(trx, notice);
+    });
+  }
+
+  claimDueCallbacks(now: Date, limit: number, maxAttempts: number, leaseUntil: Date): Promise<SimulatorCallback[]> {
+    return this.callbacks.claimDue(now, limit, maxAttempts, leaseUntil);
+  }
+
+  rescheduleCallback(id: string, retryAt: Date | undefined): Promise<void> {
+    return this.callbacks.reschedule(id, retryAt);
+  }
+
+  markCallbackDelivered(id: string, now: Date): Promise<void> {
+    return this.callbacks.markDelivered(id, now);
+  }
+
+  findSimulation(orderId: string, simulationKey: string): Promise<SimulatorCallback | undefined> {
+    return this.callbacks.findSimulation(orderId, simulationKey);
   }
 }
 
@@ -179,12 +215,12 @@ function toDispute(row: DisputeRow): SimulatorDispute {
 export class KnexSimulatorDisputes {
   constructor(private readonly knex: Knex) {}
 
-  private table() {
-    return this.knex<DisputeRow>('simulator_disputes');
+  private table(db: Knex = this.knex) {
+    return db<DisputeRow>('simulator_disputes');
   }
 
-  async insert(dispute: SimulatorDispute): Promise<void> {
-    await this.table().insert(toDisputeRow(dispute));
+  async insert(dispute: SimulatorDispute, db: Knex = this.knex): Promise<void> {
+    await this.table(db).insert(toDisputeRow(dispute));
   }
 
   async find(id: string): Promise<SimulatorDispute | undefined> {
@@ -197,8 +233,8 @@ export class KnexSimulatorDisputes {
     return row === undefined ? undefined : toDispute(row);
   }
 
-  async update(dispute: SimulatorDispute): Promise<void> {
+  async update(dispute: SimulatorDispute, db: Knex = this.knex): Promise<void> {
     const { id, ...columns } = toDisputeRow(dispute);
-    await this.table().where({ id }).update(columns);
+    await this.table(db).where({ id }).update(columns);
   }
 }

@@ -41,12 +41,40 @@ export interface SimulatorDispute {
   readonly updated: Date;
 }
 
+/**
+ * One callback the simulator owes the service: an order's outcome or a dispute's notice. It stays
+ * due until the service answers 2xx or the tries run out (then the reconciler's query covers it).
+ */
+export interface SimulatorCallback {
+  readonly id: string;
+  readonly orderId: string;
+  /** Set for a dispute notice. */
+  readonly disputeId?: string;
+  /** The Idempotency-Key of the simulate call that caused it; absent for magic outcomes. */
+  readonly simulationKey?: string;
+  /** What that call told the order (canonical JSON), compared when its retry comes. */
+  readonly instruction?: string;
+  readonly url: string;
+  /** The unsigned body: it is signed afresh at each try, since signatures go stale. */
+  readonly body: string;
+  /** Tries so far, the one under way included. */
+  readonly attempts: number;
+  /** When a tick may try again; absent once delivered, superseded or given up. */
+  readonly retryAt?: Date;
+  readonly deliveredAt?: Date;
+  readonly created: Date;
+}
+
 /** Where the simulator keeps its orders: shared by every process of a deployment. */
 export interface SimulatorOrderBook {
   /** Stores `order` unless one with its reference exists; returns the stored one either way. */
   insertOrGet(order: SimulatorOrder): Promise<SimulatorOrder>;
   find(id: string): Promise<SimulatorOrder | undefined>;
-  update(order: SimulatorOrder): Promise<void>;
+  /**
+   * Stores the order; with `callback`, records that callback in the same transaction and retires
+   * the order's older callbacks not yet delivered (only the newest outcome is worth reporting).
+   */
+  update(order: SimulatorOrder, callback?: SimulatorCallback): Promise<void>;
   /**
    * Orders whose scheduled outcome is due at `now`, each handed to exactly one caller even with
    * several workers: the claim clears the schedule.
@@ -54,9 +82,26 @@ export interface SimulatorOrderBook {
   claimDue(now: Date, limit: number): Promise<SimulatorOrder[]>;
   /** Marks paid orders paid at or before `paidBefore` as settled at `now`; returns how many. */
   settlePaid(paidBefore: Date, now: Date): Promise<number>;
-  insertDispute(dispute: SimulatorDispute): Promise<void>;
+  /** Stores a dispute and, in the same transaction, the notice that announces it. */
+  insertDispute(dispute: SimulatorDispute, notice?: SimulatorCallback): Promise<void>;
   findDispute(id: string): Promise<SimulatorDispute | undefined>;
   /** The order's most recently opened dispute, ruled or not. */
   findLatestDispute(orderId: string): Promise<SimulatorDispute | undefined>;
-  updateDispute(dispute: SimulatorDispute): Promise<void>;
+  /** Stores a changed dispute and, in the same transaction, the notice that announces the change. */
+  updateDispute(dispute: SimulatorDispute, notice?: SimulatorCallback): Promise<void>;
+  /**
+   * Callbacks not delivered, with fewer than `maxAttempts` tries, whose `retryAt` has come; oldest
+   * first, each handed to exactly one caller even with several workers: the claim counts the try
+   * and leases the row until `leaseUntil` (a caller that dies mid-try leaves it due again then).
+   */
+  claimDueCallbacks(now: Date, limit: number, maxAttempts: number, leaseUntil: Date): Promise<SimulatorCallback[]>;
+  /**
+   * After a refused try: when to try again, or undefined to give up. A callback delivered or
+   * retired meanwhile (its `retryAt` cleared) stays as it is.
+   */
+  rescheduleCallback(id: string, retryAt: Date | undefined): Promise<void>;
+  /** Marks a callback delivered: no tick tries it again. */
+  markCallbackDelivered(id: string, now: Date): Promise<void>;
+  /** The newest callback a simulate call under `simulationKey` caused for this order. */
+  findSimulation(orderId: string, simulationKey: string): Promise<SimulatorCallback | undefined>;
 }

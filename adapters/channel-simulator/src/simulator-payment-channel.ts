@@ -17,9 +17,10 @@ import {
   type RandomSource,
   type SimulatedDisputeOutcome,
   type SimulatedOutcome,
+  type SimulationInstruction,
 } from '@payments/core';
 import { sign, SIGNATURE_HEADER, verify } from './callback-signature';
-import type { SimulatorDispute, SimulatorOrder, SimulatorOrderBook } from './simulator-order-book';
+import type { SimulatorCallback, SimulatorDispute, SimulatorOrder, SimulatorOrderBook } from './simulator-order-book';
 
 /**
  * Magic amounts (DECISIONS): the last two digits of the amount in minor units choose what the
@@ -37,11 +38,25 @@ export function magicOutcome(amount: number): SimulatedOutcome | undefined {
   return MAGIC_OUTCOMES[String(amount % 100).padStart(2, '0')];
 }
 
+/**
+ * How many times the simulator tries one callback (the first included) before it leaves the news
+ * to the service's reconciler, which asks the channel once the attempt's timeout has passed.
+ */
+export const CALLBACK_ATTEMPTS = 5;
+
+/** How many refused callbacks one tick tries again at once (each may take up to the timeout). */
+const RETRY_CONCURRENCY = 20;
+
 export interface SimulatorOptions {
   /** The HMAC key of the simulator's callbacks. */
   readonly callbackSecret: Buffer;
   /** How long a callback delivery may take before simulate gives up. */
   readonly callbackTimeoutMs?: number;
+  /**
+   * How long after a refused callback a tick tries it again (default 1000 ms), doubling after
+   * each further refusal, for `CALLBACK_ATTEMPTS` tries in all.
+   */
+  readonly callbackRetryMs?: number;
   /**
    * How long after a payment the simulator reports the funds settled: one scheduler tick, so
    * settlement comes on the tick after the success and never races the answer of the simulate
@@ -79,6 +94,19 @@ interface DisputeNoticeBody {
 
 /** The reason the simulator gives its disputes. */
 export const SIMULATED_DISPUTE_REASON = 'simulated';
+
+/** A simulate call's key and what it told the channel. */
+interface Simulation {
+  readonly key: string;
+  readonly instruction: SimulationInstruction;
+}
+
+/** One spelling per instruction, whatever order its fields came in, so a retry compares equal. */
+export function canonicalInstruction(instruction: SimulationInstruction): string {
+  if (instruction.kind === 'dispute') return JSON.stringify(['dispute', instruction.outcome]);
+  const { status, failureCode, amount, currency } = instruction.outcome;
+  return JSON.stringify(['payment', status, failureCode ?? null, amount ?? null, currency ?? null]);
+}
 
 function invalidTransition(message: string): CoreError {
   return new CoreError('invalid_state_transition', 'conflict', message);
@@ -165,11 +193,28 @@ export class SimulatorPaymentChannel implements PaymentChannel {
     await this.book.update({ ...order, status: 'failed', failureCode: 'expired', scheduled: undefined, dueAt: undefined });
   }
 
-  /** Records the outcome (replacing a magic one not yet reported) and delivers its callback. */
-  async simulate(_mode: Mode, channelOrderId: string, outcome: SimulatedOutcome): Promise<void> {
+  /**
+   * Records the outcome (replacing a magic one not yet reported) with its callback and the
+   * request's key, then delivers the callback. A refused delivery fails the call, and later ticks
+   * still try it: the outcome is recorded either way.
+   */
+  async simulate(_mode: Mode, channelOrderId: string, outcome: SimulatedOutcome, simulationKey?: string): Promise<void> {
     const order = await this.book.find(channelOrderId);
     if (!order) throw new CoreError('resource_not_found', 'not_found', 'The simulator has no such order.');
-    await this.deliver(await this.record(order, outcome), outcome);
+    const simulation = simulationKey === undefined ? undefined : { key: simulationKey, instruction: { kind: 'payment', outcome } as const };
+    await this.deliver(await this.record(order, outcome, simulation));
+  }
+
+  /**
+   * Whether a simulate call under this key told this order exactly this; its callback is
+   * delivered again first when the service never took it (the retry must answer what the first
+   * try would have answered: the intent once the callback landed).
+   */
+  async confirmSimulation(_mode: Mode, channelOrderId: string, instruction: SimulationInstruction, simulationKey: string): Promise<boolean> {
+    const callback = await this.book.findSimulation(channelOrderId, simulationKey);
+    if (!callback || callback.instruction !== canonicalInstruction(instruction)) return false;
+    if (!callback.deliveredAt) await this.deliver(callback);
+    return true;
   }
 
   /** The simulator's record of a dispute: the confirming query of dispute notices. */
@@ -200,7 +245,7 @@ export class SimulatorPaymentChannel implements PaymentChannel {
    * Opens a dispute over the whole ordered amount of a paid order, or rules on the one opened
    * before, then delivers the signed dispute notice to the order's callback URL.
    */
-  async simulateDispute(_mode: Mode, channelOrderId: string, outcome: SimulatedDisputeOutcome): Promise<void> {
+  async simulateDispute(_mode: Mode, channelOrderId: string, outcome: SimulatedDisputeOutcome, simulationKey?: string): Promise<void> {
     const order = await this.book.find(channelOrderId);
     if (!order) throw new CoreError('resource_not_found', 'not_found', 'The simulator has no such order.');
     const now = this.clock.now();
@@ -222,11 +267,9 @@ export class SimulatorPaymentChannel implements PaymentChannel {
         created: now,
         updated: now,
       };
-      await this.book.insertDispute(dispute);
     } else {
       if (!latest || !open) throw invalidTransition('The order has no open dispute to rule on.');
       dispute = { ...latest, status: outcome, updated: now };
-      await this.book.updateDispute(dispute);
     }
     const body: DisputeNoticeBody = {
       type: 'dispute',
@@ -237,13 +280,20 @@ export class SimulatorPaymentChannel implements PaymentChannel {
       amount: dispute.amount,
       currency: dispute.currency,
     };
-    await this.post(order.callbackUrl, JSON.stringify(body));
+    const simulation = simulationKey === undefined ? undefined : { key: simulationKey, instruction: { kind: 'dispute', outcome } as const };
+    const notice = this.newCallback(order, JSON.stringify(body), simulation, dispute.id);
+    // The dispute and its notice commit together: a notice the service refused is tried again.
+    if (outcome === 'opened') await this.book.insertDispute(dispute, notice);
+    else await this.book.updateDispute(dispute, notice);
+    await this.deliver(notice);
   }
 
   /**
    * One worker tick: settles the orders paid at least `settleAfterMs` ago, then reports the magic
    * outcomes that are due; in that order, so an order paid by this tick settles on a later one
-   * (the simulator settles on the tick after a success). Returns the work done.
+   * (the simulator settles on the tick after a success). Last, tries again the callbacks the
+   * service refused before (a magic outcome may arrive before the attempt that placed its order
+   * has committed). Returns the work done.
    */
   async tick(limit = 100): Promise<number> {
     const now = this.clock.now();
@@ -251,13 +301,37 @@ export class SimulatorPaymentChannel implements PaymentChannel {
     const due = await this.book.claimDue(now, limit);
     for (const order of due) {
       if (!order.scheduled || order.status !== 'pending') continue;
-      const recorded = await this.record(order, order.scheduled);
-      await this.deliver(recorded, order.scheduled).catch(() => undefined); // the reconciler's query covers a lost callback
+      const callback = await this.record(order, order.scheduled);
+      await this.deliver(callback).catch(() => undefined); // refused: a later tick tries again
     }
-    return settled + due.length;
+    const retried = await this.book.claimDueCallbacks(now, limit, CALLBACK_ATTEMPTS, this.leaseUntil());
+    for (let start = 0; start < retried.length; start += RETRY_CONCURRENCY) {
+      // Refused again: `deliver` has set the next try, or given up after the last.
+      await Promise.all(retried.slice(start, start + RETRY_CONCURRENCY).map((callback) => this.deliver(callback).catch(() => undefined)));
+    }
+    return settled + due.length + retried.length;
   }
 
-  private async record(order: SimulatorOrder, outcome: SimulatedOutcome): Promise<SimulatorOrder> {
+  /**
+   * How long a try under way keeps its callback from other workers: past the request timeout, so
+   * a callback is sent twice only when a process died while sending it.
+   */
+  private leaseUntil(): Date {
+    return new Date(this.clock.now().getTime() + this.callbackTimeoutMs() + 1000);
+  }
+
+  private callbackTimeoutMs(): number {
+    return this.options.callbackTimeoutMs ?? 10_000;
+  }
+
+  /** When the try after `attempts` refused tries may run; undefined once they are all spent. */
+  private nextRetry(attempts: number): Date | undefined {
+    if (attempts >= CALLBACK_ATTEMPTS) return undefined;
+    return new Date(this.clock.now().getTime() + (this.options.callbackRetryMs ?? 1000) * 2 ** (attempts - 1));
+  }
+
+  /** Records the outcome on the order together with the callback that reports it. */
+  private async record(order: SimulatorOrder, outcome: SimulatedOutcome, simulation?: Simulation): Promise<SimulatorCallback> {
     const now = this.clock.now();
     const updated: SimulatorOrder = {
       ...order,
@@ -267,20 +341,48 @@ export class SimulatorPaymentChannel implements PaymentChannel {
       scheduled: undefined,
       dueAt: undefined,
     };
-    await this.book.update(updated);
-    return updated;
+    const body: CallbackBody = {
+      id: updated.id,
+      reference: updated.reference,
+      status: outcome.status,
+      amount: outcome.amount ?? updated.amount,
+      currency: outcome.currency ?? updated.currency,
+      ...(updated.failureCode ? { failure_code: updated.failureCode } : {}),
+    };
+    const callback = this.newCallback(updated, JSON.stringify(body), simulation);
+    await this.book.update(updated, callback);
+    return callback;
   }
 
-  private async deliver(order: SimulatorOrder, outcome: SimulatedOutcome): Promise<void> {
-    const body: CallbackBody = {
-      id: order.id,
-      reference: order.reference,
-      status: outcome.status,
-      amount: outcome.amount ?? order.amount,
-      currency: outcome.currency ?? order.currency,
-      ...(order.failureCode ? { failure_code: order.failureCode } : {}),
+  /** A callback to send now, counted as its first try, leased to the caller who sends it. */
+  private newCallback(order: SimulatorOrder, body: string, simulation: Simulation | undefined, disputeId?: string): SimulatorCallback {
+    return {
+      id: `scb_${newId(this.random, 'payment_attempt').slice(3)}`,
+      orderId: order.id,
+      ...(disputeId === undefined ? {} : { disputeId }),
+      ...(simulation === undefined ? {} : { simulationKey: simulation.key, instruction: canonicalInstruction(simulation.instruction) }),
+      url: order.callbackUrl,
+      body,
+      attempts: 1,
+      retryAt: this.leaseUntil(),
+      created: this.clock.now(),
     };
-    await this.post(order.callbackUrl, JSON.stringify(body));
+  }
+
+  /**
+   * Sends the callback and marks it delivered once our route answered 2xx; when it did not, sets
+   * the next try (or gives up after the last) and throws.
+   */
+  private async deliver(callback: SimulatorCallback): Promise<void> {
+    try {
+      await this.post(callback.url, callback.body);
+    } catch (error) {
+      // Should this write fail too, the lease runs out and a tick tries again all the same.
+      await this.book.rescheduleCallback(callback.id, this.nextRetry(callback.attempts)).catch(() => undefined);
+      throw error;
+    }
+    // Should the mark fail, a tick sends it once more: a repeated callback changes nothing.
+    await this.book.markCallbackDelivered(callback.id, this.clock.now()).catch(() => undefined);
   }
 
   /** Sends one signed callback and waits for our route's answer. */
@@ -292,7 +394,7 @@ export class SimulatorPaymentChannel implements PaymentChannel {
         method: 'POST',
         headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: sign(this.options.callbackSecret, timestamp, raw) },
         body: raw,
-        signal: AbortSignal.timeout(this.options.callbackTimeoutMs ?? 10_000),
+        signal: AbortSignal.timeout(this.callbackTimeoutMs()),
       });
     } catch (error) {
       throw new CoreError('api_error', 'unavailable', 'The simulated callback could not be delivered; retry the simulation.', { cause: error, retryAfterSeconds: 1 });

@@ -1,4 +1,4 @@
-import { CoreError, type AccountScope, type Dispute, type DisputeFilter, type DisputeRepository, type Page, type PageRequest } from '@payments/core';
+import { CoreError, isRuled, type AccountScope, type Dispute, type DisputeFilter, type DisputeRepository, type Page, type PageRequest } from '@payments/core';
 import { deepCopy } from './deep-copy';
 import { pageNewestFirst } from './in-memory-pagination';
 import type { InMemoryStore } from './in-memory-store';
@@ -8,6 +8,9 @@ function inScope(dispute: Dispute, scope: AccountScope): boolean {
 }
 
 export class InMemoryDisputeRepository implements DisputeRepository {
+  /** The reconciler's schedule, beside the entities as the SQL adapter keeps it beside the columns. */
+  private readonly nextChecks = new Map<string, Date>();
+
   constructor(private readonly store: InMemoryStore) {}
 
   insert(dispute: Dispute): Promise<void> {
@@ -61,6 +64,25 @@ export class InMemoryDisputeRepository implements DisputeRepository {
       const row = this.store.tables.disputes.get(dispute.id);
       if (!row || !inScope(row.value, dispute)) throw new Error(`No dispute ${dispute.id} to update`);
       this.store.tables.disputes.set(dispute.id, { seq: row.seq, value: deepCopy(dispute) });
+    });
+  }
+
+  findDueForCheck(query: { readonly updatedBefore: Date; readonly now: Date; readonly limit: number }): Promise<Dispute[]> {
+    return this.store.atomic(() =>
+      [...this.store.tables.disputes.values()]
+        .filter(({ value }) => {
+          const next = this.nextChecks.get(value.id);
+          return !isRuled(value) && value.updated <= query.updatedBefore && (next === undefined || next <= query.now);
+        })
+        .sort((a, b) => a.value.updated.getTime() - b.value.updated.getTime() || a.seq - b.seq)
+        .slice(0, query.limit)
+        .map((row) => deepCopy(row.value)),
+    );
+  }
+
+  setNextCheck(id: string, nextCheckAt: Date): Promise<void> {
+    return this.store.atomic(() => {
+      if (this.store.tables.disputes.has(id)) this.nextChecks.set(id, new Date(nextCheckAt));
     });
   }
 

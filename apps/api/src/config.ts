@@ -54,6 +54,8 @@ export interface Config {
   readonly fees: FeeSchedule;
   /** What a lost dispute costs, in minor units of the settlement currency (PAYMENTS_DISPUTE_FEE, default 1500). */
   readonly disputeFeeMinor: number;
+  /** How long an open dispute may go without news before the worker asks its channel (PAYMENTS_DISPUTE_RECONCILE_AFTER_S, default 3600), and again after each ask. */
+  readonly disputeReconcileAfterMs: number;
   /** Proxies (IPs, CIDR ranges) whose X-Forwarded-For is believed: the client IP the sign-in throttle counts. */
   readonly trustedProxies: readonly string[];
   /** IPs the webhook egress guard lets through (PAYMENTS_EGRESS_ALLOW): local testing only, refused in production. */
@@ -92,6 +94,7 @@ const schema = Joi.object({
   PAYMENTS_FX_SPREAD_BPS: Joi.number().integer().min(0).max(9999).default(50),
   PAYMENTS_FEES: Joi.string(),
   PAYMENTS_DISPUTE_FEE: Joi.number().integer().min(0).max(Number.MAX_SAFE_INTEGER).default(DEFAULT_DISPUTE_FEE_MINOR),
+  PAYMENTS_DISPUTE_RECONCILE_AFTER_S: Joi.number().integer().min(1).max(30 * 24 * 3600).default(3600),
   PAYMENTS_REST_CHANNEL_TEST_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
   PAYMENTS_REST_CHANNEL_TEST_KEY: Joi.string(),
   PAYMENTS_REST_CHANNEL_TEST_SECRET: Joi.string().min(16),
@@ -162,6 +165,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fxSpreadBps: value.PAYMENTS_FX_SPREAD_BPS,
     fees: feesFrom(value.PAYMENTS_FEES),
     disputeFeeMinor: value.PAYMENTS_DISPUTE_FEE,
+    disputeReconcileAfterMs: value.PAYMENTS_DISPUTE_RECONCILE_AFTER_S * 1000,
     trustedProxies: splitList(value.PAYMENTS_TRUSTED_PROXIES ?? ''),
     egressAllow: egressAllowFrom(value.PAYMENTS_EGRESS_ALLOW ?? '', nodeEnv),
     dnsOverrides: dnsOverridesFrom(value.PAYMENTS_DNS_OVERRIDES ?? '') ?? {},

@@ -105,7 +105,7 @@ import {
 import { SimulatedPayoutGateway } from '@payments/channel-simulator';
 import { createRestPayoutGateway } from '@payments/payout-rest';
 import { ModePayoutGateway } from './payouts';
-import { GetDispute, ListDisputes, RecordDisputeReport, SubmitDisputeEvidence, type DisputeWriteDeps } from '@payments/core';
+import { GetDispute, ListDisputes, ReconcileDisputes, RecordDisputeReport, SubmitDisputeEvidence, type DisputeWriteDeps } from '@payments/core';
 import { GetCheckoutPage, GetCheckoutState, PayCheckoutSession, ResolveCheckoutSession, SimulateCheckoutPayment } from '@payments/core';
 import { GetWebhookEndpointHealth, ListWebhookDeliveries, PlatformKeyRepository, PlatformKeys, RelayWebhookDeliveries, ResendWebhookDelivery, WebhookCrypto } from '@payments/core';
 import { CryptoWebhookCrypto } from '@payments/node-runtime';
@@ -309,6 +309,11 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
   factory(AdvanceTimer, (ctx) => new AdvanceTimer(ctx.get(UnitOfWork), ctx.get(PaymentIntentRepository), ctx.get(Clock)));
   factory(ReconcileAttempts, (ctx) =>
     new ReconcileAttempts(ctx.get(PaymentAttemptRepository), ctx.get(PaymentChannelRegistry), ctx.get(RecordChannelReport), ctx.get(Clock)),
+  );
+  factory(ReconcileDisputes, (ctx) =>
+    new ReconcileDisputes(ctx.get(DisputeRepository), ctx.get(PaymentAttemptRepository), ctx.get(PaymentChannelRegistry), ctx.get(RecordDisputeReport), ctx.get(Clock), {
+      staleAfterMs: config.disputeReconcileAfterMs,
+    }),
   );
   factory(ReportChannelSettlements, (ctx) =>
     new ReportChannelSettlements(

@@ -1,6 +1,17 @@
 import { AppMetrics, type AppContainer, type ServiceMetrics } from '@payments/api';
 import { SimulatorPaymentChannel } from '@payments/channel-simulator';
-import { Clock, DashboardSessionRepository, DeliverNotices, RelayWebhookDeliveries, ExpirePaymentIntents, IdempotencyStore, ReconcileAttempts, ReleaseFunds, ReportChannelSettlements } from '@payments/core';
+import {
+  Clock,
+  DashboardSessionRepository,
+  DeliverNotices,
+  RelayWebhookDeliveries,
+  ExpirePaymentIntents,
+  IdempotencyStore,
+  ReconcileAttempts,
+  ReconcileDisputes,
+  ReleaseFunds,
+  ReportChannelSettlements,
+} from '@payments/core';
 import type { Job } from './scheduler';
 import { countRelayOutcomes, ledgerVerifyJobs } from './observability';
 import { settlementJobs } from './settlement-jobs';
@@ -15,6 +26,7 @@ export function workerJobs(app: AppContainer): Job[] {
   const simulator = app.get(SimulatorPaymentChannel);
   const expire = app.get(ExpirePaymentIntents);
   const reconcile = app.get(ReconcileAttempts);
+  const reconcileDisputes = app.get(ReconcileDisputes);
   const settlements = app.get(ReportChannelSettlements);
   const release = app.get(ReleaseFunds);
   const idempotency = app.get<IdempotencyStore>(IdempotencyStore);
@@ -28,6 +40,9 @@ export function workerJobs(app: AppContainer): Job[] {
     { name: 'simulator-channel', everyMs: 0, run: () => simulator.tick(BATCH) },
     { name: 'expire-payment-intents', everyMs: 0, run: () => expire.execute({ limit: BATCH }) },
     { name: 'reconcile-attempts', everyMs: 0, run: () => reconcile.execute({ limit: BATCH }) },
+    // Open disputes that heard nothing for PAYMENTS_DISPUTE_RECONCILE_AFTER_S: a lost ruling notice.
+    // Its threshold is in hours, so asking once a minute is plenty.
+    { name: 'reconcile-disputes', everyMs: 60_000, run: () => reconcileDisputes.execute({ limit: BATCH }) },
     { name: 'report-channel-settlements', everyMs: 0, run: () => settlements.execute({ limit: BATCH }) },
     { name: 'release-funds', everyMs: 0, run: () => release.execute({ limit: BATCH }) },
     // Settlements after releases, so a release of this tick is settled in the same pass.

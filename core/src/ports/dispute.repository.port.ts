@@ -23,6 +23,17 @@ export interface DisputeRepository {
   /** The most recently opened dispute of an intent, ruled or not. */
   findLatestForIntent(scope: AccountScope, paymentIntentId: string): Promise<Dispute | undefined>;
   update(dispute: Dispute): Promise<void>;
+  /**
+   * Disputes of any merchant with no ruling yet, last changed at or before `updatedBefore`, whose
+   * next check (`setNextCheck`) is unset or has come by `now`; least recently changed first. What
+   * the dispute reconciler asks the channels about.
+   */
+  findDueForCheck(query: { readonly updatedBefore: Date; readonly now: Date; readonly limit: number }): Promise<Dispute[]>;
+  /**
+   * When the reconciler may ask about the dispute again. Touches nothing else of it, so it never
+   * overwrites a change recorded meanwhile, and `update` leaves it alone.
+   */
+  setNextCheck(id: string, nextCheckAt: Date): Promise<void>;
   /** Newest first; `starting_after` naming no dispute of this scope is CoreError `invalid_parameter`. */
   list(scope: AccountScope, filter: DisputeFilter, page: PageRequest): Promise<Page<Dispute>>;
 }

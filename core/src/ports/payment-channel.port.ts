@@ -94,6 +94,14 @@ export interface SimulatedOutcome {
 }
 
 /**
+ * What one simulate call told a channel about an order, as `confirmSimulation` compares it: a
+ * payment outcome, or a dispute outcome.
+ */
+export type SimulationInstruction =
+  | { readonly kind: 'payment'; readonly outcome: SimulatedOutcome }
+  | { readonly kind: 'dispute'; readonly outcome: SimulatedDisputeOutcome };
+
+/**
  * A payment channel: QR or wallet provider. Adapters translate their protocol to this port;
  * nothing a channel answers reaches a merchant except through our own objects.
  */
@@ -121,8 +129,10 @@ export interface PaymentChannel {
   /**
    * Test mode only, when `capabilities.canSimulate`: records the outcome and delivers the
    * channel's signed callback over HTTP, resolving once our callback route answered.
+   * `simulationKey` (the simulate request's Idempotency-Key) is remembered with the outcome, so a
+   * retry of that request can be recognised by `confirmSimulation`; channels may ignore it.
    */
-  simulate?(mode: Mode, channelOrderId: string, outcome: SimulatedOutcome): Promise<void>;
+  simulate?(mode: Mode, channelOrderId: string, outcome: SimulatedOutcome, simulationKey?: string): Promise<void>;
   /**
    * The confirming query of disputes: the channel's record of one. Only its answer opens or
    * rules a dispute, never a notice. Throws CoreError `channel_error` (unavailable) when the
@@ -140,9 +150,17 @@ export interface PaymentChannel {
    * of a paid order, or rules (won, lost) on the dispute opened before, in the channel's own book,
    * then delivers the signed dispute notice over HTTP, resolving once our callback route answered.
    * Throws CoreError `invalid_state_transition` (conflict) for an order that is not paid, a second
-   * open dispute, or a ruling with no open dispute.
+   * open dispute, or a ruling with no open dispute. `simulationKey` as for `simulate`.
    */
-  simulateDispute?(mode: Mode, channelOrderId: string, outcome: SimulatedDisputeOutcome): Promise<void>;
+  simulateDispute?(mode: Mode, channelOrderId: string, outcome: SimulatedDisputeOutcome, simulationKey?: string): Promise<void>;
+  /**
+   * Test mode only: whether this order was told `instruction` by a simulate call under
+   * `simulationKey` (a retried request whose first try took effect). When it was and its
+   * callback never reached our route, delivers it again and resolves once our route answered;
+   * throws CoreError `api_error` (unavailable) when that delivery fails. A channel that keeps no
+   * such record leaves it out, and a retry after the first try took effect is then refused.
+   */
+  confirmSimulation?(mode: Mode, channelOrderId: string, instruction: SimulationInstruction, simulationKey: string): Promise<boolean>;
 }
 
 /** Every channel adapter the composition root registered, in routing order. */

@@ -8,6 +8,8 @@ import { webhookDeliveries } from './006-webhook-deliveries.migration';
 import { ledger } from './007-ledger.migration';
 import { disputes } from './008-disputes.migration';
 import { settlements } from './009-settlements.migration';
+import { simulatorCallbacks } from './010-simulator-callbacks.migration';
+import { disputeChecks } from './011-dispute-checks.migration';
 import { settlementRequestKeys } from './012-settlement-request-keys.migration';
 
 interface NamedMigration {
@@ -26,6 +28,8 @@ const MIGRATIONS: readonly NamedMigration[] = [
   { name: '007-ledger', migration: ledger },
   { name: '008-disputes', migration: disputes },
   { name: '009-settlements', migration: settlements },
+  { name: '010-simulator-callbacks', migration: simulatorCallbacks },
+  { name: '011-dispute-checks', migration: disputeChecks },
   { name: '012-settlement-request-keys', migration: settlementRequestKeys },
 ];
 

@@ -1,4 +1,4 @@
-import { CoreError, type AccountScope, type Dispute, type DisputeFilter, type DisputeRepository, type Page, type PageRequest } from '@payments/core';
+import { CoreError, RULED_DISPUTE_STATUSES, type AccountScope, type Dispute, type DisputeFilter, type DisputeRepository, type Page, type PageRequest } from '@payments/core';
 import { dialectOf } from '../dialect';
 import { DISPUTE_INDEXES } from '../migrations/008-disputes.migration';
 import { isDuplicateKeyError } from '../sql-errors';
@@ -59,6 +59,22 @@ export class KnexDisputeRepository implements DisputeRepository {
     const { id, merchant_id, mode, ...columns } = toDisputeRow(dispute);
     const changed = await this.table().where({ id, merchant_id, mode }).update(columns);
     if (changed === 0) throw new Error(`No dispute ${id} to update`);
+  }
+
+  async findDueForCheck(query: { readonly updatedBefore: Date; readonly now: Date; readonly limit: number }): Promise<Dispute[]> {
+    const rows = await this.table()
+      .whereNotIn('status', RULED_DISPUTE_STATUSES)
+      .where('updated_at', '<=', query.updatedBefore.getTime())
+      .where((due) => due.whereNull('next_check_at').orWhere('next_check_at', '<=', query.now.getTime()))
+      .orderBy('updated_at', 'asc')
+      .orderBy('seq', 'asc')
+      .limit(query.limit);
+    return rows.map(toDispute);
+  }
+
+  /** `next_check_at` (migration 011) is no column of the entity, so `update` never writes it. */
+  async setNextCheck(id: string, nextCheckAt: Date): Promise<void> {
+    await this.context.db()('disputes').where({ id }).update({ next_check_at: nextCheckAt.getTime() });
   }
 
   async list(scope: AccountScope, filter: DisputeFilter, page: PageRequest): Promise<Page<Dispute>> {

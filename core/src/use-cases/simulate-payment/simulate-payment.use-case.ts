@@ -5,7 +5,7 @@ import type { PaymentIntent } from '../../domain/payment-intent.entity';
 import { CoreError, invalidParameter, notFound } from '../../errors/core-error';
 import type { PaymentAttemptRepository } from '../../ports/payment-attempt.repository.port';
 import type { DisputeRepository } from '../../ports/dispute.repository.port';
-import type { PaymentChannelRegistry, SimulatedDisputeOutcome, SimulatedOutcome } from '../../ports/payment-channel.port';
+import type { PaymentChannelRegistry, SimulatedDisputeOutcome, SimulatedOutcome, SimulationInstruction } from '../../ports/payment-channel.port';
 import type { PaymentIntentRepository } from '../../ports/payment-intent.repository.port';
 
 export const SIMULATE_OUTCOMES = ['succeeded', 'failed', 'pending', 'dispute_opened', 'dispute_won', 'dispute_lost'] as const;
@@ -29,6 +29,12 @@ export interface SimulatePaymentInput {
   readonly failureCode?: string;
   readonly amount?: number;
   readonly currency?: string;
+  /**
+   * The request's Idempotency-Key. The channel remembers it with what it was told, so a retry
+   * whose first try took effect is answered like that first try instead of refused (the route
+   * runs outside a transaction, so a crash can leave the channel told but the answer unstored).
+   */
+  readonly simulationKey?: string;
 }
 
 /**
@@ -59,8 +65,12 @@ export class SimulatePayment {
     }
     const intent = await this.intents.findById(input.scope, input.intentId);
     if (!intent) throw notFound('payment_intent', input.intentId);
-    if (isDispute) {
-      await this.simulateDispute(input.scope, intent, input.outcome as DisputeOutcome);
+    const instruction = instructionOf(input);
+    if (input.simulationKey !== undefined && (await this.tookEffect(input.scope, intent.id, instruction, input.simulationKey))) {
+      return (await this.intents.findById(input.scope, intent.id)) as PaymentIntent;
+    }
+    if (instruction.kind === 'dispute') {
+      await this.simulateDispute(input.scope, intent, input.outcome as DisputeOutcome, instruction.outcome, input.simulationKey);
       return (await this.intents.findById(input.scope, intent.id)) as PaymentIntent;
     }
     const attempt = await this.attempts.findPending(input.scope, intent.id);
@@ -71,21 +81,37 @@ export class SimulatePayment {
     if (!channel?.capabilities.canSimulate || !channel.simulate) {
       throw new CoreError('simulation_unsupported', 'conflict', `The '${attempt.channel}' channel cannot be told what to report.`);
     }
-    const outcome: SimulatedOutcome = {
-      status: input.outcome === 'succeeded' ? 'paid' : input.outcome === 'failed' ? 'failed' : 'processing',
-      ...(input.outcome === 'failed' ? { failureCode: (input.failureCode ?? 'payer_cancelled') as AttemptFailureCode } : {}),
-      ...(input.amount === undefined ? {} : { amount: input.amount }),
-      ...(input.currency === undefined ? {} : { currency: input.currency }),
-    };
-    await channel.simulate(input.scope.mode, attempt.channelOrderId, outcome);
+    await channel.simulate(input.scope.mode, attempt.channelOrderId, instruction.outcome, input.simulationKey);
     return (await this.intents.findById(input.scope, intent.id)) as PaymentIntent;
+  }
+
+  /**
+   * Whether a simulate call under this key already told one of the intent's orders this very
+   * thing: the retry of a request whose process died after the channel acted. Newest attempt
+   * first, since that is where the first try almost always acted; the channel re-delivers a
+   * callback that never landed before it answers yes.
+   */
+  private async tookEffect(scope: AccountScope, intentId: string, instruction: SimulationInstruction, simulationKey: string): Promise<boolean> {
+    const attempts = await this.attempts.listForIntent(scope, intentId);
+    for (const attempt of [...attempts].reverse()) {
+      const channel = this.channels.find(attempt.channel);
+      if (!attempt.channelOrderId || !channel?.capabilities.canSimulate || !channel.confirmSimulation) continue;
+      if (await channel.confirmSimulation(scope.mode, attempt.channelOrderId, instruction, simulationKey)) return true;
+    }
+    return false;
   }
 
   /**
    * Dispute outcomes: the paid attempt's channel opens a dispute over the whole ordered amount, or
    * rules on the dispute opened before, and delivers its notice on the real callback path.
    */
-  private async simulateDispute(scope: AccountScope, intent: PaymentIntent, outcome: DisputeOutcome): Promise<void> {
+  private async simulateDispute(
+    scope: AccountScope,
+    intent: PaymentIntent,
+    outcome: DisputeOutcome,
+    channelOutcome: SimulatedDisputeOutcome,
+    simulationKey: string | undefined,
+  ): Promise<void> {
     const paid = intent.status === 'succeeded' || intent.status === 'channel_settled';
     const latest = this.disputes ? await this.disputes.findLatestForIntent(scope, intent.id) : undefined;
     const open = latest !== undefined && !isRuled(latest);
@@ -102,7 +128,20 @@ export class SimulatePayment {
     if (!this.disputes || !channel?.capabilities.canSimulate || !channel.simulateDispute) {
       throw new CoreError('simulation_unsupported', 'conflict', `The '${attempt.channel}' channel cannot be told to open or rule on disputes.`);
     }
-    const channelOutcome: SimulatedDisputeOutcome = outcome === 'dispute_opened' ? 'opened' : outcome === 'dispute_won' ? 'won' : 'lost';
-    await channel.simulateDispute(scope.mode, attempt.channelOrderId, channelOutcome);
+    await channel.simulateDispute(scope.mode, attempt.channelOrderId, channelOutcome, simulationKey);
   }
+}
+
+/** What the request tells the channel, built once so a retry compares exactly what a first try sent. */
+function instructionOf(input: SimulatePaymentInput): SimulationInstruction {
+  if ((DISPUTE_OUTCOMES as readonly string[]).includes(input.outcome)) {
+    return { kind: 'dispute', outcome: input.outcome === 'dispute_opened' ? 'opened' : input.outcome === 'dispute_won' ? 'won' : 'lost' };
+  }
+  const outcome: SimulatedOutcome = {
+    status: input.outcome === 'succeeded' ? 'paid' : input.outcome === 'failed' ? 'failed' : 'processing',
+    ...(input.outcome === 'failed' ? { failureCode: (input.failureCode ?? 'payer_cancelled') as AttemptFailureCode } : {}),
+    ...(input.amount === undefined ? {} : { amount: input.amount }),
+    ...(input.currency === undefined ? {} : { currency: input.currency }),
+  };
+  return { kind: 'payment', outcome };
 }

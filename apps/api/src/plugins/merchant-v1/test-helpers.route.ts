@@ -1,5 +1,6 @@
 import type { ServerRoute } from '@hapi/hapi';
 import type { AdvanceTimer, SimulateOutcome, SimulatePayment, TimerName } from '@payments/core';
+import { header } from '../../http/headers';
 import { idempotent, type IdempotentDeps } from './idempotency';
 import { scopeOf } from './payment-intents.route';
 import { presentPaymentIntent } from './presenters';
@@ -29,6 +30,8 @@ export function testHelperRoutes(deps: TestHelperRoutesDeps): ServerRoute[] {
               failureCode: body.failure_code,
               amount: body.amount,
               currency: body.currency,
+              // Lets a retry whose first try reached the channel (and then lost its answer) be recognised.
+              simulationKey: header(request, 'idempotency-key'),
             });
             return { status: 200, body: presentPaymentIntent(intent) };
           },

@@ -1,0 +1,103 @@
+import type { Knex } from 'knex';
+import type { SimulatorCallback } from './simulator-order-book';
+
+interface CallbackRow {
+  id: string;
+  order_id: string;
+  dispute_id: string | null;
+  simulation_key: string | null;
+  instruction: string | null;
+  url: string;
+  body: string;
+  attempts: number | string;
+  retry_at: number | string | null;
+  delivered_at: number | string | null;
+  created_at: number | string;
+}
+
+const millis = (date: Date | undefined): number | null => (date === undefined ? null : date.getTime());
+const date = (value: number | string | null): Date | undefined => (value === null ? undefined : new Date(Number(value)));
+
+function toRow(callback: SimulatorCallback): CallbackRow {
+  return {
+    id: callback.id,
+    order_id: callback.orderId,
+    dispute_id: callback.disputeId ?? null,
+    simulation_key: callback.simulationKey ?? null,
+    instruction: callback.instruction ?? null,
+    url: callback.url,
+    body: callback.body,
+    attempts: callback.attempts,
+    retry_at: millis(callback.retryAt),
+    delivered_at: millis(callback.deliveredAt),
+    created_at: callback.created.getTime(),
+  };
+}
+
+function toCallback(row: CallbackRow): SimulatorCallback {
+  const callback: SimulatorCallback = {
+    id: row.id,
+    orderId: row.order_id,
+    disputeId: row.dispute_id ?? undefined,
+    simulationKey: row.simulation_key ?? undefined,
+    instruction: row.instruction ?? undefined,
+    url: row.url,
+    body: row.body,
+    attempts: Number(row.attempts),
+    retryAt: date(row.retry_at),
+    deliveredAt: date(row.delivered_at),
+    created: new Date(Number(row.created_at)),
+  };
+  return Object.fromEntries(Object.entries(callback).filter(([, value]) => value !== undefined)) as unknown as SimulatorCallback;
+}
+
+/** The simulator's callbacks (table `simulator_callbacks`, migration 010), beside its order book. */
+export class KnexSimulatorCallbacks {
+  constructor(private readonly knex: Knex) {}
+
+  private table(db: Knex = this.knex) {
+    return db<CallbackRow>('simulator_callbacks');
+  }
+
+  async insert(db: Knex, callback: SimulatorCallback): Promise<void> {
+    await this.table(db).insert(toRow(callback));
+  }
+
+  /** An order's undelivered outcome callbacks stop being retried once a newer outcome is recorded. */
+  async retireOrderCallbacks(db: Knex, orderId: string): Promise<void> {
+    await this.table(db).where({ order_id: orderId }).whereNull('dispute_id').whereNull('delivered_at').whereNotNull('retry_at').update({ retry_at: null });
+  }
+
+  async claimDue(now: Date, limit: number, maxAttempts: number, leaseUntil: Date): Promise<SimulatorCallback[]> {
+    const due = (db: Knex) =>
+      this.table(db).whereNotNull('retry_at').where('retry_at', '<=', now.getTime()).where('attempts', '<', maxAttempts).orderBy('retry_at', 'asc');
+    // Every tick asks; nearly always nothing is due, and that answer needs no transaction.
+    if ((await due(this.knex).first('id')) === undefined) return [];
+    return this.knex.transaction(async (trx) => {
+      const query = due(trx).limit(limit);
+      // Several workers: each skips the rows another is claiming (SQLite writes one at a time anyway).
+      const rows = await (trx.client.config.client === 'mysql2' ? query.forUpdate().skipLocked() : query);
+      if (rows.length === 0) return [];
+      await this.table(trx)
+        .whereIn(
+          'id',
+          rows.map((row) => row.id),
+        )
+        .update({ attempts: trx.raw('attempts + 1'), retry_at: leaseUntil.getTime() });
+      return rows.map((row) => toCallback({ ...row, attempts: Number(row.attempts) + 1, retry_at: leaseUntil.getTime() }));
+    });
+  }
+
+  async reschedule(id: string, retryAt: Date | undefined): Promise<void> {
+    await this.table().where({ id }).whereNull('delivered_at').whereNotNull('retry_at').update({ retry_at: millis(retryAt) });
+  }
+
+  async markDelivered(id: string, now: Date): Promise<void> {
+    await this.table().where({ id }).update({ delivered_at: now.getTime(), retry_at: null });
+  }
+
+  async findSimulation(orderId: string, simulationKey: string): Promise<SimulatorCallback | undefined> {
+    const row = await this.table().where({ order_id: orderId, simulation_key: simulationKey }).orderBy('seq', 'desc').first();
+    return row === undefined ? undefined : toCallback(row);
+  }
+}

@@ -1,0 +1,87 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer as createNetServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import test from 'ava';
+import { buildContainer, createLogger, createServer, loadConfig } from '@payments/api';
+import { KnexSimulatorOrderBook } from '@payments/channel-simulator';
+import { CreateMerchant, LockManager } from '@payments/core';
+import { FakeClock } from '@payments/in-memory';
+import { createTestDatabase } from '@payments/storage-sql';
+import { workerJobs } from '../src/jobs';
+import { Scheduler } from '../src/scheduler';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+test('a worker pass applies a dispute ruling whose notice was lost, once the dispute was quiet for PAYMENTS_DISPUTE_RECONCILE_AFTER_S', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'payments-worker-disputes-'));
+  // SQLite, or a fresh MariaDB database when PAYMENTS_TEST_DATABASE_URL is set.
+  const database = await createTestDatabase();
+  const port = await freePort();
+  const config = loadConfig({
+    PAYMENTS_HOST: '127.0.0.1',
+    PAYMENTS_PORT: String(port),
+    PAYMENTS_CHANNEL_CALLBACK_URL: `http://127.0.0.1:${port}`,
+    PAYMENTS_DATABASE_URL: database.url,
+    ...(process.env.PAYMENTS_TEST_REDIS_URL ? { PAYMENTS_REDIS_URL: process.env.PAYMENTS_TEST_REDIS_URL } : {}),
+    PAYMENTS_REDIS_PREFIX: `test:${randomBytes(6).toString('hex')}:`,
+    PAYMENTS_MASTER_KEY: randomBytes(32).toString('hex'),
+    PAYMENTS_DATA_DIR: dir,
+    PAYMENTS_RATE_LIMIT_TEST: '0',
+    PAYMENTS_DISPUTE_RECONCILE_AFTER_S: '120',
+    LOG_LEVEL: 'silent',
+  });
+  const clock = new FakeClock(new Date());
+  const app = await buildContainer(config, { clock, logger: createLogger('silent') });
+  const server = await createServer(app);
+  await server.start();
+  try {
+    const suffix = randomBytes(6).toString('hex');
+    const shop = await app.get(CreateMerchant).execute({ name: `Shop ${suffix}`, email: `owner-${suffix}@example.com`, password: 'correct horse battery' });
+    let n = 0;
+    const call = async (method: string, url: string, payload?: object): Promise<Record<string, any>> => {
+      n += 1;
+      const res = await server.inject({ method, url, headers: { authorization: `Bearer ${shop.testApiKey.secret}`, ...(method === 'POST' ? { 'idempotency-key': `${suffix}-${n}` } : {}) }, ...(payload ? { payload } : {}) });
+      if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.payload}`);
+      return JSON.parse(res.payload) as Record<string, any>;
+    };
+    const intent = await call('POST', '/v1/payment_intents', { amount: 10000, currency: 'THB', merchant_order_id: `o-${suffix}` });
+    const attempt = await call('POST', `/v1/payment_intents/${intent.id}/attempts`, { payment_method: 'promptpay' });
+    await call('POST', `/v1/test/payment_intents/${intent.id}/simulate`, { outcome: 'succeeded' });
+    await call('POST', `/v1/test/payment_intents/${intent.id}/simulate`, { outcome: 'dispute_opened' });
+    const [dispute] = (await call('GET', '/v1/disputes')).data as Array<Record<string, any>>;
+
+    // The channel rules on the dispute in its own book; the notice never reaches the service.
+    const book = new KnexSimulatorOrderBook(database.knex);
+    const order = await database.knex('simulator_orders').where({ reference: attempt.id }).first();
+    const ruling = (await book.findLatestDispute(order.id))!;
+    await book.updateDispute({ ...ruling, status: 'lost', updated: clock.now() });
+
+    const jobs = workerJobs(app);
+    t.like(jobs.find((job) => job.name === 'reconcile-disputes'), { everyMs: 60_000 });
+    const scheduler = () => new Scheduler(jobs, config.tickMs, createLogger('silent'), app.get<LockManager>(LockManager));
+    await scheduler().pass();
+    t.is((await call('GET', `/v1/disputes/${dispute!.id}`)).status, 'opened', 'quiet for less than 120 s');
+    clock.advance(120_000);
+    await scheduler().pass();
+    t.like(await call('GET', `/v1/disputes/${dispute!.id}`), { status: 'lost', fee: { amount: 1500, currency: 'THB' } });
+    clock.advance(120_000);
+    await scheduler().pass();
+    t.like(await call('GET', '/v1/balance'), { available: [{ amount: -1500, currency: 'THB' }], dispute_hold: [{ amount: 0, currency: 'THB' }] });
+  } finally {
+    await server.stop();
+    await app.close();
+    await database.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
