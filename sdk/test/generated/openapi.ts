@@ -619,6 +619,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description api_error: a dependency (database, Redis, a rate source) is unreachable for now; Retry-After says when to try again, with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listDisputes: {
@@ -684,6 +693,15 @@ export interface operations {
             };
             /** @description api_error: retrying with the same Idempotency-Key is safe. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description api_error: a dependency (database, Redis, a rate source) is unreachable for now; Retry-After says when to try again, with the same Idempotency-Key. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -763,6 +781,15 @@ export interface operations {
             };
             /** @description api_error: retrying with the same Idempotency-Key is safe. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description api_error: a dependency (database, Redis, a rate source) is unreachable for now; Retry-After says when to try again, with the same Idempotency-Key. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -891,6 +918,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description api_error: a dependency (database, Redis, a rate source) is unreachable for now; Retry-After says when to try again, with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listEvents: {
@@ -955,6 +991,15 @@ export interface operations {
             };
             /** @description api_error: retrying with the same Idempotency-Key is safe. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description api_error: a dependency (database, Redis, a rate source) is unreachable for now; Retry-After says when to try again, with the same Idempotency-Key. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1028,6 +1073,15 @@ export interface operations {
             };
             /** @description api_error: retrying with the same Idempotency-Key is safe. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description api_error: a dependency (database, Redis, a rate source) is unreachable for now; Retry-After says when to try again, with the same Idempotency-Key. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1131,6 +1185,15 @@ export interface operations {
             };
             /** @description api_error: retrying with the same Idempotency-Key is safe. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description api_error: a dependency (database, Redis, a rate source) is unreachable for now; Retry-After says when to try again, with the same Idempotency-Key. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1248,6 +1311,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description api_error: a dependency (database, Redis, a rate source) is unreachable for now; Retry-After says when to try again, with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     retrievePaymentIntent: {
@@ -1327,6 +1399,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description api_error: a dependency (database, Redis, a rate source) is unreachable for now; Retry-After says when to try again, with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listPaymentAttempts: {
@@ -1399,6 +1480,15 @@ export interface operations {
             };
             /** @description api_error: retrying with the same Idempotency-Key is safe. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description api_error: a dependency (database, Redis, a rate source) is unreachable for now; Retry-After says when to try again, with the same Idempotency-Key. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1545,6 +1635,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description api_error: a dependency (database, Redis, a rate source) is unreachable for now; Retry-After says when to try again, with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     cancelPaymentIntent: {
@@ -1662,6 +1761,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description api_error: a dependency (database, Redis, a rate source) is unreachable for now; Retry-After says when to try again, with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listSettlements: {
@@ -1726,6 +1834,15 @@ export interface operations {
             };
             /** @description api_error: retrying with the same Idempotency-Key is safe. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description api_error: a dependency (database, Redis, a rate source) is unreachable for now; Retry-After says when to try again, with the same Idempotency-Key. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1839,6 +1956,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description api_error: a dependency (database, Redis, a rate source) is unreachable for now; Retry-After says when to try again, with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     retrieveSettlement: {
@@ -1911,6 +2037,15 @@ export interface operations {
             };
             /** @description api_error: retrying with the same Idempotency-Key is safe. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description api_error: a dependency (database, Redis, a rate source) is unreachable for now; Retry-After says when to try again, with the same Idempotency-Key. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2039,6 +2174,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description api_error: a dependency (database, Redis, a rate source) is unreachable for now; Retry-After says when to try again, with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     simulatePaymentIntent: {
@@ -2160,6 +2304,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description api_error: a dependency (database, Redis, a rate source) is unreachable for now; Retry-After says when to try again, with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listWebhookPublicKeys: {
@@ -2221,6 +2374,15 @@ export interface operations {
             };
             /** @description api_error: retrying with the same Idempotency-Key is safe. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description api_error: a dependency (database, Redis, a rate source) is unreachable for now; Retry-After says when to try again, with the same Idempotency-Key. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

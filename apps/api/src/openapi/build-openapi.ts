@@ -8,7 +8,7 @@ import { RESPONSE_SCHEMAS, type JsonSchema } from './response-schemas';
 export type OpenApiDocument = Record<string, unknown> & { paths: Record<string, Record<string, JsonSchema>>; components: { schemas: Record<string, JsonSchema>; securitySchemes: Record<string, JsonSchema> } };
 
 /** Errors any `/v1` route can answer, whatever it does. */
-const GENERIC_ERRORS = [400, 401, 403, 429, 500] as const;
+const GENERIC_ERRORS = [400, 401, 403, 429, 500, 503] as const;
 
 const ERROR_DESCRIPTIONS: Readonly<Record<number, string>> = {
   400: 'Bad parameter (`code` names it, `param` points at it).',
@@ -22,6 +22,7 @@ const ERROR_DESCRIPTIONS: Readonly<Record<number, string>> = {
   422: 'Idempotency-Key reused with a different request.',
   429: 'Rate limited; Retry-After says when to try again.',
   500: 'api_error: retrying with the same Idempotency-Key is safe.',
+  503: 'api_error: a dependency (database, Redis, a rate source) is unreachable for now; Retry-After says when to try again, with the same Idempotency-Key.',
 };
 
 interface RouteValidation {
@@ -57,6 +58,9 @@ export function buildOpenApi(table: readonly RequestRoute[]): OpenApiDocument {
         'Every POST needs an Idempotency-Key; `Api-Version` selects the version that answers. Errors answer `{error: {code, message, param?, request_id}}`.',
     },
     tags: [...new Set(Object.values(OPERATIONS).map((operation) => operation.tag))].map((name) => ({ name })),
+    // Relative to where the document is served: the host that answered GET /v1/openapi.json (the
+    // paths carry /v1 themselves). Each deployment has its own host, so none is written in.
+    servers: [{ url: '/', description: 'The host serving this document, e.g. http://localhost:4242 for `npm start`' }],
     security: [{ apiKey: [] }],
     paths,
     components: {

@@ -6,7 +6,8 @@ import type { JsonSchema } from './response-schemas';
  * A joi schema as OpenAPI 3.1 JSON Schema, by joi-to-json. One gap is filled by hand:
  * `Joi.object().pattern(Joi.string(), value)` (metadata, evidence) comes out as a closed object
  * with no properties, which would forbid every key; it is a map, so `additionalProperties`
- * takes the value's schema and `propertyNames` the key's.
+ * takes the value's schema and `propertyNames` the key's, and the map's size limits (joi's
+ * `min`/`max` on the object) become `minProperties`/`maxProperties`.
  */
 export function joiToJsonSchema(schema: Schema): JsonSchema {
   const json = parse(schema, 'open-api-3.1') as JsonSchema;
@@ -32,5 +33,8 @@ function fillPatternMaps(schema: Schema, json: JsonSchema): void {
     json.additionalProperties = parse(keyed.rule, 'open-api-3.1') as JsonSchema;
     json.propertyNames = parse(keyed.schema as Schema, 'open-api-3.1') as JsonSchema;
     if (Object.keys(properties).length === 0) delete json.properties;
+    const limit = (name: 'min' | 'max'): number | undefined => (schema.$_getRule(name)?.args as { limit?: number } | undefined)?.limit;
+    if (limit('min') !== undefined) json.minProperties = limit('min');
+    if (limit('max') !== undefined) json.maxProperties = limit('max');
   }
 }
