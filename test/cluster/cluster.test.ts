@@ -1,6 +1,7 @@
 import test from 'ava';
 import { afterChecks } from './checks';
 import { clusterSkipReason, startCluster, type Cluster, type Slot } from './cluster';
+import { privateServersSkipReason, startPrivateMariaDb, startPrivateRedis, type PrivateServer } from './servers';
 import { runWorkload, seededRandom } from './workload';
 
 /**
@@ -11,9 +12,46 @@ import { runWorkload, seededRandom } from './workload';
 const skip = clusterSkipReason();
 const short = process.env.CLUSTER_SCALE === 'short';
 const seed = process.env.CLUSTER_SEED ? Number(process.env.CLUSTER_SEED) : Math.floor(Math.random() * 2 ** 31);
-const scale = short ? { flows: 16, concurrency: 4, apiKills: 2, workerKills: 2, gapMs: [200, 600] } : { flows: 90, concurrency: 6, apiKills: 8, workerKills: 6, gapMs: [400, 1600] };
+const scale = short
+  ? { flows: 16, concurrency: 4, apiKills: 2, workerKills: 2, gapMs: [200, 600], outages: 1 }
+  : { flows: 90, concurrency: 6, apiKills: 8, workerKills: 6, gapMs: [400, 1600], outages: 2 };
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** What a test does to the cluster while the workload runs. */
+type Fault = 'none' | 'kills' | 'mariadb' | 'redis';
+
+/** One outage of a private server, as the fault loop ran it. */
+interface Outage {
+  readonly signal: 'SIGTERM' | 'SIGKILL';
+  readonly downMs: number;
+  /** Per API: readiness answered 503 (api_error, Retry-After) while the server was down. */
+  readonly notReady: boolean[];
+  /** Per API: readiness answered 200 again, ms after the server was back. */
+  readonly readyAgainMs: Array<number | undefined>;
+  /** Every /v1 probe during the outage was 503 api_error with Retry-After (database outages only). */
+  readonly probe: string | undefined;
+}
+
+/** GET `url`; status, Retry-After and the envelope's code, or undefined when nothing answered. */
+async function probe(url: string, headers: Record<string, string> = {}): Promise<{ status: number; retryAfter: string | null; code: unknown } | undefined> {
+  try {
+    const res = await fetch(url, { headers, signal: AbortSignal.timeout(5_000) });
+    const text = await res.text();
+    let code: unknown;
+    try {
+      code = (JSON.parse(text) as { error?: { code?: unknown } }).error?.code;
+    } catch {
+      code = undefined;
+    }
+    return { status: res.status, retryAfter: res.headers.get('retry-after'), code };
+  } catch {
+    return undefined;
+  }
+}
+
+/** A 503 as the API promises it during an outage: the api_error envelope and a Retry-After in seconds. */
+const isUnavailable = (answer: Awaited<ReturnType<typeof probe>>): boolean => answer?.status === 503 && answer.code === 'api_error' && /^\d+$/.test(answer.retryAfter ?? '');
 
 if (skip) {
   test('cluster tests skipped', (t) => {
@@ -21,19 +59,24 @@ if (skip) {
     t.pass();
   });
 } else {
-  const run = async (t: import('ava').ExecutionContext, faults: boolean): Promise<void> => {
+  const run = async (t: import('ava').ExecutionContext, fault: Fault): Promise<void> => {
     const started = Date.now();
     const replay = `replay with CLUSTER_SEED=${seed}${short ? ' CLUSTER_SCALE=short' : ''}`;
     t.log(`seed ${seed} (${replay})`);
     let cluster: Cluster | undefined;
+    let server: PrivateServer | undefined;
     try {
-      cluster = await startCluster({ apis: 3, workers: 2 });
+      // The outage tests stop a server: one of their own, never the shared one other suites use.
+      if (fault === 'mariadb') server = await startPrivateMariaDb();
+      if (fault === 'redis') server = await startPrivateRedis();
+      if (server) t.log(`private ${server.name} on port ${server.port} up in ${Date.now() - started} ms`);
+      cluster = await startCluster({ apis: 3, workers: 2, ...(fault === 'mariadb' ? { databaseServerUrl: server!.url } : {}), ...(fault === 'redis' ? { redisUrl: server!.url } : {}) });
       t.log(`cluster up in ${Date.now() - started} ms, proxy ${cluster.proxy.url}`);
       const c = cluster;
       let workloadDone = false;
       const faultLog: string[] = [];
-      const faultLoop = async (): Promise<void> => {
-        if (!faults) return;
+      const outages: Outage[] = [];
+      const killLoop = async (): Promise<void> => {
         const random = seededRandom(seed ^ 0x5eed);
         const schedule = [...Array<'api'>(scale.apiKills).fill('api'), ...Array<'worker'>(scale.workerKills).fill('worker')].sort(() => random() - 0.5);
         // Restarts run in the background, so several processes can be down at once (never every API).
@@ -58,16 +101,67 @@ if (skip) {
         }
         await Promise.all(restarts);
       };
+      /**
+       * Stops the private server mid-workload (seeded: when, which signal, how long), keeps it down
+       * while probing every API's readiness and a /v1 read, starts it again on the same port and
+       * data, and waits for every API to be ready again. No API or worker is restarted.
+       */
+      const outageLoop = async (target: PrivateServer): Promise<void> => {
+        const random = seededRandom(seed ^ 0x0d0e);
+        for (let n = 0; n < scale.outages; n += 1) {
+          await sleep((n === 0 ? 300 : 4000) + Math.floor(random() * 1000));
+          // The first outage always happens (the workload waits it out); later ones only while there is work.
+          if (n > 0 && workloadDone) break;
+          const signal = random() < 0.5 ? 'SIGKILL' : 'SIGTERM';
+          // Redis: the 10 s of the issue; MariaDB: a restart's few seconds.
+          const downMs = target.name === 'redis' ? 10_000 : 3000 + Math.floor(random() * 2000);
+          const inFlight = c.apiUrls.reduce((sum, _, index) => sum + c.proxy.inFlight(index), 0);
+          const stoppedAt = Date.now();
+          await target.stop(signal);
+          faultLog.push(`${((Date.now() - started) / 1000).toFixed(1)}s ${signal} ${target.name} (${inFlight} requests in flight), down ${downMs} ms`);
+          const notReady = c.apiUrls.map(() => false);
+          const probes: string[] = [];
+          while (Date.now() - stoppedAt < downMs) {
+            await Promise.all(
+              c.apiUrls.map(async (url, index) => {
+                if (isUnavailable(await probe(`${url}/health/ready`))) notReady[index] = true;
+              }),
+            );
+            if (target.name === 'mariadb') {
+              // A read needs the database and nothing else: it must be 503, never a 500 or a stale answer.
+              const read = await probe(`${c.proxy.url}/v1/payment_intents?limit=1`, { authorization: `Bearer ${c.testApiKey}` });
+              if (!isUnavailable(read)) probes.push(`GET /v1/payment_intents answered ${JSON.stringify(read)}`);
+            }
+            await sleep(250);
+          }
+          const restartedAt = Date.now();
+          await target.start();
+          faultLog.push(`${((Date.now() - started) / 1000).toFixed(1)}s ${target.name} back after ${Date.now() - stoppedAt} ms`);
+          const readyAgainMs: Array<number | undefined> = c.apiUrls.map(() => undefined);
+          const deadline = Date.now() + 30_000;
+          while (readyAgainMs.includes(undefined) && Date.now() < deadline) {
+            await Promise.all(
+              c.apiUrls.map(async (url, index) => {
+                if (readyAgainMs[index] === undefined && (await probe(`${url}/health/ready`))?.status === 200) readyAgainMs[index] = Date.now() - restartedAt;
+              }),
+            );
+            await sleep(100);
+          }
+          outages.push({ signal, downMs, notReady, readyAgainMs, probe: probes.length === 0 ? undefined : probes.slice(0, 5).join('; ') });
+        }
+      };
+
       const workloadStarted = Date.now();
       const [record] = await Promise.all([
         runWorkload({ seed, flows: scale.flows, concurrency: scale.concurrency, baseUrl: c.proxy.url, apiKey: c.testApiKey }).finally(() => {
           workloadDone = true;
         }),
-        faultLoop(),
+        fault === 'kills' ? killLoop() : server ? outageLoop(server) : Promise.resolve(),
       ]);
       t.log(`workload: ${record.operations} operations, ${record.intents.size} intents, ${record.disputes.size} disputes, ${record.settlements.size} settlements in ${Date.now() - workloadStarted} ms`);
       if (faultLog.length > 0) t.log(`faults: ${faultLog.join('; ')}`);
-      t.log(`proxy: ${JSON.stringify(c.proxy.stats)}`);
+      t.log(`proxy: ${JSON.stringify(c.proxy.stats)}; statuses the clients saw: ${JSON.stringify(c.proxy.statuses)}, errors ${JSON.stringify(c.proxy.errorCodes)}`);
+      for (const outage of outages) t.log(`outage (${outage.signal}, ${outage.downMs} ms): readiness 503 per API ${JSON.stringify(outage.notReady)}, ready again after ${JSON.stringify(outage.readyAgainMs)} ms`);
       const checksStarted = Date.now();
       const checks = await afterChecks(c, record);
       t.log(`after-checks: ${checks.intents} intents, ${checks.events} events, ${checks.deliveries} deliveries in ${Date.now() - checksStarted} ms; total ${Date.now() - started} ms`);
@@ -75,16 +169,44 @@ if (skip) {
       t.deepEqual(record.errors, [], `the client saw errors (${replay})`);
       t.deepEqual(checks.problems, [], `broken promises (${replay})`);
       t.true(record.intents.size > 0 && checks.events > 0, `the workload did something (${replay})`);
-      if (faults) t.true(faultLog.length > 0, 'faults were injected');
+      if (fault === 'kills') t.true(faultLog.length > 0, 'faults were injected');
+      if (server) {
+        t.true(outages.length > 0, 'the outage happened');
+        // What the client saw: the outage as 503s with Retry-After in the api_error envelope, never a 500.
+        t.deepEqual(c.proxy.serverErrors, [], `answers of 500 or more other than 503 during the ${server.name} outage (${replay})`);
+        t.deepEqual(c.proxy.badUnavailable, [], `503s without Retry-After or the api_error envelope (${replay})`);
+        t.true((c.proxy.statuses[503] ?? 0) > 0, `the clients saw the outage as 503s (${replay})`);
+        for (const outage of outages) {
+          t.deepEqual(outage.notReady, c.apiUrls.map(() => true), `every API's readiness turned 503 during the outage (${replay})`);
+          t.false(outage.readyAgainMs.includes(undefined), `every API was ready again within 30 s of the restart: ${JSON.stringify(outage.readyAgainMs)} (${replay})`);
+          t.is(outage.probe, undefined, `reads during the outage (${replay})`);
+        }
+        // Recovered on their own: the processes that started are the ones that finished.
+        for (const slot of [...c.apis, ...c.workers]) t.true(slot.current?.running() === true && slot.kills === 0, `${slot.name} ran through the outage without a restart`);
+      }
     } catch (error) {
       t.log(replay);
       throw error;
     } finally {
       if (cluster && !t.passed) t.log(cluster.logs().split('\n').filter((line) => line.startsWith('---') || /"level":(40|50|60)/.test(line)).slice(-80).join('\n'));
+      if (server && !t.passed) t.log(`--- ${server.name} ---\n${server.log().split('\n').slice(-30).join('\n')}`);
       await cluster?.close();
+      await server?.close();
     }
   };
 
-  test.serial('3 APIs and 2 workers behind a balancer: a seeded mixed workload keeps every promise', (t) => run(t, false));
-  test.serial('SIGKILL of workers mid-pass and APIs mid-request, repeatedly during the workload: the same promises hold', (t) => run(t, true));
+  test.serial('3 APIs and 2 workers behind a balancer: a seeded mixed workload keeps every promise', (t) => run(t, 'none'));
+  test.serial('SIGKILL of workers mid-pass and APIs mid-request, repeatedly during the workload: the same promises hold', (t) => run(t, 'kills'));
+  const privateSkip = privateServersSkipReason();
+  if (privateSkip) {
+    test('outage tests skipped', (t) => {
+      t.log(privateSkip);
+      t.pass();
+    });
+  } else {
+    test.serial('MariaDB restarted mid-workload (SIGTERM or SIGKILL, a few seconds down): 503 with Retry-After meanwhile, everything recovers, the same promises hold', (t) =>
+      run(t, 'mariadb'),
+    );
+    test.serial('Redis down for 10 s mid-workload: 503 with Retry-After meanwhile, everything recovers, the same promises hold', (t) => run(t, 'redis'));
+  }
 }

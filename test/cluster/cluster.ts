@@ -11,6 +11,7 @@ export function clusterSkipReason(): string | undefined {
 }
 
 interface Killable {
+  running(): boolean;
   kill(): Promise<void>;
   stop(): Promise<number | null>;
   output(): string;
@@ -33,6 +34,8 @@ export interface Cluster {
   readonly receiver: WebhookReceiver;
   readonly apis: readonly Slot[];
   readonly workers: readonly Slot[];
+  /** Each API process's own address (the proxy's upstreams), for probing one directly. */
+  readonly apiUrls: readonly string[];
   readonly merchantId: string;
   readonly testApiKey: string;
   /** `ledger verify` through the admin CLI on the cluster's database. */
@@ -45,6 +48,10 @@ export interface Cluster {
 export interface ClusterOptions {
   readonly apis?: number;
   readonly workers?: number;
+  /** A MariaDB server to create the cluster's database on instead of PAYMENTS_TEST_DATABASE_URL's (the outage tests' private one). */
+  readonly databaseServerUrl?: string;
+  /** A Redis instead of PAYMENTS_TEST_REDIS_URL's. */
+  readonly redisUrl?: string;
 }
 
 /**
@@ -54,7 +61,7 @@ export interface ClusterOptions {
  * merchant whose test key the workload uses.
  */
 export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
-  const environment: ServiceEnvironment = await serviceEnvironment();
+  const environment: ServiceEnvironment = await serviceEnvironment({ databaseServerUrl: options.databaseServerUrl, redisUrl: options.redisUrl });
   const closers: Array<() => Promise<unknown>> = [async () => environment.cleanup()];
   const close = async (): Promise<void> => {
     for (const closer of closers.reverse()) await closer().catch(() => undefined);
@@ -149,6 +156,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       receiver,
       apis,
       workers,
+      apiUrls: apiPorts.map((port) => `http://127.0.0.1:${port}`),
       merchantId: created.merchant.id,
       testApiKey: created.test_api_key,
       verifyLedger: () => runAdmin(env, ['ledger', 'verify']),

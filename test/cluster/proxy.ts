@@ -11,6 +11,14 @@ export interface RoundRobinProxy {
   setUp(index: number, up: boolean): void;
   /** Answers the proxy gave itself because no upstream answered (502). */
   readonly stats: { forwarded: number; skipped: number; failed: number };
+  /** Every answer the clients got, by HTTP status (the proxy's own 502s included): what a client saw during a fault. */
+  readonly statuses: Record<number, number>;
+  /** Upstream answers of 500 or more other than 503, as `status METHOD path` (at most 50): what must not happen during an outage. */
+  readonly serverErrors: string[];
+  /** 503 answers that broke the contract: no Retry-After, or not the `api_error` envelope (at most 50). */
+  readonly badUnavailable: string[];
+  /** Upstream error answers by `status code` (`409 idempotency_key_in_use`): what the clients' retries met. */
+  readonly errorCodes: Record<string, number>;
   close(): Promise<void>;
 }
 
@@ -23,6 +31,13 @@ export async function startRoundRobinProxy(upstreamPorts: readonly number[]): Pr
   const up = upstreamPorts.map(() => true);
   const inFlight = upstreamPorts.map(() => 0);
   const stats = { forwarded: 0, skipped: 0, failed: 0 };
+  const statuses: Record<number, number> = {};
+  const serverErrors: string[] = [];
+  const badUnavailable: string[] = [];
+  const errorCodes: Record<string, number> = {};
+  const saw = (status: number): void => {
+    statuses[status] = (statuses[status] ?? 0) + 1;
+  };
   let next = 0;
   const sockets = new Set<Socket>();
 
@@ -56,6 +71,24 @@ export async function startRoundRobinProxy(upstreamPorts: readonly number[]): Pr
         const upstream = http.request(
           { host: '127.0.0.1', port: upstreamPorts[index], method: req.method, path: req.url, headers: { ...req.headers, connection: 'close' }, agent: false },
           (answer) => {
+            saw(answer.statusCode ?? 502);
+            if ((answer.statusCode ?? 502) >= 500 && answer.statusCode !== 503 && serverErrors.length < 50) serverErrors.push(`${answer.statusCode} ${req.method} ${req.url}`);
+            if ((answer.statusCode ?? 0) >= 400) {
+              const parts: Buffer[] = [];
+              answer.on('data', (chunk: Buffer) => parts.push(chunk));
+              answer.on('end', () => {
+                let code: unknown;
+                try {
+                  code = (JSON.parse(Buffer.concat(parts).toString('utf8')) as { error?: { code?: unknown } }).error?.code;
+                } catch {
+                  code = undefined;
+                }
+                const label = `${answer.statusCode} ${String(code)}`;
+                errorCodes[label] = (errorCodes[label] ?? 0) + 1;
+                const retryAfter = answer.headers['retry-after'];
+                if (answer.statusCode === 503 && (code !== 'api_error' || !retryAfter || !/^\d+$/.test(String(retryAfter))) && badUnavailable.length < 50) badUnavailable.push(`${req.method} ${req.url}: code ${String(code)}, Retry-After ${String(retryAfter)}`);
+              });
+            }
             res.writeHead(answer.statusCode ?? 502, answer.headers);
             answer.pipe(res);
             answer.on('end', finish);
@@ -80,6 +113,7 @@ export async function startRoundRobinProxy(upstreamPorts: readonly number[]): Pr
             return;
           }
           stats.failed += 1;
+          saw(502);
           res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'api_error', message: `upstream failed: ${error.code ?? error.message}` } }));
         });
         stats.forwarded += 1;
@@ -105,6 +139,10 @@ export async function startRoundRobinProxy(upstreamPorts: readonly number[]): Pr
       up[index] = state;
     },
     stats,
+    statuses,
+    serverErrors,
+    badUnavailable,
+    errorCodes,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();

@@ -24,13 +24,15 @@ export interface ServiceEnvironment {
 /**
  * Environment for a real service process: its own data directory (the embedded SQLite default)
  * or, when PAYMENTS_TEST_DATABASE_URL is set, a fresh MariaDB database, plus Redis when
- * PAYMENTS_TEST_REDIS_URL is set.
+ * PAYMENTS_TEST_REDIS_URL is set. `servers` points it at other servers (the cluster's private ones).
  */
-export async function serviceEnvironment(): Promise<ServiceEnvironment> {
+export async function serviceEnvironment(servers: { databaseServerUrl?: string; redisUrl?: string } = {}): Promise<ServiceEnvironment> {
   const dataDir = mkdtempSync(join(tmpdir(), 'payments-e2e-'));
   // The service must know its own address before it starts: channels call back to it.
   const port = await freePort();
-  const mysql = process.env.PAYMENTS_TEST_DATABASE_URL ? await createTestDatabase() : undefined;
+  const databaseServerUrl = servers.databaseServerUrl ?? process.env.PAYMENTS_TEST_DATABASE_URL;
+  const redisUrl = servers.redisUrl ?? process.env.PAYMENTS_TEST_REDIS_URL;
+  const mysql = databaseServerUrl ? await createTestDatabase({ serverUrl: databaseServerUrl }) : undefined;
   await mysql?.knex.destroy();
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
@@ -40,7 +42,7 @@ export async function serviceEnvironment(): Promise<ServiceEnvironment> {
     PAYMENTS_HOST: '127.0.0.1',
     PAYMENTS_TICK_MS: '200',
     ...(mysql ? { PAYMENTS_DATABASE_URL: mysql.url } : {}),
-    ...(process.env.PAYMENTS_TEST_REDIS_URL ? { PAYMENTS_REDIS_URL: process.env.PAYMENTS_TEST_REDIS_URL, PAYMENTS_REDIS_PREFIX: `e2e:${Date.now()}:` } : {}),
+    ...(redisUrl ? { PAYMENTS_REDIS_URL: redisUrl, PAYMENTS_REDIS_PREFIX: `e2e:${Date.now()}:` } : {}),
   };
   return {
     env,
@@ -53,6 +55,8 @@ export async function serviceEnvironment(): Promise<ServiceEnvironment> {
 
 interface SpawnedProcess {
   output(): string;
+  /** True until the process exited (on its own or stopped). */
+  running(): boolean;
   stop(): Promise<number | null>;
   /** SIGKILL: no shutdown at all, as when a machine dies; resolves once it exited. */
   kill(): Promise<void>;
@@ -76,6 +80,7 @@ async function spawnUntilReady(env: NodeJS.ProcessEnv, script: string, args: str
   }
   return {
     output: () => stdout,
+    running: () => child.exitCode === null && child.signalCode === null,
     kill: async () => {
       child.kill('SIGKILL');
       await exited;

@@ -58,3 +58,35 @@ export function isRetryableTransactionError(error: unknown): boolean {
   if (driver.code === 'ER_LOCK_DEADLOCK' || driver.code === 'ER_LOCK_WAIT_TIMEOUT') return true;
   return typeof driver.code === 'string' && driver.code.startsWith('SQLITE_BUSY');
 }
+
+/** Socket-level failures: nothing is listening, the peer went away, or the network dropped us. */
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ECONNABORTED']);
+
+/** mysql2's own codes for a connection that is gone, closed, or never finished its handshake. */
+const MYSQL_CLIENT_CODES = new Set(['PROTOCOL_CONNECTION_LOST', 'PROTOCOL_SEQUENCE_TIMEOUT', 'PROTOCOL_ENQUEUE_AFTER_FATAL_ERROR', 'PROTOCOL_ENQUEUE_AFTER_QUIT']);
+
+/**
+ * Server answers meaning "not now" rather than "not this": shutting down (1053), too many
+ * connections (1040), this connection was killed (1927, MariaDB), server gone / lost (2006, 2013).
+ */
+const MYSQL_UNAVAILABLE_ERRNOS = new Set([1040, 1053, 1927, 2006, 2013]);
+const MYSQL_UNAVAILABLE_CODES = new Set(['ER_CON_COUNT_ERROR', 'ER_SERVER_SHUTDOWN', 'ER_CONNECTION_KILLED', 'CR_SERVER_GONE_ERROR', 'CR_SERVER_LOST']);
+
+/**
+ * True when the database could not be reached or dropped the connection, as opposed to refusing
+ * the statement: the work did not happen (or its outcome is unknown and the caller's retry, under
+ * the same idempotency key, finds out), and the same request may succeed once the database is
+ * back. Covers mysql2's socket and protocol errors, MariaDB's shutdown and connection-limit
+ * answers, knex's pool acquire timeout, and a command on a connection mysql2 already closed.
+ */
+export function isDatabaseUnavailableError(error: unknown): boolean {
+  const driver = asDriverError(error);
+  if (!driver) return false;
+  if (typeof driver.code === 'string' && (NETWORK_CODES.has(driver.code) || MYSQL_CLIENT_CODES.has(driver.code) || MYSQL_UNAVAILABLE_CODES.has(driver.code))) return true;
+  if (typeof driver.errno === 'number' && MYSQL_UNAVAILABLE_ERRNOS.has(driver.errno)) return true;
+  // knex: every pool slot busy or failing to connect until acquireConnectionTimeout ran out.
+  if ((error as { name?: unknown }).name === 'KnexTimeoutError') return true;
+  const message = typeof driver.message === 'string' ? driver.message : '';
+  // mysql2 (no code): a query on a connection whose socket already closed.
+  return /Can't add new command when connection is in closed state|Connection lost: The server closed the connection/.test(message);
+}

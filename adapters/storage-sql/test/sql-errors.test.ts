@@ -1,6 +1,9 @@
 import test from 'ava';
 import { createTestDatabase } from '../src/testing/create-test-database';
-import { isDuplicateKeyError, isRetryableTransactionError } from '../src/sql-errors';
+import { createServer } from 'node:net';
+import knexFactory from 'knex';
+import { createKnex } from '../src/create-knex';
+import { isDatabaseUnavailableError, isDuplicateKeyError, isRetryableTransactionError } from '../src/sql-errors';
 import { mysqlError } from './test-support';
 
 const intentsOrderUnique = {
@@ -43,6 +46,76 @@ test('a real duplicate from the test database is recognised', async (t) => {
     t.true(isDuplicateKeyError(error));
     t.false(isRetryableTransactionError(error));
   } finally {
+    await database.destroy();
+  }
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+test('an unreachable database is recognised: driver, protocol and server codes, the pool timeout; a refused statement is not', (t) => {
+  for (const error of [
+    Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:3306'), { code: 'ECONNREFUSED', errno: -111 }),
+    Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET', errno: -104 }),
+    Object.assign(new Error('Connection lost: The server closed the connection.'), { code: 'PROTOCOL_CONNECTION_LOST', fatal: true }),
+    mysqlError(1053, 'ER_SERVER_SHUTDOWN', 'Server shutdown in progress'),
+    mysqlError(1927, 'ER_CONNECTION_KILLED', 'Connection was killed'),
+    mysqlError(1040, 'ER_CON_COUNT_ERROR', 'Too many connections'),
+    Object.assign(new Error('Knex: Timeout acquiring a connection. The pool is probably full.'), { name: 'KnexTimeoutError' }),
+    new Error("Can't add new command when connection is in closed state"),
+  ]) {
+    t.true(isDatabaseUnavailableError(error), error.message);
+  }
+  for (const error of [mysqlError(1062, 'ER_DUP_ENTRY'), mysqlError(1213, 'ER_LOCK_DEADLOCK'), mysqlError(1146, 'ER_NO_SUCH_TABLE'), new Error('boom'), undefined, 'ECONNREFUSED']) {
+    t.false(isDatabaseUnavailableError(error), String(error));
+  }
+});
+
+test('real outages are recognised: a closed port, and a pool that cannot hand out a connection in time', async (t) => {
+  const closed = createKnex(`mysql://root@127.0.0.1:${await freePort()}/payments`);
+  try {
+    t.true(isDatabaseUnavailableError(await t.throwsAsync(closed.raw('SELECT 1'))));
+  } finally {
+    await closed.destroy();
+  }
+  // One connection, held by an open transaction: the next query waits for the pool and times out.
+  const single = knexFactory({ client: 'better-sqlite3', connection: { filename: ':memory:' }, useNullAsDefault: true, pool: { min: 1, max: 1 }, acquireConnectionTimeout: 100 });
+  const trx = await single.transaction();
+  try {
+    t.true(isDatabaseUnavailableError(await t.throwsAsync(single.raw('SELECT 1'))));
+  } finally {
+    await trx.rollback();
+    await single.destroy();
+  }
+});
+
+test('MariaDB killing the connection under a running statement is recognised (skipped without PAYMENTS_TEST_DATABASE_URL)', async (t) => {
+  if (!process.env['PAYMENTS_TEST_DATABASE_URL']) {
+    t.pass('no MariaDB to test against');
+    return;
+  }
+  const database = await createTestDatabase();
+  const admin = createKnex(database.url);
+  try {
+    const victim = database.knex.transaction(async (trx) => {
+      const [[row]] = (await trx.raw('SELECT CONNECTION_ID() AS id')) as [[{ id: number }]];
+      // knex builders are lazy: `then` sends it.
+      setTimeout(() => admin.raw(`KILL CONNECTION ${Number(row.id)}`).then(() => undefined, () => undefined), 200);
+      await trx.raw('SELECT SLEEP(5)');
+    });
+    const error = await t.throwsAsync(victim);
+    t.true(isDatabaseUnavailableError(error), `${(error as { code?: string }).code}: ${error?.message}`);
+    t.false(isRetryableTransactionError(error));
+  } finally {
+    await admin.destroy();
     await database.destroy();
   }
 });

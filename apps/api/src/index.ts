@@ -8,3 +8,4 @@ export * from './start';
 export * from './metrics';
 export * from './readiness';
 export * from './redaction';
+export * from './http/unavailable';

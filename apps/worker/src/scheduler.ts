@@ -1,4 +1,4 @@
-import type { Logger } from '@payments/api';
+import { unavailableOf, type Logger } from '@payments/api';
 import { LockBusyError, type LockManager } from '@payments/core';
 
 /** How long one worker may hold a job before another may presume it dead and run it. */
@@ -83,7 +83,9 @@ export class Scheduler {
           continue;
         }
         ran('failed');
-        this.logger.error({ job: job.name, err: error }, 'job failed');
+        // The database or Redis is down: expected during an outage, and the next tick tries again.
+        if (unavailableOf(error)) this.logger.warn({ job: job.name, err: error }, 'job skipped: a dependency is unavailable');
+        else this.logger.error({ job: job.name, err: error }, 'job failed');
       }
     }
   }

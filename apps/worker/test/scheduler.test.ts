@@ -1,6 +1,8 @@
+import { createServer } from 'node:net';
 import test from 'ava';
 import pino from 'pino';
 import { InMemoryLockManager } from '@payments/in-memory';
+import { createKnex } from '@payments/storage-sql';
 import { Scheduler, type Job } from '../src/scheduler';
 
 const silent = pino({ level: 'silent' });
@@ -93,4 +95,33 @@ test('a job that is not exclusive runs in every worker at once', async (t) => {
   });
   await Promise.all([new Scheduler([shared()], 1000, silent, locks).pass(), new Scheduler([shared()], 1000, silent, locks).pass()]);
   t.is(maxRunning, 2);
+});
+
+test('a job failing on an unreachable database is logged as skipped (warn, not error) and runs again on the next pass', async (t) => {
+  const port = await new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const address = probe.address() as { port: number };
+      probe.close(() => resolve(address.port));
+    });
+  });
+  const lines: Array<{ level: number; msg: string; job?: string }> = [];
+  const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as { level: number; msg: string }) });
+  const closed = createKnex(`mysql://root@127.0.0.1:${port}/payments`);
+  let databaseUp = false;
+  const pass = job('expire', 0, async () => {
+    if (!databaseUp) await closed.raw('SELECT 1');
+    return 1;
+  });
+  const scheduler = new Scheduler([pass], 1000, logger, new InMemoryLockManager());
+  try {
+    await scheduler.pass();
+    t.like(lines.at(-1), { level: 40, msg: 'job skipped: a dependency is unavailable', job: 'expire' });
+    t.false(lines.some((line) => line.level >= 50), 'an outage is not logged as an error');
+    databaseUp = true;
+    await scheduler.pass();
+    t.is(pass.calls, 2);
+    t.like(lines.at(-1), { level: 30, msg: 'job done', job: 'expire' });
+  } finally {
+    await closed.destroy();
+  }
 });

@@ -1,5 +1,6 @@
 import {
   CoreError,
+  IDEMPOTENCY,
   type ClaimRequest,
   type ClaimResult,
   type IdempotencyClaim,
@@ -9,7 +10,7 @@ import {
 } from '@payments/core';
 import type { KnexContext } from '../knex-context';
 import { toNumber, type BigIntValue } from '../mapping/column-values';
-import { isDuplicateKeyError } from '../sql-errors';
+import { isDatabaseUnavailableError, isDuplicateKeyError } from '../sql-errors';
 
 interface IdempotencyRow {
   merchant_id: string;
@@ -31,13 +32,17 @@ interface IdempotencyRow {
  */
 const MAX_CLAIM_ROUNDS = 8;
 
+/** How long a failed release keeps being retried: the claim's lease, after which it frees itself. */
+const RELEASE_RETRY_WINDOW_MS = IDEMPOTENCY.leaseMs;
+const RELEASE_RETRY_MAX_DELAY_MS = 2_000;
+
 function keyColumns(scope: IdempotencyScope): Pick<IdempotencyRow, 'merchant_id' | 'mode' | 'idem_key'> {
   return { merchant_id: scope.merchantId, mode: scope.mode, idem_key: scope.key };
 }
 
 /**
  * Claims are decided by the primary key (merchant, mode, key) and by compare-and-set on the
- * claim token, never by read-then-write, so concurrent requests on any number of processes get
+ * claim token, never by read-then-write (the first read only short-cuts a settled key), so concurrent requests on any number of processes get
  * exactly one owner. Claims run outside the request's transaction; `complete` runs inside it.
  */
 export class KnexIdempotencyStore implements IdempotencyStore {
@@ -48,6 +53,17 @@ export class KnexIdempotencyStore implements IdempotencyStore {
   }
 
   async claim(request: ClaimRequest): Promise<ClaimResult> {
+    try {
+      return await this.claimOnce(request);
+    } catch (error) {
+      // The connection died after our INSERT or take-over may have landed: the row would hold our
+      // token, which nobody else knows, for the whole lease. Free it once the database is back.
+      if (isDatabaseUnavailableError(error)) this.releaseLater({ scope: request.scope, fingerprint: request.fingerprint, token: request.token }, Date.now() + RELEASE_RETRY_WINDOW_MS, 1);
+      throw error;
+    }
+  }
+
+  private async claimOnce(request: ClaimRequest): Promise<ClaimResult> {
     const key = keyColumns(request.scope);
     const now = request.now.getTime();
     const claimed: ClaimResult = {
@@ -61,15 +77,24 @@ export class KnexIdempotencyStore implements IdempotencyStore {
       created_at: now,
       expires_at: now + request.retentionMs,
     };
+    // Read first: a repeat of a finished request (a client's retry, the common repeat) is then
+    // answered with no write at all, not with a failed INSERT and a read. A fresh key costs one
+    // primary-key miss. The read decides nothing on its own: a missing row still goes through
+    // the INSERT below, so concurrent claims keep exactly one owner.
+    let known: IdempotencyRow | undefined = await this.table().where(key).first();
     for (let round = 0; round < MAX_CLAIM_ROUNDS; round += 1) {
-      try {
-        await this.table().insert({ ...key, ...fresh, state: 'in_flight', response_status: null, response_body: null });
-        return claimed;
-      } catch (error) {
-        if (!isDuplicateKeyError(error)) throw error;
+      if (known === undefined) {
+        try {
+          await this.table().insert({ ...key, ...fresh, state: 'in_flight', response_status: null, response_body: null });
+          return claimed;
+        } catch (error) {
+          if (!isDuplicateKeyError(error)) throw error;
+        }
+        known = await this.table().where(key).first();
+        if (known === undefined) continue; // released or purged since our insert: try again
       }
-      const row = await this.table().where(key).first();
-      if (row === undefined) continue; // released or purged since our insert: try again
+      const row: IdempotencyRow = known;
+      known = undefined;
       if (toNumber(row.expires_at) <= now) {
         // Forgotten: delete only the row we looked at, so a concurrent fresh claim survives.
         await this.table().where({ ...key, token: row.token }).delete();
@@ -104,10 +129,37 @@ export class KnexIdempotencyStore implements IdempotencyStore {
     return changed === 1;
   }
 
+  /**
+   * A release that cannot reach the database (the outage that failed the request, as often as not)
+   * is tried again in the background until it lands or the lease would have freed the key anyway:
+   * otherwise every client retry after a short outage meets 409 `idempotency_key_in_use` for the
+   * whole lease. Safe at any time: it deletes only this claim's row, and only while unfinished.
+   */
   async release(claim: IdempotencyClaim): Promise<void> {
-    await this.table()
+    try {
+      await this.deleteClaim(claim);
+    } catch (error) {
+      if (isDatabaseUnavailableError(error)) this.releaseLater(claim, Date.now() + RELEASE_RETRY_WINDOW_MS, 1);
+      throw error;
+    }
+  }
+
+  private deleteClaim(claim: IdempotencyClaim): Promise<number> {
+    return this.table()
       .where({ ...keyColumns(claim.scope), token: claim.token, state: 'in_flight' })
       .delete();
+  }
+
+  private releaseLater(claim: IdempotencyClaim, until: number, attempt: number): void {
+    const delay = Math.min(RELEASE_RETRY_MAX_DELAY_MS, 250 * 2 ** (attempt - 1));
+    if (Date.now() + delay > until) return;
+    // unref: a pending retry never holds up a process that is shutting down.
+    setTimeout(() => {
+      this.deleteClaim(claim).catch((error: unknown) => {
+        // Anything but an outage (a destroyed pool at shutdown) ends the retries: the lease frees the key.
+        if (isDatabaseUnavailableError(error)) this.releaseLater(claim, until, attempt + 1);
+      });
+    }, delay).unref();
   }
 
   async purgeExpired(now: Date): Promise<number> {

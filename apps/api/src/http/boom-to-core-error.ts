@@ -1,11 +1,13 @@
 import type { Boom } from '@hapi/boom';
 import { CoreError, isCoreError } from '@payments/core';
 import { internalError } from './error-envelope';
+import { unavailableOf } from './unavailable';
 
 /**
  * Hapi and its plugins answer with Boom errors (unknown route, body too large, wrong content
  * type, unreadable JSON). This turns each into the CoreError the envelope renders, so no route
- * ever answers in Hapi's own error format.
+ * ever answers in Hapi's own error format; a thrown driver error of an unreachable dependency
+ * becomes 503 `api_error` with Retry-After (see `unavailableOf`).
  */
 export function toCoreError(error: Boom | Error): CoreError {
   if (isCoreError(error)) return error;
@@ -27,7 +29,8 @@ export function toCoreError(error: Boom | Error): CoreError {
     case 415:
       return unsupportedMediaType();
     default:
-      return internalError(error);
+      // A database or Redis outage is a 503 the caller may retry, not a bug.
+      return unavailableOf(error) ?? internalError(error);
   }
 }
 

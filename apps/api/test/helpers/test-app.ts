@@ -45,7 +45,7 @@ const TEST_PASSWORD_HASHER = new ScryptPasswordHasher({ N: 1024, r: 8, p: 1 });
  * PAYMENTS_TEST_DATABASE_URL is set, Redis locks and rate limits when PAYMENTS_TEST_REDIS_URL is.
  */
 export async function startTestApp(
-  options: { clock?: Clock; env?: Record<string, string>; channels?: PaymentChannel[]; passwordHasher?: PasswordHasher; webhookSender?: WebhookSender; logger?: Logger; payoutGateway?: PayoutGateway } = {},
+  options: { clock?: Clock; env?: Record<string, string>; databaseUrl?: (url: string) => string; channels?: PaymentChannel[]; passwordHasher?: PasswordHasher; webhookSender?: WebhookSender; logger?: Logger; payoutGateway?: PayoutGateway } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
   // Channels call back over real HTTP, so the app listens on a port of its own.
@@ -54,7 +54,8 @@ export async function startTestApp(
     PAYMENTS_HOST: '127.0.0.1',
     PAYMENTS_PORT: String(port),
     PAYMENTS_CHANNEL_CALLBACK_URL: `http://127.0.0.1:${port}`,
-    PAYMENTS_DATABASE_URL: database.url,
+    // A test may route the service through something of its own (a TCP forwarder it can cut).
+    PAYMENTS_DATABASE_URL: options.databaseUrl ? options.databaseUrl(database.url) : database.url,
     ...(process.env.PAYMENTS_TEST_REDIS_URL ? { PAYMENTS_REDIS_URL: process.env.PAYMENTS_TEST_REDIS_URL } : {}),
     PAYMENTS_REDIS_PREFIX: `test:${randomBytes(6).toString('hex')}:`,
     PAYMENTS_MASTER_KEY: randomBytes(32).toString('hex'),

@@ -1,0 +1,191 @@
+import { createServer as createNetServer, connect, type Server as NetServer, type Socket } from 'node:net';
+import test from 'ava';
+import { CoreError, LockBusyError } from '@payments/core';
+import { createKnex } from '@payments/storage-sql';
+import { toCoreError } from '../src/http/boom-to-core-error';
+import { httpStatusOf } from '../src/http/error-envelope';
+import { DATABASE_RETRY_AFTER_SECONDS, unavailableOf } from '../src/http/unavailable';
+import { createBody, startTestApp, unique } from './helpers/test-app';
+
+type Json = Record<string, any>;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * A TCP forwarder in front of a real server that the test can cut (every connection dropped, new
+ * ones refused) and restore on the same port: a database or Redis outage as the service sees it,
+ * without stopping the shared server other suites use.
+ */
+interface Forwarder {
+  readonly port: number;
+  cut(): Promise<void>;
+  restore(): Promise<void>;
+  close(): Promise<void>;
+}
+
+async function startForwarder(targetHost: string, targetPort: number): Promise<Forwarder> {
+  const port = await freePort();
+  const sockets = new Set<Socket>();
+  let server: NetServer | undefined;
+  const listen = (): Promise<void> =>
+    server !== undefined ? Promise.resolve() : new Promise((resolve, reject) => {
+      const s = createNetServer((client) => {
+        const upstream = connect(targetPort, targetHost);
+        for (const socket of [client, upstream]) {
+          sockets.add(socket);
+          socket.on('close', () => sockets.delete(socket));
+          socket.on('error', () => undefined);
+        }
+        client.on('close', () => upstream.destroy());
+        upstream.on('close', () => client.destroy());
+        client.pipe(upstream).pipe(client);
+      });
+      s.once('error', reject);
+      s.listen(port, '127.0.0.1', () => resolve());
+      server = s;
+    });
+  const cut = async (): Promise<void> => {
+    const s = server;
+    server = undefined;
+    if (!s) return;
+    const closed = new Promise<void>((resolve) => s.close(() => resolve()));
+    for (const socket of sockets) socket.destroy();
+    await closed;
+  };
+  await listen();
+  return { port, cut, restore: listen, close: cut };
+}
+
+const withPort = (url: string, port: number): string => {
+  const parsed = new URL(url);
+  parsed.hostname = '127.0.0.1';
+  parsed.port = String(port);
+  return parsed.toString();
+};
+
+test('unavailableOf: dependency outages become 503 api_error with Retry-After; bugs and refusals do not', async (t) => {
+  // A real driver error: mysql2 against a port nothing listens on.
+  const knex = createKnex(`mysql://root@127.0.0.1:${await freePort()}/payments`);
+  const refused = await t.throwsAsync(knex.raw('SELECT 1'));
+  await knex.destroy();
+  const mapped = unavailableOf(refused);
+  t.like(mapped, { code: 'api_error', category: 'unavailable', retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS });
+  t.is(mapped?.cause, refused, 'the driver error is kept for the log');
+  t.false(/127\.0\.0\.1|mysql|ECONNREFUSED/.test(mapped?.message ?? ''), 'the answer names no address or driver');
+
+  // Redis failures arrive as CoreError unavailable already (locks-redis), as do busy locks.
+  const busy = new LockBusyError();
+  t.is(unavailableOf(busy), busy);
+  t.is(unavailableOf(new CoreError('merchant_order_id_taken', 'conflict', 'taken')), undefined);
+  t.is(unavailableOf(new Error('a bug')), undefined);
+  t.is(unavailableOf(Object.assign(new Error('Duplicate entry'), { errno: 1062, code: 'ER_DUP_ENTRY' })), undefined);
+
+  // What a route that let the driver error through answers: 503, not 500.
+  t.is(httpStatusOf(toCoreError(refused as Error)), 503);
+  t.is(httpStatusOf(toCoreError(new Error('a bug'))), 500);
+});
+
+test.serial('database outage (MariaDB behind a cut connection): 503 api_error with Retry-After, readiness 503, then everything answers again (skipped without PAYMENTS_TEST_DATABASE_URL)', async (t) => {
+  const server = process.env.PAYMENTS_TEST_DATABASE_URL;
+  if (!server) {
+    t.pass('no MariaDB to test against');
+    return;
+  }
+  const target = new URL(server);
+  const forwarder = await startForwarder(target.hostname, Number(target.port || 3306));
+  const t0 = await startTestApp({ databaseUrl: (url) => withPort(url, forwarder.port) });
+  try {
+    const shop = await t0.merchant();
+    const created = await t0.request({ method: 'POST', url: '/v1/payment_intents', key: shop.testKey, idempotencyKey: unique('idem'), payload: createBody() });
+    t.is(created.statusCode, 201);
+    const intentId = (created.result as Json).id as string;
+
+    await forwarder.cut();
+    const key = unique('idem');
+    const body = createBody();
+    for (const [method, url, idempotencyKey, payload] of [
+      ['GET', `/v1/payment_intents/${intentId}`, undefined, undefined],
+      ['GET', '/v1/payment_intents', undefined, undefined],
+      ['POST', '/v1/payment_intents', key, body],
+    ] as const) {
+      const res = await t0.request({ method, url, key: shop.testKey, ...(idempotencyKey ? { idempotencyKey } : {}), ...(payload ? { payload } : {}) });
+      t.is(res.statusCode, 503, `${method} ${url}: ${res.payload}`);
+      t.is(res.headers['retry-after'], String(DATABASE_RETRY_AFTER_SECONDS));
+      t.like((res.result as Json).error, { code: 'api_error', request_id: res.headers['request-id'] });
+      t.false(res.payload.includes(String(forwarder.port)), 'no address in the answer');
+    }
+    const ready = await t0.server.inject({ method: 'GET', url: '/health/ready' });
+    t.is(ready.statusCode, 503);
+    t.regex((JSON.parse(ready.payload) as Json).error.message as string, /database unreachable/);
+
+    await forwarder.restore();
+    // The failed request's key was released once the database came back (no 60 s of 409s):
+    // the client's retry with the same key runs, once.
+    let retried = await t0.request({ method: 'POST', url: '/v1/payment_intents', key: shop.testKey, idempotencyKey: key, payload: body });
+    for (let i = 0; i < 40 && retried.statusCode !== 201; i += 1) {
+      await new Promise((r) => setTimeout(r, 250));
+      retried = await t0.request({ method: 'POST', url: '/v1/payment_intents', key: shop.testKey, idempotencyKey: key, payload: body });
+    }
+    t.is(retried.statusCode, 201, retried.payload);
+    const replay = await t0.request({ method: 'POST', url: '/v1/payment_intents', key: shop.testKey, idempotencyKey: key, payload: body });
+    t.is((replay.result as Json).id, (retried.result as Json).id);
+    t.is((await t0.request({ method: 'GET', url: `/v1/payment_intents/${intentId}`, key: shop.testKey })).statusCode, 200);
+    t.is((await t0.server.inject({ method: 'GET', url: '/health/ready' })).statusCode, 200);
+  } finally {
+    await t0.close();
+    await forwarder.close();
+  }
+});
+
+test.serial('Redis outage (behind a cut connection): lock-taking writes answer 503 api_error with Retry-After, readiness 503, then the client reconnects (skipped without PAYMENTS_TEST_REDIS_URL)', async (t) => {
+  const redisUrl = process.env.PAYMENTS_TEST_REDIS_URL;
+  if (!redisUrl) {
+    t.pass('no Redis to test against');
+    return;
+  }
+  const target = new URL(redisUrl);
+  const forwarder = await startForwarder(target.hostname, Number(target.port || 6379));
+  const t0 = await startTestApp({ env: { PAYMENTS_REDIS_URL: withPort(redisUrl, forwarder.port) } });
+  try {
+    const shop = await t0.merchant();
+    const created = await t0.request({ method: 'POST', url: '/v1/payment_intents', key: shop.testKey, idempotencyKey: unique('idem'), payload: createBody() });
+    t.is(created.statusCode, 201);
+    const intentId = (created.result as Json).id as string;
+
+    await forwarder.cut();
+    const key = unique('idem');
+    // Placing an attempt takes the intent's lock in Redis.
+    const attempt = await t0.request({ method: 'POST', url: `/v1/payment_intents/${intentId}/attempts`, key: shop.testKey, idempotencyKey: key, payload: { payment_method: 'promptpay' } });
+    t.is(attempt.statusCode, 503, attempt.payload);
+    t.truthy(attempt.headers['retry-after']);
+    t.like((attempt.result as Json).error, { code: 'api_error' });
+    // A read needs no Redis: it keeps working.
+    t.is((await t0.request({ method: 'GET', url: `/v1/payment_intents/${intentId}`, key: shop.testKey })).statusCode, 200);
+    const ready = await t0.server.inject({ method: 'GET', url: '/health/ready' });
+    t.is(ready.statusCode, 503);
+    t.regex((JSON.parse(ready.payload) as Json).error.message as string, /redis unreachable/);
+
+    await forwarder.restore();
+    // The client reconnects on its own (capped backoff, at most 2 s apart).
+    let retried = attempt;
+    const deadline = Date.now() + 10_000;
+    while (retried.statusCode !== 201 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 250));
+      retried = await t0.request({ method: 'POST', url: `/v1/payment_intents/${intentId}/attempts`, key: shop.testKey, idempotencyKey: key, payload: { payment_method: 'promptpay' } });
+    }
+    t.is(retried.statusCode, 201, retried.payload);
+    t.is((await t0.server.inject({ method: 'GET', url: '/health/ready' })).statusCode, 200);
+  } finally {
+    await t0.close();
+    await forwarder.close();
+  }
+});
