@@ -105,7 +105,7 @@ export class KnexSimulatorOrderBook implements SimulatorOrderBook {
     });
   }
 
-  async claimDue(now: Date, limit: number): Promise<SimulatorOrder[]> {
+  async claimDue(now: Date, limit: number, leaseUntil: Date): Promise<SimulatorOrder[]> {
     return this.knex.transaction(async (trx) => {
       const query = this.table(trx).whereNotNull('due_at').where('due_at', '<=', now.getTime()).orderBy('due_at', 'asc').limit(limit);
       // Several workers: each skips the rows another is claiming (SQLite writes one at a time anyway).
@@ -116,7 +116,7 @@ export class KnexSimulatorOrderBook implements SimulatorOrderBook {
           'id',
           rows.map((row) => row.id),
         )
-        .update({ due_at: null, scheduled_outcome: null });
+        .update({ due_at: leaseUntil.getTime() });
       return rows.map(toOrder);
     });
   }

@@ -76,10 +76,12 @@ export interface SimulatorOrderBook {
    */
   update(order: SimulatorOrder, callback?: SimulatorCallback): Promise<void>;
   /**
-   * Orders whose scheduled outcome is due at `now`, each handed to exactly one caller even with
-   * several workers: the claim clears the schedule.
+   * Orders whose scheduled outcome is due at `now`, each handed to one caller even with several
+   * workers: the claim moves the due time to `leaseUntil`, and recording the outcome (`update`)
+   * clears the schedule. A worker that dies between the two leaves the order due again once the
+   * lease runs out, so the outcome is still reported.
    */
-  claimDue(now: Date, limit: number): Promise<SimulatorOrder[]>;
+  claimDue(now: Date, limit: number, leaseUntil: Date): Promise<SimulatorOrder[]>;
   /** Marks paid orders paid at or before `paidBefore` as settled at `now`; returns how many. */
   settlePaid(paidBefore: Date, now: Date): Promise<number>;
   /** Stores a dispute and, in the same transaction, the notice that announces it. */

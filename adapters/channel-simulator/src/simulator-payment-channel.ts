@@ -298,9 +298,13 @@ export class SimulatorPaymentChannel implements PaymentChannel {
   async tick(limit = 100): Promise<number> {
     const now = this.clock.now();
     const settled = await this.book.settlePaid(new Date(now.getTime() - (this.options.settleAfterMs ?? 0)), now);
-    const due = await this.book.claimDue(now, limit);
+    const due = await this.book.claimDue(now, limit, this.leaseUntil());
     for (const order of due) {
-      if (!order.scheduled || order.status !== 'pending') continue;
+      if (!order.scheduled || order.status !== 'pending') {
+        // Decided meanwhile (a simulate replaced the magic outcome): drop the stale schedule.
+        await this.book.update({ ...order, scheduled: undefined, dueAt: undefined });
+        continue;
+      }
       const callback = await this.record(order, order.scheduled);
       await this.deliver(callback).catch(() => undefined); // refused: a later tick tries again
     }
@@ -313,8 +317,9 @@ export class SimulatorPaymentChannel implements PaymentChannel {
   }
 
   /**
-   * How long a try under way keeps its callback from other workers: past the request timeout, so
-   * a callback is sent twice only when a process died while sending it.
+   * How long a try under way keeps its callback (or a claimed order its schedule) from other
+   * workers: past the request timeout, so a callback is sent twice only when a process died
+   * while sending it.
    */
   private leaseUntil(): Date {
     return new Date(this.clock.now().getTime() + this.callbackTimeoutMs() + 1000);

@@ -66,6 +66,24 @@ test.serial('a magic outcome the service refuses (its attempt not committed yet)
   t.is(arrived(orderId).length, 2, 'a delivered callback is not sent again');
 });
 
+test.serial('a worker that dies after claiming a due magic outcome leaves it due again once its lease runs out', async (t) => {
+  const book = new KnexSimulatorOrderBook(database.knex);
+  const channel = new SimulatorPaymentChannel(book, clock, new CryptoRandomSource(), { callbackSecret: Buffer.alloc(32, 3), callbackRetryMs: RETRY_MS, callbackTimeoutMs: 2000 });
+  const orderId = await place(channel, 10001);
+  // The dying worker: it claims the order, then nothing more (SIGKILL before recording the outcome).
+  const claimed = await book.claimDue(clock.now(), 100, new Date(clock.now().getTime() + 3000));
+  t.true(claimed.some((order) => order.id === orderId));
+  await channel.tick();
+  t.is(arrived(orderId).length, 0, 'leased to the dead worker');
+  clock.advance(3000);
+  await channel.tick();
+  t.deepEqual(arrived(orderId).map((a) => a.answered), [200]);
+  t.like(arrived(orderId)[0]!.body, { id: orderId, status: 'paid' });
+  clock.advance(60_000);
+  await channel.tick();
+  t.is(arrived(orderId).length, 1, 'reported once');
+});
+
 test.serial(`a callback refused every time is tried ${CALLBACK_ATTEMPTS} times with growing delays, then left to the reconciler`, async (t) => {
   const channel = sim();
   const orderId = await place(channel, 10002);
