@@ -165,7 +165,6 @@ if (skip) {
       const checksStarted = Date.now();
       const checks = await afterChecks(c, record);
       t.log(`after-checks: ${checks.intents} intents, ${checks.events} events, ${checks.deliveries} deliveries in ${Date.now() - checksStarted} ms; total ${Date.now() - started} ms`);
-      if (checks.notices.length > 0) t.log(`notices: ${checks.notices.join('; ')}`);
       t.deepEqual(record.errors, [], `the client saw errors (${replay})`);
       t.deepEqual(checks.problems, [], `broken promises (${replay})`);
       t.true(record.intents.size > 0 && checks.events > 0, `the workload did something (${replay})`);
