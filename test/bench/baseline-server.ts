@@ -1,107 +1,87 @@
-import Hapi, { type Server } from '@hapi/hapi';
-import { newId } from '@payments/core';
-import { CryptoRandomSource } from '@payments/node-runtime';
-import type { createKnex } from '@payments/storage-sql';
-
-type Db = ReturnType<typeof createKnex>;
-
-interface CreateBody {
-  amount: number;
-  currency: string;
-  merchant_order_id: string;
-}
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Knex } from 'knex';
+import { StatementReplayer, type StatementTemplate } from './statements';
 
 /** Where the baseline's routes live; the scenarios address them by these paths. */
 export const BASELINE_PATHS = {
   create: '/baseline/payment_intents',
   replay: '/baseline/replay',
   intents: '/baseline/payment_intents',
+  noIo: '/baseline/fx/quotes',
 } as const;
 
-const MODE = 'test';
-const EXPIRES_IN_MS = 3600 * 1000;
-const random = new CryptoRandomSource();
+/** Scenario id → the statements the service ran for one of its requests. */
+export type Templates = Readonly<Record<string, StatementTemplate>>;
 
-/** The row the service's create writes, with the same columns filled (see payment-intent.row). */
-function intentRow(merchantId: string, body: CreateBody): Record<string, unknown> {
-  const now = Date.now();
-  return {
-    id: newId(random, 'payment_intent'),
-    merchant_id: merchantId,
-    mode: MODE,
-    amount: body.amount,
-    currency: body.currency,
-    merchant_order_id: body.merchant_order_id,
-    status: 'created',
-    payment_method: null,
-    channel_preference: null,
-    description: null,
-    customer: null,
-    return_url: null,
-    metadata: '{}',
-    fee_amount: null,
-    fee_currency: null,
-    net_amount: null,
-    net_currency: null,
-    fx: null,
-    next_action: null,
-    available_at: null,
-    expires_at: now + EXPIRES_IN_MS,
-    created_at: now,
-    updated_at: now,
-    version: 0,
-  };
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
 }
 
+function send(res: ServerResponse, status: number, body: string): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) }).end(body);
+}
+
+function createInputs(req: IncomingMessage, text: string): Record<string, string> {
+  const body = JSON.parse(text) as { merchant_order_id?: unknown };
+  const key = req.headers['idempotency-key'];
+  return { idempotencyKey: typeof key === 'string' ? key : '', orderId: typeof body.merchant_order_id === 'string' ? body.merchant_order_id : '' };
+}
+
+const CURRENCY = /^[A-Z]{3}$/;
+
 /**
- * The floor the service is measured against: Hapi with no auth, idempotency, validation,
- * mapping or presenters, issuing the one statement each scenario cannot do without, on the
- * payment_intents table and the same merchant's rows as the service.
+ * The floor the service is measured against: a bare node:http server (no Hapi, no auth, no
+ * validation library, no presenters) on the same knex configuration (createKnex) that, per
+ * request, runs the very statements the service ran for a request of the same scenario (captured
+ * from the service's knex events, with fresh ids and the request's own key, order id or intent
+ * id) in the same transaction boundaries, and answers the service's answer.
  */
-export function createBaselineServer(knex: Db, merchantId: string): Server {
-  const server = Hapi.server({ host: '127.0.0.1', port: 0 });
-  const intents = () => knex('payment_intents');
+export function createBaselineServer(knex: Knex, templates: Templates): Server {
+  const replayers = new Map(Object.entries(templates).map(([id, template]) => [id, new StatementReplayer(template)]));
+  const replayer = (id: string): StatementReplayer => {
+    const found = replayers.get(id);
+    if (!found) throw new Error(`baseline: no statement template for '${id}'`);
+    return found;
+  };
 
-  server.route({
-    method: 'POST',
-    path: BASELINE_PATHS.create,
-    handler: async (request, h) => {
-      const row = intentRow(merchantId, request.payload as CreateBody);
-      await intents().insert(row);
-      return h.response(row).code(201);
-    },
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = req.url ?? '/';
+    const query = url.indexOf('?');
+    const path = query < 0 ? url : url.slice(0, query);
+    if (req.method === 'POST' && (path === BASELINE_PATHS.create || path === BASELINE_PATHS.replay)) {
+      const inputs = createInputs(req, await readBody(req));
+      const answer = await replayer(path === BASELINE_PATHS.create ? 'create' : 'replay').run(knex, inputs);
+      return send(res, answer.status, answer.body);
+    }
+    if (req.method === 'GET' && path === BASELINE_PATHS.intents) {
+      const answer = await replayer('list').run(knex, {});
+      return send(res, answer.status, answer.body);
+    }
+    if (req.method === 'GET' && path.startsWith(`${BASELINE_PATHS.intents}/`)) {
+      const answer = await replayer('get').run(knex, { intentId: path.slice(BASELINE_PATHS.intents.length + 1) });
+      return send(res, answer.status, answer.body);
+    }
+    if (req.method === 'GET' && path === BASELINE_PATHS.noIo) {
+      // What a hand-written handler would do: parse and check the query, answer JSON.
+      const params = new URLSearchParams(query < 0 ? '' : url.slice(query + 1));
+      const from = params.get('from') ?? '';
+      const to = params.get('to') ?? '';
+      const amount = params.get('amount') ?? '';
+      if (!CURRENCY.test(from) || !CURRENCY.test(to) || !/^[0-9]{1,16}$/.test(amount)) return send(res, 400, '{"error":"invalid"}');
+      return send(res, 200, JSON.stringify({ indicative: true, from, to, rate: '1', estimated: { amount: Number(amount), currency: to } }));
+    }
+    return send(res, 404, '{"error":"not found"}');
+  };
+
+  return createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      process.stderr.write(`baseline: ${error instanceof Error ? error.message : String(error)}\n`);
+      if (!res.headersSent) send(res, 500, '{"error":"baseline failed"}');
+    });
   });
-
-  // A replay's least work: find the intent the same body created, by its unique order id.
-  server.route({
-    method: 'POST',
-    path: BASELINE_PATHS.replay,
-    handler: async (request, h) => {
-      const body = request.payload as CreateBody;
-      const row: unknown = await intents().where({ merchant_id: merchantId, mode: MODE, merchant_order_id: body.merchant_order_id }).first();
-      return row === undefined ? h.response({ error: 'not found' }).code(404) : h.response(row as object).code(201);
-    },
-  });
-
-  server.route({
-    method: 'GET',
-    path: `${BASELINE_PATHS.intents}/{id}`,
-    handler: async (request, h) => {
-      const row: unknown = await intents().where({ id: request.params['id'], merchant_id: merchantId, mode: MODE }).first();
-      return row === undefined ? h.response({ error: 'not found' }).code(404) : (row as object);
-    },
-  });
-
-  // The same statement as the repository's list: newest first by seq, one look-ahead row.
-  server.route({
-    method: 'GET',
-    path: BASELINE_PATHS.intents,
-    handler: async (request) => {
-      const limit = Number(request.query['limit'] ?? 20);
-      const rows: unknown[] = await intents().where({ merchant_id: merchantId, mode: MODE }).orderBy('seq', 'desc').limit(limit + 1);
-      return { data: rows.slice(0, limit), has_more: rows.length > limit };
-    },
-  });
-
-  return server;
 }

@@ -56,8 +56,8 @@ function waitForReady<T>(name: string, child: ChildProcess): Promise<T> {
  * Forks a compiled server entry (one of *-main.js) with its own environment. Servers run in their
  * own processes so autocannon, in this process, does not share their event loop.
  */
-export async function startChild<T>(name: string, entry: string, env: NodeJS.ProcessEnv): Promise<Child<T>> {
-  const child = fork(entry, [], { env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+export async function startChild<T>(name: string, entry: string, env: NodeJS.ProcessEnv, execArgv: readonly string[] = []): Promise<Child<T>> {
+  const child = fork(entry, [], { env, execArgv: [...execArgv], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   started.add(child);
   child.once('exit', () => started.delete(child));
   let ready: T;

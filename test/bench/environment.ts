@@ -31,7 +31,7 @@ export function serviceEnv(databaseUrl: string): NodeJS.ProcessEnv {
   };
 }
 
-/** The baseline child reads its database and merchant from these. */
-export function baselineEnv(databaseUrl: string, merchantId: string): NodeJS.ProcessEnv {
-  return { ...inheritedEnv(), NODE_ENV: 'production', BENCH_DATABASE_URL: databaseUrl, BENCH_MERCHANT_ID: merchantId };
+/** The baseline child reads its database and the service's captured statements from these. */
+export function baselineEnv(databaseUrl: string, templatesFile: string): NodeJS.ProcessEnv {
+  return { ...inheritedEnv(), NODE_ENV: 'production', BENCH_DATABASE_URL: databaseUrl, BENCH_TEMPLATES_FILE: templatesFile };
 }

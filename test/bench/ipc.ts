@@ -3,6 +3,10 @@
 /** What the service child reports once it listens. */
 export interface ServiceReady {
   readonly port: number;
+  /** The bench's control port: statement counters and capture (service-main.ts). */
+  readonly controlPort: number;
+  /** The same Hapi stack with memoised auth lookups, for the no-I/O scenario. */
+  readonly noIoPort: number;
   readonly merchantId: string;
   readonly testKey: string;
 }

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
 export type DatabaseKind = 'sqlite' | 'mariadb';
@@ -15,6 +16,10 @@ export interface BenchOptions {
   readonly databases: readonly DatabaseKind[];
   /** A MariaDB / MySQL server the bench may create and drop a database on. */
   readonly mariadbUrl: string;
+  /** Scenario ids to run (all when not given): create, replay, get, list, no-io. */
+  readonly scenarios?: readonly string[];
+  /** Run the servers under --cpu-prof and write their .cpuprofile files here (figures then not for the record). */
+  readonly profileDir?: string;
 }
 
 interface Bound {
@@ -43,7 +48,10 @@ export const USAGE = `Usage: npm run bench -- [options]   (each also settable by
   --seed <n>          intents created before the read runs   BENCH_SEED        default 300
   --databases <list>  sqlite,mariadb                         BENCH_DATABASES   default both
   --mariadb-url <u>   server to create the bench database on BENCH_MARIADB_URL default
-                      $PAYMENTS_TEST_DATABASE_URL or mysql://root@127.0.0.1:3306/test`;
+                      $PAYMENTS_TEST_DATABASE_URL or mysql://root@127.0.0.1:3306/test
+  --scenarios <list>  create,replay,get,list,no-io (development; the report needs all)
+  --profile <dir>     run the servers under node --cpu-prof, write .cpuprofile files to <dir>
+                      and print their top self-time functions (development; not for the record)`;
 
 export class UsageError extends Error {}
 
@@ -76,6 +84,8 @@ const FLAGS = {
   seed: { type: 'string' },
   databases: { type: 'string' },
   'mariadb-url': { type: 'string' },
+  scenarios: { type: 'string' },
+  profile: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -100,6 +110,8 @@ export function parseOptions(argv: readonly string[]): BenchOptions | undefined 
     databases: databasesOption(values.databases),
     mariadbUrl:
       values['mariadb-url'] ?? process.env['BENCH_MARIADB_URL'] ?? process.env['PAYMENTS_TEST_DATABASE_URL'] ?? 'mysql://root@127.0.0.1:3306/test',
+    ...(values.scenarios === undefined ? {} : { scenarios: values.scenarios.split(',').map((id) => id.trim()).filter((id) => id !== '') }),
+    ...(values.profile === undefined ? {} : { profileDir: resolve(values.profile) }),
   };
 }
 
@@ -112,5 +124,7 @@ export function describeOptions(options: BenchOptions): string {
     `--connections ${options.connections}`,
     `--seed ${options.seedCount}`,
     `--databases ${options.databases.join(',')}`,
+    ...(options.scenarios ? [`--scenarios ${options.scenarios.join(',')}`] : []),
+    ...(options.profileDir ? ['--profile <dir>'] : []),
   ].join(' ');
 }

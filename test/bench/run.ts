@@ -1,10 +1,11 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { killStartedChildren } from './child-process';
-import { webhookSection, withWebhookSection } from './doc-sections';
+import { markedSection, PROFILE_SECTION_END, PROFILE_SECTION_START, webhookSection, withMarkedSection, withWebhookSection } from './doc-sections';
 import { runLeg, type LegResult } from './leg';
 import { loadAverage, machineInfo, packageVersion } from './machine';
 import { parseOptions, USAGE, UsageError, type BenchOptions } from './options';
+import { summariseDirectory } from './profile-summary';
 import { renderMarkdown, renderTables } from './report';
 
 /** Compiled to test/dist/bench/run.js: three levels up is the repository root. */
@@ -14,7 +15,8 @@ const REPORT_FILE = join(ROOT, 'docs', 'benchmarks.md');
 /** Runs per scenario: warm-up and measured, for service and baseline. */
 function plannedSeconds(options: BenchOptions): number {
   const perScenario = 2 * (options.warmupS + options.repetitions * options.durationS);
-  return options.databases.length * 4 * perScenario;
+  // Five scenarios, and create's p99 runs at half load.
+  return options.databases.length * (5 * perScenario + 2 * options.repetitions * options.durationS);
 }
 
 /**
@@ -60,9 +62,22 @@ async function main(): Promise<number> {
     load: { before: loadBefore, after: loadAverage() },
     libraries: Object.fromEntries(['better-sqlite3', 'mysql2', '@hapi/hapi', 'knex', 'autocannon'].map((name) => [name, packageVersion(name)])),
   });
-  // The "Webhook delivery" section belongs to `npm run bench:webhooks`: keep it as it was.
-  const kept = existsSync(REPORT_FILE) ? webhookSection(readFileSync(REPORT_FILE, 'utf8')) : undefined;
-  writeFileSync(REPORT_FILE, kept === undefined ? markdown : withWebhookSection(markdown, kept));
+  if (options.profileDir !== undefined) {
+    for (const leg of legs) if (leg.profileDir) log(`\n[${leg.kind}] profiles (service and baseline processes):\n${summariseDirectory(leg.profileDir)}`);
+  }
+  if (options.profileDir !== undefined || options.scenarios !== undefined) {
+    // Profiled servers are slower and a subset of scenarios is not the report: print, do not record.
+    log(`\n${renderTables(legs)}\n\nNot written to ${REPORT_FILE} (--profile / --scenarios runs are for development).`);
+    return 0;
+  }
+  // The "Webhook delivery" section belongs to `npm run bench:webhooks`, "Profile" is written by hand: keep them as they were.
+  const existing = existsSync(REPORT_FILE) ? readFileSync(REPORT_FILE, 'utf8') : '';
+  let document = markdown;
+  const profile = markedSection(existing, PROFILE_SECTION_START, PROFILE_SECTION_END);
+  if (profile !== undefined) document = withMarkedSection(document, profile, PROFILE_SECTION_START, PROFILE_SECTION_END);
+  const kept = webhookSection(existing);
+  if (kept !== undefined) document = withWebhookSection(document, kept);
+  writeFileSync(REPORT_FILE, document);
   log(`\n${renderTables(legs)}\n\nWritten to ${REPORT_FILE}`);
   return 0;
 }

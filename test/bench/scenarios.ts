@@ -11,12 +11,27 @@ export interface ScenarioContext {
   readonly replay: { readonly key: string; readonly body: string };
 }
 
+/** Which server a scenario's service side is addressed to. */
+export type ServiceTarget = 'api' | 'no-io';
+
 export interface Scenario {
+  /** Short id: the baseline's template key and route. */
+  readonly id: string;
   readonly name: string;
+  readonly target: ServiceTarget;
   /** Each 2xx answer inserts one payment_intents row (checked after the run). */
   readonly insertsOneRowPer2xx: boolean;
+  /** The service may run no INSERT/UPDATE/DELETE during this scenario's runs (checked). */
+  readonly noWrites: boolean;
+  /** The baseline replays the service's captured statements (false: no I/O on either side). */
+  readonly replaysStatements: boolean;
   readonly service: autocannon.Request;
   readonly baseline: autocannon.Request;
+  /**
+   * The inputs (idempotency key, order id, intent id) a service request carries, by name; the
+   * baseline takes the same names from its request. Used to build the statement template.
+   */
+  readonly inputsOf: (request: autocannon.Request) => Record<string, string>;
 }
 
 // Unique per bench process, so ids never collide with another run's rows in the same database.
@@ -47,67 +62,109 @@ function rotating(ids: readonly string[]): () => string {
   return () => ids[next++ % ids.length] as string;
 }
 
+/** The inputs of a create request: its Idempotency-Key and its body's merchant_order_id. */
+export function createInputs(request: autocannon.Request): Record<string, string> {
+  const body = JSON.parse(request.body ?? '{}') as { merchant_order_id?: string };
+  return { idempotencyKey: request.headers?.['idempotency-key'] ?? '', orderId: body.merchant_order_id ?? '' };
+}
+
+/** The intent id at the end of a GET path. */
+export function pathIdInput(request: autocannon.Request): Record<string, string> {
+  return { intentId: (request.path ?? '').split('?')[0]?.split('/').pop() ?? '' };
+}
+
 function create(context: ScenarioContext): Scenario {
+  // Both sides send the same request (key, body, headers); only the path differs.
+  const fresh = (request: autocannon.Request): autocannon.Request => ({
+    ...request,
+    headers: serviceHeaders(context.testKey, { ...JSON_TYPE, 'idempotency-key': uniqueToken('bench-key') }),
+    body: createBody(uniqueToken('bench-order')),
+  });
   return {
+    id: 'create',
     name: 'create intent',
+    target: 'api',
     insertsOneRowPer2xx: true,
-    service: {
-      method: 'POST',
-      path: '/v1/payment_intents',
-      // Called by autocannon before every request: a new key and order id each time.
-      setupRequest: (request) => ({
-        ...request,
-        headers: serviceHeaders(context.testKey, { ...JSON_TYPE, 'idempotency-key': uniqueToken('bench-key') }),
-        body: createBody(uniqueToken('bench-order')),
-      }),
-    },
-    baseline: {
-      method: 'POST',
-      path: BASELINE_PATHS.create,
-      setupRequest: (request) => ({ ...request, headers: { ...JSON_TYPE }, body: createBody(uniqueToken('base-order')) }),
-    },
+    noWrites: false,
+    replaysStatements: true,
+    // setupRequest is called by autocannon before every request: a new key and order id each time.
+    service: { method: 'POST', path: '/v1/payment_intents', setupRequest: fresh },
+    baseline: { method: 'POST', path: BASELINE_PATHS.create, setupRequest: fresh },
+    inputsOf: createInputs,
   };
 }
 
 function replay(context: ScenarioContext): Scenario {
+  const headers = serviceHeaders(context.testKey, { ...JSON_TYPE, 'idempotency-key': context.replay.key });
   return {
+    id: 'replay',
     name: 'idempotent replay',
+    target: 'api',
     insertsOneRowPer2xx: false,
-    service: {
-      method: 'POST',
-      path: '/v1/payment_intents',
-      headers: serviceHeaders(context.testKey, { ...JSON_TYPE, 'idempotency-key': context.replay.key }),
-      body: context.replay.body,
-    },
-    baseline: { method: 'POST', path: BASELINE_PATHS.replay, headers: { ...JSON_TYPE }, body: context.replay.body },
+    noWrites: true,
+    replaysStatements: true,
+    service: { method: 'POST', path: '/v1/payment_intents', headers, body: context.replay.body },
+    baseline: { method: 'POST', path: BASELINE_PATHS.replay, headers, body: context.replay.body },
+    inputsOf: createInputs,
   };
 }
 
 function get(context: ScenarioContext): Scenario {
   const serviceId = rotating(context.intentIds);
   const baselineId = rotating(context.intentIds);
+  const headers = serviceHeaders(context.testKey);
   return {
+    id: 'get',
     name: 'get intent',
+    target: 'api',
     insertsOneRowPer2xx: false,
-    service: {
-      method: 'GET',
-      headers: serviceHeaders(context.testKey),
-      setupRequest: (request) => ({ ...request, path: `/v1/payment_intents/${serviceId()}` }),
-    },
-    baseline: { method: 'GET', setupRequest: (request) => ({ ...request, path: `${BASELINE_PATHS.intents}/${baselineId()}` }) },
+    noWrites: true,
+    replaysStatements: true,
+    service: { method: 'GET', headers, setupRequest: (request) => ({ ...request, path: `/v1/payment_intents/${serviceId()}` }) },
+    baseline: { method: 'GET', headers, setupRequest: (request) => ({ ...request, path: `${BASELINE_PATHS.intents}/${baselineId()}` }) },
+    inputsOf: pathIdInput,
   };
 }
 
 function list(context: ScenarioContext): Scenario {
+  const headers = serviceHeaders(context.testKey);
   return {
+    id: 'list',
     name: 'list intents (limit 20)',
+    target: 'api',
     insertsOneRowPer2xx: false,
-    service: { method: 'GET', path: '/v1/payment_intents?limit=20', headers: serviceHeaders(context.testKey) },
-    baseline: { method: 'GET', path: `${BASELINE_PATHS.intents}?limit=20` },
+    noWrites: true,
+    replaysStatements: true,
+    service: { method: 'GET', path: '/v1/payment_intents?limit=20', headers },
+    baseline: { method: 'GET', path: `${BASELINE_PATHS.intents}?limit=20`, headers },
+    inputsOf: () => ({}),
   };
 }
 
-/** The four scenarios, in the order they run. */
+/** Auth + validation + presenter on the real Hapi stack, no database (see service-main.ts). */
+const FX_QUERY = '?from=THB&to=THB&amount=10000';
+
+function noIo(context: ScenarioContext): Scenario {
+  const headers = serviceHeaders(context.testKey);
+  return {
+    id: 'no-io',
+    name: 'Hapi stack, no I/O (auth + validation)',
+    target: 'no-io',
+    insertsOneRowPer2xx: false,
+    noWrites: false,
+    replaysStatements: false,
+    service: { method: 'GET', path: `/v1/fx/quotes${FX_QUERY}`, headers },
+    baseline: { method: 'GET', path: `${BASELINE_PATHS.noIo}${FX_QUERY}`, headers },
+    inputsOf: () => ({}),
+  };
+}
+
+/** The scenarios, in the order they run (create first: the others read what it wrote). */
 export function scenarios(context: ScenarioContext): Scenario[] {
-  return [create(context), replay(context), get(context), list(context)];
+  return [create(context), replay(context), get(context), list(context), noIo(context)];
+}
+
+/** The request autocannon would send next for `request` (its setupRequest applied). */
+export function materialise(request: autocannon.Request): autocannon.Request {
+  return request.setupRequest ? request.setupRequest({ ...request }, {}) : { ...request };
 }

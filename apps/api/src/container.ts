@@ -142,6 +142,8 @@ export const AppMetrics = Symbol('AppMetrics');
 export const AppReadiness = Symbol('AppReadiness');
 /** `() => Promise<number>`: webhook deliveries due now; the worker samples it into the backlog gauge. */
 export const AppWebhookBacklog = Symbol('AppWebhookBacklog');
+/** The process's knex instance (Knex): for observers such as the bench's statement counter, not for use cases. */
+export const AppKnex = Symbol('AppKnex');
 export const StatusChange = Symbol('StatusChange');
 export const SettlementWrites = Symbol('SettlementWrites');
 export const DisputeWrites = Symbol('DisputeWrites');
@@ -193,6 +195,7 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
   const metrics = new ServiceMetrics();
   constant(AppMetrics, metrics);
   constant(AppReadiness, new Readiness(knex, redis));
+  constant(AppKnex, knex);
   const backlogClock = container.get<Clock>(Clock);
   constant(AppWebhookBacklog, () => countDueWebhookDeliveries(knex, backlogClock.now()));
   constant(RandomSource, new CryptoRandomSource());

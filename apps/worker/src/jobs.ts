@@ -20,6 +20,12 @@ import { settlementJobs } from './settlement-jobs';
 const BATCH = 200;
 /** Webhook POSTs of one pass run concurrently, each up to the 10 s timeout. */
 const WEBHOOK_BATCH = 50;
+/**
+ * A relay pass that claimed a full batch goes again at once (more are likely due) for up to this
+ * long before the other jobs get their turn, instead of running a dozen idle jobs and sleeping a
+ * tick between batches of a backlog.
+ */
+const RELAY_DRAIN_MS = 1_000;
 
 /** The worker's periodic jobs, in the order a tick runs them. */
 export function workerJobs(app: AppContainer): Job[] {
@@ -58,9 +64,14 @@ export function workerJobs(app: AppContainer): Job[] {
       everyMs: 0,
       exclusive: false,
       run: async () => {
-        const result = await relay.execute({ limit: WEBHOOK_BATCH });
-        countRelayOutcomes(metrics, result);
-        return result.claimed;
+        const started = Date.now();
+        let claimed = 0;
+        for (;;) {
+          const result = await relay.execute({ limit: WEBHOOK_BATCH });
+          countRelayOutcomes(metrics, result);
+          claimed += result.claimed;
+          if (result.claimed < WEBHOOK_BATCH || Date.now() - started >= RELAY_DRAIN_MS) return claimed;
+        }
       },
     },
     // The ledger's invariants for the metrics (PAYMENTS_LEDGER_VERIFY_EVERY_S; none when 0).

@@ -39,12 +39,18 @@ export const requestLogPlugin: Plugin<RequestLogPluginOptions> = {
         wrapSerializers: false,
         serializers: { res: (res: { statusCode: number }) => ({ status: res.statusCode }) },
         customRequestCompleteMessage: () => 'request',
+        // Below info the line is never written: skip the per-request child logger altogether
+        // (hapi-pino then gives the request its no-op logger; it logs nothing else for us).
+        ignoreFunc: () => !logger.isLevelEnabled('info'),
       },
     });
 
     server.ext('onPreResponse', (request, h) => {
       // Routed by now (an unknown path has the catch-all template `/{p*}`, never the path itself).
-      request.logger = request.logger.child({ method: request.method.toUpperCase(), route: request.route.path });
+      // A child logger is not free (its bindings are serialised when made): only when the line is written.
+      if (logger.isLevelEnabled('info')) {
+        request.logger = request.logger.child({ method: request.method.toUpperCase(), route: request.route.path });
+      }
       return h.continue;
     });
 

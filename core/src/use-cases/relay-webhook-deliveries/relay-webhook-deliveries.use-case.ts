@@ -24,6 +24,19 @@ import type { PlatformKeys } from '../platform-keys/platform-keys.use-case';
 /** An endpoint answering nothing but failures for this long is disabled. */
 export const WEBHOOK_ENDPOINT_FAILING_DISABLE_MS = 5 * 24 * 60 * 60 * 1000;
 
+/** An endpoint as one pass uses it: looked up once, its signing secret opened once. */
+interface PassEndpoint {
+  readonly endpoint: WebhookEndpoint;
+  readonly secretHex: string;
+}
+
+/** What one send leaves to record, and whether the endpoint's health needs a look afterwards. */
+interface DeliveryOutcome {
+  readonly next: WebhookDelivery;
+  readonly attempt: WebhookDeliveryAttempt | undefined;
+  readonly health?: { readonly endpoint: WebhookEndpoint; readonly status: number | undefined; readonly at: Date };
+}
+
 export interface RelayPassResult {
   readonly claimed: number;
   readonly delivered: number;
@@ -61,32 +74,59 @@ export class RelayWebhookDeliveries {
     const claimed = await this.deps.deliveries.claimDue(now, leaseUntil, input.limit);
     if (claimed.length === 0) return { claimed: 0, delivered: 0, failed: 0 };
     const key = await this.deps.platformKeys.signingKey();
-    const results = await Promise.all(claimed.map((claim) => this.deliver(claim, leaseUntil, key)));
+    // A batch mostly goes to a few endpoints: look each up (and open its secret) once per pass,
+    // not once per delivery. Still read fresh every pass, so a disabled endpoint stops at the next.
+    const endpoints = new Map<string, Promise<PassEndpoint | undefined>>();
+    const endpointOf = (delivery: WebhookDelivery): Promise<PassEndpoint | undefined> => {
+      const cacheKey = `${delivery.merchantId}\n${delivery.endpointId}`;
+      let found = endpoints.get(cacheKey);
+      if (found === undefined) {
+        found = this.deps.endpoints.findById(delivery.merchantId, delivery.endpointId).then((endpoint) => (endpoint ? { endpoint, secretHex: endpoint.status === 'enabled' ? this.deps.secretBox.open(endpoint.secretSealed) : '' } : undefined));
+        endpoints.set(cacheKey, found);
+      }
+      return found;
+    };
+    const outcomes = await Promise.all(claimed.map((claim) => this.deliver(claim, key, endpointOf)));
+    // The whole pass's attempts are recorded in one transaction: one commit (one log flush) per
+    // pass instead of one per delivery. Each delivery's state and its attempt still commit
+    // together; a crash before this commit leaves the pass's deliveries leased, and they are sent
+    // again when the lease runs out, as with a crash during the sends (at least once, same event id).
+    await this.deps.uow.run(async () => {
+      for (const outcome of outcomes) await this.deps.deliveries.recordAttempt(outcome.next, leaseUntil, outcome.attempt);
+    });
+    for (const outcome of outcomes) {
+      if (outcome.health !== undefined) await this.checkHealth(outcome.health.endpoint, outcome.health.status, outcome.health.at);
+    }
     return {
       claimed: claimed.length,
-      delivered: results.filter((status) => status === 'delivered').length,
-      failed: results.filter((status) => status !== 'delivered').length,
+      delivered: outcomes.filter((outcome) => outcome.next.status === 'delivered').length,
+      failed: outcomes.filter((outcome) => outcome.next.status !== 'delivered').length,
     };
   }
 
-  private async deliver(claim: ClaimedDelivery, leaseUntil: Date, key: { id: string; privateKey: string }): Promise<WebhookDelivery['status']> {
+  /** Sends one delivery (or stops it when its endpoint is gone) and says what to record. */
+  private async deliver(
+    claim: ClaimedDelivery,
+    key: { id: string; privateKey: string },
+    endpointOf: (delivery: WebhookDelivery) => Promise<PassEndpoint | undefined>,
+  ): Promise<DeliveryOutcome> {
     const { delivery, event } = claim;
-    const endpoint = await this.deps.endpoints.findById(delivery.merchantId, delivery.endpointId);
+    const found = await endpointOf(delivery);
+    const endpoint = found?.endpoint;
     const startedAt = this.deps.clock.now();
     if (!endpoint || endpoint.status !== 'enabled') {
       // Deleted or disabled since it was queued: nothing is sent; the delivery stops here.
       const { nextRetryAt: _n, ...rest } = delivery;
       void _n;
       const stopped: WebhookDelivery = { ...rest, status: 'failed', lastError: endpoint ? 'endpoint disabled' : 'endpoint deleted', updated: startedAt };
-      await this.deps.deliveries.recordAttempt(stopped, leaseUntil, undefined);
-      return 'failed';
+      return { next: stopped, attempt: undefined };
     }
     const body = renderEventBody(event, endpoint.apiVersion);
     const headers = webhookSignatureHeaders(this.deps.crypto, {
       eventId: event.id,
       timestamp: Math.floor(startedAt.getTime() / 1000),
       body,
-      secretHex: this.deps.secretBox.open(endpoint.secretSealed),
+      secretHex: (found as PassEndpoint).secretHex,
       secretVersion: endpoint.secretVersion,
       platformKeyId: key.id,
       platformPrivateKey: key.privateKey,
@@ -102,9 +142,7 @@ export class RelayWebhookDeliveries {
       ...(response.status === undefined ? {} : { responseStatus: response.status }),
       ...(next.lastError === undefined || next.status === 'delivered' ? {} : { error: next.lastError }),
     };
-    await this.deps.deliveries.recordAttempt(next, leaseUntil, attempt);
-    if (next.status !== 'delivered') await this.checkHealth(endpoint, response.status, at);
-    return next.status;
+    return { next, attempt, ...(next.status === 'delivered' ? {} : { health: { endpoint, status: response.status, at } }) };
   }
 
   /** Disables an endpoint that answered 410 Gone or has failed for five days without a success, with a notice. */
