@@ -72,13 +72,14 @@ export function webhookDeliveryRepositoryContract(adapter: StorageAdapter): void
       const later = new Date(lease.getTime() + 1);
       const lease2 = new Date(later.getTime() + MIN);
       t.is((await s.webhookDeliveries.claimDue(later, lease2, 10)).length, 1);
-      const next = afterAttempt(delivery, { status: 500 }, later);
+      // The attempt went to the endpoint's url of the moment (changed since queueing).
+      const next = afterAttempt({ ...delivery, url: 'https://hooks.example.com/moved' }, { status: 500 }, later);
       const attempt = { id: 'wha_A', deliveryId: delivery.id, at: later, responseStatus: 500, latencyMs: 12, error: 'HTTP 500' };
       t.false(await s.webhookDeliveries.recordAttempt(next, lease, attempt), 'the old lease is gone');
       t.true(await s.webhookDeliveries.recordAttempt(next, lease2, attempt));
       t.deepEqual(await s.webhookDeliveries.listAttempts(delivery.id), [attempt]);
       const stored = (await s.webhookDeliveries.findById(scope, delivery.id))!;
-      t.like(stored, { status: 'pending', attempts: 1, responseStatus: 500, lastError: 'HTTP 500' });
+      t.like(stored, { status: 'pending', attempts: 1, responseStatus: 500, lastError: 'HTTP 500', url: 'https://hooks.example.com/moved' });
       t.is(stored.nextRetryAt?.getTime(), later.getTime() + MIN);
       t.is(stored.lockedUntil, undefined);
       t.deepEqual(await s.webhookDeliveries.claimDue(later, lease2, 10), [], 'not due before the retry time');

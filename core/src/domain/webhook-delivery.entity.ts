@@ -6,8 +6,10 @@ export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
 
 /**
  * One event on its way to one endpoint. Created with the event (same transaction), claimed by a
- * relay pass under a lease (`lockedUntil`), re-armed by a resend. The url is the endpoint's at
- * creation, so a deleted endpoint's old deliveries keep where they went.
+ * relay pass under a lease (`lockedUntil`), re-armed by a resend. The url is where the last
+ * attempt went (the endpoint's url at creation until then): each attempt goes to the endpoint's
+ * url of that moment, so a merchant who fixes a broken url gets the pending retries there, and a
+ * deleted endpoint's deliveries keep where they went.
  */
 export interface WebhookDelivery {
   readonly id: string;

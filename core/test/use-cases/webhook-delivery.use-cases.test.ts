@@ -176,6 +176,24 @@ test('retry schedule attempt by attempt: 1 min, 5 min, 30 min, 2 h, 8 h, 24 h, t
   t.is((await s.storage.webhookDeliveries.listAttempts(id)).length, 9);
 });
 
+test('a retry goes to the url the endpoint has now: a merchant who fixes a broken url gets the pending deliveries there', async (t) => {
+  const sender = new ScriptedSender([500, 200]);
+  const s = setup(sender);
+  const { merchant } = await s.newMerchant();
+  const endpoint = await s.addEndpoint(merchant.id, { url: 'https://old.example.com/hooks' });
+  const [queued] = await s.publish(s.event(merchant.id));
+  const scope = { merchantId: merchant.id, mode: 'test' as const };
+  await s.relay.execute({ limit: 10 });
+  t.is(sender.requests[0]!.url, 'https://old.example.com/hooks');
+  const { secret: _secret, ...stored } = endpoint;
+  void _secret;
+  t.true(await s.storage.webhookEndpoints.update({ ...stored, url: 'https://new.example.com/hooks', updated: s.clock.now() }));
+  s.clock.advance(60_000);
+  t.is((await s.relay.execute({ limit: 10 })).claimed, 1);
+  t.is(sender.requests[1]!.url, 'https://new.example.com/hooks');
+  t.like(await s.storage.webhookDeliveries.findById(scope, queued!.id), { status: 'delivered', url: 'https://new.example.com/hooks' });
+});
+
 test('another merchant cannot resend a delivery (404)', async (t) => {
   const s = setup(new ScriptedSender([200]));
   const { merchant } = await s.newMerchant();

@@ -144,6 +144,7 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
       const changed = await this.table(trx)
         .where({ id: next.id, locked_until: toMillis(heldUntil) })
         .update({
+          url: next.url,
           status: next.status,
           attempts: next.attempts,
           schedule_attempts: next.scheduleAttempts,

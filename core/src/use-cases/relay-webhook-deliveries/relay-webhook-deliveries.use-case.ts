@@ -131,9 +131,10 @@ export class RelayWebhookDeliveries {
       platformKeyId: key.id,
       platformPrivateKey: key.privateKey,
     });
-    const response = await this.deps.sender.send({ url: delivery.url, body, headers, timeoutMs: WEBHOOK_TIMEOUT_MS });
+    // The endpoint's url now, not at queueing: a retry after the merchant changed it goes to the new one.
+    const response = await this.deps.sender.send({ url: endpoint.url, body, headers, timeoutMs: WEBHOOK_TIMEOUT_MS });
     const at = this.deps.clock.now();
-    const next = afterAttempt(delivery, response, at);
+    const next = afterAttempt({ ...delivery, url: endpoint.url }, response, at);
     const attempt: WebhookDeliveryAttempt = {
       id: newId(this.deps.random, 'webhook_delivery_attempt'),
       deliveryId: delivery.id,
