@@ -20,6 +20,8 @@ export interface BenchOptions {
   readonly scenarios?: readonly string[];
   /** Run the servers under --cpu-prof and write their .cpuprofile files here (figures then not for the record). */
   readonly profileDir?: string;
+  /** Leave out the webhook relay's bench, which a recorded run otherwise runs after the HTTP legs. */
+  readonly skipWebhooks: boolean;
 }
 
 interface Bound {
@@ -50,6 +52,8 @@ export const USAGE = `Usage: npm run bench -- [options]   (each also settable by
   --mariadb-url <u>   server to create the bench database on BENCH_MARIADB_URL default
                       $PAYMENTS_TEST_DATABASE_URL or mysql://root@127.0.0.1:3306/test
   --scenarios <list>  create,replay,get,list,no-io (development; the report needs all)
+  --skip-webhooks     do not run the webhook relay's bench after the HTTP scenarios (it
+                      otherwise runs in the same run: npm run bench:webhooks, 2000 deliveries)
   --profile <dir>     run the servers under node --cpu-prof, write .cpuprofile files to <dir>
                       and print their top self-time functions (development; not for the record)`;
 
@@ -86,6 +90,7 @@ const FLAGS = {
   'mariadb-url': { type: 'string' },
   scenarios: { type: 'string' },
   profile: { type: 'string' },
+  'skip-webhooks': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -112,6 +117,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions | undefined 
       values['mariadb-url'] ?? process.env['BENCH_MARIADB_URL'] ?? process.env['PAYMENTS_TEST_DATABASE_URL'] ?? 'mysql://root@127.0.0.1:3306/test',
     ...(values.scenarios === undefined ? {} : { scenarios: values.scenarios.split(',').map((id) => id.trim()).filter((id) => id !== '') }),
     ...(values.profile === undefined ? {} : { profileDir: resolve(values.profile) }),
+    skipWebhooks: values['skip-webhooks'] === true,
   };
 }
 

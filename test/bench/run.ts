@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { killStartedChildren } from './child-process';
@@ -24,7 +25,8 @@ function plannedSeconds(options: BenchOptions): number {
  * this bench started and exit non-zero. unref() so it never keeps a finished bench alive.
  */
 function armWatchdog(options: BenchOptions): void {
-  const limitS = Math.ceil(plannedSeconds(options) * 2 + 180);
+  // The webhook bench (about 3 min here) runs under the same watchdog.
+  const limitS = Math.ceil(plannedSeconds(options) * 2 + 180 + (options.skipWebhooks ? 0 : 600));
   setTimeout(() => {
     process.stderr.write(`bench: still running after ${limitS} s; killing its servers and giving up (a pt_* database may be left behind)\n`);
     killStartedChildren();
@@ -79,7 +81,20 @@ async function main(): Promise<number> {
   if (kept !== undefined) document = withWebhookSection(document, kept);
   writeFileSync(REPORT_FILE, document);
   log(`\n${renderTables(legs)}\n\nWritten to ${REPORT_FILE}`);
-  return 0;
+  if (options.skipWebhooks) return 0;
+  // The webhook goal belongs to the same run: the relay's bench writes its own section.
+  return runWebhookBench(options);
+}
+
+/** `npm run bench:webhooks` as a child (it needs its own worker processes and receiver); its exit code. */
+function runWebhookBench(options: BenchOptions): Promise<number> {
+  const args = [join(__dirname, 'webhooks', 'run.js'), '--deliveries', '2000', '--reps', String(Math.max(3, options.repetitions)), '--tick', '10', '--timeout', '120'];
+  log(`\nbench: the webhook relay (node ${args.map((arg) => arg.replace(`${ROOT}/`, '')).join(' ')})`);
+  return new Promise((done) => {
+    const child = spawn(process.execPath, args, { stdio: 'inherit' });
+    child.on('exit', (code) => done(code ?? 1));
+    child.on('error', () => done(1));
+  });
 }
 
 main().then(

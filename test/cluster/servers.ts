@@ -123,7 +123,6 @@ export async function startPrivateMariaDb(): Promise<PrivateServer> {
     '--innodb-buffer-pool-size=64M',
     '--max-connections=300',
   ];
-  const state: Supervised = { child: undefined, output: '', exited: undefined };
   const answers = async (): Promise<boolean> => {
     const knex = createKnex(url);
     try {
@@ -133,32 +132,7 @@ export async function startPrivateMariaDb(): Promise<PrivateServer> {
       await knex.destroy();
     }
   };
-  const start = async (): Promise<void> => {
-    launch(state, mariadbd, args);
-    await waitUntil('mariadbd', state, answers);
-  };
-  const server: PrivateServer = {
-    name: 'mariadb',
-    port,
-    url,
-    get running() {
-      return state.child !== undefined;
-    },
-    stop: (signal) => halt(state, signal),
-    start,
-    log: () => state.output,
-    close: async () => {
-      await halt(state, 'SIGKILL');
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-  try {
-    await start();
-  } catch (error) {
-    await server.close();
-    throw error;
-  }
-  return server;
+  return supervise({ name: 'mariadb', command: mariadbd, args, port, url, dir, answers });
 }
 
 /** A private redis-server: no persistence at all, so a restart comes back empty, as a crashed cache node does. */
@@ -166,7 +140,6 @@ export async function startPrivateRedis(): Promise<PrivateServer> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'payments-redis-'));
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no'];
-  const state: Supervised = { child: undefined, output: '', exited: undefined };
   const answers = (): Promise<boolean> =>
     new Promise((resolve) => {
       const socket = connect(port, '127.0.0.1');
@@ -180,14 +153,23 @@ export async function startPrivateRedis(): Promise<PrivateServer> {
       });
       socket.once('connect', () => socket.write('PING\r\n'));
     });
+  return supervise({ name: 'redis', command: 'redis-server', args, port, url: `redis://127.0.0.1:${port}`, dir, answers });
+}
+
+/**
+ * Starts `command` and hands it out as a PrivateServer: stoppable with either signal, started again
+ * with the same arguments (so the same port and data), and removed with its directory on close.
+ */
+async function supervise(spec: { name: string; command: string; args: string[]; port: number; url: string; dir: string; answers: () => Promise<boolean> }): Promise<PrivateServer> {
+  const state: Supervised = { child: undefined, output: '', exited: undefined };
   const start = async (): Promise<void> => {
-    launch(state, 'redis-server', args);
-    await waitUntil('redis-server', state, answers);
+    launch(state, spec.command, spec.args);
+    await waitUntil(spec.command, state, spec.answers);
   };
   const server: PrivateServer = {
-    name: 'redis',
-    port,
-    url: `redis://127.0.0.1:${port}`,
+    name: spec.name,
+    port: spec.port,
+    url: spec.url,
     get running() {
       return state.child !== undefined;
     },
@@ -196,7 +178,7 @@ export async function startPrivateRedis(): Promise<PrivateServer> {
     log: () => state.output,
     close: async () => {
       await halt(state, 'SIGKILL');
-      rmSync(dir, { recursive: true, force: true });
+      rmSync(spec.dir, { recursive: true, force: true });
     },
   };
   try {

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { createServer } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { freePort } from '@payments/node-runtime';
 import { createTestDatabase } from '@payments/storage-sql';
 
 export const REPO_ROOT = resolve(__dirname, '..', '..', '..');
@@ -122,15 +122,5 @@ export function runAdmin(env: NodeJS.ProcessEnv, args: string[]): Promise<{ code
   });
 }
 
-/** A port nothing listens on right now (the OS picks it; it is free again once this returns). */
-export function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolvePort(port));
-    });
-  });
-}
+/** The e2e and cluster tests take their ports from here too. */
+export { freePort };

@@ -6,3 +6,4 @@ export * from './aes-gcm-secret-box';
 export * from './crypto-ed25519-key-check';
 export * from './crypto-webhook-crypto';
 export * from './bounded-body';
+export * from './free-port';

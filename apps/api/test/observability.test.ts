@@ -1,6 +1,6 @@
-import { createServer as createNetServer } from 'node:net';
 import { PassThrough } from 'node:stream';
 import test from 'ava';
+import { freePort } from '@payments/node-runtime';
 import { connectRedis, disconnectRedis } from '@payments/locks-redis';
 import { createKnex } from '@payments/storage-sql';
 import { AppConfig, AppMetrics, type AppContainer } from '../src/container';
@@ -92,17 +92,6 @@ test.serial('request lines: one per request, the Request-Id of the answer, the r
   }
 });
 
-/** A port nothing listens on now (0 in the config means metrics off, so the test picks one). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createNetServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 async function scrape(metrics: ServiceMetrics): Promise<string> {
   const address = await metrics.listen({ host: '127.0.0.1', port: await freePort() }, createLogger('silent'));

@@ -1,5 +1,6 @@
 import { createServer as createNetServer, connect, type Server as NetServer, type Socket } from 'node:net';
 import test from 'ava';
+import { freePort } from '@payments/node-runtime';
 import { CoreError, LockBusyError } from '@payments/core';
 import { createKnex } from '@payments/storage-sql';
 import { toCoreError } from '../src/http/boom-to-core-error';
@@ -9,16 +10,6 @@ import { createBody, startTestApp, unique } from './helpers/test-app';
 
 type Json = Record<string, any>;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createNetServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * A TCP forwarder in front of a real server that the test can cut (every connection dropped, new

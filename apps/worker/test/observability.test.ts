@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
+import { freePort } from '@payments/node-runtime';
 import { AppMetrics, buildContainer, createLogger, createServer, loadConfig, type ServiceMetrics } from '@payments/api';
 import { createTestDatabase } from '@payments/storage-sql';
 import { CreateMerchant, CreateWebhookEndpoint, LockManager, type WebhookRequest, type WebhookResponse, type WebhookSender } from '@payments/core';
@@ -20,16 +20,6 @@ class AcceptingSender implements WebhookSender {
   }
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createNetServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 function sample(text: string, series: string): number | undefined {
   const line = text.split('\n').find((l) => l.startsWith(`${series} `));

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
+import { freePort } from '@payments/node-runtime';
 import { buildContainer, createLogger, createServer, loadConfig } from '@payments/api';
 import { KnexSimulatorOrderBook } from '@payments/channel-simulator';
 import { CreateMerchant, LockManager } from '@payments/core';
@@ -12,16 +12,6 @@ import { createTestDatabase } from '@payments/storage-sql';
 import { workerJobs } from '../src/jobs';
 import { Scheduler } from '../src/scheduler';
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createNetServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 test('a worker pass applies a dispute ruling whose notice was lost, once the dispute was quiet for PAYMENTS_DISPUTE_RECONCILE_AFTER_S', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'payments-worker-disputes-'));

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Server, ServerInjectResponse } from '@hapi/hapi';
-import { createServer as createNetServer } from 'node:net';
 import { CreateMerchant, IssueApiKey, SetLiveMode, type PayoutGateway, type Clock, type PasswordHasher, type PaymentChannel, type WebhookSender } from '@payments/core';
-import { ScryptPasswordHasher } from '@payments/node-runtime';
+import { freePort, ScryptPasswordHasher } from '@payments/node-runtime';
 import { createTestDatabase } from '@payments/storage-sql';
 import { buildContainer, type AppContainer } from '../../src/container';
 import { loadConfig } from '../../src/config';
@@ -124,14 +123,3 @@ export function createBody(overrides: Record<string, unknown> = {}): Record<stri
   return { amount: 10000, currency: 'THB', merchant_order_id: unique('order'), ...overrides };
 }
 
-/** A port nothing listens on right now (the OS picks it; it is free again once this returns). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createNetServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
