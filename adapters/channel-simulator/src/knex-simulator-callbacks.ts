@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { SimulatorCallback } from './simulator-order-book';
+import { date, millis } from './sql-values';
 
 interface CallbackRow {
   id: string;
@@ -15,8 +16,6 @@ interface CallbackRow {
   created_at: number | string;
 }
 
-const millis = (date: Date | undefined): number | null => (date === undefined ? null : date.getTime());
-const date = (value: number | string | null): Date | undefined => (value === null ? undefined : new Date(Number(value)));
 
 function toRow(callback: SimulatorCallback): CallbackRow {
   return {

@@ -2,6 +2,7 @@ import type { AttemptFailureCode, Mode, SimulatedOutcome } from '@payments/core'
 import type { Knex } from 'knex';
 import { KnexSimulatorCallbacks } from './knex-simulator-callbacks';
 import type { SimulatorCallback, SimulatorDispute, SimulatorDisputeStatus, SimulatorOrder, SimulatorOrderBook, SimulatorOrderStatus } from './simulator-order-book';
+import { date, millis } from './sql-values';
 
 interface Row {
   id: string;
@@ -20,8 +21,6 @@ interface Row {
   created_at: number | string;
 }
 
-const millis = (date: Date | undefined): number | null => (date === undefined ? null : date.getTime());
-const date = (value: number | string | null): Date | undefined => (value === null ? undefined : new Date(Number(value)));
 
 function toRow(order: SimulatorOrder): Row {
   return {
