@@ -76,7 +76,15 @@ test.serial('each token has its own rate limit: 429 rate_limited with Retry-Afte
   t.is(JSON.parse(refused.payload).error.code, 'rate_limited');
   t.truthy(refused.headers['retry-after']);
   t.is(refused.headers['cache-control'], 'no-store');
-  t.is((await client.page(token)).statusCode, 429, 'the page shares the budget');
+  const page = await client.page(token);
+  t.is(page.statusCode, 429, 'the page shares the budget');
+  // A payer reloading the page sees a page that says to wait, under the same headers, not JSON.
+  t.regex(String(page.headers['content-type']), /^text\/html/);
+  t.regex(page.payload, /Too many requests/);
+  t.truthy(page.headers['retry-after']);
+  t.truthy(page.headers['content-security-policy']);
+  t.is(page.headers['cache-control'], 'no-store');
+  t.false(page.payload.includes(token), 'the token is not echoed');
   t.is((await client.status(other)).res.statusCode, 200, 'another token is not affected');
   await new Promise((resolve) => setTimeout(resolve, 1100));
   t.is((await client.status(token)).res.statusCode, 200, 'the bucket refills');

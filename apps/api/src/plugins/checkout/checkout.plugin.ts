@@ -86,9 +86,19 @@ export const checkoutPlugin: Plugin<CheckoutOptions> = {
       const token = String(request.params.token ?? '');
       const decision = await options.rateLimiter.consume(`checkout:${options.digest.sha256Hex(token)}`, options.perTokenPerSecond);
       if (!decision.allowed) {
-        throw new CoreError('rate_limited', 'rate_limited', 'Too many requests for this checkout session; wait a moment and retry.', {
-          retryAfterSeconds: Math.max(1, Math.ceil(decision.retryAfterMs / 1000)),
-        });
+        const retryAfterSeconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+        if (request.route.path === '/c/{token}') {
+          // A payer reloading the page gets a page that says to wait, not the API's JSON envelope.
+          const lang = pickLanguage(header(request, 'accept-language'));
+          return h
+            .response(views.unavailable(lang, 'busy'))
+            .code(429)
+            .type('text/html; charset=utf-8')
+            .header('Content-Language', lang)
+            .header('Retry-After', String(retryAfterSeconds))
+            .takeover();
+        }
+        throw new CoreError('rate_limited', 'rate_limited', 'Too many requests for this checkout session; wait a moment and retry.', { retryAfterSeconds });
       }
       return h.continue;
     };

@@ -36,6 +36,8 @@ export interface CheckoutStrings {
   readonly expiredBody: string;
   readonly notFoundTitle: string;
   readonly notFoundBody: string;
+  readonly busyTitle: string;
+  readonly busyBody: string;
   readonly testBanner: string;
   readonly testToolsTitle: string;
   readonly testToolsBody: string;
@@ -99,6 +101,8 @@ const en: CheckoutStrings = {
   expiredBody: 'Nothing was charged. Please go back to the shop and start the payment again.',
   notFoundTitle: 'Payment link not found',
   notFoundBody: 'Check that you opened the whole link, or go back to the shop and start the payment again.',
+  busyTitle: 'Too many requests',
+  busyBody: 'This payment page was loaded too often in a short time. Wait a few seconds, then reload it. Nothing was charged.',
   testBanner: 'Test mode: no real money moves.',
   testToolsTitle: 'Test tools',
   testToolsBody: 'Pretend to be the payer and choose what the payment channel reports.',
@@ -153,6 +157,8 @@ const th: CheckoutStrings = {
   expiredBody: 'ไม่มีการตัดเงิน โปรดกลับไปที่ร้านค้าแล้วเริ่มชำระเงินใหม่',
   notFoundTitle: 'ไม่พบลิงก์ชำระเงิน',
   notFoundBody: 'ตรวจสอบว่าเปิดลิงก์ครบทั้งหมด หรือกลับไปที่ร้านค้าแล้วเริ่มชำระเงินใหม่',
+  busyTitle: 'มีการเรียกหน้านี้บ่อยเกินไป',
+  busyBody: 'หน้าชำระเงินนี้ถูกโหลดบ่อยเกินไปในเวลาสั้น ๆ โปรดรอสักครู่แล้วโหลดใหม่ ไม่มีการตัดเงิน',
   testBanner: 'โหมดทดสอบ: ไม่มีการโอนเงินจริง',
   testToolsTitle: 'เครื่องมือทดสอบ',
   testToolsBody: 'จำลองเป็นผู้ชำระเงิน แล้วเลือกผลที่ช่องทางชำระเงินจะรายงาน',

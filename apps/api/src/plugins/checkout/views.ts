@@ -28,16 +28,14 @@ export class CheckoutViews {
     return this.eta.render('./page', view);
   }
 
-  /** The page for an unknown token or an expired session: the same template, only the words differ. */
-  unavailable(lang: Language, kind: 'expired' | 'not_found'): string {
+  /**
+   * The page for an unknown token, an expired session, or a page loaded too often (the per-token
+   * rate limit): the same template, only the words differ.
+   */
+  unavailable(lang: Language, kind: 'expired' | 'not_found' | 'busy'): string {
     const t = STRINGS[lang];
-    return this.eta.render('./unavailable', {
-      lang,
-      t,
-      kind,
-      title: kind === 'expired' ? t.expiredTitle : t.notFoundTitle,
-      body: kind === 'expired' ? t.expiredBody : t.notFoundBody,
-    });
+    const words = { expired: [t.expiredTitle, t.expiredBody], not_found: [t.notFoundTitle, t.notFoundBody], busy: [t.busyTitle, t.busyBody] }[kind];
+    return this.eta.render('./unavailable', { lang, t, kind, title: words[0], body: words[1] });
   }
 
   wallet(lang: Language): string {
