@@ -203,9 +203,13 @@ test('void: a pending order becomes failed/expired, a second void is accepted, a
 test('an order past its expires_at fails as expired and is called back', async (t) => {
   const w = await world();
   t.teardown(w.close);
-  const placed = await w.channel.placeOrder(placeRequest(w.receiver, { expiresAt: new Date(Date.now() + 1_500) }));
+  // Four seconds of life: enough for the placement itself to land before expiry on a loaded CI
+  // machine (1.5 s was not: the sandbox refused the order as already expired).
+  const expiresAt = new Date(Date.now() + 4_000);
+  const placed = await w.channel.placeOrder(placeRequest(w.receiver, { expiresAt }));
   if (placed.outcome !== 'placed') return t.fail(placed.message);
-  const callback = await w.receiver.waitFor(1);
+  const callback = await w.receiver.waitFor(1, 15_000);
+  t.true(Date.now() >= expiresAt.getTime(), 'called back at expiry, not before');
   t.like(w.channel.verifyCallback('test', callback.headers, callback.rawBody), { reportedStatus: 'failed' });
   t.like(await w.channel.queryOrder('test', placed.channelOrderId), { status: 'failed', failureCode: 'expired' });
 });
