@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { SimulatorCallback } from './simulator-order-book';
-import { date, millis } from './sql-values';
+import { date, millis, withoutUndefined } from './sql-values';
 
 interface CallbackRow {
   id: string;
@@ -47,7 +47,7 @@ function toCallback(row: CallbackRow): SimulatorCallback {
     deliveredAt: date(row.delivered_at),
     created: new Date(Number(row.created_at)),
   };
-  return Object.fromEntries(Object.entries(callback).filter(([, value]) => value !== undefined)) as unknown as SimulatorCallback;
+  return withoutUndefined(callback);
 }
 
 /** The simulator's callbacks (table `simulator_callbacks`, migration 010), beside its order book. */

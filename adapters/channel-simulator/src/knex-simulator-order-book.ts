@@ -2,7 +2,7 @@ import type { AttemptFailureCode, Mode, SimulatedOutcome } from '@payments/core'
 import type { Knex } from 'knex';
 import { KnexSimulatorCallbacks } from './knex-simulator-callbacks';
 import type { SimulatorCallback, SimulatorDispute, SimulatorDisputeStatus, SimulatorOrder, SimulatorOrderBook, SimulatorOrderStatus } from './simulator-order-book';
-import { date, millis } from './sql-values';
+import { date, millis, withoutUndefined } from './sql-values';
 
 interface Row {
   id: string;
@@ -58,7 +58,7 @@ function toOrder(row: Row): SimulatorOrder {
     settledAt: date(row.settled_at),
     created: new Date(Number(row.created_at)),
   };
-  return Object.fromEntries(Object.entries(order).filter(([, value]) => value !== undefined)) as unknown as SimulatorOrder;
+  return withoutUndefined(order);
 }
 
 /**
@@ -207,7 +207,7 @@ function toDispute(row: DisputeRow): SimulatorDispute {
     created: new Date(Number(row.created_at)),
     updated: new Date(Number(row.updated_at)),
   };
-  return Object.fromEntries(Object.entries(dispute).filter(([, value]) => value !== undefined)) as unknown as SimulatorDispute;
+  return withoutUndefined(dispute);
 }
 
 /** The simulator's disputes (table `simulator_disputes`, migration 008), beside its order book. */

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { createTestDatabase } from '../src/testing/create-test-database';
-import { createServer } from 'node:net';
+import { freePort } from '@payments/node-runtime';
 import knexFactory from 'knex';
 import { createKnex } from '../src/create-knex';
 import { isDatabaseUnavailableError, isDuplicateKeyError, isRetryableTransactionError } from '../src/sql-errors';
@@ -49,17 +49,6 @@ test('a real duplicate from the test database is recognised', async (t) => {
     await database.destroy();
   }
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 test('an unreachable database is recognised: driver, protocol and server codes, the pool timeout; a refused statement is not', (t) => {
   for (const error of [
