@@ -100,6 +100,7 @@ export * from './use-cases/list-disputes/list-disputes.use-case';
 export * from './use-cases/get-dispute/get-dispute.use-case';
 export * from './use-cases/submit-dispute-evidence/submit-dispute-evidence.use-case';
 export * from './use-cases/verify-one-time-code/verify-one-time-code.use-case';
+export * from './use-cases/verify-one-time-code/step-up';
 export * from './use-cases/sign-in/dashboard-credentials';
 export * from './use-cases/sign-in/sign-in.use-case';
 export * from './use-cases/claim-mfa/claim-mfa.use-case';

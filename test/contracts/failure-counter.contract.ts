@@ -72,6 +72,54 @@ export function failureCounterContract(name: string, create: () => FailureCounte
     t.is((await failures.check(b, at(10), WINDOW)).failures, 3);
   });
 
+  test(`${name}: reserve records a failure and names its slot while under the limit; at the limit it records nothing`, async (t) => {
+    const failures = create();
+    const key = uniqueKey('reserve');
+    const first = await failures.reserve(key, at(0), WINDOW);
+    t.truthy(first.slot);
+    t.like(first, { failures: 1, blockedForMs: 0 });
+    await failures.reserve(key, at(10_000), WINDOW);
+    const third = await failures.reserve(key, at(20_000), WINDOW);
+    t.truthy(third.slot, 'the last slot under the limit is granted');
+    t.like(third, { failures: 3, blockedForMs: 40_000 });
+    const refused = await failures.reserve(key, at(30_000), WINDOW);
+    t.deepEqual(refused, { failures: 3, blockedForMs: 30_000 });
+    // The refusal recorded nothing: the first failure leaving the window opens a slot.
+    t.deepEqual(await failures.check(key, at(60_000), WINDOW), { failures: 2, blockedForMs: 0 });
+    t.truthy((await failures.reserve(key, at(60_000), WINDOW)).slot);
+  });
+
+  test(`${name}: a burst of concurrent reserves gets exactly limit slots`, async (t) => {
+    const failures = create();
+    const key = uniqueKey('burst');
+    const answers = await Promise.all(Array.from({ length: 25 }, () => failures.reserve(key, at(0), WINDOW)));
+    t.is(answers.filter((answer) => answer.slot !== undefined).length, WINDOW.limit);
+    t.deepEqual(await failures.check(key, at(0), WINDOW), { failures: WINDOW.limit, blockedForMs: 60_000 });
+  });
+
+  test(`${name}: release takes back its own slot only; an unknown or released slot is ignored`, async (t) => {
+    const failures = create();
+    const key = uniqueKey('release');
+    const slots = [];
+    for (let i = 0; i < 3; i += 1) slots.push((await failures.reserve(key, at(i), WINDOW)).slot as string);
+    await failures.release(key, slots[1] as string);
+    t.deepEqual(await failures.check(key, at(10), WINDOW), { failures: 2, blockedForMs: 0 });
+    await failures.release(key, slots[1] as string);
+    await failures.release(key, 'no-such-slot');
+    await failures.release(uniqueKey('release-unknown-key'), 'no-such-slot');
+    t.is((await failures.check(key, at(10), WINDOW)).failures, 2);
+    t.truthy((await failures.reserve(key, at(10), WINDOW)).slot, 'the released slot is free again');
+  });
+
+  test(`${name}: reserve and record count into one tally`, async (t) => {
+    const failures = create();
+    const key = uniqueKey('mixed');
+    await failures.record(key, at(0), WINDOW);
+    await failures.reserve(key, at(1), WINDOW);
+    t.like(await failures.record(key, at(2), WINDOW), { failures: 3 });
+    t.is((await failures.reserve(key, at(3), WINDOW)).slot, undefined);
+  });
+
   test(`${name}: a nonsense window is a RangeError`, async (t) => {
     const failures = create();
     await t.throwsAsync(failures.record(uniqueKey('bad'), at(0), { limit: 0, windowMs: 1_000 }), { instanceOf: RangeError });

@@ -29,6 +29,13 @@ if (redisTestUrl !== undefined) {
     for (const counter of counters) t.deepEqual(await counter.check('shared', now, SIGN_IN_FAILURE_WINDOW), { failures: 10, blockedForMs: SIGN_IN_FAILURE_WINDOW.windowMs });
   });
 
+  test('redis: a burst of reserves from processes on separate connections gets at most limit slots in all', async (t) => {
+    const counters = [new RedisFailureCounter(redis.shared(), { keyPrefix }), new RedisFailureCounter(await connect(), { keyPrefix })];
+    const now = new Date('2026-09-01T00:00:00Z');
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => counters[i % 2]!.reserve('shared-burst', now, SIGN_IN_FAILURE_WINDOW)));
+    t.is(answers.filter((answer) => answer.slot !== undefined).length, SIGN_IN_FAILURE_WINDOW.limit);
+  });
+
   test('redis: a key holds at most limit members and expires a window after its last failure', async (t) => {
     const counter = new RedisFailureCounter(redis.shared(), { keyPrefix });
     const window = { limit: 3, windowMs: 5_000 };

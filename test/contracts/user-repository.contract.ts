@@ -68,6 +68,34 @@ export function userRepositoryContract(adapter: StorageAdapter): void {
     t.is(results.filter(Boolean).length, 1);
   });
 
+  test(title('findByIdForUpdate finds what findById finds, and nothing of another merchant'), async (t) => {
+    const { users, uow } = storage();
+    const user = aUser({ mfaSecret: 'sealed', mfaLastStep: 3 });
+    await users.insert(user);
+    t.deepEqual(await uow.run(() => users.findByIdForUpdate(user.merchantId, user.id)), user);
+    t.is(await uow.run(() => users.findByIdForUpdate(ids.merchant(), user.id)), undefined);
+  });
+
+  test(title('read-modify-writes of one user through findByIdForUpdate never undo each other'), async (t) => {
+    const { users, uow } = storage();
+    const user = aUser({ role: 'viewer', status: 'active' });
+    await users.insert(user);
+    // Each changes one field of the row it read; a write of a stale read would put the other back.
+    await Promise.all([
+      uow.run(async () => {
+        const read = await users.findByIdForUpdate(user.merchantId, user.id);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        await users.update({ ...read!, role: 'admin' });
+      }),
+      uow.run(async () => {
+        const read = await users.findByIdForUpdate(user.merchantId, user.id);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        await users.update({ ...read!, status: 'disabled' });
+      }),
+    ]);
+    t.like(await users.findById(user.merchantId, user.id), { role: 'admin', status: 'disabled' });
+  });
+
   test(title('update clears the second factor when the entity has none'), async (t) => {
     const { users } = storage();
     const user = aUser({ mfaSecret: 'sealed', mfaLastStep: 5 });

@@ -27,6 +27,11 @@ export class InMemoryUserRepository implements UserRepository {
     });
   }
 
+  /** Units of work run one at a time here, so a plain read is already as good as a locked one. */
+  findByIdForUpdate(merchantId: string, id: string): Promise<User | undefined> {
+    return this.findById(merchantId, id);
+  }
+
   listByMerchant(merchantId: string): Promise<User[]> {
     return this.store.atomic(() =>
       [...this.store.tables.users.values()]

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { FailureCounter, FailureTally, FailureWindow } from '@payments/core';
+import type { FailureCounter, FailureReservation, FailureTally, FailureWindow } from '@payments/core';
 import type { RedisClient } from './redis-client';
 import { callRedis, RedisScript } from './redis-command';
 
@@ -19,24 +19,28 @@ const DEFAULT_COMMAND_TIMEOUT_MS = 2_000;
  * expires a window after its last failure, so idle keys cost nothing.
  *
  * KEYS[1] the set; ARGV[1] now (ms); ARGV[2] window (ms); ARGV[3] limit; ARGV[4] member to add
- * (empty: only read). Returns { failures, blockedForMs }.
+ * (empty: only read); ARGV[5] '1' to add it only while the set is under the limit (a
+ * reservation: the check and the add in one step, so a burst cannot all pass the check first).
+ * Returns { failures, blockedForMs, added (1 or 0) }.
  */
 const TALLY = new RedisScript(`
 local now = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
 local limit = tonumber(ARGV[3])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
-if ARGV[4] ~= '' then
+local added = 0
+if ARGV[4] ~= '' and (ARGV[5] ~= '1' or redis.call('ZCARD', KEYS[1]) < limit) then
   redis.call('ZADD', KEYS[1], now, ARGV[4])
   redis.call('ZREMRANGEBYRANK', KEYS[1], 0, -(limit + 1))
   redis.call('PEXPIRE', KEYS[1], window)
+  added = 1
 end
 local count = redis.call('ZCARD', KEYS[1])
 if count < limit then
-  return { count, 0 }
+  return { count, 0, added }
 end
 local oldest = redis.call('ZRANGE', KEYS[1], count - limit, count - limit, 'WITHSCORES')
-return { count, math.max(1, tonumber(oldest[2]) + window - now) }
+return { count, math.max(1, tonumber(oldest[2]) + window - now), added }
 `);
 
 /**
@@ -55,28 +59,45 @@ export class RedisFailureCounter implements FailureCounter {
     this.commandTimeoutMs = options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
   }
 
-  check(key: string, now: Date, window: FailureWindow): Promise<FailureTally> {
-    return this.run(key, now, window, '');
+  async check(key: string, now: Date, window: FailureWindow): Promise<FailureTally> {
+    const { failures, blockedForMs } = await this.run(key, now, window, '', false);
+    return { failures, blockedForMs };
   }
 
-  record(key: string, now: Date, window: FailureWindow): Promise<FailureTally> {
-    // A unique member: two failures in the same millisecond are two failures.
-    return this.run(key, now, window, `${now.getTime()}:${randomUUID()}`);
+  async record(key: string, now: Date, window: FailureWindow): Promise<FailureTally> {
+    const { failures, blockedForMs } = await this.run(key, now, window, newMember(now), false);
+    return { failures, blockedForMs };
+  }
+
+  async reserve(key: string, now: Date, window: FailureWindow): Promise<FailureReservation> {
+    const member = newMember(now);
+    const { failures, blockedForMs, added } = await this.run(key, now, window, member, true);
+    return added ? { failures, blockedForMs, slot: member } : { failures, blockedForMs };
+  }
+
+  async release(key: string, slot: string): Promise<void> {
+    await callRedis(() => this.client.zRem(this.keyPrefix + key, slot), this.commandTimeoutMs);
   }
 
   async clear(key: string): Promise<void> {
     await callRedis(() => this.client.del(this.keyPrefix + key), this.commandTimeoutMs);
   }
 
-  private async run(key: string, now: Date, window: FailureWindow, member: string): Promise<FailureTally> {
+  private async run(key: string, now: Date, window: FailureWindow, member: string, onlyUnderLimit: boolean): Promise<FailureTally & { added: boolean }> {
     assertWindow(window);
     const reply = await callRedis(
-      () => TALLY.run(this.client, [this.keyPrefix + key], [String(now.getTime()), String(Math.ceil(window.windowMs)), String(window.limit), member]),
+      () =>
+        TALLY.run(this.client, [this.keyPrefix + key], [String(now.getTime()), String(Math.ceil(window.windowMs)), String(window.limit), member, onlyUnderLimit ? '1' : '0']),
       this.commandTimeoutMs,
     );
-    const [failures, blockedForMs] = reply as [number, number];
-    return { failures, blockedForMs };
+    const [failures, blockedForMs, added] = reply as [number, number, number];
+    return { failures, blockedForMs, added: added === 1 };
   }
+}
+
+/** A unique member: two failures in the same millisecond are two failures. */
+function newMember(now: Date): string {
+  return `${now.getTime()}:${randomUUID()}`;
 }
 
 function assertWindow(window: FailureWindow): void {

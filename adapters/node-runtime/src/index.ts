@@ -7,3 +7,4 @@ export * from './crypto-ed25519-key-check';
 export * from './crypto-webhook-crypto';
 export * from './bounded-body';
 export * from './free-port';
+export * from './bounded-work-queue';

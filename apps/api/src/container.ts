@@ -35,6 +35,7 @@ import {
   ResetTeamUserMfa,
   SignIn,
   SignInThrottle,
+  StepUp,
   SignOut,
   UpdateTeamUser,
   PaymentChannelRegistry,
@@ -335,6 +336,7 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
   );
   // Dashboard sign-in, sessions and the team (issue 4, auth slice).
   factory(SignInThrottle, (ctx) => new SignInThrottle(ctx.get(FailureCounter), ctx.get(Clock), ctx.get(Digest)));
+  factory(StepUp, (ctx) => new StepUp(ctx.get(VerifyOneTimeCode), ctx.get(FailureCounter), ctx.get(Clock)));
   factory(DashboardCredentials, (ctx) => new DashboardCredentials(ctx.get(UserRepository), ctx.get(PasswordHasher), ctx.get(RandomSource), ctx.get(SignInThrottle)));
   factory(SignIn, (ctx) =>
     new SignIn(
@@ -357,10 +359,30 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
   factory(SignOut, (ctx) => new SignOut(ctx.get(UnitOfWork), ctx.get(DashboardSessionRepository), ctx.get(AuditRecorder), ctx.get(Clock)));
   factory(ListTeamUsers, (ctx) => new ListTeamUsers(ctx.get(UserRepository)));
   factory(AddTeamUser, (ctx) =>
-    new AddTeamUser(ctx.get(UnitOfWork), ctx.get(UserRepository), ctx.get(PasswordHasher), ctx.get(AuditRecorder), ctx.get(Clock), ctx.get(RandomSource)),
+    new AddTeamUser(
+      ctx.get(UnitOfWork),
+      ctx.get(UserRepository),
+      ctx.get(PasswordHasher),
+      ctx.get(MerchantRepository),
+      ctx.get(NoticeOutbox),
+      ctx.get(StepUp),
+      ctx.get(AuditRecorder),
+      ctx.get(Clock),
+      ctx.get(RandomSource),
+    ),
   );
   factory(UpdateTeamUser, (ctx) =>
-    new UpdateTeamUser(ctx.get(UnitOfWork), ctx.get(UserRepository), ctx.get(DashboardSessionRepository), ctx.get(AuditRecorder), ctx.get(Clock)),
+    new UpdateTeamUser(
+      ctx.get(UnitOfWork),
+      ctx.get(UserRepository),
+      ctx.get(DashboardSessionRepository),
+      ctx.get(MerchantRepository),
+      ctx.get(NoticeOutbox),
+      ctx.get(StepUp),
+      ctx.get(AuditRecorder),
+      ctx.get(Clock),
+      ctx.get(RandomSource),
+    ),
   );
   factory(ResetTeamUserMfa, (ctx) =>
     new ResetTeamUserMfa(
@@ -369,6 +391,7 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
       ctx.get(DashboardSessionRepository),
       ctx.get(MerchantRepository),
       ctx.get(NoticeOutbox),
+      ctx.get(StepUp),
       ctx.get(AuditRecorder),
       ctx.get(Clock),
       ctx.get(RandomSource),
@@ -453,7 +476,7 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
       ctx.get(MerchantRepository),
       ctx.get(PayoutDestinationRepository),
       ctx.get(NoticeOutbox),
-      ctx.get(VerifyOneTimeCode),
+      ctx.get(StepUp),
       ctx.get(SecretBox),
       ctx.get(AuditRecorder),
       ctx.get(Clock),
@@ -466,7 +489,7 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
       ctx.get(MerchantRepository),
       ctx.get(PayoutDestinationRepository),
       ctx.get(NoticeOutbox),
-      ctx.get(VerifyOneTimeCode),
+      ctx.get(StepUp),
       ctx.get(AuditRecorder),
       ctx.get(Clock),
       ctx.get(RandomSource),

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { FakeClock } from '@payments/in-memory';
 import { AuditLog, DeliverNotices, NoticeOutbox } from './helpers/dashboard-resources';
-import { asUser, signIn, totpCode, type SignedInUser } from './helpers/dashboard';
+import { asUser, freshCode as nextStepCode, signIn, type SignedInUser } from './helpers/dashboard';
 import { startTestApp, type TestApp, type TestMerchant } from './helpers/test-app';
 
 const clock = new FakeClock(new Date('2026-09-01T10:00:00Z'));
@@ -29,15 +29,8 @@ interface PayoutMethod {
 const errorOf = (res: { result: unknown }) => (res.result as ErrorBody).error;
 const as = (user: SignedInUser, method: string, url: string, payload?: unknown) => asUser(t0, user, { method, url, ...(payload === undefined ? {} : { payload }) });
 
-/**
- * A fresh code: the clock moves to the next 30-second step first, so no code is refused as used
- * (tests in this file run one at a time, see below). Sessions last 30 minutes, far more than the
- * steps taken here.
- */
-function freshCode(user: SignedInUser): string {
-  clock.advance(30_000);
-  return totpCode(t0, user.totpSecret);
-}
+/** A fresh code of the next step (tests in this file run one at a time, see below). */
+const freshCode = (user: SignedInUser): string => nextStepCode(t0, clock, user);
 
 /** Each test uses its own merchant; they share one FakeClock, so they run serially. */
 async function account(role: 'owner' | 'admin' = 'owner'): Promise<{ merchant: TestMerchant; user: SignedInUser }> {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import test from 'ava';
 import { AuditLog, MerchantRepository, NoticeOutbox, type UserRole } from '@payments/core';
 import { FakeClock } from '@payments/in-memory';
-import { asUser, claimMfa, signIn, signInWith, totpCode, type SignedInUser } from './helpers/dashboard';
+import { asUser, claimMfa, freshCode, signIn, signInWith, totpCode, type SignedInUser } from './helpers/dashboard';
 import { startTestApp, type TestApp, type TestMerchant } from './helpers/test-app';
 
 const clock = new FakeClock(new Date('2026-09-01T10:00:00Z'));
@@ -16,6 +16,8 @@ test.after.always(async () => t0?.close());
 
 const as = (user: SignedInUser, method: string, url: string, payload?: unknown) => asUser(t0, user, { method, url, ...(payload === undefined ? {} : { payload }) });
 const newEmail = (): string => `member-${randomBytes(6).toString('hex')}@example.com`;
+/** The acting user's one-time code for a step-up route, of a step no earlier request used. */
+const codeOf = (user: SignedInUser): string => freshCode(t0, clock, user);
 const PASSWORD = 'a long enough password';
 
 interface UserJson {
@@ -27,7 +29,7 @@ interface UserJson {
 }
 
 async function addMember(by: SignedInUser, role: UserRole, extra: Record<string, unknown> = {}): Promise<UserJson> {
-  const res = await as(by, 'POST', '/dashboard/v1/users', { email: newEmail(), password: PASSWORD, role, ...extra });
+  const res = await as(by, 'POST', '/dashboard/v1/users', { email: newEmail(), password: PASSWORD, role, code: codeOf(by), ...extra });
   if (res.statusCode !== 201) throw new Error(`add member answered ${res.statusCode}: ${res.payload}`);
   return res.result as UserJson;
 }
@@ -35,11 +37,12 @@ async function addMember(by: SignedInUser, role: UserRole, extra: Record<string,
 test.serial('an owner adds a member: 201 the bare user, no second factor yet, nothing secret', async (t) => {
   const owner = await signIn(t0, { merchantId: shop.id, role: 'owner' });
   const email = newEmail();
-  const res = await as(owner, 'POST', '/dashboard/v1/users', { email: email.toUpperCase(), password: PASSWORD, role: 'developer', name: 'Somchai' });
+  const res = await as(owner, 'POST', '/dashboard/v1/users', { email: email.toUpperCase(), password: PASSWORD, role: 'developer', name: 'Somchai', code: codeOf(owner) });
   t.is(res.statusCode, 201);
   const user = res.result as UserJson & { created: string };
   t.regex(user.id, /^usr_[0-9A-Za-z]+$/);
-  t.deepEqual(user, { id: user.id, object: 'dashboard_user', email, name: 'Somchai', role: 'developer', status: 'active', mfa_enabled: false, created: '2026-09-01T10:00:00Z' } as never);
+  // Created at the step the owner's code moved the clock to.
+  t.deepEqual(user, { id: user.id, object: 'dashboard_user', email, name: 'Somchai', role: 'developer', status: 'active', mfa_enabled: false, created: '2026-09-01T10:00:30Z' } as never);
   t.false(res.payload.includes(PASSWORD));
   t.false(res.payload.includes('scrypt'));
   const list = await as(owner, 'GET', '/dashboard/v1/users');
@@ -66,7 +69,7 @@ test.serial('only an owner grants the owner role', async (t) => {
   t.is(promote.statusCode, 403);
   t.like(promote.result, { error: { code: 'forbidden' } });
   t.is((await addMember(owner, 'owner')).role, 'owner');
-  const promoted = await as(owner, 'PATCH', `/dashboard/v1/users/${developer.id}`, { role: 'owner' });
+  const promoted = await as(owner, 'PATCH', `/dashboard/v1/users/${developer.id}`, { role: 'owner', code: codeOf(owner) });
   t.is(promoted.statusCode, 200);
   t.like(promoted.result, { id: developer.id, role: 'owner' });
 });
@@ -138,7 +141,7 @@ test.serial('an MFA reset stops the old code at once, ends the sessions, and the
   const member = await signIn(t0, { merchantId: shop.id, role: 'developer' });
   clock.advance(30_000);
   const oldCode = totpCode(t0, member.totpSecret);
-  const res = await as(admin, 'POST', `/dashboard/v1/users/${member.userId}/mfa`);
+  const res = await as(admin, 'POST', `/dashboard/v1/users/${member.userId}/mfa`, { code: codeOf(admin) });
   t.is(res.statusCode, 200);
   t.like(res.result, { id: member.userId, object: 'dashboard_user', mfa_enabled: false });
   t.is((await as(member, 'GET', '/dashboard/v1/session')).statusCode, 401, 'the member is signed out');
@@ -180,7 +183,7 @@ test.serial('bad bodies and ids are 400 naming the field; a taken email is 409',
     ['PATCH', `/dashboard/v1/users/${member.id}`, { email: newEmail() }, 'email'],
     ['PATCH', `/dashboard/v1/users/${member.id}`, { status: 'deleted' }, 'status'],
     ['PATCH', '/dashboard/v1/users/not-a-user-id', { status: 'disabled' }, 'id'],
-    ['POST', `/dashboard/v1/users/${member.id}/mfa`, { code: '123456' }, 'code'],
+    ['POST', `/dashboard/v1/users/${member.id}/mfa`, { code: '123456', force: true }, 'force'],
   ];
   for (const [method, url, payload, param] of cases) {
     const res = await as(owner, method, url, payload);
@@ -188,7 +191,7 @@ test.serial('bad bodies and ids are 400 naming the field; a taken email is 409',
     t.like(res.result, { error: { code: 'invalid_parameter', param } });
     t.false(res.payload.includes(PASSWORD));
   }
-  const taken = await as(owner, 'POST', '/dashboard/v1/users', { email: member.email, password: PASSWORD, role: 'viewer' });
+  const taken = await as(owner, 'POST', '/dashboard/v1/users', { email: member.email, password: PASSWORD, role: 'viewer', code: codeOf(owner) });
   t.is(taken.statusCode, 409);
   t.like(taken.result, { error: { code: 'email_taken' } });
   const unknown = await as(owner, 'PATCH', '/dashboard/v1/users/usr_00000000000000000000', { status: 'disabled' });
@@ -199,7 +202,7 @@ test.serial('every team change is in the audit log with who made it', async (t) 
   const owner = await signIn(t0, { merchantId: shop.id, role: 'owner' });
   const member = await addMember(owner, 'viewer');
   await as(owner, 'PATCH', `/dashboard/v1/users/${member.id}`, { role: 'developer', status: 'disabled' });
-  await as(owner, 'POST', `/dashboard/v1/users/${member.id}/mfa`);
+  await as(owner, 'POST', `/dashboard/v1/users/${member.id}/mfa`, { code: codeOf(owner) });
   const entries = (await t0.app.get<AuditLog>(AuditLog).listForMerchant(shop.id, 100)).filter((entry) => entry.objectId === member.id);
   t.deepEqual(
     entries.map((entry) => [entry.action, entry.userId, entry.details]),
@@ -209,10 +212,10 @@ test.serial('every team change is in the audit log with who made it', async (t) 
       ['users.write', owner.userId, { change: 'created', role: 'viewer' }],
     ],
   );
-  // The reset also tells the member and the account's email, through the notice outbox.
+  // The addition tells the account's email; the reset tells the member and the account's email.
   const accountEmail = (await t0.app.get<MerchantRepository>(MerchantRepository).findById(shop.id))?.email;
   const notices = (await t0.app.get<NoticeOutbox>(NoticeOutbox).listForMerchant(shop.id, 100)).filter((notice) => notice.details.user === member.id);
-  t.deepEqual(notices.map((notice) => [notice.kind, notice.recipient]).sort(), [['user.mfa_reset', accountEmail], ['user.mfa_reset', member.email]].sort() as never);
+  t.deepEqual(notices.map((notice) => [notice.kind, notice.recipient]).sort(), [['user.added', accountEmail], ['user.mfa_reset', accountEmail], ['user.mfa_reset', member.email]].sort() as never);
   const sessions = (await t0.app.get<AuditLog>(AuditLog).listForMerchant(shop.id, 500)).filter((entry) => entry.userId === owner.userId && entry.action === 'session.created');
   t.is(sessions.length, 1, 'sign-in is recorded too');
 });

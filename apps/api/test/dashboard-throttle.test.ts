@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import test from 'ava';
 import { FakeClock } from '@payments/in-memory';
+import type { PasswordHasher } from '@payments/core';
 import { ScryptPasswordHasher } from '@payments/node-runtime';
 import { signIn, totpCode, type SignedInUser } from './helpers/dashboard';
 import { ConfigError, loadConfig } from '../src/config';
@@ -134,6 +135,48 @@ if (process.env.PAYMENTS_TEST_REDIS_URL) {
     for (const app of [a, b]) t.is((await attempt(app, { email, password: 'wrong password!', code: '000000' }, freshIp())).statusCode, 429);
   });
 }
+
+/** Counts password checks, and makes each take a while, so parallel requests overlap inside them. */
+class SlowCountingHasher implements PasswordHasher {
+  checks = 0;
+  private readonly inner = new ScryptPasswordHasher({ N: 1024, r: 8, p: 1 });
+
+  hash(password: string): Promise<string> {
+    return this.inner.hash(password);
+  }
+
+  async verify(password: string, stored: string): Promise<boolean> {
+    this.checks += 1;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    return this.inner.verify(password, stored);
+  }
+}
+
+// With Redis configured (PAYMENTS_TEST_REDIS_URL) the app counts in Redis, otherwise in process: run it both ways.
+test('a burst of parallel wrong sign-ins and MFA claims gets no more password checks than the limit, per email and per IP', async (t) => {
+  const hasher = new SlowCountingHasher();
+  const app = await startTestApp({ passwordHasher: hasher });
+  t.teardown(() => app.close());
+  const user = await signIn(app, { merchantId: (await app.merchant()).id, role: 'viewer' });
+  const statuses = (answers: { statusCode: number }[]): Record<number, number> => answers.reduce<Record<number, number>>((counts, res) => ({ ...counts, [res.statusCode]: (counts[res.statusCode] ?? 0) + 1 }), {});
+
+  // One email from 30 addresses at once, over both routes that check a password.
+  hasher.checks = 0;
+  const byEmail = await Promise.all(
+    Array.from({ length: 30 }, (_, i) =>
+      i % 3 === 0 ? attempt(app, { email: user.email, password: 'wrong password!' }, `198.51.100.${i}`, '/dashboard/v1/mfa') : attempt(app, { email: user.email, password: 'wrong password!', code: '000000' }, `198.51.100.${i}`),
+    ),
+  );
+  t.is(hasher.checks, 10);
+  t.deepEqual(statuses(byEmail), { 401: 10, 429: 20 });
+
+  // One address trying 30 emails at once.
+  hasher.checks = 0;
+  const ip = freshIp();
+  const byIp = await Promise.all(Array.from({ length: 30 }, () => attempt(app, { email: unknownEmail(), password: 'wrong password!', code: '000000' }, ip)));
+  t.is(hasher.checks, 10);
+  t.deepEqual(statuses(byIp), { 401: 10, 429: 20 });
+});
 
 test('an unknown email takes about as long as a wrong password (both pay a real scrypt)', async (t) => {
   // Real-cost scrypt, so a missing hash check would show as a difference of tens of milliseconds.

@@ -44,6 +44,16 @@ export function renderNotice(notice: Notice): RenderedNotice {
         subject: 'A second factor was reset on your team',
         text: `The second factor of ${String(d.user_email)} was reset by ${String(d.reset_by)}; their sessions were ended and their old codes no longer work. They set up a new one with their email and password.\n\n${CLOSING}`,
       };
+    case 'user.added':
+      return {
+        subject: 'A member was added to your team',
+        text: `${String(d.user_email)} was added to your team as ${String(d.role)} by ${String(d.added_by)}. They set up their second factor with their email and password before they can sign in.\n\n${CLOSING}`,
+      };
+    case 'user.role_granted':
+      return {
+        subject: `A team member was made ${String(d.role_to)}`,
+        text: `${String(d.user_email)} was changed from ${String(d.role_from)} to ${String(d.role_to)} by ${String(d.granted_by)}.\n\n${CLOSING}`,
+      };
     case 'webhook_endpoint.disabled':
       return {
         subject: 'A webhook endpoint was disabled',

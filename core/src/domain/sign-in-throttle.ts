@@ -3,14 +3,45 @@ import type { Clock } from '../ports/clock.port';
 import type { Digest } from '../ports/digest.port';
 import type { FailureCounter, FailureWindow } from '../ports/failure-counter.port';
 
-/** DECISIONS: 10 failed sign-ins per 15 minutes per email and per IP, then 429. */
+/** 10 failed sign-ins per 15 minutes per email and per IP, then 429; the same for wrong step-up codes per user. */
 export const SIGN_IN_FAILURE_WINDOW: FailureWindow = { limit: 10, windowMs: 15 * 60 * 1000 };
+
+/** A slot taken in one key's failure count, to give back if the attempt succeeds. */
+export interface FailureSlot {
+  readonly key: string;
+  readonly slot: string;
+}
+
+/**
+ * Takes a slot in the failure count of every key, in one atomic step per key, before the guess is
+ * checked: each slot counts as a failure until released. When any key is at its limit, the slots
+ * already taken are given back and the attempt is 429 `rate_limited` with the wait, so a burst of
+ * parallel guesses gets no more checks than the limit, and a refused attempt counts nothing.
+ */
+export async function reserveFailureSlots(counter: FailureCounter, keys: readonly string[], now: Date, window: FailureWindow, message: string): Promise<FailureSlot[]> {
+  const reservations = await Promise.all(keys.map(async (key) => ({ key, reservation: await counter.reserve(key, now, window) })));
+  const taken = reservations.flatMap(({ key, reservation }) => (reservation.slot === undefined ? [] : [{ key, slot: reservation.slot }]));
+  if (taken.length === keys.length) return taken;
+  await releaseFailureSlots(counter, taken);
+  const blockedForMs = Math.max(1, ...reservations.map(({ reservation }) => reservation.blockedForMs));
+  throw new CoreError('rate_limited', 'rate_limited', message, { retryAfterSeconds: Math.max(1, Math.ceil(blockedForMs / 1000)) });
+}
+
+export async function releaseFailureSlots(counter: FailureCounter, slots: readonly FailureSlot[]): Promise<void> {
+  await Promise.all(slots.map(({ key, slot }) => counter.release(key, slot)));
+}
+
+/** One sign-in or MFA claim in progress: its slots in the email's and the IP's failure counts. */
+export interface SignInAttempt {
+  readonly email: string;
+  readonly slots: readonly FailureSlot[];
+}
 
 /**
  * Throttles password guessing on the two open dashboard routes that check a password (sign-in
- * and the MFA claim), per email and per client IP. The check comes before the password is
- * looked at, so a throttled request learns nothing, and every refusal counts, whatever its cause,
- * so the counter reveals nothing either.
+ * and the MFA claim), per email and per client IP. The slot is taken before the password is
+ * looked at, so a throttled request learns nothing, and every attempt counts as a failure unless
+ * it succeeds, whatever its cause, so the counter reveals nothing either.
  */
 export class SignInThrottle {
   constructor(
@@ -20,26 +51,24 @@ export class SignInThrottle {
     private readonly window: FailureWindow = SIGN_IN_FAILURE_WINDOW,
   ) {}
 
-  /** Throws 429 `rate_limited` (with a retry delay) when the email or the IP is over the limit. */
-  async assertAllowed(email: string, ip: string): Promise<void> {
-    const now = this.clock.now();
-    const tallies = await Promise.all([this.counter.check(this.emailKey(email), now, this.window), this.counter.check(this.ipKey(ip), now, this.window)]);
-    const blockedForMs = Math.max(...tallies.map((tally) => tally.blockedForMs));
-    if (blockedForMs > 0) {
-      throw new CoreError('rate_limited', 'rate_limited', 'Too many failed sign-in attempts; try again later.', {
-        retryAfterSeconds: Math.max(1, Math.ceil(blockedForMs / 1000)),
-      });
-    }
+  /** Takes the attempt's slots; throws 429 `rate_limited` (with a retry delay) when the email or the IP is at the limit. */
+  async begin(email: string, ip: string): Promise<SignInAttempt> {
+    const slots = await reserveFailureSlots(this.counter, [this.emailKey(email), this.ipKey(ip)], this.clock.now(), this.window, 'Too many failed sign-in attempts; try again later.');
+    return { email, slots };
   }
 
-  async recordFailure(email: string, ip: string): Promise<void> {
-    const now = this.clock.now();
-    await Promise.all([this.counter.record(this.emailKey(email), now, this.window), this.counter.record(this.ipKey(ip), now, this.window)]);
+  /**
+   * A success forgets the email's failures and gives the IP its slot back; the IP's earlier
+   * failures stay, so one good account cannot launder guesses at others.
+   */
+  async succeeded(attempt: SignInAttempt): Promise<void> {
+    await releaseFailureSlots(this.counter, attempt.slots);
+    await this.counter.clear(this.emailKey(attempt.email));
   }
 
-  /** A success forgets the email's failures; the IP's stay, so one good account cannot launder guesses at others. */
-  async recordSuccess(email: string): Promise<void> {
-    await this.counter.clear(this.emailKey(email));
+  /** The attempt could not check its guess (the database or the password hasher was unavailable): it gives its slots back. */
+  async abandoned(attempt: SignInAttempt): Promise<void> {
+    await releaseFailureSlots(this.counter, attempt.slots);
   }
 
   // Digested so the shared backend holds no email addresses, and keys have one length.

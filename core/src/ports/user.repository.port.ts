@@ -6,6 +6,12 @@ export interface UserRepository {
   findByEmail(email: string): Promise<User | undefined>;
   /** The merchant's user, or undefined (another merchant's user included). */
   findById(merchantId: string, id: string): Promise<User | undefined>;
+  /**
+   * Like `findById`, and locks the row until the unit of work ends (`SELECT … FOR UPDATE` where
+   * the database has row locks), so concurrent edits of one member run one after the other and
+   * none writes back a row another already changed.
+   */
+  findByIdForUpdate(merchantId: string, id: string): Promise<User | undefined>;
   /** All users of the merchant, oldest first. */
   listByMerchant(merchantId: string): Promise<User[]>;
   /** Stores every field of `user` but its id, merchant and email. */

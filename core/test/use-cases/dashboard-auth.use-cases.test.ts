@@ -11,6 +11,7 @@ import { ClaimMfa } from '../../src/use-cases/claim-mfa/claim-mfa.use-case';
 import { DashboardCredentials } from '../../src/use-cases/sign-in/dashboard-credentials';
 import { SignIn } from '../../src/use-cases/sign-in/sign-in.use-case';
 import { AddTeamUser, ResetTeamUserMfa, UpdateTeamUser } from '../../src/use-cases/team/team.use-cases';
+import { StepUp } from '../../src/use-cases/verify-one-time-code/step-up';
 import { VerifyOneTimeCode } from '../../src/use-cases/verify-one-time-code/verify-one-time-code.use-case';
 import { harness } from './harness';
 
@@ -37,26 +38,40 @@ function dashboard() {
   const signIn = new SignIn(h.storage.uow, credentials, verify, h.storage.dashboardSessions, audit, clock, h.random, h.digest);
   const claim = new ClaimMfa(h.storage.uow, credentials, h.storage.users, fakeCodes, box, audit);
   const authenticate = new AuthenticateDashboardSession(h.storage.dashboardSessions, h.storage.users, h.storage.merchants, h.digest, clock);
-  const add = new AddTeamUser(h.storage.uow, h.storage.users, passwords, audit, clock, h.random);
-  const update = new UpdateTeamUser(h.storage.uow, h.storage.users, h.storage.dashboardSessions, audit, clock);
-  const reset = new ResetTeamUserMfa(h.storage.uow, h.storage.users, h.storage.dashboardSessions, h.storage.merchants, h.storage.notices, audit, clock, h.random);
+  const stepUp = new StepUp(verify, new InMemoryFailureCounter(), clock);
+  const s = h.storage;
+  const add = new AddTeamUser(s.uow, s.users, passwords, s.merchants, s.notices, stepUp, audit, clock, h.random);
+  const update = new UpdateTeamUser(s.uow, s.users, s.dashboardSessions, s.merchants, s.notices, stepUp, audit, clock, h.random);
+  const reset = new ResetTeamUserMfa(s.uow, s.users, s.dashboardSessions, s.merchants, s.notices, stepUp, audit, clock, h.random);
   const code = (secret: string): string => `${secret}:${Math.floor(clock.now().getTime() / 30_000)}`;
+  /** The code of the next step (the clock moves on), so the used-code rule never refuses a test's good code. */
+  const freshCode = (secret: string): string => {
+    clock.advance(30_000);
+    return code(secret);
+  };
+  /** A new merchant's owner with a second factor, for the step-up actions. */
+  const owner = async (): Promise<{ user: User; secret: string }> => {
+    const { owner: created } = await h.newMerchant();
+    const secret = `OWNER${Math.random().toString(36).slice(2)}`;
+    const user: User = { ...created, mfaSecret: box.seal(secret) };
+    await s.users.update(user);
+    return { user, secret };
+  };
   /** A member of `role` with a claimed second factor, signed in once. */
-  const member = async (owner: User, role: UserRole) => {
+  const member = async (by: { user: User; secret: string }, role: UserRole) => {
     const email = `${role}-${Math.random().toString(36).slice(2)}@example.com`;
-    const user = await add.execute(owner, { email, password: PASSWORD, role });
+    const user = await add.execute(by.user, { email, password: PASSWORD, role, code: freshCode(by.secret) });
     const { secret } = await claim.execute({ email, password: PASSWORD, ip: '192.0.2.1' });
     const signedIn = await signIn.execute({ email, password: PASSWORD, code: code(secret), ip: '192.0.2.1' });
     clock.advance(30_000);
     return { user, secret, email, token: signedIn.token };
   };
-  return { h, clock, signIn, claim, authenticate, add, update, reset, code, member };
+  return { h, clock, signIn, claim, authenticate, add, update, reset, code, freshCode, owner, member };
 }
 
 test('sign-in stores only the digest of a 32-byte token and authenticates it until 30 minutes after', async (t) => {
   const d = dashboard();
-  const { owner } = await d.h.newMerchant();
-  const { token, user } = await d.member(owner, 'developer');
+  const { token, user } = await d.member(await d.owner(), 'developer');
   t.regex(token, /^[A-Za-z0-9_-]{43}$/);
   t.false(JSON.stringify(d.h.storage.store.tables.dashboardSessions).includes(token));
   t.is((await d.authenticate.execute(token)).user.id, user.id);
@@ -68,8 +83,7 @@ test('sign-in stores only the digest of a 32-byte token and authenticates it unt
 
 test('every refusal is invalid_credentials, and ten of them throttle the email before the password is checked', async (t) => {
   const d = dashboard();
-  const { owner } = await d.h.newMerchant();
-  const { email, secret } = await d.member(owner, 'viewer');
+  const { email, secret } = await d.member(await d.owner(), 'viewer');
   for (let i = 0; i < 10; i += 1) {
     const error = await t.throwsAsync(d.signIn.execute({ email, password: PASSWORD, code: 'wrong', ip: `198.51.100.${i}` }));
     t.like(error, { code: 'invalid_credentials', category: 'authentication' });
@@ -80,16 +94,17 @@ test('every refusal is invalid_credentials, and ten of them throttle the email b
 
 test('the team rules: owner grants, no self edit, disabling and resets end sessions', async (t) => {
   const d = dashboard();
-  const { owner } = await d.h.newMerchant();
-  const admin = await d.member(owner, 'admin');
-  const dev = await d.member(owner, 'developer');
+  const enrolled = await d.owner();
+  const owner = enrolled.user;
+  const admin = await d.member(enrolled, 'admin');
+  const dev = await d.member(enrolled, 'developer');
   t.like(await t.throwsAsync(d.add.execute(admin.user, { email: 'x@example.com', password: PASSWORD, role: 'owner' })), { code: 'forbidden' });
   t.like(await t.throwsAsync(d.update.execute(admin.user, owner.id, { status: 'disabled' })), { code: 'forbidden' });
   t.like(await t.throwsAsync(d.update.execute(admin.user, admin.user.id, { role: 'viewer' })), { code: 'forbidden' });
-  t.like(await t.throwsAsync(d.reset.execute(owner, owner.id)), { code: 'forbidden' });
+  t.like(await t.throwsAsync(d.reset.execute(owner, owner.id, d.freshCode(enrolled.secret))), { code: 'forbidden' });
   t.like(await t.throwsAsync(d.update.execute(owner, 'usr_unknown', { role: 'viewer' })), { code: 'resource_not_found' });
 
-  const reset = await d.reset.execute(admin.user, dev.user.id);
+  const reset = await d.reset.execute(admin.user, dev.user.id, d.freshCode(admin.secret));
   t.is(reset.mfaSecret, undefined);
   t.like(await t.throwsAsync(d.authenticate.execute(dev.token)), { code: 'authentication_required' });
   t.like(await t.throwsAsync(d.signIn.execute({ email: dev.email, password: PASSWORD, code: d.code(dev.secret), ip: '192.0.2.9' })), { code: 'invalid_credentials' });

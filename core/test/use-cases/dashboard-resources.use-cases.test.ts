@@ -1,4 +1,5 @@
 import test from 'ava';
+import { InMemoryFailureCounter } from '@payments/in-memory';
 import { AesGcmSecretBox } from '@payments/node-runtime';
 import { randomBytes } from 'node:crypto';
 import { AuditRecorder } from '../../src/domain/audit';
@@ -17,6 +18,7 @@ import { RevokeApiKey } from '../../src/use-cases/revoke-api-key/revoke-api-key.
 import { SetDefaultPayoutDestination } from '../../src/use-cases/set-default-payout-destination/set-default-payout-destination.use-case';
 import { UpdateMerchantSettings } from '../../src/use-cases/update-merchant-settings/update-merchant-settings.use-case';
 import { UpdateWebhookEndpoint } from '../../src/use-cases/update-webhook-endpoint/update-webhook-endpoint.use-case';
+import { StepUp } from '../../src/use-cases/verify-one-time-code/step-up';
 import { VerifyOneTimeCode } from '../../src/use-cases/verify-one-time-code/verify-one-time-code.use-case';
 import { harness } from './harness';
 
@@ -37,7 +39,7 @@ function setup() {
   const h = harness();
   const box = new AesGcmSecretBox(randomBytes(32));
   const audit = new AuditRecorder(h.storage.audit, h.clock, h.random);
-  const verify = new VerifyOneTimeCode(h.storage.uow, h.storage.users, stepCodes, box, h.clock);
+  const stepUp = new StepUp(new VerifyOneTimeCode(h.storage.uow, h.storage.users, stepCodes, box, h.clock), new InMemoryFailureCounter(), h.clock);
   const code = (): string => {
     // Each call moves to a fresh step, so the used-code rule never refuses a test's good code.
     h.clock.advance(30_000);
@@ -56,8 +58,8 @@ function setup() {
     audit,
     code,
     owner,
-    register: new RegisterPayoutDestination(s.uow, s.merchants, s.payoutDestinations, s.notices, verify, box, audit, h.clock, h.random),
-    setDefault: new SetDefaultPayoutDestination(s.uow, s.merchants, s.payoutDestinations, s.notices, verify, audit, h.clock, h.random),
+    register: new RegisterPayoutDestination(s.uow, s.merchants, s.payoutDestinations, s.notices, stepUp, box, audit, h.clock, h.random),
+    setDefault: new SetDefaultPayoutDestination(s.uow, s.merchants, s.payoutDestinations, s.notices, stepUp, audit, h.clock, h.random),
     createEndpoint: new CreateWebhookEndpoint(s.uow, s.merchants, s.webhookEndpoints, box, audit, h.clock, h.random),
     updateEndpoint: new UpdateWebhookEndpoint(s.uow, s.webhookEndpoints, audit, h.clock),
     deleteEndpoint: new DeleteWebhookEndpoint(s.uow, s.webhookEndpoints, audit, h.clock),

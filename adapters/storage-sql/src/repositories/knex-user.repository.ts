@@ -1,4 +1,5 @@
 import { CoreError, type User, type UserRepository, type UserRole, type UserStatus } from '@payments/core';
+import { dialectOf } from '../dialect';
 import type { KnexContext } from '../knex-context';
 import { toDate, toMillis, toNullable, toOptional, withoutUndefined, type BigIntValue } from '../mapping/column-values';
 import { INDEXES } from '../migrations/001-initial-schema.migration';
@@ -74,6 +75,13 @@ export class KnexUserRepository implements UserRepository {
 
   async findById(merchantId: string, id: string): Promise<User | undefined> {
     const row = await this.table().where({ id, merchant_id: merchantId }).first();
+    return row === undefined ? undefined : toEntity(row);
+  }
+
+  async findByIdForUpdate(merchantId: string, id: string): Promise<User | undefined> {
+    const query = this.table().where({ id, merchant_id: merchantId });
+    // SQLite has no row locks: its write transactions already run one at a time.
+    const row = await (dialectOf(this.context.db()) === 'mysql' ? query.forUpdate() : query).first();
     return row === undefined ? undefined : toEntity(row);
   }
 

@@ -30,6 +30,15 @@ export function totpCode(t0: TestApp, secret: string, steps = 0): string {
   return codes.codeAt(secret, new Date(now.getTime() + steps * 30_000));
 }
 
+/**
+ * A step-up code for `user`: the test's FakeClock moves to the next 30-second step first, so no
+ * code is refused as already used. Sessions last 30 minutes, far more than a test's steps.
+ */
+export function freshCode(t0: TestApp, clock: { advance(ms: number): void }, user: { totpSecret: string }): string {
+  clock.advance(30_000);
+  return totpCode(t0, user.totpSecret);
+}
+
 /** `dashboard_session=<token>` out of a Set-Cookie answer, ready for a `Cookie` header. */
 export function sessionCookieOf(setCookie: string | string[] | undefined): string {
   const header = [setCookie ?? []].flat().find((value) => value.startsWith('dashboard_session='));

@@ -4,7 +4,7 @@ import type { OneTimeCodes } from '../../ports/one-time-codes.port';
 import type { SecretBox } from '../../ports/secret-box.port';
 import type { UnitOfWork } from '../../ports/unit-of-work.port';
 import type { UserRepository } from '../../ports/user.repository.port';
-import type { CredentialsInput, DashboardCredentials } from '../sign-in/dashboard-credentials';
+import { invalidCredentials, type CredentialsInput, type DashboardCredentials } from '../sign-in/dashboard-credentials';
 
 /** The name authenticator apps show next to the account. */
 export const OTP_ISSUER = 'Payments';
@@ -33,8 +33,9 @@ export class ClaimMfa {
   ) {}
 
   async execute(input: CredentialsInput): Promise<ClaimMfaOutput> {
-    const user = await this.credentials.check(input);
-    if (user.mfaSecret !== undefined) return this.credentials.refuse(input);
+    // A refusal leaves the attempt's throttle slots taken: they are its failure.
+    const { user, attempt } = await this.credentials.check(input);
+    if (user.mfaSecret !== undefined) throw invalidCredentials();
     const secret = this.codes.generateSecret();
     const sealed = this.secrets.seal(secret);
     const claimed = await this.uow.run(async () => {
@@ -43,8 +44,8 @@ export class ClaimMfa {
       return true;
     });
     // Another claim won the race: this caller gets what an enrolled user gets.
-    if (!claimed) return this.credentials.refuse(input);
-    await this.credentials.throttle.recordSuccess(input.email);
+    if (!claimed) throw invalidCredentials();
+    await this.credentials.succeeded(attempt);
     const { mfaLastStep: _dropped, ...rest } = user;
     void _dropped;
     return { user: { ...rest, mfaSecret: sealed }, secret, otpauthUrl: this.codes.keyUri(user.email, OTP_ISSUER, secret) };

@@ -1,7 +1,15 @@
 import type { AuditRecorder } from '../../domain/audit';
 import { newId } from '../../domain/ids';
 import type { Mode } from '../../domain/mode';
-import { last4, PAYOUT_HOLD_MS, validatePayoutDestination, type PayoutDestination, type PayoutDestinationInput } from '../../domain/payout-destination.entity';
+import {
+  last4,
+  PAYOUT_HOLD_MS,
+  validatePayoutDestination,
+  type PayoutDestination,
+  type PayoutDestinationDetails,
+  type PayoutDestinationInput,
+} from '../../domain/payout-destination.entity';
+import type { Merchant } from '../../domain/merchant.entity';
 import type { User } from '../../domain/user.entity';
 import { notFound } from '../../errors/core-error';
 import type { Clock } from '../../ports/clock.port';
@@ -11,7 +19,7 @@ import type { PayoutDestinationRepository } from '../../ports/payout-destination
 import type { RandomSource } from '../../ports/random-source.port';
 import type { SecretBox } from '../../ports/secret-box.port';
 import type { UnitOfWork } from '../../ports/unit-of-work.port';
-import type { VerifyOneTimeCode } from '../verify-one-time-code/verify-one-time-code.use-case';
+import type { StepUp } from '../verify-one-time-code/step-up';
 import { payoutNotice } from './payout-notice';
 
 export interface RegisterPayoutDestinationInput extends PayoutDestinationInput {
@@ -22,7 +30,7 @@ export interface RegisterPayoutDestinationInput extends PayoutDestinationInput {
 
 /**
  * Registers a payout destination. The fields are checked first (400), then the actor's one-time
- * code (403 `mfa_code_invalid`), and only then is anything written: the destination (account
+ * code (403 `mfa_code_invalid`, counted and throttled by StepUp), and only then is anything written: the destination (account
  * number sealed), a notice for the account's email and the audit entry, in one transaction.
  * Test mode: a simulated destination, verified at once, no hold. Live mode: a bank account that
  * starts `unverified` (the payout adapter verifies it) and arms the 24-hour settlement hold. A
@@ -34,7 +42,7 @@ export class RegisterPayoutDestination {
     private readonly merchants: MerchantRepository,
     private readonly destinations: PayoutDestinationRepository,
     private readonly notices: NoticeOutbox,
-    private readonly verifyCode: VerifyOneTimeCode,
+    private readonly stepUp: StepUp,
     private readonly secrets: SecretBox,
     private readonly audit: AuditRecorder,
     private readonly clock: Clock,
@@ -45,9 +53,13 @@ export class RegisterPayoutDestination {
     const merchant = await this.merchants.findById(actor.merchantId);
     if (!merchant) throw notFound('merchant', actor.merchantId);
     const details = validatePayoutDestination(input.mode, merchant.settlementCurrency, input);
+    return this.stepUp.guard(actor, () => this.register(actor, merchant, input, details));
+  }
+
+  private register(actor: User, merchant: Merchant, input: RegisterPayoutDestinationInput, details: PayoutDestinationDetails): Promise<PayoutDestination> {
     const scope = { merchantId: merchant.id, mode: input.mode };
     return this.uow.run(async () => {
-      await this.verifyCode.execute({ merchantId: actor.merchantId, userId: actor.id, code: input.code });
+      await this.stepUp.verify(actor, input.code);
       const now = this.clock.now();
       const verified = input.mode === 'test';
       const registered: PayoutDestination = {

@@ -1,4 +1,4 @@
-import { normalizeEmail, type SignInThrottle } from '../../domain/sign-in-throttle';
+import { normalizeEmail, type SignInAttempt, type SignInThrottle } from '../../domain/sign-in-throttle';
 import type { User } from '../../domain/user.entity';
 import { CoreError } from '../../errors/core-error';
 import type { PasswordHasher } from '../../ports/password-hasher.port';
@@ -30,26 +30,35 @@ export class DashboardCredentials {
     private readonly users: UserRepository,
     private readonly passwords: PasswordHasher,
     private readonly random: RandomSource,
-    readonly throttle: SignInThrottle,
+    private readonly throttle: SignInThrottle,
   ) {}
 
   /**
-   * The active user these credentials belong to. Throws 429 `rate_limited` before looking at the
-   * password when the email or IP is throttled, and 401 `invalid_credentials` (recording a
-   * failure) for an unknown email, a wrong password or a disabled user.
+   * The active user these credentials belong to, and the attempt's throttle slots (each counts as
+   * a failure until `succeeded`). Throws 429 `rate_limited` before looking at the password when
+   * the email or IP is at its limit (the slot is taken atomically, so parallel guesses cannot all
+   * pass), and the one 401 `invalid_credentials` for an unknown email, a wrong password or a
+   * disabled user.
    */
-  async check(input: CredentialsInput): Promise<User> {
-    await this.throttle.assertAllowed(input.email, input.ip);
-    const user = await this.users.findByEmail(normalizeEmail(input.email));
-    const matches = await this.passwords.verify(input.password, user?.passwordHash ?? (await this.dummy()));
-    if (!user || !matches || user.status !== 'active') return this.refuse(input);
-    return user;
+  async check(input: CredentialsInput): Promise<{ user: User; attempt: SignInAttempt }> {
+    const attempt = await this.throttle.begin(input.email, input.ip);
+    let user: User | undefined;
+    let matches: boolean;
+    try {
+      user = await this.users.findByEmail(normalizeEmail(input.email));
+      matches = await this.passwords.verify(input.password, user?.passwordHash ?? (await this.dummy()));
+    } catch (error) {
+      // No guess was checked (a busy hasher queue, a database outage): nothing to count.
+      await this.throttle.abandoned(attempt);
+      throw error;
+    }
+    if (!user || !matches || user.status !== 'active') throw invalidCredentials();
+    return { user, attempt };
   }
 
-  /** Records a failure for the email and the IP, then throws the one 401. */
-  async refuse(input: CredentialsInput): Promise<never> {
-    await this.throttle.recordFailure(input.email, input.ip);
-    throw invalidCredentials();
+  /** The attempt succeeded: its slots are given back and the email's failures forgotten. */
+  succeeded(attempt: SignInAttempt): Promise<void> {
+    return this.throttle.succeeded(attempt);
   }
 
   /** Made once, by the configured hasher, so verifying against it costs what a real check costs. */

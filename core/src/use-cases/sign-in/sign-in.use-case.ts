@@ -10,7 +10,7 @@ import type { Digest } from '../../ports/digest.port';
 import type { RandomSource } from '../../ports/random-source.port';
 import type { UnitOfWork } from '../../ports/unit-of-work.port';
 import type { VerifyOneTimeCode } from '../verify-one-time-code/verify-one-time-code.use-case';
-import type { CredentialsInput, DashboardCredentials } from './dashboard-credentials';
+import { invalidCredentials, type CredentialsInput, type DashboardCredentials } from './dashboard-credentials';
 
 export interface SignInInput extends CredentialsInput {
   readonly code: string;
@@ -41,16 +41,17 @@ export class SignIn {
   ) {}
 
   async execute(input: SignInInput): Promise<SignInOutput> {
-    const user = await this.credentials.check(input);
-    if (user.mfaSecret === undefined) return this.credentials.refuse(input);
+    // A refusal leaves the attempt's throttle slots taken: they are its failure.
+    const { user, attempt } = await this.credentials.check(input);
+    if (user.mfaSecret === undefined) throw invalidCredentials();
     let verified: User;
     try {
       verified = await this.verifyCode.execute({ merchantId: user.merchantId, userId: user.id, code: input.code });
     } catch (error) {
-      if (isCoreError(error) && error.code === 'mfa_code_invalid') return this.credentials.refuse(input);
+      if (isCoreError(error) && error.code === 'mfa_code_invalid') throw invalidCredentials();
       throw error;
     }
-    await this.credentials.throttle.recordSuccess(input.email);
+    await this.credentials.succeeded(attempt);
 
     const token = base64url(this.random.bytes(32));
     const now = this.clock.now();

@@ -17,7 +17,7 @@ import {
 import Joi from 'joi';
 import type { ClientIp } from '../../http/client-ip';
 import { presentList } from '../../http/presenting';
-import { actorOf, dashboardRoute } from './dashboard-route';
+import { actorOf, codeOf, dashboardRoute } from './dashboard-route';
 import { SESSION_COOKIE } from './session-auth.scheme';
 import { presentUser } from './user.presenter';
 
@@ -44,6 +44,13 @@ const password = Joi.string().min(1).max(1024).required();
 const code = Joi.string().min(1).max(16).required();
 
 const userIdParams = Joi.object({ id: Joi.string().max(64).pattern(ID_PATTERNS.user, 'a user id (usr_…)').required() });
+
+/**
+ * The acting person's one-time code on the team's step-up routes. Any JSON: a missing or
+ * non-string code is refused by the code check (403 `mfa_code_invalid`, counted like a wrong one),
+ * as on the payout routes.
+ */
+const stepUpCode = Joi.any();
 
 export function authRoutes(deps: AuthRoutesDeps): ServerRoute[] {
   return [
@@ -105,11 +112,18 @@ export function authRoutes(deps: AuthRoutesDeps): ServerRoute[] {
           password: Joi.string().min(1).max(1024).required(),
           role: Joi.string().valid(...USER_ROLES).required(),
           name: Joi.string().max(USER_NAME_MAX_LENGTH),
+          code: stepUpCode,
         }),
       },
       handler: async (request, h) => {
-        const body = request.payload as { email: string; password: string; role: UserRole; name?: string };
-        const user = await deps.addTeamUser.execute(actorOf(request).user, body);
+        const body = request.payload as { email: string; password: string; role: UserRole; name?: string; code?: unknown };
+        const user = await deps.addTeamUser.execute(actorOf(request).user, {
+          email: body.email,
+          password: body.password,
+          role: body.role,
+          ...(body.name === undefined ? {} : { name: body.name }),
+          code: codeOf(body.code),
+        });
         return h.response(presentUser(user)).code(201);
       },
     }),
@@ -119,22 +133,24 @@ export function authRoutes(deps: AuthRoutesDeps): ServerRoute[] {
       action: 'users.write',
       validate: {
         params: userIdParams,
-        payload: Joi.object({ role: Joi.string().valid(...USER_ROLES), status: Joi.string().valid(...USER_STATUSES) }),
+        payload: Joi.object({ role: Joi.string().valid(...USER_ROLES), status: Joi.string().valid(...USER_STATUSES), code: stepUpCode }),
       },
       handler: async (request) => {
         const { id } = request.params as { id: string };
-        const body = (request.payload ?? {}) as { role?: UserRole; status?: UserStatus };
-        return presentUser(await deps.updateTeamUser.execute(actorOf(request).user, id, body));
+        const body = (request.payload ?? {}) as { role?: UserRole; status?: UserStatus; code?: unknown };
+        const change = { ...(body.role === undefined ? {} : { role: body.role }), ...(body.status === undefined ? {} : { status: body.status }), code: codeOf(body.code) };
+        return presentUser(await deps.updateTeamUser.execute(actorOf(request).user, id, change));
       },
     }),
     dashboardRoute({
       method: 'POST',
       path: '/dashboard/v1/users/{id}/mfa',
       action: 'users.reset_mfa',
-      validate: { params: userIdParams, payload: Joi.object({}).allow(null) },
+      validate: { params: userIdParams, payload: Joi.object({ code: stepUpCode }).allow(null) },
       handler: async (request) => {
         const { id } = request.params as { id: string };
-        return presentUser(await deps.resetTeamUserMfa.execute(actorOf(request).user, id));
+        const body = (request.payload ?? {}) as { code?: unknown };
+        return presentUser(await deps.resetTeamUserMfa.execute(actorOf(request).user, id, codeOf(body.code)));
       },
     }),
   ];

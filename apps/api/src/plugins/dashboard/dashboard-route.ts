@@ -60,5 +60,8 @@ export function dashboardRoute(spec: DashboardRouteSpec): ServerRoute {
   };
 }
 
+/** A one-time code is a string; anything else is no code (403 `mfa_code_invalid`, like a wrong one). */
+export const codeOf = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
 /** `?mode=test|live` on the routes marked *mode*: each mode has its own destinations and endpoints. */
 export const modeQuery = Joi.object({ mode: Joi.string().valid('test', 'live').required() });

@@ -19,7 +19,7 @@ import {
   type UpdateWebhookEndpoint,
 } from '@payments/core';
 import { presentList } from '../../http/presenting';
-import { actorOf, dashboardRoute, modeQuery } from './dashboard-route';
+import { actorOf, codeOf, dashboardRoute, modeQuery } from './dashboard-route';
 import {
   presentApiKey,
   presentPayoutMethod,
@@ -69,8 +69,6 @@ async function presentEndpointWithHealth(deps: ResourceRoutesDeps, endpoint: Web
 const modeOf = (request: Request): Mode => (request.query as { mode: Mode }).mode;
 const payloadOf = <T>(request: Request): T => (request.payload ?? {}) as T;
 const created = (h: ResponseToolkit, body: Record<string, unknown>) => h.response(body).code(201);
-/** A one-time code is a string; anything else is no code (403 like a wrong one). */
-const codeOf = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
 export function resourceRoutes(deps: ResourceRoutesDeps): ServerRoute[] {
   return [
