@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import test from 'ava';
-import { AuditLog, MerchantRepository, NoticeOutbox, type UserRole } from '@payments/core';
+import { AuditLog, MerchantRepository, NoticeOutbox, UserRepository, type UserRole } from '@payments/core';
 import { FakeClock } from '@payments/in-memory';
 import { asUser, claimMfa, freshCode, signIn, signInWith, totpCode, type SignedInUser } from './helpers/dashboard';
 import { startTestApp, type TestApp, type TestMerchant } from './helpers/test-app';
@@ -152,6 +152,31 @@ test.serial('an MFA reset stops the old code at once, ends the sessions, and the
   t.not(secret, member.totpSecret);
   const cookie = await signInWith(t0, { email: member.email, password: member.password, code: totpCode(t0, secret) });
   t.like((await asUser(t0, { cookie }, { method: 'GET', url: '/dashboard/v1/session' })).result, { mfa_enabled: true });
+});
+
+test.serial('concurrent edits of one member never undo each other: every change is in the end state', async (t) => {
+  const owner = await signIn(t0, { merchantId: shop.id, role: 'owner' });
+  const users = t0.app.get<UserRepository>(UserRepository);
+  // Several rounds: each pair races its reads and writes; one lost update is enough to fail.
+  for (let round = 0; round < 8; round += 1) {
+    const member = await signIn(t0, { merchantId: shop.id, role: 'viewer' });
+    const [roleChange, disable] = await Promise.all([
+      as(owner, 'PATCH', `/dashboard/v1/users/${member.userId}`, { role: 'developer' }),
+      as(owner, 'PATCH', `/dashboard/v1/users/${member.userId}`, { status: 'disabled' }),
+    ]);
+    t.deepEqual([roleChange.statusCode, disable.statusCode], [200, 200]);
+    t.like(await users.findById(shop.id, member.userId), { role: 'developer', status: 'disabled' }, `round ${round}`);
+
+    const other = await signIn(t0, { merchantId: shop.id, role: 'viewer' });
+    const [reset, demote] = await Promise.all([
+      as(owner, 'POST', `/dashboard/v1/users/${other.userId}/mfa`, { code: codeOf(owner) }),
+      as(owner, 'PATCH', `/dashboard/v1/users/${other.userId}`, { role: 'developer' }),
+    ]);
+    t.deepEqual([reset.statusCode, demote.statusCode], [200, 200]);
+    const after = await users.findById(shop.id, other.userId);
+    t.like(after, { role: 'developer' }, `round ${round}`);
+    t.is(after?.mfaSecret, undefined, `round ${round}: the reset second factor did not come back`);
+  }
 });
 
 test.serial("another merchant's user is 404 and is never listed", async (t) => {
