@@ -91,6 +91,27 @@ export function webhookDeliveryRepositoryContract(adapter: StorageAdapter): void
     });
   });
 
+  test(title('a list without a mode has both modes of the merchant, newest first; with one, only that mode'), async (t) => {
+    const s = storage();
+    const live = aScope('live');
+    const test_ = aScope('test', live.merchantId);
+    const first = await queue(s, test_);
+    const second = await queue(s, live);
+    const third = await queue(s, test_);
+    const both = { merchantId: live.merchantId };
+    t.deepEqual((await s.webhookDeliveries.list(both, { limit: 10 })).data.map((d) => [d.id, d.mode]), [
+      [third.delivery.id, 'test'],
+      [second.delivery.id, 'live'],
+      [first.delivery.id, 'test'],
+    ]);
+    // The cursor may name a delivery of either mode.
+    t.deepEqual((await s.webhookDeliveries.list(both, { limit: 10, startingAfter: second.delivery.id })).data.map((d) => d.id), [first.delivery.id]);
+    t.deepEqual((await s.webhookDeliveries.list(both, { limit: 10, endpointId: second.delivery.endpointId })).data.map((d) => d.id), [second.delivery.id]);
+    t.deepEqual((await s.webhookDeliveries.list(live, { limit: 10 })).data.map((d) => d.id), [second.delivery.id]);
+    t.deepEqual((await s.webhookDeliveries.list({ merchantId: aScope().merchantId }, { limit: 10 })).data, [], "another merchant's are never listed");
+    await t.throwsAsync(s.webhookDeliveries.list({ merchantId: aScope().merchantId }, { limit: 10, startingAfter: first.delivery.id }), { instanceOf: CoreError });
+  });
+
   test(title('concurrent claimers never get the same delivery'), async (t) => {
     await withOwnStorage(adapter, async (s) => {
       const scope = aScope();

@@ -5,6 +5,7 @@ import type {
   WebhookDelivery,
   WebhookDeliveryAttempt,
   WebhookDeliveryListRequest,
+  WebhookDeliveryListScope,
   WebhookDeliveryRepository,
   WebhookEndpointHealth,
 } from '@payments/core';
@@ -72,7 +73,7 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
     });
   }
 
-  list(scope: AccountScope, page: WebhookDeliveryListRequest): Promise<Page<WebhookDelivery>> {
+  list(scope: WebhookDeliveryListScope, page: WebhookDeliveryListRequest): Promise<Page<WebhookDelivery>> {
     return this.store.atomic(() =>
       pageNewestFirst(this.store.tables.webhookDeliveries.values(), scope, page, 'webhook delivery', (value) =>
         page.endpointId === undefined ? true : value.endpointId === page.endpointId,

@@ -87,7 +87,7 @@ test.serial('dashboard: deliveries listed newest first per endpoint; resend re-a
   t.like(page, { object: 'list', has_more: false });
   t.is(page.data.length, 2);
   const [newest, older] = page.data as Json[];
-  t.deepEqual(Object.keys(newest!).sort(), ['attempts', 'created', 'endpoint', 'event', 'id', 'next_retry_at', 'object', 'response_status', 'status', 'url'].sort());
+  t.deepEqual(Object.keys(newest!).sort(), ['attempts', 'created', 'endpoint', 'event', 'id', 'mode', 'next_retry_at', 'object', 'response_status', 'status', 'url'].sort());
   t.like(newest, { object: 'webhook_delivery', endpoint: endpoint.id, url: endpoint.url, status: 'pending', attempts: 1, response_status: 500 });
   const paged = (await as(user, 'GET', `/dashboard/v1/webhook_deliveries?mode=test&limit=1&starting_after=${newest!.id}`)).result as Json;
   t.deepEqual(paged.data.map((d: Json) => d.id), [older!.id]);

@@ -1,3 +1,4 @@
+import type { Mode } from '../domain/mode';
 import type { DomainEvent } from '../domain/event.entity';
 import type { AccountScope } from '../domain/mode';
 import type { WebhookDelivery, WebhookDeliveryAttempt } from '../domain/webhook-delivery.entity';
@@ -11,6 +12,12 @@ export interface ClaimedDelivery {
 
 export interface WebhookDeliveryListRequest extends PageRequest {
   readonly endpointId?: string;
+}
+
+/** Whose deliveries a list shows: the merchant's, of one mode, or of both when `mode` is absent. */
+export interface WebhookDeliveryListScope {
+  readonly merchantId: string;
+  readonly mode?: Mode;
 }
 
 /** Per-endpoint counts for the dashboard's health fields. */
@@ -43,10 +50,10 @@ export interface WebhookDeliveryRepository {
   /** The scope's delivery; undefined for another merchant's or mode's. */
   findById(scope: AccountScope, id: string): Promise<WebhookDelivery | undefined>;
   /**
-   * Newest first. Throws CoreError `invalid_parameter` on `starting_after` when the cursor names
-   * no delivery of this scope.
+   * Newest first (of both modes together when the scope has none). Throws CoreError
+   * `invalid_parameter` on `starting_after` when the cursor names no delivery of this scope.
    */
-  list(scope: AccountScope, page: WebhookDeliveryListRequest): Promise<Page<WebhookDelivery>>;
+  list(scope: WebhookDeliveryListScope, page: WebhookDeliveryListRequest): Promise<Page<WebhookDelivery>>;
   /**
    * Stores a resend's re-armed state (status, schedule count, next retry, updated time) of the
    * scope's delivery; false when there is none.

@@ -1,4 +1,4 @@
-import { invalidParameter, type AccountScope } from '@payments/core';
+import { invalidParameter, type Mode } from '@payments/core';
 import type { Knex } from 'knex';
 import { toNumber, type BigIntValue } from '../mapping/column-values';
 
@@ -12,12 +12,13 @@ interface ScopedRow {
 
 /**
  * The storage sequence of the object a `starting_after` cursor names, looked up within the scope
- * only: a cursor naming another merchant's or mode's object is as unknown as a made-up one.
+ * only: a cursor naming another merchant's or mode's object is as unknown as a made-up one. A
+ * scope without a mode (a list of both modes) looks in both.
  */
-export async function cursorSeq(db: Knex, table: string, scope: AccountScope, id: string, what: string): Promise<number> {
+export async function cursorSeq(db: Knex, table: string, scope: { readonly merchantId: string; readonly mode?: Mode }, id: string, what: string): Promise<number> {
   const row = await db<ScopedRow>(table)
     .select('seq')
-    .where({ id, merchant_id: scope.merchantId, mode: scope.mode })
+    .where({ id, merchant_id: scope.merchantId, ...(scope.mode === undefined ? {} : { mode: scope.mode }) })
     .first();
   if (row === undefined) throw invalidParameter('starting_after', `starting_after names no ${what} of this account: '${id}'.`);
   return toNumber(row.seq);

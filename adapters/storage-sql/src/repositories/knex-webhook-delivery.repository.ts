@@ -6,6 +6,7 @@ import type {
   WebhookDelivery,
   WebhookDeliveryAttempt,
   WebhookDeliveryListRequest,
+  WebhookDeliveryListScope,
   WebhookDeliveryRepository,
   WebhookDeliveryStatus,
   WebhookEndpointHealth,
@@ -181,8 +182,9 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
     return row ? toEntity(row) : undefined;
   }
 
-  async list(scope: AccountScope, page: WebhookDeliveryListRequest): Promise<Page<WebhookDelivery>> {
-    const query = this.table().where({ merchant_id: scope.merchantId, mode: scope.mode });
+  async list(scope: WebhookDeliveryListScope, page: WebhookDeliveryListRequest): Promise<Page<WebhookDelivery>> {
+    const query = this.table().where({ merchant_id: scope.merchantId });
+    if (scope.mode !== undefined) query.where({ mode: scope.mode });
     if (page.endpointId !== undefined) query.where({ endpoint_id: page.endpointId });
     if (page.startingAfter !== undefined) {
       query.where('seq', '<', await cursorSeq(this.context.db(), 'webhook_deliveries', scope, page.startingAfter, 'webhook delivery'));

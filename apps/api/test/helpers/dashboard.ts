@@ -72,9 +72,20 @@ export async function signIn(t0: TestApp, options: SignInOptions): Promise<Signe
   return { cookie: sessionCookieOf(setCookie), userId, email, password, totpSecret, setCookie };
 }
 
+let helperAddress = 0;
+/**
+ * A client address of its own for each helper sign-in or claim. A check in progress holds a slot
+ * of its IP's sign-in throttle, so tests signing users in side by side from one address would
+ * throttle each other; the throttle tests pick their addresses themselves.
+ */
+function nextHelperAddress(): string {
+  helperAddress += 1;
+  return `198.18.${(helperAddress >> 8) & 255}.${helperAddress & 255}`;
+}
+
 /** `POST /dashboard/v1/mfa`; returns the secret, failing loudly on anything but 200. */
 export async function claimMfa(t0: TestApp, email: string, password: string): Promise<string> {
-  const res = await t0.request({ method: 'POST', url: '/dashboard/v1/mfa', payload: { email, password } });
+  const res = await t0.request({ method: 'POST', url: '/dashboard/v1/mfa', payload: { email, password }, remoteAddress: nextHelperAddress() });
   if (res.statusCode !== 200) throw new Error(`MFA claim answered ${res.statusCode}: ${res.payload}`);
   return (res.result as { secret: string }).secret;
 }
@@ -85,7 +96,7 @@ export async function signInWith(t0: TestApp, body: { email: string; password: s
 }
 
 async function signInForSetCookie(t0: TestApp, body: { email: string; password: string; code: string }): Promise<string> {
-  const res = await t0.request({ method: 'POST', url: '/dashboard/v1/session', payload: body });
+  const res = await t0.request({ method: 'POST', url: '/dashboard/v1/session', payload: body, remoteAddress: nextHelperAddress() });
   if (res.statusCode !== 200) throw new Error(`sign-in answered ${res.statusCode}: ${res.payload}`);
   const header = [res.headers['set-cookie'] ?? []].flat().find((value) => value.startsWith('dashboard_session='));
   if (!header) throw new Error(`no dashboard_session cookie in ${JSON.stringify(res.headers['set-cookie'])}`);

@@ -8,12 +8,15 @@ import type { Page } from '../../ports/pagination';
 import type { UnitOfWork } from '../../ports/unit-of-work.port';
 import type { WebhookDeliveryListRequest, WebhookDeliveryRepository, WebhookEndpointHealth } from '../../ports/webhook-delivery.repository.port';
 
-/** The deliveries of the actor's merchant in one mode, newest first, optionally of one endpoint. */
+/**
+ * The deliveries of the actor's merchant, newest first: of one endpoint (whatever its mode) or all
+ * of them, and of one mode when `mode` is given, else of both.
+ */
 export class ListWebhookDeliveries {
   constructor(private readonly deliveries: WebhookDeliveryRepository) {}
 
-  execute(actor: User, mode: Mode, page: WebhookDeliveryListRequest): Promise<Page<WebhookDelivery>> {
-    return this.deliveries.list({ merchantId: actor.merchantId, mode }, page);
+  execute(actor: User, mode: Mode | undefined, page: WebhookDeliveryListRequest): Promise<Page<WebhookDelivery>> {
+    return this.deliveries.list({ merchantId: actor.merchantId, ...(mode === undefined ? {} : { mode }) }, page);
   }
 }
 

@@ -2,16 +2,17 @@ import type { ApiKey, Merchant, PayoutDestination, SigningKey, WebhookEndpoint, 
 import { compact, timestamp } from '../../http/presenting';
 
 /**
- * The settings: the four fields the merchant changes, and the operator-set facts it may read but
- * not change. `kyb_status` follows the review that opens live mode.
+ * The settings: the four fields the merchant changes, always present (`null` when unset, so a
+ * client can tell "not set" from a field it does not know), and the operator-set facts it may read
+ * but not change. `kyb_status` follows the review that opens live mode.
  */
 export function presentSettings(merchant: Merchant): Record<string, unknown> {
   return compact({
     object: 'merchant_settings',
     id: merchant.id,
     business_name: merchant.name,
-    support_email: merchant.supportEmail,
-    statement_descriptor: merchant.statementDescriptor,
+    support_email: merchant.supportEmail ?? null,
+    statement_descriptor: merchant.statementDescriptor ?? null,
     settlement_schedule: merchant.settlementSchedule,
     status: 'active',
     kyb_status: merchant.liveEnabled ? 'approved' : 'pending',

@@ -9,8 +9,13 @@ export interface WebhookDeliveryRoutesDeps {
   readonly resendWebhookDelivery: ResendWebhookDelivery;
 }
 
+/**
+ * Not a *mode* route: `mode` is an optional filter. With `endpoint` the list is that endpoint's
+ * deliveries (an endpoint has one mode); without either, the account's deliveries of both modes,
+ * each naming its mode (which resend needs).
+ */
 const listQuery = Joi.object({
-  mode: Joi.string().valid('test', 'live').required(),
+  mode: Joi.string().valid('test', 'live'),
   endpoint: Joi.string().max(64).pattern(ID_PATTERNS.webhook_endpoint, 'webhook endpoint id'),
   limit: Joi.number().integer().min(1).max(100).default(20),
   starting_after: Joi.string().max(64).pattern(ID_PATTERNS.webhook_delivery, 'webhook delivery id'),
@@ -23,6 +28,7 @@ export function presentWebhookDelivery(delivery: WebhookDelivery): Record<string
   return compact({
     id: delivery.id,
     object: 'webhook_delivery',
+    mode: delivery.mode,
     event: delivery.eventId,
     endpoint: delivery.endpointId,
     url: delivery.url,
@@ -34,7 +40,7 @@ export function presentWebhookDelivery(delivery: WebhookDelivery): Record<string
   });
 }
 
-/** The webhook delivery log: list (newest first, by endpoint) and resend. */
+/** The webhook delivery log: list (newest first; by endpoint, by mode, or all) and resend. */
 export function webhookDeliveryRoutes(deps: WebhookDeliveryRoutesDeps): ServerRoute[] {
   return [
     dashboardRoute({
@@ -43,7 +49,7 @@ export function webhookDeliveryRoutes(deps: WebhookDeliveryRoutesDeps): ServerRo
       action: 'webhook_deliveries.read',
       validate: { query: listQuery },
       handler: async (request) => {
-        const query = request.query as { mode: Mode; endpoint?: string; limit: number; starting_after?: string };
+        const query = request.query as { mode?: Mode; endpoint?: string; limit: number; starting_after?: string };
         const page = await deps.listWebhookDeliveries.execute(actorOf(request).user, query.mode, {
           limit: query.limit,
           ...(query.starting_after === undefined ? {} : { startingAfter: query.starting_after }),
