@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import test from 'ava';
-import { REPO_ROOT, serviceEnvironment, startService, type RunningService, type ServiceEnvironment } from './process';
+import { serviceEnvironment, startService, type RunningService, type ServiceEnvironment } from './process';
+import { startSandbox, type SandboxProcess } from './sandbox-process';
 
 /**
  * The rest channel end to end: the channel sandbox and the service as real processes, the
@@ -13,51 +13,13 @@ import { REPO_ROOT, serviceEnvironment, startService, type RunningService, type 
 const SANDBOX_KEY = 'sk_sandbox_e2e_0123456789';
 const SANDBOX_SECRET = 'cbs_sandbox_e2e_secret_0123456789';
 
-interface SandboxProcess {
-  readonly url: string;
-  output(): string;
-  stop(): Promise<number | null>;
-}
-
-async function startSandbox(): Promise<SandboxProcess> {
-  const child = spawn(process.execPath, ['apps/channel-sandbox/dist/src/main.js'], {
-    cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH, SANDBOX_PORT: '0', SANDBOX_API_KEY: SANDBOX_KEY, SANDBOX_CALLBACK_SECRET: SANDBOX_SECRET, SANDBOX_SETTLE_AFTER_MS: '500' },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const exited = new Promise<number | null>((resolveExit) => child.once('exit', (code) => resolveExit(code)));
-  const deadline = Date.now() + 15_000;
-  let url: string | undefined;
-  while (!url) {
-    const line = stdout.split('\n').find((l) => l.includes('"sandbox listening"'));
-    url = line ? (JSON.parse(line) as { url: string }).url : undefined;
-    if (url) break;
-    if (Date.now() > deadline || child.exitCode !== null) {
-      child.kill('SIGKILL');
-      throw new Error(`the sandbox did not start:\n${stdout}\n${stderr}`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return {
-    url,
-    output: () => stdout,
-    stop: async () => {
-      child.kill('SIGTERM');
-      return exited;
-    },
-  };
-}
-
 let environment: ServiceEnvironment;
 let sandbox: SandboxProcess;
 let service: RunningService;
 let key: string;
 
 test.before(async () => {
-  sandbox = await startSandbox();
+  sandbox = await startSandbox({ apiKey: SANDBOX_KEY, callbackSecret: SANDBOX_SECRET, settleAfterMs: 500 });
   environment = await serviceEnvironment();
   service = await startService({
     ...environment.env,

@@ -1,17 +1,11 @@
 import test from 'ava';
 import fc from 'fast-check';
-import {
-  CreateMerchant,
-  DisputeRepository,
-  PaymentAttemptRepository,
-  PaymentIntentRepository,
-  VerifyLedger,
-  type AccountScope,
-} from '@payments/core';
+import { CreateMerchant, DisputeRepository, PaymentAttemptRepository, type AccountScope } from '@payments/core';
 import { sign, SIGNATURE_HEADER } from '@payments/channel-simulator';
 import { FakeClock } from '@payments/in-memory';
 import { AppConfig, simulatorCallbackSecret } from '../src/container';
 import type { Config } from '../src/config';
+import { assertLedgerVerifies, assertMerchantMoney } from './helpers/money-invariants';
 import { paymentFlow, type Json } from './helpers/payment-flow';
 import { startTestApp, unique, type TestApp } from './helpers/test-app';
 import { moneyTick } from './helpers/worker-tick';
@@ -185,57 +179,10 @@ async function run(shops: Shop[], action: Step): Promise<void> {
   }
 }
 
-async function all<T>(flow: Shop['flow'], url: string): Promise<T[]> {
-  const items: T[] = [];
-  let after: string | undefined;
-  for (;;) {
-    const page = await flow.get(`${url}${url.includes('?') ? '&' : '?'}limit=100${after ? `&starting_after=${after}` : ''}`);
-    items.push(...(page.data as T[]));
-    if (!page.has_more) return items;
-    after = (page.data as Json[]).at(-1)?.id as string;
-  }
-}
-
-/** The invariants, each checked from a different source than the ledger's own tables. */
+/** The invariants (helpers/money-invariants.ts), each checked from a different source than the ledger's own tables. */
 async function checkInvariants(shops: Shop[]): Promise<void> {
-  const report = await t0.app.get(VerifyLedger).execute({ limit: 10 });
-  if (!report.ok) throw new Error(`ledger verify: ${JSON.stringify(report.breaks)}`);
-
-  for (const shop of shops) {
-    const intents = await all<Json>(shop.flow, '/v1/payment_intents');
-    const disputes = await all<Json>(shop.flow, '/v1/disputes');
-    const settlements = await all<Json>(shop.flow, '/v1/settlements');
-    const balance = await shop.flow.get('/v1/balance');
-    const bucket = (name: string): number => ((balance[name] as Json[]).find((money) => money.currency === 'THB')?.amount as number) ?? 0;
-
-    const paid = intents.filter((pi) => (pi.status === 'succeeded' || pi.status === 'channel_settled') && pi.net);
-    const booked = paid.reduce((sum, pi) => sum + (pi.net.amount as number), 0);
-    const lost = disputes.filter((dp) => dp.status === 'lost');
-    const lostMoney = lost.reduce((sum, dp) => sum + ((dp.held?.amount as number) ?? 0) + ((dp.fee?.amount as number) ?? 0), 0);
-    const outflow = settlements.filter((st) => st.status !== 'failed').reduce((sum, st) => sum + (st.amount.amount as number), 0);
-    const paidOut = settlements.filter((st) => st.status === 'paid').reduce((sum, st) => sum + (st.amount.amount as number), 0);
-    const total = bucket('pending') + bucket('available') + bucket('dispute_hold');
-
-    // Conservation: what the merchant holds is what it earned, less lost disputes and what left in settlements.
-    if (total !== booked - lostMoney - outflow) {
-      throw new Error(`${shop.scope.merchantId}: buckets hold ${total}, payments ${booked} − lost ${lostMoney} − settled ${outflow}`);
-    }
-    // Only released, channel-settled money is ever paid out: each settlement covers exactly the
-    // payments that name it, every one channel-settled and released, and their nets make its amount.
-    const stored = await Promise.all(intents.map((pi) => t0.app.get<PaymentIntentRepository>(PaymentIntentRepository).findById(shop.scope, pi.id as string)));
-    for (const st of settlements.filter((item) => item.status !== 'failed')) {
-      const covered = stored.filter((pi) => pi?.settlementId === st.id);
-      const wrong = covered.find((pi) => pi?.status !== 'channel_settled' || !pi.releasedAt);
-      if (wrong) throw new Error(`${st.id} covers ${wrong.id}, ${wrong.status}, released ${String(wrong.releasedAt)}`);
-      const sum = covered.reduce((total, pi) => total + (pi?.net?.amount ?? 0), 0);
-      if (sum !== st.amount.amount || covered.length !== st.payments) throw new Error(`${st.id}: ${st.amount.amount} for ${st.payments} payments, but covers ${covered.length} worth ${sum}`);
-    }
-    const released = stored.filter((pi) => pi?.status === 'channel_settled' && pi.releasedAt).reduce((sum, pi) => sum + (pi?.net?.amount ?? 0), 0);
-    if (outflow > released) throw new Error(`${shop.scope.merchantId}: ${outflow} settled (${paidOut} paid) but only ${released} was released by channels`);
-    if (bucket('pending') < 0 || bucket('dispute_hold') < 0) throw new Error(`${shop.scope.merchantId}: a bucket went negative: ${JSON.stringify(balance)}`);
-    const held = disputes.filter((dp) => dp.status === 'opened' || dp.status === 'under_review').reduce((sum, dp) => sum + ((dp.held?.amount as number) ?? 0), 0);
-    if (bucket('dispute_hold') !== held) throw new Error(`${shop.scope.merchantId}: dispute_hold ${bucket('dispute_hold')} but open disputes hold ${held}`);
-  }
+  await assertLedgerVerifies(t0);
+  for (const shop of shops) await assertMerchantMoney(t0, shop.flow, { scope: shop.scope, key: shop.key, currency: 'THB' });
 }
 
 test.serial('after every step of random money flows the ledger balances and the balance adds up', async (t) => {

@@ -1,0 +1,132 @@
+import { PaymentIntentRepository, VerifyLedger, type AccountScope, type PaymentIntent } from '@payments/core';
+import type { Json, paymentFlow } from './payment-flow';
+import type { TestApp } from './test-app';
+
+type Flow = ReturnType<typeof paymentFlow>;
+
+/** Every item of a `/v1` list, page after page. */
+export async function listAll<T = Json>(flow: Flow, url: string): Promise<T[]> {
+  const items: T[] = [];
+  let after: string | undefined;
+  for (;;) {
+    const page = await flow.get(`${url}${url.includes('?') ? '&' : '?'}limit=100${after ? `&starting_after=${after}` : ''}`);
+    if (!Array.isArray(page.data)) throw new Error(`GET ${url} answered ${JSON.stringify(page)}`);
+    items.push(...(page.data as T[]));
+    if (!page.has_more) return items;
+    after = (page.data as Json[]).at(-1)?.id as string;
+  }
+}
+
+/**
+ * Every intent of a merchant and mode as stored: which settlement took it and when it was
+ * released, which the API does not show.
+ */
+export async function storedIntents(t0: TestApp, scope: AccountScope): Promise<PaymentIntent[]> {
+  const repository = t0.app.get<PaymentIntentRepository>(PaymentIntentRepository);
+  const intents: PaymentIntent[] = [];
+  let startingAfter: string | undefined;
+  for (;;) {
+    const page = await repository.list(scope, {}, { limit: 100, ...(startingAfter ? { startingAfter } : {}) });
+    intents.push(...page.data);
+    if (!page.hasMore) return intents;
+    startingAfter = page.data.at(-1)?.id;
+  }
+}
+
+/** The ledger's own invariant check (`ledger verify`): every transaction balances and the balances equal the journal. */
+export async function assertLedgerVerifies(t0: TestApp): Promise<void> {
+  const report = await t0.app.get(VerifyLedger).execute({ limit: 10 });
+  if (!report.ok) throw new Error(`ledger verify: ${JSON.stringify(report.breaks)}`);
+}
+
+/**
+ * JSON whose integers may pass 2^53 − 1 (the balance sends sums exactly): every integer of 16 or
+ * more digits is read as a string of its digits, so nothing is rounded on the way in.
+ */
+export function parseExactJson(text: string): Json {
+  return JSON.parse(text.replace(/([:[,]\s*)(-?\d{16,})(?=\s*[,}\]])/g, '$1"$2"')) as Json;
+}
+
+export interface MerchantMoneyCheck {
+  readonly scope: AccountScope;
+  /** The merchant's API key of that mode: the balance is read as raw JSON with it. */
+  readonly key: string;
+  /** The merchant's settlement currency: its balance's buckets and every net are in it. */
+  readonly currency: string;
+  /**
+   * Settlements already checked against the payments they cover (what a settlement covers never
+   * changes), so a long run does not check each one again after every step.
+   */
+  readonly checkedSettlements?: Set<string>;
+}
+
+/**
+ * The money invariants of one merchant and mode, each checked from another source than the
+ * ledger's own tables (the API's intents, disputes, settlements and balance, and the stored
+ * settlement and release marks):
+ * - conservation: the buckets hold what the payments earned, less lost disputes and what left in
+ *   settlements;
+ * - only released, channel-settled money is paid out: each settlement covers exactly the payments
+ *   that name it, and their nets make its amount;
+ * - no lost dispute's money reaches a payout: no settlement made after a dispute was lost covers
+ *   that dispute's payment;
+ * - `pending` and `dispute_hold` never go negative, and `dispute_hold` is what open disputes hold.
+ * Answers the intents it read (the API's and the stored), for checks of their own.
+ */
+export async function assertMerchantMoney(t0: TestApp, flow: Flow, check: MerchantMoneyCheck): Promise<{ intents: Json[]; stored: PaymentIntent[] }> {
+  const { scope, currency } = check;
+  const intents = await listAll<Json>(flow, '/v1/payment_intents');
+  const disputes = await listAll<Json>(flow, '/v1/disputes');
+  const settlements = await listAll<Json>(flow, '/v1/settlements');
+  const balanceAnswer = await t0.request({ method: 'GET', url: '/v1/balance', key: check.key });
+  if (balanceAnswer.statusCode !== 200) throw new Error(`GET /v1/balance answered ${balanceAnswer.statusCode}: ${balanceAnswer.payload}`);
+  const balance = parseExactJson(balanceAnswer.payload);
+  const who = `${scope.merchantId} (${scope.mode}, ${currency})`;
+  // Sums in BigInt: amounts near 2^53 must add up exactly here whatever the service does with them.
+  const exact = (value: unknown, what: string): bigint => {
+    if (value === undefined) return 0n;
+    if (typeof value === 'string' && /^-?\d+$/.test(value)) return BigInt(value);
+    if (!Number.isSafeInteger(value)) throw new Error(`${who}: ${what} is ${String(value)}, not an exact integer of minor units`);
+    return BigInt(value as number);
+  };
+  const bucket = (name: string): bigint => exact((balance[name] as Json[] | undefined)?.find((money) => money.currency === currency)?.amount, `balance.${name}`);
+  const sum = (values: bigint[]): bigint => values.reduce((total, value) => total + value, 0n);
+
+  const paid = intents.filter((pi) => (pi.status === 'succeeded' || pi.status === 'channel_settled') && pi.net);
+  const booked = sum(paid.map((pi) => exact(pi.net.amount, `${pi.id}.net`)));
+  const lost = disputes.filter((dp) => dp.status === 'lost');
+  // A lost dispute takes back what it held, or, when it was opened before the payment was priced
+  // (nothing to hold then), the payment's net once priced; and its fee.
+  const netOf = (intentId: string): unknown => intents.find((pi) => pi.id === intentId)?.net?.amount;
+  const lostMoney = sum(lost.map((dp) => exact(dp.held?.amount ?? netOf(dp.payment_intent), `${dp.id}.held`) + exact(dp.fee?.amount, `${dp.id}.fee`)));
+  const made = settlements.filter((st) => st.status !== 'failed');
+  const outflow = sum(made.map((st) => exact(st.amount.amount, `${st.id}.amount`)));
+  const total = bucket('pending') + bucket('available') + bucket('dispute_hold');
+  if (total !== booked - lostMoney - outflow) {
+    const story = lost.map((dp) => {
+      const pi = intents.find((intent) => intent.id === dp.payment_intent);
+      return `${dp.id} held ${JSON.stringify(dp.held)} fee ${JSON.stringify(dp.fee)} on ${pi?.id} (${pi?.status}, ${pi?.amount} ${pi?.currency}, net ${JSON.stringify(pi?.net)})`;
+    });
+    throw new Error(`${who}: buckets hold ${total}, payments ${booked} − lost ${lostMoney} − settled ${outflow}; lost disputes: ${story.join('; ') || 'none'}; balance ${JSON.stringify(balance)}`);
+  }
+
+  const stored = await storedIntents(t0, scope);
+  const lostAt = new Map(lost.filter((dp) => dp.closed_at).map((dp) => [dp.payment_intent as string, Date.parse(dp.closed_at as string)]));
+  for (const st of made) {
+    if (check.checkedSettlements?.has(st.id)) continue;
+    const covered = stored.filter((pi) => pi.settlementId === st.id);
+    const wrong = covered.find((pi) => pi.status !== 'channel_settled' || !pi.releasedAt);
+    if (wrong) throw new Error(`${who}: ${st.id} covers ${wrong.id}, ${wrong.status}, released ${String(wrong.releasedAt)}`);
+    const worth = sum(covered.map((pi) => BigInt(pi.net?.amount ?? 0)));
+    if (worth !== BigInt(st.amount.amount) || covered.length !== st.payments) throw new Error(`${who}: ${st.id}: ${st.amount.amount} for ${st.payments} payments, but covers ${covered.length} worth ${worth}`);
+    const lostFirst = covered.find((pi) => (lostAt.get(pi.id) ?? Infinity) < Date.parse(st.created as string));
+    if (lostFirst) throw new Error(`${who}: ${st.id} (made ${st.created}) pays out ${lostFirst.id}, whose dispute was lost before`);
+    check.checkedSettlements?.add(st.id);
+  }
+  const released = sum(stored.filter((pi) => pi.status === 'channel_settled' && pi.releasedAt).map((pi) => BigInt(pi.net?.amount ?? 0)));
+  if (outflow > released) throw new Error(`${who}: ${outflow} settled but only ${released} was released by channels`);
+  if (bucket('pending') < 0n || bucket('dispute_hold') < 0n) throw new Error(`${who}: a bucket went negative: ${JSON.stringify(balance)}`);
+  const held = sum(disputes.filter((dp) => dp.status === 'opened' || dp.status === 'under_review').map((dp) => exact(dp.held?.amount, `${dp.id}.held`)));
+  if (bucket('dispute_hold') !== held) throw new Error(`${who}: dispute_hold ${bucket('dispute_hold')} but open disputes hold ${held}`);
+  return { intents, stored };
+}

@@ -1,0 +1,118 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect, type AddressInfo, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer as createTlsServer } from 'node:tls';
+import { generate } from 'selfsigned';
+import { REPO_ROOT } from './process';
+
+export interface SandboxProcess {
+  readonly url: string;
+  output(): string;
+  stop(): Promise<number | null>;
+}
+
+export interface SandboxCredentials {
+  /** The Bearer key the service's rest channel sends. */
+  readonly apiKey: string;
+  /** Keys the HMAC of the sandbox's callbacks. */
+  readonly callbackSecret: string;
+  /** How long after payment the sandbox settles an order (SANDBOX_SETTLE_AFTER_MS). */
+  readonly settleAfterMs: number;
+}
+
+/** Starts the rest channel sandbox (`npm run start:sandbox`) on a free port and waits until it listens. */
+export async function startSandbox(credentials: SandboxCredentials): Promise<SandboxProcess> {
+  const child = spawn(process.execPath, ['apps/channel-sandbox/dist/src/main.js'], {
+    cwd: REPO_ROOT,
+    env: {
+      PATH: process.env.PATH,
+      SANDBOX_PORT: '0',
+      SANDBOX_API_KEY: credentials.apiKey,
+      SANDBOX_CALLBACK_SECRET: credentials.callbackSecret,
+      SANDBOX_SETTLE_AFTER_MS: String(credentials.settleAfterMs),
+    },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const exited = new Promise<number | null>((resolveExit) => child.once('exit', (code) => resolveExit(code)));
+  const deadline = Date.now() + 15_000;
+  let url: string | undefined;
+  while (!url) {
+    const line = stdout.split('\n').find((l) => l.includes('"sandbox listening"'));
+    url = line ? (JSON.parse(line) as { url: string }).url : undefined;
+    if (url) break;
+    if (Date.now() > deadline || child.exitCode !== null) {
+      child.kill('SIGKILL');
+      throw new Error(`the sandbox did not start:\n${stdout}\n${stderr}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    url,
+    output: () => stdout,
+    stop: async () => {
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+export interface TlsFront {
+  /** `https://127.0.0.1:<port>`: the sandbox behind TLS. */
+  readonly url: string;
+  /** The front's self-signed certificate (its own CA) in a file, for NODE_EXTRA_CA_CERTS. */
+  readonly caFile: string;
+  close(): Promise<void>;
+}
+
+/**
+ * An HTTPS front for a plain-HTTP server on this machine: the live rest channel takes only https,
+ * so a live-mode run puts the sandbox behind this, and the service trusts the front's certificate
+ * through NODE_EXTRA_CA_CERTS.
+ */
+export async function startTlsFront(targetUrl: string): Promise<TlsFront> {
+  const target = new URL(targetUrl);
+  const pems = await generate([{ name: 'commonName', value: '127.0.0.1' }], {
+    keyType: 'ec',
+    curve: 'P-256',
+    algorithm: 'sha256',
+    extensions: [
+      { name: 'basicConstraints', cA: true },
+      { name: 'keyUsage', digitalSignature: true, keyCertSign: true },
+      { name: 'extKeyUsage', serverAuth: true },
+      { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] },
+    ],
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'tls-front-'));
+  const caFile = join(dir, 'ca.pem');
+  writeFileSync(caFile, pems.cert);
+  const sockets = new Set<Socket>();
+  const server = createTlsServer({ key: pems.private, cert: pems.cert }, (client) => {
+    const upstream = connect(Number(target.port), target.hostname);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      socket.on('error', () => undefined);
+    }
+    client.pipe(upstream).pipe(client);
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  return {
+    url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    caFile,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
