@@ -25,7 +25,7 @@ const ERROR_DESCRIPTIONS: Readonly<Record<number, string>> = {
   503: 'api_error: a dependency (database, Redis, a rate source) is unreachable for now; Retry-After says when to try again, with the same Idempotency-Key.',
 };
 
-interface RouteValidation {
+export interface RouteValidation {
   params?: Schema;
   query?: Schema;
   payload?: Schema;
@@ -87,7 +87,8 @@ function describedOperation(info: OperationInfo, method: string, validate: Route
   return operation;
 }
 
-function parameters(method: string, validate: RouteValidation, info: OperationInfo | undefined): JsonSchema[] {
+/** The path and query parameters of a route, from its joi schemas. */
+export function routeParameters(validate: RouteValidation): JsonSchema[] {
   const list: JsonSchema[] = [];
   for (const [where, schema] of [['path', validate.params], ['query', validate.query]] as const) {
     if (!schema) continue;
@@ -97,6 +98,11 @@ function parameters(method: string, validate: RouteValidation, info: OperationIn
       list.push({ name, in: where, required: where === 'path' || required.has(name), schema: property });
     }
   }
+  return list;
+}
+
+function parameters(method: string, validate: RouteValidation, info: OperationInfo | undefined): JsonSchema[] {
+  const list = routeParameters(validate);
   if (info?.open) return list;
   list.push({
     name: 'Api-Version',

@@ -8,19 +8,19 @@ import { DISPUTE_STATUSES, EVENT_TYPES, ID_PATTERNS, PAYMENT_INTENT_STATUSES, SE
  */
 export type JsonSchema = Record<string, unknown>;
 
-const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+export const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 const currency: JsonSchema = { type: 'string', pattern: '^[A-Z]{3}$' };
-const dateTime: JsonSchema = { type: 'string', format: 'date-time' };
+export const dateTime: JsonSchema = { type: 'string', format: 'date-time' };
 const int64: JsonSchema = { type: 'integer', format: 'int64' };
-const mode: JsonSchema = { type: 'string', enum: ['live', 'test'] };
+export const mode: JsonSchema = { type: 'string', enum: ['live', 'test'] };
 const stringMap: JsonSchema = { type: 'object', additionalProperties: { type: 'string' } };
-const constant = (value: string | boolean): JsonSchema => ({ const: value });
+export const constant = (value: string | boolean): JsonSchema => ({ const: value });
 
-function object(required: string[], properties: Record<string, JsonSchema>, description?: string): JsonSchema {
+export function object(required: string[], properties: Record<string, JsonSchema>, description?: string): JsonSchema {
   return { type: 'object', ...(description ? { description } : {}), required, properties };
 }
 
-function list(item: string): JsonSchema {
+export function list(item: string): JsonSchema {
   return object(['object', 'data', 'has_more'], { object: constant('list'), data: { type: 'array', items: ref(item) }, has_more: { type: 'boolean' } }, `A page of ${item}.`);
 }
 

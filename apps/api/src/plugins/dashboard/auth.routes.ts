@@ -18,6 +18,7 @@ import Joi from 'joi';
 import type { ClientIp } from '../../http/client-ip';
 import { presentList } from '../../http/presenting';
 import { actorOf, codeOf, dashboardRoute } from './dashboard-route';
+import { stepUpCode } from './resource.schemas';
 import { SESSION_COOKIE } from './session-auth.scheme';
 import { presentUser } from './user.presenter';
 
@@ -45,12 +46,6 @@ const code = Joi.string().min(1).max(16).required();
 
 const userIdParams = Joi.object({ id: Joi.string().max(64).pattern(ID_PATTERNS.user, 'a user id (usr_…)').required() });
 
-/**
- * The acting person's one-time code on the team's step-up routes. Any JSON: a missing or
- * non-string code is refused by the code check (403 `mfa_code_invalid`, counted like a wrong one),
- * as on the payout routes.
- */
-const stepUpCode = Joi.any();
 
 export function authRoutes(deps: AuthRoutesDeps): ServerRoute[] {
   return [

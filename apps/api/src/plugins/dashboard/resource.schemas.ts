@@ -40,6 +40,9 @@ export const signingKeyCreateBody = body({
   name: text,
 });
 
+/** The one-time code of a step-up route: any JSON, since a missing or non-string code is refused by the code check (403), like a wrong one. */
+export const stepUpCode = Joi.any().description('The one-time code of the person acting (step-up).');
+
 /** `code` takes any JSON: a missing or non-string code is refused by the code check (403), like a wrong one. */
 export const payoutMethodCreateBody = body({
   type: text.required(),
@@ -47,10 +50,10 @@ export const payoutMethodCreateBody = body({
   account_holder: text.required(),
   bank_code: text.required(),
   account_number: text.required(),
-  code: Joi.any(),
+  code: stepUpCode,
 });
 
-export const payoutDefaultBody = Joi.object({ code: Joi.any() }).allow(null).prefs({ convert: false });
+export const payoutDefaultBody = Joi.object({ code: stepUpCode }).allow(null).prefs({ convert: false });
 
 const events = Joi.array().items(Joi.string().max(128)).max(1000);
 

@@ -15,8 +15,8 @@ export interface WebhookDeliveryRoutesDeps {
  * each naming its mode (which resend needs).
  */
 const listQuery = Joi.object({
-  mode: Joi.string().valid('test', 'live'),
-  endpoint: Joi.string().max(64).pattern(ID_PATTERNS.webhook_endpoint, 'webhook endpoint id'),
+  mode: Joi.string().valid('test', 'live').description('Only deliveries of this mode. Without it: both modes.'),
+  endpoint: Joi.string().max(64).pattern(ID_PATTERNS.webhook_endpoint, 'webhook endpoint id').description("Only this endpoint's deliveries (whatever its mode; no mode needed)."),
   limit: Joi.number().integer().min(1).max(100).default(20),
   starting_after: Joi.string().max(64).pattern(ID_PATTERNS.webhook_delivery, 'webhook delivery id'),
 });

@@ -1,0 +1,89 @@
+import type { RequestRoute } from '@hapi/hapi';
+import { mayPerform, USER_ROLES, type DashboardAction } from '@payments/core';
+import { routeParameters, type OpenApiDocument, type RouteValidation } from './build-openapi';
+import { DASHBOARD_OPERATIONS, type DashboardOperationInfo } from './dashboard-operations';
+import { DASHBOARD_SCHEMAS } from './dashboard-schemas';
+import { joiToJsonSchema } from './joi-schema';
+import type { JsonSchema } from './response-schemas';
+
+/** What a signed-in route can answer whatever it does; the two open routes have their own. */
+const SESSION_ERRORS = [400, 401, 403, 500, 503] as const;
+const OPEN_ERRORS = [400, 401, 429, 500, 503] as const;
+
+const ERROR_DESCRIPTIONS: Readonly<Record<number, string>> = {
+  400: 'invalid_parameter (`param` names the field) or invalid_request; nothing changed.',
+  401: 'authentication_required: no live session (signed out, expired after 30 minutes, or the user was disabled or reset). On sign-in and the MFA claim: invalid_credentials, whatever was wrong.',
+  403: 'forbidden: the role may not do this, or a team rule refuses it (nobody edits their own row; only an owner touches owners). On step-up routes also mfa_code_invalid: the acting code is missing, wrong or used.',
+  404: 'resource_not_found: no such object of this account (and mode, on per-mode routes).',
+  409: 'Conflict: email_taken, signing_key_exists, destination_unverified …',
+  429: 'rate_limited: too many failures (10 per 15 minutes); Retry-After says when to try again.',
+  500: 'api_error.',
+  503: 'api_error: a dependency is unreachable or the service is busy checking passwords; Retry-After says when to try again.',
+};
+
+const DESCRIPTION = [
+  'The dashboard API under /dashboard/v1, for people: a `dashboard_session` cookie from sign-in (email, password and a TOTP code), never an API key.',
+  'Roles: owner (everything), admin (everything but granting or removing the owner role), developer (API keys, signing keys, webhook endpoints and deliveries; reads the rest), viewer (reads only). ' +
+    'A role without the right gets 403 forbidden before its body is read; `x-roles` on each operation lists who may call it.',
+  'Step-up actions (adding a member, granting admin or owner, resetting a second factor, registering a payout destination or changing the default) take `code`, the one-time code of the person acting; ' +
+    'wrong codes are counted per user and throttled like sign-in.',
+  'Per-mode routes take `?mode=test|live`. Errors answer `{error: {code, message, param?, request_id}}`. The rules in prose: docs/dashboard.md.',
+].join('\n\n');
+
+/**
+ * The OpenAPI 3.1 document of `/dashboard/v1`, made from the live route table like the merchant
+ * one: parameters and bodies from each route's joi schemas, the callers from the role table by
+ * the route's action, answers from DASHBOARD_OPERATIONS and DASHBOARD_SCHEMAS. A route without an
+ * entry is listed with `x-undocumented: true`, so the document test names it.
+ */
+export function buildDashboardOpenApi(table: readonly RequestRoute[]): OpenApiDocument {
+  const schemas: Record<string, JsonSchema> = { ...DASHBOARD_SCHEMAS };
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  const routes = table.filter((route) => route.path.startsWith('/dashboard/v1/')).sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
+  for (const route of routes) {
+    const method = route.method.toLowerCase();
+    const info = DASHBOARD_OPERATIONS[`${method.toUpperCase()} ${route.path}`];
+    const validate = (route.settings.validate ?? {}) as RouteValidation;
+    const action = (route.settings.plugins as { dashboard?: { action?: string } } | undefined)?.dashboard?.action;
+    const operation = info ? describedOperation(info, action, validate, schemas) : { 'x-undocumented': true, responses: {} };
+    (paths[route.path] ??= {})[method] = { ...operation, parameters: routeParameters(validate) };
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Payment service dashboard API', version: '1', description: DESCRIPTION },
+    tags: [...new Set(Object.values(DASHBOARD_OPERATIONS).map((operation) => operation.tag))].map((name) => ({ name })),
+    servers: [{ url: '/', description: 'The host of the service, e.g. http://localhost:4242 for `npm start`' }],
+    security: [{ dashboardSession: [] }],
+    paths,
+    components: {
+      schemas,
+      securitySchemes: {
+        dashboardSession: { type: 'apiKey', in: 'cookie', name: 'dashboard_session', description: 'The session cookie POST /dashboard/v1/session sets.' },
+      },
+    },
+  };
+}
+
+function describedOperation(info: DashboardOperationInfo, action: string | undefined, validate: RouteValidation, schemas: Record<string, JsonSchema>): JsonSchema {
+  const content = (schema: string) => ({ 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } });
+  const responses: Record<string, JsonSchema> = {
+    [String(info.success.status)]: { description: info.success.description, ...(info.success.schema ? { content: content(info.success.schema) } : {}) },
+  };
+  const errors = [...new Set([...(info.open ? OPEN_ERRORS : SESSION_ERRORS), ...(info.stepUp ? [429] : []), ...(info.errors ?? [])])].sort();
+  for (const status of errors) responses[String(status)] = { description: ERROR_DESCRIPTIONS[status] ?? 'Error.', content: content('Error') };
+  const operation: JsonSchema = {
+    operationId: info.operationId,
+    summary: info.summary,
+    ...(info.description ? { description: info.description } : {}),
+    tags: [info.tag],
+    responses,
+  };
+  if (info.open) operation.security = [];
+  else if (action !== undefined && action !== 'open') operation['x-roles'] = USER_ROLES.filter((role) => mayPerform(role, action as DashboardAction));
+  if (validate.payload) {
+    const name = `${info.operationId[0]!.toUpperCase()}${info.operationId.slice(1)}Body`;
+    schemas[name] = joiToJsonSchema(validate.payload);
+    operation.requestBody = { required: true, content: content(name) };
+  }
+  return operation;
+}
