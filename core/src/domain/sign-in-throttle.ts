@@ -19,8 +19,16 @@ export interface FailureSlot {
  * parallel guesses gets no more checks than the limit, and a refused attempt counts nothing.
  */
 export async function reserveFailureSlots(counter: FailureCounter, keys: readonly string[], now: Date, window: FailureWindow, message: string): Promise<FailureSlot[]> {
-  const reservations = await Promise.all(keys.map(async (key) => ({ key, reservation: await counter.reserve(key, now, window) })));
+  const settled = await Promise.allSettled(keys.map(async (key) => ({ key, reservation: await counter.reserve(key, now, window) })));
+  const reservations = settled.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
   const taken = reservations.flatMap(({ key, reservation }) => (reservation.slot === undefined ? [] : [{ key, slot: reservation.slot }]));
+  const failed = settled.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  // A slot taken while another key's reservation failed (the store went away) is given back, so
+  // the attempt that never ran counts nothing.
+  if (failed) {
+    await releaseFailureSlots(counter, taken).catch(() => undefined);
+    throw failed.reason;
+  }
   if (taken.length === keys.length) return taken;
   await releaseFailureSlots(counter, taken);
   const blockedForMs = Math.max(1, ...reservations.map(({ reservation }) => reservation.blockedForMs));

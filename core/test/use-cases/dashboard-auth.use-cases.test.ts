@@ -2,7 +2,9 @@ import test from 'ava';
 import { FakeClock, InMemoryFailureCounter } from '@payments/in-memory';
 import { CryptoDigest, ScryptPasswordHasher } from '@payments/node-runtime';
 import { AuditRecorder } from '../../src/domain/audit';
-import { SignInThrottle } from '../../src/domain/sign-in-throttle';
+import { SIGN_IN_FAILURE_WINDOW, SignInThrottle } from '../../src/domain/sign-in-throttle';
+import { CoreError } from '../../src/errors/core-error';
+import type { FailureCounter } from '../../src/ports/failure-counter.port';
 import type { User, UserRole } from '../../src/domain/user.entity';
 import type { OneTimeCodes } from '../../src/ports/one-time-codes.port';
 import type { SecretBox } from '../../src/ports/secret-box.port';
@@ -113,4 +115,24 @@ test('the team rules: owner grants, no self edit, disabling and resets end sessi
   await d.update.execute(owner, admin.user.id, { status: 'disabled' });
   const sessions = [...d.h.storage.store.tables.dashboardSessions.values()].filter((session) => session.userId === admin.user.id);
   t.true(sessions.length > 0 && sessions.every((session) => session.ended !== undefined));
+});
+
+test('an attempt the shared counter could not fully reserve counts nothing: the slot it did take is given back', async (t) => {
+  const clock = new FakeClock(new Date('2026-09-01T10:00:00Z'));
+  const inner = new InMemoryFailureCounter();
+  // The store answers for the email's key and fails for the address's (a connection lost half way).
+  const flaky: FailureCounter = {
+    check: (key, now, window) => inner.check(key, now, window),
+    record: (key, now, window) => inner.record(key, now, window),
+    reserve: async (key, now, window) => {
+      if (key.startsWith('sign_in:ip:')) throw new CoreError('api_error', 'unavailable', 'Redis is away.');
+      return inner.reserve(key, now, window);
+    },
+    release: (key, slot) => inner.release(key, slot),
+    clear: (key) => inner.clear(key),
+  };
+  const throttle = new SignInThrottle(flaky, clock, new CryptoDigest());
+  await t.throwsAsync(throttle.begin('someone@example.com', '192.0.2.1'), { instanceOf: CoreError, message: 'Redis is away.' });
+  const emailKey = `sign_in:email:${new CryptoDigest().sha256Hex('someone@example.com')}`;
+  t.deepEqual(await inner.check(emailKey, clock.now(), SIGN_IN_FAILURE_WINDOW), { failures: 0, blockedForMs: 0 });
 });

@@ -23,7 +23,7 @@ const listQuery = Joi.object({
 
 const deliveryParams = Joi.object({ id: Joi.string().max(64).pattern(ID_PATTERNS.webhook_delivery, 'webhook delivery id').required() });
 
-/** A delivery as the dashboard shows it (DECISIONS): absent fields are omitted. */
+/** A delivery as the dashboard shows it: absent fields are omitted. */
 export function presentWebhookDelivery(delivery: WebhookDelivery): Record<string, unknown> {
   return compact({
     id: delivery.id,
