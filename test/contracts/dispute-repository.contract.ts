@@ -53,8 +53,9 @@ export function disputeRepositoryContract(adapter: StorageAdapter): void {
     t.false(read !== undefined && ('held' in read || 'fee' in read || 'closedAt' in read || 'reason' in read), 'absent fields stay absent');
     t.is(await disputes.findById(aScope(), full.id), undefined);
     t.is(await disputes.findById({ ...scope, mode: 'live' }, full.id), undefined);
-    t.deepEqual(await disputes.findByChannelDisputeId(full.channel, full.channelDisputeId), full);
-    t.is(await disputes.findByChannelDisputeId('rest', full.channelDisputeId), undefined);
+    t.deepEqual(await disputes.findByChannelDisputeId(full.channel, scope.mode, full.channelDisputeId), full);
+    t.is(await disputes.findByChannelDisputeId('rest', scope.mode, full.channelDisputeId), undefined);
+    t.is(await disputes.findByChannelDisputeId(full.channel, 'live', full.channelDisputeId), undefined, 'another mode');
   });
 
   test(title('one row per channel dispute: a second insert of it is refused'), async (t) => {
@@ -65,6 +66,18 @@ export function disputeRepositoryContract(adapter: StorageAdapter): void {
     const error = await t.throwsAsync(disputes.insert(aDispute(scope, { channel: first.channel, channelDisputeId: first.channelDisputeId })));
     t.like(error, { code: 'dispute_exists', category: 'conflict' });
     await t.notThrowsAsync(disputes.insert(aDispute(scope, { channel: 'rest', channelDisputeId: first.channelDisputeId })));
+  });
+
+  test(title('a channel dispute id is unique per channel and mode: the same id in live is another dispute'), async (t) => {
+    const { disputes } = storage();
+    const testDispute = aDispute(aScope('test'));
+    const liveDispute = aDispute(aScope('live'), { channel: testDispute.channel, channelDisputeId: testDispute.channelDisputeId });
+    await disputes.insert(testDispute);
+    await t.notThrowsAsync(disputes.insert(liveDispute));
+    t.is((await disputes.findByChannelDisputeId(testDispute.channel, 'test', testDispute.channelDisputeId))?.id, testDispute.id);
+    t.is((await disputes.findByChannelDisputeId(testDispute.channel, 'live', testDispute.channelDisputeId))?.id, liveDispute.id);
+    const again = await t.throwsAsync(disputes.insert(aDispute(aScope('live'), { channel: liveDispute.channel, channelDisputeId: liveDispute.channelDisputeId })));
+    t.like(again, { code: 'dispute_exists', category: 'conflict' });
   });
 
   test(title('update stores every changed field; the latest dispute of an intent is the last opened'), async (t) => {

@@ -135,6 +135,28 @@ export function settlementRepositoryContract(adapter: StorageAdapter): void {
     await t.throwsAsync(() => settlements.insert(aSettlement(scope, { trigger: 'manual', requestKey: key })), { any: true });
   });
 
+  test(title('forgetRequestKey frees the key for a new settlement; update never writes the key back'), async (t) => {
+    const { settlements } = storage();
+    const scope = aScope('test');
+    const key = `key-${randomBytes(6).toString('hex')}`;
+    const old = aSettlement(scope, { trigger: 'manual', requestKey: key });
+    await settlements.insert(old);
+    await settlements.forgetRequestKey({ ...scope, mode: 'live' }, old.id);
+    t.deepEqual(await settlements.findByRequestKey(scope, key), old, 'another scope forgets nothing');
+
+    await settlements.forgetRequestKey(scope, old.id);
+    t.is(await settlements.findByRequestKey(scope, key), undefined);
+    const renewed = aSettlement(scope, { trigger: 'manual', requestKey: key });
+    await settlements.insert(renewed);
+    t.deepEqual(await settlements.findByRequestKey(scope, key), renewed);
+
+    // A copy of the old settlement read before its key was forgotten, written back by a payout pass.
+    await settlements.update({ ...old, status: 'paid', paidAt: at(HOUR), updated: at(HOUR) });
+    const { requestKey: _forgotten, ...withoutKey } = old;
+    t.deepEqual(await settlements.findById(scope, old.id), { ...withoutKey, status: 'paid', paidAt: at(HOUR), updated: at(HOUR) });
+    t.deepEqual(await settlements.findByRequestKey(scope, key), renewed);
+  });
+
   test(title('findUnfinished lists pending and processing settlements of every merchant, oldest first'), async (t) => {
     await withOwnStorage(adapter, async ({ settlements }) => {
       const a = aSettlement(aScope('test'));

@@ -1,4 +1,4 @@
-import { CoreError, isRuled, type AccountScope, type Dispute, type DisputeFilter, type DisputeRepository, type Page, type PageRequest } from '@payments/core';
+import { CoreError, isRuled, type AccountScope, type Dispute, type DisputeFilter, type DisputeRepository, type Mode, type Page, type PageRequest } from '@payments/core';
 import { deepCopy } from './deep-copy';
 import { pageNewestFirst } from './in-memory-pagination';
 import type { InMemoryStore } from './in-memory-store';
@@ -18,8 +18,8 @@ export class InMemoryDisputeRepository implements DisputeRepository {
       const { disputes } = this.store.tables;
       if (disputes.has(dispute.id)) throw new Error(`Duplicate dispute id ${dispute.id}`);
       for (const { value } of disputes.values()) {
-        // The SQL adapter's unique (channel, channel_dispute_id): one row per channel dispute.
-        if (value.channel === dispute.channel && value.channelDisputeId === dispute.channelDisputeId) {
+        // The SQL adapter's unique (channel, mode, channel_dispute_id): one row per channel dispute.
+        if (value.channel === dispute.channel && value.mode === dispute.mode && value.channelDisputeId === dispute.channelDisputeId) {
           throw new CoreError('dispute_exists', 'conflict', 'This channel dispute is recorded already.');
         }
       }
@@ -39,10 +39,10 @@ export class InMemoryDisputeRepository implements DisputeRepository {
     return this.findById(scope, id);
   }
 
-  findByChannelDisputeId(channel: string, channelDisputeId: string): Promise<Dispute | undefined> {
+  findByChannelDisputeId(channel: string, mode: Mode, channelDisputeId: string): Promise<Dispute | undefined> {
     return this.store.atomic(() => {
       for (const { value } of this.store.tables.disputes.values()) {
-        if (value.channel === channel && value.channelDisputeId === channelDisputeId) return deepCopy(value);
+        if (value.channel === channel && value.mode === mode && value.channelDisputeId === channelDisputeId) return deepCopy(value);
       }
       return undefined;
     });

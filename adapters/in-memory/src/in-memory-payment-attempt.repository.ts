@@ -45,9 +45,19 @@ export class InMemoryPaymentAttemptRepository implements PaymentAttemptRepositor
 
   findSucceeded(scope: AccountScope, paymentIntentId: string): Promise<PaymentAttempt | undefined> {
     return this.store.atomic(() => {
-      const row = this.ofIntent(scope, paymentIntentId).find((r) => r.value.status === 'succeeded');
+      const row = this.ofIntent(scope, paymentIntentId).find((r) => r.value.status === 'succeeded' && r.value.duplicateOf === undefined);
       return row ? deepCopy(row.value) : undefined;
     });
+  }
+
+  listDuplicates(limit: number): Promise<PaymentAttempt[]> {
+    return this.store.atomic(() =>
+      [...this.store.tables.attempts.values()]
+        .filter(({ value }) => value.duplicateOf !== undefined)
+        .sort((a, b) => (b.value.succeededAt?.getTime() ?? 0) - (a.value.succeededAt?.getTime() ?? 0) || b.seq - a.seq)
+        .slice(0, limit)
+        .map((row) => deepCopy(row.value)),
+    );
   }
 
   listForIntent(scope: AccountScope, paymentIntentId: string): Promise<PaymentAttempt[]> {

@@ -60,6 +60,15 @@ export class InMemorySettlementRepository implements SettlementRepository {
     });
   }
 
+  forgetRequestKey(scope: AccountScope, id: string): Promise<void> {
+    return this.store.atomic(() => {
+      const row = this.store.tables.settlements.get(id);
+      if (!row || !inScope(row.value, scope)) return;
+      const { requestKey: _requestKey, ...rest } = row.value;
+      this.store.tables.settlements.set(id, { seq: row.seq, value: rest });
+    });
+  }
+
   /** Units of work run one at a time here, so a plain read is already serialised. */
   findByIdForUpdate(scope: AccountScope, id: string): Promise<Settlement | undefined> {
     return this.findById(scope, id);
@@ -69,7 +78,10 @@ export class InMemorySettlementRepository implements SettlementRepository {
     return this.store.atomic(() => {
       const row = this.store.tables.settlements.get(settlement.id);
       if (!row || !inScope(row.value, settlement)) throw new Error(`Unknown settlement ${settlement.id}`);
-      this.store.tables.settlements.set(settlement.id, { seq: row.seq, value: deepCopy(settlement) });
+      // As in SQL, the request key is not the update's to write (see forgetRequestKey).
+      const { requestKey: _requestKey, ...changes } = deepCopy(settlement);
+      const requestKey = row.value.requestKey;
+      this.store.tables.settlements.set(settlement.id, { seq: row.seq, value: requestKey === undefined ? changes : { ...changes, requestKey } });
     });
   }
 

@@ -38,6 +38,33 @@ function sqliteSession(connection: SqliteConnection, done: PoolDone): void {
   }
 }
 
+/** MySQL / MariaDB quote the refused value in ER_DUP_ENTRY: `Duplicate entry '<value>' for key '<index>'`. */
+const DUPLICATE_ENTRY_VALUE = /Duplicate entry '.*' for key '/s;
+
+function withoutDuplicateValue(text: unknown): unknown {
+  return typeof text === 'string' ? text.replace(DUPLICATE_ENTRY_VALUE, "Duplicate entry [value not shown] for key '") : text;
+}
+
+/**
+ * Keeps bound values out of query errors, which end up in logs (a 5xx's cause, a failed job): a
+ * bound value may be a sealed secret, a token digest, a stored answer, an email or a payer's
+ * details. `compileSqlOnError: false` makes knex put the statement with its `?` placeholders into
+ * the message. Two copies of values come from mysql2 and are removed here: the statement with
+ * every value inlined as `sql` (set back to the placeholder form), and the refused value of a
+ * duplicate key (the index name, which `isDuplicateKeyError` reads, stays). Transactions of the
+ * instance share this listener.
+ */
+function withoutBoundValuesInErrors(knex: Knex): Knex {
+  knex.on('query-error', (error: unknown, query: { sql?: unknown }) => {
+    if (typeof error !== 'object' || error === null) return;
+    const driver = error as { message?: unknown; sql?: unknown; sqlMessage?: unknown };
+    if ('sql' in driver) driver.sql = typeof query.sql === 'string' ? query.sql : undefined;
+    if (typeof driver.message === 'string') driver.message = withoutDuplicateValue(driver.message);
+    if ('sqlMessage' in driver) driver.sqlMessage = withoutDuplicateValue(driver.sqlMessage);
+  });
+  return knex;
+}
+
 /**
  * A knex instance for `PAYMENTS_DATABASE_URL`: `mysql://` / `mariadb://` (MySQL 8, MariaDB 10.6+,
  * through mysql2) or `sqlite:<path>` (better-sqlite3; the file's directory is created). SQLite gets
@@ -47,27 +74,33 @@ export function createKnex(databaseUrl: string): Knex {
   const target = parseDatabaseUrl(databaseUrl);
   if (target.dialect === 'sqlite') {
     if (target.filename !== ':memory:') mkdirSync(dirname(target.filename), { recursive: true });
-    return knexFactory({
-      client: 'better-sqlite3',
-      connection: { filename: target.filename },
-      useNullAsDefault: true,
-      // An in-memory database lives only as long as its connection, so keep that one open.
-      pool: { min: target.filename === ':memory:' ? 1 : 0, max: 1, afterCreate: sqliteSession },
-    });
+    return withoutBoundValuesInErrors(
+      knexFactory({
+        client: 'better-sqlite3',
+        connection: { filename: target.filename },
+        useNullAsDefault: true,
+        compileSqlOnError: false,
+        // An in-memory database lives only as long as its connection, so keep that one open.
+        pool: { min: target.filename === ':memory:' ? 1 : 0, max: 1, afterCreate: sqliteSession },
+      }),
+    );
   }
-  return knexFactory({
-    client: 'mysql2',
-    connection: {
-      host: target.host,
-      port: target.port,
-      user: target.user,
-      ...(target.password === undefined ? {} : { password: target.password }),
-      database: target.database,
-      charset: 'utf8mb4',
-      // BIGINT columns (epoch ms, minor units, sequences) come back as numbers while they are
-      // exact, as strings beyond 2^53 instead of silently rounded.
-      supportBigNumbers: true,
-    },
-    pool: { min: 0, max: 10, afterCreate: mysqlSession },
-  });
+  return withoutBoundValuesInErrors(
+    knexFactory({
+      client: 'mysql2',
+      compileSqlOnError: false,
+      connection: {
+        host: target.host,
+        port: target.port,
+        user: target.user,
+        ...(target.password === undefined ? {} : { password: target.password }),
+        database: target.database,
+        charset: 'utf8mb4',
+        // BIGINT columns (epoch ms, minor units, sequences) come back as numbers while they are
+        // exact, as strings beyond 2^53 instead of silently rounded.
+        supportBigNumbers: true,
+      },
+      pool: { min: 0, max: 10, afterCreate: mysqlSession },
+    }),
+  );
 }

@@ -4,8 +4,35 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { createKnex } from '../src/create-knex';
+import { isDuplicateKeyError } from '../src/sql-errors';
 import { createTestDatabase } from '../src/testing/create-test-database';
 import { onMysql } from './test-support';
+
+/** What a log line can show of an error: its message and every enumerable field (pino's err serializer). */
+function everythingLoggedOf(error: unknown): string {
+  const fields = error as Record<string, unknown>;
+  return JSON.stringify({ message: (error as Error).message, ...fields });
+}
+
+test('a failed query names its statement with placeholders: no bound value in the error, in or out of a transaction', async (t) => {
+  const database = await createTestDatabase();
+  try {
+    const secret = 'sk_live_4f7QbindingSecret0123456789';
+    // better-sqlite3's errors are not Error instances to ava, hence `any`.
+    const outside = await t.throwsAsync(database.knex('merchants').insert({ id: 'mch_x', no_such_column: secret }), { any: true });
+    const inside = await t.throwsAsync(
+      database.knex.transaction((trx) => trx('merchants').where({ no_such_column: secret }).update({ name: secret })),
+      { any: true },
+    );
+    const raw = await t.throwsAsync(database.knex.raw('select ? + no_such_column from merchants', [secret]), { any: true });
+    for (const error of [outside, inside, raw]) {
+      t.false(everythingLoggedOf(error).includes(secret), everythingLoggedOf(error));
+      t.regex((error as Error).message, /\?/, 'the statement is still named, with its placeholders');
+    }
+  } finally {
+    await database.destroy();
+  }
+});
 
 test('a sqlite URL creates the file’s directory and sets WAL, busy_timeout and foreign keys', async (t) => {
   const directory = await mkdtemp(join(tmpdir(), 'payments-knex-'));
@@ -44,6 +71,22 @@ test('createTestDatabase cleans up after itself', async (t) => {
 });
 
 if (onMysql) {
+  test('MySQL: a duplicate key error does not quote the refused value, and is still recognised by its index', async (t) => {
+    const database = await createTestDatabase();
+    try {
+      await database.knex.schema.createTable('secret_values', (table) => {
+        table.string('value', 64).notNullable().unique({ indexName: 'secret_values_unique' });
+      });
+      const secret = 'payer-secret-0123456789';
+      await database.knex('secret_values').insert({ value: secret });
+      const error = await t.throwsAsync(database.knex('secret_values').insert({ value: secret }), { any: true });
+      t.false(everythingLoggedOf(error).includes(secret), everythingLoggedOf(error));
+      t.true(isDuplicateKeyError(error, { indexName: 'secret_values_unique', sqliteColumns: ['secret_values.value'] }));
+    } finally {
+      await database.destroy();
+    }
+  });
+
   test('MySQL sessions run READ COMMITTED in UTC with utf8mb4', async (t) => {
     const database = await createTestDatabase();
     try {

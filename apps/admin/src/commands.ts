@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { CreateMerchant, SetLiveMode, type SettlementSchedule } from '@payments/core';
 import { PlatformKeys, VerifyLedger, Ledger, type PlatformKey } from '@payments/core';
+import { DUPLICATE_PAYMENTS_MAX_LIMIT, ListDuplicatePayments, type PaymentAttempt } from '@payments/core';
 import type { AppContainer } from '@payments/api';
 
 export class UsageError extends Error {}
@@ -20,6 +21,9 @@ export const USAGE = `Usage: npm run -s admin -- <command>
                   [--settlement-delay-days 2]
   merchant open-live <mch_id>     open live mode (the review passed)
   merchant close-live <mch_id>    close live mode again
+  payments duplicates [--limit 100]
+                                  second payments of already paid intents (the payer paid
+                                  twice), latest first: each amount is owed back to its payer
   platform-keys rotate            publish a new webhook signing key now; it signs after
                                   PAYMENTS_KEY_ACTIVATION_S (default 3600)
   platform-keys list              the platform's webhook signing keys (public halves only)
@@ -80,6 +84,32 @@ function setLive(enabled: boolean): Command {
   };
 }
 
+/** A second payment as the operator refunds it: who paid what, through which channel order. */
+function presentDuplicatePayment(attempt: PaymentAttempt): Record<string, unknown> {
+  return {
+    payment_attempt: attempt.id,
+    payment_intent: attempt.paymentIntentId,
+    paid_by: attempt.duplicateOf,
+    merchant: attempt.merchantId,
+    mode: attempt.mode,
+    amount: attempt.amount,
+    currency: attempt.currency,
+    channel: attempt.channel,
+    channel_order_id: attempt.channelOrderId,
+    succeeded_at: attempt.succeededAt?.toISOString(),
+    ledger_cause: `duplicate_payment:${attempt.id}`,
+  };
+}
+
+const listDuplicatePayments: Command = async (app, args) => {
+  const { values } = parseArgs({ args, options: { limit: { type: 'string' } }, strict: true });
+  const limit = values.limit === undefined ? 100 : Number(values.limit);
+  if (values.limit !== undefined && (!/^[1-9][0-9]{0,3}$/.test(values.limit) || limit > DUPLICATE_PAYMENTS_MAX_LIMIT)) {
+    throw new UsageError(`--limit takes a whole number from 1 to ${DUPLICATE_PAYMENTS_MAX_LIMIT}.`);
+  }
+  return { duplicate_payments: (await app.get(ListDuplicatePayments).execute({ limit })).map(presentDuplicatePayment) };
+};
+
 /** A platform key without its private half. */
 function presentPlatformKey(key: PlatformKey): Record<string, unknown> {
   return {
@@ -118,6 +148,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   'merchant create': createMerchant,
   'merchant open-live': setLive(true),
   'merchant close-live': setLive(false),
+  'payments duplicates': listDuplicatePayments,
   'platform-keys rotate': rotatePlatformKey,
   'platform-keys list': listPlatformKeys,
   'ledger verify': verifyLedger,

@@ -110,6 +110,7 @@ import { GetDispute, ListDisputes, ReconcileDisputes, RecordDisputeReport, Submi
 import { GetCheckoutPage, GetCheckoutState, PayCheckoutSession, ResolveCheckoutSession, SimulateCheckoutPayment } from '@payments/core';
 import { GetWebhookEndpointHealth, ListWebhookDeliveries, PlatformKeyRepository, PlatformKeys, RelayWebhookDeliveries, ResendWebhookDelivery, WebhookCrypto } from '@payments/core';
 import { CryptoWebhookCrypto } from '@payments/node-runtime';
+import { ListDuplicatePayments, OperatorAlerts } from '@payments/core';
 import { CryptoEd25519KeyCheck } from '@payments/node-runtime';
 import { createHmac } from 'node:crypto';
 import { createRestChannel } from '@payments/channel-rest';
@@ -125,6 +126,7 @@ import { Container, type ResolutionContext } from 'inversify';
 import { StaticChannelRegistry } from './channels';
 import type { Config } from './config';
 import { LogEmailSender } from './log-email-sender';
+import { LogOperatorAlerts } from './log-operator-alerts';
 import { createLogger, type Logger } from './logger';
 import { ServiceMetrics } from './metrics';
 import { Readiness } from './readiness';
@@ -225,6 +227,7 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
   constant(DisputeRepository, storage.disputes);
   constant(WebhookCrypto, new CryptoWebhookCrypto());
   constant(EmailSender, new LogEmailSender(logger));
+  constant(OperatorAlerts, new LogOperatorAlerts(logger, metrics));
   constant(Ed25519KeyCheck, new CryptoEd25519KeyCheck());
   constant(WebhookSender, overrides.webhookSender ?? new HttpWebhookSender({ egressAllow: config.egressAllow, dnsOverrides: config.dnsOverrides, logger }));
   const keyPrefix = config.redisKeyPrefix;
@@ -290,8 +293,9 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
   );
   factory(ListAttempts, (ctx) => new ListAttempts(ctx.get(PaymentIntentRepository), ctx.get(PaymentAttemptRepository)));
   factory(RecordChannelReport, (ctx) =>
-    new RecordChannelReport(ctx.get(UnitOfWork), ctx.get(PaymentAttemptRepository), ctx.get(MerchantRepository), ctx.get(StatusChange), ctx.get(PaymentPricing), ctx.get(Ledger)),
+    new RecordChannelReport(ctx.get(UnitOfWork), ctx.get(PaymentAttemptRepository), ctx.get(MerchantRepository), ctx.get(StatusChange), ctx.get(PaymentPricing), ctx.get(Ledger), ctx.get(OperatorAlerts)),
   );
+  factory(ListDuplicatePayments, (ctx) => new ListDuplicatePayments(ctx.get(PaymentAttemptRepository)));
   // Disputes (issue 6): the one place a dispute changes, its reads and the evidence route.
   factory<DisputeWriteDeps>(DisputeWrites, (ctx) => ({
     uow: ctx.get(UnitOfWork),
@@ -426,7 +430,7 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
   factory(GetWebhookEndpointHealth, (ctx) => new GetWebhookEndpointHealth(ctx.get(WebhookDeliveryRepository)));
   factory(AuthenticateApiKey, (ctx) => new AuthenticateApiKey(ctx.get(ApiKeyRepository), ctx.get(MerchantRepository), ctx.get(Digest)));
   factory(ResolveApiVersion, (ctx) => new ResolveApiVersion(ctx.get(MerchantRepository)));
-  factory(RunIdempotently, (ctx) => new RunIdempotently(ctx.get(IdempotencyStore), ctx.get(UnitOfWork), ctx.get(Clock), ctx.get(RandomSource)));
+  factory(RunIdempotently, (ctx) => new RunIdempotently(ctx.get(IdempotencyStore), ctx.get(UnitOfWork), ctx.get(Clock), ctx.get(RandomSource), ctx.get(SecretBox)));
   factory(IssueApiKey, (ctx) =>
     new IssueApiKey(ctx.get(ApiKeyRepository), ctx.get(MerchantRepository), ctx.get(Clock), ctx.get(RandomSource), ctx.get(Digest)),
   );

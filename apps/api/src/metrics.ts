@@ -85,6 +85,13 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
+  readonly duplicatePayments = new Counter({
+    name: 'payments_duplicate_payments_total',
+    help: 'Attempts that succeeded after another attempt had paid their payment intent: money owed back to the payer (admin: payments duplicates), by mode.',
+    labelNames: ['mode'] as const,
+    registers: [this.registry],
+  });
+
   private backlogSource: (() => Promise<number>) | undefined;
   private server: Server | undefined;
   private defaultsCollected = false;

@@ -1,4 +1,3 @@
-import { PassThrough } from 'node:stream';
 import test from 'ava';
 import { freePort } from '@payments/node-runtime';
 import { connectRedis, disconnectRedis } from '@payments/locks-redis';
@@ -7,29 +6,10 @@ import { AppConfig, AppMetrics, type AppContainer } from '../src/container';
 import { createLogger } from '../src/logger';
 import type { ServiceMetrics } from '../src/metrics';
 import { Readiness } from '../src/readiness';
+import { capturedLogger, flushLogs as flush } from './helpers/captured-logger';
 import { createBody, startTestApp, unique, type TestApp } from './helpers/test-app';
 
 type Json = Record<string, any>;
-
-/** A logger writing into memory, and what it wrote so far as parsed lines. */
-function capturedLogger(): { logger: ReturnType<typeof createLogger>; text: () => string; lines: () => Json[] } {
-  const stream = new PassThrough();
-  let text = '';
-  stream.on('data', (chunk: Buffer) => {
-    text += chunk.toString('utf8');
-  });
-  return {
-    logger: createLogger('info', stream),
-    text: () => text,
-    lines: () =>
-      text
-        .split('\n')
-        .filter((line) => line.length > 0)
-        .map((line) => JSON.parse(line) as Json),
-  };
-}
-
-const flush = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 test('the shared redaction list censors secrets wherever they sit; idempotency keys stay', async (t) => {
   const log = capturedLogger();
@@ -216,6 +196,29 @@ test('readiness: Redis configured but gone is unreachable (skipped without PAYME
     t.like(await new Readiness(knex, redis).check(), { ready: true, checks: { redis: 'ok' } });
     await disconnectRedis(redis);
     t.like(await new Readiness(knex, redis).check(), { ready: false, checks: { database: 'ok', migrations: 'ok', redis: 'unreachable' } });
+  } finally {
+    await knex.destroy();
+    await t0.close();
+  }
+});
+
+test.serial('a request failed by the database logs the cause without the values the statement was given', async (t) => {
+  const log = capturedLogger();
+  const t0 = await startTestApp({ logger: log.logger, env: { LOG_LEVEL: 'info' } });
+  const knex = createKnex(databaseUrlOf(t0.app));
+  try {
+    const shop = await t0.merchant();
+    // The insert of the intent now fails on a missing column, after the description was bound.
+    await knex.schema.alterTable('payment_intents', (table) => table.renameColumn('description', 'description_moved'));
+    const secretLooking = 'sk_live_boundValue0123456789abcdef';
+    const failed = await t0.request({ method: 'POST', url: '/v1/payment_intents', key: shop.testKey, idempotencyKey: unique('idem'), payload: createBody({ description: secretLooking }) });
+    t.is(failed.statusCode, 500);
+    log.logger.flush();
+    await flush();
+    const cause = log.lines().find((line) => line.msg === 'request failed');
+    t.truthy(cause?.err, 'the 5xx is logged with its cause');
+    t.regex(JSON.stringify(cause), /payment_intents/, 'the cause still names the statement');
+    t.false(log.text().includes(secretLooking), log.text());
   } finally {
     await knex.destroy();
     await t0.close();

@@ -136,6 +136,26 @@ test.serial('a retry after a crash between the work and its stored answer gets t
   t.like((await settle(shop)).result, { error: { code: 'nothing_to_settle' } });
 });
 
+test.serial('a key reused after 24 hours is a new request: a new settlement, not the old one replayed', async (t) => {
+  const shop = await merchantOn('manual');
+  const flow = paymentFlow(t0, shop.testKey);
+  const [firstNet] = await releasedPayments(shop, [12_000]);
+  const key = unique('settle');
+  const first = await settle(shop, key);
+  t.is(first.statusCode, 201);
+  t.like(first.result, { status: 'paid', amount: { amount: firstNet, currency: 'THB' } });
+
+  clock.advance(24 * 3_600_000 + 1_000);
+  const [laterNet] = await releasedPayments(shop, [7_000]);
+  const again = await settle(shop, key);
+  t.is(again.statusCode, 201);
+  t.is(again.headers['idempotent-replayed'], undefined);
+  t.not((again.result as Json).id, (first.result as Json).id);
+  t.like(again.result, { status: 'paid', amount: { amount: laterNet, currency: 'THB' }, payments: 1 });
+  t.is((await flow.get('/v1/settlements')).data.length, 2);
+  t.like(await flow.get(`/v1/settlements/${(first.result as Json).id}`), { status: 'paid', amount: { amount: firstNet, currency: 'THB' } });
+});
+
 test.serial('a key reused for another request is 422 idempotency_key_reused', async (t) => {
   const shop = await merchantOn('manual');
   await releasedPayments(shop, [10_000]);

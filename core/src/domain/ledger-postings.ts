@@ -98,6 +98,23 @@ export function settlementFailedPosting(settlement: SettlementAmount, now: Date)
   return transfer('settlement_failed', settlement.settlementId, scope, amount, platformAccount(scope.mode, 'payouts_in_transit', amount.currency), merchantAccount(scope, 'available', amount.currency), now);
 }
 
+/** A payer's second payment of an intent: the attempt that took it and what it took, in the currency paid. */
+export interface DuplicatePayment {
+  readonly attemptId: string;
+  readonly scope: AccountScope;
+  readonly amount: Money;
+}
+
+/**
+ * A second attempt of an already paid intent succeeded: the channel collected the money for us
+ * (channel_clearing), and it is owed back to the payer (payer_refunds_due), not to the merchant,
+ * whose order was paid once. In the currency the payer paid, since it goes back unconverted.
+ */
+export function duplicatePaymentPosting(payment: DuplicatePayment, now: Date): LedgerTransaction {
+  const { scope, amount } = payment;
+  return transfer('duplicate_payment', payment.attemptId, scope, amount, platformAccount(scope.mode, 'channel_clearing', amount.currency), platformAccount(scope.mode, 'payer_refunds_due', amount.currency), now);
+}
+
 /** Moves `money` from one merchant bucket to another. */
 function move(input: {
   causeType: 'release' | 'dispute_opened' | 'dispute_won';

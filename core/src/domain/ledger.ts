@@ -19,10 +19,12 @@ export const MERCHANT_BUCKETS: readonly MerchantBucket[] = ['pending', 'availabl
  *   to merchants' banks;
  * - `fee_revenue`: our fees, and the fees of lost disputes;
  * - `dispute_losses`: claims channels took back on lost disputes;
- * - `payouts_in_transit`: settlements created and not yet paid or failed.
+ * - `payouts_in_transit`: settlements created and not yet paid or failed;
+ * - `payer_refunds_due`: what payers paid for an intent another attempt had already paid, owed
+ *   back to them (booked in the currency they paid).
  */
-export type PlatformAccountName = 'channel_clearing' | 'fee_revenue' | 'dispute_losses' | 'payouts_in_transit';
-export const PLATFORM_ACCOUNT_NAMES: readonly PlatformAccountName[] = ['channel_clearing', 'fee_revenue', 'dispute_losses', 'payouts_in_transit'];
+export type PlatformAccountName = 'channel_clearing' | 'fee_revenue' | 'dispute_losses' | 'payouts_in_transit' | 'payer_refunds_due';
+export const PLATFORM_ACCOUNT_NAMES: readonly PlatformAccountName[] = ['channel_clearing', 'fee_revenue', 'dispute_losses', 'payouts_in_transit', 'payer_refunds_due'];
 
 export type LedgerAccount =
   | { readonly kind: 'merchant'; readonly merchantId: string; readonly mode: Mode; readonly bucket: MerchantBucket; readonly currency: string }
@@ -37,7 +39,8 @@ export type LedgerCauseType =
   | 'dispute_lost'
   | 'settlement_created'
   | 'settlement_paid'
-  | 'settlement_failed';
+  | 'settlement_failed'
+  | 'duplicate_payment';
 
 export interface LedgerEntry {
   /** The account's code (`accountCode`). */

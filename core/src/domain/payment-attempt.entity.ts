@@ -29,6 +29,12 @@ export interface PaymentAttempt {
   readonly failureCode?: AttemptFailureCode;
   readonly failureMessage?: string;
   readonly succeededAt?: Date;
+  /**
+   * Set on an attempt that succeeded after another attempt had already paid its intent: the id of
+   * that attempt. The payer paid twice; this attempt's amount is owed back to the payer (the
+   * ledger's `duplicate_payment:<attempt>`), and the intent stays paid by the other attempt.
+   */
+  readonly duplicateOf?: string;
   readonly created: Date;
   readonly updated: Date;
   /** When the reconciler should next ask the channel about a pending attempt. */

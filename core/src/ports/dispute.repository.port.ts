@@ -1,5 +1,5 @@
 import type { Dispute, DisputeStatus } from '../domain/dispute.entity';
-import type { AccountScope } from '../domain/mode';
+import type { AccountScope, Mode } from '../domain/mode';
 import type { Page, PageRequest } from './pagination';
 
 export interface DisputeFilter {
@@ -10,16 +10,17 @@ export interface DisputeFilter {
 
 export interface DisputeRepository {
   /**
-   * Stores a new dispute. Its (channel, channelDisputeId) is unique: a replayed notice finds the
-   * stored one, and a second insert of it throws CoreError `dispute_exists` (conflict).
+   * Stores a new dispute. Its (channel, mode, channelDisputeId) is unique: a replayed notice finds
+   * the stored one, and a second insert of it throws CoreError `dispute_exists` (conflict). The
+   * same channel id in the other mode is another dispute (a channel numbers test and live apart).
    */
   insert(dispute: Dispute): Promise<void>;
   /** The dispute of this merchant and mode, or undefined (another merchant's id included). */
   findById(scope: AccountScope, id: string): Promise<Dispute | undefined>;
   /** Like `findById`, and locks the row until the unit of work ends. */
   findByIdForUpdate(scope: AccountScope, id: string): Promise<Dispute | undefined>;
-  /** The dispute a channel knows by its own id, of any merchant (channel notices carry no scope). */
-  findByChannelDisputeId(channel: string, channelDisputeId: string): Promise<Dispute | undefined>;
+  /** The dispute a channel knows by its own id in `mode`, of any merchant (channel notices carry no merchant). */
+  findByChannelDisputeId(channel: string, mode: Mode, channelDisputeId: string): Promise<Dispute | undefined>;
   /** The most recently opened dispute of an intent, ruled or not. */
   findLatestForIntent(scope: AccountScope, paymentIntentId: string): Promise<Dispute | undefined>;
   update(dispute: Dispute): Promise<void>;

@@ -12,7 +12,7 @@ export interface PaymentAttemptRepository {
   findByReference(id: string): Promise<PaymentAttempt | undefined>;
   /** The intent's pending attempt, if any (there is at most one). */
   findPending(scope: AccountScope, paymentIntentId: string): Promise<PaymentAttempt | undefined>;
-  /** The intent's succeeded attempt, if any. */
+  /** The succeeded attempt that paid the intent, if any: never one marked `duplicateOf`. */
   findSucceeded(scope: AccountScope, paymentIntentId: string): Promise<PaymentAttempt | undefined>;
   /** All of the intent's attempts, oldest first. */
   listForIntent(scope: AccountScope, paymentIntentId: string): Promise<PaymentAttempt[]>;
@@ -21,6 +21,8 @@ export interface PaymentAttemptRepository {
    * Throws CoreError `concurrent_update` (conflict) when someone else changed it since.
    */
   update(attempt: PaymentAttempt): Promise<PaymentAttempt>;
+  /** Attempts of any merchant and mode marked `duplicateOf` (payers who paid twice), latest success first. */
+  listDuplicates(limit: number): Promise<PaymentAttempt[]>;
   /** Pending attempts of any merchant whose `nextCheckAt` has come, oldest first. */
   findDueForCheck(now: Date, limit: number): Promise<PaymentAttempt[]>;
 }

@@ -9,6 +9,7 @@ export interface SettlementRepository {
   findById(scope: AccountScope, id: string): Promise<Settlement | undefined>;
   /** Like `findById`, and locks the row until the unit of work ends. */
   findByIdForUpdate(scope: AccountScope, id: string): Promise<Settlement | undefined>;
+  /** Writes the settlement's changes; its `requestKey` is written by `insert` and `forgetRequestKey` only. */
   update(settlement: Settlement): Promise<void>;
   /** Newest first; `starting_after` naming no settlement of this scope is CoreError `invalid_parameter`. */
   list(scope: AccountScope, page: PageRequest): Promise<Page<Settlement>>;
@@ -16,6 +17,11 @@ export interface SettlementRepository {
   findScheduled(scope: AccountScope, periodEnd: Date): Promise<Settlement | undefined>;
   /** The manual settlement this merchant and mode made for the request with this Idempotency-Key. */
   findByRequestKey(scope: AccountScope, requestKey: string): Promise<Settlement | undefined>;
+  /**
+   * Clears the request key of a settlement whose key is no longer remembered, so the key can name
+   * a new settlement (a key names one settlement of a merchant and mode at a time).
+   */
+  forgetRequestKey(scope: AccountScope, id: string): Promise<void>;
   /** Settlements of any merchant still `pending` or `processing`, oldest first: the payout job's work. */
   findUnfinished(limit: number): Promise<Settlement[]>;
   /**

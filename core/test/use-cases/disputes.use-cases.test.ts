@@ -232,7 +232,7 @@ test('a dispute first heard of already ruled is opened and ruled in one go', asy
   const { attempt } = await s.paidIntent();
   s.channel.disputes.set('cd_late', { channelDisputeId: 'cd_late', channelOrderId: attempt.channelOrderId as string, reference: attempt.id, status: 'lost', amount: 10000, currency: 'THB' });
   await s.deliver({ kind: 'dispute', channelDisputeId: 'cd_late' });
-  const dispute = (await s.storage.disputes.findByChannelDisputeId('fake', 'cd_late')) as Dispute;
+  const dispute = (await s.storage.disputes.findByChannelDisputeId('fake', 'test', 'cd_late')) as Dispute;
   t.like(dispute, { status: 'lost', held: { amount: 9700 }, fee: { amount: FEE } });
   t.like(await s.balance(), { available: thb(-FEE), pending: thb(0), dispute_hold: thb(0) });
   t.deepEqual(await s.events(dispute.id), ['dispute.opened', 'dispute.closed']);
@@ -367,4 +367,34 @@ test('lists are newest first, filter by status and page with starting_after', as
   t.false(rest.hasMore);
   t.deepEqual((await s.list.execute({ scope: s.scope, filter: { status: 'under_review' }, page: { limit: 10 } })).data.map((d) => d.id), [ids[1]]);
   await t.throwsAsync(s.list.execute({ scope: s.scope, filter: {}, page: { limit: 2, startingAfter: 'dp_unknown' } }), { code: 'invalid_parameter' });
+});
+
+test('a channel dispute id known in test and in live is two disputes, and a repeated report of either changes nothing', async (t) => {
+  const s = await setup();
+  const { attempt: testAttempt } = await s.paidIntent();
+  // The same merchant's live payment through the same channel, unpriced (so no hold and no posting).
+  const now = s.clock.now();
+  const live: AccountScope = { merchantId: s.scope.merchantId, mode: 'live' };
+  const liveIntent: PaymentIntent = { id: 'pi_Tlive1', merchantId: live.merchantId, mode: 'live', amount: 10000, currency: 'THB', merchantOrderId: 'o-live', status: 'succeeded', metadata: {}, created: now, updated: now, version: 0 };
+  const liveAttempt: PaymentAttempt = { ...testAttempt, id: 'pa_Tlive1', paymentIntentId: liveIntent.id, mode: 'live', channelOrderId: 'ord_live' };
+  await s.storage.intents.insert(liveIntent);
+  await s.storage.attempts.insert(liveAttempt);
+  const opened = (attempt: PaymentAttempt): ChannelDisputeStatus => ({
+    channelDisputeId: 'cd_same_number',
+    channelOrderId: attempt.channelOrderId as string,
+    reference: attempt.id,
+    status: 'opened',
+    amount: 10000,
+    currency: 'THB',
+  });
+
+  const inTest = await s.record.execute({ attempt: testAttempt, report: opened(testAttempt) });
+  const inLive = await s.record.execute({ attempt: liveAttempt, report: opened(liveAttempt) });
+  t.not(inLive.id, inTest.id);
+  t.like(inLive, { mode: 'live', paymentIntentId: liveIntent.id, channelDisputeId: 'cd_same_number' });
+  t.like(inTest, { mode: 'test', paymentIntentId: testAttempt.paymentIntentId, channelDisputeId: 'cd_same_number' });
+  t.is((await s.record.execute({ attempt: liveAttempt, report: opened(liveAttempt) })).id, inLive.id);
+  t.is((await s.record.execute({ attempt: testAttempt, report: opened(testAttempt) })).id, inTest.id);
+  t.deepEqual((await s.list.execute({ scope: live, filter: {}, page: { limit: 10 } })).data.map((d) => d.id), [inLive.id]);
+  t.deepEqual((await s.list.execute({ scope: s.scope, filter: {}, page: { limit: 10 } })).data.map((d) => d.id), [inTest.id]);
 });

@@ -1,11 +1,14 @@
+import { randomBytes } from 'node:crypto';
 import test from 'ava';
+import { AesGcmSecretBox } from '@payments/node-runtime';
 import { CoreError } from '../../src/errors/core-error';
 import { IDEMPOTENCY, RunIdempotently } from '../../src/use-cases/run-idempotently/run-idempotently.use-case';
 import { harness } from './harness';
 
 function setup() {
   const h = harness();
-  const run = new RunIdempotently(h.storage.idempotency, h.storage.uow, h.clock, h.random);
+  const secrets = new AesGcmSecretBox(randomBytes(32));
+  const run = new RunIdempotently(h.storage.idempotency, h.storage.uow, h.clock, h.random, secrets);
   const scope = { merchantId: 'mch_1', mode: 'test' as const, key: 'key-1' };
   let performed = 0;
   const request = (fingerprint: string, overrides: Partial<Parameters<RunIdempotently['execute']>[0]> = {}) => ({
@@ -18,7 +21,21 @@ function setup() {
     refusalToStore: (error: unknown) => (error instanceof CoreError && error.category === 'conflict' ? { status: 409, body: '{"refused":true}' } : undefined),
     ...overrides,
   });
-  return { ...h, run, request, performedCount: () => performed };
+  return { ...h, run, secrets, request, performedCount: () => performed };
+}
+
+/** What the store itself holds for a finished key: a claim on it answers the stored record. */
+async function storedAnswer(s: ReturnType<typeof setup>, key = 'key-1') {
+  const result = await s.storage.idempotency.claim({
+    scope: { merchantId: 'mch_1', mode: 'test', key },
+    fingerprint: 'fp',
+    token: 'reader',
+    now: s.clock.now(),
+    leaseMs: IDEMPOTENCY.leaseMs,
+    retentionMs: IDEMPOTENCY.retentionMs,
+  });
+  if (result.outcome !== 'completed') throw new Error(`expected a completed key, got ${result.outcome}`);
+  return result.response;
 }
 
 test('the first request runs and a repeat replays its answer without running again', async (t) => {
@@ -112,4 +129,51 @@ test('a key is forgotten after 24 hours', async (t) => {
   s.clock.advance(IDEMPOTENCY.retentionMs + 1);
   const again = await s.run.execute(s.request('other'));
   t.false(again.replayed);
+});
+
+test('the stored answer is sealed, and the replay gives back its exact bytes', async (t) => {
+  const s = setup();
+  const body = '{"checkout_url":"https://pay.example.com/c/UNIQUE-token_value-123","b":"\\u00e9 é"}';
+  const first = await s.run.execute(s.request('fp', { perform: async () => ({ status: 201, body }) }));
+  const stored = await storedAnswer(s);
+  t.is(stored.status, 201);
+  t.false(stored.body.includes('UNIQUE-token_value-123'));
+  t.false(stored.body.includes('checkout_url'));
+  const replay = await s.run.execute(s.request('fp'));
+  t.deepEqual(replay, { response: { status: 201, body }, replayed: true });
+  t.is(first.response.body, body);
+});
+
+test('a stored refusal is sealed too', async (t) => {
+  const s = setup();
+  const refuse = s.request('fp', { perform: async () => Promise.reject(new CoreError('merchant_order_id_taken', 'conflict', 'taken')) });
+  await s.run.execute(refuse);
+  t.false((await storedAnswer(s)).body.includes('refused'));
+  t.is((await s.run.execute(s.request('fp'))).response.body, '{"refused":true}');
+});
+
+test('an answer stored before answers were sealed is still replayed as stored', async (t) => {
+  const s = setup();
+  const scope = { merchantId: 'mch_1', mode: 'test' as const, key: 'key-1' };
+  const claimed = await s.storage.idempotency.claim({ scope, fingerprint: 'fp', token: 'old-release', now: s.clock.now(), leaseMs: IDEMPOTENCY.leaseMs, retentionMs: IDEMPOTENCY.retentionMs });
+  if (claimed.outcome !== 'claimed') throw new Error('expected a fresh key');
+  await s.storage.idempotency.complete(claimed.claim, { status: 201, body: '{"n":"old"}' }, s.clock.now());
+  t.deepEqual(await s.run.execute(s.request('fp')), { response: { status: 201, body: '{"n":"old"}' }, replayed: true });
+  t.is(s.performedCount(), 0);
+});
+
+test('a stored answer altered in the database is never replayed', async (t) => {
+  const s = setup();
+  await s.run.execute(s.request('fp'));
+  const scope = { merchantId: 'mch_1', mode: 'test' as const, key: 'key-1' };
+  const key = JSON.stringify([scope.merchantId, scope.mode, scope.key]);
+  const record = s.storage.store.tables.idempotency.get(key);
+  if (!record?.response) throw new Error('expected a stored answer');
+  // One character inside the ciphertext, where every bit is data.
+  const sealed = record.response.body;
+  const at = sealed.length - 10;
+  const altered = `${sealed.slice(0, at)}${sealed[at] === 'A' ? 'B' : 'A'}${sealed.slice(at + 1)}`;
+  s.storage.store.tables.idempotency.set(key, { ...record, response: { status: 201, body: altered } });
+  await t.throwsAsync(s.run.execute(s.request('fp')));
+  t.is(s.performedCount(), 1);
 });

@@ -214,6 +214,26 @@ test('a retry of the request that made a settlement finds it (and pays it if the
   t.is(await s.balance('test'), 0);
 });
 
+test('a request key is remembered 24 hours: reused later, it makes a new settlement, and the old one keeps its payments', async (t) => {
+  const s = await setup();
+  const first = await s.releasedPayment('test', 4000);
+  const made = await s.create.execute({ scope: s.scope(), requestKey: 'key-1' });
+  t.is(made.status, 'paid');
+
+  s.h.clock.advance(24 * HOUR - 1);
+  t.is((await s.create.execute({ scope: s.scope(), requestKey: 'key-1' })).id, made.id, 'still the same request within 24 hours');
+
+  s.h.clock.advance(1);
+  const second = await s.releasedPayment('test', 2500);
+  const remade = await s.create.execute({ scope: s.scope(), requestKey: 'key-1' });
+  t.not(remade.id, made.id);
+  t.like(remade, { status: 'paid', amount: { amount: 2500, currency: 'THB' }, payments: 1, requestKey: 'key-1' });
+  t.is((await s.h.storage.intents.findById(s.scope(), first.id))?.settlementId, made.id);
+  t.is((await s.h.storage.intents.findById(s.scope(), second.id))?.settlementId, remade.id);
+  t.like(await s.h.storage.settlements.findById(s.scope(), made.id), { status: 'paid', requestKey: undefined });
+  t.is((await s.create.execute({ scope: s.scope(), requestKey: 'key-1' })).id, remade.id, 'the key now answers for the new settlement');
+});
+
 test('a settlement the available balance does not cover: 409 insufficient_available_balance, nothing written', async (t) => {
   const s = await setup();
   const payment = await s.releasedPayment('test', 5000);

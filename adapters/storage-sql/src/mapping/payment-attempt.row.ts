@@ -17,6 +17,7 @@ export interface PaymentAttemptRow {
   failure_code: string | null;
   failure_message: string | null;
   succeeded_at: BigIntValue | null;
+  duplicate_of: string | null;
   next_check_at: BigIntValue | null;
   created_at: BigIntValue;
   updated_at: BigIntValue;
@@ -39,6 +40,7 @@ export function toPaymentAttemptRow(attempt: PaymentAttempt): PaymentAttemptRow 
     failure_code: toNullable(attempt.failureCode),
     failure_message: toNullable(attempt.failureMessage),
     succeeded_at: toNullableMillis(attempt.succeededAt),
+    duplicate_of: toNullable(attempt.duplicateOf),
     next_check_at: toNullableMillis(attempt.nextCheckAt),
     created_at: toMillis(attempt.created),
     updated_at: toMillis(attempt.updated),
@@ -62,6 +64,7 @@ export function toPaymentAttempt(row: PaymentAttemptRow): PaymentAttempt {
     failureCode: toOptional(row.failure_code) as AttemptFailureCode | undefined,
     failureMessage: toOptional(row.failure_message),
     succeededAt: toOptionalDate(row.succeeded_at),
+    duplicateOf: toOptional(row.duplicate_of),
     nextCheckAt: toOptionalDate(row.next_check_at),
     created: toDate(row.created_at),
     updated: toDate(row.updated_at),

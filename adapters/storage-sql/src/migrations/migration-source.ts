@@ -11,6 +11,7 @@ import { settlements } from './009-settlements.migration';
 import { simulatorCallbacks } from './010-simulator-callbacks.migration';
 import { disputeChecks } from './011-dispute-checks.migration';
 import { settlementRequestKeys } from './012-settlement-request-keys.migration';
+import { disputeModesAndDuplicatePayments } from './015-dispute-modes-and-duplicate-payments.migration';
 
 interface NamedMigration {
   readonly name: string;
@@ -31,6 +32,7 @@ const MIGRATIONS: readonly NamedMigration[] = [
   { name: '010-simulator-callbacks', migration: simulatorCallbacks },
   { name: '011-dispute-checks', migration: disputeChecks },
   { name: '012-settlement-request-keys', migration: settlementRequestKeys },
+  { name: '015-dispute-modes-and-duplicate-payments', migration: disputeModesAndDuplicatePayments },
 ];
 
 /** The names of every migration, in the order they run. */

@@ -1,12 +1,15 @@
-import { CoreError, RULED_DISPUTE_STATUSES, type AccountScope, type Dispute, type DisputeFilter, type DisputeRepository, type Page, type PageRequest } from '@payments/core';
+import { CoreError, RULED_DISPUTE_STATUSES, type AccountScope, type Dispute, type DisputeFilter, type DisputeRepository, type Mode, type Page, type PageRequest } from '@payments/core';
 import { dialectOf } from '../dialect';
-import { DISPUTE_INDEXES } from '../migrations/008-disputes.migration';
+import { DISPUTE_MODE_INDEXES } from '../migrations/015-dispute-modes-and-duplicate-payments.migration';
 import { isDuplicateKeyError } from '../sql-errors';
 import type { KnexContext } from '../knex-context';
 import { toDispute, toDisputeRow, type DisputeRow } from '../mapping/dispute.row';
 import { cursorSeq } from './cursor';
 
-const CHANNEL_DISPUTE_UNIQUE = { indexName: DISPUTE_INDEXES.channelDispute, sqliteColumns: ['disputes.channel', 'disputes.channel_dispute_id'] } as const;
+const CHANNEL_DISPUTE_UNIQUE = {
+  indexName: DISPUTE_MODE_INDEXES.channelModeDispute,
+  sqliteColumns: ['disputes.channel', 'disputes.mode', 'disputes.channel_dispute_id'],
+} as const;
 
 /** Raised when a channel dispute is stored twice; callers read the stored one instead. */
 export function disputeExists(cause?: unknown): CoreError {
@@ -20,7 +23,7 @@ export class KnexDisputeRepository implements DisputeRepository {
     return this.context.db()<DisputeRow>('disputes');
   }
 
-  /** The unique (channel, channel_dispute_id) refuses a second row for one channel dispute. */
+  /** The unique (channel, mode, channel_dispute_id) refuses a second row for one channel dispute. */
   async insert(dispute: Dispute): Promise<void> {
     try {
       await this.table().insert(toDisputeRow(dispute));
@@ -42,8 +45,8 @@ export class KnexDisputeRepository implements DisputeRepository {
     return row === undefined ? undefined : toDispute(row);
   }
 
-  async findByChannelDisputeId(channel: string, channelDisputeId: string): Promise<Dispute | undefined> {
-    const row = await this.table().where({ channel, channel_dispute_id: channelDisputeId }).first();
+  async findByChannelDisputeId(channel: string, mode: Mode, channelDisputeId: string): Promise<Dispute | undefined> {
+    const row = await this.table().where({ channel, mode, channel_dispute_id: channelDisputeId }).first();
     return row === undefined ? undefined : toDispute(row);
   }
 

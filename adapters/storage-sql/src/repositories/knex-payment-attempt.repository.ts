@@ -33,7 +33,7 @@ export class KnexPaymentAttemptRepository implements PaymentAttemptRepository {
   }
 
   async findSucceeded(scope: AccountScope, paymentIntentId: string): Promise<PaymentAttempt | undefined> {
-    const row = await this.ofIntent(scope, paymentIntentId).where({ status: 'succeeded' }).orderBy('seq', 'asc').first();
+    const row = await this.ofIntent(scope, paymentIntentId).where({ status: 'succeeded' }).whereNull('duplicate_of').orderBy('seq', 'asc').first();
     return row === undefined ? undefined : toPaymentAttempt(row);
   }
 
@@ -50,6 +50,11 @@ export class KnexPaymentAttemptRepository implements PaymentAttemptRepository {
       throw new CoreError('concurrent_update', 'conflict', `Payment attempt ${attempt.id} was changed by another request; read it again and retry.`);
     }
     return stored;
+  }
+
+  async listDuplicates(limit: number): Promise<PaymentAttempt[]> {
+    const rows = await this.table().whereNotNull('duplicate_of').orderBy('succeeded_at', 'desc').orderBy('seq', 'desc').limit(limit);
+    return rows.map(toPaymentAttempt);
   }
 
   async findDueForCheck(now: Date, limit: number): Promise<PaymentAttempt[]> {

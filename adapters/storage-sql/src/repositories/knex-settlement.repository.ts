@@ -124,6 +124,10 @@ export class KnexSettlementRepository implements SettlementRepository {
     return row === undefined ? undefined : toEntity(row);
   }
 
+  async forgetRequestKey(scope: AccountScope, id: string): Promise<void> {
+    await this.scoped(scope).where({ id }).update({ request_key: null });
+  }
+
   async findByIdForUpdate(scope: AccountScope, id: string): Promise<Settlement | undefined> {
     const query = this.scoped(scope).where({ id });
     // SQLite has no row locks: its write transactions already run one at a time.
@@ -131,8 +135,9 @@ export class KnexSettlementRepository implements SettlementRepository {
     return row === undefined ? undefined : toEntity(row);
   }
 
+  /** Leaves `request_key` alone: a settlement read before its key was forgotten must not bring the key back. */
   async update(settlement: Settlement): Promise<void> {
-    const { id, merchant_id, mode, ...columns } = toRow(settlement);
+    const { id, merchant_id, mode, request_key: _requestKey, ...columns } = toRow(settlement);
     const changed = await this.table().where({ id, merchant_id, mode }).update(columns);
     if (changed === 0) throw new Error(`Unknown settlement ${id}`);
   }

@@ -6,6 +6,15 @@ import type { LockManager } from '../../ports/lock-manager.port';
 import type { MerchantRepository } from '../../ports/merchant.repository.port';
 import type { UnitOfWork } from '../../ports/unit-of-work.port';
 import type { PaySettlement } from '../pay-settlement/pay-settlement.use-case';
+import { IDEMPOTENCY } from '../run-idempotently/run-idempotently.use-case';
+
+/**
+ * A settlement answers for its request key as long as the idempotency key itself is remembered;
+ * after that the key is a new request's, and makes a new settlement.
+ */
+function stillAnswersFor(settlement: Settlement, now: Date): boolean {
+  return now.getTime() < settlement.created.getTime() + IDEMPOTENCY.retentionMs;
+}
 
 /**
  * `POST /v1/settlements` (spec, route rule 3): a merchant on the `manual` schedule settles what is
@@ -17,7 +26,8 @@ import type { PaySettlement } from '../pay-settlement/pay-settlement.use-case';
  * Run it outside any unit of work: the lock must outlive the transaction it guards, and paying
  * calls the payout provider. So the request's answer cannot commit with its work: the settlement
  * keeps the request's Idempotency-Key, and a retry of that request (after a crash between the
- * work and the stored answer) is answered with the settlement it made, never a second one.
+ * work and the stored answer) is answered with the settlement it made, never a second one, for as
+ * long as the key is remembered (24 hours).
  */
 export class CreateManualSettlement {
   constructor(
@@ -38,7 +48,13 @@ export class CreateManualSettlement {
     }
     const created = await this.deps.locks.withLock(settlementLockKey(scope), SETTLEMENT_LOCK_TTL_MS, async () => {
       const earlier = requestKey === undefined ? undefined : await this.deps.settlements.findByRequestKey(scope, requestKey);
-      return earlier ?? this.deps.uow.run(() => openSettlement(this.deps, { merchant, scope, trigger: 'manual', releasedBefore: this.deps.clock.now(), requestKey }));
+      const now = this.deps.clock.now();
+      if (earlier && stillAnswersFor(earlier, now)) return earlier;
+      return this.deps.uow.run(async () => {
+        // In the new settlement's transaction: should opening it fail, the old one keeps its key.
+        if (earlier) await this.deps.settlements.forgetRequestKey(scope, earlier.id);
+        return openSettlement(this.deps, { merchant, scope, trigger: 'manual', releasedBefore: now, requestKey });
+      });
     });
     if (scope.mode !== 'test' || created.status !== 'pending') return created;
     try {

@@ -3,10 +3,11 @@ import { describeFailure, type PaymentAttempt } from '../../domain/payment-attem
 import type { PaymentIntent, PaymentIntentStatus } from '../../domain/payment-intent.entity';
 import { changeStatus, type StatusChangeDeps } from '../../domain/payment-intent-status-change';
 import type { PaymentPricing } from '../../domain/payment-pricing';
-import { paymentPosting, pricedPayment } from '../../domain/ledger-postings';
+import { duplicatePaymentPosting, paymentPosting, pricedPayment } from '../../domain/ledger-postings';
 import type { Ledger } from '../../ports/ledger.port';
 import { notFound } from '../../errors/core-error';
 import type { MerchantRepository } from '../../ports/merchant.repository.port';
+import type { OperatorAlerts } from '../../ports/operator-alerts.port';
 import type { PaymentAttemptRepository } from '../../ports/payment-attempt.repository.port';
 import type { ChannelOrderStatus } from '../../ports/payment-channel.port';
 import type { UnitOfWork } from '../../ports/unit-of-work.port';
@@ -14,12 +15,22 @@ import type { UnitOfWork } from '../../ports/unit-of-work.port';
 /** Intent statuses in which a payer holds a live credential. */
 const AWAITING_PAYER: readonly PaymentIntentStatus[] = ['requires_payment', 'processing'];
 
+/** Intent statuses in which the intent is paid: a success of another attempt then is a second payment. */
+const PAID: readonly PaymentIntentStatus[] = ['succeeded', 'channel_settled'];
+
 /**
  * Applies what the channel's confirming query says about an attempt's order: the one place a
  * payment succeeds or fails. Callbacks, the reconciler and simulations all end here, so the same
  * report applied twice changes nothing the second time, and money the channel confirms is never
  * dropped (a success moves the intent to succeeded from any status but the settled ones). A
  * priced success is booked in the ledger in the same transaction.
+ *
+ * A success of an attempt whose intent another attempt already paid (a payer who paid an expired
+ * or failed attempt after all, and then a new one) is a second payment of one order: the attempt
+ * succeeds and names the one that paid (`duplicateOf`), the amount is booked as owed back to the
+ * payer (`duplicate_payment`), the intent and the merchant's balance stay as they are, and the
+ * operators are alerted once it committed. Nothing is refunded automatically (no channel refund
+ * exists yet); `payments duplicates` in the admin CLI lists what is owed.
  */
 export class RecordChannelReport {
   constructor(
@@ -29,6 +40,7 @@ export class RecordChannelReport {
     private readonly deps: StatusChangeDeps,
     private readonly pricing: PaymentPricing,
     private readonly ledger: Ledger,
+    private readonly alerts: OperatorAlerts,
   ) {}
 
   async execute(input: { attempt: PaymentAttempt; report: ChannelOrderStatus }): Promise<PaymentIntent> {
@@ -48,10 +60,13 @@ export class RecordChannelReport {
       const current = intent.status;
 
       if (report.status === 'paid' && report.amount === attempt.amount && report.currency === attempt.currency) {
+        const alreadyPaid = PAID.includes(current);
         if (attempt.status !== 'succeeded') {
-          await this.attempts.update({ ...attempt, status: 'succeeded', succeededAt: now, updated: now, nextCheckAt: undefined, failureCode: undefined, failureMessage: undefined });
+          const succeeded: PaymentAttempt = { ...attempt, status: 'succeeded', succeededAt: now, updated: now, nextCheckAt: undefined, failureCode: undefined, failureMessage: undefined };
+          if (alreadyPaid) return this.recordSecondPayment(succeeded, intent, now);
+          await this.attempts.update(succeeded);
         }
-        if (current === 'succeeded' || current === 'channel_settled') return intent;
+        if (alreadyPaid) return intent;
         const paid = this.pricing.onPaid({ ...intent, paymentMethod: attempt.paymentMethod, nextAction: undefined }, attempt.paymentMethod, merchant.settlementCurrency, rate);
         const succeeded = await changeStatus(this.deps, paid, 'succeeded');
         // Booked with the success when priced now; a rate that locks at channel settlement books it then.
@@ -81,5 +96,28 @@ export class RecordChannelReport {
       if (report.status === 'processing' && current === 'requires_payment') return changeStatus(this.deps, intent, 'processing');
       return intent;
     });
+  }
+
+  /** Inside the report's unit of work, with the intent's row locked. */
+  private async recordSecondPayment(succeeded: PaymentAttempt, intent: PaymentIntent, now: Date): Promise<PaymentIntent> {
+    const paidBy = await this.attempts.findSucceeded(intent, intent.id);
+    // Only a success of one of its attempts makes an intent paid, in the same transaction.
+    if (!paidBy) throw new Error(`Payment intent ${intent.id} is ${intent.status} but none of its attempts succeeded.`);
+    const duplicate = await this.attempts.update({ ...succeeded, duplicateOf: paidBy.id });
+    const scope: AccountScope = { merchantId: intent.merchantId, mode: intent.mode };
+    await this.ledger.post(duplicatePaymentPosting({ attemptId: duplicate.id, scope, amount: { amount: duplicate.amount, currency: duplicate.currency } }, now));
+    this.uow.afterCommit(async () =>
+      this.alerts.duplicatePayment({
+        attemptId: duplicate.id,
+        paymentIntentId: intent.id,
+        merchantId: intent.merchantId,
+        mode: intent.mode,
+        amount: duplicate.amount,
+        currency: duplicate.currency,
+        channel: duplicate.channel,
+        paidBy: paidBy.id,
+      }),
+    );
+    return intent;
   }
 }

@@ -64,7 +64,7 @@ export class RecordDisputeReport {
       const intent = await deps.intents.findByIdForUpdate(scope, attempt.paymentIntentId);
       if (!intent) throw notFound('payment_intent', attempt.paymentIntentId);
       const now = deps.clock.now();
-      const known = await deps.disputes.findByChannelDisputeId(attempt.channel, report.channelDisputeId);
+      const known = await deps.disputes.findByChannelDisputeId(attempt.channel, attempt.mode, report.channelDisputeId);
       // Locked too: evidence writes lock the dispute row alone, so this change cannot overwrite one.
       const stored = known && (await deps.disputes.findByIdForUpdate(scope, known.id));
       const dispute = stored ?? (await this.open(intent, attempt, report, now));

@@ -3,6 +3,7 @@ import { CoreError } from '../../errors/core-error';
 import type { Clock } from '../../ports/clock.port';
 import type { IdempotencyClaim, IdempotencyScope, IdempotencyStore, StoredResponse } from '../../ports/idempotency-store.port';
 import type { RandomSource } from '../../ports/random-source.port';
+import type { SecretBox } from '../../ports/secret-box.port';
 import type { UnitOfWork } from '../../ports/unit-of-work.port';
 
 export const IDEMPOTENCY = {
@@ -48,6 +49,28 @@ function keyInUse(): CoreError {
 class ClaimLost extends Error {}
 
 /**
+ * Marks a stored answer as sealed. Answers recorded before sealing began carry no marker and are
+ * replayed as stored; the purge drops them within one retention period.
+ */
+const SEALED_ANSWER_PREFIX = 'sealed:';
+
+/**
+ * Stored answers are sealed because some carry a secret that exists nowhere else: the create
+ * answer of a payment intent holds its `checkout_url`, the checkout token in clear, and is
+ * replayed for 24 hours. Sealing every answer rather than picking the ones with a secret keeps a
+ * new route from leaking by forgetting to opt in; it costs one seal per recorded answer and one
+ * open per replay.
+ */
+function sealAnswer(secrets: SecretBox, response: StoredResponse): StoredResponse {
+  return { status: response.status, body: `${SEALED_ANSWER_PREFIX}${secrets.seal(response.body)}` };
+}
+
+function openAnswer(secrets: SecretBox, stored: StoredResponse): StoredResponse {
+  if (!stored.body.startsWith(SEALED_ANSWER_PREFIX)) return stored;
+  return { status: stored.status, body: secrets.open(stored.body.slice(SEALED_ANSWER_PREFIX.length)) };
+}
+
+/**
  * Runs a write at most once per idempotency key (DECISIONS, Idempotency): a repeat with the same
  * fingerprint replays the stored answer, another fingerprint is 422 `idempotency_key_reused`, a
  * repeat while the first still runs is 409 `idempotency_key_in_use`. The answer commits in the same
@@ -59,6 +82,7 @@ export class RunIdempotently {
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly random: RandomSource,
+    private readonly secrets: SecretBox,
   ) {}
 
   async execute(request: IdempotentRequest): Promise<IdempotentResult> {
@@ -80,7 +104,7 @@ export class RunIdempotently {
         );
       }
       if (result.outcome === 'in_flight') throw keyInUse();
-      return { response: result.response, replayed: true };
+      return { response: openAnswer(this.secrets, result.response), replayed: true };
     }
     return { response: await this.performClaimed(result.claim, request), replayed: false };
   }
@@ -116,6 +140,6 @@ export class RunIdempotently {
   }
 
   private async complete(claim: IdempotencyClaim, response: StoredResponse): Promise<void> {
-    if (!(await this.store.complete(claim, response, this.clock.now()))) throw new ClaimLost();
+    if (!(await this.store.complete(claim, sealAnswer(this.secrets, response), this.clock.now()))) throw new ClaimLost();
   }
 }

@@ -104,7 +104,7 @@ async function setup() {
   const channels: PaymentChannelRegistry = { find: (name) => (name === 'fake' ? channel : undefined), forMode: () => [channel] };
   const noRates = { midRate: async (): Promise<string> => Promise.reject(new Error('no rates here')) };
   const pricing = new PaymentPricing(noRates, { spreadBps: 0, fees: DEFAULT_FEE_SCHEDULE }, clock);
-  const recordReport = new RecordChannelReport(storage.uow, storage.attempts, storage.merchants, h.statusChange, pricing, storage.ledger);
+  const recordReport = new RecordChannelReport(storage.uow, storage.attempts, storage.merchants, h.statusChange, pricing, storage.ledger, { duplicatePayment: () => undefined });
   const recordDispute = new RecordDisputeReport({ ...h.statusChange, uow: storage.uow, disputes: storage.disputes, ledger: storage.ledger }, storage.merchants, { disputeFeeMinor: 1500 });
   const callbacks = new HandleChannelCallback(channels, storage.attempts, recordReport, recordDispute);
   channel.deliver = (notice) => callbacks.execute({ channel: 'fake', mode: 'test', headers: {}, rawBody: JSON.stringify(notice) });
