@@ -1,6 +1,10 @@
+import { randomUUID } from 'node:crypto';
+import { stringifyExactJson } from '@payments/sdk';
+
 /**
  * Data goes to stdout (one JSON document with --json, a table otherwise); everything else
- * (progress, hints, errors) to stderr, so `payments … --json | jq` always gets clean JSON.
+ * (progress, hints, errors) to stderr, so `payments … --json | jq` always gets clean JSON. A
+ * balance past 2^53 − 1 (a BigInt from the SDK) is written as its exact integer.
  */
 export class Output {
   constructor(
@@ -11,12 +15,12 @@ export class Output {
 
   /** The command's result: `value` as JSON, or what `human` renders of it. */
   data(value: unknown, human: () => string): void {
-    this.stdout.write(this.json ? `${JSON.stringify(value, null, 2)}\n` : ensureNewline(human()));
+    this.stdout.write(this.json ? `${stringifyExactJson(value, randomUUID, 2)}\n` : ensureNewline(human()));
   }
 
   /** One line of a stream (listen): compact JSON lines with --json. */
   line(value: unknown, human: string): void {
-    this.stdout.write(this.json ? `${JSON.stringify(value)}\n` : `${human}\n`);
+    this.stdout.write(this.json ? `${stringifyExactJson(value, randomUUID)}\n` : `${human}\n`);
   }
 
   log(message: string): void {
@@ -52,7 +56,7 @@ export function table(headers: string[], rows: Array<Array<string | number | boo
 export function keyValues(object: object): string {
   return table(
     ['FIELD', 'VALUE'],
-    Object.entries(object).map(([key, value]) => [key, typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value)]),
+    Object.entries(object).map(([key, value]) => [key, typeof value === 'object' && value !== null ? stringifyExactJson(value, randomUUID) : String(value)]),
   );
 }
 

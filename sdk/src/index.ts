@@ -17,6 +17,7 @@ export {
   type WebhookVerifier,
 } from './webhooks.js';
 export { VERSION } from './version.js';
+export { parseExactJson, stringifyExactJson } from './http/exact-json.js';
 export type { PaymentIntents, PaymentAttempts } from './resources/payment-intents.js';
 export type { Disputes } from './resources/disputes.js';
 export type { Settlements } from './resources/settlements.js';

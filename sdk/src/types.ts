@@ -121,12 +121,22 @@ export interface Settlement {
   created: string;
 }
 
-/** The balance in three buckets, one Money per currency in each. */
+/**
+ * A balance bucket in one currency. A balance sums many payments and may pass 2^53 − 1 minor
+ * units, which a number cannot hold exactly: the API writes the exact integer, and the SDK reads
+ * such an amount as a BigInt (a smaller one stays a number).
+ */
+export interface BalanceAmount {
+  amount: number | bigint;
+  currency: string;
+}
+
+/** The balance in three buckets, one amount per currency in each. */
 export interface Balance {
   object: 'balance';
-  available: Money[];
-  pending: Money[];
-  dispute_hold: Money[];
+  available: BalanceAmount[];
+  pending: BalanceAmount[];
+  dispute_hold: BalanceAmount[];
 }
 
 /** An indicative FX quote: mid rate plus spread. */

@@ -267,3 +267,17 @@ test('an id cannot reach another route, and a bad API key is refused without bei
   t.false(error?.message.includes('secret_value'));
   t.throws(() => new Payments(KEY, { timeout: -1 }), { instanceOf: RangeError });
 });
+
+test('a balance past 2^53 − 1 is read exactly, as a BigInt; smaller amounts stay numbers', async (t) => {
+  // 3 × (2^53 − 2): JSON.parse would make it 27021597764222968.
+  const rawBody = '{"object":"balance","available":[{"amount":-1500,"currency":"THB"}],"pending":[{"amount":27021597764222970,"currency":"THB"}],"dispute_hold":[{"amount":0,"currency":"THB"}],"note":"27021597764222970 in a string stays a string"}';
+  await withApi(
+    () => ({ status: 200, rawBody }),
+    async (payments) => {
+      const balance = await payments.balance.retrieve();
+      t.deepEqual(balance.pending, [{ amount: 27021597764222970n, currency: 'THB' }]);
+      t.deepEqual(balance.available, [{ amount: -1500, currency: 'THB' }]);
+      t.is((balance as unknown as { note: string }).note, '27021597764222970 in a string stays a string');
+    },
+  );
+});

@@ -20,6 +20,8 @@ type Equals<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B 
 /** true when A and B have the same keys and each can stand for the other. */
 type Agree<A, B> = [keyof A] extends [keyof B] ? ([keyof B] extends [keyof A] ? ([A] extends [B] ? ([B] extends [A] ? true : false) : false) : false) : false;
 type SameKeys<A, B> = Equals<keyof A, keyof B>;
+/** The balance as the SDK reads it: each bucket's amounts may be BigInt. */
+type WithExactAmounts<B> = { [K in keyof B]: B[K] extends Array<infer M> ? Array<{ [F in keyof M]: F extends 'amount' ? M[F] | bigint : M[F] }> : B[K] };
 type Query<Op extends keyof operations> = NonNullable<operations[Op]['parameters']['query']>;
 
 // Each line fails to compile when the SDK and the document disagree on that type.
@@ -35,7 +37,9 @@ export const objectsAgree: Record<string, true> = {
   DisputeList: true as Agree<Sdk.List<Sdk.Dispute>, Schemas['DisputeList']>,
   Settlement: true as Agree<Sdk.Settlement, Schemas['Settlement']>,
   SettlementList: true as Agree<Sdk.List<Sdk.Settlement>, Schemas['SettlementList']>,
-  Balance: true as Agree<Sdk.Balance, Schemas['Balance']>,
+  // Balance amounts past 2^53 − 1 arrive as BigInt (the document's int64 is a number to the generator).
+  Balance: true as Agree<Sdk.Balance, WithExactAmounts<Schemas['Balance']>>,
+  BalanceAmount: true as Agree<Sdk.BalanceAmount, Omit<Schemas['BalanceAmount'], 'amount'> & { amount: Schemas['BalanceAmount']['amount'] | bigint }>,
   FxQuote: true as Agree<Sdk.FxQuote, Schemas['FxQuote']>,
   WebhookPublicKey: true as Agree<Sdk.WebhookPublicKey, Schemas['WebhookPublicKey']>,
   WebhookPublicKeyList: true as Agree<Sdk.List<Sdk.WebhookPublicKey>, Schemas['WebhookPublicKeyList']>,

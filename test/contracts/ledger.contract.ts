@@ -32,9 +32,9 @@ export function ledgerContract(adapter: StorageAdapter): void {
     await ledger.post(releasePosting(payment, T0));
     const balance = merchantBalance(await ledger.balances(scope));
     t.deepEqual(balance, {
-      available: [{ amount: 9_835, currency: 'THB' }],
-      pending: [{ amount: 0, currency: 'THB' }],
-      dispute_hold: [{ amount: 0, currency: 'THB' }],
+      available: [{ amount: 9_835n, currency: 'THB' }],
+      pending: [{ amount: 0n, currency: 'THB' }],
+      dispute_hold: [{ amount: 0n, currency: 'THB' }],
     });
   });
 
@@ -44,7 +44,7 @@ export function ledgerContract(adapter: StorageAdapter): void {
     const payment = aPayment(scope, 1_000, 10);
     const results = await Promise.all(Array.from({ length: 20 }, () => uow.run(() => ledger.post(paymentPosting(payment, T0)))));
     t.is(results.filter(Boolean).length, 1);
-    t.deepEqual((await ledger.balances(scope)).map((row) => row.balance), [1_000]);
+    t.deepEqual((await ledger.balances(scope)).map((row) => row.balance), [1_000n]);
   });
 
   test(title("a merchant's balances list only its own accounts of the mode"), async (t) => {
@@ -54,7 +54,7 @@ export function ledgerContract(adapter: StorageAdapter): void {
     await ledger.post(paymentPosting(aPayment(aScope('test'), 500, 5), T0));
     await ledger.post(paymentPosting(aPayment({ ...scope, mode: 'live' }, 700, 7), T0));
     const rows = await ledger.balances(scope);
-    t.deepEqual(rows.map((row) => [row.account, row.balance]), [[merchantAccount(scope, 'pending', 'THB'), 100]]);
+    t.deepEqual(rows.map((row) => [row.account, row.balance]), [[merchantAccount(scope, 'pending', 'THB'), 100n]]);
   });
 
   test(title('a posting that throws with its unit of work leaves no trace'), async (t) => {
@@ -78,8 +78,42 @@ export function ledgerContract(adapter: StorageAdapter): void {
     await ledger.post(paymentPosting(payment, T0));
     await ledger.post(releasePosting(payment, T0));
     await ledger.post(settlementCreatedPosting({ settlementId: `st_${payment.id.slice(3, 10).toUpperCase()}`, scope, amount: { amount: 1_500, currency: 'THB' } }, T0));
-    t.is(await uow.run(() => ledger.balanceForUpdate(merchantAccount(scope, 'available', 'THB'))), 500);
-    t.is(await uow.run(() => ledger.balanceForUpdate(merchantAccount(scope, 'available', 'SGD'))), 0);
+    t.is(await uow.run(() => ledger.balanceForUpdate(merchantAccount(scope, 'available', 'THB'))), 500n);
+    t.is(await uow.run(() => ledger.balanceForUpdate(merchantAccount(scope, 'available', 'SGD'))), 0n);
+  });
+
+  test(title('a transaction whose legs are all zero books nothing and answers false'), async (t) => {
+    const { ledger, uow } = storage();
+    const scope = aScope();
+    // 1 IDR paid to a THB merchant: fee and net both round to 0 satang.
+    const payment = aPayment(scope, 0, 0);
+    t.false(await uow.run(() => ledger.post(paymentPosting(payment, T0))));
+    t.false(await ledger.hasPosted(`payment:${payment.id}`));
+    t.deepEqual(await ledger.balances(scope), []);
+  });
+
+  test(title('balances, journal sums and rebuilt rows stay exact past 2^53 − 1'), async (t) => {
+    await withOwnStorage(adapter, async ({ ledger, uow }) => {
+      const scope = aScope();
+      const max = Number.MAX_SAFE_INTEGER;
+      // Three payments of net 2^53 − 2 and fee 1: each entry fits, every sum passes 2^53 − 1.
+      const payments = [aPayment(scope, max - 1, 1), aPayment(scope, max - 1, 1), aPayment(scope, max - 1, 1)];
+      for (const payment of payments) await ledger.post(paymentPosting(payment, T0));
+      const pending = merchantAccount(scope, 'pending', 'THB');
+      const expected = 3n * BigInt(max - 1); // 27021597764222970; as a double it would end in …968
+      t.is(await uow.run(() => ledger.balanceForUpdate(pending)), expected);
+      t.deepEqual(merchantBalance(await ledger.balances(scope)).pending, [{ amount: expected, currency: 'THB' }]);
+      const clearing = platformAccount(scope.mode, 'channel_clearing', 'THB');
+      const journal = new Map((await ledger.journalTotals()).map((row) => [row.account, row.balance]));
+      t.is(journal.get(pending), expected);
+      t.is(journal.get(clearing), -3n * BigInt(max));
+      t.deepEqual(await new VerifyLedger(ledger).execute({ limit: 10 }), { ok: true, accounts: 3, breaks: [] });
+      await ledger.rebuildBalances();
+      const table = new Map((await ledger.balanceTable()).map((row) => [row.account, row.balance]));
+      t.is(table.get(pending), expected);
+      t.is(table.get(clearing), -3n * BigInt(max));
+      t.true((await new VerifyLedger(ledger).execute({ limit: 10 })).ok);
+    });
   });
 
   test(title('verify passes on a healthy journal and names a balance row that drifted; rebuild repairs it'), async (t) => {
@@ -108,10 +142,10 @@ export function ledgerContract(adapter: StorageAdapter): void {
 
 /** Adds 1 to a balance row without a journal entry, through the adapter's own storage. */
 async function corruptBalance(ledger: object, account: string): Promise<void> {
-  const candidate = ledger as { store?: { tables: { ledgerBalances: Map<string, { balance: number }> } }; context?: { knex: (table: string) => { where: (w: object) => { increment: (c: string, n: number) => Promise<unknown> } } } };
+  const candidate = ledger as { store?: { tables: { ledgerBalances: Map<string, { balance: bigint }> } }; context?: { knex: (table: string) => { where: (w: object) => { increment: (c: string, n: number) => Promise<unknown> } } } };
   if (candidate.store) {
     const row = candidate.store.tables.ledgerBalances.get(account);
-    if (row) row.balance += 1;
+    if (row) row.balance += 1n;
     return;
   }
   await candidate.context?.knex('ledger_balances').where({ account }).increment('balance', 1);

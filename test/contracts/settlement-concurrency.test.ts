@@ -75,8 +75,8 @@ test(`${sqlStorageAdapter.name}: ten settlements racing for the same available f
       await storage.ledger.balanceForUpdate(merchantAccount(scope, 'available', 'THB')),
       await storage.ledger.balanceForUpdate(platformAccount('test', 'payouts_in_transit', 'THB')),
     ]);
-    t.is(available, 0);
-    t.true((inTransit ?? 0) >= total);
+    t.is(available, 0n);
+    t.true((inTransit ?? 0n) >= BigInt(total));
   } finally {
     await harness.destroy();
   }

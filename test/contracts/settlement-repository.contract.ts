@@ -26,6 +26,8 @@ function aSettlement(scope: AccountScope, overrides: Partial<Settlement> = {}): 
     created: T0,
     updated: T0,
     ...overrides,
+    // Scheduled batches always carry their part (openSettlement numbers them from 1).
+    ...(overrides.trigger === 'scheduled' ? { part: overrides.part ?? 1 } : {}),
   };
 }
 
@@ -103,13 +105,18 @@ export function settlementRepositoryContract(adapter: StorageAdapter): void {
     t.like(error, { code: 'invalid_parameter', param: 'starting_after' });
   });
 
-  test(title('one scheduled batch per merchant, mode and period end; manual ones may share an end'), async (t) => {
+  test(title('one scheduled batch part per merchant, mode and period end; manual ones may share an end'), async (t) => {
     const { settlements } = storage();
     const scope = aScope('test');
     const batch = aSettlement(scope, { trigger: 'scheduled' });
     await settlements.insert(batch);
     const error = await t.throwsAsync(() => settlements.insert(aSettlement(scope, { trigger: 'scheduled' })));
     t.like(error, { category: 'conflict' });
+    // A period whose payments sum past 2^53 − 1 is paid in parts: part 2 of the same period is welcome, once.
+    const second = aSettlement(scope, { trigger: 'scheduled', part: 2 });
+    await settlements.insert(second);
+    t.like(await t.throwsAsync(() => settlements.insert(aSettlement(scope, { trigger: 'scheduled', part: 2 }))), { category: 'conflict' });
+    t.deepEqual(await settlements.findById(scope, second.id), second);
     await settlements.insert(aSettlement({ ...scope, mode: 'live' }, { trigger: 'scheduled' }));
     await settlements.insert(aSettlement(scope, { trigger: 'manual' }));
     await settlements.insert(aSettlement(scope, { trigger: 'manual' }));

@@ -1,4 +1,4 @@
-import { parseAccountCode, type AccountScope, type ForeignEntry, type Ledger, type LedgerBalance, type LedgerTransaction, type UnbalancedTransaction } from '@payments/core';
+import { isEmptyTransaction, parseAccountCode, type AccountScope, type ForeignEntry, type Ledger, type LedgerBalance, type LedgerTransaction, type UnbalancedTransaction } from '@payments/core';
 import { deepCopy } from './deep-copy';
 import type { InMemoryStore } from './in-memory-store';
 
@@ -8,11 +8,11 @@ export class InMemoryLedger implements Ledger {
   post(tx: LedgerTransaction): Promise<boolean> {
     return this.store.atomic(() => {
       const { ledgerTransactions, ledgerBalances } = this.store.tables;
-      if (ledgerTransactions.has(tx.cause)) return false;
+      if (isEmptyTransaction(tx) || ledgerTransactions.has(tx.cause)) return false;
       ledgerTransactions.set(tx.cause, deepCopy(tx));
       for (const entry of tx.entries) {
         const row = ledgerBalances.get(entry.account);
-        ledgerBalances.set(entry.account, { account: entry.account, currency: entry.currency, balance: (row?.balance ?? 0) + entry.amount });
+        ledgerBalances.set(entry.account, { account: entry.account, currency: entry.currency, balance: (row?.balance ?? 0n) + BigInt(entry.amount) });
       }
       return true;
     });
@@ -32,8 +32,8 @@ export class InMemoryLedger implements Ledger {
   }
 
   /** The store's single writer lock already serialises units of work, so there is nothing more to lock. */
-  balanceForUpdate(account: string): Promise<number> {
-    return this.store.atomic(() => this.store.tables.ledgerBalances.get(account)?.balance ?? 0);
+  balanceForUpdate(account: string): Promise<bigint> {
+    return this.store.atomic(() => this.store.tables.ledgerBalances.get(account)?.balance ?? 0n);
   }
 
   balanceTable(): Promise<LedgerBalance[]> {
@@ -48,9 +48,9 @@ export class InMemoryLedger implements Ledger {
     return this.store.atomic(() => {
       const found: UnbalancedTransaction[] = [];
       for (const tx of this.store.tables.ledgerTransactions.values()) {
-        const sums = new Map<string, number>();
-        for (const entry of tx.entries) sums.set(entry.currency, (sums.get(entry.currency) ?? 0) + entry.amount);
-        for (const [currency, sum] of sums) if (sum !== 0) found.push({ cause: tx.cause, currency, sum });
+        const sums = new Map<string, bigint>();
+        for (const entry of tx.entries) sums.set(entry.currency, (sums.get(entry.currency) ?? 0n) + BigInt(entry.amount));
+        for (const [currency, sum] of sums) if (sum !== 0n) found.push({ cause: tx.cause, currency, sum });
       }
       return found.slice(0, limit);
     });
@@ -83,7 +83,7 @@ export class InMemoryLedger implements Ledger {
     for (const tx of this.store.tables.ledgerTransactions.values()) {
       for (const entry of tx.entries) {
         const row = totals.get(entry.account);
-        totals.set(entry.account, { account: entry.account, currency: entry.currency, balance: (row?.balance ?? 0) + entry.amount });
+        totals.set(entry.account, { account: entry.account, currency: entry.currency, balance: (row?.balance ?? 0n) + BigInt(entry.amount) });
       }
     }
     return [...totals.values()];

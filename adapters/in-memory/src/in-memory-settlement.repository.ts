@@ -26,10 +26,11 @@ export class InMemorySettlementRepository implements SettlementRepository {
     return this.store.atomic(() => {
       const table = this.store.tables.settlements;
       if (table.has(settlement.id)) throw new Error(`Duplicate settlement id ${settlement.id}`);
-      // The SQL schema's unique index: one scheduled batch per merchant, mode and period end.
+      // The SQL schema's unique index: one scheduled batch part per merchant, mode and period end.
       if (settlement.trigger === 'scheduled') {
         for (const { value } of table.values()) {
-          if (value.trigger === 'scheduled' && inScope(value, settlement) && value.periodEnd.getTime() === settlement.periodEnd.getTime()) {
+          const samePart = (value.part ?? 1) === (settlement.part ?? 1);
+          if (value.trigger === 'scheduled' && inScope(value, settlement) && value.periodEnd.getTime() === settlement.periodEnd.getTime() && samePart) {
             throw new CoreError('settlement_conflict', 'conflict', 'A scheduled settlement of this period exists already.');
           }
         }

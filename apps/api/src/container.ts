@@ -269,6 +269,7 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
       ctx.get(RandomSource),
       ctx.get(Digest),
       { publicBaseUrl: config.baseUrl },
+      ctx.get(PaymentPricing),
     ),
   );
   factory(GetPaymentIntent, (ctx) => new GetPaymentIntent(ctx.get(PaymentIntentRepository)));

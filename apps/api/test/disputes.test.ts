@@ -327,7 +327,7 @@ test.serial('a dispute notice replayed 20 times in parallel records one dispute 
     const disputes = await disputesOf(f, intent.id);
     t.is(disputes.length, 1);
     const ledger = t0.app.get<Ledger>(Ledger);
-    t.like(merchantBalance(await ledger.balances(scope)), { pending: thb(0), dispute_hold: thb(net) });
+    t.like(merchantBalance(await ledger.balances(scope)), { pending: [{ amount: 0n, currency: 'THB' }], dispute_hold: [{ amount: BigInt(net), currency: 'THB' }] });
     t.true(await ledger.hasPosted(`dispute_opened:${disputes[0]!.id}`));
 
     // The channel rules; its notice arrives 20 times at once.
@@ -335,7 +335,7 @@ test.serial('a dispute notice replayed 20 times in parallel records one dispute 
     await book.updateDispute({ ...stored!, status: 'lost', updated: clock.now() });
     const rulings = await Promise.all(Array.from({ length: 20 }, () => deliverNotice({ ...notice, status: 'lost' })));
     t.true(rulings.every((res) => res.statusCode === 200));
-    t.like(merchantBalance(await ledger.balances(scope)), { available: thb(-1500), pending: thb(0), dispute_hold: thb(0) });
+    t.like(merchantBalance(await ledger.balances(scope)), { available: [{ amount: -1500n, currency: 'THB' }], pending: [{ amount: 0n, currency: 'THB' }], dispute_hold: [{ amount: 0n, currency: 'THB' }] });
     const row = await storedDispute(s, disputes[0]!.id);
     t.like(row, { status: 'lost', fee: { amount: 1500, currency: 'THB' }, channel: 'simulator', channelDisputeId });
     const types = ((await f.get('/v1/events?limit=100')).data as Json[]).filter((event) => event.data.id === row.id).map((event) => event.type);

@@ -16,7 +16,8 @@ export const balanceCommands: Command[] = [
         if (currencies.length === 0) return '(empty)';
         return table(
           ['CURRENCY', 'AVAILABLE', 'PENDING', 'DISPUTE_HOLD'],
-          currencies.map((currency) => [currency, ...buckets.map((bucket) => balance[bucket].find((m) => m.currency === currency)?.amount ?? 0)]),
+          // String(): amounts past 2^53 − 1 are BigInt, printed exactly.
+          currencies.map((currency) => [currency, ...buckets.map((bucket) => String(balance[bucket].find((m) => m.currency === currency)?.amount ?? 0))]),
         );
       });
     },

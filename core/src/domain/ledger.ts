@@ -1,6 +1,5 @@
 import { CoreError } from '../errors/core-error';
 import type { AccountScope, Mode } from './mode';
-import type { Money } from './money';
 
 /**
  * The double-entry ledger (issue 6). Every movement of money is one journal transaction whose
@@ -62,11 +61,15 @@ export interface LedgerTransaction {
   readonly created: Date;
 }
 
-/** One row of the balance table: an account and what its entries sum to. */
+/**
+ * One row of the balance table: an account and what its entries sum to. A BigInt, because a
+ * balance is a sum of many entries and may pass 2^53 − 1 (each entry stays within it): a number
+ * would round it silently. Storage keeps it as a signed 64-bit integer.
+ */
 export interface LedgerBalance {
   readonly account: string;
   readonly currency: string;
-  readonly balance: number;
+  readonly balance: bigint;
 }
 
 /** The stable text code of an account: `m:<merchant>:<mode>:<bucket>:<CUR>` or `p:<mode>:<name>:<CUR>`. */
@@ -102,9 +105,14 @@ export function parseAccountCode(code: string): LedgerAccount | undefined {
 }
 
 /**
- * Builds a transaction and checks what every transaction must satisfy: at least two entries,
- * exact non-zero integer amounts, entries summing to zero per currency, an account currency equal
- * to the entry's, and no account of another merchant or mode. A break here is a bug, not input.
+ * Builds a transaction and checks what every transaction must satisfy: exact non-zero integer
+ * amounts, entries summing to zero per currency, an account currency equal to the entry's, and no
+ * account of another merchant or mode. A break here is a bug, not input.
+ *
+ * Zero legs are dropped: a payment whose converted fee rounds to 0 books its net alone. When every
+ * leg is zero (1 IDR converted to 0 THB) the transaction has no entries and books nothing
+ * (`isEmptyTransaction`; `Ledger.post` writes nothing for it), while the change that caused it
+ * still commits: a zero amount is a fact about the money, not a fault.
  */
 export function ledgerTransaction(input: Omit<LedgerTransaction, 'cause'>): LedgerTransaction {
   const entries = input.entries.filter((entry) => entry.amount !== 0);
@@ -114,31 +122,49 @@ export function ledgerTransaction(input: Omit<LedgerTransaction, 'cause'>): Ledg
   return tx;
 }
 
-/** Why a transaction breaks an invariant, or undefined when it keeps them all. */
+/** True when every leg of the transaction was zero: there is nothing to book. */
+export function isEmptyTransaction(tx: LedgerTransaction): boolean {
+  return tx.entries.length === 0;
+}
+
+/**
+ * Why a transaction breaks an invariant, or undefined when it keeps them all. An empty one keeps
+ * them (it books nothing); a single entry never sums to zero. Sums are BigInt: four entries of up
+ * to 2^53 − 1 each can pass what a number holds exactly.
+ */
 export function transactionProblem(tx: LedgerTransaction): string | undefined {
-  if (tx.entries.length < 2) return 'fewer than two entries';
-  const sums = new Map<string, number>();
+  if (tx.entries.length === 1) return 'a single entry';
+  const sums = new Map<string, bigint>();
   for (const entry of tx.entries) {
-    if (!Number.isSafeInteger(entry.amount)) return `amount ${entry.amount} is not an exact integer`;
+    if (!Number.isSafeInteger(entry.amount) || entry.amount === 0) return `amount ${entry.amount} is not an exact non-zero integer`;
     const account = parseAccountCode(entry.account);
     if (!account) return `unknown account ${entry.account}`;
     if (account.currency !== entry.currency) return `entry in ${entry.currency} on a ${account.currency} account`;
     if (account.mode !== tx.mode) return `account ${entry.account} is of another mode`;
     if (account.kind === 'merchant' && account.merchantId !== tx.merchantId) return `account ${entry.account} belongs to another merchant`;
-    sums.set(entry.currency, (sums.get(entry.currency) ?? 0) + entry.amount);
+    sums.set(entry.currency, (sums.get(entry.currency) ?? 0n) + BigInt(entry.amount));
   }
-  for (const [currency, sum] of sums) if (sum !== 0) return `entries in ${currency} sum to ${sum}`;
+  for (const [currency, sum] of sums) if (sum !== 0n) return `entries in ${currency} sum to ${sum}`;
   return undefined;
 }
 
-/** A merchant's balance: one Money per currency in each bucket (spec, Balance). */
-export type MerchantBalance = Readonly<Record<MerchantBucket, Money[]>>;
+/**
+ * An amount of a balance bucket: exact, so a BigInt (a balance may pass 2^53 − 1). The API writes
+ * it as a JSON integer of its exact digits (the contract types amounts as int64).
+ */
+export interface BalanceAmount {
+  readonly amount: bigint;
+  readonly currency: string;
+}
+
+/** A merchant's balance: one amount per currency in each bucket (spec, Balance). */
+export type MerchantBalance = Readonly<Record<MerchantBucket, BalanceAmount[]>>;
 
 /** Groups a merchant's balance rows into the spec's three buckets, currencies in order. */
 export function merchantBalance(rows: readonly LedgerBalance[]): MerchantBalance {
-  const buckets: Record<MerchantBucket, Money[]> = { available: [], pending: [], dispute_hold: [] };
+  const buckets: Record<MerchantBucket, BalanceAmount[]> = { available: [], pending: [], dispute_hold: [] };
   const currencies = new Set<string>();
-  const amounts = new Map<string, number>();
+  const amounts = new Map<string, bigint>();
   for (const row of rows) {
     const account = parseAccountCode(row.account);
     if (account?.kind !== 'merchant') continue;
@@ -147,7 +173,7 @@ export function merchantBalance(rows: readonly LedgerBalance[]): MerchantBalance
   }
   // Every bucket lists every currency the merchant ever held, so a reader finds a zero, not a gap.
   for (const currency of [...currencies].sort()) {
-    for (const bucket of MERCHANT_BUCKETS) buckets[bucket].push({ amount: amounts.get(`${bucket}:${currency}`) ?? 0, currency });
+    for (const bucket of MERCHANT_BUCKETS) buckets[bucket].push({ amount: amounts.get(`${bucket}:${currency}`) ?? 0n, currency });
   }
   return buckets;
 }

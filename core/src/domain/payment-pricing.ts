@@ -2,7 +2,9 @@ import type { Clock } from '../ports/clock.port';
 import type { FxRateSource } from '../ports/fx-rate-source.port';
 import { findPaymentMethod } from './catalog';
 import { settlementBreakdown, type FeeSchedule } from './fees';
-import { applySpread } from './fx';
+import { applySpread, convertAmount } from './fx';
+import { MAX_AMOUNT } from './money';
+import { invalidParameter } from '../errors/core-error';
 import type { FxLock, PaymentIntent } from './payment-intent.entity';
 
 /**
@@ -14,6 +16,13 @@ export function unlockedFx(currency: string, settlementCurrency: string, payment
   const lockPoint = paymentMethod === undefined ? undefined : findPaymentMethod(paymentMethod)?.fxLockPoint;
   return { locked: false, quoteCurrency: settlementCurrency, ...(lockPoint ? { lockPoint } : {}) };
 }
+
+/**
+ * The most an intent in another currency may convert to, in minor units of the settlement
+ * currency, when it is created: half of 2^53 − 1, so its rate may double before it locks (when
+ * paid, or when the channel settles) and the converted amount, fee and net stay exact numbers.
+ */
+export const MAX_CONVERTED_AT_CREATION = Math.floor(MAX_AMOUNT / 2);
 
 export interface PricingSettings {
   /** The platform's spread in basis points, in its favour. */
@@ -43,6 +52,36 @@ export class PaymentPricing {
       return applySpread(await this.rates.midRate(intent.currency, settlementCurrency), this.settings.spreadBps);
     } catch {
       return undefined;
+    }
+  }
+
+  /**
+   * Refuses up front (400 `invalid_parameter`, `amount`) an intent that could not be priced
+   * exactly: its amount, converted into the settlement currency at the rate quoted now, passes
+   * {@link MAX_CONVERTED_AT_CREATION}. A rate source that cannot answer refuses nothing (an intent
+   * is never turned away for an outage); should a conversion pass 2^53 − 1 at its lock point
+   * after all, the payment is recorded unpriced and waits, never booked inexactly.
+   */
+  async assertConvertible(amount: number, currency: string, settlementCurrency: string): Promise<void> {
+    if (currency === settlementCurrency) return;
+    let rate: string;
+    try {
+      rate = applySpread(await this.rates.midRate(currency, settlementCurrency), this.settings.spreadBps);
+    } catch {
+      return;
+    }
+    let converted: number;
+    try {
+      converted = convertAmount(amount, currency, settlementCurrency, rate);
+    } catch {
+      converted = Number.POSITIVE_INFINITY;
+    }
+    if (converted > MAX_CONVERTED_AT_CREATION) {
+      throw invalidParameter(
+        'amount',
+        `amount converts to more than ${MAX_CONVERTED_AT_CREATION} minor units of ${settlementCurrency}, the settlement currency, at today's rate; ` +
+          `an intent may convert to at most half of 2^53 − 1 so its rate can move before it locks. Split the payment.`,
+      );
     }
   }
 

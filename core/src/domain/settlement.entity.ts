@@ -18,8 +18,14 @@ export interface Settlement {
   readonly payments: number;
   readonly periodStart: Date;
   readonly periodEnd: Date;
-  /** `scheduled` batches are unique per merchant, mode and period end; `manual` ones come from POST /v1/settlements. */
+  /** `scheduled` batches are unique per merchant, mode, period end and part; `manual` ones come from POST /v1/settlements. */
   readonly trigger: 'scheduled' | 'manual';
+  /**
+   * Scheduled batches: which part of its period's batch this is (1, 2 …). A period whose payments
+   * sum past 2^53 − 1 minor units is paid as several settlements that each fit (so every amount
+   * shown and sent to the payout provider is exact); they are made together. Absent on manual ones.
+   */
+  readonly part?: number;
   /**
    * The Idempotency-Key of the manual request that made it (never shown): a retry of that request
    * after a crash finds its settlement instead of answering `nothing_to_settle`.

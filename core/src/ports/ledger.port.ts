@@ -5,7 +5,7 @@ import type { AccountScope } from '../domain/mode';
 export interface UnbalancedTransaction {
   readonly cause: string;
   readonly currency: string;
-  readonly sum: number;
+  readonly sum: bigint;
 }
 
 /** An entry on a merchant account of another merchant or mode than its transaction's. */
@@ -22,8 +22,10 @@ export interface ForeignEntry {
 export interface Ledger {
   /**
    * Appends `tx` and adds its entries to the balance table, unless a transaction with its cause
-   * was posted before: then nothing is written and the answer is false. Call it inside the unit
-   * of work of the change that causes it, so the two commit or roll back together.
+   * was posted before: then nothing is written and the answer is false. A transaction with no
+   * entries (every leg was zero, `isEmptyTransaction`) writes nothing either and answers false:
+   * there is nothing to book, and the change that caused it commits all the same. Call it inside
+   * the unit of work of the change that causes it, so the two commit or roll back together.
    */
   post(tx: LedgerTransaction): Promise<boolean>;
   /** Whether the transaction of `cause` was posted. */
@@ -33,9 +35,9 @@ export interface Ledger {
   /**
    * The balance of one account with its row locked until the unit of work ends (0 when it has
    * none), so a check such as "available covers the settlement" still holds when the posting
-   * that relies on it commits.
+   * that relies on it commits. Balances are BigInt throughout: a sum of entries may pass 2^53 − 1.
    */
-  balanceForUpdate(account: string): Promise<number>;
+  balanceForUpdate(account: string): Promise<bigint>;
   /** Every row of the balance table. */
   balanceTable(): Promise<LedgerBalance[]>;
   /** What the journal's entries sum to per account: the balance table as rebuilt from the journal. */

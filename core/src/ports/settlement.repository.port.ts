@@ -4,7 +4,7 @@ import type { Settlement } from '../domain/settlement.entity';
 import type { Page, PageRequest } from './pagination';
 
 export interface SettlementRepository {
-  /** Stores a new settlement. A second `scheduled` one for the same merchant, mode and period end is CoreError `conflict`. */
+  /** Stores a new settlement. A second `scheduled` one for the same merchant, mode, period end and part is CoreError `conflict`. */
   insert(settlement: Settlement): Promise<void>;
   findById(scope: AccountScope, id: string): Promise<Settlement | undefined>;
   /** Like `findById`, and locks the row until the unit of work ends. */
@@ -13,7 +13,7 @@ export interface SettlementRepository {
   update(settlement: Settlement): Promise<void>;
   /** Newest first; `starting_after` naming no settlement of this scope is CoreError `invalid_parameter`. */
   list(scope: AccountScope, page: PageRequest): Promise<Page<Settlement>>;
-  /** The scheduled batch of this merchant and mode that ends at `periodEnd`, if one was made. */
+  /** The scheduled batch of this merchant and mode that ends at `periodEnd` (its first part), if one was made. */
   findScheduled(scope: AccountScope, periodEnd: Date): Promise<Settlement | undefined>;
   /** The manual settlement this merchant and mode made for the request with this Idempotency-Key. */
   findByRequestKey(scope: AccountScope, requestKey: string): Promise<Settlement | undefined>;

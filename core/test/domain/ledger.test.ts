@@ -2,6 +2,7 @@ import test from 'ava';
 import { createInMemoryStorage } from '@payments/in-memory';
 import {
   accountCode,
+  isEmptyTransaction,
   ledgerTransaction,
   merchantAccount,
   merchantBalance,
@@ -61,19 +62,45 @@ test('a transaction that does not balance, crosses merchants or mixes currencies
   refused([{ account: merchantAccount(scope, 'pending', 'THB'), amount: 100, currency: 'THB' }, { account: platformAccount('live', 'fee_revenue', 'THB'), amount: -100, currency: 'THB' }]);
   refused([{ account: merchantAccount(scope, 'pending', 'THB'), amount: 100, currency: 'SGD' }, { account: platformAccount('test', 'fee_revenue', 'THB'), amount: -100, currency: 'SGD' }]);
   refused([{ account: merchantAccount(scope, 'pending', 'THB'), amount: 0.5, currency: 'THB' }, { account: platformAccount('test', 'fee_revenue', 'THB'), amount: -0.5, currency: 'THB' }]);
-  refused([{ account: merchantAccount(scope, 'pending', 'THB'), amount: 0, currency: 'THB' }]);
+});
+
+test('zero legs drop out, and a transaction of zero legs only is empty: it books nothing instead of failing', (t) => {
+  // 1 IDR paid to a THB merchant converts to 0 satang: fee and net are 0.
+  const zero = paymentPosting({ ...payment, net: { amount: 0, currency: 'THB' }, fee: { amount: 0, currency: 'THB' } }, NOW);
+  t.deepEqual(zero.entries, []);
+  t.true(isEmptyTransaction(zero));
+  t.is(transactionProblem(zero), undefined);
+  // A fee that rounds to 0 leaves the net's two legs.
+  const feeless = paymentPosting({ ...payment, net: { amount: 3, currency: 'THB' }, fee: { amount: 0, currency: 'THB' } }, NOW);
+  t.deepEqual(feeless.entries.map((entry) => entry.amount), [-3, 3]);
+  t.false(isEmptyTransaction(feeless));
+});
+
+test('sums are exact past 2^53: legs of up to 2^53 − 1 that cancel out are balanced, an off-by-one is not', (t) => {
+  const max = Number.MAX_SAFE_INTEGER;
+  const lost = (hold: number, fee: number) =>
+    disputeLostPosting({ disputeId: 'dp_1', scope, held: { amount: hold, currency: 'THB' } }, { amount: fee, currency: 'THB' }, NOW);
+  t.is(lost(max, max).entries.length, 4);
+  // In numbers, max + max − max − (max − 1) rounds to 0 and would pass; in BigInt it is 1.
+  const entries = [
+    { account: merchantAccount(scope, 'available', 'THB'), amount: max, currency: 'THB' },
+    { account: merchantAccount(scope, 'pending', 'THB'), amount: max, currency: 'THB' },
+    { account: platformAccount('test', 'fee_revenue', 'THB'), amount: -max, currency: 'THB' },
+    { account: platformAccount('test', 'channel_clearing', 'THB'), amount: -(max - 1), currency: 'THB' },
+  ];
+  t.is(transactionProblem({ cause: 'release:x', causeType: 'release', causeId: 'x', merchantId: 'mch_A', mode: 'test', created: NOW, entries }), 'entries in THB sum to 1');
 });
 
 test('the balance lists every currency in all three buckets, zeros included', (t) => {
   const rows = [
-    { account: merchantAccount(scope, 'pending', 'THB'), currency: 'THB', balance: 500 },
-    { account: merchantAccount(scope, 'available', 'SGD'), currency: 'SGD', balance: -20 },
-    { account: platformAccount('test', 'fee_revenue', 'THB'), currency: 'THB', balance: 9 },
+    { account: merchantAccount(scope, 'pending', 'THB'), currency: 'THB', balance: 500n },
+    { account: merchantAccount(scope, 'available', 'SGD'), currency: 'SGD', balance: -20n },
+    { account: platformAccount('test', 'fee_revenue', 'THB'), currency: 'THB', balance: 9n },
   ];
   t.deepEqual(merchantBalance(rows), {
-    available: [{ amount: -20, currency: 'SGD' }, { amount: 0, currency: 'THB' }],
-    pending: [{ amount: 0, currency: 'SGD' }, { amount: 500, currency: 'THB' }],
-    dispute_hold: [{ amount: 0, currency: 'SGD' }, { amount: 0, currency: 'THB' }],
+    available: [{ amount: -20n, currency: 'SGD' }, { amount: 0n, currency: 'THB' }],
+    pending: [{ amount: 0n, currency: 'SGD' }, { amount: 500n, currency: 'THB' }],
+    dispute_hold: [{ amount: 0n, currency: 'SGD' }, { amount: 0n, currency: 'THB' }],
   });
 });
 

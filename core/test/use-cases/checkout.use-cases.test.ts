@@ -25,7 +25,7 @@ async function setup() {
       return value;
     },
   });
-  const create = new CreatePaymentIntent(h.storage.uow, h.storage.intents, h.storage.checkoutSessions, h.clock, h.random, h.digest, { publicBaseUrl: 'https://pay.example.com' });
+  const create = new CreatePaymentIntent(h.storage.uow, h.storage.intents, h.storage.checkoutSessions, h.clock, h.random, h.digest, { publicBaseUrl: 'https://pay.example.com' }, h.pricing);
   const resolve = new ResolveCheckoutSession(h.storage.checkoutSessions, countingIntents, h.digest, h.clock);
   const newSession = async (mode: 'test' | 'live' = 'test', expiresIn = 600) => {
     const { intent, checkoutUrl } = await create.execute({

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { DISPUTE_RESPONSE_WINDOW_MS, type Dispute } from '../../src/domain/dispute.entity';
-import { merchantBalance, type MerchantBalance } from '../../src/domain/ledger';
+import { merchantBalance, type BalanceAmount, type MerchantBalance } from '../../src/domain/ledger';
 import { paymentPosting, releasePosting } from '../../src/domain/ledger-postings';
 import type { AccountScope } from '../../src/domain/mode';
 import type { Money } from '../../src/domain/money';
@@ -153,7 +153,8 @@ async function setup() {
   return { ...h, scope, channel, deliver, record, evidence, simulate, paidIntent, open, balance, events, get: new GetDispute(storage.disputes), list: new ListDisputes(storage.disputes) };
 }
 
-const thb = (amount: number): Money[] => [{ amount, currency: 'THB' }];
+/** One THB entry of a balance bucket (balances are exact BigInt). */
+const thb = (amount: number): BalanceAmount[] => [{ amount: BigInt(amount), currency: 'THB' }];
 
 test('an opened dispute holds the net from pending before release, is due in 7 days and emits dispute.opened', async (t) => {
   const s = await setup();

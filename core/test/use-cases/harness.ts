@@ -1,9 +1,26 @@
 import { createInMemoryStorage, FakeClock, type InMemoryStorage } from '@payments/in-memory';
 import { CryptoDigest, CryptoRandomSource, ScryptPasswordHasher } from '@payments/node-runtime';
+import { Decimal } from 'decimal.js';
+import { DEFAULT_FEE_SCHEDULE } from '../../src/domain/fees';
+import { PaymentPricing } from '../../src/domain/payment-pricing';
 import type { StatusChangeDeps } from '../../src/domain/payment-intent-status-change';
+import type { FxRateSource } from '../../src/ports/fx-rate-source.port';
 import type { PaymentChannelRegistry } from '../../src/ports/payment-channel.port';
 import { CreateMerchant } from '../../src/use-cases/create-merchant/create-merchant.use-case';
 import { IssueApiKey } from '../../src/use-cases/issue-api-key/issue-api-key.use-case';
+
+/** Units of each catalog currency per USD (the bundled reference table's figures); `down` makes the source fail. */
+export class TestRates implements FxRateSource {
+  down = false;
+  readonly perUsd: Record<string, string> = { USD: '1', THB: '32.54', SGD: '1.274', MYR: '4.2135', PHP: '56.33', IDR: '16235' };
+
+  async midRate(from: string, to: string): Promise<string> {
+    const a = this.perUsd[from];
+    const b = this.perUsd[to];
+    if (this.down || a === undefined || b === undefined) throw new Error('no rate');
+    return new Decimal(b).dividedBy(a).toSignificantDigits(20).toFixed();
+  }
+}
 
 /** Core wired to in-memory adapters and a fake clock, as each use-case test needs it. */
 export function harness() {
@@ -28,5 +45,7 @@ export function harness() {
     return createMerchant.execute({ name: `Shop ${n}`, email: `owner${n}@example.com`, password: 'a long enough password' });
   };
   const noChannels: PaymentChannelRegistry = { find: () => undefined, forMode: () => [] };
-  return { storage, clock, random, digest, noChannels, statusChange, issueApiKey, createMerchant, newMerchant };
+  const rates = new TestRates();
+  const pricing = new PaymentPricing(rates, { spreadBps: 50, fees: DEFAULT_FEE_SCHEDULE }, clock);
+  return { storage, clock, random, digest, noChannels, rates, pricing, statusChange, issueApiKey, createMerchant, newMerchant };
 }

@@ -7,9 +7,16 @@ import { harness } from './harness';
 
 function setup() {
   const h = harness();
-  const create = new CreatePaymentIntent(h.storage.uow, h.storage.intents, h.storage.checkoutSessions, h.clock, h.random, h.digest, {
-    publicBaseUrl: 'https://pay.example.com/',
-  });
+  const create = new CreatePaymentIntent(
+    h.storage.uow,
+    h.storage.intents,
+    h.storage.checkoutSessions,
+    h.clock,
+    h.random,
+    h.digest,
+    { publicBaseUrl: 'https://pay.example.com/' },
+    h.pricing,
+  );
   const cancel = new CancelPaymentIntent(h.storage.uow, h.statusChange, h.storage.attempts, h.noChannels);
   const expire = new ExpirePaymentIntents(h.storage.uow, h.statusChange, h.storage.attempts, h.noChannels);
   const scope = { merchantId: 'mch_1', mode: 'test' as const };

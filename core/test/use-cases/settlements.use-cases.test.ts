@@ -104,9 +104,10 @@ async function setup(schedule: SettlementSchedule = 'manual') {
     return intent;
   };
 
+  // Small amounts here: read as numbers so assertions stay plain (exactness has its own tests).
   const balance = async (mode: Mode, bucket: 'available' | 'pending' | 'dispute_hold' = 'available'): Promise<number> =>
-    h.storage.uow.run(() => h.storage.ledger.balanceForUpdate(merchantAccount(scope(mode), bucket, 'THB')));
-  const inTransit = async (mode: Mode): Promise<number> => h.storage.uow.run(() => h.storage.ledger.balanceForUpdate(platformAccount(mode, 'payouts_in_transit', 'THB')));
+    Number(await h.storage.uow.run(() => h.storage.ledger.balanceForUpdate(merchantAccount(scope(mode), bucket, 'THB'))));
+  const inTransit = async (mode: Mode): Promise<number> => Number(await h.storage.uow.run(() => h.storage.ledger.balanceForUpdate(platformAccount(mode, 'payouts_in_transit', 'THB'))));
 
   const settlementEvents = async (mode: Mode = 'test') =>
     (await h.storage.events.list(scope(mode), { limit: 100 })).data

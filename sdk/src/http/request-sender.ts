@@ -1,6 +1,7 @@
 import type { CryptoProvider } from '../crypto/crypto-provider.js';
 import { ApiConnectionError, ApiError, errorFromResponse, type ApiErrorBody, type PaymentsError } from '../errors.js';
 import type { RequestOptions } from '../types.js';
+import { parseExactJson } from './exact-json.js';
 import type { HttpClient, HttpResponse } from './http-client.js';
 import { backoffDelay, isRetryableStatus, MAX_RETRY_AFTER_MS, retryAfterMs, type BackoffOptions } from './retry.js';
 
@@ -74,7 +75,7 @@ export class RequestSender {
         const requestId = response.headers.get('request-id') ?? response.headers.get('x-request-id') ?? undefined;
         if (response.status < 300) {
           this.onResponse?.({ status: response.status, requestId, idempotencyKey, replayed: response.headers.get('idempotent-replayed') === 'true', attempts: attempt });
-          return parseJson(text, response.status, requestId) as T;
+          return parseJson(text, response.status, requestId, () => this.config.crypto.randomUUID()) as T;
         }
         const error = this.errorOf(response, text, requestId);
         const waitMs = this.retryDelay(response, error, attempt);
@@ -139,9 +140,9 @@ export class RequestSender {
   }
 }
 
-function parseJson(text: string, status: number, requestId: string | undefined): unknown {
+function parseJson(text: string, status: number, requestId: string | undefined, nonce: () => string): unknown {
   try {
-    return JSON.parse(text) as unknown;
+    return parseExactJson(text, nonce);
   } catch (cause) {
     throw new ApiError({ message: `The API answered ${status} with a body that is not JSON.`, statusCode: status, requestId, cause });
   }

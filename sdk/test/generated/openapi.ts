@@ -283,9 +283,18 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description An amount in minor units and its currency. */
+        /** @description An amount in minor units and its currency. Amounts of payment intents, fees, nets, disputes, settlements and quotes are at most 2^53 − 1 (9007199254740991). */
         Money: {
             /** Format: int64 */
+            amount: number;
+            currency: string;
+        };
+        /** @description A balance bucket in one currency. */
+        BalanceAmount: {
+            /**
+             * Format: int64
+             * @description Exact minor units: a balance sums many payments and may pass 2^53 − 1. It is always written as the digits of the exact integer; a JSON reader that turns numbers into doubles rounds one past 2^53 − 1 (the SDK reads those as BigInt).
+             */
             amount: number;
             currency: string;
         };
@@ -422,6 +431,7 @@ export interface components {
             mode: "live" | "test";
             /** @enum {string} */
             status: "pending" | "processing" | "paid" | "failed";
+            /** @description At most 2^53 − 1: a batch whose payments sum past it is paid as several settlements of the same period. */
             amount: components["schemas"]["Money"];
             payments?: number;
             /** Format: date-time */
@@ -441,9 +451,9 @@ export interface components {
         Balance: {
             /** @constant */
             object: "balance";
-            available: components["schemas"]["Money"][];
-            pending: components["schemas"]["Money"][];
-            dispute_hold: components["schemas"]["Money"][];
+            available: components["schemas"]["BalanceAmount"][];
+            pending: components["schemas"]["BalanceAmount"][];
+            dispute_hold: components["schemas"]["BalanceAmount"][];
         };
         FxQuote: {
             /** @constant */
@@ -516,6 +526,7 @@ export interface components {
             };
         };
         PaymentIntentCreateParams: {
+            /** @description Minor units of currency, 1 to 9007199254740991 (2^53 − 1, the largest integer every JSON reader holds exactly). In another currency than the settlement currency, the amount converted at today's rate may be at most 4503599627370495 (half of 2^53 − 1, so the rate may move before it locks); more is 400 invalid_parameter with param amount. */
             amount: number;
             currency: string;
             merchant_order_id: string;

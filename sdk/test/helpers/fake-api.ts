@@ -9,8 +9,11 @@ export interface Received {
   body: string;
 }
 
-/** What the fake answers: a status and JSON, with headers; `reset` drops the connection; `hang` never answers. */
-export type Reply = { status: number; body?: unknown; headers?: Record<string, string> } | 'reset' | 'hang';
+/**
+ * What the fake answers: a status and JSON (or `rawBody`, sent as written: JSON.stringify cannot
+ * write an integer past 2^53 − 1), with headers; `reset` drops the connection; `hang` never answers.
+ */
+export type Reply = { status: number; body?: unknown; rawBody?: string; headers?: Record<string, string> } | 'reset' | 'hang';
 
 export interface FakeApi {
   readonly baseUrl: string;
@@ -41,7 +44,7 @@ export async function fakeApi(reply: (request: Received, index: number) => Reply
         return;
       }
       res.writeHead(answer.status, { 'content-type': 'application/json', 'request-id': `req_${received.length}`, ...answer.headers });
-      res.end(answer.body === undefined ? '' : JSON.stringify(answer.body));
+      res.end(answer.rawBody ?? (answer.body === undefined ? '' : JSON.stringify(answer.body)));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

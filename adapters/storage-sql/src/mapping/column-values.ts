@@ -11,6 +11,14 @@ export function toNumber(value: BigIntValue): number {
   return typeof value === 'number' ? value : Number(value);
 }
 
+/**
+ * An exact integer read as text (`CAST(… AS CHAR)`): sums and balances may pass 2^53 − 1, where
+ * mysql2 answers a string and better-sqlite3 a rounded number, so the SQL hands over digits.
+ */
+export function toBigInt(value: BigIntValue): bigint {
+  return BigInt(value);
+}
+
 export function toDate(value: BigIntValue): Date {
   return new Date(toNumber(value));
 }

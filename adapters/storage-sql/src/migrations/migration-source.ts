@@ -12,6 +12,7 @@ import { simulatorCallbacks } from './010-simulator-callbacks.migration';
 import { disputeChecks } from './011-dispute-checks.migration';
 import { settlementRequestKeys } from './012-settlement-request-keys.migration';
 import { disputeModesAndDuplicatePayments } from './015-dispute-modes-and-duplicate-payments.migration';
+import { settlementParts } from './016-settlement-parts.migration';
 
 interface NamedMigration {
   readonly name: string;
@@ -33,6 +34,7 @@ const MIGRATIONS: readonly NamedMigration[] = [
   { name: '011-dispute-checks', migration: disputeChecks },
   { name: '012-settlement-request-keys', migration: settlementRequestKeys },
   { name: '015-dispute-modes-and-duplicate-payments', migration: disputeModesAndDuplicatePayments },
+  { name: '016-settlement-parts', migration: settlementParts },
 ];
 
 /** The names of every migration, in the order they run. */

@@ -1,8 +1,8 @@
-import { parseAccountCode, type AccountScope, type ForeignEntry, type Ledger, type LedgerBalance, type LedgerTransaction, type UnbalancedTransaction } from '@payments/core';
+import { isEmptyTransaction, parseAccountCode, type AccountScope, type ForeignEntry, type Ledger, type LedgerBalance, type LedgerTransaction, type UnbalancedTransaction } from '@payments/core';
 import type { Knex } from 'knex';
 import { dialectOf } from '../dialect';
 import type { KnexContext } from '../knex-context';
-import { toMillis, toNumber, type BigIntValue } from '../mapping/column-values';
+import { toBigInt, toMillis, toNumber, type BigIntValue } from '../mapping/column-values';
 import { isDuplicateKeyError } from '../sql-errors';
 
 interface BalanceRow {
@@ -23,7 +23,16 @@ function accountColumns(account: string): { merchant_id: string | null; mode: st
 }
 
 function balanceFromRow(row: { account: string; currency: string; balance: BigIntValue }): LedgerBalance {
-  return { account: row.account, currency: row.currency, balance: toNumber(row.balance) };
+  return { account: row.account, currency: row.currency, balance: toBigInt(row.balance) };
+}
+
+/**
+ * Balances and sums leave the database as decimal text (CHAR has TEXT affinity on SQLite): past
+ * 2^53 − 1, better-sqlite3 would round an integer to a double and mysql2 answers DECIMAL sums as
+ * strings anyway. Both engines add BIGINTs exactly; only the way out needed care.
+ */
+function exactText(db: Knex, expression: string, alias: string): Knex.Raw {
+  return db.raw(`CAST(${expression} AS CHAR) AS ??`, [alias]);
 }
 
 export class KnexLedger implements Ledger {
@@ -40,41 +49,49 @@ export class KnexLedger implements Ledger {
   }
 
   async balances(scope: AccountScope): Promise<LedgerBalance[]> {
-    const rows = await this.context.db()<BalanceRow>('ledger_balances').where({ merchant_id: scope.merchantId, mode: scope.mode }).orderBy('account');
+    const db = this.context.db();
+    const rows = (await db('ledger_balances')
+      .select('account', 'currency', exactText(db, 'balance', 'balance'))
+      .where({ merchant_id: scope.merchantId, mode: scope.mode })
+      .orderBy('account')) as BalanceRow[];
     return rows.map(balanceFromRow);
   }
 
-  async balanceForUpdate(account: string): Promise<number> {
+  async balanceForUpdate(account: string): Promise<bigint> {
     const db = this.context.db();
-    const query = db<BalanceRow>('ledger_balances').where({ account });
-    const row = await (dialectOf(db) === 'mysql' ? query.forUpdate() : query).first();
-    return row ? toNumber(row.balance) : 0;
+    const query = db('ledger_balances').select(exactText(db, 'balance', 'balance')).where({ account });
+    const row = (await (dialectOf(db) === 'mysql' ? query.forUpdate() : query).first()) as { balance: BigIntValue } | undefined;
+    return row ? toBigInt(row.balance) : 0n;
   }
 
   async balanceTable(): Promise<LedgerBalance[]> {
-    return (await this.context.db()<BalanceRow>('ledger_balances').orderBy('account')).map(balanceFromRow);
-  }
-
-  async journalTotals(): Promise<LedgerBalance[]> {
-    const rows = (await this.context
-      .db()('ledger_entries')
-      .select('account', 'currency')
-      .sum({ balance: 'amount' })
-      .groupBy('account', 'currency')
-      .orderBy('account')) as { account: string; currency: string; balance: BigIntValue }[];
+    const db = this.context.db();
+    const rows = (await db('ledger_balances').select('account', 'currency', exactText(db, 'balance', 'balance')).orderBy('account')) as BalanceRow[];
     return rows.map(balanceFromRow);
   }
 
+  async journalTotals(): Promise<LedgerBalance[]> {
+    return this.totals(this.context.db());
+  }
+
   async unbalancedTransactions(limit: number): Promise<UnbalancedTransaction[]> {
-    const rows = (await this.context
-      .db()('ledger_entries as e')
+    const db = this.context.db();
+    const rows = (await db('ledger_entries as e')
       .join('ledger_transactions as t', 't.seq', 'e.transaction_seq')
-      .select('t.cause', 'e.currency')
-      .sum({ total: 'e.amount' })
+      .select('t.cause', 'e.currency', exactText(db, 'SUM(e.amount)', 'total'))
       .groupBy('t.seq', 't.cause', 'e.currency')
       .havingRaw('SUM(e.amount) <> 0')
       .limit(limit)) as { cause: string; currency: string; total: BigIntValue }[];
-    return rows.map((row) => ({ cause: row.cause, currency: row.currency, sum: toNumber(row.total) }));
+    return rows.map((row) => ({ cause: row.cause, currency: row.currency, sum: toBigInt(row.total) }));
+  }
+
+  /** What the journal's entries sum to per account, exactly. */
+  private async totals(db: Knex): Promise<LedgerBalance[]> {
+    const rows = (await db('ledger_entries')
+      .select('account', 'currency', exactText(db, 'SUM(amount)', 'balance'))
+      .groupBy('account', 'currency')
+      .orderBy('account')) as { account: string; currency: string; balance: BigIntValue }[];
+    return rows.map(balanceFromRow);
   }
 
   async foreignEntries(limit: number): Promise<ForeignEntry[]> {
@@ -89,19 +106,18 @@ export class KnexLedger implements Ledger {
 
   async rebuildBalances(): Promise<number> {
     return this.context.knex.transaction(async (trx) => {
-      const totals: { account: string; currency: string; balance: BigIntValue }[] = await trx('ledger_entries')
-        .select('account', 'currency')
-        .sum({ balance: 'amount' })
-        .groupBy('account', 'currency');
+      const totals = await this.totals(trx);
       await trx('ledger_balances').delete();
       for (const row of totals) {
-        await trx('ledger_balances').insert({ account: row.account, ...accountColumns(row.account), currency: row.currency, balance: toNumber(row.balance) });
+        // Bound as text: a driver would turn a BigInt past 2^53 − 1 into a rounded double, or refuse it.
+        await trx('ledger_balances').insert({ account: row.account, ...accountColumns(row.account), currency: row.currency, balance: trx.raw('CAST(? AS SIGNED)', [row.balance.toString()]) });
       }
       return totals.length;
     });
   }
 
   private async write(tx: LedgerTransaction): Promise<boolean> {
+    if (isEmptyTransaction(tx)) return false;
     const db = this.context.db();
     let seq: number;
     try {
@@ -144,7 +160,9 @@ export class KnexLedger implements Ledger {
       await db('ledger_balances')
         .insert({ account, ...accountColumns(account), currency, balance: amount })
         .onConflict('account')
-        .merge({ balance: db.raw('ledger_balances.balance + ?', [amount]) });
+        // Bound as text and cast: better-sqlite3 binds a JS number as a double, which would make
+        // the sum a REAL and round a balance past 2^53; MySQL would add a plain string as a double.
+        .merge({ balance: db.raw('ledger_balances.balance + CAST(? AS SIGNED)', [String(amount)]) });
     }
   }
 }

@@ -13,7 +13,7 @@ import { dialectOf } from '../dialect';
 import type { KnexContext } from '../knex-context';
 import { toDate, toMillis, toNullable, toNullableMillis, toNumber, toOptional, toOptionalDate, withoutUndefined, type BigIntValue } from '../mapping/column-values';
 import { toPaymentIntent, type PaymentIntentRow } from '../mapping/payment-intent.row';
-import { SETTLEMENT_INDEXES } from '../migrations/009-settlements.migration';
+import { SETTLEMENT_PART_INDEXES } from '../migrations/016-settlement-parts.migration';
 import { isDuplicateKeyError } from '../sql-errors';
 import { cursorSeq } from './cursor';
 
@@ -30,6 +30,7 @@ interface SettlementRow {
   period_end: BigIntValue;
   trigger: string;
   scheduled_period_end: BigIntValue | null;
+  scheduled_part: number | null;
   request_key: string | null;
   destination_id: string | null;
   failure_reason: string | null;
@@ -38,9 +39,9 @@ interface SettlementRow {
   updated_at: BigIntValue;
 }
 
-const SCHEDULED_PERIOD_UNIQUE = {
-  indexName: SETTLEMENT_INDEXES.scheduledPeriod,
-  sqliteColumns: ['settlements.merchant_id', 'settlements.mode', 'settlements.scheduled_period_end'],
+const SCHEDULED_PART_UNIQUE = {
+  indexName: SETTLEMENT_PART_INDEXES.scheduledPart,
+  sqliteColumns: ['settlements.merchant_id', 'settlements.mode', 'settlements.scheduled_period_end', 'settlements.scheduled_part'],
 } as const;
 
 /** Disputes that keep a payment out of settlement: its money is held, or was taken back. */
@@ -62,6 +63,7 @@ function toRow(settlement: Settlement): SettlementRow {
     period_end: toMillis(settlement.periodEnd),
     trigger: settlement.trigger,
     scheduled_period_end: settlement.trigger === 'scheduled' ? toMillis(settlement.periodEnd) : null,
+    scheduled_part: settlement.trigger === 'scheduled' ? settlement.part ?? 1 : null,
     request_key: toNullable(settlement.requestKey),
     destination_id: toNullable(settlement.destinationId),
     failure_reason: toNullable(settlement.failureReason),
@@ -82,6 +84,7 @@ function toEntity(row: SettlementRow): Settlement {
     periodStart: toDate(row.period_start),
     periodEnd: toDate(row.period_end),
     trigger: row.trigger as Settlement['trigger'],
+    part: toOptional(row.scheduled_part),
     requestKey: toOptional(row.request_key),
     destinationId: toOptional(row.destination_id),
     failureReason: toOptional(row.failure_reason),
@@ -107,7 +110,7 @@ export class KnexSettlementRepository implements SettlementRepository {
       await this.table().insert(toRow(settlement));
     } catch (error) {
       // The unique index is the rule: two workers making one period's batch at once.
-      if (isDuplicateKeyError(error, SCHEDULED_PERIOD_UNIQUE)) {
+      if (isDuplicateKeyError(error, SCHEDULED_PART_UNIQUE)) {
         throw new CoreError('settlement_conflict', 'conflict', 'A scheduled settlement of this period exists already.', { cause: error });
       }
       throw error;
@@ -153,7 +156,7 @@ export class KnexSettlementRepository implements SettlementRepository {
   }
 
   async findScheduled(scope: AccountScope, periodEnd: Date): Promise<Settlement | undefined> {
-    const row = await this.scoped(scope).where({ scheduled_period_end: toMillis(periodEnd) }).first();
+    const row = await this.scoped(scope).where({ scheduled_period_end: toMillis(periodEnd) }).orderBy('scheduled_part', 'asc').first();
     return row === undefined ? undefined : toEntity(row);
   }
 

@@ -25,7 +25,24 @@ export function list(item: string): JsonSchema {
 }
 
 export const RESPONSE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
-  Money: object(['amount', 'currency'], { amount: int64, currency }, 'An amount in minor units and its currency.'),
+  Money: object(
+    ['amount', 'currency'],
+    { amount: int64, currency },
+    'An amount in minor units and its currency. Amounts of payment intents, fees, nets, disputes, settlements and quotes are at most 2^53 − 1 (9007199254740991).',
+  ),
+  BalanceAmount: object(
+    ['amount', 'currency'],
+    {
+      amount: {
+        ...int64,
+        description:
+          'Exact minor units: a balance sums many payments and may pass 2^53 − 1. It is always written as the digits of the exact integer; ' +
+          'a JSON reader that turns numbers into doubles rounds one past 2^53 − 1 (the SDK reads those as BigInt).',
+      },
+      currency,
+    },
+    'A balance bucket in one currency.',
+  ),
   FxLock: object(['locked'], {
     locked: { type: 'boolean' },
     lock_point: { type: 'string', enum: ['on_create', 'on_paid', 'on_channel_settled'] },
@@ -108,7 +125,7 @@ export const RESPONSE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     object: constant('settlement'),
     mode,
     status: { type: 'string', enum: [...SETTLEMENT_STATUSES] },
-    amount: ref('Money'),
+    amount: { ...ref('Money'), description: 'At most 2^53 − 1: a batch whose payments sum past it is paid as several settlements of the same period.' },
     payments: { type: 'integer' },
     period_start: dateTime,
     period_end: dateTime,
@@ -117,9 +134,9 @@ export const RESPONSE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   SettlementList: list('Settlement'),
   Balance: object(['object', 'available', 'pending', 'dispute_hold'], {
     object: constant('balance'),
-    available: { type: 'array', items: ref('Money') },
-    pending: { type: 'array', items: ref('Money') },
-    dispute_hold: { type: 'array', items: ref('Money') },
+    available: { type: 'array', items: ref('BalanceAmount') },
+    pending: { type: 'array', items: ref('BalanceAmount') },
+    dispute_hold: { type: 'array', items: ref('BalanceAmount') },
   }),
   FxQuote: object(['indicative', 'from', 'to', 'rate'], { indicative: constant(true), from: currency, to: currency, rate: { type: 'string' }, estimated: ref('Money') }),
   EventData: object(

@@ -4,7 +4,7 @@ import { validateMetadata } from '../../domain/metadata';
 import type { AccountScope } from '../../domain/mode';
 import { assertAmount, assertCurrency } from '../../domain/money';
 import type { PaymentIntent } from '../../domain/payment-intent.entity';
-import { unlockedFx } from '../../domain/payment-pricing';
+import { unlockedFx, type PaymentPricing } from '../../domain/payment-pricing';
 import { validateReturnUrl } from '../../domain/return-url';
 import { base64url } from '../../domain/tokens';
 import { invalidParameter } from '../../errors/core-error';
@@ -58,11 +58,17 @@ export class CreatePaymentIntent {
     private readonly random: RandomSource,
     private readonly digest: Digest,
     private readonly settings: CheckoutSettings,
+    private readonly pricing: PaymentPricing,
   ) {}
 
-  /** Throws CoreError validation errors, or `merchant_order_id_taken` when the order id is used. */
+  /**
+   * Throws CoreError validation errors (an amount that would convert past what the settlement
+   * currency can show exactly included), or `merchant_order_id_taken` when the order id is used.
+   */
   async execute(input: CreatePaymentIntentInput): Promise<CreatePaymentIntentOutput> {
     const intent = this.buildIntent(input);
+    // Asked before the transaction opens: a rate source may be remote.
+    if (input.settlementCurrency !== undefined) await this.pricing.assertConvertible(intent.amount, intent.currency, input.settlementCurrency);
     const token = base64url(this.random.bytes(32));
     await this.uow.run(async () => {
       await this.intents.insert(intent);

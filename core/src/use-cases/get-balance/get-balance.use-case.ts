@@ -22,7 +22,7 @@ export class GetBalance {
     const settlementAccount = merchantAccount(scope, 'available', merchant.settlementCurrency);
     const withSettlementCurrency = rows.some((row) => row.currency === merchant.settlementCurrency)
       ? rows
-      : [...rows, { account: settlementAccount, currency: merchant.settlementCurrency, balance: 0 }];
+      : [...rows, { account: settlementAccount, currency: merchant.settlementCurrency, balance: 0n }];
     return merchantBalance(withSettlementCurrency);
   }
 }

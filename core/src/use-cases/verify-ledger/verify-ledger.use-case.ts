@@ -36,12 +36,12 @@ export class VerifyLedger {
     const journal = byAccount(await this.ledger.journalTotals());
     const table = byAccount(await this.ledger.balanceTable());
     for (const account of new Set([...journal.keys(), ...table.keys()])) {
-      const expected = journal.get(account)?.balance ?? 0;
-      const stored = table.get(account)?.balance ?? 0;
+      const expected = journal.get(account)?.balance ?? 0n;
+      const stored = table.get(account)?.balance ?? 0n;
       if (expected !== stored) breaks.push({ kind: 'balance_mismatch', subject: account, detail: `balance table says ${stored}, journal sums to ${expected}` });
       const parsed = parseAccountCode(account);
       if (!parsed) breaks.push({ kind: 'unknown_account', subject: account, detail: 'not an account code' });
-      else if (parsed.kind === 'merchant' && parsed.bucket !== 'available' && expected < 0) {
+      else if (parsed.kind === 'merchant' && parsed.bucket !== 'available' && expected < 0n) {
         breaks.push({ kind: 'negative_bucket', subject: account, detail: `${parsed.bucket} is ${expected}` });
       }
     }

@@ -1,12 +1,17 @@
 import type { ServerRoute } from '@hapi/hapi';
 import type { GetBalance, MerchantBalance } from '@payments/core';
+import { exactJson } from '../../http/exact-json';
 import { scopeOf } from './payment-intents.route';
 
 export interface BalanceRoutesDeps {
   readonly getBalance: GetBalance;
 }
 
-/** Balance as the API shows it (spec, Balance): three buckets of Money, one entry per currency. */
+/**
+ * Balance as the API shows it (spec, Balance): three buckets of Money, one entry per currency.
+ * The amounts are BigInt (a sum of many payments may pass 2^53 − 1) and go out as exact JSON
+ * integers (`exactJson`), never as rounded doubles.
+ */
 export function presentBalance(balance: MerchantBalance): Record<string, unknown> {
   return { object: 'balance', available: balance.available, pending: balance.pending, dispute_hold: balance.dispute_hold };
 }
@@ -17,7 +22,7 @@ export function balanceRoutes(deps: BalanceRoutesDeps): ServerRoute[] {
       method: 'GET',
       path: '/v1/balance',
       options: {
-        handler: async (request) => presentBalance(await deps.getBalance.execute(scopeOf(request))),
+        handler: async (request, h) => h.response(exactJson(presentBalance(await deps.getBalance.execute(scopeOf(request))))).type('application/json; charset=utf-8'),
       },
     },
   ];

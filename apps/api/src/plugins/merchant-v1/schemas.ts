@@ -2,6 +2,7 @@ import {
   ID_PATTERNS,
   IDEMPOTENCY,
   MAX_AMOUNT,
+  MAX_CONVERTED_AT_CREATION,
   MAX_RETURN_URL_LENGTH,
   METADATA_LIMITS,
   PAYMENT_INTENT_LIMITS,
@@ -12,7 +13,16 @@ import Joi from 'joi';
 
 /** Shapes only; the domain rules (currency, catalog, return_url) live in core. */
 export const paymentIntentCreateBody = Joi.object({
-  amount: Joi.number().integer().min(1).max(MAX_AMOUNT).required(),
+  amount: Joi.number()
+    .integer()
+    .min(1)
+    .max(MAX_AMOUNT)
+    .required()
+    .description(
+      `Minor units of currency, 1 to ${MAX_AMOUNT} (2^53 − 1, the largest integer every JSON reader holds exactly). ` +
+        `In another currency than the settlement currency, the amount converted at today's rate may be at most ${MAX_CONVERTED_AT_CREATION} ` +
+        '(half of 2^53 − 1, so the rate may move before it locks); more is 400 invalid_parameter with param amount.',
+    ),
   currency: Joi.string().pattern(/^[A-Z]{3}$/, 'ISO 4217 code').required(),
   merchant_order_id: Joi.string().min(1).max(PAYMENT_INTENT_LIMITS.merchantOrderIdLength).required(),
   payment_method: Joi.string().max(64),

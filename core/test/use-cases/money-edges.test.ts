@@ -1,0 +1,187 @@
+import test from 'ava';
+import fc from 'fast-check';
+import { PAYMENT_METHODS } from '../../src/domain/catalog';
+import { merchantAccount, platformAccount } from '../../src/domain/ledger';
+import { paymentPosting, pricedPayment, releasePosting } from '../../src/domain/ledger-postings';
+import type { AccountScope } from '../../src/domain/mode';
+import { MAX_AMOUNT } from '../../src/domain/money';
+import type { PaymentAttempt } from '../../src/domain/payment-attempt.entity';
+import type { PaymentIntent } from '../../src/domain/payment-intent.entity';
+import { MAX_CONVERTED_AT_CREATION, unlockedFx } from '../../src/domain/payment-pricing';
+import { openSettlement, openSettlementParts, type SettlementDeps } from '../../src/domain/settlement-batch';
+import { CoreError, isCoreError } from '../../src/errors/core-error';
+import { CreatePaymentIntent } from '../../src/use-cases/create-payment-intent/create-payment-intent.use-case';
+import { VerifyLedger } from '../../src/use-cases/verify-ledger/verify-ledger.use-case';
+import { harness } from './harness';
+
+/*
+ * Amounts at the edges the contract allows (1 minor unit, 2^53 − 1, conversions that round to 0
+ * or pass 2^53 − 1) and settlement batches past 2^53 − 1: every figure exact, nothing throws,
+ * what could not be shown exactly is refused up front, the ledger stays whole.
+ */
+
+const DAY = 24 * 3600 * 1000;
+
+async function setup(settlementCurrency = 'THB') {
+  const h = harness();
+  const { storage, clock } = h;
+  const { merchant } = await h.createMerchant.execute({ name: 'Edge shop', email: `edge${Math.random()}@example.com`, password: 'a long enough password', settlementCurrency, settlementSchedule: 'manual' });
+  const scope: AccountScope = { merchantId: merchant.id, mode: 'test' };
+  const settlementDeps: SettlementDeps = { ...h.statusChange, settlements: storage.settlements, ledger: storage.ledger };
+  let n = 0;
+
+  /** A wallet payment that succeeded and is not priced yet (its rate locks when the channel settles). */
+  const succeededWallet = async (amount: number, currency: string): Promise<{ intent: PaymentIntent; attempt: PaymentAttempt }> => {
+    n += 1;
+    const now = clock.now();
+    const intent: PaymentIntent = {
+      id: `pi_E${n}${Date.now()}`,
+      ...scope,
+      amount,
+      currency,
+      merchantOrderId: `o-${n}`,
+      status: 'succeeded',
+      paymentMethod: 'alipay_plus',
+      metadata: {},
+      ...(currency === settlementCurrency ? {} : { fx: unlockedFx(currency, settlementCurrency, 'alipay_plus') }),
+      created: now,
+      updated: now,
+      version: 0,
+    };
+    await storage.intents.insert(intent);
+    const attempt: PaymentAttempt = {
+      id: `pa_E${n}${Date.now()}`,
+      paymentIntentId: intent.id,
+      ...scope,
+      status: 'succeeded',
+      amount,
+      currency,
+      paymentMethod: 'alipay_plus',
+      channel: 'fake',
+      channelOrderId: `ord_${n}`,
+      succeededAt: now,
+      created: now,
+      updated: now,
+      version: 0,
+    };
+    await storage.attempts.insert(attempt);
+    return { intent, attempt };
+  };
+
+  const intentOf = async (id: string): Promise<PaymentIntent> => (await storage.intents.findById(scope, id)) as PaymentIntent;
+  const balance = async (account: string): Promise<bigint> => storage.uow.run(() => storage.ledger.balanceForUpdate(account));
+  const buckets = async () => ({
+    pending: await balance(merchantAccount(scope, 'pending', settlementCurrency)),
+    available: await balance(merchantAccount(scope, 'available', settlementCurrency)),
+    hold: await balance(merchantAccount(scope, 'dispute_hold', settlementCurrency)),
+    losses: await balance(platformAccount('test', 'dispute_losses', settlementCurrency)),
+  });
+  const verify = () => new VerifyLedger(storage.ledger).execute({ limit: 20 });
+  return { ...h, merchant, scope, succeededWallet, intentOf, buckets, verify, settlementDeps };
+}
+
+test('every catalog amount from 1 to 2^53 − 1 in every settlement currency is priced exactly or refused at creation, and books without a throw', async (t) => {
+  const h = harness();
+  const settlementCurrencies = ['THB', 'IDR', 'USD', 'SGD', 'PHP', 'MYR'];
+  const pairs = PAYMENT_METHODS.flatMap((entry) => entry.currencies.map((currency) => ({ method: entry.method, currency })));
+  const amounts = fc.oneof(fc.constantFrom(1, 2, 99, MAX_AMOUNT, MAX_AMOUNT - 1, MAX_CONVERTED_AT_CREATION), fc.integer({ min: 1, max: MAX_AMOUNT }), fc.integer({ min: 1, max: 1_000 }));
+  let priced = 0;
+  let refused = 0;
+  await fc.assert(
+    fc.asyncProperty(fc.constantFrom(...pairs), fc.constantFrom(...settlementCurrencies), amounts, async ({ method, currency }, settlementCurrency, amount) => {
+      try {
+        await h.pricing.assertConvertible(amount, currency, settlementCurrency);
+      } catch (error) {
+        // Refused up front only for a conversion past half of 2^53 − 1, with the field named.
+        if (!(isCoreError(error) && error.code === 'invalid_parameter' && error.param === 'amount')) throw error;
+        refused += 1;
+        return;
+      }
+      const now = h.clock.now();
+      const intent: PaymentIntent = {
+        id: 'pi_P',
+        merchantId: 'mch_P',
+        mode: 'test',
+        amount,
+        currency,
+        merchantOrderId: 'o',
+        status: 'succeeded',
+        metadata: {},
+        ...(currency === settlementCurrency ? {} : { fx: unlockedFx(currency, settlementCurrency, method) }),
+        created: now,
+        updated: now,
+        version: 0,
+      };
+      const rate = await h.pricing.rateFor(intent, settlementCurrency);
+      const result = h.pricing.onChannelSettled(intent, method, settlementCurrency, rate);
+      const payment = pricedPayment(result);
+      if (!payment) throw new Error(`${amount} ${currency} → ${settlementCurrency} by ${method} was not priced`);
+      const { fee, net } = payment;
+      if (!Number.isSafeInteger(fee.amount) || !Number.isSafeInteger(net.amount) || fee.amount < 0 || net.amount < 0) throw new Error(`inexact ${fee.amount}/${net.amount}`);
+      if (currency === settlementCurrency && BigInt(fee.amount) + BigInt(net.amount) !== BigInt(amount)) throw new Error('fee + net is not the amount');
+      const posting = paymentPosting(payment, now);
+      const sum = posting.entries.reduce((total, entry) => total + BigInt(entry.amount), 0n);
+      if (sum !== 0n) throw new Error('the posting does not balance');
+      priced += 1;
+    }),
+    { numRuns: 2_000 },
+  );
+  t.true(priced > 0 && refused > 0, `priced ${priced}, refused ${refused}`);
+});
+
+test('creating an intent that would convert past half of 2^53 − 1 is refused with param amount; a rate outage refuses nothing', async (t) => {
+  const h = harness();
+  const create = new CreatePaymentIntent(h.storage.uow, h.storage.intents, h.storage.checkoutSessions, h.clock, h.random, h.digest, { publicBaseUrl: 'https://pay.example.com' }, h.pricing);
+  const scope: AccountScope = { merchantId: 'mch_C', mode: 'test' };
+  const input = { scope, settlementCurrency: 'IDR', currency: 'USD', paymentMethod: 'alipay_plus', merchantOrderId: 'big' };
+  // 10^11 US cents (1 billion USD) ≈ 1.6 × 10^15 IDR minor units: fits. 4 × 10^11 cents ≈ 6.5 × 10^15
+  // still fits in 2^53 − 1 today, but not in half of it: a doubled rate would pass it.
+  const fits = await create.execute({ ...input, amount: 100_000_000_000 });
+  t.is(fits.intent.amount, 100_000_000_000);
+  const error = await t.throwsAsync(() => create.execute({ ...input, merchantOrderId: 'bigger', amount: 400_000_000_000 }), { instanceOf: CoreError });
+  t.like(error, { code: 'invalid_parameter', param: 'amount' });
+  t.regex(error?.message ?? '', /IDR/);
+  t.is((await h.storage.intents.list(scope, {}, { limit: 10 })).data.length, 1, 'nothing stored');
+  // In the settlement currency itself every amount up to 2^53 − 1 is exact.
+  await create.execute({ ...input, currency: 'IDR', paymentMethod: 'qris', merchantOrderId: 'max', amount: MAX_AMOUNT });
+  h.rates.down = true;
+  await create.execute({ ...input, merchantOrderId: 'outage', amount: 1_000_000_000_000 });
+  t.pass();
+});
+
+test('a scheduled batch whose nets pass 2^53 − 1 is split into parts that each fit, made together; a manual request settles the oldest part', async (t) => {
+  for (const trigger of ['scheduled', 'manual'] as const) {
+    const s = await setup('THB');
+    const nets = [MAX_AMOUNT - 10, MAX_AMOUNT - 20, 5, MAX_AMOUNT - 30];
+    for (const [index, net] of nets.entries()) {
+      const { intent } = await s.succeededWallet(net, 'THB');
+      const now = s.clock.now();
+      const settled: PaymentIntent = { ...intent, status: 'channel_settled', net: { amount: net, currency: 'THB' }, fee: { amount: 0, currency: 'THB' }, releasedAt: new Date(now.getTime() + index), availableAt: now };
+      await s.storage.intents.update(settled);
+      const payment = pricedPayment(settled);
+      // Booked and released as the payment and release jobs book them.
+      await s.storage.ledger.post(paymentPosting(payment!, now));
+      await s.storage.ledger.post(releasePosting(payment!, now));
+    }
+    const available = (await s.buckets()).available;
+    t.is(available, nets.reduce((sum, net) => sum + BigInt(net), 0n), 'the balance is exact past 2^53 − 1');
+    const period = { start: new Date(0), end: new Date(s.clock.now().getTime() + DAY) };
+    const made = await s.storage.uow.run(() =>
+      openSettlementParts(s.settlementDeps, { merchant: s.merchant, scope: s.scope, trigger, releasedBefore: period.end, ...(trigger === 'scheduled' ? { period } : {}) }),
+    );
+    if (trigger === 'scheduled') {
+      t.deepEqual(made.map((settlement) => [settlement.part, settlement.payments, settlement.amount.amount]), [
+        [1, 1, MAX_AMOUNT - 10],
+        [2, 2, MAX_AMOUNT - 20 + 5],
+        [3, 1, MAX_AMOUNT - 30],
+      ]);
+      t.is((await s.buckets()).available, 0n);
+    } else {
+      t.deepEqual(made.map((settlement) => [settlement.payments, settlement.amount.amount]), [[1, MAX_AMOUNT - 10]]);
+      const next = await s.storage.uow.run(() => openSettlement(s.settlementDeps, { merchant: s.merchant, scope: s.scope, trigger, releasedBefore: period.end }));
+      t.is(next.amount.amount, MAX_AMOUNT - 20 + 5, 'the next request settles the next part');
+    }
+    for (const settlement of made) t.true(Number.isSafeInteger(settlement.amount.amount) && settlement.amount.amount <= MAX_AMOUNT);
+    t.true((await s.verify()).ok);
+  }
+});
