@@ -33,6 +33,7 @@ export * from './domain/ledger';
 export * from './domain/ledger-postings';
 export * from './domain/dispute.entity';
 export * from './domain/dispute-events';
+export * from './domain/dispute-claims';
 export * from './domain/settlement.entity';
 
 export * from './ports/api-key.repository.port';

@@ -333,6 +333,7 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
       ctx.get(StatusChange),
       ctx.get(PaymentPricing),
       ctx.get(Ledger),
+      ctx.get(DisputeRepository),
     ),
   );
   factory(AuditRecorder, (ctx) => new AuditRecorder(ctx.get(AuditLog), ctx.get(Clock), ctx.get(RandomSource)));

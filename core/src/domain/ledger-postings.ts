@@ -74,6 +74,33 @@ export function disputeLostPosting(hold: DisputeHold, fee: Money, now: Date): Le
   });
 }
 
+/** The cause of the claim on an intent's net booked outside a hold (`disputeClaimPosting`): one per intent. */
+export function disputeClaimCause(paymentIntentId: string): string {
+  return `dispute_claim:${paymentIntentId}`;
+}
+
+/**
+ * A dispute was lost that held nothing, because it opened before the payment was priced (wallets
+ * lock their rate when the channel settles): the channel took the payment back all the same, so
+ * its net leaves `from` (available once released, else pending) for dispute_losses as soon as
+ * both the loss and the net exist. Caused by the intent, so the net is taken once however many
+ * disputes it had.
+ */
+export function disputeClaimPosting(payment: PricedPayment, from: 'available' | 'pending', now: Date): LedgerTransaction {
+  const { net } = payment;
+  return ledgerTransaction({
+    causeType: 'dispute_claim',
+    causeId: payment.id,
+    merchantId: payment.merchantId,
+    mode: payment.mode,
+    created: now,
+    entries: [
+      { account: merchantAccount(payment, from, net.currency), amount: -net.amount, currency: net.currency },
+      { account: platformAccount(payment.mode, 'dispute_losses', net.currency), amount: net.amount, currency: net.currency },
+    ],
+  });
+}
+
 export interface SettlementAmount {
   readonly settlementId: string;
   readonly scope: AccountScope;

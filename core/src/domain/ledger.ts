@@ -36,6 +36,7 @@ export type LedgerCauseType =
   | 'dispute_opened'
   | 'dispute_won'
   | 'dispute_lost'
+  | 'dispute_claim'
   | 'settlement_created'
   | 'settlement_paid'
   | 'settlement_failed'

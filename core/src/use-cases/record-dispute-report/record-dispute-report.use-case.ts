@@ -1,3 +1,4 @@
+import { claimUnheldDisputeLoss } from '../../domain/dispute-claims';
 import { DISPUTE_RESPONSE_WINDOW_MS, isRuled, type Dispute, type DisputeStatus } from '../../domain/dispute.entity';
 import { disputeEvent, type DisputeEventType } from '../../domain/dispute-events';
 import { publishEvent, type EventPublishDeps } from '../../domain/event-publishing';
@@ -44,7 +45,9 @@ export interface DisputeRules {
  * yet has no `net`: its dispute holds nothing and opening posts nothing. Won returns the hold to
  * available once the intent is released, else to pending. Lost gives the hold to the channel and
  * debits the dispute fee from available (which may go negative); the fee is charged even without
- * a hold, since the ruling costs it either way.
+ * a hold, since the ruling costs it either way. A loss without a hold still takes the net: its
+ * claim is booked against the net when both exist (`claimUnheldDisputeLoss`), here when the net
+ * is already priced, else when the payment is booked at channel settlement.
  */
 export class RecordDisputeReport {
   constructor(
@@ -70,7 +73,13 @@ export class RecordDisputeReport {
       const dispute = stored ?? (await this.open(intent, attempt, report, now));
       if (isRuled(dispute)) return dispute;
 
-      if (report.status === 'won' || report.status === 'lost') return this.rule(dispute, intent, report.status, merchant.settlementCurrency, now);
+      if (report.status === 'won' || report.status === 'lost') {
+        const ruled = await this.rule(dispute, intent, report.status, merchant.settlementCurrency, now);
+        // A loss that held nothing (opened before the payment was priced) still takes the net back,
+        // now if the net exists, else when it is booked; a win may leave such a loss to book.
+        await claimUnheldDisputeLoss(deps, intent, now);
+        return ruled;
+      }
       if (report.status === 'under_review' && dispute.status === 'opened') return this.change(dispute, 'under_review', 'dispute.updated', now);
       return dispute;
     });

@@ -1,5 +1,6 @@
 import { isRuled, type Dispute } from '../../domain/dispute.entity';
-import { paymentPosting, pricedPayment, releasePosting } from '../../domain/ledger-postings';
+import { bookPayment } from '../../domain/dispute-claims';
+import { disputeClaimCause, pricedPayment, releasePosting } from '../../domain/ledger-postings';
 import type { Clock } from '../../ports/clock.port';
 import type { DisputeRepository } from '../../ports/dispute.repository.port';
 import type { Ledger } from '../../ports/ledger.port';
@@ -32,8 +33,10 @@ export class ReleaseFunds {
         await this.intents.update({ ...intent, releasedAt: now, updated: now });
         const payment = pricedPayment(intent);
         if (payment && !heldFromPending(await this.disputes.findLatestForIntent(scope, intent.id))) {
-          await this.ledger.post(paymentPosting(payment, now)); // posts nothing when booked before, as it should be
-          await this.ledger.post(releasePosting(payment, now));
+          // Posts nothing when booked before, as it should be; books a waiting dispute claim from pending.
+          await bookPayment({ ledger: this.ledger, disputes: this.disputes }, intent, now);
+          // A dispute lost before pricing took the net out of pending: there is nothing to release.
+          if (!(await this.ledger.hasPosted(disputeClaimCause(intent.id)))) await this.ledger.post(releasePosting(payment, now));
         }
         return true;
       });

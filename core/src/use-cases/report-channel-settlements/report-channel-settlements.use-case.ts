@@ -1,6 +1,7 @@
 import { changeStatus, type StatusChangeDeps } from '../../domain/payment-intent-status-change';
 import type { PaymentPricing } from '../../domain/payment-pricing';
-import { paymentPosting, pricedPayment } from '../../domain/ledger-postings';
+import { bookPayment } from '../../domain/dispute-claims';
+import type { DisputeRepository } from '../../ports/dispute.repository.port';
 import type { Ledger } from '../../ports/ledger.port';
 import type { MerchantRepository } from '../../ports/merchant.repository.port';
 import type { PaymentAttemptRepository } from '../../ports/payment-attempt.repository.port';
@@ -24,6 +25,7 @@ export class ReportChannelSettlements {
     private readonly deps: StatusChangeDeps,
     private readonly pricing: PaymentPricing,
     private readonly ledger: Ledger,
+    private readonly disputes: DisputeRepository,
   ) {}
 
   async execute(input: { limit: number }): Promise<number> {
@@ -53,9 +55,9 @@ export class ReportChannelSettlements {
         const now = this.deps.clock.now();
         const priced = this.pricing.onChannelSettled(intent, attempt.paymentMethod, merchant.settlementCurrency, rate);
         const settledIntent = await changeStatus(this.deps, { ...priced, availableAt: new Date(now.getTime() + merchant.settlementDelayDays * DAY_MS) }, 'channel_settled');
-        // A payment whose rate locked only now is booked now; one booked at success posts nothing again.
-        const payment = pricedPayment(settledIntent);
-        if (payment) await this.ledger.post(paymentPosting(payment, now));
+        // A payment whose rate locked only now is booked now (with the claim of a dispute it lost
+        // meanwhile); one booked at success posts nothing again.
+        await bookPayment({ ledger: this.ledger, disputes: this.disputes }, settledIntent, now);
         return true;
       });
       if (done) settled += 1;

@@ -1,0 +1,92 @@
+import test from 'ava';
+import { CreateMerchant, type AccountScope } from '@payments/core';
+import { FakeClock } from '@payments/in-memory';
+import { assertLedgerVerifies, assertMerchantMoney } from './helpers/money-invariants';
+import { paymentFlow, type Json } from './helpers/payment-flow';
+import { startTestApp, unique, type TestApp } from './helpers/test-app';
+import { moneyTick } from './helpers/worker-tick';
+
+/*
+ * A wallet payment locks its rate, and so gets its net, only when the channel settles: a dispute
+ * can open before that and hold nothing. Whatever the order of opening, ruling, pricing and
+ * release, and whatever the ruling, a lost dispute takes the money back and lost or disputed money
+ * never reaches a payout. Through the real routes, simulator and jobs, on SQLite or MariaDB.
+ */
+
+const clock = new FakeClock(new Date());
+let t0: TestApp;
+
+test.before(async () => {
+  t0 = await startTestApp({ clock });
+});
+test.after.always(async () => t0?.close());
+
+const tick = moneyTick(() => t0, clock);
+const DISPUTE_FEE = 1500;
+
+type Step = 'open' | 'rule' | 'price' | 'release';
+type Outcome = 'won' | 'lost' | 'open';
+
+/** Every interleaving of the two chains open → rule and price → release (six). */
+function interleavings(): Step[][] {
+  const all: Step[][] = [];
+  const walk = (dispute: Step[], money: Step[], steps: Step[]): void => {
+    if (dispute.length === 0 && money.length === 0) all.push(steps);
+    if (dispute.length > 0) walk(dispute.slice(1), money, [...steps, dispute[0] as Step]);
+    if (money.length > 0) walk(dispute, money.slice(1), [...steps, money[0] as Step]);
+  };
+  walk(['open', 'rule'], ['price', 'release'], []);
+  return all;
+}
+
+const thb = (amount: number): Json[] => [{ amount, currency: 'THB' }];
+
+for (const steps of interleavings()) {
+  for (const outcome of ['won', 'lost', 'open'] as Outcome[]) {
+    test.serial(`${steps.join(' > ')}, dispute ${outcome}: the buckets hold what they should and only undisputed money is paid out`, async (t) => {
+      const suffix = unique('shop');
+      const created = await t0.app.get(CreateMerchant).execute({ name: `Shop ${suffix}`, email: `${suffix}@example.com`, password: 'correct horse battery', settlementSchedule: 'manual' });
+      const key = created.testApiKey.secret;
+      const scope: AccountScope = { merchantId: created.merchant.id, mode: 'test' };
+      const flow = paymentFlow(t0, key);
+      const intent = await flow.createIntent({ amount: 100_000, currency: 'USD', payment_method: 'alipay_plus' });
+      await flow.attempt(intent.id, { payment_method: 'alipay_plus' });
+      t.is(((await flow.simulate(intent.id, { outcome: 'succeeded' })).result as Json).status, 'succeeded');
+
+      for (const step of steps) {
+        if (step === 'open') t.is((await flow.simulate(intent.id, { outcome: 'dispute_opened' })).statusCode, 200);
+        if (step === 'rule' && outcome !== 'open') t.is((await flow.simulate(intent.id, { outcome: `dispute_${outcome}` })).statusCode, 200);
+        if (step === 'price') {
+          for (let i = 0; i < 3 && (await flow.intent(intent.id)).status !== 'channel_settled'; i += 1) await tick();
+          t.is((await flow.intent(intent.id)).status, 'channel_settled');
+        }
+        if (step === 'release') {
+          t.is((await flow.advance(intent.id, 'release')).statusCode, 200);
+          await tick();
+        }
+      }
+
+      const net = (await flow.intent(intent.id)).net?.amount as number;
+      t.true(Number.isSafeInteger(net) && net > 0);
+      const heldAfterPricing = steps.indexOf('open') > steps.indexOf('price');
+      const expected =
+        outcome === 'lost'
+          ? { available: thb(-DISPUTE_FEE), pending: thb(0), dispute_hold: thb(0) }
+          : outcome === 'won'
+            ? { available: thb(net), pending: thb(0), dispute_hold: thb(0) }
+            : { available: thb(heldAfterPricing ? 0 : net), pending: thb(0), dispute_hold: thb(heldAfterPricing ? net : 0) };
+      t.like(await flow.get('/v1/balance'), expected);
+
+      const settle = await flow.post('/v1/settlements', {});
+      if (outcome === 'won') {
+        t.is(settle.statusCode, 201, settle.payload);
+        t.like(settle.result, { amount: { amount: net, currency: 'THB' }, payments: 1 });
+      } else {
+        t.is(settle.statusCode, 409, settle.payload);
+        t.like(settle.result, { error: { code: 'nothing_to_settle' } });
+      }
+      await assertLedgerVerifies(t0);
+      await assertMerchantMoney(t0, flow, { scope, key, currency: 'THB' });
+    });
+  }
+}
