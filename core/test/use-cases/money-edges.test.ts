@@ -8,7 +8,7 @@ import { MAX_AMOUNT } from '../../src/domain/money';
 import type { PaymentAttempt } from '../../src/domain/payment-attempt.entity';
 import type { PaymentIntent } from '../../src/domain/payment-intent.entity';
 import { MAX_CONVERTED_AT_CREATION, unlockedFx } from '../../src/domain/payment-pricing';
-import { openSettlement, openSettlementParts, type SettlementDeps } from '../../src/domain/settlement-batch';
+import { openSettlement, openSettlementParts, settlementParts, type SettlementDeps } from '../../src/domain/settlement-batch';
 import { CoreError, isCoreError } from '../../src/errors/core-error';
 import { CreatePaymentIntent } from '../../src/use-cases/create-payment-intent/create-payment-intent.use-case';
 import { VerifyLedger } from '../../src/use-cases/verify-ledger/verify-ledger.use-case';
@@ -184,4 +184,28 @@ test('a scheduled batch whose nets pass 2^53 − 1 is split into parts that each
     for (const settlement of made) t.true(Number.isSafeInteger(settlement.amount.amount) && settlement.amount.amount <= MAX_AMOUNT);
     t.true((await s.verify()).ok);
   }
+});
+
+test('property: settlement parts keep every payment in order, each part fits in 2^53 − 1, and their sums are the exact total', (t) => {
+  const net = fc.oneof(fc.integer({ min: 1, max: MAX_AMOUNT }), fc.constantFrom(1, MAX_AMOUNT, MAX_AMOUNT - 1, Math.floor(MAX_AMOUNT / 2) + 1));
+  let split = 0;
+  fc.assert(
+    fc.property(fc.array(net, { minLength: 1, maxLength: 40 }), (nets) => {
+      const payments = nets.map((amount, index) => ({ id: `pi_${index}`, net: { amount, currency: 'THB' } }) as PaymentIntent);
+      const parts = settlementParts(payments);
+      if (parts.flatMap((part) => part.payments.map((payment) => payment.id)).join() !== payments.map((payment) => payment.id).join()) throw new Error('payments lost or reordered');
+      const total = nets.reduce((sum, amount) => sum + BigInt(amount), 0n);
+      if (parts.reduce((sum, part) => sum + BigInt(part.amount), 0n) !== total) throw new Error('the parts do not add up to the total');
+      for (const [index, part] of parts.entries()) {
+        const exact = part.payments.reduce((sum, payment) => sum + BigInt(payment.net?.amount ?? 0), 0n);
+        if (part.payments.length === 0 || !Number.isSafeInteger(part.amount) || BigInt(part.amount) !== exact) throw new Error(`part ${index} is not exact`);
+        // Greedy: the next part's first payment would not have fitted in this one.
+        const next = parts[index + 1];
+        if (next && exact + BigInt(next.payments[0]?.net?.amount ?? 0) <= BigInt(MAX_AMOUNT)) throw new Error(`part ${index} was cut early`);
+      }
+      if (parts.length > 1) split += 1;
+    }),
+    { numRuns: 500 },
+  );
+  t.true(split > 0, 'some runs passed 2^53 − 1 and were split');
 });
