@@ -158,3 +158,6 @@ export * from './use-cases/get-settlement/get-settlement.use-case';
 export * from './use-cases/list-settlements/list-settlements.use-case';
 export * from './use-cases/pay-settlement/pay-settlement.use-case';
 export * from './use-cases/verify-payout-destinations/verify-payout-destinations.use-case';
+export * from './ports/job-item-failures.port';
+export * from './use-cases/run-item-jobs/item-job';
+export * from './use-cases/run-item-jobs/run-item-jobs.use-case';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import test from 'ava';
-import type { AccountScope, Dispute } from '@payments/core';
+import type { AccountScope, Dispute, Mode } from '@payments/core';
 import { aScope, ids, T0 } from '../fixtures';
 import { sharedStorage, stripUndefined, type StorageAdapter } from './storage-adapters';
 
@@ -98,7 +98,7 @@ export function disputeRepositoryContract(adapter: StorageAdapter): void {
     t.deepEqual(await disputes.findById(scope, older.id), older);
   });
 
-  test(title('due for check: unruled, quiet since the cutoff, oldest change first, not before the next check set'), async (t) => {
+  test(title('due for check: of one mode, unruled, quiet since the cutoff, oldest change first, not before the next check set'), async (t) => {
     const { disputes } = storage();
     const scope = aScope();
     // Far in the future, so rows of other tests on the shared storage never qualify.
@@ -108,11 +108,13 @@ export function disputeRepositoryContract(adapter: StorageAdapter): void {
     const reviewing = aDispute(aScope(), { status: 'under_review', updated: after(20) });
     const ruled = aDispute(scope, { status: 'won', updated: after(5), closedAt: after(5) });
     const recent = aDispute(scope, { updated: after(100) });
-    for (const dispute of [recent, ruled, reviewing, oldest]) await disputes.insert(dispute);
-    const due = async (now: Date, limit = 10_000): Promise<string[]> =>
-      (await disputes.findDueForCheck({ updatedBefore: after(50), now, limit })).filter((d) => d.updated >= base).map((d) => d.id);
+    const live = aDispute(aScope('live', scope.merchantId), { updated: after(15) });
+    for (const dispute of [recent, ruled, reviewing, live, oldest]) await disputes.insert(dispute);
+    const due = async (now: Date, limit = 10_000, mode: Mode = 'test'): Promise<string[]> =>
+      (await disputes.findDueForCheck({ mode, updatedBefore: after(50), now, limit })).filter((d) => d.updated >= base).map((d) => d.id);
     t.deepEqual(await due(after(60)), [oldest.id, reviewing.id]);
-    t.is((await disputes.findDueForCheck({ updatedBefore: after(50), now: after(60), limit: 1 })).length, 1);
+    t.deepEqual(await due(after(60), 10_000, 'live'), [live.id], "the other mode's disputes are not returned");
+    t.is((await disputes.findDueForCheck({ mode: 'test', updatedBefore: after(50), now: after(60), limit: 1 })).length, 1);
 
     await disputes.setNextCheck(oldest.id, after(120));
     t.deepEqual(await due(after(60)), [reviewing.id]);

@@ -226,10 +226,10 @@ export function paymentIntentRepositoryContract(adapter: StorageAdapter): void {
     }
   });
 
-  test(title('findDueForExpiry returns expirable intents of every merchant past their deadline, oldest first'), async (t) => {
+  test(title('findDueForExpiry returns expirable intents of one mode, every merchant, past their deadline, oldest first'), async (t) => {
     await withOwnStorage(adapter, async ({ intents }) => {
       const a = aScope('test');
-      const b = aScope('live');
+      const b = aScope('test');
       const dueLate = aPaymentIntent(a, { status: 'failed', expiresAt: at(3_000) });
       const dueEarly = aPaymentIntent(b, { status: 'requires_payment', expiresAt: at(1_000) });
       const dueMiddle = aPaymentIntent(a, { status: 'created', expiresAt: at(2_000) });
@@ -240,11 +240,32 @@ export function paymentIntentRepositoryContract(adapter: StorageAdapter): void {
       const canceled = aPaymentIntent(b, { status: 'canceled', expiresAt: at(1_000) });
       for (const intent of [dueLate, dueEarly, dueMiddle, dueNow, notYet, paid, alreadyExpired, canceled]) await intents.insert(intent);
 
-      const due = await intents.findDueForExpiry(at(5_000), 10);
+      const due = await intents.findDueForExpiry('test', at(5_000), 10);
       t.deepEqual(due.map((intent) => intent.id), [dueEarly.id, dueMiddle.id, dueLate.id, dueNow.id]);
       t.deepEqual(due[0], dueEarly);
-      t.deepEqual((await intents.findDueForExpiry(at(5_000), 2)).map((intent) => intent.id), [dueEarly.id, dueMiddle.id]);
-      t.deepEqual(await intents.findDueForExpiry(at(999), 10), []);
+      t.deepEqual((await intents.findDueForExpiry('test', at(5_000), 2)).map((intent) => intent.id), [dueEarly.id, dueMiddle.id]);
+      t.deepEqual(await intents.findDueForExpiry('test', at(999), 10), []);
+    });
+  });
+
+  test(title("the background jobs' queries return only the asked mode's intents"), async (t) => {
+    await withOwnStorage(adapter, async ({ intents }) => {
+      const live = aScope('live');
+      const modes = { live, test: aScope('test', live.merchantId) };
+      const made = new Map<string, { expiring: PaymentIntent; awaiting: PaymentIntent; releasable: PaymentIntent }>();
+      for (const [mode, scope] of Object.entries(modes)) {
+        const expiring = aPaymentIntent(scope, { status: 'requires_payment', expiresAt: at(1_000) });
+        const awaiting = aPaymentIntent(scope, { status: 'succeeded' });
+        const releasable = aPaymentIntent(scope, { status: 'channel_settled', availableAt: at(1_000) });
+        for (const intent of [expiring, awaiting, releasable]) await intents.insert(intent);
+        made.set(mode, { expiring, awaiting, releasable });
+      }
+      for (const mode of ['live', 'test'] as const) {
+        const mine = made.get(mode);
+        t.deepEqual((await intents.findDueForExpiry(mode, at(5_000), 10)).map((intent) => intent.id), [mine?.expiring.id], `${mode}: expiry`);
+        t.deepEqual((await intents.findAwaitingChannelSettlement(mode, 10)).map((intent) => intent.id), [mine?.awaiting.id], `${mode}: channel settlement`);
+        t.deepEqual((await intents.findDueForRelease(mode, at(5_000), 10)).map((intent) => intent.id), [mine?.releasable.id], `${mode}: release`);
+      }
     });
   });
 

@@ -164,16 +164,19 @@ export function settlementRepositoryContract(adapter: StorageAdapter): void {
     t.deepEqual(await settlements.findByRequestKey(scope, key), renewed);
   });
 
-  test(title('findUnfinished lists pending and processing settlements of every merchant, oldest first'), async (t) => {
+  test(title('findUnfinished lists pending and processing settlements of one mode, every merchant, oldest first'), async (t) => {
     await withOwnStorage(adapter, async ({ settlements }) => {
       const a = aSettlement(aScope('test'));
-      const b = aSettlement(aScope('live'), { status: 'processing' });
+      const b = aSettlement(aScope('test'), { status: 'processing' });
       const paid = aSettlement(aScope('test'), { status: 'paid' });
       const failed = aSettlement(aScope('test'), { status: 'failed' });
       const c = aSettlement(aScope('test'));
-      for (const settlement of [a, paid, b, failed, c]) await settlements.insert(settlement);
-      t.deepEqual((await settlements.findUnfinished(10)).map((s) => s.id), [a.id, b.id, c.id]);
-      t.deepEqual((await settlements.findUnfinished(2)).map((s) => s.id), [a.id, b.id]);
+      const live = aSettlement(aScope('live'), { status: 'processing' });
+      const livePaid = aSettlement(aScope('live'), { status: 'paid' });
+      for (const settlement of [a, live, paid, b, livePaid, failed, c]) await settlements.insert(settlement);
+      t.deepEqual((await settlements.findUnfinished('test', 10)).map((s) => s.id), [a.id, b.id, c.id]);
+      t.deepEqual((await settlements.findUnfinished('test', 2)).map((s) => s.id), [a.id, b.id]);
+      t.deepEqual((await settlements.findUnfinished('live', 10)).map((s) => s.id), [live.id], "the other mode's settlements are not returned");
     });
   });
 

@@ -63,15 +63,15 @@ export function webhookDeliveryRepositoryContract(adapter: StorageAdapter): void
       const scope = aScope();
       const { delivery, eventId } = await queue(s, scope);
       const lease = new Date(T0.getTime() + MIN);
-      const claimed = await s.webhookDeliveries.claimDue(T0, lease, 10);
+      const claimed = await s.webhookDeliveries.claimDue('test', T0, lease, 10);
       t.is(claimed.length, 1);
       t.is(claimed[0]!.event.id, eventId);
       t.is(claimed[0]!.delivery.lockedUntil?.getTime(), lease.getTime());
-      t.deepEqual(await s.webhookDeliveries.claimDue(T0, lease, 10), [], 'leased');
+      t.deepEqual(await s.webhookDeliveries.claimDue('test', T0, lease, 10), [], 'leased');
       // The lease runs out (the worker died); another pass takes it over.
       const later = new Date(lease.getTime() + 1);
       const lease2 = new Date(later.getTime() + MIN);
-      t.is((await s.webhookDeliveries.claimDue(later, lease2, 10)).length, 1);
+      t.is((await s.webhookDeliveries.claimDue('test', later, lease2, 10)).length, 1);
       // The attempt went to the endpoint's url of the moment (changed since queueing).
       const next = afterAttempt({ ...delivery, url: 'https://hooks.example.com/moved' }, { status: 500 }, later);
       const attempt = { id: 'wha_A', deliveryId: delivery.id, at: later, responseStatus: 500, latencyMs: 12, error: 'HTTP 500' };
@@ -82,12 +82,12 @@ export function webhookDeliveryRepositoryContract(adapter: StorageAdapter): void
       t.like(stored, { status: 'pending', attempts: 1, responseStatus: 500, lastError: 'HTTP 500', url: 'https://hooks.example.com/moved' });
       t.is(stored.nextRetryAt?.getTime(), later.getTime() + MIN);
       t.is(stored.lockedUntil, undefined);
-      t.deepEqual(await s.webhookDeliveries.claimDue(later, lease2, 10), [], 'not due before the retry time');
+      t.deepEqual(await s.webhookDeliveries.claimDue('test', later, lease2, 10), [], 'not due before the retry time');
       const health = await s.webhookDeliveries.endpointHealth(delivery.endpointId);
       t.like(health, { attempts: 1, successes: 0, lastError: 'HTTP 500' });
       t.is(health.failingSince?.getTime(), later.getTime());
       t.true(await s.webhookDeliveries.rearm(armResend(stored, later)));
-      t.is((await s.webhookDeliveries.claimDue(later, lease2, 10)).length, 1, 'a resend makes it due now');
+      t.is((await s.webhookDeliveries.claimDue('test', later, lease2, 10)).length, 1, 'a resend makes it due now');
     });
   });
 
@@ -112,12 +112,34 @@ export function webhookDeliveryRepositoryContract(adapter: StorageAdapter): void
     await t.throwsAsync(s.webhookDeliveries.list({ merchantId: aScope().merchantId }, { limit: 10, startingAfter: first.delivery.id }), { instanceOf: CoreError });
   });
 
+  test(title("a claim takes only the asked mode's deliveries"), async (t) => {
+    await withOwnStorage(adapter, async (s) => {
+      const live = aScope('live');
+      const liveOne = await queue(s, live);
+      const testOne = await queue(s, aScope('test', live.merchantId));
+      const lease = new Date(T0.getTime() + MIN);
+      t.deepEqual((await s.webhookDeliveries.claimDue('test', T0, lease, 10)).map((c) => c.delivery.id), [testOne.delivery.id]);
+      t.deepEqual((await s.webhookDeliveries.claimDue('live', T0, lease, 10)).map((c) => c.delivery.id), [liveOne.delivery.id]);
+    });
+  });
+
+  test(title('a claim leaves the excluded deliveries (failed items waiting for their next try) unleased'), async (t) => {
+    await withOwnStorage(adapter, async (s) => {
+      const scope = aScope();
+      const waiting = await queue(s, scope);
+      const healthy = await queue(s, scope);
+      const lease = new Date(T0.getTime() + MIN);
+      t.deepEqual((await s.webhookDeliveries.claimDue('test', T0, lease, 1, new Set([waiting.delivery.id]))).map((c) => c.delivery.id), [healthy.delivery.id]);
+      t.deepEqual((await s.webhookDeliveries.claimDue('test', T0, lease, 10)).map((c) => c.delivery.id), [waiting.delivery.id], 'it was not leased');
+    });
+  });
+
   test(title('concurrent claimers never get the same delivery'), async (t) => {
     await withOwnStorage(adapter, async (s) => {
       const scope = aScope();
       for (let i = 0; i < 40; i += 1) await queue(s, scope);
       const lease = new Date(T0.getTime() + MIN);
-      const passes = await Promise.all(Array.from({ length: 6 }, () => s.webhookDeliveries.claimDue(T0, lease, 10)));
+      const passes = await Promise.all(Array.from({ length: 6 }, () => s.webhookDeliveries.claimDue('test', T0, lease, 10)));
       const claimed = passes.flat().map((c) => c.delivery.id);
       t.is(new Set(claimed).size, claimed.length, 'no delivery twice');
       t.is(claimed.length, 40);

@@ -18,6 +18,8 @@ import {
   type SimulatedDisputeOutcome,
   type SimulatedOutcome,
   type SimulationInstruction,
+  type ItemJob,
+  type JobLane,
 } from '@payments/core';
 import { sign, SIGNATURE_HEADER, verify } from './callback-signature';
 import type { SimulatorCallback, SimulatorDispute, SimulatorOrder, SimulatorOrderBook } from './simulator-order-book';
@@ -289,31 +291,84 @@ export class SimulatorPaymentChannel implements PaymentChannel {
   }
 
   /**
-   * One worker tick: settles the orders paid at least `settleAfterMs` ago, then reports the magic
-   * outcomes that are due; in that order, so an order paid by this tick settles on a later one
-   * (the simulator settles on the tick after a success). Last, tries again the callbacks the
-   * service refused before (a magic outcome may arrive before the attempt that placed its order
-   * has committed). Returns the work done.
+   * One tick of the simulated channel's clock, for tests that drive it by hand: settles the orders
+   * paid at least `settleAfterMs` ago, then reports the magic outcomes that are due; in that
+   * order, so an order paid by this tick settles on a later one (the simulator settles on the tick
+   * after a success). Last, tries again the callbacks the service refused before (a magic outcome
+   * may arrive before the attempt that placed its order has committed). Returns the work done.
+   * The worker runs the same steps as background jobs instead (`jobs()`), each item on its own.
    */
   async tick(limit = 100): Promise<number> {
-    const now = this.clock.now();
-    const settled = await this.book.settlePaid(new Date(now.getTime() - (this.options.settleAfterMs ?? 0)), now);
-    const due = await this.book.claimDue(now, limit, this.leaseUntil());
-    for (const order of due) {
-      if (!order.scheduled || order.status !== 'pending') {
-        // Decided meanwhile (a simulate replaced the magic outcome): drop the stale schedule.
-        await this.book.update({ ...order, scheduled: undefined, dueAt: undefined });
-        continue;
-      }
-      const callback = await this.record(order, order.scheduled);
-      await this.deliver(callback).catch(() => undefined); // refused: a later tick tries again
-    }
-    const retried = await this.book.claimDueCallbacks(now, limit, CALLBACK_ATTEMPTS, this.leaseUntil());
+    const settled = await this.settlePaid();
+    const due = await this.claimDueOutcomes(limit);
+    for (const order of due) await this.reportOutcome(order);
+    const retried = await this.claimRefusedCallbacks(limit);
     for (let start = 0; start < retried.length; start += RETRY_CONCURRENCY) {
-      // Refused again: `deliver` has set the next try, or given up after the last.
-      await Promise.all(retried.slice(start, start + RETRY_CONCURRENCY).map((callback) => this.deliver(callback).catch(() => undefined)));
+      await Promise.all(retried.slice(start, start + RETRY_CONCURRENCY).map((callback) => this.retryCallback(callback)));
     }
     return settled + due.length + retried.length;
+  }
+
+  /**
+   * The simulated channel's clock as the worker's background jobs, in tick order: settling paid
+   * orders (one statement), then reporting due magic outcomes and retrying refused callbacks one
+   * item at a time, so one order that cannot be reported never holds up the others.
+   */
+  jobs(): { settlePaid: () => Promise<number>; outcomes: ItemJob<SimulatorOrder>; callbacks: ItemJob<SimulatorCallback> } {
+    const lanes: readonly JobLane[] = ['test'];
+    return {
+      settlePaid: () => this.settlePaid(),
+      outcomes: {
+        name: 'simulator-outcomes',
+        lanes,
+        due: (_lane, limit, deferred) => this.claimDueOutcomes(limit + deferred.size),
+        idOf: (order) => order.id,
+        handle: async (order) => {
+          await this.reportOutcome(order);
+          return true;
+        },
+      },
+      callbacks: {
+        name: 'simulator-callbacks',
+        lanes,
+        concurrency: RETRY_CONCURRENCY,
+        due: (_lane, limit, deferred) => this.claimRefusedCallbacks(limit + deferred.size),
+        idOf: (callback) => callback.id,
+        handle: async (callback) => {
+          await this.retryCallback(callback);
+          return true;
+        },
+      },
+    };
+  }
+
+  private settlePaid(): Promise<number> {
+    const now = this.clock.now();
+    return this.book.settlePaid(new Date(now.getTime() - (this.options.settleAfterMs ?? 0)), now);
+  }
+
+  private claimDueOutcomes(limit: number): Promise<SimulatorOrder[]> {
+    return this.book.claimDue(this.clock.now(), limit, this.leaseUntil());
+  }
+
+  private claimRefusedCallbacks(limit: number): Promise<SimulatorCallback[]> {
+    return this.book.claimDueCallbacks(this.clock.now(), limit, CALLBACK_ATTEMPTS, this.leaseUntil());
+  }
+
+  /** Reports one order's due magic outcome (its callback is kept until the service takes it). */
+  private async reportOutcome(order: SimulatorOrder): Promise<void> {
+    if (!order.scheduled || order.status !== 'pending') {
+      // Decided meanwhile (a simulate replaced the magic outcome): drop the stale schedule.
+      await this.book.update({ ...order, scheduled: undefined, dueAt: undefined });
+      return;
+    }
+    const callback = await this.record(order, order.scheduled);
+    await this.deliver(callback).catch(() => undefined); // refused: a later tick tries again
+  }
+
+  /** Refused again: `deliver` has set the next try, or given up after the last. */
+  private retryCallback(callback: SimulatorCallback): Promise<void> {
+    return this.deliver(callback).catch(() => undefined);
   }
 
   /**

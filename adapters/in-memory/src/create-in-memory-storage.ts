@@ -20,6 +20,7 @@ import { InMemoryPlatformKeyRepository } from './in-memory-platform-key.reposito
 import { InMemoryLedger } from './in-memory-ledger';
 import { InMemorySettlementRepository } from './in-memory-settlement.repository';
 import { InMemoryDisputeRepository } from './in-memory-dispute.repository';
+import { InMemoryJobItemFailures } from './in-memory-job-item-failures';
 
 /** The storage ports over one in-memory store; the same shape as `createSqlStorage`. */
 export interface InMemoryStorage extends StoragePorts {
@@ -49,5 +50,6 @@ export function createInMemoryStorage(store: InMemoryStore = new InMemoryStore()
     ledger: new InMemoryLedger(store),
     disputes: new InMemoryDisputeRepository(store),
     settlements: new InMemorySettlementRepository(store),
+    jobItemFailures: new InMemoryJobItemFailures(),
   };
 }

@@ -1,4 +1,5 @@
-import { CoreError, isRuled, type AccountScope, type Dispute, type DisputeFilter, type DisputeRepository, type Mode, type Page, type PageRequest } from '@payments/core';
+import type { Mode } from '@payments/core';
+import { CoreError, isRuled, type AccountScope, type Dispute, type DisputeFilter, type DisputeRepository, type Page, type PageRequest } from '@payments/core';
 import { deepCopy } from './deep-copy';
 import { pageNewestFirst } from './in-memory-pagination';
 import type { InMemoryStore } from './in-memory-store';
@@ -67,12 +68,12 @@ export class InMemoryDisputeRepository implements DisputeRepository {
     });
   }
 
-  findDueForCheck(query: { readonly updatedBefore: Date; readonly now: Date; readonly limit: number }): Promise<Dispute[]> {
+  findDueForCheck(query: { readonly mode: Mode; readonly updatedBefore: Date; readonly now: Date; readonly limit: number }): Promise<Dispute[]> {
     return this.store.atomic(() =>
       [...this.store.tables.disputes.values()]
         .filter(({ value }) => {
           const next = this.nextChecks.get(value.id);
-          return !isRuled(value) && value.updated <= query.updatedBefore && (next === undefined || next <= query.now);
+          return value.mode === query.mode && !isRuled(value) && value.updated <= query.updatedBefore && (next === undefined || next <= query.now);
         })
         .sort((a, b) => a.value.updated.getTime() - b.value.updated.getTime() || a.seq - b.seq)
         .slice(0, query.limit)

@@ -1,3 +1,4 @@
+import type { Mode } from '@payments/core';
 import { CoreError, type AccountScope, type PaymentAttempt, type PaymentAttemptRepository } from '@payments/core';
 import { deepCopy } from './deep-copy';
 import type { InMemoryStore, Sequenced } from './in-memory-store';
@@ -76,10 +77,10 @@ export class InMemoryPaymentAttemptRepository implements PaymentAttemptRepositor
     });
   }
 
-  findDueForCheck(now: Date, limit: number): Promise<PaymentAttempt[]> {
+  findDueForCheck(mode: Mode, now: Date, limit: number): Promise<PaymentAttempt[]> {
     return this.store.atomic(() =>
       [...this.store.tables.attempts.values()]
-        .filter(({ value }) => value.status === 'pending' && value.nextCheckAt !== undefined && value.nextCheckAt <= now)
+        .filter(({ value }) => value.mode === mode && value.status === 'pending' && value.nextCheckAt !== undefined && value.nextCheckAt <= now)
         .sort((a, b) => (a.value.nextCheckAt as Date).getTime() - (b.value.nextCheckAt as Date).getTime() || a.seq - b.seq)
         .slice(0, limit)
         .map((row) => deepCopy(row.value)),

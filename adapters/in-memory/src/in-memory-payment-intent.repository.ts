@@ -1,3 +1,4 @@
+import type { Mode } from '@payments/core';
 import {
   CoreError,
   isDueForExpiry,
@@ -83,30 +84,30 @@ export class InMemoryPaymentIntentRepository implements PaymentIntentRepository 
     );
   }
 
-  findDueForExpiry(now: Date, limit: number): Promise<PaymentIntent[]> {
+  findDueForExpiry(mode: Mode, now: Date, limit: number): Promise<PaymentIntent[]> {
     return this.store.atomic(() =>
       [...this.store.tables.intents.values()]
-        .filter((row) => isDueForExpiry(row.value, now))
+        .filter((row) => row.value.mode === mode && isDueForExpiry(row.value, now))
         .sort((a, b) => (a.value.expiresAt as Date).getTime() - (b.value.expiresAt as Date).getTime() || a.seq - b.seq)
         .slice(0, limit)
         .map((row) => deepCopy(row.value)),
     );
   }
 
-  findAwaitingChannelSettlement(limit: number): Promise<PaymentIntent[]> {
+  findAwaitingChannelSettlement(mode: Mode, limit: number): Promise<PaymentIntent[]> {
     return this.store.atomic(() =>
       [...this.store.tables.intents.values()]
-        .filter((row) => row.value.status === 'succeeded')
+        .filter((row) => row.value.mode === mode && row.value.status === 'succeeded')
         .sort((a, b) => a.value.updated.getTime() - b.value.updated.getTime() || a.seq - b.seq)
         .slice(0, limit)
         .map((row) => deepCopy(row.value)),
     );
   }
 
-  findDueForRelease(now: Date, limit: number): Promise<PaymentIntent[]> {
+  findDueForRelease(mode: Mode, now: Date, limit: number): Promise<PaymentIntent[]> {
     return this.store.atomic(() =>
       [...this.store.tables.intents.values()]
-        .filter(({ value }) => value.status === 'channel_settled' && value.releasedAt === undefined && value.availableAt !== undefined && value.availableAt <= now)
+        .filter(({ value }) => value.mode === mode && value.status === 'channel_settled' && value.releasedAt === undefined && value.availableAt !== undefined && value.availableAt <= now)
         .sort((a, b) => (a.value.availableAt as Date).getTime() - (b.value.availableAt as Date).getTime() || a.seq - b.seq)
         .slice(0, limit)
         .map((row) => deepCopy(row.value)),

@@ -1,3 +1,4 @@
+import type { Mode } from '@payments/core';
 import {
   CoreError,
   type AccountScope,
@@ -99,10 +100,10 @@ export class InMemorySettlementRepository implements SettlementRepository {
     });
   }
 
-  findUnfinished(limit: number): Promise<Settlement[]> {
+  findUnfinished(mode: Mode, limit: number): Promise<Settlement[]> {
     return this.store.atomic(() =>
       [...this.store.tables.settlements.values()]
-        .filter((row) => row.value.status === 'pending' || row.value.status === 'processing')
+        .filter((row) => row.value.mode === mode && (row.value.status === 'pending' || row.value.status === 'processing'))
         .sort((a, b) => a.seq - b.seq)
         .slice(0, limit)
         .map((row) => deepCopy(row.value)),

@@ -1,3 +1,4 @@
+import type { Mode } from '@payments/core';
 import type {
   AccountScope,
   ClaimedDelivery,
@@ -23,12 +24,14 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
     });
   }
 
-  claimDue(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedDelivery[]> {
+  claimDue(mode: Mode, now: Date, leaseUntil: Date, limit: number, excluding: ReadonlySet<string> = new Set()): Promise<ClaimedDelivery[]> {
     return this.store.atomic(() => {
       const t = now.getTime();
       const due = [...this.store.tables.webhookDeliveries.values()]
         .filter(
           (row) =>
+            row.value.mode === mode &&
+            !excluding.has(row.value.id) &&
             row.value.status === 'pending' &&
             row.value.nextRetryAt !== undefined &&
             row.value.nextRetryAt.getTime() <= t &&

@@ -24,3 +24,4 @@ export * from './in-memory-platform-key.repository';
 export * from './in-memory-ledger';
 export * from './in-memory-dispute.repository';
 export * from './in-memory-settlement.repository';
+export * from './in-memory-job-item-failures';

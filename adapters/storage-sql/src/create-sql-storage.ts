@@ -21,6 +21,7 @@ import { KnexPlatformKeyRepository } from './repositories/knex-platform-key.repo
 import { KnexLedger } from './repositories/knex-ledger.repository';
 import { KnexDisputeRepository } from './repositories/knex-dispute.repository';
 import { KnexSettlementRepository } from './repositories/knex-settlement.repository';
+import { KnexJobItemFailures } from './repositories/knex-job-item-failures.repository';
 
 /** The storage ports of one database, as the composition root binds them. */
 export type SqlStorage = StoragePorts;
@@ -53,5 +54,6 @@ export function createSqlStorage(knex: Knex, options: KnexUnitOfWorkOptions = {}
     ledger: new KnexLedger(context),
     disputes: new KnexDisputeRepository(context),
     settlements: new KnexSettlementRepository(context),
+    jobItemFailures: new KnexJobItemFailures(context),
   };
 }

@@ -8,7 +8,7 @@ import { createTestDatabase } from '../src/testing/create-test-database';
 import { onMysql } from './test-support';
 
 const run = promisify(execFile);
-const TABLES = ['merchants', 'users', 'api_keys', 'payment_intents', 'checkout_sessions', 'events', 'idempotency_keys', 'payment_attempts', 'simulator_orders', 'audit_log', 'dashboard_sessions', 'signing_keys', 'payout_destinations', 'webhook_endpoints', 'notices', 'webhook_deliveries', 'webhook_delivery_attempts', 'platform_keys', 'ledger_transactions', 'ledger_entries', 'ledger_balances', 'disputes', 'simulator_disputes', 'settlements', 'simulator_callbacks'];
+const TABLES = ['merchants', 'users', 'api_keys', 'payment_intents', 'checkout_sessions', 'events', 'idempotency_keys', 'payment_attempts', 'simulator_orders', 'audit_log', 'dashboard_sessions', 'signing_keys', 'payout_destinations', 'webhook_endpoints', 'notices', 'webhook_deliveries', 'webhook_delivery_attempts', 'platform_keys', 'ledger_transactions', 'ledger_entries', 'ledger_balances', 'disputes', 'simulator_disputes', 'settlements', 'simulator_callbacks', 'job_item_failures'];
 
 /** Migrates `url` in a process of its own, as the API and a worker do when they start. */
 function migrateInChildProcess(url: string): Promise<unknown> {

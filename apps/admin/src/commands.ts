@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { CreateMerchant, SetLiveMode, type SettlementSchedule } from '@payments/core';
 import { PlatformKeys, VerifyLedger, Ledger, type PlatformKey } from '@payments/core';
+import { Clock, CoreError, JobItemFailures, type JobItemFailure } from '@payments/core';
 import { DUPLICATE_PAYMENTS_MAX_LIMIT, ListDuplicatePayments, type PaymentAttempt } from '@payments/core';
 import type { AppContainer } from '@payments/api';
 
@@ -29,6 +30,9 @@ export const USAGE = `Usage: npm run -s admin -- <command>
   platform-keys list              the platform's webhook signing keys (public halves only)
   ledger verify [--limit 100]     check every ledger invariant; exit code 3 when one is broken
   ledger rebuild-balances         recompute the balance table from the journal (a repair)
+  jobs failures [--limit 100]     background items that failed (job, lane, item, error code,
+                                  attempts, next try), the most recent first
+  jobs retry <item id>            make a failed item due now: the next pass of its job tries it
 
 Prints JSON on stdout; errors as JSON on stderr with a non-zero exit code.`;
 
@@ -144,7 +148,39 @@ const rebuildBalances: Command = async (app, args) => {
   return { ledger: { balance_rows: await app.get<Ledger>(Ledger).rebuildBalances() } };
 };
 
+/** A failure record as the operator reads it. */
+function presentJobItemFailure(failure: JobItemFailure): Record<string, unknown> {
+  return {
+    job: failure.job,
+    lane: failure.lane,
+    item: failure.itemId,
+    error_code: failure.errorCode,
+    ...(failure.errorMessage === undefined ? {} : { error_message: failure.errorMessage }),
+    attempts: failure.attempts,
+    first_failed_at: failure.firstFailedAt.toISOString(),
+    last_failed_at: failure.lastFailedAt.toISOString(),
+    next_try_at: failure.nextTryAt.toISOString(),
+  };
+}
+
+const listJobFailures: Command = async (app, args) => {
+  const { values } = parseArgs({ args, options: { limit: { type: 'string' } }, strict: true });
+  if (values.limit !== undefined && !/^[1-9][0-9]{0,5}$/.test(values.limit)) throw new UsageError('--limit takes a whole number from 1.');
+  const failures = await app.get<JobItemFailures>(JobItemFailures).list(values.limit === undefined ? 100 : Number(values.limit));
+  return { failures: failures.map(presentJobItemFailure) };
+};
+
+const retryJobItem: Command = async (app, args) => {
+  const [itemId] = args;
+  if (!itemId || args.length !== 1) throw new UsageError('jobs retry takes one item id (see jobs failures).');
+  const retried = await app.get<JobItemFailures>(JobItemFailures).retryNow(itemId, app.get<Clock>(Clock).now());
+  if (retried === 0) throw new CoreError('resource_not_found', 'not_found', `No failed background item '${itemId}'.`, { param: 'id' });
+  return { retried: { item: itemId, records: retried } };
+};
+
 export const COMMANDS: Readonly<Record<string, Command>> = {
+  'jobs failures': listJobFailures,
+  'jobs retry': retryJobItem,
   'merchant create': createMerchant,
   'merchant open-live': setLive(true),
   'merchant close-live': setLive(false),

@@ -108,6 +108,7 @@ import { createRestPayoutGateway } from '@payments/payout-rest';
 import { ModePayoutGateway } from './payouts';
 import { GetDispute, ListDisputes, ReconcileDisputes, RecordDisputeReport, SubmitDisputeEvidence, type DisputeWriteDeps } from '@payments/core';
 import { GetCheckoutPage, GetCheckoutState, PayCheckoutSession, ResolveCheckoutSession, SimulateCheckoutPayment } from '@payments/core';
+import { JobItemFailures, RunItemJobs } from '@payments/core';
 import { GetWebhookEndpointHealth, ListWebhookDeliveries, PlatformKeyRepository, PlatformKeys, RelayWebhookDeliveries, ResendWebhookDelivery, WebhookCrypto } from '@payments/core';
 import { CryptoWebhookCrypto } from '@payments/node-runtime';
 import { ListDuplicatePayments, OperatorAlerts } from '@payments/core';
@@ -128,6 +129,7 @@ import type { Config } from './config';
 import { LogEmailSender } from './log-email-sender';
 import { LogOperatorAlerts } from './log-operator-alerts';
 import { createLogger, type Logger } from './logger';
+import { unavailableOf } from './http/unavailable';
 import { ServiceMetrics } from './metrics';
 import { Readiness } from './readiness';
 
@@ -225,6 +227,8 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
   constant(PlatformKeyRepository, storage.platformKeys);
   constant(Ledger, storage.ledger);
   constant(DisputeRepository, storage.disputes);
+  constant(JobItemFailures, storage.jobItemFailures);
+
   constant(WebhookCrypto, new CryptoWebhookCrypto());
   constant(EmailSender, new LogEmailSender(logger));
   constant(OperatorAlerts, new LogOperatorAlerts(logger, metrics));
@@ -250,7 +254,24 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
 
   const factory = <T>(id: symbol | (abstract new (...args: never[]) => T), build: (ctx: ResolutionContext) => T): void => {
     container.bind<T>(id).toDynamicValue(build).inSingletonScope();
-  };
+  };  // Every background job runs its items through this one runner: a failing item is recorded,
+  // counted and logged (id and code only), and skipped until its next try.
+  factory(RunItemJobs, (ctx) =>
+    new RunItemJobs({
+      failures: ctx.get(JobItemFailures),
+      clock: ctx.get(Clock),
+      isOutage: (error) => unavailableOf(error) !== undefined,
+      observer: {
+        itemFailed: (failure) => {
+          metrics.jobItemFailures.inc({ job: failure.job, lane: failure.lane, code: failure.errorCode });
+          logger.warn(
+            { job: failure.job, lane: failure.lane, item: failure.itemId, error_code: failure.errorCode, attempts: failure.attempts, next_try_at: failure.nextTryAt.toISOString() },
+            'job item failed; skipped until its next try',
+          );
+        },
+      },
+    }),
+  );
   /** What every change that announces itself writes through: the event log, webhook deliveries, time and ids. */
   const publishing = (ctx: ResolutionContext): EventPublishDeps & { clock: Clock } => ({
     events: ctx.get(EventOutbox),

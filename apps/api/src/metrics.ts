@@ -54,17 +54,41 @@ export class ServiceMetrics {
 
   readonly schedulerLag = new Gauge({
     name: 'payments_scheduler_lag_seconds',
-    help: 'How late the last pass of a worker job started compared with when it was due.',
-    labelNames: ['job'] as const,
+    help: 'How late the last pass of a worker job started compared with when it was due, by job and lane (live, test, platform).',
+    labelNames: ['job', 'lane'] as const,
     registers: [this.registry],
   });
 
   readonly jobDuration = new Histogram({
     name: 'payments_job_duration_seconds',
-    help: 'Duration of one worker job pass, by job and outcome (ok, failed, busy: another worker held it).',
-    labelNames: ['job', 'outcome'] as const,
+    help: 'Duration of one worker job pass, by job, lane and outcome (ok, failed, busy: another worker held it).',
+    labelNames: ['job', 'lane', 'outcome'] as const,
     buckets: JOB_BUCKETS,
     registers: [this.registry],
+  });
+
+  readonly jobItemFailures = new Counter({
+    name: 'payments_job_item_failures_total',
+    help: 'Items a worker job could not handle (recorded, skipped, retried with backoff), by job, lane and error code.',
+    labelNames: ['job', 'lane', 'code'] as const,
+    registers: [this.registry],
+  });
+
+  readonly jobItemsWaiting = new Gauge({
+    name: 'payments_job_items_waiting_retry',
+    help: 'Failed items of a worker job waiting for their next try, by job and lane (sampled on scrape by the worker).',
+    labelNames: ['job', 'lane'] as const,
+    registers: [this.registry],
+    collect: async () => {
+      if (this.waitingSource === undefined) return;
+      try {
+        const counts = await this.waitingSource();
+        this.jobItemsWaiting.reset();
+        for (const { job, lane, count } of counts) this.jobItemsWaiting.set({ job, lane }, count);
+      } catch {
+        // The database is down: keep the last sample.
+      }
+    },
   });
 
   readonly ledgerVerifyOk = new Gauge({
@@ -93,12 +117,18 @@ export class ServiceMetrics {
   });
 
   private backlogSource: (() => Promise<number>) | undefined;
+  private waitingSource: (() => Promise<ReadonlyArray<{ job: string; lane: string; count: number }>>) | undefined;
   private server: Server | undefined;
   private defaultsCollected = false;
 
   /** The worker tells how to count the backlog; an API-only process leaves it unset (no double count). */
   sampleBacklogWith(source: () => Promise<number>): void {
     this.backlogSource = source;
+  }
+
+  /** The worker tells how to count failed items waiting for a retry (the job item failures table). */
+  sampleWaitingItemsWith(source: () => Promise<ReadonlyArray<{ job: string; lane: string; count: number }>>): void {
+    this.waitingSource = source;
   }
 
   /**

@@ -16,6 +16,7 @@ import {
 import { FakeClock } from '@payments/in-memory';
 import { paymentFlow, type Json } from './helpers/payment-flow';
 import { startTestApp, type TestApp, type TestMerchant } from './helpers/test-app';
+import { runJob } from './helpers/worker-tick';
 import { AppConfig, simulatorCallbackSecret } from '../src/container';
 import type { Config } from '../src/config';
 
@@ -128,10 +129,10 @@ test.serial('a lost callback: the reconciler asks the channel and records the pa
   const order = [...scripted.orders.values()].find((o) => o.reference === attempt.id)!;
   scripted.orders.set(order.channelOrderId, { ...order, status: 'paid' });
   t.is((await flow.intent(intent.id)).status, 'requires_payment');
-  await t0.app.get(ReconcileAttempts).execute({ limit: 100 });
+  await runJob(t0.app, ReconcileAttempts, 100);
   t.is((await flow.intent(intent.id)).status, 'succeeded');
   // Run again: nothing changes, nothing is announced twice.
-  await t0.app.get(ReconcileAttempts).execute({ limit: 100 });
+  await runJob(t0.app, ReconcileAttempts, 100);
   t.deepEqual(await flow.eventTypes(intent.id), ['payment_intent.requires_payment', 'payment_intent.succeeded']);
 });
 
@@ -140,7 +141,7 @@ test.serial('a confirmed amount that differs from the order fails the attempt in
   const attempt = (await flow.attempt(intent.id, { payment_method: 'promptpay', channel: 'scripted' })).result as Json;
   const order = [...scripted.orders.values()].find((o) => o.reference === attempt.id)!;
   scripted.orders.set(order.channelOrderId, { ...order, status: 'paid', amount: 3999 });
-  await t0.app.get(ReconcileAttempts).execute({ limit: 100 });
+  await runJob(t0.app, ReconcileAttempts, 100);
   t.is((await flow.intent(intent.id)).status, 'failed');
   t.like((await flow.attempts(intent.id))[0], { status: 'failed', failure_code: 'channel_error' });
 });
@@ -184,11 +185,11 @@ test.serial('a channel that is down is asked once per tick, not once per payment
     const order = [...scripted.orders.values()].find((o) => o.reference === attempt.id)!;
     scripted.orders.set(order.channelOrderId, { ...order, status: 'paid' });
   }
-  await t0.app.get(ReconcileAttempts).execute({ limit: 100 });
+  await runJob(t0.app, ReconcileAttempts, 100);
   scripted.down = true;
   try {
     const before = scripted.queries;
-    await t0.app.get(ReportChannelSettlements).execute({ limit: 100 });
+    await runJob(t0.app, ReportChannelSettlements, 100);
     t.is(scripted.queries - before, 1);
   } finally {
     scripted.down = false;

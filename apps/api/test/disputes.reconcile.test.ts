@@ -8,6 +8,7 @@ import { AppConfig } from '../src/container';
 import type { Config } from '../src/config';
 import { paymentFlow, type Json } from './helpers/payment-flow';
 import { startTestApp, type TestApp } from './helpers/test-app';
+import { runJob } from './helpers/worker-tick';
 
 const QUIET_S = 600;
 const clock = new FakeClock(new Date());
@@ -47,14 +48,14 @@ test.serial('a ruling whose notice was lost is applied by the reconciler once th
   const { dispute, net, ruleSilently } = await disputed(flow);
   const stillOpen = await disputed(flow);
   await ruleSilently('lost');
-  const reconcile = t0.app.get(ReconcileDisputes);
+  const reconcile = () => runJob(t0.app, ReconcileDisputes, 200);
 
-  await reconcile.execute({ limit: 200 });
+  await reconcile();
   t.is((await flow.get(`/v1/disputes/${dispute.id}`)).status, 'opened', 'not quiet long enough yet');
   t.like(await flow.get('/v1/balance'), { dispute_hold: thb(2 * net) });
 
   clock.advance(QUIET_S * 1000);
-  t.true((await reconcile.execute({ limit: 200 })) >= 1);
+  t.true((await reconcile()).progressed >= 1);
   const ruled = await flow.get(`/v1/disputes/${dispute.id}`);
   t.like(ruled, { status: 'lost', fee: { amount: 1500, currency: 'THB' } });
   t.truthy(ruled.closed_at);
@@ -63,9 +64,9 @@ test.serial('a ruling whose notice was lost is applied by the reconciler once th
 
   // Later passes post nothing twice and leave the open one as it is.
   clock.advance(QUIET_S * 1000);
-  await reconcile.execute({ limit: 200 });
+  await reconcile();
   clock.advance(QUIET_S * 1000);
-  await reconcile.execute({ limit: 200 });
+  await reconcile();
   t.like(await flow.get('/v1/balance'), { available: thb(-1500), pending: thb(0), dispute_hold: thb(net) });
   t.deepEqual(await flow.eventTypes(dispute.id), ['dispute.opened', 'dispute.closed']);
   t.deepEqual(await flow.eventTypes(stillOpen.dispute.id), ['dispute.opened']);
@@ -73,7 +74,7 @@ test.serial('a ruling whose notice was lost is applied by the reconciler once th
   // The other ruling's notice is lost too: a win returns the hold.
   await stillOpen.ruleSilently('won');
   clock.advance(QUIET_S * 1000);
-  await reconcile.execute({ limit: 200 });
+  await reconcile();
   t.like(await flow.get(`/v1/disputes/${stillOpen.dispute.id}`), { status: 'won' });
   t.like(await flow.get('/v1/balance'), { available: thb(-1500), pending: thb(net), dispute_hold: thb(0) });
 });

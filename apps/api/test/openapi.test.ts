@@ -6,6 +6,7 @@ import { SimulatorPaymentChannel } from '@payments/channel-simulator';
 import { FakeClock } from '@payments/in-memory';
 import { ResponseValidator } from './openapi/response-validator';
 import { createBody, startTestApp, unique, type TestApp } from './helpers/test-app';
+import { runJob } from './helpers/worker-tick';
 
 type Json = Record<string, any>;
 
@@ -130,6 +131,6 @@ test.serial('answers of every /v1 route, successes and errors, validate against 
 async function tick(): Promise<void> {
   clock.advance(1000);
   await t0.app.get(SimulatorPaymentChannel).tick();
-  await t0.app.get(ReportChannelSettlements).execute({ limit: 100 });
-  await t0.app.get(ReleaseFunds).execute({ limit: 100 });
+  await runJob(t0.app, ReportChannelSettlements, 100);
+  await runJob(t0.app, ReleaseFunds, 100);
 }

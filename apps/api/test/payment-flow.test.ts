@@ -4,6 +4,7 @@ import { SimulatorPaymentChannel } from '@payments/channel-simulator';
 import { FakeClock } from '@payments/in-memory';
 import { paymentFlow, type Json } from './helpers/payment-flow';
 import { startTestApp, unique, type TestApp, type TestMerchant } from './helpers/test-app';
+import { runJob } from './helpers/worker-tick';
 
 const clock = new FakeClock(new Date());
 let t0: TestApp;
@@ -21,10 +22,10 @@ test.after.always(async () => t0?.close());
 async function tick(): Promise<void> {
   clock.advance(1000);
   await t0.app.get(SimulatorPaymentChannel).tick();
-  await t0.app.get(ExpirePaymentIntents).execute({ limit: 100 });
-  await t0.app.get(ReconcileAttempts).execute({ limit: 100 });
-  await t0.app.get(ReportChannelSettlements).execute({ limit: 100 });
-  await t0.app.get(ReleaseFunds).execute({ limit: 100 });
+  await runJob(t0.app, ExpirePaymentIntents, 100);
+  await runJob(t0.app, ReconcileAttempts, 100);
+  await runJob(t0.app, ReportChannelSettlements, 100);
+  await runJob(t0.app, ReleaseFunds, 100);
 }
 
 test.serial('a test payment end to end: attempt, simulate success, channel_settled, release', async (t) => {

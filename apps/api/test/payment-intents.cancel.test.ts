@@ -2,6 +2,7 @@ import test from 'ava';
 import { ExpirePaymentIntents } from '@payments/core';
 import { FakeClock } from '@payments/in-memory';
 import { createBody, startTestApp, unique, type TestApp, type TestMerchant } from './helpers/test-app';
+import { runJob } from './helpers/worker-tick';
 
 let t0: TestApp;
 let shop: TestMerchant;
@@ -85,9 +86,9 @@ test.serial('the expiry timer expires intents past expires_at, once, with paymen
   const canceled = await createIntent({ expires_in: 60 }, merchant.testKey);
   await cancel(canceled.id, unique(), merchant.testKey);
   clock.advance(61_000);
-  const expire = t0.app.get(ExpirePaymentIntents);
-  t.true((await expire.execute({ limit: 1000 })) >= 1);
-  await expire.execute({ limit: 1000 });
+  const expire = () => runJob(t0.app, ExpirePaymentIntents, 1000);
+  t.true((await expire()).progressed >= 1);
+  await expire();
   const read = async (id: string): Promise<{ status: string }> =>
     (await t0.request({ method: 'GET', url: `/v1/payment_intents/${id}`, key: merchant.testKey })).result as { status: string };
   t.is((await read(soon.id)).status, 'expired');

@@ -11,7 +11,7 @@ import {
 import { FakeClock } from '@payments/in-memory';
 import { paymentFlow, type Json } from './helpers/payment-flow';
 import { startTestApp, unique, type TestApp, type TestMerchant } from './helpers/test-app';
-import { moneyTick } from './helpers/worker-tick';
+import { moneyTick, runJob } from './helpers/worker-tick';
 
 /** A payout provider whose answers the test sets. */
 class ScriptedGateway implements PayoutGateway {
@@ -92,7 +92,7 @@ test.serial('a payout still processing is answered processing and finished by th
   t.like(await flow.get('/v1/balance'), { available: thb(0) });
 
   gateway.queryAnswer = { status: 'paid' };
-  await t0.app.get(PaySettlements).execute({ limit: 500 });
+  await runJob(t0.app, PaySettlements);
   t.like(await flow.get(`/v1/settlements/${created.id}`), { status: 'paid' });
   t.is(gateway.sent.filter((reference) => reference === created.id).length, 1, 'sent once, then asked');
   gateway.queryAnswer = undefined;

@@ -4,6 +4,7 @@ import { RelayWebhookDeliveries, type WebhookRequest, type WebhookResponse, type
 import { FakeClock } from '@payments/in-memory';
 import { asUser, signIn, type SignedInUser } from './helpers/dashboard';
 import { createBody, startTestApp, unique, type TestApp, type TestMerchant } from './helpers/test-app';
+import { runJob } from './helpers/worker-tick';
 
 /** Records every request; answers with `status` (changeable by the test). */
 class RecordingSender implements WebhookSender {
@@ -24,7 +25,7 @@ test.before(async () => {
 });
 test.after.always(async () => t0?.close());
 
-const relay = () => t0.app.get(RelayWebhookDeliveries).execute({ limit: 100 });
+const relay = () => runJob(t0.app, RelayWebhookDeliveries, 100);
 const as = (user: SignedInUser, method: string, url: string, payload?: unknown) => asUser(t0, user, { method, url, ...(payload === undefined ? {} : { payload }) });
 
 async function shopWithEndpoint(): Promise<{ shop: TestMerchant; user: SignedInUser; endpoint: Json }> {

@@ -4,21 +4,25 @@ import {
   Clock,
   DashboardSessionRepository,
   DeliverNotices,
-  RelayWebhookDeliveries,
   ExpirePaymentIntents,
   IdempotencyStore,
   ReconcileAttempts,
   ReconcileDisputes,
+  RelayWebhookDeliveries,
   ReleaseFunds,
   ReportChannelSettlements,
+  RunItemJobs,
+  type ItemJob,
+  type ItemPassResult,
+  type JobLane,
 } from '@payments/core';
-import type { Job } from './scheduler';
+import type { Job, Lane } from './scheduler';
 import { countRelayOutcomes, ledgerVerifyJobs } from './observability';
 import { settlementJobs } from './settlement-jobs';
 
-/** How many objects one job handles per tick, so a backlog drains over ticks without long passes. */
-const BATCH = 200;
-/** Webhook POSTs of one pass run concurrently, each up to the 10 s timeout. */
+/** How many items one job handles per tick, so a backlog drains over ticks without long passes. */
+export const BATCH = 200;
+/** Webhook deliveries one relay pass claims; they are sent many at once (the relay's concurrency). */
 const WEBHOOK_BATCH = 50;
 /**
  * A relay pass that claimed a full batch goes again at once (more are likely due) for up to this
@@ -27,53 +31,98 @@ const WEBHOOK_BATCH = 50;
  */
 const RELAY_DRAIN_MS = 1_000;
 
-/** The worker's periodic jobs, in the order a tick runs them. */
-export function workerJobs(app: AppContainer): Job[] {
-  const simulator = app.get(SimulatorPaymentChannel);
-  const expire = app.get(ExpirePaymentIntents);
-  const reconcile = app.get(ReconcileAttempts);
-  const reconcileDisputes = app.get(ReconcileDisputes);
-  const settlements = app.get(ReportChannelSettlements);
-  const release = app.get(ReleaseFunds);
+/**
+ * A scheduler job that runs an item job's lane through the shared runner: each item on its own,
+ * failures recorded and skipped. `onPass` sees each pass's outcomes (logs, metrics).
+ */
+export function itemJob<T, R>(
+  app: AppContainer,
+  job: ItemJob<T, R>,
+  lane: JobLane,
+  options: { everyMs?: number; limit?: number; exclusive?: boolean; onPass?: (result: ItemPassResult<T, R>) => void } = {},
+): Job {
+  const runner = app.get(RunItemJobs);
+  return {
+    name: job.name,
+    everyMs: options.everyMs ?? 0,
+    ...(options.exclusive === undefined ? {} : { exclusive: options.exclusive }),
+    run: async () => {
+      const result = await runner.run(job, lane, options.limit ?? BATCH);
+      options.onPass?.(result);
+      return result.progressed;
+    },
+  };
+}
+
+/**
+ * The worker's periodic jobs in three lanes that never wait for each other: live money, test
+ * money (with the simulated channel's clock) and the platform's own chores. Within a lane, jobs
+ * run in the order listed.
+ */
+export function workerLanes(app: AppContainer): Lane[] {
+  const moneyJobs = (mode: 'live' | 'test'): Job[] => [
+    itemJob(app, app.get(ExpirePaymentIntents), mode),
+    itemJob(app, app.get(ReconcileAttempts), mode),
+    // Open disputes that heard nothing for PAYMENTS_DISPUTE_RECONCILE_AFTER_S: a lost ruling notice.
+    // Its threshold is in hours, so asking once a minute is plenty.
+    itemJob(app, app.get(ReconcileDisputes), mode, { everyMs: 60_000 }),
+    itemJob(app, app.get(ReportChannelSettlements), mode),
+    itemJob(app, app.get(ReleaseFunds), mode),
+    // Settlements after releases, so a release of this tick is settled in the same pass.
+    ...settlementJobs(app, mode),
+    relayJob(app, mode),
+  ];
+  return [
+    { name: 'live', jobs: moneyJobs('live') },
+    { name: 'test', jobs: [...simulatorJobs(app), ...moneyJobs('test')] },
+    { name: 'platform', jobs: platformJobs(app) },
+  ];
+}
+
+/** The simulated channel's own clock (test mode only): settling paid orders, magic outcomes, refused callbacks. */
+function simulatorJobs(app: AppContainer): Job[] {
+  const simulator = app.get(SimulatorPaymentChannel).jobs();
+  return [
+    { name: 'simulator-settle-paid', everyMs: 0, run: simulator.settlePaid },
+    itemJob(app, simulator.outcomes, 'test'),
+    itemJob(app, simulator.callbacks, 'test'),
+  ];
+}
+
+/** Webhook deliveries due now (fan-out, retries, resends), leased so several workers share them. */
+function relayJob(app: AppContainer, mode: 'live' | 'test'): Job {
+  const relay = app.get(RelayWebhookDeliveries);
+  const runner = app.get(RunItemJobs);
+  const metrics = app.get<ServiceMetrics>(AppMetrics);
+  return {
+    name: relay.name,
+    everyMs: 0,
+    exclusive: false,
+    run: async () => {
+      const started = Date.now();
+      let delivered = 0;
+      for (;;) {
+        const result = await runner.run(relay, mode, WEBHOOK_BATCH);
+        countRelayOutcomes(metrics, result.outcomes);
+        delivered += result.progressed;
+        const claimed = result.outcomes.length + result.failed;
+        if (claimed < WEBHOOK_BATCH || Date.now() - started >= RELAY_DRAIN_MS) return delivered;
+      }
+    },
+  };
+}
+
+/** Chores of no mode: purges, notices for account emails, the ledger check. */
+function platformJobs(app: AppContainer): Job[] {
   const idempotency = app.get<IdempotencyStore>(IdempotencyStore);
   const clock = app.get<Clock>(Clock);
   const dashboardSessions = app.get<DashboardSessionRepository>(DashboardSessionRepository);
-  const notices = app.get(DeliverNotices);
-  const relay = app.get(RelayWebhookDeliveries);
-  const metrics = app.get<ServiceMetrics>(AppMetrics);
   return [
-    // The simulated channel's own clock: magic outcomes and settlement of paid orders.
-    { name: 'simulator-channel', everyMs: 0, run: () => simulator.tick(BATCH) },
-    { name: 'expire-payment-intents', everyMs: 0, run: () => expire.execute({ limit: BATCH }) },
-    { name: 'reconcile-attempts', everyMs: 0, run: () => reconcile.execute({ limit: BATCH }) },
-    // Open disputes that heard nothing for PAYMENTS_DISPUTE_RECONCILE_AFTER_S: a lost ruling notice.
-    // Its threshold is in hours, so asking once a minute is plenty.
-    { name: 'reconcile-disputes', everyMs: 60_000, run: () => reconcileDisputes.execute({ limit: BATCH }) },
-    { name: 'report-channel-settlements', everyMs: 0, run: () => settlements.execute({ limit: BATCH }) },
-    { name: 'release-funds', everyMs: 0, run: () => release.execute({ limit: BATCH }) },
-    // Settlements after releases, so a release of this tick is settled in the same pass.
-    ...settlementJobs(app),
     { name: 'purge-idempotency-keys', everyMs: 60_000, run: () => idempotency.purgeExpired(clock.now()) },
     // Expired dashboard sessions can never sign anyone in again; the audit log keeps their story.
     { name: 'purge-dashboard-sessions', everyMs: 60_000, run: () => dashboardSessions.deleteExpiredBefore(clock.now()) },
     // Notices for the account's email (payout destination changes), through the EmailSender.
-    { name: 'deliver-notices', everyMs: 0, run: () => notices.execute({ limit: BATCH }) },
-    // Webhook deliveries due now (fan-out, retries, resends), leased so several workers share them.
-    {
-      name: 'relay-webhooks',
-      everyMs: 0,
-      exclusive: false,
-      run: async () => {
-        const started = Date.now();
-        let claimed = 0;
-        for (;;) {
-          const result = await relay.execute({ limit: WEBHOOK_BATCH });
-          countRelayOutcomes(metrics, result);
-          claimed += result.claimed;
-          if (result.claimed < WEBHOOK_BATCH || Date.now() - started >= RELAY_DRAIN_MS) return claimed;
-        }
-      },
-    },
+    itemJob(app, app.get(DeliverNotices), 'platform'),
     // The ledger's invariants for the metrics (PAYMENTS_LEDGER_VERIFY_EVERY_S; none when 0).
     ...ledgerVerifyJobs(app),
   ];

@@ -1,6 +1,6 @@
 import { AppLogger, AppMetrics, buildContainer, describeDemoMerchant, ensureDemoMerchant, loadConfig, startApi, type Logger, type ServiceMetrics } from '@payments/api';
 import { LockManager } from '@payments/core';
-import { workerJobs } from './jobs';
+import { workerLanes } from './jobs';
 import { enableWorkerMetrics, jobMetrics } from './observability';
 import { Scheduler } from './scheduler';
 
@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   enableWorkerMetrics(app);
   // Before the API: `--with-api` then serves API and worker series from this one server.
   await metrics.listen({ host: config.metricsHost, port: config.metricsPort }, logger);
-  const scheduler = new Scheduler(workerJobs(app), config.tickMs, logger, app.get<LockManager>(LockManager), jobMetrics(metrics));
+  const scheduler = new Scheduler(workerLanes(app), config.tickMs, logger, app.get<LockManager>(LockManager), jobMetrics(metrics));
   if (withApi) {
     const demo = await ensureDemoMerchant(app);
     if (demo) process.stdout.write(describeDemoMerchant(demo, config.baseUrl));

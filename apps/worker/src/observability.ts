@@ -1,5 +1,5 @@
 import { AppConfig, AppMetrics, AppWebhookBacklog, type AppContainer, type Config, type ServiceMetrics } from '@payments/api';
-import { VerifyLedger } from '@payments/core';
+import { Clock, JobItemFailures, VerifyLedger } from '@payments/core';
 import type { Job, JobObserver } from './scheduler';
 
 /** Breaks one verification reports at most; the gauge counts them, the admin CLI lists them. */
@@ -8,17 +8,19 @@ const LEDGER_VERIFY_LIMIT = 1000;
 /** The scheduler's runs as metrics: lag and duration per job (job names are a fixed set). */
 export function jobMetrics(metrics: ServiceMetrics): JobObserver {
   return {
-    jobRan(job, { lagMs, durationMs, outcome }) {
-      metrics.schedulerLag.set({ job }, lagMs / 1000);
-      metrics.jobDuration.observe({ job, outcome }, durationMs / 1000);
+    jobRan(job, lane, { lagMs, durationMs, outcome }) {
+      metrics.schedulerLag.set({ job, lane }, lagMs / 1000);
+      metrics.jobDuration.observe({ job, lane, outcome }, durationMs / 1000);
     },
   };
 }
 
-/** A relay pass's outcomes into the attempts counter (core returns the counts; metrics stay out of core). */
-export function countRelayOutcomes(metrics: ServiceMetrics, result: { delivered: number; failed: number }): void {
-  if (result.delivered > 0) metrics.webhookAttempts.inc({ outcome: 'delivered' }, result.delivered);
-  if (result.failed > 0) metrics.webhookAttempts.inc({ outcome: 'failed' }, result.failed);
+/** A relay pass's outcomes into the attempts counter (core returns the statuses; metrics stay out of core). */
+export function countRelayOutcomes(metrics: ServiceMetrics, outcomes: ReadonlyArray<{ outcome: string }>): void {
+  const delivered = outcomes.filter(({ outcome }) => outcome === 'delivered').length;
+  const failed = outcomes.length - delivered;
+  if (delivered > 0) metrics.webhookAttempts.inc({ outcome: 'delivered' }, delivered);
+  if (failed > 0) metrics.webhookAttempts.inc({ outcome: 'failed' }, failed);
 }
 
 /**
@@ -46,7 +48,11 @@ export function ledgerVerifyJobs(app: AppContainer): Job[] {
   ];
 }
 
-/** The worker's side of the metrics: the backlog is sampled from the database on each scrape. */
+/** The worker's side of the metrics: the backlog and the failed items waiting are sampled from the database on each scrape. */
 export function enableWorkerMetrics(app: AppContainer): void {
-  app.get<ServiceMetrics>(AppMetrics).sampleBacklogWith(app.get<() => Promise<number>>(AppWebhookBacklog));
+  const metrics = app.get<ServiceMetrics>(AppMetrics);
+  metrics.sampleBacklogWith(app.get<() => Promise<number>>(AppWebhookBacklog));
+  const failures = app.get<JobItemFailures>(JobItemFailures);
+  const clock = app.get<Clock>(Clock);
+  metrics.sampleWaitingItemsWith(() => failures.countWaiting(clock.now()));
 }

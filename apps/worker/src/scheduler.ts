@@ -1,5 +1,5 @@
 import { unavailableOf, type Logger } from '@payments/api';
-import { LockBusyError, type LockManager } from '@payments/core';
+import { LockBusyError, type JobLane, type LockManager } from '@payments/core';
 
 /** How long one worker may hold a job before another may presume it dead and run it. */
 const JOB_LEASE_MS = 60_000;
@@ -17,28 +17,60 @@ export interface Job {
   run(): Promise<number>;
 }
 
+/** Jobs that run one after another, on a loop of their own. */
+export interface Lane {
+  readonly name: JobLane;
+  readonly jobs: readonly Job[];
+}
+
 /** Sees every run of a job (the worker's metrics); optional so tests and tools need none. */
 export interface JobObserver {
   /**
    * `lagMs`: how much later than due the run started (due: the previous start plus the job's
    * interval, at least one tick; a first run is never late). `busy`: another worker held the job.
    */
-  jobRan(job: string, run: { lagMs: number; durationMs: number; outcome: 'ok' | 'failed' | 'busy' }): void;
+  jobRan(job: string, lane: JobLane, run: { lagMs: number; durationMs: number; outcome: 'ok' | 'failed' | 'busy' }): void;
 }
 
 /**
- * Runs the jobs one after another every tick. A pass never overlaps the previous one, and a
- * failing job is logged and retried on a later tick rather than stopping the others. Each job
- * runs under a lock of its own name, so of several workers one runs it at a time and the others
- * skip it that tick instead of doing the same work twice.
+ * Runs each lane's jobs one after another every tick, each lane on its own loop, so a slow or
+ * failing test-mode pass never delays live money (and the platform's chores delay neither). A
+ * lane's pass never overlaps its previous one, and a failing job is logged and retried on a later
+ * tick rather than stopping the others. Each job runs under a lock of its lane and name, so of
+ * several workers one runs it at a time and the others skip it that tick.
  */
 export class Scheduler {
+  private readonly loops: LaneLoop[];
+  private started = false;
+
+  constructor(lanes: readonly Lane[], tickMs: number, logger: Logger, locks: LockManager, observer?: JobObserver) {
+    this.loops = lanes.map((lane) => new LaneLoop(lane, tickMs, logger, locks, observer));
+  }
+
+  start(): void {
+    this.started = true;
+    for (const loop of this.loops) loop.start();
+  }
+
+  /** Waits for the passes under way, then stops. */
+  async stop(): Promise<void> {
+    if (!this.started) return;
+    await Promise.all(this.loops.map((loop) => loop.stop()));
+  }
+
+  /** One pass of every lane, the lanes at once; exposed so tests can drive the worker without timers. */
+  async pass(): Promise<void> {
+    await Promise.all(this.loops.map((loop) => loop.pass()));
+  }
+}
+
+class LaneLoop {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private readonly lastRun = new Map<string, number>();
 
   constructor(
-    private readonly jobs: readonly Job[],
+    private readonly lane: Lane,
     private readonly tickMs: number,
     private readonly logger: Logger,
     private readonly locks: LockManager,
@@ -54,7 +86,6 @@ export class Scheduler {
     this.timer = setTimeout(loop, 0);
   }
 
-  /** Waits for the pass under way, then stops. */
   async stop(): Promise<void> {
     clearTimeout(this.timer);
     const running = this.running;
@@ -63,19 +94,19 @@ export class Scheduler {
     clearTimeout(this.timer);
   }
 
-  /** One pass over every due job; exposed so tests can drive the worker without timers. */
   async pass(): Promise<void> {
-    for (const job of this.jobs) {
+    const lane = this.lane.name;
+    for (const job of this.lane.jobs) {
       const now = Date.now();
       const previous = this.lastRun.get(job.name);
       if (now - (previous ?? 0) < job.everyMs) continue;
       this.lastRun.set(job.name, now);
       const lagMs = previous === undefined ? 0 : Math.max(0, now - (previous + Math.max(job.everyMs, this.tickMs)));
-      const ran = (outcome: 'ok' | 'failed' | 'busy'): void => this.observer?.jobRan(job.name, { lagMs, durationMs: Date.now() - now, outcome });
+      const ran = (outcome: 'ok' | 'failed' | 'busy'): void => this.observer?.jobRan(job.name, lane, { lagMs, durationMs: Date.now() - now, outcome });
       try {
-        const count = job.exclusive === false ? await job.run() : await this.locks.withLock(`job:${job.name}`, JOB_LEASE_MS, () => job.run(), { waitMs: 0 });
+        const count = job.exclusive === false ? await job.run() : await this.locks.withLock(`job:${lane}:${job.name}`, JOB_LEASE_MS, () => job.run(), { waitMs: 0 });
         ran('ok');
-        if (count > 0) this.logger.info({ job: job.name, count }, 'job done');
+        if (count > 0) this.logger.info({ job: job.name, lane, count }, 'job done');
       } catch (error) {
         // Busy: another worker holds the job this tick.
         if (error instanceof LockBusyError) {
@@ -84,8 +115,8 @@ export class Scheduler {
         }
         ran('failed');
         // The database or Redis is down: expected during an outage, and the next tick tries again.
-        if (unavailableOf(error)) this.logger.warn({ job: job.name, err: error }, 'job skipped: a dependency is unavailable');
-        else this.logger.error({ job: job.name, err: error }, 'job failed');
+        if (unavailableOf(error)) this.logger.warn({ job: job.name, lane, err: error }, 'job skipped: a dependency is unavailable');
+        else this.logger.error({ job: job.name, lane, err: error }, 'job failed');
       }
     }
   }

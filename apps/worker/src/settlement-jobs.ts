@@ -1,8 +1,7 @@
 import { AppLogger, type AppContainer, type Logger } from '@payments/api';
-import { CreateScheduledSettlements, PaySettlements, VerifyPayoutDestinations } from '@payments/core';
+import { CreateScheduledSettlements, PaySettlements, VerifyPayoutDestinations, type Mode } from '@payments/core';
+import { itemJob } from './jobs';
 import type { Job } from './scheduler';
-
-const BATCH = 200;
 
 /** Remembers what was logged, so a condition that lasts for hours is logged once, not every tick. */
 class OnceLog {
@@ -19,36 +18,32 @@ class OnceLog {
 }
 
 /**
- * The settlement jobs (issue 6): scheduled batches, paying unfinished settlements (and asking the
- * provider about processing ones), and verifying live bank accounts with the payout provider.
+ * The settlement jobs of one mode: scheduled batches, paying unfinished settlements (and asking
+ * the provider about processing ones), and, in live mode, verifying bank accounts with the payout
+ * provider. Conditions that last (a batch the balance does not cover, a settlement waiting for its
+ * destination) are logged once per change, not every tick.
  */
-export function settlementJobs(app: AppContainer): Job[] {
+export function settlementJobs(app: AppContainer, mode: Mode): Job[] {
   const logger = app.get<Logger>(AppLogger);
-  const scheduled = app.get(CreateScheduledSettlements);
-  const pay = app.get(PaySettlements);
-  const verify = app.get(VerifyPayoutDestinations);
   const once = new OnceLog();
+  const verify = app.get(VerifyPayoutDestinations);
   return [
-    {
-      name: 'settle-scheduled',
-      // Periods end at 00:00 UTC: a pass a minute is prompt enough, and cheap.
+    // Periods end at 00:00 UTC: a pass a minute is prompt enough, and cheap.
+    itemJob(app, app.get(CreateScheduledSettlements), mode, {
       everyMs: 60_000,
-      run: async () => {
-        const summary = await scheduled.execute({ limit: 100_000 });
-        for (const { scope, period } of summary.uncovered) {
-          if (once.changed(`uncovered:${scope.merchantId}:${scope.mode}:${period.end.toISOString()}`, 'uncovered')) {
-            logger.warn({ merchant: scope.merchantId, mode: scope.mode, period_end: period.end.toISOString() }, 'scheduled settlement skipped: the available balance does not cover it; retried next pass');
-          }
+      limit: 100_000,
+      onPass: ({ outcomes }) => {
+        for (const { item, outcome } of outcomes) {
+          if (outcome !== 'uncovered' || !once.changed(`uncovered:${item.merchant.id}:${mode}:${item.period.end.toISOString()}`, 'uncovered')) continue;
+          logger.warn({ merchant: item.merchant.id, mode, period_end: item.period.end.toISOString() }, 'scheduled settlement skipped: the available balance does not cover it; retried next pass');
         }
-        return summary.created.length;
       },
-    },
-    {
-      name: 'pay-settlements',
-      everyMs: 0,
-      run: async () => {
-        const summary = await pay.execute({ limit: BATCH });
-        for (const { settlement, reason } of summary.waiting) {
+    }),
+    itemJob(app, app.get(PaySettlements), mode, {
+      onPass: ({ outcomes }) => {
+        for (const { outcome } of outcomes) {
+          if (outcome.kind !== 'waiting') continue;
+          const { settlement, reason } = outcome;
           if (!once.changed(`waiting:${settlement.id}`, reason)) continue;
           const message =
             reason === 'no_payout_gateway'
@@ -56,16 +51,8 @@ export function settlementJobs(app: AppContainer): Job[] {
               : 'live settlement waits for its payout destination';
           logger.warn({ settlement: settlement.id, merchant: settlement.merchantId, mode: settlement.mode, reason }, message);
         }
-        return summary.advanced;
       },
-    },
-    {
-      name: 'verify-payout-destinations',
-      everyMs: 60_000,
-      run: async () => {
-        const summary = await verify.execute({ limit: BATCH });
-        return summary.verified + summary.rejected;
-      },
-    },
+    }),
+    ...(verify.lanes.includes(mode) ? [itemJob(app, verify, mode, { everyMs: 60_000 })] : []),
   ];
 }

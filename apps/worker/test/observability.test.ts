@@ -7,7 +7,7 @@ import { freePort } from '@payments/node-runtime';
 import { AppMetrics, buildContainer, createLogger, createServer, loadConfig, type ServiceMetrics } from '@payments/api';
 import { createTestDatabase } from '@payments/storage-sql';
 import { CreateMerchant, CreateWebhookEndpoint, LockManager, type WebhookRequest, type WebhookResponse, type WebhookSender } from '@payments/core';
-import { workerJobs } from '../src/jobs';
+import { workerLanes } from '../src/jobs';
 import { enableWorkerMetrics, jobMetrics } from '../src/observability';
 import { Scheduler } from '../src/scheduler';
 
@@ -61,14 +61,14 @@ test('worker metrics: backlog, delivery outcomes, scheduler lag and job duration
     t.true((sample(before, 'payments_webhook_backlog') ?? 0) >= 1, 'the cancel event waits for the relay');
     t.is(sample(before, 'payments_webhook_delivery_attempts_total{outcome="delivered"}'), undefined);
 
-    const scheduler = new Scheduler(workerJobs(app), config.tickMs, createLogger('silent'), app.get<LockManager>(LockManager), jobMetrics(metrics));
+    const scheduler = new Scheduler(workerLanes(app), config.tickMs, createLogger('silent'), app.get<LockManager>(LockManager), jobMetrics(metrics));
     await scheduler.pass();
     const after = await scrape();
     t.true(sender.requests.length >= 1);
     t.is(sample(after, 'payments_webhook_delivery_attempts_total{outcome="delivered"}'), sender.requests.length);
     t.is(sample(after, 'payments_webhook_backlog'), 0);
-    t.is(sample(after, 'payments_scheduler_lag_seconds{job="relay-webhooks"}'), 0, 'a first run is never late');
-    t.is(sample(after, 'payments_job_duration_seconds_count{job="relay-webhooks",outcome="ok"}'), 1);
+    t.is(sample(after, 'payments_scheduler_lag_seconds{job="relay-webhooks",lane="test"}'), 0, 'a first run is never late');
+    t.is(sample(after, 'payments_job_duration_seconds_count{job="relay-webhooks",lane="test",outcome="ok"}'), 1);
     t.is(sample(after, 'payments_ledger_verify_ok'), 1);
     t.is(sample(after, 'payments_ledger_verify_breaks'), 0);
     t.true((sample(after, 'payments_ledger_verify_last_run_timestamp_seconds') ?? 0) > 0);
@@ -78,7 +78,7 @@ test('worker metrics: backlog, delivery outcomes, scheduler lag and job duration
     // A later pass of a job due every tick that starts late shows the lag.
     await new Promise((resolve) => setTimeout(resolve, config.tickMs + 50));
     await scheduler.pass();
-    t.true((sample(await scrape(), 'payments_scheduler_lag_seconds{job="relay-webhooks"}') ?? 0) > 0);
+    t.true((sample(await scrape(), 'payments_scheduler_lag_seconds{job="relay-webhooks",lane="test"}') ?? 0) > 0);
   } finally {
     await server.stop();
     await app.close();

@@ -9,7 +9,7 @@ import { KnexSimulatorOrderBook } from '@payments/channel-simulator';
 import { CreateMerchant, LockManager } from '@payments/core';
 import { FakeClock } from '@payments/in-memory';
 import { createTestDatabase } from '@payments/storage-sql';
-import { workerJobs } from '../src/jobs';
+import { workerLanes } from '../src/jobs';
 import { Scheduler } from '../src/scheduler';
 
 
@@ -57,9 +57,11 @@ test('a worker pass applies a dispute ruling whose notice was lost, once the dis
     const ruling = (await book.findLatestDispute(order.id))!;
     await book.updateDispute({ ...ruling, status: 'lost', updated: clock.now() });
 
-    const jobs = workerJobs(app);
-    t.like(jobs.find((job) => job.name === 'reconcile-disputes'), { everyMs: 60_000 });
-    const scheduler = () => new Scheduler(jobs, config.tickMs, createLogger('silent'), app.get<LockManager>(LockManager));
+    const lanes = workerLanes(app);
+    for (const mode of ['live', 'test']) {
+      t.like(lanes.find((lane) => lane.name === mode)?.jobs.find((job) => job.name === 'reconcile-disputes'), { everyMs: 60_000 }, `${mode} lane`);
+    }
+    const scheduler = () => new Scheduler(lanes, config.tickMs, createLogger('silent'), app.get<LockManager>(LockManager));
     await scheduler().pass();
     t.is((await call('GET', `/v1/disputes/${dispute!.id}`)).status, 'opened', 'quiet for less than 120 s');
     clock.advance(120_000);

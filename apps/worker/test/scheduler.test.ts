@@ -3,7 +3,7 @@ import test from 'ava';
 import pino from 'pino';
 import { InMemoryLockManager } from '@payments/in-memory';
 import { createKnex } from '@payments/storage-sql';
-import { Scheduler, type Job } from '../src/scheduler';
+import { Scheduler, type Job, type Lane } from '../src/scheduler';
 
 const silent = pino({ level: 'silent' });
 
@@ -20,10 +20,15 @@ function job(name: string, everyMs: number, run: () => Promise<number>): Job & {
   return counted;
 }
 
+/** The jobs as one lane: what these tests check holds within a lane. */
+function lane(...jobs: Job[]): Lane[] {
+  return [{ name: 'test', jobs }];
+}
+
 test('a pass runs every due job, and a failing job does not stop the others', async (t) => {
   const failing = job('failing', 0, async () => Promise.reject(new Error('boom')));
   const healthy = job('healthy', 0, async () => 1);
-  const scheduler = new Scheduler([failing, healthy], 1000, silent, new InMemoryLockManager());
+  const scheduler = new Scheduler(lane(failing, healthy), 1000, silent, new InMemoryLockManager());
   await scheduler.pass();
   await scheduler.pass();
   t.is(failing.calls, 2);
@@ -32,7 +37,7 @@ test('a pass runs every due job, and a failing job does not stop the others', as
 
 test('a job runs at most once per its interval', async (t) => {
   const hourly = job('hourly', 3_600_000, async () => 0);
-  const scheduler = new Scheduler([hourly], 1000, silent, new InMemoryLockManager());
+  const scheduler = new Scheduler(lane(hourly), 1000, silent, new InMemoryLockManager());
   await scheduler.pass();
   await scheduler.pass();
   t.is(hourly.calls, 1);
@@ -51,7 +56,7 @@ test('of two workers sharing locks, one runs a job at a time and the other skips
   };
   const a = job('expire', 0, slowRun);
   const b = job('expire', 0, slowRun);
-  await Promise.all([new Scheduler([a], 1000, silent, locks).pass(), new Scheduler([b], 1000, silent, locks).pass()]);
+  await Promise.all([new Scheduler(lane(a), 1000, silent, locks).pass(), new Scheduler(lane(b), 1000, silent, locks).pass()]);
   t.is(maxRunning, 1);
   t.is(a.calls + b.calls, 1);
 });
@@ -66,7 +71,7 @@ test('start ticks on its own and stop waits for the pass under way', async (t) =
     running -= 1;
     return 0;
   });
-  const scheduler = new Scheduler([slow], 5, silent, new InMemoryLockManager());
+  const scheduler = new Scheduler(lane(slow), 5, silent, new InMemoryLockManager());
   scheduler.start();
   // Two passes at least; a busy machine may need longer than the ~25 ms they take.
   for (let waited = 0; slow.calls < 2 && waited < 3000; waited += 20) await new Promise((r) => setTimeout(r, 20));
@@ -93,7 +98,7 @@ test('a job that is not exclusive runs in every worker at once', async (t) => {
     }),
     exclusive: false,
   });
-  await Promise.all([new Scheduler([shared()], 1000, silent, locks).pass(), new Scheduler([shared()], 1000, silent, locks).pass()]);
+  await Promise.all([new Scheduler(lane(shared()), 1000, silent, locks).pass(), new Scheduler(lane(shared()), 1000, silent, locks).pass()]);
   t.is(maxRunning, 2);
 });
 
@@ -112,7 +117,7 @@ test('a job failing on an unreachable database is logged as skipped (warn, not e
     if (!databaseUp) await closed.raw('SELECT 1');
     return 1;
   });
-  const scheduler = new Scheduler([pass], 1000, logger, new InMemoryLockManager());
+  const scheduler = new Scheduler(lane(pass), 1000, logger, new InMemoryLockManager());
   try {
     await scheduler.pass();
     t.like(lines.at(-1), { level: 40, msg: 'job skipped: a dependency is unavailable', job: 'expire' });

@@ -1,5 +1,6 @@
+import type { Mode } from '../domain/mode';
 import type { Dispute, DisputeStatus } from '../domain/dispute.entity';
-import type { AccountScope, Mode } from '../domain/mode';
+import type { AccountScope } from '../domain/mode';
 import type { Page, PageRequest } from './pagination';
 
 export interface DisputeFilter {
@@ -29,7 +30,7 @@ export interface DisputeRepository {
    * next check (`setNextCheck`) is unset or has come by `now`; least recently changed first. What
    * the dispute reconciler asks the channels about.
    */
-  findDueForCheck(query: { readonly updatedBefore: Date; readonly now: Date; readonly limit: number }): Promise<Dispute[]>;
+  findDueForCheck(query: { readonly mode: Mode; readonly updatedBefore: Date; readonly now: Date; readonly limit: number }): Promise<Dispute[]>;
   /**
    * When the reconciler may ask about the dispute again. Touches nothing else of it, so it never
    * overwrites a change recorded meanwhile, and `update` leaves it alone.

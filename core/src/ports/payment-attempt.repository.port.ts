@@ -1,3 +1,4 @@
+import type { Mode } from '../domain/mode';
 import type { AccountScope } from '../domain/mode';
 import type { PaymentAttempt } from '../domain/payment-attempt.entity';
 
@@ -24,6 +25,6 @@ export interface PaymentAttemptRepository {
   /** Attempts of any merchant and mode marked `duplicateOf` (payers who paid twice), latest success first. */
   listDuplicates(limit: number): Promise<PaymentAttempt[]>;
   /** Pending attempts of any merchant whose `nextCheckAt` has come, oldest first. */
-  findDueForCheck(now: Date, limit: number): Promise<PaymentAttempt[]>;
+  findDueForCheck(mode: Mode, now: Date, limit: number): Promise<PaymentAttempt[]>;
 }
 export const PaymentAttemptRepository = Symbol('PaymentAttemptRepository');

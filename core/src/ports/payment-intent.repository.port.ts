@@ -1,3 +1,4 @@
+import type { Mode } from '../domain/mode';
 import type { AccountScope } from '../domain/mode';
 import type { PaymentIntent, PaymentIntentStatus } from '../domain/payment-intent.entity';
 import type { Page, PageRequest } from './pagination';
@@ -32,11 +33,11 @@ export interface PaymentIntentRepository {
    * no intent of this scope.
    */
   list(scope: AccountScope, filter: PaymentIntentFilter, page: PageRequest): Promise<Page<PaymentIntent>>;
-  /** Intents of any merchant whose expiry timer has run out at `now`, oldest deadline first. */
-  findDueForExpiry(now: Date, limit: number): Promise<PaymentIntent[]>;
-  /** Succeeded intents of any merchant waiting for the channel to report settlement, least recently changed first. */
-  findAwaitingChannelSettlement(limit: number): Promise<PaymentIntent[]>;
-  /** Channel-settled intents of any merchant whose release timer has run out and not fired yet. */
-  findDueForRelease(now: Date, limit: number): Promise<PaymentIntent[]>;
+  /** Intents of one mode, any merchant, whose expiry timer has run out at `now`, oldest deadline first. */
+  findDueForExpiry(mode: Mode, now: Date, limit: number): Promise<PaymentIntent[]>;
+  /** Succeeded intents of one mode, any merchant, waiting for the channel to report settlement, least recently changed first. */
+  findAwaitingChannelSettlement(mode: Mode, limit: number): Promise<PaymentIntent[]>;
+  /** Channel-settled intents of one mode, any merchant, whose release timer has run out and not fired yet. */
+  findDueForRelease(mode: Mode, now: Date, limit: number): Promise<PaymentIntent[]>;
 }
 export const PaymentIntentRepository = Symbol('PaymentIntentRepository');

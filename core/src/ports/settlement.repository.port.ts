@@ -1,3 +1,4 @@
+import type { Mode } from '../domain/mode';
 import type { AccountScope } from '../domain/mode';
 import type { PaymentIntent } from '../domain/payment-intent.entity';
 import type { Settlement } from '../domain/settlement.entity';
@@ -23,7 +24,7 @@ export interface SettlementRepository {
    */
   forgetRequestKey(scope: AccountScope, id: string): Promise<void>;
   /** Settlements of any merchant still `pending` or `processing`, oldest first: the payout job's work. */
-  findUnfinished(limit: number): Promise<Settlement[]>;
+  findUnfinished(mode: Mode, limit: number): Promise<Settlement[]>;
   /**
    * The payments whose funds are available and not yet settled: channel-settled intents released
    * at or before `releasedBefore`, covered by no settlement, and with no open or lost dispute.

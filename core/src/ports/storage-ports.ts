@@ -18,6 +18,7 @@ import type { PlatformKeyRepository } from './platform-key.repository.port';
 import type { WebhookDeliveryRepository } from './webhook-delivery.repository.port';
 import type { WebhookEndpointRepository } from './webhook-endpoint.repository.port';
 import type { SettlementRepository } from './settlement.repository.port';
+import type { JobItemFailures } from './job-item-failures.port';
 
 /**
  * The storage ports one storage adapter provides together, sharing one unit of work: what the
@@ -44,4 +45,5 @@ export interface StoragePorts {
   readonly ledger: Ledger;
   readonly disputes: DisputeRepository;
   readonly settlements: SettlementRepository;
+  readonly jobItemFailures: JobItemFailures;
 }

@@ -34,11 +34,12 @@ export interface WebhookDeliveryRepository {
   /** Stores a new delivery; call it inside the unit of work that appends its event. */
   insert(delivery: WebhookDelivery): Promise<void>;
   /**
-   * Leases up to `limit` due deliveries (pending, `nextRetryAt` ≤ now, no live lease) until
-   * `leaseUntil`, oldest due first, and returns them with their events. Concurrent callers never
+   * Leases up to `limit` due deliveries of one mode (pending, `nextRetryAt` ≤ now, no live
+   * lease, not in `excluding`) until `leaseUntil`, oldest due first, and returns them with their
+   * events. Concurrent callers never
    * get the same delivery while its lease lives (SQL: `FOR UPDATE SKIP LOCKED`).
    */
-  claimDue(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedDelivery[]>;
+  claimDue(mode: Mode, now: Date, leaseUntil: Date, limit: number, excluding?: ReadonlySet<string>): Promise<ClaimedDelivery[]>;
   /**
    * Logs the attempt (none when nothing was sent) and stores the delivery's new state (lease
    * cleared), but only while the caller's lease (`heldUntil`) is still the delivery's; false (and

@@ -15,6 +15,7 @@ import { DeliverNotices } from '../../src/use-cases/deliver-notices/deliver-noti
 import { RegisterPayoutDestination } from '../../src/use-cases/register-payout-destination/register-payout-destination.use-case';
 import { RegisterSigningKey } from '../../src/use-cases/register-signing-key/register-signing-key.use-case';
 import { RevokeApiKey } from '../../src/use-cases/revoke-api-key/revoke-api-key.use-case';
+import { JOB_ITEM_RETRY } from '../../src/use-cases/run-item-jobs/run-item-jobs.use-case';
 import { SetDefaultPayoutDestination } from '../../src/use-cases/set-default-payout-destination/set-default-payout-destination.use-case';
 import { UpdateMerchantSettings } from '../../src/use-cases/update-merchant-settings/update-merchant-settings.use-case';
 import { UpdateWebhookEndpoint } from '../../src/use-cases/update-webhook-endpoint/update-webhook-endpoint.use-case';
@@ -242,12 +243,14 @@ test('payout destinations: notices go to the account email with the last four on
       sent.push(email);
     },
   };
-  const drain = new DeliverNotices(h.storage.notices, sender, h.clock);
-  await t.throwsAsync(drain.execute({ limit: 10 }));
+  const deliverNotices = new DeliverNotices(h.storage.notices, sender, h.clock);
+  const drain = () => h.runJob(deliverNotices, 10);
+  t.like(await drain(), { progressed: 0, failed: 1 }, 'a refused notice is a failed item');
   t.is((await h.storage.notices.pending(10)).length, 1, 'a refused notice stays pending');
   refuse = false;
-  t.is(await drain.execute({ limit: 10 }), 1);
-  t.is(await drain.execute({ limit: 10 }), 0);
+  h.clock.advance(JOB_ITEM_RETRY.firstMs); // its next try
+  t.is((await drain()).progressed, 1);
+  t.is((await drain()).progressed, 0);
   t.is(sent.length, 1);
   t.like(sent[0], { to: merchant?.email, subject: 'A payout destination was added to your account' });
   t.regex(sent[0]?.text ?? '', /ending 4321/);

@@ -8,6 +8,8 @@ import type { FxRateSource } from '../../src/ports/fx-rate-source.port';
 import type { PaymentChannelRegistry } from '../../src/ports/payment-channel.port';
 import { CreateMerchant } from '../../src/use-cases/create-merchant/create-merchant.use-case';
 import { IssueApiKey } from '../../src/use-cases/issue-api-key/issue-api-key.use-case';
+import type { ItemJob } from '../../src/use-cases/run-item-jobs/item-job';
+import { RunItemJobs } from '../../src/use-cases/run-item-jobs/run-item-jobs.use-case';
 
 /** Units of each catalog currency per USD (the bundled reference table's figures); `down` makes the source fail. */
 export class TestRates implements FxRateSource {
@@ -47,5 +49,8 @@ export function harness() {
   const noChannels: PaymentChannelRegistry = { find: () => undefined, forMode: () => [] };
   const rates = new TestRates();
   const pricing = new PaymentPricing(rates, { spreadBps: 50, fees: DEFAULT_FEE_SCHEDULE }, clock);
-  return { storage, clock, random, digest, noChannels, rates, pricing, statusChange, issueApiKey, createMerchant, newMerchant };
+  const jobs = new RunItemJobs({ failures: storage.jobItemFailures, clock });
+  /** One pass of a background job over each of its lanes, through the runner the worker uses. */
+  const runJob = <T, R>(job: ItemJob<T, R>, limit: number) => jobs.runEveryLane(job, limit);
+  return { storage, clock, random, digest, noChannels, rates, pricing, statusChange, issueApiKey, createMerchant, newMerchant, runJob };
 }

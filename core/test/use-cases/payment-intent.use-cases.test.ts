@@ -78,10 +78,11 @@ test('expiry acts once the deadline passes, and only on expirable intents', asyn
   const { intent: due } = await s.create.execute({ scope: s.scope, amount: 100, currency: 'THB', merchantOrderId: 'e1', expiresIn: 60 });
   const { intent: canceled } = await s.create.execute({ scope: s.scope, amount: 100, currency: 'THB', merchantOrderId: 'e2', expiresIn: 60 });
   await s.cancel.execute({ scope: s.scope, id: canceled.id });
-  t.is(await s.expire.execute({ limit: 10 }), 0);
+  const expire = async () => (await s.runJob(s.expire, 10)).progressed;
+  t.is(await expire(), 0);
   s.clock.advance(60_000);
-  t.is(await s.expire.execute({ limit: 10 }), 1);
-  t.is(await s.expire.execute({ limit: 10 }), 0);
+  t.is(await expire(), 1);
+  t.is(await expire(), 0);
   t.like(await s.storage.intents.findById(s.scope, due.id), { status: 'expired' });
   t.like(await s.storage.intents.findById(s.scope, canceled.id), { status: 'canceled' });
 });

@@ -136,7 +136,27 @@ async function setup(schedule: SettlementSchedule = 'manual') {
     return value;
   };
 
-  return { h, deps, writers, gateway, create, pay, payAll, scheduled, verify, merchant, scope, releasedPayment, balance, inTransit, settlementEvents, destination };
+  /** One pass of the payout job over every lane: how many settlements it moved on, and the ones waiting. */
+  const payPass = async () => {
+    const { outcomes, progressed } = await h.runJob(payAll, 10);
+    return { advanced: progressed, waiting: outcomes.flatMap(({ outcome }) => (outcome.kind === 'waiting' ? [outcome] : [])) };
+  };
+  /** One pass of the scheduled-settlement job: the batches made, and the periods the balance did not cover. */
+  const scheduledPass = async () => {
+    const { outcomes } = await h.runJob(scheduled, 100);
+    return {
+      created: outcomes.flatMap(({ outcome }) => (typeof outcome === 'object' ? [outcome] : [])),
+      uncovered: outcomes.flatMap(({ item, outcome }) => (outcome === 'uncovered' ? [item] : [])),
+    };
+  };
+  /** One pass of the verification job: the provider's verdicts. */
+  const verifyPass = async () => {
+    const { outcomes } = await h.runJob(verify, 10);
+    const count = (verdict: string): number => outcomes.filter(({ outcome }) => outcome === verdict).length;
+    return { verified: count('verified'), rejected: count('rejected'), asked: outcomes.length };
+  };
+
+  return { h, deps, writers, gateway, create, pay, payPass, scheduledPass, verifyPass, merchant, scope, releasedPayment, balance, inTransit, settlementEvents, destination };
 }
 
 async function refusal(t: { throwsAsync: (fn: () => Promise<unknown>) => Promise<unknown> }, promise: () => Promise<unknown>): Promise<CoreError> {
@@ -299,14 +319,14 @@ test('a payout still processing is asked about by reference on a later pass, and
   t.is(await s.inTransit('test'), 5000);
 
   s.gateway.queryAnswer = { status: 'processing' };
-  t.is((await s.payAll.execute({ limit: 10 })).advanced, 0);
+  t.is((await s.payPass()).advanced, 0);
   s.gateway.queryAnswer = { status: 'paid' };
-  t.is((await s.payAll.execute({ limit: 10 })).advanced, 1);
+  t.is((await s.payPass()).advanced, 1);
   t.deepEqual(s.gateway.queried, [settlement.id, settlement.id]);
   t.is(s.gateway.sent.length, 1, 'sent once; asked after');
   t.is((await s.h.storage.settlements.findById(s.scope(), settlement.id))?.status, 'paid');
   t.is(await s.inTransit('test'), 0);
-  t.is((await s.payAll.execute({ limit: 10 })).advanced, 0);
+  t.is((await s.payPass()).advanced, 0);
   t.deepEqual((await s.settlementEvents()).map((event) => event.type), ['settlement.pending', 'settlement.processing', 'settlement.paid']);
 });
 
@@ -314,7 +334,7 @@ test('live mode waits with no destination, an unverified one, or within the hold
   const s = await setup('daily');
   await s.releasedPayment('live', 9000, new Date('2026-08-31T12:00:00Z'));
   s.h.clock.set(new Date('2026-09-01T00:05:00Z'));
-  const made = await s.scheduled.execute({ limit: 100 });
+  const made = await s.scheduledPass();
   t.is(made.created.length, 1);
   const [settlement] = made.created;
   if (!settlement) return;
@@ -322,12 +342,12 @@ test('live mode waits with no destination, an unverified one, or within the hold
   t.is(settlement.mode, 'live');
   t.is(await s.balance('live'), 0, 'the amount left available when the batch was made');
 
-  const waits = async () => (await s.payAll.execute({ limit: 10 })).waiting.map((w) => w.reason);
+  const waits = async () => (await s.payPass()).waiting.map((w) => w.reason);
   t.deepEqual(await waits(), ['no_default_destination']);
   const bank = await s.destination('live');
   t.deepEqual(await waits(), ['no_default_destination'], 'unverified destinations never become the default');
 
-  t.deepEqual(await s.verify.execute({ limit: 10 }), { verified: 1, rejected: 0, gatewayConfigured: true });
+  t.deepEqual(await s.verifyPass(), { verified: 1, rejected: 0, asked: 1 });
   t.deepEqual(s.gateway.verified, [{ accountHolder: 'Siam Coffee Co.', bankCode: 'KBANK', accountNumber: '1234567890' }]);
   const stored = await s.h.storage.payoutDestinations.findById(s.scope('live'), bank.id);
   t.like(stored, { status: 'verified', isDefault: true });
@@ -336,12 +356,12 @@ test('live mode waits with no destination, an unverified one, or within the hold
   t.deepEqual((await s.settlementEvents('live')).map((event) => event.type), ['settlement.pending'], 'nothing happens while it waits');
 
   s.h.clock.advance(PAYOUT_HOLD_MS);
-  const pass = await s.payAll.execute({ limit: 10 });
+  const pass = await s.payPass();
   t.deepEqual(pass, { advanced: 1, waiting: [] });
   t.is(s.gateway.sent.length, 1);
   t.like(s.gateway.sent[0], { mode: 'live', reference: settlement.id, destination: { accountNumber: '1234567890', bankCode: 'KBANK' } });
   t.like(await s.h.storage.settlements.findById(s.scope('live'), settlement.id), { status: 'paid', destinationId: bank.id });
-  t.is((await s.payAll.execute({ limit: 10 })).advanced, 0);
+  t.is((await s.payPass()).advanced, 0);
   t.is(s.gateway.sent.length, 1, 'paid once');
 });
 
@@ -350,18 +370,22 @@ test('live mode without a payout provider waits, with its reason', async (t) => 
   s.gateway.modes = ['test'];
   await s.releasedPayment('live', 9000, new Date('2026-08-31T12:00:00Z'));
   s.h.clock.set(new Date('2026-09-01T00:05:00Z'));
-  await s.scheduled.execute({ limit: 100 });
-  t.deepEqual((await s.payAll.execute({ limit: 10 })).waiting.map((w) => w.reason), ['no_payout_gateway']);
-  t.like(await s.verify.execute({ limit: 10 }), { gatewayConfigured: false });
+  await s.scheduledPass();
+  t.deepEqual((await s.payPass()).waiting.map((w) => w.reason), ['no_payout_gateway']);
+  // Without a provider no bank account can be verified: none is asked about, none changes.
+  const bank = await s.destination('live');
+  t.like(await s.verifyPass(), { asked: 0 });
+  t.deepEqual(s.gateway.verified, []);
+  t.like(await s.h.storage.payoutDestinations.findById(s.scope('live'), bank.id), { status: 'unverified' });
 });
 
 test('a rejected bank account is not asked about again and never becomes the default', async (t) => {
   const s = await setup('daily');
   const bank = await s.destination('live');
   s.gateway.verdict = { status: 'rejected', reason: 'account_not_found' };
-  t.like(await s.verify.execute({ limit: 10 }), { verified: 0, rejected: 1 });
+  t.like(await s.verifyPass(), { verified: 0, rejected: 1 });
   t.like(await s.h.storage.payoutDestinations.findById(s.scope('live'), bank.id), { status: 'rejected', isDefault: false });
-  t.like(await s.verify.execute({ limit: 10 }), { verified: 0, rejected: 0 });
+  t.like(await s.verifyPass(), { verified: 0, rejected: 0, asked: 0 });
   t.is(s.gateway.verified.length, 1);
 });
 
@@ -395,7 +419,7 @@ test('a scheduled batch covers payments released before its period end, once per
   const atEnd = await s.releasedPayment('test', 500, new Date('2026-09-07T00:00:00Z'));
   s.h.clock.set(new Date('2026-09-07T00:00:30Z'));
 
-  const made = await s.scheduled.execute({ limit: 100 });
+  const made = await s.scheduledPass();
   t.is(made.created.length, 1, 'one batch: test mode has payments, live has none');
   const [batch] = made.created;
   t.like(batch, {
@@ -411,9 +435,9 @@ test('a scheduled batch covers payments released before its period end, once per
   t.is((await s.h.storage.intents.findById(s.scope(), inPeriod.id))?.settlementId, batch?.id);
 
   s.h.clock.advance(60_000);
-  t.is((await s.scheduled.execute({ limit: 100 })).created.length, 0, 'the period has its batch');
+  t.is((await s.scheduledPass()).created.length, 0, 'the period has its batch');
 
-  t.is((await s.payAll.execute({ limit: 10 })).advanced, 1);
+  t.is((await s.payPass()).advanced, 1);
   t.is((await s.h.storage.settlements.findById(s.scope(), batch?.id ?? ''))?.status, 'paid');
   const listed = await new ListSettlements(s.h.storage.settlements).execute({ scope: s.scope(), page: { limit: 10 } });
   t.deepEqual(listed.data.map((st) => st.id), [batch?.id]);
@@ -425,14 +449,14 @@ test('a scheduled batch the available balance does not cover is skipped and made
   // Only the fee of a lost dispute: available drops to 1500 while 3000 waits.
   await s.h.storage.ledger.post(disputeLostFeeOnly(s.scope()));
   s.h.clock.set(new Date('2026-09-01T00:01:00Z'));
-  const skipped = await s.scheduled.execute({ limit: 100 });
+  const skipped = await s.scheduledPass();
   t.is(skipped.created.length, 0);
   t.is(skipped.uncovered.length, 1);
   t.like(skipped.uncovered[0], { scope: s.scope(), period: { end: new Date('2026-09-01T00:00:00Z') } });
 
   // Another payment released later brings available to cover the batch (it belongs to the next period).
   await s.releasedPayment('test', 2000, new Date('2026-09-01T00:00:30Z'));
-  const made = await s.scheduled.execute({ limit: 100 });
+  const made = await s.scheduledPass();
   t.is(made.created.length, 1);
   t.is(made.created[0]?.amount.amount, 3000);
 });

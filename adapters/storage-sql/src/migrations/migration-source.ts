@@ -11,6 +11,7 @@ import { settlements } from './009-settlements.migration';
 import { simulatorCallbacks } from './010-simulator-callbacks.migration';
 import { disputeChecks } from './011-dispute-checks.migration';
 import { settlementRequestKeys } from './012-settlement-request-keys.migration';
+import { jobItemFailures } from './013-job-item-failures.migration';
 import { disputeModesAndDuplicatePayments } from './015-dispute-modes-and-duplicate-payments.migration';
 import { settlementParts } from './016-settlement-parts.migration';
 
@@ -33,6 +34,7 @@ const MIGRATIONS: readonly NamedMigration[] = [
   { name: '010-simulator-callbacks', migration: simulatorCallbacks },
   { name: '011-dispute-checks', migration: disputeChecks },
   { name: '012-settlement-request-keys', migration: settlementRequestKeys },
+  { name: '013-job-item-failures', migration: jobItemFailures },
   { name: '015-dispute-modes-and-duplicate-payments', migration: disputeModesAndDuplicatePayments },
   { name: '016-settlement-parts', migration: settlementParts },
 ];

@@ -1,4 +1,5 @@
-import { CoreError, RULED_DISPUTE_STATUSES, type AccountScope, type Dispute, type DisputeFilter, type DisputeRepository, type Mode, type Page, type PageRequest } from '@payments/core';
+import type { Mode } from '@payments/core';
+import { CoreError, RULED_DISPUTE_STATUSES, type AccountScope, type Dispute, type DisputeFilter, type DisputeRepository, type Page, type PageRequest } from '@payments/core';
 import { dialectOf } from '../dialect';
 import { DISPUTE_MODE_INDEXES } from '../migrations/015-dispute-modes-and-duplicate-payments.migration';
 import { isDuplicateKeyError } from '../sql-errors';
@@ -64,8 +65,9 @@ export class KnexDisputeRepository implements DisputeRepository {
     if (changed === 0) throw new Error(`No dispute ${id} to update`);
   }
 
-  async findDueForCheck(query: { readonly updatedBefore: Date; readonly now: Date; readonly limit: number }): Promise<Dispute[]> {
+  async findDueForCheck(query: { readonly mode: Mode; readonly updatedBefore: Date; readonly now: Date; readonly limit: number }): Promise<Dispute[]> {
     const rows = await this.table()
+      .where({ mode: query.mode })
       .whereNotIn('status', RULED_DISPUTE_STATUSES)
       .where('updated_at', '<=', query.updatedBefore.getTime())
       .where((due) => due.whereNull('next_check_at').orWhere('next_check_at', '<=', query.now.getTime()))

@@ -1,3 +1,4 @@
+import type { Mode } from '@payments/core';
 import { CoreError, type AccountScope, type PaymentAttempt, type PaymentAttemptRepository } from '@payments/core';
 import type { KnexContext } from '../knex-context';
 import { toPaymentAttempt, toPaymentAttemptRow, type PaymentAttemptRow } from '../mapping/payment-attempt.row';
@@ -57,9 +58,9 @@ export class KnexPaymentAttemptRepository implements PaymentAttemptRepository {
     return rows.map(toPaymentAttempt);
   }
 
-  async findDueForCheck(now: Date, limit: number): Promise<PaymentAttempt[]> {
+  async findDueForCheck(mode: Mode, now: Date, limit: number): Promise<PaymentAttempt[]> {
     const rows = await this.table()
-      .where({ status: 'pending' })
+      .where({ status: 'pending', mode })
       .whereNotNull('next_check_at')
       .where('next_check_at', '<=', now.getTime())
       .orderBy('next_check_at', 'asc')

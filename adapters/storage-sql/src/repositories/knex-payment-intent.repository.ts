@@ -1,3 +1,4 @@
+import type { Mode } from '@payments/core';
 import {
   CoreError,
   EXPIRABLE,
@@ -89,8 +90,9 @@ export class KnexPaymentIntentRepository implements PaymentIntentRepository {
     return { data: rows.slice(0, page.limit).map(toPaymentIntent), hasMore: rows.length > page.limit };
   }
 
-  async findDueForExpiry(now: Date, limit: number): Promise<PaymentIntent[]> {
+  async findDueForExpiry(mode: Mode, now: Date, limit: number): Promise<PaymentIntent[]> {
     const rows = await this.table()
+      .where({ mode })
       .whereIn('status', [...EXPIRABLE])
       .whereNotNull('expires_at')
       .where('expires_at', '<=', now.getTime())
@@ -100,14 +102,14 @@ export class KnexPaymentIntentRepository implements PaymentIntentRepository {
     return rows.map(toPaymentIntent);
   }
 
-  async findAwaitingChannelSettlement(limit: number): Promise<PaymentIntent[]> {
-    const rows = await this.table().where({ status: 'succeeded' }).orderBy('updated_at', 'asc').orderBy('seq', 'asc').limit(limit);
+  async findAwaitingChannelSettlement(mode: Mode, limit: number): Promise<PaymentIntent[]> {
+    const rows = await this.table().where({ status: 'succeeded', mode }).orderBy('updated_at', 'asc').orderBy('seq', 'asc').limit(limit);
     return rows.map(toPaymentIntent);
   }
 
-  async findDueForRelease(now: Date, limit: number): Promise<PaymentIntent[]> {
+  async findDueForRelease(mode: Mode, now: Date, limit: number): Promise<PaymentIntent[]> {
     const rows = await this.table()
-      .where({ status: 'channel_settled' })
+      .where({ status: 'channel_settled', mode })
       .whereNull('released_at')
       .where('available_at', '<=', now.getTime())
       .orderBy('available_at', 'asc')

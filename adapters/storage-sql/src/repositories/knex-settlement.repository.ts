@@ -160,8 +160,8 @@ export class KnexSettlementRepository implements SettlementRepository {
     return row === undefined ? undefined : toEntity(row);
   }
 
-  async findUnfinished(limit: number): Promise<Settlement[]> {
-    const rows = await this.table().whereIn('status', ['pending', 'processing']).orderBy('seq', 'asc').limit(limit);
+  async findUnfinished(mode: Mode, limit: number): Promise<Settlement[]> {
+    const rows = await this.table().where({ mode }).whereIn('status', ['pending', 'processing']).orderBy('seq', 'asc').limit(limit);
     return rows.map(toEntity);
   }
 

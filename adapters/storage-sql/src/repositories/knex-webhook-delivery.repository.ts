@@ -112,11 +112,12 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
     });
   }
 
-  async claimDue(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedDelivery[]> {
+  async claimDue(mode: Mode, now: Date, leaseUntil: Date, limit: number, excluding: ReadonlySet<string> = new Set()): Promise<ClaimedDelivery[]> {
     const claim = async (trx: Knex): Promise<ClaimedDelivery[]> => {
       const t = toMillis(now);
       const query = this.table(trx)
-        .where({ status: 'pending' })
+        .where({ status: 'pending', mode })
+        .whereNotIn('id', [...excluding])
         .where('next_retry_at', '<=', t)
         .where((q) => q.whereNull('locked_until').orWhere('locked_until', '<=', t))
         .orderBy('next_retry_at', 'asc')

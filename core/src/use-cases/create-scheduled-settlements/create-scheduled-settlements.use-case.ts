@@ -1,5 +1,6 @@
 import type { Merchant } from '../../domain/merchant.entity';
-import { MODES, type AccountScope } from '../../domain/mode';
+import { MODES, type AccountScope, type Mode } from '../../domain/mode';
+import type { ItemJob } from '../run-item-jobs/item-job';
 import { openSettlement, SETTLEMENT_LOCK_TTL_MS, settlementLockKey, type SettlementDeps } from '../../domain/settlement-batch';
 import { lastCompletePeriod, type SettlementPeriod } from '../../domain/settlement-period';
 import type { Settlement } from '../../domain/settlement.entity';
@@ -11,12 +12,18 @@ import type { UnitOfWork } from '../../ports/unit-of-work.port';
 const SCHEDULED = ['daily', 'weekly', 'monthly'] as const;
 const MERCHANT_PAGE = 100;
 
-/** What one pass made, and the batches it had to leave for a later pass. */
-export interface ScheduledSettlementsSummary {
-  readonly created: Settlement[];
-  /** The available balance did not cover the batch (a lost dispute's fee): tried again next pass. */
-  readonly uncovered: ReadonlyArray<{ readonly scope: AccountScope; readonly period: SettlementPeriod }>;
+/** One merchant and mode whose last complete period may need its batch. */
+export interface ScheduledSettlementItem {
+  readonly merchant: Merchant;
+  readonly scope: AccountScope;
+  readonly period: SettlementPeriod;
 }
+
+/**
+ * The batch made; `uncovered` when the available balance did not cover it (a lost dispute's fee:
+ * tried again next pass); undefined when there was nothing to do.
+ */
+export type ScheduledSettlementOutcome = Settlement | 'uncovered' | undefined;
 
 /**
  * The `settle-scheduled` job (DECISIONS, Settlement): for each merchant on a daily, weekly or
@@ -26,34 +33,43 @@ export interface ScheduledSettlementsSummary {
  * balance does not cover is skipped and retried on the next pass. Batches are unique per
  * merchant, mode and period end, so two workers never make one twice.
  */
-export class CreateScheduledSettlements {
+export class CreateScheduledSettlements implements ItemJob<ScheduledSettlementItem, ScheduledSettlementOutcome> {
   constructor(private readonly deps: SettlementDeps & { readonly uow: UnitOfWork; readonly merchants: MerchantRepository; readonly locks: LockManager }) {}
 
-  async execute(input: { limit: number }): Promise<ScheduledSettlementsSummary> {
-    const created: Settlement[] = [];
-    const uncovered: Array<{ scope: AccountScope; period: SettlementPeriod }> = [];
+  readonly name = 'settle-scheduled';
+  readonly lanes = MODES;
+
+  /** Merchants of a mode on a schedule whose last complete period could need a batch, by id. */
+  async due(mode: Mode, limit: number, deferred: ReadonlySet<string>): Promise<ScheduledSettlementItem[]> {
+    const items: ScheduledSettlementItem[] = [];
     let afterId: string | undefined;
-    let seen = 0;
-    while (seen < input.limit) {
+    const wanted = limit + deferred.size;
+    while (items.length < wanted) {
       const merchants = await this.deps.merchants.listBySchedule(SCHEDULED, { ...(afterId === undefined ? {} : { afterId }), limit: MERCHANT_PAGE });
       for (const merchant of merchants) {
         const period = lastCompletePeriod(merchant.settlementSchedule, this.deps.clock.now());
-        if (!period) continue;
-        for (const mode of MODES) {
-          const scope = { merchantId: merchant.id, mode };
-          const outcome = await this.settleOne(merchant, scope, period);
-          if (outcome === 'uncovered') uncovered.push({ scope, period });
-          else if (outcome) created.push(outcome);
-        }
+        if (period) items.push({ merchant, scope: { merchantId: merchant.id, mode }, period });
       }
-      seen += merchants.length;
       if (merchants.length < MERCHANT_PAGE) break;
       afterId = merchants[merchants.length - 1]?.id;
     }
-    return { created, uncovered };
+    return items.slice(0, wanted);
   }
 
-  private async settleOne(merchant: Merchant, scope: AccountScope, period: SettlementPeriod): Promise<Settlement | 'uncovered' | undefined> {
+  idOf(item: ScheduledSettlementItem): string {
+    return item.merchant.id;
+  }
+
+  progressed(outcome: ScheduledSettlementOutcome): boolean {
+    return outcome !== undefined && outcome !== 'uncovered';
+  }
+
+  /** The period's batch for one merchant and mode: made, `uncovered`, or undefined (nothing to do). */
+  handle(item: ScheduledSettlementItem): Promise<ScheduledSettlementOutcome> {
+    return this.settleOne(item.merchant, item.scope, item.period);
+  }
+
+  private async settleOne(merchant: Merchant, scope: AccountScope, period: SettlementPeriod): Promise<ScheduledSettlementOutcome> {
     // Cheap check first: most passes find the period's batch made already.
     if (await this.deps.settlements.findScheduled(scope, period.end)) return undefined;
     try {

@@ -1,4 +1,6 @@
-import { renderNotice } from '../../domain/notice.entity';
+import { renderNotice, type Notice } from '../../domain/notice.entity';
+import type { JobLane } from '../../ports/job-item-failures.port';
+import type { ItemJob } from '../run-item-jobs/item-job';
 import type { Clock } from '../../ports/clock.port';
 import type { EmailSender } from '../../ports/email-sender.port';
 import type { NoticeOutbox } from '../../ports/notice-outbox.port';
@@ -6,30 +8,31 @@ import type { NoticeOutbox } from '../../ports/notice-outbox.port';
 /**
  * Drains the notice outbox: each pending notice is rendered, handed to the EmailSender and marked
  * sent. At least once: a crash between sending and marking sends that notice again. A notice the
- * sender refuses stays pending for a later pass while the others go; the pass then fails so the
- * worker logs it.
+ * sender refuses stays pending, recorded as a failing item and tried again after its backoff,
+ * while the others go.
  */
-export class DeliverNotices {
+export class DeliverNotices implements ItemJob<Notice> {
   constructor(
     private readonly notices: NoticeOutbox,
     private readonly email: EmailSender,
     private readonly clock: Clock,
   ) {}
 
-  /** Returns how many notices were sent. */
-  async execute(input: { limit: number }): Promise<number> {
-    let sent = 0;
-    const failures: unknown[] = [];
-    for (const notice of await this.notices.pending(input.limit)) {
-      try {
-        const { subject, text } = renderNotice(notice);
-        await this.email.send({ to: notice.recipient, subject, text });
-        if (await this.notices.markSent(notice.id, this.clock.now())) sent += 1;
-      } catch (error) {
-        failures.push(error);
-      }
-    }
-    if (failures.length > 0) throw new AggregateError(failures, `${failures.length} notice(s) could not be sent; they stay pending (${sent} sent).`);
-    return sent;
+  readonly name = 'deliver-notices';
+  readonly lanes: readonly JobLane[] = ['platform'];
+
+  due(_lane: JobLane, limit: number, deferred: ReadonlySet<string>): Promise<Notice[]> {
+    return this.notices.pending(limit + deferred.size);
+  }
+
+  idOf(notice: Notice): string {
+    return notice.id;
+  }
+
+  /** Sends one notice and marks it sent; true unless another worker marked it first. */
+  async handle(notice: Notice): Promise<boolean> {
+    const { subject, text } = renderNotice(notice);
+    await this.email.send({ to: notice.recipient, subject, text });
+    return this.notices.markSent(notice.id, this.clock.now());
   }
 }

@@ -1,4 +1,6 @@
-import { isDueForExpiry } from '../../domain/payment-intent.entity';
+import { isDueForExpiry, type PaymentIntent } from '../../domain/payment-intent.entity';
+import { MODES, type Mode } from '../../domain/mode';
+import type { ItemJob } from '../run-item-jobs/item-job';
 import { changeStatus, type StatusChangeDeps } from '../../domain/payment-intent-status-change';
 import { endPendingAttempt, voidOrder } from '../../domain/pending-attempt';
 import type { PaymentAttemptRepository } from '../../ports/payment-attempt.repository.port';
@@ -11,7 +13,7 @@ import type { UnitOfWork } from '../../ports/unit-of-work.port';
  * voided. Safe to run in several workers at once: each intent is re-read with its row locked and
  * skipped when another worker (or a cancel) got there first.
  */
-export class ExpirePaymentIntents {
+export class ExpirePaymentIntents implements ItemJob<PaymentIntent> {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly deps: StatusChangeDeps,
@@ -19,23 +21,28 @@ export class ExpirePaymentIntents {
     private readonly channels: PaymentChannelRegistry,
   ) {}
 
-  /** Expires up to `limit` due intents; returns how many this call expired. */
-  async execute(input: { limit: number }): Promise<number> {
-    const due = await this.deps.intents.findDueForExpiry(this.deps.clock.now(), input.limit);
-    let expired = 0;
-    for (const candidate of due) {
-      const scope = { merchantId: candidate.merchantId, mode: candidate.mode };
-      const outcome = await this.uow.run(async () => {
-        const intent = await this.deps.intents.findByIdForUpdate(scope, candidate.id);
-        const now = this.deps.clock.now();
-        if (!intent || !isDueForExpiry(intent, now)) return undefined;
-        const ended = await endPendingAttempt(this.attempts, scope, intent.id, 'expired', now);
-        this.uow.afterCommit(() => voidOrder(this.channels, ended));
-        await changeStatus(this.deps, { ...intent, nextAction: undefined }, 'expired');
-        return true;
-      });
-      if (outcome) expired += 1;
-    }
-    return expired;
+  readonly name = 'expire-payment-intents';
+  readonly lanes = MODES;
+
+  due(mode: Mode, limit: number, deferred: ReadonlySet<string>): Promise<PaymentIntent[]> {
+    return this.deps.intents.findDueForExpiry(mode, this.deps.clock.now(), limit + deferred.size);
+  }
+
+  idOf(intent: PaymentIntent): string {
+    return intent.id;
+  }
+
+  /** Expires one due intent; false when another worker (or a cancel) got there first. */
+  handle(candidate: PaymentIntent): Promise<boolean> {
+    const scope = { merchantId: candidate.merchantId, mode: candidate.mode };
+    return this.uow.run(async () => {
+      const intent = await this.deps.intents.findByIdForUpdate(scope, candidate.id);
+      const now = this.deps.clock.now();
+      if (!intent || !isDueForExpiry(intent, now)) return false;
+      const ended = await endPendingAttempt(this.attempts, scope, intent.id, 'expired', now);
+      this.uow.afterCommit(() => voidOrder(this.channels, ended));
+      await changeStatus(this.deps, { ...intent, nextAction: undefined }, 'expired');
+      return true;
+    });
   }
 }

@@ -1,6 +1,7 @@
 import { publishEvent } from '../../domain/event-publishing';
 import { settlementFailedPosting, settlementPaidPosting } from '../../domain/ledger-postings';
-import type { AccountScope } from '../../domain/mode';
+import { MODES, type AccountScope, type Mode } from '../../domain/mode';
+import type { ItemJob } from '../run-item-jobs/item-job';
 import type { PayoutDestination } from '../../domain/payout-destination.entity';
 import { settlementEvent, type SettlementDeps } from '../../domain/settlement-batch';
 import type { Settlement } from '../../domain/settlement.entity';
@@ -128,29 +129,30 @@ export class PaySettlement {
   }
 }
 
-/** What one pass of the payout job did. */
-export interface PaySettlementsSummary {
-  /** Settlements that changed status or were sent. */
-  readonly advanced: number;
-  /** Pending settlements that may not be paid yet, and why. */
-  readonly waiting: ReadonlyArray<{ readonly settlement: Settlement; readonly reason: SettlementWaitReason }>;
-}
+/** The `pay-settlements` job: every unfinished settlement of a mode, oldest first, one at a time. */
+export class PaySettlements implements ItemJob<Settlement, PaySettlementOutcome> {
+  readonly name = 'pay-settlements';
+  readonly lanes = MODES;
 
-/** The `pay-settlements` job: every unfinished settlement, oldest first, one at a time. */
-export class PaySettlements {
   constructor(
     private readonly settlements: SettlementDeps['settlements'],
     private readonly pay: PaySettlement,
   ) {}
 
-  async execute(input: { limit: number }): Promise<PaySettlementsSummary> {
-    let advanced = 0;
-    const waiting: Array<{ settlement: Settlement; reason: SettlementWaitReason }> = [];
-    for (const candidate of await this.settlements.findUnfinished(input.limit)) {
-      const outcome = await this.pay.execute({ scope: { merchantId: candidate.merchantId, mode: candidate.mode }, id: candidate.id });
-      if (outcome.kind === 'waiting') waiting.push({ settlement: outcome.settlement, reason: outcome.reason });
-      else if (outcome.kind !== 'unknown' && (outcome.settlement.status !== candidate.status || outcome.kind === 'finished')) advanced += 1;
-    }
-    return { advanced, waiting };
+  due(mode: Mode, limit: number, deferred: ReadonlySet<string>): Promise<Settlement[]> {
+    return this.settlements.findUnfinished(mode, limit + deferred.size);
+  }
+
+  idOf(settlement: Settlement): string {
+    return settlement.id;
+  }
+
+  /** Finished, or moved on (sent); one still waiting, or still processing at the provider, did nothing. */
+  progressed(outcome: PaySettlementOutcome, candidate: Settlement): boolean {
+    return outcome.kind === 'finished' || (outcome.kind === 'processing' && outcome.settlement.status !== candidate.status);
+  }
+
+  handle(candidate: Settlement): Promise<PaySettlementOutcome> {
+    return this.pay.execute({ scope: { merchantId: candidate.merchantId, mode: candidate.mode }, id: candidate.id });
   }
 }

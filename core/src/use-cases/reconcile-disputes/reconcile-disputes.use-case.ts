@@ -1,5 +1,7 @@
 import type { Dispute } from '../../domain/dispute.entity';
 import type { Clock } from '../../ports/clock.port';
+import { MODES, type Mode } from '../../domain/mode';
+import type { ItemJob, JobPass } from '../run-item-jobs/item-job';
 import type { DisputeRepository } from '../../ports/dispute.repository.port';
 import type { PaymentAttemptRepository } from '../../ports/payment-attempt.repository.port';
 import type { ChannelDisputeStatus, PaymentChannelRegistry } from '../../ports/payment-channel.port';
@@ -18,7 +20,7 @@ export interface DisputeReconcileRules {
  * dispute query, and what it answers goes through `RecordDisputeReport` like a notice would, so a
  * ruling whose notice was lost is still applied, once (its postings are idempotent on their cause).
  */
-export class ReconcileDisputes {
+export class ReconcileDisputes implements ItemJob<Dispute> {
   constructor(
     private readonly disputes: DisputeRepository,
     private readonly attempts: PaymentAttemptRepository,
@@ -28,32 +30,38 @@ export class ReconcileDisputes {
     private readonly rules: DisputeReconcileRules,
   ) {}
 
-  /** Asks about up to `limit` due disputes, oldest news first; returns how many changed. */
-  async execute(input: { limit: number }): Promise<number> {
+  readonly name = 'reconcile-disputes';
+  readonly lanes = MODES;
+
+  /** Open disputes of a mode that heard nothing for a while, oldest news first. */
+  due(mode: Mode, limit: number, deferred: ReadonlySet<string>): Promise<Dispute[]> {
     const now = this.clock.now();
-    const due = await this.disputes.findDueForCheck({ updatedBefore: new Date(now.getTime() - this.rules.staleAfterMs), now, limit: input.limit });
-    let changed = 0;
+    return this.disputes.findDueForCheck({ mode, updatedBefore: new Date(now.getTime() - this.rules.staleAfterMs), now, limit: limit + deferred.size });
+  }
+
+  idOf(dispute: Dispute): string {
+    return dispute.id;
+  }
+
+  /** Asks the channel about one dispute; true when its status changed. */
+  async handle(dispute: Dispute, pass: JobPass): Promise<boolean> {
+    // Scheduled before asking, whatever comes of it, so a dispute that stays open (or a channel
+    // that is down) cannot hold the head of every batch and starve the disputes behind it.
+    await this.disputes.setNextCheck(dispute.id, new Date(this.clock.now().getTime() + this.rules.staleAfterMs));
+    const channel = this.channels.find(dispute.channel);
     // As for attempts: a channel that fails once is not asked again this pass.
-    const unreachable = new Set<string>();
-    for (const dispute of due) {
-      // Scheduled before asking, whatever comes of it, so a dispute that stays open (or a channel
-      // that is down) cannot hold the head of every batch and starve the disputes behind it.
-      await this.disputes.setNextCheck(dispute.id, new Date(now.getTime() + this.rules.staleAfterMs));
-      const channel = this.channels.find(dispute.channel);
-      if (!channel?.queryDispute || unreachable.has(dispute.channel)) continue;
-      const report = await channel.queryDispute(dispute.mode, dispute.channelDisputeId).catch(() => {
-        unreachable.add(dispute.channel);
-        return undefined;
-      });
-      if (!report || report.status === dispute.status) continue;
-      if (await this.apply(dispute, report)) changed += 1;
-    }
-    return changed;
+    if (!channel?.queryDispute || pass.isDown(dispute.channel)) return false;
+    const report = await channel.queryDispute(dispute.mode, dispute.channelDisputeId).catch(() => {
+      pass.markDown(dispute.channel);
+      return undefined;
+    });
+    if (!report || report.status === dispute.status) return false;
+    return this.apply(dispute, report);
   }
 
   /**
    * Records the channel's answer when it is about this dispute and one of our attempts on its
-   * intent; an answer that cannot be recorded now (a concurrent change) is asked again later.
+   * intent.
    */
   private async apply(dispute: Dispute, report: ChannelDisputeStatus): Promise<boolean> {
     if (report.channelDisputeId !== dispute.channelDisputeId) return false;
@@ -66,9 +74,8 @@ export class ReconcileDisputes {
       attempt.paymentIntentId === dispute.paymentIntentId &&
       attempt.channelOrderId === report.channelOrderId;
     if (!ours) return false;
-    return this.recordDisputeReport.execute({ attempt, report }).then(
-      (recorded) => recorded.status !== dispute.status,
-      () => false,
-    );
+    // A report that cannot be recorded fails the item: recorded, and asked again after its backoff.
+    const recorded = await this.recordDisputeReport.execute({ attempt, report });
+    return recorded.status !== dispute.status;
   }
 }

@@ -20,6 +20,8 @@ import type { WebhookEndpointRepository } from '../../ports/webhook-endpoint.rep
 import type { WebhookSender } from '../../ports/webhook-sender.port';
 import type { WebhookCrypto } from '../../ports/webhook-crypto.port';
 import type { PlatformKeys } from '../platform-keys/platform-keys.use-case';
+import { MODES, type Mode } from '../../domain/mode';
+import type { ItemJob, JobPass } from '../run-item-jobs/item-job';
 
 /** An endpoint answering nothing but failures for this long is disabled. */
 export const WEBHOOK_ENDPOINT_FAILING_DISABLE_MS = 5 * 24 * 60 * 60 * 1000;
@@ -37,11 +39,8 @@ interface DeliveryOutcome {
   readonly health?: { readonly endpoint: WebhookEndpoint; readonly status: number | undefined; readonly at: Date };
 }
 
-export interface RelayPassResult {
-  readonly claimed: number;
-  readonly delivered: number;
-  readonly failed: number;
-}
+/** How many deliveries one relay pass sends at once, each up to the 10 s timeout. */
+export const WEBHOOK_CONCURRENCY = 50;
 
 export interface RelayDeps {
   readonly uow: UnitOfWork;
@@ -60,58 +59,58 @@ export interface RelayDeps {
 }
 
 /**
- * One relay pass: leases due deliveries, renders each event at its endpoint's api_version, signs
- * it, POSTs it through the WebhookSender and records the attempt. Safe with any number of passes
- * at once (the lease); a pass killed mid-delivery leaves its deliveries due again when the lease
- * runs out (at least once: that attempt may be repeated, with the same event id).
+ * The webhook relay, a background job: leases due deliveries, renders each event at its
+ * endpoint's api_version, signs it, POSTs it through the WebhookSender and records the attempt.
+ * Safe with any number of passes at once (the lease); a pass killed mid-delivery leaves its
+ * deliveries due again when the lease runs out (at least once: that attempt may be repeated,
+ * with the same event id).
  */
-export class RelayWebhookDeliveries {
+export class RelayWebhookDeliveries implements ItemJob<ClaimedDelivery, WebhookDelivery['status']> {
+  readonly name = 'relay-webhooks';
+  readonly lanes = MODES;
+  /** Deliveries mostly wait on the network (up to the 10 s timeout each): many are sent at once. */
+  readonly concurrency = WEBHOOK_CONCURRENCY;
+
   constructor(private readonly deps: RelayDeps) {}
 
-  async execute(input: { limit: number }): Promise<RelayPassResult> {
+  /** Leases up to `limit` due deliveries of a mode, oldest due first, leaving deferred ones unleased. */
+  due(mode: Mode, limit: number, deferred: ReadonlySet<string>): Promise<ClaimedDelivery[]> {
     const now = this.deps.clock.now();
-    const leaseUntil = new Date(now.getTime() + (this.deps.leaseMs ?? WEBHOOK_LEASE_MS));
-    const claimed = await this.deps.deliveries.claimDue(now, leaseUntil, input.limit);
-    if (claimed.length === 0) return { claimed: 0, delivered: 0, failed: 0 };
-    const key = await this.deps.platformKeys.signingKey();
-    // A batch mostly goes to a few endpoints: look each up (and open its secret) once per pass,
-    // not once per delivery. Still read fresh every pass, so a disabled endpoint stops at the next.
-    const endpoints = new Map<string, Promise<PassEndpoint | undefined>>();
-    const endpointOf = (delivery: WebhookDelivery): Promise<PassEndpoint | undefined> => {
-      const cacheKey = `${delivery.merchantId}\n${delivery.endpointId}`;
-      let found = endpoints.get(cacheKey);
-      if (found === undefined) {
-        found = this.deps.endpoints.findById(delivery.merchantId, delivery.endpointId).then((endpoint) => (endpoint ? { endpoint, secretHex: endpoint.status === 'enabled' ? this.deps.secretBox.open(endpoint.secretSealed) : '' } : undefined));
-        endpoints.set(cacheKey, found);
-      }
-      return found;
-    };
-    const outcomes = await Promise.all(claimed.map((claim) => this.deliver(claim, key, endpointOf)));
-    // The whole pass's attempts are recorded in one transaction: one commit (one log flush) per
-    // pass instead of one per delivery. Each delivery's state and its attempt still commit
-    // together; a crash before this commit leaves the pass's deliveries leased, and they are sent
-    // again when the lease runs out, as with a crash during the sends (at least once, same event id).
-    await this.deps.uow.run(async () => {
-      for (const outcome of outcomes) await this.deps.deliveries.recordAttempt(outcome.next, leaseUntil, outcome.attempt);
-    });
-    for (const outcome of outcomes) {
-      if (outcome.health !== undefined) await this.checkHealth(outcome.health.endpoint, outcome.health.status, outcome.health.at);
-    }
-    return {
-      claimed: claimed.length,
-      delivered: outcomes.filter((outcome) => outcome.next.status === 'delivered').length,
-      failed: outcomes.filter((outcome) => outcome.next.status !== 'delivered').length,
-    };
+    return this.deps.deliveries.claimDue(mode, now, new Date(now.getTime() + (this.deps.leaseMs ?? WEBHOOK_LEASE_MS)), limit, deferred);
+  }
+
+  idOf(claim: ClaimedDelivery): string {
+    return claim.delivery.id;
+  }
+
+  progressed(status: WebhookDelivery['status']): boolean {
+    return status === 'delivered';
+  }
+
+  /**
+   * Sends one delivery and records the attempt with the delivery's new state in one transaction
+   * (a crash before it leaves the delivery leased, and it is sent again when the lease runs out:
+   * at least once, same event id). Returns the delivery's status after the attempt.
+   */
+  async handle(claim: ClaimedDelivery, pass: JobPass): Promise<WebhookDelivery['status']> {
+    const key = await pass.memo('platform-key', () => this.deps.platformKeys.signingKey());
+    // A batch mostly goes to a few endpoints: each is looked up (and its secret opened) once per
+    // pass, not once per delivery. Still read fresh every pass, so a disabled endpoint stops at the next.
+    const { delivery } = claim;
+    const found = await pass.memo(`endpoint:${delivery.merchantId}:${delivery.endpointId}`, () =>
+      this.deps.endpoints
+        .findById(delivery.merchantId, delivery.endpointId)
+        .then((endpoint): PassEndpoint | undefined => (endpoint ? { endpoint, secretHex: endpoint.status === 'enabled' ? this.deps.secretBox.open(endpoint.secretSealed) : '' } : undefined)),
+    );
+    const outcome = await this.deliver(claim, key, found);
+    await this.deps.deliveries.recordAttempt(outcome.next, delivery.lockedUntil ?? this.deps.clock.now(), outcome.attempt);
+    if (outcome.health !== undefined) await this.checkHealth(outcome.health.endpoint, outcome.health.status, outcome.health.at);
+    return outcome.next.status;
   }
 
   /** Sends one delivery (or stops it when its endpoint is gone) and says what to record. */
-  private async deliver(
-    claim: ClaimedDelivery,
-    key: { id: string; privateKey: string },
-    endpointOf: (delivery: WebhookDelivery) => Promise<PassEndpoint | undefined>,
-  ): Promise<DeliveryOutcome> {
+  private async deliver(claim: ClaimedDelivery, key: { id: string; privateKey: string }, found: PassEndpoint | undefined): Promise<DeliveryOutcome> {
     const { delivery, event } = claim;
-    const found = await endpointOf(delivery);
     const endpoint = found?.endpoint;
     const startedAt = this.deps.clock.now();
     if (!endpoint || endpoint.status !== 'enabled') {

@@ -6,13 +6,16 @@ import type { DisputeRepository } from '../../ports/dispute.repository.port';
 import type { Ledger } from '../../ports/ledger.port';
 import type { PaymentIntentRepository } from '../../ports/payment-intent.repository.port';
 import type { UnitOfWork } from '../../ports/unit-of-work.port';
+import { MODES, type Mode } from '../../domain/mode';
+import type { PaymentIntent } from '../../domain/payment-intent.entity';
+import type { ItemJob } from '../run-item-jobs/item-job';
 
 /**
  * The release timer: once `available_at` passes, a channel-settled intent's net moves from pending
  * to available, in the same transaction as the intent's `released_at`. The status stays
  * `channel_settled` and no event is sent.
  */
-export class ReleaseFunds {
+export class ReleaseFunds implements ItemJob<PaymentIntent> {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly intents: PaymentIntentRepository,
@@ -21,28 +24,34 @@ export class ReleaseFunds {
     private readonly clock: Clock,
   ) {}
 
-  async execute(input: { limit: number }): Promise<number> {
-    const due = await this.intents.findDueForRelease(this.clock.now(), input.limit);
-    let released = 0;
-    for (const candidate of due) {
-      const done = await this.uow.run(async () => {
-        const scope = { merchantId: candidate.merchantId, mode: candidate.mode };
-        const intent = await this.intents.findByIdForUpdate(scope, candidate.id);
-        const now = this.clock.now();
-        if (intent?.status !== 'channel_settled' || intent.releasedAt !== undefined || !intent.availableAt || intent.availableAt > now) return false;
-        await this.intents.update({ ...intent, releasedAt: now, updated: now });
-        const payment = pricedPayment(intent);
-        if (payment && !heldFromPending(await this.disputes.findLatestForIntent(scope, intent.id))) {
-          // Posts nothing when booked before, as it should be; books a waiting dispute claim from pending.
-          await bookPayment({ ledger: this.ledger, disputes: this.disputes }, intent, now);
-          // A dispute lost before pricing took the net out of pending: there is nothing to release.
-          if (!(await this.ledger.hasPosted(disputeClaimCause(intent.id)))) await this.ledger.post(releasePosting(payment, now));
-        }
-        return true;
-      });
-      if (done) released += 1;
-    }
-    return released;
+  readonly name = 'release-funds';
+  readonly lanes = MODES;
+
+  due(mode: Mode, limit: number, deferred: ReadonlySet<string>): Promise<PaymentIntent[]> {
+    return this.intents.findDueForRelease(mode, this.clock.now(), limit + deferred.size);
+  }
+
+  idOf(intent: PaymentIntent): string {
+    return intent.id;
+  }
+
+  /** Releases one intent whose timer ran out; false when another worker got there first. */
+  handle(candidate: PaymentIntent): Promise<boolean> {
+    return this.uow.run(async () => {
+      const scope = { merchantId: candidate.merchantId, mode: candidate.mode };
+      const intent = await this.intents.findByIdForUpdate(scope, candidate.id);
+      const now = this.clock.now();
+      if (intent?.status !== 'channel_settled' || intent.releasedAt !== undefined || !intent.availableAt || intent.availableAt > now) return false;
+      await this.intents.update({ ...intent, releasedAt: now, updated: now });
+      const payment = pricedPayment(intent);
+      if (payment && !heldFromPending(await this.disputes.findLatestForIntent(scope, intent.id))) {
+        // Posts nothing when booked before, as it should be; books a waiting dispute claim from pending.
+        await bookPayment({ ledger: this.ledger, disputes: this.disputes }, intent, now);
+        // A dispute lost before pricing took the net out of pending: there is nothing to release.
+        if (!(await this.ledger.hasPosted(disputeClaimCause(intent.id)))) await this.ledger.post(releasePosting(payment, now));
+      }
+      return true;
+    });
   }
 }
 

@@ -3,13 +3,12 @@ import type { PayoutDestinationRepository } from '../../ports/payout-destination
 import type { PayoutGateway } from '../../ports/payout-gateway.port';
 import type { SecretBox } from '../../ports/secret-box.port';
 import { isCoreError } from '../../errors/core-error';
+import type { PayoutDestination } from '../../domain/payout-destination.entity';
+import type { JobLane } from '../../ports/job-item-failures.port';
+import type { ItemJob, JobPass } from '../run-item-jobs/item-job';
 
-export interface VerifyPayoutDestinationsSummary {
-  readonly verified: number;
-  readonly rejected: number;
-  /** False when live payouts have no provider configured: nothing could be asked. */
-  readonly gatewayConfigured: boolean;
-}
+/** The provider's verdict on one account, or `unanswered` while it cannot be reached. */
+export type VerificationVerdict = 'verified' | 'rejected' | 'unanswered';
 
 /**
  * The verification job: each live bank account still `unverified` is shown to the payout
@@ -17,7 +16,7 @@ export interface VerifyPayoutDestinationsSummary {
  * or `rejected`. A verified account becomes the default of its mode when the mode has none; its
  * registration hold still applies. A provider that cannot be reached leaves it for the next pass.
  */
-export class VerifyPayoutDestinations {
+export class VerifyPayoutDestinations implements ItemJob<PayoutDestination, VerificationVerdict> {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly destinations: PayoutDestinationRepository,
@@ -25,33 +24,47 @@ export class VerifyPayoutDestinations {
     private readonly secrets: SecretBox,
   ) {}
 
-  async execute(input: { limit: number }): Promise<VerifyPayoutDestinationsSummary> {
-    if (!this.gateway.supports('live')) return { verified: 0, rejected: 0, gatewayConfigured: false };
-    let verified = 0;
-    let rejected = 0;
-    for (const destination of await this.destinations.findUnverified('live', input.limit)) {
-      const scope = { merchantId: destination.merchantId, mode: destination.mode };
-      let verdict;
-      try {
-        verdict = await this.gateway.verifyDestination('live', {
-          accountHolder: destination.accountHolder,
-          bankCode: destination.bankCode,
-          accountNumber: this.secrets.open(destination.accountNumberSealed),
-        });
-      } catch (error) {
-        if (isCoreError(error) && error.category === 'unavailable') continue;
-        throw error;
-      }
-      const status = verdict.status;
-      await this.uow.run(async () => {
-        if (!(await this.destinations.setVerification(scope, destination.id, status))) return;
-        if (status === 'verified' && (await this.destinations.findDefault(scope)) === undefined) {
-          await this.destinations.makeDefault(scope, destination.id, undefined);
-        }
+  readonly name = 'verify-payout-destinations';
+  /** Only live bank accounts are verified; test destinations are verified when registered. */
+  readonly lanes: readonly JobLane[] = ['live'];
+
+  async due(_lane: JobLane, limit: number, deferred: ReadonlySet<string>): Promise<PayoutDestination[]> {
+    // Without a provider nothing can be asked; the payout job says so in its waiting reasons.
+    if (!this.gateway.supports('live')) return [];
+    return this.destinations.findUnverified('live', limit + deferred.size);
+  }
+
+  idOf(destination: PayoutDestination): string {
+    return destination.id;
+  }
+
+  progressed(verdict: VerificationVerdict): boolean {
+    return verdict !== 'unanswered';
+  }
+
+  /** Shows one account to the provider and records its verdict. */
+  async handle(destination: PayoutDestination, pass: JobPass): Promise<VerificationVerdict> {
+    if (pass.isDown('payout_gateway')) return 'unanswered';
+    const scope = { merchantId: destination.merchantId, mode: destination.mode };
+    let verdict;
+    try {
+      verdict = await this.gateway.verifyDestination('live', {
+        accountHolder: destination.accountHolder,
+        bankCode: destination.bankCode,
+        accountNumber: this.secrets.open(destination.accountNumberSealed),
       });
-      if (status === 'verified') verified += 1;
-      else rejected += 1;
+    } catch (error) {
+      if (!(isCoreError(error) && error.category === 'unavailable')) throw error;
+      pass.markDown('payout_gateway');
+      return 'unanswered';
     }
-    return { verified, rejected, gatewayConfigured: true };
+    const status = verdict.status;
+    await this.uow.run(async () => {
+      if (!(await this.destinations.setVerification(scope, destination.id, status))) return;
+      if (status === 'verified' && (await this.destinations.findDefault(scope)) === undefined) {
+        await this.destinations.makeDefault(scope, destination.id, undefined);
+      }
+    });
+    return status;
   }
 }

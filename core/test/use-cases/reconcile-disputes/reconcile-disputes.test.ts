@@ -69,28 +69,30 @@ async function setup() {
   const balance = async () => merchantBalance(await storage.ledger.balances(scope));
   const events = async (id: string) => (await storage.events.list(scope, { limit: 100 })).data.filter((event) => event.data.id === id).map((event) => event.type).reverse();
   const stored = async (id: string) => (await storage.disputes.findById(scope, id)) as Dispute;
-  return { ...h, scope, channel, record, reconcile, disputed, balance, events, stored };
+  /** One reconciler pass over every lane: how many disputes it changed. */
+  const runReconcile = async (limit: number): Promise<number> => (await h.runJob(reconcile, limit)).progressed;
+  return { ...h, scope, channel, record, runReconcile, disputed, balance, events, stored };
 }
 
-const thb = (amount: number) => [{ amount, currency: 'THB' }];
+const thb = (amount: number) => [{ amount: BigInt(amount), currency: 'THB' }];
 
 test('a ruling the channel knows but never notified is applied once the dispute has been quiet long enough, and only once', async (t) => {
   const s = await setup();
   const { dispute } = await s.disputed();
   s.channel.rule(dispute.channelDisputeId, 'lost');
-  t.is(await s.reconcile.execute({ limit: 10 }), 0, 'not quiet long enough yet');
+  t.is(await s.runReconcile(10), 0, 'not quiet long enough yet');
   t.is((await s.stored(dispute.id)).status, 'opened');
   t.deepEqual(s.channel.asked, []);
 
   s.clock.advance(QUIET_MS);
-  t.is(await s.reconcile.execute({ limit: 10 }), 1);
+  t.is(await s.runReconcile(10), 1);
   t.like(await s.stored(dispute.id), { status: 'lost', fee: { amount: FEE, currency: 'THB' }, closedAt: s.clock.now() });
   t.like(await s.balance(), { pending: thb(0), available: thb(-FEE), dispute_hold: thb(0) });
   t.deepEqual(await s.events(dispute.id), ['dispute.opened', 'dispute.closed']);
 
   // Later passes, and the notice arriving late after all, change nothing and post nothing twice.
   s.clock.advance(QUIET_MS);
-  t.is(await s.reconcile.execute({ limit: 10 }), 0);
+  t.is(await s.runReconcile(10), 0);
   t.is(s.channel.asked.length, 1, 'a ruled dispute is not asked about again');
   const [attempt] = await s.storage.attempts.listForIntent(s.scope, dispute.paymentIntentId);
   await s.record.execute({ attempt: attempt!, report: s.channel.disputes.get(dispute.channelDisputeId)! });
@@ -104,7 +106,7 @@ test('two passes at once apply a ruling once', async (t) => {
   s.channel.rule(dispute.channelDisputeId, 'won');
   s.clock.advance(QUIET_MS);
   // Both read the dispute as open before either records the ruling (the job's lock lease ran out).
-  await Promise.all([s.reconcile.execute({ limit: 10 }), s.reconcile.execute({ limit: 10 })]);
+  await Promise.all([s.runReconcile(10), s.runReconcile(10)]);
   t.is((await s.stored(dispute.id)).status, 'won');
   t.like(await s.balance(), { pending: thb(9700), dispute_hold: thb(0) });
   t.deepEqual(await s.events(dispute.id), ['dispute.opened', 'dispute.closed']);
@@ -114,19 +116,19 @@ test('an open dispute the channel still has open stays as it is, and is asked ag
   const s = await setup();
   const { dispute } = await s.disputed();
   s.clock.advance(QUIET_MS);
-  t.is(await s.reconcile.execute({ limit: 10 }), 0);
-  t.is(await s.reconcile.execute({ limit: 10 }), 0);
+  t.is(await s.runReconcile(10), 0);
+  t.is(await s.runReconcile(10), 0);
   t.deepEqual(s.channel.asked, [dispute.channelDisputeId], 'asked once, not on every pass');
   t.like(await s.stored(dispute.id), { status: 'opened', updated: dispute.updated });
   t.like(await s.balance(), { dispute_hold: thb(9700) });
   t.deepEqual(await s.events(dispute.id), ['dispute.opened']);
   s.clock.advance(QUIET_MS);
-  await s.reconcile.execute({ limit: 10 });
+  await s.runReconcile(10);
   t.is(s.channel.asked.length, 2);
   // The channel put it under review without telling: dispute.updated, no money moves.
   s.channel.rule(dispute.channelDisputeId, 'under_review');
   s.clock.advance(QUIET_MS);
-  t.is(await s.reconcile.execute({ limit: 10 }), 1);
+  t.is(await s.runReconcile(10), 1);
   t.is((await s.stored(dispute.id)).status, 'under_review');
   t.deepEqual(await s.events(dispute.id), ['dispute.opened', 'dispute.updated']);
   t.like(await s.balance(), { dispute_hold: thb(9700) });
@@ -141,18 +143,18 @@ test('oldest news first in a bounded batch; the rest wait their turn; a channel 
   const third = await s.disputed();
   for (const { dispute } of [first, second, third]) s.channel.rule(dispute.channelDisputeId, 'won');
   s.clock.advance(QUIET_MS);
-  t.is(await s.reconcile.execute({ limit: 2 }), 2);
+  t.is(await s.runReconcile(2), 2);
   t.deepEqual(s.channel.asked, [first.dispute.channelDisputeId, second.dispute.channelDisputeId]);
   t.is((await s.stored(third.dispute.id)).status, 'opened', 'beyond the batch: its turn comes next');
 
   s.channel.down = true;
   s.clock.advance(2000);
-  t.is(await s.reconcile.execute({ limit: 10 }), 0);
+  t.is(await s.runReconcile(10), 0);
   t.is((await s.stored(third.dispute.id)).status, 'opened');
   s.channel.down = false;
-  t.is(await s.reconcile.execute({ limit: 10 }), 0, 'not again on the next pass');
+  t.is(await s.runReconcile(10), 0, 'not again on the next pass');
   s.clock.advance(QUIET_MS);
-  t.is(await s.reconcile.execute({ limit: 10 }), 1);
+  t.is(await s.runReconcile(10), 1);
   t.is((await s.stored(third.dispute.id)).status, 'won');
 });
 
@@ -163,7 +165,7 @@ test('an answer about another order or another dispute is not applied', async (t
   const report = s.channel.disputes.get(dispute.channelDisputeId)!;
   s.channel.disputes.set(dispute.channelDisputeId, { ...report, status: 'lost', reference: other.attempt.id, channelOrderId: other.attempt.channelOrderId as string });
   s.clock.advance(QUIET_MS);
-  t.is(await s.reconcile.execute({ limit: 10 }), 0);
+  t.is(await s.runReconcile(10), 0);
   t.is((await s.stored(dispute.id)).status, 'opened');
   t.is((await s.stored(other.dispute.id)).status, 'opened');
   t.like(await s.balance(), { available: thb(0), dispute_hold: thb(2 * 9700) });

@@ -1,0 +1,73 @@
+import type { JobItemFailure, JobItemFailures, JobLane, WaitingJobItems } from '@payments/core';
+import type { KnexContext } from '../knex-context';
+import { toDate, toMillis, toNumber, withoutUndefined, type BigIntValue } from '../mapping/column-values';
+
+interface FailureRow {
+  job: string;
+  item_id: string;
+  lane: string;
+  error_code: string;
+  error_message: string | null;
+  attempts: number;
+  first_failed_at: BigIntValue;
+  last_failed_at: BigIntValue;
+  next_try_at: BigIntValue;
+}
+
+function toEntity(row: FailureRow): JobItemFailure {
+  return withoutUndefined({
+    job: row.job,
+    lane: row.lane as JobLane,
+    itemId: row.item_id,
+    errorCode: row.error_code,
+    errorMessage: row.error_message ?? undefined,
+    attempts: toNumber(row.attempts),
+    firstFailedAt: toDate(row.first_failed_at),
+    lastFailedAt: toDate(row.last_failed_at),
+    nextTryAt: toDate(row.next_try_at),
+  });
+}
+
+export class KnexJobItemFailures implements JobItemFailures {
+  constructor(private readonly context: KnexContext) {}
+
+  private table() {
+    return this.context.db()<FailureRow>('job_item_failures');
+  }
+
+  async forJob(job: string, lane: JobLane): Promise<JobItemFailure[]> {
+    return (await this.table().where({ job, lane })).map(toEntity);
+  }
+
+  async save(failure: JobItemFailure): Promise<void> {
+    const row: FailureRow = {
+      job: failure.job,
+      item_id: failure.itemId,
+      lane: failure.lane,
+      error_code: failure.errorCode,
+      error_message: failure.errorMessage ?? null,
+      attempts: failure.attempts,
+      first_failed_at: toMillis(failure.firstFailedAt),
+      last_failed_at: toMillis(failure.lastFailedAt),
+      next_try_at: toMillis(failure.nextTryAt),
+    };
+    await this.table().insert(row).onConflict(['job', 'item_id']).merge();
+  }
+
+  async clear(job: string, itemId: string): Promise<void> {
+    await this.table().where({ job, item_id: itemId }).delete();
+  }
+
+  async list(limit: number): Promise<JobItemFailure[]> {
+    return (await this.table().orderBy('last_failed_at', 'desc').orderBy('job', 'asc').limit(limit)).map(toEntity);
+  }
+
+  async retryNow(itemId: string, now: Date): Promise<number> {
+    return this.table().where({ item_id: itemId }).update({ next_try_at: toMillis(now) });
+  }
+
+  async countWaiting(now: Date): Promise<WaitingJobItems[]> {
+    const rows = await this.table().select('job', 'lane').count({ count: '*' }).where('next_try_at', '>', toMillis(now)).groupBy('job', 'lane');
+    return rows.map((row) => ({ job: String(row.job), lane: row.lane as JobLane, count: Number((row as { count: BigIntValue }).count) }));
+  }
+}
