@@ -1,0 +1,207 @@
+import test from 'ava';
+import fc from 'fast-check';
+import type { Dispute } from '../../src/domain/dispute.entity';
+import { merchantAccount, platformAccount } from '../../src/domain/ledger';
+import type { AccountScope } from '../../src/domain/mode';
+import { MAX_AMOUNT } from '../../src/domain/money';
+import type { PaymentAttempt } from '../../src/domain/payment-attempt.entity';
+import type { PaymentIntent } from '../../src/domain/payment-intent.entity';
+import { unlockedFx } from '../../src/domain/payment-pricing';
+import { openSettlement, type SettlementDeps } from '../../src/domain/settlement-batch';
+import { isCoreError } from '../../src/errors/core-error';
+import type { ChannelDisputeStatusName, ChannelOrderStatus, PaymentChannel, PaymentChannelRegistry } from '../../src/ports/payment-channel.port';
+import { RecordDisputeReport } from '../../src/use-cases/record-dispute-report/record-dispute-report.use-case';
+import { ReleaseFunds } from '../../src/use-cases/release-funds/release-funds.use-case';
+import { ReportChannelSettlements } from '../../src/use-cases/report-channel-settlements/report-channel-settlements.use-case';
+import { JobPass } from '../../src/use-cases/run-item-jobs/item-job';
+import { VerifyLedger } from '../../src/use-cases/verify-ledger/verify-ledger.use-case';
+import { harness } from './harness';
+
+/*
+ * The money jobs at the edges: a wallet payment whose converted fee and net round to 0 or would
+ * pass 2^53 − 1 when the channel settles, and disputes opened before or after a payment is priced
+ * with every outcome: nothing throws that should not, the ledger stays whole, lost money never
+ * stays available nor reaches a payout.
+ */
+
+const DAY = 24 * 3600 * 1000;
+const DISPUTE_FEE = 1500;
+
+/** A channel that reports every order paid and settled, for the channel settlement job. */
+class SettledChannel implements PaymentChannel {
+  readonly capabilities = { name: 'fake', modes: ['test', 'live'] as const, methods: ['alipay_plus'], currencies: ['IDR'], canSimulate: false, pendingTimeoutMs: 60_000 };
+  readonly orders = new Map<string, PaymentAttempt>();
+  constructor(private readonly now: () => Date) {}
+  async placeOrder(): Promise<never> {
+    throw new Error('not used');
+  }
+  async queryOrder(_mode: unknown, channelOrderId: string): Promise<ChannelOrderStatus> {
+    const attempt = this.orders.get(channelOrderId) as PaymentAttempt;
+    return { channelOrderId, reference: attempt.id, status: 'paid', amount: attempt.amount, currency: attempt.currency, settledAt: this.now() };
+  }
+  verifyCallback(): never {
+    throw new Error('not used');
+  }
+  async voidOrder(): Promise<void> {}
+}
+
+async function setup(settlementCurrency = 'THB') {
+  const h = harness();
+  const { storage, clock } = h;
+  const { merchant } = await h.createMerchant.execute({ name: 'Edge shop', email: `edge${Math.random()}@example.com`, password: 'a long enough password', settlementCurrency, settlementSchedule: 'manual' });
+  const scope: AccountScope = { merchantId: merchant.id, mode: 'test' };
+  const channel = new SettledChannel(() => clock.now());
+  const channels: PaymentChannelRegistry = { find: (name) => (name === 'fake' ? channel : undefined), forMode: () => [channel] };
+  const reportSettlements = new ReportChannelSettlements(storage.uow, storage.attempts, storage.merchants, channels, h.statusChange, h.pricing, storage.ledger, storage.disputes);
+  const release = new ReleaseFunds(storage.uow, storage.intents, storage.disputes, storage.ledger, clock);
+  const disputes = new RecordDisputeReport({ ...h.statusChange, uow: storage.uow, disputes: storage.disputes, ledger: storage.ledger }, storage.merchants, { disputeFeeMinor: DISPUTE_FEE });
+  const settlementDeps: SettlementDeps = { ...h.statusChange, settlements: storage.settlements, ledger: storage.ledger };
+  let n = 0;
+
+  /** A wallet payment (its rate locks when the channel settles) that succeeded and is not priced yet. */
+  const succeededWallet = async (amount: number, currency: string): Promise<{ intent: PaymentIntent; attempt: PaymentAttempt }> => {
+    n += 1;
+    const now = clock.now();
+    const intent: PaymentIntent = {
+      id: `pi_E${n}${Date.now()}`,
+      ...scope,
+      amount,
+      currency,
+      merchantOrderId: `o-${n}`,
+      status: 'succeeded',
+      paymentMethod: 'alipay_plus',
+      metadata: {},
+      ...(currency === settlementCurrency ? {} : { fx: unlockedFx(currency, settlementCurrency, 'alipay_plus') }),
+      created: now,
+      updated: now,
+      version: 0,
+    };
+    await storage.intents.insert(intent);
+    const attempt: PaymentAttempt = {
+      id: `pa_E${n}${Date.now()}`,
+      paymentIntentId: intent.id,
+      ...scope,
+      status: 'succeeded',
+      amount,
+      currency,
+      paymentMethod: 'alipay_plus',
+      channel: 'fake',
+      channelOrderId: `ord_${n}`,
+      succeededAt: now,
+      created: now,
+      updated: now,
+      version: 0,
+    };
+    await storage.attempts.insert(attempt);
+    channel.orders.set(attempt.channelOrderId as string, attempt);
+    return { intent, attempt };
+  };
+
+  const intentOf = async (id: string): Promise<PaymentIntent> => (await storage.intents.findById(scope, id)) as PaymentIntent;
+  /** The channel reports the funds settled: the rate locks, the payment is priced and booked. */
+  const channelSettles = async (id: string) => reportSettlements.handle(await intentOf(id), new JobPass());
+  /** The release timer, once the settlement delay has passed. */
+  const releaseFunds = async (id: string) => {
+    clock.advance(31 * DAY);
+    return release.handle(await intentOf(id));
+  };
+  let disputeNumber = 0;
+  const dispute = async (attempt: PaymentAttempt, status: ChannelDisputeStatusName, channelDisputeId?: string): Promise<Dispute> => {
+    const id = channelDisputeId ?? `cd_${(disputeNumber += 1)}`;
+    return disputes.execute({ attempt, report: { channelDisputeId: id, channelOrderId: attempt.channelOrderId as string, reference: attempt.id, status, amount: attempt.amount, currency: attempt.currency } });
+  };
+  const balance = async (account: string): Promise<bigint> => storage.uow.run(() => storage.ledger.balanceForUpdate(account));
+  const buckets = async () => ({
+    pending: await balance(merchantAccount(scope, 'pending', settlementCurrency)),
+    available: await balance(merchantAccount(scope, 'available', settlementCurrency)),
+    hold: await balance(merchantAccount(scope, 'dispute_hold', settlementCurrency)),
+    losses: await balance(platformAccount('test', 'dispute_losses', settlementCurrency)),
+  });
+  const verify = () => new VerifyLedger(storage.ledger).execute({ limit: 20 });
+  return { ...h, merchant, scope, channel, succeededWallet, intentOf, channelSettles, releaseFunds, dispute, buckets, verify, settlementDeps };
+}
+
+test('1 IDR paid by a wallet to a THB merchant settles with fee and net 0, books nothing and keeps the ledger whole', async (t) => {
+  const s = await setup('THB');
+  const { intent } = await s.succeededWallet(1, 'IDR');
+  t.true(await s.channelSettles(intent.id));
+  const settled = await s.intentOf(intent.id);
+  t.like(settled, { status: 'channel_settled', fee: { amount: 0, currency: 'THB' }, net: { amount: 0, currency: 'THB' }, fx: { locked: true } });
+  t.false(await s.storage.ledger.hasPosted(`payment:${intent.id}`), 'an all-zero posting books nothing');
+  // The release timer passes over it the same way.
+  t.true(await s.releaseFunds(intent.id));
+  t.truthy((await s.intentOf(intent.id)).releasedAt);
+  t.deepEqual(await s.verify(), { ok: true, accounts: 0, breaks: [] });
+});
+
+test('a wallet payment whose conversion passes 2^53 − 1 at the lock is not settled unpriced: it stays succeeded and the item fails', async (t) => {
+  const s = await setup('IDR');
+  // USD → IDR multiplies by about 16 000 and 100/100: 2^53 − 1 US cents are far past it.
+  const { intent } = await s.succeededWallet(MAX_AMOUNT, 'USD');
+  const error = await t.throwsAsync(() => s.channelSettles(intent.id));
+  t.like(error, { code: 'amount_not_representable' });
+  t.like(await s.intentOf(intent.id), { status: 'succeeded', fx: { locked: false } });
+  t.true((await s.verify()).ok);
+});
+
+type Step = 'open' | 'rule' | 'price' | 'release';
+
+/** Every interleaving of the two chains open → rule and price → release (six). */
+function interleavings(): Step[][] {
+  const all: Step[][] = [];
+  const walk = (dispute: Step[], money: Step[], steps: Step[]): void => {
+    if (dispute.length === 0 && money.length === 0) all.push(steps);
+    if (dispute.length > 0) walk(dispute.slice(1), money, [...steps, dispute[0] as Step]);
+    if (money.length > 0) walk(dispute, money.slice(1), [...steps, money[0] as Step]);
+  };
+  walk(['open', 'rule'], ['price', 'release'], []);
+  return all;
+}
+
+test('a dispute opened before or after pricing, won, lost or left open, in every order, never lets lost money reach available or a payout', async (t) => {
+  const outcomes = ['won', 'lost', 'open'] as const;
+  const orders = fc.constantFrom(...interleavings());
+  const seen = new Set<string>();
+  await fc.assert(
+    fc.asyncProperty(orders, fc.constantFrom(...outcomes), async (steps, outcome) => {
+      seen.add(`${steps.join('>')}:${outcome}`);
+      const s = await setup('THB');
+      const { intent, attempt } = await s.succeededWallet(100_000, 'USD'); // 1000 USD
+      let channelDisputeId: string | undefined;
+      for (const step of steps) {
+        if (step === 'open') channelDisputeId = (await s.dispute(attempt, 'opened')).channelDisputeId;
+        if (step === 'rule' && outcome !== 'open') await s.dispute(attempt, outcome, channelDisputeId);
+        if (step === 'price') await s.channelSettles(intent.id);
+        if (step === 'release') await s.releaseFunds(intent.id);
+      }
+      const net = BigInt((await s.intentOf(intent.id)).net?.amount ?? -1);
+      if (net <= 0n) throw new Error('the payment was not priced');
+      const report = await s.verify();
+      if (!report.ok) throw new Error(JSON.stringify(report.breaks));
+      const { pending, available, hold, losses } = await s.buckets();
+      const expected =
+        outcome === 'lost'
+          ? { pending: 0n, available: -BigInt(DISPUTE_FEE), hold: 0n, losses: net }
+          : outcome === 'won'
+            ? { pending: 0n, available: net, hold: 0n, losses: 0n }
+            : // Still open: held when opened after pricing, else in available but kept out of settlements.
+              { pending: 0n, available: steps.indexOf('open') > steps.indexOf('price') ? 0n : net, hold: steps.indexOf('open') > steps.indexOf('price') ? net : 0n, losses: 0n };
+      const actual = { pending, available, hold, losses };
+      if (JSON.stringify(actual, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) !== JSON.stringify(expected, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))) {
+        throw new Error(`${steps.join(' > ')} ${outcome}: ${JSON.stringify({ actual, expected }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`);
+      }
+      // No payout ever covers a disputed payment (open or lost); a won one is settled in full.
+      const settled = await s.storage.uow
+        .run(() => openSettlement(s.settlementDeps, { merchant: s.merchant, scope: s.scope, trigger: 'manual', releasedBefore: s.clock.now() }))
+        .catch((error: unknown) => (isCoreError(error) ? error.code : error));
+      if (outcome === 'won') {
+        if (typeof settled === 'string' || (settled as { amount: { amount: number } }).amount.amount !== Number(net)) throw new Error(`a won payment settles its net: ${String(settled)}`);
+      } else if (settled !== 'nothing_to_settle') {
+        throw new Error(`a disputed payment reached a settlement: ${JSON.stringify(settled)}`);
+      }
+    }),
+    // 6 interleavings × 3 outcomes: every one is run (the examples), then random repeats.
+    { numRuns: 30, examples: interleavings().flatMap((steps) => outcomes.map((outcome): [Step[], (typeof outcomes)[number]] => [steps, outcome])) },
+  );
+  t.is(seen.size, 18, [...seen].join(', '));
+});
