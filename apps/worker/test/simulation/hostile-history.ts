@@ -1,0 +1,547 @@
+import fc from 'fast-check';
+import type { ServerInjectResponse } from '@hapi/hapi';
+import { AppConfig, createLogger, simulatorCallbackSecret, type Config } from '@payments/api';
+import { sign, SIGNATURE_HEADER } from '@payments/channel-simulator';
+import { SIGNATURE_HEADER as REST_SIGNATURE_HEADER } from '@payments/channel-rest';
+import {
+  CreateMerchant,
+  DisputeRepository,
+  IssueApiKey,
+  JobItemFailures,
+  LockManager,
+  MAX_AMOUNT,
+  methodsForCurrency,
+  PaymentAttemptRepository,
+  payableCurrencies,
+  SetLiveMode,
+  type AccountScope,
+  type Mode,
+  type SettlementSchedule,
+} from '@payments/core';
+import { FakeClock } from '@payments/in-memory';
+import { signIn, totpCode } from '@payments/api/dist/test/helpers/dashboard';
+import { assertLedgerVerifies, assertMerchantMoney } from '@payments/api/dist/test/helpers/money-invariants';
+import { paymentFlow, type Json } from '@payments/api/dist/test/helpers/payment-flow';
+import { startTestApp, unique, type TestApp } from '@payments/api/dist/test/helpers/test-app';
+import { workerLanes } from '../../src/jobs';
+import { Scheduler, type JobObserver, type Lane } from '../../src/scheduler';
+import { SandboxLiveChannel } from './live-channel';
+
+/**
+ * A seeded, replayable hostile history: several merchants (test and live, several settlement
+ * currencies and schedules) through random steps of hostile and extreme inputs, driven through
+ * the real routes, the real channels (the simulator; the rest protocol against the channel
+ * sandbox for live mode) and the worker's own job list under a fake clock. After every step:
+ * no 5xx, the ledger verifies, each merchant's money adds up (apps/api/test/helpers/
+ * money-invariants.ts), no lost dispute's money is paid out, and every ordinary merchant's
+ * payments reach `channel_settled` and are released within LIVENESS_TICKS worker passes while
+ * the hostile merchants' items fail.
+ */
+
+/** Worker passes (one fake second each) within which an ordinary payment must make each step. */
+export const LIVENESS_TICKS = 5;
+
+/** How the run sees one merchant. */
+interface Profile {
+  readonly name: string;
+  /** Hostile merchants send extreme amounts; nothing is promised about their payments. */
+  readonly hostile: boolean;
+  readonly mode: Mode;
+  readonly currency: string;
+  readonly schedule: SettlementSchedule;
+  readonly delayDays: number;
+}
+
+const ROSTER: readonly Profile[] = [
+  // The merchant of the opening bug: settles in THB, pays 1 IDR with alipay_plus.
+  { name: 'hostile-thb', hostile: true, mode: 'test', currency: 'THB', schedule: 'manual', delayDays: 0 },
+  // Three decimals and a daily schedule: tiny and huge amounts both convert into fils.
+  { name: 'hostile-kwd-daily', hostile: true, mode: 'test', currency: 'KWD', schedule: 'daily', delayDays: 0 },
+  { name: 'hostile-live', hostile: true, mode: 'live', currency: 'THB', schedule: 'manual', delayDays: 0 },
+  { name: 'ordinary-thb-daily', hostile: false, mode: 'test', currency: 'THB', schedule: 'daily', delayDays: 0 },
+  { name: 'ordinary-sgd-delay-1', hostile: false, mode: 'test', currency: 'SGD', schedule: 'manual', delayDays: 1 },
+  { name: 'ordinary-jpy-weekly', hostile: false, mode: 'test', currency: 'JPY', schedule: 'weekly', delayDays: 0 },
+  { name: 'ordinary-live', hostile: false, mode: 'live', currency: 'THB', schedule: 'daily', delayDays: 0 },
+];
+
+/** Minor units of each catalog currency worth about one US dollar: ordinary amounts are a few to a few hundred of these. */
+const ORDINARY_UNIT: Readonly<Record<string, number>> = { THB: 3_300, SGD: 130, MYR: 430, PHP: 5_600, IDR: 1_600_000, USD: 100 };
+
+/** Amounts at the edges: one minor unit, 99, powers of ten, and the documented maximum and just below it. */
+const HOSTILE_AMOUNTS: readonly number[] = [
+  1,
+  2,
+  99,
+  ...Array.from({ length: 16 }, (_, k) => 10 ** k),
+  MAX_AMOUNT,
+  MAX_AMOUNT - 1,
+  MAX_AMOUNT - 100,
+  Math.floor(MAX_AMOUNT / 2),
+  Math.floor(MAX_AMOUNT / 2) + 1,
+  2 ** 52,
+];
+
+type Outcome = 'succeeded' | 'failed' | 'pending';
+
+export type Step =
+  | { kind: 'pay'; merchant: number; amount: number; currency: number; method: number; outcome: Outcome }
+  | { kind: 'pay_and_dispute'; merchant: number; amount: number; currency: number; method: number; ruling: 'won' | 'lost' | 'none' }
+  | { kind: 'callbacks'; merchant: number; pick: number; statuses: Array<'processing' | 'paid' | 'failed'>; together: boolean }
+  | { kind: 'dispute'; merchant: number; pick: number; outcome: 'opened' | 'won' | 'lost' }
+  | { kind: 'dispute_notice'; merchant: number; pick: number; times: number }
+  | { kind: 'evidence'; merchant: number; pick: number }
+  | { kind: 'release'; merchant: number; pick: number }
+  | { kind: 'settle'; merchant: number; racers: number }
+  | { kind: 'big_batch'; merchant: number; payments: number }
+  | { kind: 'dashboard'; merchant: number; edit: 'schedule' | 'name' | 'team'; picks: [number, number] }
+  | { kind: 'tick'; count: number }
+  | { kind: 'midnight' };
+
+const merchant = fc.nat({ max: ROSTER.length - 1 });
+const pick = fc.nat({ max: 40 });
+const payment = { merchant, amount: fc.nat({ max: 10_000 }), currency: fc.nat({ max: 50 }), method: fc.nat({ max: 10 }) };
+const callbackStatus = fc.constantFrom('processing' as const, 'paid' as const, 'failed' as const);
+
+const step: fc.Arbitrary<Step> = fc.oneof(
+  { weight: 8, arbitrary: fc.record({ kind: fc.constant('pay' as const), ...payment, outcome: fc.constantFrom<Outcome>('succeeded', 'succeeded', 'succeeded', 'failed', 'pending') }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('pay_and_dispute' as const), ...payment, ruling: fc.constantFrom('won' as const, 'lost' as const, 'none' as const) }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('callbacks' as const), merchant, pick, statuses: fc.array(callbackStatus, { minLength: 1, maxLength: 4 }), together: fc.boolean() }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('dispute' as const), merchant, pick: fc.nat({ max: 4 }), outcome: fc.constantFrom('opened' as const, 'opened' as const, 'won' as const, 'lost' as const) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('dispute_notice' as const), merchant, pick, times: fc.integer({ min: 1, max: 3 }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('evidence' as const), merchant, pick }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('release' as const), merchant, pick }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('settle' as const), merchant, racers: fc.integer({ min: 1, max: 3 }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('big_batch' as const), merchant: fc.nat({ max: 2 }), payments: fc.integer({ min: 2, max: 3 }) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('dashboard' as const), merchant, edit: fc.constantFrom('schedule' as const, 'name' as const, 'team' as const), picks: fc.tuple(fc.nat({ max: 3 }), fc.nat({ max: 3 })) }) },
+  { weight: 6, arbitrary: fc.record({ kind: fc.constant('tick' as const), count: fc.integer({ min: 1, max: 3 }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('midnight' as const) }) },
+);
+
+/**
+ * The steps of a seed: the opening bug's payment first (1 IDR by alipay_plus for the THB
+ * merchant, simulated paid), then `count - 1` random steps. The same seed gives the same steps.
+ */
+export function stepsOf(seed: number, count: number): Step[] {
+  const opening: Step = { kind: 'pay', merchant: 0, amount: HOSTILE_AMOUNTS.indexOf(1), currency: payableCurrencies().indexOf('IDR'), method: 1_000, outcome: 'succeeded' };
+  const random = count > 1 ? (fc.sample(fc.array(step, { minLength: count - 1, maxLength: count - 1 }), { seed, numRuns: 1 })[0] as Step[]) : [];
+  return [opening, ...random];
+}
+
+interface SimMerchant {
+  readonly profile: Profile;
+  readonly scope: AccountScope;
+  readonly key: string;
+  readonly flow: ReturnType<typeof paymentFlow>;
+  /** Intents this run created, oldest first. */
+  readonly intents: string[];
+  /** Intents with a dispute opened and no ruling yet. */
+  readonly disputed: Set<string>;
+  /** Live: the sandbox's dispute id per intent. */
+  readonly channelDisputes: Map<string, string>;
+  readonly checkedSettlements: Set<string>;
+}
+
+/** When an ordinary payment was first seen needing the next step of its way (tick numbers). */
+interface Progress {
+  succeededAt?: number;
+  releasableAt?: number;
+}
+
+export interface RunSummary {
+  readonly seed: number;
+  readonly steps: number;
+  readonly ticks: number;
+  readonly ms: number;
+  /** What the run reached, so a run that never settled or lost a dispute shows in the log. */
+  readonly reached: Record<string, number>;
+  /** Items the worker's jobs recorded as failing at the end (job, lane, error code: how many). */
+  readonly failingItems: Record<string, number>;
+}
+
+export class StepFailure extends Error {}
+
+/** One seeded run on a fresh app and database (SQLite, or MariaDB + Redis from the environment). */
+export async function runHostileHistory(seed: number, count: number): Promise<RunSummary> {
+  const started = Date.now();
+  // On a whole hour after the real time: the sandbox refuses orders that expire in its (real) past.
+  const clock = new FakeClock(new Date(Math.ceil(Date.now() / 3_600_000) * 3_600_000 + 3_600_000));
+  const live = await SandboxLiveChannel.start(clock);
+  let t0: TestApp | undefined;
+  try {
+    t0 = await startTestApp({ clock, channels: [live] });
+    const world = await World.create(t0, clock, live);
+    const steps = stepsOf(seed, count);
+    for (const [index, action] of steps.entries()) {
+      try {
+        await world.run(action);
+        await world.check();
+      } catch (error) {
+        throw new StepFailure(`seed ${seed}, step ${index} of ${steps.length} ${JSON.stringify(action)}: ${(error as Error).message}`);
+      }
+    }
+    // The payments of the last steps must get there too.
+    for (let index = 0; index <= LIVENESS_TICKS; index += 1) {
+      try {
+        await world.run({ kind: 'tick', count: 1 });
+        await world.check();
+      } catch (error) {
+        throw new StepFailure(`seed ${seed}, closing tick ${index}: ${(error as Error).message}`);
+      }
+    }
+    world.reached.settlementsChecked = world.merchants.reduce((sum, shop) => sum + shop.checkedSettlements.size, 0);
+    const failingItems: Record<string, number> = {};
+    for (const failure of await t0.app.get<JobItemFailures>(JobItemFailures).list(10_000)) {
+      const key = `${failure.job}/${failure.lane}: ${failure.errorCode}`;
+      failingItems[key] = (failingItems[key] ?? 0) + 1;
+    }
+    return { seed, steps: steps.length, ticks: world.ticks, ms: Date.now() - started, reached: world.reached, failingItems };
+  } finally {
+    await t0?.close();
+    await live.close();
+  }
+}
+
+class World {
+  ticks = 0;
+  readonly reached: Record<string, number> = { payments: 0, refused: 0, settlements: 0, disputesLost: 0, disputesWon: 0, callbacks: 0, dashboardRaces: 0, jobFailures: 0 };
+  private readonly progress = new Map<string, Progress>();
+  private readonly lanes: Lane[];
+  private readonly observer: JobObserver;
+
+  private constructor(
+    private readonly t0: TestApp,
+    private readonly clock: FakeClock,
+    private readonly live: SandboxLiveChannel,
+    readonly merchants: SimMerchant[],
+  ) {
+    this.lanes = workerLanes(t0.app);
+    this.observer = {
+      jobRan: (_job, _lane, run) => {
+        if (run.outcome === 'failed') this.count('jobFailures');
+      },
+    };
+  }
+
+  static async create(t0: TestApp, clock: FakeClock, live: SandboxLiveChannel): Promise<World> {
+    // Every answer goes through here: a 5xx is a broken invariant whatever the input was.
+    const guarded: TestApp = {
+      ...t0,
+      request: async (options) => {
+        const res = await t0.request(options);
+        if (res.statusCode >= 500) throw new Error(`${options.method} ${options.url} answered ${res.statusCode}: ${res.payload}`);
+        return res;
+      },
+    };
+    const merchants: SimMerchant[] = [];
+    for (const profile of ROSTER) {
+      const suffix = unique(profile.name);
+      const created = await t0.app.get(CreateMerchant).execute({
+        name: `Shop ${suffix}`,
+        email: `${suffix}@example.com`,
+        password: 'correct horse battery',
+        settlementCurrency: profile.currency,
+        settlementSchedule: profile.schedule,
+        settlementDelayDays: profile.delayDays,
+      });
+      const merchantId = created.merchant.id;
+      let key = created.testApiKey.secret;
+      if (profile.mode === 'live') {
+        await t0.app.get(SetLiveMode).execute({ merchantId, enabled: true });
+        key = (await t0.app.get(IssueApiKey).execute({ merchantId, mode: 'live' })).secret;
+      }
+      merchants.push({ profile, scope: { merchantId, mode: profile.mode }, key, flow: paymentFlow(guarded, key), intents: [], disputed: new Set(), channelDisputes: new Map(), checkedSettlements: new Set() });
+    }
+    return new World(t0, clock, live, merchants);
+  }
+
+  private count(what: string, by = 1): void {
+    this.reached[what] = (this.reached[what] ?? 0) + by;
+  }
+
+  /** One pass of every lane of the worker's jobs, as the worker runs them, a fake second after the last. */
+  private async tick(): Promise<void> {
+    this.clock.advance(1_000);
+    // A new scheduler each pass: its own interval memory (real time) would skip the minute jobs.
+    await new Scheduler(this.lanes, 1_000, createLogger('silent'), this.t0.app.get<LockManager>(LockManager), this.observer).pass();
+    this.ticks += 1;
+  }
+
+  async run(action: Step): Promise<void> {
+    switch (action.kind) {
+      case 'tick':
+        for (let index = 0; index < action.count; index += 1) await this.tick();
+        return;
+      case 'midnight': {
+        // A minute past the next UTC midnight: daily (and on Mondays weekly) periods close.
+        const now = this.clock.now().getTime();
+        this.clock.set(new Date(Math.floor(now / 86_400_000) * 86_400_000 + 86_400_000 + 60_000));
+        return this.tick();
+      }
+      case 'pay':
+        await this.pay(action, action.outcome);
+        return;
+      case 'pay_and_dispute': {
+        // Opened before any worker pass: a wallet payment in another currency is not priced yet.
+        const id = await this.pay(action, 'succeeded');
+        if (!id) return;
+        const shop = this.merchants[action.merchant] as SimMerchant;
+        await this.dispute(shop, id, 'opened');
+        if (action.ruling !== 'none') await this.dispute(shop, id, action.ruling);
+        return;
+      }
+      case 'callbacks':
+        return this.callbacks(action);
+      case 'dispute': {
+        const shop = this.merchants[action.merchant] as SimMerchant;
+        const open = [...shop.disputed];
+        // Rulings aim at an open dispute when there is one (else they exercise the refusal).
+        const id = action.outcome !== 'opened' && open.length > 0 ? open[action.pick % open.length] : this.chosen(shop, action.pick);
+        if (id) await this.dispute(shop, id, action.outcome);
+        return;
+      }
+      case 'dispute_notice':
+        return this.disputeNotice(action);
+      case 'evidence': {
+        const shop = this.merchants[action.merchant] as SimMerchant;
+        const id = this.chosen(shop, action.pick);
+        const dispute = id ? await this.t0.app.get<DisputeRepository>(DisputeRepository).findLatestForIntent(shop.scope, id) : undefined;
+        if (dispute) await shop.flow.post(`/v1/disputes/${dispute.id}/evidence`, { evidence: { receipt: `receipt for ${id}` } });
+        return;
+      }
+      case 'release': {
+        const shop = this.merchants[action.merchant] as SimMerchant;
+        const id = this.chosen(shop, action.pick);
+        // The test-mode timer shortcut; live mode refuses it with a 4xx.
+        if (id) await shop.flow.advance(id, 'release');
+        return;
+      }
+      case 'settle':
+        return this.settle(this.merchants[action.merchant] as SimMerchant, action.racers);
+      case 'big_batch': {
+        // Payments near 2^53 each, released and settled together: their sum passes 2^53.
+        const shop = this.merchants[action.merchant] as SimMerchant;
+        const currency = shop.profile.currency === 'KWD' ? 'THB' : shop.profile.currency;
+        for (let index = 0; index < action.payments; index += 1) {
+          await this.pay({ merchant: action.merchant, amount: HOSTILE_AMOUNTS.indexOf(MAX_AMOUNT - 100), currency: payableCurrencies().indexOf(currency), method: index }, 'succeeded');
+        }
+        await this.tick();
+        await this.tick();
+        for (const id of shop.intents.slice(-action.payments)) await shop.flow.advance(id, 'release');
+        await this.tick();
+        return this.settle(shop, 2);
+      }
+      case 'dashboard':
+        return this.dashboard(action);
+    }
+  }
+
+  /** An intent of the shop, counting back from the newest (small picks favour recent payments). */
+  private chosen(shop: SimMerchant, index: number): string | undefined {
+    return shop.intents.length === 0 ? undefined : shop.intents[shop.intents.length - 1 - (index % shop.intents.length)];
+  }
+
+  /** Creates an intent and an attempt, and has the payer pay, fail or walk away. Answers the intent id. */
+  private async pay(action: { merchant: number; amount: number; currency: number; method: number }, outcome: Outcome): Promise<string | undefined> {
+    const shop = this.merchants[action.merchant] as SimMerchant;
+    const { hostile } = shop.profile;
+    const catalog = payableCurrencies();
+    const ordinary = Object.keys(ORDINARY_UNIT);
+    const currency = hostile ? (catalog[action.currency % catalog.length] as string) : (ordinary[action.currency % ordinary.length] as string);
+    const methods = methodsForCurrency(currency);
+    // The opening step names alipay_plus; otherwise any method that takes the currency.
+    const method = action.method === 1_000 ? 'alipay_plus' : (methods[action.method % methods.length]?.method as string);
+    const amount = hostile
+      ? (HOSTILE_AMOUNTS[action.amount % HOSTILE_AMOUNTS.length] as number)
+      : // Whole hundreds never end in a magic 01–05, so only the payer decides the outcome.
+        Math.max(100, Math.round(((ORDINARY_UNIT[currency] as number) * (5 + (action.amount % 400))) / 100) * 100);
+    const created = await shop.flow.post('/v1/payment_intents', { amount, currency, merchant_order_id: unique('order') });
+    if (created.statusCode !== 201) {
+      if (!hostile) throw new Error(`an ordinary intent of ${amount} ${currency} was refused: ${created.statusCode} ${created.payload}`);
+      this.count('refused');
+      return undefined;
+    }
+    const id = (JSON.parse(created.payload) as Json).id as string;
+    shop.intents.push(id);
+    const attempt = await shop.flow.attempt(id, { payment_method: method });
+    if (attempt.statusCode !== 201) {
+      if (!hostile) throw new Error(`an ordinary attempt (${method}, ${amount} ${currency}) was refused: ${attempt.statusCode} ${attempt.payload}`);
+      this.count('refused');
+      return id;
+    }
+    this.count('payments');
+    if (outcome === 'pending') return id;
+    if (shop.profile.mode === 'test') {
+      const res = await shop.flow.simulate(id, outcome === 'succeeded' ? { outcome: 'succeeded' } : { outcome: 'failed' });
+      if (!hostile && res.statusCode !== 200) throw new Error(`simulating ${outcome} for an ordinary payment answered ${res.statusCode} ${res.payload}`);
+      return id;
+    }
+    const orderId = await this.orderOf(shop, id);
+    if (!orderId) return id;
+    const answer = await this.live.desk(`/sandbox/orders/${orderId}/${outcome === 'succeeded' ? 'pay' : 'fail'}`, outcome === 'succeeded' ? {} : { failure_code: 'insufficient_funds' });
+    if (answer.status !== 200 && !hostile) throw new Error(`the sandbox refused to ${outcome === 'succeeded' ? 'pay' : 'fail'} ${orderId}: ${JSON.stringify(answer.json)}`);
+    // The sandbox's own callback is signed with the real clock; the channel's retry, at the service's time.
+    await this.deliverLive(JSON.stringify(await this.live.order(orderId)));
+    return id;
+  }
+
+  private async orderOf(shop: SimMerchant, intentId: string): Promise<string | undefined> {
+    const attempts = await this.t0.app.get<PaymentAttemptRepository>(PaymentAttemptRepository).listForIntent(shop.scope, intentId);
+    return attempts.at(-1)?.channelOrderId;
+  }
+
+  private seconds(): number {
+    return Math.floor(this.clock.now().getTime() / 1000);
+  }
+
+  /** A signed simulator notice straight to the callback route, as the channel retrying it would. */
+  private async deliverTest(body: Record<string, unknown>): Promise<void> {
+    const config = this.t0.app.get<Config>(AppConfig);
+    const raw = JSON.stringify(body);
+    const signature = sign(simulatorCallbackSecret(config.masterKey), this.seconds(), raw);
+    await this.callback('/channels/simulator/callback/test', { [SIGNATURE_HEADER]: signature }, raw);
+  }
+
+  /** A signed rest notice for the live channel. */
+  private async deliverLive(raw: string): Promise<void> {
+    await this.callback('/channels/rest/callback/live', { [REST_SIGNATURE_HEADER]: this.live.sign(raw, this.seconds()) }, raw);
+  }
+
+  private async callback(url: string, headers: Record<string, string>, raw: string): Promise<ServerInjectResponse> {
+    const res = await this.t0.server.inject({ method: 'POST', url, headers: { 'content-type': 'application/json', ...headers }, payload: raw });
+    if (res.statusCode >= 500) throw new Error(`POST ${url} answered ${res.statusCode}: ${res.payload}`);
+    this.count('callbacks');
+    return res;
+  }
+
+  /** Order notices replayed, in the order drawn, one after another or all at once. */
+  private async callbacks(action: Extract<Step, { kind: 'callbacks' }>): Promise<void> {
+    const shop = this.merchants[action.merchant] as SimMerchant;
+    const id = this.chosen(shop, action.pick);
+    if (!id) return;
+    const attempt = (await this.t0.app.get<PaymentAttemptRepository>(PaymentAttemptRepository).listForIntent(shop.scope, id)).at(-1);
+    if (!attempt?.channelOrderId) return;
+    const send = async (status: string): Promise<void> => {
+      if (shop.profile.mode === 'test') {
+        await this.deliverTest({ id: attempt.channelOrderId, reference: attempt.id, status, amount: attempt.amount, currency: attempt.currency });
+      } else {
+        // A claim: the service believes only its confirming query.
+        const order = await this.live.order(attempt.channelOrderId as string);
+        if (order) await this.deliverLive(JSON.stringify({ ...order, status }));
+      }
+    };
+    if (action.together) await Promise.all(action.statuses.map(send));
+    else for (const status of action.statuses) await send(status);
+  }
+
+  private async dispute(shop: SimMerchant, id: string, outcome: 'opened' | 'won' | 'lost'): Promise<void> {
+    let ok: boolean;
+    if (shop.profile.mode === 'test') {
+      const res = await shop.flow.simulate(id, { outcome: `dispute_${outcome}` });
+      ok = res.statusCode === 200;
+    } else {
+      const orderId = await this.orderOf(shop, id);
+      const channelDispute = shop.channelDisputes.get(id);
+      const answer =
+        outcome === 'opened'
+          ? orderId
+            ? await this.live.desk(`/sandbox/orders/${orderId}/dispute`)
+            : undefined
+          : channelDispute
+            ? await this.live.desk(`/sandbox/disputes/${channelDispute}/${outcome}`)
+            : undefined;
+      ok = answer?.status === 200;
+      if (answer && ok) {
+        const dispute = answer.json.dispute as Json;
+        shop.channelDisputes.set(id, dispute.id as string);
+        await this.deliverLive(JSON.stringify({ type: 'dispute', ...dispute }));
+      }
+    }
+    if (!ok) return;
+    if (outcome === 'opened') shop.disputed.add(id);
+    else shop.disputed.delete(id);
+    if (outcome === 'lost') this.count('disputesLost');
+    if (outcome === 'won') this.count('disputesWon');
+  }
+
+  private async disputeNotice(action: Extract<Step, { kind: 'dispute_notice' }>): Promise<void> {
+    const shop = this.merchants[action.merchant] as SimMerchant;
+    const id = this.chosen(shop, action.pick);
+    const dispute = id ? await this.t0.app.get<DisputeRepository>(DisputeRepository).findLatestForIntent(shop.scope, id) : undefined;
+    if (!dispute) return;
+    const notices = Array.from({ length: action.times }, () =>
+      shop.profile.mode === 'test' ? this.deliverTest({ type: 'dispute', id: dispute.channelDisputeId }) : this.deliverLive(JSON.stringify({ type: 'dispute', id: dispute.channelDisputeId })),
+    );
+    await Promise.all(notices);
+  }
+
+  /**
+   * Manual settlements, `racers` requests at once. More than one may be made (a batch past 2^53 is
+   * settled in parts, one per request); the checks after the step prove no payment was paid twice.
+   */
+  private async settle(shop: SimMerchant, racers: number): Promise<void> {
+    const answers = await Promise.all(Array.from({ length: racers }, () => shop.flow.post('/v1/settlements')));
+    this.count('settlements', answers.filter((res) => res.statusCode === 201).length);
+  }
+
+  /** Two dashboard edits of one merchant at once, by two owners signed in now. */
+  private async dashboard(action: Extract<Step, { kind: 'dashboard' }>): Promise<void> {
+    const shop = this.merchants[action.merchant] as SimMerchant;
+    const [first, second] = await Promise.all([signIn(this.t0, { merchantId: shop.scope.merchantId, role: 'owner' }), signIn(this.t0, { merchantId: shop.scope.merchantId, role: 'owner' })]);
+    const as = (user: { cookie: string }, method: string, url: string, payload?: unknown) => this.request({ method, url, headers: { cookie: user.cookie }, payload });
+    const schedules = ['daily', 'weekly', 'monthly', 'manual'];
+    this.count('dashboardRaces');
+    if (action.edit === 'schedule' || action.edit === 'name') {
+      const field = action.edit === 'schedule' ? 'settlement_schedule' : 'business_name';
+      const values = action.picks.map((value) => (action.edit === 'schedule' ? schedules[value] : `Shop ${value}`)) as [string, string];
+      const answers = await Promise.all([as(first!, 'PATCH', '/dashboard/v1/settings', { [field]: values[0] }), as(second!, 'PATCH', '/dashboard/v1/settings', { [field]: values[1] })]);
+      if (answers.some((res) => res.statusCode === 200)) this.count('settingsEdited');
+      const settings = await as(first!, 'GET', '/dashboard/v1/settings');
+      if (answers.every((res) => res.statusCode === 200) && settings.statusCode === 200 && !values.includes((settings.result as Json)[field])) {
+        throw new Error(`after two edits of ${field} to ${values.join(' and ')} the settings show ${(settings.result as Json)[field]}`);
+      }
+      return;
+    }
+    // The same new colleague added twice at once: one user, not two. Adding takes the acting
+    // owner's code (step-up): the next step's, since sign-in spent this one.
+    const email = `${unique('colleague')}@example.com`;
+    const body = (user: { totpSecret: string }) => ({ email, password: 'correct horse battery staple', role: 'developer', code: totpCode(this.t0, user.totpSecret, 1) });
+    const added = await Promise.all([as(first!, 'POST', '/dashboard/v1/users', body(first!)), as(second!, 'POST', '/dashboard/v1/users', body(second!))]);
+    if (added.filter((res) => res.statusCode === 201).length > 1) throw new Error(`one email was added twice: ${added.map((res) => res.payload).join(' / ')}`);
+    const user = added.find((res) => res.statusCode === 201)?.result as Json | undefined;
+    if (!user) return;
+    this.count('colleaguesAdded');
+    // Roles below admin: granting admin or owner would take another code.
+    const roles = ['viewer', 'support', 'developer', 'viewer'];
+    await Promise.all([as(first!, 'PATCH', `/dashboard/v1/users/${user.id}`, { role: roles[action.picks[0]] }), as(second!, 'PATCH', `/dashboard/v1/users/${user.id}`, { role: roles[action.picks[1]] })]);
+  }
+
+  private async request(options: { method: string; url: string; headers: Record<string, string>; payload?: unknown }): Promise<ServerInjectResponse> {
+    const res = await this.t0.request(options);
+    if (res.statusCode >= 500) throw new Error(`${options.method} ${options.url} answered ${res.statusCode}: ${res.payload}`);
+    return res;
+  }
+
+  /** The invariants after a step. */
+  async check(): Promise<void> {
+    await assertLedgerVerifies(this.t0);
+    const now = this.clock.now().getTime();
+    for (const shop of this.merchants) {
+      const { intents, stored } = await assertMerchantMoney(this.t0, shop.flow, { scope: shop.scope, key: shop.key, currency: shop.profile.currency, checkedSettlements: shop.checkedSettlements });
+      if (shop.profile.hostile) continue;
+      const releasedIds = new Set(stored.filter((pi) => pi.releasedAt).map((pi) => pi.id));
+      for (const intent of intents) {
+        const progress = this.progress.get(intent.id) ?? {};
+        if (intent.status === 'succeeded') progress.succeededAt ??= this.ticks;
+        if (intent.status === 'channel_settled' && !releasedIds.has(intent.id) && Date.parse(intent.available_at) <= now) progress.releasableAt ??= this.ticks;
+        this.progress.set(intent.id, progress);
+        const who = `${shop.profile.name}'s ${intent.id} (${intent.amount} ${intent.currency})`;
+        if (intent.status === 'succeeded' && this.ticks - (progress.succeededAt as number) > LIVENESS_TICKS) {
+          throw new Error(`liveness: ${who} succeeded ${this.ticks - (progress.succeededAt as number)} worker passes ago and is not channel_settled`);
+        }
+        if (progress.releasableAt !== undefined && !releasedIds.has(intent.id) && this.ticks - progress.releasableAt > LIVENESS_TICKS) {
+          throw new Error(`liveness: ${who} was due for release ${this.ticks - progress.releasableAt} worker passes ago and is not available`);
+        }
+      }
+    }
+  }
+}
