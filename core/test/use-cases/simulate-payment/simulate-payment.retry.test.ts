@@ -150,7 +150,8 @@ test('a retry under the same key after the first try took effect answers the int
   const retry = await s.run(intent.id, 'succeeded', 'key-1');
   t.like(retry, { id: intent.id, status: 'succeeded', net: first.net });
   t.is(s.channel.told.length, 1, 'the channel is not told anything again');
-  t.like(merchantBalance(await s.storage.ledger.balances(s.scope)), { pending: [first.net] });
+  // Balances are exact BigInt.
+  t.like(merchantBalance(await s.storage.ledger.balances(s.scope)), { pending: [{ amount: BigInt(first.net?.amount ?? -1), currency: 'THB' }] });
 
   const fresh = await t.throwsAsync(s.run(intent.id, 'succeeded', 'key-2'), { instanceOf: CoreError });
   t.like(fresh, { code: 'invalid_state_transition', category: 'conflict' });
@@ -200,9 +201,9 @@ test('dispute outcomes: a retried open or ruling answers the intent and moves mo
   t.like(await s.run(intent.id, 'dispute_lost', 'lose'), { id: intent.id });
   t.like(await s.storage.disputes.findLatestForIntent(s.scope, intent.id), { status: 'lost', fee: { amount: 1500, currency: 'THB' } });
   t.like(merchantBalance(await s.storage.ledger.balances(s.scope)), {
-    pending: [{ amount: 0, currency: 'THB' }],
-    available: [{ amount: -1500, currency: 'THB' }],
-    dispute_hold: [{ amount: 0, currency: 'THB' }],
+    pending: [{ amount: 0n, currency: 'THB' }],
+    available: [{ amount: -1500n, currency: 'THB' }],
+    dispute_hold: [{ amount: 0n, currency: 'THB' }],
   });
   t.true(net > 0);
   await t.throwsAsync(s.run(intent.id, 'dispute_lost', 'lose-again'), { code: 'invalid_state_transition' });
