@@ -38,6 +38,15 @@ Prints JSON on stdout; errors as JSON on stderr with a non-zero exit code.`;
 
 type Command = (app: AppContainer, args: string[]) => Promise<unknown>;
 
+/** The `--limit N` of a listing command (default 100); the command's only option. */
+function limitOption(args: string[], max = 999_999): number {
+  const { values } = parseArgs({ args, options: { limit: { type: 'string' } }, strict: true });
+  if (values.limit === undefined) return 100;
+  const limit = /^[1-9][0-9]{0,5}$/.test(values.limit) ? Number(values.limit) : 0;
+  if (limit < 1 || limit > max) throw new UsageError(`--limit takes a whole number from 1 to ${max}.`);
+  return limit;
+}
+
 async function createMerchant(app: AppContainer, args: string[]): Promise<unknown> {
   const { values } = parseArgs({
     args,
@@ -106,11 +115,7 @@ function presentDuplicatePayment(attempt: PaymentAttempt): Record<string, unknow
 }
 
 const listDuplicatePayments: Command = async (app, args) => {
-  const { values } = parseArgs({ args, options: { limit: { type: 'string' } }, strict: true });
-  const limit = values.limit === undefined ? 100 : Number(values.limit);
-  if (values.limit !== undefined && (!/^[1-9][0-9]{0,3}$/.test(values.limit) || limit > DUPLICATE_PAYMENTS_MAX_LIMIT)) {
-    throw new UsageError(`--limit takes a whole number from 1 to ${DUPLICATE_PAYMENTS_MAX_LIMIT}.`);
-  }
+  const limit = limitOption(args, DUPLICATE_PAYMENTS_MAX_LIMIT);
   return { duplicate_payments: (await app.get(ListDuplicatePayments).execute({ limit })).map(presentDuplicatePayment) };
 };
 
@@ -137,9 +142,7 @@ const listPlatformKeys: Command = async (app, args) => {
 };
 
 const verifyLedger: Command = async (app, args) => {
-  const { values } = parseArgs({ args, options: { limit: { type: 'string' } }, strict: true });
-  if (values.limit !== undefined && !/^[1-9][0-9]{0,5}$/.test(values.limit)) throw new UsageError('--limit takes a whole number from 1.');
-  const report = await app.get(VerifyLedger).execute({ limit: values.limit === undefined ? 100 : Number(values.limit) });
+  const report = await app.get(VerifyLedger).execute({ limit: limitOption(args) });
   return new ExitWith({ ledger: report }, report.ok ? 0 : 3);
 };
 
@@ -164,9 +167,7 @@ function presentJobItemFailure(failure: JobItemFailure): Record<string, unknown>
 }
 
 const listJobFailures: Command = async (app, args) => {
-  const { values } = parseArgs({ args, options: { limit: { type: 'string' } }, strict: true });
-  if (values.limit !== undefined && !/^[1-9][0-9]{0,5}$/.test(values.limit)) throw new UsageError('--limit takes a whole number from 1.');
-  const failures = await app.get<JobItemFailures>(JobItemFailures).list(values.limit === undefined ? 100 : Number(values.limit));
+  const failures = await app.get<JobItemFailures>(JobItemFailures).list(limitOption(args));
   return { failures: failures.map(presentJobItemFailure) };
 };
 
