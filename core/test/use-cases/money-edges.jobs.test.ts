@@ -1,21 +1,16 @@
 import test from 'ava';
 import fc from 'fast-check';
 import type { Dispute } from '../../src/domain/dispute.entity';
-import { merchantAccount, platformAccount } from '../../src/domain/ledger';
-import type { AccountScope } from '../../src/domain/mode';
 import { MAX_AMOUNT } from '../../src/domain/money';
 import type { PaymentAttempt } from '../../src/domain/payment-attempt.entity';
-import type { PaymentIntent } from '../../src/domain/payment-intent.entity';
-import { unlockedFx } from '../../src/domain/payment-pricing';
-import { openSettlement, type SettlementDeps } from '../../src/domain/settlement-batch';
+import { openSettlement } from '../../src/domain/settlement-batch';
 import { isCoreError } from '../../src/errors/core-error';
 import type { ChannelDisputeStatusName, ChannelOrderStatus, PaymentChannel, PaymentChannelRegistry } from '../../src/ports/payment-channel.port';
 import { RecordDisputeReport } from '../../src/use-cases/record-dispute-report/record-dispute-report.use-case';
 import { ReleaseFunds } from '../../src/use-cases/release-funds/release-funds.use-case';
 import { ReportChannelSettlements } from '../../src/use-cases/report-channel-settlements/report-channel-settlements.use-case';
 import { JobPass } from '../../src/use-cases/run-item-jobs/item-job';
-import { VerifyLedger } from '../../src/use-cases/verify-ledger/verify-ledger.use-case';
-import { harness } from './harness';
+import { edgeShop } from './money-fixtures';
 
 /*
  * The money jobs at the edges: a wallet payment whose converted fee and net round to 0 or would
@@ -46,58 +41,16 @@ class SettledChannel implements PaymentChannel {
 }
 
 async function setup(settlementCurrency = 'THB') {
-  const h = harness();
-  const { storage, clock } = h;
-  const { merchant } = await h.createMerchant.execute({ name: 'Edge shop', email: `edge${Math.random()}@example.com`, password: 'a long enough password', settlementCurrency, settlementSchedule: 'manual' });
-  const scope: AccountScope = { merchantId: merchant.id, mode: 'test' };
-  const channel = new SettledChannel(() => clock.now());
-  const channels: PaymentChannelRegistry = { find: (name) => (name === 'fake' ? channel : undefined), forMode: () => [channel] };
-  const reportSettlements = new ReportChannelSettlements(storage.uow, storage.attempts, storage.merchants, channels, h.statusChange, h.pricing, storage.ledger, storage.disputes);
+  let channel: SettledChannel | undefined;
+  const shop = await edgeShop(settlementCurrency, (attempt) => channel?.orders.set(attempt.channelOrderId as string, attempt));
+  const { storage, clock } = shop;
+  channel = new SettledChannel(() => clock.now());
+  const fake = channel;
+  const channels: PaymentChannelRegistry = { find: (name) => (name === 'fake' ? fake : undefined), forMode: () => [fake] };
+  const reportSettlements = new ReportChannelSettlements(storage.uow, storage.attempts, storage.merchants, channels, shop.statusChange, shop.pricing, storage.ledger, storage.disputes);
   const release = new ReleaseFunds(storage.uow, storage.intents, storage.disputes, storage.ledger, clock);
-  const disputes = new RecordDisputeReport({ ...h.statusChange, uow: storage.uow, disputes: storage.disputes, ledger: storage.ledger }, storage.merchants, { disputeFeeMinor: DISPUTE_FEE });
-  const settlementDeps: SettlementDeps = { ...h.statusChange, settlements: storage.settlements, ledger: storage.ledger };
-  let n = 0;
-
-  /** A wallet payment (its rate locks when the channel settles) that succeeded and is not priced yet. */
-  const succeededWallet = async (amount: number, currency: string): Promise<{ intent: PaymentIntent; attempt: PaymentAttempt }> => {
-    n += 1;
-    const now = clock.now();
-    const intent: PaymentIntent = {
-      id: `pi_E${n}${Date.now()}`,
-      ...scope,
-      amount,
-      currency,
-      merchantOrderId: `o-${n}`,
-      status: 'succeeded',
-      paymentMethod: 'alipay_plus',
-      metadata: {},
-      ...(currency === settlementCurrency ? {} : { fx: unlockedFx(currency, settlementCurrency, 'alipay_plus') }),
-      created: now,
-      updated: now,
-      version: 0,
-    };
-    await storage.intents.insert(intent);
-    const attempt: PaymentAttempt = {
-      id: `pa_E${n}${Date.now()}`,
-      paymentIntentId: intent.id,
-      ...scope,
-      status: 'succeeded',
-      amount,
-      currency,
-      paymentMethod: 'alipay_plus',
-      channel: 'fake',
-      channelOrderId: `ord_${n}`,
-      succeededAt: now,
-      created: now,
-      updated: now,
-      version: 0,
-    };
-    await storage.attempts.insert(attempt);
-    channel.orders.set(attempt.channelOrderId as string, attempt);
-    return { intent, attempt };
-  };
-
-  const intentOf = async (id: string): Promise<PaymentIntent> => (await storage.intents.findById(scope, id)) as PaymentIntent;
+  const disputes = new RecordDisputeReport({ ...shop.statusChange, uow: storage.uow, disputes: storage.disputes, ledger: storage.ledger }, storage.merchants, { disputeFeeMinor: DISPUTE_FEE });
+  const { intentOf } = shop;
   /** The channel reports the funds settled: the rate locks, the payment is priced and booked. */
   const channelSettles = async (id: string) => reportSettlements.handle(await intentOf(id), new JobPass());
   /** The release timer, once the settlement delay has passed. */
@@ -110,15 +63,7 @@ async function setup(settlementCurrency = 'THB') {
     const id = channelDisputeId ?? `cd_${(disputeNumber += 1)}`;
     return disputes.execute({ attempt, report: { channelDisputeId: id, channelOrderId: attempt.channelOrderId as string, reference: attempt.id, status, amount: attempt.amount, currency: attempt.currency } });
   };
-  const balance = async (account: string): Promise<bigint> => storage.uow.run(() => storage.ledger.balanceForUpdate(account));
-  const buckets = async () => ({
-    pending: await balance(merchantAccount(scope, 'pending', settlementCurrency)),
-    available: await balance(merchantAccount(scope, 'available', settlementCurrency)),
-    hold: await balance(merchantAccount(scope, 'dispute_hold', settlementCurrency)),
-    losses: await balance(platformAccount('test', 'dispute_losses', settlementCurrency)),
-  });
-  const verify = () => new VerifyLedger(storage.ledger).execute({ limit: 20 });
-  return { ...h, merchant, scope, channel, succeededWallet, intentOf, channelSettles, releaseFunds, dispute, buckets, verify, settlementDeps };
+  return { ...shop, channel: fake, channelSettles, releaseFunds, dispute };
 }
 
 test('1 IDR paid by a wallet to a THB merchant settles with fee and net 0, books nothing and keeps the ledger whole', async (t) => {

@@ -1,18 +1,16 @@
 import test from 'ava';
 import fc from 'fast-check';
 import { PAYMENT_METHODS } from '../../src/domain/catalog';
-import { merchantAccount, platformAccount } from '../../src/domain/ledger';
 import { paymentPosting, pricedPayment, releasePosting } from '../../src/domain/ledger-postings';
 import type { AccountScope } from '../../src/domain/mode';
 import { MAX_AMOUNT } from '../../src/domain/money';
-import type { PaymentAttempt } from '../../src/domain/payment-attempt.entity';
 import type { PaymentIntent } from '../../src/domain/payment-intent.entity';
 import { MAX_CONVERTED_AT_CREATION, unlockedFx } from '../../src/domain/payment-pricing';
-import { openSettlement, openSettlementParts, settlementParts, type SettlementDeps } from '../../src/domain/settlement-batch';
+import { openSettlement, openSettlementParts, settlementParts } from '../../src/domain/settlement-batch';
 import { CoreError, isCoreError } from '../../src/errors/core-error';
 import { CreatePaymentIntent } from '../../src/use-cases/create-payment-intent/create-payment-intent.use-case';
-import { VerifyLedger } from '../../src/use-cases/verify-ledger/verify-ledger.use-case';
 import { harness } from './harness';
+import { edgeShop } from './money-fixtures';
 
 /*
  * Amounts at the edges the contract allows (1 minor unit, 2^53 − 1, conversions that round to 0
@@ -22,63 +20,7 @@ import { harness } from './harness';
 
 const DAY = 24 * 3600 * 1000;
 
-async function setup(settlementCurrency = 'THB') {
-  const h = harness();
-  const { storage, clock } = h;
-  const { merchant } = await h.createMerchant.execute({ name: 'Edge shop', email: `edge${Math.random()}@example.com`, password: 'a long enough password', settlementCurrency, settlementSchedule: 'manual' });
-  const scope: AccountScope = { merchantId: merchant.id, mode: 'test' };
-  const settlementDeps: SettlementDeps = { ...h.statusChange, settlements: storage.settlements, ledger: storage.ledger };
-  let n = 0;
-
-  /** A wallet payment that succeeded and is not priced yet (its rate locks when the channel settles). */
-  const succeededWallet = async (amount: number, currency: string): Promise<{ intent: PaymentIntent; attempt: PaymentAttempt }> => {
-    n += 1;
-    const now = clock.now();
-    const intent: PaymentIntent = {
-      id: `pi_E${n}${Date.now()}`,
-      ...scope,
-      amount,
-      currency,
-      merchantOrderId: `o-${n}`,
-      status: 'succeeded',
-      paymentMethod: 'alipay_plus',
-      metadata: {},
-      ...(currency === settlementCurrency ? {} : { fx: unlockedFx(currency, settlementCurrency, 'alipay_plus') }),
-      created: now,
-      updated: now,
-      version: 0,
-    };
-    await storage.intents.insert(intent);
-    const attempt: PaymentAttempt = {
-      id: `pa_E${n}${Date.now()}`,
-      paymentIntentId: intent.id,
-      ...scope,
-      status: 'succeeded',
-      amount,
-      currency,
-      paymentMethod: 'alipay_plus',
-      channel: 'fake',
-      channelOrderId: `ord_${n}`,
-      succeededAt: now,
-      created: now,
-      updated: now,
-      version: 0,
-    };
-    await storage.attempts.insert(attempt);
-    return { intent, attempt };
-  };
-
-  const intentOf = async (id: string): Promise<PaymentIntent> => (await storage.intents.findById(scope, id)) as PaymentIntent;
-  const balance = async (account: string): Promise<bigint> => storage.uow.run(() => storage.ledger.balanceForUpdate(account));
-  const buckets = async () => ({
-    pending: await balance(merchantAccount(scope, 'pending', settlementCurrency)),
-    available: await balance(merchantAccount(scope, 'available', settlementCurrency)),
-    hold: await balance(merchantAccount(scope, 'dispute_hold', settlementCurrency)),
-    losses: await balance(platformAccount('test', 'dispute_losses', settlementCurrency)),
-  });
-  const verify = () => new VerifyLedger(storage.ledger).execute({ limit: 20 });
-  return { ...h, merchant, scope, succeededWallet, intentOf, buckets, verify, settlementDeps };
-}
+const setup = edgeShop;
 
 test('every catalog amount from 1 to 2^53 − 1 in every settlement currency is priced exactly or refused at creation, and books without a throw', async (t) => {
   const h = harness();

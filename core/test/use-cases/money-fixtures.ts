@@ -1,0 +1,72 @@
+import { merchantAccount, platformAccount } from '../../src/domain/ledger';
+import type { AccountScope } from '../../src/domain/mode';
+import type { PaymentAttempt } from '../../src/domain/payment-attempt.entity';
+import type { PaymentIntent } from '../../src/domain/payment-intent.entity';
+import { unlockedFx } from '../../src/domain/payment-pricing';
+import type { SettlementDeps } from '../../src/domain/settlement-batch';
+import { VerifyLedger } from '../../src/use-cases/verify-ledger/verify-ledger.use-case';
+import { harness } from './harness';
+
+/**
+ * A merchant of its own on in-memory storage, settling in `settlementCurrency` on a manual
+ * schedule, with wallet payments made to order and its buckets at hand. `onWallet` sees each
+ * payment's attempt (a fake channel that must answer for it).
+ */
+export async function edgeShop(settlementCurrency = 'THB', onWallet: (attempt: PaymentAttempt) => void = () => undefined) {
+  const h = harness();
+  const { storage, clock } = h;
+  const { merchant } = await h.createMerchant.execute({ name: 'Edge shop', email: `edge${Math.random()}@example.com`, password: 'a long enough password', settlementCurrency, settlementSchedule: 'manual' });
+  const scope: AccountScope = { merchantId: merchant.id, mode: 'test' };
+  const settlementDeps: SettlementDeps = { ...h.statusChange, settlements: storage.settlements, ledger: storage.ledger };
+  let n = 0;
+
+  /** A wallet payment (its rate locks when the channel settles) that succeeded and is not priced yet. */
+  const succeededWallet = async (amount: number, currency: string): Promise<{ intent: PaymentIntent; attempt: PaymentAttempt }> => {
+    n += 1;
+    const now = clock.now();
+    const intent: PaymentIntent = {
+      id: `pi_E${n}${Date.now()}`,
+      ...scope,
+      amount,
+      currency,
+      merchantOrderId: `o-${n}`,
+      status: 'succeeded',
+      paymentMethod: 'alipay_plus',
+      metadata: {},
+      ...(currency === settlementCurrency ? {} : { fx: unlockedFx(currency, settlementCurrency, 'alipay_plus') }),
+      created: now,
+      updated: now,
+      version: 0,
+    };
+    await storage.intents.insert(intent);
+    const attempt: PaymentAttempt = {
+      id: `pa_E${n}${Date.now()}`,
+      paymentIntentId: intent.id,
+      ...scope,
+      status: 'succeeded',
+      amount,
+      currency,
+      paymentMethod: 'alipay_plus',
+      channel: 'fake',
+      channelOrderId: `ord_${n}`,
+      succeededAt: now,
+      created: now,
+      updated: now,
+      version: 0,
+    };
+    await storage.attempts.insert(attempt);
+    onWallet(attempt);
+    return { intent, attempt };
+  };
+
+  const intentOf = async (id: string): Promise<PaymentIntent> => (await storage.intents.findById(scope, id)) as PaymentIntent;
+  const balance = async (account: string): Promise<bigint> => storage.uow.run(() => storage.ledger.balanceForUpdate(account));
+  const buckets = async () => ({
+    pending: await balance(merchantAccount(scope, 'pending', settlementCurrency)),
+    available: await balance(merchantAccount(scope, 'available', settlementCurrency)),
+    hold: await balance(merchantAccount(scope, 'dispute_hold', settlementCurrency)),
+    losses: await balance(platformAccount('test', 'dispute_losses', settlementCurrency)),
+  });
+  const verify = () => new VerifyLedger(storage.ledger).execute({ limit: 20 });
+  return { ...h, merchant, scope, succeededWallet, intentOf, buckets, verify, settlementDeps };
+}
