@@ -34,8 +34,13 @@ test.serial('npm start: one metrics server on its own port serves API and worker
   t.is(res.status, 200);
   const text = await res.text();
   t.regex(text, /^payments_http_request_duration_seconds_count\{route="\/health\/live",method="GET",status="200"\} \d+/m);
-  t.regex(text, /^payments_job_duration_seconds_count\{job="relay-webhooks",outcome="ok"\} \d+/m);
-  t.regex(text, /^payments_scheduler_lag_seconds\{job="relay-webhooks"\} /m);
+  // Every lane ticks on its own: the live and the test relay both ran.
+  t.regex(text, /^payments_job_duration_seconds_count\{job="relay-webhooks",lane="live",outcome="ok"\} \d+/m);
+  t.regex(text, /^payments_job_duration_seconds_count\{job="relay-webhooks",lane="test",outcome="ok"\} \d+/m);
+  t.regex(text, /^payments_scheduler_lag_seconds\{job="relay-webhooks",lane="live"\} /m);
+  // No item failed, and the gauge of waiting items is sampled (empty: no series yet).
+  t.regex(text, /^# TYPE payments_job_items_waiting_retry gauge/m);
+  t.notRegex(text, /^payments_job_item_failures_total\{/m);
   t.regex(text, /^payments_webhook_backlog \d+/m);
   t.regex(text, /^payments_ledger_verify_ok 1/m);
   t.regex(text, /^payments_process_resident_memory_bytes /m);
