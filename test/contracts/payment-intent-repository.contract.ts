@@ -263,9 +263,23 @@ export function paymentIntentRepositoryContract(adapter: StorageAdapter): void {
       for (const mode of ['live', 'test'] as const) {
         const mine = made.get(mode);
         t.deepEqual((await intents.findDueForExpiry(mode, at(5_000), 10)).map((intent) => intent.id), [mine?.expiring.id], `${mode}: expiry`);
-        t.deepEqual((await intents.findAwaitingChannelSettlement(mode, 10)).map((intent) => intent.id), [mine?.awaiting.id], `${mode}: channel settlement`);
+        t.deepEqual((await intents.findAwaitingChannelSettlement(mode, at(5_000), 10)).map((intent) => intent.id), [mine?.awaiting.id], `${mode}: channel settlement`);
         t.deepEqual((await intents.findDueForRelease(mode, at(5_000), 10)).map((intent) => intent.id), [mine?.releasable.id], `${mode}: release`);
       }
+    });
+  });
+
+  test(title('an intent the channel has not settled is not asked about again before its next check; never-asked ones come first'), async (t) => {
+    await withOwnStorage(adapter, async ({ intents }) => {
+      const scope = aScope();
+      const oldest = aPaymentIntent(scope, { status: 'succeeded', updated: at(0) });
+      const newer = aPaymentIntent(scope, { status: 'succeeded', updated: at(100) });
+      for (const intent of [oldest, newer]) await intents.insert(intent);
+      t.deepEqual((await intents.findAwaitingChannelSettlement('test', at(1_000), 10)).map((intent) => intent.id), [oldest.id, newer.id]);
+      await intents.deferSettlementCheck(oldest.id, at(60_000));
+      t.deepEqual((await intents.findAwaitingChannelSettlement('test', at(1_000), 1)).map((intent) => intent.id), [newer.id], 'the deferred one takes no place in the batch');
+      t.deepEqual((await intents.findAwaitingChannelSettlement('test', at(60_000), 10)).map((intent) => intent.id), [newer.id, oldest.id], 'due again, after the never-asked');
+      t.deepEqual(await intents.findById(scope, oldest.id), oldest, 'the intent itself is unchanged');
     });
   });
 

@@ -27,6 +27,9 @@ function inScope(intent: PaymentIntent, scope: AccountScope): boolean {
 }
 
 export class InMemoryPaymentIntentRepository implements PaymentIntentRepository {
+  /** `settlement_check_at` of the SQL schema: no field of the entity, so kept beside it. */
+  private readonly settlementChecks = new Map<string, Date>();
+
   constructor(private readonly store: InMemoryStore) {}
 
   /** True when another intent of the same merchant and mode already uses this order id. */
@@ -94,14 +97,21 @@ export class InMemoryPaymentIntentRepository implements PaymentIntentRepository 
     );
   }
 
-  findAwaitingChannelSettlement(mode: Mode, limit: number): Promise<PaymentIntent[]> {
+  findAwaitingChannelSettlement(mode: Mode, now: Date, limit: number): Promise<PaymentIntent[]> {
+    const checkAt = (id: string): number => this.settlementChecks.get(id)?.getTime() ?? -Infinity;
     return this.store.atomic(() =>
       [...this.store.tables.intents.values()]
-        .filter((row) => row.value.mode === mode && row.value.status === 'succeeded')
-        .sort((a, b) => a.value.updated.getTime() - b.value.updated.getTime() || a.seq - b.seq)
+        .filter((row) => row.value.mode === mode && row.value.status === 'succeeded' && checkAt(row.value.id) <= now.getTime())
+        .sort((a, b) => checkAt(a.value.id) - checkAt(b.value.id) || a.value.updated.getTime() - b.value.updated.getTime() || a.seq - b.seq)
         .slice(0, limit)
         .map((row) => deepCopy(row.value)),
     );
+  }
+
+  deferSettlementCheck(id: string, at: Date): Promise<void> {
+    return this.store.atomic(() => {
+      if (this.store.tables.intents.has(id)) this.settlementChecks.set(id, new Date(at.getTime()));
+    });
   }
 
   findDueForRelease(mode: Mode, now: Date, limit: number): Promise<PaymentIntent[]> {

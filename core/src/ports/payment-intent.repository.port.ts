@@ -35,8 +35,16 @@ export interface PaymentIntentRepository {
   list(scope: AccountScope, filter: PaymentIntentFilter, page: PageRequest): Promise<Page<PaymentIntent>>;
   /** Intents of one mode, any merchant, whose expiry timer has run out at `now`, oldest deadline first. */
   findDueForExpiry(mode: Mode, now: Date, limit: number): Promise<PaymentIntent[]>;
-  /** Succeeded intents of one mode, any merchant, waiting for the channel to report settlement, least recently changed first. */
-  findAwaitingChannelSettlement(mode: Mode, limit: number): Promise<PaymentIntent[]>;
+  /**
+   * Succeeded intents of one mode, any merchant, waiting for the channel to report settlement and
+   * due to be asked at `now` (never asked, or their next check has come), the longest waiting first.
+   */
+  findAwaitingChannelSettlement(mode: Mode, now: Date, limit: number): Promise<PaymentIntent[]>;
+  /**
+   * When to ask the channel again about a succeeded intent it has not settled yet. Touches nothing
+   * else of the intent (no version, no `updated`), so it never overwrites a change made meanwhile.
+   */
+  deferSettlementCheck(id: string, at: Date): Promise<void>;
   /** Channel-settled intents of one mode, any merchant, whose release timer has run out and not fired yet. */
   findDueForRelease(mode: Mode, now: Date, limit: number): Promise<PaymentIntent[]>;
 }

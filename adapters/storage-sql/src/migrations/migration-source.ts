@@ -14,6 +14,7 @@ import { settlementRequestKeys } from './012-settlement-request-keys.migration';
 import { jobItemFailures } from './013-job-item-failures.migration';
 import { disputeModesAndDuplicatePayments } from './015-dispute-modes-and-duplicate-payments.migration';
 import { settlementParts } from './016-settlement-parts.migration';
+import { settlementChecks } from './017-settlement-checks.migration';
 
 interface NamedMigration {
   readonly name: string;
@@ -37,6 +38,7 @@ const MIGRATIONS: readonly NamedMigration[] = [
   { name: '013-job-item-failures', migration: jobItemFailures },
   { name: '015-dispute-modes-and-duplicate-payments', migration: disputeModesAndDuplicatePayments },
   { name: '016-settlement-parts', migration: settlementParts },
+  { name: '017-settlement-checks', migration: settlementChecks },
 ];
 
 /** The names of every migration, in the order they run. */

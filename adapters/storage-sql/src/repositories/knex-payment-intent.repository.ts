@@ -102,9 +102,21 @@ export class KnexPaymentIntentRepository implements PaymentIntentRepository {
     return rows.map(toPaymentIntent);
   }
 
-  async findAwaitingChannelSettlement(mode: Mode, limit: number): Promise<PaymentIntent[]> {
-    const rows = await this.table().where({ status: 'succeeded', mode }).orderBy('updated_at', 'asc').orderBy('seq', 'asc').limit(limit);
+  async findAwaitingChannelSettlement(mode: Mode, now: Date, limit: number): Promise<PaymentIntent[]> {
+    const rows = await this.table()
+      .where({ status: 'succeeded', mode })
+      .where((due) => due.whereNull('settlement_check_at').orWhere('settlement_check_at', '<=', now.getTime()))
+      // NULL (never asked) sorts first on SQLite and MySQL alike.
+      .orderBy('settlement_check_at', 'asc')
+      .orderBy('updated_at', 'asc')
+      .orderBy('seq', 'asc')
+      .limit(limit);
     return rows.map(toPaymentIntent);
+  }
+
+  /** `settlement_check_at` (migration 017) is no column of the entity, so `update` never writes it. */
+  async deferSettlementCheck(id: string, at: Date): Promise<void> {
+    await this.context.db()('payment_intents').where({ id }).update({ settlement_check_at: at.getTime() });
   }
 
   async findDueForRelease(mode: Mode, now: Date, limit: number): Promise<PaymentIntent[]> {

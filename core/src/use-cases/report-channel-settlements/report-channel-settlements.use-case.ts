@@ -14,6 +14,16 @@ import type { ItemJob, JobPass } from '../run-item-jobs/item-job';
 
 const DAY_MS = 24 * 3600 * 1000;
 
+/**
+ * How long to wait before asking the channel again about an intent it has not settled: a quarter
+ * of how long the intent has waited, from a second to an hour. A payment made a moment ago is
+ * asked about every tick (the simulator settles on the next); one a channel settles days later,
+ * about once an hour.
+ */
+export function settlementRecheckMs(waitedMs: number): number {
+  return Math.min(Math.max(Math.floor(waitedMs / 4), 1000), 3_600_000);
+}
+
 function unpriceable(intent: PaymentIntent, settlementCurrency: string): CoreError {
   return new CoreError(
     'amount_not_representable',
@@ -44,7 +54,7 @@ export class ReportChannelSettlements implements ItemJob<PaymentIntent> {
   readonly lanes = MODES;
 
   due(mode: Mode, limit: number, deferred: ReadonlySet<string>): Promise<PaymentIntent[]> {
-    return this.deps.intents.findAwaitingChannelSettlement(mode, limit + deferred.size);
+    return this.deps.intents.findAwaitingChannelSettlement(mode, this.deps.clock.now(), limit + deferred.size);
   }
 
   idOf(intent: PaymentIntent): string {
@@ -63,7 +73,13 @@ export class ReportChannelSettlements implements ItemJob<PaymentIntent> {
       pass.markDown(attempt.channel);
       return undefined;
     });
-    if (!report?.settledAt) return false;
+    if (!report) return false;
+    if (!report.settledAt) {
+      // Not settled yet: asked again later, so unsettled intents never crowd out the rest.
+      const now = this.deps.clock.now();
+      await this.deps.intents.deferSettlementCheck(candidate.id, new Date(now.getTime() + settlementRecheckMs(now.getTime() - candidate.updated.getTime())));
+      return false;
+    }
     const merchant = await this.merchants.findById(candidate.merchantId);
     if (!merchant) return false;
     const rate = await this.pricing.rateFor(candidate, merchant.settlementCurrency);

@@ -1,0 +1,62 @@
+import test from 'ava';
+import type { PaymentAttempt } from '../../../src/domain/payment-attempt.entity';
+import type { ChannelOrderStatus, PaymentChannel, PaymentChannelRegistry } from '../../../src/ports/payment-channel.port';
+import { ReportChannelSettlements, settlementRecheckMs } from '../../../src/use-cases/report-channel-settlements/report-channel-settlements.use-case';
+import { edgeShop } from '../money-fixtures';
+
+/** A channel that settles only the orders it is told to, and counts what it is asked. */
+class SlowSettlingChannel implements PaymentChannel {
+  readonly capabilities = { name: 'fake', modes: ['test', 'live'] as const, methods: ['alipay_plus'], currencies: ['THB'], canSimulate: false, pendingTimeoutMs: 60_000 };
+  readonly orders = new Map<string, PaymentAttempt>();
+  readonly settled = new Set<string>();
+  readonly asked: string[] = [];
+  constructor(private readonly now: () => Date) {}
+  async placeOrder(): Promise<never> {
+    throw new Error('not used');
+  }
+  async queryOrder(_mode: unknown, channelOrderId: string): Promise<ChannelOrderStatus> {
+    this.asked.push(channelOrderId);
+    const attempt = this.orders.get(channelOrderId) as PaymentAttempt;
+    return { channelOrderId, reference: attempt.id, status: 'paid', amount: attempt.amount, currency: attempt.currency, ...(this.settled.has(channelOrderId) ? { settledAt: this.now() } : {}) };
+  }
+  verifyCallback(): never {
+    throw new Error('not used');
+  }
+  async voidOrder(): Promise<void> {}
+}
+
+test('payments a channel has not settled yet are asked about again later, so they never crowd out the ones behind them', async (t) => {
+  let channel: SlowSettlingChannel | undefined;
+  const shop = await edgeShop('THB', (attempt) => channel?.orders.set(attempt.channelOrderId as string, attempt));
+  const { storage, clock } = shop;
+  channel = new SlowSettlingChannel(() => clock.now());
+  const fake = channel;
+  const channels: PaymentChannelRegistry = { find: (name) => (name === 'fake' ? fake : undefined), forMode: () => [fake] };
+  const job = new ReportChannelSettlements(storage.uow, storage.attempts, storage.merchants, channels, shop.statusChange, shop.pricing, storage.ledger, storage.disputes);
+
+  // Two old payments the channel will settle days from now, then a fresh one it settled already.
+  const slow = [await shop.succeededWallet(10_000, 'THB'), await shop.succeededWallet(10_000, 'THB')];
+  clock.advance(60_000);
+  const fresh = await shop.succeededWallet(10_000, 'THB');
+  fake.settled.add(fresh.attempt.channelOrderId as string);
+
+  // Batches of one: each unsettled payment is asked once and waits; the fresh one is reached.
+  for (let pass = 0; pass < 3; pass += 1) await shop.runJob(job, 1);
+  t.deepEqual(fake.asked, [...slow, fresh].map(({ attempt }) => attempt.channelOrderId));
+  t.is((await shop.intentOf(fresh.intent.id)).status, 'channel_settled');
+
+  // Not asked again before a quarter of their wait has passed; then asked, and settled once the channel did.
+  await shop.runJob(job, 10);
+  t.is(fake.asked.length, 3, 'nothing is due');
+  fake.settled.add(slow[0]?.attempt.channelOrderId as string);
+  clock.advance(settlementRecheckMs(60_000));
+  await shop.runJob(job, 10);
+  t.is((await shop.intentOf(slow[0]?.intent.id as string)).status, 'channel_settled');
+  t.is((await shop.intentOf(slow[1]?.intent.id as string)).status, 'succeeded');
+});
+
+test('the wait before asking again grows with the payment\'s age, from a second to an hour', (t) => {
+  t.is(settlementRecheckMs(0), 1000);
+  t.is(settlementRecheckMs(60_000), 15_000);
+  t.is(settlementRecheckMs(7 * 24 * 3600 * 1000), 3_600_000);
+});
