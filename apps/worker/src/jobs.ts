@@ -12,16 +12,12 @@ import {
   ReleaseFunds,
   ReportChannelSettlements,
   RunItemJobs,
-  type ItemJob,
-  type ItemPassResult,
-  type JobLane,
 } from '@payments/core';
+import { itemJob } from './item-job';
 import type { Job, Lane } from './scheduler';
 import { countRelayOutcomes, ledgerVerifyJobs } from './observability';
 import { settlementJobs } from './settlement-jobs';
 
-/** How many items one job handles per tick, so a backlog drains over ticks without long passes. */
-export const BATCH = 200;
 /** Webhook deliveries one relay pass claims; they are sent many at once (the relay's concurrency). */
 const WEBHOOK_BATCH = 50;
 /**
@@ -30,29 +26,6 @@ const WEBHOOK_BATCH = 50;
  * tick between batches of a backlog.
  */
 const RELAY_DRAIN_MS = 1_000;
-
-/**
- * A scheduler job that runs an item job's lane through the shared runner: each item on its own,
- * failures recorded and skipped. `onPass` sees each pass's outcomes (logs, metrics).
- */
-export function itemJob<T, R>(
-  app: AppContainer,
-  job: ItemJob<T, R>,
-  lane: JobLane,
-  options: { everyMs?: number; limit?: number; exclusive?: boolean; onPass?: (result: ItemPassResult<T, R>) => void } = {},
-): Job {
-  const runner = app.get(RunItemJobs);
-  return {
-    name: job.name,
-    everyMs: options.everyMs ?? 0,
-    ...(options.exclusive === undefined ? {} : { exclusive: options.exclusive }),
-    run: async () => {
-      const result = await runner.run(job, lane, options.limit ?? BATCH);
-      options.onPass?.(result);
-      return result.progressed;
-    },
-  };
-}
 
 /**
  * The worker's periodic jobs in three lanes that never wait for each other: live money, test

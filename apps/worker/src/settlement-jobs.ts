@@ -1,6 +1,6 @@
 import { AppLogger, type AppContainer, type Logger } from '@payments/api';
 import { CreateScheduledSettlements, PaySettlements, VerifyPayoutDestinations, type Mode } from '@payments/core';
-import { itemJob } from './jobs';
+import { itemJob } from './item-job';
 import type { Job } from './scheduler';
 
 /** Remembers what was logged, so a condition that lasts for hours is logged once, not every tick. */
