@@ -176,6 +176,63 @@ export function idempotencyStoreContract(adapter: StorageAdapter): void {
     t.deepEqual(replay, { outcome: 'completed', fingerprint: 'fp-A', response: { status: 201, body: 'committed' } });
   });
 
+  test(title('find reads without claiming: free, in flight, answered, forgotten or abandoned'), async (t) => {
+    const { idempotency } = storage();
+    const scope = aKeyScope();
+    t.is(await idempotency.find(scope, T0), undefined);
+    t.is(await idempotency.find(scope, T0), undefined, 'finding claimed nothing');
+    const claim = await claimOrFail(idempotency, request(scope, { fingerprint: 'fp-find' }));
+    t.deepEqual(await idempotency.find(scope, at(1)), { outcome: 'in_flight', fingerprint: 'fp-find' });
+    t.is(await idempotency.find(scope, at(LEASE_MS)), undefined, 'a claim whose lease ran out may be taken over');
+    t.true(await idempotency.complete(claim, { status: 201, body: 'answer' }, at(2)));
+    t.deepEqual(await idempotency.find(scope, at(3)), { outcome: 'completed', fingerprint: 'fp-find', response: { status: 201, body: 'answer' } });
+    t.is(await idempotency.find(scope, at(RETENTION_MS)), undefined, 'forgotten after its retention');
+  });
+
+  test(title('a claim made inside a unit of work commits with it, or is gone with its rollback'), async (t) => {
+    const { idempotency, uow } = storage();
+    const scope = aKeyScope();
+    await t.throwsAsync(
+      uow.run(async () => {
+        t.is((await idempotency.claim(request(scope))).outcome, 'claimed');
+        throw new Error('the request’s work failed');
+      }),
+    );
+    t.is(await idempotency.find(scope, at(1)), undefined, 'the rollback freed the key');
+    await uow.run(async () => {
+      const claim = claimOf(await idempotency.claim(request(scope, { now: at(2) })));
+      t.true(await idempotency.complete(claim, { status: 201, body: 'one commit' }, at(3)));
+    });
+    t.deepEqual(await idempotency.claim(request(scope, { now: at(4) })), { outcome: 'completed', fingerprint: 'fp-A', response: { status: 201, body: 'one commit' } });
+  });
+
+  // Two open transactions at once need a server: the embedded adapters run one at a time.
+  if (adapter.name === 'mysql') {
+    test(title('a claim another unit of work holds uncommitted is reported in flight at once, not waited for'), async (t) => {
+      // The server's own lock wait is 50 s: a claim that waited for the owner would end this test.
+      t.timeout(20_000);
+      const { idempotency, uow } = storage();
+      const scope = aKeyScope();
+      let letGo!: () => void;
+      const held = new Promise<void>((resolve) => (letGo = resolve));
+      let claimedInside!: () => void;
+      const inside = new Promise<void>((resolve) => (claimedInside = resolve));
+      const owner = uow.run(async () => {
+        const claim = claimOf(await idempotency.claim(request(scope)));
+        claimedInside();
+        await held;
+        t.true(await idempotency.complete(claim, { status: 201, body: 'owner' }, at(5)));
+      });
+      await inside;
+      // Before the fix the INSERT waited for the owner's row lock, which this test only lets go after.
+      const outcomes = await Promise.all([idempotency.claim(request(scope, { now: at(1) })), uow.run(() => idempotency.claim(request(scope, { now: at(1) })))]);
+      t.deepEqual(outcomes, [{ outcome: 'in_flight' }, { outcome: 'in_flight' }]);
+      letGo();
+      await owner;
+      t.deepEqual(await idempotency.claim(request(scope, { now: at(6) })), { outcome: 'completed', fingerprint: 'fp-A', response: { status: 201, body: 'owner' } });
+    });
+  }
+
   test(title('purgeExpired deletes exactly the keys past their retention'), async (t) => {
     await withOwnStorage(adapter, async ({ idempotency }) => {
       const short = aKeyScope();

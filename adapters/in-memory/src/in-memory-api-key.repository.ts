@@ -1,4 +1,4 @@
-import type { ApiKey, ApiKeyRepository } from '@payments/core';
+import type { ApiKey, ApiKeyRepository, ApiKeyWithMerchant } from '@payments/core';
 import { deepCopy } from './deep-copy';
 import type { InMemoryStore } from './in-memory-store';
 
@@ -12,12 +12,15 @@ export class InMemoryApiKeyRepository implements ApiKeyRepository {
     });
   }
 
-  findByPrefix(prefix: string): Promise<ApiKey[]> {
+  findByPrefix(prefix: string): Promise<ApiKeyWithMerchant[]> {
     return this.store.atomic(() =>
       [...this.store.tables.apiKeys.values()]
         .filter((key) => key.prefix === prefix)
         .sort((a, b) => a.created.getTime() - b.created.getTime() || (a.id < b.id ? -1 : 1))
-        .map((key) => deepCopy(key)),
+        .flatMap((key) => {
+          const merchant = this.store.tables.merchants.get(key.merchantId);
+          return merchant === undefined ? [] : [{ key: deepCopy(key), merchant: deepCopy(merchant) }];
+        }),
     );
   }
 

@@ -4,6 +4,7 @@ import type {
   IdempotencyClaim,
   IdempotencyScope,
   IdempotencyStore,
+  KnownKey,
   StoredResponse,
 } from '@payments/core';
 import type { IdempotencyRecord, InMemoryStore } from './in-memory-store';
@@ -17,22 +18,28 @@ function keyOf(scope: IdempotencyScope): string {
 export class InMemoryIdempotencyStore implements IdempotencyStore {
   constructor(private readonly store: InMemoryStore) {}
 
+  find(scope: IdempotencyScope, now: Date): Promise<KnownKey | undefined> {
+    return this.store.atomic(() => this.known(keyOf(scope), now.getTime()));
+  }
+
+  private known(key: string, now: number): KnownKey | undefined {
+    const existing = this.store.tables.idempotency.get(key);
+    if (!existing || existing.expiresAt <= now) return undefined;
+    if (existing.state === 'completed' && existing.response) {
+      return { outcome: 'completed', fingerprint: existing.fingerprint, response: { ...existing.response } };
+    }
+    if (existing.lockedUntil !== undefined && existing.lockedUntil > now) return { outcome: 'in_flight', fingerprint: existing.fingerprint };
+    return undefined;
+  }
+
   claim(request: ClaimRequest): Promise<ClaimResult> {
     return this.store.atomic((): ClaimResult => {
-      const records = this.store.tables.idempotency;
       const key = keyOf(request.scope);
       const now = request.now.getTime();
-      const existing = records.get(key);
-      if (existing && existing.expiresAt > now) {
-        if (existing.state === 'completed' && existing.response) {
-          return { outcome: 'completed', fingerprint: existing.fingerprint, response: { ...existing.response } };
-        }
-        if (existing.lockedUntil !== undefined && existing.lockedUntil > now) {
-          return { outcome: 'in_flight', fingerprint: existing.fingerprint };
-        }
-      }
+      const known = this.known(key, now);
+      if (known) return known;
       // Unknown, forgotten after retention, or abandoned by a claim whose lease ran out.
-      records.set(key, {
+      this.store.tables.idempotency.set(key, {
         fingerprint: request.fingerprint,
         token: request.token,
         state: 'in_flight',

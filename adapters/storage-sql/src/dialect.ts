@@ -10,3 +10,37 @@ export function dialectOf(knex: Knex): SqlDialect {
   if (client === 'better-sqlite3' || client === 'sqlite3') return 'sqlite';
   throw new Error(`Unsupported knex client '${String(client)}'; use a mysql:// or sqlite: database URL.`);
 }
+
+/** The MySQL-family server behind a knex instance: their statement-level settings differ. */
+export type MysqlFlavour = 'mariadb' | 'mysql';
+
+const flavours = new WeakMap<Knex, Promise<MysqlFlavour>>();
+
+/**
+ * Asked once per knex instance (one `SELECT VERSION()`), then remembered. The question goes
+ * through `db`, the current transaction if there is one: taking another pooled connection while
+ * every connection holds a transaction waiting for this answer would never end.
+ */
+export function mysqlFlavourOf(knex: Knex, db: Knex = knex): Promise<MysqlFlavour> {
+  let flavour = flavours.get(knex);
+  if (flavour === undefined) {
+    flavour = db.raw('select version() as version').then((result: unknown) => {
+      const [rows] = result as [Array<{ version: string }>];
+      return /mariadb/i.test(rows[0]?.version ?? '') ? 'mariadb' : 'mysql';
+    });
+    // A failed probe (the database was down) is asked again next time.
+    flavour.catch(() => flavours.delete(knex));
+    flavours.set(knex, flavour);
+  }
+  return flavour;
+}
+
+/**
+ * An INSERT that fails at once with a lock wait timeout (errno 1205) instead of waiting when
+ * another transaction holds the same key uncommitted: MariaDB can scope the timeout to the one
+ * statement with 0; MySQL 8 takes a hint whose least value is 1 second.
+ */
+export function withoutLockWait(flavour: MysqlFlavour, insert: Knex.Sql): { sql: string; bindings: readonly unknown[] } {
+  const sql = flavour === 'mariadb' ? `SET STATEMENT innodb_lock_wait_timeout=0 FOR ${insert.sql}` : insert.sql.replace(/^insert /i, 'insert /*+ SET_VAR(innodb_lock_wait_timeout=1) */ ');
+  return { sql, bindings: insert.bindings };
+}

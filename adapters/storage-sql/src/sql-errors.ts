@@ -47,6 +47,12 @@ export function isDuplicateKeyError(error: unknown, constraint?: UniqueConstrain
   return false;
 }
 
+/** True when a statement waited for a row lock longer than it was allowed (MySQL 1205). */
+export function isLockWaitTimeout(error: unknown): boolean {
+  const driver = asDriverError(error);
+  return driver?.errno === MYSQL_LOCK_WAIT_TIMEOUT || driver?.code === 'ER_LOCK_WAIT_TIMEOUT';
+}
+
 /**
  * True when the database gave up on the transaction for contention, not for its content: the
  * whole unit of work may be run again (MySQL deadlock 1213, lock wait timeout 1205, SQLITE_BUSY).

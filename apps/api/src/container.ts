@@ -451,7 +451,7 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
   factory(ListWebhookDeliveries, (ctx) => new ListWebhookDeliveries(ctx.get(WebhookDeliveryRepository)));
   factory(ResendWebhookDelivery, (ctx) => new ResendWebhookDelivery(ctx.get(UnitOfWork), ctx.get(WebhookDeliveryRepository), ctx.get(AuditRecorder), ctx.get(Clock)));
   factory(GetWebhookEndpointHealth, (ctx) => new GetWebhookEndpointHealth(ctx.get(WebhookDeliveryRepository)));
-  factory(AuthenticateApiKey, (ctx) => new AuthenticateApiKey(ctx.get(ApiKeyRepository), ctx.get(MerchantRepository), ctx.get(Digest)));
+  factory(AuthenticateApiKey, (ctx) => new AuthenticateApiKey(ctx.get(ApiKeyRepository), ctx.get(Digest)));
   factory(ResolveApiVersion, (ctx) => new ResolveApiVersion(ctx.get(MerchantRepository)));
   factory(RunIdempotently, (ctx) => new RunIdempotently(ctx.get(IdempotencyStore), ctx.get(UnitOfWork), ctx.get(Clock), ctx.get(RandomSource), ctx.get(SecretBox)));
   factory(IssueApiKey, (ctx) =>

@@ -1,9 +1,19 @@
 import type { ApiKey } from '../domain/api-key.entity';
+import type { Merchant } from '../domain/merchant.entity';
+
+/** A key whose prefix matched, with its merchant: what authentication needs, read together. */
+export interface ApiKeyWithMerchant {
+  readonly key: ApiKey;
+  readonly merchant: Merchant;
+}
 
 export interface ApiKeyRepository {
   insert(key: ApiKey): Promise<void>;
-  /** Keys, revoked ones included, whose stored prefix is `prefix`. */
-  findByPrefix(prefix: string): Promise<ApiKey[]>;
+  /**
+   * Keys, revoked ones included, whose stored prefix is `prefix`, each with its merchant, in one
+   * read: every authenticated request runs it, so it is one round trip, not two.
+   */
+  findByPrefix(prefix: string): Promise<ApiKeyWithMerchant[]>;
   /** The merchant's keys that are not revoked (both modes), newest first. */
   listActive(merchantId: string): Promise<ApiKey[]>;
   /** The merchant's key, revoked or not; undefined otherwise (another merchant's included). */

@@ -20,10 +20,16 @@ export interface IdempotencyClaim {
   readonly token: string;
 }
 
-export type ClaimResult =
-  | { readonly outcome: 'claimed'; readonly claim: IdempotencyClaim }
+/** A key somebody else holds: answered already, or still running. */
+export type KnownKey =
   | { readonly outcome: 'completed'; readonly fingerprint: string; readonly response: StoredResponse }
-  | { readonly outcome: 'in_flight'; readonly fingerprint: string };
+  /**
+   * `fingerprint` is absent when the owner's claim is not committed yet (it is part of a
+   * transaction still running elsewhere, whose row no one else can read).
+   */
+  | { readonly outcome: 'in_flight'; readonly fingerprint?: string };
+
+export type ClaimResult = { readonly outcome: 'claimed'; readonly claim: IdempotencyClaim } | KnownKey;
 
 export interface ClaimRequest {
   readonly scope: IdempotencyScope;
@@ -39,9 +45,17 @@ export interface ClaimRequest {
 
 export interface IdempotencyStore {
   /**
+   * Reads the key without writing: its answer, or that it is in flight. Undefined when the key is
+   * free to claim (unknown, older than its retention, or its claim's lease ran out). It decides
+   * nothing: a free key must still be claimed, and the claim may find it taken meanwhile.
+   */
+  find(scope: IdempotencyScope, now: Date): Promise<KnownKey | undefined>;
+  /**
    * Claims the key atomically: exactly one of any number of concurrent callers gets `claimed`.
    * A key whose claim lease ran out (its process died before committing anything) is claimed
-   * anew; a key older than its retention is forgotten and claimed anew.
+   * anew; a key older than its retention is forgotten and claimed anew. Inside a unit of work the
+   * claim commits or rolls back with it, and a claim another unit of work holds uncommitted is
+   * answered `in_flight` at once, never waited for.
    */
   claim(request: ClaimRequest): Promise<ClaimResult>;
   /**

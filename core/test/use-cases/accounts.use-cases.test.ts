@@ -11,7 +11,7 @@ test('a new merchant gets an owner and a working test key stored as prefix and d
   t.false(JSON.stringify(h.storage.store).includes(testApiKey.secret));
   t.like(owner, { role: 'owner', merchantId: merchant.id, status: 'active' });
   t.false(owner.passwordHash.includes('a long enough password'));
-  const caller = await new AuthenticateApiKey(h.storage.apiKeys, h.storage.merchants, h.digest).execute(testApiKey.secret);
+  const caller = await new AuthenticateApiKey(h.storage.apiKeys, h.digest).execute(testApiKey.secret);
   t.like(caller, { mode: 'test', apiKeyId: testApiKey.key.id });
   t.is(caller.merchant.id, merchant.id);
 });
@@ -19,7 +19,7 @@ test('a new merchant gets an owner and a working test key stored as prefix and d
 test('keys that are missing, malformed, unknown or altered are 401', async (t) => {
   const h = harness();
   const { testApiKey } = await h.newMerchant();
-  const auth = new AuthenticateApiKey(h.storage.apiKeys, h.storage.merchants, h.digest);
+  const auth = new AuthenticateApiKey(h.storage.apiKeys, h.digest);
   const altered = testApiKey.secret.slice(0, -1) + (testApiKey.secret.endsWith('a') ? 'b' : 'a');
   for (const secret of [undefined, '', 'sk_test_short', altered, 'sk_live_' + testApiKey.secret.slice(8)]) {
     const error = await t.throwsAsync(auth.execute(secret));
@@ -35,7 +35,7 @@ test('live keys wait for review: minting and using them is live_not_enabled unti
   const live = await h.issueApiKey.execute({ merchantId: merchant.id, mode: 'live' });
   t.regex(live.secret, /^sk_live_/);
   await h.storage.merchants.setLiveEnabled(merchant.id, false);
-  const auth = new AuthenticateApiKey(h.storage.apiKeys, h.storage.merchants, h.digest);
+  const auth = new AuthenticateApiKey(h.storage.apiKeys, h.digest);
   t.like(await t.throwsAsync(auth.execute(live.secret)), { code: 'live_not_enabled', category: 'forbidden' });
 });
 

@@ -1,5 +1,6 @@
-import type { ApiKey, ApiKeyRepository, Mode } from '@payments/core';
+import type { ApiKey, ApiKeyRepository, ApiKeyWithMerchant, Mode } from '@payments/core';
 import type { KnexContext } from '../knex-context';
+import { merchantFromRow, type MerchantRow } from './knex-merchant.repository';
 import { toDate, toMillis, toNullable, toNullableMillis, toOptional, toOptionalDate, withoutUndefined, type BigIntValue } from '../mapping/column-values';
 
 interface ApiKeyRow {
@@ -12,6 +13,18 @@ interface ApiKeyRow {
   created_at: BigIntValue;
   revoked_at: BigIntValue | null;
 }
+
+/** The key's columns in the authentication join, renamed so they cannot clash with the merchant's. */
+interface KeyColumnsOfJoin {
+  key_id: string;
+  key_mode: string;
+  key_secret_digest: string;
+  key_name: string | null;
+  key_created_at: BigIntValue;
+  key_revoked_at: BigIntValue | null;
+}
+
+const KEY_COLUMNS_OF_JOIN = ['id', 'mode', 'secret_digest', 'name', 'created_at', 'revoked_at'].map((column) => `api_keys.${column} as key_${column}`);
 
 function toEntity(row: ApiKeyRow): ApiKey {
   return withoutUndefined({
@@ -46,9 +59,28 @@ export class KnexApiKeyRepository implements ApiKeyRepository {
     });
   }
 
-  async findByPrefix(prefix: string): Promise<ApiKey[]> {
-    const rows = await this.table().where({ prefix }).orderBy('created_at', 'asc').orderBy('id', 'asc');
-    return rows.map(toEntity);
+  async findByPrefix(prefix: string): Promise<ApiKeyWithMerchant[]> {
+    // The merchant's columns under their own names, the key's prefixed: one row per key.
+    const rows: Array<MerchantRow & KeyColumnsOfJoin> = await this.context
+      .db()('api_keys')
+      .join('merchants', 'merchants.id', 'api_keys.merchant_id')
+      .select('merchants.*', ...KEY_COLUMNS_OF_JOIN)
+      .where('api_keys.prefix', prefix)
+      .orderBy('api_keys.created_at', 'asc')
+      .orderBy('api_keys.id', 'asc');
+    return rows.map((row) => ({
+      key: toEntity({
+        id: row.key_id,
+        merchant_id: row.id,
+        mode: row.key_mode,
+        prefix,
+        secret_digest: row.key_secret_digest,
+        name: row.key_name,
+        created_at: row.key_created_at,
+        revoked_at: row.key_revoked_at,
+      }),
+      merchant: merchantFromRow(row),
+    }));
   }
 
   async listActive(merchantId: string): Promise<ApiKey[]> {

@@ -6,11 +6,14 @@ import {
   type IdempotencyClaim,
   type IdempotencyScope,
   type IdempotencyStore,
+  type KnownKey,
   type StoredResponse,
 } from '@payments/core';
+import { dialectOf, mysqlFlavourOf, withoutLockWait } from '../dialect';
+import type { Knex } from 'knex';
 import type { KnexContext } from '../knex-context';
 import { toNumber, type BigIntValue } from '../mapping/column-values';
-import { isDatabaseUnavailableError, isDuplicateKeyError } from '../sql-errors';
+import { isDatabaseUnavailableError, isDuplicateKeyError, isLockWaitTimeout } from '../sql-errors';
 
 interface IdempotencyRow {
   merchant_id: string;
@@ -40,10 +43,26 @@ function keyColumns(scope: IdempotencyScope): Pick<IdempotencyRow, 'merchant_id'
   return { merchant_id: scope.merchantId, mode: scope.mode, idem_key: scope.key };
 }
 
+/** What `find` and a lost INSERT read: the row without the key columns the caller already has. */
+const READ_COLUMNS = ['fingerprint', 'token', 'state', 'locked_until', 'response_status', 'response_body', 'expires_at'] as const;
+type ReadRow = Pick<IdempotencyRow, (typeof READ_COLUMNS)[number]>;
+
+/** The row as seen at `now`: its answer, in flight, or undefined when it may be claimed. */
+function knownOf(row: ReadRow, now: number): KnownKey | undefined {
+  if (toNumber(row.expires_at) <= now) return undefined;
+  if (row.state === 'completed') {
+    return { outcome: 'completed', fingerprint: row.fingerprint, response: { status: row.response_status ?? 500, body: row.response_body ?? '' } };
+  }
+  if (row.locked_until !== null && toNumber(row.locked_until) > now) return { outcome: 'in_flight', fingerprint: row.fingerprint };
+  return undefined;
+}
+
 /**
  * Claims are decided by the primary key (merchant, mode, key) and by compare-and-set on the
- * claim token, never by read-then-write (the first read only short-cuts a settled key), so concurrent requests on any number of processes get
- * exactly one owner. Claims run outside the request's transaction; `complete` runs inside it.
+ * claim token, never by read-then-write, so concurrent requests on any number of processes get
+ * exactly one owner. A claim made inside the request's transaction commits with its work and
+ * answer (one durable commit per request); its INSERT never waits for another transaction's
+ * uncommitted claim of the same key, it reports it in flight.
  */
 export class KnexIdempotencyStore implements IdempotencyStore {
   constructor(private readonly context: KnexContext) {}
@@ -63,6 +82,11 @@ export class KnexIdempotencyStore implements IdempotencyStore {
     }
   }
 
+  async find(scope: IdempotencyScope, now: Date): Promise<KnownKey | undefined> {
+    const row: ReadRow | undefined = await this.table().select([...READ_COLUMNS]).where(keyColumns(scope)).first();
+    return row === undefined ? undefined : knownOf(row, now.getTime());
+  }
+
   private async claimOnce(request: ClaimRequest): Promise<ClaimResult> {
     const key = keyColumns(request.scope);
     const now = request.now.getTime();
@@ -77,39 +101,24 @@ export class KnexIdempotencyStore implements IdempotencyStore {
       created_at: now,
       expires_at: now + request.retentionMs,
     };
-    // Read first: a repeat of a finished request (a client's retry, the common repeat) is then
-    // answered with no write at all, not with a failed INSERT and a read. A fresh key costs one
-    // primary-key miss. The read decides nothing on its own: a missing row still goes through
-    // the INSERT below, so concurrent claims keep exactly one owner.
-    let known: IdempotencyRow | undefined = await this.table().where(key).first();
     for (let round = 0; round < MAX_CLAIM_ROUNDS; round += 1) {
-      if (known === undefined) {
-        try {
-          await this.table().insert({ ...key, ...fresh, state: 'in_flight', response_status: null, response_body: null });
-          return claimed;
-        } catch (error) {
-          if (!isDuplicateKeyError(error)) throw error;
-        }
-        known = await this.table().where(key).first();
-        if (known === undefined) continue; // released or purged since our insert: try again
+      try {
+        await this.insertWithoutWaiting({ ...key, ...fresh, state: 'in_flight', response_status: null, response_body: null });
+        return claimed;
+      } catch (error) {
+        // Another transaction holds this key's claim uncommitted: it is running now.
+        if (isLockWaitTimeout(error)) return { outcome: 'in_flight' };
+        if (!isDuplicateKeyError(error)) throw error;
       }
-      const row: IdempotencyRow = known;
-      known = undefined;
+      const row: ReadRow | undefined = await this.table().select([...READ_COLUMNS]).where(key).first();
+      if (row === undefined) continue; // released or purged since our insert: try again
       if (toNumber(row.expires_at) <= now) {
         // Forgotten: delete only the row we looked at, so a concurrent fresh claim survives.
         await this.table().where({ ...key, token: row.token }).delete();
         continue;
       }
-      if (row.state === 'completed') {
-        return {
-          outcome: 'completed',
-          fingerprint: row.fingerprint,
-          response: { status: row.response_status ?? 500, body: row.response_body ?? '' },
-        };
-      }
-      if (row.locked_until !== null && toNumber(row.locked_until) > now) {
-        return { outcome: 'in_flight', fingerprint: row.fingerprint };
-      }
+      const known = knownOf(row, now);
+      if (known) return known;
       // The owner's lease ran out: its process died before committing anything (the answer
       // commits with the work), so the key is free. Take it only if nobody else just did.
       const taken = await this.table()
@@ -120,6 +129,17 @@ export class KnexIdempotencyStore implements IdempotencyStore {
     throw new CoreError('api_error', 'unavailable', 'The idempotency key is under heavy contention; retry shortly.', {
       retryAfterSeconds: 1,
     });
+  }
+
+  private async insertWithoutWaiting(row: IdempotencyRow): Promise<void> {
+    const db = this.context.db();
+    if (dialectOf(db) !== 'mysql') {
+      // One connection per SQLite file here: no other transaction of this process can hold the row.
+      await db<IdempotencyRow>('idempotency_keys').insert(row);
+      return;
+    }
+    const statement = withoutLockWait(await mysqlFlavourOf(this.context.knex, db), db<IdempotencyRow>('idempotency_keys').insert(row).toSQL());
+    await db.raw(statement.sql, statement.bindings as Knex.RawBinding[]);
   }
 
   async complete(claim: IdempotencyClaim, response: StoredResponse): Promise<boolean> {

@@ -2,7 +2,7 @@ import { notFound, type Merchant, type MerchantRepository, type MerchantSettings
 import type { KnexContext } from '../knex-context';
 import { toDate, toMillis, toNullable, toOptional, withoutUndefined, type BigIntValue } from '../mapping/column-values';
 
-interface MerchantRow {
+export interface MerchantRow {
   id: string;
   name: string;
   email: string;
@@ -32,7 +32,7 @@ function toRow(merchant: Merchant): MerchantRow {
   };
 }
 
-function toEntity(row: MerchantRow): Merchant {
+export function merchantFromRow(row: MerchantRow): Merchant {
   return withoutUndefined({
     id: row.id,
     name: row.name,
@@ -61,7 +61,7 @@ export class KnexMerchantRepository implements MerchantRepository {
 
   async findById(id: string): Promise<Merchant | undefined> {
     const row = await this.table().where({ id }).first();
-    return row === undefined ? undefined : toEntity(row);
+    return row === undefined ? undefined : merchantFromRow(row);
   }
 
   async isEmpty(): Promise<boolean> {
@@ -98,6 +98,6 @@ export class KnexMerchantRepository implements MerchantRepository {
   async listBySchedule(schedules: readonly SettlementSchedule[], page: { readonly afterId?: string; readonly limit: number }): Promise<Merchant[]> {
     const query = this.table().whereIn('settlement_schedule', [...schedules]);
     if (page.afterId !== undefined) query.where('id', '>', page.afterId);
-    return (await query.orderBy('id', 'asc').limit(page.limit)).map(toEntity);
+    return (await query.orderBy('id', 'asc').limit(page.limit)).map(merchantFromRow);
   }
 }

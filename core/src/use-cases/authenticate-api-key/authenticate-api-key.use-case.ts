@@ -4,7 +4,6 @@ import type { Mode } from '../../domain/mode';
 import { CoreError } from '../../errors/core-error';
 import type { ApiKeyRepository } from '../../ports/api-key.repository.port';
 import type { Digest } from '../../ports/digest.port';
-import type { MerchantRepository } from '../../ports/merchant.repository.port';
 
 /** Who is calling `/v1`: the merchant, the mode the key reaches, and which key. */
 export interface ApiCaller {
@@ -20,7 +19,6 @@ function unauthenticated(message: string): CoreError {
 export class AuthenticateApiKey {
   constructor(
     private readonly keys: ApiKeyRepository,
-    private readonly merchants: MerchantRepository,
     private readonly digest: Digest,
   ) {}
 
@@ -37,10 +35,9 @@ export class AuthenticateApiKey {
     if (!mode) throw unauthenticated('The API key is not valid.');
     const presented = this.digest.sha256Hex(secret);
     const candidates = await this.keys.findByPrefix(secret.slice(0, API_KEY_PREFIX_LENGTH));
-    const key = candidates.find((candidate) => this.digest.equal(candidate.secretDigest, presented));
-    if (!key || key.revokedAt !== undefined || key.mode !== mode) throw unauthenticated('The API key is not valid.');
-    const merchant = await this.merchants.findById(key.merchantId);
-    if (!merchant) throw unauthenticated('The API key is not valid.');
+    const found = candidates.find((candidate) => this.digest.equal(candidate.key.secretDigest, presented));
+    if (!found || found.key.revokedAt !== undefined || found.key.mode !== mode) throw unauthenticated('The API key is not valid.');
+    const { key, merchant } = found;
     if (mode === 'live' && !merchant.liveEnabled) {
       throw new CoreError('live_not_enabled', 'forbidden', 'Live mode is not open for this account yet; use a test key until review opens it.');
     }

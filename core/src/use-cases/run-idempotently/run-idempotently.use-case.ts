@@ -1,13 +1,13 @@
 import { base64url } from '../../domain/tokens';
 import { CoreError } from '../../errors/core-error';
 import type { Clock } from '../../ports/clock.port';
-import type { IdempotencyClaim, IdempotencyScope, IdempotencyStore, StoredResponse } from '../../ports/idempotency-store.port';
+import type { ClaimRequest, IdempotencyClaim, IdempotencyScope, IdempotencyStore, KnownKey, StoredResponse } from '../../ports/idempotency-store.port';
 import type { RandomSource } from '../../ports/random-source.port';
 import type { SecretBox } from '../../ports/secret-box.port';
 import type { UnitOfWork } from '../../ports/unit-of-work.port';
 
 export const IDEMPOTENCY = {
-  /** How long a key is remembered (DECISIONS: 24 hours). */
+  /** How long a key is remembered: 24 hours. */
   retentionMs: 24 * 3600 * 1000,
   /** How long an unfinished request blocks its key before its process is presumed dead. */
   leaseMs: 60 * 1000,
@@ -18,11 +18,12 @@ export interface IdempotentRequest {
   readonly scope: IdempotencyScope;
   /** Digest of method, path and canonical body: what makes two requests "the same". */
   readonly fingerprint: string;
-  /** The request's work; runs in one transaction with the recording of its answer. */
+  /** The request's work; runs in one transaction with the claim of its key and the recording of its answer. */
   readonly perform: () => Promise<StoredResponse>;
   /**
-   * False for work that calls a channel: it then runs outside any transaction (holding one across
-   * a network call would block the database) and its answer is recorded right after. Such work
+   * False for work that calls a channel: its claim then commits first, the work runs outside any
+   * transaction (holding one across a network call would block the database) and its answer is
+   * recorded right after. Such work
    * must be safe to run again after a crash between the two, which attempts and simulations are:
    * the channel is idempotent on the attempt id, and a pending attempt is answered again.
    */
@@ -37,6 +38,12 @@ export interface IdempotentRequest {
 export interface IdempotentResult {
   readonly response: StoredResponse;
   readonly replayed: boolean;
+}
+
+function keyReused(): CoreError {
+  return new CoreError('idempotency_key_reused', 'idempotency_mismatch', 'This Idempotency-Key was used with a different request; use a new key for a new request.', {
+    param: 'Idempotency-Key',
+  });
 }
 
 function keyInUse(): CoreError {
@@ -70,13 +77,26 @@ function openAnswer(secrets: SecretBox, stored: StoredResponse): StoredResponse 
   return { status: stored.status, body: secrets.open(stored.body.slice(SEALED_ANSWER_PREFIX.length)) };
 }
 
+/** A collision-free name of a key's scope (a separator could also appear inside a key). */
+function scopeName(scope: IdempotencyScope): string {
+  return JSON.stringify([scope.merchantId, scope.mode, scope.key]);
+}
+
 /**
- * Runs a write at most once per idempotency key (DECISIONS, Idempotency): a repeat with the same
- * fingerprint replays the stored answer, another fingerprint is 422 `idempotency_key_reused`, a
- * repeat while the first still runs is 409 `idempotency_key_in_use`. The answer commits in the same
- * transaction as the work, so a process killed half way leaves either both or neither.
+ * Runs a write at most once per idempotency key: a repeat with the same fingerprint replays the
+ * stored answer, another fingerprint is 422 `idempotency_key_reused`, a repeat while the first
+ * still runs is 409 `idempotency_key_in_use`.
+ *
+ * For storage-only work the claim of the key, the work and its answer are one transaction: one
+ * durable commit per request, and a process killed half way leaves either all or nothing. A key
+ * is first read without writing, so a repeat of a finished request (a client's retry) writes
+ * nothing. Requests for a key this process is already running are answered from memory; one
+ * running in another process is seen by the claim, which never waits for it.
  */
 export class RunIdempotently {
+  /** Keys this process is running now, with their requests' fingerprints. */
+  private readonly running = new Map<string, string>();
+
   constructor(
     private readonly store: IdempotencyStore,
     private readonly uow: UnitOfWork,
@@ -86,41 +106,76 @@ export class RunIdempotently {
   ) {}
 
   async execute(request: IdempotentRequest): Promise<IdempotentResult> {
-    const result = await this.store.claim({
+    const name = scopeName(request.scope);
+    const runningFingerprint = this.running.get(name);
+    if (runningFingerprint !== undefined) throw runningFingerprint === request.fingerprint ? keyInUse() : keyReused();
+    this.running.set(name, request.fingerprint);
+    try {
+      const known = await this.store.find(request.scope, this.clock.now());
+      if (known) return this.answerKnown(known, request);
+      return request.transactional === false ? await this.runApart(request) : await this.runTogether(request);
+    } finally {
+      this.running.delete(name);
+    }
+  }
+
+  private answerKnown(known: KnownKey, request: IdempotentRequest): IdempotentResult {
+    if (known.fingerprint !== undefined && known.fingerprint !== request.fingerprint) throw keyReused();
+    if (known.outcome === 'in_flight') throw keyInUse();
+    return { response: openAnswer(this.secrets, known.response), replayed: true };
+  }
+
+  private claimRequest(request: IdempotentRequest): ClaimRequest {
+    return {
       scope: request.scope,
       fingerprint: request.fingerprint,
       token: base64url(this.random.bytes(16)),
       now: this.clock.now(),
       leaseMs: IDEMPOTENCY.leaseMs,
       retentionMs: IDEMPOTENCY.retentionMs,
+    };
+  }
+
+  /**
+   * Claims the key and records `respond`'s answer in one transaction; a key found taken meanwhile
+   * is answered as it stands. A failure rolls the claim back with everything else.
+   */
+  private async claimAndRecord(request: IdempotentRequest, respond: () => Promise<StoredResponse>): Promise<IdempotentResult> {
+    const outcome = await this.uow.run(async (): Promise<KnownKey | StoredResponse> => {
+      const claimed = await this.store.claim(this.claimRequest(request));
+      if (claimed.outcome !== 'claimed') return claimed;
+      const response = await respond();
+      await this.complete(claimed.claim, response);
+      return response;
     });
-    if (result.outcome !== 'claimed') {
-      if (result.fingerprint !== request.fingerprint) {
-        throw new CoreError(
-          'idempotency_key_reused',
-          'idempotency_mismatch',
-          'This Idempotency-Key was used with a different request; use a new key for a new request.',
-          { param: 'Idempotency-Key' },
-        );
-      }
-      if (result.outcome === 'in_flight') throw keyInUse();
-      return { response: openAnswer(this.secrets, result.response), replayed: true };
+    return 'outcome' in outcome ? this.answerKnown(outcome, request) : { response: outcome, replayed: false };
+  }
+
+  private async runTogether(request: IdempotentRequest): Promise<IdempotentResult> {
+    try {
+      return await this.claimAndRecord(request, request.perform);
+    } catch (error) {
+      // The claim is ours within the transaction, so this means the storage broke its promise.
+      if (error instanceof ClaimLost) throw keyInUse();
+      // The rollback took the claim with it: forgetting the key needs nothing more.
+      const refusal = request.refusalToStore(error);
+      if (refusal === undefined) throw error;
+      return this.claimAndRecord(request, () => Promise.resolve(refusal));
     }
+  }
+
+  /** Work outside a transaction: its claim commits first, so a concurrent repeat sees it. */
+  private async runApart(request: IdempotentRequest): Promise<IdempotentResult> {
+    const result = await this.store.claim(this.claimRequest(request));
+    if (result.outcome !== 'claimed') return this.answerKnown(result, request);
     return { response: await this.performClaimed(result.claim, request), replayed: false };
   }
 
   private async performClaimed(claim: IdempotencyClaim, request: IdempotentRequest): Promise<StoredResponse> {
     try {
-      if (request.transactional === false) {
-        const response = await request.perform();
-        await this.uow.run(() => this.complete(claim, response));
-        return response;
-      }
-      return await this.uow.run(async () => {
-        const response = await request.perform();
-        await this.complete(claim, response);
-        return response;
-      });
+      const response = await request.perform();
+      await this.uow.run(() => this.complete(claim, response));
+      return response;
     } catch (error) {
       if (error instanceof ClaimLost) throw keyInUse();
       const refusal = request.refusalToStore(error);
