@@ -16,9 +16,10 @@ function inheritedEnv(): NodeJS.ProcessEnv {
 /**
  * The environment production would run the API with, pointed at the bench database. Rate limits
  * are off for test keys (they would cap the load, not measure it); logs are off (no terminal I/O
- * in the measurement); no Redis, so locks and rate limiter are the in-process ones.
+ * in the measurement). With a Redis URL, locks, rate limiter and failure counters are Redis's
+ * (production's shape, under a key prefix of this run's own); without, the in-process ones.
  */
-export function serviceEnv(databaseUrl: string): NodeJS.ProcessEnv {
+export function serviceEnv(databaseUrl: string, redisUrl: string | undefined): NodeJS.ProcessEnv {
   return {
     ...inheritedEnv(),
     NODE_ENV: 'production',
@@ -28,10 +29,11 @@ export function serviceEnv(databaseUrl: string): NodeJS.ProcessEnv {
     PAYMENTS_RATE_LIMIT_TEST: '0',
     PAYMENTS_MASTER_KEY: randomBytes(32).toString('hex'),
     LOG_LEVEL: 'silent',
+    ...(redisUrl === undefined ? {} : { PAYMENTS_REDIS_URL: redisUrl, PAYMENTS_REDIS_PREFIX: `bench:${randomBytes(6).toString('hex')}:` }),
   };
 }
 
-/** The baseline child reads its database and the service's captured statements from these. */
-export function baselineEnv(databaseUrl: string, templatesFile: string): NodeJS.ProcessEnv {
-  return { ...inheritedEnv(), NODE_ENV: 'production', BENCH_DATABASE_URL: databaseUrl, BENCH_TEMPLATES_FILE: templatesFile };
+/** The floor child reads its (empty) database from this. */
+export function floorEnv(databaseUrl: string): NodeJS.ProcessEnv {
+  return { ...inheritedEnv(), NODE_ENV: 'production', BENCH_FLOOR_DATABASE_URL: databaseUrl };
 }

@@ -11,9 +11,16 @@ export interface ServiceReady {
   readonly testKey: string;
 }
 
-/** What the baseline child reports once it listens. */
-export interface BaselineReady {
+/** What the floor child reports once it listens (floor-main.ts). */
+export interface FloorReady {
+  /** The node:http floor: every route, the no-I/O FX quote included. */
   readonly port: number;
+  /** The bare Hapi server with the one no-I/O route. */
+  readonly hapiPort: number;
+  /** The floor's statement counters and row count (`GET /counters`), never the measured port. */
+  readonly controlPort: number;
+  /** The floor's own test key (each side authenticates its own). */
+  readonly apiKey: string;
 }
 
 export type ChildMessage<T> = { readonly type: 'ready'; readonly payload: T } | { readonly type: 'failed'; readonly message: string };

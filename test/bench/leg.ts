@@ -1,36 +1,49 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type autocannon from 'autocannon';
 import { createTestDatabase, type TestDatabase } from '@payments/storage-sql';
 import { startChild } from './child-process';
 import { Cleanup } from './cleanup';
-import { baselineEnv, serviceEnv } from './environment';
-import type { BaselineReady, ServiceReady } from './ipc';
+import { floorEnv, serviceEnv } from './environment';
+import { createFloorDatabase } from './floor-database';
+import type { FloorCounters } from './floor-store';
+import type { FloorReady, ServiceReady } from './ipc';
 import { LoadError, runLoad, type LoadSettings, type Sample } from './load';
 import type { BenchOptions, DatabaseKind } from './options';
 import { runFixedRate, type RateSample } from './rate-load';
-import { materialise, scenarios, type Scenario } from './scenarios';
-import { prepareReplay, seedIntents } from './seed';
-import { buildTemplate, type Statement, type StatementCounters, type StatementTemplate } from './statements';
+import { materialise, scenarios, type Scenario, type Side, type Target } from './scenarios';
+import { prepareReplay, replayRequest, seedIntents } from './seed';
+import { durableCommits, type Statement, type StatementCounters } from './statements';
 import { median } from './stats';
 
-/** The p99 comparison at a fixed rate of half the baseline's measured maximum. */
+/** The statements of one request of the service, as captured. */
+export interface CapturedRequest {
+  /** SQL text only (no bound values), BEGIN and COMMIT included. */
+  readonly sql: readonly string[];
+  /** COMMITs plus writes outside a transaction (see durableCommits). */
+  readonly commits: number;
+}
+
+/** The p99 comparison at a fixed rate of half the floor's measured maximum. */
 export interface HalfLoadResult {
   readonly rate: number;
   readonly service: readonly RateSample[];
-  readonly baseline: readonly RateSample[];
+  readonly floor: readonly RateSample[];
+}
+
+/** One side of a scenario: its runs and what its database did meanwhile. */
+export interface SideResult {
+  readonly label: string;
+  readonly samples: readonly Sample[];
+  /** INSERT/UPDATE/DELETE statements during its runs, warm-up included. */
+  readonly writes: number;
 }
 
 export interface ScenarioResult {
   readonly id: string;
   readonly name: string;
-  readonly service: readonly Sample[];
-  readonly baseline: readonly Sample[];
-  /** INSERT/UPDATE/DELETE statements the service ran during this scenario's service runs (warm-up included). */
-  readonly serviceWrites: number;
-  /** Statements per request the service ran (and the baseline replays). */
-  readonly statements: number;
+  readonly service: SideResult;
+  /** The first is the goal's reference. */
+  readonly floors: readonly SideResult[];
   readonly halfLoad?: HalfLoadResult;
 }
 
@@ -38,9 +51,11 @@ export interface LegResult {
   readonly kind: DatabaseKind;
   /** The database server's own version string. */
   readonly version: string;
+  /** Whether the service ran with Redis on this leg. */
+  readonly redis: boolean;
   readonly scenarios: readonly ScenarioResult[];
-  /** Each scenario's captured statement sequence (SQL text only), for the report. */
-  readonly statementLog: Readonly<Record<string, readonly string[]>>;
+  /** Each scenario's statements of one service request, for the report's lists and per-request figures. */
+  readonly statementLog: Readonly<Record<string, CapturedRequest>>;
   /** Where the --profile .cpuprofile files went, if profiling. */
   readonly profileDir?: string;
 }
@@ -49,7 +64,7 @@ export type Log = (line: string) => void;
 
 /** A pause between runs, so the previous run's in-flight requests drain before the next starts. */
 export const SETTLE_MS = 250;
-/** The p99 comparison runs at this share of the baseline's median maximum rate. */
+/** The p99 comparison runs at this share of the floor's median maximum rate. */
 export const HALF_LOAD_SHARE = 0.5;
 /** The scenarios whose p99 at half load is measured (the goal names create). */
 const HALF_LOAD_SCENARIOS = new Set(['create']);
@@ -76,114 +91,127 @@ function formatSample(sample: Sample): string {
 }
 
 interface Targets {
-  readonly serviceUrl: string;
-  readonly noIoUrl: string;
-  readonly baselineUrl: string;
-  readonly controlUrl: string;
+  readonly urls: Readonly<Record<Target, string>>;
+  readonly serviceControl: string;
+  readonly floorControl: string;
+  readonly serviceDatabase: TestDatabase;
 }
 
-/** The statements the service process ran so far: the API's knex and the no-I/O server's. */
-async function counters(controlUrl: string): Promise<{ api: StatementCounters; noIo: StatementCounters }> {
-  const response = await fetch(`${controlUrl}/counters`);
-  return (await response.json()) as { api: StatementCounters; noIo: StatementCounters };
+const getJson = async <T>(url: string): Promise<T> => (await (await fetch(url)).json()) as T;
+
+/**
+ * What a side's database has done so far and how many payment_intents rows it holds (undefined
+ * where the scenario does not need the count). The bare Hapi server has no database: zeros.
+ */
+async function sideState(targets: Targets, target: Target, needRows: boolean): Promise<{ counters: StatementCounters; rows: number }> {
+  if (target === 'hapi') return { counters: { statements: 0, writes: 0, commits: 0 }, rows: 0 };
+  if (target === 'floor') {
+    const floor = await getJson<FloorCounters & { intents: number }>(`${targets.floorControl}/counters`);
+    return { counters: floor, rows: floor.intents };
+  }
+  const service = await getJson<{ api: StatementCounters; noIo: StatementCounters }>(`${targets.serviceControl}/counters`);
+  return { counters: target === 'no-io' ? service.noIo : service.api, rows: needRows ? await countIntents(targets.serviceDatabase) : 0 };
 }
 
 /** Sends one request to the service while its statements are captured. */
-async function captureOne(targets: Targets, request: autocannon.Request): Promise<{ statements: Statement[]; status: number; body: string }> {
-  await fetch(`${targets.controlUrl}/capture/start`, { method: 'POST' });
-  const response = await fetch(`${targets.serviceUrl}${request.path ?? '/'}`, {
+async function captureOne(targets: Targets, request: autocannon.Request): Promise<Statement[]> {
+  await fetch(`${targets.serviceControl}/capture/start`, { method: 'POST' });
+  const response = await fetch(`${targets.urls.service}${request.path ?? '/'}`, {
     method: request.method ?? 'GET',
     headers: request.headers ?? {},
     ...(request.body === undefined ? {} : { body: request.body }),
   });
   const body = await response.text();
-  const statements = (await (await fetch(`${targets.controlUrl}/capture/stop`, { method: 'POST' })).json()) as Statement[];
+  const statements = await (await fetch(`${targets.serviceControl}/capture/stop`, { method: 'POST' })).json();
   if (response.status < 200 || response.status >= 300) throw new Error(`Capturing ${request.method} ${request.path}: the service answered ${response.status}: ${body.slice(0, 300)}`);
-  return { statements, status: response.status, body };
+  return statements as Statement[];
 }
 
-/** Two requests of the scenario, one after the other on a quiet service, make its template. */
-async function captureTemplate(scenario: Scenario, targets: Targets): Promise<StatementTemplate> {
-  const first = await captureOne(targets, materialise(scenario.service));
-  const request = materialise(scenario.service);
-  const capturedAt = Date.now();
-  const second = await captureOne(targets, request);
-  return buildTemplate(first.statements, second.statements, scenario.inputsOf(request), { status: second.status, body: second.body }, capturedAt);
+/** The second of two requests of the scenario on the quiet service (the first may fill caches). */
+async function captureStatements(scenario: Scenario, targets: Targets): Promise<CapturedRequest> {
+  await captureOne(targets, materialise(scenario.service.request));
+  const statements = await captureOne(targets, materialise(scenario.service.request));
+  return { sql: statements.map((s) => `${s.sql}${s.failed ? '   -- fails: duplicate key' : ''}`), commits: durableCommits(statements) };
 }
 
-/** Service and baseline turn about: warm-up each, then service, baseline, service, baseline … */
-async function runScenario(scenario: Scenario, targets: Targets, options: BenchOptions, database: TestDatabase, statements: number, log: Log): Promise<ScenarioResult> {
-  const serviceUrl = scenario.target === 'no-io' ? targets.noIoUrl : targets.serviceUrl;
-  const sides = [
-    { side: 'service', url: serviceUrl, request: scenario.service, samples: [] as Sample[] },
-    { side: 'baseline', url: targets.baselineUrl, request: scenario.baseline, samples: [] as Sample[] },
-  ] as const;
+interface SideRun {
+  readonly side: Side;
+  readonly samples: Sample[];
+  statements: number;
+  writes: number;
+}
+
+/** One autocannon run of one side, with its database's counters and the rows check around it. */
+async function runSide(run: SideRun, scenario: Scenario, targets: Targets, label: string, settings: LoadSettings): Promise<Sample> {
+  const before = await sideState(targets, run.side.target, scenario.insertsOneRowPer2xx);
+  const sample = await runLoad(label, targets.urls[run.side.target], run.side.request, settings);
+  const after = await sideState(targets, run.side.target, scenario.insertsOneRowPer2xx);
+  run.statements += after.counters.statements - before.counters.statements;
+  run.writes += after.counters.writes - before.counters.writes;
+  if (scenario.insertsOneRowPer2xx && after.rows - before.rows < sample.ok) {
+    // Every 201 was sent after its commit, so the table must have grown by at least that many.
+    throw new LoadError(`${label}: ${sample.ok} answers were 2xx but only ${after.rows - before.rows} payment_intents rows appeared`);
+  }
+  return sample;
+}
+
+function sideResult(run: SideRun): SideResult {
+  return { label: run.side.label, samples: run.samples, writes: run.writes };
+}
+
+/** Service and floors turn about: warm-up each, then service, floor(s), service, floor(s) … */
+async function runScenario(scenario: Scenario, targets: Targets, options: BenchOptions, log: Log): Promise<ScenarioResult> {
+  const runs: SideRun[] = [scenario.service, ...scenario.floors].map((side) => ({ side, samples: [], statements: 0, writes: 0 }));
   const measured: LoadSettings = { connections: options.connections, durationS: options.durationS };
-  let serviceWrites = 0;
-  let noIoStatements = 0;
-  const measure = async <T>(side: string, run: () => Promise<T>): Promise<T> => {
-    const before = side === 'service' ? await counters(targets.controlUrl) : undefined;
-    const result = await run();
-    if (before) {
-      const after = await counters(targets.controlUrl);
-      const counted = scenario.target === 'no-io' ? after.noIo : after.api;
-      serviceWrites += counted.writes - (scenario.target === 'no-io' ? before.noIo : before.api).writes;
-      noIoStatements += after.noIo.statements - before.noIo.statements;
-    }
-    return result;
-  };
   if (options.warmupS > 0) {
-    for (const { side, url, request } of sides) {
-      await measure(side, () => runLoad(`${scenario.name} / ${side} / warm-up`, url, request, { ...measured, durationS: options.warmupS }));
+    for (const run of runs) {
+      await runSide(run, scenario, targets, `${scenario.name} / ${run.side.label} / warm-up`, { ...measured, durationS: options.warmupS });
       await settle();
     }
   }
   for (let repetition = 1; repetition <= options.repetitions; repetition += 1) {
-    for (const { side, url, request, samples } of sides) {
-      const label = `${scenario.name} / ${side} / run ${repetition}/${options.repetitions}`;
-      const before = scenario.insertsOneRowPer2xx ? await countIntents(database) : 0;
-      const sample = await measure(side, () => runLoad(label, url, request, measured));
-      if (scenario.insertsOneRowPer2xx) {
-        // Every 201 was sent after its commit, so the table must have grown by at least that many.
-        const inserted = (await countIntents(database)) - before;
-        if (inserted < sample.ok) throw new LoadError(`${label}: ${sample.ok} answers were 2xx but only ${inserted} payment_intents rows appeared`);
-      }
-      samples.push(sample);
-      log(`  ${label.padEnd(56)} ${formatSample(sample)}`);
+    for (const run of runs) {
+      const label = `${scenario.name} / ${run.side.label} / run ${repetition}/${options.repetitions}`;
+      const sample = await runSide(run, scenario, targets, label, measured);
+      run.samples.push(sample);
+      log(`  ${label.padEnd(60)} ${formatSample(sample)}`);
       await settle();
     }
   }
-  if (scenario.noWrites && serviceWrites > 0) throw new LoadError(`${scenario.name}: the service ran ${serviceWrites} INSERT/UPDATE/DELETE statements; it must run none`);
-  // Its very first request fills the memoised key and merchant lookups (2 statements); then none.
-  if (scenario.target === 'no-io' && noIoStatements > 2) {
-    throw new LoadError(`${scenario.name}: the no-I/O server ran ${noIoStatements} SQL statements; it must run none after its first request`);
+  if (scenario.noWrites) {
+    for (const run of runs) {
+      if (run.writes > 0) throw new LoadError(`${scenario.name}: the ${run.side.label} ran ${run.writes} INSERT/UPDATE/DELETE statements; it must run none`);
+    }
   }
+  const noIo = runs.find((run) => run.side.target === 'no-io');
+  // Its very first request fills the memoised key and merchant lookups (2 statements); then none.
+  if (noIo && noIo.statements > 2) throw new LoadError(`${scenario.name}: the no-I/O server ran ${noIo.statements} SQL statements; it must run none after its first request`);
 
+  const [service, floor] = runs as [SideRun, SideRun];
   let halfLoad: HalfLoadResult | undefined;
   if (HALF_LOAD_SCENARIOS.has(scenario.id)) {
-    const rate = Math.max(1, Math.round(HALF_LOAD_SHARE * median(sides[1].samples.map((s) => s.requestsPerSecond))));
-    const service: RateSample[] = [];
-    const baseline: RateSample[] = [];
+    const rate = Math.max(1, Math.round(HALF_LOAD_SHARE * median(floor.samples.map((s) => s.requestsPerSecond))));
+    const at: Record<'service' | 'floor', RateSample[]> = { service: [], floor: [] };
     for (let repetition = 1; repetition <= options.repetitions; repetition += 1) {
-      for (const [side, url, request, into] of [
-        ['service', serviceUrl, scenario.service, service],
-        ['baseline', targets.baselineUrl, scenario.baseline, baseline],
+      for (const [name, run] of [
+        ['service', service],
+        ['floor', floor],
       ] as const) {
-        const label = `${scenario.name} / ${side} / ${rate} req/s run ${repetition}/${options.repetitions}`;
-        const sample = await runFixedRate(label, url, request, rate, options.durationS);
-        into.push(sample);
-        log(`  ${label.padEnd(56)} ${Math.round(sample.achievedRate).toString().padStart(6)} req/s  p50 ${Math.round(sample.p50Us)} µs  p99 ${Math.round(sample.p99Us)} µs`);
+        const label = `${scenario.name} / ${run.side.label} / ${rate} req/s run ${repetition}/${options.repetitions}`;
+        const sample = await runFixedRate(label, targets.urls[run.side.target], run.side.request, rate, options.durationS);
+        at[name].push(sample);
+        log(`  ${label.padEnd(60)} ${Math.round(sample.achievedRate).toString().padStart(6)} req/s  p50 ${Math.round(sample.p50Us)} µs  p99 ${Math.round(sample.p99Us)} µs`);
         await settle();
       }
     }
-    halfLoad = { rate, service, baseline };
+    halfLoad = { rate, ...at };
   }
-  return { id: scenario.id, name: scenario.name, service: sides[0].samples, baseline: sides[1].samples, serviceWrites, statements, ...(halfLoad ? { halfLoad } : {}) };
+  return { id: scenario.id, name: scenario.name, service: sideResult(service), floors: runs.slice(1).map(sideResult), ...(halfLoad ? { halfLoad } : {}) };
 }
 
 /**
- * One database's whole measurement: a fresh database, the service and the baseline on it, the
- * seed data, the scenarios; then servers stopped and the database dropped, even on failure.
+ * One database's whole measurement: a fresh database for the service and one for the floor, both
+ * servers, the seed data, the scenarios; then servers stopped and databases dropped, even on failure.
  */
 export async function runLeg(kind: DatabaseKind, options: BenchOptions, log: Log): Promise<LegResult> {
   const cleanup = new Cleanup();
@@ -204,42 +232,46 @@ async function measureLeg(kind: DatabaseKind, options: BenchOptions, log: Log, c
   // PAYMENTS_TEST_DATABASE_URL is set in the environment.
   const database = await createTestDatabase({ serverUrl: kind === 'mariadb' ? options.mariadbUrl : '' });
   cleanup.add('drop the bench database', () => database.destroy());
+  const floorDatabase = await createFloorDatabase(kind, options.mariadbUrl);
+  cleanup.add('drop the floor database', () => floorDatabase.destroy());
   const version = await databaseVersion(database, kind);
-  // The name only, never the URL: it may carry a password.
+  // The names only, never the URLs: they may carry a password.
   const name = kind === 'mariadb' ? new URL(database.url).pathname.slice(1) : 'a temporary SQLite file';
-  log(`[${kind}] server version ${version}; fresh database ${name}`);
+  log(`[${kind}] server version ${version}; fresh databases: ${name} (service), ${floorDatabase.name} (floor)`);
 
-  const scratch = mkdtempSync(join(tmpdir(), 'payments-bench-'));
-  cleanup.add('remove the scratch directory', async () => rmSync(scratch, { recursive: true, force: true }));
   const profileDir = options.profileDir === undefined ? undefined : join(options.profileDir, kind);
   const execArgv = profileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`];
-  const service = await startChild<ServiceReady>('service', join(__dirname, 'service-main.js'), serviceEnv(database.url), execArgv);
+  const redisUrl = kind === 'mariadb' ? options.redisUrl : undefined;
+  const service = await startChild<ServiceReady>('service', join(__dirname, 'service-main.js'), serviceEnv(database.url, redisUrl), execArgv);
   cleanup.add('stop the service', () => service.stop());
-  const { testKey } = service.ready;
-  const partial = {
-    serviceUrl: `http://127.0.0.1:${service.ready.port}`,
-    noIoUrl: `http://127.0.0.1:${service.ready.noIoPort}`,
-    controlUrl: `http://127.0.0.1:${service.ready.controlPort}`,
+  const floor = await startChild<FloorReady>('floor', join(__dirname, 'floor-main.js'), floorEnv(floorDatabase.url), execArgv);
+  cleanup.add('stop the floor', () => floor.stop());
+  const local = (port: number): string => `http://127.0.0.1:${port}`;
+  const targets: Targets = {
+    urls: { service: local(service.ready.port), 'no-io': local(service.ready.noIoPort), floor: local(floor.ready.port), hapi: local(floor.ready.hapiPort) },
+    serviceControl: local(service.ready.controlPort),
+    floorControl: local(floor.ready.controlPort),
+    serviceDatabase: database,
   };
 
-  const intentIds = await seedIntents(partial.serviceUrl, testKey, options.seedCount);
-  const replay = await prepareReplay(partial.serviceUrl, testKey);
-  const all = scenarios({ testKey, intentIds, replay }).filter((scenario) => options.scenarios === undefined || options.scenarios.includes(scenario.id));
-  const templates: Record<string, StatementTemplate> = {};
-  for (const scenario of all) if (scenario.replaysStatements) templates[scenario.id] = await captureTemplate(scenario, { ...partial, baselineUrl: '' });
-  const templatesFile = join(scratch, 'templates.json');
-  writeFileSync(templatesFile, JSON.stringify(templates));
-  const statementLog = Object.fromEntries(Object.entries(templates).map(([id, template]) => [id, template.statements.map((s) => `${s.sql}${s.failed ? '   -- fails: duplicate key' : ''}`)]));
-
-  const baseline = await startChild<BaselineReady>('baseline', join(__dirname, 'baseline-main.js'), baselineEnv(database.url, templatesFile), execArgv);
-  cleanup.add('stop the baseline', () => baseline.stop());
-  const targets: Targets = { ...partial, baselineUrl: `http://127.0.0.1:${baseline.ready.port}` };
-  log(`[${kind}] service on ${targets.serviceUrl} (no-I/O stack on ${targets.noIoUrl}), baseline on ${targets.baselineUrl}; ${intentIds.length} intents seeded`);
+  const serviceIntentIds = await seedIntents(targets.urls.service, service.ready.testKey, options.seedCount);
+  const floorIntentIds = await seedIntents(targets.urls.floor, floor.ready.apiKey, options.seedCount);
+  const replay = replayRequest();
+  await prepareReplay(targets.urls.service, service.ready.testKey, replay);
+  await prepareReplay(targets.urls.floor, floor.ready.apiKey, replay);
+  const context = { serviceKey: service.ready.testKey, floorKey: floor.ready.apiKey, serviceIntentIds, floorIntentIds, replay };
+  const all = scenarios(context).filter((scenario) => options.scenarios === undefined || options.scenarios.includes(scenario.id));
+  const statementLog: Record<string, CapturedRequest> = {};
+  for (const scenario of all) if (scenario.capturesStatements) statementLog[scenario.id] = await captureStatements(scenario, targets);
+  log(
+    `[${kind}] service on ${targets.urls.service} (${redisUrl ? 'with' : 'without'} Redis; no-I/O stack on ${targets.urls['no-io']}), ` +
+      `floor on ${targets.urls.floor} (bare Hapi on ${targets.urls.hapi}); ${options.seedCount} intents seeded on each`,
+  );
 
   const results: ScenarioResult[] = [];
   for (const scenario of all) {
     log(`[${kind}] ${scenario.name}`);
-    results.push(await runScenario(scenario, targets, options, database, templates[scenario.id]?.statements.length ?? 0, log));
+    results.push(await runScenario(scenario, targets, options, log));
   }
-  return { kind, version, scenarios: results, statementLog, ...(profileDir ? { profileDir } : {}) };
+  return { kind, version, redis: redisUrl !== undefined, scenarios: results, statementLog, ...(profileDir ? { profileDir } : {}) };
 }

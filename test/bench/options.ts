@@ -6,7 +6,7 @@ export type DatabaseKind = 'sqlite' | 'mariadb';
 export interface BenchOptions {
   /** Seconds per measured run. */
   readonly durationS: number;
-  /** Measured runs per scenario and target (service and baseline each). */
+  /** Measured runs per scenario and target (service and each floor). */
   readonly repetitions: number;
   /** Seconds of an unmeasured run per scenario and target before the measured ones. */
   readonly warmupS: number;
@@ -16,6 +16,8 @@ export interface BenchOptions {
   readonly databases: readonly DatabaseKind[];
   /** A MariaDB / MySQL server the bench may create and drop a database on. */
   readonly mariadbUrl: string;
+  /** The Redis the service uses on the MariaDB leg (production's shape); undefined: none (in-process locks). */
+  readonly redisUrl?: string;
   /** Scenario ids to run (all when not given): create, replay, get, list, no-io. */
   readonly scenarios?: readonly string[];
   /** Run the servers under --cpu-prof and write their .cpuprofile files here (figures then not for the record). */
@@ -32,25 +34,28 @@ interface Bound {
   readonly max: number;
 }
 
-// Bounds keep one run from going on for an hour by a typo; defaults keep the total under ~6 min.
+// Bounds keep one run from going on for an hour by a typo; defaults keep the total near 12 min.
 const BOUNDS = {
-  duration: { flag: 'duration', env: 'BENCH_DURATION', fallback: 3, min: 1, max: 60 },
+  duration: { flag: 'duration', env: 'BENCH_DURATION', fallback: 5, min: 1, max: 60 },
   reps: { flag: 'reps', env: 'BENCH_REPS', fallback: 5, min: 1, max: 50 },
   warmup: { flag: 'warmup', env: 'BENCH_WARMUP', fallback: 1, min: 0, max: 30 },
-  connections: { flag: 'connections', env: 'BENCH_CONNECTIONS', fallback: 10, min: 1, max: 256 },
+  connections: { flag: 'connections', env: 'BENCH_CONNECTIONS', fallback: 32, min: 1, max: 256 },
   // At least one full page of 20 (plus the look-ahead row) for the list scenario.
   seed: { flag: 'seed', env: 'BENCH_SEED', fallback: 300, min: 21, max: 5000 },
 } as const satisfies Record<string, Bound>;
 
 export const USAGE = `Usage: npm run bench -- [options]   (each also settable by the env variable shown)
-  --duration <s>      seconds per measured run              BENCH_DURATION    default 3
+  --duration <s>      seconds per measured run              BENCH_DURATION    default 5
   --reps <n>          measured runs per scenario and target  BENCH_REPS        default 5
   --warmup <s>        unmeasured run before each series      BENCH_WARMUP      default 1 (0: none)
-  --connections <n>   autocannon connections                 BENCH_CONNECTIONS default 10
+  --connections <n>   autocannon connections                 BENCH_CONNECTIONS default 32
   --seed <n>          intents created before the read runs   BENCH_SEED        default 300
   --databases <list>  sqlite,mariadb                         BENCH_DATABASES   default both
   --mariadb-url <u>   server to create the bench database on BENCH_MARIADB_URL default
                       $PAYMENTS_TEST_DATABASE_URL or mysql://root@127.0.0.1:3306/test
+  --redis-url <u>     the Redis the service uses on the      BENCH_REDIS_URL   default
+                      MariaDB leg; 'none' for without        redis://127.0.0.1:6379
+                      (the SQLite leg never uses Redis)
   --scenarios <list>  create,replay,get,list,no-io (development; the report needs all)
   --skip-webhooks     do not run the webhook relay's bench after the HTTP scenarios (it
                       otherwise runs in the same run: npm run bench:webhooks, 2000 deliveries)
@@ -80,6 +85,13 @@ function databasesOption(raw: string | undefined): DatabaseKind[] {
   return kinds as DatabaseKind[];
 }
 
+function redisOption(raw: string | undefined): { redisUrl?: string } {
+  const text = (raw ?? process.env['BENCH_REDIS_URL'] ?? 'redis://127.0.0.1:6379').trim();
+  if (text === 'none' || text === '') return {};
+  if (!/^rediss?:\/\//.test(text)) throw new UsageError(`--redis-url / BENCH_REDIS_URL takes a redis:// URL or 'none', got '${text}'.`);
+  return { redisUrl: text };
+}
+
 const FLAGS = {
   duration: { type: 'string' },
   reps: { type: 'string' },
@@ -88,6 +100,7 @@ const FLAGS = {
   seed: { type: 'string' },
   databases: { type: 'string' },
   'mariadb-url': { type: 'string' },
+  'redis-url': { type: 'string' },
   scenarios: { type: 'string' },
   profile: { type: 'string' },
   'skip-webhooks': { type: 'boolean' },
@@ -115,6 +128,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions | undefined 
     databases: databasesOption(values.databases),
     mariadbUrl:
       values['mariadb-url'] ?? process.env['BENCH_MARIADB_URL'] ?? process.env['PAYMENTS_TEST_DATABASE_URL'] ?? 'mysql://root@127.0.0.1:3306/test',
+    ...redisOption(values['redis-url']),
     ...(values.scenarios === undefined ? {} : { scenarios: values.scenarios.split(',').map((id) => id.trim()).filter((id) => id !== '') }),
     ...(values.profile === undefined ? {} : { profileDir: resolve(values.profile) }),
     skipWebhooks: values['skip-webhooks'] === true,
@@ -130,6 +144,7 @@ export function describeOptions(options: BenchOptions): string {
     `--connections ${options.connections}`,
     `--seed ${options.seedCount}`,
     `--databases ${options.databases.join(',')}`,
+    ...(options.databases.includes('mariadb') && options.redisUrl === undefined ? ['--redis-url none'] : []),
     ...(options.scenarios ? [`--scenarios ${options.scenarios.join(',')}`] : []),
     ...(options.profileDir ? ['--profile <dir>'] : []),
   ].join(' ');

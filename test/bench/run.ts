@@ -13,11 +13,12 @@ import { renderMarkdown, renderTables } from './report';
 const ROOT = resolve(__dirname, '..', '..', '..');
 const REPORT_FILE = join(ROOT, 'docs', 'benchmarks.md');
 
-/** Runs per scenario: warm-up and measured, for service and baseline. */
+/** Seconds of load: warm-up and measured runs of every side, and create's p99 runs at half load. */
 function plannedSeconds(options: BenchOptions): number {
-  const perScenario = 2 * (options.warmupS + options.repetitions * options.durationS);
-  // Five scenarios, and create's p99 runs at half load.
-  return options.databases.length * (5 * perScenario + 2 * options.repetitions * options.durationS);
+  const perSide = options.warmupS + options.repetitions * options.durationS;
+  // Service and floor for create, replay, get and list; service, bare Hapi and node:http for no-I/O.
+  const sides = 4 * 2 + 3;
+  return options.databases.length * (sides * perSide + 2 * options.repetitions * options.durationS);
 }
 
 /**
@@ -28,7 +29,7 @@ function armWatchdog(options: BenchOptions): void {
   // The webhook bench (about 3 min here) runs under the same watchdog.
   const limitS = Math.ceil(plannedSeconds(options) * 2 + 180 + (options.skipWebhooks ? 0 : 600));
   setTimeout(() => {
-    process.stderr.write(`bench: still running after ${limitS} s; killing its servers and giving up (a pt_* database may be left behind)\n`);
+    process.stderr.write(`bench: still running after ${limitS} s; killing its servers and giving up (a pt_* or pf_* database may be left behind)\n`);
     killStartedChildren();
     process.exit(2);
   }, limitS * 1000).unref();
@@ -65,7 +66,7 @@ async function main(): Promise<number> {
     libraries: Object.fromEntries(['better-sqlite3', 'mysql2', '@hapi/hapi', 'knex', 'autocannon'].map((name) => [name, packageVersion(name)])),
   });
   if (options.profileDir !== undefined) {
-    for (const leg of legs) if (leg.profileDir) log(`\n[${leg.kind}] profiles (service and baseline processes):\n${summariseDirectory(leg.profileDir)}`);
+    for (const leg of legs) if (leg.profileDir) log(`\n[${leg.kind}] profiles (service and floor processes):\n${summariseDirectory(leg.profileDir)}`);
   }
   if (options.profileDir !== undefined || options.scenarios !== undefined) {
     // Profiled servers are slower and a subset of scenarios is not the report: print, do not record.

@@ -1,37 +1,41 @@
 import { randomBytes } from 'node:crypto';
 import type autocannon from 'autocannon';
-import { BASELINE_PATHS } from './baseline-server';
 
-/** What the scenarios need from the set-up: the key, intents to read, the request to replay. */
+/** What the scenarios need from the set-up: each side's key and intents, the request to replay. */
 export interface ScenarioContext {
-  readonly testKey: string;
-  /** Seeded intents; reads rotate over them. */
-  readonly intentIds: readonly string[];
-  /** The key and body of the one create the replay scenario repeats. */
+  readonly serviceKey: string;
+  readonly floorKey: string;
+  /** Intents seeded on each side; reads rotate over each side's own. */
+  readonly serviceIntentIds: readonly string[];
+  readonly floorIntentIds: readonly string[];
+  /** The key and body of the one create the replay scenario repeats (made on both sides). */
   readonly replay: { readonly key: string; readonly body: string };
 }
 
-/** Which server a scenario's service side is addressed to. */
-export type ServiceTarget = 'api' | 'no-io';
+/**
+ * Which server a side is addressed to: the service's API, the service process's no-I/O server,
+ * the node:http floor, or the floor process's bare Hapi server.
+ */
+export type Target = 'service' | 'no-io' | 'floor' | 'hapi';
+
+export interface Side {
+  readonly label: string;
+  readonly target: Target;
+  readonly request: autocannon.Request;
+}
 
 export interface Scenario {
-  /** Short id: the baseline's template key and route. */
   readonly id: string;
   readonly name: string;
-  readonly target: ServiceTarget;
-  /** Each 2xx answer inserts one payment_intents row (checked after the run). */
+  /** Each 2xx answer inserts one payment_intents row (checked after each run, on each side). */
   readonly insertsOneRowPer2xx: boolean;
-  /** The service may run no INSERT/UPDATE/DELETE during this scenario's runs (checked). */
+  /** No side may run an INSERT/UPDATE/DELETE during this scenario's runs (checked). */
   readonly noWrites: boolean;
-  /** The baseline replays the service's captured statements (false: no I/O on either side). */
-  readonly replaysStatements: boolean;
-  readonly service: autocannon.Request;
-  readonly baseline: autocannon.Request;
-  /**
-   * The inputs (idempotency key, order id, intent id) a service request carries, by name; the
-   * baseline takes the same names from its request. Used to build the statement template.
-   */
-  readonly inputsOf: (request: autocannon.Request) => Record<string, string>;
+  /** The service's statements for one request are captured for the report (false: no I/O). */
+  readonly capturesStatements: boolean;
+  readonly service: Side;
+  /** What the service is measured against; the first is the goal's reference. */
+  readonly floors: readonly Side[];
 }
 
 // Unique per bench process, so ids never collide with another run's rows in the same database.
@@ -50,9 +54,10 @@ export function createBody(merchantOrderId: string): string {
 }
 
 const JSON_TYPE = { 'content-type': 'application/json' } as const;
+const INTENTS = '/v1/payment_intents';
 
-function serviceHeaders(testKey: string, extra: Record<string, string> = {}): Record<string, string> {
-  return { authorization: `Bearer ${testKey}`, ...extra };
+function headers(key: string, extra: Record<string, string> = {}): Record<string, string> {
+  return { authorization: `Bearer ${key}`, ...extra };
 }
 
 /** Cycles through the ids so reads are not all of one row. */
@@ -62,100 +67,91 @@ function rotating(ids: readonly string[]): () => string {
   return () => ids[next++ % ids.length] as string;
 }
 
-/** The inputs of a create request: its Idempotency-Key and its body's merchant_order_id. */
-export function createInputs(request: autocannon.Request): Record<string, string> {
-  const body = JSON.parse(request.body ?? '{}') as { merchant_order_id?: string };
-  return { idempotencyKey: request.headers?.['idempotency-key'] ?? '', orderId: body.merchant_order_id ?? '' };
-}
-
-/** The intent id at the end of a GET path. */
-export function pathIdInput(request: autocannon.Request): Record<string, string> {
-  return { intentId: (request.path ?? '').split('?')[0]?.split('/').pop() ?? '' };
-}
-
 function create(context: ScenarioContext): Scenario {
-  // Both sides send the same request (key, body, headers); only the path differs.
-  const fresh = (request: autocannon.Request): autocannon.Request => ({
-    ...request,
-    headers: serviceHeaders(context.testKey, { ...JSON_TYPE, 'idempotency-key': uniqueToken('bench-key') }),
-    body: createBody(uniqueToken('bench-order')),
+  // setupRequest is called by autocannon before every request: a new key and order id each time.
+  const side = (label: string, target: Target, key: string): Side => ({
+    label,
+    target,
+    request: {
+      method: 'POST',
+      path: INTENTS,
+      setupRequest: (request) => ({
+        ...request,
+        headers: headers(key, { ...JSON_TYPE, 'idempotency-key': uniqueToken('bench-key') }),
+        body: createBody(uniqueToken('bench-order')),
+      }),
+    },
   });
   return {
     id: 'create',
     name: 'create intent',
-    target: 'api',
     insertsOneRowPer2xx: true,
     noWrites: false,
-    replaysStatements: true,
-    // setupRequest is called by autocannon before every request: a new key and order id each time.
-    service: { method: 'POST', path: '/v1/payment_intents', setupRequest: fresh },
-    baseline: { method: 'POST', path: BASELINE_PATHS.create, setupRequest: fresh },
-    inputsOf: createInputs,
+    capturesStatements: true,
+    service: side('service', 'service', context.serviceKey),
+    floors: [side('floor', 'floor', context.floorKey)],
   };
 }
 
 function replay(context: ScenarioContext): Scenario {
-  const headers = serviceHeaders(context.testKey, { ...JSON_TYPE, 'idempotency-key': context.replay.key });
+  const side = (label: string, target: Target, key: string): Side => ({
+    label,
+    target,
+    request: { method: 'POST', path: INTENTS, headers: headers(key, { ...JSON_TYPE, 'idempotency-key': context.replay.key }), body: context.replay.body },
+  });
   return {
     id: 'replay',
     name: 'idempotent replay',
-    target: 'api',
     insertsOneRowPer2xx: false,
     noWrites: true,
-    replaysStatements: true,
-    service: { method: 'POST', path: '/v1/payment_intents', headers, body: context.replay.body },
-    baseline: { method: 'POST', path: BASELINE_PATHS.replay, headers, body: context.replay.body },
-    inputsOf: createInputs,
+    capturesStatements: true,
+    service: side('service', 'service', context.serviceKey),
+    floors: [side('replay floor', 'floor', context.floorKey)],
   };
 }
 
 function get(context: ScenarioContext): Scenario {
-  const serviceId = rotating(context.intentIds);
-  const baselineId = rotating(context.intentIds);
-  const headers = serviceHeaders(context.testKey);
+  const side = (label: string, target: Target, key: string, ids: readonly string[]): Side => {
+    const next = rotating(ids);
+    return { label, target, request: { method: 'GET', headers: headers(key), setupRequest: (request) => ({ ...request, path: `${INTENTS}/${next()}` }) } };
+  };
   return {
     id: 'get',
     name: 'get intent',
-    target: 'api',
     insertsOneRowPer2xx: false,
     noWrites: true,
-    replaysStatements: true,
-    service: { method: 'GET', headers, setupRequest: (request) => ({ ...request, path: `/v1/payment_intents/${serviceId()}` }) },
-    baseline: { method: 'GET', headers, setupRequest: (request) => ({ ...request, path: `${BASELINE_PATHS.intents}/${baselineId()}` }) },
-    inputsOf: pathIdInput,
+    capturesStatements: true,
+    service: side('service', 'service', context.serviceKey, context.serviceIntentIds),
+    floors: [side('floor', 'floor', context.floorKey, context.floorIntentIds)],
   };
 }
 
 function list(context: ScenarioContext): Scenario {
-  const headers = serviceHeaders(context.testKey);
+  const side = (label: string, target: Target, key: string): Side => ({ label, target, request: { method: 'GET', path: `${INTENTS}?limit=20`, headers: headers(key) } });
   return {
     id: 'list',
     name: 'list intents (limit 20)',
-    target: 'api',
     insertsOneRowPer2xx: false,
     noWrites: true,
-    replaysStatements: true,
-    service: { method: 'GET', path: '/v1/payment_intents?limit=20', headers },
-    baseline: { method: 'GET', path: `${BASELINE_PATHS.intents}?limit=20`, headers },
-    inputsOf: () => ({}),
+    capturesStatements: true,
+    service: side('service', 'service', context.serviceKey),
+    floors: [side('list floor', 'floor', context.floorKey)],
   };
 }
 
 /** Auth + validation + presenter on the real Hapi stack, no database (see service-main.ts). */
-const FX_QUERY = '?from=THB&to=THB&amount=10000';
+const FX_PATH = '/v1/fx/quotes?from=THB&to=THB&amount=10000';
 
 function noIo(context: ScenarioContext): Scenario {
-  const headers = serviceHeaders(context.testKey);
+  const side = (label: string, target: Target, key: string): Side => ({ label, target, request: { method: 'GET', path: FX_PATH, headers: headers(key) } });
   return {
     id: 'no-io',
     name: 'Hapi stack, no I/O (auth + validation)',
-    target: 'no-io',
     insertsOneRowPer2xx: false,
     noWrites: false,
-    replaysStatements: false,
-    service: { method: 'GET', path: `/v1/fx/quotes${FX_QUERY}`, headers },
-    baseline: { method: 'GET', path: `${BASELINE_PATHS.noIo}${FX_QUERY}`, headers },
-    inputsOf: () => ({}),
+    capturesStatements: false,
+    service: side('service', 'no-io', context.serviceKey),
+    floors: [side('bare Hapi', 'hapi', context.floorKey), side('node:http', 'floor', context.floorKey)],
   };
 }
 

@@ -38,17 +38,19 @@ export async function seedIntents(baseUrl: string, testKey: string, count: numbe
   return ids;
 }
 
+/** The key and body of a create the replay scenario repeats; the same on both sides. */
+export function replayRequest(): { key: string; body: string } {
+  return { key: uniqueToken('replay-key'), body: createBody(uniqueToken('replay-order')) };
+}
+
 /**
- * Makes the one create the replay scenario repeats, then repeats it once to check the service
+ * Makes the one create the replay scenario repeats, then repeats it once to check the server
  * really answers it as a replay (201 with Idempotent-Replayed), not as a new create.
  */
-export async function prepareReplay(baseUrl: string, testKey: string): Promise<{ key: string; body: string }> {
-  const key = uniqueToken('replay-key');
-  const body = createBody(uniqueToken('replay-order'));
-  const first = await createIntent(baseUrl, testKey, key, body);
-  const again = await createIntent(baseUrl, testKey, key, body);
+export async function prepareReplay(baseUrl: string, testKey: string, replay: { readonly key: string; readonly body: string }): Promise<void> {
+  const first = await createIntent(baseUrl, testKey, replay.key, replay.body);
+  const again = await createIntent(baseUrl, testKey, replay.key, replay.body);
   if (first.replayed || !again.replayed || again.id !== first.id) {
     throw new Error(`The replay set-up did not replay: first ${JSON.stringify(first)}, again ${JSON.stringify(again)}`);
   }
-  return { key, body };
 }

@@ -1,0 +1,29 @@
+/**
+ * The slice of better-sqlite3 12's API the floor uses. The package ships no types and
+ * @types/better-sqlite3 is not a dependency (the service reaches it through knex only).
+ */
+declare module 'better-sqlite3' {
+  namespace Database {
+    interface RunResult {
+      changes: number;
+      lastInsertRowid: number | bigint;
+    }
+
+    interface Statement {
+      run(...params: unknown[]): RunResult;
+      get(...params: unknown[]): unknown;
+      all(...params: unknown[]): unknown[];
+    }
+
+    interface Database {
+      prepare(source: string): Statement;
+      exec(source: string): this;
+      pragma(source: string): unknown;
+      close(): this;
+      readonly inTransaction: boolean;
+    }
+  }
+
+  const Database: new (filename: string) => Database.Database;
+  export = Database;
+}
