@@ -70,6 +70,27 @@ test('a repeat while the first still runs is 409 idempotency_key_in_use', async 
   t.is(s.performedCount(), 0);
 });
 
+test('20 simultaneous repeats of a finished request all replay it; none is refused as in use', async (t) => {
+  const s = setup();
+  await s.run.execute(s.request('fp'));
+  const repeats = await Promise.all(Array.from({ length: 20 }, () => s.run.execute(s.request('fp'))));
+  t.deepEqual(repeats, Array.from({ length: 20 }, () => ({ response: { status: 201, body: '{"n":1}' }, replayed: true })));
+  t.is(s.performedCount(), 1);
+});
+
+test('while this process runs a key, a repeat is 409 in use and another request under it is 422, both without running', async (t) => {
+  const s = setup();
+  let finish!: () => void;
+  const first = s.run.execute(s.request('fp', { perform: () => new Promise((resolve) => (finish = () => resolve({ status: 201, body: '{"slow":true}' }))) }));
+  // Let the first request find the key free and begin its work.
+  while (finish === undefined) await new Promise((resolve) => setImmediate(resolve));
+  t.like(await t.throwsAsync(s.run.execute(s.request('fp'))), { code: 'idempotency_key_in_use' });
+  t.like(await t.throwsAsync(s.run.execute(s.request('other'))), { code: 'idempotency_key_reused' });
+  finish();
+  t.deepEqual(await first, { response: { status: 201, body: '{"slow":true}' }, replayed: false });
+  t.is(s.performedCount(), 0);
+});
+
 test('a domain refusal is remembered and replayed', async (t) => {
   const s = setup();
   const refuse = s.request('fp', { perform: async () => Promise.reject(new CoreError('merchant_order_id_taken', 'conflict', 'taken')) });

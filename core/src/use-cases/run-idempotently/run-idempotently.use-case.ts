@@ -107,16 +107,23 @@ export class RunIdempotently {
 
   async execute(request: IdempotentRequest): Promise<IdempotentResult> {
     const name = scopeName(request.scope);
-    const runningFingerprint = this.running.get(name);
-    if (runningFingerprint !== undefined) throw runningFingerprint === request.fingerprint ? keyInUse() : keyReused();
+    this.refuseIfRunningHere(name, request);
+    const known = await this.store.find(request.scope, this.clock.now());
+    if (known) return this.answerKnown(known, request);
+    // Another request of this process may have found the key free during our read.
+    this.refuseIfRunningHere(name, request);
     this.running.set(name, request.fingerprint);
     try {
-      const known = await this.store.find(request.scope, this.clock.now());
-      if (known) return this.answerKnown(known, request);
       return request.transactional === false ? await this.runApart(request) : await this.runTogether(request);
     } finally {
       this.running.delete(name);
     }
+  }
+
+  /** A key is marked running only once it was found free, so repeats of a finished key all replay. */
+  private refuseIfRunningHere(name: string, request: IdempotentRequest): void {
+    const runningFingerprint = this.running.get(name);
+    if (runningFingerprint !== undefined) throw runningFingerprint === request.fingerprint ? keyInUse() : keyReused();
   }
 
   private answerKnown(known: KnownKey, request: IdempotentRequest): IdempotentResult {
