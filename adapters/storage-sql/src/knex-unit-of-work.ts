@@ -44,10 +44,7 @@ export class KnexUnitOfWork implements UnitOfWork {
     for (let attempt = 0; ; attempt += 1) {
       const callbacks: Array<() => Promise<void>> = [];
       try {
-        const result = await this.context.knex.transaction((trx) => {
-          this.pending.set(trx, callbacks);
-          return this.context.withTransaction(trx, work);
-        });
+        const result = await this.context.inTransaction(work, (trx) => this.pending.set(trx, callbacks));
         for (const callback of callbacks) await callback().catch(() => undefined);
         return result;
       } catch (error) {
