@@ -4,6 +4,8 @@ import type { ChildMessage, ParentMessage } from './ipc';
 /** A server the bench forked, with what it reported when it came up. */
 export interface Child<T> {
   readonly ready: T;
+  /** Its process id, for its CPU time (/proc/<pid>/stat). */
+  readonly pid: number;
   /** Asks the child to close its server and pools; kills it if it has not exited in time. */
   stop(): Promise<void>;
 }
@@ -69,6 +71,7 @@ export async function startChild<T>(name: string, entry: string, env: NodeJS.Pro
   }
   return {
     ready,
+    pid: child.pid as number,
     stop: async () => {
       if (hasExited(child)) return;
       const stop: ParentMessage = { type: 'stop' };

@@ -1,39 +1,20 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
 import { failStart, serveUntilStopped, type FloorReady } from './ipc';
+import { close, controlServer, listen, promiseHooksOn } from './floor-control';
+import { startHapiFloor } from './floor-hapi';
+import { openKnexFloor } from './floor-knex';
 import { openMariaDbFloor } from './floor-mariadb';
 import { createFloorServer, startBareHapi } from './floor-server';
 import { openSqliteFloor } from './floor-sqlite';
 import { FLOOR_MERCHANT_ID, FLOOR_MODE, type FloorStore } from './floor-store';
 
-/** The counters port: statements the floor ran and its payment_intents rows, for the bench's checks. */
-function controlServer(store: FloorStore): Server {
-  return createServer((req, res) => {
-    if (req.method !== 'GET' || req.url !== '/counters') return void res.writeHead(404).end();
-    Promise.resolve(store.countIntents()).then(
-      (intents) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ...store.counters(), intents })),
-      (error: unknown) => res.writeHead(500).end(String(error)),
-    );
-  });
-}
-
-function listen(server: Server): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port));
-  });
-}
-
-const close = (server: Server): Promise<void> =>
-  new Promise((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
-
 /**
  * The floor in a process of its own, on the empty database the bench made for it
  * (BENCH_FLOOR_DATABASE_URL: `mysql://…/pf_<random>` or `sqlite:<file>`): creates its schema and
- * one test key, then serves the node:http floor, the bare Hapi server and the counters port.
+ * one test key, then serves the node:http floor, the bare Hapi server and the counters port. With
+ * BENCH_FLOOR_LADDER=1 also the first two rungs of the ladder: the floor's routes on bare Hapi
+ * over the same driver store, and over a knex store (no AsyncLocalStorage: this process must keep
+ * promise hooks off, which it reports).
  */
 async function main(): Promise<void> {
   const url = process.env['BENCH_FLOOR_DATABASE_URL'];
@@ -51,10 +32,22 @@ async function main(): Promise<void> {
     closers.push(() => close(server));
     const hapi = await startBareHapi();
     closers.push(() => hapi.stop({ timeout: 5_000 }));
-    const control = controlServer(store);
+    const stores: FloorStore[] = [store];
+    let ladder: FloorReady['ladder'];
+    if (process.env['BENCH_FLOOR_LADDER'] === '1') {
+      const hapiDriver = await startHapiFloor(store);
+      closers.push(() => hapiDriver.stop({ timeout: 5_000 }));
+      const knexStore = await openKnexFloor(url, { asyncLocalStorage: false });
+      closers.push(() => knexStore.close());
+      stores.push(knexStore);
+      const hapiKnex = await startHapiFloor(knexStore);
+      closers.push(() => hapiKnex.stop({ timeout: 5_000 }));
+      ladder = { hapiDriverPort: hapiDriver.info.port as number, hapiKnexPort: hapiKnex.info.port as number };
+    }
+    const control = controlServer(stores, store);
     const controlPort = await listen(control);
     closers.push(() => close(control));
-    const ready: FloorReady = { port, hapiPort: hapi.info.port as number, controlPort, apiKey };
+    const ready: FloorReady = { port, hapiPort: hapi.info.port as number, controlPort, apiKey, promiseHooks: await promiseHooksOn(), ...(ladder ? { ladder } : {}) };
     serveUntilStopped(ready, closeAll);
   } catch (error) {
     await closeAll();

@@ -10,15 +10,18 @@ import { DuplicateError, type FloorStore, type IntentRow, type KeyRow } from './
  * - every route but the FX quote: one primary-key read of the key's prefix, SHA-256 of the key
  *   compared in constant time (401 otherwise);
  * - create: JSON parse and the checks of amount, currency and merchant_order_id (400), the
- *   request's fingerprint, one primary-key read of the idempotency row (a finished row with the
- *   same fingerprint is answered as stored, Idempotent-Replayed: true, nothing written), then one
- *   transaction of claim, intent, checkout session (its token's digest only) and the stored answer;
+ *   request's fingerprint, then one transaction of claim, intent, checkout session (its token's
+ *   digest only) and the stored answer; no read first (a duplicate key is read after the refusal);
+ * - replay (its own path, REPLAY_PATH, the same request bytes): the same checks, then one
+ *   primary-key read of the idempotency row, answered as stored with Idempotent-Replayed: true;
  * - get: one read by id, merchant and mode; list: one index range read of limit + 1 rows;
  * - the FX quote (no I/O): parse and check the query string, answer JSON, no auth (today's
  *   hand-written handler), here and on a bare Hapi server (startBareHapi).
  */
 
-const INTENTS_PATH = '/v1/payment_intents';
+export const INTENTS_PATH = '/v1/payment_intents';
+/** The replay floor: what a repeat of a finished create needs at least, nothing written. */
+export const REPLAY_PATH = '/floor/replay/v1/payment_intents';
 export const FX_PATH = '/v1/fx/quotes';
 const CURRENCY = /^[A-Z]{3}$/;
 /** The service's default expiry of an intent. */
@@ -36,11 +39,23 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-function send(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)), ...headers }).end(body);
+/** What a floor route answers, whichever server (node:http or Hapi) sends it. */
+export interface Answer {
+  readonly status: number;
+  readonly body: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
+function send(res: ServerResponse, answer: Answer): void {
+  res.writeHead(answer.status, { 'content-type': JSON_TYPE, 'content-length': String(Buffer.byteLength(answer.body)), ...answer.headers }).end(answer.body);
 }
 
 const error = (code: string): string => JSON.stringify({ error: { code } });
+const failed = (status: number, code: string): Answer => ({ status, body: error(code) });
+export const UNAUTHORIZED: Answer = failed(401, 'unauthorized');
+export const NOT_FOUND: Answer = failed(404, 'not_found');
 
 /** The FX quote's answer to a query string, as both no-I/O floors give it. */
 export function fxQuote(from: unknown, to: unknown, amount: unknown): { status: number; body: Record<string, unknown> } {
@@ -67,8 +82,7 @@ function present(row: IntentRow): Record<string, unknown> {
 }
 
 /** The key row of a valid `Authorization: Bearer <key>`, else undefined. */
-async function authenticate(store: FloorStore, req: IncomingMessage): Promise<KeyRow | undefined> {
-  const header = req.headers.authorization;
+export async function authenticate(store: FloorStore, header: string | undefined): Promise<KeyRow | undefined> {
   if (header === undefined || !header.startsWith('Bearer ')) return undefined;
   const key = header.slice('Bearer '.length);
   if (key.length < 16) return undefined;
@@ -77,29 +91,32 @@ async function authenticate(store: FloorStore, req: IncomingMessage): Promise<Ke
   return timingSafeEqual(createHash('sha256').update(key).digest(), Buffer.from(row.digest, 'hex')) ? row : undefined;
 }
 
-async function create(store: FloorStore, account: KeyRow, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const raw = await readBody(req);
+/** The stored answer of the key, as a repeat is told it; undefined when the key is unknown. */
+async function storedAnswer(store: FloorStore, account: KeyRow, key: string, fingerprint: string): Promise<Answer | undefined> {
+  const stored = await store.idempotent(account.merchant_id, account.mode, key);
+  if (stored === undefined) return undefined;
+  if (stored.fingerprint !== fingerprint) return failed(422, 'idempotency_key_reused');
+  if (stored.status === null || stored.body === null) return failed(409, 'idempotency_in_progress');
+  return { status: stored.status, body: stored.body, headers: { 'idempotent-replayed': 'true' } };
+}
+
+/** A create (or, with `replayOnly`, the replay floor) of the raw request body. */
+export async function createIntent(store: FloorStore, account: KeyRow, raw: string, key: unknown, replayOnly: boolean): Promise<Answer> {
   let input: unknown;
   try {
     input = JSON.parse(raw);
   } catch {
-    return send(res, 400, error('invalid_json'));
+    return failed(400, 'invalid_json');
   }
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) return send(res, 400, error('invalid_json'));
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return failed(400, 'invalid_json');
   const { amount, currency, merchant_order_id: orderId } = input as Record<string, unknown>;
-  if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount < 1) return send(res, 400, error('invalid_amount'));
-  if (typeof currency !== 'string' || !CURRENCY.test(currency)) return send(res, 400, error('invalid_currency'));
-  if (typeof orderId !== 'string' || orderId === '' || orderId.length > 255) return send(res, 400, error('invalid_merchant_order_id'));
-  const key = req.headers['idempotency-key'];
-  if (typeof key !== 'string' || key === '' || key.length > 255) return send(res, 400, error('idempotency_key_required'));
+  if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount < 1) return failed(400, 'invalid_amount');
+  if (typeof currency !== 'string' || !CURRENCY.test(currency)) return failed(400, 'invalid_currency');
+  if (typeof orderId !== 'string' || orderId === '' || orderId.length > 255) return failed(400, 'invalid_merchant_order_id');
+  if (typeof key !== 'string' || key === '' || key.length > 255) return failed(400, 'idempotency_key_required');
 
   const fingerprint = sha256(`POST ${INTENTS_PATH} ${raw}`);
-  const stored = await store.idempotent(account.merchant_id, account.mode, key);
-  if (stored !== undefined) {
-    if (stored.fingerprint !== fingerprint) return send(res, 422, error('idempotency_key_reused'));
-    if (stored.status === null || stored.body === null) return send(res, 409, error('idempotency_in_progress'));
-    return send(res, stored.status, stored.body, { 'idempotent-replayed': 'true' });
-  }
+  if (replayOnly) return (await storedAnswer(store, account, key, fingerprint)) ?? NOT_FOUND;
 
   const created = new Date();
   const expiresAt = new Date(created.getTime() + EXPIRES_IN_MS);
@@ -134,14 +151,26 @@ async function create(store: FloorStore, account: KeyRow, req: IncomingMessage, 
       answer,
     });
   } catch (failure) {
-    if (failure instanceof DuplicateError) return send(res, 409, error('conflict'));
+    if (failure instanceof DuplicateError) return (await storedAnswer(store, account, key, fingerprint)) ?? failed(409, 'conflict');
     throw failure;
   }
-  return send(res, 201, answer);
+  return { status: 201, body: answer };
 }
 
-function listLimit(query: URLSearchParams): number | undefined {
-  const text = query.get('limit');
+/** The list's `limit` query parameter (null: absent). */
+export async function listIntents(store: FloorStore, account: KeyRow, limitText: string | null): Promise<Answer> {
+  const limit = listLimit(limitText);
+  if (limit === undefined) return failed(400, 'invalid_limit');
+  const rows = await store.intents(account.merchant_id, account.mode, limit + 1);
+  return { status: 200, body: JSON.stringify({ object: 'list', data: rows.slice(0, limit).map(present), has_more: rows.length > limit }) };
+}
+
+export async function getIntent(store: FloorStore, account: KeyRow, id: string): Promise<Answer> {
+  const row = id === '' || id.length > 40 ? undefined : await store.intent(id, account.merchant_id, account.mode);
+  return row === undefined ? NOT_FOUND : { status: 200, body: JSON.stringify(present(row)) };
+}
+
+function listLimit(text: string | null): number | undefined {
   if (text === null) return 10;
   if (!/^[0-9]{1,3}$/.test(text)) return undefined;
   const limit = Number(text);
@@ -158,29 +187,22 @@ export function createFloorServer(store: FloorStore): Server {
     if (req.method === 'GET' && path === FX_PATH) {
       const params = query();
       const quote = fxQuote(params.get('from') ?? '', params.get('to') ?? '', params.get('amount') ?? '');
-      return send(res, quote.status, JSON.stringify(quote.body));
+      return send(res, { status: quote.status, body: JSON.stringify(quote.body) });
     }
-    const account = await authenticate(store, req);
-    if (account === undefined) return send(res, 401, error('unauthorized'));
-    if (req.method === 'POST' && path === INTENTS_PATH) return create(store, account, req, res);
-    if (req.method === 'GET' && path === INTENTS_PATH) {
-      const limit = listLimit(query());
-      if (limit === undefined) return send(res, 400, error('invalid_limit'));
-      const rows = await store.intents(account.merchant_id, account.mode, limit + 1);
-      return send(res, 200, JSON.stringify({ object: 'list', data: rows.slice(0, limit).map(present), has_more: rows.length > limit }));
+    const account = await authenticate(store, req.headers.authorization);
+    if (account === undefined) return send(res, UNAUTHORIZED);
+    if (req.method === 'POST' && (path === INTENTS_PATH || path === REPLAY_PATH)) {
+      return send(res, await createIntent(store, account, await readBody(req), req.headers['idempotency-key'], path === REPLAY_PATH));
     }
-    if (req.method === 'GET' && path.startsWith(`${INTENTS_PATH}/`)) {
-      const id = path.slice(INTENTS_PATH.length + 1);
-      const row = id === '' || id.length > 40 ? undefined : await store.intent(id, account.merchant_id, account.mode);
-      return row === undefined ? send(res, 404, error('not_found')) : send(res, 200, JSON.stringify(present(row)));
-    }
-    return send(res, 404, error('not_found'));
+    if (req.method === 'GET' && path === INTENTS_PATH) return send(res, await listIntents(store, account, query().get('limit')));
+    if (req.method === 'GET' && path.startsWith(`${INTENTS_PATH}/`)) return send(res, await getIntent(store, account, path.slice(INTENTS_PATH.length + 1)));
+    return send(res, NOT_FOUND);
   };
 
   return createServer((req, res) => {
     handle(req, res).catch((failure: unknown) => {
       process.stderr.write(`floor: ${failure instanceof Error ? failure.message : String(failure)}\n`);
-      if (!res.headersSent) send(res, 500, error('floor_failed'));
+      if (!res.headersSent) send(res, failed(500, 'floor_failed'));
     });
   });
 }

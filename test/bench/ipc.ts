@@ -9,6 +9,8 @@ export interface ServiceReady {
   readonly noIoPort: number;
   readonly merchantId: string;
   readonly testKey: string;
+  /** Whether promise hooks are on in the service process, once it has run a unit of work. */
+  readonly promiseHooks: boolean;
 }
 
 /** What the floor child reports once it listens (floor-main.ts). */
@@ -21,6 +23,19 @@ export interface FloorReady {
   readonly controlPort: number;
   /** The floor's own test key (each side authenticates its own). */
   readonly apiKey: string;
+  /** Whether promise hooks are on in the floor process (they must not be: see floor-control.ts). */
+  readonly promiseHooks: boolean;
+  /** With the ladder: the floor's routes on bare Hapi over the driver store, and over knex. */
+  readonly ladder?: { readonly hapiDriverPort: number; readonly hapiKnexPort: number };
+}
+
+/** What the ladder's AsyncLocalStorage process reports once it listens (ladder-main.ts). */
+export interface LadderReady {
+  /** The floor's routes on bare Hapi over knex through a KnexContext. */
+  readonly port: number;
+  readonly controlPort: number;
+  /** Whether promise hooks are on in that process (they must be). */
+  readonly promiseHooks: boolean;
 }
 
 export type ChildMessage<T> = { readonly type: 'ready'; readonly payload: T } | { readonly type: 'failed'; readonly message: string };

@@ -4,9 +4,10 @@ import { createTestDatabase, type TestDatabase } from '@payments/storage-sql';
 import { startChild } from './child-process';
 import { Cleanup } from './cleanup';
 import { floorEnv, serviceEnv } from './environment';
+import { processCpuUs } from './cpu';
 import { createFloorDatabase } from './floor-database';
 import type { FloorCounters } from './floor-store';
-import type { FloorReady, ServiceReady } from './ipc';
+import type { FloorReady, LadderReady, ServiceReady } from './ipc';
 import { LoadError, runLoad, type LoadSettings, type Sample } from './load';
 import type { BenchOptions, DatabaseKind } from './options';
 import { runFixedRate, type RateSample } from './rate-load';
@@ -30,10 +31,17 @@ export interface HalfLoadResult {
   readonly floor: readonly RateSample[];
 }
 
+/** One measured run of a side, with the CPU its server's process spent on it. */
+export interface MeasuredSample extends Sample {
+  /** The server process's user + system CPU time over the run ÷ the requests completed, in µs. */
+  readonly cpuUsPerRequest: number;
+}
+
 /** One side of a scenario: its runs and what its database did meanwhile. */
 export interface SideResult {
   readonly label: string;
-  readonly samples: readonly Sample[];
+  readonly target: Target;
+  readonly samples: readonly MeasuredSample[];
   /** INSERT/UPDATE/DELETE statements during its runs, warm-up included. */
   readonly writes: number;
 }
@@ -53,6 +61,8 @@ export interface LegResult {
   readonly version: string;
   /** Whether the service ran with Redis on this leg. */
   readonly redis: boolean;
+  /** Whether promise hooks were on in each server process (the floor's must be off, the ladder's ALS one's on). */
+  readonly promiseHooks: { readonly service: boolean; readonly floor: boolean; readonly ladder?: boolean };
   readonly scenarios: readonly ScenarioResult[];
   /** Each scenario's statements of one service request, for the report's lists and per-request figures. */
   readonly statementLog: Readonly<Record<string, CapturedRequest>>;
@@ -86,15 +96,24 @@ async function countIntents(database: TestDatabase): Promise<number> {
   return Number(row?.count ?? 0);
 }
 
-function formatSample(sample: Sample): string {
-  return `${Math.round(sample.requestsPerSecond).toString().padStart(6)} req/s  p50 ${sample.p50Ms} ms  p99 ${sample.p99Ms} ms`;
+function formatSample(sample: MeasuredSample): string {
+  return `${Math.round(sample.requestsPerSecond).toString().padStart(6)} req/s  p50 ${sample.p50Ms} ms  p99 ${sample.p99Ms} ms  ${Math.round(sample.cpuUsPerRequest)} µs CPU/req`;
 }
 
 interface Targets {
-  readonly urls: Readonly<Record<Target, string>>;
+  /** The ladder's servers only when the leg runs the ladder. */
+  readonly urls: Readonly<Partial<Record<Target, string>>>;
+  /** The process serving each target, for its CPU time. */
+  readonly pids: Readonly<Partial<Record<Target, number>>>;
   readonly serviceControl: string;
   readonly floorControl: string;
+  readonly ladderControl?: string;
   readonly serviceDatabase: TestDatabase;
+}
+
+function known<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`No ${what} in this leg (is the ladder off?)`);
+  return value;
 }
 
 const getJson = async <T>(url: string): Promise<T> => (await (await fetch(url)).json()) as T;
@@ -105,8 +124,10 @@ const getJson = async <T>(url: string): Promise<T> => (await (await fetch(url)).
  */
 async function sideState(targets: Targets, target: Target, needRows: boolean): Promise<{ counters: StatementCounters; rows: number }> {
   if (target === 'hapi') return { counters: { statements: 0, writes: 0, commits: 0 }, rows: 0 };
-  if (target === 'floor') {
-    const floor = await getJson<FloorCounters & { intents: number }>(`${targets.floorControl}/counters`);
+  if (target === 'floor' || target === 'hapi-driver' || target === 'hapi-knex' || target === 'hapi-knex-als') {
+    // The floor process's stores (driver and knex) share one counters port; the ALS rung has its own.
+    const control = target === 'hapi-knex-als' ? known(targets.ladderControl, 'ladder process') : targets.floorControl;
+    const floor = await getJson<FloorCounters & { intents: number }>(`${control}/counters`);
     return { counters: floor, rows: floor.intents };
   }
   const service = await getJson<{ api: StatementCounters; noIo: StatementCounters }>(`${targets.serviceControl}/counters`);
@@ -116,7 +137,7 @@ async function sideState(targets: Targets, target: Target, needRows: boolean): P
 /** Sends one request to the service while its statements are captured. */
 async function captureOne(targets: Targets, request: autocannon.Request): Promise<Statement[]> {
   await fetch(`${targets.serviceControl}/capture/start`, { method: 'POST' });
-  const response = await fetch(`${targets.urls.service}${request.path ?? '/'}`, {
+  const response = await fetch(`${known(targets.urls.service, 'service')}${request.path ?? '/'}`, {
     method: request.method ?? 'GET',
     headers: request.headers ?? {},
     ...(request.body === undefined ? {} : { body: request.body }),
@@ -136,27 +157,35 @@ async function captureStatements(scenario: Scenario, targets: Targets): Promise<
 
 interface SideRun {
   readonly side: Side;
-  readonly samples: Sample[];
+  readonly samples: MeasuredSample[];
   statements: number;
   writes: number;
 }
 
-/** One autocannon run of one side, with its database's counters and the rows check around it. */
-async function runSide(run: SideRun, scenario: Scenario, targets: Targets, label: string, settings: LoadSettings): Promise<Sample> {
-  const before = await sideState(targets, run.side.target, scenario.insertsOneRowPer2xx);
-  const sample = await runLoad(label, targets.urls[run.side.target], run.side.request, settings);
-  const after = await sideState(targets, run.side.target, scenario.insertsOneRowPer2xx);
+/**
+ * One autocannon run of one side, with its database's counters and the rows check around it, and
+ * its server process's CPU time read just before and after the load (other servers in the same
+ * process are idle meanwhile: sides run one at a time).
+ */
+async function runSide(run: SideRun, scenario: Scenario, targets: Targets, label: string, settings: LoadSettings): Promise<MeasuredSample> {
+  const { target } = run.side;
+  const pid = known(targets.pids[target], `process for ${target}`);
+  const before = await sideState(targets, target, scenario.insertsOneRowPer2xx);
+  const cpuBefore = processCpuUs(pid);
+  const sample = await runLoad(label, known(targets.urls[target], `server for ${target}`), run.side.request, settings);
+  const cpuUsPerRequest = (processCpuUs(pid) - cpuBefore) / sample.completed;
+  const after = await sideState(targets, target, scenario.insertsOneRowPer2xx);
   run.statements += after.counters.statements - before.counters.statements;
   run.writes += after.counters.writes - before.counters.writes;
   if (scenario.insertsOneRowPer2xx && after.rows - before.rows < sample.ok) {
     // Every 201 was sent after its commit, so the table must have grown by at least that many.
     throw new LoadError(`${label}: ${sample.ok} answers were 2xx but only ${after.rows - before.rows} payment_intents rows appeared`);
   }
-  return sample;
+  return { ...sample, cpuUsPerRequest };
 }
 
 function sideResult(run: SideRun): SideResult {
-  return { label: run.side.label, samples: run.samples, writes: run.writes };
+  return { label: run.side.label, target: run.side.target, samples: run.samples, writes: run.writes };
 }
 
 /** Service and floors turn about: warm-up each, then service, floor(s), service, floor(s) … */
@@ -198,7 +227,7 @@ async function runScenario(scenario: Scenario, targets: Targets, options: BenchO
         ['floor', floor],
       ] as const) {
         const label = `${scenario.name} / ${run.side.label} / ${rate} req/s run ${repetition}/${options.repetitions}`;
-        const sample = await runFixedRate(label, targets.urls[run.side.target], run.side.request, rate, options.durationS);
+        const sample = await runFixedRate(label, known(targets.urls[run.side.target], 'server'), run.side.request, rate, options.durationS);
         at[name].push(sample);
         log(`  ${label.padEnd(60)} ${Math.round(sample.achievedRate).toString().padStart(6)} req/s  p50 ${Math.round(sample.p50Us)} µs  p99 ${Math.round(sample.p99Us)} µs`);
         await settle();
@@ -244,28 +273,57 @@ async function measureLeg(kind: DatabaseKind, options: BenchOptions, log: Log, c
   const redisUrl = kind === 'mariadb' ? options.redisUrl : undefined;
   const service = await startChild<ServiceReady>('service', join(__dirname, 'service-main.js'), serviceEnv(database.url, redisUrl), execArgv);
   cleanup.add('stop the service', () => service.stop());
-  const floor = await startChild<FloorReady>('floor', join(__dirname, 'floor-main.js'), floorEnv(floorDatabase.url), execArgv);
+  const floor = await startChild<FloorReady>('floor', join(__dirname, 'floor-main.js'), { ...floorEnv(floorDatabase.url), ...(options.ladder ? { BENCH_FLOOR_LADDER: '1' } : {}) }, execArgv);
   cleanup.add('stop the floor', () => floor.stop());
+  // The floor made the schema and key the ALS rung uses, so it starts after the floor is up.
+  const ladder = options.ladder ? await startChild<LadderReady>('ladder (hapi + knex + ALS)', join(__dirname, 'ladder-main.js'), floorEnv(floorDatabase.url), execArgv) : undefined;
+  if (ladder) cleanup.add('stop the ladder process', () => ladder.stop());
+  // The ladder's steps mean what they say only if promise hooks are off in the floor's process and on in the ALS one's.
+  if (floor.ready.promiseHooks) throw new Error('Promise hooks are on in the floor process; something there entered an AsyncLocalStorage');
+  if (ladder && !ladder.ready.promiseHooks) throw new Error('Promise hooks are off in the hapi + knex + ALS process; its AsyncLocalStorage was never entered');
   const local = (port: number): string => `http://127.0.0.1:${port}`;
+  const floorLadder = floor.ready.ladder;
+  if (options.ladder && floorLadder === undefined) throw new Error('The floor process did not start the ladder servers');
   const targets: Targets = {
-    urls: { service: local(service.ready.port), 'no-io': local(service.ready.noIoPort), floor: local(floor.ready.port), hapi: local(floor.ready.hapiPort) },
+    urls: {
+      service: local(service.ready.port),
+      'no-io': local(service.ready.noIoPort),
+      floor: local(floor.ready.port),
+      hapi: local(floor.ready.hapiPort),
+      ...(floorLadder ? { 'hapi-driver': local(floorLadder.hapiDriverPort), 'hapi-knex': local(floorLadder.hapiKnexPort) } : {}),
+      ...(ladder ? { 'hapi-knex-als': local(ladder.ready.port) } : {}),
+    },
+    pids: {
+      service: service.pid,
+      'no-io': service.pid,
+      floor: floor.pid,
+      hapi: floor.pid,
+      'hapi-driver': floor.pid,
+      'hapi-knex': floor.pid,
+      ...(ladder ? { 'hapi-knex-als': ladder.pid } : {}),
+    },
     serviceControl: local(service.ready.controlPort),
     floorControl: local(floor.ready.controlPort),
+    ...(ladder ? { ladderControl: local(ladder.ready.controlPort) } : {}),
     serviceDatabase: database,
   };
+  const serviceUrl = known(targets.urls.service, 'service');
+  const floorUrl = known(targets.urls.floor, 'floor');
 
-  const serviceIntentIds = await seedIntents(targets.urls.service, service.ready.testKey, options.seedCount);
-  const floorIntentIds = await seedIntents(targets.urls.floor, floor.ready.apiKey, options.seedCount);
+  const serviceIntentIds = await seedIntents(serviceUrl, service.ready.testKey, options.seedCount);
+  const floorIntentIds = await seedIntents(floorUrl, floor.ready.apiKey, options.seedCount);
   const replay = replayRequest();
-  await prepareReplay(targets.urls.service, service.ready.testKey, replay);
-  await prepareReplay(targets.urls.floor, floor.ready.apiKey, replay);
-  const context = { serviceKey: service.ready.testKey, floorKey: floor.ready.apiKey, serviceIntentIds, floorIntentIds, replay };
+  await prepareReplay(serviceUrl, service.ready.testKey, replay);
+  await prepareReplay(floorUrl, floor.ready.apiKey, replay);
+  const context = { serviceKey: service.ready.testKey, floorKey: floor.ready.apiKey, serviceIntentIds, floorIntentIds, replay, ladder: options.ladder };
   const all = scenarios(context).filter((scenario) => options.scenarios === undefined || options.scenarios.includes(scenario.id));
   const statementLog: Record<string, CapturedRequest> = {};
   for (const scenario of all) if (scenario.capturesStatements) statementLog[scenario.id] = await captureStatements(scenario, targets);
   log(
     `[${kind}] service on ${targets.urls.service} (${redisUrl ? 'with' : 'without'} Redis; no-I/O stack on ${targets.urls['no-io']}), ` +
-      `floor on ${targets.urls.floor} (bare Hapi on ${targets.urls.hapi}); ${options.seedCount} intents seeded on each`,
+      `floor on ${floorUrl} (bare Hapi on ${targets.urls.hapi})` +
+      (ladder ? `, ladder: hapi + driver ${targets.urls['hapi-driver']}, hapi + knex ${targets.urls['hapi-knex']}, hapi + knex + ALS ${targets.urls['hapi-knex-als']}` : '') +
+      `; ${options.seedCount} intents seeded on each; promise hooks on: service ${service.ready.promiseHooks ? 'yes' : 'no'}, floor no${ladder ? ', ALS rung yes' : ''}`,
   );
 
   const results: ScenarioResult[] = [];
@@ -273,5 +331,6 @@ async function measureLeg(kind: DatabaseKind, options: BenchOptions, log: Log, c
     log(`[${kind}] ${scenario.name}`);
     results.push(await runScenario(scenario, targets, options, log));
   }
-  return { kind, version, redis: redisUrl !== undefined, scenarios: results, statementLog, ...(profileDir ? { profileDir } : {}) };
+  const promiseHooks = { service: service.ready.promiseHooks, floor: floor.ready.promiseHooks, ...(ladder ? { ladder: ladder.ready.promiseHooks } : {}) };
+  return { kind, version, redis: redisUrl !== undefined, promiseHooks, scenarios: results, statementLog, ...(profileDir ? { profileDir } : {}) };
 }

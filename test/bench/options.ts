@@ -24,6 +24,8 @@ export interface BenchOptions {
   readonly profileDir?: string;
   /** Leave out the webhook relay's bench, which a recorded run otherwise runs after the HTTP legs. */
   readonly skipWebhooks: boolean;
+  /** Run the ladder's servers (hapi + driver, hapi + knex, hapi + knex + ALS) in create, get and list. */
+  readonly ladder: boolean;
 }
 
 interface Bound {
@@ -34,7 +36,8 @@ interface Bound {
   readonly max: number;
 }
 
-// Bounds keep one run from going on for an hour by a typo; defaults keep the total near 12 min.
+// Bounds keep one run from going on for an hour by a typo; defaults keep the load near 19 min
+// (11 without the ladder).
 const BOUNDS = {
   duration: { flag: 'duration', env: 'BENCH_DURATION', fallback: 5, min: 1, max: 60 },
   reps: { flag: 'reps', env: 'BENCH_REPS', fallback: 5, min: 1, max: 50 },
@@ -59,6 +62,12 @@ export const USAGE = `Usage: npm run bench -- [options]   (each also settable by
   --scenarios <list>  create,replay,get,list,no-io (development; the report needs all)
   --skip-webhooks     do not run the webhook relay's bench after the HTTP scenarios (it
                       otherwise runs in the same run: npm run bench:webhooks, 2000 deliveries)
+  --ladder            also the ladder from floor to service  BENCH_LADDER      default 1 (on)
+                      in create, get and list: the floor's routes on bare Hapi over the
+                      driver, over knex, over knex with an AsyncLocalStorage (3 more sides
+                      each; the defaults then take about 19 min of load instead of 11)
+  --no-ladder         leave it out (BENCH_LADDER=0): development only; the report needs the
+                      ladder, so such a run prints its tables and does not write the doc
   --profile <dir>     run the servers under node --cpu-prof, write .cpuprofile files to <dir>
                       and print their top self-time functions (development; not for the record)`;
 
@@ -104,6 +113,8 @@ const FLAGS = {
   scenarios: { type: 'string' },
   profile: { type: 'string' },
   'skip-webhooks': { type: 'boolean' },
+  ladder: { type: 'boolean' },
+  'no-ladder': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -113,6 +124,16 @@ function readFlags(argv: readonly string[]) {
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
+}
+
+function ladderOption(on: boolean | undefined, off: boolean | undefined): boolean {
+  if (on && off) throw new UsageError('--ladder and --no-ladder contradict each other.');
+  if (on) return true;
+  if (off) return false;
+  const text = process.env['BENCH_LADDER'];
+  if (text === undefined || text === '' || text === '1') return true;
+  if (text === '0') return false;
+  throw new UsageError(`BENCH_LADDER takes 0 or 1, got '${text}'.`);
 }
 
 /** Reads flags first, then BENCH_* variables, then defaults; returns undefined for --help. */
@@ -132,6 +153,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions | undefined 
     ...(values.scenarios === undefined ? {} : { scenarios: values.scenarios.split(',').map((id) => id.trim()).filter((id) => id !== '') }),
     ...(values.profile === undefined ? {} : { profileDir: resolve(values.profile) }),
     skipWebhooks: values['skip-webhooks'] === true,
+    ladder: ladderOption(values.ladder, values['no-ladder']),
   };
 }
 
@@ -147,5 +169,6 @@ export function describeOptions(options: BenchOptions): string {
     ...(options.databases.includes('mariadb') && options.redisUrl === undefined ? ['--redis-url none'] : []),
     ...(options.scenarios ? [`--scenarios ${options.scenarios.join(',')}`] : []),
     ...(options.profileDir ? ['--profile <dir>'] : []),
+    ...(options.ladder ? [] : ['--no-ladder']),
   ].join(' ');
 }

@@ -1,7 +1,10 @@
+import { clockTicks } from './cpu';
 import { FLOOR_STATEMENTS } from './floor-mariadb';
+import { REPLAY_PATH } from './floor-server';
 import { HALF_LOAD_SHARE, SETTLE_MS, type LegResult, type ScenarioResult, type SideResult } from './leg';
 import type { MachineInfo } from './machine';
 import { describeOptions, type BenchOptions, type DatabaseKind } from './options';
+import { LADDER } from './scenarios';
 import { median } from './stats';
 
 export interface Report {
@@ -28,6 +31,12 @@ const us = (value: number): string => Math.round(value).toLocaleString('en-US');
 const verdict = (pass: boolean): string => (pass ? 'pass' : '**miss**');
 
 const medianRps = (side: SideResult): number => median(side.samples.map((s) => s.requestsPerSecond));
+const medianCpu = (side: SideResult): number => median(side.samples.map((s) => s.cpuUsPerRequest));
+/** CPU µs per request of a side's server process; a dash where it could not be read (no /proc). */
+const cpu = (side: SideResult): string => (Number.isFinite(medianCpu(side)) ? us(medianCpu(side)) : '—');
+const isLadder = (side: SideResult): boolean => LADDER.some((rung) => rung.target === side.target);
+/** The floors of the main table and the goals: the ladder's sides have tables of their own. */
+const mainFloors = (result: ScenarioResult): SideResult[] => result.floors.filter((floor) => !isLadder(floor));
 const ratio = (result: ScenarioResult, floor: SideResult): number => medianRps(result.service) / medianRps(floor);
 
 /** Statements (BEGIN and COMMIT included) and durable commits of one request. */
@@ -76,7 +85,7 @@ export function goalLines(leg: LegResult): GoalLine[] {
     const floor = result?.floors[0];
     if (!result || !floor || target === undefined) return;
     const times = ratio(result, floor);
-    const others = result.floors.slice(1).map((other) => `; vs ${other.label} ${rps(medianRps(other))} req/s: ${ratio(result, other).toFixed(2)}×`);
+    const others = mainFloors(result).slice(1).map((other) => `; vs ${other.label} ${rps(medianRps(other))} req/s: ${ratio(result, other).toFixed(2)}×`);
     lines.push({
       goal,
       measured: `${rps(medianRps(result.service))} req/s = **${times.toFixed(2)}×**${others.join('')}`,
@@ -132,19 +141,19 @@ function goalsTable(leg: LegResult): string {
 /** One database's table, as Markdown (also what is printed to stdout). */
 export function renderTable(leg: LegResult): string {
   const lines = [
-    '| scenario | service req/s | floor | floor req/s | ratio | goal | service p50/p99 ms | floor p50/p99 ms | statements per request (service / floor) | commits per request (service / floor) | writes during the runs (service / floor) |',
-    '| --- | ---: | --- | ---: | ---: | :---: | ---: | ---: | ---: | ---: | ---: |',
+    '| scenario | service req/s | floor | floor req/s | ratio | goal | service p50/p99 ms | floor p50/p99 ms | CPU µs per request (service / floor) | statements per request (service / floor) | commits per request (service / floor) | writes during the runs (service / floor) |',
+    '| --- | ---: | --- | ---: | ---: | :---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   for (const result of leg.scenarios) {
     const counted = statementsOf(leg, result.id);
     const pair = (key: keyof PerRequest): string => `${counted.service?.[key] ?? 0} / ${counted.floor?.[key] ?? 0}`;
-    result.floors.forEach((floor, index) => {
+    mainFloors(result).forEach((floor, index) => {
       const target = index === 0 ? THROUGHPUT_GOALS[result.id] : undefined;
       const times = ratio(result, floor);
       const goal = target === undefined ? '—' : `≥ ${target.toFixed(1)} ${verdict(times >= target)}`;
       const { service } = result;
       lines.push(
-        `| ${index === 0 ? result.name : '〃'} | ${rps(medianRps(service))} | ${floor.label} | ${rps(medianRps(floor))} | ${times.toFixed(2)} | ${goal} | ${latencies(service)} | ${latencies(floor)} | ` +
+        `| ${index === 0 ? result.name : '〃'} | ${rps(medianRps(service))} | ${floor.label} | ${rps(medianRps(floor))} | ${times.toFixed(2)} | ${goal} | ${latencies(service)} | ${latencies(floor)} | ${cpu(service)} / ${cpu(floor)} | ` +
           `${pair('statements')} | ${pair('commits')} | ${service.writes} / ${floor.writes} |`,
       );
     });
@@ -174,6 +183,97 @@ function renderHalfLoad(leg: LegResult): string[] {
     }
     out.push('');
   }
+  return out;
+}
+
+/** The scenarios the ladder runs in, in the order of its tables. */
+const LADDER_SCENARIOS = ['create', 'get', 'list'] as const;
+
+/** What each step of the ladder adds to the one below it, by the step's label. */
+const LADDER_STEPS: ReadonlyArray<{ readonly label: string; readonly adds: string }> = [
+  {
+    label: 'hapi + driver',
+    adds:
+      "Hapi's request lifecycle over the floor's own code and store: routing, the request and response objects, " +
+      'the payload read (raw), the lifecycle\'s extension points and the response toolkit, with no plugin.',
+  },
+  {
+    label: 'hapi + knex',
+    adds:
+      "knex in place of the driver: its query builder and compiler for each statement, its runner and pool (tarn: an acquire " +
+      'and a release around each query), `knex.transaction` for create\'s, the service\'s own `createKnex` set-up; on MariaDB ' +
+      "text queries (mysql2 `query`, values inlined by the client) where the floor sends prepared statements.",
+  },
+  {
+    label: 'hapi + knex + ALS',
+    adds:
+      "promise hooks: the same server in a process where an AsyncLocalStorage (the service's `KnexContext`) has been entered, " +
+      "so every promise of the process is tracked (an async id and the context copied at its creation and around each reaction), " +
+      "and create's transaction runs inside `withTransaction` as the service's unit of work runs it.",
+  },
+  {
+    label: 'service',
+    adds:
+      "the service's own layers: API-key auth and the merchant behind the key, joi validation, idempotency (the claim, the stored " +
+      'answer), the use case, the repositories\' mapping between rows and domain objects, the presenters, the plugins (error mapping, ' +
+      'request log, metrics, security headers); and its own statements (see the lists) on its own schema, with Redis on MariaDB.',
+  },
+];
+
+/** The ladder's rows of one scenario, floor first and service last; undefined when it did not run there. */
+function ladderRows(result: ScenarioResult): SideResult[] | undefined {
+  const floor = result.floors[0];
+  const rungs = LADDER.map((rung) => result.floors.find((side) => side.target === rung.target));
+  if (!floor || rungs.some((rung) => rung === undefined)) return undefined;
+  return [floor, ...(rungs as SideResult[]), result.service];
+}
+
+/** CPU µs per request each row adds to the row above it (none for the first). */
+function cpuSteps(rows: readonly SideResult[]): Array<number | undefined> {
+  return rows.map((row, index) => (index === 0 ? undefined : medianCpu(row) - medianCpu(rows[index - 1] as SideResult)));
+}
+
+const signed = (value: number | undefined): string => (value === undefined || !Number.isFinite(value) ? '—' : `${value >= 0 ? '+' : '−'}${us(Math.abs(value))}`);
+
+/**
+ * The ladder from the floor to the service: per scenario a table of each step's req/s, ratio to
+ * the floor and CPU per request of its server process; then one line per step naming what it
+ * adds, with the CPU µs per request it added in each scenario.
+ */
+function renderLadder(leg: LegResult): string[] {
+  const tables: Array<{ readonly id: string; readonly name: string; readonly rows: SideResult[] }> = [];
+  for (const id of LADDER_SCENARIOS) {
+    const result = leg.scenarios.find((scenario) => scenario.id === id);
+    const rows = result ? ladderRows(result) : undefined;
+    if (result && rows) tables.push({ id, name: result.name, rows });
+  }
+  if (tables.length === 0) return [];
+  const out: string[] = [];
+  for (const table of tables) {
+    const floor = table.rows[0] as SideResult;
+    const steps = cpuSteps(table.rows);
+    out.push(
+      `*${table.name}*:`,
+      '',
+      '| step | req/s | × floor | CPU µs per request | CPU µs added by the step | p50/p99 ms |',
+      '| --- | ---: | ---: | ---: | ---: | ---: |',
+      ...table.rows.map(
+        (row, index) =>
+          `| ${index === 0 ? `${row.label} (node:http + driver)` : row.label} | ${rps(medianRps(row))} | ` +
+          `${(medianRps(row) / medianRps(floor)).toFixed(2)} | ${cpu(row)} | ${signed(steps[index])} | ${latencies(row)} |`,
+      ),
+      '',
+    );
+  }
+  // Rows are floor, then LADDER_STEPS in order: step i is row i + 1.
+  const added = (step: number): string => tables.map((table) => `${table.id} ${signed(cpuSteps(table.rows)[step + 1])}`).join(', ');
+  out.push(
+    'What each step adds (CPU µs per request it added, median of the runs):',
+    '',
+    "- **floor**: `node:http` and the database driver directly (mysql2 prepared statements, or better-sqlite3), the route's least work (see Method).",
+    ...LADDER_STEPS.map((step, index) => `- **${step.label}** (${added(index)}): ${step.adds}`),
+    '',
+  );
   return out;
 }
 
@@ -211,6 +311,17 @@ function machineSection(report: Report): string {
     `- Load average (1 min): ${report.load.before} before the run, ${report.load.after} after it`,
   ].join('\n');
 }
+
+/** How each leg's processes reported their promise hooks, e.g. "yes" or "yes (SQLite), no (MariaDB)". */
+function hooks(report: Report, process: 'service' | 'floor' | 'ladder'): string {
+  const answers = report.legs.map((leg) => ({ kind: leg.kind, on: leg.promiseHooks[process] }));
+  const said = (on: boolean | undefined): string => (on === undefined ? 'not run' : on ? 'yes' : 'no');
+  if (answers.every((answer) => answer.on === answers[0]?.on)) return said(answers[0]?.on);
+  return answers.map((answer) => `${said(answer.on)} (${TITLES[answer.kind]})`).join(', ');
+}
+
+/** The length of a clock tick of /proc's CPU times, in ms (10 at 100 ticks per second). */
+const tickMs = (): string => String(1000 / clockTicks());
 
 function methodSection(report: Report): string {
   const { options } = report;
@@ -250,16 +361,17 @@ function methodSection(report: Report): string {
     (401 otherwise);
   - *create* (\`POST /v1/payment_intents\`): JSON parse; amount a whole number ≥ 1, currency
     \`^[A-Z]{3}$\`, \`merchant_order_id\` a string (400 otherwise); fingerprint = SHA-256 of
-    \`POST /v1/payment_intents \` + the raw body; one primary-key read of the idempotency row; then
-    the intent (\`pi_\` + a random id, status created, ISO times, metadata {}) and a 32-byte
-    checkout token, and in **one** transaction: INSERT the idempotency row, INSERT the intent,
-    INSERT the checkout session (the token's digest only), UPDATE the idempotency row with status
-    201 and the answer (stored as it is: the floor does not seal it); COMMIT; 201 with the intent
-    JSON. Times are \`DATETIME(3)\` on MariaDB and ISO text on SQLite. The read before the
-    transaction is the *replay floor*: a finished row with the same fingerprint is answered with
-    its stored status and body and \`Idempotent-Replayed: true\`, nothing written. A create with a
-    fresh key therefore pays one primary-key miss; the service reads first too, so the comparison
-    is fair.
+    \`POST /v1/payment_intents \` + the raw body; then the intent (\`pi_\` + a random id, status
+    created, ISO times, metadata {}) and a 32-byte checkout token, and in **one** transaction:
+    INSERT the idempotency row, INSERT the intent, INSERT the checkout session (the token's digest
+    only), UPDATE the idempotency row with status 201 and the answer (stored as it is: the floor
+    does not seal it); COMMIT; 201 with the intent JSON. Times are \`DATETIME(3)\` on MariaDB and
+    ISO text on SQLite. No read before the transaction: a repeated key is read only after its
+    INSERT is refused. (The service reads the key first, so that a repeat writes nothing; a fresh
+    key costs it one primary-key miss the floor does not pay.)
+  - *replay floor* (\`POST ${REPLAY_PATH}\`, the same request bytes): the same parse and checks,
+    then one primary-key read of the idempotency row, answered with its stored status and body and
+    \`Idempotent-Replayed: true\`; nothing written.
   - *get* (\`GET /v1/payment_intents/{id}\`): one read of the id, mode, amount, currency,
     merchant_order_id, status, metadata, created and expires_at columns \`WHERE id = ? AND
     merchant_id = ? AND mode = ?\`; 200 JSON, 404 when missing.
@@ -271,6 +383,36 @@ function methodSection(report: Report): string {
   The floor is seeded through its own create route with as many intents as the service
   (${options.seedCount}), so get and list read tables of the same size; the statement lists below
   show both sides' SQL.
+- **The ladder** (create, get and list; \`--no-ladder\` leaves it out, and such a run is not
+  recorded here): three more servers between the floor and the service, each the one before plus
+  one layer, all on the floor's database, schema, test key and statements (the same request bytes
+  as the floor side; their creates add rows to the floor's tables):
+  - *hapi + driver*: a bare \`@hapi/hapi\` server (no plugins, no auth scheme, no validation
+    library) with three routes, \`POST /v1/payment_intents\` (payload \`parse: false\`, so the
+    handler gets the raw body), \`GET /v1/payment_intents\` and \`GET /v1/payment_intents/{id}\`,
+    whose handlers call the node:http floor's own functions (the key check, create, get, list)
+    over the floor's own store (the same mysql2 pool or better-sqlite3 connection) and hand the
+    answer to \`h.response()\`; in the floor's process, on a port of its own.
+  - *hapi + knex*: the same Hapi server over a store that runs the same statements through a knex
+    instance made by the service's own \`createKnex(url)\` (\`@payments/storage-sql\`: pool of up
+    to 10 on MariaDB with the service's session set-up, one connection on SQLite with its
+    pragmas): the query builder for each read (\`select … where …\`, the list's with
+    \`orderBy('seq', 'desc').limit(21)\`; no \`LIMIT 1\` on single-row reads, as the floor) and
+    each insert and update, and \`knex.transaction\` around create's four writes. knex's mysql2 client sends text queries
+    (values inlined by mysql2) where the floor sends prepared statements; that is part of the
+    step. Also in the floor's process, on a port of its own; nothing there enters an
+    AsyncLocalStorage, and the bench checks that promise hooks are off in it.
+  - *hapi + knex + ALS*: the same as hapi + knex in a process of its own whose store goes
+    through the service's \`KnexContext\`: create's transaction runs inside
+    \`withTransaction(trx, …)\` (an \`AsyncLocalStorage.run\`, as the service's unit of work runs
+    it) and every statement takes its builder from \`db()\`. The context is entered once at
+    start-up, as the service's is by its first unit of work, so promise hooks (process-wide once
+    on) are on for every measured request; the bench checks that they are. On SQLite the floor's
+    file then has three connections (better-sqlite3's, knex's in the floor process, knex's in
+    this one; WAL and \`busy_timeout\` as the service's), only one of them under load at a time.
+  - the *service* on top.
+  Promise hooks on, as each process reported them (a promise reaction's \`executionAsyncId()\` is
+  0 with them off): service ${hooks(report, 'service')}, floor process ${hooks(report, 'floor')}, hapi + knex + ALS process ${hooks(report, 'ladder')}.
 - **Scenarios** (the same request bytes on both sides but the API key, each side its own):
   - *create intent*: \`POST /v1/payment_intents\` with a new \`Idempotency-Key\` and
     \`merchant_order_id\` per request.
@@ -286,8 +428,10 @@ function methodSection(report: Report): string {
     bare Hapi server (the goal) and the \`node:http\` handler (beside it).
 - **Load**: autocannon ${connections} connections, pipelining 1, ${durationS} s per run. Per
   scenario: ${warmup}${repetitions} measured runs each, interleaved service, floor(s), service,
-  floor(s) …, with a ${SETTLE_MS} ms pause between runs. Each server runs in its own Node process
-  forked by the bench; the load generator runs in the bench process; all traffic is on 127.0.0.1.
+  floor(s) …, with a ${SETTLE_MS} ms pause between runs. The service (with its no-I/O server), the
+  floor (with the bare Hapi server and the ladder's hapi + driver and hapi + knex) and the
+  ladder's hapi + knex + ALS server run in Node processes of their own forked by the bench; the
+  load generator runs in the bench process; all traffic is on 127.0.0.1.
   Load generator, servers, database and Redis share the machine's ${cores} logical cores.
 - **p99 at ${Math.round(HALF_LOAD_SHARE * 100)} % load** (create): after the throughput runs, the rate is ${Math.round(HALF_LOAD_SHARE * 100)} % of the
   floor's median req/s; ${repetitions} runs of ${durationS} s each side, interleaved, of an
@@ -299,7 +443,12 @@ function methodSection(report: Report): string {
 - **Figures**: the median over the ${repetitions} runs of autocannon's \`requests.average\` (the
   mean of its one-second request counts) and, separately, of its \`latency.p50\` and
   \`latency.p99\` (whole milliseconds: autocannon's histogram truncates, so 0 means under 1 ms).
-  Ratio = service req/s ÷ floor req/s. Statements and commits per request: the service's as
+  Ratio = service req/s ÷ floor req/s. CPU µs per request: the server process's user + system
+  CPU time (\`utime + stime\` of \`/proc/<pid>/stat\`, all its threads, in clock ticks of
+  ${tickMs()} ms) read just before and after each measured run, ÷ the requests completed in it;
+  the median over the runs. The process's other servers are idle meanwhile (one side runs at a
+  time). It is the server process's CPU only: MariaDB's and Redis's own work is not in it (on
+  SQLite the database's work is, in-process). Statements and commits per request: the service's as
   captured from one request of the scenario on the quiet service (the second of two, so caches are
   warm), the floor's as it runs them; BEGIN and COMMIT count as statements. A durable commit is a
   COMMIT or a write outside a transaction (it commits on its own). Writes: each side's
@@ -307,8 +456,9 @@ function methodSection(report: Report): string {
 - **Checks**: every run, warm-ups included, must end with no errors, timeouts or non-2xx answers;
   after each create run, each side's table must have gained at least one row per 2xx answer;
   neither side may run an INSERT, UPDATE or DELETE during the replay, get and list runs (the
-  replay goal), and the no-I/O server no SQL at all after its first request. Otherwise the bench
-  fails and leaves this file as it was.
+  replay goal), and the no-I/O server no SQL at all after its first request; promise hooks must be
+  off in the floor's process and on in the ladder's ALS one. Otherwise the bench fails and leaves
+  this file as it was.
 - **Databases**: fresh ones per leg, dropped afterwards: the service's a temporary SQLite file
   (the single connection \`createKnex\` configures) or a new migrated \`pt_<random>\` MariaDB
   database (pool of up to 10 connections); the floor's as above. Rows accumulate across scenarios
@@ -345,6 +495,17 @@ export function renderMarkdown(report: Report): string {
   sections.push(machineSection(report), '', methodSection(report));
   for (const leg of report.legs) {
     sections.push('', `## ${TITLES[leg.kind]}${leg.redis ? ' + Redis' : ''}`, '', renderTable(leg), '', ...renderHalfLoad(leg), `Range of req/s over the ${report.options.repetitions} runs:`, '', renderSpread(leg));
+    const ladder = renderLadder(leg);
+    if (ladder.length > 0) {
+      sections.push(
+        '',
+        `### Ladder from the floor to the service (${TITLES[leg.kind]})`,
+        '',
+        "Each step is the one above plus one layer, on the floor's database, schema, key and statements, until the service; CPU is the server process's own (user + system, all threads), per request (see Method).",
+        '',
+        ...ladder,
+      );
+    }
     if (leg.kind !== headline?.kind) sections.push('', 'Goals on this database:', '', goalsTable(leg));
     sections.push('', "Statements per request: the service's as captured from one request on the quiet service, the floor's as it runs them:", '', renderStatements(leg));
   }
@@ -353,5 +514,11 @@ export function renderMarkdown(report: Report): string {
 
 /** The tables for stdout. */
 export function renderTables(legs: readonly LegResult[]): string {
-  return legs.map((leg) => `${TITLES[leg.kind]}${leg.redis ? ' + Redis' : ''}\n\n${renderTable(leg)}\n\n${renderHalfLoad(leg).join('\n')}\n${goalsTable(leg)}`).join('\n\n');
+  return legs
+    .map((leg) => {
+      const ladder = renderLadder(leg);
+      const title = `${TITLES[leg.kind]}${leg.redis ? ' + Redis' : ''}`;
+      return `${title}\n\n${renderTable(leg)}\n\n${renderHalfLoad(leg).join('\n')}\n${goalsTable(leg)}${ladder.length > 0 ? `\n\nLadder (${title}):\n\n${ladder.join('\n')}` : ''}`;
+    })
+    .join('\n\n');
 }

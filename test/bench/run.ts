@@ -16,8 +16,9 @@ const REPORT_FILE = join(ROOT, 'docs', 'benchmarks.md');
 /** Seconds of load: warm-up and measured runs of every side, and create's p99 runs at half load. */
 function plannedSeconds(options: BenchOptions): number {
   const perSide = options.warmupS + options.repetitions * options.durationS;
-  // Service and floor for create, replay, get and list; service, bare Hapi and node:http for no-I/O.
-  const sides = 4 * 2 + 3;
+  // Service and floor for create, replay, get and list; service, bare Hapi and node:http for no-I/O;
+  // the ladder's three servers for create, get and list.
+  const sides = 4 * 2 + 3 + (options.ladder ? 3 * 3 : 0);
   return options.databases.length * (sides * perSide + 2 * options.repetitions * options.durationS);
 }
 
@@ -66,11 +67,11 @@ async function main(): Promise<number> {
     libraries: Object.fromEntries(['better-sqlite3', 'mysql2', '@hapi/hapi', 'knex', 'autocannon'].map((name) => [name, packageVersion(name)])),
   });
   if (options.profileDir !== undefined) {
-    for (const leg of legs) if (leg.profileDir) log(`\n[${leg.kind}] profiles (service and floor processes):\n${summariseDirectory(leg.profileDir)}`);
+    for (const leg of legs) if (leg.profileDir) log(`\n[${leg.kind}] profiles (service, floor and ladder processes):\n${summariseDirectory(leg.profileDir)}`);
   }
-  if (options.profileDir !== undefined || options.scenarios !== undefined) {
-    // Profiled servers are slower and a subset of scenarios is not the report: print, do not record.
-    log(`\n${renderTables(legs)}\n\nNot written to ${REPORT_FILE} (--profile / --scenarios runs are for development).`);
+  if (options.profileDir !== undefined || options.scenarios !== undefined || !options.ladder) {
+    // Profiled servers are slower and a subset of scenarios or a run without the ladder is not the report: print, do not record.
+    log(`\n${renderTables(legs)}\n\nNot written to ${REPORT_FILE} (--profile / --scenarios / --no-ladder runs are for development).`);
     return 0;
   }
   // The "Webhook delivery" section belongs to `npm run bench:webhooks`, "Profile" is written by hand: keep them as they were.

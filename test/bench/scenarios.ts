@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type autocannon from 'autocannon';
+import { REPLAY_PATH } from './floor-server';
 
 /** What the scenarios need from the set-up: each side's key and intents, the request to replay. */
 export interface ScenarioContext {
@@ -10,13 +11,35 @@ export interface ScenarioContext {
   readonly floorIntentIds: readonly string[];
   /** The key and body of the one create the replay scenario repeats (made on both sides). */
   readonly replay: { readonly key: string; readonly body: string };
+  /** Whether create, get and list also run the ladder's servers (LADDER) as further floors. */
+  readonly ladder: boolean;
 }
+
+/** The ladder's servers between the floor and the service, in order (see LADDER). */
+export type LadderTarget = 'hapi-driver' | 'hapi-knex' | 'hapi-knex-als';
 
 /**
  * Which server a side is addressed to: the service's API, the service process's no-I/O server,
- * the node:http floor, or the floor process's bare Hapi server.
+ * the node:http floor, the floor process's bare Hapi server, or one of the ladder's.
  */
-export type Target = 'service' | 'no-io' | 'floor' | 'hapi';
+export type Target = 'service' | 'no-io' | 'floor' | 'hapi' | LadderTarget;
+
+/**
+ * The rungs from the floor up to the service, each the one before plus one layer, all on the
+ * floor's database, schema and key with the floor's statements: the floor's routes on bare Hapi
+ * over the floor's driver store; the same over knex (the service's createKnex); the same in a
+ * process where an AsyncLocalStorage carries create's transaction (promise hooks on).
+ */
+export const LADDER: ReadonlyArray<{ readonly target: LadderTarget; readonly label: string }> = [
+  { target: 'hapi-driver', label: 'hapi + driver' },
+  { target: 'hapi-knex', label: 'hapi + knex' },
+  { target: 'hapi-knex-als', label: 'hapi + knex + ALS' },
+];
+
+/** The ladder's sides of a scenario: its floor side's request on each rung's server. */
+function ladderSides(context: ScenarioContext, side: (label: string, target: Target) => Side): Side[] {
+  return context.ladder ? LADDER.map((rung) => side(rung.label, rung.target)) : [];
+}
 
 export interface Side {
   readonly label: string;
@@ -89,15 +112,15 @@ function create(context: ScenarioContext): Scenario {
     noWrites: false,
     capturesStatements: true,
     service: side('service', 'service', context.serviceKey),
-    floors: [side('floor', 'floor', context.floorKey)],
+    floors: [side('floor', 'floor', context.floorKey), ...ladderSides(context, (label, target) => side(label, target, context.floorKey))],
   };
 }
 
 function replay(context: ScenarioContext): Scenario {
-  const side = (label: string, target: Target, key: string): Side => ({
+  const side = (label: string, target: Target, key: string, path: string): Side => ({
     label,
     target,
-    request: { method: 'POST', path: INTENTS, headers: headers(key, { ...JSON_TYPE, 'idempotency-key': context.replay.key }), body: context.replay.body },
+    request: { method: 'POST', path, headers: headers(key, { ...JSON_TYPE, 'idempotency-key': context.replay.key }), body: context.replay.body },
   });
   return {
     id: 'replay',
@@ -105,8 +128,8 @@ function replay(context: ScenarioContext): Scenario {
     insertsOneRowPer2xx: false,
     noWrites: true,
     capturesStatements: true,
-    service: side('service', 'service', context.serviceKey),
-    floors: [side('replay floor', 'floor', context.floorKey)],
+    service: side('service', 'service', context.serviceKey, INTENTS),
+    floors: [side('replay floor', 'floor', context.floorKey, REPLAY_PATH)],
   };
 }
 
@@ -122,7 +145,10 @@ function get(context: ScenarioContext): Scenario {
     noWrites: true,
     capturesStatements: true,
     service: side('service', 'service', context.serviceKey, context.serviceIntentIds),
-    floors: [side('floor', 'floor', context.floorKey, context.floorIntentIds)],
+    floors: [
+      side('floor', 'floor', context.floorKey, context.floorIntentIds),
+      ...ladderSides(context, (label, target) => side(label, target, context.floorKey, context.floorIntentIds)),
+    ],
   };
 }
 
@@ -135,7 +161,7 @@ function list(context: ScenarioContext): Scenario {
     noWrites: true,
     capturesStatements: true,
     service: side('service', 'service', context.serviceKey),
-    floors: [side('list floor', 'floor', context.floorKey)],
+    floors: [side('list floor', 'floor', context.floorKey), ...ladderSides(context, (label, target) => side(label, target, context.floorKey))],
   };
 }
 

@@ -5,6 +5,7 @@ import type { Knex } from 'knex';
 import { AppKnex, buildContainer, createServer, loadConfig, type AppContainer } from '@payments/api';
 import { ApiKeyRepository, CreateMerchant, MerchantRepository } from '@payments/core';
 import { ScryptPasswordHasher } from '@payments/node-runtime';
+import { promiseHooksOn } from './floor-control';
 import { failStart, serveUntilStopped, type ServiceReady } from './ipc';
 import { StatementRecorder } from './statements';
 
@@ -99,6 +100,7 @@ async function main(): Promise<void> {
       noIoPort: noIo.server.info.port as number,
       merchantId: created.merchant.id,
       testKey: created.testApiKey.secret,
+      promiseHooks: await promiseHooksOn(),
     };
     serveUntilStopped(ready, closeAll);
   } catch (error) {

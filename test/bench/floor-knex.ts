@@ -1,0 +1,104 @@
+import type { Knex } from 'knex';
+import { createKnex, KnexContext } from '@payments/storage-sql';
+import { Counting, DuplicateError, type CreateWrite, type FloorStore, type IdempotencyRow, type IntentRow, type KeyRow } from './floor-store';
+
+const COLUMNS = ['id', 'mode', 'amount', 'currency', 'merchant_order_id', 'status', 'metadata', 'created', 'expires_at'] as const;
+
+function isDuplicate(error: unknown): boolean {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+export interface KnexFloorOptions {
+  /**
+   * Route every statement through a KnexContext, as the service's repositories do: create's
+   * transaction runs inside its AsyncLocalStorage (`withTransaction`), reads ask it for the
+   * builder (`db()`). Once entered, that storage turns on promise hooks for the whole process.
+   */
+  readonly asyncLocalStorage: boolean;
+}
+
+/**
+ * The floor's statements on the floor's schema (made by the floor process), through a knex
+ * instance built by the service's own `createKnex` (pool, session set-up and pragmas as the
+ * service's): the query builder for every read and write, `knex.transaction` for create's one
+ * transaction. The statements are the floor's (no `LIMIT 1` on the single-row reads); knex adds
+ * its builder, compiler, runner and pool, and on MariaDB sends them as text queries (mysql2
+ * `query`, values inlined by the client) where the floor sends prepared statements.
+ */
+export async function openKnexFloor(url: string, options: KnexFloorOptions): Promise<FloorStore> {
+  const knex = createKnex(url);
+  const sqlite = url.startsWith('sqlite:');
+  // The floor stores ISO text on SQLite (better-sqlite3 cannot bind a Date) and DATETIME(3) on MariaDB.
+  const time = (value: Date): Date | string => (sqlite ? value.toISOString() : value);
+  const context = options.asyncLocalStorage ? new KnexContext(knex) : undefined;
+  const db = (): Knex => (context ? context.db() : knex);
+  const count = new Counting();
+
+  const rows = async <T>(query: Knex.QueryBuilder): Promise<T[]> => {
+    count.read();
+    return (await query) as T[];
+  };
+  const writeAll = async (trx: Knex, write: CreateWrite): Promise<void> => {
+    count.write();
+    await trx('idempotency').insert({
+      merchant_id: write.merchantId,
+      mode: write.mode,
+      ikey: write.idempotencyKey,
+      fingerprint: write.fingerprint,
+      status: null,
+      body: null,
+      created: time(write.created),
+    });
+    count.write();
+    await trx('payment_intents').insert({
+      id: write.intentId,
+      merchant_id: write.merchantId,
+      mode: write.mode,
+      amount: write.amount,
+      currency: write.currency,
+      merchant_order_id: write.merchantOrderId,
+      status: 'created',
+      metadata: '{}',
+      created: time(write.created),
+      expires_at: time(write.expiresAt),
+    });
+    count.write();
+    await trx('checkout_sessions').insert({ token_hash: write.tokenHash, intent_id: write.intentId, expires_at: time(write.expiresAt) });
+    count.write();
+    await trx('idempotency')
+      .update({ status: 201, body: write.answer })
+      .where({ merchant_id: write.merchantId, mode: write.mode, ikey: write.idempotencyKey });
+  };
+
+  const store: FloorStore = {
+    apiKey: async (prefix) => (await rows<KeyRow>(db()('api_keys').select('digest', 'merchant_id', 'mode').where({ prefix })))[0],
+    idempotent: async (merchantId, mode, ikey) =>
+      (await rows<IdempotencyRow>(db()('idempotency').select('fingerprint', 'status', 'body').where({ merchant_id: merchantId, mode, ikey })))[0],
+    intent: async (id, merchantId, mode) => (await rows<IntentRow>(db()('payment_intents').select(COLUMNS).where({ id, merchant_id: merchantId, mode })))[0],
+    intents: (merchantId, mode, limit) =>
+      rows<IntentRow>(db()('payment_intents').select(COLUMNS).where({ merchant_id: merchantId, mode }).orderBy('seq', 'desc').limit(limit)),
+    async create(write: CreateWrite): Promise<void> {
+      count.begin();
+      try {
+        await knex.transaction((trx) => (context ? context.withTransaction(trx, () => writeAll(context.db(), write)) : writeAll(trx, write)));
+        count.commit();
+      } catch (error) {
+        count.rollback();
+        throw isDuplicate(error) ? new DuplicateError('duplicate key') : error;
+      }
+    },
+    counters: () => count.snapshot(),
+    countIntents: async () => {
+      const row = (await knex('payment_intents').count({ count: '*' }).first()) as { count: number | string } | undefined;
+      return Number(row?.count ?? 0);
+    },
+    close: () => knex.destroy(),
+  };
+  if (context) {
+    // The service enters its storage with its first unit of work; here at start-up, so every
+    // measured request of every scenario runs with promise hooks on, as the service's do.
+    await knex.transaction((trx) => context.withTransaction(trx, async () => undefined));
+  }
+  return store;
+}
