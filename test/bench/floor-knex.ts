@@ -9,6 +9,28 @@ function isDuplicate(error: unknown): boolean {
   return code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
+/**
+ * BEGIN, `work` and COMMIT on one pooled connection with no AsyncLocalStorage: what
+ * KnexContext.inTransaction does, minus the storage (which would turn promise hooks on here).
+ */
+async function onOneConnection(knex: Knex, work: (bound: Knex) => Promise<void>): Promise<void> {
+  const connection = (await knex.client.acquireConnection()) as object;
+  const raw = (sql: string): Knex.Raw => Object.assign(knex.raw(sql), { _connection: connection });
+  const bound = ((table: string) => knex(table).connection(connection)) as unknown as Knex;
+  try {
+    await raw('BEGIN');
+    try {
+      await work(bound);
+      await raw('COMMIT');
+    } catch (error) {
+      await raw('ROLLBACK').catch(() => undefined);
+      throw error;
+    }
+  } finally {
+    knex.client.releaseConnection(connection);
+  }
+}
+
 export interface KnexFloorOptions {
   /**
    * Route every statement through a KnexContext, as the service's repositories do: create's
@@ -21,8 +43,9 @@ export interface KnexFloorOptions {
 /**
  * The floor's statements on the floor's schema (made by the floor process), through a knex
  * instance built by the service's own `createKnex` (pool, session set-up and pragmas as the
- * service's): the query builder for every read and write, `knex.transaction` for create's one
- * transaction. The statements are the floor's (no `LIMIT 1` on the single-row reads); knex adds
+ * service's): the query builder for every read and write, and for create's one transaction
+ * what the service's unit of work does (BEGIN, the statements and COMMIT on one pooled
+ * connection; with the ALS step, the service's own KnexContext.inTransaction). The statements are the floor's (no `LIMIT 1` on the single-row reads); knex adds
  * its builder, compiler, runner and pool, and on MariaDB sends them as text queries (mysql2
  * `query`, values inlined by the client) where the floor sends prepared statements.
  */
@@ -81,7 +104,8 @@ export async function openKnexFloor(url: string, options: KnexFloorOptions): Pro
     async create(write: CreateWrite): Promise<void> {
       count.begin();
       try {
-        await knex.transaction((trx) => (context ? context.withTransaction(trx, () => writeAll(context.db(), write)) : writeAll(trx, write)));
+        if (context) await context.inTransaction(() => writeAll(context.db(), write));
+        else await onOneConnection(knex, (bound) => writeAll(bound, write));
         count.commit();
       } catch (error) {
         count.rollback();
@@ -98,7 +122,7 @@ export async function openKnexFloor(url: string, options: KnexFloorOptions): Pro
   if (context) {
     // The service enters its storage with its first unit of work; here at start-up, so every
     // measured request of every scenario runs with promise hooks on, as the service's do.
-    await knex.transaction((trx) => context.withTransaction(trx, async () => undefined));
+    await context.inTransaction(async () => undefined);
   }
   return store;
 }

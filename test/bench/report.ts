@@ -201,7 +201,7 @@ const LADDER_STEPS: ReadonlyArray<{ readonly label: string; readonly adds: strin
     label: 'hapi + knex',
     adds:
       "knex in place of the driver: its query builder and compiler for each statement, its runner and pool (tarn: an acquire " +
-      'and a release around each query), `knex.transaction` for create\'s, the service\'s own `createKnex` set-up; on MariaDB ' +
+      'and a release around each query), create\'s transaction as the service\'s unit of work runs it (BEGIN and COMMIT on one pooled connection), the service\'s own `createKnex` set-up; on MariaDB ' +
       "text queries (mysql2 `query`, values inlined by the client) where the floor sends prepared statements.",
   },
   {
@@ -398,14 +398,16 @@ function methodSection(report: Report): string {
     to 10 on MariaDB with the service's session set-up, one connection on SQLite with its
     pragmas): the query builder for each read (\`select … where …\`, the list's with
     \`orderBy('seq', 'desc').limit(21)\`; no \`LIMIT 1\` on single-row reads, as the floor) and
-    each insert and update, and \`knex.transaction\` around create's four writes. knex's mysql2 client sends text queries
+    each insert and update, and around create's four writes BEGIN and COMMIT on one pooled
+    connection the statements are bound to, as the service's unit of work does (not
+    \`knex.transaction\`, which the service left for its cost). knex's mysql2 client sends text queries
     (values inlined by mysql2) where the floor sends prepared statements; that is part of the
     step. Also in the floor's process, on a port of its own; nothing there enters an
     AsyncLocalStorage, and the bench checks that promise hooks are off in it.
   - *hapi + knex + ALS*: the same as hapi + knex in a process of its own whose store goes
-    through the service's \`KnexContext\`: create's transaction runs inside
-    \`withTransaction(trx, …)\` (an \`AsyncLocalStorage.run\`, as the service's unit of work runs
-    it) and every statement takes its builder from \`db()\`. The context is entered once at
+    through the service's \`KnexContext\`: create's transaction is its \`inTransaction\` (the
+    service's unit of work's own: BEGIN and COMMIT on one connection, the work inside an
+    \`AsyncLocalStorage.run\`) and every statement takes its builder from \`db()\`. The context is entered once at
     start-up, as the service's is by its first unit of work, so promise hooks (process-wide once
     on) are on for every measured request; the bench checks that they are. On SQLite the floor's
     file then has three connections (better-sqlite3's, knex's in the floor process, knex's in
