@@ -28,6 +28,7 @@ export * from './domain/pending-attempt';
 export * from './domain/return-url';
 export * from './domain/sign-in-throttle';
 export * from './domain/tokens';
+export * from './domain/without-undefined';
 export * from './domain/user.entity';
 export * from './domain/ledger';
 export * from './domain/ledger-postings';

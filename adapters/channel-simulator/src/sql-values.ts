@@ -3,6 +3,4 @@ export const millis = (date: Date | undefined): number | null => (date === undef
 export const date = (value: number | string | null): Date | undefined => (value === null ? undefined : new Date(Number(value)));
 
 /** A row mapped to an entity keeps no `undefined` fields (optional fields are absent, as the entities declare them). */
-export function withoutUndefined<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as T;
-}
+export { withoutUndefined } from '@payments/core';

@@ -1,3 +1,4 @@
+import { withoutUndefined } from './without-undefined';
 import { API_VERSIONS, CURRENT_API_VERSION } from './api-version';
 import type { DomainEvent } from './event.entity';
 
@@ -10,9 +11,6 @@ export function rfc3339Seconds(date: Date): string {
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-function withoutUndefined<T extends Record<string, unknown>>(object: T): T {
-  return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined)) as T;
-}
 
 /** 2026-09-01: `{id, type, created, livemode, data}`. */
 function render20260901(event: DomainEvent): RenderedEvent {

@@ -43,7 +43,5 @@ export function toNullable<T>(value: T | undefined): T | null {
   return value === undefined ? null : value;
 }
 
-/** The entity with its undefined properties left out, so a read-back equals what was stored. */
-export function withoutUndefined<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as T;
-}
+/** Rows mapped to entities keep no undefined fields: core's rule, one implementation. */
+export { withoutUndefined } from '@payments/core';

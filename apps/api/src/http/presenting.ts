@@ -1,13 +1,11 @@
 import type { Page } from '@payments/core';
-import { rfc3339Seconds } from '@payments/core';
+import { rfc3339Seconds, withoutUndefined } from '@payments/core';
 
 /** Timestamps on the wire: RFC 3339 UTC with Z and whole seconds (the event renderer's rule). */
 export const timestamp = rfc3339Seconds;
 
 /** Drops absent fields: the API omits a field rather than sending null. */
-export function compact<T extends Record<string, unknown>>(object: T): T {
-  return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined)) as T;
-}
+export const compact: <T extends Record<string, unknown>>(object: T) => T = withoutUndefined;
 
 /**
  * The list envelope `{object: "list", data, has_more}`: of a cursor page, or of a short
