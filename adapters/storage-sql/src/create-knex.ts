@@ -11,6 +11,32 @@ interface MysqlConnection {
 /** The slice of a better-sqlite3 Database that pool set-up needs. */
 interface SqliteConnection {
   pragma(source: string): unknown;
+  prepare(source: string): unknown;
+}
+
+/** Statements kept per SQLite connection; knex's SQL texts are parameterised, so few are distinct. */
+const PREPARED_STATEMENTS_KEPT = 500;
+
+/**
+ * knex prepares every statement anew (`connection.prepare(sql)` per query), and SQLite's parse and
+ * plan of a statement cost more than running it: keep the prepared ones by SQL text, the least
+ * recently used dropped first. Reusing one is safe here: better-sqlite3 runs a statement to the
+ * end synchronously, and SQLite prepares it again by itself after a schema change.
+ */
+function withPreparedStatementCache(connection: SqliteConnection): void {
+  const prepare = connection.prepare.bind(connection);
+  const kept = new Map<string, unknown>();
+  connection.prepare = (source: string): unknown => {
+    let statement = kept.get(source);
+    if (statement === undefined) {
+      statement = prepare(source);
+      if (kept.size >= PREPARED_STATEMENTS_KEPT) kept.delete(kept.keys().next().value as string);
+    } else {
+      kept.delete(source);
+    }
+    kept.set(source, statement);
+    return statement;
+  };
 }
 
 type PoolDone = (error: Error | null, connection: unknown) => void;
@@ -32,6 +58,7 @@ function sqliteSession(connection: SqliteConnection, done: PoolDone): void {
     connection.pragma('journal_mode = WAL');
     connection.pragma('busy_timeout = 5000');
     connection.pragma('foreign_keys = ON');
+    withPreparedStatementCache(connection);
     done(null, connection);
   } catch (error) {
     done(error as Error, connection);

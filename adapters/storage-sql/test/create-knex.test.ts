@@ -99,3 +99,26 @@ if (onMysql) {
     }
   });
 }
+
+test('SQLite statements are prepared once per SQL text and stay right after a schema change', async (t) => {
+  const directory = await mkdtemp(join(tmpdir(), 'payments-knex-'));
+  const knex = createKnex(`sqlite:${join(directory, 'prepared.sqlite')}`);
+  try {
+    const connection = (await knex.client.acquireConnection()) as { prepare(sql: string): unknown };
+    try {
+      t.is(connection.prepare('select 1 as one'), connection.prepare('select 1 as one'), 'one statement for one SQL text');
+      t.not(connection.prepare('select 2 as two'), connection.prepare('select 1 as one'));
+    } finally {
+      knex.client.releaseConnection(connection);
+    }
+    await knex.schema.createTable('things', (table) => table.string('id').primary());
+    await knex('things').insert({ id: 'a' });
+    t.deepEqual(await knex('things').select('*'), [{ id: 'a' }]);
+    await knex.schema.alterTable('things', (table) => table.string('colour').nullable());
+    // The same SQL text again: the kept statement must see the new column, not the old plan.
+    t.deepEqual(await knex('things').select('*'), [{ id: 'a', colour: null }]);
+  } finally {
+    await knex.destroy();
+    await rm(directory, { recursive: true, force: true });
+  }
+});
