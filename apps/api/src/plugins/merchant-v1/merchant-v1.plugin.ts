@@ -9,7 +9,6 @@ import { eventRoutes } from './events.route';
 import { fxRoutes, type FxRoutesDeps } from './fx.route';
 import { requireIdempotencyKey } from './idempotency';
 import { paymentIntentRoutes, type PaymentIntentRoutesDeps } from './payment-intents.route';
-import { v1Headers } from './schemas';
 import { testHelperRoutes, type TestHelperRoutesDeps } from './test-helpers.route';
 import { settlementRoutes, type SettlementRoutesDeps } from './settlements.route';
 import type { ListEvents, PlatformKeys } from '@payments/core';
@@ -47,7 +46,6 @@ export const merchantV1Plugin: Plugin<MerchantV1Options> = {
           auth: 'api-key',
           // Only JSON bodies are read; anything else is 415 before any work is done.
           payload: route.method === 'POST' ? { allow: 'application/json' } : undefined,
-          validate: { headers: v1Headers, ...(route.options as { validate?: object }).validate },
         },
       })),
     );

@@ -1,6 +1,5 @@
 import {
   ID_PATTERNS,
-  IDEMPOTENCY,
   MAX_AMOUNT,
   MAX_CONVERTED_AT_CREATION,
   MAX_RETURN_URL_LENGTH,
@@ -59,26 +58,6 @@ export const eventListQuery = Joi.object({
 export const paymentIntentParams = Joi.object({
   id: Joi.string().max(64).pattern(ID_PATTERNS.payment_intent, 'payment intent id').required(),
 });
-
-/** Headers every `/v1` route may carry; others pass through untouched. */
-/**
- * The headers of every `/v1` request: an `Idempotency-Key` of at most 255 characters (Api-Version
- * is checked by its extension; header values are always strings). A plain function rather than a
- * joi object schema: joi's per-call set-up (preferences, state, a walk over every header) cost
- * about 5 % of a request's CPU for this one length check. It fails the way joi would (a
- * ValidationError with the same `details`), so validationFailAction answers the same 400.
- */
-export async function v1Headers(headers: string | object | Buffer): Promise<undefined> {
-  const key = (headers as Record<string, unknown>)['idempotency-key'];
-  if (typeof key === 'string' && key.length > IDEMPOTENCY.maxKeyLength) {
-    const message = `idempotency-key length must be less than or equal to ${IDEMPOTENCY.maxKeyLength} characters long`;
-    throw Object.assign(new Error(message), {
-      name: 'ValidationError',
-      details: [{ message, path: ['idempotency-key'], type: 'string.max', context: { limit: IDEMPOTENCY.maxKeyLength, label: 'idempotency-key', key: 'idempotency-key' } }],
-    });
-  }
-  return undefined;
-}
 
 export const attemptCreateBody = Joi.object({
   payment_method: Joi.string().max(64).required(),
