@@ -1,5 +1,6 @@
 import type { ApiKey, ApiKeyRepository, ApiKeyWithMerchant, Mode } from '@payments/core';
 import type { KnexContext } from '../knex-context';
+import { selectRows } from '../select-rows';
 import { merchantFromRow, type MerchantRow } from './knex-merchant.repository';
 import { toDate, toMillis, toNullable, toNullableMillis, toOptional, toOptionalDate, withoutUndefined, type BigIntValue } from '../mapping/column-values';
 
@@ -24,7 +25,12 @@ interface KeyColumnsOfJoin {
   key_revoked_at: BigIntValue | null;
 }
 
-const KEY_COLUMNS_OF_JOIN = ['id', 'mode', 'secret_digest', 'name', 'created_at', 'revoked_at'].map((column) => `api_keys.${column} as key_${column}`);
+/** Every authenticated request runs this: the merchant's columns under their own names, the key's prefixed, one row per key. */
+const KEYS_WITH_MERCHANT_BY_PREFIX =
+  'select `merchants`.*, ' +
+  ['id', 'mode', 'secret_digest', 'name', 'created_at', 'revoked_at'].map((column) => `\`api_keys\`.\`${column}\` as \`key_${column}\``).join(', ') +
+  ' from `api_keys` inner join `merchants` on `merchants`.`id` = `api_keys`.`merchant_id`' +
+  ' where `api_keys`.`prefix` = ? order by `api_keys`.`created_at` asc, `api_keys`.`id` asc';
 
 function toEntity(row: ApiKeyRow): ApiKey {
   return withoutUndefined({
@@ -60,14 +66,7 @@ export class KnexApiKeyRepository implements ApiKeyRepository {
   }
 
   async findByPrefix(prefix: string): Promise<ApiKeyWithMerchant[]> {
-    // The merchant's columns under their own names, the key's prefixed: one row per key.
-    const rows: Array<MerchantRow & KeyColumnsOfJoin> = await this.context
-      .db()('api_keys')
-      .join('merchants', 'merchants.id', 'api_keys.merchant_id')
-      .select('merchants.*', ...KEY_COLUMNS_OF_JOIN)
-      .where('api_keys.prefix', prefix)
-      .orderBy('api_keys.created_at', 'asc')
-      .orderBy('api_keys.id', 'asc');
+    const rows = await selectRows<MerchantRow & KeyColumnsOfJoin>(this.context.db(), KEYS_WITH_MERCHANT_BY_PREFIX, [prefix]);
     return rows.map((row) => ({
       key: toEntity({
         id: row.key_id,

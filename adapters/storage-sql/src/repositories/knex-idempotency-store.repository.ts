@@ -12,6 +12,7 @@ import {
 import { dialectOf, mysqlFlavourOf, withoutLockWait } from '../dialect';
 import type { Knex } from 'knex';
 import type { KnexContext } from '../knex-context';
+import { selectRows } from '../select-rows';
 import { toNumber, type BigIntValue } from '../mapping/column-values';
 import { isDatabaseUnavailableError, isDuplicateKeyError, isLockWaitTimeout } from '../sql-errors';
 
@@ -46,6 +47,8 @@ function keyColumns(scope: IdempotencyScope): Pick<IdempotencyRow, 'merchant_id'
 /** What `find` and a lost INSERT read: the row without the key columns the caller already has. */
 const READ_COLUMNS = ['fingerprint', 'token', 'state', 'locked_until', 'response_status', 'response_body', 'expires_at'] as const;
 type ReadRow = Pick<IdempotencyRow, (typeof READ_COLUMNS)[number]>;
+/** Every POST reads its key first: written out once rather than compiled per request. */
+const FIND_KEY = `select ${READ_COLUMNS.map((column) => `\`${column}\``).join(', ')} from \`idempotency_keys\` where \`merchant_id\` = ? and \`mode\` = ? and \`idem_key\` = ? limit 1`;
 
 /** The row as seen at `now`: its answer, in flight, or undefined when it may be claimed. */
 function knownOf(row: ReadRow, now: number): KnownKey | undefined {
@@ -83,7 +86,7 @@ export class KnexIdempotencyStore implements IdempotencyStore {
   }
 
   async find(scope: IdempotencyScope, now: Date): Promise<KnownKey | undefined> {
-    const row: ReadRow | undefined = await this.table().select([...READ_COLUMNS]).where(keyColumns(scope)).first();
+    const [row] = await selectRows<ReadRow>(this.context.db(), FIND_KEY, [scope.merchantId, scope.mode, scope.key]);
     return row === undefined ? undefined : knownOf(row, now.getTime());
   }
 

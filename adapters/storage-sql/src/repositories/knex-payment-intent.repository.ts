@@ -14,7 +14,11 @@ import { toPaymentIntent, toPaymentIntentRow, type PaymentIntentRow } from '../m
 import { INDEXES } from '../migrations/001-initial-schema.migration';
 import { dialectOf } from '../dialect';
 import { isDuplicateKeyError } from '../sql-errors';
+import { selectRows } from '../select-rows';
 import { cursorSeq } from './cursor';
+
+/** Every read of one intent (the API's GET above all): written out once rather than compiled per call. */
+const INTENT_BY_ID = 'select * from `payment_intents` where `id` = ? and `merchant_id` = ? and `mode` = ? limit 1';
 
 const MERCHANT_ORDER_UNIQUE = {
   indexName: INDEXES.intentsMerchantOrder,
@@ -48,7 +52,7 @@ export class KnexPaymentIntentRepository implements PaymentIntentRepository {
   }
 
   async findById(scope: AccountScope, id: string): Promise<PaymentIntent | undefined> {
-    const row = await this.table().where({ id, merchant_id: scope.merchantId, mode: scope.mode }).first();
+    const [row] = await selectRows<PaymentIntentRow>(this.context.db(), INTENT_BY_ID, [id, scope.merchantId, scope.mode]);
     return row === undefined ? undefined : toPaymentIntent(row);
   }
 
