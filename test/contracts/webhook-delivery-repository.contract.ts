@@ -91,6 +91,56 @@ export function webhookDeliveryRepositoryContract(adapter: StorageAdapter): void
     });
   });
 
+  test(title('many attempts recorded at once: each only under its own lease, and all or nothing'), async (t) => {
+    await withOwnStorage(adapter, async (s) => {
+      const scope = aScope();
+      const [a, b, c, d] = [await queue(s, scope), await queue(s, scope), await queue(s, scope), await queue(s, scope)];
+      const lease = new Date(T0.getTime() + MIN);
+      t.is((await s.webhookDeliveries.claimDue('test', T0, lease, 10)).length, 4);
+      // c's and d's leases run out (their pass died) and another pass takes them over.
+      const later = new Date(lease.getTime() + 1);
+      const lease2 = new Date(later.getTime() + MIN);
+      t.is((await s.webhookDeliveries.claimDue('test', later, lease2, 10, new Set([a.delivery.id, b.delivery.id]))).length, 2);
+      const attemptOf = (delivery: WebhookDelivery, status: number) => ({
+        id: `wha_${randomBytes(8).toString('hex')}`,
+        deliveryId: delivery.id,
+        at: later,
+        responseStatus: status,
+        latencyMs: 7,
+        ...(status === 200 ? {} : { error: `HTTP ${status}` }),
+      });
+      const [attemptA, attemptB, attemptC] = [attemptOf(a.delivery, 200), attemptOf(b.delivery, 500), attemptOf(c.delivery, 200)];
+      const held = await s.webhookDeliveries.recordAttempts([
+        { next: afterAttempt(a.delivery, { status: 200 }, later), heldUntil: lease, attempt: attemptA },
+        { next: afterAttempt(b.delivery, { status: 500 }, later), heldUntil: lease, attempt: attemptB },
+        { next: afterAttempt(c.delivery, { status: 200 }, later), heldUntil: lease, attempt: attemptC },
+      ]);
+      t.deepEqual(held, [true, true, false], "c's lease is no longer the one it was claimed with");
+      const stored = async (delivery: WebhookDelivery) => (await s.webhookDeliveries.findById(scope, delivery.id))!;
+      t.like(await stored(a.delivery), { status: 'delivered', attempts: 1, responseStatus: 200, lockedUntil: undefined, nextRetryAt: undefined, lastError: undefined });
+      t.like(await stored(b.delivery), { status: 'pending', attempts: 1, responseStatus: 500, lastError: 'HTTP 500', lockedUntil: undefined });
+      t.is((await stored(b.delivery)).nextRetryAt?.getTime(), later.getTime() + MIN);
+      t.like(await stored(c.delivery), { status: 'pending', attempts: 0 });
+      t.is((await stored(c.delivery)).lockedUntil?.getTime(), lease2.getTime(), 'still held by the pass that took it over');
+      t.deepEqual(await s.webhookDeliveries.listAttempts(a.delivery.id), [attemptA]);
+      t.deepEqual(await s.webhookDeliveries.listAttempts(b.delivery.id), [attemptB]);
+      t.deepEqual(await s.webhookDeliveries.listAttempts(c.delivery.id), []);
+      // One record that cannot be stored (its attempt id is taken) and nothing of the write is.
+      await t.throwsAsync(
+        s.webhookDeliveries.recordAttempts([
+          { next: afterAttempt(c.delivery, { status: 200 }, later), heldUntil: lease2, attempt: attemptOf(c.delivery, 200) },
+          { next: afterAttempt(d.delivery, { status: 200 }, later), heldUntil: lease2, attempt: { ...attemptOf(d.delivery, 200), id: attemptA.id } },
+        ]),
+        { any: true },
+      );
+      t.is((await stored(c.delivery)).lockedUntil?.getTime(), lease2.getTime());
+      t.deepEqual(await s.webhookDeliveries.listAttempts(c.delivery.id), []);
+      t.deepEqual(await s.webhookDeliveries.recordAttempts([]), []);
+      t.deepEqual(await s.webhookDeliveries.recordAttempts([{ next: afterAttempt(c.delivery, { status: 200 }, later), heldUntil: lease2, attempt: attemptC }]), [true]);
+      t.like(await stored(c.delivery), { status: 'delivered', attempts: 1 });
+    });
+  });
+
   test(title('a list without a mode has both modes of the merchant, newest first; with one, only that mode'), async (t) => {
     const s = storage();
     const live = aScope('live');

@@ -2,6 +2,7 @@ import type { Mode } from '@payments/core';
 import type {
   AccountScope,
   ClaimedDelivery,
+  DeliveryAttemptRecord,
   Page,
   WebhookDelivery,
   WebhookDeliveryAttempt,
@@ -55,11 +56,20 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
     return this.store.atomic(() => {
       const row = this.store.tables.webhookDeliveries.get(next.id);
       if (!row || row.value.lockedUntil?.getTime() !== heldUntil.getTime()) return false;
+      if (attempt && this.store.tables.webhookDeliveryAttempts.some((logged) => logged.value.id === attempt.id)) throw new Error(`Duplicate webhook delivery attempt id ${attempt.id}`);
       const { lockedUntil: _l, ...rest } = deepCopy(next);
       void _l;
       this.store.tables.webhookDeliveries.set(next.id, { ...row, value: rest });
       if (attempt) this.store.tables.webhookDeliveryAttempts.push({ seq: this.store.nextSequence(), value: deepCopy(attempt) });
       return true;
+    });
+  }
+
+  recordAttempts(records: readonly DeliveryAttemptRecord[]): Promise<boolean[]> {
+    return this.store.transaction(async () => {
+      const held: boolean[] = [];
+      for (const record of records) held.push(await this.recordAttempt(record.next, record.heldUntil, record.attempt));
+      return held;
     });
   }
 

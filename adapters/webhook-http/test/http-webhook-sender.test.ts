@@ -218,6 +218,17 @@ test('TLS: an untrusted certificate or another name is refused', async (t) => {
   t.is(receiver.requests.length, 0);
 });
 
+test('TLS: the one kept context still checks each connection: after a good send, another name is refused', async (t) => {
+  const tls = await selfSignedCertificate('hooks.test.example');
+  const receiver = await startHttpsReceiver(tls);
+  t.teardown(() => receiver.close());
+  const sender = new HttpWebhookSender({ egressAllow: ['127.0.0.1'], dnsOverrides: { 'hooks.test.example': '127.0.0.1', 'other.test.example': '127.0.0.1' }, ca: tls.cert });
+  t.is((await sender.send(request(`https://hooks.test.example:${receiver.port}/`))).status, 200);
+  t.like(await sender.send(request(`https://other.test.example:${receiver.port}/`)), { status: undefined, error: 'TLS certificate refused (ERR_TLS_CERT_ALTNAME_INVALID)' });
+  t.is((await sender.send(request(`https://hooks.test.example:${receiver.port}/`))).status, 200);
+  t.is(receiver.requests.length, 2);
+});
+
 test('the allow-list is announced loudly and must hold IP addresses', (t) => {
   const warnings: string[] = [];
   new HttpWebhookSender({ egressAllow: ['127.0.0.1'], logger: { warn: (_fields, message) => warnings.push(message) } });

@@ -15,6 +15,12 @@ export interface Job {
    */
   readonly exclusive?: boolean;
   run(): Promise<number>;
+  /**
+   * Asked after a run that succeeded: true when the job stopped with work still due (a relay
+   * drain cut short so the lane's other jobs get their turn). The lane's next pass then starts at
+   * once instead of a tick later, so a backlog is worked through without a tick's pause each time.
+   */
+  readonly moreDue?: () => boolean;
 }
 
 /** Jobs that run one after another, on a loop of their own. */
@@ -79,9 +85,14 @@ class LaneLoop {
 
   start(): void {
     const loop = (): void => {
-      this.running = this.pass().finally(() => {
-        if (this.running !== undefined) this.timer = setTimeout(loop, this.tickMs);
-      });
+      let again = false;
+      this.running = this.pass()
+        .then((moreDue) => {
+          again = moreDue;
+        })
+        .finally(() => {
+          if (this.running !== undefined) this.timer = setTimeout(loop, again ? 0 : this.tickMs);
+        });
     };
     this.timer = setTimeout(loop, 0);
   }
@@ -94,8 +105,10 @@ class LaneLoop {
     clearTimeout(this.timer);
   }
 
-  async pass(): Promise<void> {
+  /** Runs the lane's due jobs; true when one of them left work due (see `Job.moreDue`). */
+  async pass(): Promise<boolean> {
     const lane = this.lane.name;
+    let moreDue = false;
     for (const job of this.lane.jobs) {
       const now = Date.now();
       const previous = this.lastRun.get(job.name);
@@ -106,6 +119,7 @@ class LaneLoop {
       try {
         const count = job.exclusive === false ? await job.run() : await this.locks.withLock(`job:${lane}:${job.name}`, JOB_LEASE_MS, () => job.run(), { waitMs: 0 });
         ran('ok');
+        if (job.moreDue?.() === true) moreDue = true;
         if (count > 0) this.logger.info({ job: job.name, lane, count }, 'job done');
       } catch (error) {
         // Busy: another worker holds the job this tick.
@@ -119,5 +133,6 @@ class LaneLoop {
         else this.logger.error({ job: job.name, lane, err: error }, 'job failed');
       }
     }
+    return moreDue;
   }
 }

@@ -84,6 +84,24 @@ test('start ticks on its own and stop waits for the pass under way', async (t) =
   t.is(slow.calls, calls, 'no pass after stop');
 });
 
+test('a job that stopped with work still due gets the next pass at once, not a tick later', async (t) => {
+  let left = 4;
+  const draining: Job & { calls: number } = {
+    ...job('relay', 0, async () => {
+      left -= 1;
+      return 1;
+    }),
+    moreDue: () => left > 0,
+  };
+  // A tick far longer than the test: only passes started at once can reach the fourth run.
+  const scheduler = new Scheduler(lane(draining), 600_000, silent, new InMemoryLockManager());
+  scheduler.start();
+  for (let waited = 0; left > 0 && waited < 5000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+  await new Promise((r) => setTimeout(r, 50));
+  await scheduler.stop();
+  t.is(left, 0, 'three passes at once while work was left, then the tick');
+});
+
 test('a job that is not exclusive runs in every worker at once', async (t) => {
   const locks = new InMemoryLockManager();
   let running = 0;

@@ -10,6 +10,13 @@ export interface ClaimedDelivery {
   readonly event: DomainEvent;
 }
 
+/** One attempt to store: the delivery's new state, the lease it was claimed under, the attempt to log (none when nothing was sent). */
+export interface DeliveryAttemptRecord {
+  readonly next: WebhookDelivery;
+  readonly heldUntil: Date;
+  readonly attempt: WebhookDeliveryAttempt | undefined;
+}
+
 export interface WebhookDeliveryListRequest extends PageRequest {
   readonly endpointId?: string;
 }
@@ -46,6 +53,12 @@ export interface WebhookDeliveryRepository {
    * nothing stored) otherwise.
    */
   recordAttempt(next: WebhookDelivery, heldUntil: Date, attempt: WebhookDeliveryAttempt | undefined): Promise<boolean>;
+  /**
+   * `recordAttempt` for several deliveries (distinct ids) at once, in one transaction: one answer
+   * per record, in order (false, and nothing stored for it, where that lease is no longer the
+   * delivery's). All or nothing: when it throws, none of them was stored.
+   */
+  recordAttempts(records: readonly DeliveryAttemptRecord[]): Promise<boolean[]>;
   /** The delivery's attempts, oldest first. */
   listAttempts(deliveryId: string): Promise<WebhookDeliveryAttempt[]>;
   /** The scope's delivery; undefined for another merchant's or mode's. */

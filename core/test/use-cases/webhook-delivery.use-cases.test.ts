@@ -8,6 +8,7 @@ import { newId } from '../../src/domain/ids';
 import type { Mode } from '../../src/domain/mode';
 import type { WebhookEndpoint } from '../../src/domain/webhook-endpoint.entity';
 import type { WebhookRequest, WebhookResponse, WebhookSender } from '../../src/ports/webhook-sender.port';
+import type { DeliveryAttemptRecord, WebhookDeliveryRepository } from '../../src/ports/webhook-delivery.repository.port';
 import { PlatformKeys } from '../../src/use-cases/platform-keys/platform-keys.use-case';
 import { RelayWebhookDeliveries } from '../../src/use-cases/relay-webhook-deliveries/relay-webhook-deliveries.use-case';
 import { ResendWebhookDelivery } from '../../src/use-cases/webhook-deliveries/webhook-deliveries.use-cases';
@@ -32,14 +33,29 @@ class ScriptedSender implements WebhookSender {
   }
 }
 
-function setup(sender: WebhookSender, activationSeconds = 3600) {
+/** The storage's delivery repository with its two attempt writes seen (and replaced) by the test. */
+function watchedWrites(
+  repository: WebhookDeliveryRepository,
+  writes: {
+    shared?: (records: readonly DeliveryAttemptRecord[], write: () => Promise<boolean[]>) => Promise<boolean[]>;
+    single?: (record: DeliveryAttemptRecord, write: () => Promise<boolean>) => Promise<boolean>;
+  },
+): WebhookDeliveryRepository {
+  return Object.assign(Object.create(repository) as WebhookDeliveryRepository, {
+    recordAttempts: (records: readonly DeliveryAttemptRecord[]) => (writes.shared ?? ((_r, write) => write()))(records, () => repository.recordAttempts(records)),
+    recordAttempt: (next: DeliveryAttemptRecord['next'], heldUntil: Date, attempt: DeliveryAttemptRecord['attempt']) =>
+      (writes.single ?? ((_r, write) => write()))({ next, heldUntil, attempt }, () => repository.recordAttempt(next, heldUntil, attempt)),
+  });
+}
+
+function setup(sender: WebhookSender, activationSeconds = 3600, deliveriesOf: (repository: WebhookDeliveryRepository) => WebhookDeliveryRepository = (repository) => repository) {
   const h = harness();
   const secretBox = new AesGcmSecretBox(randomBytes(32));
   const crypto = new CryptoWebhookCrypto();
   const platformKeys = new PlatformKeys(h.storage.platformKeys, crypto, secretBox, h.clock, h.random, { activationSeconds });
   const relay = new RelayWebhookDeliveries({
     uow: h.storage.uow,
-    deliveries: h.storage.webhookDeliveries,
+    deliveries: deliveriesOf(h.storage.webhookDeliveries),
     endpoints: h.storage.webhookEndpoints,
     merchants: h.storage.merchants,
     notices: h.storage.notices,
@@ -336,4 +352,71 @@ test('an endpoint failing continuously for five days is disabled; one success re
   t.is(health.successes, 0);
   t.true(health.attempts > 0);
   t.is(health.lastError, 'HTTP 503');
+});
+
+test("a pass's attempts are stored a few transactions at a time, not one each", async (t) => {
+  const writes: number[] = [];
+  const s = setup(new ScriptedSender([200]), 3600, (repository) =>
+    watchedWrites(repository, {
+      shared: (records, write) => {
+        writes.push(records.length);
+        return write();
+      },
+      single: (_record, write) => {
+        writes.push(1);
+        return write();
+      },
+    }),
+  );
+  const { merchant } = await s.newMerchant();
+  await s.addEndpoint(merchant.id);
+  for (let i = 0; i < 30; i += 1) await s.publish(s.event(merchant.id));
+  t.like(await s.relayPass(50), { claimed: 30, delivered: 30 });
+  t.is(writes.reduce((sum, n) => sum + n, 0), 30, 'each attempt stored once');
+  t.true(writes.length <= 3, `${writes.length} writes for 30 attempts`);
+  const stored = await s.storage.webhookDeliveries.list({ merchantId: merchant.id, mode: 'test' }, { limit: 50 });
+  t.true(stored.data.every((delivery) => delivery.status === 'delivered' && delivery.lockedUntil === undefined));
+});
+
+test("a record that cannot be stored fails its own delivery only: the others of its shared write are stored one by one", async (t) => {
+  let bad = '';
+  const shared: string[][] = [];
+  const s = setup(new ScriptedSender([200]), 3600, (repository) =>
+    watchedWrites(repository, {
+      shared: (records, write) => {
+        shared.push(records.map((record) => record.next.id));
+        return records.some((record) => record.next.id === bad) ? Promise.reject(new Error('row too large')) : write();
+      },
+      single: (record, write) => (record.next.id === bad ? Promise.reject(new Error('row too large')) : write()),
+    }),
+  );
+  const { merchant } = await s.newMerchant();
+  await s.addEndpoint(merchant.id);
+  const queued = [];
+  for (let i = 0; i < 5; i += 1) queued.push(...(await s.publish(s.event(merchant.id))));
+  bad = queued[2]!.id;
+  t.like(await s.relayPass(10), { claimed: 5, delivered: 4 });
+  t.true(
+    shared.some((ids) => ids.length > 1 && ids.includes(bad)),
+    'the bad record went in a shared write with others',
+  );
+  const scope = { merchantId: merchant.id, mode: 'test' as const };
+  for (const delivery of queued) {
+    const stored = (await s.storage.webhookDeliveries.findById(scope, delivery.id))!;
+    const attempts = await s.storage.webhookDeliveries.listAttempts(delivery.id);
+    if (delivery.id === bad) {
+      t.like(stored, { status: 'pending', attempts: 0 }, 'nothing stored: still leased, sent again when the lease runs out');
+      t.not(stored.lockedUntil, undefined);
+      t.is(attempts.length, 0);
+    } else {
+      t.like(stored, { status: 'delivered', attempts: 1, lockedUntil: undefined });
+      t.is(attempts.length, 1);
+    }
+  }
+  const failures = await s.storage.jobItemFailures.forJob('relay-webhooks', 'test');
+  t.deepEqual(
+    failures.map((failure) => failure.itemId),
+    [bad],
+    'recorded as the failed item',
+  );
 });

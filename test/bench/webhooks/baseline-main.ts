@@ -1,6 +1,7 @@
 import { createHmac, createPrivateKey, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import * as https from 'node:https';
+import { createSecureContext, type SecureContext } from 'node:tls';
 import { renderEventBody } from '@payments/core';
 import { CryptoRandomSource } from '@payments/node-runtime';
 import { failStart, serveUntilStopped } from '../ipc';
@@ -43,22 +44,25 @@ function signedHeaders(eventId: string, body: string, secret: Buffer, platformKe
 
 /**
  * One POST as HttpWebhookSender makes it: a new TLS connection (agent: false) to the receiver's
- * address, SNI and Host the endpoint's host name; resolves with the status (0 on error).
+ * address, SNI and Host the endpoint's host name, from the one TLS context the process keeps (the
+ * sender keeps one too; a `ca` option instead would build a context, and parse the CA, per POST);
+ * resolves with the status (0 on error).
  */
-function post(url: URL, address: string, ca: string, headers: Record<string, string>, body: string): Promise<number> {
+function post(url: URL, address: string, secureContext: SecureContext, headers: Record<string, string>, body: string): Promise<number> {
+  const options: https.RequestOptions & { secureContext: SecureContext } = {
+    host: address,
+    port: Number(url.port),
+    path: `${url.pathname}${url.search}`,
+    method: 'POST',
+    servername: url.hostname,
+    secureContext,
+    agent: false,
+    timeout: 10_000,
+    headers: { ...headers, host: url.host, 'content-length': String(Buffer.byteLength(body)) },
+  };
   return new Promise((resolve) => {
     const request = https.request(
-      {
-        host: address,
-        port: Number(url.port),
-        path: `${url.pathname}${url.search}`,
-        method: 'POST',
-        servername: url.hostname,
-        ca,
-        agent: false,
-        timeout: 10_000,
-        headers: { ...headers, host: url.host, 'content-length': String(Buffer.byteLength(body)) },
-      },
+      options,
       (response) => {
         response.resume();
         response.on('end', () => resolve(response.statusCode ?? 0));
@@ -80,7 +84,7 @@ function post(url: URL, address: string, ca: string, headers: Record<string, str
 async function main(): Promise<void> {
   const url = new URL(required('BENCH_WEBHOOK_URL'));
   const address = required('BENCH_WEBHOOK_ADDRESS');
-  const ca = readFileSync(required('BENCH_WEBHOOK_CA_FILE'), 'utf8');
+  const secureContext = createSecureContext({ ca: readFileSync(required('BENCH_WEBHOOK_CA_FILE'), 'utf8') });
   const merchantId = required('BENCH_MERCHANT_ID');
   const count = Number(required('BENCH_WEBHOOK_COUNT'));
   const concurrency = Number(required('BENCH_WEBHOOK_CONCURRENCY'));
@@ -98,7 +102,7 @@ async function main(): Promise<void> {
       const event = benchEvent(random, merchantId, new Date());
       const body = renderEventBody(event, API_VERSION);
       bodyBytes = Buffer.byteLength(body);
-      return post(url, address, ca, signedHeaders(event.id, body, secret, platformKey), body);
+      return post(url, address, secureContext, signedHeaders(event.id, body, secret, platformKey), body);
     });
     for (const status of await Promise.all(group)) if (status < 200 || status >= 300) failures += 1;
   }

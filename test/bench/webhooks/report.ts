@@ -15,6 +15,8 @@ export interface WebhookRun {
 export interface WebhookVariant {
   readonly name: string;
   readonly runs: WebhookRun[];
+  /** The share of the baseline's deliveries/s it should reach (none for the baseline itself). */
+  readonly goal?: number;
 }
 
 export interface WebhookOptions {
@@ -39,8 +41,11 @@ export interface WebhookReport {
   readonly variants: readonly WebhookVariant[];
 }
 
-/** The issue's goal: relay deliveries/s at least this share of the plain signed-POST loop's. */
-export const WEBHOOK_GOAL = 0.6;
+/**
+ * Relay deliveries/s at least this share of the plain signed-POST loop's, by worker count: one
+ * worker must reach 0.8×; four keep the earlier 0.6×.
+ */
+export const WEBHOOK_GOALS: Readonly<Record<number, number>> = { 1: 0.8, 4: 0.6 };
 
 const whole = (value: number): string => Math.round(value).toLocaleString('en-US');
 const seconds = (value: number): string => value.toFixed(2);
@@ -52,12 +57,11 @@ export function renderWebhookTable(variants: readonly WebhookVariant[]): string 
     '| sender | deliveries/s | range over runs | ÷ baseline | goal | start → first delivery s | enqueued → last delivery s |',
     '| --- | ---: | ---: | ---: | :---: | ---: | ---: |',
   ];
-  variants.forEach((variant, index) => {
+  variants.forEach((variant) => {
     const rates = variant.runs.map((run) => run.perSecond);
     const rate = median(rates);
     const ratio = rate / baseline;
-    // The first variant is the baseline itself; every relay variant has the issue's goal.
-    const goal = index === 0 ? '—' : `≥ ${WEBHOOK_GOAL.toFixed(1)} ${ratio >= WEBHOOK_GOAL ? 'pass' : '**miss**'}`;
+    const goal = variant.goal === undefined ? '—' : `≥ ${variant.goal.toFixed(1)} ${ratio >= variant.goal ? 'pass' : '**miss**'}`;
     lines.push(
       `| ${variant.name} | ${whole(rate)} | ${whole(Math.min(...rates))}–${whole(Math.max(...rates))} | ${ratio.toFixed(2)} | ${goal} | ${seconds(median(variant.runs.map((run) => run.toFirstS)))} | ${seconds(median(variant.runs.map((run) => run.toLastS)))} |`,
     );
@@ -100,20 +104,24 @@ beforehand took ${seconds(report.enqueueS)} s (median), not counted.
   recording every request. Only loopback traffic.
 - **Relay**: ${workers} worker process(es) (\`apps/worker/dist/src/main.js\`, the \`relay-webhooks\`
   job: \`RelayWebhookDeliveries\` through \`HttpWebhookSender\`) started with
-  \`PAYMENTS_TICK_MS=${options.tickMs}\`, \`LOG_LEVEL=info\`, no Redis (in-process locks: only the lease and \`FOR UPDATE SKIP
+  \`PAYMENTS_TICK_MS=${options.tickMs}\`${options.tickMs === 1000 ? " (the service's default)" : ''}, \`LOG_LEVEL=info\`, no Redis (in-process locks: only the lease and \`FOR UPDATE SKIP
   LOCKED\` keep the workers apart) and the receiver's \`NODE_EXTRA_CA_CERTS\`, \`PAYMENTS_EGRESS_ALLOW\`
   and \`PAYMENTS_DNS_OVERRIDES\` (so not \`NODE_ENV=production\`, which refuses the allow-list). Before each run
   ${options.deliveries} \`payment_intent.canceled\` events (${report.bodyBytes}-byte bodies) are
   written through core's \`publishEvent\` (in transactions of 100), which queues one delivery each
   for the merchant's one endpoint; then the workers are spawned, the bench waits until the receiver
   has seen all ${options.deliveries} (at most ${options.timeoutS} s) and stops them with SIGTERM. Each pass claims up to
-  ${options.concurrency} deliveries and sends them concurrently, each on a new TLS connection, then records the
-  pass's attempts in one transaction; a pass that claimed a full batch is followed at once by the
-  next (for up to 1 s) before the worker's other (idle) jobs run and the tick's pause.
+  ${options.concurrency} deliveries and sends them concurrently, each on a new TLS connection from the one TLS
+  context the sender keeps, and stores each attempt as its send finishes, in a transaction shared
+  with the attempts that finish meanwhile (one UPDATE and one multi-row INSERT; a shared write that
+  fails is done again attempt by attempt, so only the attempt that cannot be stored fails its
+  delivery). A pass that claimed a full batch is followed at once by the next for up to 1 s; then
+  the lane's other (idle) jobs run once and, as the relay says more is due, the lane goes on
+  without the tick's pause.
 - **Baseline**: one forked Node process POSTs the same number of bodies of the same size, each
   signed like the relay's (HMAC-SHA256 and Ed25519 over both signed messages, node:crypto, the
-  same five headers), with node:https and a new TLS connection per POST (\`agent: false\`, as
-  \`HttpWebhookSender\`), in groups of ${options.concurrency} sent together, each group awaited before the next
+  same five headers), with node:https and a new TLS connection per POST from one TLS context the
+  process keeps (\`agent: false\`, \`secureContext\`, as \`HttpWebhookSender\`), in groups of ${options.concurrency} sent together, each group awaited before the next
   (the relay's concurrency). No database, no egress check, no DNS override; the Ed25519 key is
   parsed once.
 - **Order**: one discarded warm-up relay run (${Math.min(200, options.deliveries)} deliveries, 1 worker, which also creates the

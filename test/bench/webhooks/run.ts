@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { publishEvent } from '@payments/core';
@@ -10,10 +10,11 @@ import { startWebhookReceiver, type WebhookReceiver } from '../../e2e/webhook-re
 import { killStartedChildren, startChild } from '../child-process';
 import { withWebhookSection } from '../doc-sections';
 import { loadAverage, machineInfo, packageVersion } from '../machine';
+import { summariseDirectory } from '../profile-summary';
 import { median } from '../stats';
 import type { WebhookBaselineResult } from './baseline-main';
 import { API_VERSION, benchEvent } from './events';
-import { renderWebhookSection, renderWebhookTable, type WebhookOptions, type WebhookRun, type WebhookVariant } from './report';
+import { renderWebhookSection, renderWebhookTable, WEBHOOK_GOALS, type WebhookOptions, type WebhookRun, type WebhookVariant } from './report';
 
 /** Compiled to test/dist/bench/webhooks/run.js: four levels up is the repository root. */
 const ROOT = resolve(__dirname, '..', '..', '..', '..');
@@ -22,8 +23,9 @@ const SERVER_URL = 'mysql://root@127.0.0.1:3306/test';
 /** WEBHOOK_BATCH in apps/worker/src/jobs.ts: deliveries one relay pass claims and sends at once. */
 const RELAY_CONCURRENCY = 50;
 const WARMUP_DELIVERIES = 200;
+const DEFAULT_WORKER_COUNTS = [1, 4] as const;
 
-const USAGE = `Usage: npm run bench:webhooks -- [--deliveries N] [--reps N] [--tick MS] [--timeout S]
+const USAGE = `Usage: npm run bench:webhooks -- [--deliveries N] [--reps N] [--tick MS] [--timeout S] [--workers 1,4] [--profile DIR]
 
 Deliveries per second from the webhook relay (1 and 4 worker processes) to a local HTTPS receiver,
 next to plain signed POSTs from one process, on a fresh MariaDB database at ${SERVER_URL}.
@@ -31,28 +33,53 @@ Writes the "Webhook delivery" section of docs/benchmarks.md.
 
   --deliveries N  deliveries per run (default 2000)
   --reps N        measured runs of each sender, interleaved (default 3, at least 3)
-  --tick MS       PAYMENTS_TICK_MS of the workers (default 10)
-  --timeout S     longest a run may take to deliver everything (default 120)`;
+  --tick MS       PAYMENTS_TICK_MS of the workers (default 1000, the service's own default)
+  --timeout S     longest a run may take to deliver everything (default 120)
+  --workers LIST  worker process counts to measure, comma-separated (default 1,4)
+  --profile DIR   profile the workers and the baseline (V8 CPU profiles, as --cpu-prof) into DIR
+                  (a directory per run), and print a summary; development only: --reps may be 1
+                  and nothing is written to docs/benchmarks.md (neither is it with other --workers)`;
 
-function parseOptions(argv: readonly string[]): WebhookOptions | undefined {
-  const values: Record<string, number> = { deliveries: 2000, reps: 3, tick: 10, timeout: 120 };
+/** What the command line asks for besides the report's options. */
+interface RunFlags {
+  readonly options: WebhookOptions;
+  readonly profileDir?: string;
+}
+
+function parseOptions(argv: readonly string[]): RunFlags | undefined {
+  const values: Record<string, number> = { deliveries: 2000, reps: 3, tick: 1000, timeout: 120 };
+  let workerCounts: number[] = [...DEFAULT_WORKER_COUNTS];
+  let profileDir: string | undefined;
   for (let i = 0; i < argv.length; i += 1) {
     const flag = argv[i] as string;
     if (flag === '--help' || flag === '-h') return undefined;
     const name = flag.replace(/^--/, '');
-    const value = Number(argv[i + 1]);
-    if (!(name in values) || !Number.isInteger(value) || value < 1) throw new Error(`Bad option ${flag} ${argv[i + 1] ?? ''}\n\n${USAGE}`);
-    values[name] = value;
+    const raw = argv[i + 1];
     i += 1;
+    if (name === 'profile' && raw !== undefined && raw !== '') {
+      profileDir = resolve(raw);
+      continue;
+    }
+    if (name === 'workers' && raw !== undefined) {
+      workerCounts = raw.split(',').map(Number);
+      if (workerCounts.length === 0 || workerCounts.some((count) => !Number.isInteger(count) || count < 1)) throw new Error(`Bad option ${flag} ${raw}\n\n${USAGE}`);
+      continue;
+    }
+    const value = Number(raw);
+    if (!(name in values) || !Number.isInteger(value) || value < 1) throw new Error(`Bad option ${flag} ${raw ?? ''}\n\n${USAGE}`);
+    values[name] = value;
   }
-  if ((values.reps as number) < 3) throw new Error(`--reps must be at least 3\n\n${USAGE}`);
+  if ((values.reps as number) < 3 && profileDir === undefined) throw new Error(`--reps must be at least 3\n\n${USAGE}`);
   return {
-    deliveries: values.deliveries as number,
-    repetitions: values.reps as number,
-    tickMs: values.tick as number,
-    timeoutS: values.timeout as number,
-    concurrency: RELAY_CONCURRENCY,
-    workerCounts: [1, 4],
+    options: {
+      deliveries: values.deliveries as number,
+      repetitions: values.reps as number,
+      tickMs: values.tick as number,
+      timeoutS: values.timeout as number,
+      concurrency: RELAY_CONCURRENCY,
+      workerCounts,
+    },
+    ...(profileDir === undefined ? {} : { profileDir }),
   };
 }
 
@@ -85,7 +112,20 @@ interface Setup {
   readonly receiver: WebhookReceiver;
   readonly env: NodeJS.ProcessEnv;
   readonly merchantId: string;
+  /** --profile: each run's processes write their .cpuprofile files under here. */
+  readonly profileDir?: string;
 }
+
+/** NODE_OPTIONS for a process of run `label` when profiling (one directory per run), else nothing. */
+function profiled(setup: Setup, label: string): NodeJS.ProcessEnv {
+  if (setup.profileDir === undefined) return {};
+  const dir = join(setup.profileDir, label);
+  mkdirSync(dir, { recursive: true });
+  return { NODE_OPTIONS: `--require ${join(__dirname, 'cpu-profile.js')}`, BENCH_CPU_PROFILE_DIR: dir };
+}
+
+/** Numbers the profiled runs so each gets its own directory. */
+let runNumber = 0;
 
 /** Writes `count` events through publishEvent (one delivery each), in transactions of 100. */
 async function enqueue(setup: Setup, count: number): Promise<void> {
@@ -118,10 +158,12 @@ async function relayRun(setup: Setup, options: WebhookOptions, workers: number, 
   setup.receiver.clear();
   const enqueueStart = Date.now();
   await enqueue(setup, count);
+  runNumber += 1;
+  const env = { ...setup.env, ...profiled(setup, `${String(runNumber).padStart(2, '0')}-relay-${workers}w`) };
   const spawnedAt = Date.now();
   const started = await Promise.all(
     Array.from({ length: workers }, async () => {
-      const worker = await startWorker(setup.env);
+      const worker = await startWorker(env);
       running.add(worker);
       return worker;
     }),
@@ -152,6 +194,7 @@ async function baselineRun(setup: Setup, options: WebhookOptions): Promise<Webho
     BENCH_MERCHANT_ID: setup.merchantId,
     BENCH_WEBHOOK_COUNT: String(options.deliveries),
     BENCH_WEBHOOK_CONCURRENCY: String(options.concurrency),
+    ...profiled(setup, `${String((runNumber += 1)).padStart(2, '0')}-baseline`),
   });
   await child.stop();
   if (child.ready.failures > 0) throw new Error(`baseline: ${child.ready.failures} POSTs failed`);
@@ -161,7 +204,7 @@ async function baselineRun(setup: Setup, options: WebhookOptions): Promise<Webho
 }
 
 /** A merchant (admin CLI) and one enabled endpoint pointing at the receiver, written straight into the database as the e2e test does. */
-async function prepare(db: TestDatabase, receiver: WebhookReceiver, dataDir: string, tickMs: number): Promise<Setup> {
+async function prepare(db: TestDatabase, receiver: WebhookReceiver, dataDir: string, tickMs: number, profileDir: string | undefined): Promise<Setup> {
   const masterKey = randomBytes(32).toString('hex');
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
@@ -193,15 +236,33 @@ async function prepare(db: TestDatabase, receiver: WebhookReceiver, dataDir: str
     created: now,
     updated: now,
   });
-  return { db, receiver, env, merchantId };
+  return { db, receiver, env, merchantId, ...(profileDir === undefined ? {} : { profileDir }) };
+}
+
+/** The summary of every run's profiles, run by run, each process's CPU time (all threads) first. */
+function summariseProfiles(profileDir: string): string {
+  return readdirSync(profileDir)
+    .sort()
+    .map((run) => {
+      const dir = join(profileDir, run);
+      const usage = readdirSync(dir)
+        .filter((name) => name.endsWith('.usage.json'))
+        .map((name) => {
+          const { userMs, systemMs } = JSON.parse(readFileSync(join(dir, name), 'utf8')) as { userMs: number; systemMs: number };
+          return `${name}: CPU ${Math.round(userMs + systemMs)} ms (user ${Math.round(userMs)}, system ${Math.round(systemMs)}), start-up included`;
+        });
+      return `[${run}]\n${usage.join('\n')}\n${summariseDirectory(dir, 30)}`;
+    })
+    .join('\n');
 }
 
 async function main(): Promise<number> {
-  const options = parseOptions(process.argv.slice(2));
-  if (options === undefined) {
+  const flags = parseOptions(process.argv.slice(2));
+  if (flags === undefined) {
     log(USAGE);
     return 0;
   }
+  const { options, profileDir } = flags;
   armWatchdog(options);
   const date = new Date();
   const machine = machineInfo();
@@ -216,11 +277,14 @@ async function main(): Promise<number> {
     db = await createTestDatabase({ serverUrl: SERVER_URL });
     const versionRows = (await db.knex.raw('select version() as v')) as [Array<{ v: string }>];
     const mariadb = versionRows[0][0]?.v ?? '?';
-    const setup = await prepare(db, receiver, dataDir, options.tickMs);
+    const setup = await prepare(db, receiver, dataDir, options.tickMs, profileDir);
 
     const warmup = await relayRun(setup, options, 1, Math.min(WARMUP_DELIVERIES, options.deliveries));
     log(`warm-up (discarded): relay, 1 worker: ${Math.round(warmup.perSecond)} deliveries/s`);
-    const variants: WebhookVariant[] = [{ name: 'baseline (1 process, plain signed POSTs)', runs: [] }, ...options.workerCounts.map((count) => ({ name: `relay, ${count} worker process${count === 1 ? '' : 'es'}`, runs: [] }))];
+    const variants: WebhookVariant[] = [
+      { name: 'baseline (1 process, plain signed POSTs)', runs: [] },
+      ...options.workerCounts.map((count) => ({ name: `relay, ${count} worker process${count === 1 ? '' : 'es'}`, runs: [], ...(WEBHOOK_GOALS[count] === undefined ? {} : { goal: WEBHOOK_GOALS[count] }) })),
+    ];
     const enqueueTimes: number[] = [];
     let bodyBytes = 0;
     for (let round = 1; round <= options.repetitions; round += 1) {
@@ -236,6 +300,13 @@ async function main(): Promise<number> {
       }
     }
 
+    const forTheRecord = profileDir === undefined && options.workerCounts.join(',') === DEFAULT_WORKER_COUNTS.join(',');
+    if (!forTheRecord) {
+      // Profiled workers are slower, and other worker counts are not the report: print, do not record.
+      if (profileDir !== undefined) log(`\nprofiles:\n${summariseProfiles(profileDir)}`);
+      log(`\n${renderWebhookTable(variants)}\n\nNot written to ${REPORT_FILE} (--profile / --workers runs are for development).`);
+      return 0;
+    }
     const section = renderWebhookSection({
       date,
       machine,

@@ -1,6 +1,7 @@
 import type {
   AccountScope,
   ClaimedDelivery,
+  DeliveryAttemptRecord,
   Mode,
   Page,
   WebhookDelivery,
@@ -85,11 +86,47 @@ function clip(value: string | undefined): string | null {
   return value === undefined ? null : value.slice(0, ERROR_LENGTH);
 }
 
+/** The columns an attempt changes: the delivery's new state, its lease given back. */
+function stateAfterAttempt(next: WebhookDelivery): Omit<DeliveryRow, 'seq' | 'id' | 'merchant_id' | 'mode' | 'event_id' | 'endpoint_id' | 'created_at'> {
+  return {
+    url: next.url,
+    status: next.status,
+    attempts: next.attempts,
+    schedule_attempts: next.scheduleAttempts,
+    response_status: toNullable(next.responseStatus),
+    last_error: clip(next.lastError),
+    next_retry_at: toNullableMillis(next.nextRetryAt),
+    locked_until: null,
+    updated_at: toMillis(next.updated),
+  };
+}
+
+function attemptRow(attempt: WebhookDeliveryAttempt, endpointId: string): AttemptRow {
+  return {
+    id: attempt.id,
+    delivery_id: attempt.deliveryId,
+    endpoint_id: endpointId,
+    at: toMillis(attempt.at),
+    response_status: toNullable(attempt.responseStatus),
+    latency_ms: Math.max(0, Math.round(attempt.latencyMs)),
+    error: clip(attempt.error),
+  };
+}
+
+/** Records per statement of `recordAttempts`: bounds the CASE lists and the bound values (SQLite's limit). */
+const RECORD_CHUNK = 100;
+
 export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository {
   constructor(private readonly context: KnexContext) {}
 
   private table(db: Knex = this.context.db()) {
     return db<DeliveryRow>('webhook_deliveries');
+  }
+
+  /** `work` in the current unit of work's transaction, else in one of its own (BEGIN … COMMIT on one pooled connection). */
+  private inTransaction<T>(work: (trx: Knex) => Promise<T>): Promise<T> {
+    const current = this.context.currentTransaction();
+    return current ? work(current) : this.context.inTransaction(() => work(this.context.db()));
   }
 
   async insert(delivery: WebhookDelivery): Promise<void> {
@@ -137,40 +174,54 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
         return { delivery: toEntity({ ...row, locked_until: toMillis(leaseUntil) }), event };
       });
     };
-    const current = this.context.currentTransaction();
-    return current ? claim(current) : this.context.knex.transaction((trx) => claim(trx));
+    return this.inTransaction(claim);
   }
 
   async recordAttempt(next: WebhookDelivery, heldUntil: Date, attempt: WebhookDeliveryAttempt | undefined): Promise<boolean> {
     const record = async (trx: Knex): Promise<boolean> => {
       const changed = await this.table(trx)
         .where({ id: next.id, locked_until: toMillis(heldUntil) })
-        .update({
-          url: next.url,
-          status: next.status,
-          attempts: next.attempts,
-          schedule_attempts: next.scheduleAttempts,
-          response_status: toNullable(next.responseStatus),
-          last_error: clip(next.lastError),
-          next_retry_at: toNullableMillis(next.nextRetryAt),
-          locked_until: null,
-          updated_at: toMillis(next.updated),
-        });
+        .update(stateAfterAttempt(next));
       if (changed === 0) return false;
       if (!attempt) return true;
-      await trx<AttemptRow>('webhook_delivery_attempts').insert({
-        id: attempt.id,
-        delivery_id: attempt.deliveryId,
-        endpoint_id: next.endpointId,
-        at: toMillis(attempt.at),
-        response_status: toNullable(attempt.responseStatus),
-        latency_ms: Math.max(0, Math.round(attempt.latencyMs)),
-        error: clip(attempt.error),
-      });
+      await trx<AttemptRow>('webhook_delivery_attempts').insert(attemptRow(attempt, next.endpointId));
       return true;
     };
-    const current = this.context.currentTransaction();
-    return current ? record(current) : this.context.knex.transaction((trx) => record(trx));
+    return this.inTransaction(record);
+  }
+
+  /**
+   * Four statements for any number of records (a chunk of RECORD_CHUNK at a time): read the
+   * leases (locked on MySQL/MariaDB until the commit), one UPDATE whose columns are CASE lists
+   * over the ids still held, one multi-row INSERT of their attempts.
+   */
+  async recordAttempts(records: readonly DeliveryAttemptRecord[]): Promise<boolean[]> {
+    if (records.length === 0) return [];
+    const record = async (trx: Knex): Promise<boolean[]> => {
+      const held: boolean[] = [];
+      for (let from = 0; from < records.length; from += RECORD_CHUNK) held.push(...(await this.recordChunk(trx, records.slice(from, from + RECORD_CHUNK))));
+      return held;
+    };
+    return this.inTransaction(record);
+  }
+
+  private async recordChunk(trx: Knex, records: readonly DeliveryAttemptRecord[]): Promise<boolean[]> {
+    const query = this.table(trx).whereIn('id', records.map((r) => r.next.id)).select('id', 'locked_until');
+    // MySQL/MariaDB: the rows stay locked until the commit, so no other pass takes a lease over between this read and the update.
+    const leases = new Map((await (dialectOf(trx) === 'mysql' ? query.forUpdate() : query)).map((row) => [row.id, row.locked_until === null ? undefined : toNumber(row.locked_until)]));
+    const held = records.map((r) => leases.get(r.next.id) === toMillis(r.heldUntil));
+    const kept = records.filter((_, i) => held[i]);
+    if (kept.length === 0) return held;
+    const states = kept.map((r) => ({ id: r.next.id, state: stateAfterAttempt(r.next) }));
+    const columns = Object.keys(states[0]!.state) as Array<keyof ReturnType<typeof stateAfterAttempt>>;
+    const whens = states.map(() => 'when ? then ?').join(' ');
+    const update = Object.fromEntries(
+      columns.map((column) => [column, trx.raw(`case ?? ${whens} else ?? end`, ['id', ...states.flatMap(({ id, state }) => [id, state[column]]), column])]),
+    );
+    await this.table(trx).whereIn('id', states.map(({ id }) => id)).update(update);
+    const attempts = kept.flatMap((r) => (r.attempt ? [attemptRow(r.attempt, r.next.endpointId)] : []));
+    if (attempts.length > 0) await trx<AttemptRow>('webhook_delivery_attempts').insert(attempts);
+    return held;
   }
 
   async listAttempts(deliveryId: string): Promise<WebhookDeliveryAttempt[]> {

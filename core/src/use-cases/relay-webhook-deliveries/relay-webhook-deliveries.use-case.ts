@@ -22,6 +22,7 @@ import type { WebhookCrypto } from '../../ports/webhook-crypto.port';
 import type { PlatformKeys } from '../platform-keys/platform-keys.use-case';
 import { MODES, type Mode } from '../../domain/mode';
 import type { ItemJob, JobPass } from '../run-item-jobs/item-job';
+import { AttemptRecorder } from './attempt-recorder';
 
 /** An endpoint answering nothing but failures for this long is disabled. */
 export const WEBHOOK_ENDPOINT_FAILING_DISABLE_MS = 5 * 24 * 60 * 60 * 1000;
@@ -71,7 +72,12 @@ export class RelayWebhookDeliveries implements ItemJob<ClaimedDelivery, WebhookD
   /** Deliveries mostly wait on the network (up to the 10 s timeout each): many are sent at once. */
   readonly concurrency = WEBHOOK_CONCURRENCY;
 
-  constructor(private readonly deps: RelayDeps) {}
+  /** Shared by every pass of this relay, so attempts finishing together commit together. */
+  private readonly recorder: AttemptRecorder;
+
+  constructor(private readonly deps: RelayDeps) {
+    this.recorder = new AttemptRecorder(deps.deliveries);
+  }
 
   /** Leases up to `limit` due deliveries of a mode, oldest due first, leaving deferred ones unleased. */
   due(mode: Mode, limit: number, deferred: ReadonlySet<string>): Promise<ClaimedDelivery[]> {
@@ -88,9 +94,11 @@ export class RelayWebhookDeliveries implements ItemJob<ClaimedDelivery, WebhookD
   }
 
   /**
-   * Sends one delivery and records the attempt with the delivery's new state in one transaction
-   * (a crash before it leaves the delivery leased, and it is sent again when the lease runs out:
-   * at least once, same event id). Returns the delivery's status after the attempt.
+   * Sends one delivery and records the attempt with the delivery's new state in one transaction,
+   * shared with the attempts of other deliveries that finish meanwhile (a crash before it leaves
+   * the delivery leased, and it is sent again when the lease runs out: at least once, same event
+   * id). Throws only when its own record could not be stored. Returns the delivery's status after
+   * the attempt.
    */
   async handle(claim: ClaimedDelivery, pass: JobPass): Promise<WebhookDelivery['status']> {
     const key = await pass.memo('platform-key', () => this.deps.platformKeys.signingKey());
@@ -103,7 +111,7 @@ export class RelayWebhookDeliveries implements ItemJob<ClaimedDelivery, WebhookD
         .then((endpoint): PassEndpoint | undefined => (endpoint ? { endpoint, secretHex: endpoint.status === 'enabled' ? this.deps.secretBox.open(endpoint.secretSealed) : '' } : undefined)),
     );
     const outcome = await this.deliver(claim, key, found);
-    await this.deps.deliveries.recordAttempt(outcome.next, delivery.lockedUntil ?? this.deps.clock.now(), outcome.attempt);
+    await this.recorder.record({ next: outcome.next, heldUntil: delivery.lockedUntil ?? this.deps.clock.now(), attempt: outcome.attempt });
     if (outcome.health !== undefined) await this.checkHealth(outcome.health.endpoint, outcome.health.status, outcome.health.at);
     return outcome.next.status;
   }
