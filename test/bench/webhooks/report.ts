@@ -132,6 +132,25 @@ beforehand took ${seconds(report.enqueueS)} s (median), not counted.
 - **Database**: a fresh \`pt_<random>\` MariaDB database from \`createTestDatabase()\`, dropped afterwards;
   deliveries accumulate across runs (${options.deliveries * (options.repetitions * options.workerCounts.length)} measured plus the warm-up).
   Bench process, receiver, workers and MariaDB share the machine's ${machine.logicalCores} logical cores.
+- **Profile** (\`npm run bench:webhooks -- --workers 1 --reps 1 --profile <dir>\`, 2000 deliveries, 2026-11-25):
+  before, a relay pass of 50 took about 90 ms: 4 ms to claim, 63 ms until its slowest send, then
+  17 to 20 ms recording 50 attempts in 50 transactions queued on the pool. The worker's main thread
+  spent 43 % of its busy time in TLS and HTTP (a new TLS context per connection: 270 ms per 2000
+  sends), 27 % in knex and mysql2 (832 ms), 8 % collecting garbage; at a 10 ms tick an idle worker
+  used 31 % of a core (MariaDB 20 %) polling its other jobs (1.6 % and 0.4 % at 1 s). What moved:
+  the sender keeps one TLS context and makes no abort errors after a send; attempts are stored two
+  writes a pass instead of 50 (50 records measured alone: 6 ms instead of 20 to 33); a drain cut
+  short goes on without the tick's pause, so the workers run at the service's default tick; knex
+  and mysql2 are down to 294 ms. The baseline built a TLS context and parsed the CA for every POST
+  (29 % of its CPU); it now keeps one as the sender does, which took it from about 770 to about
+  1070 deliveries/s. Against that same baseline, in interleaved runs of 5 rounds: one worker
+  0.51× → 0.70× (579 → 752 deliveries/s), four workers 0.40× → 0.65× (461 → 694); at a 10 ms tick
+  the new relay made 0.65× and 0.49×. Tried and not kept, no gain measured: claiming again each
+  time half a batch is free (a sliding window instead of batch-then-wait) and batches of 100; the
+  relay is short of CPU on these two cores, not waiting on its rhythm. Still paid per delivery on
+  the worker's main thread over the baseline: about 0.15 ms in knex and mysql2 (17 statements a
+  pass of 50, their socket writes the largest part), 0.03 ms of extra garbage collection and
+  0.03 ms in core, besides MariaDB's own CPU.
 
 ${WEBHOOK_SECTION_END}`;
 }
