@@ -90,7 +90,7 @@ async function main(): Promise<number> {
 
 /** `npm run bench:webhooks` as a child (it needs its own worker processes and receiver); its exit code. */
 function runWebhookBench(options: BenchOptions): Promise<number> {
-  const args = [join(__dirname, 'webhooks', 'run.js'), '--deliveries', '2000', '--reps', String(Math.max(3, options.repetitions)), '--tick', '10', '--timeout', '120'];
+  const args = [join(__dirname, 'webhooks', 'run.js'), '--deliveries', '2000', '--reps', String(Math.max(3, options.repetitions)), '--timeout', '120'];
   log(`\nbench: the webhook relay (node ${args.map((arg) => arg.replace(`${ROOT}/`, '')).join(' ')})`);
   return new Promise((done) => {
     const child = spawn(process.execPath, args, { stdio: 'inherit' });
