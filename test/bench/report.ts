@@ -209,7 +209,7 @@ const LADDER_STEPS: ReadonlyArray<{ readonly label: string; readonly adds: strin
     adds:
       "promise hooks: the same server in a process where an AsyncLocalStorage (the service's `KnexContext`) has been entered, " +
       "so every promise of the process is tracked (an async id and the context copied at its creation and around each reaction), " +
-      "and create's transaction runs inside `withTransaction` as the service's unit of work runs it.",
+      "and create's transaction runs in its `inTransaction`, as the service's unit of work runs it.",
   },
   {
     label: 'service',
