@@ -1,11 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import test from 'ava';
+import { workerTestConfig } from './helpers/worker-test-config';
 import { freePort } from '@payments/node-runtime';
-import { AppMetrics, buildContainer, createLogger, createServer, loadConfig, type ServiceMetrics } from '@payments/api';
-import { createTestDatabase } from '@payments/storage-sql';
+import { AppMetrics, buildContainer, createLogger, createServer, type ServiceMetrics } from '@payments/api';
 import { CreateMerchant, CreateWebhookEndpoint, LockManager, type WebhookRequest, type WebhookResponse, type WebhookSender } from '@payments/core';
 import { workerLanes } from '../src/jobs';
 import { enableWorkerMetrics, jobMetrics } from '../src/observability';
@@ -27,17 +24,8 @@ function sample(text: string, series: string): number | undefined {
 }
 
 test('worker metrics: backlog, delivery outcomes, scheduler lag and job duration, ledger verify status', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'payments-worker-metrics-'));
-  // SQLite, or a fresh MariaDB database when PAYMENTS_TEST_DATABASE_URL is set: the backlog counts all.
-  const database = await createTestDatabase();
-  const config = loadConfig({
-    PAYMENTS_DATABASE_URL: database.url,
-    ...(process.env.PAYMENTS_TEST_REDIS_URL ? { PAYMENTS_REDIS_URL: process.env.PAYMENTS_TEST_REDIS_URL } : {}),
-    PAYMENTS_REDIS_PREFIX: `test:${randomBytes(6).toString('hex')}:`,
-    PAYMENTS_MASTER_KEY: randomBytes(32).toString('hex'),
-    PAYMENTS_DATA_DIR: dir,
+  const { config, remove } = await workerTestConfig('metrics', {
     PAYMENTS_RATE_LIMIT_TEST: '0',
-    LOG_LEVEL: 'silent',
   });
   const sender = new AcceptingSender();
   const app = await buildContainer(config, { webhookSender: sender, logger: createLogger('silent') });
@@ -82,7 +70,6 @@ test('worker metrics: backlog, delivery outcomes, scheduler lag and job duration
   } finally {
     await server.stop();
     await app.close();
-    await database.destroy();
-    rmSync(dir, { recursive: true, force: true });
+    await remove();
   }
 });

@@ -1,35 +1,23 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import test from 'ava';
+import { workerTestConfig } from './helpers/worker-test-config';
 import { freePort } from '@payments/node-runtime';
-import { buildContainer, createLogger, createServer, loadConfig } from '@payments/api';
+import { buildContainer, createLogger, createServer } from '@payments/api';
 import { KnexSimulatorOrderBook } from '@payments/channel-simulator';
 import { CreateMerchant, LockManager } from '@payments/core';
 import { FakeClock } from '@payments/in-memory';
-import { createTestDatabase } from '@payments/storage-sql';
 import { workerLanes } from '../src/jobs';
 import { Scheduler } from '../src/scheduler';
 
 
 test('a worker pass applies a dispute ruling whose notice was lost, once the dispute was quiet for PAYMENTS_DISPUTE_RECONCILE_AFTER_S', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'payments-worker-disputes-'));
-  // SQLite, or a fresh MariaDB database when PAYMENTS_TEST_DATABASE_URL is set.
-  const database = await createTestDatabase();
   const port = await freePort();
-  const config = loadConfig({
+  const { config, database, remove } = await workerTestConfig('disputes', {
     PAYMENTS_HOST: '127.0.0.1',
     PAYMENTS_PORT: String(port),
     PAYMENTS_CHANNEL_CALLBACK_URL: `http://127.0.0.1:${port}`,
-    PAYMENTS_DATABASE_URL: database.url,
-    ...(process.env.PAYMENTS_TEST_REDIS_URL ? { PAYMENTS_REDIS_URL: process.env.PAYMENTS_TEST_REDIS_URL } : {}),
-    PAYMENTS_REDIS_PREFIX: `test:${randomBytes(6).toString('hex')}:`,
-    PAYMENTS_MASTER_KEY: randomBytes(32).toString('hex'),
-    PAYMENTS_DATA_DIR: dir,
     PAYMENTS_RATE_LIMIT_TEST: '0',
     PAYMENTS_DISPUTE_RECONCILE_AFTER_S: '120',
-    LOG_LEVEL: 'silent',
   });
   const clock = new FakeClock(new Date());
   const app = await buildContainer(config, { clock, logger: createLogger('silent') });
@@ -73,7 +61,6 @@ test('a worker pass applies a dispute ruling whose notice was lost, once the dis
   } finally {
     await server.stop();
     await app.close();
-    await database.destroy();
-    rmSync(dir, { recursive: true, force: true });
+    await remove();
   }
 });

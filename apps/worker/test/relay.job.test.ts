@@ -1,10 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import test from 'ava';
+import { workerTestConfig } from './helpers/worker-test-config';
 import { freePort } from '@payments/node-runtime';
-import { buildContainer, createLogger, loadConfig } from '@payments/api';
+import { buildContainer, createLogger } from '@payments/api';
 import {
   CreateMerchant,
   EventOutbox,
@@ -18,24 +16,14 @@ import {
   type RandomSource as Random,
   type WebhookSender,
 } from '@payments/core';
-import { createTestDatabase } from '@payments/storage-sql';
 import { relayJob } from '../src/jobs';
 
 test('the relay job says more is due when its drain was cut short on a full batch, and not once the backlog is sent', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'payments-worker-relay-'));
-  // SQLite, or a fresh MariaDB database when PAYMENTS_TEST_DATABASE_URL is set.
-  const database = await createTestDatabase();
   const port = await freePort();
-  const config = loadConfig({
+  const { config, remove } = await workerTestConfig('relay', {
     PAYMENTS_HOST: '127.0.0.1',
     PAYMENTS_PORT: String(port),
     PAYMENTS_CHANNEL_CALLBACK_URL: `http://127.0.0.1:${port}`,
-    PAYMENTS_DATABASE_URL: database.url,
-    ...(process.env.PAYMENTS_TEST_REDIS_URL ? { PAYMENTS_REDIS_URL: process.env.PAYMENTS_TEST_REDIS_URL } : {}),
-    PAYMENTS_REDIS_PREFIX: `test:${randomBytes(6).toString('hex')}:`,
-    PAYMENTS_MASTER_KEY: randomBytes(32).toString('hex'),
-    PAYMENTS_DATA_DIR: dir,
-    LOG_LEVEL: 'silent',
   });
   const sent: string[] = [];
   const sender: WebhookSender = {
@@ -86,7 +74,6 @@ test('the relay job says more is due when its drain was cut short on a full batc
     t.is(sent.length, 120);
   } finally {
     await app.close();
-    await database.destroy();
-    rmSync(dir, { recursive: true, force: true });
+    await remove();
   }
 });
