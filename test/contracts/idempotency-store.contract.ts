@@ -24,7 +24,7 @@ async function claimOrFail(store: IdempotencyStore, claimRequest: ClaimRequest):
   return claimOf(await store.claim(claimRequest));
 }
 
-/** What every IdempotencyStore promises (DECISIONS, Idempotency). */
+/** What every IdempotencyStore promises (docs/architecture.md, "A `/v1` request"). */
 export function idempotencyStoreContract(adapter: StorageAdapter): void {
   const storage = sharedStorage(adapter);
   const title = (what: string): string => `${adapter.name} IdempotencyStore: ${what}`;
