@@ -13,8 +13,11 @@ export interface Money {
   currency: string;
 }
 
-/** Every status a payment intent can have. */
-export type PaymentIntentStatus = 'created' | 'requires_payment' | 'processing' | 'succeeded' | 'channel_settled' | 'failed' | 'expired' | 'canceled';
+/** Every status a payment intent can have, in the order of a payment's life. */
+export const PAYMENT_INTENT_STATUSES = ['created', 'requires_payment', 'processing', 'succeeded', 'channel_settled', 'failed', 'expired', 'canceled'] as const;
+
+/** One of PAYMENT_INTENT_STATUSES. */
+export type PaymentIntentStatus = (typeof PAYMENT_INTENT_STATUSES)[number];
 
 /** How the payer completes the payment: a page to visit or a QR code to scan. */
 export interface NextAction {

@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { PaymentIntent, PaymentIntentCreateParams, PaymentIntentStatus } from '@payments/sdk';
+import { PAYMENT_INTENT_STATUSES, type PaymentIntent, type PaymentIntentCreateParams } from '@payments/sdk';
 import type { Command } from '../command.js';
 import { ID, keyValuePairs, oneOf, optionalInteger, optionalString, positional, requiredInteger, requiredString } from '../values.js';
 import { IDEMPOTENCY_OPTION, LIST_OPTIONS, listParams, printList, printObject, requestOptions } from './common.js';
 
-export const INTENT_STATUSES: readonly PaymentIntentStatus[] = ['created', 'requires_payment', 'processing', 'succeeded', 'channel_settled', 'failed', 'expired', 'canceled'];
 
 export function intentRow(pi: PaymentIntent): unknown[] {
   return [pi.id, pi.status, pi.amount, pi.currency, pi.merchant_order_id, pi.created];
@@ -62,12 +61,12 @@ export const paymentIntentCommands: Command[] = [
     summary: 'List payment intents, newest first.',
     options: {
       ...LIST_OPTIONS,
-      status: { type: 'string', description: `Only this status: ${INTENT_STATUSES.join(', ')}.`, valueName: 'status' },
+      status: { type: 'string', description: `Only this status: ${PAYMENT_INTENT_STATUSES.join(', ')}.`, valueName: 'status' },
       'merchant-order-id': { type: 'string', description: 'Only the intent with this order id.', valueName: 'id' },
     },
     examples: ['payments payment-intents list --status succeeded --limit 5'],
     async run(context) {
-      const status = oneOf(context.values, 'status', INTENT_STATUSES);
+      const status = oneOf(context.values, 'status', PAYMENT_INTENT_STATUSES);
       const order = optionalString(context.values, 'merchant-order-id');
       const page = await context.client().paymentIntents.list({ ...listParams(context), ...(status ? { status } : {}), ...(order ? { merchant_order_id: order } : {}) });
       printList(context, page, INTENT_HEADERS, intentRow);

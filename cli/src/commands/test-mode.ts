@@ -1,10 +1,9 @@
-import type { PaymentIntentStatus, SimulateOutcome } from '@payments/sdk';
+import { PAYMENT_INTENT_STATUSES, type PaymentIntentStatus, type SimulateOutcome } from '@payments/sdk';
 import type { Command } from '../command.js';
 import { UsageError } from '../exit-codes.js';
 import { durationOption, ID, oneOf, optionalInteger, optionalString, positional } from '../values.js';
 import { waitForIntent } from '../wait.js';
 import { IDEMPOTENCY_OPTION, printObject, requestOptions } from './common.js';
-import { INTENT_STATUSES } from './payment-intents.js';
 
 const OUTCOMES: readonly SimulateOutcome[] = ['succeeded', 'failed', 'pending', 'dispute_opened', 'dispute_won', 'dispute_lost'];
 const FAILURE_CODES = ['insufficient_funds', 'payer_cancelled', 'risk_blocked'] as const;
@@ -68,7 +67,7 @@ export const testModeCommands: Command[] = [
       const raw = optionalString(context.values, 'status');
       if (!raw) throw new UsageError('--status is required.');
       const wanted = raw.split(',').map((status) => status.trim()) as PaymentIntentStatus[];
-      for (const status of wanted) if (!INTENT_STATUSES.includes(status)) throw new UsageError(`--status must be among ${INTENT_STATUSES.join(', ')}, not ${JSON.stringify(status)}.`);
+      for (const status of wanted) if (!PAYMENT_INTENT_STATUSES.includes(status)) throw new UsageError(`--status must be among ${PAYMENT_INTENT_STATUSES.join(', ')}, not ${JSON.stringify(status)}.`);
       const timeoutMs = durationOption(context.values, 'timeout', '30s');
       const intent = await waitForIntent(context.client(), id, wanted, { timeoutMs, out: context.out, signal: context.signal });
       printObject(context, intent);

@@ -4,26 +4,10 @@ import type { Metadata } from './metadata';
 import type { Mode } from './mode';
 import type { Money } from './money';
 
-export type PaymentIntentStatus =
-  | 'created'
-  | 'requires_payment'
-  | 'processing'
-  | 'succeeded'
-  | 'channel_settled'
-  | 'failed'
-  | 'expired'
-  | 'canceled';
+/** Every status a payment intent can have, in the order of a payment's life; the type is this list's. */
+export const PAYMENT_INTENT_STATUSES = ['created', 'requires_payment', 'processing', 'succeeded', 'channel_settled', 'failed', 'expired', 'canceled'] as const;
 
-export const PAYMENT_INTENT_STATUSES: readonly PaymentIntentStatus[] = [
-  'created',
-  'requires_payment',
-  'processing',
-  'succeeded',
-  'channel_settled',
-  'failed',
-  'expired',
-  'canceled',
-];
+export type PaymentIntentStatus = (typeof PAYMENT_INTENT_STATUSES)[number];
 
 export interface NextAction {
   readonly type: NextActionType;
