@@ -112,7 +112,7 @@ export * from './use-cases/authenticate-dashboard-session/authenticate-dashboard
 export * from './use-cases/sign-out/sign-out.use-case';
 export * from './use-cases/team/team.use-cases';
 
-// Dashboard resources (issue 4): settings, API keys, signing keys, payout destinations, webhook endpoints, notices.
+// Dashboard resources: settings, API keys, signing keys, payout destinations, webhook endpoints, notices.
 export * from './domain/event-types';
 export * from './domain/hex';
 export * from './domain/labels';
@@ -143,13 +143,15 @@ export * from './use-cases/revoke-api-key/revoke-api-key.use-case';
 export * from './use-cases/set-default-payout-destination/set-default-payout-destination.use-case';
 export * from './use-cases/update-merchant-settings/update-merchant-settings.use-case';
 export * from './use-cases/update-webhook-endpoint/update-webhook-endpoint.use-case';
+
+// Hosted checkout.
 export * from './use-cases/resolve-checkout-session/resolve-checkout-session.use-case';
 export * from './use-cases/get-checkout-state/get-checkout-state.use-case';
 export * from './use-cases/get-checkout-page/get-checkout-page.use-case';
 export * from './use-cases/pay-checkout-session/pay-checkout-session.use-case';
 export * from './use-cases/simulate-checkout-payment/simulate-checkout-payment.use-case';
 
-// Settlements and payouts (issue 6, settlement slice).
+// Settlements and payouts.
 export * from './domain/settlement-batch';
 export * from './domain/settlement-period';
 export * from './ports/payout-gateway.port';

@@ -5,7 +5,7 @@ import { privateServersSkipReason, startPrivateMariaDb, startPrivateRedis, type 
 import { runWorkload, seededRandom } from './workload';
 
 /**
- * Scale-out tests (issue 9): 3 API processes and 2 workers on one MariaDB database and Redis,
+ * Scale-out tests (docs/operations.md): 3 API processes and 2 workers on one MariaDB database and Redis,
  * behind a round-robin proxy, driven by a seeded workload through the SDK. `CLUSTER_SEED` replays
  * a run's workload and fault schedule; `CLUSTER_SCALE=short` runs the CI-sized version.
  */

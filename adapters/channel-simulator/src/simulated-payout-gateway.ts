@@ -1,8 +1,8 @@
 import { CoreError, type DestinationVerification, type Mode, type PayoutGateway, type PayoutRequest, type PayoutResult } from '@payments/core';
 
 /**
- * Test-mode payouts (DECISIONS, Settlement): every destination is verified at once and every
- * payout is paid at once; no money moves. Live mode is never served here.
+ * Test-mode payouts: every destination is verified at once and every payout is paid at once; no
+ * money moves. Live mode is never served here.
  */
 export class SimulatedPayoutGateway implements PayoutGateway {
   /** References paid, so a repeat answers the same payout (like a real provider's idempotency). */

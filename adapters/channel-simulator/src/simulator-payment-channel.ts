@@ -25,8 +25,8 @@ import { sign, SIGNATURE_HEADER, verify } from './callback-signature';
 import type { SimulatorCallback, SimulatorDispute, SimulatorOrder, SimulatorOrderBook } from './simulator-order-book';
 
 /**
- * Magic amounts (DECISIONS): the last two digits of the amount in minor units choose what the
- * simulator reports on the tick after the order is placed.
+ * Magic amounts: the last two digits of the amount in minor units choose what the simulator reports
+ * on the tick after the order is placed.
  */
 export const MAGIC_OUTCOMES: Readonly<Record<string, SimulatedOutcome>> = {
   '01': { status: 'paid' },

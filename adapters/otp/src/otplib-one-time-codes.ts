@@ -5,8 +5,8 @@ const PERIOD_SECONDS = 30;
 
 /**
  * TOTP through otplib (RFC 6238: HMAC-SHA1, 6 digits, 30-second steps) with one step of drift
- * either way, as DECISIONS asks. The step a code matched is returned so the caller can refuse a
- * code used before.
+ * either way, so a phone whose clock is a little off still signs in. The step a code matched is
+ * returned so the caller can refuse a code used before.
  */
 export class OtplibOneTimeCodes implements OneTimeCodes {
   generateSecret(): string {

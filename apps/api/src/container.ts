@@ -318,7 +318,7 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
     new RecordChannelReport(ctx.get(UnitOfWork), ctx.get(PaymentAttemptRepository), ctx.get(MerchantRepository), ctx.get(StatusChange), ctx.get(PaymentPricing), ctx.get(Ledger), ctx.get(OperatorAlerts)),
   );
   factory(ListDuplicatePayments, (ctx) => new ListDuplicatePayments(ctx.get(PaymentAttemptRepository)));
-  // Disputes (issue 6): the one place a dispute changes, its reads and the evidence route.
+  // Disputes: the one place a dispute changes, its reads and the evidence route.
   factory<DisputeWriteDeps>(DisputeWrites, (ctx) => ({
     uow: ctx.get(UnitOfWork),
     disputes: ctx.get(DisputeRepository),
@@ -361,7 +361,7 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
   factory(VerifyOneTimeCode, (ctx) =>
     new VerifyOneTimeCode(ctx.get(UnitOfWork), ctx.get(UserRepository), ctx.get(OneTimeCodes), ctx.get(SecretBox), ctx.get(Clock)),
   );
-  // Dashboard sign-in, sessions and the team (issue 4, auth slice).
+  // Dashboard sign-in, sessions and the team.
   factory(SignInThrottle, (ctx) => new SignInThrottle(ctx.get(FailureCounter), ctx.get(Clock), ctx.get(Digest)));
   factory(StepUp, (ctx) => new StepUp(ctx.get(VerifyOneTimeCode), ctx.get(FailureCounter), ctx.get(Clock)));
   factory(DashboardCredentials, (ctx) => new DashboardCredentials(ctx.get(UserRepository), ctx.get(PasswordHasher), ctx.get(RandomSource), ctx.get(SignInThrottle)));
@@ -428,7 +428,7 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
   factory(ListEvents, (ctx) => new ListEvents(ctx.get(EventOutbox)));
   factory(VerifyLedger, (ctx) => new VerifyLedger(ctx.get(Ledger)));
   factory(GetBalance, (ctx) => new GetBalance(ctx.get(Ledger), ctx.get(MerchantRepository)));
-  // Webhook delivery (issue 5): platform keys, the relay, the dashboard's delivery log.
+  // Webhook delivery: platform keys, the relay, the dashboard's delivery log.
   factory(PlatformKeys, (ctx) =>
     new PlatformKeys(ctx.get(PlatformKeyRepository), ctx.get(WebhookCrypto), ctx.get(SecretBox), ctx.get(Clock), ctx.get(RandomSource), { activationSeconds: config.keyActivationSeconds }),
   );
@@ -469,7 +469,7 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
     ),
   );
   factory(SetLiveMode, (ctx) => new SetLiveMode(ctx.get(MerchantRepository)));
-  // Hosted checkout (issue 7): the token's session, the page, pay, simulate, status.
+  // Hosted checkout: the token's session, the page, pay, simulate, status.
   factory(ResolveCheckoutSession, (ctx) =>
     new ResolveCheckoutSession(ctx.get(CheckoutSessionRepository), ctx.get(PaymentIntentRepository), ctx.get(Digest), ctx.get(Clock)),
   );
@@ -486,7 +486,7 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
   );
   factory(SimulateCheckoutPayment, (ctx) => new SimulateCheckoutPayment(ctx.get(ResolveCheckoutSession), ctx.get(SimulatePayment), ctx.get(PaymentAttemptRepository)));
 
-  // Dashboard resources (issue 4, resource slice): settings, keys, payout destinations, webhook endpoints, notices.
+  // Dashboard resources: settings, keys, payout destinations, webhook endpoints, notices.
   factory(GetMerchantSettings, (ctx) => new GetMerchantSettings(ctx.get(MerchantRepository)));
   factory(UpdateMerchantSettings, (ctx) => new UpdateMerchantSettings(ctx.get(UnitOfWork), ctx.get(MerchantRepository), ctx.get(AuditRecorder)));
   factory(ListApiKeys, (ctx) => new ListApiKeys(ctx.get(ApiKeyRepository)));
@@ -538,7 +538,7 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
   factory(DeleteWebhookEndpoint, (ctx) => new DeleteWebhookEndpoint(ctx.get(UnitOfWork), ctx.get(WebhookEndpointRepository), ctx.get(AuditRecorder), ctx.get(Clock)));
   factory(DeliverNotices, (ctx) => new DeliverNotices(ctx.get(NoticeOutbox), ctx.get(EmailSender), ctx.get(Clock)));
 
-  // Settlements and payouts (issue 6, settlement slice): test mode simulated, live mode the configured provider.
+  // Settlements and payouts: test mode simulated, live mode the configured provider.
   constant(SettlementRepository, storage.settlements);
   const livePayouts = createRestPayoutGateway(config.payoutRest, { logger: { warn: (details, message) => logger.warn(details, message) } });
   constant(PayoutGateway, overrides.payoutGateway ?? new ModePayoutGateway({ test: new SimulatedPayoutGateway(), ...(livePayouts ? { live: livePayouts } : {}) }));

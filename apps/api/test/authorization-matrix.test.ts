@@ -8,9 +8,9 @@ import { checkoutClient } from './helpers/checkout';
 import { paymentFlow, type Json } from './helpers/payment-flow';
 
 /**
- * The authorization matrix of issue 9: every route of `server.table()` × every kind of
- * credential, against the answer of the spec (Authentication, Errors) and DECISIONS (Errors,
- * Dashboard roles). A route the table below does not name fails the test, so a new route gets
+ * The authorization matrix: every route of `server.table()` × every kind of credential, against
+ * the answer the service promises (the `/v1` request in docs/architecture.md, the roles of
+ * docs/dashboard.md, the security schemes of docs/openapi.json). A route the table below does not name fails the test, so a new route gets
  * an expectation before it ships.
  */
 
@@ -24,7 +24,7 @@ type Group =
   /** No credential: open to anyone (sign-in, MFA claim, documents, health, static assets, channel callbacks signed by the channel). */
   | { kind: 'open' };
 
-/** Every route, written out like the spec's tables. */
+/** Every route and the access group that guards it. */
 const ROUTES: Record<string, Group> = {
   // Merchant API (`/v1`, bearer key)
   'POST /v1/payment_intents': { kind: 'v1', scope: 'collection' },
@@ -85,7 +85,7 @@ const ROUTES: Record<string, Group> = {
 /** Routes that belong to the operations surface (observability) and are open wherever they exist. */
 const OPEN_PREFIXES = ['/health', '/metrics'];
 
-/** What the spec and DECISIONS answer, as `status code` (or `allowed`: anything but an authorization refusal, never a 5xx). */
+/** The answer a credential gets, as `status code` (or `allowed`: anything but an authorization refusal, never a 5xx). */
 type Expect = { status: number; code?: string } | 'allowed';
 const UNAUTHENTICATED: Expect = { status: 401, code: 'authentication_required' };
 const NOT_FOUND: Expect = { status: 404, code: 'resource_not_found' };
@@ -231,7 +231,7 @@ test.serial('every route of the server has an expectation in the matrix', (t) =>
   t.deepEqual(missing, [], `routes without an authorization expectation; add them to ROUTES: ${missing.join(', ')}`);
 });
 
-test.serial('/v1 routes: the credential decides, as Authentication and DECISIONS say', async (t) => {
+test.serial('/v1 routes: the credential decides, as the authentication rules say', async (t) => {
   const mismatches: string[] = [];
   const cookie = users.owner!.cookie;
   for (const route of routesOfServer()) {

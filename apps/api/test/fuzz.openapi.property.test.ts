@@ -13,7 +13,7 @@ import { checkoutClient } from './helpers/checkout';
 import type { Json } from './helpers/payment-flow';
 
 /**
- * Issue 9, bad input: a property-based fuzzer over every operation of the OpenAPI document the
+ * Bad input: a property-based fuzzer over every operation of the OpenAPI document the
  * server serves (bodies mutated from the schema, queries, headers, path ids, sizes around 64 KiB,
  * wrong content types, malformed and deep JSON), plus every route of `server.table()` the document
  * leaves out (hosted checkout, dashboard, channel callbacks). Every answer: no 5xx; every error is
@@ -342,7 +342,7 @@ function assertAnswer(req: Sent, res: ServerInjectResponse): void {
     }
     const error = body.error;
     if (!error || typeof error.code !== 'string' || typeof error.message !== 'string') fail('not the error envelope');
-    // An idempotent replay answers the stored first answer (DECISIONS, Idempotency): its request_id
+    // An idempotent replay answers the stored first answer (docs/architecture.md): its request_id
     // is the first request's, which this run saw as a Request-Id header; any other answer's is its own.
     const replayed = res.headers['idempotent-replayed'] === 'true';
     if (typeof error!.request_id !== 'string') fail('no request_id');

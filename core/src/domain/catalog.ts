@@ -1,5 +1,5 @@
 /**
- * The payment methods the platform offers (DECISIONS, Catalog): how the payer is asked to pay,
+ * The payment methods the platform offers: how the payer is asked to pay,
  * which currencies each takes, and when an FX rate locks for an intent in another currency.
  */
 export type NextActionType = 'qr_code' | 'redirect';

@@ -8,8 +8,8 @@ function fits(channel: PaymentChannel, mode: Mode, method: string, currency: str
 }
 
 /**
- * The channel of an attempt (DECISIONS): the `channel` field, else the intent's
- * `channel_preference` when it can take the payment, else the first channel of the mode that can.
+ * The channel of an attempt: the `channel` field, else the intent's `channel_preference` when it
+ * can take the payment, else the first channel of the mode that can.
  */
 export function routeChannel(
   registry: PaymentChannelRegistry,

@@ -28,7 +28,7 @@ export type DashboardAction = (typeof DASHBOARD_ACTIONS)[number];
 const READS: readonly DashboardAction[] = DASHBOARD_ACTIONS.filter((action) => action.endsWith('.read'));
 
 /**
- * The roles of DECISIONS: owner everything; admin everything (granting or removing the owner
+ * The roles (docs/dashboard.md): owner everything; admin everything (granting or removing the owner
  * role is refused by the team use cases, not here); developer API keys, signing keys, webhook
  * endpoints and deliveries, and reads the rest; viewer reads only.
  */

@@ -15,7 +15,7 @@ export interface DashboardSession {
   readonly ended?: Date;
 }
 
-/** How long a session lives after sign-in (DECISIONS: 30 minutes). */
+/** How long a session lives after sign-in, not extended by use. */
 export const DASHBOARD_SESSION_TTL_MS = 30 * 60 * 1000;
 
 /** True while the session may be used at `now`. */

@@ -3,7 +3,7 @@ import { truncateToSecond, type DomainEvent } from './event.entity';
 import { newId } from './ids';
 import type { RandomSource } from '../ports/random-source.port';
 
-/** The three dispute event types (spec, Events). */
+/** The three dispute event types. */
 export type DisputeEventType = 'dispute.opened' | 'dispute.updated' | 'dispute.closed';
 
 /** The notice of a dispute change: `{id, object, status, merchant, mode}`, never the object itself. */

@@ -7,7 +7,7 @@ export const DISPUTE_STATUSES: readonly DisputeStatus[] = ['opened', 'under_revi
 /** Statuses that carry a ruling: no more evidence, no more money movement. */
 export const RULED_DISPUTE_STATUSES: readonly DisputeStatus[] = ['won', 'lost'];
 
-/** `due_by` = opened + 7 days (DECISIONS, Dispute). */
+/** `due_by` = opened + 7 days (docs/disputes.md). */
 export const DISPUTE_RESPONSE_WINDOW_MS = 7 * 24 * 3600 * 1000;
 
 /** What a lost dispute costs by default, in minor units of the settlement currency (configurable). */

@@ -1,7 +1,7 @@
 /**
- * Every event type the service delivers (spec, Events): an intent's status changes from
- * requires_payment onward, the dispute lifecycle, and settlement statuses. A webhook endpoint may
- * subscribe to these and no others.
+ * Every event type the service delivers (Event's `type` in docs/openapi.json): an intent's status
+ * changes from requires_payment onward, the dispute lifecycle, and settlement statuses. A webhook
+ * endpoint may subscribe to these and no others.
  */
 export const EVENT_TYPES = [
   'payment_intent.requires_payment',

@@ -8,7 +8,7 @@ import { isKnownCurrency, MAX_AMOUNT, type Money } from './money';
 const Dec = Decimal.clone({ precision: 80, rounding: Decimal.ROUND_HALF_EVEN, toExpNeg: -100, toExpPos: 100 });
 
 /**
- * What the platform charges for one successful payment by a method (DECISIONS, Catalog: fees),
+ * What the platform charges for one successful payment by a method (docs/fx.md, Fees),
  * in the merchant's settlement currency: `percent` of the amount plus `fixed`.
  */
 export interface FeeRule {

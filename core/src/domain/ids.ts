@@ -4,8 +4,8 @@ const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 
 /**
- * Object kinds and their id shape from the spec: the prefix and the alphabet after it. Ids carry
- * no meaning and no order; lists order by a storage sequence, not by id.
+ * Object kinds and their id shape (the patterns of docs/openapi.json): the prefix and the alphabet
+ * after it. Ids carry no meaning and no order; lists order by a storage sequence, not by id.
  */
 export const ID_FORMATS = {
   payment_intent: { prefix: 'pi_', alphabet: BASE62, length: 24 },

@@ -3,7 +3,7 @@ import type { Money } from './money';
 import { ledgerTransaction, merchantAccount, platformAccount, type LedgerCauseType, type LedgerTransaction, type MerchantBucket } from './ledger';
 
 /**
- * The journal transactions of every money movement (issue 6, DECISIONS: Dispute, Settlement).
+ * The journal transactions of every money movement (docs/ledger.md, Postings).
  * Each names its cause, so posting it again (a replayed callback, a job run twice) posts nothing.
  * All amounts are in the merchant's settlement currency.
  */

@@ -2,13 +2,13 @@ import { CoreError } from '../errors/core-error';
 import type { AccountScope, Mode } from './mode';
 
 /**
- * The double-entry ledger (issue 6). Every movement of money is one journal transaction whose
- * entries sum to zero per currency. Sign convention ("credit positive"): a positive balance is
- * what the platform owes (a merchant's buckets, fee revenue); a negative one is what is owed to
+ * The double-entry ledger (docs/ledger.md). Every movement of money is one journal transaction
+ * whose entries sum to zero per currency. Sign convention ("credit positive"): a positive balance
+ * is what the platform owes (a merchant's buckets, fee revenue); a negative one is what is owed to
  * the platform or already in its hands (channel clearing).
  */
 
-/** A merchant's three balance buckets (spec, Balance). */
+/** A merchant's three balance buckets (schema Balance in docs/openapi.json). */
 export type MerchantBucket = 'pending' | 'available' | 'dispute_hold';
 export const MERCHANT_BUCKETS: readonly MerchantBucket[] = ['pending', 'available', 'dispute_hold'];
 
@@ -158,10 +158,10 @@ export interface BalanceAmount {
   readonly currency: string;
 }
 
-/** A merchant's balance: one amount per currency in each bucket (spec, Balance). */
+/** A merchant's balance: one amount per currency in each bucket. */
 export type MerchantBalance = Readonly<Record<MerchantBucket, BalanceAmount[]>>;
 
-/** Groups a merchant's balance rows into the spec's three buckets, currencies in order. */
+/** Groups a merchant's balance rows into the three buckets, currencies in order. */
 export function merchantBalance(rows: readonly LedgerBalance[]): MerchantBalance {
   const buckets: Record<MerchantBucket, BalanceAmount[]> = { available: [], pending: [], dispute_hold: [] };
   const currencies = new Set<string>();

@@ -3,9 +3,9 @@ import { validateLabel } from './labels';
 import { SETTLEMENT_SCHEDULES, type SettlementSchedule } from './merchant.entity';
 
 /**
- * The four settings a merchant changes itself (DECISIONS, Dashboard): `business_name` is the
- * account's name, and `null` clears the two optional ones. Status, KYB status, settlement
- * currency and delay are operator-set and no field here can reach them.
+ * The four settings a merchant changes itself (docs/dashboard.md, Settings): `business_name` is the
+ * account's name, and `null` clears the two optional ones. Status, KYB status, settlement currency
+ * and delay are operator-set and no field here can reach them.
  */
 export interface MerchantSettingsChange {
   readonly name?: string;

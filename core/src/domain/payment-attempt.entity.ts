@@ -4,8 +4,8 @@ import type { NextAction } from './payment-intent.entity';
 export type PaymentAttemptStatus = 'pending' | 'succeeded' | 'failed';
 
 /**
- * Why an attempt failed (DECISIONS). `canceled` extends the list: the merchant canceled the
- * intent while the payer still held the credential.
+ * Why an attempt failed. `canceled`: the merchant canceled the intent while the payer still held
+ * the credential.
  */
 export type AttemptFailureCode = 'insufficient_funds' | 'payer_cancelled' | 'risk_blocked' | 'expired' | 'channel_error' | 'canceled';
 

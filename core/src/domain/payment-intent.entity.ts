@@ -54,8 +54,8 @@ export interface PaymentIntent {
 }
 
 /**
- * The intent state machine (DECISIONS, States). Money a channel confirms is never dropped, so a
- * confirmed success is allowed from every status but the two that already hold it.
+ * The intent state machine. Money a channel confirms is never dropped, so a confirmed success is
+ * allowed from every status but the two that already hold it.
  */
 const TRANSITIONS: Readonly<Record<PaymentIntentStatus, readonly PaymentIntentStatus[]>> = {
   created: ['requires_payment', 'failed', 'canceled', 'expired', 'succeeded'],

@@ -30,7 +30,7 @@ export function settlementLockKey(scope: AccountScope): string {
 /** How long a settlement lock may be held before it is presumed dead (a creation is one short transaction). */
 export const SETTLEMENT_LOCK_TTL_MS = 30_000;
 
-/** `settlement.<status>` (spec, Events): a notice carrying the amount. */
+/** `settlement.<status>`: a notice carrying the amount. */
 export function settlementEvent(settlement: Settlement, random: RandomSource, now: Date): DomainEvent {
   return {
     id: newId(random, 'event'),
@@ -105,11 +105,11 @@ export function settlementParts(payments: readonly PaymentIntent[]): SettlementP
 }
 
 /**
- * Creates a `pending` settlement of the payments that wait (DECISIONS, Settlement): released,
- * covered by no settlement, no open or lost dispute, net in the settlement currency. Their nets
- * sum to the amount; the available balance, read with its row locked, must cover it. The
- * settlement, the payments' marks, the `settlement_created` posting and `settlement.pending`
- * commit together. Call it inside a unit of work, under the scope's settlement lock.
+ * Creates a `pending` settlement of the payments that wait: released, covered by no settlement, no
+ * open or lost dispute, net in the settlement currency. Their nets sum to the amount; the available
+ * balance, read with its row locked, must cover it. The settlement, the payments' marks, the
+ * `settlement_created` posting and `settlement.pending` commit together. Call it inside a unit of
+ * work, under the scope's settlement lock.
  *
  * Payments whose nets sum past 2^53 − 1 are split (`settlementParts`): a scheduled batch makes
  * every part at once (parts 1, 2 … of its period, in one transaction), a manual request settles

@@ -13,7 +13,7 @@ function utcMidnight(date: Date): Date {
 }
 
 /**
- * The last complete period of a schedule at `now` (DECISIONS, Settlement: UTC periods): the day
+ * The last complete period of a schedule at `now`, in UTC so every process agrees: the day
  * before today for `daily`, the ISO week (Monday 00:00 UTC to the next Monday) before this one for
  * `weekly`, last calendar month for `monthly`. `manual` has no periods.
  */

@@ -5,8 +5,9 @@ export type SettlementStatus = 'pending' | 'processing' | 'paid' | 'failed';
 export const SETTLEMENT_STATUSES: readonly SettlementStatus[] = ['pending', 'processing', 'paid', 'failed'];
 
 /**
- * A payout of a merchant's available funds (spec, Settlement). `amount` is the sum of the nets of
- * the payments it covers; the covered intents name it, so a payment is settled once.
+ * A payout of a merchant's available funds (schema Settlement in docs/openapi.json). `amount` is
+ * the sum of the nets of the payments it covers; the covered intents name it, so a payment is
+ * settled once.
  */
 export interface Settlement {
   readonly id: string;

@@ -12,7 +12,7 @@ class CountingRandom implements RandomSource {
   }
 }
 
-test('ids follow the spec patterns', (t) => {
+test('ids follow the documented patterns', (t) => {
   const random = new CountingRandom();
   t.regex(newId(random, 'payment_intent'), /^pi_[0-9A-Za-z]{24}$/);
   t.regex(newId(random, 'event'), /^evt_[A-Z2-7]{26}$/);

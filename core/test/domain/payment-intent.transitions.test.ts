@@ -2,8 +2,8 @@ import test from 'ava';
 import { canTransition, PAYMENT_INTENT_STATUSES, transition, type PaymentIntent, type PaymentIntentStatus } from '../../src/domain/payment-intent.entity';
 
 /**
- * Every move of the intent state machine (DECISIONS, States), written out in full: any pair not
- * listed here must be refused. Read a row as "from → the statuses it may become".
+ * Every move of the intent state machine, written out in full: any pair not listed here must be
+ * refused. Read a row as "from → the statuses it may become".
  */
 const ALLOWED: Readonly<Record<PaymentIntentStatus, readonly PaymentIntentStatus[]>> = {
   created: ['requires_payment', 'failed', 'canceled', 'expired', 'succeeded'],

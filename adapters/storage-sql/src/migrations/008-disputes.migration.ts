@@ -7,9 +7,9 @@ export const DISPUTE_INDEXES = {
 } as const;
 
 /**
- * Disputes (issue 6): one row per channel dispute (unique on the channel's id for it), listed per
- * merchant and mode; and the simulator's own record of the disputes it opened, kept beside its
- * order book so every process of a deployment sees the same.
+ * Disputes: one row per channel dispute (unique on the channel's id for it), listed per merchant
+ * and mode; and the simulator's own record of the disputes it opened, kept beside its order book so
+ * every process of a deployment sees the same.
  */
 export const disputes: Knex.Migration = {
   async up(knex: Knex): Promise<void> {

@@ -7,7 +7,7 @@ export const SETTLEMENT_INDEXES = {
 } as const;
 
 /**
- * Settlements (issue 6): one row per payout of a merchant's available funds, and on each payment
+ * Settlements: one row per payout of a merchant's available funds, and on each payment
  * intent the settlement that covers it (NULL until one does), so a payment is settled once.
  */
 export const settlements: Knex.Migration = {

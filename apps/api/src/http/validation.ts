@@ -27,7 +27,7 @@ export const VALIDATION_OPTIONS = {
 } as const;
 
 /**
- * Body fields whose every refusal has a code of its own in the spec: `return_url` (payment
+ * Body fields whose every refusal has a code of its own in the API: `return_url` (payment
  * intents) and `url` (webhook endpoints, the only body with that field).
  */
 const FIELD_ERROR_CODES: Readonly<Record<string, string>> = { return_url: 'invalid_return_url', url: 'invalid_url' };

@@ -17,11 +17,11 @@ function stillAnswersFor(settlement: Settlement, now: Date): boolean {
 }
 
 /**
- * `POST /v1/settlements` (spec, route rule 3): a merchant on the `manual` schedule settles what is
- * available now. Others are 403 `forbidden`; 409 `nothing_to_settle` or
- * `insufficient_available_balance` when there is nothing to pay or the balance does not cover it.
- * Creations of one merchant and mode run one at a time under a lock, and each is one transaction;
- * in test mode the settlement is then paid at once and answered as it then stands.
+ * `POST /v1/settlements`: a merchant on the `manual` schedule settles what is available now. Others
+ * are 403 `forbidden`; 409 `nothing_to_settle` or `insufficient_available_balance` when there is
+ * nothing to pay or the balance does not cover it. Creations of one merchant and mode run one at a
+ * time under a lock, and each is one transaction; in test mode the settlement is then paid at once
+ * and answered as it then stands.
  *
  * Run it outside any unit of work: the lock must outlive the transaction it guards, and paying
  * calls the payout provider. So the request's answer cannot commit with its work: the settlement

@@ -26,7 +26,7 @@ export interface ScheduledSettlementItem {
 export type ScheduledSettlementOutcome = Settlement | 'uncovered' | undefined;
 
 /**
- * The `settle-scheduled` job (DECISIONS, Settlement): for each merchant on a daily, weekly or
+ * The `settle-scheduled` job (docs/architecture.md, Settlements): for each merchant on a daily, weekly or
  * monthly schedule and each mode, the last complete UTC period gets one batch of the payments
  * released before its end and not yet settled, made like a manual settlement but left to the
  * payout job to pay. A period with nothing to settle gets no batch; one whose batch the available

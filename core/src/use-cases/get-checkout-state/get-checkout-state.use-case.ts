@@ -4,7 +4,7 @@ import type { PaymentAttemptRepository } from '../../ports/payment-attempt.repos
 import type { ResolveCheckoutSession } from '../resolve-checkout-session/resolve-checkout-session.use-case';
 
 /**
- * What the payer's page knows (the spec's CheckoutState): the intent's status, the credential
+ * What the payer's page knows (its `status` route's answer): the intent's status, the credential
  * while an attempt is pending, where to go once paid, and why the last attempt failed.
  */
 export interface CheckoutState {

@@ -39,7 +39,7 @@ const IMPLICIT_TEST_BANK_CODE = 'SIMULATED';
 const IMPLICIT_TEST_ACCOUNT = '0000000000';
 
 /**
- * Pays one settlement (DECISIONS, Settlement). Live mode waits, with nothing sent or posted, while
+ * Pays one settlement (docs/architecture.md, Settlements). Live mode waits, with nothing sent or posted, while
  * the mode has no verified default destination or a destination hold runs; test mode pays the
  * default simulated destination or an implicit one. `pending` → `processing` → `paid` | `failed`:
  * each change, its posting and its event commit together with the settlement row locked, and the

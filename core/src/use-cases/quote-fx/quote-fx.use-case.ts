@@ -21,7 +21,7 @@ export interface QuoteFxInput {
   readonly amount?: number;
 }
 
-/** An indicative quote (spec: FxQuote): nothing is locked or promised by it. */
+/** An indicative quote (schema FxQuote in docs/openapi.json): nothing is locked or promised by it. */
 export interface FxQuote {
   readonly indicative: true;
   readonly from: string;

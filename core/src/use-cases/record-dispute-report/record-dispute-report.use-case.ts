@@ -29,7 +29,7 @@ export interface DisputeWriteDeps extends EventPublishDeps {
 }
 
 export interface DisputeRules {
-  /** What a lost dispute costs, in minor units of the settlement currency (DECISIONS: default 1500). */
+  /** What a lost dispute costs, in minor units of the settlement currency (default 1500). */
   readonly disputeFeeMinor: number;
 }
 
@@ -40,7 +40,7 @@ export interface DisputeRules {
  * one after the other; the dispute row, its ledger posting and its event commit together, and a
  * replayed notice changes nothing and posts nothing (every posting is idempotent on its cause).
  *
- * Money (DECISIONS, Dispute): opening holds the intent's `net` (settlement currency), taken from
+ * Money (docs/disputes.md): opening holds the intent's `net` (settlement currency), taken from
  * available once the release timer fired, else from pending. An intent whose rate is not locked
  * yet has no `net`: its dispute holds nothing and opening posts nothing. Won returns the hold to
  * available once the intent is released, else to pending. Lost gives the hold to the channel and

@@ -3,8 +3,8 @@ import { compact, timestamp } from '../../http/presenting';
 
 /**
  * CheckoutState as the page reads it: `status`, the credential while an attempt is pending,
- * `redirect_url` once paid (the intent's return_url), and, beyond the spec's fields, the chosen
- * `payment_method`, the last `failure_code` of a failed intent and `expires_at`.
+ * `redirect_url` once paid (the intent's return_url), the chosen `payment_method`, the last
+ * `failure_code` of a failed intent and `expires_at`.
  */
 export function presentCheckoutState(state: CheckoutState): Record<string, unknown> {
   return compact({

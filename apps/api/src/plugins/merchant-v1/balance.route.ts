@@ -8,9 +8,9 @@ export interface BalanceRoutesDeps {
 }
 
 /**
- * Balance as the API shows it (spec, Balance): three buckets of Money, one entry per currency.
- * The amounts are BigInt (a sum of many payments may pass 2^53 − 1) and go out as exact JSON
- * integers (`exactJson`), never as rounded doubles.
+ * Balance as the API shows it (schema Balance in docs/openapi.json): three buckets of Money, one
+ * entry per currency. The amounts are BigInt (a sum of many payments may pass 2^53 − 1) and go
+ * out as exact JSON integers (`exactJson`), never as rounded doubles.
  */
 export function presentBalance(balance: MerchantBalance): Record<string, unknown> {
   return { object: 'balance', available: balance.available, pending: balance.pending, dispute_hold: balance.dispute_hold };

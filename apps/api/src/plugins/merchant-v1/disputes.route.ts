@@ -43,7 +43,7 @@ export const disputeEvidenceBody = Joi.object({
   .required()
   .prefs({ convert: false });
 
-/** Dispute as the API shows it (spec, Dispute). The channel and its own id for it stay inside. */
+/** Dispute as the API shows it (schema Dispute in docs/openapi.json). The channel and its own id for it stay inside. */
 export function presentDispute(dispute: Dispute): Record<string, unknown> {
   return compact({
     id: dispute.id,

@@ -18,7 +18,7 @@ const settlementId = Joi.string().max(64).pattern(ID_PATTERNS.settlement, 'settl
 const settlementListQuery = Joi.object({ limit, starting_after: settlementId });
 const settlementParams = Joi.object({ id: settlementId.required() });
 
-/** Settlement as the API shows it (spec, Settlement): no destination or failure details. */
+/** Settlement as the API shows it (schema Settlement in docs/openapi.json): no destination or failure details. */
 export function presentSettlement(settlement: Settlement): Record<string, unknown> {
   return compact({
     id: settlement.id,
