@@ -2,7 +2,7 @@ import type { ServerRoute } from '@hapi/hapi';
 import { CoreError, type ListAttempts, type PlaceAttempt } from '@payments/core';
 import { errorBody } from '../../http/error-envelope';
 import { idempotent, type IdempotentDeps } from './idempotency';
-import { scopeOf } from './payment-intents.route';
+import { scopeOf } from './caller';
 import { presentAttempt, presentList } from './presenters';
 import { attemptCreateBody, paymentIntentParams } from './schemas';
 

@@ -1,7 +1,7 @@
 import type { ServerRoute } from '@hapi/hapi';
 import type { GetBalance, MerchantBalance } from '@payments/core';
 import { exactJson } from '../../http/exact-json';
-import { scopeOf } from './payment-intents.route';
+import { scopeOf } from './caller';
 
 export interface BalanceRoutesDeps {
   readonly getBalance: GetBalance;

@@ -13,7 +13,7 @@ import {
 import Joi from 'joi';
 import { compact, presentList, timestamp } from '../../http/presenting';
 import { idempotent, type IdempotentDeps } from './idempotency';
-import { scopeOf } from './payment-intents.route';
+import { scopeOf } from './caller';
 import { limit } from './schemas';
 
 export interface DisputeRoutesDeps extends IdempotentDeps {

@@ -1,6 +1,6 @@
 import type { ServerRoute } from '@hapi/hapi';
 import type { ListEvents, PlatformKeys } from '@payments/core';
-import { scopeOf } from './payment-intents.route';
+import { scopeOf } from './caller';
 import { presentEvent, presentList } from './presenters';
 import { eventListQuery } from './schemas';
 

@@ -2,6 +2,7 @@ import type { Lifecycle, Request, ResponseToolkit, Server } from '@hapi/hapi';
 import { CoreError, IDEMPOTENCY, isCoreError, type Digest, type RunIdempotently, type StoredResponse } from '@payments/core';
 import stringify from 'safe-stable-stringify';
 import { header } from '../../http/headers';
+import { callerOf } from './caller';
 import { errorBody, httpStatusOf } from '../../http/error-envelope';
 
 /** What a route's work answers; the wrapper serialises and remembers it. */
@@ -50,8 +51,7 @@ export function idempotent(
   options: { transactional?: boolean } = {},
 ): Lifecycle.Method {
   return async (request: Request, h: ResponseToolkit) => {
-    const caller = request.auth.credentials.caller;
-    if (!caller) throw new CoreError('authentication_required', 'authentication', 'Authentication required.');
+    const caller = callerOf(request);
     const requestId = request.app.requestId;
     const fingerprint = deps.digest.sha256Hex(`${request.method.toUpperCase()} ${request.path}\n${stringify(request.payload ?? {})}`);
     const { response, replayed } = await deps.runIdempotently.execute({

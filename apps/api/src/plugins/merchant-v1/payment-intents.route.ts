@@ -1,13 +1,12 @@
-import type { Request, ServerRoute } from '@hapi/hapi';
+import type { ServerRoute } from '@hapi/hapi';
 import type {
-  ApiCaller,
-  AccountScope,
   CancelPaymentIntent,
   CreatePaymentIntent,
   GetPaymentIntent,
   ListPaymentIntents,
   PaymentIntentStatus,
 } from '@payments/core';
+import { callerOf, scopeOf } from './caller';
 import { idempotent, type IdempotentDeps } from './idempotency';
 import { presentList, presentPaymentIntent } from './presenters';
 import { noBody, paymentIntentCreateBody, paymentIntentListQuery, paymentIntentParams } from './schemas';
@@ -19,11 +18,6 @@ export interface PaymentIntentRoutesDeps extends IdempotentDeps {
   readonly cancelPaymentIntent: CancelPaymentIntent;
 }
 
-/** The merchant and mode of the calling key: every read and write is confined to it. */
-export function scopeOf(request: Request): AccountScope {
-  const caller = request.auth.credentials.caller as ApiCaller;
-  return { merchantId: caller.merchant.id, mode: caller.mode };
-}
 
 interface CreateBody {
   amount: number;
@@ -49,7 +43,7 @@ export function paymentIntentRoutes(deps: PaymentIntentRoutesDeps): ServerRoute[
           const body = request.payload as CreateBody;
           const { intent, checkoutUrl } = await deps.createPaymentIntent.execute({
             scope: scopeOf(request),
-            settlementCurrency: (request.auth.credentials.caller as ApiCaller).merchant.settlementCurrency,
+            settlementCurrency: callerOf(request).merchant.settlementCurrency,
             amount: body.amount,
             currency: body.currency,
             merchantOrderId: body.merchant_order_id,

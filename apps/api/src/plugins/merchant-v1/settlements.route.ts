@@ -4,7 +4,7 @@ import Joi from 'joi';
 import { header } from '../../http/headers';
 import { compact } from '../../http/presenting';
 import { idempotent, type IdempotentDeps } from './idempotency';
-import { scopeOf } from './payment-intents.route';
+import { scopeOf } from './caller';
 import { presentList, timestamp } from './presenters';
 import { limit, noBody } from './schemas';
 

@@ -2,7 +2,7 @@ import type { ServerRoute } from '@hapi/hapi';
 import type { AdvanceTimer, SimulateOutcome, SimulatePayment, TimerName } from '@payments/core';
 import { header } from '../../http/headers';
 import { idempotent, type IdempotentDeps } from './idempotency';
-import { scopeOf } from './payment-intents.route';
+import { scopeOf } from './caller';
 import { presentPaymentIntent } from './presenters';
 import { advanceBody, paymentIntentParams, simulateBody } from './schemas';
 
