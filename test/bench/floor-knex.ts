@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { createKnex, KnexContext } from '@payments/storage-sql';
+import { createKnex, KnexContext, onOneConnection } from '@payments/storage-sql';
 import { Counting, DuplicateError, type CreateWrite, type FloorStore, type IdempotencyRow, type IntentRow, type KeyRow } from './floor-store';
 
 const COLUMNS = ['id', 'mode', 'amount', 'currency', 'merchant_order_id', 'status', 'metadata', 'created', 'expires_at'] as const;
@@ -9,32 +9,10 @@ function isDuplicate(error: unknown): boolean {
   return code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
-/**
- * BEGIN, `work` and COMMIT on one pooled connection with no AsyncLocalStorage: what
- * KnexContext.inTransaction does, minus the storage (which would turn promise hooks on here).
- */
-async function onOneConnection(knex: Knex, work: (bound: Knex) => Promise<void>): Promise<void> {
-  const connection = (await knex.client.acquireConnection()) as object;
-  const raw = (sql: string): Knex.Raw => Object.assign(knex.raw(sql), { _connection: connection });
-  const bound = ((table: string) => knex(table).connection(connection)) as unknown as Knex;
-  try {
-    await raw('BEGIN');
-    try {
-      await work(bound);
-      await raw('COMMIT');
-    } catch (error) {
-      await raw('ROLLBACK').catch(() => undefined);
-      throw error;
-    }
-  } finally {
-    knex.client.releaseConnection(connection);
-  }
-}
-
 export interface KnexFloorOptions {
   /**
    * Route every statement through a KnexContext, as the service's repositories do: create's
-   * transaction runs inside its AsyncLocalStorage (`withTransaction`), reads ask it for the
+   * transaction runs inside its AsyncLocalStorage (`inTransaction`), reads ask it for the
    * builder (`db()`). Once entered, that storage turns on promise hooks for the whole process.
    */
   readonly asyncLocalStorage: boolean;

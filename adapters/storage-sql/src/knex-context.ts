@@ -22,6 +22,35 @@ function boundTo(knex: Knex, connection: PooledConnection): Knex {
 }
 
 /**
+ * BEGIN, `work` and COMMIT on one pooled connection that every query of `work` runs on; ROLLBACK
+ * when it throws. Plain statements on the connection rather than `knex.transaction`, which builds
+ * a knex instance per transaction: that alone cost more CPU than the four statements of a payment
+ * intent's create.
+ */
+export async function onOneConnection<T>(knex: Knex, work: (trx: Knex) => Promise<T>): Promise<T> {
+  const connection = (await knex.client.acquireConnection()) as PooledConnection;
+  const trx = boundTo(knex, connection);
+  transactionCount += 1;
+  connection.__knexTxId = `uow${transactionCount}`;
+  try {
+    await trx.raw('BEGIN');
+    try {
+      const result = await work(trx);
+      await trx.raw('COMMIT');
+      return result;
+    } catch (error) {
+      // A connection that broke mid-transaction is marked by knex and dropped by the pool on
+      // its next validation; the server rolls back what it held.
+      await trx.raw('ROLLBACK').catch(() => undefined);
+      throw error;
+    }
+  } finally {
+    delete connection.__knexTxId;
+    knex.client.releaseConnection(connection);
+  }
+}
+
+/**
  * Shared by the unit of work and every repository of one storage: the unit of work puts its
  * transaction here, and repositories query through it without being handed a transaction, so
  * core's ports stay free of storage types.
@@ -41,38 +70,16 @@ export class KnexContext {
     return this.transactions.getStore();
   }
 
-  /** Runs `fn` with `trx` as the current transaction for every await inside it. */
-  withTransaction<T>(trx: Knex, fn: () => Promise<T>): Promise<T> {
-    return this.transactions.run(trx, fn);
-  }
-
   /**
-   * Runs `work` in one transaction on one pooled connection: BEGIN, the work, COMMIT; ROLLBACK
-   * when it throws. Plain statements on the connection rather than `knex.transaction`, which
-   * builds a knex instance per transaction: that alone cost more CPU than the four statements of
-   * a payment intent's create. `onTransaction` sees the transaction before the work runs.
+   * Runs `work` in the current transaction, or in one of its own (see onOneConnection) that
+   * every `db()` inside it answers. `onTransaction` sees a transaction this call opens, before
+   * the work runs.
    */
-  async inTransaction<T>(work: () => Promise<T>, onTransaction: (trx: Knex) => void = () => undefined): Promise<T> {
-    const connection = (await this.knex.client.acquireConnection()) as PooledConnection;
-    const trx = boundTo(this.knex, connection);
-    transactionCount += 1;
-    connection.__knexTxId = `uow${transactionCount}`;
-    try {
-      await trx.raw('BEGIN');
-      try {
-        onTransaction(trx);
-        const result = await this.withTransaction(trx, work);
-        await trx.raw('COMMIT');
-        return result;
-      } catch (error) {
-        // A connection that broke mid-transaction is marked by knex and dropped by the pool on
-        // its next validation; the server rolls back what it held.
-        await trx.raw('ROLLBACK').catch(() => undefined);
-        throw error;
-      }
-    } finally {
-      delete connection.__knexTxId;
-      this.knex.client.releaseConnection(connection);
-    }
+  inTransaction<T>(work: () => Promise<T>, onTransaction: (trx: Knex) => void = () => undefined): Promise<T> {
+    if (this.currentTransaction()) return work();
+    return onOneConnection(this.knex, (trx) => {
+      onTransaction(trx);
+      return this.transactions.run(trx, work);
+    });
   }
 }

@@ -40,8 +40,7 @@ export class KnexLedger implements Ledger {
 
   async post(tx: LedgerTransaction): Promise<boolean> {
     // A posting is never half written: outside a unit of work it takes a transaction of its own.
-    if (this.context.currentTransaction()) return this.write(tx);
-    return this.context.knex.transaction((trx) => this.context.withTransaction(trx, () => this.write(tx)));
+    return this.context.inTransaction(() => this.write(tx));
   }
 
   async hasPosted(cause: string): Promise<boolean> {
@@ -105,7 +104,8 @@ export class KnexLedger implements Ledger {
   }
 
   async rebuildBalances(): Promise<number> {
-    return this.context.knex.transaction(async (trx) => {
+    return this.context.inTransaction(async () => {
+      const trx = this.context.db();
       const totals = await this.totals(trx);
       await trx('ledger_balances').delete();
       for (const row of totals) {

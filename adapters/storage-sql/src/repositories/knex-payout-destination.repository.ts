@@ -82,7 +82,7 @@ export class KnexPayoutDestinationRepository implements PayoutDestinationReposit
   }
 
   makeDefault(scope: AccountScope, id: string, holdUntil: Date | undefined): Promise<PayoutDestination | undefined> {
-    return this.inTransaction(async () => {
+    return this.context.inTransaction(async () => {
       // Lock the scope's rows first (MySQL): two concurrent changes then run one after the other
       // instead of both clearing a stale default and colliding on the unique index.
       const lock = this.scoped(scope).select('id');
@@ -110,11 +110,5 @@ export class KnexPayoutDestinationRepository implements PayoutDestinationReposit
   async latestHold(scope: AccountScope): Promise<Date | undefined> {
     const row = (await this.scoped(scope).max({ latest: 'hold_until' }).first()) as { latest: BigIntValue | null } | undefined;
     return row?.latest === null || row?.latest === undefined ? undefined : new Date(toNumber(row.latest));
-  }
-
-  /** Joins the caller's unit of work, or runs `work` in a transaction of its own. */
-  private inTransaction<T>(work: () => Promise<T>): Promise<T> {
-    if (this.context.currentTransaction()) return work();
-    return this.context.knex.transaction((trx) => this.context.withTransaction(trx, work));
   }
 }

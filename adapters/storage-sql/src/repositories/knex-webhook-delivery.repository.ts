@@ -125,8 +125,7 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
 
   /** `work` in the current unit of work's transaction, else in one of its own (BEGIN … COMMIT on one pooled connection). */
   private inTransaction<T>(work: (trx: Knex) => Promise<T>): Promise<T> {
-    const current = this.context.currentTransaction();
-    return current ? work(current) : this.context.inTransaction(() => work(this.context.db()));
+    return this.context.inTransaction(() => work(this.context.db()));
   }
 
   async insert(delivery: WebhookDelivery): Promise<void> {
