@@ -1,31 +1,21 @@
 import test from 'ava';
-import { FakeClock } from '@payments/in-memory';
 import { paymentFlow, type Json } from './helpers/payment-flow';
-import { startTestApp, type TestApp } from './helpers/test-app';
-import { moneyTick } from './helpers/worker-tick';
+import { appOnFakeClock } from './helpers/worker-tick';
 
-const clock = new FakeClock(new Date());
-let t0: TestApp;
-
-test.before(async () => {
-  t0 = await startTestApp({ clock });
-});
-test.after.always(async () => t0?.close());
-
-const tick = moneyTick(() => t0, clock);
+const { app, tick } = appOnFakeClock();
 
 const thb = (amount: number): Json[] => [{ amount, currency: 'THB' }];
 
 test.serial('a new merchant sees zeros in its settlement currency', async (t) => {
-  const shop = await t0.merchant();
-  const res = await t0.request({ method: 'GET', url: '/v1/balance', key: shop.testKey });
+  const shop = await app().merchant();
+  const res = await app().request({ method: 'GET', url: '/v1/balance', key: shop.testKey });
   t.is(res.statusCode, 200);
   t.deepEqual(res.result, { object: 'balance', available: thb(0), pending: thb(0), dispute_hold: thb(0) });
 });
 
 test.serial('a payment shows in pending once paid and moves to available when the release timer fires', async (t) => {
-  const shop = await t0.merchant();
-  const flow = paymentFlow(t0, shop.testKey);
+  const shop = await app().merchant();
+  const flow = paymentFlow(app(), shop.testKey);
   const balance = async (): Promise<Json> => flow.get('/v1/balance');
   const intent = await flow.createIntent({ amount: 25_000 });
   await flow.attempt(intent.id);
@@ -48,20 +38,20 @@ test.serial('a payment shows in pending once paid and moves to available when th
 });
 
 test.serial("one merchant's payments never show in another's balance, nor test money in live", async (t) => {
-  const payer = await t0.merchant();
-  const other = await t0.merchant();
-  const flow = paymentFlow(t0, payer.testKey);
+  const payer = await app().merchant();
+  const other = await app().merchant();
+  const flow = paymentFlow(app(), payer.testKey);
   const intent = await flow.createIntent({ amount: 10_000 });
   await flow.attempt(intent.id);
   await flow.simulate(intent.id, { outcome: 'succeeded' });
-  t.like((await t0.request({ method: 'GET', url: '/v1/balance', key: other.testKey })).result, { pending: thb(0) });
-  const live = await t0.request({ method: 'GET', url: '/v1/balance', key: await payer.liveKey() });
+  t.like((await app().request({ method: 'GET', url: '/v1/balance', key: other.testKey })).result, { pending: thb(0) });
+  const live = await app().request({ method: 'GET', url: '/v1/balance', key: await payer.liveKey() });
   t.is(live.statusCode, 200);
   t.like(live.result, { pending: thb(0), available: thb(0) });
 });
 
 test.serial('the balance needs a key', async (t) => {
-  const res = await t0.request({ method: 'GET', url: '/v1/balance' });
+  const res = await app().request({ method: 'GET', url: '/v1/balance' });
   t.is(res.statusCode, 401);
   t.like(res.result, { error: { code: 'authentication_required' } });
 });

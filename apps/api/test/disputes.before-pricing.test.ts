@@ -1,10 +1,9 @@
 import test from 'ava';
 import { CreateMerchant, type AccountScope } from '@payments/core';
-import { FakeClock } from '@payments/in-memory';
 import { assertLedgerVerifies, assertMerchantMoney } from './helpers/money-invariants';
 import { paymentFlow, type Json } from './helpers/payment-flow';
-import { startTestApp, unique, type TestApp } from './helpers/test-app';
-import { moneyTick } from './helpers/worker-tick';
+import { unique } from './helpers/test-app';
+import { appOnFakeClock } from './helpers/worker-tick';
 
 /*
  * A wallet payment locks its rate, and so gets its net, only when the channel settles: a dispute
@@ -13,15 +12,7 @@ import { moneyTick } from './helpers/worker-tick';
  * never reaches a payout. Through the real routes, simulator and jobs, on SQLite or MariaDB.
  */
 
-const clock = new FakeClock(new Date());
-let t0: TestApp;
-
-test.before(async () => {
-  t0 = await startTestApp({ clock });
-});
-test.after.always(async () => t0?.close());
-
-const tick = moneyTick(() => t0, clock);
+const { app, tick } = appOnFakeClock();
 const DISPUTE_FEE = 1500;
 
 type Step = 'open' | 'rule' | 'price' | 'release';
@@ -45,10 +36,10 @@ for (const steps of interleavings()) {
   for (const outcome of ['won', 'lost', 'open'] as Outcome[]) {
     test.serial(`${steps.join(' > ')}, dispute ${outcome}: the buckets hold what they should and only undisputed money is paid out`, async (t) => {
       const suffix = unique('shop');
-      const created = await t0.app.get(CreateMerchant).execute({ name: `Shop ${suffix}`, email: `${suffix}@example.com`, password: 'correct horse battery', settlementSchedule: 'manual' });
+      const created = await app().app.get(CreateMerchant).execute({ name: `Shop ${suffix}`, email: `${suffix}@example.com`, password: 'correct horse battery', settlementSchedule: 'manual' });
       const key = created.testApiKey.secret;
       const scope: AccountScope = { merchantId: created.merchant.id, mode: 'test' };
-      const flow = paymentFlow(t0, key);
+      const flow = paymentFlow(app(), key);
       const intent = await flow.createIntent({ amount: 100_000, currency: 'USD', payment_method: 'alipay_plus' });
       await flow.attempt(intent.id, { payment_method: 'alipay_plus' });
       t.is(((await flow.simulate(intent.id, { outcome: 'succeeded' })).result as Json).status, 'succeeded');
@@ -85,8 +76,8 @@ for (const steps of interleavings()) {
         t.is(settle.statusCode, 409, settle.payload);
         t.like(settle.result, { error: { code: 'nothing_to_settle' } });
       }
-      await assertLedgerVerifies(t0);
-      await assertMerchantMoney(t0, flow, { scope, key, currency: 'THB' });
+      await assertLedgerVerifies(app());
+      await assertMerchantMoney(app(), flow, { scope, key, currency: 'THB' });
     });
   }
 }

@@ -1,34 +1,25 @@
 import test from 'ava';
 import { CreateMerchant, Ledger, MAX_AMOUNT, paymentPosting, VerifyLedger, type AccountScope } from '@payments/core';
-import { FakeClock } from '@payments/in-memory';
 import { paymentFlow, type Json } from './helpers/payment-flow';
-import { startTestApp, unique, type TestApp } from './helpers/test-app';
-import { moneyTick } from './helpers/worker-tick';
+import { unique } from './helpers/test-app';
+import { appOnFakeClock } from './helpers/worker-tick';
 
 /*
  * Amounts at the edges the contract allows, through the real routes, simulator and jobs, on
  * SQLite or (with PAYMENTS_TEST_DATABASE_URL) MariaDB.
  */
 
-const clock = new FakeClock(new Date());
-let t0: TestApp;
-
-test.before(async () => {
-  t0 = await startTestApp({ clock });
-});
-test.after.always(async () => t0?.close());
-
-const tick = moneyTick(() => t0, clock);
+const { clock, app, tick } = appOnFakeClock();
 
 async function shop(settlementCurrency: string): Promise<{ scope: AccountScope; flow: ReturnType<typeof paymentFlow>; key: string }> {
   const suffix = unique('edge');
-  const created = await t0.app.get(CreateMerchant).execute({ name: `Shop ${suffix}`, email: `${suffix}@example.com`, password: 'correct horse battery', settlementCurrency });
+  const created = await app().app.get(CreateMerchant).execute({ name: `Shop ${suffix}`, email: `${suffix}@example.com`, password: 'correct horse battery', settlementCurrency });
   const key = created.testApiKey.secret;
-  return { scope: { merchantId: created.merchant.id, mode: 'test' }, flow: paymentFlow(t0, key), key };
+  return { scope: { merchantId: created.merchant.id, mode: 'test' }, flow: paymentFlow(app(), key), key };
 }
 
 async function ledgerIsWhole(): Promise<Json> {
-  return (await t0.app.get(VerifyLedger).execute({ limit: 20 })) as unknown as Json;
+  return (await app().app.get(VerifyLedger).execute({ limit: 20 })) as unknown as Json;
 }
 
 test.serial('1 IDR paid with alipay_plus to a THB merchant: fee and net round to 0, the intent settles and nothing blocks the job', async (t) => {
@@ -100,7 +91,7 @@ test.serial('an intent that would convert past half of 2^53 − 1 of the settlem
 test.serial('amounts JSON cannot hold exactly are refused 400, as before', async (t) => {
   const { key } = await shop('THB');
   for (const literal of ['9007199254740992', '9007199254740993', '1e400', '100.5']) {
-    const res = await t0.server.inject({
+    const res = await app().server.inject({
       method: 'POST',
       url: '/v1/payment_intents',
       headers: { authorization: `Bearer ${key}`, 'idempotency-key': unique('k'), 'content-type': 'application/json' },
@@ -113,11 +104,11 @@ test.serial('amounts JSON cannot hold exactly are refused 400, as before', async
 
 test.serial('a balance past 2^53 − 1 is answered as an exact JSON integer, not a rounded double', async (t) => {
   const { scope, key } = await shop('THB');
-  const ledger = t0.app.get<Ledger>(Ledger);
+  const ledger = app().app.get<Ledger>(Ledger);
   for (let i = 0; i < 3; i += 1) {
     await ledger.post(paymentPosting({ id: `pi_${unique('BIG').replace(/[^A-Za-z0-9]/g, '')}`, ...scope, net: { amount: MAX_AMOUNT - 1, currency: 'THB' }, fee: { amount: 1, currency: 'THB' } }, clock.now()));
   }
-  const res = await t0.request({ method: 'GET', url: '/v1/balance', key });
+  const res = await app().request({ method: 'GET', url: '/v1/balance', key });
   t.is(res.statusCode, 200);
   t.regex(res.headers['content-type'] as string, /^application\/json/);
   // 3 × (2^53 − 2) = 27021597764222970; as a double it is 27021597764222968. The test reads the

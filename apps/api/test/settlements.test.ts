@@ -1,35 +1,26 @@
 import test from 'ava';
 import { CreateManualSettlement, CreateScheduledSettlements, MerchantRepository, PaySettlements, type Settlement, type SettlementSchedule } from '@payments/core';
-import { FakeClock } from '@payments/in-memory';
 import { paymentFlow, type Json } from './helpers/payment-flow';
-import { startTestApp, unique, type TestApp, type TestMerchant } from './helpers/test-app';
-import { moneyTick, runJob } from './helpers/worker-tick';
+import { unique, type TestMerchant } from './helpers/test-app';
+import { appOnFakeClock, runJob } from './helpers/worker-tick';
 
-const clock = new FakeClock(new Date());
-let t0: TestApp;
-
-test.before(async () => {
-  t0 = await startTestApp({ clock });
-});
-test.after.always(async () => t0?.close());
-
-const tick = moneyTick(() => t0, clock);
+const { clock, app, tick } = appOnFakeClock();
 
 /** One pass of the scheduled-settlement job: the batches it made for one merchant. */
 async function scheduledBatchesOf(merchantId: string): Promise<Settlement[]> {
-  const { outcomes } = await runJob(t0.app, CreateScheduledSettlements, 100_000);
+  const { outcomes } = await runJob(app().app, CreateScheduledSettlements, 100_000);
   return outcomes.flatMap(({ outcome }) => (typeof outcome === 'object' && outcome.merchantId === merchantId ? [outcome] : []));
 }
 
 async function merchantOn(schedule: SettlementSchedule): Promise<TestMerchant> {
-  const shop = await t0.merchant();
-  await t0.app.get<MerchantRepository>(MerchantRepository).updateSettings(shop.id, { settlementSchedule: schedule });
+  const shop = await app().merchant();
+  await app().app.get<MerchantRepository>(MerchantRepository).updateSettings(shop.id, { settlementSchedule: schedule });
   return shop;
 }
 
 /** Payments of `amounts`, paid, channel-settled and released: available funds. Returns their nets. */
 async function releasedPayments(shop: TestMerchant, amounts: readonly number[]): Promise<number[]> {
-  const flow = paymentFlow(t0, shop.testKey);
+  const flow = paymentFlow(app(), shop.testKey);
   const intents: Json[] = [];
   for (const amount of amounts) {
     const intent = await flow.createIntent({ amount });
@@ -48,7 +39,7 @@ function t0Assert(condition: boolean, what: string): void {
 }
 
 const settle = (shop: TestMerchant, idempotencyKey: string = unique('settle'), key: string = shop.testKey) =>
-  t0.request({ method: 'POST', url: '/v1/settlements', key, idempotencyKey });
+  app().request({ method: 'POST', url: '/v1/settlements', key, idempotencyKey });
 
 const thb = (amount: number): Json[] => [{ amount, currency: 'THB' }];
 
@@ -62,19 +53,19 @@ test.serial('a merchant on a schedule may not ask: 403 forbidden, remembered und
   const again = await settle(shop, key);
   t.is(again.statusCode, 403);
   t.is(again.headers['idempotent-replayed'], 'true');
-  t.deepEqual((await paymentFlow(t0, shop.testKey).get('/v1/settlements')).data, []);
+  t.deepEqual((await paymentFlow(app(), shop.testKey).get('/v1/settlements')).data, []);
 });
 
 test.serial('an Idempotency-Key is required', async (t) => {
   const shop = await merchantOn('manual');
-  const res = await t0.request({ method: 'POST', url: '/v1/settlements', key: shop.testKey });
+  const res = await app().request({ method: 'POST', url: '/v1/settlements', key: shop.testKey });
   t.is(res.statusCode, 400);
   t.like(res.result, { error: { code: 'idempotency_key_required' } });
 });
 
 test.serial('nothing released yet: 409 nothing_to_settle', async (t) => {
   const shop = await merchantOn('manual');
-  const flow = paymentFlow(t0, shop.testKey);
+  const flow = paymentFlow(app(), shop.testKey);
   const intent = await flow.createIntent({ amount: 10_000 });
   await flow.attempt(intent.id);
   await flow.simulate(intent.id, { outcome: 'succeeded' });
@@ -85,7 +76,7 @@ test.serial('nothing released yet: 409 nothing_to_settle', async (t) => {
 
 test.serial('a manual test settlement is created and paid at once: 201, replayed under its key, readable, events carry the amount', async (t) => {
   const shop = await merchantOn('manual');
-  const flow = paymentFlow(t0, shop.testKey);
+  const flow = paymentFlow(app(), shop.testKey);
   const nets = await releasedPayments(shop, [10_000, 25_050]);
   const total = nets[0]! + nets[1]!;
   t.like(await flow.get('/v1/balance'), { available: thb(total) });
@@ -122,12 +113,12 @@ test.serial('a manual test settlement is created and paid at once: 201, replayed
 
 test.serial('a retry after a crash between the work and its stored answer gets the settlement the first try made, not 409', async (t) => {
   const shop = await merchantOn('manual');
-  const flow = paymentFlow(t0, shop.testKey);
+  const flow = paymentFlow(app(), shop.testKey);
   const nets = await releasedPayments(shop, [12_000]);
   const key = unique('settle');
   // The first try's work, as a process that died before storing the answer (or whose claim's
   // lease ran out) leaves it: the settlement exists, the key holds no answer.
-  const first = await t0.app.get(CreateManualSettlement).execute({ scope: { merchantId: shop.id, mode: 'test' }, requestKey: key });
+  const first = await app().app.get(CreateManualSettlement).execute({ scope: { merchantId: shop.id, mode: 'test' }, requestKey: key });
   t.is(first.status, 'paid');
 
   const retry = await settle(shop, key);
@@ -144,7 +135,7 @@ test.serial('a retry after a crash between the work and its stored answer gets t
 
 test.serial('a key reused after 24 hours is a new request: a new settlement, not the old one replayed', async (t) => {
   const shop = await merchantOn('manual');
-  const flow = paymentFlow(t0, shop.testKey);
+  const flow = paymentFlow(app(), shop.testKey);
   const [firstNet] = await releasedPayments(shop, [12_000]);
   const key = unique('settle');
   const first = await settle(shop, key);
@@ -166,7 +157,7 @@ test.serial('a key reused for another request is 422 idempotency_key_reused', as
   const shop = await merchantOn('manual');
   await releasedPayments(shop, [10_000]);
   const key = unique('shared');
-  const created = await t0.request({ method: 'POST', url: '/v1/payment_intents', key: shop.testKey, idempotencyKey: key, payload: { amount: 5000, currency: 'THB', merchant_order_id: unique('order') } });
+  const created = await app().request({ method: 'POST', url: '/v1/payment_intents', key: shop.testKey, idempotencyKey: key, payload: { amount: 5000, currency: 'THB', merchant_order_id: unique('order') } });
   t.is(created.statusCode, 201);
   const res = await settle(shop, key);
   t.is(res.statusCode, 422);
@@ -176,7 +167,7 @@ test.serial('a key reused for another request is 422 idempotency_key_reused', as
 
 test.serial('the create takes no body', async (t) => {
   const shop = await merchantOn('manual');
-  const res = await t0.request({ method: 'POST', url: '/v1/settlements', key: shop.testKey, idempotencyKey: unique(), payload: { amount: 100 } });
+  const res = await app().request({ method: 'POST', url: '/v1/settlements', key: shop.testKey, idempotencyKey: unique(), payload: { amount: 100 } });
   t.is(res.statusCode, 400);
   t.like(res.result, { error: { code: 'invalid_parameter', param: 'amount' } });
 });
@@ -184,7 +175,7 @@ test.serial('the create takes no body', async (t) => {
 test.serial('reads: newest first with cursor pages; malformed ids 400; unknown and foreign ids 404', async (t) => {
   const shop = await merchantOn('manual');
   const other = await merchantOn('manual');
-  const flow = paymentFlow(t0, shop.testKey);
+  const flow = paymentFlow(app(), shop.testKey);
   const made: string[] = [];
   for (let i = 0; i < 3; i += 1) {
     await releasedPayments(shop, [10_000 + i]);
@@ -197,28 +188,28 @@ test.serial('reads: newest first with cursor pages; malformed ids 400; unknown a
   t.deepEqual(next.data.map((s: Json) => s.id), [made[0]]);
   t.false(next.has_more);
 
-  const bad = await t0.request({ method: 'GET', url: '/v1/settlements/st_lowercase1', key: shop.testKey });
+  const bad = await app().request({ method: 'GET', url: '/v1/settlements/st_lowercase1', key: shop.testKey });
   t.is(bad.statusCode, 400);
   t.like(bad.result, { error: { code: 'invalid_parameter', param: 'id' } });
-  const unknown = await t0.request({ method: 'GET', url: '/v1/settlements/st_AAAAAAAAAAAAAAAAAAAAAAAAAA', key: shop.testKey });
+  const unknown = await app().request({ method: 'GET', url: '/v1/settlements/st_AAAAAAAAAAAAAAAAAAAAAAAAAA', key: shop.testKey });
   t.is(unknown.statusCode, 404);
   t.like(unknown.result, { error: { code: 'resource_not_found' } });
-  const foreign = await t0.request({ method: 'GET', url: `/v1/settlements/${made[0]}`, key: other.testKey });
+  const foreign = await app().request({ method: 'GET', url: `/v1/settlements/${made[0]}`, key: other.testKey });
   t.is(foreign.statusCode, 404);
-  t.deepEqual((await paymentFlow(t0, other.testKey).get('/v1/settlements')).data, []);
-  const live = await t0.request({ method: 'GET', url: `/v1/settlements/${made[0]}`, key: await shop.liveKey() });
+  t.deepEqual((await paymentFlow(app(), other.testKey).get('/v1/settlements')).data, []);
+  const live = await app().request({ method: 'GET', url: `/v1/settlements/${made[0]}`, key: await shop.liveKey() });
   t.is(live.statusCode, 404, 'test settlements are not seen with a live key');
   for (const query of ['limit=0', 'limit=101', 'starting_after=pi_123']) {
-    const res = await t0.request({ method: 'GET', url: `/v1/settlements?${query}`, key: shop.testKey });
+    const res = await app().request({ method: 'GET', url: `/v1/settlements?${query}`, key: shop.testKey });
     t.is(res.statusCode, 400, query);
   }
-  const foreignCursor = await t0.request({ method: 'GET', url: `/v1/settlements?starting_after=${made[0]}`, key: other.testKey });
+  const foreignCursor = await app().request({ method: 'GET', url: `/v1/settlements?starting_after=${made[0]}`, key: other.testKey });
   t.is(foreignCursor.statusCode, 400);
 });
 
 test.serial('ten manual settlements racing for the same funds: one 201, the rest 409, every payment settled once', async (t) => {
   const shop = await merchantOn('manual');
-  const flow = paymentFlow(t0, shop.testKey);
+  const flow = paymentFlow(app(), shop.testKey);
   const nets = await releasedPayments(shop, [10_000, 20_000, 30_000, 40_000]);
   const total = nets.reduce((sum, net) => sum + net, 0);
   const answers = await Promise.all(Array.from({ length: 10 }, () => settle(shop)));
@@ -234,7 +225,7 @@ test.serial('ten manual settlements racing for the same funds: one 201, the rest
 
 test.serial('a merchant on a daily schedule gets a batch of the last UTC day from the worker, paid by the payout job', async (t) => {
   const shop = await merchantOn('daily');
-  const flow = paymentFlow(t0, shop.testKey);
+  const flow = paymentFlow(app(), shop.testKey);
   const nets = await releasedPayments(shop, [15_000]);
   t.deepEqual(await scheduledBatchesOf(shop.id), [], 'the day is not over');
 
@@ -248,7 +239,7 @@ test.serial('a merchant on a daily schedule gets a batch of the last UTC day fro
   t.is(read.period_end, new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1)).toISOString().replace('.000', ''));
   t.like(await flow.get('/v1/balance'), { available: thb(0) });
 
-  await runJob(t0.app, PaySettlements);
+  await runJob(app().app, PaySettlements);
   t.like(await flow.get(`/v1/settlements/${batch?.id}`), { status: 'paid' });
   t.is((await scheduledBatchesOf(shop.id)).length, 0, 'once per period');
 });

@@ -1,8 +1,9 @@
 import { ReleaseFunds, ReportChannelSettlements, RunItemJobs, type ItemJob, type ItemPassResult } from '@payments/core';
 import { SimulatorPaymentChannel } from '@payments/channel-simulator';
-import type { FakeClock } from '@payments/in-memory';
+import test from 'ava';
+import { FakeClock } from '@payments/in-memory';
 import type { AppContainer } from '../../src/container';
-import type { TestApp } from './test-app';
+import { startTestApp, type TestApp } from './test-app';
 
 /**
  * One pass of a background job over each of its lanes, through the runner the worker uses (a
@@ -25,4 +26,22 @@ export function moneyTick(app: () => TestApp, clock: FakeClock): () => Promise<v
     await runJob(container, ReportChannelSettlements);
     await runJob(container, ReleaseFunds);
   };
+}
+
+/**
+ * The whole app for one test file, on a fake clock: started before the file's tests, closed after
+ * them, with its money tick. `app()` is the running app.
+ */
+export function appOnFakeClock(): { clock: FakeClock; app: () => TestApp; tick: () => Promise<void> } {
+  const clock = new FakeClock(new Date());
+  let running: TestApp | undefined;
+  test.before(async () => {
+    running = await startTestApp({ clock });
+  });
+  test.after.always(async () => running?.close());
+  const app = (): TestApp => {
+    if (!running) throw new Error('The test app is not started yet: use it inside a test.');
+    return running;
+  };
+  return { clock, app, tick: moneyTick(app, clock) };
 }
