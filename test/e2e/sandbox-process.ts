@@ -1,11 +1,9 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { connect, type AddressInfo, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createServer as createTlsServer } from 'node:tls';
-import { generate } from 'selfsigned';
 import { REPO_ROOT } from './process';
+import { selfSigned } from './self-signed';
 
 export interface SandboxProcess {
   readonly url: string;
@@ -76,22 +74,10 @@ export interface TlsFront {
  */
 export async function startTlsFront(targetUrl: string): Promise<TlsFront> {
   const target = new URL(targetUrl);
-  const pems = await generate([{ name: 'commonName', value: '127.0.0.1' }], {
-    keyType: 'ec',
-    curve: 'P-256',
-    algorithm: 'sha256',
-    extensions: [
-      { name: 'basicConstraints', cA: true },
-      { name: 'keyUsage', digitalSignature: true, keyCertSign: true },
-      { name: 'extKeyUsage', serverAuth: true },
-      { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] },
-    ],
-  });
-  const dir = mkdtempSync(join(tmpdir(), 'tls-front-'));
-  const caFile = join(dir, 'ca.pem');
-  writeFileSync(caFile, pems.cert);
+  const pems = await selfSigned({ ip: '127.0.0.1' }, 'tls-front-');
+  const { dir, caFile } = pems;
   const sockets = new Set<Socket>();
-  const server = createTlsServer({ key: pems.private, cert: pems.cert }, (client) => {
+  const server = createTlsServer({ key: pems.key, cert: pems.cert }, (client) => {
     const upstream = connect(Number(target.port), target.hostname);
     for (const socket of [client, upstream]) {
       sockets.add(socket);

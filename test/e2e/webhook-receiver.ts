@@ -1,11 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import * as https from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
-import { generate } from 'selfsigned';
+import { selfSigned } from './self-signed';
 
 /** One request as the receiver got it. */
 export interface RecordedWebhook {
@@ -71,20 +69,8 @@ export interface WebhookReceiver {
 export async function startWebhookReceiver(options: WebhookReceiverOptions = {}): Promise<WebhookReceiver> {
   const hostname = options.hostname ?? 'hooks.test.example';
   const path = options.path ?? '/webhooks';
-  const pems = await generate([{ name: 'commonName', value: hostname }], {
-    keyType: 'ec',
-    curve: 'P-256',
-    algorithm: 'sha256',
-    extensions: [
-      { name: 'basicConstraints', cA: true },
-      { name: 'keyUsage', digitalSignature: true, keyCertSign: true },
-      { name: 'extKeyUsage', serverAuth: true },
-      { name: 'subjectAltName', altNames: [{ type: 2, value: hostname }] },
-    ],
-  });
-  const dir = mkdtempSync(join(tmpdir(), 'webhook-receiver-'));
-  const caFile = join(dir, 'ca.pem');
-  writeFileSync(caFile, pems.cert);
+  const pems = await selfSigned({ name: hostname }, 'webhook-receiver-');
+  const { dir, caFile } = pems;
 
   let pending = [...(options.statuses ?? [])];
   let fallback = options.defaultStatus ?? 200;
@@ -92,7 +78,7 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions = {})
   const waiters = new Set<() => void>();
   const sockets = new Set<Socket>();
 
-  const server = https.createServer({ key: pems.private, cert: pems.cert }, (req, res) => {
+  const server = https.createServer({ key: pems.key, cert: pems.cert }, (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
