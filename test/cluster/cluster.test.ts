@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import { afterChecks } from './checks';
 import { clusterSkipReason, startCluster, type Cluster, type Slot } from './cluster';
@@ -29,14 +30,15 @@ interface Outage {
   readonly notReady: boolean[];
   /** Per API: readiness answered 200 again, ms after the server was back. */
   readonly readyAgainMs: Array<number | undefined>;
-  /** Every /v1 probe during the outage was 503 api_error with Retry-After (database outages only). */
+  /** The /v1 probes during the outage that were not a 503 api_error with Retry-After (a read without the database, a lock-taking write without Redis); undefined when all were. */
   readonly probe: string | undefined;
 }
 
 /** GET `url`; status, Retry-After and the envelope's code, or undefined when nothing answered. */
-async function probe(url: string, headers: Record<string, string> = {}): Promise<{ status: number; retryAfter: string | null; code: unknown } | undefined> {
+async function probe(url: string, headers: Record<string, string> = {}, body?: unknown): Promise<{ status: number; retryAfter: string | null; code: unknown } | undefined> {
   try {
-    const res = await fetch(url, { headers, signal: AbortSignal.timeout(5_000) });
+    const init = body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) };
+    const res = await fetch(url, { ...init, headers, signal: AbortSignal.timeout(5_000) });
     const text = await res.text();
     let code: unknown;
     try {
@@ -132,6 +134,14 @@ if (skip) {
               const read = await probe(`${c.proxy.url}/v1/payment_intents?limit=1`, { authorization: `Bearer ${c.testApiKey}` });
               if (!isUnavailable(read)) probes.push(`GET /v1/payment_intents answered ${JSON.stringify(read)}`);
             }
+            if (target.name === 'redis') {
+              // A new attempt takes its intent's lock before anything else: without Redis it must be a
+              // 503, whatever the seeded workload happens to send during the outage.
+              const path = `/v1/payment_intents/pi_${randomUUID().replace(/-/g, '')}/attempts`;
+              const headers = { authorization: `Bearer ${c.testApiKey}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() };
+              const write = await probe(`${c.proxy.url}${path}`, headers, { payment_method: 'promptpay' });
+              if (!isUnavailable(write)) probes.push(`POST ${path} answered ${JSON.stringify(write)}`);
+            }
             await sleep(250);
           }
           const restartedAt = Date.now();
@@ -178,7 +188,7 @@ if (skip) {
         for (const outage of outages) {
           t.deepEqual(outage.notReady, c.apiUrls.map(() => true), `every API's readiness turned 503 during the outage (${replay})`);
           t.false(outage.readyAgainMs.includes(undefined), `every API was ready again within 30 s of the restart: ${JSON.stringify(outage.readyAgainMs)} (${replay})`);
-          t.is(outage.probe, undefined, `reads during the outage (${replay})`);
+          t.is(outage.probe, undefined, `probes during the outage (${replay})`);
         }
         // Recovered on their own: the processes that started are the ones that finished.
         for (const slot of [...c.apis, ...c.workers]) t.true(slot.current?.running() === true && slot.kills === 0, `${slot.name} ran through the outage without a restart`);
