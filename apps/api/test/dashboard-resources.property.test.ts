@@ -84,10 +84,13 @@ function secretsIn(body: unknown): string[] {
   return [];
 }
 
-/** Account numbers sent: no answer, success or refusal, may carry one in full. */
+/**
+ * Account numbers sent: no answer, success or refusal, may carry one in full. Only a value with
+ * six digits is one (as secretsIn reads them): a generated "simulated" is the route's own word.
+ */
 function accountNumbersIn(body: unknown): string[] {
   const value = body !== null && typeof body === 'object' ? (body as { account_number?: unknown }).account_number : undefined;
-  return typeof value === 'string' && value.replace(/[\s-]/g, '').length >= 6 ? [value, value.replace(/[\s-]/g, '')] : [];
+  return typeof value === 'string' ? secretsIn(value) : [];
 }
 
 function check(status: number, payload: string, body: unknown, sent: unknown, route: string): void {
