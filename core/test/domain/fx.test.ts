@@ -1,6 +1,6 @@
 import test from 'ava';
-import { CoreError } from '../../src/errors/core-error';
-import { applySpread, compareDecimal, convertAmount, isRateString, RATE_SIGNIFICANT_DIGITS } from '../../src/domain/fx';
+import { CoreError } from '../../src/shared/core-error';
+import { applySpread, compareDecimal, convertAmount, isRateString, RATE_SIGNIFICANT_DIGITS } from '../../src/fx/domain/fx';
 
 const MAX = Number.MAX_SAFE_INTEGER; // 9007199254740991
 

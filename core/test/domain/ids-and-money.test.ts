@@ -1,8 +1,8 @@
 import test from 'ava';
-import { newId, randomString } from '../../src/domain/ids';
-import { assertAmount, isKnownCurrency, minorUnits } from '../../src/domain/money';
-import { validateMetadata } from '../../src/domain/metadata';
-import type { RandomSource } from '../../src/ports/random-source.port';
+import { newId, randomString } from '../../src/shared/ids';
+import { assertAmount, isKnownCurrency, minorUnits } from '../../src/shared/money';
+import { validateMetadata } from '../../src/shared/metadata';
+import type { RandomSource } from '../../src/shared/random-source.port';
 
 /** A deterministic byte stream, so the test can check uniformity without flakiness. */
 class CountingRandom implements RandomSource {

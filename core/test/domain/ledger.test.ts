@@ -10,10 +10,10 @@ import {
   platformAccount,
   transactionProblem,
   type LedgerTransaction,
-} from '../../src/domain/ledger';
-import { disputeLostPosting, disputeOpenedPosting, disputeWonPosting, paymentPosting, releasePosting, settlementCreatedPosting, settlementFailedPosting, settlementPaidPosting } from '../../src/domain/ledger-postings';
-import { CoreError } from '../../src/errors/core-error';
-import { VerifyLedger } from '../../src/use-cases/verify-ledger/verify-ledger.use-case';
+} from '../../src/ledger/domain/ledger';
+import { disputeLostPosting, disputeOpenedPosting, disputeWonPosting, paymentPosting, releasePosting, settlementCreatedPosting, settlementFailedPosting, settlementPaidPosting } from '../../src/ledger/domain/ledger-postings';
+import { CoreError } from '../../src/shared/core-error';
+import { VerifyLedger } from '../../src/ledger/use-cases/verify-ledger.use-case';
 
 const NOW = new Date('2026-11-01T00:00:00Z');
 const scope = { merchantId: 'mch_A', mode: 'test' as const };

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { renderNotice, type Notice } from '../../src/domain/notice.entity';
+import { renderNotice, type Notice } from '../../src/dashboard/domain/notice.entity';
 
 const base = { id: 'ntc_X', merchantId: 'mch_X', recipient: 'owner@siam.example', created: new Date('2026-09-01T10:00:00Z') };
 

@@ -1,7 +1,7 @@
 import test from 'ava';
-import { EVENT_TYPES } from '../../src/domain/event-types';
-import { validateReturnUrl } from '../../src/domain/return-url';
-import { validateEnabledEvents, validateWebhookUrl } from '../../src/domain/webhook-endpoint.entity';
+import { EVENT_TYPES } from '../../src/webhooks/domain/event-types';
+import { validateReturnUrl } from '../../src/payments/domain/return-url';
+import { validateEnabledEvents, validateWebhookUrl } from '../../src/webhooks/domain/webhook-endpoint.entity';
 
 const accepted = ['https://hooks.example.com/payments', 'https://hooks.example.com:8443/p?x=1', 'https://xn--bcher-kva.example/', 'https://HOOKS.Example.COM./in'];
 const refused = [

@@ -1,6 +1,6 @@
 import test from 'ava';
-import { AuthenticateApiKey } from '../../src/use-cases/authenticate-api-key/authenticate-api-key.use-case';
-import { ResolveApiVersion } from '../../src/use-cases/resolve-api-version/resolve-api-version.use-case';
+import { AuthenticateApiKey } from '../../src/merchants/use-cases/authenticate-api-key.use-case';
+import { ResolveApiVersion } from '../../src/merchants/use-cases/resolve-api-version.use-case';
 import { harness } from './harness';
 
 test('a new merchant gets an owner and a working test key stored as prefix and digest only', async (t) => {

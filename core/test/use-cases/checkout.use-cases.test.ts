@@ -1,12 +1,12 @@
 import test from 'ava';
-import type { PaymentIntentRepository } from '../../src/ports/payment-intent.repository.port';
-import { CreatePaymentIntent } from '../../src/use-cases/create-payment-intent/create-payment-intent.use-case';
-import { GetCheckoutPage } from '../../src/use-cases/get-checkout-page/get-checkout-page.use-case';
-import { PayCheckoutSession } from '../../src/use-cases/pay-checkout-session/pay-checkout-session.use-case';
-import type { PlaceAttempt } from '../../src/use-cases/place-attempt/place-attempt.use-case';
-import { ResolveCheckoutSession } from '../../src/use-cases/resolve-checkout-session/resolve-checkout-session.use-case';
-import { SimulateCheckoutPayment } from '../../src/use-cases/simulate-checkout-payment/simulate-checkout-payment.use-case';
-import type { SimulatePayment } from '../../src/use-cases/simulate-payment/simulate-payment.use-case';
+import type { PaymentIntentRepository } from '../../src/payments/ports/payment-intent.repository.port';
+import { CreatePaymentIntent } from '../../src/payments/use-cases/create-payment-intent.use-case';
+import { GetCheckoutPage } from '../../src/checkout/use-cases/get-checkout-page.use-case';
+import { PayCheckoutSession } from '../../src/checkout/use-cases/pay-checkout-session.use-case';
+import type { PlaceAttempt } from '../../src/payments/use-cases/place-attempt.use-case';
+import { ResolveCheckoutSession } from '../../src/checkout/use-cases/resolve-checkout-session.use-case';
+import { SimulateCheckoutPayment } from '../../src/checkout/use-cases/simulate-checkout-payment.use-case';
+import type { SimulatePayment } from '../../src/payments/use-cases/simulate-payment.use-case';
 import { harness } from './harness';
 
 async function setup() {

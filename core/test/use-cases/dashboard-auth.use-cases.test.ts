@@ -1,20 +1,20 @@
 import test from 'ava';
 import { FakeClock, InMemoryFailureCounter } from '@payments/in-memory';
 import { CryptoDigest, ScryptPasswordHasher } from '@payments/node-runtime';
-import { AuditRecorder } from '../../src/domain/audit';
-import { SIGN_IN_FAILURE_WINDOW, SignInThrottle } from '../../src/domain/sign-in-throttle';
-import { CoreError } from '../../src/errors/core-error';
-import type { FailureCounter } from '../../src/ports/failure-counter.port';
-import type { User, UserRole } from '../../src/domain/user.entity';
-import type { OneTimeCodes } from '../../src/ports/one-time-codes.port';
-import type { SecretBox } from '../../src/ports/secret-box.port';
-import { AuthenticateDashboardSession } from '../../src/use-cases/authenticate-dashboard-session/authenticate-dashboard-session.use-case';
-import { ClaimMfa } from '../../src/use-cases/claim-mfa/claim-mfa.use-case';
-import { DashboardCredentials } from '../../src/use-cases/sign-in/dashboard-credentials';
-import { SignIn } from '../../src/use-cases/sign-in/sign-in.use-case';
-import { AddTeamUser, ResetTeamUserMfa, UpdateTeamUser } from '../../src/use-cases/team/team.use-cases';
-import { StepUp } from '../../src/use-cases/verify-one-time-code/step-up';
-import { VerifyOneTimeCode } from '../../src/use-cases/verify-one-time-code/verify-one-time-code.use-case';
+import { AuditRecorder } from '../../src/dashboard/use-cases/audit';
+import { SIGN_IN_FAILURE_WINDOW, SignInThrottle } from '../../src/dashboard/use-cases/sign-in-throttle';
+import { CoreError } from '../../src/shared/core-error';
+import type { FailureCounter } from '../../src/dashboard/ports/failure-counter.port';
+import type { User, UserRole } from '../../src/dashboard/domain/user.entity';
+import type { OneTimeCodes } from '../../src/dashboard/ports/one-time-codes.port';
+import type { SecretBox } from '../../src/shared/secret-box.port';
+import { AuthenticateDashboardSession } from '../../src/dashboard/use-cases/authenticate-dashboard-session.use-case';
+import { ClaimMfa } from '../../src/dashboard/use-cases/claim-mfa.use-case';
+import { DashboardCredentials } from '../../src/dashboard/use-cases/dashboard-credentials';
+import { SignIn } from '../../src/dashboard/use-cases/sign-in.use-case';
+import { AddTeamUser, ResetTeamUserMfa, UpdateTeamUser } from '../../src/dashboard/use-cases/team.use-cases';
+import { StepUp } from '../../src/dashboard/use-cases/step-up';
+import { VerifyOneTimeCode } from '../../src/dashboard/use-cases/verify-one-time-code.use-case';
 import { harness } from './harness';
 
 /** Codes are `<secret>:<step>`, valid one step either way: enough to test the rules around them. */

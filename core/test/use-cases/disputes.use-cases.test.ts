@@ -1,26 +1,26 @@
 import test from 'ava';
-import { DISPUTE_RESPONSE_WINDOW_MS, type Dispute } from '../../src/domain/dispute.entity';
-import { merchantBalance, type BalanceAmount, type MerchantBalance } from '../../src/domain/ledger';
-import { paymentPosting, releasePosting } from '../../src/domain/ledger-postings';
-import type { AccountScope } from '../../src/domain/mode';
-import type { Money } from '../../src/domain/money';
-import type { PaymentAttempt } from '../../src/domain/payment-attempt.entity';
-import type { PaymentIntent } from '../../src/domain/payment-intent.entity';
-import { CoreError } from '../../src/errors/core-error';
+import { DISPUTE_RESPONSE_WINDOW_MS, type Dispute } from '../../src/disputes/domain/dispute.entity';
+import { merchantBalance, type BalanceAmount, type MerchantBalance } from '../../src/ledger/domain/ledger';
+import { paymentPosting, releasePosting } from '../../src/ledger/domain/ledger-postings';
+import type { AccountScope } from '../../src/shared/mode';
+import type { Money } from '../../src/shared/money';
+import type { PaymentAttempt } from '../../src/payments/domain/payment-attempt.entity';
+import type { PaymentIntent } from '../../src/payments/domain/payment-intent.entity';
+import { CoreError } from '../../src/shared/core-error';
 import type {
   ChannelDisputeStatus,
   ChannelNotice,
   PaymentChannel,
   PaymentChannelRegistry,
   SimulatedDisputeOutcome,
-} from '../../src/ports/payment-channel.port';
-import { HandleChannelCallback } from '../../src/use-cases/handle-channel-callback/handle-channel-callback.use-case';
-import { GetDispute } from '../../src/use-cases/get-dispute/get-dispute.use-case';
-import { ListDisputes } from '../../src/use-cases/list-disputes/list-disputes.use-case';
-import type { RecordChannelReport } from '../../src/use-cases/record-channel-report/record-channel-report.use-case';
-import { RecordDisputeReport, type DisputeWriteDeps } from '../../src/use-cases/record-dispute-report/record-dispute-report.use-case';
-import { SimulatePayment } from '../../src/use-cases/simulate-payment/simulate-payment.use-case';
-import { SubmitDisputeEvidence } from '../../src/use-cases/submit-dispute-evidence/submit-dispute-evidence.use-case';
+} from '../../src/payments/ports/payment-channel.port';
+import { HandleChannelCallback } from '../../src/payments/use-cases/handle-channel-callback.use-case';
+import { GetDispute } from '../../src/disputes/use-cases/get-dispute.use-case';
+import { ListDisputes } from '../../src/disputes/use-cases/list-disputes.use-case';
+import type { RecordChannelReport } from '../../src/payments/use-cases/record-channel-report.use-case';
+import { RecordDisputeReport, type DisputeWriteDeps } from '../../src/disputes/use-cases/record-dispute-report.use-case';
+import { SimulatePayment } from '../../src/payments/use-cases/simulate-payment.use-case';
+import { SubmitDisputeEvidence } from '../../src/disputes/use-cases/submit-dispute-evidence.use-case';
 import { harness } from './harness';
 
 const FEE = 2000;

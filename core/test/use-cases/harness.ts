@@ -1,15 +1,15 @@
 import { createInMemoryStorage, FakeClock, type InMemoryStorage } from '@payments/in-memory';
 import { CryptoDigest, CryptoRandomSource, ScryptPasswordHasher } from '@payments/node-runtime';
 import { Decimal } from 'decimal.js';
-import { DEFAULT_FEE_SCHEDULE } from '../../src/domain/fees';
-import { PaymentPricing } from '../../src/domain/payment-pricing';
-import type { StatusChangeDeps } from '../../src/domain/payment-intent-status-change';
-import type { FxRateSource } from '../../src/ports/fx-rate-source.port';
-import type { PaymentChannelRegistry } from '../../src/ports/payment-channel.port';
-import { CreateMerchant } from '../../src/use-cases/create-merchant/create-merchant.use-case';
-import { IssueApiKey } from '../../src/use-cases/issue-api-key/issue-api-key.use-case';
-import type { ItemJob } from '../../src/use-cases/run-item-jobs/item-job';
-import { RunItemJobs } from '../../src/use-cases/run-item-jobs/run-item-jobs.use-case';
+import { DEFAULT_FEE_SCHEDULE } from '../../src/fx/domain/fees';
+import { PaymentPricing } from '../../src/fx/use-cases/payment-pricing';
+import type { StatusChangeDeps } from '../../src/payments/use-cases/payment-intent-status-change';
+import type { FxRateSource } from '../../src/fx/ports/fx-rate-source.port';
+import type { PaymentChannelRegistry } from '../../src/payments/ports/payment-channel.port';
+import { CreateMerchant } from '../../src/merchants/use-cases/create-merchant.use-case';
+import { IssueApiKey } from '../../src/merchants/use-cases/issue-api-key.use-case';
+import type { ItemJob } from '../../src/jobs/use-cases/item-job';
+import { RunItemJobs } from '../../src/jobs/use-cases/run-item-jobs.use-case';
 
 /** Units of each catalog currency per USD (the bundled reference table's figures); `down` makes the source fail. */
 export class TestRates implements FxRateSource {

@@ -1,15 +1,15 @@
 import test from 'ava';
 import fc from 'fast-check';
-import type { Dispute } from '../../src/domain/dispute.entity';
-import { MAX_AMOUNT } from '../../src/domain/money';
-import type { PaymentAttempt } from '../../src/domain/payment-attempt.entity';
-import { openSettlement } from '../../src/domain/settlement-batch';
-import { isCoreError } from '../../src/errors/core-error';
-import type { ChannelDisputeStatusName, ChannelOrderStatus, PaymentChannel, PaymentChannelRegistry } from '../../src/ports/payment-channel.port';
-import { RecordDisputeReport } from '../../src/use-cases/record-dispute-report/record-dispute-report.use-case';
-import { ReleaseFunds } from '../../src/use-cases/release-funds/release-funds.use-case';
-import { ReportChannelSettlements } from '../../src/use-cases/report-channel-settlements/report-channel-settlements.use-case';
-import { JobPass } from '../../src/use-cases/run-item-jobs/item-job';
+import type { Dispute } from '../../src/disputes/domain/dispute.entity';
+import { MAX_AMOUNT } from '../../src/shared/money';
+import type { PaymentAttempt } from '../../src/payments/domain/payment-attempt.entity';
+import { openSettlement } from '../../src/settlements/use-cases/settlement-batch';
+import { isCoreError } from '../../src/shared/core-error';
+import type { ChannelDisputeStatusName, ChannelOrderStatus, PaymentChannel, PaymentChannelRegistry } from '../../src/payments/ports/payment-channel.port';
+import { RecordDisputeReport } from '../../src/disputes/use-cases/record-dispute-report.use-case';
+import { ReleaseFunds } from '../../src/ledger/use-cases/release-funds.use-case';
+import { ReportChannelSettlements } from '../../src/payments/use-cases/report-channel-settlements.use-case';
+import { JobPass } from '../../src/jobs/use-cases/item-job';
 import { edgeShop } from './money-fixtures';
 
 /*

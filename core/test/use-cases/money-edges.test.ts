@@ -1,14 +1,14 @@
 import test from 'ava';
 import fc from 'fast-check';
-import { PAYMENT_METHODS } from '../../src/domain/catalog';
-import { paymentPosting, pricedPayment, releasePosting } from '../../src/domain/ledger-postings';
-import type { AccountScope } from '../../src/domain/mode';
-import { MAX_AMOUNT } from '../../src/domain/money';
-import type { PaymentIntent } from '../../src/domain/payment-intent.entity';
-import { MAX_CONVERTED_AT_CREATION, unlockedFx } from '../../src/domain/payment-pricing';
-import { openSettlement, openSettlementParts, settlementParts } from '../../src/domain/settlement-batch';
-import { CoreError, isCoreError } from '../../src/errors/core-error';
-import { CreatePaymentIntent } from '../../src/use-cases/create-payment-intent/create-payment-intent.use-case';
+import { PAYMENT_METHODS } from '../../src/payments/domain/catalog';
+import { paymentPosting, pricedPayment, releasePosting } from '../../src/ledger/domain/ledger-postings';
+import type { AccountScope } from '../../src/shared/mode';
+import { MAX_AMOUNT } from '../../src/shared/money';
+import type { PaymentIntent } from '../../src/payments/domain/payment-intent.entity';
+import { MAX_CONVERTED_AT_CREATION, unlockedFx } from '../../src/fx/use-cases/payment-pricing';
+import { openSettlement, openSettlementParts, settlementParts } from '../../src/settlements/use-cases/settlement-batch';
+import { CoreError, isCoreError } from '../../src/shared/core-error';
+import { CreatePaymentIntent } from '../../src/payments/use-cases/create-payment-intent.use-case';
 import { harness } from './harness';
 import { edgeShop } from './money-fixtures';
 

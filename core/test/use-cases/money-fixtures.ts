@@ -1,10 +1,10 @@
-import { merchantAccount, platformAccount } from '../../src/domain/ledger';
-import type { AccountScope } from '../../src/domain/mode';
-import type { PaymentAttempt } from '../../src/domain/payment-attempt.entity';
-import type { PaymentIntent } from '../../src/domain/payment-intent.entity';
-import { unlockedFx } from '../../src/domain/payment-pricing';
-import type { SettlementDeps } from '../../src/domain/settlement-batch';
-import { VerifyLedger } from '../../src/use-cases/verify-ledger/verify-ledger.use-case';
+import { merchantAccount, platformAccount } from '../../src/ledger/domain/ledger';
+import type { AccountScope } from '../../src/shared/mode';
+import type { PaymentAttempt } from '../../src/payments/domain/payment-attempt.entity';
+import type { PaymentIntent } from '../../src/payments/domain/payment-intent.entity';
+import { unlockedFx } from '../../src/fx/use-cases/payment-pricing';
+import type { SettlementDeps } from '../../src/settlements/use-cases/settlement-batch';
+import { VerifyLedger } from '../../src/ledger/use-cases/verify-ledger.use-case';
 import { harness } from './harness';
 
 /**

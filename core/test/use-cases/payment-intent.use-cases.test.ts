@@ -1,8 +1,8 @@
 import test from 'ava';
-import { CoreError } from '../../src/errors/core-error';
-import { CancelPaymentIntent } from '../../src/use-cases/cancel-payment-intent/cancel-payment-intent.use-case';
-import { CreatePaymentIntent } from '../../src/use-cases/create-payment-intent/create-payment-intent.use-case';
-import { ExpirePaymentIntents } from '../../src/use-cases/expire-payment-intents/expire-payment-intents.use-case';
+import { CoreError } from '../../src/shared/core-error';
+import { CancelPaymentIntent } from '../../src/payments/use-cases/cancel-payment-intent.use-case';
+import { CreatePaymentIntent } from '../../src/payments/use-cases/create-payment-intent.use-case';
+import { ExpirePaymentIntents } from '../../src/payments/use-cases/expire-payment-intents.use-case';
 import { harness } from './harness';
 
 function setup() {

@@ -1,8 +1,8 @@
 import test from 'ava';
-import { DEFAULT_FEE_SCHEDULE, type FeeSchedule } from '../../src/domain/fees';
-import { CoreError } from '../../src/errors/core-error';
-import type { FxRateSource } from '../../src/ports/fx-rate-source.port';
-import { QuoteFx } from '../../src/use-cases/quote-fx/quote-fx.use-case';
+import { DEFAULT_FEE_SCHEDULE, type FeeSchedule } from '../../src/fx/domain/fees';
+import { CoreError } from '../../src/shared/core-error';
+import type { FxRateSource } from '../../src/fx/ports/fx-rate-source.port';
+import { QuoteFx } from '../../src/fx/use-cases/quote-fx.use-case';
 
 /** Mid rates of a fixed table; records what was asked. */
 class TableRates implements FxRateSource {

@@ -1,15 +1,15 @@
 import test from 'ava';
-import { DEFAULT_FEE_SCHEDULE } from '../../src/domain/fees';
-import { merchantBalance, platformAccount } from '../../src/domain/ledger';
-import type { AccountScope } from '../../src/domain/mode';
-import type { PaymentAttempt } from '../../src/domain/payment-attempt.entity';
-import { PaymentPricing } from '../../src/domain/payment-pricing';
-import type { PaymentIntent } from '../../src/domain/payment-intent.entity';
-import type { DuplicatePaymentAlert, OperatorAlerts } from '../../src/ports/operator-alerts.port';
-import type { ChannelOrderStatus } from '../../src/ports/payment-channel.port';
-import { ListDuplicatePayments } from '../../src/use-cases/list-duplicate-payments/list-duplicate-payments.use-case';
-import { RecordChannelReport } from '../../src/use-cases/record-channel-report/record-channel-report.use-case';
-import { VerifyLedger } from '../../src/use-cases/verify-ledger/verify-ledger.use-case';
+import { DEFAULT_FEE_SCHEDULE } from '../../src/fx/domain/fees';
+import { merchantBalance, platformAccount } from '../../src/ledger/domain/ledger';
+import type { AccountScope } from '../../src/shared/mode';
+import type { PaymentAttempt } from '../../src/payments/domain/payment-attempt.entity';
+import { PaymentPricing } from '../../src/fx/use-cases/payment-pricing';
+import type { PaymentIntent } from '../../src/payments/domain/payment-intent.entity';
+import type { DuplicatePaymentAlert, OperatorAlerts } from '../../src/shared/operator-alerts.port';
+import type { ChannelOrderStatus } from '../../src/payments/ports/payment-channel.port';
+import { ListDuplicatePayments } from '../../src/payments/use-cases/list-duplicate-payments.use-case';
+import { RecordChannelReport } from '../../src/payments/use-cases/record-channel-report.use-case';
+import { VerifyLedger } from '../../src/ledger/use-cases/verify-ledger.use-case';
 import { harness } from './harness';
 
 class RecordedAlerts implements OperatorAlerts {

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import test from 'ava';
 import { AesGcmSecretBox } from '@payments/node-runtime';
-import { CoreError } from '../../src/errors/core-error';
-import { IDEMPOTENCY, RunIdempotently } from '../../src/use-cases/run-idempotently/run-idempotently.use-case';
+import { CoreError } from '../../src/shared/core-error';
+import { IDEMPOTENCY, RunIdempotently } from '../../src/merchants/use-cases/run-idempotently.use-case';
 import { harness } from './harness';
 
 function setup() {

@@ -1,19 +1,19 @@
 import { createHmac, createPublicKey, randomBytes, verify } from 'node:crypto';
 import { AesGcmSecretBox, CryptoWebhookCrypto } from '@payments/node-runtime';
 import test from 'ava';
-import type { DomainEvent } from '../../src/domain/event.entity';
-import { publishEvent } from '../../src/domain/event-publishing';
-import { renderEventBody } from '../../src/domain/event-rendering';
-import { newId } from '../../src/domain/ids';
-import type { Mode } from '../../src/domain/mode';
-import type { WebhookEndpoint } from '../../src/domain/webhook-endpoint.entity';
-import type { WebhookRequest, WebhookResponse, WebhookSender } from '../../src/ports/webhook-sender.port';
-import type { DeliveryAttemptRecord, WebhookDeliveryRepository } from '../../src/ports/webhook-delivery.repository.port';
-import { PlatformKeys } from '../../src/use-cases/platform-keys/platform-keys.use-case';
-import { RelayWebhookDeliveries } from '../../src/use-cases/relay-webhook-deliveries/relay-webhook-deliveries.use-case';
-import { ResendWebhookDelivery } from '../../src/use-cases/webhook-deliveries/webhook-deliveries.use-cases';
-import { AuditRecorder } from '../../src/domain/audit';
-import { renderNotice } from '../../src/domain/notice.entity';
+import type { DomainEvent } from '../../src/webhooks/domain/event.entity';
+import { publishEvent } from '../../src/webhooks/use-cases/event-publishing';
+import { renderEventBody } from '../../src/webhooks/domain/event-rendering';
+import { newId } from '../../src/shared/ids';
+import type { Mode } from '../../src/shared/mode';
+import type { WebhookEndpoint } from '../../src/webhooks/domain/webhook-endpoint.entity';
+import type { WebhookRequest, WebhookResponse, WebhookSender } from '../../src/webhooks/ports/webhook-sender.port';
+import type { DeliveryAttemptRecord, WebhookDeliveryRepository } from '../../src/webhooks/ports/webhook-delivery.repository.port';
+import { PlatformKeys } from '../../src/webhooks/use-cases/platform-keys.use-case';
+import { RelayWebhookDeliveries } from '../../src/webhooks/use-cases/relay-webhook-deliveries.use-case';
+import { ResendWebhookDelivery } from '../../src/webhooks/use-cases/webhook-deliveries.use-cases';
+import { AuditRecorder } from '../../src/dashboard/use-cases/audit';
+import { renderNotice } from '../../src/dashboard/domain/notice.entity';
 import { harness } from './harness';
 
 /** Answers each request with the next status of a script (the last repeats), recording every request. */

@@ -1,14 +1,14 @@
 import test from 'ava';
-import type { Dispute } from '../../../src/domain/dispute.entity';
-import { merchantBalance } from '../../../src/domain/ledger';
-import { paymentPosting } from '../../../src/domain/ledger-postings';
-import type { AccountScope } from '../../../src/domain/mode';
-import type { PaymentAttempt } from '../../../src/domain/payment-attempt.entity';
-import type { PaymentIntent } from '../../../src/domain/payment-intent.entity';
-import { CoreError } from '../../../src/errors/core-error';
-import type { ChannelDisputeStatus, PaymentChannel, PaymentChannelRegistry } from '../../../src/ports/payment-channel.port';
-import { ReconcileDisputes } from '../../../src/use-cases/reconcile-disputes/reconcile-disputes.use-case';
-import { RecordDisputeReport } from '../../../src/use-cases/record-dispute-report/record-dispute-report.use-case';
+import type { Dispute } from '../../../src/disputes/domain/dispute.entity';
+import { merchantBalance } from '../../../src/ledger/domain/ledger';
+import { paymentPosting } from '../../../src/ledger/domain/ledger-postings';
+import type { AccountScope } from '../../../src/shared/mode';
+import type { PaymentAttempt } from '../../../src/payments/domain/payment-attempt.entity';
+import type { PaymentIntent } from '../../../src/payments/domain/payment-intent.entity';
+import { CoreError } from '../../../src/shared/core-error';
+import type { ChannelDisputeStatus, PaymentChannel, PaymentChannelRegistry } from '../../../src/payments/ports/payment-channel.port';
+import { ReconcileDisputes } from '../../../src/disputes/use-cases/reconcile-disputes.use-case';
+import { RecordDisputeReport } from '../../../src/disputes/use-cases/record-dispute-report.use-case';
 import { harness } from '../harness';
 
 const FEE = 1500;

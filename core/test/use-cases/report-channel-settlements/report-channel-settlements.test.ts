@@ -1,7 +1,7 @@
 import test from 'ava';
-import type { PaymentAttempt } from '../../../src/domain/payment-attempt.entity';
-import type { ChannelOrderStatus, PaymentChannel, PaymentChannelRegistry } from '../../../src/ports/payment-channel.port';
-import { ReportChannelSettlements, settlementRecheckMs } from '../../../src/use-cases/report-channel-settlements/report-channel-settlements.use-case';
+import type { PaymentAttempt } from '../../../src/payments/domain/payment-attempt.entity';
+import type { ChannelOrderStatus, PaymentChannel, PaymentChannelRegistry } from '../../../src/payments/ports/payment-channel.port';
+import { ReportChannelSettlements, settlementRecheckMs } from '../../../src/payments/use-cases/report-channel-settlements.use-case';
 import { edgeShop } from '../money-fixtures';
 
 /** A channel that settles only the orders it is told to, and counts what it is asked. */

@@ -1,9 +1,9 @@
 import test from 'ava';
 import { InMemoryJobItemFailures, FakeClock } from '@payments/in-memory';
-import { CoreError } from '../../../src/errors/core-error';
-import type { JobItemFailure, JobLane } from '../../../src/ports/job-item-failures.port';
-import type { ItemJob } from '../../../src/use-cases/run-item-jobs/item-job';
-import { JOB_ITEM_RETRY, RunItemJobs } from '../../../src/use-cases/run-item-jobs/run-item-jobs.use-case';
+import { CoreError } from '../../../src/shared/core-error';
+import type { JobItemFailure, JobLane } from '../../../src/jobs/ports/job-item-failures.port';
+import type { ItemJob } from '../../../src/jobs/use-cases/item-job';
+import { JOB_ITEM_RETRY, RunItemJobs } from '../../../src/jobs/use-cases/run-item-jobs.use-case';
 
 /**
  * A job over a queue of item ids that stay due until handled, like intents waiting for a change:

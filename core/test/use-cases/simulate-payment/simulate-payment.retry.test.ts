@@ -1,11 +1,11 @@
 import test from 'ava';
-import { DEFAULT_FEE_SCHEDULE } from '../../../src/domain/fees';
-import { merchantBalance } from '../../../src/domain/ledger';
-import type { AccountScope } from '../../../src/domain/mode';
-import type { PaymentAttempt } from '../../../src/domain/payment-attempt.entity';
-import { PaymentPricing } from '../../../src/domain/payment-pricing';
-import type { PaymentIntent } from '../../../src/domain/payment-intent.entity';
-import { CoreError } from '../../../src/errors/core-error';
+import { DEFAULT_FEE_SCHEDULE } from '../../../src/fx/domain/fees';
+import { merchantBalance } from '../../../src/ledger/domain/ledger';
+import type { AccountScope } from '../../../src/shared/mode';
+import type { PaymentAttempt } from '../../../src/payments/domain/payment-attempt.entity';
+import { PaymentPricing } from '../../../src/fx/use-cases/payment-pricing';
+import type { PaymentIntent } from '../../../src/payments/domain/payment-intent.entity';
+import { CoreError } from '../../../src/shared/core-error';
 import type {
   ChannelDisputeStatus,
   ChannelNotice,
@@ -15,11 +15,11 @@ import type {
   SimulatedDisputeOutcome,
   SimulatedOutcome,
   SimulationInstruction,
-} from '../../../src/ports/payment-channel.port';
-import { HandleChannelCallback } from '../../../src/use-cases/handle-channel-callback/handle-channel-callback.use-case';
-import { RecordChannelReport } from '../../../src/use-cases/record-channel-report/record-channel-report.use-case';
-import { RecordDisputeReport } from '../../../src/use-cases/record-dispute-report/record-dispute-report.use-case';
-import { SimulatePayment } from '../../../src/use-cases/simulate-payment/simulate-payment.use-case';
+} from '../../../src/payments/ports/payment-channel.port';
+import { HandleChannelCallback } from '../../../src/payments/use-cases/handle-channel-callback.use-case';
+import { RecordChannelReport } from '../../../src/payments/use-cases/record-channel-report.use-case';
+import { RecordDisputeReport } from '../../../src/disputes/use-cases/record-dispute-report.use-case';
+import { SimulatePayment } from '../../../src/payments/use-cases/simulate-payment.use-case';
 import { harness } from '../harness';
 
 interface Told {

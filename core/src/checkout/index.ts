@@ -1,0 +1,7 @@
+/** Hosted checkout: the session a checkout token opens, the page, paying and its state. */
+export * from './ports/checkout-session.repository.port';
+export * from './use-cases/get-checkout-page.use-case';
+export * from './use-cases/get-checkout-state.use-case';
+export * from './use-cases/pay-checkout-session.use-case';
+export * from './use-cases/resolve-checkout-session.use-case';
+export * from './use-cases/simulate-checkout-payment.use-case';

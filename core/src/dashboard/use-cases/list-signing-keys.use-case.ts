@@ -1,0 +1,12 @@
+import type { SigningKey } from '../domain/signing-key.entity';
+import type { User } from '../domain/user.entity';
+import type { SigningKeyRepository } from '../ports/signing-key.repository.port';
+
+/** The merchant's Ed25519 public keys, newest first. */
+export class ListSigningKeys {
+  constructor(private readonly keys: SigningKeyRepository) {}
+
+  execute(actor: User): Promise<SigningKey[]> {
+    return this.keys.listByMerchant(actor.merchantId);
+  }
+}

@@ -1,0 +1,267 @@
+import type { AuditRecorder } from './audit';
+import { newId } from '../../shared';
+import { normalizeEmail } from './sign-in-throttle';
+import { USER_ROLES, USER_STATUSES, type User, type UserRole, type UserStatus } from '../domain/user.entity';
+import { CoreError, invalidParameter, notFound } from '../../shared';
+import type { Clock } from '../../shared';
+import type { DashboardSessionRepository } from '../ports/dashboard-session.repository.port';
+import type { MerchantRepository } from '../../merchants';
+import type { NoticeOutbox } from '../ports/notice-outbox.port';
+import type { PasswordHasher } from '../ports/password-hasher.port';
+import type { RandomSource } from '../../shared';
+import type { UnitOfWork } from '../../shared';
+import type { UserRepository } from '../ports/user.repository.port';
+import { PASSWORD_LENGTH } from '../../merchants';
+import type { StepUp } from './step-up';
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const USER_NAME_MAX_LENGTH = 200;
+
+function forbidden(message: string): CoreError {
+  return new CoreError('forbidden', 'forbidden', message);
+}
+
+/**
+ * The team rules beyond the role table: only an owner grants the owner role, takes it away, or
+ * changes anything else on an owner's row (disabling an owner, resetting their second factor would
+ * otherwise let an admin push every owner out); and nobody changes their own row.
+ */
+function assertMayChange(actor: User, target: User, newRole?: UserRole): void {
+  if (target.id === actor.id) throw forbidden('Nobody changes their own team membership; ask another owner or admin.');
+  if ((target.role === 'owner' || newRole === 'owner') && actor.role !== 'owner') {
+    throw forbidden('Only an owner may grant the owner role or change an owner.');
+  }
+}
+
+/**
+ * The member to change, its row locked until the unit of work ends: concurrent edits of one member
+ * (a role change, a disable, an MFA reset) run one after the other, each on the row the previous
+ * one left, so none writes back a field another just changed.
+ */
+async function lockedTeamMember(users: UserRepository, actor: User, id: string): Promise<User> {
+  const user = await users.findByIdForUpdate(actor.merchantId, id);
+  if (!user) throw notFound('user', id);
+  return user;
+}
+
+/** Roles whose grant is a step-up action: they can change the team and the payout destinations. */
+const STEP_UP_ROLES: readonly UserRole[] = ['admin', 'owner'];
+
+/** Whether moving a member from `from` to `to` grants admin or owner (USER_ROLES runs from most to least powerful). */
+function grantsStepUpRole(from: UserRole, to: UserRole): boolean {
+  return STEP_UP_ROLES.includes(to) && USER_ROLES.indexOf(to) < USER_ROLES.indexOf(from);
+}
+
+interface TeamNotice {
+  readonly actor: User;
+  readonly kind: 'user.added' | 'user.role_granted' | 'user.mfa_reset';
+  readonly details: Readonly<Record<string, string>>;
+  readonly now: Date;
+  /** Recipients besides the account's email. */
+  readonly alsoTo?: readonly string[];
+}
+
+/** A team notice for the account's email (and `alsoTo`), appended in the unit of work of the change. */
+async function appendTeamNotice(merchants: MerchantRepository, notices: NoticeOutbox, random: RandomSource, notice: TeamNotice): Promise<void> {
+  const accountEmail = (await merchants.findById(notice.actor.merchantId))?.email;
+  for (const recipient of new Set([...(notice.alsoTo ?? []), ...(accountEmail === undefined ? [] : [accountEmail])])) {
+    await notices.append({ id: newId(random, 'notice'), merchantId: notice.actor.merchantId, kind: notice.kind, recipient, details: notice.details, created: notice.now });
+  }
+}
+
+/** GET users: every member of the actor's merchant, oldest first. */
+export class ListTeamUsers {
+  constructor(private readonly users: UserRepository) {}
+
+  execute(actor: User): Promise<User[]> {
+    return this.users.listByMerchant(actor.merchantId);
+  }
+}
+
+export interface AddTeamUserInput {
+  readonly email: string;
+  readonly password: string;
+  readonly role: UserRole;
+  readonly name?: string;
+  /** The one-time code of the person adding the member (a step-up action). */
+  readonly code?: string | undefined;
+}
+
+/**
+ * Adds a member without a second factor; their first call is the MFA claim. A step-up action: it
+ * takes the actor's one-time code, and a notice goes to the account's email, so a stolen admin
+ * session cannot quietly make a second account with a second factor of its own.
+ */
+export class AddTeamUser {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly users: UserRepository,
+    private readonly passwords: PasswordHasher,
+    private readonly merchants: MerchantRepository,
+    private readonly notices: NoticeOutbox,
+    private readonly stepUp: StepUp,
+    private readonly audit: AuditRecorder,
+    private readonly clock: Clock,
+    private readonly random: RandomSource,
+  ) {}
+
+  /**
+   * Throws 400 for a bad field, 403 `forbidden` for an owner grant by a non-owner, 403
+   * `mfa_code_invalid` (or 429 `rate_limited`) for the code, 409 `email_taken`.
+   */
+  async execute(actor: User, input: AddTeamUserInput): Promise<User> {
+    const email = normalizeEmail(input.email);
+    if (!EMAIL.test(email) || email.length > 254) throw invalidParameter('email', 'email must be an email address.');
+    if (input.password.length < PASSWORD_LENGTH.min || input.password.length > PASSWORD_LENGTH.max) {
+      throw invalidParameter('password', `password must be ${PASSWORD_LENGTH.min} to ${PASSWORD_LENGTH.max} characters.`);
+    }
+    if (!USER_ROLES.includes(input.role)) throw invalidParameter('role', `role must be one of ${USER_ROLES.join(', ')}.`);
+    const name = input.name?.trim();
+    if (name !== undefined && (name.length === 0 || name.length > USER_NAME_MAX_LENGTH)) {
+      throw invalidParameter('name', `name must be 1 to ${USER_NAME_MAX_LENGTH} characters.`);
+    }
+    if (input.role === 'owner' && actor.role !== 'owner') throw forbidden('Only an owner may grant the owner role.');
+
+    // Hashed before the transaction opens: it is slow, and no row should wait for it.
+    const passwordHash = await this.passwords.hash(input.password);
+    return this.stepUp.guard(actor, () =>
+      this.uow.run(async () => {
+        await this.stepUp.verify(actor, input.code);
+        const now = this.clock.now();
+        const user: User = {
+          id: newId(this.random, 'user'),
+          merchantId: actor.merchantId,
+          email,
+          ...(name === undefined ? {} : { name }),
+          role: input.role,
+          status: 'active',
+          passwordHash,
+          created: now,
+        };
+        await this.users.insert(user);
+        await appendTeamNotice(this.merchants, this.notices, this.random, {
+          actor,
+          kind: 'user.added',
+          details: { user: user.id, user_email: user.email, role: user.role, added_by: actor.email },
+          now,
+        });
+        await this.audit.record({ merchantId: actor.merchantId, userId: actor.id, action: 'users.write', objectType: 'dashboard_user', objectId: user.id, details: { change: 'created', role: user.role } });
+        return user;
+      }),
+    );
+  }
+}
+
+export interface UpdateTeamUserInput {
+  readonly role?: UserRole;
+  readonly status?: UserStatus;
+  /** The one-time code of the person acting; needed when the change grants admin or owner. */
+  readonly code?: string | undefined;
+}
+
+/**
+ * Changes a member's role or status; disabling ends their sessions in the same transaction.
+ * Granting admin or owner (to a member who had a lesser role) is a step-up action: it takes the
+ * actor's one-time code and writes a notice for the account's email.
+ */
+export class UpdateTeamUser {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly users: UserRepository,
+    private readonly sessions: DashboardSessionRepository,
+    private readonly merchants: MerchantRepository,
+    private readonly notices: NoticeOutbox,
+    private readonly stepUp: StepUp,
+    private readonly audit: AuditRecorder,
+    private readonly clock: Clock,
+    private readonly random: RandomSource,
+  ) {}
+
+  /**
+   * Throws 404 for a user of another merchant, 403 `forbidden` for the team rules, then (for a
+   * grant of admin or owner) 403 `mfa_code_invalid` or 429 `rate_limited` for the code.
+   */
+  execute(actor: User, id: string, input: UpdateTeamUserInput): Promise<User> {
+    if (input.role !== undefined && !USER_ROLES.includes(input.role)) throw invalidParameter('role', `role must be one of ${USER_ROLES.join(', ')}.`);
+    if (input.status !== undefined && !USER_STATUSES.includes(input.status)) {
+      throw invalidParameter('status', `status must be one of ${USER_STATUSES.join(', ')}.`);
+    }
+    const update = () =>
+      this.uow.run(async () => {
+        const target = await lockedTeamMember(this.users, actor, id);
+        assertMayChange(actor, target, input.role);
+        const grants = input.role !== undefined && grantsStepUpRole(target.role, input.role);
+        if (grants) await this.stepUp.verify(actor, input.code);
+        const updated: User = { ...target, role: input.role ?? target.role, status: input.status ?? target.status };
+        const details: Record<string, string> = {};
+        if (updated.role !== target.role) Object.assign(details, { role_from: target.role, role_to: updated.role });
+        if (updated.status !== target.status) Object.assign(details, { status_from: target.status, status_to: updated.status });
+        if (Object.keys(details).length === 0) return target;
+        await this.users.update(updated);
+        const now = this.clock.now();
+        if (updated.status === 'disabled') await this.sessions.endAllForUser(target.merchantId, target.id, now);
+        if (grants) {
+          await appendTeamNotice(this.merchants, this.notices, this.random, {
+            actor,
+            kind: 'user.role_granted',
+            details: { user: target.id, user_email: target.email, role_from: target.role, role_to: updated.role, granted_by: actor.email },
+            now,
+          });
+        }
+        await this.audit.record({ merchantId: actor.merchantId, userId: actor.id, action: 'users.write', objectType: 'dashboard_user', objectId: target.id, details: { change: 'updated', ...details } });
+        return updated;
+      });
+    // Whether it grants is known once the row is read; only a change that may grant takes the
+    // throttle's slot, so an actor throttled for wrong codes can still disable a member.
+    const mayGrant = input.role !== undefined && STEP_UP_ROLES.includes(input.role);
+    return mayGrant ? this.stepUp.guard(actor, update) : update();
+  }
+}
+
+/**
+ * Clears a member's second factor: codes of the old secret stop at once, and the member's
+ * sessions end, since a reset usually means a lost or exposed device. The member claims a new
+ * secret with email and password. Not one's own (the no-self-edit rule), and an owner's only by
+ * an owner. A step-up action: it takes the actor's one-time code. A notice goes to the member and
+ * to the account's email, committed with the reset.
+ */
+export class ResetTeamUserMfa {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly users: UserRepository,
+    private readonly sessions: DashboardSessionRepository,
+    private readonly merchants: MerchantRepository,
+    private readonly notices: NoticeOutbox,
+    private readonly stepUp: StepUp,
+    private readonly audit: AuditRecorder,
+    private readonly clock: Clock,
+    private readonly random: RandomSource,
+  ) {}
+
+  /** Throws 404, 403 `forbidden` for the team rules, then 403 `mfa_code_invalid` or 429 `rate_limited` for the code. */
+  execute(actor: User, id: string, code: string | undefined): Promise<User> {
+    return this.stepUp.guard(actor, () =>
+      this.uow.run(async () => {
+        const target = await lockedTeamMember(this.users, actor, id);
+        assertMayChange(actor, target);
+        await this.stepUp.verify(actor, code);
+        const { mfaSecret: _secret, mfaLastStep: _step, ...rest } = target;
+        void _secret;
+        void _step;
+        const reset: User = rest;
+        await this.users.update(reset);
+        const now = this.clock.now();
+        await this.sessions.endAllForUser(target.merchantId, target.id, now);
+        await appendTeamNotice(this.merchants, this.notices, this.random, {
+          actor,
+          kind: 'user.mfa_reset',
+          details: { user: target.id, user_email: target.email, reset_by: actor.email },
+          now,
+          alsoTo: [target.email],
+        });
+        await this.audit.record({ merchantId: actor.merchantId, userId: actor.id, action: 'users.reset_mfa', objectType: 'dashboard_user', objectId: target.id, details: { change: 'mfa_reset' } });
+        return reset;
+      }),
+    );
+  }
+}

@@ -1,0 +1,22 @@
+import type { Dispute } from '../domain/dispute.entity';
+import { truncateToSecond, type DomainEvent } from '../../webhooks';
+import { newId } from '../../shared';
+import type { RandomSource } from '../../shared';
+
+/** The three dispute event types. */
+export type DisputeEventType = 'dispute.opened' | 'dispute.updated' | 'dispute.closed';
+
+/** The notice of a dispute change: `{id, object, status, merchant, mode}`, never the object itself. */
+export function disputeEvent(dispute: Dispute, type: DisputeEventType, random: RandomSource, now: Date): DomainEvent {
+  return {
+    id: newId(random, 'event'),
+    type,
+    merchantId: dispute.merchantId,
+    mode: dispute.mode,
+    created: truncateToSecond(now),
+    data: { id: dispute.id, object: 'dispute', status: dispute.status, merchant: dispute.merchantId, mode: dispute.mode },
+  };
+}
+
+/** Limits of the evidence a merchant sends (merged key by key into what the dispute holds). */
+export const DISPUTE_EVIDENCE_LIMITS = { keys: 50, keyLength: 40, valueLength: 5000 } as const;

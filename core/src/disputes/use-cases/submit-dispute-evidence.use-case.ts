@@ -1,0 +1,72 @@
+import { isRuled, type Dispute, type DisputeEvidence } from '../domain/dispute.entity';
+import { disputeEvent, DISPUTE_EVIDENCE_LIMITS } from './dispute-events';
+import { publishEvent } from '../../webhooks';
+import type { AccountScope } from '../../shared';
+import { CoreError, invalidParameter, notFound } from '../../shared';
+import type { PaymentChannelRegistry } from '../../payments';
+import type { DisputeWriteDeps } from './record-dispute-report.use-case';
+
+export function disputeClosed(id: string): CoreError {
+  return new CoreError('dispute_closed', 'conflict', `Dispute ${id} has been ruled on and accepts no more evidence.`);
+}
+
+export interface SubmitDisputeEvidenceInput {
+  readonly scope: AccountScope;
+  readonly disputeId: string;
+  readonly evidence: DisputeEvidence;
+}
+
+/**
+ * `POST /v1/disputes/{id}/evidence`: merges the evidence key by key into what the dispute holds,
+ * forwards the merged set to the channel, then stores it; `opened` becomes `under_review` and
+ * `dispute.updated` is published. The channel is called first and with no transaction open: a
+ * channel failure stores nothing, and since the channel receives the whole merged set, a retry
+ * under the same Idempotency-Key sends it again harmlessly.
+ */
+export class SubmitDisputeEvidence {
+  constructor(
+    private readonly deps: DisputeWriteDeps,
+    private readonly channels: PaymentChannelRegistry,
+  ) {}
+
+  async execute(input: SubmitDisputeEvidenceInput): Promise<Dispute> {
+    const { deps } = this;
+    const before = await deps.disputes.findById(input.scope, input.disputeId);
+    if (!before) throw notFound('dispute', input.disputeId);
+    if (isRuled(before)) throw disputeClosed(before.id);
+    const merged = mergeEvidence(before.evidence, input.evidence);
+
+    const channel = this.channels.find(before.channel);
+    if (!channel?.submitDisputeEvidence) {
+      throw new CoreError('channel_error', 'unavailable', 'The channel of this dispute does not take evidence right now; retry later.', { retryAfterSeconds: 60 });
+    }
+    await channel.submitDisputeEvidence(before.mode, before.channelDisputeId, merged);
+
+    return deps.uow.run(async () => {
+      const dispute = await deps.disputes.findByIdForUpdate(input.scope, input.disputeId);
+      if (!dispute) throw notFound('dispute', input.disputeId);
+      // A ruling may have landed while the channel was being called.
+      if (isRuled(dispute)) throw disputeClosed(dispute.id);
+      const now = deps.clock.now();
+      const changed: Dispute = {
+        ...dispute,
+        evidence: mergeEvidence(dispute.evidence, input.evidence),
+        status: dispute.status === 'opened' ? 'under_review' : dispute.status,
+        updated: now,
+      };
+      await deps.disputes.update(changed);
+      await publishEvent(deps, disputeEvent(changed, 'dispute.updated', deps.random, now), now);
+      return changed;
+    });
+  }
+}
+
+/** `current` with `update`'s keys laid over it; at most `DISPUTE_EVIDENCE_LIMITS.keys` keys in all. */
+export function mergeEvidence(current: DisputeEvidence, update: DisputeEvidence): DisputeEvidence {
+  // fromEntries defines own properties, so a key such as `__proto__` is kept as data.
+  const merged: DisputeEvidence = Object.fromEntries([...Object.entries(current), ...Object.entries(update)]);
+  if (Object.keys(merged).length > DISPUTE_EVIDENCE_LIMITS.keys) {
+    throw invalidParameter('evidence', `A dispute holds at most ${DISPUTE_EVIDENCE_LIMITS.keys} evidence keys in all.`);
+  }
+  return merged;
+}

@@ -1,0 +1,52 @@
+import type { LedgerBalance, LedgerTransaction } from '../domain/ledger';
+import type { AccountScope } from '../../shared';
+
+/** A journal transaction whose entries do not sum to zero in one currency. */
+export interface UnbalancedTransaction {
+  readonly cause: string;
+  readonly currency: string;
+  readonly sum: bigint;
+}
+
+/** An entry on a merchant account of another merchant or mode than its transaction's. */
+export interface ForeignEntry {
+  readonly cause: string;
+  readonly account: string;
+}
+
+/**
+ * The journal and its balance table. Postings are append-only; a balance row changes in the same
+ * transaction as the entries it sums. The invariants are checked by the `VerifyLedger` use case
+ * over what the read methods below answer.
+ */
+export interface Ledger {
+  /**
+   * Appends `tx` and adds its entries to the balance table, unless a transaction with its cause
+   * was posted before: then nothing is written and the answer is false. A transaction with no
+   * entries (every leg was zero, `isEmptyTransaction`) writes nothing either and answers false:
+   * there is nothing to book, and the change that caused it commits all the same. Call it inside
+   * the unit of work of the change that causes it, so the two commit or roll back together.
+   */
+  post(tx: LedgerTransaction): Promise<boolean>;
+  /** Whether the transaction of `cause` was posted. */
+  hasPosted(cause: string): Promise<boolean>;
+  /** The balance rows of a merchant's accounts in one mode (from the balance table). */
+  balances(scope: AccountScope): Promise<LedgerBalance[]>;
+  /**
+   * The balance of one account with its row locked until the unit of work ends (0 when it has
+   * none), so a check such as "available covers the settlement" still holds when the posting
+   * that relies on it commits. Balances are BigInt throughout: a sum of entries may pass 2^53 − 1.
+   */
+  balanceForUpdate(account: string): Promise<bigint>;
+  /** Every row of the balance table. */
+  balanceTable(): Promise<LedgerBalance[]>;
+  /** What the journal's entries sum to per account: the balance table as rebuilt from the journal. */
+  journalTotals(): Promise<LedgerBalance[]>;
+  /** Transactions whose entries do not sum to zero per currency, at most `limit`. */
+  unbalancedTransactions(limit: number): Promise<UnbalancedTransaction[]>;
+  /** Entries on a merchant account of another merchant or mode than their transaction's, at most `limit`. */
+  foreignEntries(limit: number): Promise<ForeignEntry[]>;
+  /** Replaces the balance table with `journalTotals()` (an operator's repair). Returns the rows written. */
+  rebuildBalances(): Promise<number>;
+}
+export const Ledger = Symbol('Ledger');

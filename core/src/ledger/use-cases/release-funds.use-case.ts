@@ -1,0 +1,66 @@
+import { isRuled, type Dispute } from '../../disputes';
+import { bookPayment } from '../../disputes';
+import { disputeClaimCause, pricedPayment, releasePosting } from '../domain/ledger-postings';
+import type { Clock } from '../../shared';
+import type { DisputeRepository } from '../../disputes';
+import type { Ledger } from '../ports/ledger.port';
+import type { PaymentIntentRepository } from '../../payments';
+import type { UnitOfWork } from '../../shared';
+import { MODES, type Mode } from '../../shared';
+import type { PaymentIntent } from '../../payments';
+import type { ItemJob } from '../../jobs';
+
+/**
+ * The release timer: once `available_at` passes, a channel-settled intent's net moves from pending
+ * to available, in the same transaction as the intent's `released_at`. The status stays
+ * `channel_settled` and no event is sent.
+ */
+export class ReleaseFunds implements ItemJob<PaymentIntent> {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly intents: PaymentIntentRepository,
+    private readonly disputes: DisputeRepository,
+    private readonly ledger: Ledger,
+    private readonly clock: Clock,
+  ) {}
+
+  readonly name = 'release-funds';
+  readonly lanes = MODES;
+
+  due(mode: Mode, limit: number, deferred: ReadonlySet<string>): Promise<PaymentIntent[]> {
+    return this.intents.findDueForRelease(mode, this.clock.now(), limit + deferred.size);
+  }
+
+  idOf(intent: PaymentIntent): string {
+    return intent.id;
+  }
+
+  /** Releases one intent whose timer ran out; false when another worker got there first. */
+  handle(candidate: PaymentIntent): Promise<boolean> {
+    return this.uow.run(async () => {
+      const scope = { merchantId: candidate.merchantId, mode: candidate.mode };
+      const intent = await this.intents.findByIdForUpdate(scope, candidate.id);
+      const now = this.clock.now();
+      if (intent?.status !== 'channel_settled' || intent.releasedAt !== undefined || !intent.availableAt || intent.availableAt > now) return false;
+      await this.intents.update({ ...intent, releasedAt: now, updated: now });
+      const payment = pricedPayment(intent);
+      if (payment && !heldFromPending(await this.disputes.findLatestForIntent(scope, intent.id))) {
+        // Posts nothing when booked before, as it should be; books a waiting dispute claim from pending.
+        await bookPayment({ ledger: this.ledger, disputes: this.disputes }, intent, now);
+        // A dispute lost before pricing took the net out of pending: there is nothing to release.
+        if (!(await this.ledger.hasPosted(disputeClaimCause(intent.id)))) await this.ledger.post(releasePosting(payment, now));
+      }
+      return true;
+    });
+  }
+}
+
+/**
+ * True when a dispute took this payment's net out of pending and has not given it back: the
+ * money sits in dispute_hold (open) or has left (lost), so there is nothing to release. A win
+ * after this point returns the hold straight to available, since the intent is released by then.
+ */
+function heldFromPending(dispute: Dispute | undefined): boolean {
+  if (!dispute?.held || dispute.heldFrom !== 'pending') return false;
+  return !isRuled(dispute) || dispute.status === 'lost';
+}

@@ -1,0 +1,46 @@
+import { API_KEY_PREFIX_LENGTH, modeOfSecret } from '../domain/api-key.entity';
+import type { Merchant } from '../domain/merchant.entity';
+import type { Mode } from '../../shared';
+import { CoreError } from '../../shared';
+import type { ApiKeyRepository } from '../ports/api-key.repository.port';
+import type { Digest } from '../../shared';
+
+/** Who is calling `/v1`: the merchant, the mode the key reaches, and which key. */
+export interface ApiCaller {
+  readonly merchant: Merchant;
+  readonly mode: Mode;
+  readonly apiKeyId: string;
+}
+
+function unauthenticated(message: string): CoreError {
+  return new CoreError('authentication_required', 'authentication', message);
+}
+
+export class AuthenticateApiKey {
+  constructor(
+    private readonly keys: ApiKeyRepository,
+    private readonly digest: Digest,
+  ) {}
+
+  /**
+   * Recognises a secret API key by its prefix and SHA-256 digest (compared in constant time).
+   * Throws 401 `authentication_required` for a missing, malformed, unknown or revoked key, and
+   * 403 `live_not_enabled` for a live key of a merchant whose review has not opened live mode.
+   */
+  async execute(secret: string | undefined): Promise<ApiCaller> {
+    if (secret === undefined || secret === '') {
+      throw unauthenticated('Send your secret API key as `Authorization: Bearer sk_test_…`.');
+    }
+    const mode = modeOfSecret(secret);
+    if (!mode) throw unauthenticated('The API key is not valid.');
+    const presented = this.digest.sha256Hex(secret);
+    const candidates = await this.keys.findByPrefix(secret.slice(0, API_KEY_PREFIX_LENGTH));
+    const found = candidates.find((candidate) => this.digest.equal(candidate.key.secretDigest, presented));
+    if (!found || found.key.revokedAt !== undefined || found.key.mode !== mode) throw unauthenticated('The API key is not valid.');
+    const { key, merchant } = found;
+    if (mode === 'live' && !merchant.liveEnabled) {
+      throw new CoreError('live_not_enabled', 'forbidden', 'Live mode is not open for this account yet; use a test key until review opens it.');
+    }
+    return { merchant, mode, apiKeyId: key.id };
+  }
+}

@@ -1,0 +1,91 @@
+import { newId } from '../../shared';
+import { SETTLEMENT_SCHEDULES, type Merchant, type SettlementSchedule } from '../domain/merchant.entity';
+import { assertCurrency } from '../../shared';
+import type { User } from '../../dashboard';
+import { invalidParameter } from '../../shared';
+import type { Clock } from '../../shared';
+import type { MerchantRepository } from '../ports/merchant.repository.port';
+import type { PasswordHasher } from '../../dashboard';
+import type { RandomSource } from '../../shared';
+import type { UnitOfWork } from '../../shared';
+import type { UserRepository } from '../../dashboard';
+import type { IssueApiKey, IssuedApiKey } from './issue-api-key.use-case';
+
+export const PASSWORD_LENGTH = { min: 12, max: 256 } as const;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export interface CreateMerchantInput {
+  readonly name: string;
+  readonly email: string;
+  readonly password: string;
+  readonly settlementCurrency?: string;
+  readonly settlementSchedule?: SettlementSchedule;
+  readonly settlementDelayDays?: number;
+}
+
+export interface CreateMerchantOutput {
+  readonly merchant: Merchant;
+  readonly owner: User;
+  readonly testApiKey: IssuedApiKey;
+}
+
+/** Onboards a merchant (operator action): the account, its owner and a first test key. */
+export class CreateMerchant {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly merchants: MerchantRepository,
+    private readonly users: UserRepository,
+    private readonly issueApiKey: IssueApiKey,
+    private readonly passwords: PasswordHasher,
+    private readonly clock: Clock,
+    private readonly random: RandomSource,
+  ) {}
+
+  /** Throws validation errors, or `email_taken` when the owner email already has an account. */
+  async execute(input: CreateMerchantInput): Promise<CreateMerchantOutput> {
+    const name = input.name.trim();
+    if (name.length === 0 || name.length > 200) throw invalidParameter('name', 'name must be 1 to 200 characters.');
+    const email = input.email.trim().toLowerCase();
+    if (!EMAIL.test(email) || email.length > 254) throw invalidParameter('email', 'email must be an email address.');
+    if (input.password.length < PASSWORD_LENGTH.min || input.password.length > PASSWORD_LENGTH.max) {
+      throw invalidParameter('password', `password must be ${PASSWORD_LENGTH.min} to ${PASSWORD_LENGTH.max} characters.`);
+    }
+    const settlementCurrency = input.settlementCurrency ?? 'THB';
+    assertCurrency(settlementCurrency, 'settlement_currency');
+    const settlementSchedule = input.settlementSchedule ?? 'daily';
+    if (!SETTLEMENT_SCHEDULES.includes(settlementSchedule)) {
+      throw invalidParameter('schedule', `schedule must be one of ${SETTLEMENT_SCHEDULES.join(', ')}.`);
+    }
+    const settlementDelayDays = input.settlementDelayDays ?? 2;
+    if (!Number.isInteger(settlementDelayDays) || settlementDelayDays < 0 || settlementDelayDays > 30) {
+      throw invalidParameter('settlement_delay_days', 'settlement_delay_days must be a whole number from 0 to 30.');
+    }
+
+    const now = this.clock.now();
+    const merchant: Merchant = {
+      id: newId(this.random, 'merchant'),
+      name,
+      email,
+      liveEnabled: false,
+      settlementCurrency,
+      settlementSchedule,
+      settlementDelayDays,
+      created: now,
+    };
+    const owner: User = {
+      id: newId(this.random, 'user'),
+      merchantId: merchant.id,
+      email,
+      role: 'owner',
+      status: 'active',
+      passwordHash: await this.passwords.hash(input.password),
+      created: now,
+    };
+    const testApiKey = await this.uow.run(async () => {
+      await this.merchants.insert(merchant);
+      await this.users.insert(owner);
+      return this.issueApiKey.execute({ merchantId: merchant.id, mode: 'test', name: 'Default test key' });
+    });
+    return { merchant, owner, testApiKey };
+  }
+}

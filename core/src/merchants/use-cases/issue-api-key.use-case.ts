@@ -1,0 +1,52 @@
+import { API_KEY_PREFIX_LENGTH, apiKeyPrefixFor, type ApiKey } from '../domain/api-key.entity';
+import { newId, randomString } from '../../shared';
+import type { Mode } from '../../shared';
+import { CoreError, notFound } from '../../shared';
+import type { ApiKeyRepository } from '../ports/api-key.repository.port';
+import type { Clock } from '../../shared';
+import type { Digest } from '../../shared';
+import type { MerchantRepository } from '../ports/merchant.repository.port';
+import type { RandomSource } from '../../shared';
+
+const SECRET_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+export interface IssuedApiKey {
+  readonly key: ApiKey;
+  /** The plaintext key: shown once, never stored. */
+  readonly secret: string;
+}
+
+export class IssueApiKey {
+  constructor(
+    private readonly keys: ApiKeyRepository,
+    private readonly merchants: MerchantRepository,
+    private readonly clock: Clock,
+    private readonly random: RandomSource,
+    private readonly digest: Digest,
+  ) {}
+
+  /**
+   * Mints a key (`sk_test_` or `sk_live_` and 32 base62 characters, about 190 bits). Only its
+   * 16-character prefix and SHA-256 digest are stored. A live key before review is 403
+   * `live_not_enabled`.
+   */
+  async execute(input: { merchantId: string; mode: Mode; name?: string }): Promise<IssuedApiKey> {
+    const merchant = await this.merchants.findById(input.merchantId);
+    if (!merchant) throw notFound('merchant', input.merchantId);
+    if (input.mode === 'live' && !merchant.liveEnabled) {
+      throw new CoreError('live_not_enabled', 'forbidden', 'Live keys can be minted once review opens live mode.');
+    }
+    const secret = apiKeyPrefixFor(input.mode) + randomString(this.random, SECRET_ALPHABET, 32);
+    const key: ApiKey = {
+      id: newId(this.random, 'api_key'),
+      merchantId: merchant.id,
+      mode: input.mode,
+      prefix: secret.slice(0, API_KEY_PREFIX_LENGTH),
+      secretDigest: this.digest.sha256Hex(secret),
+      name: input.name,
+      created: this.clock.now(),
+    };
+    await this.keys.insert(key);
+    return { key, secret };
+  }
+}

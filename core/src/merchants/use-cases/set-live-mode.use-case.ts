@@ -1,0 +1,12 @@
+import { notFound } from '../../shared';
+import type { MerchantRepository } from '../ports/merchant.repository.port';
+
+/** The review's decision (operator action): opens or closes live mode for a merchant. */
+export class SetLiveMode {
+  constructor(private readonly merchants: MerchantRepository) {}
+
+  /** Throws 404 `resource_not_found` for an unknown merchant. */
+  async execute(input: { merchantId: string; enabled: boolean }): Promise<void> {
+    if (!(await this.merchants.setLiveEnabled(input.merchantId, input.enabled))) throw notFound('merchant', input.merchantId);
+  }
+}

@@ -1,0 +1,173 @@
+import type { NextAction } from '../domain/payment-intent.entity';
+import type { AttemptFailureCode } from '../domain/payment-attempt.entity';
+import type { Mode } from '../../shared';
+
+/** What a channel can do; routing and the simulate route read it. */
+export interface ChannelCapabilities {
+  /** The channel's name, as merchants pass it in `channel` and `channel_preference`. */
+  readonly name: string;
+  readonly modes: readonly Mode[];
+  readonly methods: readonly string[];
+  readonly currencies: readonly string[];
+  /** Whether it can be told what to report (test mode's simulate route). */
+  readonly canSimulate: boolean;
+  /** How long an order may stay pending before the reconciler asks the channel about it. */
+  readonly pendingTimeoutMs: number;
+}
+
+export interface PlaceOrderRequest {
+  readonly mode: Mode;
+  /** Our reference for the order: the attempt id. Placing twice with one reference is one order. */
+  readonly reference: string;
+  readonly amount: number;
+  readonly currency: string;
+  readonly paymentMethod: string;
+  /** Where the channel sends its signed callbacks for this order. */
+  readonly callbackUrl: string;
+  readonly expiresAt: Date;
+}
+
+export type PlaceOrderResult =
+  | { readonly outcome: 'placed'; readonly channelOrderId: string; readonly nextAction: NextAction }
+  | { readonly outcome: 'refused'; readonly failureCode: AttemptFailureCode; readonly message: string };
+
+/** The channel's own record of an order: what the confirming query answers. */
+export interface ChannelOrderStatus {
+  readonly channelOrderId: string;
+  readonly reference: string;
+  readonly status: 'pending' | 'processing' | 'paid' | 'failed';
+  /** What the channel recorded as paid; decides a success together with `status`. */
+  readonly amount: number;
+  readonly currency: string;
+  readonly failureCode?: AttemptFailureCode;
+  /** Set once the channel reports the funds settled to the platform. */
+  readonly settledAt?: Date;
+}
+
+/** A callback whose signature checked out. Its amount is a claim: only the query decides. */
+export interface ChannelCallback {
+  /** An order callback; optional so channels that only speak of orders need not name it. */
+  readonly kind?: 'order';
+  readonly channelOrderId: string;
+  readonly reference: string;
+  readonly reportedStatus: 'processing' | 'paid' | 'failed';
+}
+
+/** A dispute's status as the channel records it. */
+export type ChannelDisputeStatusName = 'opened' | 'under_review' | 'won' | 'lost';
+
+/**
+ * A dispute notice whose signature checked out: only which dispute changed. Whatever else it
+ * claims, only the dispute query (`queryDispute`) decides.
+ */
+export interface ChannelDisputeNotice {
+  readonly kind: 'dispute';
+  readonly channelDisputeId: string;
+}
+
+/** What a channel's callback can be: news of an order, or of a dispute against one. */
+export type ChannelNotice = ChannelCallback | ChannelDisputeNotice;
+
+/** The channel's own record of a dispute: what the dispute query answers. */
+export interface ChannelDisputeStatus {
+  readonly channelDisputeId: string;
+  /** The order it claims against, and our reference for that order (the attempt id). */
+  readonly channelOrderId: string;
+  readonly reference: string;
+  readonly status: ChannelDisputeStatusName;
+  /** What the channel claims back, in the currency the payer paid in. */
+  readonly amount: number;
+  readonly currency: string;
+  readonly reason?: string;
+}
+
+/** What a test-mode call tells a channel to do with the disputes of an order. */
+export type SimulatedDisputeOutcome = 'opened' | 'won' | 'lost';
+
+/** What a test-mode call tells a channel to report for an order. */
+export interface SimulatedOutcome {
+  readonly status: 'processing' | 'paid' | 'failed';
+  readonly failureCode?: AttemptFailureCode;
+  /** The amount the callback reports; the order book keeps what was really paid. */
+  readonly amount?: number;
+  readonly currency?: string;
+}
+
+/**
+ * What one simulate call told a channel about an order, as `confirmSimulation` compares it: a
+ * payment outcome, or a dispute outcome.
+ */
+export type SimulationInstruction =
+  | { readonly kind: 'payment'; readonly outcome: SimulatedOutcome }
+  | { readonly kind: 'dispute'; readonly outcome: SimulatedDisputeOutcome };
+
+/**
+ * A payment channel: QR or wallet provider. Adapters translate their protocol to this port;
+ * nothing a channel answers reaches a merchant except through our own objects.
+ */
+export interface PaymentChannel {
+  readonly capabilities: ChannelCapabilities;
+  /**
+   * Places an order, idempotently on `reference`. A channel that declines answers `refused`;
+   * a channel that cannot be reached or answers nonsense also answers `refused` with
+   * `channel_error` (never throws for the channel's own failures).
+   */
+  placeOrder(request: PlaceOrderRequest): Promise<PlaceOrderResult>;
+  /**
+   * The confirming query: the channel's record of the order. Throws CoreError `channel_error`
+   * (unavailable) when the channel cannot answer; a success is never inferred from a failure.
+   */
+  queryOrder(mode: Mode, channelOrderId: string): Promise<ChannelOrderStatus>;
+  /**
+   * Checks a callback's signature over its raw body and parses it: an order callback or a
+   * dispute notice (`kind`). Throws CoreError `invalid_signature` (authentication) or
+   * `invalid_callback` (validation) and changes nothing.
+   */
+  verifyCallback(mode: Mode, headers: Readonly<Record<string, string | undefined>>, rawBody: string): ChannelNotice;
+  /** Voids an order the payer may no longer pay (expiry, cancel). Best effort: failures are logged by the caller. */
+  voidOrder(mode: Mode, channelOrderId: string): Promise<void>;
+  /**
+   * Test mode only, when `capabilities.canSimulate`: records the outcome and delivers the
+   * channel's signed callback over HTTP, resolving once our callback route answered.
+   * `simulationKey` (the simulate request's Idempotency-Key) is remembered with the outcome, so a
+   * retry of that request can be recognised by `confirmSimulation`; channels may ignore it.
+   */
+  simulate?(mode: Mode, channelOrderId: string, outcome: SimulatedOutcome, simulationKey?: string): Promise<void>;
+  /**
+   * The confirming query of disputes: the channel's record of one. Only its answer opens or
+   * rules a dispute, never a notice. Throws CoreError `channel_error` (unavailable) when the
+   * channel cannot answer. Channels that never notify disputes leave it out.
+   */
+  queryDispute?(mode: Mode, channelDisputeId: string): Promise<ChannelDisputeStatus>;
+  /**
+   * Forwards the merchant's evidence (the whole merged set, so a repeat is harmless) to the
+   * channel, which rules on the dispute later. Throws CoreError `channel_error` (unavailable) when
+   * the channel did not take it, and then nothing may be stored.
+   */
+  submitDisputeEvidence?(mode: Mode, channelDisputeId: string, evidence: Readonly<Record<string, string>>): Promise<void>;
+  /**
+   * Test mode only, when `capabilities.canSimulate`: opens a dispute over the whole ordered amount
+   * of a paid order, or rules (won, lost) on the dispute opened before, in the channel's own book,
+   * then delivers the signed dispute notice over HTTP, resolving once our callback route answered.
+   * Throws CoreError `invalid_state_transition` (conflict) for an order that is not paid, a second
+   * open dispute, or a ruling with no open dispute. `simulationKey` as for `simulate`.
+   */
+  simulateDispute?(mode: Mode, channelOrderId: string, outcome: SimulatedDisputeOutcome, simulationKey?: string): Promise<void>;
+  /**
+   * Test mode only: whether this order was told `instruction` by a simulate call under
+   * `simulationKey` (a retried request whose first try took effect). When it was and its
+   * callback never reached our route, delivers it again and resolves once our route answered;
+   * throws CoreError `api_error` (unavailable) when that delivery fails. A channel that keeps no
+   * such record leaves it out, and a retry after the first try took effect is then refused.
+   */
+  confirmSimulation?(mode: Mode, channelOrderId: string, instruction: SimulationInstruction, simulationKey: string): Promise<boolean>;
+}
+
+/** Every channel adapter the composition root registered, in routing order. */
+export interface PaymentChannelRegistry {
+  /** The channel of this name, or undefined. */
+  find(name: string): PaymentChannel | undefined;
+  /** The channels usable in `mode`, in routing order. */
+  forMode(mode: Mode): readonly PaymentChannel[];
+}
+export const PaymentChannelRegistry = Symbol('PaymentChannelRegistry');

@@ -1,0 +1,51 @@
+import type { Mode } from '../../shared';
+import type { AccountScope } from '../../shared';
+import type { PaymentIntent, PaymentIntentStatus } from '../domain/payment-intent.entity';
+import type { Page, PageRequest } from '../../shared';
+
+export interface PaymentIntentFilter {
+  readonly status?: PaymentIntentStatus;
+  readonly merchantOrderId?: string;
+  readonly createdGte?: Date;
+}
+
+export interface PaymentIntentRepository {
+  /**
+   * Stores a new intent. Throws CoreError `merchant_order_id_taken` (conflict) when the merchant
+   * already used its merchant_order_id in this mode.
+   */
+  insert(intent: PaymentIntent): Promise<void>;
+  /** The intent of this merchant and mode, or undefined (another merchant's id included). */
+  findById(scope: AccountScope, id: string): Promise<PaymentIntent | undefined>;
+  /**
+   * Like `findById`, and locks the intent's row until the unit of work ends, so concurrent
+   * changes of one intent run one after another and each sees the previous one committed.
+   * Call it inside a unit of work.
+   */
+  findByIdForUpdate(scope: AccountScope, id: string): Promise<PaymentIntent | undefined>;
+  /**
+   * Stores `intent` over the version it was read at and returns it with the version raised.
+   * Throws CoreError `concurrent_update` (conflict) when someone else changed it since.
+   */
+  update(intent: PaymentIntent): Promise<PaymentIntent>;
+  /**
+   * Newest first. Throws CoreError `invalid_parameter` on `starting_after` when the cursor names
+   * no intent of this scope.
+   */
+  list(scope: AccountScope, filter: PaymentIntentFilter, page: PageRequest): Promise<Page<PaymentIntent>>;
+  /** Intents of one mode, any merchant, whose expiry timer has run out at `now`, oldest deadline first. */
+  findDueForExpiry(mode: Mode, now: Date, limit: number): Promise<PaymentIntent[]>;
+  /**
+   * Succeeded intents of one mode, any merchant, waiting for the channel to report settlement and
+   * due to be asked at `now` (never asked, or their next check has come), the longest waiting first.
+   */
+  findAwaitingChannelSettlement(mode: Mode, now: Date, limit: number): Promise<PaymentIntent[]>;
+  /**
+   * When to ask the channel again about a succeeded intent it has not settled yet. Touches nothing
+   * else of the intent (no version, no `updated`), so it never overwrites a change made meanwhile.
+   */
+  deferSettlementCheck(id: string, at: Date): Promise<void>;
+  /** Channel-settled intents of one mode, any merchant, whose release timer has run out and not fired yet. */
+  findDueForRelease(mode: Mode, now: Date, limit: number): Promise<PaymentIntent[]>;
+}
+export const PaymentIntentRepository = Symbol('PaymentIntentRepository');

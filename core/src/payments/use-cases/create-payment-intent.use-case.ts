@@ -1,0 +1,139 @@
+import { CHANNELS, findPaymentMethod, payableCurrencies } from '../domain/catalog';
+import { newId } from '../../shared';
+import { validateMetadata } from '../../shared';
+import type { AccountScope } from '../../shared';
+import { assertAmount, assertCurrency } from '../../shared';
+import type { PaymentIntent } from '../domain/payment-intent.entity';
+import { unlockedFx, type PaymentPricing } from '../../fx';
+import { validateReturnUrl } from '../domain/return-url';
+import { base64url } from '../../shared';
+import { invalidParameter } from '../../shared';
+import type { CheckoutSessionRepository } from '../../checkout';
+import type { Clock } from '../../shared';
+import type { Digest } from '../../shared';
+import type { PaymentIntentRepository } from '../ports/payment-intent.repository.port';
+import type { RandomSource } from '../../shared';
+import type { UnitOfWork } from '../../shared';
+
+export const PAYMENT_INTENT_LIMITS = {
+  merchantOrderIdLength: 255,
+  descriptionLength: 1000,
+  customerLength: 255,
+  expiresIn: { min: 60, max: 7 * 24 * 3600, default: 3600 },
+} as const;
+
+export interface CreatePaymentIntentInput {
+  readonly scope: AccountScope;
+  /** The merchant's settlement currency: an intent in another one carries an (unlocked) `fx`. */
+  readonly settlementCurrency?: string;
+  readonly amount: number;
+  readonly currency: string;
+  readonly merchantOrderId: string;
+  readonly paymentMethod?: string;
+  readonly channelPreference?: string;
+  readonly description?: string;
+  readonly customer?: string;
+  readonly returnUrl?: string;
+  readonly expiresIn?: number;
+  readonly metadata?: Record<string, unknown>;
+}
+
+export interface CreatePaymentIntentOutput {
+  readonly intent: PaymentIntent;
+  /** The hosted checkout page; its token exists only here, only its digest is stored. */
+  readonly checkoutUrl: string;
+}
+
+export interface CheckoutSettings {
+  /** Public base URL of the service, e.g. `https://pay.example.com`. */
+  readonly publicBaseUrl: string;
+}
+
+export class CreatePaymentIntent {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly intents: PaymentIntentRepository,
+    private readonly sessions: CheckoutSessionRepository,
+    private readonly clock: Clock,
+    private readonly random: RandomSource,
+    private readonly digest: Digest,
+    private readonly settings: CheckoutSettings,
+    private readonly pricing: PaymentPricing,
+  ) {}
+
+  /**
+   * Throws CoreError validation errors (an amount that would convert past what the settlement
+   * currency can show exactly included), or `merchant_order_id_taken` when the order id is used.
+   */
+  async execute(input: CreatePaymentIntentInput): Promise<CreatePaymentIntentOutput> {
+    const intent = this.buildIntent(input);
+    // Asked before the transaction opens: a rate source may be remote.
+    if (input.settlementCurrency !== undefined) await this.pricing.assertConvertible(intent.amount, intent.currency, input.settlementCurrency);
+    const token = base64url(this.random.bytes(32));
+    await this.uow.run(async () => {
+      await this.intents.insert(intent);
+      await this.sessions.insert({
+        tokenDigest: this.digest.sha256Hex(token),
+        paymentIntentId: intent.id,
+        merchantId: intent.merchantId,
+        mode: intent.mode,
+        expiresAt: intent.expiresAt as Date,
+        created: intent.created,
+      });
+    });
+    return { intent, checkoutUrl: `${this.settings.publicBaseUrl.replace(/\/$/, '')}/c/${token}` };
+  }
+
+  private buildIntent(input: CreatePaymentIntentInput): PaymentIntent {
+    const limits = PAYMENT_INTENT_LIMITS;
+    assertAmount(input.amount, 'amount');
+    assertCurrency(input.currency);
+    if (!payableCurrencies().includes(input.currency)) {
+      throw invalidParameter('currency', `No payment method collects ${input.currency}; use one of ${payableCurrencies().join(', ')}.`);
+    }
+    if (input.merchantOrderId.length === 0 || input.merchantOrderId.length > limits.merchantOrderIdLength) {
+      throw invalidParameter('merchant_order_id', `merchant_order_id must be 1 to ${limits.merchantOrderIdLength} characters.`);
+    }
+    if (input.paymentMethod !== undefined) {
+      const method = findPaymentMethod(input.paymentMethod);
+      if (!method) throw invalidParameter('payment_method', `Unknown payment_method '${input.paymentMethod}'.`);
+      if (!method.currencies.includes(input.currency)) {
+        throw invalidParameter('payment_method', `${method.method} does not collect ${input.currency}.`);
+      }
+    }
+    if (input.channelPreference !== undefined && !(CHANNELS as readonly string[]).includes(input.channelPreference)) {
+      throw invalidParameter('channel_preference', `Unknown channel '${input.channelPreference}'; use one of ${CHANNELS.join(', ')}.`);
+    }
+    if (input.description !== undefined && input.description.length > limits.descriptionLength) {
+      throw invalidParameter('description', `description must be at most ${limits.descriptionLength} characters.`);
+    }
+    if (input.customer !== undefined && input.customer.length > limits.customerLength) {
+      throw invalidParameter('customer', `customer must be at most ${limits.customerLength} characters.`);
+    }
+    const expiresIn = input.expiresIn ?? limits.expiresIn.default;
+    if (!Number.isInteger(expiresIn) || expiresIn < limits.expiresIn.min || expiresIn > limits.expiresIn.max) {
+      throw invalidParameter('expires_in', `expires_in must be whole seconds from ${limits.expiresIn.min} to ${limits.expiresIn.max}.`);
+    }
+    const now = this.clock.now();
+    return {
+      id: newId(this.random, 'payment_intent'),
+      merchantId: input.scope.merchantId,
+      mode: input.scope.mode,
+      amount: input.amount,
+      currency: input.currency,
+      merchantOrderId: input.merchantOrderId,
+      status: 'created',
+      paymentMethod: input.paymentMethod,
+      channelPreference: input.channelPreference,
+      description: input.description,
+      customer: input.customer,
+      returnUrl: input.returnUrl === undefined ? undefined : validateReturnUrl(input.returnUrl),
+      metadata: validateMetadata(input.metadata ?? {}),
+      fx: input.settlementCurrency === undefined ? undefined : unlockedFx(input.currency, input.settlementCurrency, input.paymentMethod),
+      created: now,
+      updated: now,
+      expiresAt: new Date(now.getTime() + expiresIn * 1000),
+      version: 0,
+    };
+  }
+}

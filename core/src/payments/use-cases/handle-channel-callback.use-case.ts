@@ -1,0 +1,59 @@
+import type { Dispute } from '../../disputes';
+import type { Mode } from '../../shared';
+import type { PaymentIntent } from '../domain/payment-intent.entity';
+import { CoreError } from '../../shared';
+import type { PaymentAttemptRepository } from '../ports/payment-attempt.repository.port';
+import type { PaymentChannel, PaymentChannelRegistry } from '../ports/payment-channel.port';
+import type { RecordChannelReport } from './record-channel-report.use-case';
+import type { RecordDisputeReport } from '../../disputes';
+
+function unknownOrder(): CoreError {
+  return new CoreError('resource_not_found', 'not_found', 'No order of this channel matches the callback.');
+}
+
+/**
+ * A channel's callback: its signature is checked, then the channel is asked (the confirming
+ * query) what really happened; the callback's own status and amount decide nothing. A refused
+ * callback changes nothing.
+ */
+export class HandleChannelCallback {
+  constructor(
+    private readonly channels: PaymentChannelRegistry,
+    private readonly attempts: PaymentAttemptRepository,
+    private readonly recordReport: RecordChannelReport,
+    private readonly recordDisputeReport?: RecordDisputeReport,
+  ) {}
+
+  async execute(input: { channel: string; mode: Mode; headers: Readonly<Record<string, string | undefined>>; rawBody: string }): Promise<PaymentIntent | Dispute> {
+    const channel = this.channels.find(input.channel);
+    if (!channel || !channel.capabilities.modes.includes(input.mode)) throw unknownOrder();
+    const callback = channel.verifyCallback(input.mode, input.headers, input.rawBody);
+    if (callback.kind === 'dispute') return this.dispute(channel, input.mode, callback.channelDisputeId);
+    const attempt = await this.attempts.findByReference(callback.reference);
+    if (!attempt || attempt.channel !== input.channel || attempt.mode !== input.mode || attempt.channelOrderId !== callback.channelOrderId) {
+      throw unknownOrder();
+    }
+    const report = await channel.queryOrder(input.mode, callback.channelOrderId);
+    if (report.channelOrderId !== attempt.channelOrderId || report.reference !== attempt.id) {
+      throw new CoreError('channel_error', 'unavailable', 'The channel answered about another order.', { retryAfterSeconds: 5 });
+    }
+    return this.recordReport.execute({ attempt, report });
+  }
+
+  /**
+   * A dispute notice: the channel's dispute query says what happened, and the order it names must
+   * be one of our attempts on this channel and mode; the notice's own claims decide nothing.
+   */
+  private async dispute(channel: PaymentChannel, mode: Mode, channelDisputeId: string): Promise<Dispute> {
+    if (!channel.queryDispute || !this.recordDisputeReport) throw unknownOrder();
+    const report = await channel.queryDispute(mode, channelDisputeId);
+    if (report.channelDisputeId !== channelDisputeId) {
+      throw new CoreError('channel_error', 'unavailable', 'The channel answered about another dispute.', { retryAfterSeconds: 5 });
+    }
+    const attempt = await this.attempts.findByReference(report.reference);
+    if (!attempt || attempt.channel !== channel.capabilities.name || attempt.mode !== mode || attempt.channelOrderId !== report.channelOrderId) {
+      throw unknownOrder();
+    }
+    return this.recordDisputeReport.execute({ attempt, report });
+  }
+}

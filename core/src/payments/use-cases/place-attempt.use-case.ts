@@ -1,0 +1,155 @@
+import { findPaymentMethod } from '../domain/catalog';
+import { routeChannel } from './channel-routing';
+import { newId } from '../../shared';
+import type { AccountScope } from '../../shared';
+import { describeFailure, type PaymentAttempt } from '../domain/payment-attempt.entity';
+import type { PaymentIntent } from '../domain/payment-intent.entity';
+import { changeStatus, type StatusChangeDeps } from './payment-intent-status-change';
+import { unlockedFx } from '../../fx';
+import { CoreError, invalidParameter, notFound } from '../../shared';
+import type { LockManager } from '../../shared';
+import type { PaymentAttemptRepository } from '../ports/payment-attempt.repository.port';
+import type { PaymentChannel, PaymentChannelRegistry, PlaceOrderResult } from '../ports/payment-channel.port';
+import type { UnitOfWork } from '../../shared';
+
+/** Intent statuses a new attempt may start from. */
+const PAYABLE = ['created', 'requires_payment', 'failed'] as const;
+
+export interface ChannelCallbackSettings {
+  /** Base URL channels call back to (`…/channels/<name>/callback/<mode>` is appended). */
+  readonly callbackBaseUrl: string;
+}
+
+export interface PlaceAttemptResult {
+  readonly attempt: PaymentAttempt;
+  /** False when the intent's pending attempt was answered again instead of a new one. */
+  readonly created: boolean;
+}
+
+export function callbackUrl(settings: ChannelCallbackSettings, channel: string, mode: string): string {
+  return `${settings.callbackBaseUrl.replace(/\/$/, '')}/channels/${channel}/callback/${mode}`;
+}
+
+/**
+ * `POST /v1/payment_intents/{id}/attempts`. At most one attempt is pending per intent: under the
+ * intent's lock a pending attempt is answered again and no second order is placed. The order is
+ * placed outside any transaction, between two short ones: the first records the attempt (so a
+ * crash leaves a trace the retry resumes from, the channel being idempotent on the attempt id),
+ * the second records the channel's answer with the intent's change and event.
+ */
+export class PlaceAttempt {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly locks: LockManager,
+    private readonly attempts: PaymentAttemptRepository,
+    private readonly channels: PaymentChannelRegistry,
+    private readonly deps: StatusChangeDeps,
+    private readonly settings: ChannelCallbackSettings,
+  ) {}
+
+  execute(input: { scope: AccountScope; intentId: string; paymentMethod: string; channel?: string }): Promise<PlaceAttemptResult> {
+    return this.locks.withLock(`payment_intent:${input.intentId}:attempt`, 60_000, async () => {
+      const reserved = await this.reserve(input);
+      if (reserved.kind === 'existing') return { attempt: reserved.attempt, created: false };
+      const { attempt, channel, intent } = reserved;
+      const result = await channel.placeOrder({
+        mode: attempt.mode,
+        reference: attempt.id,
+        amount: attempt.amount,
+        currency: attempt.currency,
+        paymentMethod: attempt.paymentMethod,
+        callbackUrl: callbackUrl(this.settings, channel.capabilities.name, attempt.mode),
+        expiresAt: intent.expiresAt ?? new Date(this.deps.clock.now().getTime() + 3600_000),
+      });
+      const recorded = await this.record(input.scope, attempt, channel, result);
+      if (result.outcome === 'placed' && recorded.status !== 'pending') {
+        // The intent was canceled or expired while the order was being placed: nobody may pay it now.
+        await channel.voidOrder(recorded.mode, result.channelOrderId).catch(() => undefined);
+      }
+      return { attempt: recorded, created: true };
+    });
+  }
+
+  private async reserve(input: { scope: AccountScope; intentId: string; paymentMethod: string; channel?: string }): Promise<
+    { kind: 'existing'; attempt: PaymentAttempt } | { kind: 'new'; attempt: PaymentAttempt; channel: PaymentChannel; intent: PaymentIntent }
+  > {
+    return this.uow.run(async () => {
+      const intent = await this.deps.intents.findByIdForUpdate(input.scope, input.intentId);
+      if (!intent) throw notFound('payment_intent', input.intentId);
+      const pending = await this.attempts.findPending(input.scope, intent.id);
+      if (pending?.channelOrderId !== undefined) return { kind: 'existing', attempt: pending };
+      const now = this.deps.clock.now();
+      if (!(PAYABLE as readonly string[]).includes(intent.status) || (intent.expiresAt !== undefined && intent.expiresAt <= now)) {
+        throw new CoreError('invalid_state_transition', 'conflict', `A payment intent in status '${intent.status}' takes no new attempt.`);
+      }
+      if (pending) {
+        // A crash between placing and recording: resume with the same attempt (same channel reference).
+        const channel = this.channels.find(pending.channel);
+        if (channel) return { kind: 'new', attempt: pending, channel, intent };
+      }
+      const method = findPaymentMethod(input.paymentMethod);
+      if (!method) throw invalidParameter('payment_method', `Unknown payment_method '${input.paymentMethod}'.`);
+      if (!method.currencies.includes(intent.currency)) {
+        throw invalidParameter('payment_method', `${method.method} does not collect ${intent.currency}.`);
+      }
+      const channel = routeChannel(this.channels, {
+        mode: intent.mode,
+        method: method.method,
+        currency: intent.currency,
+        requested: input.channel,
+        preference: intent.channelPreference,
+      });
+      const attempt: PaymentAttempt = {
+        id: newId(this.deps.random, 'payment_attempt'),
+        paymentIntentId: intent.id,
+        merchantId: intent.merchantId,
+        mode: intent.mode,
+        status: 'pending',
+        amount: intent.amount,
+        currency: intent.currency,
+        paymentMethod: method.method,
+        channel: channel.capabilities.name,
+        created: now,
+        updated: now,
+        version: 0,
+      };
+      await this.attempts.insert(attempt);
+      return { kind: 'new', attempt, channel, intent };
+    });
+  }
+
+  private record(scope: AccountScope, placed: PaymentAttempt, channel: PaymentChannel, result: PlaceOrderResult): Promise<PaymentAttempt> {
+    return this.uow.run(async () => {
+      const intent = await this.deps.intents.findByIdForUpdate(scope, placed.paymentIntentId);
+      const attempt = await this.attempts.findById(scope, placed.id);
+      if (!intent || !attempt) throw notFound('payment_attempt', placed.id);
+      const now = this.deps.clock.now();
+      if (result.outcome === 'refused') {
+        const failed = await this.attempts.update({ ...attempt, status: 'failed', failureCode: result.failureCode, failureMessage: describeFailure(result.failureCode), updated: now });
+        if (intent.status !== 'failed') await changeStatus(this.deps, { ...intent, paymentMethod: attempt.paymentMethod, nextAction: undefined }, 'failed');
+        return failed;
+      }
+      if (attempt.status !== 'pending') {
+        // Canceled or expired meanwhile: keep the channel's order id so the order can be voided.
+        return this.attempts.update({ ...attempt, channelOrderId: result.channelOrderId, updated: now });
+      }
+      const stored = await this.attempts.update({
+        ...attempt,
+        channelOrderId: result.channelOrderId,
+        nextAction: result.nextAction,
+        nextCheckAt: new Date(now.getTime() + channel.capabilities.pendingTimeoutMs),
+        updated: now,
+      });
+      const withCredential = {
+        ...intent,
+        paymentMethod: attempt.paymentMethod,
+        nextAction: result.nextAction,
+        // The lock point is the method's; now that the method is known, the fx says which.
+        fx: intent.fx && !intent.fx.locked && intent.fx.quoteCurrency ? unlockedFx(intent.currency, intent.fx.quoteCurrency, attempt.paymentMethod) : intent.fx,
+      };
+      if (intent.status === 'requires_payment') await this.deps.intents.update(withCredential);
+      else await changeStatus(this.deps, withCredential, 'requires_payment');
+      return stored;
+    });
+  }
+}

@@ -1,0 +1,68 @@
+import type { AccountScope } from '../../shared';
+import { openSettlement, SETTLEMENT_LOCK_TTL_MS, settlementLockKey, type SettlementDeps } from './settlement-batch';
+import type { Settlement } from '../domain/settlement.entity';
+import { CoreError, notFound } from '../../shared';
+import type { LockManager } from '../../shared';
+import type { MerchantRepository } from '../../merchants';
+import type { UnitOfWork } from '../../shared';
+import type { PaySettlement } from './pay-settlement.use-case';
+import { IDEMPOTENCY } from '../../merchants';
+
+/**
+ * A settlement answers for its request key as long as the idempotency key itself is remembered;
+ * after that the key is a new request's, and makes a new settlement.
+ */
+function stillAnswersFor(settlement: Settlement, now: Date): boolean {
+  return now.getTime() < settlement.created.getTime() + IDEMPOTENCY.retentionMs;
+}
+
+/**
+ * `POST /v1/settlements`: a merchant on the `manual` schedule settles what is available now. Others
+ * are 403 `forbidden`; 409 `nothing_to_settle` or `insufficient_available_balance` when there is
+ * nothing to pay or the balance does not cover it. Creations of one merchant and mode run one at a
+ * time under a lock, and each is one transaction; in test mode the settlement is then paid at once
+ * and answered as it then stands.
+ *
+ * Run it outside any unit of work: the lock must outlive the transaction it guards, and paying
+ * calls the payout provider. So the request's answer cannot commit with its work: the settlement
+ * keeps the request's Idempotency-Key, and a retry of that request (after a crash between the
+ * work and the stored answer) is answered with the settlement it made, never a second one, for as
+ * long as the key is remembered (24 hours).
+ */
+export class CreateManualSettlement {
+  constructor(
+    private readonly deps: SettlementDeps & { readonly uow: UnitOfWork; readonly merchants: MerchantRepository; readonly locks: LockManager },
+    private readonly pay: PaySettlement,
+  ) {}
+
+  async execute(input: { scope: AccountScope; requestKey?: string }): Promise<Settlement> {
+    const { scope, requestKey } = input;
+    const merchant = await this.deps.merchants.findById(scope.merchantId);
+    if (!merchant) throw notFound('merchant', scope.merchantId);
+    if (merchant.settlementSchedule !== 'manual') {
+      throw new CoreError(
+        'forbidden',
+        'forbidden',
+        `This account settles on its ${merchant.settlementSchedule} schedule; only an account whose settlement_schedule is manual may ask for a settlement.`,
+      );
+    }
+    const created = await this.deps.locks.withLock(settlementLockKey(scope), SETTLEMENT_LOCK_TTL_MS, async () => {
+      const earlier = requestKey === undefined ? undefined : await this.deps.settlements.findByRequestKey(scope, requestKey);
+      const now = this.deps.clock.now();
+      if (earlier && stillAnswersFor(earlier, now)) return earlier;
+      return this.deps.uow.run(async () => {
+        // In the new settlement's transaction: should opening it fail, the old one keeps its key.
+        if (earlier) await this.deps.settlements.forgetRequestKey(scope, earlier.id);
+        return openSettlement(this.deps, { merchant, scope, trigger: 'manual', releasedBefore: now, requestKey });
+      });
+    });
+    if (scope.mode !== 'test' || created.status !== 'pending') return created;
+    try {
+      const outcome = await this.pay.execute({ scope, id: created.id });
+      return outcome.kind === 'unknown' ? created : outcome.settlement;
+    } catch {
+      // The settlement exists and the payout job finishes it; the caller still learns of it.
+      return (await this.deps.settlements.findById(scope, created.id)) ?? created;
+    }
+  }
+}

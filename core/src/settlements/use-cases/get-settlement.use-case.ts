@@ -1,0 +1,15 @@
+import type { AccountScope } from '../../shared';
+import type { Settlement } from '../domain/settlement.entity';
+import { notFound } from '../../shared';
+import type { SettlementRepository } from '../ports/settlement.repository.port';
+
+export class GetSettlement {
+  constructor(private readonly settlements: SettlementRepository) {}
+
+  /** Throws 404 `resource_not_found` for an unknown id or one of another merchant or mode. */
+  async execute(input: { scope: AccountScope; id: string }): Promise<Settlement> {
+    const settlement = await this.settlements.findById(input.scope, input.id);
+    if (!settlement) throw notFound('settlement', input.id);
+    return settlement;
+  }
+}

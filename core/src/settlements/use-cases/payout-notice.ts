@@ -1,0 +1,33 @@
+import type { PayoutDestination } from '../domain/payout-destination.entity';
+import { newId } from '../../shared';
+import type { Merchant } from '../../merchants';
+import type { Notice } from '../../dashboard';
+import type { User } from '../../dashboard';
+import type { RandomSource } from '../../shared';
+
+/** The notice of a destination change, for the account's email: last four characters only. */
+export function payoutNotice(
+  kind: 'payout_destination.registered' | 'payout_destination.default_changed',
+  merchant: Merchant,
+  actor: User,
+  destination: PayoutDestination,
+  now: Date,
+  random: RandomSource,
+): Notice {
+  return {
+    id: newId(random, 'notice'),
+    merchantId: merchant.id,
+    kind,
+    recipient: merchant.email,
+    details: {
+      destination: destination.id,
+      mode: destination.mode,
+      type: destination.type,
+      currency: destination.currency,
+      account_last4: destination.accountNumberLast4,
+      user_email: actor.email,
+      ...(destination.holdUntil === undefined ? {} : { hold_until: destination.holdUntil.toISOString() }),
+    },
+    created: now,
+  };
+}

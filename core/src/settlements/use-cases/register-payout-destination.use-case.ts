@@ -1,0 +1,99 @@
+import type { AuditRecorder } from '../../dashboard';
+import { newId } from '../../shared';
+import type { Mode } from '../../shared';
+import {
+  last4,
+  PAYOUT_HOLD_MS,
+  validatePayoutDestination,
+  type PayoutDestination,
+  type PayoutDestinationDetails,
+  type PayoutDestinationInput,
+} from '../domain/payout-destination.entity';
+import type { Merchant } from '../../merchants';
+import type { User } from '../../dashboard';
+import { notFound } from '../../shared';
+import type { Clock } from '../../shared';
+import type { MerchantRepository } from '../../merchants';
+import type { NoticeOutbox } from '../../dashboard';
+import type { PayoutDestinationRepository } from '../ports/payout-destination.repository.port';
+import type { RandomSource } from '../../shared';
+import type { SecretBox } from '../../shared';
+import type { UnitOfWork } from '../../shared';
+import type { StepUp } from '../../dashboard';
+import { payoutNotice } from './payout-notice';
+
+export interface RegisterPayoutDestinationInput extends PayoutDestinationInput {
+  readonly mode: Mode;
+  /** The one-time code of the person at the keyboard. */
+  readonly code: string | undefined;
+}
+
+/**
+ * Registers a payout destination. The fields are checked first (400), then the actor's one-time
+ * code (403 `mfa_code_invalid`, counted and throttled by StepUp), and only then is anything written: the destination (account
+ * number sealed), a notice for the account's email and the audit entry, in one transaction.
+ * Test mode: a simulated destination, verified at once, no hold. Live mode: a bank account that
+ * starts `unverified` (the payout adapter verifies it) and arms the 24-hour settlement hold. A
+ * verified destination becomes the default when the mode has none.
+ */
+export class RegisterPayoutDestination {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly merchants: MerchantRepository,
+    private readonly destinations: PayoutDestinationRepository,
+    private readonly notices: NoticeOutbox,
+    private readonly stepUp: StepUp,
+    private readonly secrets: SecretBox,
+    private readonly audit: AuditRecorder,
+    private readonly clock: Clock,
+    private readonly random: RandomSource,
+  ) {}
+
+  async execute(actor: User, input: RegisterPayoutDestinationInput): Promise<PayoutDestination> {
+    const merchant = await this.merchants.findById(actor.merchantId);
+    if (!merchant) throw notFound('merchant', actor.merchantId);
+    const details = validatePayoutDestination(input.mode, merchant.settlementCurrency, input);
+    return this.stepUp.guard(actor, () => this.register(actor, merchant, input, details));
+  }
+
+  private register(actor: User, merchant: Merchant, input: RegisterPayoutDestinationInput, details: PayoutDestinationDetails): Promise<PayoutDestination> {
+    const scope = { merchantId: merchant.id, mode: input.mode };
+    return this.uow.run(async () => {
+      await this.stepUp.verify(actor, input.code);
+      const now = this.clock.now();
+      const verified = input.mode === 'test';
+      const registered: PayoutDestination = {
+        id: newId(this.random, 'payout_destination'),
+        merchantId: merchant.id,
+        mode: input.mode,
+        type: details.type,
+        currency: details.currency,
+        accountHolder: details.accountHolder,
+        bankCode: details.bankCode,
+        accountNumberSealed: this.secrets.seal(details.accountNumber),
+        accountNumberLast4: last4(details.accountNumber),
+        status: verified ? 'verified' : 'unverified',
+        isDefault: false,
+        ...(input.mode === 'live' ? { holdUntil: new Date(now.getTime() + PAYOUT_HOLD_MS) } : {}),
+        created: now,
+      };
+      await this.destinations.insert(registered);
+      // Promoted through makeDefault, which serialises default changes of the scope: two first
+      // registrations at once leave one default rather than colliding on the one-default rule.
+      const destination =
+        verified && (await this.destinations.findDefault(scope)) === undefined
+          ? ((await this.destinations.makeDefault(scope, registered.id, undefined)) ?? registered)
+          : registered;
+      await this.notices.append(payoutNotice('payout_destination.registered', merchant, actor, destination, now, this.random));
+      await this.audit.record({
+        merchantId: merchant.id,
+        userId: actor.id,
+        action: 'payout_methods.write',
+        objectType: 'payout_method',
+        objectId: destination.id,
+        details: { change: 'created', mode: destination.mode, account_last4: destination.accountNumberLast4, default: destination.isDefault },
+      });
+      return destination;
+    });
+  }
+}

@@ -1,0 +1,170 @@
+import { CoreError } from '../../shared';
+import type { Clock } from '../../shared';
+import type { Ledger } from '../../ledger';
+import type { RandomSource } from '../../shared';
+import type { SettlementRepository } from '../ports/settlement.repository.port';
+import { truncateToSecond, type DomainEvent } from '../../webhooks';
+import { publishEvent, type EventPublishDeps } from '../../webhooks';
+import { newId } from '../../shared';
+import { merchantAccount } from '../../ledger';
+import { MAX_AMOUNT } from '../../shared';
+import { settlementCreatedPosting } from '../../ledger';
+import type { Merchant } from '../../merchants';
+import type { AccountScope } from '../../shared';
+import type { PaymentIntent } from '../../payments';
+import type { Settlement } from '../domain/settlement.entity';
+
+/** The ports creating and moving settlements write through. */
+export interface SettlementDeps extends EventPublishDeps {
+  readonly settlements: SettlementRepository;
+  readonly ledger: Ledger;
+  readonly clock: Clock;
+  readonly random: RandomSource;
+}
+
+/** The lock under which a merchant's settlements of one mode are created, one at a time. */
+export function settlementLockKey(scope: AccountScope): string {
+  return `settlement:${scope.merchantId}:${scope.mode}`;
+}
+
+/** How long a settlement lock may be held before it is presumed dead (a creation is one short transaction). */
+export const SETTLEMENT_LOCK_TTL_MS = 30_000;
+
+/** `settlement.<status>`: a notice carrying the amount. */
+export function settlementEvent(settlement: Settlement, random: RandomSource, now: Date): DomainEvent {
+  return {
+    id: newId(random, 'event'),
+    type: `settlement.${settlement.status}`,
+    merchantId: settlement.merchantId,
+    mode: settlement.mode,
+    created: truncateToSecond(now),
+    data: {
+      id: settlement.id,
+      object: 'settlement',
+      status: settlement.status,
+      merchant: settlement.merchantId,
+      mode: settlement.mode,
+      amount: { amount: settlement.amount.amount, currency: settlement.amount.currency },
+    },
+  };
+}
+
+export function nothingToSettle(): CoreError {
+  return new CoreError('nothing_to_settle', 'conflict', 'No available payment waits to be settled.');
+}
+
+export function insufficientAvailableBalance(available: bigint, amount: bigint, currency: string): CoreError {
+  return new CoreError(
+    'insufficient_available_balance',
+    'conflict',
+    `The available balance (${available} ${currency} minor units) does not cover the settlement of ${amount}; it may have been reduced by a lost dispute.`,
+  );
+}
+
+export interface OpenSettlementInput {
+  readonly merchant: Merchant;
+  readonly scope: AccountScope;
+  readonly trigger: Settlement['trigger'];
+  /** Payments released at or before this instant are covered. */
+  readonly releasedBefore: Date;
+  /** Scheduled batches: the period; manual ones span the covered payments' releases up to now. */
+  readonly period?: { readonly start: Date; readonly end: Date };
+  /** Manual ones: the request's Idempotency-Key, stored on the settlement. */
+  readonly requestKey?: string;
+}
+
+/** Payments that one settlement covers, and the sum of their nets (at most 2^53 − 1). */
+export interface SettlementPart {
+  readonly payments: readonly PaymentIntent[];
+  readonly amount: number;
+}
+
+/**
+ * Cuts the payments, in the order given (oldest release first), into consecutive parts whose nets
+ * each sum to at most 2^53 − 1 (`MAX_AMOUNT`): a settlement's amount is shown and sent to the
+ * payout provider as an exact integer, so a batch that would not fit is paid as several, never
+ * refused. Sums are BigInt, so the test itself cannot round. Each net is at most `MAX_AMOUNT`
+ * (an intent's net never passes its converted amount), so every part holds at least one payment.
+ */
+export function settlementParts(payments: readonly PaymentIntent[]): SettlementPart[] {
+  const parts: SettlementPart[] = [];
+  let current: PaymentIntent[] = [];
+  let sum = 0n;
+  for (const payment of payments) {
+    const net = BigInt(payment.net?.amount ?? 0);
+    if (current.length > 0 && sum + net > BigInt(MAX_AMOUNT)) {
+      parts.push({ payments: current, amount: Number(sum) });
+      current = [];
+      sum = 0n;
+    }
+    current.push(payment);
+    sum += net;
+  }
+  if (current.length > 0) parts.push({ payments: current, amount: Number(sum) });
+  return parts;
+}
+
+/**
+ * Creates a `pending` settlement of the payments that wait: released, covered by no settlement, no
+ * open or lost dispute, net in the settlement currency. Their nets sum to the amount; the available
+ * balance, read with its row locked, must cover it. The settlement, the payments' marks, the
+ * `settlement_created` posting and `settlement.pending` commit together. Call it inside a unit of
+ * work, under the scope's settlement lock.
+ *
+ * Payments whose nets sum past 2^53 − 1 are split (`settlementParts`): a scheduled batch makes
+ * every part at once (parts 1, 2 … of its period, in one transaction), a manual request settles
+ * the first part (the oldest payments) and leaves the rest to the next request. The answer is the
+ * first settlement made; `openSettlementParts` answers them all.
+ *
+ * Throws 409 `nothing_to_settle`, 409 `insufficient_available_balance`, or 409
+ * `settlement_conflict` when another settlement took some of the payments meanwhile.
+ */
+export async function openSettlement(deps: SettlementDeps, input: OpenSettlementInput): Promise<Settlement> {
+  return (await openSettlementParts(deps, input))[0] as Settlement;
+}
+
+/** `openSettlement`, answering every settlement it made (more than one for a split scheduled batch). */
+export async function openSettlementParts(deps: SettlementDeps, input: OpenSettlementInput): Promise<Settlement[]> {
+  const { scope, merchant } = input;
+  const currency = merchant.settlementCurrency;
+  const payments = (await deps.settlements.findSettleable(scope, input.releasedBefore)).filter(
+    (intent) => intent.net !== undefined && intent.net.currency === currency && intent.net.amount > 0,
+  );
+  if (payments.length === 0) throw nothingToSettle();
+  const split = settlementParts(payments);
+  const parts = input.trigger === 'scheduled' ? split : split.slice(0, 1);
+  const total = parts.reduce((sum, part) => sum + BigInt(part.amount), 0n);
+  const available = await deps.ledger.balanceForUpdate(merchantAccount(scope, 'available', currency));
+  if (available < total) throw insufficientAvailableBalance(available, total, currency);
+
+  const now = deps.clock.now();
+  const made: Settlement[] = [];
+  for (const [index, part] of parts.entries()) {
+    const releases = part.payments.map((intent) => (intent.releasedAt ?? now).getTime());
+    const settlement: Settlement = {
+      id: newId(deps.random, 'settlement'),
+      merchantId: scope.merchantId,
+      mode: scope.mode,
+      status: 'pending',
+      amount: { amount: part.amount, currency },
+      payments: part.payments.length,
+      periodStart: input.period?.start ?? new Date(Math.min(...releases)),
+      periodEnd: input.period?.end ?? now,
+      trigger: input.trigger,
+      ...(input.trigger === 'scheduled' ? { part: index + 1 } : {}),
+      ...(input.requestKey === undefined ? {} : { requestKey: input.requestKey }),
+      created: now,
+      updated: now,
+    };
+    await deps.settlements.insert(settlement);
+    const assigned = await deps.settlements.assignPayments(scope, settlement.id, part.payments.map((intent) => intent.id));
+    if (assigned !== part.payments.length) {
+      // Thrown inside the unit of work: the settlements and the marks made so far roll back.
+      throw new CoreError('settlement_conflict', 'conflict', 'Another settlement covered some of these payments at the same time; retry.');
+    }
+    await deps.ledger.post(settlementCreatedPosting({ settlementId: settlement.id, scope, amount: settlement.amount }, now));
+    await publishEvent(deps, settlementEvent(settlement, deps.random, now), now);
+    made.push(settlement);
+  }
+  return made;
+}

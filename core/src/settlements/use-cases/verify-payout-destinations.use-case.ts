@@ -1,0 +1,70 @@
+import type { UnitOfWork } from '../../shared';
+import type { PayoutDestinationRepository } from '../ports/payout-destination.repository.port';
+import type { PayoutGateway } from '../ports/payout-gateway.port';
+import type { SecretBox } from '../../shared';
+import { isCoreError } from '../../shared';
+import type { PayoutDestination } from '../domain/payout-destination.entity';
+import type { JobLane } from '../../jobs';
+import type { ItemJob, JobPass } from '../../jobs';
+
+/** The provider's verdict on one account, or `unanswered` while it cannot be reached. */
+export type VerificationVerdict = 'verified' | 'rejected' | 'unanswered';
+
+/**
+ * The verification job: each live bank account still `unverified` is shown to the payout
+ * provider (its account number unsealed only for that call, never logged) and marked `verified`
+ * or `rejected`. A verified account becomes the default of its mode when the mode has none; its
+ * registration hold still applies. A provider that cannot be reached leaves it for the next pass.
+ */
+export class VerifyPayoutDestinations implements ItemJob<PayoutDestination, VerificationVerdict> {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly destinations: PayoutDestinationRepository,
+    private readonly gateway: PayoutGateway,
+    private readonly secrets: SecretBox,
+  ) {}
+
+  readonly name = 'verify-payout-destinations';
+  /** Only live bank accounts are verified; test destinations are verified when registered. */
+  readonly lanes: readonly JobLane[] = ['live'];
+
+  async due(_lane: JobLane, limit: number, deferred: ReadonlySet<string>): Promise<PayoutDestination[]> {
+    // Without a provider nothing can be asked; the payout job says so in its waiting reasons.
+    if (!this.gateway.supports('live')) return [];
+    return this.destinations.findUnverified('live', limit + deferred.size);
+  }
+
+  idOf(destination: PayoutDestination): string {
+    return destination.id;
+  }
+
+  progressed(verdict: VerificationVerdict): boolean {
+    return verdict !== 'unanswered';
+  }
+
+  /** Shows one account to the provider and records its verdict. */
+  async handle(destination: PayoutDestination, pass: JobPass): Promise<VerificationVerdict> {
+    if (pass.isDown('payout_gateway')) return 'unanswered';
+    const scope = { merchantId: destination.merchantId, mode: destination.mode };
+    let verdict;
+    try {
+      verdict = await this.gateway.verifyDestination('live', {
+        accountHolder: destination.accountHolder,
+        bankCode: destination.bankCode,
+        accountNumber: this.secrets.open(destination.accountNumberSealed),
+      });
+    } catch (error) {
+      if (!(isCoreError(error) && error.category === 'unavailable')) throw error;
+      pass.markDown('payout_gateway');
+      return 'unanswered';
+    }
+    const status = verdict.status;
+    await this.uow.run(async () => {
+      if (!(await this.destinations.setVerification(scope, destination.id, status))) return;
+      if (status === 'verified' && (await this.destinations.findDefault(scope)) === undefined) {
+        await this.destinations.makeDefault(scope, destination.id, undefined);
+      }
+    });
+    return status;
+  }
+}

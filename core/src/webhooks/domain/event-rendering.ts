@@ -1,0 +1,48 @@
+import { withoutUndefined } from '../../shared';
+import { API_VERSIONS, CURRENT_API_VERSION } from '../../merchants';
+import type { DomainEvent } from './event.entity';
+
+/** An event body as JSON-ready data. */
+export type RenderedEvent = Record<string, unknown>;
+type EventRenderer = (event: DomainEvent) => RenderedEvent;
+
+/** RFC 3339 UTC with whole seconds. */
+export function rfc3339Seconds(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+
+/** 2026-09-01: `{id, type, created, livemode, data}`. */
+function render20260901(event: DomainEvent): RenderedEvent {
+  const amount = event.data.amount && { amount: event.data.amount.amount, currency: event.data.amount.currency };
+  return {
+    id: event.id,
+    type: event.type,
+    created: rfc3339Seconds(event.created),
+    livemode: event.mode === 'live',
+    data: withoutUndefined({ ...event.data, amount }),
+  };
+}
+
+/**
+ * The event body renderer of each API version. A new version adds an entry (usually reusing the
+ * previous renderer with a change on top); every version in API_VERSIONS must have one.
+ */
+const EVENT_RENDERERS: Readonly<Record<string, EventRenderer>> = {
+  '2026-09-01': render20260901,
+};
+
+for (const version of API_VERSIONS) {
+  if (EVENT_RENDERERS[version] === undefined) throw new Error(`No event renderer for API version ${version}`);
+}
+
+/** The event body at `apiVersion` (the current version for one the registry does not know). */
+export function renderEvent(event: DomainEvent, apiVersion: string = CURRENT_API_VERSION): RenderedEvent {
+  const renderer = Object.prototype.hasOwnProperty.call(EVENT_RENDERERS, apiVersion) ? EVENT_RENDERERS[apiVersion] : undefined;
+  return (renderer ?? (EVENT_RENDERERS[CURRENT_API_VERSION] as EventRenderer))(event);
+}
+
+/** The exact bytes sent and signed. */
+export function renderEventBody(event: DomainEvent, apiVersion: string): string {
+  return JSON.stringify(renderEvent(event, apiVersion));
+}

@@ -1,0 +1,18 @@
+import type { DomainEvent } from '../domain/event.entity';
+import type { AccountScope } from '../../shared';
+import type { Page, PageRequest } from '../../shared';
+
+/**
+ * The append-only event log: written in the same transaction as the change it announces, read by
+ * `GET /v1/events` and by the webhook relay.
+ */
+export interface EventOutbox {
+  /** Appends one event; call it inside the unit of work of the change. */
+  append(event: DomainEvent): Promise<void>;
+  /**
+   * Newest first. Throws CoreError `invalid_parameter` on `starting_after` when the cursor names
+   * no event of this scope.
+   */
+  list(scope: AccountScope, page: PageRequest): Promise<Page<DomainEvent>>;
+}
+export const EventOutbox = Symbol('EventOutbox');

@@ -1,0 +1,84 @@
+import { isRenderedVersion } from '../../merchants';
+import type { AuditRecorder } from '../../dashboard';
+import type { User } from '../../dashboard';
+import {
+  validateEnabledEvents,
+  validateWebhookDescription,
+  validateWebhookUrl,
+  WEBHOOK_ENDPOINT_STATUSES,
+  type WebhookEndpoint,
+  type WebhookEndpointStatus,
+} from '../domain/webhook-endpoint.entity';
+import { CoreError, invalidParameter, notFound } from '../../shared';
+import type { Clock } from '../../shared';
+import type { UnitOfWork } from '../../shared';
+import type { WebhookEndpointRepository } from '../ports/webhook-endpoint.repository.port';
+
+export interface WebhookEndpointChange {
+  readonly url?: string;
+  readonly enabledEvents?: readonly string[];
+  readonly description?: string;
+  readonly apiVersion?: string;
+  readonly status?: string;
+}
+
+const FIELD_NAMES: Readonly<Record<keyof WebhookEndpointChange, string>> = {
+  url: 'url',
+  enabledEvents: 'enabled_events',
+  description: 'description',
+  apiVersion: 'api_version',
+  status: 'status',
+};
+
+/**
+ * Changes an endpoint of either mode: its URL, events, description, the version its deliveries
+ * are rendered at (a version the service does not render is 400 `invalid_api_version`), or
+ * enables/disables it. The secret never changes here. A deleted endpoint is 404.
+ */
+export class UpdateWebhookEndpoint {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly endpoints: WebhookEndpointRepository,
+    private readonly audit: AuditRecorder,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(actor: User, id: string, change: WebhookEndpointChange): Promise<WebhookEndpoint> {
+    const url = change.url === undefined ? undefined : validateWebhookUrl(change.url);
+    const enabledEvents = change.enabledEvents === undefined ? undefined : validateEnabledEvents(change.enabledEvents);
+    const description = change.description === undefined ? undefined : validateWebhookDescription(change.description);
+    if (change.apiVersion !== undefined && !isRenderedVersion(change.apiVersion)) {
+      throw new CoreError('invalid_api_version', 'validation', 'api_version names a version the service does not render.', { param: 'api_version' });
+    }
+    if (change.status !== undefined && !(WEBHOOK_ENDPOINT_STATUSES as readonly string[]).includes(change.status)) {
+      throw invalidParameter('status', `status must be one of ${WEBHOOK_ENDPOINT_STATUSES.join(', ')}.`);
+    }
+    return this.uow.run(async () => {
+      const current = await this.endpoints.findById(actor.merchantId, id);
+      if (!current) throw notFound('webhook endpoint', id);
+      const { description: _old, ...withoutDescription } = current;
+      void _old;
+      const keptDescription = change.description === undefined ? current.description : description;
+      const updated: WebhookEndpoint = {
+        ...withoutDescription,
+        ...(keptDescription === undefined ? {} : { description: keptDescription }),
+        url: url ?? current.url,
+        enabledEvents: enabledEvents ?? current.enabledEvents,
+        apiVersion: change.apiVersion ?? current.apiVersion,
+        status: (change.status as WebhookEndpointStatus | undefined) ?? current.status,
+        updated: this.clock.now(),
+      };
+      if (!(await this.endpoints.update(updated))) throw notFound('webhook endpoint', id);
+      const fields = (Object.keys(change) as (keyof WebhookEndpointChange)[]).filter((key) => change[key] !== undefined).map((key) => FIELD_NAMES[key]);
+      await this.audit.record({
+        merchantId: actor.merchantId,
+        userId: actor.id,
+        action: 'webhook_endpoints.write',
+        objectType: 'webhook_endpoint',
+        objectId: id,
+        details: { change: 'updated', fields: fields.join(','), ...(change.status === undefined ? {} : { status: updated.status }) },
+      });
+      return updated;
+    });
+  }
+}
