@@ -1,24 +1,13 @@
-import type { ApiKeyRepository } from './merchants';
-import type { AuditLog } from './dashboard';
 import type { CheckoutSessionRepository } from './checkout';
-import type { DashboardSessionRepository } from './dashboard';
-import type { EventOutbox } from './webhooks';
-import type { IdempotencyStore } from './merchants';
-import type { Ledger } from './ledger';
+import type { AuditLog, DashboardSessionRepository, NoticeOutbox, SigningKeyRepository, UserRepository } from './dashboard';
 import type { DisputeRepository } from './disputes';
-import type { MerchantRepository } from './merchants';
-import type { NoticeOutbox } from './dashboard';
-import type { PaymentAttemptRepository } from './payments';
-import type { PaymentIntentRepository } from './payments';
-import type { PayoutDestinationRepository } from './settlements';
-import type { SigningKeyRepository } from './dashboard';
-import type { UnitOfWork } from './shared';
-import type { UserRepository } from './dashboard';
-import type { PlatformKeyRepository } from './webhooks';
-import type { WebhookDeliveryRepository } from './webhooks';
-import type { WebhookEndpointRepository } from './webhooks';
-import type { SettlementRepository } from './settlements';
 import type { JobItemFailures } from './jobs';
+import type { Ledger } from './ledger';
+import type { ApiKeyRepository, IdempotencyStore, MerchantRepository } from './merchants';
+import type { PaymentAttemptRepository, PaymentIntentRepository } from './payments';
+import type { PayoutDestinationRepository, SettlementRepository } from './settlements';
+import type { UnitOfWork } from './shared';
+import type { EventOutbox, PlatformKeyRepository, WebhookDeliveryRepository, WebhookEndpointRepository } from './webhooks';
 
 /**
  * The storage ports one storage adapter provides together, sharing one unit of work: what the

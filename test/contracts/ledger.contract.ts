@@ -107,12 +107,12 @@ export function ledgerContract(adapter: StorageAdapter): void {
       const journal = new Map((await ledger.journalTotals()).map((row) => [row.account, row.balance]));
       t.is(journal.get(pending), expected);
       t.is(journal.get(clearing), -3n * BigInt(max));
-      t.deepEqual(await new VerifyLedger(ledger).execute({ limit: 10 }), { ok: true, accounts: 3, breaks: [] });
+      t.deepEqual(await new VerifyLedger({ ledger }).execute({ limit: 10 }), { ok: true, accounts: 3, breaks: [] });
       await ledger.rebuildBalances();
       const table = new Map((await ledger.balanceTable()).map((row) => [row.account, row.balance]));
       t.is(table.get(pending), expected);
       t.is(table.get(clearing), -3n * BigInt(max));
-      t.true((await new VerifyLedger(ledger).execute({ limit: 10 })).ok);
+      t.true((await new VerifyLedger({ ledger }).execute({ limit: 10 })).ok);
     });
   });
 
@@ -122,7 +122,7 @@ export function ledgerContract(adapter: StorageAdapter): void {
       const payment = aPayment(scope);
       await ledger.post(paymentPosting(payment, T0));
       await ledger.post(releasePosting(payment, T0));
-      const healthy = await new VerifyLedger(ledger).execute({ limit: 10 });
+      const healthy = await new VerifyLedger({ ledger }).execute({ limit: 10 });
       t.deepEqual(healthy, { ok: true, accounts: 4, breaks: [] });
 
       // Corrupt one balance row behind the ledger's back: a posting that skipped the balance table.
@@ -130,12 +130,12 @@ export function ledgerContract(adapter: StorageAdapter): void {
       const before = (await ledger.balanceTable()).find((row) => row.account === drift);
       t.truthy(before);
       await corruptBalance(ledger, drift);
-      const broken = await new VerifyLedger(ledger).execute({ limit: 10 });
+      const broken = await new VerifyLedger({ ledger }).execute({ limit: 10 });
       t.false(broken.ok);
       t.deepEqual(broken.breaks.map((item) => [item.kind, item.subject]), [['balance_mismatch', drift]]);
 
       t.true((await ledger.rebuildBalances()) > 0);
-      t.true((await new VerifyLedger(ledger).execute({ limit: 10 })).ok);
+      t.true((await new VerifyLedger({ ledger }).execute({ limit: 10 })).ok);
     });
   });
 }

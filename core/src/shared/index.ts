@@ -15,6 +15,7 @@ export * from './public-url';
 export * from './random-source.port';
 export * from './rate-limiter.port';
 export * from './secret-box.port';
+export * from './token';
 export * from './tokens';
 export * from './unit-of-work.port';
 export * from './without-undefined';

@@ -1,3 +1,4 @@
+import { token } from './token';
 /** Mutual exclusion across every process of the service (Redis) or within one (embedded). */
 export interface LockManager {
   /**
@@ -8,4 +9,4 @@ export interface LockManager {
    */
   withLock<T>(key: string, ttlMs: number, fn: () => Promise<T>, options?: { waitMs?: number }): Promise<T>;
 }
-export const LockManager = Symbol('LockManager');
+export const LockManager = token<LockManager>('LockManager');

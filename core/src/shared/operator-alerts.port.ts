@@ -1,4 +1,5 @@
 import type { Mode } from './mode';
+import { token } from './token';
 
 /** A payer paid an intent twice: the second attempt's amount is owed back to them. */
 export interface DuplicatePaymentAlert {
@@ -20,4 +21,4 @@ export interface DuplicatePaymentAlert {
 export interface OperatorAlerts {
   duplicatePayment(alert: DuplicatePaymentAlert): void;
 }
-export const OperatorAlerts = Symbol('OperatorAlerts');
+export const OperatorAlerts = token<OperatorAlerts>('OperatorAlerts');

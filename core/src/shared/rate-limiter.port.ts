@@ -1,3 +1,4 @@
+import { token } from './token';
 export interface RateLimitDecision {
   readonly allowed: boolean;
   /** When refused: milliseconds until one request would be allowed. */
@@ -12,4 +13,4 @@ export interface RateLimiter {
    */
   consume(key: string, perSecond: number): Promise<RateLimitDecision>;
 }
-export const RateLimiter = Symbol('RateLimiter');
+export const RateLimiter = token<RateLimiter>('RateLimiter');

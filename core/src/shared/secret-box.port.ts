@@ -1,3 +1,4 @@
+import { token } from './token';
 /**
  * Encrypts secrets we must be able to read back (TOTP secrets, webhook signing keys) under the
  * master key. What is stored is only ever the sealed form.
@@ -8,4 +9,4 @@ export interface SecretBox {
   /** Decrypts a sealed value; throws when it was altered or sealed under another key. */
   open(sealed: string): string;
 }
-export const SecretBox = Symbol('SecretBox');
+export const SecretBox = token<SecretBox>('SecretBox');

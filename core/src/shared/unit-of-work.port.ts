@@ -1,3 +1,4 @@
+import { token } from './token';
 /**
  * Writes that belong together (an intent, its event, the idempotency answer) commit together.
  */
@@ -17,4 +18,4 @@ export interface UnitOfWork {
    */
   afterCommit(callback: () => Promise<void>): void;
 }
-export const UnitOfWork = Symbol('UnitOfWork');
+export const UnitOfWork = token<UnitOfWork>('UnitOfWork');

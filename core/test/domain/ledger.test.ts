@@ -106,7 +106,7 @@ test('the balance lists every currency in all three buckets, zeros included', (t
 
 test('verify names an unbalanced transaction, a foreign entry and a negative pending bucket', async (t) => {
   const storage = createInMemoryStorage();
-  const verify = new VerifyLedger(storage.ledger);
+  const verify = new VerifyLedger({ ledger: storage.ledger });
   await storage.ledger.post(paymentPosting(payment, NOW));
   t.deepEqual(await verify.execute({ limit: 10 }), { ok: true, accounts: 3, breaks: [] });
 

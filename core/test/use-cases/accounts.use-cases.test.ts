@@ -11,7 +11,7 @@ test('a new merchant gets an owner and a working test key stored as prefix and d
   t.false(JSON.stringify(h.storage.store).includes(testApiKey.secret));
   t.like(owner, { role: 'owner', merchantId: merchant.id, status: 'active' });
   t.false(owner.passwordHash.includes('a long enough password'));
-  const caller = await new AuthenticateApiKey(h.storage.apiKeys, h.digest).execute(testApiKey.secret);
+  const caller = await new AuthenticateApiKey({ keys: h.storage.apiKeys, digest: h.digest }).execute(testApiKey.secret);
   t.like(caller, { mode: 'test', apiKeyId: testApiKey.key.id });
   t.is(caller.merchant.id, merchant.id);
 });
@@ -19,7 +19,7 @@ test('a new merchant gets an owner and a working test key stored as prefix and d
 test('keys that are missing, malformed, unknown or altered are 401', async (t) => {
   const h = harness();
   const { testApiKey } = await h.newMerchant();
-  const auth = new AuthenticateApiKey(h.storage.apiKeys, h.digest);
+  const auth = new AuthenticateApiKey({ keys: h.storage.apiKeys, digest: h.digest });
   const altered = testApiKey.secret.slice(0, -1) + (testApiKey.secret.endsWith('a') ? 'b' : 'a');
   for (const secret of [undefined, '', 'sk_test_short', altered, 'sk_live_' + testApiKey.secret.slice(8)]) {
     const error = await t.throwsAsync(auth.execute(secret));
@@ -35,14 +35,14 @@ test('live keys wait for review: minting and using them is live_not_enabled unti
   const live = await h.issueApiKey.execute({ merchantId: merchant.id, mode: 'live' });
   t.regex(live.secret, /^sk_live_/);
   await h.storage.merchants.setLiveEnabled(merchant.id, false);
-  const auth = new AuthenticateApiKey(h.storage.apiKeys, h.digest);
+  const auth = new AuthenticateApiKey({ keys: h.storage.apiKeys, digest: h.digest });
   t.like(await t.throwsAsync(auth.execute(live.secret)), { code: 'live_not_enabled', category: 'forbidden' });
 });
 
 test('the first request pins the version; a later current version would not move the pin', async (t) => {
   const h = harness();
   const { merchant } = await h.newMerchant();
-  const resolve = new ResolveApiVersion(h.storage.merchants);
+  const resolve = new ResolveApiVersion({ merchants: h.storage.merchants });
   t.is(await resolve.execute({ merchant }), '2026-09-01');
   t.is((await h.storage.merchants.findById(merchant.id))?.apiVersion, '2026-09-01');
   t.is(await h.storage.merchants.pinApiVersion(merchant.id, '2099-01-01'), '2026-09-01');

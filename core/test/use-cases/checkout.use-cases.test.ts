@@ -25,8 +25,17 @@ async function setup() {
       return value;
     },
   });
-  const create = new CreatePaymentIntent(h.storage.uow, h.storage.intents, h.storage.checkoutSessions, h.clock, h.random, h.digest, { publicBaseUrl: 'https://pay.example.com' }, h.pricing);
-  const resolve = new ResolveCheckoutSession(h.storage.checkoutSessions, countingIntents, h.digest, h.clock);
+  const create = new CreatePaymentIntent({
+        uow: h.storage.uow,
+        intents: h.storage.intents,
+        sessions: h.storage.checkoutSessions,
+        clock: h.clock,
+        random: h.random,
+        digest: h.digest,
+        settings: { publicBaseUrl: 'https://pay.example.com' },
+        pricing: h.pricing,
+      });
+  const resolve = new ResolveCheckoutSession({ sessions: h.storage.checkoutSessions, intents: countingIntents, digest: h.digest, clock: h.clock });
   const newSession = async (mode: 'test' | 'live' = 'test', expiresIn = 600) => {
     const { intent, checkoutUrl } = await create.execute({
       scope: { merchantId: merchant.id, mode },
@@ -55,7 +64,7 @@ test('a running session resolves to its intent; unknown and expired are 404 and 
 test('the page offers the methods of the intent currency and the business name, and creates nothing', async (t) => {
   const s = await setup();
   const { token, intent } = await s.newSession();
-  const page = await new GetCheckoutPage(s.resolve, s.storage.merchants, s.storage.attempts).execute({ token });
+  const page = await new GetCheckoutPage({ resolve: s.resolve, merchants: s.storage.merchants, attempts: s.storage.attempts }).execute({ token });
   t.is(page.merchantName, s.merchant.name);
   t.deepEqual(
     page.methods.map((m) => m.method),
@@ -70,7 +79,13 @@ test('pay on a live session whose live mode is closed is live_not_enabled and pl
   const { token } = await s.newSession('live');
   let placed = 0;
   const placeAttempt = { execute: async () => ((placed += 1), Promise.reject(new Error('not reached'))) } as unknown as PlaceAttempt;
-  const pay = new PayCheckoutSession(s.resolve, s.storage.merchants, placeAttempt, s.storage.intents, s.storage.attempts);
+  const pay = new PayCheckoutSession({
+        resolve: s.resolve,
+        merchants: s.storage.merchants,
+        placeAttempt,
+        intents: s.storage.intents,
+        attempts: s.storage.attempts,
+      });
   t.like(await t.throwsAsync(pay.execute({ token, paymentMethod: 'promptpay' })), { code: 'live_not_enabled', category: 'conflict' });
   t.is(placed, 0);
 });
@@ -79,7 +94,7 @@ test('simulate on a live session answers like an unknown token, even once expire
   const s = await setup();
   const { token } = await s.newSession('live', 60);
   const simulate = { execute: () => Promise.reject(new Error('not reached')) } as unknown as SimulatePayment;
-  const use = new SimulateCheckoutPayment(s.resolve, simulate, s.storage.attempts);
+  const use = new SimulateCheckoutPayment({ resolve: s.resolve, simulate, attempts: s.storage.attempts });
   t.like(await t.throwsAsync(use.execute({ token, outcome: 'succeeded' })), { code: 'resource_not_found' });
   s.clock.advance(61_000);
   t.like(await t.throwsAsync(use.execute({ token, outcome: 'succeeded' })), { code: 'resource_not_found' });

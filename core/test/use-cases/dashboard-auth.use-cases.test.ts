@@ -33,18 +33,63 @@ function dashboard() {
   const h = harness();
   const clock: FakeClock = h.clock;
   const passwords = new ScryptPasswordHasher({ N: 1024, r: 8, p: 1 });
-  const audit = new AuditRecorder(h.storage.audit, clock, h.random);
-  const throttle = new SignInThrottle(new InMemoryFailureCounter(), clock, new CryptoDigest());
-  const credentials = new DashboardCredentials(h.storage.users, passwords, h.random, throttle);
-  const verify = new VerifyOneTimeCode(h.storage.uow, h.storage.users, fakeCodes, box, clock);
-  const signIn = new SignIn(h.storage.uow, credentials, verify, h.storage.dashboardSessions, audit, clock, h.random, h.digest);
-  const claim = new ClaimMfa(h.storage.uow, credentials, h.storage.users, fakeCodes, box, audit);
-  const authenticate = new AuthenticateDashboardSession(h.storage.dashboardSessions, h.storage.users, h.storage.merchants, h.digest, clock);
-  const stepUp = new StepUp(verify, new InMemoryFailureCounter(), clock);
+  const audit = new AuditRecorder({ log: h.storage.audit, clock, random: h.random });
+  const throttle = new SignInThrottle({ counter: new InMemoryFailureCounter(), clock, digest: new CryptoDigest() });
+  const credentials = new DashboardCredentials({ users: h.storage.users, passwords, random: h.random, throttle });
+  const verify = new VerifyOneTimeCode({ uow: h.storage.uow, users: h.storage.users, codes: fakeCodes, secrets: box, clock });
+  const signIn = new SignIn({
+        uow: h.storage.uow,
+        credentials,
+        verifyCode: verify,
+        sessions: h.storage.dashboardSessions,
+        audit,
+        clock,
+        random: h.random,
+        digest: h.digest,
+      });
+  const claim = new ClaimMfa({ uow: h.storage.uow, credentials, users: h.storage.users, codes: fakeCodes, secrets: box, audit });
+  const authenticate = new AuthenticateDashboardSession({
+        sessions: h.storage.dashboardSessions,
+        users: h.storage.users,
+        merchants: h.storage.merchants,
+        digest: h.digest,
+        clock,
+      });
+  const stepUp = new StepUp({ verifyCode: verify, failures: new InMemoryFailureCounter(), clock });
   const s = h.storage;
-  const add = new AddTeamUser(s.uow, s.users, passwords, s.merchants, s.notices, stepUp, audit, clock, h.random);
-  const update = new UpdateTeamUser(s.uow, s.users, s.dashboardSessions, s.merchants, s.notices, stepUp, audit, clock, h.random);
-  const reset = new ResetTeamUserMfa(s.uow, s.users, s.dashboardSessions, s.merchants, s.notices, stepUp, audit, clock, h.random);
+  const add = new AddTeamUser({
+        uow: s.uow,
+        users: s.users,
+        passwords,
+        merchants: s.merchants,
+        notices: s.notices,
+        stepUp,
+        audit,
+        clock,
+        random: h.random,
+      });
+  const update = new UpdateTeamUser({
+        uow: s.uow,
+        users: s.users,
+        sessions: s.dashboardSessions,
+        merchants: s.merchants,
+        notices: s.notices,
+        stepUp,
+        audit,
+        clock,
+        random: h.random,
+      });
+  const reset = new ResetTeamUserMfa({
+        uow: s.uow,
+        users: s.users,
+        sessions: s.dashboardSessions,
+        merchants: s.merchants,
+        notices: s.notices,
+        stepUp,
+        audit,
+        clock,
+        random: h.random,
+      });
   const code = (secret: string): string => `${secret}:${Math.floor(clock.now().getTime() / 30_000)}`;
   /** The code of the next step (the clock moves on), so the used-code rule never refuses a test's good code. */
   const freshCode = (secret: string): string => {
@@ -131,7 +176,7 @@ test('an attempt the shared counter could not fully reserve counts nothing: the 
     release: (key, slot) => inner.release(key, slot),
     clear: (key) => inner.clear(key),
   };
-  const throttle = new SignInThrottle(flaky, clock, new CryptoDigest());
+  const throttle = new SignInThrottle({ counter: flaky, clock, digest: new CryptoDigest() });
   await t.throwsAsync(throttle.begin('someone@example.com', '192.0.2.1'), { instanceOf: CoreError, message: 'Redis is away.' });
   const emailKey = `sign_in:email:${new CryptoDigest().sha256Hex('someone@example.com')}`;
   t.deepEqual(await inner.check(emailKey, clock.now(), SIGN_IN_FAILURE_WINDOW), { failures: 0, blockedForMs: 0 });

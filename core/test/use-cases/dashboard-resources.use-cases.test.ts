@@ -39,8 +39,12 @@ const ACCOUNT = '0123456789';
 function setup() {
   const h = harness();
   const box = new AesGcmSecretBox(randomBytes(32));
-  const audit = new AuditRecorder(h.storage.audit, h.clock, h.random);
-  const stepUp = new StepUp(new VerifyOneTimeCode(h.storage.uow, h.storage.users, stepCodes, box, h.clock), new InMemoryFailureCounter(), h.clock);
+  const audit = new AuditRecorder({ log: h.storage.audit, clock: h.clock, random: h.random });
+  const stepUp = new StepUp({
+        verifyCode: new VerifyOneTimeCode({ uow: h.storage.uow, users: h.storage.users, codes: stepCodes, secrets: box, clock: h.clock }),
+        failures: new InMemoryFailureCounter(),
+        clock: h.clock,
+      });
   const code = (): string => {
     // Each call moves to a fresh step, so the used-code rule never refuses a test's good code.
     h.clock.advance(30_000);
@@ -59,11 +63,38 @@ function setup() {
     audit,
     code,
     owner,
-    register: new RegisterPayoutDestination(s.uow, s.merchants, s.payoutDestinations, s.notices, stepUp, box, audit, h.clock, h.random),
-    setDefault: new SetDefaultPayoutDestination(s.uow, s.merchants, s.payoutDestinations, s.notices, stepUp, audit, h.clock, h.random),
-    createEndpoint: new CreateWebhookEndpoint(s.uow, s.merchants, s.webhookEndpoints, box, audit, h.clock, h.random),
-    updateEndpoint: new UpdateWebhookEndpoint(s.uow, s.webhookEndpoints, audit, h.clock),
-    deleteEndpoint: new DeleteWebhookEndpoint(s.uow, s.webhookEndpoints, audit, h.clock),
+    register: new RegisterPayoutDestination({
+          uow: s.uow,
+          merchants: s.merchants,
+          destinations: s.payoutDestinations,
+          notices: s.notices,
+          stepUp,
+          secrets: box,
+          audit,
+          clock: h.clock,
+          random: h.random,
+        }),
+    setDefault: new SetDefaultPayoutDestination({
+          uow: s.uow,
+          merchants: s.merchants,
+          destinations: s.payoutDestinations,
+          notices: s.notices,
+          stepUp,
+          audit,
+          clock: h.clock,
+          random: h.random,
+        }),
+    createEndpoint: new CreateWebhookEndpoint({
+          uow: s.uow,
+          merchants: s.merchants,
+          endpoints: s.webhookEndpoints,
+          secrets: box,
+          audit,
+          clock: h.clock,
+          random: h.random,
+        }),
+    updateEndpoint: new UpdateWebhookEndpoint({ uow: s.uow, endpoints: s.webhookEndpoints, audit, clock: h.clock }),
+    deleteEndpoint: new DeleteWebhookEndpoint({ uow: s.uow, endpoints: s.webhookEndpoints, audit, clock: h.clock }),
   };
 }
 
@@ -72,7 +103,7 @@ const bank = (overrides: Record<string, string> = {}) => ({ type: 'simulated', c
 test('settings: only the fields sent change, null clears, and the change is audited with field names only', async (t) => {
   const h = setup();
   const actor = await h.owner();
-  const update = new UpdateMerchantSettings(h.storage.uow, h.storage.merchants, h.audit);
+  const update = new UpdateMerchantSettings({ uow: h.storage.uow, merchants: h.storage.merchants, audit: h.audit });
   const first = await update.execute(actor, { supportEmail: 'help@siam.example', statementDescriptor: 'SIAM COFFEE' });
   t.like(first, { supportEmail: 'help@siam.example', statementDescriptor: 'SIAM COFFEE', settlementSchedule: 'daily', settlementCurrency: 'THB' });
   const second = await update.execute(actor, { businessName: 'Siam Coffee Roasters', settlementSchedule: 'manual', supportEmail: null });
@@ -86,7 +117,7 @@ test('settings: only the fields sent change, null clears, and the change is audi
 test('settings: each rule names its field and changes nothing', async (t) => {
   const h = setup();
   const actor = await h.owner();
-  const update = new UpdateMerchantSettings(h.storage.uow, h.storage.merchants, h.audit);
+  const update = new UpdateMerchantSettings({ uow: h.storage.uow, merchants: h.storage.merchants, audit: h.audit });
   const cases: [Record<string, unknown>, string][] = [
     [{ businessName: '   ' }, 'business_name'],
     [{ supportEmail: 'not an email' }, 'support_email'],
@@ -105,11 +136,15 @@ test('API keys: a minted key and its audit entry commit together, or neither doe
   const h = setup();
   const actor = await h.owner();
   const failingLog: AuditLog = { record: async () => Promise.reject(new Error('audit down')), listForMerchant: async () => [] };
-  const broken = new CreateApiKey(h.storage.uow, h.issueApiKey, new AuditRecorder(failingLog, h.clock, h.random));
+  const broken = new CreateApiKey({
+        uow: h.storage.uow,
+        issueApiKey: h.issueApiKey,
+        audit: new AuditRecorder({ log: failingLog, clock: h.clock, random: h.random }),
+      });
   await t.throwsAsync(broken.execute(actor, { mode: 'test', name: 'CI' }));
   t.is((await h.storage.apiKeys.listActive(actor.merchantId)).length, 1, 'only the onboarding key');
 
-  const create = new CreateApiKey(h.storage.uow, h.issueApiKey, h.audit);
+  const create = new CreateApiKey({ uow: h.storage.uow, issueApiKey: h.issueApiKey, audit: h.audit });
   const { key, secret } = await create.execute(actor, { mode: 'test', name: ' CI ' });
   t.is(key.name, 'CI');
   t.is(key.prefix, secret.slice(0, 16));
@@ -121,8 +156,8 @@ test('API keys: revoke keeps the first time, leaves the list, and another mercha
   const h = setup();
   const actor = await h.owner();
   const stranger = await h.owner();
-  const create = new CreateApiKey(h.storage.uow, h.issueApiKey, h.audit);
-  const revoke = new RevokeApiKey(h.storage.uow, h.storage.apiKeys, h.audit, h.clock);
+  const create = new CreateApiKey({ uow: h.storage.uow, issueApiKey: h.issueApiKey, audit: h.audit });
+  const revoke = new RevokeApiKey({ uow: h.storage.uow, keys: h.storage.apiKeys, audit: h.audit, clock: h.clock });
   const { key } = await create.execute(actor, { mode: 'test' });
   t.like(await t.throwsAsync(revoke.execute(stranger, key.id)), { code: 'resource_not_found' });
   const revoked = await revoke.execute(actor, key.id);
@@ -138,7 +173,7 @@ test('signing keys: shape, the crypto check and duplicates are refused', async (
   const h = setup();
   const actor = await h.owner();
   const refusing: Ed25519KeyCheck = { isPublicKey: () => false };
-  const register = (check: Ed25519KeyCheck) => new RegisterSigningKey(h.storage.uow, h.storage.signingKeys, check, h.audit, h.clock, h.random);
+  const register = (check: Ed25519KeyCheck) => new RegisterSigningKey({ uow: h.storage.uow, keys: h.storage.signingKeys, check, audit: h.audit, clock: h.clock, random: h.random });
   const good = randomBytes(32).toString('base64');
   for (const value of [randomBytes(31).toString('base64'), randomBytes(33).toString('base64'), randomBytes(32).toString('base64url'), good.slice(0, -1), `${good} `]) {
     t.like(await t.throwsAsync(register(anyKey).execute(actor, { publicKey: value })), { code: 'invalid_parameter', param: 'public_key' }, value);
@@ -243,7 +278,7 @@ test('payout destinations: notices go to the account email with the last four on
       sent.push(email);
     },
   };
-  const deliverNotices = new DeliverNotices(h.storage.notices, sender, h.clock);
+  const deliverNotices = new DeliverNotices({ notices: h.storage.notices, email: sender, clock: h.clock });
   const drain = () => h.runJob(deliverNotices, 10);
   t.like(await drain(), { progressed: 0, failed: 1 }, 'a refused notice is a failed item');
   t.is((await h.storage.notices.pending(10)).length, 1, 'a refused notice stays pending');

@@ -86,12 +86,12 @@ async function setup() {
   const channel = new DisputingChannel();
   const channels: PaymentChannelRegistry = { find: (name) => (name === 'fake' ? channel : undefined), forMode: () => [channel] };
   const deps: DisputeWriteDeps = { ...h.statusChange, uow: storage.uow, disputes: storage.disputes, ledger: storage.ledger };
-  const record = new RecordDisputeReport(deps, storage.merchants, { disputeFeeMinor: FEE });
-  const callbacks = new HandleChannelCallback(channels, storage.attempts, {} as RecordChannelReport, record);
+  const record = new RecordDisputeReport({ ...deps, merchants: storage.merchants, rules: { disputeFeeMinor: FEE } });
+  const callbacks = new HandleChannelCallback({ channels, attempts: storage.attempts, recordReport: {} as RecordChannelReport, recordDisputeReport: record });
   const deliver = (notice: ChannelNotice) => callbacks.execute({ channel: 'fake', mode: 'test', headers: {}, rawBody: JSON.stringify(notice) });
   channel.deliver = deliver;
-  const evidence = new SubmitDisputeEvidence(deps, channels);
-  const simulate = new SimulatePayment(storage.intents, storage.attempts, channels, storage.disputes);
+  const evidence = new SubmitDisputeEvidence({ ...deps, channels });
+  const simulate = new SimulatePayment({ intents: storage.intents, attempts: storage.attempts, channels, disputes: storage.disputes });
   let n = 0;
 
   /** A paid intent (net booked to pending) and its succeeded attempt, as the payment slice leaves them. */
@@ -150,7 +150,7 @@ async function setup() {
   };
   const balance = async (): Promise<MerchantBalance> => merchantBalance(await storage.ledger.balances(scope));
   const events = async (id: string) => (await storage.events.list(scope, { limit: 100 })).data.filter((event) => event.data.id === id).map((event) => event.type).reverse();
-  return { ...h, scope, channel, deliver, record, evidence, simulate, paidIntent, open, balance, events, get: new GetDispute(storage.disputes), list: new ListDisputes(storage.disputes) };
+  return { ...h, scope, channel, deliver, record, evidence, simulate, paidIntent, open, balance, events, get: new GetDispute({ disputes: storage.disputes }), list: new ListDisputes({ disputes: storage.disputes }) };
 }
 
 /** One THB entry of a balance bucket (balances are exact BigInt). */
@@ -350,7 +350,12 @@ test('simulated dispute outcomes: paid intents only, one open dispute, rulings n
   await t.throwsAsync(s.simulate.execute({ scope: { ...s.scope, mode: 'live' }, intentId: intent.id, outcome: 'dispute_opened' }), { code: 'test_mode_required' });
 
   // A channel that cannot be told to dispute.
-  const mute = new SimulatePayment(s.storage.intents, s.storage.attempts, { find: () => ({ ...s.channel, capabilities: s.channel.capabilities, simulateDispute: undefined }) as unknown as PaymentChannel, forMode: () => [] }, s.storage.disputes);
+  const mute = new SimulatePayment({
+        intents: s.storage.intents,
+        attempts: s.storage.attempts,
+        channels: { find: () => ({ ...s.channel, capabilities: s.channel.capabilities, simulateDispute: undefined }) as unknown as PaymentChannel, forMode: () => [] },
+        disputes: s.storage.disputes,
+      });
   const other = await s.paidIntent();
   await t.throwsAsync(mute.execute({ scope: s.scope, intentId: other.intent.id, outcome: 'dispute_opened' }), { code: 'simulation_unsupported' });
 });

@@ -31,16 +31,16 @@ export function harness() {
   const random = new CryptoRandomSource();
   const digest = new CryptoDigest();
   const statusChange: StatusChangeDeps = { intents: storage.intents, events: storage.events, webhookEndpoints: storage.webhookEndpoints, webhookDeliveries: storage.webhookDeliveries, clock, random };
-  const issueApiKey = new IssueApiKey(storage.apiKeys, storage.merchants, clock, random, digest);
-  const createMerchant = new CreateMerchant(
-    storage.uow,
-    storage.merchants,
-    storage.users,
-    issueApiKey,
-    new ScryptPasswordHasher({ N: 1024, r: 8, p: 1 }),
-    clock,
-    random,
-  );
+  const issueApiKey = new IssueApiKey({ keys: storage.apiKeys, merchants: storage.merchants, clock, random, digest });
+  const createMerchant = new CreateMerchant({
+        uow: storage.uow,
+        merchants: storage.merchants,
+        users: storage.users,
+        issueApiKey,
+        passwords: new ScryptPasswordHasher({ N: 1024, r: 8, p: 1 }),
+        clock,
+        random,
+      });
   let n = 0;
   const newMerchant = () => {
     n += 1;
@@ -48,7 +48,7 @@ export function harness() {
   };
   const noChannels: PaymentChannelRegistry = { find: () => undefined, forMode: () => [] };
   const rates = new TestRates();
-  const pricing = new PaymentPricing(rates, { spreadBps: 50, fees: DEFAULT_FEE_SCHEDULE }, clock);
+  const pricing = new PaymentPricing({ rates, settings: { spreadBps: 50, fees: DEFAULT_FEE_SCHEDULE }, clock });
   const jobs = new RunItemJobs({ failures: storage.jobItemFailures, clock });
   /** One pass of a background job over each of its lanes, through the runner the worker uses. */
   const runJob = <T, R>(job: ItemJob<T, R>, limit: number) => jobs.runEveryLane(job, limit);

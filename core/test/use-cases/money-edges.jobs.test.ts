@@ -47,9 +47,25 @@ async function setup(settlementCurrency = 'THB') {
   channel = new SettledChannel(() => clock.now());
   const fake = channel;
   const channels: PaymentChannelRegistry = { find: (name) => (name === 'fake' ? fake : undefined), forMode: () => [fake] };
-  const reportSettlements = new ReportChannelSettlements(storage.uow, storage.attempts, storage.merchants, channels, shop.statusChange, shop.pricing, storage.ledger, storage.disputes);
-  const release = new ReleaseFunds(storage.uow, storage.intents, storage.disputes, storage.ledger, clock);
-  const disputes = new RecordDisputeReport({ ...shop.statusChange, uow: storage.uow, disputes: storage.disputes, ledger: storage.ledger }, storage.merchants, { disputeFeeMinor: DISPUTE_FEE });
+  const reportSettlements = new ReportChannelSettlements({
+        uow: storage.uow,
+        attempts: storage.attempts,
+        merchants: storage.merchants,
+        channels,
+        ...shop.statusChange,
+        pricing: shop.pricing,
+        ledger: storage.ledger,
+        disputes: storage.disputes,
+      });
+  const release = new ReleaseFunds({ uow: storage.uow, intents: storage.intents, disputes: storage.disputes, ledger: storage.ledger, clock });
+  const disputes = new RecordDisputeReport({
+        ...shop.statusChange,
+        uow: storage.uow,
+        disputes: storage.disputes,
+        ledger: storage.ledger,
+        merchants: storage.merchants,
+        rules: { disputeFeeMinor: DISPUTE_FEE },
+      });
   const { intentOf } = shop;
   /** The channel reports the funds settled: the rate locks, the payment is priced and booked. */
   const channelSettles = async (id: string) => reportSettlements.handle(await intentOf(id), new JobPass());

@@ -73,7 +73,16 @@ test('every catalog amount from 1 to 2^53 − 1 in every settlement currency is 
 
 test('creating an intent that would convert past half of 2^53 − 1 is refused with param amount; a rate outage refuses nothing', async (t) => {
   const h = harness();
-  const create = new CreatePaymentIntent(h.storage.uow, h.storage.intents, h.storage.checkoutSessions, h.clock, h.random, h.digest, { publicBaseUrl: 'https://pay.example.com' }, h.pricing);
+  const create = new CreatePaymentIntent({
+        uow: h.storage.uow,
+        intents: h.storage.intents,
+        sessions: h.storage.checkoutSessions,
+        clock: h.clock,
+        random: h.random,
+        digest: h.digest,
+        settings: { publicBaseUrl: 'https://pay.example.com' },
+        pricing: h.pricing,
+      });
   const scope: AccountScope = { merchantId: 'mch_C', mode: 'test' };
   const input = { scope, settlementCurrency: 'IDR', currency: 'USD', paymentMethod: 'alipay_plus', merchantOrderId: 'big' };
   // 10^11 US cents (1 billion USD) ≈ 1.6 × 10^15 IDR minor units: fits. 4 × 10^11 cents ≈ 6.5 × 10^15

@@ -67,6 +67,6 @@ export async function edgeShop(settlementCurrency = 'THB', onWallet: (attempt: P
     hold: await balance(merchantAccount(scope, 'dispute_hold', settlementCurrency)),
     losses: await balance(platformAccount('test', 'dispute_losses', settlementCurrency)),
   });
-  const verify = () => new VerifyLedger(storage.ledger).execute({ limit: 20 });
+  const verify = () => new VerifyLedger({ ledger: storage.ledger }).execute({ limit: 20 });
   return { ...h, merchant, scope, succeededWallet, intentOf, buckets, verify, settlementDeps };
 }

@@ -7,18 +7,18 @@ import { harness } from './harness';
 
 function setup() {
   const h = harness();
-  const create = new CreatePaymentIntent(
-    h.storage.uow,
-    h.storage.intents,
-    h.storage.checkoutSessions,
-    h.clock,
-    h.random,
-    h.digest,
-    { publicBaseUrl: 'https://pay.example.com/' },
-    h.pricing,
-  );
-  const cancel = new CancelPaymentIntent(h.storage.uow, h.statusChange, h.storage.attempts, h.noChannels);
-  const expire = new ExpirePaymentIntents(h.storage.uow, h.statusChange, h.storage.attempts, h.noChannels);
+  const create = new CreatePaymentIntent({
+        uow: h.storage.uow,
+        intents: h.storage.intents,
+        sessions: h.storage.checkoutSessions,
+        clock: h.clock,
+        random: h.random,
+        digest: h.digest,
+        settings: { publicBaseUrl: 'https://pay.example.com/' },
+        pricing: h.pricing,
+      });
+  const cancel = new CancelPaymentIntent({ uow: h.storage.uow, ...h.statusChange, attempts: h.storage.attempts, channels: h.noChannels });
+  const expire = new ExpirePaymentIntents({ uow: h.storage.uow, ...h.statusChange, attempts: h.storage.attempts, channels: h.noChannels });
   const scope = { merchantId: 'mch_1', mode: 'test' as const };
   return { ...h, create, cancel, expire, scope };
 }
@@ -68,7 +68,7 @@ test('when the event cannot be written the status change rolls back too', async 
   const s = setup();
   const { intent } = await s.create.execute({ scope: s.scope, amount: 100, currency: 'THB', merchantOrderId: 'c2' });
   const failingEvents = { ...s.storage.events, append: async () => Promise.reject(new Error('disk full')), list: s.storage.events.list.bind(s.storage.events) };
-  const cancel = new CancelPaymentIntent(s.storage.uow, { ...s.statusChange, events: failingEvents }, s.storage.attempts, s.noChannels);
+  const cancel = new CancelPaymentIntent({ uow: s.storage.uow, ...s.statusChange, events: failingEvents, attempts: s.storage.attempts, channels: s.noChannels });
   await t.throwsAsync(cancel.execute({ scope: s.scope, id: intent.id }), { message: 'disk full' });
   t.like(await s.storage.intents.findById(s.scope, intent.id), { status: 'created' });
 });

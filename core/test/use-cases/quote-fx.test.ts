@@ -20,7 +20,7 @@ const FEES: FeeSchedule = { ...DEFAULT_FEE_SCHEDULE, promptpay: { percent: '1.65
 
 function quoteFx(spreadBps = 50) {
   const rates = new TableRates({ 'THB/USD': '0.0285', 'USD/JPY': '150', 'USD/KWD': '0.3056', 'THB/JPY': '5', 'USD/IDR': '16235' });
-  return { rates, quote: new QuoteFx(rates, { spreadBps, fees: FEES }) };
+  return { rates, quote: new QuoteFx({ rates, settings: { spreadBps, fees: FEES } }) };
 }
 
 test('the rate is the mid rate less the spread, as a decimal string', async (t) => {
@@ -106,5 +106,5 @@ test('the rate source\'s refusal passes through', async (t) => {
 });
 
 test('a spread outside 0..9999 bps is a start-up bug', (t) => {
-  for (const spreadBps of [-1, 10_000, 2.5]) t.throws(() => new QuoteFx(new TableRates({}), { spreadBps, fees: FEES }), { instanceOf: CoreError });
+  for (const spreadBps of [-1, 10_000, 2.5]) t.throws(() => new QuoteFx({ rates: new TableRates({}), settings: { spreadBps, fees: FEES } }), { instanceOf: CoreError });
 });

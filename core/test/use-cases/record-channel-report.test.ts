@@ -25,9 +25,17 @@ async function setup() {
   const { merchant } = await h.newMerchant();
   const scope: AccountScope = { merchantId: merchant.id, mode: 'test' };
   const noRates = { midRate: async (): Promise<string> => Promise.reject(new Error('no rates here')) };
-  const pricing = new PaymentPricing(noRates, { spreadBps: 0, fees: DEFAULT_FEE_SCHEDULE }, clock);
+  const pricing = new PaymentPricing({ rates: noRates, settings: { spreadBps: 0, fees: DEFAULT_FEE_SCHEDULE }, clock });
   const alerts = new RecordedAlerts();
-  const record = new RecordChannelReport(storage.uow, storage.attempts, storage.merchants, h.statusChange, pricing, storage.ledger, alerts);
+  const record = new RecordChannelReport({
+        uow: storage.uow,
+        attempts: storage.attempts,
+        merchants: storage.merchants,
+        ...h.statusChange,
+        pricing,
+        ledger: storage.ledger,
+        alerts,
+      });
   const now = clock.now();
   const intent: PaymentIntent = { id: 'pi_Late1', merchantId: merchant.id, mode: 'test', amount: 10000, currency: 'THB', merchantOrderId: 'late-1', status: 'requires_payment', metadata: {}, created: now, updated: now, version: 0 };
   await storage.intents.insert(intent);
@@ -56,7 +64,7 @@ async function setup() {
     record.execute({ attempt, report: { channelOrderId: attempt.channelOrderId as string, reference: attempt.id, status, amount: attempt.amount, currency: attempt.currency, ...(status === 'failed' ? { failureCode: 'expired' as const } : {}) } });
   const platformBalance = async (name: 'channel_clearing' | 'payer_refunds_due'): Promise<number> =>
     Number(await storage.uow.run(() => storage.ledger.balanceForUpdate(platformAccount('test', name, 'THB'))));
-  return { ...h, scope, intent, alerts, newAttempt, report, platformBalance, list: new ListDuplicatePayments(storage.attempts) };
+  return { ...h, scope, intent, alerts, newAttempt, report, platformBalance, list: new ListDuplicatePayments({ attempts: storage.attempts }) };
 }
 
 test('a late success of an earlier attempt after another paid the intent: succeeded, owed back to the payer, listed and alerted once', async (t) => {
@@ -83,7 +91,7 @@ test('a late success of an earlier attempt after another paid the intent: succee
   t.is(await s.platformBalance('payer_refunds_due'), 10000);
   t.is(await s.platformBalance('channel_clearing'), clearingAfterPayment - 10000);
   t.deepEqual(merchantBalance(await s.storage.ledger.balances(s.scope)), balanceAfterPayment, "the merchant's balance does not change");
-  t.like(await new VerifyLedger(s.storage.ledger).execute({ limit: 10 }), { ok: true });
+  t.like(await new VerifyLedger({ ledger: s.storage.ledger }).execute({ limit: 10 }), { ok: true });
 
   t.deepEqual(s.alerts.duplicates, [
     { attemptId: first.id, paymentIntentId: s.intent.id, merchantId: s.scope.merchantId, mode: 'test', amount: 10000, currency: 'THB', channel: 'fake', paidBy: second.id },

@@ -8,7 +8,7 @@ import { harness } from './harness';
 function setup() {
   const h = harness();
   const secrets = new AesGcmSecretBox(randomBytes(32));
-  const run = new RunIdempotently(h.storage.idempotency, h.storage.uow, h.clock, h.random, secrets);
+  const run = new RunIdempotently({ store: h.storage.idempotency, uow: h.storage.uow, clock: h.clock, random: h.random, secrets });
   const scope = { merchantId: 'mch_1', mode: 'test' as const, key: 'key-1' };
   let performed = 0;
   const request = (fingerprint: string, overrides: Partial<Parameters<RunIdempotently['execute']>[0]> = {}) => ({

@@ -68,10 +68,10 @@ async function setup(schedule: SettlementSchedule = 'manual') {
   };
   const writers = { ...deps, uow: h.storage.uow, merchants: h.storage.merchants, locks: new InMemoryLockManager() };
   const pay = new PaySettlement({ ...writers, destinations: h.storage.payoutDestinations, secrets: box, gateway });
-  const create = new CreateManualSettlement(writers, pay);
+  const create = new CreateManualSettlement({ ...writers, pay });
   const scheduled = new CreateScheduledSettlements(writers);
-  const payAll = new PaySettlements(h.storage.settlements, pay);
-  const verify = new VerifyPayoutDestinations(h.storage.uow, h.storage.payoutDestinations, gateway, box);
+  const payAll = new PaySettlements({ settlements: h.storage.settlements, pay });
+  const verify = new VerifyPayoutDestinations({ uow: h.storage.uow, destinations: h.storage.payoutDestinations, gateway, secrets: box });
   const { merchant } = await h.newMerchant();
   await h.storage.merchants.updateSettings(merchant.id, { settlementSchedule: schedule });
   const scope = (mode: Mode = 'test'): AccountScope => ({ merchantId: merchant.id, mode });
@@ -209,7 +209,7 @@ test('a test-mode settlement covers every released payment once and ends paid, e
   t.is(await s.balance('test'), 0);
   t.is(await s.inTransit('test'), 0);
   for (const intent of [first, second]) t.is((await s.h.storage.intents.findById(s.scope(), intent.id))?.settlementId, settlement.id);
-  t.deepEqual(await new GetSettlement(s.h.storage.settlements).execute({ scope: s.scope(), id: settlement.id }), settlement);
+  t.deepEqual(await new GetSettlement({ settlements: s.h.storage.settlements }).execute({ scope: s.scope(), id: settlement.id }), settlement);
   t.is((await refusal(t, () => s.create.execute({ scope: s.scope() }))).code, 'nothing_to_settle', 'each payment is settled once');
 });
 
@@ -439,7 +439,7 @@ test('a scheduled batch covers payments released before its period end, once per
 
   t.is((await s.payPass()).advanced, 1);
   t.is((await s.h.storage.settlements.findById(s.scope(), batch?.id ?? ''))?.status, 'paid');
-  const listed = await new ListSettlements(s.h.storage.settlements).execute({ scope: s.scope(), page: { limit: 10 } });
+  const listed = await new ListSettlements({ settlements: s.h.storage.settlements }).execute({ scope: s.scope(), page: { limit: 10 } });
   t.deepEqual(listed.data.map((st) => st.id), [batch?.id]);
 });
 

@@ -52,7 +52,7 @@ function setup(sender: WebhookSender, activationSeconds = 3600, deliveriesOf: (r
   const h = harness();
   const secretBox = new AesGcmSecretBox(randomBytes(32));
   const crypto = new CryptoWebhookCrypto();
-  const platformKeys = new PlatformKeys(h.storage.platformKeys, crypto, secretBox, h.clock, h.random, { activationSeconds });
+  const platformKeys = new PlatformKeys({ keys: h.storage.platformKeys, crypto, secretBox, clock: h.clock, random: h.random, options: { activationSeconds } });
   const relay = new RelayWebhookDeliveries({
     uow: h.storage.uow,
     deliveries: deliveriesOf(h.storage.webhookDeliveries),
@@ -95,8 +95,8 @@ function setup(sender: WebhookSender, activationSeconds = 3600, deliveriesOf: (r
     data: { id: 'pi_1', object: 'payment_intent', status: type.split('.')[1] as string, merchant: merchantId, mode },
   });
   const publish = (e: DomainEvent) => h.storage.uow.run(() => publishEvent(publishDeps, e, h.clock.now()));
-  const audit = new AuditRecorder(h.storage.audit, h.clock, h.random);
-  const resend = new ResendWebhookDelivery(h.storage.uow, h.storage.webhookDeliveries, audit, h.clock);
+  const audit = new AuditRecorder({ log: h.storage.audit, clock: h.clock, random: h.random });
+  const resend = new ResendWebhookDelivery({ uow: h.storage.uow, deliveries: h.storage.webhookDeliveries, audit, clock: h.clock });
   /** One relay pass over every lane: how many deliveries it claimed and how many of them were delivered. */
   const relayPass = async (limit: number) => {
     const { outcomes, failed, progressed } = await h.runJob(relay, limit);

@@ -102,7 +102,7 @@ async function verifiedDestroy(database: TestDatabase): Promise<void> {
   // A pool of its own: the test may have closed `database.knex` already (child processes used the URL).
   const verifier = createKnex(database.url);
   try {
-    report = await new VerifyLedger(new KnexLedger(new KnexContext(verifier))).execute({ limit: 20 });
+    report = await new VerifyLedger({ ledger: new KnexLedger(new KnexContext(verifier)) }).execute({ limit: 20 });
   } finally {
     await verifier.destroy();
     await database.destroy();

@@ -1,4 +1,5 @@
 import type { Mode } from '../../shared';
+import { token } from '../../shared';
 
 /** The hosted checkout session of an intent. Only the token's digest is stored. */
 export interface CheckoutSession {
@@ -15,4 +16,4 @@ export interface CheckoutSessionRepository {
   /** The session whose token has this digest, expired or not; undefined when unknown. */
   findByTokenDigest(tokenDigest: string): Promise<CheckoutSession | undefined>;
 }
-export const CheckoutSessionRepository = Symbol('CheckoutSessionRepository');
+export const CheckoutSessionRepository = token<CheckoutSessionRepository>('CheckoutSessionRepository');

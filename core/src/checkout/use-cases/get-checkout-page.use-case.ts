@@ -1,7 +1,7 @@
-import { methodsForCurrency, type PaymentMethodEntry } from '../../payments';
-import type { Mode } from '../../shared';
 import type { MerchantRepository } from '../../merchants';
 import type { PaymentAttemptRepository } from '../../payments';
+import { methodsForCurrency, type PaymentMethodEntry } from '../../payments';
+import type { Mode } from '../../shared';
 import { checkoutStateOf, type CheckoutState } from './get-checkout-state.use-case';
 import type { ResolveCheckoutSession } from './resolve-checkout-session.use-case';
 
@@ -18,18 +18,20 @@ export interface CheckoutPage {
   readonly methods: readonly PaymentMethodEntry[];
   readonly state: CheckoutState;
 }
+export interface GetCheckoutPageDeps {
+  readonly resolve: ResolveCheckoutSession;
+  readonly merchants: MerchantRepository;
+  readonly attempts: PaymentAttemptRepository;
+}
+
 
 /** `GET /c/{token}`: the page's data. 404 unknown token, 410 expired (no attempt is made either way). */
 export class GetCheckoutPage {
-  constructor(
-    private readonly resolve: ResolveCheckoutSession,
-    private readonly merchants: MerchantRepository,
-    private readonly attempts: PaymentAttemptRepository,
-  ) {}
+  constructor(private readonly deps: GetCheckoutPageDeps) {}
 
   async execute(input: { token: string }): Promise<CheckoutPage> {
-    const { intent } = await this.resolve.execute(input.token);
-    const merchant = await this.merchants.findById(intent.merchantId);
+    const { intent } = await this.deps.resolve.execute(input.token);
+    const merchant = await this.deps.merchants.findById(intent.merchantId);
     return {
       mode: intent.mode,
       merchantName: merchant?.name ?? '',
@@ -38,7 +40,7 @@ export class GetCheckoutPage {
       description: intent.description,
       merchantOrderId: intent.merchantOrderId,
       methods: methodsForCurrency(intent.currency),
-      state: await checkoutStateOf(intent, this.attempts),
+      state: await checkoutStateOf(intent, this.deps.attempts),
     };
   }
 }

@@ -1,6 +1,4 @@
-import type { AttemptFailureCode } from '../../payments';
-import type { NextAction, PaymentIntent, PaymentIntentStatus } from '../../payments';
-import type { PaymentAttemptRepository } from '../../payments';
+import type { AttemptFailureCode, NextAction, PaymentAttemptRepository, PaymentIntent, PaymentIntentStatus } from '../../payments';
 import type { ResolveCheckoutSession } from './resolve-checkout-session.use-case';
 
 /**
@@ -43,16 +41,18 @@ export async function checkoutStateOf(intent: PaymentIntent, attempts: PaymentAt
     expiresAt: intent.expiresAt,
   };
 }
+export interface GetCheckoutStateDeps {
+  readonly resolve: ResolveCheckoutSession;
+  readonly attempts: PaymentAttemptRepository;
+}
+
 
 /** `GET /checkout/sessions/{token}/status`: what the page polls. 404 unknown, 410 expired. */
 export class GetCheckoutState {
-  constructor(
-    private readonly resolve: ResolveCheckoutSession,
-    private readonly attempts: PaymentAttemptRepository,
-  ) {}
+  constructor(private readonly deps: GetCheckoutStateDeps) {}
 
   async execute(input: { token: string }): Promise<CheckoutState> {
-    const { intent } = await this.resolve.execute(input.token);
-    return checkoutStateOf(intent, this.attempts);
+    const { intent } = await this.deps.resolve.execute(input.token);
+    return checkoutStateOf(intent, this.deps.attempts);
   }
 }

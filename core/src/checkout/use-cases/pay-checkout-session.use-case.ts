@@ -1,16 +1,22 @@
-import { CoreError } from '../../shared';
 import type { MerchantRepository } from '../../merchants';
-import type { PaymentAttemptRepository } from '../../payments';
-import type { PaymentIntentRepository } from '../../payments';
-import type { PlaceAttempt } from '../../payments';
-import type { ResolveCheckoutSession } from './resolve-checkout-session.use-case';
+import type { PaymentAttemptRepository, PaymentIntentRepository, PlaceAttempt } from '../../payments';
+import { CoreError } from '../../shared';
 import { checkoutStateOf, type CheckoutState } from './get-checkout-state.use-case';
+import type { ResolveCheckoutSession } from './resolve-checkout-session.use-case';
 
 export interface PayCheckoutSessionResult {
   readonly state: CheckoutState;
   /** True when the channel refused the order at once (the attempt is recorded failed: 402). */
   readonly refused: boolean;
 }
+export interface PayCheckoutSessionDeps {
+  readonly resolve: ResolveCheckoutSession;
+  readonly merchants: MerchantRepository;
+  readonly placeAttempt: PlaceAttempt;
+  readonly intents: PaymentIntentRepository;
+  readonly attempts: PaymentAttemptRepository;
+}
+
 
 /**
  * `POST /checkout/sessions/{token}/pay`: the payer picks a method and gets a credential. The
@@ -19,25 +25,19 @@ export interface PayCheckoutSessionResult {
  * mode has been closed since is refused before anything is created (409 `live_not_enabled`).
  */
 export class PayCheckoutSession {
-  constructor(
-    private readonly resolve: ResolveCheckoutSession,
-    private readonly merchants: MerchantRepository,
-    private readonly placeAttempt: PlaceAttempt,
-    private readonly intents: PaymentIntentRepository,
-    private readonly attempts: PaymentAttemptRepository,
-  ) {}
+  constructor(private readonly deps: PayCheckoutSessionDeps) {}
 
   async execute(input: { token: string; paymentMethod: string }): Promise<PayCheckoutSessionResult> {
-    const { session, intent } = await this.resolve.execute(input.token);
+    const { session, intent } = await this.deps.resolve.execute(input.token);
     const scope = { merchantId: session.merchantId, mode: session.mode };
     if (session.mode === 'live') {
-      const merchant = await this.merchants.findById(session.merchantId);
+      const merchant = await this.deps.merchants.findById(session.merchantId);
       if (!merchant?.liveEnabled) {
         throw new CoreError('live_not_enabled', 'conflict', 'This merchant cannot take live payments right now; no payment was started.');
       }
     }
-    const { attempt, created } = await this.placeAttempt.execute({ scope, intentId: intent.id, paymentMethod: input.paymentMethod });
-    const after = (await this.intents.findById(scope, intent.id)) ?? intent;
-    return { state: await checkoutStateOf(after, this.attempts), refused: created && attempt.status === 'failed' };
+    const { attempt, created } = await this.deps.placeAttempt.execute({ scope, intentId: intent.id, paymentMethod: input.paymentMethod });
+    const after = (await this.deps.intents.findById(scope, intent.id)) ?? intent;
+    return { state: await checkoutStateOf(after, this.deps.attempts), refused: created && attempt.status === 'failed' };
   }
 }

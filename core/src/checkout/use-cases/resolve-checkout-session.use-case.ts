@@ -1,10 +1,8 @@
-import type { CheckoutSession } from '../ports/checkout-session.repository.port';
-import type { CheckoutSessionRepository } from '../ports/checkout-session.repository.port';
-import type { Clock } from '../../shared';
-import type { Digest } from '../../shared';
 import type { PaymentIntentRepository } from '../../payments';
 import { EXPIRABLE, type PaymentIntent } from '../../payments';
+import type { Clock, Digest } from '../../shared';
 import { CoreError } from '../../shared';
+import type { CheckoutSession, CheckoutSessionRepository } from '../ports/checkout-session.repository.port';
 
 /** A live checkout session and the intent it pays. */
 export interface OpenCheckoutSession {
@@ -23,6 +21,13 @@ export function checkoutSessionNotFound(): CoreError {
 export function checkoutSessionExpired(): CoreError {
   return new CoreError('checkout_session_expired', 'gone', 'This checkout session has expired; ask the merchant for a new payment link.');
 }
+export interface ResolveCheckoutSessionDeps {
+  readonly sessions: CheckoutSessionRepository;
+  readonly intents: PaymentIntentRepository;
+  readonly digest: Digest;
+  readonly clock: Clock;
+}
+
 
 /**
  * The hosted checkout's only authority is the token in the path: its SHA-256 digest finds the
@@ -31,25 +36,20 @@ export function checkoutSessionExpired(): CoreError {
  * running reads its intent, whose expiry may have moved earlier (test advance) or already fired.
  */
 export class ResolveCheckoutSession {
-  constructor(
-    private readonly sessions: CheckoutSessionRepository,
-    private readonly intents: PaymentIntentRepository,
-    private readonly digest: Digest,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly deps: ResolveCheckoutSessionDeps) {}
 
   /** The session of `token` without checking expiry: undefined when unknown. */
   async find(token: string): Promise<CheckoutSession | undefined> {
-    return this.sessions.findByTokenDigest(this.digest.sha256Hex(token));
+    return this.deps.sessions.findByTokenDigest(this.deps.digest.sha256Hex(token));
   }
 
   /** Throws 404 `resource_not_found` for an unknown token and 410 `checkout_session_expired` after expiry. */
   async execute(token: string, found?: CheckoutSession): Promise<OpenCheckoutSession> {
     const session = found ?? (await this.find(token));
     if (!session) throw checkoutSessionNotFound();
-    const now = this.clock.now();
+    const now = this.deps.clock.now();
     if (session.expiresAt <= now) throw checkoutSessionExpired();
-    const intent = await this.intents.findById({ merchantId: session.merchantId, mode: session.mode }, session.paymentIntentId);
+    const intent = await this.deps.intents.findById({ merchantId: session.merchantId, mode: session.mode }, session.paymentIntentId);
     if (!intent) throw checkoutSessionNotFound();
     if (intent.status === 'expired' || (EXPIRABLE.includes(intent.status) && intent.expiresAt !== undefined && intent.expiresAt <= now)) throw checkoutSessionExpired();
     return { session, intent };

@@ -1,10 +1,15 @@
-import type { PaymentAttemptRepository } from '../../payments';
+import type { PaymentAttemptRepository, SimulatePayment } from '../../payments';
 import { checkoutStateOf, type CheckoutState } from './get-checkout-state.use-case';
 import { checkoutSessionNotFound, type ResolveCheckoutSession } from './resolve-checkout-session.use-case';
-import type { SimulatePayment } from '../../payments';
 
 export const CHECKOUT_SIMULATE_OUTCOMES = ['succeeded', 'failed'] as const;
 export type CheckoutSimulateOutcome = (typeof CHECKOUT_SIMULATE_OUTCOMES)[number];
+export interface SimulateCheckoutPaymentDeps {
+  readonly resolve: ResolveCheckoutSession;
+  readonly simulate: SimulatePayment;
+  readonly attempts: PaymentAttemptRepository;
+}
+
 
 /**
  * `POST /checkout/sessions/{token}/simulate`: the test page's "simulate success / failure"
@@ -13,22 +18,18 @@ export type CheckoutSimulateOutcome = (typeof CHECKOUT_SIMULATE_OUTCOMES)[number
  * exactly like an unknown token, expired or not, so the route reveals nothing about live sessions.
  */
 export class SimulateCheckoutPayment {
-  constructor(
-    private readonly resolve: ResolveCheckoutSession,
-    private readonly simulate: SimulatePayment,
-    private readonly attempts: PaymentAttemptRepository,
-  ) {}
+  constructor(private readonly deps: SimulateCheckoutPaymentDeps) {}
 
   async execute(input: { token: string; outcome: CheckoutSimulateOutcome; failureCode?: string }): Promise<CheckoutState> {
-    const found = await this.resolve.find(input.token);
+    const found = await this.deps.resolve.find(input.token);
     if (found?.mode !== 'test') throw checkoutSessionNotFound();
-    const { session, intent } = await this.resolve.execute(input.token, found);
-    const after = await this.simulate.execute({
+    const { session, intent } = await this.deps.resolve.execute(input.token, found);
+    const after = await this.deps.simulate.execute({
       scope: { merchantId: session.merchantId, mode: session.mode },
       intentId: intent.id,
       outcome: input.outcome,
       failureCode: input.failureCode,
     });
-    return checkoutStateOf(after, this.attempts);
+    return checkoutStateOf(after, this.deps.attempts);
   }
 }

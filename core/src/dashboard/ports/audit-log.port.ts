@@ -1,3 +1,4 @@
+import { token } from '../../shared';
 /** One dashboard write: who did what to which object, and when. */
 export interface AuditEntry {
   readonly id: string;
@@ -19,4 +20,4 @@ export interface AuditLog {
   /** The merchant's entries, newest first (for tests and later routes). */
   listForMerchant(merchantId: string, limit: number): Promise<AuditEntry[]>;
 }
-export const AuditLog = Symbol('AuditLog');
+export const AuditLog = token<AuditLog>('AuditLog');

@@ -1,3 +1,4 @@
+import { token } from '../../shared';
 import type { DashboardSession } from '../domain/dashboard-session.entity';
 
 /** Server-side dashboard sessions, found by the digest of the token the cookie carries. */
@@ -12,4 +13,4 @@ export interface DashboardSessionRepository {
   /** Deletes sessions that expired before `cutoff` (housekeeping); returns how many. */
   deleteExpiredBefore(cutoff: Date): Promise<number>;
 }
-export const DashboardSessionRepository = Symbol('DashboardSessionRepository');
+export const DashboardSessionRepository = token<DashboardSessionRepository>('DashboardSessionRepository');

@@ -1,3 +1,4 @@
+import { token } from '../../shared';
 /** Asks the platform's crypto library about a key, since core has none of its own. */
 export interface Ed25519KeyCheck {
   /**
@@ -6,4 +7,4 @@ export interface Ed25519KeyCheck {
    */
   isPublicKey(rawBase64: string): boolean;
 }
-export const Ed25519KeyCheck = Symbol('Ed25519KeyCheck');
+export const Ed25519KeyCheck = token<Ed25519KeyCheck>('Ed25519KeyCheck');

@@ -1,3 +1,4 @@
+import { token } from '../../shared';
 /** One plain-text email. */
 export interface Email {
   readonly to: string;
@@ -10,4 +11,4 @@ export interface EmailSender {
   /** Resolves once the message was accepted for delivery; throws when it was not (the caller retries later). */
   send(email: Email): Promise<void>;
 }
-export const EmailSender = Symbol('EmailSender');
+export const EmailSender = token<EmailSender>('EmailSender');

@@ -1,3 +1,4 @@
+import { token } from '../../shared';
 /** How many failures a key may collect within a sliding window before it is refused. */
 export interface FailureWindow {
   readonly limit: number;
@@ -42,4 +43,4 @@ export interface FailureCounter {
   /** Forgets every failure of `key`. */
   clear(key: string): Promise<void>;
 }
-export const FailureCounter = Symbol('FailureCounter');
+export const FailureCounter = token<FailureCounter>('FailureCounter');

@@ -1,3 +1,4 @@
+import { token } from '../../shared';
 import type { Notice } from '../domain/notice.entity';
 
 /** Notices for the account's email, written with the change they tell of and sent later by the worker. */
@@ -11,4 +12,4 @@ export interface NoticeOutbox {
   /** The merchant's notices, newest first (for tests and later routes). */
   listForMerchant(merchantId: string, limit: number): Promise<Notice[]>;
 }
-export const NoticeOutbox = Symbol('NoticeOutbox');
+export const NoticeOutbox = token<NoticeOutbox>('NoticeOutbox');

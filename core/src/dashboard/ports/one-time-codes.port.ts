@@ -1,3 +1,4 @@
+import { token } from '../../shared';
 /** TOTP (RFC 6238: SHA-1, 6 digits, 30 s steps), as authenticator apps implement it. */
 export interface OneTimeCodes {
   /** A new random base32 secret. */
@@ -10,4 +11,4 @@ export interface OneTimeCodes {
    */
   matchingStep(secret: string, code: string, now: Date): number | undefined;
 }
-export const OneTimeCodes = Symbol('OneTimeCodes');
+export const OneTimeCodes = token<OneTimeCodes>('OneTimeCodes');

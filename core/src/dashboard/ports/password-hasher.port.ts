@@ -1,3 +1,4 @@
+import { token } from '../../shared';
 /** A memory-hard password hash whose stored form names its own parameters. */
 export interface PasswordHasher {
   /** A new salted hash of `password`, including algorithm and parameters. */
@@ -5,4 +6,4 @@ export interface PasswordHasher {
   /** True when `password` matches `stored`; takes about as long whether it matches or not. */
   verify(password: string, stored: string): Promise<boolean>;
 }
-export const PasswordHasher = Symbol('PasswordHasher');
+export const PasswordHasher = token<PasswordHasher>('PasswordHasher');

@@ -1,3 +1,4 @@
+import { token } from '../../shared';
 import type { SigningKey } from '../domain/signing-key.entity';
 
 export interface SigningKeyRepository {
@@ -6,4 +7,4 @@ export interface SigningKeyRepository {
   /** The merchant's keys, newest first. */
   listByMerchant(merchantId: string): Promise<SigningKey[]>;
 }
-export const SigningKeyRepository = Symbol('SigningKeyRepository');
+export const SigningKeyRepository = token<SigningKeyRepository>('SigningKeyRepository');

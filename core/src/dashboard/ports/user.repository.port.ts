@@ -1,3 +1,4 @@
+import { token } from '../../shared';
 import type { User } from '../domain/user.entity';
 
 export interface UserRepository {
@@ -28,4 +29,4 @@ export interface UserRepository {
    */
   spendOneTimeStep(merchantId: string, id: string, sealedSecret: string, step: number): Promise<boolean>;
 }
-export const UserRepository = Symbol('UserRepository');
+export const UserRepository = token<UserRepository>('UserRepository');

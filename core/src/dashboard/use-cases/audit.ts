@@ -1,22 +1,23 @@
-import type { AuditEntry, AuditLog } from '../ports/audit-log.port';
-import type { Clock } from '../../shared';
-import type { RandomSource } from '../../shared';
+import type { Clock, RandomSource } from '../../shared';
 import { randomString } from '../../shared';
+import type { AuditEntry, AuditLog } from '../ports/audit-log.port';
 
 const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 
 /** What a dashboard use case says about the write it made. */
 export type AuditFact = Omit<AuditEntry, 'id' | 'created'>;
+export interface AuditRecorderDeps {
+  readonly log: AuditLog;
+  readonly clock: Clock;
+  readonly random: RandomSource;
+}
+
 
 /** Records who did what; call it inside the unit of work of the write so both commit together. */
 export class AuditRecorder {
-  constructor(
-    private readonly log: AuditLog,
-    private readonly clock: Clock,
-    private readonly random: RandomSource,
-  ) {}
+  constructor(private readonly deps: AuditRecorderDeps) {}
 
   record(fact: AuditFact): Promise<void> {
-    return this.log.record({ ...fact, id: `aud_${randomString(this.random, BASE32, 26)}`, created: this.clock.now() });
+    return this.deps.log.record({ ...fact, id: `aud_${randomString(this.deps.random, BASE32, 26)}`, created: this.deps.clock.now() });
   }
 }

@@ -1,9 +1,8 @@
-import type { AuditRecorder } from './audit';
+import type { SecretBox, UnitOfWork } from '../../shared';
 import type { User } from '../domain/user.entity';
 import type { OneTimeCodes } from '../ports/one-time-codes.port';
-import type { SecretBox } from '../../shared';
-import type { UnitOfWork } from '../../shared';
 import type { UserRepository } from '../ports/user.repository.port';
+import type { AuditRecorder } from './audit';
 import { invalidCredentials, type CredentialsInput, type DashboardCredentials } from './dashboard-credentials';
 
 /** The name authenticator apps show next to the account. */
@@ -16,6 +15,15 @@ export interface ClaimMfaOutput {
   /** `otpauth://totp/…` for a QR code. */
   readonly otpauthUrl: string;
 }
+export interface ClaimMfaDeps {
+  readonly uow: UnitOfWork;
+  readonly credentials: DashboardCredentials;
+  readonly users: UserRepository;
+  readonly codes: OneTimeCodes;
+  readonly secrets: SecretBox;
+  readonly audit: AuditRecorder;
+}
+
 
 /**
  * A user without a second factor claims one with email and password. A user that has one already
@@ -23,31 +31,24 @@ export interface ClaimMfaOutput {
  * neither the answer nor the throttle tells a right password from a wrong one).
  */
 export class ClaimMfa {
-  constructor(
-    private readonly uow: UnitOfWork,
-    private readonly credentials: DashboardCredentials,
-    private readonly users: UserRepository,
-    private readonly codes: OneTimeCodes,
-    private readonly secrets: SecretBox,
-    private readonly audit: AuditRecorder,
-  ) {}
+  constructor(private readonly deps: ClaimMfaDeps) {}
 
   async execute(input: CredentialsInput): Promise<ClaimMfaOutput> {
     // A refusal leaves the attempt's throttle slots taken: they are its failure.
-    const { user, attempt } = await this.credentials.check(input);
+    const { user, attempt } = await this.deps.credentials.check(input);
     if (user.mfaSecret !== undefined) throw invalidCredentials();
-    const secret = this.codes.generateSecret();
-    const sealed = this.secrets.seal(secret);
-    const claimed = await this.uow.run(async () => {
-      if (!(await this.users.claimMfaSecret(user.merchantId, user.id, sealed))) return false;
-      await this.audit.record({ merchantId: user.merchantId, userId: user.id, action: 'mfa.claimed', objectType: 'dashboard_user', objectId: user.id });
+    const secret = this.deps.codes.generateSecret();
+    const sealed = this.deps.secrets.seal(secret);
+    const claimed = await this.deps.uow.run(async () => {
+      if (!(await this.deps.users.claimMfaSecret(user.merchantId, user.id, sealed))) return false;
+      await this.deps.audit.record({ merchantId: user.merchantId, userId: user.id, action: 'mfa.claimed', objectType: 'dashboard_user', objectId: user.id });
       return true;
     });
     // Another claim won the race: this caller gets what an enrolled user gets.
     if (!claimed) throw invalidCredentials();
-    await this.credentials.succeeded(attempt);
+    await this.deps.credentials.succeeded(attempt);
     const { mfaLastStep: _dropped, ...rest } = user;
     void _dropped;
-    return { user: { ...rest, mfaSecret: sealed }, secret, otpauthUrl: this.codes.keyUri(user.email, OTP_ISSUER, secret) };
+    return { user: { ...rest, mfaSecret: sealed }, secret, otpauthUrl: this.deps.codes.keyUri(user.email, OTP_ISSUER, secret) };
   }
 }

@@ -1,11 +1,16 @@
-import type { AuditRecorder } from './audit';
-import { validateLabel } from '../../shared';
-import type { Mode } from '../../shared';
-import type { User } from '../domain/user.entity';
-import type { UnitOfWork } from '../../shared';
 import type { IssueApiKey, IssuedApiKey } from '../../merchants';
+import type { Mode, UnitOfWork } from '../../shared';
+import { validateLabel } from '../../shared';
+import type { User } from '../domain/user.entity';
+import type { AuditRecorder } from './audit';
 
 export const API_KEY_NAME_LENGTH = 100;
+export interface CreateApiKeyDeps {
+  readonly uow: UnitOfWork;
+  readonly issueApiKey: IssueApiKey;
+  readonly audit: AuditRecorder;
+}
+
 
 /**
  * Mints a key from the dashboard: IssueApiKey's rules (a live key before review is 403
@@ -13,17 +18,13 @@ export const API_KEY_NAME_LENGTH = 100;
  * answer only.
  */
 export class CreateApiKey {
-  constructor(
-    private readonly uow: UnitOfWork,
-    private readonly issueApiKey: IssueApiKey,
-    private readonly audit: AuditRecorder,
-  ) {}
+  constructor(private readonly deps: CreateApiKeyDeps) {}
 
   async execute(actor: User, input: { mode: Mode; name?: string }): Promise<IssuedApiKey> {
     const name = input.name === undefined ? undefined : validateLabel(input.name, 'name', API_KEY_NAME_LENGTH);
-    return this.uow.run(async () => {
-      const issued = await this.issueApiKey.execute({ merchantId: actor.merchantId, mode: input.mode, name });
-      await this.audit.record({
+    return this.deps.uow.run(async () => {
+      const issued = await this.deps.issueApiKey.execute({ merchantId: actor.merchantId, mode: input.mode, name });
+      await this.deps.audit.record({
         merchantId: actor.merchantId,
         userId: actor.id,
         action: 'api_keys.write',

@@ -1,10 +1,9 @@
-import { normalizeEmail, type SignInAttempt, type SignInThrottle } from './sign-in-throttle';
-import type { User } from '../domain/user.entity';
-import { CoreError } from '../../shared';
-import type { PasswordHasher } from '../ports/password-hasher.port';
 import type { RandomSource } from '../../shared';
+import { base64url, CoreError } from '../../shared';
+import type { User } from '../domain/user.entity';
+import type { PasswordHasher } from '../ports/password-hasher.port';
 import type { UserRepository } from '../ports/user.repository.port';
-import { base64url } from '../../shared';
+import { normalizeEmail, type SignInAttempt, type SignInThrottle } from './sign-in-throttle';
 
 /** The one answer to every refused sign-in or MFA claim, whatever the reason. */
 export function invalidCredentials(): CoreError {
@@ -17,6 +16,13 @@ export interface CredentialsInput {
   readonly password: string;
   readonly ip: string;
 }
+export interface DashboardCredentialsDeps {
+  readonly users: UserRepository;
+  readonly passwords: PasswordHasher;
+  readonly random: RandomSource;
+  readonly throttle: SignInThrottle;
+}
+
 
 /**
  * Email and password of an open dashboard route (sign-in, MFA claim). Takes about as long for an
@@ -26,12 +32,7 @@ export interface CredentialsInput {
 export class DashboardCredentials {
   private dummyHash: Promise<string> | undefined;
 
-  constructor(
-    private readonly users: UserRepository,
-    private readonly passwords: PasswordHasher,
-    private readonly random: RandomSource,
-    private readonly throttle: SignInThrottle,
-  ) {}
+  constructor(private readonly deps: DashboardCredentialsDeps) {}
 
   /**
    * The active user these credentials belong to, and the attempt's throttle slots (each counts as
@@ -41,15 +42,15 @@ export class DashboardCredentials {
    * disabled user.
    */
   async check(input: CredentialsInput): Promise<{ user: User; attempt: SignInAttempt }> {
-    const attempt = await this.throttle.begin(input.email, input.ip);
+    const attempt = await this.deps.throttle.begin(input.email, input.ip);
     let user: User | undefined;
     let matches: boolean;
     try {
-      user = await this.users.findByEmail(normalizeEmail(input.email));
-      matches = await this.passwords.verify(input.password, user?.passwordHash ?? (await this.dummy()));
+      user = await this.deps.users.findByEmail(normalizeEmail(input.email));
+      matches = await this.deps.passwords.verify(input.password, user?.passwordHash ?? (await this.dummy()));
     } catch (error) {
       // No guess was checked (a busy hasher queue, a database outage): nothing to count.
-      await this.throttle.abandoned(attempt);
+      await this.deps.throttle.abandoned(attempt);
       throw error;
     }
     if (!user || !matches || user.status !== 'active') throw invalidCredentials();
@@ -58,7 +59,7 @@ export class DashboardCredentials {
 
   /** The attempt succeeded: its slots are given back and the email's failures forgotten. */
   succeeded(attempt: SignInAttempt): Promise<void> {
-    return this.throttle.succeeded(attempt);
+    return this.deps.throttle.succeeded(attempt);
   }
 
   /** Made once, by the configured hasher, so verifying against it costs what a real check costs. */
@@ -67,7 +68,7 @@ export class DashboardCredentials {
   }
 
   private dummy(): Promise<string> {
-    this.dummyHash ??= this.passwords.hash(base64url(this.random.bytes(24)));
+    this.dummyHash ??= this.deps.passwords.hash(base64url(this.deps.random.bytes(24)));
     return this.dummyHash;
   }
 }

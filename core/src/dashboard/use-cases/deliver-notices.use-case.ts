@@ -1,9 +1,14 @@
-import { renderNotice, type Notice } from '../domain/notice.entity';
-import type { JobLane } from '../../jobs';
-import type { ItemJob } from '../../jobs';
+import type { ItemJob, JobLane } from '../../jobs';
 import type { Clock } from '../../shared';
+import { renderNotice, type Notice } from '../domain/notice.entity';
 import type { EmailSender } from '../ports/email-sender.port';
 import type { NoticeOutbox } from '../ports/notice-outbox.port';
+export interface DeliverNoticesDeps {
+  readonly notices: NoticeOutbox;
+  readonly email: EmailSender;
+  readonly clock: Clock;
+}
+
 
 /**
  * Drains the notice outbox: each pending notice is rendered, handed to the EmailSender and marked
@@ -12,17 +17,13 @@ import type { NoticeOutbox } from '../ports/notice-outbox.port';
  * while the others go.
  */
 export class DeliverNotices implements ItemJob<Notice> {
-  constructor(
-    private readonly notices: NoticeOutbox,
-    private readonly email: EmailSender,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly deps: DeliverNoticesDeps) {}
 
   readonly name = 'deliver-notices';
   readonly lanes: readonly JobLane[] = ['platform'];
 
   due(_lane: JobLane, limit: number, deferred: ReadonlySet<string>): Promise<Notice[]> {
-    return this.notices.pending(limit + deferred.size);
+    return this.deps.notices.pending(limit + deferred.size);
   }
 
   idOf(notice: Notice): string {
@@ -32,7 +33,7 @@ export class DeliverNotices implements ItemJob<Notice> {
   /** Sends one notice and marks it sent; true unless another worker marked it first. */
   async handle(notice: Notice): Promise<boolean> {
     const { subject, text } = renderNotice(notice);
-    await this.email.send({ to: notice.recipient, subject, text });
-    return this.notices.markSent(notice.id, this.clock.now());
+    await this.deps.email.send({ to: notice.recipient, subject, text });
+    return this.deps.notices.markSent(notice.id, this.deps.clock.now());
   }
 }

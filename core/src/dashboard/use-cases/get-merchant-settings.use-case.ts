@@ -1,14 +1,17 @@
-import type { Merchant } from '../../merchants';
-import type { User } from '../domain/user.entity';
+import type { Merchant, MerchantRepository } from '../../merchants';
 import { notFound } from '../../shared';
-import type { MerchantRepository } from '../../merchants';
+import type { User } from '../domain/user.entity';
+export interface GetMerchantSettingsDeps {
+  readonly merchants: MerchantRepository;
+}
+
 
 /** The actor's merchant as its settings show it (fresh from storage, not the session's copy). */
 export class GetMerchantSettings {
-  constructor(private readonly merchants: MerchantRepository) {}
+  constructor(private readonly deps: GetMerchantSettingsDeps) {}
 
   async execute(actor: User): Promise<Merchant> {
-    const merchant = await this.merchants.findById(actor.merchantId);
+    const merchant = await this.deps.merchants.findById(actor.merchantId);
     if (!merchant) throw notFound('merchant', actor.merchantId);
     return merchant;
   }

@@ -1,10 +1,15 @@
-import type { ApiKey } from '../../merchants';
-import type { AuditRecorder } from './audit';
-import type { User } from '../domain/user.entity';
+import type { ApiKey, ApiKeyRepository } from '../../merchants';
+import type { Clock, UnitOfWork } from '../../shared';
 import { notFound } from '../../shared';
-import type { ApiKeyRepository } from '../../merchants';
-import type { Clock } from '../../shared';
-import type { UnitOfWork } from '../../shared';
+import type { User } from '../domain/user.entity';
+import type { AuditRecorder } from './audit';
+export interface RevokeApiKeyDeps {
+  readonly uow: UnitOfWork;
+  readonly keys: ApiKeyRepository;
+  readonly audit: AuditRecorder;
+  readonly clock: Clock;
+}
+
 
 /**
  * Revokes one of the merchant's keys; `/v1` refuses it from the next request on (keys are looked
@@ -12,21 +17,16 @@ import type { UnitOfWork } from '../../shared';
  * merchant's key is 404.
  */
 export class RevokeApiKey {
-  constructor(
-    private readonly uow: UnitOfWork,
-    private readonly keys: ApiKeyRepository,
-    private readonly audit: AuditRecorder,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly deps: RevokeApiKeyDeps) {}
 
   execute(actor: User, id: string): Promise<ApiKey> {
-    return this.uow.run(async () => {
-      const before = await this.keys.findById(actor.merchantId, id);
+    return this.deps.uow.run(async () => {
+      const before = await this.deps.keys.findById(actor.merchantId, id);
       if (!before) throw notFound('API key', id);
       if (before.revokedAt !== undefined) return before;
-      const revoked = await this.keys.revoke(actor.merchantId, id, this.clock.now());
+      const revoked = await this.deps.keys.revoke(actor.merchantId, id, this.deps.clock.now());
       if (!revoked) throw notFound('API key', id);
-      await this.audit.record({
+      await this.deps.audit.record({
         merchantId: actor.merchantId,
         userId: actor.id,
         action: 'api_keys.write',

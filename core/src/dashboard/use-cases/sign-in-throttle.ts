@@ -1,6 +1,5 @@
+import type { Clock, Digest } from '../../shared';
 import { CoreError } from '../../shared';
-import type { Clock } from '../../shared';
-import type { Digest } from '../../shared';
 import type { FailureCounter, FailureWindow } from '../ports/failure-counter.port';
 
 /** 10 failed sign-ins per 15 minutes per email and per IP, then 429; the same for wrong step-up codes per user. */
@@ -44,6 +43,14 @@ export interface SignInAttempt {
   readonly email: string;
   readonly slots: readonly FailureSlot[];
 }
+export interface SignInThrottleDeps {
+  readonly counter: FailureCounter;
+  readonly clock: Clock;
+  readonly digest: Digest;
+  /** How many failures per window; the sign-in window unless a test sets its own. */
+  readonly window?: FailureWindow;
+}
+
 
 /**
  * Throttles password guessing on the two open dashboard routes that check a password (sign-in
@@ -52,16 +59,11 @@ export interface SignInAttempt {
  * it succeeds, whatever its cause, so the counter reveals nothing either.
  */
 export class SignInThrottle {
-  constructor(
-    private readonly counter: FailureCounter,
-    private readonly clock: Clock,
-    private readonly digest: Digest,
-    private readonly window: FailureWindow = SIGN_IN_FAILURE_WINDOW,
-  ) {}
+  constructor(private readonly deps: SignInThrottleDeps) {}
 
   /** Takes the attempt's slots; throws 429 `rate_limited` (with a retry delay) when the email or the IP is at the limit. */
   async begin(email: string, ip: string): Promise<SignInAttempt> {
-    const slots = await reserveFailureSlots(this.counter, [this.emailKey(email), this.ipKey(ip)], this.clock.now(), this.window, 'Too many failed sign-in attempts; try again later.');
+    const slots = await reserveFailureSlots(this.deps.counter, [this.emailKey(email), this.ipKey(ip)], this.deps.clock.now(), this.deps.window ?? SIGN_IN_FAILURE_WINDOW, 'Too many failed sign-in attempts; try again later.');
     return { email, slots };
   }
 
@@ -70,18 +72,18 @@ export class SignInThrottle {
    * failures stay, so one good account cannot launder guesses at others.
    */
   async succeeded(attempt: SignInAttempt): Promise<void> {
-    await releaseFailureSlots(this.counter, attempt.slots);
-    await this.counter.clear(this.emailKey(attempt.email));
+    await releaseFailureSlots(this.deps.counter, attempt.slots);
+    await this.deps.counter.clear(this.emailKey(attempt.email));
   }
 
   /** The attempt could not check its guess (the database or the password hasher was unavailable): it gives its slots back. */
   async abandoned(attempt: SignInAttempt): Promise<void> {
-    await releaseFailureSlots(this.counter, attempt.slots);
+    await releaseFailureSlots(this.deps.counter, attempt.slots);
   }
 
   // Digested so the shared backend holds no email addresses, and keys have one length.
   private emailKey(email: string): string {
-    return `sign_in:email:${this.digest.sha256Hex(normalizeEmail(email))}`;
+    return `sign_in:email:${this.deps.digest.sha256Hex(normalizeEmail(email))}`;
   }
 
   private ipKey(ip: string): string {

@@ -1,21 +1,22 @@
-import type { AuditRecorder } from './audit';
-import type { Clock } from '../../shared';
+import type { Clock, UnitOfWork } from '../../shared';
 import type { DashboardSessionRepository } from '../ports/dashboard-session.repository.port';
-import type { UnitOfWork } from '../../shared';
+import type { AuditRecorder } from './audit';
+export interface SignOutDeps {
+  readonly uow: UnitOfWork;
+  readonly sessions: DashboardSessionRepository;
+  readonly audit: AuditRecorder;
+  readonly clock: Clock;
+}
+
 
 /** Ends the caller's session server-side: the token signs nobody in again, whatever the browser keeps. */
 export class SignOut {
-  constructor(
-    private readonly uow: UnitOfWork,
-    private readonly sessions: DashboardSessionRepository,
-    private readonly audit: AuditRecorder,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly deps: SignOutDeps) {}
 
   execute(input: { merchantId: string; userId: string; sessionId: string }): Promise<void> {
-    return this.uow.run(async () => {
-      await this.sessions.end(input.merchantId, input.sessionId, this.clock.now());
-      await this.audit.record({ merchantId: input.merchantId, userId: input.userId, action: 'session.ended', objectType: 'dashboard_session', objectId: input.sessionId });
+    return this.deps.uow.run(async () => {
+      await this.deps.sessions.end(input.merchantId, input.sessionId, this.deps.clock.now());
+      await this.deps.audit.record({ merchantId: input.merchantId, userId: input.userId, action: 'session.ended', objectType: 'dashboard_session', objectId: input.sessionId });
     });
   }
 }

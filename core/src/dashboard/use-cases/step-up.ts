@@ -1,9 +1,17 @@
-import { releaseFailureSlots, reserveFailureSlots, SIGN_IN_FAILURE_WINDOW } from './sign-in-throttle';
-import type { User } from '../domain/user.entity';
-import { isCoreError } from '../../shared';
 import type { Clock } from '../../shared';
+import { isCoreError } from '../../shared';
+import type { User } from '../domain/user.entity';
 import type { FailureCounter, FailureWindow } from '../ports/failure-counter.port';
+import { releaseFailureSlots, reserveFailureSlots, SIGN_IN_FAILURE_WINDOW } from './sign-in-throttle';
 import type { VerifyOneTimeCode } from './verify-one-time-code.use-case';
+export interface StepUpDeps {
+  readonly verifyCode: VerifyOneTimeCode;
+  readonly failures: FailureCounter;
+  readonly clock: Clock;
+  /** How many failures per window; the sign-in window unless a test sets its own. */
+  readonly window?: FailureWindow;
+}
+
 
 /**
  * The second check of a sensitive dashboard action (payout destinations, adding a member, granting
@@ -12,12 +20,7 @@ import type { VerifyOneTimeCode } from './verify-one-time-code.use-case';
  * cannot do these things, nor guess its way to a code.
  */
 export class StepUp {
-  constructor(
-    private readonly verifyCode: VerifyOneTimeCode,
-    private readonly failures: FailureCounter,
-    private readonly clock: Clock,
-    private readonly window: FailureWindow = SIGN_IN_FAILURE_WINDOW,
-  ) {}
+  constructor(private readonly deps: StepUpDeps) {}
 
   /**
    * Runs `action`, which calls `verify` before it writes anything. A slot in the actor's wrong-code
@@ -27,10 +30,10 @@ export class StepUp {
    * forgets nothing: one code seen over a shoulder does not buy a fresh run of guesses.
    */
   async guard<T>(actor: User, action: () => Promise<T>): Promise<T> {
-    const slots = await reserveFailureSlots(this.failures, [stepUpKey(actor)], this.clock.now(), this.window, 'Too many wrong one-time codes; try again later.');
+    const slots = await reserveFailureSlots(this.deps.failures, [stepUpKey(actor)], this.deps.clock.now(), this.deps.window ?? SIGN_IN_FAILURE_WINDOW, 'Too many wrong one-time codes; try again later.');
     // A slot that cannot be given back (the shared store just went away) costs the user one
     // counted failure; failing the answer of an action that already committed would cost more.
-    const giveBack = () => releaseFailureSlots(this.failures, slots).catch(() => undefined);
+    const giveBack = () => releaseFailureSlots(this.deps.failures, slots).catch(() => undefined);
     let result: T;
     try {
       result = await action();
@@ -44,7 +47,7 @@ export class StepUp {
 
   /** Checks and spends the actor's one-time code; 403 `mfa_code_invalid` when it is missing, wrong or used. Call it inside `guard`. */
   async verify(actor: User, code: string | undefined): Promise<void> {
-    await this.verifyCode.execute({ merchantId: actor.merchantId, userId: actor.id, code });
+    await this.deps.verifyCode.execute({ merchantId: actor.merchantId, userId: actor.id, code });
   }
 }
 

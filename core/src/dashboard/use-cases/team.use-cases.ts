@@ -1,17 +1,14 @@
-import type { AuditRecorder } from './audit';
-import { newId } from '../../shared';
-import { normalizeEmail } from './sign-in-throttle';
-import { USER_ROLES, USER_STATUSES, type User, type UserRole, type UserStatus } from '../domain/user.entity';
-import { CoreError, invalidParameter, notFound } from '../../shared';
-import type { Clock } from '../../shared';
-import type { DashboardSessionRepository } from '../ports/dashboard-session.repository.port';
 import type { MerchantRepository } from '../../merchants';
+import { PASSWORD_LENGTH } from '../../merchants';
+import type { Clock, RandomSource, UnitOfWork } from '../../shared';
+import { CoreError, invalidParameter, newId, notFound } from '../../shared';
+import { USER_ROLES, USER_STATUSES, type User, type UserRole, type UserStatus } from '../domain/user.entity';
+import type { DashboardSessionRepository } from '../ports/dashboard-session.repository.port';
 import type { NoticeOutbox } from '../ports/notice-outbox.port';
 import type { PasswordHasher } from '../ports/password-hasher.port';
-import type { RandomSource } from '../../shared';
-import type { UnitOfWork } from '../../shared';
 import type { UserRepository } from '../ports/user.repository.port';
-import { PASSWORD_LENGTH } from '../../merchants';
+import type { AuditRecorder } from './audit';
+import { normalizeEmail } from './sign-in-throttle';
 import type { StepUp } from './step-up';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -68,13 +65,17 @@ async function appendTeamNotice(merchants: MerchantRepository, notices: NoticeOu
     await notices.append({ id: newId(random, 'notice'), merchantId: notice.actor.merchantId, kind: notice.kind, recipient, details: notice.details, created: notice.now });
   }
 }
+export interface ListTeamUsersDeps {
+  readonly users: UserRepository;
+}
+
 
 /** GET users: every member of the actor's merchant, oldest first. */
 export class ListTeamUsers {
-  constructor(private readonly users: UserRepository) {}
+  constructor(private readonly deps: ListTeamUsersDeps) {}
 
   execute(actor: User): Promise<User[]> {
-    return this.users.listByMerchant(actor.merchantId);
+    return this.deps.users.listByMerchant(actor.merchantId);
   }
 }
 
@@ -86,6 +87,18 @@ export interface AddTeamUserInput {
   /** The one-time code of the person adding the member (a step-up action). */
   readonly code?: string | undefined;
 }
+export interface AddTeamUserDeps {
+  readonly uow: UnitOfWork;
+  readonly users: UserRepository;
+  readonly passwords: PasswordHasher;
+  readonly merchants: MerchantRepository;
+  readonly notices: NoticeOutbox;
+  readonly stepUp: StepUp;
+  readonly audit: AuditRecorder;
+  readonly clock: Clock;
+  readonly random: RandomSource;
+}
+
 
 /**
  * Adds a member without a second factor; their first call is the MFA claim. A step-up action: it
@@ -93,17 +106,7 @@ export interface AddTeamUserInput {
  * session cannot quietly make a second account with a second factor of its own.
  */
 export class AddTeamUser {
-  constructor(
-    private readonly uow: UnitOfWork,
-    private readonly users: UserRepository,
-    private readonly passwords: PasswordHasher,
-    private readonly merchants: MerchantRepository,
-    private readonly notices: NoticeOutbox,
-    private readonly stepUp: StepUp,
-    private readonly audit: AuditRecorder,
-    private readonly clock: Clock,
-    private readonly random: RandomSource,
-  ) {}
+  constructor(private readonly deps: AddTeamUserDeps) {}
 
   /**
    * Throws 400 for a bad field, 403 `forbidden` for an owner grant by a non-owner, 403
@@ -123,13 +126,13 @@ export class AddTeamUser {
     if (input.role === 'owner' && actor.role !== 'owner') throw forbidden('Only an owner may grant the owner role.');
 
     // Hashed before the transaction opens: it is slow, and no row should wait for it.
-    const passwordHash = await this.passwords.hash(input.password);
-    return this.stepUp.guard(actor, () =>
-      this.uow.run(async () => {
-        await this.stepUp.verify(actor, input.code);
-        const now = this.clock.now();
+    const passwordHash = await this.deps.passwords.hash(input.password);
+    return this.deps.stepUp.guard(actor, () =>
+      this.deps.uow.run(async () => {
+        await this.deps.stepUp.verify(actor, input.code);
+        const now = this.deps.clock.now();
         const user: User = {
-          id: newId(this.random, 'user'),
+          id: newId(this.deps.random, 'user'),
           merchantId: actor.merchantId,
           email,
           ...(name === undefined ? {} : { name }),
@@ -138,14 +141,14 @@ export class AddTeamUser {
           passwordHash,
           created: now,
         };
-        await this.users.insert(user);
-        await appendTeamNotice(this.merchants, this.notices, this.random, {
+        await this.deps.users.insert(user);
+        await appendTeamNotice(this.deps.merchants, this.deps.notices, this.deps.random, {
           actor,
           kind: 'user.added',
           details: { user: user.id, user_email: user.email, role: user.role, added_by: actor.email },
           now,
         });
-        await this.audit.record({ merchantId: actor.merchantId, userId: actor.id, action: 'users.write', objectType: 'dashboard_user', objectId: user.id, details: { change: 'created', role: user.role } });
+        await this.deps.audit.record({ merchantId: actor.merchantId, userId: actor.id, action: 'users.write', objectType: 'dashboard_user', objectId: user.id, details: { change: 'created', role: user.role } });
         return user;
       }),
     );
@@ -158,6 +161,18 @@ export interface UpdateTeamUserInput {
   /** The one-time code of the person acting; needed when the change grants admin or owner. */
   readonly code?: string | undefined;
 }
+export interface UpdateTeamUserDeps {
+  readonly uow: UnitOfWork;
+  readonly users: UserRepository;
+  readonly sessions: DashboardSessionRepository;
+  readonly merchants: MerchantRepository;
+  readonly notices: NoticeOutbox;
+  readonly stepUp: StepUp;
+  readonly audit: AuditRecorder;
+  readonly clock: Clock;
+  readonly random: RandomSource;
+}
+
 
 /**
  * Changes a member's role or status; disabling ends their sessions in the same transaction.
@@ -165,17 +180,7 @@ export interface UpdateTeamUserInput {
  * actor's one-time code and writes a notice for the account's email.
  */
 export class UpdateTeamUser {
-  constructor(
-    private readonly uow: UnitOfWork,
-    private readonly users: UserRepository,
-    private readonly sessions: DashboardSessionRepository,
-    private readonly merchants: MerchantRepository,
-    private readonly notices: NoticeOutbox,
-    private readonly stepUp: StepUp,
-    private readonly audit: AuditRecorder,
-    private readonly clock: Clock,
-    private readonly random: RandomSource,
-  ) {}
+  constructor(private readonly deps: UpdateTeamUserDeps) {}
 
   /**
    * Throws 404 for a user of another merchant, 403 `forbidden` for the team rules, then (for a
@@ -187,36 +192,48 @@ export class UpdateTeamUser {
       throw invalidParameter('status', `status must be one of ${USER_STATUSES.join(', ')}.`);
     }
     const update = () =>
-      this.uow.run(async () => {
-        const target = await lockedTeamMember(this.users, actor, id);
+      this.deps.uow.run(async () => {
+        const target = await lockedTeamMember(this.deps.users, actor, id);
         assertMayChange(actor, target, input.role);
         const grants = input.role !== undefined && grantsStepUpRole(target.role, input.role);
-        if (grants) await this.stepUp.verify(actor, input.code);
+        if (grants) await this.deps.stepUp.verify(actor, input.code);
         const updated: User = { ...target, role: input.role ?? target.role, status: input.status ?? target.status };
         const details: Record<string, string> = {};
         if (updated.role !== target.role) Object.assign(details, { role_from: target.role, role_to: updated.role });
         if (updated.status !== target.status) Object.assign(details, { status_from: target.status, status_to: updated.status });
         if (Object.keys(details).length === 0) return target;
-        await this.users.update(updated);
-        const now = this.clock.now();
-        if (updated.status === 'disabled') await this.sessions.endAllForUser(target.merchantId, target.id, now);
+        await this.deps.users.update(updated);
+        const now = this.deps.clock.now();
+        if (updated.status === 'disabled') await this.deps.sessions.endAllForUser(target.merchantId, target.id, now);
         if (grants) {
-          await appendTeamNotice(this.merchants, this.notices, this.random, {
+          await appendTeamNotice(this.deps.merchants, this.deps.notices, this.deps.random, {
             actor,
             kind: 'user.role_granted',
             details: { user: target.id, user_email: target.email, role_from: target.role, role_to: updated.role, granted_by: actor.email },
             now,
           });
         }
-        await this.audit.record({ merchantId: actor.merchantId, userId: actor.id, action: 'users.write', objectType: 'dashboard_user', objectId: target.id, details: { change: 'updated', ...details } });
+        await this.deps.audit.record({ merchantId: actor.merchantId, userId: actor.id, action: 'users.write', objectType: 'dashboard_user', objectId: target.id, details: { change: 'updated', ...details } });
         return updated;
       });
     // Whether it grants is known once the row is read; only a change that may grant takes the
     // throttle's slot, so an actor throttled for wrong codes can still disable a member.
     const mayGrant = input.role !== undefined && STEP_UP_ROLES.includes(input.role);
-    return mayGrant ? this.stepUp.guard(actor, update) : update();
+    return mayGrant ? this.deps.stepUp.guard(actor, update) : update();
   }
 }
+export interface ResetTeamUserMfaDeps {
+  readonly uow: UnitOfWork;
+  readonly users: UserRepository;
+  readonly sessions: DashboardSessionRepository;
+  readonly merchants: MerchantRepository;
+  readonly notices: NoticeOutbox;
+  readonly stepUp: StepUp;
+  readonly audit: AuditRecorder;
+  readonly clock: Clock;
+  readonly random: RandomSource;
+}
+
 
 /**
  * Clears a member's second factor: codes of the old secret stop at once, and the member's
@@ -226,40 +243,30 @@ export class UpdateTeamUser {
  * to the account's email, committed with the reset.
  */
 export class ResetTeamUserMfa {
-  constructor(
-    private readonly uow: UnitOfWork,
-    private readonly users: UserRepository,
-    private readonly sessions: DashboardSessionRepository,
-    private readonly merchants: MerchantRepository,
-    private readonly notices: NoticeOutbox,
-    private readonly stepUp: StepUp,
-    private readonly audit: AuditRecorder,
-    private readonly clock: Clock,
-    private readonly random: RandomSource,
-  ) {}
+  constructor(private readonly deps: ResetTeamUserMfaDeps) {}
 
   /** Throws 404, 403 `forbidden` for the team rules, then 403 `mfa_code_invalid` or 429 `rate_limited` for the code. */
   execute(actor: User, id: string, code: string | undefined): Promise<User> {
-    return this.stepUp.guard(actor, () =>
-      this.uow.run(async () => {
-        const target = await lockedTeamMember(this.users, actor, id);
+    return this.deps.stepUp.guard(actor, () =>
+      this.deps.uow.run(async () => {
+        const target = await lockedTeamMember(this.deps.users, actor, id);
         assertMayChange(actor, target);
-        await this.stepUp.verify(actor, code);
+        await this.deps.stepUp.verify(actor, code);
         const { mfaSecret: _secret, mfaLastStep: _step, ...rest } = target;
         void _secret;
         void _step;
         const reset: User = rest;
-        await this.users.update(reset);
-        const now = this.clock.now();
-        await this.sessions.endAllForUser(target.merchantId, target.id, now);
-        await appendTeamNotice(this.merchants, this.notices, this.random, {
+        await this.deps.users.update(reset);
+        const now = this.deps.clock.now();
+        await this.deps.sessions.endAllForUser(target.merchantId, target.id, now);
+        await appendTeamNotice(this.deps.merchants, this.deps.notices, this.deps.random, {
           actor,
           kind: 'user.mfa_reset',
           details: { user: target.id, user_email: target.email, reset_by: actor.email },
           now,
           alsoTo: [target.email],
         });
-        await this.audit.record({ merchantId: actor.merchantId, userId: actor.id, action: 'users.reset_mfa', objectType: 'dashboard_user', objectId: target.id, details: { change: 'mfa_reset' } });
+        await this.deps.audit.record({ merchantId: actor.merchantId, userId: actor.id, action: 'users.reset_mfa', objectType: 'dashboard_user', objectId: target.id, details: { change: 'mfa_reset' } });
         return reset;
       }),
     );

@@ -1,12 +1,17 @@
-import type { AuditRecorder } from './audit';
-import type { Merchant } from '../../merchants';
+import type { Merchant, MerchantRepository } from '../../merchants';
 import { validateMerchantSettings, type MerchantSettingsInput } from '../../merchants';
-import type { User } from '../domain/user.entity';
-import { notFound } from '../../shared';
-import type { MerchantRepository } from '../../merchants';
 import type { UnitOfWork } from '../../shared';
+import { notFound } from '../../shared';
+import type { User } from '../domain/user.entity';
+import type { AuditRecorder } from './audit';
 
 const FIELD_NAMES = { name: 'business_name', supportEmail: 'support_email', statementDescriptor: 'statement_descriptor', settlementSchedule: 'settlement_schedule' } as const;
+export interface UpdateMerchantSettingsDeps {
+  readonly uow: UnitOfWork;
+  readonly merchants: MerchantRepository;
+  readonly audit: AuditRecorder;
+}
+
 
 /**
  * Changes the four merchant-editable settings. Only the fields sent are written, so two people
@@ -14,24 +19,20 @@ const FIELD_NAMES = { name: 'business_name', supportEmail: 'support_email', stat
  * changed (and the new schedule), never their other values; an empty change writes nothing.
  */
 export class UpdateMerchantSettings {
-  constructor(
-    private readonly uow: UnitOfWork,
-    private readonly merchants: MerchantRepository,
-    private readonly audit: AuditRecorder,
-  ) {}
+  constructor(private readonly deps: UpdateMerchantSettingsDeps) {}
 
   async execute(actor: User, input: MerchantSettingsInput): Promise<Merchant> {
     const change = validateMerchantSettings(input);
     if (Object.keys(change).length === 0) {
-      const merchant = await this.merchants.findById(actor.merchantId);
+      const merchant = await this.deps.merchants.findById(actor.merchantId);
       if (!merchant) throw notFound('merchant', actor.merchantId);
       return merchant;
     }
-    return this.uow.run(async () => {
-      const merchant = await this.merchants.updateSettings(actor.merchantId, change);
+    return this.deps.uow.run(async () => {
+      const merchant = await this.deps.merchants.updateSettings(actor.merchantId, change);
       if (!merchant) throw notFound('merchant', actor.merchantId);
       const fields = (Object.keys(change) as (keyof typeof FIELD_NAMES)[]).map((key) => FIELD_NAMES[key]);
-      await this.audit.record({
+      await this.deps.audit.record({
         merchantId: actor.merchantId,
         userId: actor.id,
         action: 'settings.write',

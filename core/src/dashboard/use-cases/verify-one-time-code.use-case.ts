@@ -1,14 +1,20 @@
-import type { User } from '../domain/user.entity';
+import type { Clock, SecretBox, UnitOfWork } from '../../shared';
 import { CoreError } from '../../shared';
-import type { Clock } from '../../shared';
+import type { User } from '../domain/user.entity';
 import type { OneTimeCodes } from '../ports/one-time-codes.port';
-import type { SecretBox } from '../../shared';
-import type { UnitOfWork } from '../../shared';
 import type { UserRepository } from '../ports/user.repository.port';
 
 export function mfaCodeInvalid(): CoreError {
   return new CoreError('mfa_code_invalid', 'forbidden', 'The one-time code is missing, wrong or already used.', { param: 'code' });
 }
+export interface VerifyOneTimeCodeDeps {
+  readonly uow: UnitOfWork;
+  readonly users: UserRepository;
+  readonly codes: OneTimeCodes;
+  readonly secrets: SecretBox;
+  readonly clock: Clock;
+}
+
 
 /**
  * Checks the one-time code of the person at the keyboard and spends it: a code of the step last
@@ -16,22 +22,16 @@ export function mfaCodeInvalid(): CoreError {
  * 403 `mfa_code_invalid` (sign-in turns it into its single 401).
  */
 export class VerifyOneTimeCode {
-  constructor(
-    private readonly uow: UnitOfWork,
-    private readonly users: UserRepository,
-    private readonly codes: OneTimeCodes,
-    private readonly secrets: SecretBox,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly deps: VerifyOneTimeCodeDeps) {}
 
   execute(input: { merchantId: string; userId: string; code: string | undefined }): Promise<User> {
-    return this.uow.run(async () => {
-      const user = await this.users.findById(input.merchantId, input.userId);
+    return this.deps.uow.run(async () => {
+      const user = await this.deps.users.findById(input.merchantId, input.userId);
       if (!user?.mfaSecret || input.code === undefined) throw mfaCodeInvalid();
-      const step = this.codes.matchingStep(this.secrets.open(user.mfaSecret), input.code, this.clock.now());
+      const step = this.deps.codes.matchingStep(this.deps.secrets.open(user.mfaSecret), input.code, this.deps.clock.now());
       if (step === undefined || (user.mfaLastStep !== undefined && step <= user.mfaLastStep)) throw mfaCodeInvalid();
       // Conditional, so two requests racing with one code (or a code racing a reset) spend it once.
-      if (!(await this.users.spendOneTimeStep(user.merchantId, user.id, user.mfaSecret, step))) throw mfaCodeInvalid();
+      if (!(await this.deps.users.spendOneTimeStep(user.merchantId, user.id, user.mfaSecret, step))) throw mfaCodeInvalid();
       return { ...user, mfaLastStep: step };
     });
   }

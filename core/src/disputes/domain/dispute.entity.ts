@@ -1,5 +1,4 @@
-import type { Mode } from '../../shared';
-import type { Money } from '../../shared';
+import type { Mode, Money } from '../../shared';
 
 export type DisputeStatus = 'opened' | 'under_review' | 'won' | 'lost';
 export const DISPUTE_STATUSES: readonly DisputeStatus[] = ['opened', 'under_review', 'won', 'lost'];

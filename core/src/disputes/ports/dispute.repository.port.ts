@@ -1,7 +1,6 @@
-import type { Mode } from '../../shared';
+import type { AccountScope, Mode, Page, PageRequest } from '../../shared';
+import { token } from '../../shared';
 import type { Dispute, DisputeStatus } from '../domain/dispute.entity';
-import type { AccountScope } from '../../shared';
-import type { Page, PageRequest } from '../../shared';
 
 export interface DisputeFilter {
   readonly status?: DisputeStatus;
@@ -39,4 +38,4 @@ export interface DisputeRepository {
   /** Newest first; `starting_after` naming no dispute of this scope is CoreError `invalid_parameter`. */
   list(scope: AccountScope, filter: DisputeFilter, page: PageRequest): Promise<Page<Dispute>>;
 }
-export const DisputeRepository = Symbol('DisputeRepository');
+export const DisputeRepository = token<DisputeRepository>('DisputeRepository');

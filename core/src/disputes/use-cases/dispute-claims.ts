@@ -1,8 +1,8 @@
-import type { DisputeRepository } from '../ports/dispute.repository.port';
 import type { Ledger } from '../../ledger';
-import { isRuled, type Dispute } from '../domain/dispute.entity';
 import { disputeClaimPosting, paymentPosting, pricedPayment } from '../../ledger';
 import type { PaymentIntent } from '../../payments';
+import { isRuled, type Dispute } from '../domain/dispute.entity';
+import type { DisputeRepository } from '../ports/dispute.repository.port';
 
 /** The ports that book a payment and the claims against it. */
 export interface DisputeClaimDeps {

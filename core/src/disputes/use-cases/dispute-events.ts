@@ -1,7 +1,7 @@
-import type { Dispute } from '../domain/dispute.entity';
-import { truncateToSecond, type DomainEvent } from '../../webhooks';
-import { newId } from '../../shared';
 import type { RandomSource } from '../../shared';
+import { newId } from '../../shared';
+import { truncateToSecond, type DomainEvent } from '../../webhooks';
+import type { Dispute } from '../domain/dispute.entity';
 
 /** The three dispute event types. */
 export type DisputeEventType = 'dispute.opened' | 'dispute.updated' | 'dispute.closed';

@@ -1,13 +1,16 @@
+import type { AccountScope, Page, PageRequest } from '../../shared';
 import type { Dispute } from '../domain/dispute.entity';
-import type { AccountScope } from '../../shared';
 import type { DisputeFilter, DisputeRepository } from '../ports/dispute.repository.port';
-import type { Page, PageRequest } from '../../shared';
+export interface ListDisputesDeps {
+  readonly disputes: DisputeRepository;
+}
+
 
 export class ListDisputes {
-  constructor(private readonly disputes: DisputeRepository) {}
+  constructor(private readonly deps: ListDisputesDeps) {}
 
   /** Newest first; an unknown `starting_after` is 400 `invalid_parameter`. */
   execute(input: { scope: AccountScope; filter: DisputeFilter; page: PageRequest }): Promise<Page<Dispute>> {
-    return this.disputes.list(input.scope, input.filter, input.page);
+    return this.deps.disputes.list(input.scope, input.filter, input.page);
   }
 }

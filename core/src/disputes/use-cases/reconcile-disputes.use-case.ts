@@ -1,10 +1,9 @@
-import type { Dispute } from '../domain/dispute.entity';
+import type { ItemJob, JobPass } from '../../jobs';
+import type { ChannelDisputeStatus, PaymentAttemptRepository, PaymentChannelRegistry } from '../../payments';
 import type { Clock } from '../../shared';
 import { MODES, type Mode } from '../../shared';
-import type { ItemJob, JobPass } from '../../jobs';
+import type { Dispute } from '../domain/dispute.entity';
 import type { DisputeRepository } from '../ports/dispute.repository.port';
-import type { PaymentAttemptRepository } from '../../payments';
-import type { ChannelDisputeStatus, PaymentChannelRegistry } from '../../payments';
 import type { RecordDisputeReport } from './record-dispute-report.use-case';
 
 export interface DisputeReconcileRules {
@@ -14,6 +13,15 @@ export interface DisputeReconcileRules {
    */
   readonly staleAfterMs: number;
 }
+export interface ReconcileDisputesDeps {
+  readonly disputes: DisputeRepository;
+  readonly attempts: PaymentAttemptRepository;
+  readonly channels: PaymentChannelRegistry;
+  readonly recordDisputeReport: RecordDisputeReport;
+  readonly clock: Clock;
+  readonly rules: DisputeReconcileRules;
+}
+
 
 /**
  * The dispute reconciler: open disputes that heard nothing for a while are put to the channel's
@@ -21,22 +29,15 @@ export interface DisputeReconcileRules {
  * ruling whose notice was lost is still applied, once (its postings are idempotent on their cause).
  */
 export class ReconcileDisputes implements ItemJob<Dispute> {
-  constructor(
-    private readonly disputes: DisputeRepository,
-    private readonly attempts: PaymentAttemptRepository,
-    private readonly channels: PaymentChannelRegistry,
-    private readonly recordDisputeReport: RecordDisputeReport,
-    private readonly clock: Clock,
-    private readonly rules: DisputeReconcileRules,
-  ) {}
+  constructor(private readonly deps: ReconcileDisputesDeps) {}
 
   readonly name = 'reconcile-disputes';
   readonly lanes = MODES;
 
   /** Open disputes of a mode that heard nothing for a while, oldest news first. */
   due(mode: Mode, limit: number, deferred: ReadonlySet<string>): Promise<Dispute[]> {
-    const now = this.clock.now();
-    return this.disputes.findDueForCheck({ mode, updatedBefore: new Date(now.getTime() - this.rules.staleAfterMs), now, limit: limit + deferred.size });
+    const now = this.deps.clock.now();
+    return this.deps.disputes.findDueForCheck({ mode, updatedBefore: new Date(now.getTime() - this.deps.rules.staleAfterMs), now, limit: limit + deferred.size });
   }
 
   idOf(dispute: Dispute): string {
@@ -47,8 +48,8 @@ export class ReconcileDisputes implements ItemJob<Dispute> {
   async handle(dispute: Dispute, pass: JobPass): Promise<boolean> {
     // Scheduled before asking, whatever comes of it, so a dispute that stays open (or a channel
     // that is down) cannot hold the head of every batch and starve the disputes behind it.
-    await this.disputes.setNextCheck(dispute.id, new Date(this.clock.now().getTime() + this.rules.staleAfterMs));
-    const channel = this.channels.find(dispute.channel);
+    await this.deps.disputes.setNextCheck(dispute.id, new Date(this.deps.clock.now().getTime() + this.deps.rules.staleAfterMs));
+    const channel = this.deps.channels.find(dispute.channel);
     // As for attempts: a channel that fails once is not asked again this pass.
     if (!channel?.queryDispute || pass.isDown(dispute.channel)) return false;
     const report = await channel.queryDispute(dispute.mode, dispute.channelDisputeId).catch(() => {
@@ -65,7 +66,7 @@ export class ReconcileDisputes implements ItemJob<Dispute> {
    */
   private async apply(dispute: Dispute, report: ChannelDisputeStatus): Promise<boolean> {
     if (report.channelDisputeId !== dispute.channelDisputeId) return false;
-    const attempt = await this.attempts.findByReference(report.reference);
+    const attempt = await this.deps.attempts.findByReference(report.reference);
     const ours =
       attempt !== undefined &&
       attempt.channel === dispute.channel &&
@@ -75,7 +76,7 @@ export class ReconcileDisputes implements ItemJob<Dispute> {
       attempt.channelOrderId === report.channelOrderId;
     if (!ours) return false;
     // A report that cannot be recorded fails the item: recorded, and asked again after its backoff.
-    const recorded = await this.recordDisputeReport.execute({ attempt, report });
+    const recorded = await this.deps.recordDisputeReport.execute({ attempt, report });
     return recorded.status !== dispute.status;
   }
 }

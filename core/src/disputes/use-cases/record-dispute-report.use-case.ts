@@ -1,22 +1,14 @@
-import { claimUnheldDisputeLoss } from './dispute-claims';
-import { DISPUTE_RESPONSE_WINDOW_MS, isRuled, type Dispute, type DisputeStatus } from '../domain/dispute.entity';
-import { disputeEvent, type DisputeEventType } from './dispute-events';
-import { publishEvent, type EventPublishDeps } from '../../webhooks';
-import { newId } from '../../shared';
-import { disputeLostPosting, disputeOpenedPosting, disputeWonPosting, type DisputeHold } from '../../ledger';
-import type { AccountScope } from '../../shared';
-import type { Money } from '../../shared';
-import type { PaymentAttempt } from '../../payments';
-import type { PaymentIntent } from '../../payments';
-import { notFound } from '../../shared';
-import type { Clock } from '../../shared';
-import type { DisputeRepository } from '../ports/dispute.repository.port';
 import type { Ledger } from '../../ledger';
+import { disputeLostPosting, disputeOpenedPosting, disputeWonPosting, type DisputeHold } from '../../ledger';
 import type { MerchantRepository } from '../../merchants';
-import type { ChannelDisputeStatus } from '../../payments';
-import type { PaymentIntentRepository } from '../../payments';
-import type { RandomSource } from '../../shared';
-import type { UnitOfWork } from '../../shared';
+import type { ChannelDisputeStatus, PaymentAttempt, PaymentIntent, PaymentIntentRepository } from '../../payments';
+import type { AccountScope, Clock, Money, RandomSource, UnitOfWork } from '../../shared';
+import { newId, notFound } from '../../shared';
+import { publishEvent, type EventPublishDeps } from '../../webhooks';
+import { DISPUTE_RESPONSE_WINDOW_MS, isRuled, type Dispute, type DisputeStatus } from '../domain/dispute.entity';
+import type { DisputeRepository } from '../ports/dispute.repository.port';
+import { claimUnheldDisputeLoss } from './dispute-claims';
+import { disputeEvent, type DisputeEventType } from './dispute-events';
 
 /** The ports a dispute change writes through, all inside one unit of work. */
 export interface DisputeWriteDeps extends EventPublishDeps {
@@ -32,6 +24,11 @@ export interface DisputeRules {
   /** What a lost dispute costs, in minor units of the settlement currency (default 1500). */
   readonly disputeFeeMinor: number;
 }
+export type RecordDisputeReportDeps = DisputeWriteDeps & {
+  readonly merchants: MerchantRepository;
+  readonly rules: DisputeRules;
+};
+
 
 /**
  * Applies what a channel's dispute query says: the one place a dispute is opened or changes.
@@ -50,16 +47,12 @@ export interface DisputeRules {
  * is already priced, else when the payment is booked at channel settlement.
  */
 export class RecordDisputeReport {
-  constructor(
-    private readonly deps: DisputeWriteDeps,
-    private readonly merchants: MerchantRepository,
-    private readonly rules: DisputeRules,
-  ) {}
+  constructor(private readonly deps: RecordDisputeReportDeps) {}
 
   async execute(input: { attempt: PaymentAttempt; report: ChannelDisputeStatus }): Promise<Dispute> {
     const { attempt, report } = input;
     const scope: AccountScope = { merchantId: attempt.merchantId, mode: attempt.mode };
-    const merchant = await this.merchants.findById(scope.merchantId);
+    const merchant = await this.deps.merchants.findById(scope.merchantId);
     if (!merchant) throw notFound('merchant', scope.merchantId);
     const { deps } = this;
 
@@ -126,7 +119,7 @@ export class RecordDisputeReport {
     if (status === 'won') {
       if (dispute.held) await deps.ledger.post(disputeWonPosting(holdOf(dispute, dispute.held), intent.releasedAt ? 'available' : 'pending', now));
     } else {
-      fee = { amount: this.rules.disputeFeeMinor, currency: dispute.held?.currency ?? settlementCurrency };
+      fee = { amount: this.deps.rules.disputeFeeMinor, currency: dispute.held?.currency ?? settlementCurrency };
       // Without a hold the claim's legs are zero and drop out: only the fee is booked.
       const held = dispute.held ?? { amount: 0, currency: fee.currency };
       if (held.amount > 0 || fee.amount > 0) await deps.ledger.post(disputeLostPosting(holdOf(dispute, held), fee, now));

@@ -1,9 +1,9 @@
-import { isRuled, type Dispute, type DisputeEvidence } from '../domain/dispute.entity';
-import { disputeEvent, DISPUTE_EVIDENCE_LIMITS } from './dispute-events';
-import { publishEvent } from '../../webhooks';
+import type { PaymentChannelRegistry } from '../../payments';
 import type { AccountScope } from '../../shared';
 import { CoreError, invalidParameter, notFound } from '../../shared';
-import type { PaymentChannelRegistry } from '../../payments';
+import { publishEvent } from '../../webhooks';
+import { isRuled, type Dispute, type DisputeEvidence } from '../domain/dispute.entity';
+import { DISPUTE_EVIDENCE_LIMITS, disputeEvent } from './dispute-events';
 import type { DisputeWriteDeps } from './record-dispute-report.use-case';
 
 export function disputeClosed(id: string): CoreError {
@@ -15,6 +15,10 @@ export interface SubmitDisputeEvidenceInput {
   readonly disputeId: string;
   readonly evidence: DisputeEvidence;
 }
+export type SubmitDisputeEvidenceDeps = DisputeWriteDeps & {
+  readonly channels: PaymentChannelRegistry;
+};
+
 
 /**
  * `POST /v1/disputes/{id}/evidence`: merges the evidence key by key into what the dispute holds,
@@ -24,10 +28,7 @@ export interface SubmitDisputeEvidenceInput {
  * under the same Idempotency-Key sends it again harmlessly.
  */
 export class SubmitDisputeEvidence {
-  constructor(
-    private readonly deps: DisputeWriteDeps,
-    private readonly channels: PaymentChannelRegistry,
-  ) {}
+  constructor(private readonly deps: SubmitDisputeEvidenceDeps) {}
 
   async execute(input: SubmitDisputeEvidenceInput): Promise<Dispute> {
     const { deps } = this;
@@ -36,7 +37,7 @@ export class SubmitDisputeEvidence {
     if (isRuled(before)) throw disputeClosed(before.id);
     const merged = mergeEvidence(before.evidence, input.evidence);
 
-    const channel = this.channels.find(before.channel);
+    const channel = this.deps.channels.find(before.channel);
     if (!channel?.submitDisputeEvidence) {
       throw new CoreError('channel_error', 'unavailable', 'The channel of this dispute does not take evidence right now; retry later.', { retryAfterSeconds: 60 });
     }

@@ -1,8 +1,7 @@
 import { Decimal } from 'decimal.js';
-import { CoreError, invalidParameter } from '../../shared';
-import { PAYMENT_METHODS, findPaymentMethod } from '../../payments';
+import { findPaymentMethod, PAYMENT_METHODS } from '../../payments';
+import { CoreError, invalidParameter, isKnownCurrency, MAX_AMOUNT, type Money } from '../../shared';
 import { convertAmount } from './fx';
-import { isKnownCurrency, MAX_AMOUNT, type Money } from '../../shared';
 
 /** Private constructor (see fx.ts): nobody else's decimal.js settings reach our money math. */
 const Dec = Decimal.clone({ precision: 80, rounding: Decimal.ROUND_HALF_EVEN, toExpNeg: -100, toExpPos: 100 });

@@ -1,6 +1,5 @@
 import { Decimal } from 'decimal.js';
-import { CoreError, invalidParameter } from '../../shared';
-import { MAX_AMOUNT, minorUnits } from '../../shared';
+import { CoreError, invalidParameter, MAX_AMOUNT, minorUnits } from '../../shared';
 
 /**
  * Money arithmetic on decimals. A private Decimal constructor, so no other user of decimal.js can

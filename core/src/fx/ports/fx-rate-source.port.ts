@@ -1,3 +1,4 @@
+import { token } from '../../shared';
 /** Mid-market reference rates: units of `to` for one unit of `from`, as a decimal string. */
 export interface FxRateSource {
   /**
@@ -7,4 +8,4 @@ export interface FxRateSource {
    */
   midRate(from: string, to: string): Promise<string>;
 }
-export const FxRateSource = Symbol('FxRateSource');
+export const FxRateSource = token<FxRateSource>('FxRateSource');

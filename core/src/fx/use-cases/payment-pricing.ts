@@ -1,11 +1,10 @@
-import type { Clock } from '../../shared';
-import type { FxRateSource } from '../ports/fx-rate-source.port';
+import type { FxLock, PaymentIntent } from '../../payments';
 import { findPaymentMethod } from '../../payments';
+import type { Clock } from '../../shared';
+import { invalidParameter, MAX_AMOUNT } from '../../shared';
 import { settlementBreakdown, type FeeSchedule } from '../domain/fees';
 import { applySpread, convertAmount } from '../domain/fx';
-import { MAX_AMOUNT } from '../../shared';
-import { invalidParameter } from '../../shared';
-import type { FxLock, PaymentIntent } from '../../payments';
+import type { FxRateSource } from '../ports/fx-rate-source.port';
 
 /**
  * The `fx` an intent in another currency than the settlement currency carries before its rate
@@ -29,17 +28,19 @@ export interface PricingSettings {
   readonly spreadBps: number;
   readonly fees: FeeSchedule;
 }
+export interface PaymentPricingDeps {
+  readonly rates: FxRateSource;
+  readonly settings: PricingSettings;
+  readonly clock: Clock;
+}
+
 
 /**
  * What a payment is worth to the merchant: the FX lock at the method's lock point (QR methods
  * when paid, wallets when the channel settles) and fee and net in the settlement currency.
  */
 export class PaymentPricing {
-  constructor(
-    private readonly rates: FxRateSource,
-    private readonly settings: PricingSettings,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly deps: PaymentPricingDeps) {}
 
   /**
    * The rate to lock now, fetched before any transaction opens (a rate source may be remote).
@@ -49,7 +50,7 @@ export class PaymentPricing {
   async rateFor(intent: PaymentIntent, settlementCurrency: string): Promise<string | undefined> {
     if (intent.currency === settlementCurrency || intent.fx?.locked) return undefined;
     try {
-      return applySpread(await this.rates.midRate(intent.currency, settlementCurrency), this.settings.spreadBps);
+      return applySpread(await this.deps.rates.midRate(intent.currency, settlementCurrency), this.deps.settings.spreadBps);
     } catch {
       return undefined;
     }
@@ -66,7 +67,7 @@ export class PaymentPricing {
     if (currency === settlementCurrency) return;
     let rate: string;
     try {
-      rate = applySpread(await this.rates.midRate(currency, settlementCurrency), this.settings.spreadBps);
+      rate = applySpread(await this.deps.rates.midRate(currency, settlementCurrency), this.deps.settings.spreadBps);
     } catch {
       return;
     }
@@ -104,14 +105,14 @@ export class PaymentPricing {
   private price(intent: PaymentIntent, method: string, settlementCurrency: string, rate: string | undefined, lock: 'now' | 'later'): PaymentIntent {
     const lockPoint = findPaymentMethod(method)?.fxLockPoint;
     if (intent.currency === settlementCurrency) {
-      const { fee, net } = settlementBreakdown({ amount: intent.amount, currency: intent.currency, settlementCurrency, method, schedule: this.settings.fees });
+      const { fee, net } = settlementBreakdown({ amount: intent.amount, currency: intent.currency, settlementCurrency, method, schedule: this.deps.settings.fees });
       return { ...intent, fee, net };
     }
     if (intent.fx?.locked) return intent;
     if (lock === 'later' || rate === undefined) return { ...intent, fx: unlockedFx(intent.currency, settlementCurrency, method) };
     let breakdown;
     try {
-      breakdown = settlementBreakdown({ amount: intent.amount, currency: intent.currency, settlementCurrency, method, rate, schedule: this.settings.fees });
+      breakdown = settlementBreakdown({ amount: intent.amount, currency: intent.currency, settlementCurrency, method, rate, schedule: this.deps.settings.fees });
     } catch {
       // A conversion past 2^53 minor units cannot be priced; the payment is recorded unpriced, never dropped.
       return { ...intent, fx: unlockedFx(intent.currency, settlementCurrency, method) };
@@ -121,7 +122,7 @@ export class PaymentPricing {
       ...intent,
       fee,
       net,
-      fx: { locked: true, rate, quoteCurrency: settlementCurrency, lockedAt: this.clock.now(), ...(lockPoint ? { lockPoint } : {}) },
+      fx: { locked: true, rate, quoteCurrency: settlementCurrency, lockedAt: this.deps.clock.now(), ...(lockPoint ? { lockPoint } : {}) },
     };
   }
 }

@@ -1,8 +1,7 @@
 import { findPaymentMethod } from '../../payments';
+import { assertAmount, assertCurrency, CoreError, invalidParameter, type Money } from '../../shared';
 import { computeFee, type FeeSchedule } from '../domain/fees';
 import { applySpread, convertAmount, MAX_SPREAD_BPS } from '../domain/fx';
-import { assertAmount, assertCurrency, type Money } from '../../shared';
-import { CoreError, invalidParameter } from '../../shared';
 import type { FxRateSource } from '../ports/fx-rate-source.port';
 
 export interface QuoteFxSettings {
@@ -37,11 +36,14 @@ export interface FxQuote {
  * arithmetic as settlement (convert at the rate, round half-even, take the fee in the settlement
  * currency), so the estimate matches what an intent locked at this rate would net.
  */
+export interface QuoteFxDeps {
+  readonly rates: FxRateSource;
+  readonly settings: QuoteFxSettings;
+}
+
 export class QuoteFx {
-  constructor(
-    private readonly rates: FxRateSource,
-    private readonly settings: QuoteFxSettings,
-  ) {
+  constructor(private readonly deps: QuoteFxDeps) {
+    const { settings } = deps;
     if (!Number.isInteger(settings.spreadBps) || settings.spreadBps < 0 || settings.spreadBps > MAX_SPREAD_BPS) {
       throw new CoreError('api_error', 'internal', `The FX spread must be whole basis points from 0 to ${MAX_SPREAD_BPS}.`);
     }
@@ -65,10 +67,10 @@ export class QuoteFx {
     }
     if (amount !== undefined) assertAmount(amount, 'amount', 0);
 
-    const rate = from === to ? '1' : applySpread(await this.rates.midRate(from, to), this.settings.spreadBps);
+    const rate = from === to ? '1' : applySpread(await this.deps.rates.midRate(from, to), this.deps.settings.spreadBps);
     if (amount === undefined) return { indicative: true, from, to, rate };
     const converted = from === to ? amount : convertAmount(amount, from, to, rate);
-    const fee = paymentMethod === undefined ? 0 : computeFee(converted, to, paymentMethod, this.settings.fees).amount;
+    const fee = paymentMethod === undefined ? 0 : computeFee(converted, to, paymentMethod, this.deps.settings.fees).amount;
     return { indicative: true, from, to, rate, estimated: { amount: converted - fee, currency: to } };
   }
 }

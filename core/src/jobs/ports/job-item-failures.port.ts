@@ -1,4 +1,5 @@
 import type { Mode } from '../../shared';
+import { token } from '../../shared';
 
 /**
  * Background work runs in lanes that never wait for each other: live money, test money, and the
@@ -51,4 +52,4 @@ export interface JobItemFailures {
   /** Per job and lane, how many failed items wait for a next try after `now` (the metrics' gauge). */
   countWaiting(now: Date): Promise<WaitingJobItems[]>;
 }
-export const JobItemFailures = Symbol('JobItemFailures');
+export const JobItemFailures = token<JobItemFailures>('JobItemFailures');

@@ -1,5 +1,4 @@
-import type { AccountScope } from '../../shared';
-import type { Money } from '../../shared';
+import type { AccountScope, Money } from '../../shared';
 import { ledgerTransaction, merchantAccount, platformAccount, type LedgerCauseType, type LedgerTransaction, type MerchantBucket } from './ledger';
 
 /**

@@ -1,5 +1,5 @@
-import { CoreError } from '../../shared';
 import type { AccountScope, Mode } from '../../shared';
+import { CoreError } from '../../shared';
 
 /**
  * The double-entry ledger (docs/ledger.md). Every movement of money is one journal transaction

@@ -1,5 +1,6 @@
-import type { LedgerBalance, LedgerTransaction } from '../domain/ledger';
 import type { AccountScope } from '../../shared';
+import { token } from '../../shared';
+import type { LedgerBalance, LedgerTransaction } from '../domain/ledger';
 
 /** A journal transaction whose entries do not sum to zero in one currency. */
 export interface UnbalancedTransaction {
@@ -49,4 +50,4 @@ export interface Ledger {
   /** Replaces the balance table with `journalTotals()` (an operator's repair). Returns the rows written. */
   rebuildBalances(): Promise<number>;
 }
-export const Ledger = Symbol('Ledger');
+export const Ledger = token<Ledger>('Ledger');

@@ -1,8 +1,13 @@
-import { merchantAccount, merchantBalance, type MerchantBalance } from '../domain/ledger';
+import type { MerchantRepository } from '../../merchants';
 import type { AccountScope } from '../../shared';
 import { notFound } from '../../shared';
+import { merchantAccount, merchantBalance, type MerchantBalance } from '../domain/ledger';
 import type { Ledger } from '../ports/ledger.port';
-import type { MerchantRepository } from '../../merchants';
+export interface GetBalanceDeps {
+  readonly ledger: Ledger;
+  readonly merchants: MerchantRepository;
+}
+
 
 /**
  * `GET /v1/balance`: the three buckets from the ledger's balance table, one entry per currency
@@ -10,15 +15,12 @@ import type { MerchantRepository } from '../../merchants';
  * first payment), so a reader never meets an empty bucket.
  */
 export class GetBalance {
-  constructor(
-    private readonly ledger: Ledger,
-    private readonly merchants: MerchantRepository,
-  ) {}
+  constructor(private readonly deps: GetBalanceDeps) {}
 
   async execute(scope: AccountScope): Promise<MerchantBalance> {
-    const merchant = await this.merchants.findById(scope.merchantId);
+    const merchant = await this.deps.merchants.findById(scope.merchantId);
     if (!merchant) throw notFound('merchant', scope.merchantId);
-    const rows = await this.ledger.balances(scope);
+    const rows = await this.deps.ledger.balances(scope);
     const settlementAccount = merchantAccount(scope, 'available', merchant.settlementCurrency);
     const withSettlementCurrency = rows.some((row) => row.currency === merchant.settlementCurrency)
       ? rows

@@ -1,14 +1,19 @@
-import { isRuled, type Dispute } from '../../disputes';
-import { bookPayment } from '../../disputes';
-import { disputeClaimCause, pricedPayment, releasePosting } from '../domain/ledger-postings';
-import type { Clock } from '../../shared';
 import type { DisputeRepository } from '../../disputes';
-import type { Ledger } from '../ports/ledger.port';
-import type { PaymentIntentRepository } from '../../payments';
-import type { UnitOfWork } from '../../shared';
-import { MODES, type Mode } from '../../shared';
-import type { PaymentIntent } from '../../payments';
+import { bookPayment, isRuled, type Dispute } from '../../disputes';
 import type { ItemJob } from '../../jobs';
+import type { PaymentIntent, PaymentIntentRepository } from '../../payments';
+import type { Clock, UnitOfWork } from '../../shared';
+import { MODES, type Mode } from '../../shared';
+import { disputeClaimCause, pricedPayment, releasePosting } from '../domain/ledger-postings';
+import type { Ledger } from '../ports/ledger.port';
+export interface ReleaseFundsDeps {
+  readonly uow: UnitOfWork;
+  readonly intents: PaymentIntentRepository;
+  readonly disputes: DisputeRepository;
+  readonly ledger: Ledger;
+  readonly clock: Clock;
+}
+
 
 /**
  * The release timer: once `available_at` passes, a channel-settled intent's net moves from pending
@@ -16,19 +21,13 @@ import type { ItemJob } from '../../jobs';
  * `channel_settled` and no event is sent.
  */
 export class ReleaseFunds implements ItemJob<PaymentIntent> {
-  constructor(
-    private readonly uow: UnitOfWork,
-    private readonly intents: PaymentIntentRepository,
-    private readonly disputes: DisputeRepository,
-    private readonly ledger: Ledger,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly deps: ReleaseFundsDeps) {}
 
   readonly name = 'release-funds';
   readonly lanes = MODES;
 
   due(mode: Mode, limit: number, deferred: ReadonlySet<string>): Promise<PaymentIntent[]> {
-    return this.intents.findDueForRelease(mode, this.clock.now(), limit + deferred.size);
+    return this.deps.intents.findDueForRelease(mode, this.deps.clock.now(), limit + deferred.size);
   }
 
   idOf(intent: PaymentIntent): string {
@@ -37,18 +36,18 @@ export class ReleaseFunds implements ItemJob<PaymentIntent> {
 
   /** Releases one intent whose timer ran out; false when another worker got there first. */
   handle(candidate: PaymentIntent): Promise<boolean> {
-    return this.uow.run(async () => {
+    return this.deps.uow.run(async () => {
       const scope = { merchantId: candidate.merchantId, mode: candidate.mode };
-      const intent = await this.intents.findByIdForUpdate(scope, candidate.id);
-      const now = this.clock.now();
+      const intent = await this.deps.intents.findByIdForUpdate(scope, candidate.id);
+      const now = this.deps.clock.now();
       if (intent?.status !== 'channel_settled' || intent.releasedAt !== undefined || !intent.availableAt || intent.availableAt > now) return false;
-      await this.intents.update({ ...intent, releasedAt: now, updated: now });
+      await this.deps.intents.update({ ...intent, releasedAt: now, updated: now });
       const payment = pricedPayment(intent);
-      if (payment && !heldFromPending(await this.disputes.findLatestForIntent(scope, intent.id))) {
+      if (payment && !heldFromPending(await this.deps.disputes.findLatestForIntent(scope, intent.id))) {
         // Posts nothing when booked before, as it should be; books a waiting dispute claim from pending.
-        await bookPayment({ ledger: this.ledger, disputes: this.disputes }, intent, now);
+        await bookPayment({ ledger: this.deps.ledger, disputes: this.deps.disputes }, intent, now);
         // A dispute lost before pricing took the net out of pending: there is nothing to release.
-        if (!(await this.ledger.hasPosted(disputeClaimCause(intent.id)))) await this.ledger.post(releasePosting(payment, now));
+        if (!(await this.deps.ledger.hasPosted(disputeClaimCause(intent.id)))) await this.deps.ledger.post(releasePosting(payment, now));
       }
       return true;
     });

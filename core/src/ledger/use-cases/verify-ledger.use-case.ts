@@ -14,6 +14,10 @@ export interface LedgerReport {
   readonly accounts: number;
   readonly breaks: LedgerBreak[];
 }
+export interface VerifyLedgerDeps {
+  readonly ledger: Ledger;
+}
+
 
 /**
  * `admin ledger verify`: every invariant of the journal. Each transaction sums to zero per
@@ -23,18 +27,18 @@ export interface LedgerReport {
  * dispute's fee can overdraw it).
  */
 export class VerifyLedger {
-  constructor(private readonly ledger: Ledger) {}
+  constructor(private readonly deps: VerifyLedgerDeps) {}
 
   async execute(input: { limit: number }): Promise<LedgerReport> {
     const breaks: LedgerBreak[] = [];
-    for (const tx of await this.ledger.unbalancedTransactions(input.limit)) {
+    for (const tx of await this.deps.ledger.unbalancedTransactions(input.limit)) {
       breaks.push({ kind: 'unbalanced_transaction', subject: tx.cause, detail: `entries in ${tx.currency} sum to ${tx.sum}` });
     }
-    for (const entry of await this.ledger.foreignEntries(input.limit)) {
+    for (const entry of await this.deps.ledger.foreignEntries(input.limit)) {
       breaks.push({ kind: 'foreign_entry', subject: entry.cause, detail: `entry on ${entry.account}, which belongs to another merchant or mode` });
     }
-    const journal = byAccount(await this.ledger.journalTotals());
-    const table = byAccount(await this.ledger.balanceTable());
+    const journal = byAccount(await this.deps.ledger.journalTotals());
+    const table = byAccount(await this.deps.ledger.balanceTable());
     for (const account of new Set([...journal.keys(), ...table.keys()])) {
       const expected = journal.get(account)?.balance ?? 0n;
       const stored = table.get(account)?.balance ?? 0n;

@@ -1,5 +1,4 @@
-import { invalidParameter } from '../../shared';
-import { validateLabel } from '../../shared';
+import { invalidParameter, validateLabel } from '../../shared';
 import { SETTLEMENT_SCHEDULES, type SettlementSchedule } from './merchant.entity';
 
 /**

@@ -1,3 +1,4 @@
+import { token } from '../../shared';
 import type { ApiKey } from '../domain/api-key.entity';
 import type { Merchant } from '../domain/merchant.entity';
 
@@ -24,4 +25,4 @@ export interface ApiKeyRepository {
    */
   revoke(merchantId: string, id: string, at: Date): Promise<ApiKey | undefined>;
 }
-export const ApiKeyRepository = Symbol('ApiKeyRepository');
+export const ApiKeyRepository = token<ApiKeyRepository>('ApiKeyRepository');

@@ -1,4 +1,5 @@
 import type { Mode } from '../../shared';
+import { token } from '../../shared';
 
 /** Keys are scoped to merchant + mode: a test key never replays a live answer. */
 export interface IdempotencyScope {
@@ -69,4 +70,4 @@ export interface IdempotencyStore {
   /** Deletes keys older than their retention; returns how many. */
   purgeExpired(now: Date): Promise<number>;
 }
-export const IdempotencyStore = Symbol('IdempotencyStore');
+export const IdempotencyStore = token<IdempotencyStore>('IdempotencyStore');

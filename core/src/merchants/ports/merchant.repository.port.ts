@@ -1,5 +1,6 @@
-import type { Merchant, SettlementSchedule } from '../domain/merchant.entity';
+import { token } from '../../shared';
 import type { MerchantSettingsChange } from '../domain/merchant-settings';
+import type { Merchant, SettlementSchedule } from '../domain/merchant.entity';
 
 export interface MerchantRepository {
   insert(merchant: Merchant): Promise<void>;
@@ -24,4 +25,4 @@ export interface MerchantRepository {
    */
   listBySchedule(schedules: readonly SettlementSchedule[], page: { readonly afterId?: string; readonly limit: number }): Promise<Merchant[]>;
 }
-export const MerchantRepository = Symbol('MerchantRepository');
+export const MerchantRepository = token<MerchantRepository>('MerchantRepository');

@@ -1,9 +1,8 @@
+import type { Digest, Mode } from '../../shared';
+import { CoreError } from '../../shared';
 import { API_KEY_PREFIX_LENGTH, modeOfSecret } from '../domain/api-key.entity';
 import type { Merchant } from '../domain/merchant.entity';
-import type { Mode } from '../../shared';
-import { CoreError } from '../../shared';
 import type { ApiKeyRepository } from '../ports/api-key.repository.port';
-import type { Digest } from '../../shared';
 
 /** Who is calling `/v1`: the merchant, the mode the key reaches, and which key. */
 export interface ApiCaller {
@@ -15,12 +14,14 @@ export interface ApiCaller {
 function unauthenticated(message: string): CoreError {
   return new CoreError('authentication_required', 'authentication', message);
 }
+export interface AuthenticateApiKeyDeps {
+  readonly keys: ApiKeyRepository;
+  readonly digest: Digest;
+}
+
 
 export class AuthenticateApiKey {
-  constructor(
-    private readonly keys: ApiKeyRepository,
-    private readonly digest: Digest,
-  ) {}
+  constructor(private readonly deps: AuthenticateApiKeyDeps) {}
 
   /**
    * Recognises a secret API key by its prefix and SHA-256 digest (compared in constant time).
@@ -33,9 +34,9 @@ export class AuthenticateApiKey {
     }
     const mode = modeOfSecret(secret);
     if (!mode) throw unauthenticated('The API key is not valid.');
-    const presented = this.digest.sha256Hex(secret);
-    const candidates = await this.keys.findByPrefix(secret.slice(0, API_KEY_PREFIX_LENGTH));
-    const found = candidates.find((candidate) => this.digest.equal(candidate.key.secretDigest, presented));
+    const presented = this.deps.digest.sha256Hex(secret);
+    const candidates = await this.deps.keys.findByPrefix(secret.slice(0, API_KEY_PREFIX_LENGTH));
+    const found = candidates.find((candidate) => this.deps.digest.equal(candidate.key.secretDigest, presented));
     if (!found || found.key.revokedAt !== undefined || found.key.mode !== mode) throw unauthenticated('The API key is not valid.');
     const { key, merchant } = found;
     if (mode === 'live' && !merchant.liveEnabled) {

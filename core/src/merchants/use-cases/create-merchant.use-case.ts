@@ -1,14 +1,8 @@
-import { newId } from '../../shared';
+import type { PasswordHasher, User, UserRepository } from '../../dashboard';
+import type { Clock, RandomSource, UnitOfWork } from '../../shared';
+import { assertCurrency, invalidParameter, newId } from '../../shared';
 import { SETTLEMENT_SCHEDULES, type Merchant, type SettlementSchedule } from '../domain/merchant.entity';
-import { assertCurrency } from '../../shared';
-import type { User } from '../../dashboard';
-import { invalidParameter } from '../../shared';
-import type { Clock } from '../../shared';
 import type { MerchantRepository } from '../ports/merchant.repository.port';
-import type { PasswordHasher } from '../../dashboard';
-import type { RandomSource } from '../../shared';
-import type { UnitOfWork } from '../../shared';
-import type { UserRepository } from '../../dashboard';
 import type { IssueApiKey, IssuedApiKey } from './issue-api-key.use-case';
 
 export const PASSWORD_LENGTH = { min: 12, max: 256 } as const;
@@ -28,18 +22,20 @@ export interface CreateMerchantOutput {
   readonly owner: User;
   readonly testApiKey: IssuedApiKey;
 }
+export interface CreateMerchantDeps {
+  readonly uow: UnitOfWork;
+  readonly merchants: MerchantRepository;
+  readonly users: UserRepository;
+  readonly issueApiKey: IssueApiKey;
+  readonly passwords: PasswordHasher;
+  readonly clock: Clock;
+  readonly random: RandomSource;
+}
+
 
 /** Onboards a merchant (operator action): the account, its owner and a first test key. */
 export class CreateMerchant {
-  constructor(
-    private readonly uow: UnitOfWork,
-    private readonly merchants: MerchantRepository,
-    private readonly users: UserRepository,
-    private readonly issueApiKey: IssueApiKey,
-    private readonly passwords: PasswordHasher,
-    private readonly clock: Clock,
-    private readonly random: RandomSource,
-  ) {}
+  constructor(private readonly deps: CreateMerchantDeps) {}
 
   /** Throws validation errors, or `email_taken` when the owner email already has an account. */
   async execute(input: CreateMerchantInput): Promise<CreateMerchantOutput> {
@@ -61,9 +57,9 @@ export class CreateMerchant {
       throw invalidParameter('settlement_delay_days', 'settlement_delay_days must be a whole number from 0 to 30.');
     }
 
-    const now = this.clock.now();
+    const now = this.deps.clock.now();
     const merchant: Merchant = {
-      id: newId(this.random, 'merchant'),
+      id: newId(this.deps.random, 'merchant'),
       name,
       email,
       liveEnabled: false,
@@ -73,18 +69,18 @@ export class CreateMerchant {
       created: now,
     };
     const owner: User = {
-      id: newId(this.random, 'user'),
+      id: newId(this.deps.random, 'user'),
       merchantId: merchant.id,
       email,
       role: 'owner',
       status: 'active',
-      passwordHash: await this.passwords.hash(input.password),
+      passwordHash: await this.deps.passwords.hash(input.password),
       created: now,
     };
-    const testApiKey = await this.uow.run(async () => {
-      await this.merchants.insert(merchant);
-      await this.users.insert(owner);
-      return this.issueApiKey.execute({ merchantId: merchant.id, mode: 'test', name: 'Default test key' });
+    const testApiKey = await this.deps.uow.run(async () => {
+      await this.deps.merchants.insert(merchant);
+      await this.deps.users.insert(owner);
+      return this.deps.issueApiKey.execute({ merchantId: merchant.id, mode: 'test', name: 'Default test key' });
     });
     return { merchant, owner, testApiKey };
   }

@@ -1,12 +1,8 @@
+import type { Clock, Digest, Mode, RandomSource } from '../../shared';
+import { CoreError, newId, notFound, randomString } from '../../shared';
 import { API_KEY_PREFIX_LENGTH, apiKeyPrefixFor, type ApiKey } from '../domain/api-key.entity';
-import { newId, randomString } from '../../shared';
-import type { Mode } from '../../shared';
-import { CoreError, notFound } from '../../shared';
 import type { ApiKeyRepository } from '../ports/api-key.repository.port';
-import type { Clock } from '../../shared';
-import type { Digest } from '../../shared';
 import type { MerchantRepository } from '../ports/merchant.repository.port';
-import type { RandomSource } from '../../shared';
 
 const SECRET_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -15,15 +11,17 @@ export interface IssuedApiKey {
   /** The plaintext key: shown once, never stored. */
   readonly secret: string;
 }
+export interface IssueApiKeyDeps {
+  readonly keys: ApiKeyRepository;
+  readonly merchants: MerchantRepository;
+  readonly clock: Clock;
+  readonly random: RandomSource;
+  readonly digest: Digest;
+}
+
 
 export class IssueApiKey {
-  constructor(
-    private readonly keys: ApiKeyRepository,
-    private readonly merchants: MerchantRepository,
-    private readonly clock: Clock,
-    private readonly random: RandomSource,
-    private readonly digest: Digest,
-  ) {}
+  constructor(private readonly deps: IssueApiKeyDeps) {}
 
   /**
    * Mints a key (`sk_test_` or `sk_live_` and 32 base62 characters, about 190 bits). Only its
@@ -31,22 +29,22 @@ export class IssueApiKey {
    * `live_not_enabled`.
    */
   async execute(input: { merchantId: string; mode: Mode; name?: string }): Promise<IssuedApiKey> {
-    const merchant = await this.merchants.findById(input.merchantId);
+    const merchant = await this.deps.merchants.findById(input.merchantId);
     if (!merchant) throw notFound('merchant', input.merchantId);
     if (input.mode === 'live' && !merchant.liveEnabled) {
       throw new CoreError('live_not_enabled', 'forbidden', 'Live keys can be minted once review opens live mode.');
     }
-    const secret = apiKeyPrefixFor(input.mode) + randomString(this.random, SECRET_ALPHABET, 32);
+    const secret = apiKeyPrefixFor(input.mode) + randomString(this.deps.random, SECRET_ALPHABET, 32);
     const key: ApiKey = {
-      id: newId(this.random, 'api_key'),
+      id: newId(this.deps.random, 'api_key'),
       merchantId: merchant.id,
       mode: input.mode,
       prefix: secret.slice(0, API_KEY_PREFIX_LENGTH),
-      secretDigest: this.digest.sha256Hex(secret),
+      secretDigest: this.deps.digest.sha256Hex(secret),
       name: input.name,
-      created: this.clock.now(),
+      created: this.deps.clock.now(),
     };
-    await this.keys.insert(key);
+    await this.deps.keys.insert(key);
     return { key, secret };
   }
 }

@@ -1,10 +1,14 @@
+import { CoreError } from '../../shared';
 import { CURRENT_API_VERSION, isRenderedVersion } from '../domain/api-version';
 import type { Merchant } from '../domain/merchant.entity';
-import { CoreError } from '../../shared';
 import type { MerchantRepository } from '../ports/merchant.repository.port';
+export interface ResolveApiVersionDeps {
+  readonly merchants: MerchantRepository;
+}
+
 
 export class ResolveApiVersion {
-  constructor(private readonly merchants: MerchantRepository) {}
+  constructor(private readonly deps: ResolveApiVersionDeps) {}
 
   /**
    * The version that answers this request: the `Api-Version` header when given, else the
@@ -17,7 +21,7 @@ export class ResolveApiVersion {
         param: 'Api-Version',
       });
     }
-    const pinned = input.merchant.apiVersion ?? (await this.merchants.pinApiVersion(input.merchant.id, CURRENT_API_VERSION));
+    const pinned = input.merchant.apiVersion ?? (await this.deps.merchants.pinApiVersion(input.merchant.id, CURRENT_API_VERSION));
     return input.requested ?? pinned;
   }
 }

@@ -1,10 +1,6 @@
-import { base64url } from '../../shared';
-import { CoreError } from '../../shared';
-import type { Clock } from '../../shared';
+import type { Clock, RandomSource, SecretBox, UnitOfWork } from '../../shared';
+import { base64url, CoreError } from '../../shared';
 import type { ClaimRequest, IdempotencyClaim, IdempotencyScope, IdempotencyStore, KnownKey, StoredResponse } from '../ports/idempotency-store.port';
-import type { RandomSource } from '../../shared';
-import type { SecretBox } from '../../shared';
-import type { UnitOfWork } from '../../shared';
 
 export const IDEMPOTENCY = {
   /** How long a key is remembered: 24 hours. */
@@ -81,6 +77,14 @@ function openAnswer(secrets: SecretBox, stored: StoredResponse): StoredResponse 
 function scopeName(scope: IdempotencyScope): string {
   return JSON.stringify([scope.merchantId, scope.mode, scope.key]);
 }
+export interface RunIdempotentlyDeps {
+  readonly store: IdempotencyStore;
+  readonly uow: UnitOfWork;
+  readonly clock: Clock;
+  readonly random: RandomSource;
+  readonly secrets: SecretBox;
+}
+
 
 /**
  * Runs a write at most once per idempotency key: a repeat with the same fingerprint replays the
@@ -97,18 +101,12 @@ export class RunIdempotently {
   /** Keys this process is running now, with their requests' fingerprints. */
   private readonly running = new Map<string, string>();
 
-  constructor(
-    private readonly store: IdempotencyStore,
-    private readonly uow: UnitOfWork,
-    private readonly clock: Clock,
-    private readonly random: RandomSource,
-    private readonly secrets: SecretBox,
-  ) {}
+  constructor(private readonly deps: RunIdempotentlyDeps) {}
 
   async execute(request: IdempotentRequest): Promise<IdempotentResult> {
     const name = scopeName(request.scope);
     this.refuseIfRunningHere(name, request);
-    const known = await this.store.find(request.scope, this.clock.now());
+    const known = await this.deps.store.find(request.scope, this.deps.clock.now());
     if (known) return this.answerKnown(known, request);
     // Another request of this process may have found the key free during our read.
     this.refuseIfRunningHere(name, request);
@@ -129,15 +127,15 @@ export class RunIdempotently {
   private answerKnown(known: KnownKey, request: IdempotentRequest): IdempotentResult {
     if (known.fingerprint !== undefined && known.fingerprint !== request.fingerprint) throw keyReused();
     if (known.outcome === 'in_flight') throw keyInUse();
-    return { response: openAnswer(this.secrets, known.response), replayed: true };
+    return { response: openAnswer(this.deps.secrets, known.response), replayed: true };
   }
 
   private claimRequest(request: IdempotentRequest): ClaimRequest {
     return {
       scope: request.scope,
       fingerprint: request.fingerprint,
-      token: base64url(this.random.bytes(16)),
-      now: this.clock.now(),
+      token: base64url(this.deps.random.bytes(16)),
+      now: this.deps.clock.now(),
       leaseMs: IDEMPOTENCY.leaseMs,
       retentionMs: IDEMPOTENCY.retentionMs,
     };
@@ -148,8 +146,8 @@ export class RunIdempotently {
    * is answered as it stands. A failure rolls the claim back with everything else.
    */
   private async claimAndRecord(request: IdempotentRequest, respond: () => Promise<StoredResponse>): Promise<IdempotentResult> {
-    const outcome = await this.uow.run(async (): Promise<KnownKey | StoredResponse> => {
-      const claimed = await this.store.claim(this.claimRequest(request));
+    const outcome = await this.deps.uow.run(async (): Promise<KnownKey | StoredResponse> => {
+      const claimed = await this.deps.store.claim(this.claimRequest(request));
       if (claimed.outcome !== 'claimed') return claimed;
       const response = await respond();
       await this.complete(claimed.claim, response);
@@ -173,7 +171,7 @@ export class RunIdempotently {
 
   /** Work outside a transaction: its claim commits first, so a concurrent repeat sees it. */
   private async runApart(request: IdempotentRequest): Promise<IdempotentResult> {
-    const result = await this.store.claim(this.claimRequest(request));
+    const result = await this.deps.store.claim(this.claimRequest(request));
     if (result.outcome !== 'claimed') return this.answerKnown(result, request);
     return { response: await this.performClaimed(result.claim, request), replayed: false };
   }
@@ -181,18 +179,18 @@ export class RunIdempotently {
   private async performClaimed(claim: IdempotencyClaim, request: IdempotentRequest): Promise<StoredResponse> {
     try {
       const response = await request.perform();
-      await this.uow.run(() => this.complete(claim, response));
+      await this.deps.uow.run(() => this.complete(claim, response));
       return response;
     } catch (error) {
       if (error instanceof ClaimLost) throw keyInUse();
       const refusal = request.refusalToStore(error);
       if (refusal === undefined) {
         // If even the release fails, the lease runs out and the key frees itself.
-        await this.store.release(claim).catch(() => undefined);
+        await this.deps.store.release(claim).catch(() => undefined);
         throw error;
       }
       try {
-        await this.uow.run(() => this.complete(claim, refusal));
+        await this.deps.uow.run(() => this.complete(claim, refusal));
       } catch (completion) {
         if (completion instanceof ClaimLost) throw keyInUse();
         throw completion;
@@ -202,6 +200,6 @@ export class RunIdempotently {
   }
 
   private async complete(claim: IdempotencyClaim, response: StoredResponse): Promise<void> {
-    if (!(await this.store.complete(claim, sealAnswer(this.secrets, response), this.clock.now()))) throw new ClaimLost();
+    if (!(await this.deps.store.complete(claim, sealAnswer(this.deps.secrets, response), this.deps.clock.now()))) throw new ClaimLost();
   }
 }

@@ -1,8 +1,6 @@
+import type { Metadata, Mode, Money } from '../../shared';
 import { CoreError } from '../../shared';
 import type { FxLockPoint, NextActionType } from './catalog';
-import type { Metadata } from '../../shared';
-import type { Mode } from '../../shared';
-import type { Money } from '../../shared';
 
 /** Every status a payment intent can have, in the order of a payment's life; the type is this list's. */
 export const PAYMENT_INTENT_STATUSES = ['created', 'requires_payment', 'processing', 'succeeded', 'channel_settled', 'failed', 'expired', 'canceled'] as const;

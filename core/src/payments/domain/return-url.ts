@@ -1,5 +1,4 @@
-import { CoreError } from '../../shared';
-import { publicHttpsUrlProblem } from '../../shared';
+import { CoreError, publicHttpsUrlProblem } from '../../shared';
 
 export const MAX_RETURN_URL_LENGTH = 2048;
 

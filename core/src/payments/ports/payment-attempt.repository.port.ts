@@ -1,5 +1,5 @@
-import type { Mode } from '../../shared';
-import type { AccountScope } from '../../shared';
+import type { AccountScope, Mode } from '../../shared';
+import { token } from '../../shared';
 import type { PaymentAttempt } from '../domain/payment-attempt.entity';
 
 export interface PaymentAttemptRepository {
@@ -27,4 +27,4 @@ export interface PaymentAttemptRepository {
   /** Pending attempts of any merchant whose `nextCheckAt` has come, oldest first. */
   findDueForCheck(mode: Mode, now: Date, limit: number): Promise<PaymentAttempt[]>;
 }
-export const PaymentAttemptRepository = Symbol('PaymentAttemptRepository');
+export const PaymentAttemptRepository = token<PaymentAttemptRepository>('PaymentAttemptRepository');

@@ -1,6 +1,7 @@
-import type { NextAction } from '../domain/payment-intent.entity';
-import type { AttemptFailureCode } from '../domain/payment-attempt.entity';
 import type { Mode } from '../../shared';
+import { token } from '../../shared';
+import type { AttemptFailureCode } from '../domain/payment-attempt.entity';
+import type { NextAction } from '../domain/payment-intent.entity';
 
 /** What a channel can do; routing and the simulate route read it. */
 export interface ChannelCapabilities {
@@ -170,4 +171,4 @@ export interface PaymentChannelRegistry {
   /** The channels usable in `mode`, in routing order. */
   forMode(mode: Mode): readonly PaymentChannel[];
 }
-export const PaymentChannelRegistry = Symbol('PaymentChannelRegistry');
+export const PaymentChannelRegistry = token<PaymentChannelRegistry>('PaymentChannelRegistry');

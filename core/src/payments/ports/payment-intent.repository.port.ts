@@ -1,7 +1,6 @@
-import type { Mode } from '../../shared';
-import type { AccountScope } from '../../shared';
+import type { AccountScope, Mode, Page, PageRequest } from '../../shared';
+import { token } from '../../shared';
 import type { PaymentIntent, PaymentIntentStatus } from '../domain/payment-intent.entity';
-import type { Page, PageRequest } from '../../shared';
 
 export interface PaymentIntentFilter {
   readonly status?: PaymentIntentStatus;
@@ -48,4 +47,4 @@ export interface PaymentIntentRepository {
   /** Channel-settled intents of one mode, any merchant, whose release timer has run out and not fired yet. */
   findDueForRelease(mode: Mode, now: Date, limit: number): Promise<PaymentIntent[]>;
 }
-export const PaymentIntentRepository = Symbol('PaymentIntentRepository');
+export const PaymentIntentRepository = token<PaymentIntentRepository>('PaymentIntentRepository');

@@ -1,9 +1,7 @@
-import type { AccountScope } from '../../shared';
-import { EXPIRABLE, type PaymentIntent } from '../domain/payment-intent.entity';
+import type { AccountScope, Clock, UnitOfWork } from '../../shared';
 import { CoreError, notFound } from '../../shared';
-import type { Clock } from '../../shared';
+import { EXPIRABLE, type PaymentIntent } from '../domain/payment-intent.entity';
 import type { PaymentIntentRepository } from '../ports/payment-intent.repository.port';
-import type { UnitOfWork } from '../../shared';
 import { testModeRequired } from './simulate-payment.use-case';
 
 export type TimerName = 'expiry' | 'release';
@@ -11,6 +9,12 @@ export type TimerName = 'expiry' | 'release';
 function notRunning(timer: TimerName, intent: PaymentIntent): CoreError {
   return new CoreError('invalid_state_transition', 'conflict', `The ${timer} timer is not running for a payment intent in status '${intent.status}'.`);
 }
+export interface AdvanceTimerDeps {
+  readonly uow: UnitOfWork;
+  readonly intents: PaymentIntentRepository;
+  readonly clock: Clock;
+}
+
 
 /**
  * `POST /v1/test/payment_intents/{id}/advance`: moves a running timer's deadline to now; the
@@ -18,24 +22,20 @@ function notRunning(timer: TimerName, intent: PaymentIntent): CoreError {
  * repeat while it runs changes nothing; once it has fired, advancing it is 409.
  */
 export class AdvanceTimer {
-  constructor(
-    private readonly uow: UnitOfWork,
-    private readonly intents: PaymentIntentRepository,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly deps: AdvanceTimerDeps) {}
 
   execute(input: { scope: AccountScope; intentId: string; timer: TimerName }): Promise<PaymentIntent> {
     if (input.scope.mode !== 'test') return Promise.reject(testModeRequired());
-    return this.uow.run(async () => {
-      const intent = await this.intents.findByIdForUpdate(input.scope, input.intentId);
+    return this.deps.uow.run(async () => {
+      const intent = await this.deps.intents.findByIdForUpdate(input.scope, input.intentId);
       if (!intent) throw notFound('payment_intent', input.intentId);
-      const now = this.clock.now();
+      const now = this.deps.clock.now();
       if (input.timer === 'expiry') {
         if (!EXPIRABLE.includes(intent.status) || intent.expiresAt === undefined) throw notRunning('expiry', intent);
-        return intent.expiresAt <= now ? intent : this.intents.update({ ...intent, expiresAt: now, updated: now });
+        return intent.expiresAt <= now ? intent : this.deps.intents.update({ ...intent, expiresAt: now, updated: now });
       }
       if (intent.status !== 'channel_settled' || intent.releasedAt !== undefined || intent.availableAt === undefined) throw notRunning('release', intent);
-      return intent.availableAt <= now ? intent : this.intents.update({ ...intent, availableAt: now, updated: now });
+      return intent.availableAt <= now ? intent : this.deps.intents.update({ ...intent, availableAt: now, updated: now });
     });
   }
 }

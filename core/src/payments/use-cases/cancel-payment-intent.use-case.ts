@@ -1,19 +1,19 @@
-import type { AccountScope } from '../../shared';
-import { CANCELABLE, type PaymentIntent } from '../domain/payment-intent.entity';
-import { changeStatus, type StatusChangeDeps } from './payment-intent-status-change';
-import { endPendingAttempt, voidOrder } from './pending-attempt';
+import type { AccountScope, UnitOfWork } from '../../shared';
 import { CoreError, notFound } from '../../shared';
+import { CANCELABLE, type PaymentIntent } from '../domain/payment-intent.entity';
 import type { PaymentAttemptRepository } from '../ports/payment-attempt.repository.port';
 import type { PaymentChannelRegistry } from '../ports/payment-channel.port';
-import type { UnitOfWork } from '../../shared';
+import { changeStatus, type StatusChangeDeps } from './payment-intent-status-change';
+import { endPendingAttempt, voidOrder } from './pending-attempt';
+export type CancelPaymentIntentDeps = StatusChangeDeps & {
+  readonly uow: UnitOfWork;
+  readonly attempts: PaymentAttemptRepository;
+  readonly channels: PaymentChannelRegistry;
+};
+
 
 export class CancelPaymentIntent {
-  constructor(
-    private readonly uow: UnitOfWork,
-    private readonly deps: StatusChangeDeps,
-    private readonly attempts: PaymentAttemptRepository,
-    private readonly channels: PaymentChannelRegistry,
-  ) {}
+  constructor(private readonly deps: CancelPaymentIntentDeps) {}
 
   /**
    * Cancels an intent in `created` or `requires_payment` and writes `payment_intent.canceled`
@@ -23,7 +23,7 @@ export class CancelPaymentIntent {
    * canceled.
    */
   execute(input: { scope: AccountScope; id: string }): Promise<PaymentIntent> {
-    return this.uow.run(async () => {
+    return this.deps.uow.run(async () => {
       const found = await this.deps.intents.findByIdForUpdate(input.scope, input.id);
       if (!found) throw notFound('payment_intent', input.id);
       if (!CANCELABLE.includes(found.status)) {
@@ -33,9 +33,9 @@ export class CancelPaymentIntent {
           `Only a payment intent in status created or requires_payment can be canceled; this one is ${found.status}.`,
         );
       }
-      const ended = await endPendingAttempt(this.attempts, input.scope, found.id, 'canceled', this.deps.clock.now());
+      const ended = await endPendingAttempt(this.deps.attempts, input.scope, found.id, 'canceled', this.deps.clock.now());
       // The channel hears of it once the cancellation is committed, even when a caller's transaction encloses this one.
-      this.uow.afterCommit(() => voidOrder(this.channels, ended));
+      this.deps.uow.afterCommit(() => voidOrder(this.deps.channels, ended));
       return changeStatus(this.deps, { ...found, nextAction: undefined }, 'canceled');
     });
   }

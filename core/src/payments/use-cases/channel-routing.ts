@@ -1,6 +1,6 @@
+import type { Mode } from '../../shared';
 import { invalidParameter } from '../../shared';
 import type { PaymentChannel, PaymentChannelRegistry } from '../ports/payment-channel.port';
-import type { Mode } from '../../shared';
 
 function fits(channel: PaymentChannel, mode: Mode, method: string, currency: string): boolean {
   const c = channel.capabilities;

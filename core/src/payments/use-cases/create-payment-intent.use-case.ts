@@ -1,19 +1,11 @@
-import { CHANNELS, findPaymentMethod, payableCurrencies } from '../domain/catalog';
-import { newId } from '../../shared';
-import { validateMetadata } from '../../shared';
-import type { AccountScope } from '../../shared';
-import { assertAmount, assertCurrency } from '../../shared';
-import type { PaymentIntent } from '../domain/payment-intent.entity';
-import { unlockedFx, type PaymentPricing } from '../../fx';
-import { validateReturnUrl } from '../domain/return-url';
-import { base64url } from '../../shared';
-import { invalidParameter } from '../../shared';
 import type { CheckoutSessionRepository } from '../../checkout';
-import type { Clock } from '../../shared';
-import type { Digest } from '../../shared';
+import { unlockedFx, type PaymentPricing } from '../../fx';
+import type { AccountScope, Clock, Digest, RandomSource, UnitOfWork } from '../../shared';
+import { assertAmount, assertCurrency, base64url, invalidParameter, newId, validateMetadata } from '../../shared';
+import { CHANNELS, findPaymentMethod, payableCurrencies } from '../domain/catalog';
+import type { PaymentIntent } from '../domain/payment-intent.entity';
+import { validateReturnUrl } from '../domain/return-url';
 import type { PaymentIntentRepository } from '../ports/payment-intent.repository.port';
-import type { RandomSource } from '../../shared';
-import type { UnitOfWork } from '../../shared';
 
 export const PAYMENT_INTENT_LIMITS = {
   merchantOrderIdLength: 255,
@@ -48,18 +40,20 @@ export interface CheckoutSettings {
   /** Public base URL of the service, e.g. `https://pay.example.com`. */
   readonly publicBaseUrl: string;
 }
+export interface CreatePaymentIntentDeps {
+  readonly uow: UnitOfWork;
+  readonly intents: PaymentIntentRepository;
+  readonly sessions: CheckoutSessionRepository;
+  readonly clock: Clock;
+  readonly random: RandomSource;
+  readonly digest: Digest;
+  readonly settings: CheckoutSettings;
+  readonly pricing: PaymentPricing;
+}
+
 
 export class CreatePaymentIntent {
-  constructor(
-    private readonly uow: UnitOfWork,
-    private readonly intents: PaymentIntentRepository,
-    private readonly sessions: CheckoutSessionRepository,
-    private readonly clock: Clock,
-    private readonly random: RandomSource,
-    private readonly digest: Digest,
-    private readonly settings: CheckoutSettings,
-    private readonly pricing: PaymentPricing,
-  ) {}
+  constructor(private readonly deps: CreatePaymentIntentDeps) {}
 
   /**
    * Throws CoreError validation errors (an amount that would convert past what the settlement
@@ -68,12 +62,12 @@ export class CreatePaymentIntent {
   async execute(input: CreatePaymentIntentInput): Promise<CreatePaymentIntentOutput> {
     const intent = this.buildIntent(input);
     // Asked before the transaction opens: a rate source may be remote.
-    if (input.settlementCurrency !== undefined) await this.pricing.assertConvertible(intent.amount, intent.currency, input.settlementCurrency);
-    const token = base64url(this.random.bytes(32));
-    await this.uow.run(async () => {
-      await this.intents.insert(intent);
-      await this.sessions.insert({
-        tokenDigest: this.digest.sha256Hex(token),
+    if (input.settlementCurrency !== undefined) await this.deps.pricing.assertConvertible(intent.amount, intent.currency, input.settlementCurrency);
+    const token = base64url(this.deps.random.bytes(32));
+    await this.deps.uow.run(async () => {
+      await this.deps.intents.insert(intent);
+      await this.deps.sessions.insert({
+        tokenDigest: this.deps.digest.sha256Hex(token),
         paymentIntentId: intent.id,
         merchantId: intent.merchantId,
         mode: intent.mode,
@@ -81,7 +75,7 @@ export class CreatePaymentIntent {
         created: intent.created,
       });
     });
-    return { intent, checkoutUrl: `${this.settings.publicBaseUrl.replace(/\/$/, '')}/c/${token}` };
+    return { intent, checkoutUrl: `${this.deps.settings.publicBaseUrl.replace(/\/$/, '')}/c/${token}` };
   }
 
   private buildIntent(input: CreatePaymentIntentInput): PaymentIntent {
@@ -114,9 +108,9 @@ export class CreatePaymentIntent {
     if (!Number.isInteger(expiresIn) || expiresIn < limits.expiresIn.min || expiresIn > limits.expiresIn.max) {
       throw invalidParameter('expires_in', `expires_in must be whole seconds from ${limits.expiresIn.min} to ${limits.expiresIn.max}.`);
     }
-    const now = this.clock.now();
+    const now = this.deps.clock.now();
     return {
-      id: newId(this.random, 'payment_intent'),
+      id: newId(this.deps.random, 'payment_intent'),
       merchantId: input.scope.merchantId,
       mode: input.scope.mode,
       amount: input.amount,

@@ -1,11 +1,17 @@
-import { isDueForExpiry, type PaymentIntent } from '../domain/payment-intent.entity';
-import { MODES, type Mode } from '../../shared';
 import type { ItemJob } from '../../jobs';
-import { changeStatus, type StatusChangeDeps } from './payment-intent-status-change';
-import { endPendingAttempt, voidOrder } from './pending-attempt';
+import type { UnitOfWork } from '../../shared';
+import { MODES, type Mode } from '../../shared';
+import { isDueForExpiry, type PaymentIntent } from '../domain/payment-intent.entity';
 import type { PaymentAttemptRepository } from '../ports/payment-attempt.repository.port';
 import type { PaymentChannelRegistry } from '../ports/payment-channel.port';
-import type { UnitOfWork } from '../../shared';
+import { changeStatus, type StatusChangeDeps } from './payment-intent-status-change';
+import { endPendingAttempt, voidOrder } from './pending-attempt';
+export type ExpirePaymentIntentsDeps = StatusChangeDeps & {
+  readonly uow: UnitOfWork;
+  readonly attempts: PaymentAttemptRepository;
+  readonly channels: PaymentChannelRegistry;
+};
+
 
 /**
  * The expiry timer: intents in created, requires_payment or failed whose `expires_at` has passed
@@ -14,12 +20,7 @@ import type { UnitOfWork } from '../../shared';
  * skipped when another worker (or a cancel) got there first.
  */
 export class ExpirePaymentIntents implements ItemJob<PaymentIntent> {
-  constructor(
-    private readonly uow: UnitOfWork,
-    private readonly deps: StatusChangeDeps,
-    private readonly attempts: PaymentAttemptRepository,
-    private readonly channels: PaymentChannelRegistry,
-  ) {}
+  constructor(private readonly deps: ExpirePaymentIntentsDeps) {}
 
   readonly name = 'expire-payment-intents';
   readonly lanes = MODES;
@@ -35,12 +36,12 @@ export class ExpirePaymentIntents implements ItemJob<PaymentIntent> {
   /** Expires one due intent; false when another worker (or a cancel) got there first. */
   handle(candidate: PaymentIntent): Promise<boolean> {
     const scope = { merchantId: candidate.merchantId, mode: candidate.mode };
-    return this.uow.run(async () => {
+    return this.deps.uow.run(async () => {
       const intent = await this.deps.intents.findByIdForUpdate(scope, candidate.id);
       const now = this.deps.clock.now();
       if (!intent || !isDueForExpiry(intent, now)) return false;
-      const ended = await endPendingAttempt(this.attempts, scope, intent.id, 'expired', now);
-      this.uow.afterCommit(() => voidOrder(this.channels, ended));
+      const ended = await endPendingAttempt(this.deps.attempts, scope, intent.id, 'expired', now);
+      this.deps.uow.afterCommit(() => voidOrder(this.deps.channels, ended));
       await changeStatus(this.deps, { ...intent, nextAction: undefined }, 'expired');
       return true;
     });

@@ -1,15 +1,21 @@
-import type { Dispute } from '../../disputes';
+import type { Dispute, RecordDisputeReport } from '../../disputes';
 import type { Mode } from '../../shared';
-import type { PaymentIntent } from '../domain/payment-intent.entity';
 import { CoreError } from '../../shared';
+import type { PaymentIntent } from '../domain/payment-intent.entity';
 import type { PaymentAttemptRepository } from '../ports/payment-attempt.repository.port';
 import type { PaymentChannel, PaymentChannelRegistry } from '../ports/payment-channel.port';
 import type { RecordChannelReport } from './record-channel-report.use-case';
-import type { RecordDisputeReport } from '../../disputes';
 
 function unknownOrder(): CoreError {
   return new CoreError('resource_not_found', 'not_found', 'No order of this channel matches the callback.');
 }
+export interface HandleChannelCallbackDeps {
+  readonly channels: PaymentChannelRegistry;
+  readonly attempts: PaymentAttemptRepository;
+  readonly recordReport: RecordChannelReport;
+  readonly recordDisputeReport?: RecordDisputeReport;
+}
+
 
 /**
  * A channel's callback: its signature is checked, then the channel is asked (the confirming
@@ -17,19 +23,14 @@ function unknownOrder(): CoreError {
  * callback changes nothing.
  */
 export class HandleChannelCallback {
-  constructor(
-    private readonly channels: PaymentChannelRegistry,
-    private readonly attempts: PaymentAttemptRepository,
-    private readonly recordReport: RecordChannelReport,
-    private readonly recordDisputeReport?: RecordDisputeReport,
-  ) {}
+  constructor(private readonly deps: HandleChannelCallbackDeps) {}
 
   async execute(input: { channel: string; mode: Mode; headers: Readonly<Record<string, string | undefined>>; rawBody: string }): Promise<PaymentIntent | Dispute> {
-    const channel = this.channels.find(input.channel);
+    const channel = this.deps.channels.find(input.channel);
     if (!channel || !channel.capabilities.modes.includes(input.mode)) throw unknownOrder();
     const callback = channel.verifyCallback(input.mode, input.headers, input.rawBody);
     if (callback.kind === 'dispute') return this.dispute(channel, input.mode, callback.channelDisputeId);
-    const attempt = await this.attempts.findByReference(callback.reference);
+    const attempt = await this.deps.attempts.findByReference(callback.reference);
     if (!attempt || attempt.channel !== input.channel || attempt.mode !== input.mode || attempt.channelOrderId !== callback.channelOrderId) {
       throw unknownOrder();
     }
@@ -37,7 +38,7 @@ export class HandleChannelCallback {
     if (report.channelOrderId !== attempt.channelOrderId || report.reference !== attempt.id) {
       throw new CoreError('channel_error', 'unavailable', 'The channel answered about another order.', { retryAfterSeconds: 5 });
     }
-    return this.recordReport.execute({ attempt, report });
+    return this.deps.recordReport.execute({ attempt, report });
   }
 
   /**
@@ -45,15 +46,15 @@ export class HandleChannelCallback {
    * be one of our attempts on this channel and mode; the notice's own claims decide nothing.
    */
   private async dispute(channel: PaymentChannel, mode: Mode, channelDisputeId: string): Promise<Dispute> {
-    if (!channel.queryDispute || !this.recordDisputeReport) throw unknownOrder();
+    if (!channel.queryDispute || !this.deps.recordDisputeReport) throw unknownOrder();
     const report = await channel.queryDispute(mode, channelDisputeId);
     if (report.channelDisputeId !== channelDisputeId) {
       throw new CoreError('channel_error', 'unavailable', 'The channel answered about another dispute.', { retryAfterSeconds: 5 });
     }
-    const attempt = await this.attempts.findByReference(report.reference);
+    const attempt = await this.deps.attempts.findByReference(report.reference);
     if (!attempt || attempt.channel !== channel.capabilities.name || attempt.mode !== mode || attempt.channelOrderId !== report.channelOrderId) {
       throw unknownOrder();
     }
-    return this.recordDisputeReport.execute({ attempt, report });
+    return this.deps.recordDisputeReport.execute({ attempt, report });
   }
 }

@@ -1,10 +1,8 @@
-import type { Clock } from '../../shared';
-import type { PaymentIntentRepository } from '../ports/payment-intent.repository.port';
-import type { RandomSource } from '../../shared';
-import { truncateToSecond, type DomainEvent } from '../../webhooks';
-import { publishEvent, type EventPublishDeps } from '../../webhooks';
+import type { Clock, RandomSource } from '../../shared';
 import { newId } from '../../shared';
+import { publishEvent, truncateToSecond, type DomainEvent, type EventPublishDeps } from '../../webhooks';
 import { statusEmitsEvent, transition, type PaymentIntent, type PaymentIntentStatus } from '../domain/payment-intent.entity';
+import type { PaymentIntentRepository } from '../ports/payment-intent.repository.port';
 
 export function paymentIntentEvent(intent: PaymentIntent, random: RandomSource, now: Date): DomainEvent {
   return {

@@ -1,7 +1,7 @@
-import type { PaymentAttemptRepository } from '../ports/payment-attempt.repository.port';
-import type { PaymentChannelRegistry } from '../ports/payment-channel.port';
 import type { AccountScope } from '../../shared';
 import { describeFailure, type AttemptFailureCode, type PaymentAttempt } from '../domain/payment-attempt.entity';
+import type { PaymentAttemptRepository } from '../ports/payment-attempt.repository.port';
+import type { PaymentChannelRegistry } from '../ports/payment-channel.port';
 
 /**
  * Fails the intent's pending attempt, if any, because the intent ended (expired, canceled).

@@ -1,16 +1,13 @@
+import { unlockedFx } from '../../fx';
+import type { AccountScope, LockManager, UnitOfWork } from '../../shared';
+import { CoreError, invalidParameter, newId, notFound } from '../../shared';
 import { findPaymentMethod } from '../domain/catalog';
-import { routeChannel } from './channel-routing';
-import { newId } from '../../shared';
-import type { AccountScope } from '../../shared';
 import { describeFailure, type PaymentAttempt } from '../domain/payment-attempt.entity';
 import type { PaymentIntent } from '../domain/payment-intent.entity';
-import { changeStatus, type StatusChangeDeps } from './payment-intent-status-change';
-import { unlockedFx } from '../../fx';
-import { CoreError, invalidParameter, notFound } from '../../shared';
-import type { LockManager } from '../../shared';
 import type { PaymentAttemptRepository } from '../ports/payment-attempt.repository.port';
 import type { PaymentChannel, PaymentChannelRegistry, PlaceOrderResult } from '../ports/payment-channel.port';
-import type { UnitOfWork } from '../../shared';
+import { routeChannel } from './channel-routing';
+import { changeStatus, type StatusChangeDeps } from './payment-intent-status-change';
 
 /** Intent statuses a new attempt may start from. */
 const PAYABLE = ['created', 'requires_payment', 'failed'] as const;
@@ -29,6 +26,14 @@ export interface PlaceAttemptResult {
 export function callbackUrl(settings: ChannelCallbackSettings, channel: string, mode: string): string {
   return `${settings.callbackBaseUrl.replace(/\/$/, '')}/channels/${channel}/callback/${mode}`;
 }
+export type PlaceAttemptDeps = StatusChangeDeps & {
+  readonly uow: UnitOfWork;
+  readonly locks: LockManager;
+  readonly attempts: PaymentAttemptRepository;
+  readonly channels: PaymentChannelRegistry;
+  readonly settings: ChannelCallbackSettings;
+};
+
 
 /**
  * `POST /v1/payment_intents/{id}/attempts`. At most one attempt is pending per intent: under the
@@ -38,17 +43,10 @@ export function callbackUrl(settings: ChannelCallbackSettings, channel: string, 
  * the second records the channel's answer with the intent's change and event.
  */
 export class PlaceAttempt {
-  constructor(
-    private readonly uow: UnitOfWork,
-    private readonly locks: LockManager,
-    private readonly attempts: PaymentAttemptRepository,
-    private readonly channels: PaymentChannelRegistry,
-    private readonly deps: StatusChangeDeps,
-    private readonly settings: ChannelCallbackSettings,
-  ) {}
+  constructor(private readonly deps: PlaceAttemptDeps) {}
 
   execute(input: { scope: AccountScope; intentId: string; paymentMethod: string; channel?: string }): Promise<PlaceAttemptResult> {
-    return this.locks.withLock(`payment_intent:${input.intentId}:attempt`, 60_000, async () => {
+    return this.deps.locks.withLock(`payment_intent:${input.intentId}:attempt`, 60_000, async () => {
       const reserved = await this.reserve(input);
       if (reserved.kind === 'existing') return { attempt: reserved.attempt, created: false };
       const { attempt, channel, intent } = reserved;
@@ -58,7 +56,7 @@ export class PlaceAttempt {
         amount: attempt.amount,
         currency: attempt.currency,
         paymentMethod: attempt.paymentMethod,
-        callbackUrl: callbackUrl(this.settings, channel.capabilities.name, attempt.mode),
+        callbackUrl: callbackUrl(this.deps.settings, channel.capabilities.name, attempt.mode),
         expiresAt: intent.expiresAt ?? new Date(this.deps.clock.now().getTime() + 3600_000),
       });
       const recorded = await this.record(input.scope, attempt, channel, result);
@@ -73,10 +71,10 @@ export class PlaceAttempt {
   private async reserve(input: { scope: AccountScope; intentId: string; paymentMethod: string; channel?: string }): Promise<
     { kind: 'existing'; attempt: PaymentAttempt } | { kind: 'new'; attempt: PaymentAttempt; channel: PaymentChannel; intent: PaymentIntent }
   > {
-    return this.uow.run(async () => {
+    return this.deps.uow.run(async () => {
       const intent = await this.deps.intents.findByIdForUpdate(input.scope, input.intentId);
       if (!intent) throw notFound('payment_intent', input.intentId);
-      const pending = await this.attempts.findPending(input.scope, intent.id);
+      const pending = await this.deps.attempts.findPending(input.scope, intent.id);
       if (pending?.channelOrderId !== undefined) return { kind: 'existing', attempt: pending };
       const now = this.deps.clock.now();
       if (!(PAYABLE as readonly string[]).includes(intent.status) || (intent.expiresAt !== undefined && intent.expiresAt <= now)) {
@@ -84,7 +82,7 @@ export class PlaceAttempt {
       }
       if (pending) {
         // A crash between placing and recording: resume with the same attempt (same channel reference).
-        const channel = this.channels.find(pending.channel);
+        const channel = this.deps.channels.find(pending.channel);
         if (channel) return { kind: 'new', attempt: pending, channel, intent };
       }
       const method = findPaymentMethod(input.paymentMethod);
@@ -92,7 +90,7 @@ export class PlaceAttempt {
       if (!method.currencies.includes(intent.currency)) {
         throw invalidParameter('payment_method', `${method.method} does not collect ${intent.currency}.`);
       }
-      const channel = routeChannel(this.channels, {
+      const channel = routeChannel(this.deps.channels, {
         mode: intent.mode,
         method: method.method,
         currency: intent.currency,
@@ -113,27 +111,27 @@ export class PlaceAttempt {
         updated: now,
         version: 0,
       };
-      await this.attempts.insert(attempt);
+      await this.deps.attempts.insert(attempt);
       return { kind: 'new', attempt, channel, intent };
     });
   }
 
   private record(scope: AccountScope, placed: PaymentAttempt, channel: PaymentChannel, result: PlaceOrderResult): Promise<PaymentAttempt> {
-    return this.uow.run(async () => {
+    return this.deps.uow.run(async () => {
       const intent = await this.deps.intents.findByIdForUpdate(scope, placed.paymentIntentId);
-      const attempt = await this.attempts.findById(scope, placed.id);
+      const attempt = await this.deps.attempts.findById(scope, placed.id);
       if (!intent || !attempt) throw notFound('payment_attempt', placed.id);
       const now = this.deps.clock.now();
       if (result.outcome === 'refused') {
-        const failed = await this.attempts.update({ ...attempt, status: 'failed', failureCode: result.failureCode, failureMessage: describeFailure(result.failureCode), updated: now });
+        const failed = await this.deps.attempts.update({ ...attempt, status: 'failed', failureCode: result.failureCode, failureMessage: describeFailure(result.failureCode), updated: now });
         if (intent.status !== 'failed') await changeStatus(this.deps, { ...intent, paymentMethod: attempt.paymentMethod, nextAction: undefined }, 'failed');
         return failed;
       }
       if (attempt.status !== 'pending') {
         // Canceled or expired meanwhile: keep the channel's order id so the order can be voided.
-        return this.attempts.update({ ...attempt, channelOrderId: result.channelOrderId, updated: now });
+        return this.deps.attempts.update({ ...attempt, channelOrderId: result.channelOrderId, updated: now });
       }
-      const stored = await this.attempts.update({
+      const stored = await this.deps.attempts.update({
         ...attempt,
         channelOrderId: result.channelOrderId,
         nextAction: result.nextAction,

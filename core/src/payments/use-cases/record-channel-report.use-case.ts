@@ -1,22 +1,29 @@
-import type { AccountScope } from '../../shared';
+import type { PaymentPricing } from '../../fx';
+import type { Ledger } from '../../ledger';
+import { duplicatePaymentPosting, paymentPosting, pricedPayment } from '../../ledger';
+import type { MerchantRepository } from '../../merchants';
+import type { AccountScope, OperatorAlerts, UnitOfWork } from '../../shared';
+import { notFound } from '../../shared';
 import { describeFailure, type PaymentAttempt } from '../domain/payment-attempt.entity';
 import type { PaymentIntent, PaymentIntentStatus } from '../domain/payment-intent.entity';
-import { changeStatus, type StatusChangeDeps } from './payment-intent-status-change';
-import type { PaymentPricing } from '../../fx';
-import { duplicatePaymentPosting, paymentPosting, pricedPayment } from '../../ledger';
-import type { Ledger } from '../../ledger';
-import { notFound } from '../../shared';
-import type { MerchantRepository } from '../../merchants';
-import type { OperatorAlerts } from '../../shared';
 import type { PaymentAttemptRepository } from '../ports/payment-attempt.repository.port';
 import type { ChannelOrderStatus } from '../ports/payment-channel.port';
-import type { UnitOfWork } from '../../shared';
+import { changeStatus, type StatusChangeDeps } from './payment-intent-status-change';
 
 /** Intent statuses in which a payer holds a live credential. */
 const AWAITING_PAYER: readonly PaymentIntentStatus[] = ['requires_payment', 'processing'];
 
 /** Intent statuses in which the intent is paid: a success of another attempt then is a second payment. */
 const PAID: readonly PaymentIntentStatus[] = ['succeeded', 'channel_settled'];
+export type RecordChannelReportDeps = StatusChangeDeps & {
+  readonly uow: UnitOfWork;
+  readonly attempts: PaymentAttemptRepository;
+  readonly merchants: MerchantRepository;
+  readonly pricing: PaymentPricing;
+  readonly ledger: Ledger;
+  readonly alerts: OperatorAlerts;
+};
+
 
 /**
  * Applies what the channel's confirming query says about an attempt's order: the one place a
@@ -33,28 +40,20 @@ const PAID: readonly PaymentIntentStatus[] = ['succeeded', 'channel_settled'];
  * exists yet); `payments duplicates` in the admin CLI lists what is owed.
  */
 export class RecordChannelReport {
-  constructor(
-    private readonly uow: UnitOfWork,
-    private readonly attempts: PaymentAttemptRepository,
-    private readonly merchants: MerchantRepository,
-    private readonly deps: StatusChangeDeps,
-    private readonly pricing: PaymentPricing,
-    private readonly ledger: Ledger,
-    private readonly alerts: OperatorAlerts,
-  ) {}
+  constructor(private readonly deps: RecordChannelReportDeps) {}
 
   async execute(input: { attempt: PaymentAttempt; report: ChannelOrderStatus }): Promise<PaymentIntent> {
     const { attempt: known, report } = input;
     const scope: AccountScope = { merchantId: known.merchantId, mode: known.mode };
-    const merchant = await this.merchants.findById(known.merchantId);
+    const merchant = await this.deps.merchants.findById(known.merchantId);
     if (!merchant) throw notFound('merchant', known.merchantId);
     const before = await this.deps.intents.findById(scope, known.paymentIntentId);
     // A remote rate source is asked before the transaction opens, never inside it.
-    const rate = report.status === 'paid' && before ? await this.pricing.rateFor(before, merchant.settlementCurrency) : undefined;
+    const rate = report.status === 'paid' && before ? await this.deps.pricing.rateFor(before, merchant.settlementCurrency) : undefined;
 
-    return this.uow.run(async () => {
+    return this.deps.uow.run(async () => {
       const intent = await this.deps.intents.findByIdForUpdate(scope, known.paymentIntentId);
-      const attempt = await this.attempts.findById(scope, known.id);
+      const attempt = await this.deps.attempts.findById(scope, known.id);
       if (!intent || !attempt) throw notFound('payment_attempt', known.id);
       const now = this.deps.clock.now();
       const current = intent.status;
@@ -64,14 +63,14 @@ export class RecordChannelReport {
         if (attempt.status !== 'succeeded') {
           const succeeded: PaymentAttempt = { ...attempt, status: 'succeeded', succeededAt: now, updated: now, nextCheckAt: undefined, failureCode: undefined, failureMessage: undefined };
           if (alreadyPaid) return this.recordSecondPayment(succeeded, intent, now);
-          await this.attempts.update(succeeded);
+          await this.deps.attempts.update(succeeded);
         }
         if (alreadyPaid) return intent;
-        const paid = this.pricing.onPaid({ ...intent, paymentMethod: attempt.paymentMethod, nextAction: undefined }, attempt.paymentMethod, merchant.settlementCurrency, rate);
+        const paid = this.deps.pricing.onPaid({ ...intent, paymentMethod: attempt.paymentMethod, nextAction: undefined }, attempt.paymentMethod, merchant.settlementCurrency, rate);
         const succeeded = await changeStatus(this.deps, paid, 'succeeded');
         // Booked with the success when priced now; a rate that locks at channel settlement books it then.
         const payment = pricedPayment(succeeded);
-        if (payment) await this.ledger.post(paymentPosting(payment, now));
+        if (payment) await this.deps.ledger.post(paymentPosting(payment, now));
         return succeeded;
       }
 
@@ -80,7 +79,7 @@ export class RecordChannelReport {
 
       if (report.status === 'paid' || report.status === 'failed') {
         const mismatch = report.status === 'paid';
-        await this.attempts.update({
+        await this.deps.attempts.update({
           ...attempt,
           status: 'failed',
           failureCode: mismatch ? 'channel_error' : report.failureCode ?? 'channel_error',
@@ -100,14 +99,14 @@ export class RecordChannelReport {
 
   /** Inside the report's unit of work, with the intent's row locked. */
   private async recordSecondPayment(succeeded: PaymentAttempt, intent: PaymentIntent, now: Date): Promise<PaymentIntent> {
-    const paidBy = await this.attempts.findSucceeded(intent, intent.id);
+    const paidBy = await this.deps.attempts.findSucceeded(intent, intent.id);
     // Only a success of one of its attempts makes an intent paid, in the same transaction.
     if (!paidBy) throw new Error(`Payment intent ${intent.id} is ${intent.status} but none of its attempts succeeded.`);
-    const duplicate = await this.attempts.update({ ...succeeded, duplicateOf: paidBy.id });
+    const duplicate = await this.deps.attempts.update({ ...succeeded, duplicateOf: paidBy.id });
     const scope: AccountScope = { merchantId: intent.merchantId, mode: intent.mode };
-    await this.ledger.post(duplicatePaymentPosting({ attemptId: duplicate.id, scope, amount: { amount: duplicate.amount, currency: duplicate.currency } }, now));
-    this.uow.afterCommit(async () =>
-      this.alerts.duplicatePayment({
+    await this.deps.ledger.post(duplicatePaymentPosting({ attemptId: duplicate.id, scope, amount: { amount: duplicate.amount, currency: duplicate.currency } }, now));
+    this.deps.uow.afterCommit(async () =>
+      this.deps.alerts.duplicatePayment({
         attemptId: duplicate.id,
         paymentIntentId: intent.id,
         merchantId: intent.merchantId,

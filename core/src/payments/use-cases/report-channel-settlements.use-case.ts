@@ -1,16 +1,15 @@
-import { changeStatus, type StatusChangeDeps } from './payment-intent-status-change';
-import type { PaymentPricing } from '../../fx';
-import { bookPayment } from '../../disputes';
-import { CoreError } from '../../shared';
 import type { DisputeRepository } from '../../disputes';
+import { bookPayment } from '../../disputes';
+import type { PaymentPricing } from '../../fx';
+import type { ItemJob, JobPass } from '../../jobs';
 import type { Ledger } from '../../ledger';
 import type { MerchantRepository } from '../../merchants';
+import type { UnitOfWork } from '../../shared';
+import { CoreError, MODES, type Mode } from '../../shared';
+import type { PaymentIntent } from '../domain/payment-intent.entity';
 import type { PaymentAttemptRepository } from '../ports/payment-attempt.repository.port';
 import type { PaymentChannelRegistry } from '../ports/payment-channel.port';
-import type { UnitOfWork } from '../../shared';
-import { MODES, type Mode } from '../../shared';
-import type { PaymentIntent } from '../domain/payment-intent.entity';
-import type { ItemJob, JobPass } from '../../jobs';
+import { changeStatus, type StatusChangeDeps } from './payment-intent-status-change';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -31,6 +30,16 @@ function unpriceable(intent: PaymentIntent, settlementCurrency: string): CoreErr
     `Payment ${intent.id} of ${intent.amount} ${intent.currency} converts past 2^53 − 1 minor units of ${settlementCurrency} at the rate now; it waits until a rate prices it exactly.`,
   );
 }
+export type ReportChannelSettlementsDeps = StatusChangeDeps & {
+  readonly uow: UnitOfWork;
+  readonly attempts: PaymentAttemptRepository;
+  readonly merchants: MerchantRepository;
+  readonly channels: PaymentChannelRegistry;
+  readonly pricing: PaymentPricing;
+  readonly ledger: Ledger;
+  readonly disputes: DisputeRepository;
+};
+
 
 /**
  * A background job (run by `RunItemJobs`, one intent at a time): asks the channel of each succeeded intent whether it settled the funds to the platform. A
@@ -39,16 +48,7 @@ function unpriceable(intent: PaymentIntent, settlementCurrency: string): CoreErr
  * not booked at success (its rate waited for this point) is booked now.
  */
 export class ReportChannelSettlements implements ItemJob<PaymentIntent> {
-  constructor(
-    private readonly uow: UnitOfWork,
-    private readonly attempts: PaymentAttemptRepository,
-    private readonly merchants: MerchantRepository,
-    private readonly channels: PaymentChannelRegistry,
-    private readonly deps: StatusChangeDeps,
-    private readonly pricing: PaymentPricing,
-    private readonly ledger: Ledger,
-    private readonly disputes: DisputeRepository,
-  ) {}
+  constructor(private readonly deps: ReportChannelSettlementsDeps) {}
 
   readonly name = 'report-channel-settlements';
   readonly lanes = MODES;
@@ -64,8 +64,8 @@ export class ReportChannelSettlements implements ItemJob<PaymentIntent> {
   /** Asks the channel about one succeeded intent; true when it settled. */
   async handle(candidate: PaymentIntent, pass: JobPass): Promise<boolean> {
     const scope = { merchantId: candidate.merchantId, mode: candidate.mode };
-    const attempt = await this.attempts.findSucceeded(scope, candidate.id);
-    const channel = attempt ? this.channels.find(attempt.channel) : undefined;
+    const attempt = await this.deps.attempts.findSucceeded(scope, candidate.id);
+    const channel = attempt ? this.deps.channels.find(attempt.channel) : undefined;
     // A channel that fails to answer is not asked again this pass: one slow channel must not
     // hold the lane for a timeout per intent.
     if (!attempt?.channelOrderId || !channel || pass.isDown(attempt.channel)) return false;
@@ -80,24 +80,24 @@ export class ReportChannelSettlements implements ItemJob<PaymentIntent> {
       await this.deps.intents.deferSettlementCheck(candidate.id, new Date(now.getTime() + settlementRecheckMs(now.getTime() - candidate.updated.getTime())));
       return false;
     }
-    const merchant = await this.merchants.findById(candidate.merchantId);
+    const merchant = await this.deps.merchants.findById(candidate.merchantId);
     if (!merchant) return false;
-    const rate = await this.pricing.rateFor(candidate, merchant.settlementCurrency);
+    const rate = await this.deps.pricing.rateFor(candidate, merchant.settlementCurrency);
     // Without the rate it must lock at, the intent waits for a later pass rather than settle unpriced.
-    if (this.pricing.needsRate(candidate, merchant.settlementCurrency) && rate === undefined) return false;
-    return this.uow.run(async () => {
+    if (this.deps.pricing.needsRate(candidate, merchant.settlementCurrency) && rate === undefined) return false;
+    return this.deps.uow.run(async () => {
       const intent = await this.deps.intents.findByIdForUpdate(scope, candidate.id);
       if (intent?.status !== 'succeeded') return false;
       const now = this.deps.clock.now();
-      const priced = this.pricing.onChannelSettled(intent, attempt.paymentMethod, merchant.settlementCurrency, rate);
+      const priced = this.deps.pricing.onChannelSettled(intent, attempt.paymentMethod, merchant.settlementCurrency, rate);
       // Still unpriced with a rate in hand: the conversion would pass 2^53 − 1 (the rate moved that
       // far since creation). Settled unpriced, its money would never be booked: it stays succeeded
       // and fails this item, so operators see it, until a rate prices it exactly.
-      if (this.pricing.needsRate(priced, merchant.settlementCurrency)) throw unpriceable(intent, merchant.settlementCurrency);
+      if (this.deps.pricing.needsRate(priced, merchant.settlementCurrency)) throw unpriceable(intent, merchant.settlementCurrency);
       const settledIntent = await changeStatus(this.deps, { ...priced, availableAt: new Date(now.getTime() + merchant.settlementDelayDays * DAY_MS) }, 'channel_settled');
       // A payment whose rate locked only now is booked now (with the claim of a dispute it lost
       // meanwhile); one booked at success posts nothing again.
-      await bookPayment({ ledger: this.ledger, disputes: this.disputes }, settledIntent, now);
+      await bookPayment({ ledger: this.deps.ledger, disputes: this.deps.disputes }, settledIntent, now);
       return true;
     });
   }

@@ -1,10 +1,10 @@
+import type { DisputeRepository } from '../../disputes';
 import { isRuled } from '../../disputes';
 import type { AccountScope } from '../../shared';
+import { CoreError, invalidParameter, notFound } from '../../shared';
 import { PAYER_FAILURE_CODES, type AttemptFailureCode } from '../domain/payment-attempt.entity';
 import type { PaymentIntent } from '../domain/payment-intent.entity';
-import { CoreError, invalidParameter, notFound } from '../../shared';
 import type { PaymentAttemptRepository } from '../ports/payment-attempt.repository.port';
-import type { DisputeRepository } from '../../disputes';
 import type { PaymentChannelRegistry, SimulatedDisputeOutcome, SimulatedOutcome, SimulationInstruction } from '../ports/payment-channel.port';
 import type { PaymentIntentRepository } from '../ports/payment-intent.repository.port';
 
@@ -36,6 +36,13 @@ export interface SimulatePaymentInput {
    */
   readonly simulationKey?: string;
 }
+export interface SimulatePaymentDeps {
+  readonly intents: PaymentIntentRepository;
+  readonly attempts: PaymentAttemptRepository;
+  readonly channels: PaymentChannelRegistry;
+  readonly disputes?: DisputeRepository;
+}
+
 
 /**
  * `POST /v1/test/payment_intents/{id}/simulate`: tells the pending attempt's channel what to
@@ -44,12 +51,7 @@ export interface SimulatePaymentInput {
  * the intent as it stands once that callback landed.
  */
 export class SimulatePayment {
-  constructor(
-    private readonly intents: PaymentIntentRepository,
-    private readonly attempts: PaymentAttemptRepository,
-    private readonly channels: PaymentChannelRegistry,
-    private readonly disputes?: DisputeRepository,
-  ) {}
+  constructor(private readonly deps: SimulatePaymentDeps) {}
 
   async execute(input: SimulatePaymentInput): Promise<PaymentIntent> {
     if (input.scope.mode !== 'test') throw testModeRequired();
@@ -63,26 +65,26 @@ export class SimulatePayment {
     if (isDispute && (input.amount !== undefined || input.currency !== undefined)) {
       throw invalidParameter(input.amount !== undefined ? 'amount' : 'currency', 'A simulated dispute claims the whole ordered amount; amount and currency go with payment outcomes only.');
     }
-    const intent = await this.intents.findById(input.scope, input.intentId);
+    const intent = await this.deps.intents.findById(input.scope, input.intentId);
     if (!intent) throw notFound('payment_intent', input.intentId);
     const instruction = instructionOf(input);
     if (input.simulationKey !== undefined && (await this.tookEffect(input.scope, intent.id, instruction, input.simulationKey))) {
-      return (await this.intents.findById(input.scope, intent.id)) as PaymentIntent;
+      return (await this.deps.intents.findById(input.scope, intent.id)) as PaymentIntent;
     }
     if (instruction.kind === 'dispute') {
       await this.simulateDispute(input.scope, intent, input.outcome as DisputeOutcome, instruction.outcome, input.simulationKey);
-      return (await this.intents.findById(input.scope, intent.id)) as PaymentIntent;
+      return (await this.deps.intents.findById(input.scope, intent.id)) as PaymentIntent;
     }
-    const attempt = await this.attempts.findPending(input.scope, intent.id);
+    const attempt = await this.deps.attempts.findPending(input.scope, intent.id);
     if (!attempt?.channelOrderId) {
       throw new CoreError('invalid_state_transition', 'conflict', 'The payment intent has no pending attempt to simulate; create one first.');
     }
-    const channel = this.channels.find(attempt.channel);
+    const channel = this.deps.channels.find(attempt.channel);
     if (!channel?.capabilities.canSimulate || !channel.simulate) {
       throw new CoreError('simulation_unsupported', 'conflict', `The '${attempt.channel}' channel cannot be told what to report.`);
     }
     await channel.simulate(input.scope.mode, attempt.channelOrderId, instruction.outcome, input.simulationKey);
-    return (await this.intents.findById(input.scope, intent.id)) as PaymentIntent;
+    return (await this.deps.intents.findById(input.scope, intent.id)) as PaymentIntent;
   }
 
   /**
@@ -92,9 +94,9 @@ export class SimulatePayment {
    * callback that never landed before it answers yes.
    */
   private async tookEffect(scope: AccountScope, intentId: string, instruction: SimulationInstruction, simulationKey: string): Promise<boolean> {
-    const attempts = await this.attempts.listForIntent(scope, intentId);
+    const attempts = await this.deps.attempts.listForIntent(scope, intentId);
     for (const attempt of [...attempts].reverse()) {
-      const channel = this.channels.find(attempt.channel);
+      const channel = this.deps.channels.find(attempt.channel);
       if (!attempt.channelOrderId || !channel?.capabilities.canSimulate || !channel.confirmSimulation) continue;
       if (await channel.confirmSimulation(scope.mode, attempt.channelOrderId, instruction, simulationKey)) return true;
     }
@@ -113,7 +115,7 @@ export class SimulatePayment {
     simulationKey: string | undefined,
   ): Promise<void> {
     const paid = intent.status === 'succeeded' || intent.status === 'channel_settled';
-    const latest = this.disputes ? await this.disputes.findLatestForIntent(scope, intent.id) : undefined;
+    const latest = this.deps.disputes ? await this.deps.disputes.findLatestForIntent(scope, intent.id) : undefined;
     const open = latest !== undefined && !isRuled(latest);
     if (outcome === 'dispute_opened') {
       if (!paid) throw invalidTransition(`A dispute can be opened on a paid payment intent only; this one is ${intent.status}.`);
@@ -122,10 +124,10 @@ export class SimulatePayment {
     } else if (!open) {
       throw invalidTransition('The payment intent has no open dispute to rule on; simulate dispute_opened first.');
     }
-    const attempt = await this.attempts.findSucceeded(scope, intent.id);
+    const attempt = await this.deps.attempts.findSucceeded(scope, intent.id);
     if (!attempt?.channelOrderId) throw invalidTransition('The payment intent has no paid attempt to dispute.');
-    const channel = this.channels.find(attempt.channel);
-    if (!this.disputes || !channel?.capabilities.canSimulate || !channel.simulateDispute) {
+    const channel = this.deps.channels.find(attempt.channel);
+    if (!this.deps.disputes || !channel?.capabilities.canSimulate || !channel.simulateDispute) {
       throw new CoreError('simulation_unsupported', 'conflict', `The '${attempt.channel}' channel cannot be told to open or rule on disputes.`);
     }
     await channel.simulateDispute(scope.mode, attempt.channelOrderId, channelOutcome, simulationKey);

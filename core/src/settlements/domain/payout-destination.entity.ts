@@ -1,7 +1,5 @@
-import { invalidParameter } from '../../shared';
-import { validateLabel } from '../../shared';
 import type { Mode } from '../../shared';
-import { isKnownCurrency } from '../../shared';
+import { invalidParameter, isKnownCurrency, validateLabel } from '../../shared';
 
 export type PayoutDestinationType = 'bank_account' | 'simulated';
 export const PAYOUT_DESTINATION_TYPES: readonly PayoutDestinationType[] = ['bank_account', 'simulated'];

@@ -1,5 +1,4 @@
-import type { Mode } from '../../shared';
-import type { Money } from '../../shared';
+import type { Mode, Money } from '../../shared';
 
 export type SettlementStatus = 'pending' | 'processing' | 'paid' | 'failed';
 export const SETTLEMENT_STATUSES: readonly SettlementStatus[] = ['pending', 'processing', 'paid', 'failed'];

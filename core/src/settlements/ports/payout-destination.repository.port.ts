@@ -1,4 +1,5 @@
 import type { AccountScope, Mode } from '../../shared';
+import { token } from '../../shared';
 import type { PayoutDestination, PayoutDestinationStatus } from '../domain/payout-destination.entity';
 
 export interface PayoutDestinationRepository {
@@ -28,4 +29,4 @@ export interface PayoutDestinationRepository {
    */
   setVerification(scope: AccountScope, id: string, status: Exclude<PayoutDestinationStatus, 'unverified'>): Promise<boolean>;
 }
-export const PayoutDestinationRepository = Symbol('PayoutDestinationRepository');
+export const PayoutDestinationRepository = token<PayoutDestinationRepository>('PayoutDestinationRepository');

@@ -1,5 +1,5 @@
-import type { Mode } from '../../shared';
-import type { Money } from '../../shared';
+import type { Mode, Money } from '../../shared';
+import { token } from '../../shared';
 
 /** Bank details a payout is sent to; the account number in clear, so never log this object. */
 export interface PayoutAccount {
@@ -49,4 +49,4 @@ export interface PayoutGateway {
    */
   queryPayout(mode: Mode, reference: string): Promise<PayoutResult | undefined>;
 }
-export const PayoutGateway = Symbol('PayoutGateway');
+export const PayoutGateway = token<PayoutGateway>('PayoutGateway');

@@ -1,8 +1,7 @@
-import type { Mode } from '../../shared';
-import type { AccountScope } from '../../shared';
 import type { PaymentIntent } from '../../payments';
+import type { AccountScope, Mode, Page, PageRequest } from '../../shared';
+import { token } from '../../shared';
 import type { Settlement } from '../domain/settlement.entity';
-import type { Page, PageRequest } from '../../shared';
 
 export interface SettlementRepository {
   /** Stores a new settlement. A second `scheduled` one for the same merchant, mode, period end and part is CoreError `conflict`. */
@@ -38,4 +37,4 @@ export interface SettlementRepository {
   /** Frees the payments of a failed settlement, so a later one can cover them again. */
   releasePayments(scope: AccountScope, settlementId: string): Promise<number>;
 }
-export const SettlementRepository = Symbol('SettlementRepository');
+export const SettlementRepository = token<SettlementRepository>('SettlementRepository');

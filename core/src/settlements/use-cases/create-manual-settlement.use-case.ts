@@ -1,12 +1,10 @@
-import type { AccountScope } from '../../shared';
-import { openSettlement, SETTLEMENT_LOCK_TTL_MS, settlementLockKey, type SettlementDeps } from './settlement-batch';
-import type { Settlement } from '../domain/settlement.entity';
-import { CoreError, notFound } from '../../shared';
-import type { LockManager } from '../../shared';
-import type { MerchantRepository } from '../../merchants';
-import type { UnitOfWork } from '../../shared';
-import type { PaySettlement } from './pay-settlement.use-case';
+import type { SettlementWriterDeps } from './settlement-batch';
 import { IDEMPOTENCY } from '../../merchants';
+import type { AccountScope } from '../../shared';
+import { CoreError, notFound } from '../../shared';
+import type { Settlement } from '../domain/settlement.entity';
+import type { PaySettlement } from './pay-settlement.use-case';
+import { openSettlement, SETTLEMENT_LOCK_TTL_MS, settlementLockKey } from './settlement-batch';
 
 /**
  * A settlement answers for its request key as long as the idempotency key itself is remembered;
@@ -15,6 +13,10 @@ import { IDEMPOTENCY } from '../../merchants';
 function stillAnswersFor(settlement: Settlement, now: Date): boolean {
   return now.getTime() < settlement.created.getTime() + IDEMPOTENCY.retentionMs;
 }
+export interface CreateManualSettlementDeps extends SettlementWriterDeps {
+  readonly pay: PaySettlement;
+}
+
 
 /**
  * `POST /v1/settlements`: a merchant on the `manual` schedule settles what is available now. Others
@@ -30,10 +32,7 @@ function stillAnswersFor(settlement: Settlement, now: Date): boolean {
  * long as the key is remembered (24 hours).
  */
 export class CreateManualSettlement {
-  constructor(
-    private readonly deps: SettlementDeps & { readonly uow: UnitOfWork; readonly merchants: MerchantRepository; readonly locks: LockManager },
-    private readonly pay: PaySettlement,
-  ) {}
+  constructor(private readonly deps: CreateManualSettlementDeps) {}
 
   async execute(input: { scope: AccountScope; requestKey?: string }): Promise<Settlement> {
     const { scope, requestKey } = input;
@@ -58,7 +57,7 @@ export class CreateManualSettlement {
     });
     if (scope.mode !== 'test' || created.status !== 'pending') return created;
     try {
-      const outcome = await this.pay.execute({ scope, id: created.id });
+      const outcome = await this.deps.pay.execute({ scope, id: created.id });
       return outcome.kind === 'unknown' ? created : outcome.settlement;
     } catch {
       // The settlement exists and the payout job finishes it; the caller still learns of it.

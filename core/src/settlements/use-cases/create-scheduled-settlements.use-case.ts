@@ -1,13 +1,10 @@
-import type { Merchant } from '../../merchants';
-import { MODES, type AccountScope, type Mode } from '../../shared';
+import type { SettlementWriterDeps } from './settlement-batch';
 import type { ItemJob } from '../../jobs';
-import { openSettlement, SETTLEMENT_LOCK_TTL_MS, settlementLockKey, type SettlementDeps } from './settlement-batch';
+import type { Merchant } from '../../merchants';
+import { isCoreError, LockBusyError, MODES, type AccountScope, type Mode } from '../../shared';
 import { lastCompletePeriod, type SettlementPeriod } from '../domain/settlement-period';
 import type { Settlement } from '../domain/settlement.entity';
-import { isCoreError, LockBusyError } from '../../shared';
-import type { LockManager } from '../../shared';
-import type { MerchantRepository } from '../../merchants';
-import type { UnitOfWork } from '../../shared';
+import { openSettlement, SETTLEMENT_LOCK_TTL_MS, settlementLockKey } from './settlement-batch';
 
 const SCHEDULED = ['daily', 'weekly', 'monthly'] as const;
 const MERCHANT_PAGE = 100;
@@ -34,7 +31,7 @@ export type ScheduledSettlementOutcome = Settlement | 'uncovered' | undefined;
  * merchant, mode and period end, so two workers never make one twice.
  */
 export class CreateScheduledSettlements implements ItemJob<ScheduledSettlementItem, ScheduledSettlementOutcome> {
-  constructor(private readonly deps: SettlementDeps & { readonly uow: UnitOfWork; readonly merchants: MerchantRepository; readonly locks: LockManager }) {}
+  constructor(private readonly deps: SettlementWriterDeps) {}
 
   readonly name = 'settle-scheduled';
   readonly lanes = MODES;

@@ -1,16 +1,14 @@
-import { publishEvent } from '../../webhooks';
-import { settlementFailedPosting, settlementPaidPosting } from '../../ledger';
-import { MODES, type AccountScope, type Mode } from '../../shared';
 import type { ItemJob } from '../../jobs';
-import type { PayoutDestination } from '../domain/payout-destination.entity';
-import { settlementEvent, type SettlementDeps } from './settlement-batch';
-import type { Settlement } from '../domain/settlement.entity';
-import { isCoreError } from '../../shared';
+import { settlementFailedPosting, settlementPaidPosting } from '../../ledger';
 import type { MerchantRepository } from '../../merchants';
+import type { SecretBox, UnitOfWork } from '../../shared';
+import { isCoreError, MODES, type AccountScope, type Mode } from '../../shared';
+import { publishEvent } from '../../webhooks';
+import type { PayoutDestination } from '../domain/payout-destination.entity';
+import type { Settlement } from '../domain/settlement.entity';
 import type { PayoutDestinationRepository } from '../ports/payout-destination.repository.port';
 import type { PayoutAccount, PayoutGateway, PayoutResult } from '../ports/payout-gateway.port';
-import type { SecretBox } from '../../shared';
-import type { UnitOfWork } from '../../shared';
+import { settlementEvent, type SettlementDeps } from './settlement-batch';
 
 /** Why a pending settlement is not paid yet; each clears on its own (config, verification, time). */
 export type SettlementWaitReason = 'no_payout_gateway' | 'no_default_destination' | 'destination_unverified' | 'destination_on_hold';
@@ -128,19 +126,21 @@ export class PaySettlement {
     return { accountHolder: merchant?.name ?? scope.merchantId, bankCode: IMPLICIT_TEST_BANK_CODE, accountNumber: IMPLICIT_TEST_ACCOUNT };
   }
 }
+export interface PaySettlementsDeps {
+  readonly settlements: SettlementDeps['settlements'];
+  readonly pay: PaySettlement;
+}
+
 
 /** The `pay-settlements` job: every unfinished settlement of a mode, oldest first, one at a time. */
 export class PaySettlements implements ItemJob<Settlement, PaySettlementOutcome> {
   readonly name = 'pay-settlements';
   readonly lanes = MODES;
 
-  constructor(
-    private readonly settlements: SettlementDeps['settlements'],
-    private readonly pay: PaySettlement,
-  ) {}
+  constructor(private readonly deps: PaySettlementsDeps) {}
 
   due(mode: Mode, limit: number, deferred: ReadonlySet<string>): Promise<Settlement[]> {
-    return this.settlements.findUnfinished(mode, limit + deferred.size);
+    return this.deps.settlements.findUnfinished(mode, limit + deferred.size);
   }
 
   idOf(settlement: Settlement): string {
@@ -153,6 +153,6 @@ export class PaySettlements implements ItemJob<Settlement, PaySettlementOutcome>
   }
 
   handle(candidate: Settlement): Promise<PaySettlementOutcome> {
-    return this.pay.execute({ scope: { merchantId: candidate.merchantId, mode: candidate.mode }, id: candidate.id });
+    return this.deps.pay.execute({ scope: { merchantId: candidate.merchantId, mode: candidate.mode }, id: candidate.id });
   }
 }

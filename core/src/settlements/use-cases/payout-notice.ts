@@ -1,9 +1,8 @@
-import type { PayoutDestination } from '../domain/payout-destination.entity';
-import { newId } from '../../shared';
+import type { Notice, User } from '../../dashboard';
 import type { Merchant } from '../../merchants';
-import type { Notice } from '../../dashboard';
-import type { User } from '../../dashboard';
 import type { RandomSource } from '../../shared';
+import { newId } from '../../shared';
+import type { PayoutDestination } from '../domain/payout-destination.entity';
 
 /** The notice of a destination change, for the account's email: last four characters only. */
 export function payoutNotice(

@@ -1,25 +1,16 @@
-import type { AuditRecorder } from '../../dashboard';
-import { newId } from '../../shared';
-import type { Mode } from '../../shared';
+import type { AuditRecorder, NoticeOutbox, StepUp, User } from '../../dashboard';
+import type { Merchant, MerchantRepository } from '../../merchants';
+import type { Clock, Mode, RandomSource, SecretBox, UnitOfWork } from '../../shared';
+import { newId, notFound } from '../../shared';
 import {
-  last4,
-  PAYOUT_HOLD_MS,
-  validatePayoutDestination,
-  type PayoutDestination,
-  type PayoutDestinationDetails,
-  type PayoutDestinationInput,
+    last4,
+    PAYOUT_HOLD_MS,
+    validatePayoutDestination,
+    type PayoutDestination,
+    type PayoutDestinationDetails,
+    type PayoutDestinationInput,
 } from '../domain/payout-destination.entity';
-import type { Merchant } from '../../merchants';
-import type { User } from '../../dashboard';
-import { notFound } from '../../shared';
-import type { Clock } from '../../shared';
-import type { MerchantRepository } from '../../merchants';
-import type { NoticeOutbox } from '../../dashboard';
 import type { PayoutDestinationRepository } from '../ports/payout-destination.repository.port';
-import type { RandomSource } from '../../shared';
-import type { SecretBox } from '../../shared';
-import type { UnitOfWork } from '../../shared';
-import type { StepUp } from '../../dashboard';
 import { payoutNotice } from './payout-notice';
 
 export interface RegisterPayoutDestinationInput extends PayoutDestinationInput {
@@ -27,6 +18,18 @@ export interface RegisterPayoutDestinationInput extends PayoutDestinationInput {
   /** The one-time code of the person at the keyboard. */
   readonly code: string | undefined;
 }
+export interface RegisterPayoutDestinationDeps {
+  readonly uow: UnitOfWork;
+  readonly merchants: MerchantRepository;
+  readonly destinations: PayoutDestinationRepository;
+  readonly notices: NoticeOutbox;
+  readonly stepUp: StepUp;
+  readonly secrets: SecretBox;
+  readonly audit: AuditRecorder;
+  readonly clock: Clock;
+  readonly random: RandomSource;
+}
+
 
 /**
  * Registers a payout destination. The fields are checked first (400), then the actor's one-time
@@ -37,55 +40,45 @@ export interface RegisterPayoutDestinationInput extends PayoutDestinationInput {
  * verified destination becomes the default when the mode has none.
  */
 export class RegisterPayoutDestination {
-  constructor(
-    private readonly uow: UnitOfWork,
-    private readonly merchants: MerchantRepository,
-    private readonly destinations: PayoutDestinationRepository,
-    private readonly notices: NoticeOutbox,
-    private readonly stepUp: StepUp,
-    private readonly secrets: SecretBox,
-    private readonly audit: AuditRecorder,
-    private readonly clock: Clock,
-    private readonly random: RandomSource,
-  ) {}
+  constructor(private readonly deps: RegisterPayoutDestinationDeps) {}
 
   async execute(actor: User, input: RegisterPayoutDestinationInput): Promise<PayoutDestination> {
-    const merchant = await this.merchants.findById(actor.merchantId);
+    const merchant = await this.deps.merchants.findById(actor.merchantId);
     if (!merchant) throw notFound('merchant', actor.merchantId);
     const details = validatePayoutDestination(input.mode, merchant.settlementCurrency, input);
-    return this.stepUp.guard(actor, () => this.register(actor, merchant, input, details));
+    return this.deps.stepUp.guard(actor, () => this.register(actor, merchant, input, details));
   }
 
   private register(actor: User, merchant: Merchant, input: RegisterPayoutDestinationInput, details: PayoutDestinationDetails): Promise<PayoutDestination> {
     const scope = { merchantId: merchant.id, mode: input.mode };
-    return this.uow.run(async () => {
-      await this.stepUp.verify(actor, input.code);
-      const now = this.clock.now();
+    return this.deps.uow.run(async () => {
+      await this.deps.stepUp.verify(actor, input.code);
+      const now = this.deps.clock.now();
       const verified = input.mode === 'test';
       const registered: PayoutDestination = {
-        id: newId(this.random, 'payout_destination'),
+        id: newId(this.deps.random, 'payout_destination'),
         merchantId: merchant.id,
         mode: input.mode,
         type: details.type,
         currency: details.currency,
         accountHolder: details.accountHolder,
         bankCode: details.bankCode,
-        accountNumberSealed: this.secrets.seal(details.accountNumber),
+        accountNumberSealed: this.deps.secrets.seal(details.accountNumber),
         accountNumberLast4: last4(details.accountNumber),
         status: verified ? 'verified' : 'unverified',
         isDefault: false,
         ...(input.mode === 'live' ? { holdUntil: new Date(now.getTime() + PAYOUT_HOLD_MS) } : {}),
         created: now,
       };
-      await this.destinations.insert(registered);
+      await this.deps.destinations.insert(registered);
       // Promoted through makeDefault, which serialises default changes of the scope: two first
       // registrations at once leave one default rather than colliding on the one-default rule.
       const destination =
-        verified && (await this.destinations.findDefault(scope)) === undefined
-          ? ((await this.destinations.makeDefault(scope, registered.id, undefined)) ?? registered)
+        verified && (await this.deps.destinations.findDefault(scope)) === undefined
+          ? ((await this.deps.destinations.makeDefault(scope, registered.id, undefined)) ?? registered)
           : registered;
-      await this.notices.append(payoutNotice('payout_destination.registered', merchant, actor, destination, now, this.random));
-      await this.audit.record({
+      await this.deps.notices.append(payoutNotice('payout_destination.registered', merchant, actor, destination, now, this.deps.random));
+      await this.deps.audit.record({
         merchantId: merchant.id,
         userId: actor.id,
         action: 'payout_methods.write',

@@ -1,16 +1,21 @@
-import type { AuditRecorder } from '../../dashboard';
-import type { Mode } from '../../shared';
-import { PAYOUT_HOLD_MS, type PayoutDestination } from '../domain/payout-destination.entity';
-import type { User } from '../../dashboard';
-import { CoreError, notFound } from '../../shared';
-import type { Clock } from '../../shared';
+import type { AuditRecorder, NoticeOutbox, StepUp, User } from '../../dashboard';
 import type { MerchantRepository } from '../../merchants';
-import type { NoticeOutbox } from '../../dashboard';
+import type { Clock, Mode, RandomSource, UnitOfWork } from '../../shared';
+import { CoreError, notFound } from '../../shared';
+import { PAYOUT_HOLD_MS, type PayoutDestination } from '../domain/payout-destination.entity';
 import type { PayoutDestinationRepository } from '../ports/payout-destination.repository.port';
-import type { RandomSource } from '../../shared';
-import type { UnitOfWork } from '../../shared';
 import { payoutNotice } from './payout-notice';
-import type { StepUp } from '../../dashboard';
+export interface SetDefaultPayoutDestinationDeps {
+  readonly uow: UnitOfWork;
+  readonly merchants: MerchantRepository;
+  readonly destinations: PayoutDestinationRepository;
+  readonly notices: NoticeOutbox;
+  readonly stepUp: StepUp;
+  readonly audit: AuditRecorder;
+  readonly clock: Clock;
+  readonly random: RandomSource;
+}
+
 
 /**
  * Sends the mode's settlements to another destination (or the same one again). The one-time code
@@ -19,34 +24,25 @@ import type { StepUp } from '../../dashboard';
  * armed again. The change, its notice and the audit entry commit together.
  */
 export class SetDefaultPayoutDestination {
-  constructor(
-    private readonly uow: UnitOfWork,
-    private readonly merchants: MerchantRepository,
-    private readonly destinations: PayoutDestinationRepository,
-    private readonly notices: NoticeOutbox,
-    private readonly stepUp: StepUp,
-    private readonly audit: AuditRecorder,
-    private readonly clock: Clock,
-    private readonly random: RandomSource,
-  ) {}
+  constructor(private readonly deps: SetDefaultPayoutDestinationDeps) {}
 
   execute(actor: User, input: { mode: Mode; id: string; code: string | undefined }): Promise<PayoutDestination> {
     const scope = { merchantId: actor.merchantId, mode: input.mode };
-    return this.stepUp.guard(actor, () =>
-      this.uow.run(async () => {
-        await this.stepUp.verify(actor, input.code);
-        const merchant = await this.merchants.findById(actor.merchantId);
-        const target = await this.destinations.findById(scope, input.id);
+    return this.deps.stepUp.guard(actor, () =>
+      this.deps.uow.run(async () => {
+        await this.deps.stepUp.verify(actor, input.code);
+        const merchant = await this.deps.merchants.findById(actor.merchantId);
+        const target = await this.deps.destinations.findById(scope, input.id);
         if (!merchant || !target) throw notFound('payout destination', input.id);
         if (target.status !== 'verified') {
           throw new CoreError('destination_unverified', 'conflict', 'This payout destination is not verified yet; it can become the default once it is.', { param: 'id' });
         }
-        const now = this.clock.now();
+        const now = this.deps.clock.now();
         const holdUntil = input.mode === 'live' ? new Date(now.getTime() + PAYOUT_HOLD_MS) : undefined;
-        const updated = await this.destinations.makeDefault(scope, target.id, holdUntil);
+        const updated = await this.deps.destinations.makeDefault(scope, target.id, holdUntil);
         if (!updated) throw notFound('payout destination', input.id);
-        await this.notices.append(payoutNotice('payout_destination.default_changed', merchant, actor, updated, now, this.random));
-        await this.audit.record({
+        await this.deps.notices.append(payoutNotice('payout_destination.default_changed', merchant, actor, updated, now, this.deps.random));
+        await this.deps.audit.record({
           merchantId: merchant.id,
           userId: actor.id,
           action: 'payout_methods.write',

@@ -1,18 +1,12 @@
-import { CoreError } from '../../shared';
-import type { Clock } from '../../shared';
 import type { Ledger } from '../../ledger';
-import type { RandomSource } from '../../shared';
-import type { SettlementRepository } from '../ports/settlement.repository.port';
-import { truncateToSecond, type DomainEvent } from '../../webhooks';
-import { publishEvent, type EventPublishDeps } from '../../webhooks';
-import { newId } from '../../shared';
-import { merchantAccount } from '../../ledger';
-import { MAX_AMOUNT } from '../../shared';
-import { settlementCreatedPosting } from '../../ledger';
-import type { Merchant } from '../../merchants';
-import type { AccountScope } from '../../shared';
+import { merchantAccount, settlementCreatedPosting } from '../../ledger';
+import type { Merchant, MerchantRepository } from '../../merchants';
 import type { PaymentIntent } from '../../payments';
+import type { AccountScope, Clock, LockManager, RandomSource, UnitOfWork } from '../../shared';
+import { CoreError, MAX_AMOUNT, newId } from '../../shared';
+import { publishEvent, truncateToSecond, type DomainEvent, type EventPublishDeps } from '../../webhooks';
 import type { Settlement } from '../domain/settlement.entity';
+import type { SettlementRepository } from '../ports/settlement.repository.port';
 
 /** The ports creating and moving settlements write through. */
 export interface SettlementDeps extends EventPublishDeps {
@@ -20,6 +14,13 @@ export interface SettlementDeps extends EventPublishDeps {
   readonly ledger: Ledger;
   readonly clock: Clock;
   readonly random: RandomSource;
+}
+
+/** What opens a batch: the writes above, the merchant, one transaction and the lock of its merchant and mode. */
+export interface SettlementWriterDeps extends SettlementDeps {
+  readonly uow: UnitOfWork;
+  readonly merchants: MerchantRepository;
+  readonly locks: LockManager;
 }
 
 /** The lock under which a merchant's settlements of one mode are created, one at a time. */

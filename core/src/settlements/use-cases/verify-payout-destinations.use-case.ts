@@ -1,14 +1,19 @@
-import type { UnitOfWork } from '../../shared';
-import type { PayoutDestinationRepository } from '../ports/payout-destination.repository.port';
-import type { PayoutGateway } from '../ports/payout-gateway.port';
-import type { SecretBox } from '../../shared';
+import type { ItemJob, JobLane, JobPass } from '../../jobs';
+import type { SecretBox, UnitOfWork } from '../../shared';
 import { isCoreError } from '../../shared';
 import type { PayoutDestination } from '../domain/payout-destination.entity';
-import type { JobLane } from '../../jobs';
-import type { ItemJob, JobPass } from '../../jobs';
+import type { PayoutDestinationRepository } from '../ports/payout-destination.repository.port';
+import type { PayoutGateway } from '../ports/payout-gateway.port';
 
 /** The provider's verdict on one account, or `unanswered` while it cannot be reached. */
 export type VerificationVerdict = 'verified' | 'rejected' | 'unanswered';
+export interface VerifyPayoutDestinationsDeps {
+  readonly uow: UnitOfWork;
+  readonly destinations: PayoutDestinationRepository;
+  readonly gateway: PayoutGateway;
+  readonly secrets: SecretBox;
+}
+
 
 /**
  * The verification job: each live bank account still `unverified` is shown to the payout
@@ -17,12 +22,7 @@ export type VerificationVerdict = 'verified' | 'rejected' | 'unanswered';
  * registration hold still applies. A provider that cannot be reached leaves it for the next pass.
  */
 export class VerifyPayoutDestinations implements ItemJob<PayoutDestination, VerificationVerdict> {
-  constructor(
-    private readonly uow: UnitOfWork,
-    private readonly destinations: PayoutDestinationRepository,
-    private readonly gateway: PayoutGateway,
-    private readonly secrets: SecretBox,
-  ) {}
+  constructor(private readonly deps: VerifyPayoutDestinationsDeps) {}
 
   readonly name = 'verify-payout-destinations';
   /** Only live bank accounts are verified; test destinations are verified when registered. */
@@ -30,8 +30,8 @@ export class VerifyPayoutDestinations implements ItemJob<PayoutDestination, Veri
 
   async due(_lane: JobLane, limit: number, deferred: ReadonlySet<string>): Promise<PayoutDestination[]> {
     // Without a provider nothing can be asked; the payout job says so in its waiting reasons.
-    if (!this.gateway.supports('live')) return [];
-    return this.destinations.findUnverified('live', limit + deferred.size);
+    if (!this.deps.gateway.supports('live')) return [];
+    return this.deps.destinations.findUnverified('live', limit + deferred.size);
   }
 
   idOf(destination: PayoutDestination): string {
@@ -48,10 +48,10 @@ export class VerifyPayoutDestinations implements ItemJob<PayoutDestination, Veri
     const scope = { merchantId: destination.merchantId, mode: destination.mode };
     let verdict;
     try {
-      verdict = await this.gateway.verifyDestination('live', {
+      verdict = await this.deps.gateway.verifyDestination('live', {
         accountHolder: destination.accountHolder,
         bankCode: destination.bankCode,
-        accountNumber: this.secrets.open(destination.accountNumberSealed),
+        accountNumber: this.deps.secrets.open(destination.accountNumberSealed),
       });
     } catch (error) {
       if (!(isCoreError(error) && error.category === 'unavailable')) throw error;
@@ -59,10 +59,10 @@ export class VerifyPayoutDestinations implements ItemJob<PayoutDestination, Veri
       return 'unanswered';
     }
     const status = verdict.status;
-    await this.uow.run(async () => {
-      if (!(await this.destinations.setVerification(scope, destination.id, status))) return;
-      if (status === 'verified' && (await this.destinations.findDefault(scope)) === undefined) {
-        await this.destinations.makeDefault(scope, destination.id, undefined);
+    await this.deps.uow.run(async () => {
+      if (!(await this.deps.destinations.setVerification(scope, destination.id, status))) return;
+      if (status === 'verified' && (await this.deps.destinations.findDefault(scope)) === undefined) {
+        await this.deps.destinations.makeDefault(scope, destination.id, undefined);
       }
     });
     return status;

@@ -1,5 +1,5 @@
-import type { DomainEvent } from './event.entity';
 import type { Mode } from '../../shared';
+import type { DomainEvent } from './event.entity';
 import type { WebhookEndpoint } from './webhook-endpoint.entity';
 
 export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';

@@ -1,7 +1,6 @@
-import { CoreError, invalidParameter } from '../../shared';
-import { isEventType } from './event-types';
 import type { Mode } from '../../shared';
-import { publicHttpsUrlProblem } from '../../shared';
+import { CoreError, invalidParameter, publicHttpsUrlProblem } from '../../shared';
+import { isEventType } from './event-types';
 
 export type WebhookEndpointStatus = 'enabled' | 'disabled';
 export const WEBHOOK_ENDPOINT_STATUSES: readonly WebhookEndpointStatus[] = ['enabled', 'disabled'];

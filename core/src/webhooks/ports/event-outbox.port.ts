@@ -1,6 +1,6 @@
+import type { AccountScope, Page, PageRequest } from '../../shared';
+import { token } from '../../shared';
 import type { DomainEvent } from '../domain/event.entity';
-import type { AccountScope } from '../../shared';
-import type { Page, PageRequest } from '../../shared';
 
 /**
  * The append-only event log: written in the same transaction as the change it announces, read by
@@ -15,4 +15,4 @@ export interface EventOutbox {
    */
   list(scope: AccountScope, page: PageRequest): Promise<Page<DomainEvent>>;
 }
-export const EventOutbox = Symbol('EventOutbox');
+export const EventOutbox = token<EventOutbox>('EventOutbox');

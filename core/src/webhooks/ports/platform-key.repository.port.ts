@@ -1,3 +1,4 @@
+import { token } from '../../shared';
 import type { PlatformKey } from '../domain/platform-key.entity';
 
 export interface PlatformKeyRepository {
@@ -11,4 +12,4 @@ export interface PlatformKeyRepository {
    */
   insertFirst(key: PlatformKey): Promise<PlatformKey[]>;
 }
-export const PlatformKeyRepository = Symbol('PlatformKeyRepository');
+export const PlatformKeyRepository = token<PlatformKeyRepository>('PlatformKeyRepository');

@@ -1,3 +1,4 @@
+import { token } from '../../shared';
 /** An Ed25519 key pair as standard base64 of the raw 32-byte public key and 32-byte private seed. */
 export interface Ed25519KeyPair {
   readonly publicKey: string;
@@ -13,4 +14,4 @@ export interface WebhookCrypto {
   /** A fresh key pair from the CSPRNG. */
   generateEd25519(): Ed25519KeyPair;
 }
-export const WebhookCrypto = Symbol('WebhookCrypto');
+export const WebhookCrypto = token<WebhookCrypto>('WebhookCrypto');

@@ -1,8 +1,7 @@
-import type { Mode } from '../../shared';
+import type { AccountScope, Mode, Page, PageRequest } from '../../shared';
+import { token } from '../../shared';
 import type { DomainEvent } from '../domain/event.entity';
-import type { AccountScope } from '../../shared';
 import type { WebhookDelivery, WebhookDeliveryAttempt } from '../domain/webhook-delivery.entity';
-import type { Page, PageRequest } from '../../shared';
 
 /** A delivery a relay pass holds, with the event it carries. */
 export interface ClaimedDelivery {
@@ -76,4 +75,4 @@ export interface WebhookDeliveryRepository {
   /** Attempt counts and the last failure of the endpoint's deliveries. */
   endpointHealth(endpointId: string): Promise<WebhookEndpointHealth>;
 }
-export const WebhookDeliveryRepository = Symbol('WebhookDeliveryRepository');
+export const WebhookDeliveryRepository = token<WebhookDeliveryRepository>('WebhookDeliveryRepository');

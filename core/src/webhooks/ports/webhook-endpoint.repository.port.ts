@@ -1,4 +1,5 @@
 import type { AccountScope } from '../../shared';
+import { token } from '../../shared';
 import type { WebhookEndpoint } from '../domain/webhook-endpoint.entity';
 
 export interface WebhookEndpointRepository {
@@ -15,4 +16,4 @@ export interface WebhookEndpointRepository {
   /** Marks the endpoint deleted (the row stays, a tombstone); false when it is unknown or deleted already. */
   markDeleted(merchantId: string, id: string, at: Date): Promise<boolean>;
 }
-export const WebhookEndpointRepository = Symbol('WebhookEndpointRepository');
+export const WebhookEndpointRepository = token<WebhookEndpointRepository>('WebhookEndpointRepository');

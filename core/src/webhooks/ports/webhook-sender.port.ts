@@ -1,3 +1,4 @@
+import { token } from '../../shared';
 /** One signed delivery attempt, ready to send. */
 export interface WebhookRequest {
   readonly url: string;
@@ -25,4 +26,4 @@ export interface WebhookResponse {
 export interface WebhookSender {
   send(request: WebhookRequest): Promise<WebhookResponse>;
 }
-export const WebhookSender = Symbol('WebhookSender');
+export const WebhookSender = token<WebhookSender>('WebhookSender');

@@ -8,6 +8,10 @@ interface Waiting {
 
 /** Records one shared write takes at most (the repository splits larger ones into statements). */
 const MAX_SHARED = 100;
+export interface AttemptRecorderDeps {
+  readonly deliveries: WebhookDeliveryRepository;
+}
+
 
 /**
  * Stores the relay's attempts as their sends finish, many to a transaction (a group commit): a
@@ -22,7 +26,7 @@ export class AttemptRecorder {
   private readonly waiting: Waiting[] = [];
   private writing = false;
 
-  constructor(private readonly deliveries: WebhookDeliveryRepository) {}
+  constructor(private readonly deps: AttemptRecorderDeps) {}
 
   /** Resolves once the record is stored (false: the lease was no longer the delivery's); rejects when its own write failed. */
   record(record: DeliveryAttemptRecord): Promise<boolean> {
@@ -46,7 +50,7 @@ export class AttemptRecorder {
     if (batch.length > 1) {
       let held: boolean[] | undefined;
       try {
-        held = await this.deliveries.recordAttempts(batch.map((waiting) => waiting.record));
+        held = await this.deps.deliveries.recordAttempts(batch.map((waiting) => waiting.record));
       } catch {
         // Which record broke the shared write is unknown: each on its own, below.
       }
@@ -57,7 +61,7 @@ export class AttemptRecorder {
       }
     }
     await Promise.all(
-      batch.map(({ record, resolve, reject }) => this.deliveries.recordAttempt(record.next, record.heldUntil, record.attempt).then(resolve, reject)),
+      batch.map(({ record, resolve, reject }) => this.deps.deliveries.recordAttempt(record.next, record.heldUntil, record.attempt).then(resolve, reject)),
     );
   }
 }

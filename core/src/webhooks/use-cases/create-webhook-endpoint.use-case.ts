@@ -1,22 +1,15 @@
-import { CURRENT_API_VERSION } from '../../merchants';
-import type { AuditRecorder } from '../../dashboard';
-import { hex } from '../../shared';
-import { newId } from '../../shared';
-import type { Mode } from '../../shared';
-import type { User } from '../../dashboard';
-import {
-  validateEnabledEvents,
-  validateWebhookDescription,
-  validateWebhookUrl,
-  WEBHOOK_SECRET_BYTES,
-  type WebhookEndpoint,
-} from '../domain/webhook-endpoint.entity';
-import { notFound } from '../../shared';
-import type { Clock } from '../../shared';
+import type { AuditRecorder, User } from '../../dashboard';
 import type { MerchantRepository } from '../../merchants';
-import type { RandomSource } from '../../shared';
-import type { SecretBox } from '../../shared';
-import type { UnitOfWork } from '../../shared';
+import { CURRENT_API_VERSION } from '../../merchants';
+import type { Clock, Mode, RandomSource, SecretBox, UnitOfWork } from '../../shared';
+import { hex, newId, notFound } from '../../shared';
+import {
+    validateEnabledEvents,
+    validateWebhookDescription,
+    validateWebhookUrl,
+    WEBHOOK_SECRET_BYTES,
+    type WebhookEndpoint,
+} from '../domain/webhook-endpoint.entity';
 import type { WebhookEndpointRepository } from '../ports/webhook-endpoint.repository.port';
 
 export interface CreatedWebhookEndpoint {
@@ -24,6 +17,16 @@ export interface CreatedWebhookEndpoint {
   /** 64 hex characters (32 random bytes): shown once, stored only sealed. */
   readonly secret: string;
 }
+export interface CreateWebhookEndpointDeps {
+  readonly uow: UnitOfWork;
+  readonly merchants: MerchantRepository;
+  readonly endpoints: WebhookEndpointRepository;
+  readonly secrets: SecretBox;
+  readonly audit: AuditRecorder;
+  readonly clock: Clock;
+  readonly random: RandomSource;
+}
+
 
 /**
  * Registers an endpoint of one mode: an https URL on a public host name (400 `invalid_url`),
@@ -31,26 +34,18 @@ export interface CreatedWebhookEndpoint {
  * current one for an account never pinned), enabled. Its secret is returned once.
  */
 export class CreateWebhookEndpoint {
-  constructor(
-    private readonly uow: UnitOfWork,
-    private readonly merchants: MerchantRepository,
-    private readonly endpoints: WebhookEndpointRepository,
-    private readonly secrets: SecretBox,
-    private readonly audit: AuditRecorder,
-    private readonly clock: Clock,
-    private readonly random: RandomSource,
-  ) {}
+  constructor(private readonly deps: CreateWebhookEndpointDeps) {}
 
   async execute(actor: User, input: { mode: Mode; url: string; enabledEvents?: readonly string[]; description?: string }): Promise<CreatedWebhookEndpoint> {
     const url = validateWebhookUrl(input.url);
     const enabledEvents = validateEnabledEvents(input.enabledEvents ?? []);
     const description = input.description === undefined ? undefined : validateWebhookDescription(input.description);
-    const merchant = await this.merchants.findById(actor.merchantId);
+    const merchant = await this.deps.merchants.findById(actor.merchantId);
     if (!merchant) throw notFound('merchant', actor.merchantId);
-    const secret = hex(this.random.bytes(WEBHOOK_SECRET_BYTES));
-    const now = this.clock.now();
+    const secret = hex(this.deps.random.bytes(WEBHOOK_SECRET_BYTES));
+    const now = this.deps.clock.now();
     const endpoint: WebhookEndpoint = {
-      id: newId(this.random, 'webhook_endpoint'),
+      id: newId(this.deps.random, 'webhook_endpoint'),
       merchantId: merchant.id,
       mode: input.mode,
       url,
@@ -58,14 +53,14 @@ export class CreateWebhookEndpoint {
       ...(description === undefined ? {} : { description }),
       apiVersion: merchant.apiVersion ?? CURRENT_API_VERSION,
       status: 'enabled',
-      secretSealed: this.secrets.seal(secret),
+      secretSealed: this.deps.secrets.seal(secret),
       secretVersion: 1,
       created: now,
       updated: now,
     };
-    return this.uow.run(async () => {
-      await this.endpoints.insert(endpoint);
-      await this.audit.record({
+    return this.deps.uow.run(async () => {
+      await this.deps.endpoints.insert(endpoint);
+      await this.deps.audit.record({
         merchantId: merchant.id,
         userId: actor.id,
         action: 'webhook_endpoints.write',

@@ -1,10 +1,10 @@
-import type { EventOutbox } from '../ports/event-outbox.port';
 import type { RandomSource } from '../../shared';
+import { newId } from '../../shared';
+import type { DomainEvent } from '../domain/event.entity';
+import { endpointReceives, type WebhookDelivery } from '../domain/webhook-delivery.entity';
+import type { EventOutbox } from '../ports/event-outbox.port';
 import type { WebhookDeliveryRepository } from '../ports/webhook-delivery.repository.port';
 import type { WebhookEndpointRepository } from '../ports/webhook-endpoint.repository.port';
-import type { DomainEvent } from '../domain/event.entity';
-import { newId } from '../../shared';
-import { endpointReceives, type WebhookDelivery } from '../domain/webhook-delivery.entity';
 
 /** The ports publishing an event writes through. */
 export interface EventPublishDeps {

@@ -1,13 +1,16 @@
+import type { AccountScope, Page, PageRequest } from '../../shared';
 import type { DomainEvent } from '../domain/event.entity';
-import type { AccountScope } from '../../shared';
 import type { EventOutbox } from '../ports/event-outbox.port';
-import type { Page, PageRequest } from '../../shared';
+export interface ListEventsDeps {
+  readonly events: EventOutbox;
+}
+
 
 export class ListEvents {
-  constructor(private readonly events: EventOutbox) {}
+  constructor(private readonly deps: ListEventsDeps) {}
 
   /** The scope's events, newest first, the same ids and bodies webhooks carry. */
   execute(input: { scope: AccountScope; page: PageRequest }): Promise<Page<DomainEvent>> {
-    return this.events.list(input.scope, input.page);
+    return this.deps.events.list(input.scope, input.page);
   }
 }

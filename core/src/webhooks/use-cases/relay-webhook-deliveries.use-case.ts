@@ -1,28 +1,24 @@
-import { renderEventBody } from '../domain/event-rendering';
-import { newId } from '../../shared';
-import {
-  afterAttempt,
-  WEBHOOK_LEASE_MS,
-  WEBHOOK_TIMEOUT_MS,
-  type WebhookDelivery,
-  type WebhookDeliveryAttempt,
-} from '../domain/webhook-delivery.entity';
-import { webhookSignatureHeaders } from './webhook-signature';
-import type { WebhookEndpoint } from '../domain/webhook-endpoint.entity';
-import type { Clock } from '../../shared';
-import type { MerchantRepository } from '../../merchants';
 import type { NoticeOutbox } from '../../dashboard';
-import type { RandomSource } from '../../shared';
-import type { SecretBox } from '../../shared';
-import type { UnitOfWork } from '../../shared';
+import type { ItemJob, JobPass } from '../../jobs';
+import type { MerchantRepository } from '../../merchants';
+import type { Clock, RandomSource, SecretBox, UnitOfWork } from '../../shared';
+import { MODES, newId, type Mode } from '../../shared';
+import { renderEventBody } from '../domain/event-rendering';
+import {
+    afterAttempt,
+    WEBHOOK_LEASE_MS,
+    WEBHOOK_TIMEOUT_MS,
+    type WebhookDelivery,
+    type WebhookDeliveryAttempt,
+} from '../domain/webhook-delivery.entity';
+import type { WebhookEndpoint } from '../domain/webhook-endpoint.entity';
+import type { WebhookCrypto } from '../ports/webhook-crypto.port';
 import type { ClaimedDelivery, WebhookDeliveryRepository } from '../ports/webhook-delivery.repository.port';
 import type { WebhookEndpointRepository } from '../ports/webhook-endpoint.repository.port';
 import type { WebhookSender } from '../ports/webhook-sender.port';
-import type { WebhookCrypto } from '../ports/webhook-crypto.port';
-import type { PlatformKeys } from './platform-keys.use-case';
-import { MODES, type Mode } from '../../shared';
-import type { ItemJob, JobPass } from '../../jobs';
 import { AttemptRecorder } from './attempt-recorder';
+import type { PlatformKeys } from './platform-keys.use-case';
+import { webhookSignatureHeaders } from './webhook-signature';
 
 /** An endpoint answering nothing but failures for this long is disabled. */
 export const WEBHOOK_ENDPOINT_FAILING_DISABLE_MS = 5 * 24 * 60 * 60 * 1000;
@@ -76,7 +72,7 @@ export class RelayWebhookDeliveries implements ItemJob<ClaimedDelivery, WebhookD
   private readonly recorder: AttemptRecorder;
 
   constructor(private readonly deps: RelayDeps) {
-    this.recorder = new AttemptRecorder(deps.deliveries);
+    this.recorder = new AttemptRecorder({ deliveries: deps.deliveries });
   }
 
   /** Leases up to `limit` due deliveries of a mode, oldest due first, leaving deferred ones unleased. */

@@ -1,17 +1,15 @@
+import type { AuditRecorder, User } from '../../dashboard';
 import { isRenderedVersion } from '../../merchants';
-import type { AuditRecorder } from '../../dashboard';
-import type { User } from '../../dashboard';
-import {
-  validateEnabledEvents,
-  validateWebhookDescription,
-  validateWebhookUrl,
-  WEBHOOK_ENDPOINT_STATUSES,
-  type WebhookEndpoint,
-  type WebhookEndpointStatus,
-} from '../domain/webhook-endpoint.entity';
+import type { Clock, UnitOfWork } from '../../shared';
 import { CoreError, invalidParameter, notFound } from '../../shared';
-import type { Clock } from '../../shared';
-import type { UnitOfWork } from '../../shared';
+import {
+    validateEnabledEvents,
+    validateWebhookDescription,
+    validateWebhookUrl,
+    WEBHOOK_ENDPOINT_STATUSES,
+    type WebhookEndpoint,
+    type WebhookEndpointStatus,
+} from '../domain/webhook-endpoint.entity';
 import type { WebhookEndpointRepository } from '../ports/webhook-endpoint.repository.port';
 
 export interface WebhookEndpointChange {
@@ -29,6 +27,13 @@ const FIELD_NAMES: Readonly<Record<keyof WebhookEndpointChange, string>> = {
   apiVersion: 'api_version',
   status: 'status',
 };
+export interface UpdateWebhookEndpointDeps {
+  readonly uow: UnitOfWork;
+  readonly endpoints: WebhookEndpointRepository;
+  readonly audit: AuditRecorder;
+  readonly clock: Clock;
+}
+
 
 /**
  * Changes an endpoint of either mode: its URL, events, description, the version its deliveries
@@ -36,12 +41,7 @@ const FIELD_NAMES: Readonly<Record<keyof WebhookEndpointChange, string>> = {
  * enables/disables it. The secret never changes here. A deleted endpoint is 404.
  */
 export class UpdateWebhookEndpoint {
-  constructor(
-    private readonly uow: UnitOfWork,
-    private readonly endpoints: WebhookEndpointRepository,
-    private readonly audit: AuditRecorder,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly deps: UpdateWebhookEndpointDeps) {}
 
   async execute(actor: User, id: string, change: WebhookEndpointChange): Promise<WebhookEndpoint> {
     const url = change.url === undefined ? undefined : validateWebhookUrl(change.url);
@@ -53,8 +53,8 @@ export class UpdateWebhookEndpoint {
     if (change.status !== undefined && !(WEBHOOK_ENDPOINT_STATUSES as readonly string[]).includes(change.status)) {
       throw invalidParameter('status', `status must be one of ${WEBHOOK_ENDPOINT_STATUSES.join(', ')}.`);
     }
-    return this.uow.run(async () => {
-      const current = await this.endpoints.findById(actor.merchantId, id);
+    return this.deps.uow.run(async () => {
+      const current = await this.deps.endpoints.findById(actor.merchantId, id);
       if (!current) throw notFound('webhook endpoint', id);
       const { description: _old, ...withoutDescription } = current;
       void _old;
@@ -66,11 +66,11 @@ export class UpdateWebhookEndpoint {
         enabledEvents: enabledEvents ?? current.enabledEvents,
         apiVersion: change.apiVersion ?? current.apiVersion,
         status: (change.status as WebhookEndpointStatus | undefined) ?? current.status,
-        updated: this.clock.now(),
+        updated: this.deps.clock.now(),
       };
-      if (!(await this.endpoints.update(updated))) throw notFound('webhook endpoint', id);
+      if (!(await this.deps.endpoints.update(updated))) throw notFound('webhook endpoint', id);
       const fields = (Object.keys(change) as (keyof WebhookEndpointChange)[]).filter((key) => change[key] !== undefined).map((key) => FIELD_NAMES[key]);
-      await this.audit.record({
+      await this.deps.audit.record({
         merchantId: actor.merchantId,
         userId: actor.id,
         action: 'webhook_endpoints.write',

@@ -1,54 +1,60 @@
-import type { AuditRecorder } from '../../dashboard';
-import type { Mode } from '../../shared';
-import type { User } from '../../dashboard';
-import { armResend, type WebhookDelivery } from '../domain/webhook-delivery.entity';
+import type { AuditRecorder, User } from '../../dashboard';
+import type { Clock, Mode, Page, UnitOfWork } from '../../shared';
 import { notFound } from '../../shared';
-import type { Clock } from '../../shared';
-import type { Page } from '../../shared';
-import type { UnitOfWork } from '../../shared';
+import { armResend, type WebhookDelivery } from '../domain/webhook-delivery.entity';
 import type { WebhookDeliveryListRequest, WebhookDeliveryRepository, WebhookEndpointHealth } from '../ports/webhook-delivery.repository.port';
+export interface ListWebhookDeliveriesDeps {
+  readonly deliveries: WebhookDeliveryRepository;
+}
+
 
 /**
  * The deliveries of the actor's merchant, newest first: of one endpoint (whatever its mode) or all
  * of them, and of one mode when `mode` is given, else of both.
  */
 export class ListWebhookDeliveries {
-  constructor(private readonly deliveries: WebhookDeliveryRepository) {}
+  constructor(private readonly deps: ListWebhookDeliveriesDeps) {}
 
   execute(actor: User, mode: Mode | undefined, page: WebhookDeliveryListRequest): Promise<Page<WebhookDelivery>> {
-    return this.deliveries.list({ merchantId: actor.merchantId, ...(mode === undefined ? {} : { mode }) }, page);
+    return this.deps.deliveries.list({ merchantId: actor.merchantId, ...(mode === undefined ? {} : { mode }) }, page);
   }
 }
+export interface ResendWebhookDeliveryDeps {
+  readonly uow: UnitOfWork;
+  readonly deliveries: WebhookDeliveryRepository;
+  readonly audit: AuditRecorder;
+  readonly clock: Clock;
+}
+
 
 /**
  * Re-arms one attempt of a delivery for the next relay pass (never calls the endpoint itself).
  * Another merchant's or mode's delivery is 404.
  */
 export class ResendWebhookDelivery {
-  constructor(
-    private readonly uow: UnitOfWork,
-    private readonly deliveries: WebhookDeliveryRepository,
-    private readonly audit: AuditRecorder,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly deps: ResendWebhookDeliveryDeps) {}
 
   execute(actor: User, mode: Mode, id: string): Promise<WebhookDelivery> {
-    return this.uow.run(async () => {
-      const found = await this.deliveries.findById({ merchantId: actor.merchantId, mode }, id);
+    return this.deps.uow.run(async () => {
+      const found = await this.deps.deliveries.findById({ merchantId: actor.merchantId, mode }, id);
       if (!found) throw notFound('webhook delivery', id);
-      const next = armResend(found, this.clock.now());
-      if (!(await this.deliveries.rearm(next))) throw notFound('webhook delivery', id);
-      await this.audit.record({ merchantId: actor.merchantId, userId: actor.id, action: 'webhook_deliveries.write', objectType: 'webhook_delivery', objectId: id, details: { change: 'resent' } });
+      const next = armResend(found, this.deps.clock.now());
+      if (!(await this.deps.deliveries.rearm(next))) throw notFound('webhook delivery', id);
+      await this.deps.audit.record({ merchantId: actor.merchantId, userId: actor.id, action: 'webhook_deliveries.write', objectType: 'webhook_delivery', objectId: id, details: { change: 'resent' } });
       return next;
     });
   }
 }
+export interface GetWebhookEndpointHealthDeps {
+  readonly deliveries: WebhookDeliveryRepository;
+}
+
 
 /** Success rate and last error of an endpoint, for the dashboard. */
 export class GetWebhookEndpointHealth {
-  constructor(private readonly deliveries: WebhookDeliveryRepository) {}
+  constructor(private readonly deps: GetWebhookEndpointHealthDeps) {}
 
   execute(endpointId: string): Promise<WebhookEndpointHealth> {
-    return this.deliveries.endpointHealth(endpointId);
+    return this.deps.deliveries.endpointHealth(endpointId);
   }
 }

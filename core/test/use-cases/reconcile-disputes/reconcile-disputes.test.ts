@@ -48,8 +48,22 @@ async function setup() {
   const scope: AccountScope = { merchantId: merchant.id, mode: 'test' };
   const channel = new QuietChannel();
   const channels: PaymentChannelRegistry = { find: (name) => (name === 'fake' ? channel : undefined), forMode: () => [channel] };
-  const record = new RecordDisputeReport({ ...h.statusChange, uow: storage.uow, disputes: storage.disputes, ledger: storage.ledger }, storage.merchants, { disputeFeeMinor: FEE });
-  const reconcile = new ReconcileDisputes(storage.disputes, storage.attempts, channels, record, clock, { staleAfterMs: QUIET_MS });
+  const record = new RecordDisputeReport({
+        ...h.statusChange,
+        uow: storage.uow,
+        disputes: storage.disputes,
+        ledger: storage.ledger,
+        merchants: storage.merchants,
+        rules: { disputeFeeMinor: FEE },
+      });
+  const reconcile = new ReconcileDisputes({
+        disputes: storage.disputes,
+        attempts: storage.attempts,
+        channels,
+        recordDisputeReport: record,
+        clock,
+        rules: { staleAfterMs: QUIET_MS },
+      });
   let n = 0;
 
   /** A paid intent (net 9700 THB in pending) with a dispute the channel opened and notified. */

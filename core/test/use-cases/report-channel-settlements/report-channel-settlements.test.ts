@@ -32,7 +32,16 @@ test('payments a channel has not settled yet are asked about again later, so the
   channel = new SlowSettlingChannel(() => clock.now());
   const fake = channel;
   const channels: PaymentChannelRegistry = { find: (name) => (name === 'fake' ? fake : undefined), forMode: () => [fake] };
-  const job = new ReportChannelSettlements(storage.uow, storage.attempts, storage.merchants, channels, shop.statusChange, shop.pricing, storage.ledger, storage.disputes);
+  const job = new ReportChannelSettlements({
+        uow: storage.uow,
+        attempts: storage.attempts,
+        merchants: storage.merchants,
+        channels,
+        ...shop.statusChange,
+        pricing: shop.pricing,
+        ledger: storage.ledger,
+        disputes: storage.disputes,
+      });
 
   // Two old payments the channel will settle days from now, then a fresh one it settled already.
   const slow = [await shop.succeededWallet(10_000, 'THB'), await shop.succeededWallet(10_000, 'THB')];

@@ -103,12 +103,27 @@ async function setup() {
   const channel = new RememberingChannel();
   const channels: PaymentChannelRegistry = { find: (name) => (name === 'fake' ? channel : undefined), forMode: () => [channel] };
   const noRates = { midRate: async (): Promise<string> => Promise.reject(new Error('no rates here')) };
-  const pricing = new PaymentPricing(noRates, { spreadBps: 0, fees: DEFAULT_FEE_SCHEDULE }, clock);
-  const recordReport = new RecordChannelReport(storage.uow, storage.attempts, storage.merchants, h.statusChange, pricing, storage.ledger, { duplicatePayment: () => undefined });
-  const recordDispute = new RecordDisputeReport({ ...h.statusChange, uow: storage.uow, disputes: storage.disputes, ledger: storage.ledger }, storage.merchants, { disputeFeeMinor: 1500 });
-  const callbacks = new HandleChannelCallback(channels, storage.attempts, recordReport, recordDispute);
+  const pricing = new PaymentPricing({ rates: noRates, settings: { spreadBps: 0, fees: DEFAULT_FEE_SCHEDULE }, clock });
+  const recordReport = new RecordChannelReport({
+        uow: storage.uow,
+        attempts: storage.attempts,
+        merchants: storage.merchants,
+        ...h.statusChange,
+        pricing,
+        ledger: storage.ledger,
+        alerts: { duplicatePayment: () => undefined },
+      });
+  const recordDispute = new RecordDisputeReport({
+        ...h.statusChange,
+        uow: storage.uow,
+        disputes: storage.disputes,
+        ledger: storage.ledger,
+        merchants: storage.merchants,
+        rules: { disputeFeeMinor: 1500 },
+      });
+  const callbacks = new HandleChannelCallback({ channels, attempts: storage.attempts, recordReport, recordDisputeReport: recordDispute });
   channel.deliver = (notice) => callbacks.execute({ channel: 'fake', mode: 'test', headers: {}, rawBody: JSON.stringify(notice) });
-  const simulate = new SimulatePayment(storage.intents, storage.attempts, channels, storage.disputes);
+  const simulate = new SimulatePayment({ intents: storage.intents, attempts: storage.attempts, channels, disputes: storage.disputes });
   let n = 0;
 
   /** An intent waiting for its payer: one pending attempt whose order the channel holds. */

@@ -1,0 +1,49 @@
+import {
+  Clock,
+  DisputeRepository,
+  GetDispute,
+  Ledger,
+  ListDisputes,
+  MerchantRepository,
+  PaymentAttemptRepository,
+  PaymentChannelRegistry,
+  PaymentIntentRepository,
+  RandomSource,
+  ReconcileDisputes,
+  RecordDisputeReport,
+  SubmitDisputeEvidence,
+  UnitOfWork,
+  type DisputeWriteDeps,
+} from '@payments/core';
+import { ContainerModule } from 'inversify';
+import type { Config } from '../config';
+import { publishingWiring } from './webhooks.module';
+import { bindClass, value, type Wiring } from './wiring';
+
+/** The one place a dispute changes writes through these. */
+const disputeWrites: Wiring<DisputeWriteDeps> = {
+  ...publishingWiring,
+  uow: UnitOfWork,
+  disputes: DisputeRepository,
+  intents: PaymentIntentRepository,
+  ledger: Ledger,
+  clock: Clock,
+  random: RandomSource,
+};
+
+/** Disputes: the channel's reports, reads, evidence and reconciliation. */
+export const disputesModule = (config: Config): ContainerModule =>
+  new ContainerModule((options) => {
+    bindClass(options, RecordDisputeReport, { ...disputeWrites, merchants: MerchantRepository, rules: value({ disputeFeeMinor: config.disputeFeeMinor }) });
+    bindClass(options, ListDisputes, { disputes: DisputeRepository });
+    bindClass(options, GetDispute, { disputes: DisputeRepository });
+    bindClass(options, SubmitDisputeEvidence, { ...disputeWrites, channels: PaymentChannelRegistry });
+    bindClass(options, ReconcileDisputes, {
+      disputes: DisputeRepository,
+      attempts: PaymentAttemptRepository,
+      channels: PaymentChannelRegistry,
+      recordDisputeReport: RecordDisputeReport,
+      clock: Clock,
+      rules: value({ staleAfterMs: config.disputeReconcileAfterMs }),
+    });
+  });

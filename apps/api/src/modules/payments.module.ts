@@ -1,0 +1,90 @@
+import {
+  AdvanceTimer,
+  CancelPaymentIntent,
+  CheckoutSessionRepository,
+  Clock,
+  CreatePaymentIntent,
+  Digest,
+  ExpirePaymentIntents,
+  GetPaymentIntent,
+  HandleChannelCallback,
+  Ledger,
+  ListAttempts,
+  ListDuplicatePayments,
+  ListPaymentIntents,
+  LockManager,
+  MerchantRepository,
+  OperatorAlerts,
+  PaymentAttemptRepository,
+  PaymentChannelRegistry,
+  PaymentIntentRepository,
+  PaymentPricing,
+  PlaceAttempt,
+  RandomSource,
+  ReconcileAttempts,
+  RecordChannelReport,
+  RecordDisputeReport,
+  ReportChannelSettlements,
+  SimulatePayment,
+  DisputeRepository,
+  UnitOfWork,
+  type StatusChangeDeps,
+} from '@payments/core';
+import { ContainerModule } from 'inversify';
+import type { Config } from '../config';
+import { bindClass, value, type Wiring } from './wiring';
+import { publishingWiring } from './webhooks.module';
+
+/** What every change of an intent's status writes through: the intent, its event and webhook deliveries. */
+export const statusChangeWiring: Wiring<StatusChangeDeps> = { ...publishingWiring, intents: PaymentIntentRepository, clock: Clock, random: RandomSource };
+
+/** Payment intents, attempts at a channel and the channel's reports. */
+export const paymentsModule = (config: Config): ContainerModule =>
+  new ContainerModule((options) => {
+    bindClass(options, CreatePaymentIntent, {
+      uow: UnitOfWork,
+      intents: PaymentIntentRepository,
+      sessions: CheckoutSessionRepository,
+      clock: Clock,
+      random: RandomSource,
+      digest: Digest,
+      settings: value({ publicBaseUrl: config.baseUrl }),
+      pricing: PaymentPricing,
+    });
+    bindClass(options, GetPaymentIntent, { intents: PaymentIntentRepository });
+    bindClass(options, ListPaymentIntents, { intents: PaymentIntentRepository });
+    const endingAttempts = { ...statusChangeWiring, uow: UnitOfWork, attempts: PaymentAttemptRepository, channels: PaymentChannelRegistry };
+    bindClass(options, CancelPaymentIntent, endingAttempts);
+    bindClass(options, ExpirePaymentIntents, endingAttempts);
+    bindClass(options, AdvanceTimer, { uow: UnitOfWork, intents: PaymentIntentRepository, clock: Clock });
+    bindClass(options, PlaceAttempt, { ...endingAttempts, locks: LockManager, settings: value({ callbackBaseUrl: config.channelCallbackUrl }) });
+    bindClass(options, ListAttempts, { intents: PaymentIntentRepository, attempts: PaymentAttemptRepository });
+    bindClass(options, ListDuplicatePayments, { attempts: PaymentAttemptRepository });
+    bindClass(options, RecordChannelReport, {
+      ...statusChangeWiring,
+      uow: UnitOfWork,
+      attempts: PaymentAttemptRepository,
+      merchants: MerchantRepository,
+      pricing: PaymentPricing,
+      ledger: Ledger,
+      alerts: OperatorAlerts,
+    });
+    bindClass(options, HandleChannelCallback, {
+      channels: PaymentChannelRegistry,
+      attempts: PaymentAttemptRepository,
+      recordReport: RecordChannelReport,
+      recordDisputeReport: RecordDisputeReport,
+    });
+    bindClass(options, SimulatePayment, { intents: PaymentIntentRepository, attempts: PaymentAttemptRepository, channels: PaymentChannelRegistry, disputes: DisputeRepository });
+    bindClass(options, ReconcileAttempts, { attempts: PaymentAttemptRepository, channels: PaymentChannelRegistry, recordReport: RecordChannelReport, clock: Clock });
+    bindClass(options, ReportChannelSettlements, {
+      ...statusChangeWiring,
+      uow: UnitOfWork,
+      attempts: PaymentAttemptRepository,
+      merchants: MerchantRepository,
+      channels: PaymentChannelRegistry,
+      pricing: PaymentPricing,
+      ledger: Ledger,
+      disputes: DisputeRepository,
+    });
+  });

@@ -1,0 +1,65 @@
+import {
+  AuditRecorder,
+  Clock,
+  CreateManualSettlement,
+  CreateScheduledSettlements,
+  GetSettlement,
+  Ledger,
+  ListPayoutDestinations,
+  ListSettlements,
+  LockManager,
+  MerchantRepository,
+  NoticeOutbox,
+  PaySettlement,
+  PaySettlements,
+  PayoutDestinationRepository,
+  PayoutGateway,
+  RandomSource,
+  RegisterPayoutDestination,
+  SecretBox,
+  SetDefaultPayoutDestination,
+  SettlementRepository,
+  StepUp,
+  UnitOfWork,
+  VerifyPayoutDestinations,
+  type SettlementWriterDeps,
+} from '@payments/core';
+import { ContainerModule } from 'inversify';
+import { publishingWiring } from './webhooks.module';
+import { bindClass, type Wiring } from './wiring';
+
+const settlementWriters: Wiring<SettlementWriterDeps> = {
+  ...publishingWiring,
+  settlements: SettlementRepository,
+  ledger: Ledger,
+  clock: Clock,
+  random: RandomSource,
+  uow: UnitOfWork,
+  merchants: MerchantRepository,
+  locks: LockManager,
+};
+
+/** Settlements and payouts, and the payout destinations they pay to. */
+export const settlementsModule = (): ContainerModule =>
+  new ContainerModule((options) => {
+    bindClass(options, PaySettlement, { ...settlementWriters, destinations: PayoutDestinationRepository, secrets: SecretBox, gateway: PayoutGateway });
+    bindClass(options, PaySettlements, { settlements: SettlementRepository, pay: PaySettlement });
+    bindClass(options, CreateManualSettlement, { ...settlementWriters, pay: PaySettlement });
+    bindClass(options, CreateScheduledSettlements, settlementWriters);
+    bindClass(options, VerifyPayoutDestinations, { uow: UnitOfWork, destinations: PayoutDestinationRepository, gateway: PayoutGateway, secrets: SecretBox });
+    bindClass(options, ListSettlements, { settlements: SettlementRepository });
+    bindClass(options, GetSettlement, { settlements: SettlementRepository });
+    bindClass(options, ListPayoutDestinations, { destinations: PayoutDestinationRepository });
+    const destinationChange = {
+      uow: UnitOfWork,
+      merchants: MerchantRepository,
+      destinations: PayoutDestinationRepository,
+      notices: NoticeOutbox,
+      stepUp: StepUp,
+      audit: AuditRecorder,
+      clock: Clock,
+      random: RandomSource,
+    };
+    bindClass(options, RegisterPayoutDestination, { ...destinationChange, secrets: SecretBox });
+    bindClass(options, SetDefaultPayoutDestination, destinationChange);
+  });

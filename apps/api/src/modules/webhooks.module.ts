@@ -1,0 +1,81 @@
+import {
+  AuditRecorder,
+  Clock,
+  CreateWebhookEndpoint,
+  DeleteWebhookEndpoint,
+  EventOutbox,
+  GetWebhookEndpointHealth,
+  ListEvents,
+  ListWebhookDeliveries,
+  ListWebhookEndpoints,
+  MerchantRepository,
+  NoticeOutbox,
+  PlatformKeyRepository,
+  PlatformKeys,
+  RandomSource,
+  RelayWebhookDeliveries,
+  ResendWebhookDelivery,
+  SecretBox,
+  UnitOfWork,
+  UpdateWebhookEndpoint,
+  WebhookCrypto,
+  WebhookDeliveryRepository,
+  WebhookEndpointRepository,
+  WebhookSender,
+  type EventPublishDeps,
+} from '@payments/core';
+import { ContainerModule } from 'inversify';
+import type { Config } from '../config';
+import { bindClass, value, type Wiring } from './wiring';
+
+/** What every change that announces itself writes through: the event log and a delivery per subscribed endpoint. */
+export const publishingWiring: Wiring<EventPublishDeps> = {
+  events: EventOutbox,
+  webhookEndpoints: WebhookEndpointRepository,
+  webhookDeliveries: WebhookDeliveryRepository,
+  random: RandomSource,
+};
+
+/** Events, webhook endpoints, the relay that delivers them and the platform's signing keys. */
+export const webhooksModule = (config: Config): ContainerModule =>
+  new ContainerModule((options) => {
+    bindClass(options, ListEvents, { events: EventOutbox });
+    bindClass(options, PlatformKeys, {
+      keys: PlatformKeyRepository,
+      crypto: WebhookCrypto,
+      secretBox: SecretBox,
+      clock: Clock,
+      random: RandomSource,
+      options: value({ activationSeconds: config.keyActivationSeconds }),
+    });
+    bindClass(options, RelayWebhookDeliveries, {
+      uow: UnitOfWork,
+      deliveries: WebhookDeliveryRepository,
+      endpoints: WebhookEndpointRepository,
+      merchants: MerchantRepository,
+      notices: NoticeOutbox,
+      sender: WebhookSender,
+      crypto: WebhookCrypto,
+      secretBox: SecretBox,
+      platformKeys: PlatformKeys,
+      clock: Clock,
+      random: RandomSource,
+      leaseMs: value(config.webhookLeaseMs),
+    });
+    bindClass(options, ListWebhookDeliveries, { deliveries: WebhookDeliveryRepository });
+    bindClass(options, ResendWebhookDelivery, { uow: UnitOfWork, deliveries: WebhookDeliveryRepository, audit: AuditRecorder, clock: Clock });
+    bindClass(options, GetWebhookEndpointHealth, { deliveries: WebhookDeliveryRepository });
+    bindClass(options, ListWebhookEndpoints, { endpoints: WebhookEndpointRepository });
+    bindClass(options, CreateWebhookEndpoint, {
+      uow: UnitOfWork,
+      merchants: MerchantRepository,
+      endpoints: WebhookEndpointRepository,
+      secrets: SecretBox,
+      audit: AuditRecorder,
+      clock: Clock,
+      random: RandomSource,
+    });
+    const endpointChange = { uow: UnitOfWork, endpoints: WebhookEndpointRepository, audit: AuditRecorder, clock: Clock };
+    bindClass(options, UpdateWebhookEndpoint, endpointChange);
+    bindClass(options, DeleteWebhookEndpoint, endpointChange);
+  });
