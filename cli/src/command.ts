@@ -1,16 +1,12 @@
-import type { ParseArgsConfig } from 'node:util';
 import type { Payments } from '@payments/sdk';
+import type { Command as CommandOf, CommandLine } from './command-line/index.js';
 import type { ConfigStore } from './config.js';
 import type { Output } from './output.js';
 
-export type OptionSpec = NonNullable<ParseArgsConfig['options']>[string] & { description: string; valueName?: string };
-
-export type Values = Record<string, string | boolean | string[] | boolean[] | undefined>;
+export type { OptionSpec, Values } from './command-line/index.js';
 
 /** What a command receives: its parsed options and arguments, the output, and a client on demand. */
-export interface Context {
-  readonly values: Values;
-  readonly positionals: string[];
+export interface Context extends CommandLine {
   readonly out: Output;
   readonly store: ConfigStore;
   readonly profileName: string;
@@ -25,18 +21,7 @@ export interface Context {
   readonly signal: AbortSignal;
 }
 
-export interface Command {
-  /** The words that name it: `payment-intents create`. */
-  name: string;
-  summary: string;
-  /** Positional arguments as shown in usage: `<payment_intent>`. */
-  args?: string;
-  options?: Record<string, OptionSpec>;
-  /** One or more full command lines. */
-  examples: string[];
-  /** Longer notes for --help. */
-  notes?: string;
+export interface Command extends CommandOf<Context> {
   /** Handles SIGINT/SIGTERM itself through `context.signal` (else a signal ends the process). */
   handlesSignals?: boolean;
-  run(context: Context): Promise<number | void>;
 }

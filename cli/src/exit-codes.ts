@@ -10,17 +10,20 @@ import {
   PermissionError,
   RateLimitError,
 } from '@payments/sdk';
+import { CliError, COMMON_EXIT } from './command-line/index.js';
+
+export { CliError, UsageError } from './command-line/index.js';
 
 /**
  * Exit codes, one per error category, so scripts can branch on `$?` without parsing stderr.
  * They are part of the CLI's interface (documented in cli/README.md): never renumber them.
  */
 export const EXIT = {
-  ok: 0,
+  ok: COMMON_EXIT.ok,
   /** The API failed (5xx, an answer that is not the API's) or a delivery was refused. */
   apiError: 1,
   /** The command line is wrong: unknown command or option, a missing or malformed value. */
-  usage: 2,
+  usage: COMMON_EXIT.usage,
   /** 401/403: no key, a bad key, or a key that may not do this (live key on a test route …). */
   authentication: 3,
   /** 400/402/413: a parameter the API refused, or a payment the channel refused. */
@@ -36,23 +39,6 @@ export const EXIT = {
   /** `wait` (or a trigger's wait step) ran out of time or the object can no longer get there. */
   waitFailed: 9,
 } as const;
-
-/** A failure the CLI itself detected, with the exit code it ends with. */
-export class CliError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode: number,
-  ) {
-    super(message);
-    this.name = 'CliError';
-  }
-}
-
-export class UsageError extends CliError {
-  constructor(message: string) {
-    super(message, EXIT.usage);
-  }
-}
 
 export function exitCodeOf(error: unknown): number {
   if (error instanceof CliError) return error.exitCode;

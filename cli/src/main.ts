@@ -1,12 +1,11 @@
 #!/usr/bin/env node
-import { parseArgs } from 'node:util';
 import { Payments } from '@payments/sdk';
-import type { Command, Context } from './command.js';
+import type { Context } from './command.js';
+import { parseCommandLine, route } from './command-line/index.js';
 import { ConfigStore, configDir, DEFAULT_API_BASE, keyPrefix } from './config.js';
 import { CliError, describeError, EXIT, exitCodeOf, UsageError } from './exit-codes.js';
-import { commandHelp, GLOBAL_OPTIONS, overviewHelp } from './help.js';
 import { Output } from './output.js';
-import { COMMANDS } from './registry.js';
+import { PROGRAM } from './registry.js';
 
 /** Runs one command line; resolves with the exit code (main() sets it; tests may call this). */
 export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
@@ -21,39 +20,18 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env):
 }
 
 async function dispatch(argv: string[], env: NodeJS.ProcessEnv, out: Output): Promise<number> {
-  // First pass, lenient: find the command words among the positionals.
-  const loose = parseArgs({ args: argv, options: stripDescriptions(GLOBAL_OPTIONS), strict: false, allowPositionals: true });
-  const words = loose.positionals;
-  if (words[0] === 'help') return dispatch([...words.slice(1), '--help'], env, out);
-  const command = findCommand(words);
-  if (!command) {
-    const group = words[0] && COMMANDS.some((c) => c.name.startsWith(`${words[0]} `)) ? words[0] : undefined;
-    if (loose.values.help) {
-      process.stdout.write(overviewHelp(COMMANDS, group));
-      return EXIT.ok;
-    }
-    // No command, or a group without its subcommand: the overview, on stderr as for any usage error.
-    if (words.length === 0 || (group && words.length === 1)) {
-      process.stderr.write(overviewHelp(COMMANDS, group));
-      return EXIT.usage;
-    }
-    if (group) throw new UsageError(`Unknown command "payments ${words.slice(0, 2).join(' ')}"; run payments ${group} --help.`);
-    throw new UsageError(`Unknown command "${words[0]}"; run payments --help.`);
-  }
-  if (loose.values.help) {
-    process.stdout.write(commandHelp(command));
+  const routed = route(PROGRAM, argv);
+  if (routed.kind === 'help') {
+    process.stdout.write(routed.text);
     return EXIT.ok;
   }
-
-  let parsed: ReturnType<typeof parseArgs>;
-  try {
-    parsed = parseArgs({ args: argv, options: stripDescriptions({ ...GLOBAL_OPTIONS, ...command.options }), strict: true, allowPositionals: true });
-  } catch (error) {
-    throw new UsageError(`${error instanceof Error ? error.message.replace(/\. To specify a positional.*$/s, '.') : String(error)} See payments ${command.name} --help.`);
+  if (routed.kind === 'overview') {
+    // No command named: the overview, on stderr as for any usage error.
+    process.stderr.write(routed.text);
+    return EXIT.usage;
   }
-  const nameWords = command.name.split(' ').length;
-  const positionals = parsed.positionals.slice(nameWords);
-  const values = parsed.values as Context['values'];
+  const { command } = routed;
+  const { values, positionals } = parseCommandLine(PROGRAM, command, argv);
 
   const store = new ConfigStore(configDir(env));
   const profileName = (values.profile as string | undefined) ?? env.PAYMENTS_PROFILE ?? 'default';
@@ -111,13 +89,6 @@ async function dispatch(argv: string[], env: NodeJS.ProcessEnv, out: Output): Pr
   }
 }
 
-/** The command whose words start the positionals; the longest match wins (`events list` over `events`). */
-function findCommand(words: string[]): Command | undefined {
-  return [...COMMANDS]
-    .sort((a, b) => b.name.split(' ').length - a.name.split(' ').length)
-    .find((command) => command.name.split(' ').every((word, index) => words[index] === word));
-}
-
 function checkApiBase(value: string): string {
   try {
     const url = new URL(value);
@@ -126,12 +97,6 @@ function checkApiBase(value: string): string {
     // fall through to the usage error
   }
   throw new UsageError(`--api-base must be an http(s) URL, not ${JSON.stringify(value)}.`);
-}
-
-function stripDescriptions(options: Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }>) {
-  return Object.fromEntries(
-    Object.entries(options).map(([name, spec]) => [name, { type: spec.type, ...(spec.short ? { short: spec.short } : {}), ...(spec.multiple ? { multiple: true } : {}) }]),
-  ) as NonNullable<Parameters<typeof parseArgs>[0]>['options'];
 }
 
 if (require.main === module) {

@@ -1,4 +1,5 @@
 import type { Command } from './command.js';
+import type { Program } from './command-line/index.js';
 import { balanceCommands } from './commands/balance.js';
 import { disputeCommands } from './commands/disputes.js';
 import { eventCommands } from './commands/events.js';
@@ -9,6 +10,7 @@ import { paymentIntentCommands } from './commands/payment-intents.js';
 import { settlementCommands } from './commands/settlements.js';
 import { testModeCommands } from './commands/test-mode.js';
 import { triggerCommands } from './commands/trigger.js';
+import { EXIT } from './exit-codes.js';
 
 /** Every command, in the order `payments --help` lists them. */
 export const COMMANDS: readonly Command[] = [
@@ -23,3 +25,24 @@ export const COMMANDS: readonly Command[] = [
   ...triggerCommands,
   ...listenCommands,
 ];
+
+export const PROGRAM: Program<Command> = {
+  name: 'payments',
+  description: 'payments: the payment service from your terminal (built on @payments/sdk).',
+  globalOptions: {
+    json: { type: 'boolean', description: 'Print the API object as JSON on stdout (tables otherwise).' },
+    profile: { type: 'string', description: 'Profile to use (default: PAYMENTS_PROFILE, else "default").', valueName: 'name' },
+    'api-key': { type: 'string', description: "API key for this call (default: PAYMENTS_API_KEY, else the profile's).", valueName: 'sk_…' },
+    'api-base': { type: 'string', description: "API base URL (default: PAYMENTS_API_BASE, the profile's, else http://localhost:4242).", valueName: 'url' },
+    verbose: { type: 'boolean', description: 'Log each API answer (status, request id) on stderr.' },
+  },
+  commands: COMMANDS,
+  epilogue: [
+    `Exit codes: ${EXIT.ok} ok, ${EXIT.apiError} API error, ${EXIT.usage} usage, ${EXIT.authentication} authentication/permission, ${EXIT.invalidRequest} invalid request,`,
+    `  ${EXIT.notFound} not found, ${EXIT.conflict} conflict/idempotency, ${EXIT.rateLimited} rate limited, ${EXIT.connection} connection, ${EXIT.waitFailed} wait failed or timed out.`,
+    '',
+    'Example:',
+    '  payments login --api-key sk_test_…',
+    '  payments trigger payment.succeeded',
+  ],
+};

@@ -1,16 +1,8 @@
 import type { Context, Values } from './command.js';
+import { optionalString } from './command-line/index.js';
 import { UsageError } from './exit-codes.js';
 
-export function optionalString(values: Values, name: string): string | undefined {
-  const value = values[name];
-  return typeof value === 'string' ? value : undefined;
-}
-
-export function requiredString(values: Values, name: string): string {
-  const value = optionalString(values, name);
-  if (value === undefined || value === '') throw new UsageError(`--${name} is required.`);
-  return value;
-}
+export { optionalString, requiredString } from './command-line/index.js';
 
 export function optionalInteger(values: Values, name: string, minimum = 0): number | undefined {
   const value = optionalString(values, name);

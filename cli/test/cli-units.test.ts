@@ -80,6 +80,17 @@ test('the CLI is built on the SDK only: no imports beyond @payments/sdk, node: b
   }
 });
 
+test('the command model (command-line/) needs nothing but node: built-ins, so other programs use it without the SDK', (t) => {
+  const dir = join(__dirname, '..', '..', 'src', 'command-line');
+  const files = readdirSync(dir).filter((file) => file.endsWith('.ts'));
+  t.true(files.length > 3);
+  for (const file of files) {
+    for (const [, specifier] of readFileSync(join(dir, file), 'utf8').matchAll(/from '([^']+)'/g)) {
+      t.true(specifier!.startsWith('node:') || /^\.\/[^/]+$/.test(specifier!), `${file} imports ${specifier}`);
+    }
+  }
+});
+
 test('following events: new ones oldest first, a late-committed one below the cursor too, nothing twice', async (t) => {
   const at = (seconds: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, seconds)).toISOString().replace('.000', '');
   const event = (id: string, seconds: number) => ({ id, type: 'payment_intent.succeeded', created: at(seconds), livemode: false, data: {} }) as unknown as Event;

@@ -1,99 +1,99 @@
-import { parseArgs } from 'node:util';
+import { COMMON_EXIT, optionalString, requiredString, UsageError, type Command, type CommandLine, type OptionSpec, type Program } from '@payments/cli/command-line';
 import { CreateMerchant, SetLiveMode, type SettlementSchedule } from '@payments/core';
 import { PlatformKeys, VerifyLedger, Ledger, type PlatformKey } from '@payments/core';
 import { Clock, CoreError, JobItemFailures, type JobItemFailure } from '@payments/core';
 import { DUPLICATE_PAYMENTS_MAX_LIMIT, ListDuplicatePayments, type PaymentAttempt } from '@payments/core';
 import type { AppContainer } from '@payments/api';
 
-export class UsageError extends Error {}
+/** Exit codes of the operator CLI; scripts and monitoring branch on them: never renumber them. */
+export const EXIT = {
+  ok: COMMON_EXIT.ok,
+  /** The command failed; the JSON error on stderr carries its code. */
+  failed: 1,
+  usage: COMMON_EXIT.usage,
+  /** `ledger verify` found a broken invariant (its report is still printed). */
+  ledgerBroken: 3,
+} as const;
 
-/** A command's answer with an exit code of its own (a check that found a problem still prints its report). */
-export class ExitWith {
-  constructor(
-    readonly output: unknown,
-    readonly exitCode: number,
-  ) {}
+/** What an admin command receives; its positionals are exactly those its `args` name (checked before it runs). */
+export interface AdminContext extends CommandLine {
+  readonly app: AppContainer;
+  /** The command's answer: one JSON document on stdout. */
+  print(value: unknown): void;
 }
 
-export const USAGE = `Usage: npm run -s admin -- <command>
+export type AdminCommand = Command<AdminContext>;
 
-  merchant create --name NAME --email EMAIL --password PASSWORD
-                  [--settlement-currency THB] [--schedule daily|weekly|monthly|manual]
-                  [--settlement-delay-days 2]
-  merchant open-live <mch_id>     open live mode (the review passed)
-  merchant close-live <mch_id>    close live mode again
-  payments duplicates [--limit 100]
-                                  second payments of already paid intents (the payer paid
-                                  twice), latest first: each amount is owed back to its payer
-  platform-keys rotate            publish a new webhook signing key now; it signs after
-                                  PAYMENTS_KEY_ACTIVATION_S (default 3600)
-  platform-keys list              the platform's webhook signing keys (public halves only)
-  ledger verify [--limit 100]     check every ledger invariant; exit code 3 when one is broken
-  ledger rebuild-balances         recompute the balance table from the journal (a repair)
-  jobs failures [--limit 100]     background items that failed (job, lane, item, error code,
-                                  attempts, next try), the most recent first
-  jobs retry <item id>            make a failed item due now: the next pass of its job tries it
+const LIMIT_MAX = 999_999;
 
-Prints JSON on stdout; errors as JSON on stderr with a non-zero exit code.`;
+/** The `--limit N` of a listing command (default 100). */
+function limitOption(max = LIMIT_MAX): Record<string, OptionSpec> {
+  return { limit: { type: 'string', description: `How many, from 1 to ${max} (default 100).`, valueName: 'n' } };
+}
 
-type Command = (app: AppContainer, args: string[]) => Promise<unknown>;
-
-/** The `--limit N` of a listing command (default 100); the command's only option. */
-function limitOption(args: string[], max = 999_999): number {
-  const { values } = parseArgs({ args, options: { limit: { type: 'string' } }, strict: true });
-  if (values.limit === undefined) return 100;
-  const limit = /^[1-9][0-9]{0,5}$/.test(values.limit) ? Number(values.limit) : 0;
+function limitValue(context: AdminContext, max = LIMIT_MAX): number {
+  const value = optionalString(context.values, 'limit');
+  if (value === undefined) return 100;
+  const limit = /^[1-9][0-9]{0,5}$/.test(value) ? Number(value) : 0;
   if (limit < 1 || limit > max) throw new UsageError(`--limit takes a whole number from 1 to ${max}.`);
   return limit;
 }
 
-async function createMerchant(app: AppContainer, args: string[]): Promise<unknown> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      name: { type: 'string' },
-      email: { type: 'string' },
-      password: { type: 'string' },
-      'settlement-currency': { type: 'string' },
-      schedule: { type: 'string' },
-      'settlement-delay-days': { type: 'string' },
-    },
-    strict: true,
-  });
-  if (!values.name || !values.email || !values.password) throw new UsageError('merchant create needs --name, --email and --password.');
-  const delay = values['settlement-delay-days'];
-  if (delay !== undefined && !/^\d+$/.test(delay)) throw new UsageError('--settlement-delay-days takes a whole number of days.');
-  const created = await app.get(CreateMerchant).execute({
-    name: values.name,
-    email: values.email,
-    password: values.password,
-    settlementCurrency: values['settlement-currency'],
-    settlementSchedule: values.schedule as SettlementSchedule | undefined,
-    settlementDelayDays: delay === undefined ? undefined : Number(delay),
-  });
-  const { merchant, owner } = created;
-  return {
-    merchant: {
-      id: merchant.id,
-      name: merchant.name,
-      email: merchant.email,
-      live_enabled: merchant.liveEnabled,
-      settlement_currency: merchant.settlementCurrency,
-      settlement_schedule: merchant.settlementSchedule,
-      settlement_delay_days: merchant.settlementDelayDays,
-      created: merchant.created.toISOString(),
-    },
-    owner: { id: owner.id, email: owner.email },
-    test_api_key: created.testApiKey.secret,
-  };
-}
+const createMerchant: AdminCommand = {
+  name: 'merchant create',
+  summary: 'Create a merchant, its owner (who signs in with --email) and a test API key.',
+  options: {
+    name: { type: 'string', description: "The merchant's name (required).", valueName: 'name' },
+    email: { type: 'string', description: "The owner's email, to sign in with (required).", valueName: 'email' },
+    password: { type: 'string', description: "The owner's password (required).", valueName: 'password' },
+    'settlement-currency': { type: 'string', description: 'Currency settlements pay out in (default THB).', valueName: 'code' },
+    schedule: { type: 'string', description: 'Settlement schedule: daily, weekly, monthly or manual (default daily).', valueName: 'schedule' },
+    'settlement-delay-days': { type: 'string', description: 'Days from the channel settling a payment to its money being available (default 2).', valueName: 'days' },
+  },
+  examples: ['npm run -s admin -- merchant create --name "My Shop" --email me@example.com --password "correct horse battery staple" --schedule manual'],
+  async run(context) {
+    const { values } = context;
+    const [name, email, password] = [requiredString(values, 'name'), requiredString(values, 'email'), requiredString(values, 'password')];
+    const delay = optionalString(values, 'settlement-delay-days');
+    if (delay !== undefined && !/^\d+$/.test(delay)) throw new UsageError('--settlement-delay-days takes a whole number of days.');
+    const created = await context.app.get(CreateMerchant).execute({
+      name,
+      email,
+      password,
+      settlementCurrency: optionalString(values, 'settlement-currency'),
+      settlementSchedule: optionalString(values, 'schedule') as SettlementSchedule | undefined,
+      settlementDelayDays: delay === undefined ? undefined : Number(delay),
+    });
+    const { merchant, owner } = created;
+    context.print({
+      merchant: {
+        id: merchant.id,
+        name: merchant.name,
+        email: merchant.email,
+        live_enabled: merchant.liveEnabled,
+        settlement_currency: merchant.settlementCurrency,
+        settlement_schedule: merchant.settlementSchedule,
+        settlement_delay_days: merchant.settlementDelayDays,
+        created: merchant.created.toISOString(),
+      },
+      owner: { id: owner.id, email: owner.email },
+      test_api_key: created.testApiKey.secret,
+    });
+  },
+};
 
-function setLive(enabled: boolean): Command {
-  return async (app, args) => {
-    const [merchantId] = args;
-    if (!merchantId || args.length !== 1) throw new UsageError(`merchant ${enabled ? 'open-live' : 'close-live'} takes one merchant id.`);
-    await app.get(SetLiveMode).execute({ merchantId, enabled });
-    return { merchant: { id: merchantId, live_enabled: enabled } };
+function setLive(enabled: boolean): AdminCommand {
+  const name = enabled ? 'open-live' : 'close-live';
+  return {
+    name: `merchant ${name}`,
+    summary: enabled ? 'Open live mode (the review passed).' : 'Close live mode again.',
+    args: '<mch_id>',
+    examples: [`npm run -s admin -- merchant ${name} mch_…`],
+    async run(context) {
+      const [merchantId] = context.positionals as [string];
+      await context.app.get(SetLiveMode).execute({ merchantId, enabled });
+      context.print({ merchant: { id: merchantId, live_enabled: enabled } });
+    },
   };
 }
 
@@ -114,9 +114,16 @@ function presentDuplicatePayment(attempt: PaymentAttempt): Record<string, unknow
   };
 }
 
-const listDuplicatePayments: Command = async (app, args) => {
-  const limit = limitOption(args, DUPLICATE_PAYMENTS_MAX_LIMIT);
-  return { duplicate_payments: (await app.get(ListDuplicatePayments).execute({ limit })).map(presentDuplicatePayment) };
+const listDuplicatePayments: AdminCommand = {
+  name: 'payments duplicates',
+  summary: 'Second payments of already paid intents (the payer paid twice), latest first.',
+  options: limitOption(DUPLICATE_PAYMENTS_MAX_LIMIT),
+  examples: ['npm run -s admin -- payments duplicates --limit 10'],
+  notes: 'Each amount is owed back to its payer until it is refunded through the channel.',
+  async run(context) {
+    const duplicates = await context.app.get(ListDuplicatePayments).execute({ limit: limitValue(context, DUPLICATE_PAYMENTS_MAX_LIMIT) });
+    context.print({ duplicate_payments: duplicates.map(presentDuplicatePayment) });
+  },
 };
 
 /** A platform key without its private half. */
@@ -131,24 +138,44 @@ function presentPlatformKey(key: PlatformKey): Record<string, unknown> {
   };
 }
 
-const rotatePlatformKey: Command = async (app, args) => {
-  if (args.length !== 0) throw new UsageError('platform-keys rotate takes no arguments.');
-  return { platform_key: presentPlatformKey(await app.get(PlatformKeys).rotate()) };
+const rotatePlatformKey: AdminCommand = {
+  name: 'platform-keys rotate',
+  summary: 'Publish a new webhook signing key now.',
+  examples: ['npm run -s admin -- platform-keys rotate'],
+  notes: 'Deliveries are signed with it once PAYMENTS_KEY_ACTIVATION_S (default 3600) seconds have passed.',
+  async run(context) {
+    context.print({ platform_key: presentPlatformKey(await context.app.get(PlatformKeys).rotate()) });
+  },
 };
 
-const listPlatformKeys: Command = async (app, args) => {
-  if (args.length !== 0) throw new UsageError('platform-keys list takes no arguments.');
-  return { platform_keys: (await app.get(PlatformKeys).published()).map(presentPlatformKey) };
+const listPlatformKeys: AdminCommand = {
+  name: 'platform-keys list',
+  summary: "The platform's webhook signing keys (public halves only).",
+  examples: ['npm run -s admin -- platform-keys list'],
+  async run(context) {
+    context.print({ platform_keys: (await context.app.get(PlatformKeys).published()).map(presentPlatformKey) });
+  },
 };
 
-const verifyLedger: Command = async (app, args) => {
-  const report = await app.get(VerifyLedger).execute({ limit: limitOption(args) });
-  return new ExitWith({ ledger: report }, report.ok ? 0 : 3);
+const verifyLedger: AdminCommand = {
+  name: 'ledger verify',
+  summary: `Check every ledger invariant; exit code ${EXIT.ledgerBroken} when one is broken.`,
+  options: limitOption(),
+  examples: ['npm run -s admin -- ledger verify'],
+  async run(context) {
+    const report = await context.app.get(VerifyLedger).execute({ limit: limitValue(context) });
+    context.print({ ledger: report });
+    return report.ok ? EXIT.ok : EXIT.ledgerBroken;
+  },
 };
 
-const rebuildBalances: Command = async (app, args) => {
-  if (args.length !== 0) throw new UsageError('ledger rebuild-balances takes no arguments.');
-  return { ledger: { balance_rows: await app.get<Ledger>(Ledger).rebuildBalances() } };
+const rebuildBalances: AdminCommand = {
+  name: 'ledger rebuild-balances',
+  summary: 'Recompute the balance table from the journal (a repair).',
+  examples: ['npm run -s admin -- ledger rebuild-balances'],
+  async run(context) {
+    context.print({ ledger: { balance_rows: await context.app.get<Ledger>(Ledger).rebuildBalances() } });
+  },
 };
 
 /** A failure record as the operator reads it. */
@@ -166,36 +193,54 @@ function presentJobItemFailure(failure: JobItemFailure): Record<string, unknown>
   };
 }
 
-const listJobFailures: Command = async (app, args) => {
-  const failures = await app.get<JobItemFailures>(JobItemFailures).list(limitOption(args));
-  return { failures: failures.map(presentJobItemFailure) };
+const listJobFailures: AdminCommand = {
+  name: 'jobs failures',
+  summary: 'Background items that failed, the most recent first.',
+  options: limitOption(),
+  examples: ['npm run -s admin -- jobs failures'],
+  notes: 'Each shows its job, lane, item id, error code, attempts and next try.',
+  async run(context) {
+    const failures = await context.app.get<JobItemFailures>(JobItemFailures).list(limitValue(context));
+    context.print({ failures: failures.map(presentJobItemFailure) });
+  },
 };
 
-const retryJobItem: Command = async (app, args) => {
-  const [itemId] = args;
-  if (!itemId || args.length !== 1) throw new UsageError('jobs retry takes one item id (see jobs failures).');
-  const retried = await app.get<JobItemFailures>(JobItemFailures).retryNow(itemId, app.get<Clock>(Clock).now());
-  if (retried === 0) throw new CoreError('resource_not_found', 'not_found', `No failed background item '${itemId}'.`, { param: 'id' });
-  return { retried: { item: itemId, records: retried } };
+const retryJobItem: AdminCommand = {
+  name: 'jobs retry',
+  summary: 'Make a failed item due now: the next pass of its job tries it.',
+  args: '<item_id>',
+  examples: ['npm run -s admin -- jobs retry pi_…'],
+  notes: 'The item id is the item column of jobs failures.',
+  async run(context) {
+    const { app } = context;
+    const [itemId] = context.positionals as [string];
+    const retried = await app.get<JobItemFailures>(JobItemFailures).retryNow(itemId, app.get<Clock>(Clock).now());
+    if (retried === 0) throw new CoreError('resource_not_found', 'not_found', `No failed background item '${itemId}'.`, { param: 'id' });
+    context.print({ retried: { item: itemId, records: retried } });
+  },
 };
 
-export const COMMANDS: Readonly<Record<string, Command>> = {
-  'jobs failures': listJobFailures,
-  'jobs retry': retryJobItem,
-  'merchant create': createMerchant,
-  'merchant open-live': setLive(true),
-  'merchant close-live': setLive(false),
-  'payments duplicates': listDuplicatePayments,
-  'platform-keys rotate': rotatePlatformKey,
-  'platform-keys list': listPlatformKeys,
-  'ledger verify': verifyLedger,
-  'ledger rebuild-balances': rebuildBalances,
+export const ADMIN: Program<AdminCommand> = {
+  name: 'npm run -s admin --',
+  description: "admin: the operator CLI, on the service's own database and settings (the PAYMENTS_* variables).",
+  globalOptions: {},
+  commands: [
+    createMerchant,
+    setLive(true),
+    setLive(false),
+    listDuplicatePayments,
+    rotatePlatformKey,
+    listPlatformKeys,
+    verifyLedger,
+    rebuildBalances,
+    listJobFailures,
+    retryJobItem,
+  ],
+  epilogue: [
+    'Prints JSON on stdout; an error is one JSON line on stderr: {"error": {"code": …, "message": …}}.',
+    `Exit codes: ${EXIT.ok} ok, ${EXIT.failed} failed (the error's code says why), ${EXIT.usage} usage, ${EXIT.ledgerBroken} ledger verify found a broken invariant.`,
+    '',
+    'Example:',
+    '  npm run -s admin -- ledger verify',
+  ],
 };
-
-/** Finds the command named by the first two words; the rest are its arguments. */
-export function findCommand(argv: string[]): { command: Command; args: string[] } {
-  const name = argv.slice(0, 2).join(' ');
-  const command = COMMANDS[name];
-  if (!command) throw new UsageError(argv.length === 0 ? 'No command given.' : `Unknown command '${name}'.`);
-  return { command, args: argv.slice(2) };
-}

@@ -1,39 +1,51 @@
 import { buildContainer, createLogger, loadConfig } from '@payments/api';
+import { commandHelp, overviewHelp, parseCommandLine, route, UsageError, type CommandLine } from '@payments/cli/command-line';
 import { isCoreError } from '@payments/core';
-import { ExitWith, findCommand, USAGE, UsageError } from './commands';
+import { ADMIN, EXIT, type AdminCommand } from './commands';
 
 /** The operator CLI: data as JSON on stdout, errors as JSON on stderr, logs nowhere near stdout. */
 async function main(argv: string[]): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
-  let found;
+  let command: AdminCommand | undefined;
   try {
-    found = findCommand(argv);
+    const routed = route(ADMIN, argv);
+    if (routed.kind === 'help') {
+      process.stdout.write(routed.text);
+      return EXIT.ok;
+    }
+    if (routed.kind === 'overview') return usageError('No command given.', routed.text);
+    command = routed.command;
+    const line = parseCommandLine(ADMIN, command, argv);
+    const expected = command.args ? command.args.split(' ').length : 0;
+    if (line.positionals.length !== expected) throw new UsageError(`${command.name} takes ${command.args ?? 'no arguments'}.`);
+    return await run(command, line);
   } catch (error) {
-    return fail('usage', (error as Error).message, 2);
+    if (error instanceof UsageError) return usageError(error.message, command ? commandHelp(ADMIN, command) : overviewHelp(ADMIN));
+    throw error;
   }
-  const config = loadConfig();
-  const app = await buildContainer(config, { logger: createLogger('warn', 2) });
+}
+
+/** Runs the command on the service's container; a domain error is reported like the API reports it. */
+async function run(command: AdminCommand, line: CommandLine): Promise<number> {
+  const app = await buildContainer(loadConfig(), { logger: createLogger('warn', 2) });
   try {
-    const result = await found.command(app, found.args);
-    const output = result instanceof ExitWith ? result.output : result;
-    process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
-    return result instanceof ExitWith ? result.exitCode : 0;
+    return (await command.run({ ...line, app, print: (value) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`) })) ?? EXIT.ok;
   } catch (error) {
-    if (error instanceof UsageError) return fail('usage', error.message, 2);
-    if (isCoreError(error)) return fail(error.code, error.message, 1, error.param);
-    if (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')) return fail('usage', error.message, 2);
+    if (isCoreError(error)) return fail(error.code, error.message, EXIT.failed, error.param);
     throw error;
   } finally {
     await app.close();
   }
 }
 
+/** The JSON error, then the help that shows the right command line. */
+function usageError(message: string, help: string): number {
+  fail('usage', message, EXIT.usage);
+  process.stderr.write(help);
+  return EXIT.usage;
+}
+
 function fail(code: string, message: string, exitCode: number, param?: string): number {
   process.stderr.write(`${JSON.stringify({ error: { code, message, ...(param ? { param } : {}) } })}\n`);
-  if (code === 'usage') process.stderr.write(`${USAGE}\n`);
   return exitCode;
 }
 
@@ -43,6 +55,6 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     process.stderr.write(`${JSON.stringify({ error: { code: 'api_error', message: error instanceof Error ? error.message : String(error) } })}\n`);
-    process.exitCode = 1;
+    process.exitCode = EXIT.failed;
   },
 );

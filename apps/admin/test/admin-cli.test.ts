@@ -1,0 +1,78 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import test, { type ExecutionContext } from 'ava';
+import { commandHelp, overviewHelp } from '@payments/cli/command-line';
+import { ADMIN } from '../src/commands';
+
+const MAIN = join(__dirname, '..', 'src', 'main.js');
+const dataDir = mkdtempSync(join(tmpdir(), 'payments-admin-cli-'));
+const database = join(dataDir, 'payments.sqlite');
+test.after.always(() => rmSync(dataDir, { recursive: true, force: true }));
+
+/** The built admin CLI as operators run it, on a SQLite file of its own. */
+function admin(...args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const { HOME, PATH } = process.env;
+  const result = spawnSync(process.execPath, [MAIN, ...args], { env: { HOME, PATH, PAYMENTS_DATABASE_URL: `sqlite:${database}`, PAYMENTS_DATA_DIR: dataDir }, encoding: 'utf8', timeout: 30_000 });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** The first stderr line is the JSON error; the help for the right command line follows it. */
+function usageError(t: ExecutionContext, result: ReturnType<typeof admin>, help: string): string {
+  t.is(result.code, 2, result.stderr);
+  t.is(result.stdout, '');
+  const [first, ...rest] = result.stderr.split('\n');
+  const { error } = JSON.parse(first ?? '') as { error: { code: string; message: string } };
+  t.is(error.code, 'usage');
+  t.is(rest.join('\n'), help);
+  return error.message;
+}
+
+function helpOf(name: string): string {
+  return commandHelp(ADMIN, ADMIN.commands.find((command) => command.name === name)!);
+}
+
+test.serial('--help lists every command, from the same renderer as payments --help', (t) => {
+  const result = admin('--help');
+  t.is(result.code, 0, result.stderr);
+  t.is(result.stdout, overviewHelp(ADMIN));
+  for (const command of ADMIN.commands) t.true(result.stdout.includes(`\n  ${command.name}  `), command.name);
+  t.is(result.stderr, '');
+});
+
+test.serial("every command's --help renders its usage, options and example", (t) => {
+  t.deepEqual(
+    ADMIN.commands.map((command) => command.name),
+    ['merchant create', 'merchant open-live', 'merchant close-live', 'payments duplicates', 'platform-keys rotate', 'platform-keys list', 'ledger verify', 'ledger rebuild-balances', 'jobs failures', 'jobs retry'],
+  );
+  for (const command of ADMIN.commands) {
+    const help = admin(...command.name.split(' '), '--help');
+    t.is(help.code, 0, `${command.name}: ${help.stderr}`);
+    t.is(help.stdout, commandHelp(ADMIN, command));
+    t.true(help.stdout.startsWith(`npm run -s admin -- ${command.name}: ${command.summary}\n\nUsage: npm run -s admin -- ${command.name}`), command.name);
+  }
+  t.is(admin('help', 'ledger', 'verify').stdout, helpOf('ledger verify'));
+  t.false(existsSync(database), 'help opens no database');
+});
+
+test.serial('a wrong command line exits 2 with a JSON usage error and the command help, before any database is opened', (t) => {
+  t.regex(usageError(t, admin('ledger', 'verify', '--bogus'), helpOf('ledger verify')), /Unknown option '--bogus'/);
+  t.is(usageError(t, admin('jobs', 'retry'), helpOf('jobs retry')), 'jobs retry takes <item_id>.');
+  t.is(usageError(t, admin('merchant', 'open-live', 'mch_a', 'mch_b'), helpOf('merchant open-live')), 'merchant open-live takes <mch_id>.');
+  t.is(usageError(t, admin('platform-keys', 'list', 'extra'), helpOf('platform-keys list')), 'platform-keys list takes no arguments.');
+  t.false(existsSync(database));
+});
+
+test.serial('an unknown command, or none, exits 2 with a JSON usage error and the overview', (t) => {
+  t.regex(usageError(t, admin('merchant', 'explode'), overviewHelp(ADMIN)), /Unknown command .*merchant explode/);
+  t.regex(usageError(t, admin('nope'), overviewHelp(ADMIN)), /Unknown command "nope"/);
+  t.is(usageError(t, admin(), overviewHelp(ADMIN)), 'No command given.');
+  t.is(usageError(t, admin('merchant'), overviewHelp(ADMIN, 'merchant')), 'No command given.');
+  t.false(existsSync(database));
+});
+
+test.serial("a value the command refuses is a usage error too, after the service's container is up", (t) => {
+  t.is(usageError(t, admin('payments', 'duplicates', '--limit', '0'), helpOf('payments duplicates')), '--limit takes a whole number from 1 to 1000.');
+  t.is(usageError(t, admin('merchant', 'create', '--name', 'Shop', '--email', 'a@example.com'), helpOf('merchant create')), '--password is required.');
+});
