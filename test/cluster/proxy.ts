@@ -1,5 +1,5 @@
 import * as http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { listenOnLoopback } from '../e2e/process';
 
 /** A round-robin HTTP balancer in front of the API processes, as a load balancer would stand. */
 export interface RoundRobinProxy {
@@ -39,7 +39,6 @@ export async function startRoundRobinProxy(upstreamPorts: readonly number[]): Pr
     statuses[status] = (statuses[status] ?? 0) + 1;
   };
   let next = 0;
-  const sockets = new Set<Socket>();
 
   const pick = (): number => {
     for (let i = 0; i < upstreamPorts.length; i += 1) {
@@ -122,15 +121,7 @@ export async function startRoundRobinProxy(upstreamPorts: readonly number[]): Pr
       forward(0);
     });
   });
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
+  const { port, close } = await listenOnLoopback(server);
   return {
     port,
     url: `http://127.0.0.1:${port}`,
@@ -143,10 +134,6 @@ export async function startRoundRobinProxy(upstreamPorts: readonly number[]): Pr
     serverErrors,
     badUnavailable,
     errorCodes,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }

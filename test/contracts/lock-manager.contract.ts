@@ -9,6 +9,19 @@ import { CoreError, LockBusyError, type LockManager } from '@payments/core';
 export function lockManagerContract(name: string, create: () => LockManager): void {
   let counter = 0;
   const uniqueKey = (label: string): string => `${label}:${process.pid}:${(counter += 1)}`;
+  /** Takes `key` and holds it until `release` is called; resolves once the holder is inside. */
+  const holdUntilReleased = async (locks: LockManager, key: string): Promise<{ release: () => void; holder: Promise<void> }> => {
+    let release!: () => void;
+    const holding = new Promise<void>((resolve) => (release = resolve));
+    let entered!: () => void;
+    const holderEntered = new Promise<void>((resolve) => (entered = resolve));
+    const holder = locks.withLock(key, 10_000, async () => {
+      entered();
+      await holding;
+    });
+    await holderEntered;
+    return { release, holder };
+  };
 
   test(`${name}: concurrent holders of one key never overlap`, async (t) => {
     const locks = create();
@@ -86,15 +99,7 @@ export function lockManagerContract(name: string, create: () => LockManager): vo
   test(`${name}: waiting longer than waitMs fails with CoreError unavailable and never runs fn`, async (t) => {
     const locks = create();
     const key = uniqueKey('busy');
-    let release!: () => void;
-    const holding = new Promise<void>((resolve) => (release = resolve));
-    let entered!: () => void;
-    const holderEntered = new Promise<void>((resolve) => (entered = resolve));
-    const holder = locks.withLock(key, 10_000, async () => {
-      entered();
-      await holding;
-    });
-    await holderEntered;
+    const { release, holder } = await holdUntilReleased(locks, key);
     let ran = false;
     const started = Date.now();
     const error = await t.throwsAsync(
@@ -121,15 +126,7 @@ export function lockManagerContract(name: string, create: () => LockManager): vo
   test(`${name}: waitMs 0 refuses at once while the key is held`, async (t) => {
     const locks = create();
     const key = uniqueKey('no-wait');
-    let release!: () => void;
-    const holding = new Promise<void>((resolve) => (release = resolve));
-    let entered!: () => void;
-    const holderEntered = new Promise<void>((resolve) => (entered = resolve));
-    const holder = locks.withLock(key, 10_000, async () => {
-      entered();
-      await holding;
-    });
-    await holderEntered;
+    const { release, holder } = await holdUntilReleased(locks, key);
     const error = await t.throwsAsync(locks.withLock(key, 10_000, async () => 'never', { waitMs: 0 }));
     release();
     await holder;

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import type { AddressInfo, Server, Socket } from 'node:net';
 import { join, resolve } from 'node:path';
 import { freePort } from '@payments/node-runtime';
 import { createTestDatabase } from '@payments/storage-sql';
@@ -21,6 +22,17 @@ export interface ServiceEnvironment {
   cleanup(): Promise<void>;
 }
 
+/** Where a service process keeps its files, and the loopback port it listens and is called back on. */
+export function serviceBaseEnv(dataDir: string, port: number): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    PAYMENTS_DATA_DIR: dataDir,
+    PAYMENTS_PORT: String(port),
+    PAYMENTS_CHANNEL_CALLBACK_URL: `http://127.0.0.1:${port}`,
+    PAYMENTS_HOST: '127.0.0.1',
+  };
+}
+
 /**
  * Environment for a real service process: its own data directory (the embedded SQLite default)
  * or, when PAYMENTS_TEST_DATABASE_URL is set, a fresh MariaDB database, plus Redis when
@@ -35,11 +47,7 @@ export async function serviceEnvironment(servers: { databaseServerUrl?: string; 
   const mysql = databaseServerUrl ? await createTestDatabase({ serverUrl: databaseServerUrl }) : undefined;
   await mysql?.knex.destroy();
   const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    PAYMENTS_DATA_DIR: dataDir,
-    PAYMENTS_PORT: String(port),
-    PAYMENTS_CHANNEL_CALLBACK_URL: `http://127.0.0.1:${port}`,
-    PAYMENTS_HOST: '127.0.0.1',
+    ...serviceBaseEnv(dataDir, port),
     PAYMENTS_TICK_MS: '200',
     ...(mysql ? { PAYMENTS_DATABASE_URL: mysql.url } : {}),
     ...(redisUrl ? { PAYMENTS_REDIS_URL: redisUrl, PAYMENTS_REDIS_PREFIX: `e2e:${Date.now()}:` } : {}),
@@ -95,14 +103,20 @@ async function spawnUntilReady(env: NodeJS.ProcessEnv, script: string, args: str
   };
 }
 
-/** Starts the API (by default `npm start`'s API + worker process) and waits until it listens. */
-export async function startService(env: NodeJS.ProcessEnv, script = 'apps/worker/dist/src/main.js', args = ['--with-api']): Promise<RunningService> {
+/** Starts `node <script> …args` from the repo root and waits until it logs `message` with the url it listens on. */
+export async function spawnUntilListening(env: NodeJS.ProcessEnv, script: string, args: string[], message: string): Promise<SpawnedProcess & { url: string }> {
   const listening = (stdout: string): string | undefined => {
-    const line = stdout.split('\n').find((l) => l.includes('"API listening"'));
+    const line = stdout.split('\n').find((l) => l.includes(`"${message}"`));
     return line ? (JSON.parse(line) as { url: string }).url : undefined;
   };
   const spawned = await spawnUntilReady(env, script, args, (stdout) => listening(stdout) !== undefined);
-  return { ...spawned, env, baseUrl: (listening(spawned.output()) as string).replace('0.0.0.0', '127.0.0.1') };
+  return { ...spawned, url: listening(spawned.output()) as string };
+}
+
+/** Starts the API (by default `npm start`'s API + worker process) and waits until it listens. */
+export async function startService(env: NodeJS.ProcessEnv, script = 'apps/worker/dist/src/main.js', args = ['--with-api']): Promise<RunningService> {
+  const { url, ...spawned } = await spawnUntilListening(env, script, args, 'API listening');
+  return { ...spawned, env, baseUrl: url.replace('0.0.0.0', '127.0.0.1') };
 }
 
 /** Starts a worker alone (`npm run start:worker`); it has no port and is up once it logs so. */
@@ -124,3 +138,27 @@ export function runAdmin(env: NodeJS.ProcessEnv, args: string[]): Promise<{ code
 
 /** The e2e and cluster tests take their ports from here too. */
 export { freePort };
+
+/**
+ * Starts `server` on a port of 127.0.0.1 the system picks; `close` ends its open connections
+ * rather than waiting for idle keep-alive ones, then stops it.
+ */
+export async function listenOnLoopback(server: Server): Promise<{ port: number; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
-import { REPO_ROOT } from './process';
+import { spawnUntilListening } from './process';
 import { selfSigned } from './self-signed';
 
 export interface SandboxProcess {
@@ -22,41 +21,15 @@ export interface SandboxCredentials {
 
 /** Starts the rest channel sandbox (`npm run start:sandbox`) on a free port and waits until it listens. */
 export async function startSandbox(credentials: SandboxCredentials): Promise<SandboxProcess> {
-  const child = spawn(process.execPath, ['apps/channel-sandbox/dist/src/main.js'], {
-    cwd: REPO_ROOT,
-    env: {
-      PATH: process.env.PATH,
-      SANDBOX_PORT: '0',
-      SANDBOX_API_KEY: credentials.apiKey,
-      SANDBOX_CALLBACK_SECRET: credentials.callbackSecret,
-      SANDBOX_SETTLE_AFTER_MS: String(credentials.settleAfterMs),
-    },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const exited = new Promise<number | null>((resolveExit) => child.once('exit', (code) => resolveExit(code)));
-  const deadline = Date.now() + 15_000;
-  let url: string | undefined;
-  while (!url) {
-    const line = stdout.split('\n').find((l) => l.includes('"sandbox listening"'));
-    url = line ? (JSON.parse(line) as { url: string }).url : undefined;
-    if (url) break;
-    if (Date.now() > deadline || child.exitCode !== null) {
-      child.kill('SIGKILL');
-      throw new Error(`the sandbox did not start:\n${stdout}\n${stderr}`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return {
-    url,
-    output: () => stdout,
-    stop: async () => {
-      child.kill('SIGTERM');
-      return exited;
-    },
+  const env = {
+    PATH: process.env.PATH,
+    SANDBOX_PORT: '0',
+    SANDBOX_API_KEY: credentials.apiKey,
+    SANDBOX_CALLBACK_SECRET: credentials.callbackSecret,
+    SANDBOX_SETTLE_AFTER_MS: String(credentials.settleAfterMs),
   };
+  const { url, output, stop } = await spawnUntilListening(env, 'apps/channel-sandbox/dist/src/main.js', [], 'sandbox listening');
+  return { url, output, stop };
 }
 
 export interface TlsFront {

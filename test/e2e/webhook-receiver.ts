@@ -1,8 +1,8 @@
 import { rmSync } from 'node:fs';
 import * as https from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
+import { listenOnLoopback } from './process';
 import { selfSigned } from './self-signed';
 
 /** One request as the receiver got it. */
@@ -76,7 +76,6 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions = {})
   let fallback = options.defaultStatus ?? 200;
   const requests: RecordedWebhook[] = [];
   const waiters = new Set<() => void>();
-  const sockets = new Set<Socket>();
 
   const server = https.createServer({ key: pems.key, cert: pems.cert }, (req, res) => {
     const chunks: Buffer[] = [];
@@ -99,15 +98,8 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions = {})
       for (const wake of [...waiters]) wake();
     });
   });
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
+  const listening = await listenOnLoopback(server);
+  const port = listening.port;
   const address = '127.0.0.1';
 
   return {
@@ -147,13 +139,9 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions = {})
     clear() {
       requests.length = 0;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => {
-          rmSync(dir, { recursive: true, force: true });
-          resolve();
-        });
-      }),
+    close: async () => {
+      await listening.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
 }

@@ -2,6 +2,8 @@ import {
   CoreError,
   PAYER_FAILURE_CODES,
   PAYMENT_METHODS,
+  channelDisputeStatus,
+  channelOrderStatus,
   findPaymentMethod,
   payableCurrencies,
   type AttemptFailureCode,
@@ -214,16 +216,7 @@ export class RestPaymentChannel implements PaymentChannel {
       ),
     );
     if (answer.status !== 200) throw channelError(`The channel answered HTTP ${answer.status} to the order query.`);
-    const order = this.readOrderAnswer(answer, channelOrderId, 'order query');
-    return {
-      channelOrderId: order.id,
-      reference: order.reference,
-      status: order.status,
-      amount: order.amount,
-      currency: order.currency,
-      ...(order.failureCode ? { failureCode: order.failureCode } : {}),
-      ...(order.settledAt ? { settledAt: order.settledAt } : {}),
-    };
+    return channelOrderStatus(this.readOrderAnswer(answer, channelOrderId, 'order query'));
   }
 
   /**
@@ -278,7 +271,7 @@ export class RestPaymentChannel implements PaymentChannel {
       ),
     );
     if (answer.status !== 200) throw channelError(`The channel answered HTTP ${answer.status} to the dispute query.`);
-    return toDisputeStatus(this.readDisputeAnswer(answer, channelDisputeId, 'dispute query'));
+    return channelDisputeStatus(this.readDisputeAnswer(answer, channelDisputeId, 'dispute query'));
   }
 
   /**
@@ -357,16 +350,4 @@ export class RestPaymentChannel implements PaymentChannel {
   private logRetry(mode: Mode, operation: string, details: { readonly retry: number; readonly reason: string }): void {
     this.logger?.warn({ channel: REST_CHANNEL_NAME, mode, operation, retry: details.retry, reason: details.reason }, 'retrying rest channel request');
   }
-}
-
-function toDisputeStatus(dispute: DisputeFields): ChannelDisputeStatus {
-  return {
-    channelDisputeId: dispute.id,
-    channelOrderId: dispute.orderId,
-    reference: dispute.reference,
-    status: dispute.status,
-    amount: dispute.amount,
-    currency: dispute.currency,
-    ...(dispute.reason ? { reason: dispute.reason } : {}),
-  };
 }

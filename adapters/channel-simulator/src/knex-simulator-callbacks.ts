@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { SimulatorCallback } from './simulator-order-book';
-import { date, millis, withoutUndefined } from './sql-values';
+import { date, millis, SimulatorTable, withoutUndefined } from './sql-values';
 
 interface CallbackRow {
   id: string;
@@ -51,12 +51,8 @@ function toCallback(row: CallbackRow): SimulatorCallback {
 }
 
 /** The simulator's callbacks (table `simulator_callbacks`, migration 010), beside its order book. */
-export class KnexSimulatorCallbacks {
-  constructor(private readonly knex: Knex) {}
-
-  private table(db: Knex = this.knex) {
-    return db<CallbackRow>('simulator_callbacks');
-  }
+export class KnexSimulatorCallbacks extends SimulatorTable<CallbackRow> {
+  protected readonly name = 'simulator_callbacks';
 
   async insert(db: Knex, callback: SimulatorCallback): Promise<void> {
     await this.table(db).insert(toRow(callback));
@@ -72,19 +68,11 @@ export class KnexSimulatorCallbacks {
       this.table(db).whereNotNull('retry_at').where('retry_at', '<=', now.getTime()).where('attempts', '<', maxAttempts).orderBy('retry_at', 'asc');
     // Every tick asks; nearly always nothing is due, and that answer needs no transaction.
     if ((await due(this.knex).first('id')) === undefined) return [];
-    return this.knex.transaction(async (trx) => {
-      const query = due(trx).limit(limit);
-      // Several workers: each skips the rows another is claiming (SQLite writes one at a time anyway).
-      const rows = await (trx.client.config.client === 'mysql2' ? query.forUpdate().skipLocked() : query);
-      if (rows.length === 0) return [];
-      await this.table(trx)
-        .whereIn(
-          'id',
-          rows.map((row) => row.id),
-        )
-        .update({ attempts: trx.raw('attempts + 1'), retry_at: leaseUntil.getTime() });
-      return rows.map((row) => toCallback({ ...row, attempts: Number(row.attempts) + 1, retry_at: leaseUntil.getTime() }));
-    });
+    const rows = await this.claim(
+      (trx) => due(trx).limit(limit),
+      (claimed, trx) => claimed.update({ attempts: trx.raw('attempts + 1'), retry_at: leaseUntil.getTime() }),
+    );
+    return rows.map((row) => toCallback({ ...row, attempts: Number(row.attempts) + 1, retry_at: leaseUntil.getTime() }));
   }
 
   async reschedule(id: string, retryAt: Date | undefined): Promise<void> {

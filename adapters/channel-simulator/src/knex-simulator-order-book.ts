@@ -2,7 +2,7 @@ import type { AttemptFailureCode, Mode, SimulatedOutcome } from '@payments/core'
 import type { Knex } from 'knex';
 import { KnexSimulatorCallbacks } from './knex-simulator-callbacks';
 import type { SimulatorCallback, SimulatorDispute, SimulatorDisputeStatus, SimulatorOrder, SimulatorOrderBook, SimulatorOrderStatus } from './simulator-order-book';
-import { date, millis, withoutUndefined } from './sql-values';
+import { date, millis, SimulatorTable, withoutUndefined } from './sql-values';
 
 interface Row {
   id: string;
@@ -65,18 +65,10 @@ function toOrder(row: Row): SimulatorOrder {
  * The order book in the service's database (table `simulator_orders`, migration 002), with its
  * disputes (008) and its callbacks (010).
  */
-export class KnexSimulatorOrderBook implements SimulatorOrderBook {
-  private readonly disputes: KnexSimulatorDisputes;
-  private readonly callbacks: KnexSimulatorCallbacks;
-
-  constructor(private readonly knex: Knex) {
-    this.disputes = new KnexSimulatorDisputes(knex);
-    this.callbacks = new KnexSimulatorCallbacks(knex);
-  }
-
-  private table(db: Knex = this.knex) {
-    return db<Row>('simulator_orders');
-  }
+export class KnexSimulatorOrderBook extends SimulatorTable<Row> implements SimulatorOrderBook {
+  protected readonly name = 'simulator_orders';
+  private readonly disputes = new KnexSimulatorDisputes(this.knex);
+  private readonly callbacks = new KnexSimulatorCallbacks(this.knex);
 
   async insertOrGet(order: SimulatorOrder): Promise<SimulatorOrder> {
     // Insert-or-ignore on the unique reference, then read: concurrent places of one reference agree.
@@ -105,19 +97,11 @@ export class KnexSimulatorOrderBook implements SimulatorOrderBook {
   }
 
   async claimDue(now: Date, limit: number, leaseUntil: Date): Promise<SimulatorOrder[]> {
-    return this.knex.transaction(async (trx) => {
-      const query = this.table(trx).whereNotNull('due_at').where('due_at', '<=', now.getTime()).orderBy('due_at', 'asc').limit(limit);
-      // Several workers: each skips the rows another is claiming (SQLite writes one at a time anyway).
-      const rows = await (trx.client.config.client === 'mysql2' ? query.forUpdate().skipLocked() : query);
-      if (rows.length === 0) return [];
-      await this.table(trx)
-        .whereIn(
-          'id',
-          rows.map((row) => row.id),
-        )
-        .update({ due_at: leaseUntil.getTime() });
-      return rows.map(toOrder);
-    });
+    const rows = await this.claim(
+      (trx) => this.table(trx).whereNotNull('due_at').where('due_at', '<=', now.getTime()).orderBy('due_at', 'asc').limit(limit),
+      (claimed) => claimed.update({ due_at: leaseUntil.getTime() }),
+    );
+    return rows.map(toOrder);
   }
 
   async settlePaid(paidBefore: Date, now: Date): Promise<number> {
@@ -211,12 +195,8 @@ function toDispute(row: DisputeRow): SimulatorDispute {
 }
 
 /** The simulator's disputes (table `simulator_disputes`, migration 008), beside its order book. */
-export class KnexSimulatorDisputes {
-  constructor(private readonly knex: Knex) {}
-
-  private table(db: Knex = this.knex) {
-    return db<DisputeRow>('simulator_disputes');
-  }
+export class KnexSimulatorDisputes extends SimulatorTable<DisputeRow> {
+  protected readonly name = 'simulator_disputes';
 
   async insert(dispute: SimulatorDispute, db: Knex = this.knex): Promise<void> {
     await this.table(db).insert(toDisputeRow(dispute));

@@ -1,4 +1,6 @@
 import {
+  channelDisputeStatus,
+  channelOrderStatus,
   CoreError,
   findPaymentMethod,
   newId,
@@ -157,15 +159,7 @@ export class SimulatorPaymentChannel implements PaymentChannel {
   async queryOrder(_mode: Mode, channelOrderId: string): Promise<ChannelOrderStatus> {
     const order = await this.book.find(channelOrderId);
     if (!order) throw new CoreError('channel_error', 'unavailable', 'The simulator has no such order.');
-    return {
-      channelOrderId: order.id,
-      reference: order.reference,
-      status: order.status,
-      amount: order.amount,
-      currency: order.currency,
-      ...(order.failureCode ? { failureCode: order.failureCode } : {}),
-      ...(order.settledAt ? { settledAt: order.settledAt } : {}),
-    };
+    return channelOrderStatus(order);
   }
 
   verifyCallback(_mode: Mode, headers: Readonly<Record<string, string | undefined>>, rawBody: string): ChannelNotice {
@@ -223,15 +217,7 @@ export class SimulatorPaymentChannel implements PaymentChannel {
   async queryDispute(_mode: Mode, channelDisputeId: string): Promise<ChannelDisputeStatus> {
     const dispute = await this.book.findDispute(channelDisputeId);
     if (!dispute) throw new CoreError('channel_error', 'unavailable', 'The simulator has no such dispute.');
-    return {
-      channelDisputeId: dispute.id,
-      channelOrderId: dispute.orderId,
-      reference: dispute.reference,
-      status: dispute.status,
-      amount: dispute.amount,
-      currency: dispute.currency,
-      ...(dispute.reason ? { reason: dispute.reason } : {}),
-    };
+    return channelDisputeStatus(dispute);
   }
 
   /** Keeps the evidence; an opened dispute goes under review. A ruled one takes none. */

@@ -1,6 +1,33 @@
+import type { Knex } from 'knex';
+
 /** Instants are stored as epoch milliseconds (BIGINT, which mysql2 may hand back as a string). */
 export const millis = (date: Date | undefined): number | null => (date === undefined ? null : date.getTime());
 export const date = (value: number | string | null): Date | undefined => (value === null ? undefined : new Date(Number(value)));
 
 /** A row mapped to an entity keeps no `undefined` fields (optional fields are absent, as the entities declare them). */
 export { withoutUndefined } from '@payments/core';
+
+/** One table of the simulator's book; a write may join a transaction the book opened (`db`). */
+export abstract class SimulatorTable<Row extends { id: string }> {
+  protected abstract readonly name: string;
+
+  constructor(protected readonly knex: Knex) {}
+
+  protected table(db: Knex = this.knex) {
+    return db<Row>(this.name);
+  }
+
+  /**
+   * Takes the rows `due` selects for this worker and leases them (`lease` updates them) in one
+   * transaction, so no other worker takes them until the lease ends.
+   */
+  protected claim(due: (trx: Knex.Transaction) => Knex.QueryBuilder<Row>, lease: (claimed: Knex.QueryBuilder<Row>, trx: Knex.Transaction) => Promise<unknown>): Promise<Row[]> {
+    return this.knex.transaction(async (trx) => {
+      const query = due(trx);
+      // Several workers: each skips the rows another is claiming (SQLite writes one at a time anyway).
+      const rows: Row[] = await (trx.client.config.client === 'mysql2' ? query.forUpdate().skipLocked() : query);
+      if (rows.length > 0) await lease(this.table(trx).whereIn('id', rows.map((row) => row.id)), trx);
+      return rows;
+    });
+  }
+}

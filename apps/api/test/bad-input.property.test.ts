@@ -1,14 +1,10 @@
 import test from 'ava';
 import fc from 'fast-check';
-import { startTestApp, type TestApp, type TestMerchant } from './helpers/test-app';
+import { withAppAndMerchant, type TestApp, type TestMerchant } from './helpers/test-app';
 
 let t0: TestApp;
 let shop: TestMerchant;
-test.before(async () => {
-  t0 = await startTestApp();
-  shop = await t0.merchant();
-});
-test.after.always(async () => t0?.close());
+withAppAndMerchant({}, (started) => ({ t0, shop } = started));
 
 const CREATE_FIELDS = ['amount', 'currency', 'merchant_order_id', 'payment_method', 'channel_preference', 'description', 'customer', 'return_url', 'expires_in', 'metadata'];
 

@@ -14,8 +14,8 @@ import {
   type PlaceOrderResult,
 } from '@payments/core';
 import { FakeClock } from '@payments/in-memory';
-import { paymentFlow, type Json } from './helpers/payment-flow';
-import { startTestApp, type TestApp, type TestMerchant } from './helpers/test-app';
+import { paymentFlow, withMerchantFlow, type Json } from './helpers/payment-flow';
+import type { TestApp } from './helpers/test-app';
 import { runJob } from './helpers/worker-tick';
 import { AppConfig, simulatorCallbackSecret } from '../src/container';
 import type { Config } from '../src/config';
@@ -61,15 +61,9 @@ class ScriptedChannel implements PaymentChannel {
 const clock = new FakeClock(new Date());
 const scripted = new ScriptedChannel();
 let t0: TestApp;
-let shop: TestMerchant;
 let flow: ReturnType<typeof paymentFlow>;
 
-test.before(async () => {
-  t0 = await startTestApp({ clock, channels: [scripted] });
-  shop = await t0.merchant();
-  flow = paymentFlow(t0, shop.testKey);
-});
-test.after.always(async () => t0?.close());
+withMerchantFlow({ clock, channels: [scripted] }, (started) => ({ t0, flow } = started));
 
 const callback = (path: string, body: string, headers: Record<string, string> = {}) =>
   t0.server.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/json', ...headers }, payload: body });

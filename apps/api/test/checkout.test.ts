@@ -1,18 +1,16 @@
 import test from 'ava';
 import { MerchantRepository, SetLiveMode } from '@payments/core';
 import { checkoutClient } from './helpers/checkout';
-import { startTestApp, type TestApp, type TestMerchant } from './helpers/test-app';
+import { withAppAndMerchant, type TestApp, type TestMerchant } from './helpers/test-app';
 
 let t0: TestApp;
 let shop: TestMerchant;
 let client: ReturnType<typeof checkoutClient>;
 
-test.before(async () => {
-  t0 = await startTestApp();
-  shop = await t0.merchant();
+withAppAndMerchant({}, (started) => {
+  ({ t0, shop } = started);
   client = checkoutClient(t0);
 });
-test.after.always(async () => t0?.close());
 
 const RETURN_URL = 'https://shop.example.com/thanks?order=1';
 

@@ -2,19 +2,17 @@ import { randomBytes } from 'node:crypto';
 import test from 'ava';
 import fc from 'fast-check';
 import { signIn, type SignedInUser } from './helpers/dashboard';
-import { startTestApp, type TestApp, type TestMerchant } from './helpers/test-app';
+import { withAppAndMerchant, type TestApp, type TestMerchant } from './helpers/test-app';
 
 let t0: TestApp;
 let shop: TestMerchant;
 let owner: SignedInUser;
 let member: SignedInUser;
-test.before(async () => {
-  t0 = await startTestApp();
-  shop = await t0.merchant();
+withAppAndMerchant({}, async (started) => {
+  ({ t0, shop } = started);
   owner = await signIn(t0, { merchantId: shop.id, role: 'owner' });
   member = await signIn(t0, { merchantId: shop.id, role: 'viewer' });
 });
-test.after.always(async () => t0?.close());
 
 /** A value no message could contain by chance: if it shows up in an answer, the answer echoed it. */
 const marked = fc.string({ minLength: 4, maxLength: 40, unit: 'grapheme-ascii' }).map((rest) => `Sx${randomBytes(4).toString('hex')}${rest}`);

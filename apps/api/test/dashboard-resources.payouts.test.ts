@@ -1,24 +1,19 @@
 import test from 'ava';
 import { FakeClock } from '@payments/in-memory';
 import { AuditLog, DeliverNotices, NoticeOutbox } from './helpers/dashboard-resources';
-import { asUser, freshCode as nextStepCode, signIn, type SignedInUser } from './helpers/dashboard';
-import { startTestApp, type TestApp, type TestMerchant } from './helpers/test-app';
+import { asUser, errorOf, freshCode as nextStepCode, signIn, type SignedInUser } from './helpers/dashboard';
+import { withAppAndMerchant, type TestApp, type TestMerchant } from './helpers/test-app';
 import { runJob } from './helpers/worker-tick';
 
 const clock = new FakeClock(new Date('2026-09-01T10:00:00Z'));
 let t0: TestApp;
 let shop: TestMerchant;
 let owner: SignedInUser;
-test.before(async () => {
-  t0 = await startTestApp({ clock });
-  shop = await t0.merchant();
+withAppAndMerchant({ clock }, async (started) => {
+  ({ t0, shop } = started);
   owner = await signIn(t0, { merchantId: shop.id, role: 'owner' });
 });
-test.after.always(async () => t0?.close());
 
-interface ErrorBody {
-  error: { code: string; message: string; param?: string };
-}
 interface PayoutMethod {
   id: string;
   default: boolean;
@@ -27,7 +22,6 @@ interface PayoutMethod {
   account_number: string;
   account_number_last4: string;
 }
-const errorOf = (res: { result: unknown }) => (res.result as ErrorBody).error;
 const as = (user: SignedInUser, method: string, url: string, payload?: unknown) => asUser(t0, user, { method, url, ...(payload === undefined ? {} : { payload }) });
 
 /** A fresh code of the next step (tests in this file run one at a time, see below). */

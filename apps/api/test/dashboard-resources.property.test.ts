@@ -3,16 +3,12 @@ import fc from 'fast-check';
 import { generateKeyPairSync } from 'node:crypto';
 import { FakeClock } from '@payments/in-memory';
 import { asUser, signIn, totpCode, type SignedInUser } from './helpers/dashboard';
-import { startTestApp, type TestApp, type TestMerchant } from './helpers/test-app';
+import { withAppAndMerchant, type TestApp, type TestMerchant } from './helpers/test-app';
 
 const clock = new FakeClock(new Date('2026-09-01T10:00:00Z'));
 let t0: TestApp;
 let shop: TestMerchant;
-test.before(async () => {
-  t0 = await startTestApp({ clock });
-  shop = await t0.merchant();
-});
-test.after.always(async () => t0?.close());
+withAppAndMerchant({ clock }, (started) => ({ t0, shop } = started));
 
 /** Stands for "a valid one-time code of the user, fresh": replaced before the request is sent. */
 const VALID_CODE = '<valid code>';

@@ -1,23 +1,17 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import test from 'ava';
 import { AuditLog, CryptoEd25519KeyCheckForTests } from './helpers/dashboard-resources';
-import { asUser, signIn, type SignedInUser } from './helpers/dashboard';
-import { startTestApp, type TestApp, type TestMerchant } from './helpers/test-app';
+import { asUser, errorOf, signIn, type SignedInUser } from './helpers/dashboard';
+import { withAppAndMerchant, type TestApp, type TestMerchant } from './helpers/test-app';
 
 let t0: TestApp;
 let shop: TestMerchant;
 let owner: SignedInUser;
-test.before(async () => {
-  t0 = await startTestApp();
-  shop = await t0.merchant();
+withAppAndMerchant({}, async (started) => {
+  ({ t0, shop } = started);
   owner = await signIn(t0, { merchantId: shop.id, role: 'owner' });
 });
-test.after.always(async () => t0?.close());
 
-interface ErrorBody {
-  error: { code: string; message: string; param?: string; request_id: string };
-}
-const errorOf = (res: { result: unknown }) => (res.result as ErrorBody).error;
 const as = (user: SignedInUser, method: string, url: string, payload?: unknown) => asUser(t0, user, { method, url, ...(payload === undefined ? {} : { payload }) });
 
 function ed25519PublicKey(): string {

@@ -1,21 +1,16 @@
 import test from 'ava';
 import { AuditLog } from './helpers/dashboard-resources';
-import { asUser, signIn, type SignedInUser } from './helpers/dashboard';
-import { startTestApp, type TestApp, type TestMerchant } from './helpers/test-app';
+import { asUser, errorOf, signIn, type SignedInUser } from './helpers/dashboard';
+import { withAppAndMerchant, type TestApp, type TestMerchant } from './helpers/test-app';
 
 let t0: TestApp;
 let shop: TestMerchant;
 let developer: SignedInUser;
-test.before(async () => {
-  t0 = await startTestApp();
-  shop = await t0.merchant();
+withAppAndMerchant({}, async (started) => {
+  ({ t0, shop } = started);
   developer = await signIn(t0, { merchantId: shop.id, role: 'developer' });
 });
-test.after.always(async () => t0?.close());
 
-interface ErrorBody {
-  error: { code: string; message: string; param?: string };
-}
 interface Endpoint {
   id: string;
   secret?: string;
@@ -24,7 +19,6 @@ interface Endpoint {
   api_version: string;
   enabled_events: string[];
 }
-const errorOf = (res: { result: unknown }) => (res.result as ErrorBody).error;
 const as = (user: SignedInUser, method: string, url: string, payload?: unknown) => asUser(t0, user, { method, url, ...(payload === undefined ? {} : { payload }) });
 
 async function create(user: SignedInUser, body: Record<string, unknown> = {}, mode = 'test'): Promise<Endpoint> {

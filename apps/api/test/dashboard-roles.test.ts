@@ -1,15 +1,11 @@
 import test from 'ava';
 import { mayPerform, ROLE_PERMISSIONS, type DashboardAction, type UserRole } from '@payments/core';
 import { asUser, signIn } from './helpers/dashboard';
-import { startTestApp, type TestApp, type TestMerchant } from './helpers/test-app';
+import { withAppAndMerchant, type TestApp, type TestMerchant } from './helpers/test-app';
 
 let t0: TestApp;
 let shop: TestMerchant;
-test.before(async () => {
-  t0 = await startTestApp();
-  shop = await t0.merchant();
-});
-test.after.always(async () => t0?.close());
+withAppAndMerchant({}, (started) => ({ t0, shop } = started));
 
 interface DashboardRoute {
   readonly method: string;

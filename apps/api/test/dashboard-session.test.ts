@@ -2,16 +2,12 @@ import test from 'ava';
 import { FakeClock } from '@payments/in-memory';
 import { UserRepository } from '@payments/core';
 import { asUser, signIn, signInAgain, totpCode, type SignedInUser } from './helpers/dashboard';
-import { startTestApp, type TestApp, type TestMerchant } from './helpers/test-app';
+import { startTestApp, withAppAndMerchant, type TestApp, type TestMerchant } from './helpers/test-app';
 
 const clock = new FakeClock(new Date('2026-09-01T10:00:00Z'));
 let t0: TestApp;
 let shop: TestMerchant;
-test.before(async () => {
-  t0 = await startTestApp({ clock });
-  shop = await t0.merchant();
-});
-test.after.always(async () => t0?.close());
+withAppAndMerchant({ clock }, (started) => ({ t0, shop } = started));
 
 let ipCounter = 0;
 /** Each refused sign-in counts towards its IP's throttle: tests that fail on purpose use IPs of their own. */

@@ -3,16 +3,12 @@ import test from 'ava';
 import { AuditLog, MerchantRepository, NoticeOutbox, UserRepository, type UserRole } from '@payments/core';
 import { FakeClock } from '@payments/in-memory';
 import { asUser, claimMfa, freshCode, signIn, signInWith, totpCode, type SignedInUser } from './helpers/dashboard';
-import { startTestApp, type TestApp, type TestMerchant } from './helpers/test-app';
+import { withAppAndMerchant, type TestApp, type TestMerchant } from './helpers/test-app';
 
 const clock = new FakeClock(new Date('2026-09-01T10:00:00Z'));
 let t0: TestApp;
 let shop: TestMerchant;
-test.before(async () => {
-  t0 = await startTestApp({ clock });
-  shop = await t0.merchant();
-});
-test.after.always(async () => t0?.close());
+withAppAndMerchant({ clock }, (started) => ({ t0, shop } = started));
 
 const as = (user: SignedInUser, method: string, url: string, payload?: unknown) => asUser(t0, user, { method, url, ...(payload === undefined ? {} : { payload }) });
 const newEmail = (): string => `member-${randomBytes(6).toString('hex')}@example.com`;

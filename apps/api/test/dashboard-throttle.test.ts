@@ -5,16 +5,12 @@ import type { PasswordHasher } from '@payments/core';
 import { ScryptPasswordHasher } from '@payments/node-runtime';
 import { signIn, totpCode, type SignedInUser } from './helpers/dashboard';
 import { ConfigError, loadConfig } from '../src/config';
-import { startTestApp, type TestApp, type TestMerchant } from './helpers/test-app';
+import { startTestApp, withAppAndMerchant, type TestApp, type TestMerchant } from './helpers/test-app';
 
 const clock = new FakeClock(new Date('2026-09-01T10:00:00Z'));
 let t0: TestApp;
 let shop: TestMerchant;
-test.before(async () => {
-  t0 = await startTestApp({ clock });
-  shop = await t0.merchant();
-});
-test.after.always(async () => t0?.close());
+withAppAndMerchant({ clock }, (started) => ({ t0, shop } = started));
 
 const FIFTEEN_MINUTES = 15 * 60_000;
 let ipCounter = 0;

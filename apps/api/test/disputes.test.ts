@@ -5,8 +5,8 @@ import { FakeClock } from '@payments/in-memory';
 import { createKnex } from '@payments/storage-sql';
 import { AppConfig, simulatorCallbackSecret } from '../src/container';
 import type { Config } from '../src/config';
-import { paymentFlow, type Json } from './helpers/payment-flow';
-import { startTestApp, unique, type TestApp, type TestMerchant } from './helpers/test-app';
+import { paymentFlow, withMerchantFlow, type Json } from './helpers/payment-flow';
+import { unique, type TestApp, type TestMerchant } from './helpers/test-app';
 import { moneyTick } from './helpers/worker-tick';
 
 const clock = new FakeClock(new Date());
@@ -15,12 +15,7 @@ let t0: TestApp;
 let shop: TestMerchant;
 let flow: ReturnType<typeof paymentFlow>;
 
-test.before(async () => {
-  t0 = await startTestApp({ clock });
-  shop = await t0.merchant();
-  flow = paymentFlow(t0, shop.testKey);
-});
-test.after.always(async () => t0?.close());
+withMerchantFlow({ clock }, (started) => ({ t0, shop, flow } = started));
 
 const tick = moneyTick(() => t0, clock);
 

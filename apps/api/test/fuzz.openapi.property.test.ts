@@ -7,7 +7,7 @@ import type { ServerInjectResponse } from '@hapi/hapi';
 import { AppConfig } from '../src/container';
 import type { Config } from '../src/config';
 import { MAX_BODY_BYTES } from '../src/server';
-import { startTestApp, unique, type TestApp, type TestMerchant } from './helpers/test-app';
+import { unique, withAppAndMerchant, type TestApp, type TestMerchant } from './helpers/test-app';
 import { signIn, type SignedInUser } from './helpers/dashboard';
 import { checkoutClient } from './helpers/checkout';
 import type { Json } from './helpers/payment-flow';
@@ -56,9 +56,8 @@ interface Operation {
   readonly body?: Json;
 }
 
-test.before(async () => {
-  t0 = await startTestApp({ logger: pino({ level: 'trace', base: undefined }, logSink) });
-  shop = await t0.merchant();
+withAppAndMerchant({ logger: pino({ level: 'trace', base: undefined }, logSink) }, async (started) => {
+  ({ t0, shop } = started);
   liveKey = await shop.liveKey();
   owner = await signIn(t0, { merchantId: shop.id, role: 'owner' });
   const checkout = checkoutClient(t0);
@@ -87,7 +86,6 @@ test.before(async () => {
   );
   if (operations.length < 15) throw new Error(`the OpenAPI document lists only ${operations.length} operations`);
 });
-test.after.always(async () => t0?.close());
 test.after('summary', (t) => {
   if (process.env.FUZZ_DEBUG) for (const [detail, count] of [...seen.details].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.FUZZ_DEBUG))) t.log(count, detail);
   t.log(`answers by status: ${JSON.stringify(Object.fromEntries([...seen.statuses].sort()))}; log lines checked: ${seen.logLines}`);

@@ -2,8 +2,8 @@ import test from 'ava';
 import { ReconcileAttempts, ReleaseFunds, ReportChannelSettlements, ExpirePaymentIntents } from '@payments/core';
 import { SimulatorPaymentChannel } from '@payments/channel-simulator';
 import { FakeClock } from '@payments/in-memory';
-import { paymentFlow, type Json } from './helpers/payment-flow';
-import { startTestApp, unique, type TestApp, type TestMerchant } from './helpers/test-app';
+import { paymentFlow, withMerchantFlow, type Json } from './helpers/payment-flow';
+import { unique, type TestApp, type TestMerchant } from './helpers/test-app';
 import { runJob } from './helpers/worker-tick';
 
 const clock = new FakeClock(new Date());
@@ -11,12 +11,7 @@ let t0: TestApp;
 let shop: TestMerchant;
 let flow: ReturnType<typeof paymentFlow>;
 
-test.before(async () => {
-  t0 = await startTestApp({ clock });
-  shop = await t0.merchant();
-  flow = paymentFlow(t0, shop.testKey);
-});
-test.after.always(async () => t0?.close());
+withMerchantFlow({ clock }, (started) => ({ t0, shop, flow } = started));
 
 /** One worker tick, as the scheduler runs it, a tick (1 s, the default) after the last one. */
 async function tick(): Promise<void> {

@@ -1,18 +1,14 @@
 import test from 'ava';
 import { ExpirePaymentIntents } from '@payments/core';
 import { FakeClock } from '@payments/in-memory';
-import { createBody, startTestApp, unique, type TestApp, type TestMerchant } from './helpers/test-app';
+import { createBody, unique, withAppAndMerchant, type TestApp, type TestMerchant } from './helpers/test-app';
 import { runJob } from './helpers/worker-tick';
 
 let t0: TestApp;
 let shop: TestMerchant;
 const clock = new FakeClock(new Date());
 
-test.before(async () => {
-  t0 = await startTestApp({ clock });
-  shop = await t0.merchant();
-});
-test.after.always(async () => t0?.close());
+withAppAndMerchant({ clock }, (started) => ({ t0, shop } = started));
 
 const createIntent = async (overrides: Record<string, unknown> = {}, key = shop.testKey): Promise<{ id: string }> =>
   (await t0.request({ method: 'POST', url: '/v1/payment_intents', key, idempotencyKey: unique(), payload: createBody(overrides) })).result as { id: string };

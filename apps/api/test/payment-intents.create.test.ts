@@ -1,14 +1,10 @@
 import test from 'ava';
-import { createBody, startTestApp, unique, type TestApp, type TestMerchant } from './helpers/test-app';
+import { createBody, unique, withAppAndMerchant, type TestApp, type TestMerchant } from './helpers/test-app';
 
 let t0: TestApp;
 let shop: TestMerchant;
 
-test.before(async () => {
-  t0 = await startTestApp();
-  shop = await t0.merchant();
-});
-test.after.always(async () => t0?.close());
+withAppAndMerchant({}, (started) => ({ t0, shop } = started));
 
 const create = (payload: unknown, idempotencyKey: string | null = unique(), key = shop.testKey) =>
   t0.request({ method: 'POST', url: '/v1/payment_intents', key, idempotencyKey: idempotencyKey ?? undefined, payload });

@@ -1,19 +1,17 @@
 import test from 'ava';
-import { createBody, startTestApp, unique, type TestApp, type TestMerchant } from './helpers/test-app';
+import { createBody, unique, withAppAndMerchant, type TestApp, type TestMerchant } from './helpers/test-app';
 
 let t0: TestApp;
 let shop: TestMerchant;
 const created: string[] = [];
 
-test.before(async () => {
-  t0 = await startTestApp();
-  shop = await t0.merchant();
+withAppAndMerchant({}, async (started) => {
+  ({ t0, shop } = started);
   for (let i = 0; i < 7; i += 1) {
     const res = await t0.request({ method: 'POST', url: '/v1/payment_intents', key: shop.testKey, idempotencyKey: unique(), payload: createBody({ merchant_order_id: `list-${i}` }) });
     created.push((res.result as { id: string }).id);
   }
 });
-test.after.always(async () => t0?.close());
 
 type List = { object: string; data: Array<{ id: string; status: string; merchant_order_id: string }>; has_more: boolean };
 const get = async (query: string): Promise<{ status: number; body: List & { error?: { code: string; param?: string } } }> => {

@@ -1,12 +1,12 @@
 import { createServer as createNetServer, connect, type Server as NetServer, type Socket } from 'node:net';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { freePort } from '@payments/node-runtime';
 import { CoreError, LockBusyError } from '@payments/core';
 import { createKnex } from '@payments/storage-sql';
 import { toCoreError } from '../src/http/boom-to-core-error';
 import { httpStatusOf } from '../src/http/error-envelope';
 import { DATABASE_RETRY_AFTER_SECONDS, unavailableOf } from '../src/http/unavailable';
-import { createBody, startTestApp, unique } from './helpers/test-app';
+import { createBody, startTestApp, unique, type TestApp, type TestMerchant } from './helpers/test-app';
 
 type Json = Record<string, any>;
 
@@ -63,6 +63,35 @@ const withPort = (url: string, port: number): string => {
   return parsed.toString();
 };
 
+/**
+ * An outage of `server` (a pass when its url is unset: nothing to test against): the app reaches
+ * it through a forwarder the test cuts, and `outage` starts from a merchant and an intent created
+ * while it answered; the app and the forwarder close after.
+ */
+async function outageTest(
+  t: ExecutionContext,
+  server: { readonly name: string; readonly url: string | undefined; readonly defaultPort: number },
+  appOptions: (forwarderPort: number) => Parameters<typeof startTestApp>[0],
+  outage: (started: { t0: TestApp; forwarder: Forwarder; shop: TestMerchant; intentId: string }) => Promise<void>,
+): Promise<void> {
+  if (!server.url) {
+    t.pass(`no ${server.name} to test against`);
+    return;
+  }
+  const target = new URL(server.url);
+  const forwarder = await startForwarder(target.hostname, Number(target.port || server.defaultPort));
+  const t0 = await startTestApp(appOptions(forwarder.port));
+  try {
+    const shop = await t0.merchant();
+    const created = await t0.request({ method: 'POST', url: '/v1/payment_intents', key: shop.testKey, idempotencyKey: unique('idem'), payload: createBody() });
+    t.is(created.statusCode, 201);
+    await outage({ t0, forwarder, shop, intentId: (created.result as Json).id as string });
+  } finally {
+    await t0.close();
+    await forwarder.close();
+  }
+}
+
 test('unavailableOf: dependency outages become 503 api_error with Retry-After; bugs and refusals do not', async (t) => {
   // A real driver error: mysql2 against a port nothing listens on.
   const knex = createKnex(`mysql://root@127.0.0.1:${await freePort()}/payments`);
@@ -86,20 +115,8 @@ test('unavailableOf: dependency outages become 503 api_error with Retry-After; b
 });
 
 test.serial('database outage (MariaDB behind a cut connection): 503 api_error with Retry-After, readiness 503, then everything answers again (skipped without PAYMENTS_TEST_DATABASE_URL)', async (t) => {
-  const server = process.env.PAYMENTS_TEST_DATABASE_URL;
-  if (!server) {
-    t.pass('no MariaDB to test against');
-    return;
-  }
-  const target = new URL(server);
-  const forwarder = await startForwarder(target.hostname, Number(target.port || 3306));
-  const t0 = await startTestApp({ databaseUrl: (url) => withPort(url, forwarder.port) });
-  try {
-    const shop = await t0.merchant();
-    const created = await t0.request({ method: 'POST', url: '/v1/payment_intents', key: shop.testKey, idempotencyKey: unique('idem'), payload: createBody() });
-    t.is(created.statusCode, 201);
-    const intentId = (created.result as Json).id as string;
-
+  const database = { name: 'MariaDB', url: process.env.PAYMENTS_TEST_DATABASE_URL, defaultPort: 3306 };
+  await outageTest(t, database, (port) => ({ databaseUrl: (url) => withPort(url, port) }), async ({ t0, forwarder, shop, intentId }) => {
     await forwarder.cut();
     const key = unique('idem');
     const body = createBody();
@@ -131,27 +148,12 @@ test.serial('database outage (MariaDB behind a cut connection): 503 api_error wi
     t.is((replay.result as Json).id, (retried.result as Json).id);
     t.is((await t0.request({ method: 'GET', url: `/v1/payment_intents/${intentId}`, key: shop.testKey })).statusCode, 200);
     t.is((await t0.server.inject({ method: 'GET', url: '/health/ready' })).statusCode, 200);
-  } finally {
-    await t0.close();
-    await forwarder.close();
-  }
+  });
 });
 
 test.serial('Redis outage (behind a cut connection): lock-taking writes answer 503 api_error with Retry-After, readiness 503, then the client reconnects (skipped without PAYMENTS_TEST_REDIS_URL)', async (t) => {
-  const redisUrl = process.env.PAYMENTS_TEST_REDIS_URL;
-  if (!redisUrl) {
-    t.pass('no Redis to test against');
-    return;
-  }
-  const target = new URL(redisUrl);
-  const forwarder = await startForwarder(target.hostname, Number(target.port || 6379));
-  const t0 = await startTestApp({ env: { PAYMENTS_REDIS_URL: withPort(redisUrl, forwarder.port) } });
-  try {
-    const shop = await t0.merchant();
-    const created = await t0.request({ method: 'POST', url: '/v1/payment_intents', key: shop.testKey, idempotencyKey: unique('idem'), payload: createBody() });
-    t.is(created.statusCode, 201);
-    const intentId = (created.result as Json).id as string;
-
+  const redis = { name: 'Redis', url: process.env.PAYMENTS_TEST_REDIS_URL, defaultPort: 6379 };
+  await outageTest(t, redis, (port) => ({ env: { PAYMENTS_REDIS_URL: withPort(redis.url as string, port) } }), async ({ t0, forwarder, shop, intentId }) => {
     await forwarder.cut();
     const key = unique('idem');
     // Placing an attempt takes the intent's lock in Redis.
@@ -175,8 +177,5 @@ test.serial('Redis outage (behind a cut connection): lock-taking writes answer 5
     }
     t.is(retried.statusCode, 201, retried.payload);
     t.is((await t0.server.inject({ method: 'GET', url: '/health/ready' })).statusCode, 200);
-  } finally {
-    await t0.close();
-    await forwarder.close();
-  }
+  });
 });

@@ -1,6 +1,5 @@
 import test from 'ava';
 import type { PaymentIntentRepository } from '../../src/payments/ports/payment-intent.repository.port';
-import { CreatePaymentIntent } from '../../src/payments/use-cases/create-payment-intent.use-case';
 import { GetCheckoutPage } from '../../src/checkout/use-cases/get-checkout-page.use-case';
 import { PayCheckoutSession } from '../../src/checkout/use-cases/pay-checkout-session.use-case';
 import type { PlaceAttempt } from '../../src/payments/use-cases/place-attempt.use-case';
@@ -25,16 +24,7 @@ async function setup() {
       return value;
     },
   });
-  const create = new CreatePaymentIntent({
-        uow: h.storage.uow,
-        intents: h.storage.intents,
-        sessions: h.storage.checkoutSessions,
-        clock: h.clock,
-        random: h.random,
-        digest: h.digest,
-        settings: { publicBaseUrl: 'https://pay.example.com' },
-        pricing: h.pricing,
-      });
+  const create = h.createPaymentIntent();
   const resolve = new ResolveCheckoutSession({ sessions: h.storage.checkoutSessions, intents: countingIntents, digest: h.digest, clock: h.clock });
   const newSession = async (mode: 'test' | 'live' = 'test', expiresIn = 600) => {
     const { intent, checkoutUrl } = await create.execute({

@@ -12,7 +12,7 @@ import { AuthenticateDashboardSession } from '../../src/dashboard/use-cases/auth
 import { ClaimMfa } from '../../src/dashboard/use-cases/claim-mfa.use-case';
 import { DashboardCredentials } from '../../src/dashboard/use-cases/dashboard-credentials';
 import { SignIn } from '../../src/dashboard/use-cases/sign-in.use-case';
-import { AddTeamUser, ResetTeamUserMfa, UpdateTeamUser } from '../../src/dashboard/use-cases/team.use-cases';
+import { AddTeamUser, ResetTeamUserMfa, UpdateTeamUser, type TeamChangeDeps } from '../../src/dashboard/use-cases/team.use-cases';
 import { StepUp } from '../../src/dashboard/use-cases/step-up';
 import { VerifyOneTimeCode } from '../../src/dashboard/use-cases/verify-one-time-code.use-case';
 import { harness } from './harness';
@@ -57,39 +57,10 @@ function dashboard() {
       });
   const stepUp = new StepUp({ verifyCode: verify, failures: new InMemoryFailureCounter(), clock });
   const s = h.storage;
-  const add = new AddTeamUser({
-        uow: s.uow,
-        users: s.users,
-        passwords,
-        merchants: s.merchants,
-        notices: s.notices,
-        stepUp,
-        audit,
-        clock,
-        random: h.random,
-      });
-  const update = new UpdateTeamUser({
-        uow: s.uow,
-        users: s.users,
-        sessions: s.dashboardSessions,
-        merchants: s.merchants,
-        notices: s.notices,
-        stepUp,
-        audit,
-        clock,
-        random: h.random,
-      });
-  const reset = new ResetTeamUserMfa({
-        uow: s.uow,
-        users: s.users,
-        sessions: s.dashboardSessions,
-        merchants: s.merchants,
-        notices: s.notices,
-        stepUp,
-        audit,
-        clock,
-        random: h.random,
-      });
+  const team: TeamChangeDeps = { uow: s.uow, users: s.users, merchants: s.merchants, notices: s.notices, stepUp, audit, clock, random: h.random };
+  const add = new AddTeamUser({ ...team, passwords });
+  const update = new UpdateTeamUser({ ...team, sessions: s.dashboardSessions });
+  const reset = new ResetTeamUserMfa({ ...team, sessions: s.dashboardSessions });
   const code = (secret: string): string => `${secret}:${Math.floor(clock.now().getTime() / 30_000)}`;
   /** The code of the next step (the clock moves on), so the used-code rule never refuses a test's good code. */
   const freshCode = (secret: string): string => {

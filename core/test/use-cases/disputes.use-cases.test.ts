@@ -11,17 +11,16 @@ import type {
   ChannelDisputeStatus,
   ChannelNotice,
   PaymentChannel,
-  PaymentChannelRegistry,
   SimulatedDisputeOutcome,
 } from '../../src/payments/ports/payment-channel.port';
 import { HandleChannelCallback } from '../../src/payments/use-cases/handle-channel-callback.use-case';
 import { GetDispute } from '../../src/disputes/use-cases/get-dispute.use-case';
 import { ListDisputes } from '../../src/disputes/use-cases/list-disputes.use-case';
 import type { RecordChannelReport } from '../../src/payments/use-cases/record-channel-report.use-case';
-import { RecordDisputeReport, type DisputeWriteDeps } from '../../src/disputes/use-cases/record-dispute-report.use-case';
+import type { DisputeWriteDeps } from '../../src/disputes/use-cases/record-dispute-report.use-case';
 import { SimulatePayment } from '../../src/payments/use-cases/simulate-payment.use-case';
 import { SubmitDisputeEvidence } from '../../src/disputes/use-cases/submit-dispute-evidence.use-case';
-import { harness } from './harness';
+import { fakeAttempt, fakeChannels, harness } from './harness';
 
 const FEE = 2000;
 
@@ -84,9 +83,9 @@ async function setup() {
   const { merchant } = await h.newMerchant();
   const scope: AccountScope = { merchantId: merchant.id, mode: 'test' };
   const channel = new DisputingChannel();
-  const channels: PaymentChannelRegistry = { find: (name) => (name === 'fake' ? channel : undefined), forMode: () => [channel] };
+  const channels = fakeChannels(channel);
   const deps: DisputeWriteDeps = { ...h.statusChange, uow: storage.uow, disputes: storage.disputes, ledger: storage.ledger };
-  const record = new RecordDisputeReport({ ...deps, merchants: storage.merchants, rules: { disputeFeeMinor: FEE } });
+  const record = h.recordDisputeReport(FEE);
   const callbacks = new HandleChannelCallback({ channels, attempts: storage.attempts, recordReport: {} as RecordChannelReport, recordDisputeReport: record });
   const deliver = (notice: ChannelNotice) => callbacks.execute({ channel: 'fake', mode: 'test', headers: {}, rawBody: JSON.stringify(notice) });
   channel.deliver = deliver;
@@ -115,21 +114,7 @@ async function setup() {
       version: 0,
     };
     await storage.intents.insert(intent);
-    const attempt: PaymentAttempt = {
-      id: `pa_T${n}${Date.now()}`,
-      paymentIntentId: intent.id,
-      merchantId: scope.merchantId,
-      mode: 'test',
-      status: options.status === 'requires_payment' ? 'pending' : 'succeeded',
-      amount: 10000,
-      currency: 'THB',
-      paymentMethod: 'promptpay',
-      channel: 'fake',
-      channelOrderId: `ord_${n}`,
-      created: now,
-      updated: now,
-      version: 0,
-    };
+    const attempt = fakeAttempt(intent, now, { id: `pa_T${n}${Date.now()}`, status: options.status === 'requires_payment' ? 'pending' : 'succeeded', channelOrderId: `ord_${n}` });
     await storage.attempts.insert(attempt);
     channel.orders.set(attempt.channelOrderId as string, attempt.id);
     if (net && options.status !== 'requires_payment') {

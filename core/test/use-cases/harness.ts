@@ -5,7 +5,14 @@ import { DEFAULT_FEE_SCHEDULE } from '../../src/fx/domain/fees';
 import { PaymentPricing } from '../../src/fx/use-cases/payment-pricing';
 import type { StatusChangeDeps } from '../../src/payments/use-cases/payment-intent-status-change';
 import type { FxRateSource } from '../../src/fx/ports/fx-rate-source.port';
-import type { PaymentChannelRegistry } from '../../src/payments/ports/payment-channel.port';
+import type { PaymentChannel, PaymentChannelRegistry } from '../../src/payments/ports/payment-channel.port';
+import type { PaymentAttempt } from '../../src/payments/domain/payment-attempt.entity';
+import type { PaymentIntent } from '../../src/payments/domain/payment-intent.entity';
+import type { OperatorAlerts } from '../../src/shared/operator-alerts.port';
+import { CreatePaymentIntent } from '../../src/payments/use-cases/create-payment-intent.use-case';
+import { RecordChannelReport } from '../../src/payments/use-cases/record-channel-report.use-case';
+import { ReportChannelSettlements } from '../../src/payments/use-cases/report-channel-settlements.use-case';
+import { RecordDisputeReport } from '../../src/disputes/use-cases/record-dispute-report.use-case';
 import { CreateMerchant } from '../../src/merchants/use-cases/create-merchant.use-case';
 import { IssueApiKey } from '../../src/merchants/use-cases/issue-api-key.use-case';
 import type { ItemJob } from '../../src/jobs/use-cases/item-job';
@@ -23,6 +30,24 @@ export class TestRates implements FxRateSource {
     return new Decimal(b).dividedBy(a).toSignificantDigits(20).toFixed();
   }
 }
+
+/** The registry of one channel, named `fake`. */
+export const fakeChannels = (channel: PaymentChannel): PaymentChannelRegistry => ({ find: (name) => (name === 'fake' ? channel : undefined), forMode: () => [channel] });
+
+/** An attempt made at `now` for the whole of `intent` at the `fake` channel, by promptpay unless `fields` say otherwise. */
+export const fakeAttempt = (intent: PaymentIntent, now: Date, fields: Pick<PaymentAttempt, 'id' | 'status' | 'channelOrderId'> & Partial<PaymentAttempt>): PaymentAttempt => ({
+  paymentIntentId: intent.id,
+  merchantId: intent.merchantId,
+  mode: intent.mode,
+  amount: intent.amount,
+  currency: intent.currency,
+  paymentMethod: 'promptpay',
+  channel: 'fake',
+  created: now,
+  updated: now,
+  version: 0,
+  ...fields,
+});
 
 /** Core wired to in-memory adapters and a fake clock, as each use-case test needs it. */
 export function harness() {
@@ -52,5 +77,18 @@ export function harness() {
   const jobs = new RunItemJobs({ failures: storage.jobItemFailures, clock });
   /** One pass of a background job over each of its lanes, through the runner the worker uses. */
   const runJob = <T, R>(job: ItemJob<T, R>, limit: number) => jobs.runEveryLane(job, limit);
-  return { storage, clock, random, digest, noChannels, rates, pricing, statusChange, issueApiKey, createMerchant, newMerchant, runJob };
+  // The use cases several tests build, each with its own link base, channels, alerts or dispute fee.
+  const createPaymentIntent = (publicBaseUrl = 'https://pay.example.com') =>
+    new CreatePaymentIntent({ uow: storage.uow, intents: storage.intents, sessions: storage.checkoutSessions, clock, random, digest, settings: { publicBaseUrl }, pricing });
+  /** Priced with no rate source: a payment that needed a rate would fail. */
+  const recordChannelReport = (alerts: OperatorAlerts = { duplicatePayment: () => undefined }) => {
+    const noRates = new PaymentPricing({ rates: { midRate: () => Promise.reject(new Error('no rates here')) }, settings: { spreadBps: 0, fees: DEFAULT_FEE_SCHEDULE }, clock });
+    return new RecordChannelReport({ uow: storage.uow, attempts: storage.attempts, merchants: storage.merchants, ...statusChange, pricing: noRates, ledger: storage.ledger, alerts });
+  };
+  const recordDisputeReport = (disputeFeeMinor: number) =>
+    new RecordDisputeReport({ ...statusChange, uow: storage.uow, disputes: storage.disputes, ledger: storage.ledger, merchants: storage.merchants, rules: { disputeFeeMinor } });
+  const reportChannelSettlements = (channels: PaymentChannelRegistry) =>
+    new ReportChannelSettlements({ uow: storage.uow, attempts: storage.attempts, merchants: storage.merchants, channels, ...statusChange, pricing, ledger: storage.ledger, disputes: storage.disputes });
+  const useCases = { createPaymentIntent, recordChannelReport, recordDisputeReport, reportChannelSettlements };
+  return { storage, clock, random, digest, noChannels, rates, pricing, statusChange, issueApiKey, createMerchant, newMerchant, runJob, ...useCases };
 }

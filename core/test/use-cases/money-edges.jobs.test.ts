@@ -5,11 +5,10 @@ import { MAX_AMOUNT } from '../../src/shared/money';
 import type { PaymentAttempt } from '../../src/payments/domain/payment-attempt.entity';
 import { openSettlement } from '../../src/settlements/use-cases/settlement-batch';
 import { isCoreError } from '../../src/shared/core-error';
-import type { ChannelDisputeStatusName, ChannelOrderStatus, PaymentChannel, PaymentChannelRegistry } from '../../src/payments/ports/payment-channel.port';
-import { RecordDisputeReport } from '../../src/disputes/use-cases/record-dispute-report.use-case';
+import type { ChannelDisputeStatusName, ChannelOrderStatus, PaymentChannel } from '../../src/payments/ports/payment-channel.port';
 import { ReleaseFunds } from '../../src/ledger/use-cases/release-funds.use-case';
-import { ReportChannelSettlements } from '../../src/payments/use-cases/report-channel-settlements.use-case';
 import { JobPass } from '../../src/jobs/use-cases/item-job';
+import { fakeChannels } from './harness';
 import { edgeShop } from './money-fixtures';
 
 /*
@@ -46,26 +45,9 @@ async function setup(settlementCurrency = 'THB') {
   const { storage, clock } = shop;
   channel = new SettledChannel(() => clock.now());
   const fake = channel;
-  const channels: PaymentChannelRegistry = { find: (name) => (name === 'fake' ? fake : undefined), forMode: () => [fake] };
-  const reportSettlements = new ReportChannelSettlements({
-        uow: storage.uow,
-        attempts: storage.attempts,
-        merchants: storage.merchants,
-        channels,
-        ...shop.statusChange,
-        pricing: shop.pricing,
-        ledger: storage.ledger,
-        disputes: storage.disputes,
-      });
+  const reportSettlements = shop.reportChannelSettlements(fakeChannels(fake));
   const release = new ReleaseFunds({ uow: storage.uow, intents: storage.intents, disputes: storage.disputes, ledger: storage.ledger, clock });
-  const disputes = new RecordDisputeReport({
-        ...shop.statusChange,
-        uow: storage.uow,
-        disputes: storage.disputes,
-        ledger: storage.ledger,
-        merchants: storage.merchants,
-        rules: { disputeFeeMinor: DISPUTE_FEE },
-      });
+  const disputes = shop.recordDisputeReport(DISPUTE_FEE);
   const { intentOf } = shop;
   /** The channel reports the funds settled: the rate locks, the payment is priced and booked. */
   const channelSettles = async (id: string) => reportSettlements.handle(await intentOf(id), new JobPass());

@@ -8,7 +8,6 @@ import type { PaymentIntent } from '../../src/payments/domain/payment-intent.ent
 import { MAX_CONVERTED_AT_CREATION, unlockedFx } from '../../src/fx/use-cases/payment-pricing';
 import { openSettlement, openSettlementParts, settlementParts } from '../../src/settlements/use-cases/settlement-batch';
 import { CoreError, isCoreError } from '../../src/shared/core-error';
-import { CreatePaymentIntent } from '../../src/payments/use-cases/create-payment-intent.use-case';
 import { harness } from './harness';
 import { edgeShop } from './money-fixtures';
 
@@ -73,16 +72,7 @@ test('every catalog amount from 1 to 2^53 − 1 in every settlement currency is 
 
 test('creating an intent that would convert past half of 2^53 − 1 is refused with param amount; a rate outage refuses nothing', async (t) => {
   const h = harness();
-  const create = new CreatePaymentIntent({
-        uow: h.storage.uow,
-        intents: h.storage.intents,
-        sessions: h.storage.checkoutSessions,
-        clock: h.clock,
-        random: h.random,
-        digest: h.digest,
-        settings: { publicBaseUrl: 'https://pay.example.com' },
-        pricing: h.pricing,
-      });
+  const create = h.createPaymentIntent();
   const scope: AccountScope = { merchantId: 'mch_C', mode: 'test' };
   const input = { scope, settlementCurrency: 'IDR', currency: 'USD', paymentMethod: 'alipay_plus', merchantOrderId: 'big' };
   // 10^11 US cents (1 billion USD) ≈ 1.6 × 10^15 IDR minor units: fits. 4 × 10^11 cents ≈ 6.5 × 10^15

@@ -5,7 +5,7 @@ import type { PaymentIntent } from '../../src/payments/domain/payment-intent.ent
 import { unlockedFx } from '../../src/fx/use-cases/payment-pricing';
 import type { SettlementDeps } from '../../src/settlements/use-cases/settlement-batch';
 import { VerifyLedger } from '../../src/ledger/use-cases/verify-ledger.use-case';
-import { harness } from './harness';
+import { fakeAttempt, harness } from './harness';
 
 /**
  * A merchant of its own on in-memory storage, settling in `settlementCurrency` on a manual
@@ -39,21 +39,7 @@ export async function edgeShop(settlementCurrency = 'THB', onWallet: (attempt: P
       version: 0,
     };
     await storage.intents.insert(intent);
-    const attempt: PaymentAttempt = {
-      id: `pa_E${n}${Date.now()}`,
-      paymentIntentId: intent.id,
-      ...scope,
-      status: 'succeeded',
-      amount,
-      currency,
-      paymentMethod: 'alipay_plus',
-      channel: 'fake',
-      channelOrderId: `ord_${n}`,
-      succeededAt: now,
-      created: now,
-      updated: now,
-      version: 0,
-    };
+    const attempt = fakeAttempt(intent, now, { id: `pa_E${n}${Date.now()}`, status: 'succeeded', paymentMethod: 'alipay_plus', channelOrderId: `ord_${n}`, succeededAt: now });
     await storage.attempts.insert(attempt);
     onWallet(attempt);
     return { intent, attempt };

@@ -1,22 +1,12 @@
 import test from 'ava';
 import { CoreError } from '../../src/shared/core-error';
 import { CancelPaymentIntent } from '../../src/payments/use-cases/cancel-payment-intent.use-case';
-import { CreatePaymentIntent } from '../../src/payments/use-cases/create-payment-intent.use-case';
 import { ExpirePaymentIntents } from '../../src/payments/use-cases/expire-payment-intents.use-case';
 import { harness } from './harness';
 
 function setup() {
   const h = harness();
-  const create = new CreatePaymentIntent({
-        uow: h.storage.uow,
-        intents: h.storage.intents,
-        sessions: h.storage.checkoutSessions,
-        clock: h.clock,
-        random: h.random,
-        digest: h.digest,
-        settings: { publicBaseUrl: 'https://pay.example.com/' },
-        pricing: h.pricing,
-      });
+  const create = h.createPaymentIntent('https://pay.example.com/');
   const cancel = new CancelPaymentIntent({ uow: h.storage.uow, ...h.statusChange, attempts: h.storage.attempts, channels: h.noChannels });
   const expire = new ExpirePaymentIntents({ uow: h.storage.uow, ...h.statusChange, attempts: h.storage.attempts, channels: h.noChannels });
   const scope = { merchantId: 'mch_1', mode: 'test' as const };

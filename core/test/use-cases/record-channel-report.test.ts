@@ -1,16 +1,13 @@
 import test from 'ava';
-import { DEFAULT_FEE_SCHEDULE } from '../../src/fx/domain/fees';
 import { merchantBalance, platformAccount } from '../../src/ledger/domain/ledger';
 import type { AccountScope } from '../../src/shared/mode';
 import type { PaymentAttempt } from '../../src/payments/domain/payment-attempt.entity';
-import { PaymentPricing } from '../../src/fx/use-cases/payment-pricing';
 import type { PaymentIntent } from '../../src/payments/domain/payment-intent.entity';
 import type { DuplicatePaymentAlert, OperatorAlerts } from '../../src/shared/operator-alerts.port';
 import type { ChannelOrderStatus } from '../../src/payments/ports/payment-channel.port';
 import { ListDuplicatePayments } from '../../src/payments/use-cases/list-duplicate-payments.use-case';
-import { RecordChannelReport } from '../../src/payments/use-cases/record-channel-report.use-case';
 import { VerifyLedger } from '../../src/ledger/use-cases/verify-ledger.use-case';
-import { harness } from './harness';
+import { fakeAttempt, harness } from './harness';
 
 class RecordedAlerts implements OperatorAlerts {
   readonly duplicates: DuplicatePaymentAlert[] = [];
@@ -24,39 +21,15 @@ async function setup() {
   const { storage, clock } = h;
   const { merchant } = await h.newMerchant();
   const scope: AccountScope = { merchantId: merchant.id, mode: 'test' };
-  const noRates = { midRate: async (): Promise<string> => Promise.reject(new Error('no rates here')) };
-  const pricing = new PaymentPricing({ rates: noRates, settings: { spreadBps: 0, fees: DEFAULT_FEE_SCHEDULE }, clock });
   const alerts = new RecordedAlerts();
-  const record = new RecordChannelReport({
-        uow: storage.uow,
-        attempts: storage.attempts,
-        merchants: storage.merchants,
-        ...h.statusChange,
-        pricing,
-        ledger: storage.ledger,
-        alerts,
-      });
+  const record = h.recordChannelReport(alerts);
   const now = clock.now();
   const intent: PaymentIntent = { id: 'pi_Late1', merchantId: merchant.id, mode: 'test', amount: 10000, currency: 'THB', merchantOrderId: 'late-1', status: 'requires_payment', metadata: {}, created: now, updated: now, version: 0 };
   await storage.intents.insert(intent);
   let n = 0;
   const newAttempt = async (): Promise<PaymentAttempt> => {
     n += 1;
-    const attempt: PaymentAttempt = {
-      id: `pa_Late${n}`,
-      paymentIntentId: intent.id,
-      merchantId: merchant.id,
-      mode: 'test',
-      status: 'pending',
-      amount: 10000,
-      currency: 'THB',
-      paymentMethod: 'promptpay',
-      channel: 'fake',
-      channelOrderId: `ord_late${n}`,
-      created: clock.now(),
-      updated: clock.now(),
-      version: 0,
-    };
+    const attempt = fakeAttempt(intent, clock.now(), { id: `pa_Late${n}`, status: 'pending', channelOrderId: `ord_late${n}` });
     await storage.attempts.insert(attempt);
     return attempt;
   };

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { publishEvent } from '@payments/core';
 import { AesGcmSecretBox, CryptoRandomSource } from '@payments/node-runtime';
 import { createSqlStorage, createTestDatabase, type TestDatabase } from '@payments/storage-sql';
-import { freePort, runAdmin, startWorker } from '../../e2e/process';
+import { freePort, runAdmin, serviceBaseEnv, startWorker } from '../../e2e/process';
 import { startWebhookReceiver, type WebhookReceiver } from '../../e2e/webhook-receiver';
 import { killStartedChildren, startChild } from '../child-process';
 import { withWebhookSection } from '../doc-sections';
@@ -208,11 +208,7 @@ async function prepare(db: TestDatabase, receiver: WebhookReceiver, dataDir: str
   const masterKey = randomBytes(32).toString('hex');
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    PAYMENTS_DATA_DIR: dataDir,
-    PAYMENTS_PORT: String(port),
-    PAYMENTS_CHANNEL_CALLBACK_URL: `http://127.0.0.1:${port}`,
-    PAYMENTS_HOST: '127.0.0.1',
+    ...serviceBaseEnv(dataDir, port),
     PAYMENTS_DATABASE_URL: db.url,
     PAYMENTS_MASTER_KEY: masterKey,
     PAYMENTS_TICK_MS: String(tickMs),

@@ -111,6 +111,11 @@ export function signInAgain(t0: TestApp, user: SignedInUser, steps = 1): Promise
   return signInWith(t0, { email: user.email, password: user.password, code: totpCode(t0, user.totpSecret, steps) });
 }
 
+/** The `error` object of an error answer. */
+export function errorOf(res: { result: unknown }): { code: string; message: string; param?: string; request_id: string } {
+  return (res.result as { error: ReturnType<typeof errorOf> }).error;
+}
+
 /** A request with the session cookie (and nothing else) as the credential. */
 export function asUser(t0: TestApp, user: { cookie: string }, req: { method: string; url: string; payload?: unknown; headers?: Record<string, string> }) {
   return t0.request({ ...req, headers: { cookie: user.cookie, ...req.headers } });

@@ -1,5 +1,5 @@
 import type { ServerInjectResponse } from '@hapi/hapi';
-import { createBody, unique, type TestApp } from './test-app';
+import { createBody, unique, withAppAndMerchant, type TestApp, type TestMerchant } from './test-app';
 
 export type Json = Record<string, any>;
 
@@ -24,4 +24,9 @@ export function paymentFlow(t0: TestApp, key: string) {
         .map((event) => event.type as string)
         .reverse(),
   };
+}
+
+/** withAppAndMerchant, with the merchant's payment flow. */
+export function withMerchantFlow(options: Parameters<typeof withAppAndMerchant>[0], use: (started: { t0: TestApp; shop: TestMerchant; flow: ReturnType<typeof paymentFlow> }) => unknown): void {
+  withAppAndMerchant(options, (started) => use({ ...started, flow: paymentFlow(started.t0, started.shop.testKey) }));
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import test from 'ava';
 import type { Server, ServerInjectResponse } from '@hapi/hapi';
 import { CreateMerchant, IssueApiKey, SetLiveMode, type PayoutGateway, type Clock, type PasswordHasher, type PaymentChannel, type WebhookSender } from '@payments/core';
 import { freePort, ScryptPasswordHasher } from '@payments/node-runtime';
@@ -110,6 +111,19 @@ export async function startTestApp(
       await database.destroy();
     },
   };
+}
+
+/**
+ * The app (started with `options`) and a merchant of it for one test file: handed to `use` before
+ * the file's tests, closed after them.
+ */
+export function withAppAndMerchant(options: Parameters<typeof startTestApp>[0], use: (started: { t0: TestApp; shop: TestMerchant }) => unknown): void {
+  let t0: TestApp | undefined;
+  test.before(async () => {
+    t0 = await startTestApp(options);
+    await use({ t0, shop: await t0.merchant() });
+  });
+  test.after.always(async () => t0?.close());
 }
 
 let counter = 0;

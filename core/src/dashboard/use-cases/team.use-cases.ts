@@ -7,7 +7,7 @@ import type { DashboardSessionRepository } from '../ports/dashboard-session.repo
 import type { NoticeOutbox } from '../ports/notice-outbox.port';
 import type { PasswordHasher } from '../ports/password-hasher.port';
 import type { UserRepository } from '../ports/user.repository.port';
-import type { AuditRecorder } from './audit';
+import type { AuditFact, AuditRecorder } from './audit';
 import { normalizeEmail } from './sign-in-throttle';
 import type { StepUp } from './step-up';
 
@@ -49,6 +49,18 @@ function grantsStepUpRole(from: UserRole, to: UserRole): boolean {
   return STEP_UP_ROLES.includes(to) && USER_ROLES.indexOf(to) < USER_ROLES.indexOf(from);
 }
 
+/** What every change to the team writes through: the member's row, the notices, the step-up check and the audit trail. */
+export interface TeamChangeDeps {
+  readonly uow: UnitOfWork;
+  readonly users: UserRepository;
+  readonly merchants: MerchantRepository;
+  readonly notices: NoticeOutbox;
+  readonly stepUp: StepUp;
+  readonly audit: AuditRecorder;
+  readonly clock: Clock;
+  readonly random: RandomSource;
+}
+
 interface TeamNotice {
   readonly actor: User;
   readonly kind: 'user.added' | 'user.role_granted' | 'user.mfa_reset';
@@ -59,11 +71,16 @@ interface TeamNotice {
 }
 
 /** A team notice for the account's email (and `alsoTo`), appended in the unit of work of the change. */
-async function appendTeamNotice(merchants: MerchantRepository, notices: NoticeOutbox, random: RandomSource, notice: TeamNotice): Promise<void> {
-  const accountEmail = (await merchants.findById(notice.actor.merchantId))?.email;
+async function appendTeamNotice(deps: TeamChangeDeps, notice: TeamNotice): Promise<void> {
+  const accountEmail = (await deps.merchants.findById(notice.actor.merchantId))?.email;
   for (const recipient of new Set([...(notice.alsoTo ?? []), ...(accountEmail === undefined ? [] : [accountEmail])])) {
-    await notices.append({ id: newId(random, 'notice'), merchantId: notice.actor.merchantId, kind: notice.kind, recipient, details: notice.details, created: notice.now });
+    await deps.notices.append({ id: newId(deps.random, 'notice'), merchantId: notice.actor.merchantId, kind: notice.kind, recipient, details: notice.details, created: notice.now });
   }
+}
+
+/** The audit entry of a change to the member `userId`, recorded in the unit of work of the change. */
+function auditTeamChange(audit: AuditRecorder, actor: User, userId: string, details: AuditFact['details'], action = 'users.write'): Promise<void> {
+  return audit.record({ merchantId: actor.merchantId, userId: actor.id, action, objectType: 'dashboard_user', objectId: userId, details });
 }
 export interface ListTeamUsersDeps {
   readonly users: UserRepository;
@@ -87,16 +104,8 @@ export interface AddTeamUserInput {
   /** The one-time code of the person adding the member (a step-up action). */
   readonly code?: string | undefined;
 }
-export interface AddTeamUserDeps {
-  readonly uow: UnitOfWork;
-  readonly users: UserRepository;
+export interface AddTeamUserDeps extends TeamChangeDeps {
   readonly passwords: PasswordHasher;
-  readonly merchants: MerchantRepository;
-  readonly notices: NoticeOutbox;
-  readonly stepUp: StepUp;
-  readonly audit: AuditRecorder;
-  readonly clock: Clock;
-  readonly random: RandomSource;
 }
 
 
@@ -142,13 +151,8 @@ export class AddTeamUser {
           created: now,
         };
         await this.deps.users.insert(user);
-        await appendTeamNotice(this.deps.merchants, this.deps.notices, this.deps.random, {
-          actor,
-          kind: 'user.added',
-          details: { user: user.id, user_email: user.email, role: user.role, added_by: actor.email },
-          now,
-        });
-        await this.deps.audit.record({ merchantId: actor.merchantId, userId: actor.id, action: 'users.write', objectType: 'dashboard_user', objectId: user.id, details: { change: 'created', role: user.role } });
+        await appendTeamNotice(this.deps, { actor, kind: 'user.added', details: { user: user.id, user_email: user.email, role: user.role, added_by: actor.email }, now });
+        await auditTeamChange(this.deps.audit, actor, user.id, { change: 'created', role: user.role });
         return user;
       }),
     );
@@ -161,16 +165,8 @@ export interface UpdateTeamUserInput {
   /** The one-time code of the person acting; needed when the change grants admin or owner. */
   readonly code?: string | undefined;
 }
-export interface UpdateTeamUserDeps {
-  readonly uow: UnitOfWork;
-  readonly users: UserRepository;
+export interface UpdateTeamUserDeps extends TeamChangeDeps {
   readonly sessions: DashboardSessionRepository;
-  readonly merchants: MerchantRepository;
-  readonly notices: NoticeOutbox;
-  readonly stepUp: StepUp;
-  readonly audit: AuditRecorder;
-  readonly clock: Clock;
-  readonly random: RandomSource;
 }
 
 
@@ -206,14 +202,10 @@ export class UpdateTeamUser {
         const now = this.deps.clock.now();
         if (updated.status === 'disabled') await this.deps.sessions.endAllForUser(target.merchantId, target.id, now);
         if (grants) {
-          await appendTeamNotice(this.deps.merchants, this.deps.notices, this.deps.random, {
-            actor,
-            kind: 'user.role_granted',
-            details: { user: target.id, user_email: target.email, role_from: target.role, role_to: updated.role, granted_by: actor.email },
-            now,
-          });
+          const granted = { user: target.id, user_email: target.email, role_from: target.role, role_to: updated.role, granted_by: actor.email };
+          await appendTeamNotice(this.deps, { actor, kind: 'user.role_granted', details: granted, now });
         }
-        await this.deps.audit.record({ merchantId: actor.merchantId, userId: actor.id, action: 'users.write', objectType: 'dashboard_user', objectId: target.id, details: { change: 'updated', ...details } });
+        await auditTeamChange(this.deps.audit, actor, target.id, { change: 'updated', ...details });
         return updated;
       });
     // Whether it grants is known once the row is read; only a change that may grant takes the
@@ -222,17 +214,8 @@ export class UpdateTeamUser {
     return mayGrant ? this.deps.stepUp.guard(actor, update) : update();
   }
 }
-export interface ResetTeamUserMfaDeps {
-  readonly uow: UnitOfWork;
-  readonly users: UserRepository;
-  readonly sessions: DashboardSessionRepository;
-  readonly merchants: MerchantRepository;
-  readonly notices: NoticeOutbox;
-  readonly stepUp: StepUp;
-  readonly audit: AuditRecorder;
-  readonly clock: Clock;
-  readonly random: RandomSource;
-}
+/** A reset needs what a role or status change needs: it ends the member's sessions and notifies. */
+export type ResetTeamUserMfaDeps = UpdateTeamUserDeps;
 
 
 /**
@@ -259,14 +242,8 @@ export class ResetTeamUserMfa {
         await this.deps.users.update(reset);
         const now = this.deps.clock.now();
         await this.deps.sessions.endAllForUser(target.merchantId, target.id, now);
-        await appendTeamNotice(this.deps.merchants, this.deps.notices, this.deps.random, {
-          actor,
-          kind: 'user.mfa_reset',
-          details: { user: target.id, user_email: target.email, reset_by: actor.email },
-          now,
-          alsoTo: [target.email],
-        });
-        await this.deps.audit.record({ merchantId: actor.merchantId, userId: actor.id, action: 'users.reset_mfa', objectType: 'dashboard_user', objectId: target.id, details: { change: 'mfa_reset' } });
+        await appendTeamNotice(this.deps, { actor, kind: 'user.mfa_reset', details: { user: target.id, user_email: target.email, reset_by: actor.email }, now, alsoTo: [target.email] });
+        await auditTeamChange(this.deps.audit, actor, target.id, { change: 'mfa_reset' }, 'users.reset_mfa');
         return reset;
       }),
     );

@@ -45,6 +45,22 @@ export interface ChannelOrderStatus {
   readonly settledAt?: Date;
 }
 
+/**
+ * The confirming query's answer from the channel's record of an order (`id` being its order id),
+ * so every adapter answers the same fields and leaves out the ones the order has not.
+ */
+export function channelOrderStatus(order: Omit<ChannelOrderStatus, 'channelOrderId'> & { readonly id: string }): ChannelOrderStatus {
+  return {
+    channelOrderId: order.id,
+    reference: order.reference,
+    status: order.status,
+    amount: order.amount,
+    currency: order.currency,
+    ...(order.failureCode ? { failureCode: order.failureCode } : {}),
+    ...(order.settledAt ? { settledAt: order.settledAt } : {}),
+  };
+}
+
 /** A callback whose signature checked out. Its amount is a claim: only the query decides. */
 export interface ChannelCallback {
   /** An order callback; optional so channels that only speak of orders need not name it. */
@@ -80,6 +96,21 @@ export interface ChannelDisputeStatus {
   readonly amount: number;
   readonly currency: string;
   readonly reason?: string;
+}
+
+/** The dispute query's answer from the channel's record of a dispute (`id` and `orderId` being the channel's). */
+export function channelDisputeStatus(
+  dispute: Omit<ChannelDisputeStatus, 'channelDisputeId' | 'channelOrderId'> & { readonly id: string; readonly orderId: string },
+): ChannelDisputeStatus {
+  return {
+    channelDisputeId: dispute.id,
+    channelOrderId: dispute.orderId,
+    reference: dispute.reference,
+    status: dispute.status,
+    amount: dispute.amount,
+    currency: dispute.currency,
+    ...(dispute.reason ? { reason: dispute.reason } : {}),
+  };
 }
 
 /** What a test-mode call tells a channel to do with the disputes of an order. */

@@ -1,4 +1,4 @@
-import type { Notice, User } from '../../dashboard';
+import type { AuditFact, Notice, User } from '../../dashboard';
 import type { Merchant } from '../../merchants';
 import type { RandomSource } from '../../shared';
 import { newId } from '../../shared';
@@ -28,5 +28,17 @@ export function payoutNotice(
       ...(destination.holdUntil === undefined ? {} : { hold_until: destination.holdUntil.toISOString() }),
     },
     created: now,
+  };
+}
+
+/** The audit entry of a destination change: what changed, the mode and last four characters, then `more`. */
+export function payoutAudit(actor: User, destination: PayoutDestination, change: string, more: Readonly<Record<string, boolean>> = {}): AuditFact {
+  return {
+    merchantId: destination.merchantId,
+    userId: actor.id,
+    action: 'payout_methods.write',
+    objectType: 'payout_method',
+    objectId: destination.id,
+    details: { change, mode: destination.mode, account_last4: destination.accountNumberLast4, ...more },
   };
 }

@@ -11,7 +11,7 @@ import {
     type PayoutDestinationInput,
 } from '../domain/payout-destination.entity';
 import type { PayoutDestinationRepository } from '../ports/payout-destination.repository.port';
-import { payoutNotice } from './payout-notice';
+import { payoutAudit, payoutNotice } from './payout-notice';
 
 export interface RegisterPayoutDestinationInput extends PayoutDestinationInput {
   readonly mode: Mode;
@@ -78,14 +78,7 @@ export class RegisterPayoutDestination {
           ? ((await this.deps.destinations.makeDefault(scope, registered.id, undefined)) ?? registered)
           : registered;
       await this.deps.notices.append(payoutNotice('payout_destination.registered', merchant, actor, destination, now, this.deps.random));
-      await this.deps.audit.record({
-        merchantId: merchant.id,
-        userId: actor.id,
-        action: 'payout_methods.write',
-        objectType: 'payout_method',
-        objectId: destination.id,
-        details: { change: 'created', mode: destination.mode, account_last4: destination.accountNumberLast4, default: destination.isDefault },
-      });
+      await this.deps.audit.record(payoutAudit(actor, destination, 'created', { default: destination.isDefault }));
       return destination;
     });
   }

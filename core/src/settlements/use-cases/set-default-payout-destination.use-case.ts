@@ -4,7 +4,7 @@ import type { Clock, Mode, RandomSource, UnitOfWork } from '../../shared';
 import { CoreError, notFound } from '../../shared';
 import { PAYOUT_HOLD_MS, type PayoutDestination } from '../domain/payout-destination.entity';
 import type { PayoutDestinationRepository } from '../ports/payout-destination.repository.port';
-import { payoutNotice } from './payout-notice';
+import { payoutAudit, payoutNotice } from './payout-notice';
 export interface SetDefaultPayoutDestinationDeps {
   readonly uow: UnitOfWork;
   readonly merchants: MerchantRepository;
@@ -42,14 +42,7 @@ export class SetDefaultPayoutDestination {
         const updated = await this.deps.destinations.makeDefault(scope, target.id, holdUntil);
         if (!updated) throw notFound('payout destination', input.id);
         await this.deps.notices.append(payoutNotice('payout_destination.default_changed', merchant, actor, updated, now, this.deps.random));
-        await this.deps.audit.record({
-          merchantId: merchant.id,
-          userId: actor.id,
-          action: 'payout_methods.write',
-          objectType: 'payout_method',
-          objectId: updated.id,
-          details: { change: 'default_changed', mode: updated.mode, account_last4: updated.accountNumberLast4 },
-        });
+        await this.deps.audit.record(payoutAudit(actor, updated, 'default_changed'));
         return updated;
       }),
     );

@@ -6,10 +6,9 @@ import type { AccountScope } from '../../../src/shared/mode';
 import type { PaymentAttempt } from '../../../src/payments/domain/payment-attempt.entity';
 import type { PaymentIntent } from '../../../src/payments/domain/payment-intent.entity';
 import { CoreError } from '../../../src/shared/core-error';
-import type { ChannelDisputeStatus, PaymentChannel, PaymentChannelRegistry } from '../../../src/payments/ports/payment-channel.port';
+import type { ChannelDisputeStatus, PaymentChannel } from '../../../src/payments/ports/payment-channel.port';
 import { ReconcileDisputes } from '../../../src/disputes/use-cases/reconcile-disputes.use-case';
-import { RecordDisputeReport } from '../../../src/disputes/use-cases/record-dispute-report.use-case';
-import { harness } from '../harness';
+import { fakeAttempt, fakeChannels, harness } from '../harness';
 
 const FEE = 1500;
 const QUIET_MS = 3600_000;
@@ -47,19 +46,11 @@ async function setup() {
   const { merchant } = await h.newMerchant();
   const scope: AccountScope = { merchantId: merchant.id, mode: 'test' };
   const channel = new QuietChannel();
-  const channels: PaymentChannelRegistry = { find: (name) => (name === 'fake' ? channel : undefined), forMode: () => [channel] };
-  const record = new RecordDisputeReport({
-        ...h.statusChange,
-        uow: storage.uow,
-        disputes: storage.disputes,
-        ledger: storage.ledger,
-        merchants: storage.merchants,
-        rules: { disputeFeeMinor: FEE },
-      });
+  const record = h.recordDisputeReport(FEE);
   const reconcile = new ReconcileDisputes({
         disputes: storage.disputes,
         attempts: storage.attempts,
-        channels,
+        channels: fakeChannels(channel),
         recordDisputeReport: record,
         clock,
         rules: { staleAfterMs: QUIET_MS },
@@ -73,7 +64,7 @@ async function setup() {
     const net = { amount: 9700, currency: 'THB' };
     const intent: PaymentIntent = { id: `pi_Q${n}${Date.now()}`, merchantId: scope.merchantId, mode: 'test', amount: 10000, currency: 'THB', merchantOrderId: `q-${n}`, status: 'succeeded', metadata: {}, net, fee: { amount: 300, currency: 'THB' }, created: now, updated: now, version: 0 };
     await storage.intents.insert(intent);
-    const attempt: PaymentAttempt = { id: `pa_Q${n}${Date.now()}`, paymentIntentId: intent.id, merchantId: scope.merchantId, mode: 'test', status: 'succeeded', amount: 10000, currency: 'THB', paymentMethod: 'promptpay', channel: 'fake', channelOrderId: `ord_${n}`, created: now, updated: now, version: 0 };
+    const attempt = fakeAttempt(intent, now, { id: `pa_Q${n}${Date.now()}`, status: 'succeeded', channelOrderId: `ord_${n}` });
     await storage.attempts.insert(attempt);
     await storage.ledger.post(paymentPosting({ id: intent.id, merchantId: scope.merchantId, mode: 'test', net, fee: { amount: 300, currency: 'THB' } }, now));
     const report: ChannelDisputeStatus = { channelDisputeId: `cd_${n}`, channelOrderId: `ord_${n}`, reference: attempt.id, status: 'opened', amount: 10000, currency: 'THB' };

@@ -1,7 +1,8 @@
 import test from 'ava';
 import type { PaymentAttempt } from '../../../src/payments/domain/payment-attempt.entity';
-import type { ChannelOrderStatus, PaymentChannel, PaymentChannelRegistry } from '../../../src/payments/ports/payment-channel.port';
-import { ReportChannelSettlements, settlementRecheckMs } from '../../../src/payments/use-cases/report-channel-settlements.use-case';
+import type { ChannelOrderStatus, PaymentChannel } from '../../../src/payments/ports/payment-channel.port';
+import { settlementRecheckMs } from '../../../src/payments/use-cases/report-channel-settlements.use-case';
+import { fakeChannels } from '../harness';
 import { edgeShop } from '../money-fixtures';
 
 /** A channel that settles only the orders it is told to, and counts what it is asked. */
@@ -28,20 +29,10 @@ class SlowSettlingChannel implements PaymentChannel {
 test('payments a channel has not settled yet are asked about again later, so they never crowd out the ones behind them', async (t) => {
   let channel: SlowSettlingChannel | undefined;
   const shop = await edgeShop('THB', (attempt) => channel?.orders.set(attempt.channelOrderId as string, attempt));
-  const { storage, clock } = shop;
+  const { clock } = shop;
   channel = new SlowSettlingChannel(() => clock.now());
   const fake = channel;
-  const channels: PaymentChannelRegistry = { find: (name) => (name === 'fake' ? fake : undefined), forMode: () => [fake] };
-  const job = new ReportChannelSettlements({
-        uow: storage.uow,
-        attempts: storage.attempts,
-        merchants: storage.merchants,
-        channels,
-        ...shop.statusChange,
-        pricing: shop.pricing,
-        ledger: storage.ledger,
-        disputes: storage.disputes,
-      });
+  const job = shop.reportChannelSettlements(fakeChannels(fake));
 
   // Two old payments the channel will settle days from now, then a fresh one it settled already.
   const slow = [await shop.succeededWallet(10_000, 'THB'), await shop.succeededWallet(10_000, 'THB')];

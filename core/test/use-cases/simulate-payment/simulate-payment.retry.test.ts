@@ -1,9 +1,6 @@
 import test from 'ava';
-import { DEFAULT_FEE_SCHEDULE } from '../../../src/fx/domain/fees';
 import { merchantBalance } from '../../../src/ledger/domain/ledger';
 import type { AccountScope } from '../../../src/shared/mode';
-import type { PaymentAttempt } from '../../../src/payments/domain/payment-attempt.entity';
-import { PaymentPricing } from '../../../src/fx/use-cases/payment-pricing';
 import type { PaymentIntent } from '../../../src/payments/domain/payment-intent.entity';
 import { CoreError } from '../../../src/shared/core-error';
 import type {
@@ -11,16 +8,13 @@ import type {
   ChannelNotice,
   ChannelOrderStatus,
   PaymentChannel,
-  PaymentChannelRegistry,
   SimulatedDisputeOutcome,
   SimulatedOutcome,
   SimulationInstruction,
 } from '../../../src/payments/ports/payment-channel.port';
 import { HandleChannelCallback } from '../../../src/payments/use-cases/handle-channel-callback.use-case';
-import { RecordChannelReport } from '../../../src/payments/use-cases/record-channel-report.use-case';
-import { RecordDisputeReport } from '../../../src/disputes/use-cases/record-dispute-report.use-case';
 import { SimulatePayment } from '../../../src/payments/use-cases/simulate-payment.use-case';
-import { harness } from '../harness';
+import { fakeAttempt, fakeChannels, harness } from '../harness';
 
 interface Told {
   readonly orderId: string;
@@ -101,27 +95,8 @@ async function setup() {
   const { merchant } = await h.newMerchant();
   const scope: AccountScope = { merchantId: merchant.id, mode: 'test' };
   const channel = new RememberingChannel();
-  const channels: PaymentChannelRegistry = { find: (name) => (name === 'fake' ? channel : undefined), forMode: () => [channel] };
-  const noRates = { midRate: async (): Promise<string> => Promise.reject(new Error('no rates here')) };
-  const pricing = new PaymentPricing({ rates: noRates, settings: { spreadBps: 0, fees: DEFAULT_FEE_SCHEDULE }, clock });
-  const recordReport = new RecordChannelReport({
-        uow: storage.uow,
-        attempts: storage.attempts,
-        merchants: storage.merchants,
-        ...h.statusChange,
-        pricing,
-        ledger: storage.ledger,
-        alerts: { duplicatePayment: () => undefined },
-      });
-  const recordDispute = new RecordDisputeReport({
-        ...h.statusChange,
-        uow: storage.uow,
-        disputes: storage.disputes,
-        ledger: storage.ledger,
-        merchants: storage.merchants,
-        rules: { disputeFeeMinor: 1500 },
-      });
-  const callbacks = new HandleChannelCallback({ channels, attempts: storage.attempts, recordReport, recordDisputeReport: recordDispute });
+  const channels = fakeChannels(channel);
+  const callbacks = new HandleChannelCallback({ channels, attempts: storage.attempts, recordReport: h.recordChannelReport(), recordDisputeReport: h.recordDisputeReport(1500) });
   channel.deliver = (notice) => callbacks.execute({ channel: 'fake', mode: 'test', headers: {}, rawBody: JSON.stringify(notice) });
   const simulate = new SimulatePayment({ intents: storage.intents, attempts: storage.attempts, channels, disputes: storage.disputes });
   let n = 0;
@@ -132,21 +107,7 @@ async function setup() {
     const now = clock.now();
     const intent: PaymentIntent = { id: `pi_R${n}${Date.now()}`, merchantId: scope.merchantId, mode: 'test', amount: 10000, currency: 'THB', merchantOrderId: `r-${n}`, status: 'requires_payment', metadata: {}, created: now, updated: now, version: 0 };
     await storage.intents.insert(intent);
-    const attempt: PaymentAttempt = {
-      id: `pa_R${n}${Date.now()}`,
-      paymentIntentId: intent.id,
-      merchantId: scope.merchantId,
-      mode: 'test',
-      status: 'pending',
-      amount: 10000,
-      currency: 'THB',
-      paymentMethod: 'promptpay',
-      channel: 'fake',
-      channelOrderId: `ord_${n}`,
-      created: now,
-      updated: now,
-      version: 0,
-    };
+    const attempt = fakeAttempt(intent, now, { id: `pa_R${n}${Date.now()}`, status: 'pending', channelOrderId: `ord_${n}` });
     await storage.attempts.insert(attempt);
     channel.orders.set(`ord_${n}`, { channelOrderId: `ord_${n}`, reference: attempt.id, status: 'pending', amount: 10000, currency: 'THB' });
     return intent;
