@@ -1,8 +1,5 @@
-import { renderEvent, type DomainEvent, type Money, type NextAction, type PaymentAttempt, type PaymentIntent } from '@payments/core';
+import type { Money, NextAction, PaymentAttempt, PaymentIntent } from '@payments/core';
 import { compact, timestamp } from '../../http/presenting';
-
-// Callers of the merchant presenters also take the shared list envelope and time format from here.
-export { presentList, timestamp } from '../../http/presenting';
 
 function money(value: Money): { amount: number; currency: string } {
   return { amount: value.amount, currency: value.currency };
@@ -50,13 +47,6 @@ export function presentPaymentIntent(intent: PaymentIntent, checkoutUrl?: string
     metadata: { ...intent.metadata },
   });
 }
-
-/** The event body: identical in `GET /v1/events` and in every webhook delivery of it. */
-/** The event body, rendered by core's version registry: the same bytes webhooks deliver. */
-export function presentEvent(event: DomainEvent): Record<string, unknown> {
-  return renderEvent(event);
-}
-
 
 /** PaymentAttempt as the API shows it; the channel's own answers never appear. */
 export function presentAttempt(attempt: PaymentAttempt): Record<string, unknown> {
