@@ -23,11 +23,7 @@ import type { Readiness } from './readiness';
 import { channelCallbacksPlugin } from './plugins/channel-callbacks.plugin';
 import { checkoutPlugin } from './plugins/checkout/checkout.plugin';
 import { Clock, GetCheckoutPage, GetCheckoutState, PayCheckoutSession, SimulateCheckoutPayment } from '@payments/core';
-import { authRoutes } from './plugins/dashboard/auth.routes';
 import { dashboardPlugin } from './plugins/dashboard/dashboard.plugin';
-import { authRoutesDeps, resourceRoutesDeps, webhookDeliveryRoutesDeps } from './plugins/dashboard/dashboard.deps';
-import { webhookDeliveryRoutes } from './plugins/dashboard/webhook-deliveries.routes';
-import { resourceRoutes } from './plugins/dashboard/resource.routes';
 import { merchantV1Plugin } from './plugins/merchant-v1/merchant-v1.plugin';
 import { openPlugin } from './plugins/open.plugin';
 import { allRoutes } from './routes/route-list';
@@ -89,7 +85,7 @@ export async function createServer(app: AppContainer): Promise<Server> {
     plugin: dashboardPlugin,
     options: {
       sessions: { secureCookie: config.baseUrl.startsWith('https:'), authenticate: app.get(AuthenticateDashboardSession) },
-      routes: [...authRoutes(authRoutesDeps(app)), ...resourceRoutes(resourceRoutesDeps(app)), ...webhookDeliveryRoutes(webhookDeliveryRoutesDeps(app))],
+      ...routes,
     },
   });
 

@@ -1,7 +1,7 @@
 import type { Lifecycle, ReqRefDefaults, Request, ResponseToolkit, RouteOptions, Server } from '@hapi/hapi';
 import type { DashboardAction } from '@payments/core';
 import type Joi from 'joi';
-import type { DashboardOperationInfo } from '../openapi/dashboard-operations';
+import type { DashboardOperationInfo } from '../openapi/build-dashboard-openapi';
 import type { OperationInfo } from '../openapi/build-openapi';
 import type { ValueOf } from './typed-schema';
 

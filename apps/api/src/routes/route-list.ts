@@ -3,6 +3,21 @@ import getBalance from './ledger/get-balance.route';
 import listDisputes from './disputes/list-disputes.route';
 import getDispute from './disputes/get-dispute.route';
 import submitDisputeEvidence from './disputes/submit-dispute-evidence.route';
+import addUser from './dashboard/add-user.route';
+import claimMfa from './dashboard/claim-mfa.route';
+import createApiKey from './dashboard/create-api-key.route';
+import getSession from './dashboard/get-session.route';
+import getSettings from './dashboard/get-settings.route';
+import listApiKeys from './dashboard/list-api-keys.route';
+import listSigningKeys from './dashboard/list-signing-keys.route';
+import listUsers from './dashboard/list-users.route';
+import registerSigningKey from './dashboard/register-signing-key.route';
+import resetUserMfa from './dashboard/reset-user-mfa.route';
+import revokeApiKey from './dashboard/revoke-api-key.route';
+import signIn from './dashboard/sign-in.route';
+import signOut from './dashboard/sign-out.route';
+import updateSettings from './dashboard/update-settings.route';
+import updateUser from './dashboard/update-user.route';
 import getFxQuote from './fx/get-fx-quote.route';
 import openApiDocument from './meta/openapi-document.route';
 import createPaymentIntent from './payments/create-payment-intent.route';
@@ -16,8 +31,17 @@ import advanceTimer from './payments/advance-timer.route';
 import createSettlement from './settlements/create-settlement.route';
 import listSettlements from './settlements/list-settlements.route';
 import getSettlement from './settlements/get-settlement.route';
+import listPayoutMethods from './settlements/list-payout-methods.route';
+import registerPayoutMethod from './settlements/register-payout-method.route';
+import setDefaultPayoutMethod from './settlements/set-default-payout-method.route';
+import createWebhookEndpoint from './webhooks/create-webhook-endpoint.route';
+import deleteWebhookEndpoint from './webhooks/delete-webhook-endpoint.route';
 import listEvents from './webhooks/list-events.route';
+import listWebhookDeliveries from './webhooks/list-webhook-deliveries.route';
+import listWebhookEndpoints from './webhooks/list-webhook-endpoints.route';
 import listWebhookPublicKeys from './webhooks/list-webhook-public-keys.route';
+import resendWebhookDelivery from './webhooks/resend-webhook-delivery.route';
+import updateWebhookEndpoint from './webhooks/update-webhook-endpoint.route';
 
 // Each capability's routes, whoever calls them; the plugin of each kind of access registers its own.
 
@@ -36,13 +60,56 @@ export const disputeRoutes: readonly Route[] = [listDisputes, getDispute, submit
 
 export const ledgerRoutes: readonly Route[] = [getBalance];
 
-export const settlementRoutes: readonly Route[] = [createSettlement, listSettlements, getSettlement];
+export const settlementRoutes: readonly Route[] = [
+  createSettlement,
+  listSettlements,
+  getSettlement,
+  listPayoutMethods,
+  registerPayoutMethod,
+  setDefaultPayoutMethod,
+];
 
 export const fxRoutes: readonly Route[] = [getFxQuote];
 
-export const webhookRoutes: readonly Route[] = [listEvents, listWebhookPublicKeys];
+export const webhookRoutes: readonly Route[] = [
+  listEvents,
+  listWebhookPublicKeys,
+  listWebhookEndpoints,
+  createWebhookEndpoint,
+  updateWebhookEndpoint,
+  deleteWebhookEndpoint,
+  listWebhookDeliveries,
+  resendWebhookDelivery,
+];
+
+export const dashboardRoutes: readonly Route[] = [
+  signIn,
+  getSession,
+  signOut,
+  claimMfa,
+  listUsers,
+  addUser,
+  updateUser,
+  resetUserMfa,
+  getSettings,
+  updateSettings,
+  listApiKeys,
+  createApiKey,
+  revokeApiKey,
+  listSigningKeys,
+  registerSigningKey,
+];
 
 export const metaRoutes: readonly Route[] = [openApiDocument];
 
 /** What server.ts registers. */
-export const allRoutes: readonly Route[] = [...paymentRoutes, ...disputeRoutes, ...ledgerRoutes, ...settlementRoutes, ...fxRoutes, ...webhookRoutes, ...metaRoutes];
+export const allRoutes: readonly Route[] = [
+  ...paymentRoutes,
+  ...disputeRoutes,
+  ...ledgerRoutes,
+  ...settlementRoutes,
+  ...fxRoutes,
+  ...webhookRoutes,
+  ...dashboardRoutes,
+  ...metaRoutes,
+];
