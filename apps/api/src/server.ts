@@ -1,6 +1,5 @@
 import Hapi, { type Server } from '@hapi/hapi';
 import {
-  HandleChannelCallback,
   AuthenticateApiKey,
   AuthenticateDashboardSession,
   DashboardCredentials,
@@ -11,18 +10,15 @@ import {
   RunIdempotently,
 } from '@payments/core';
 import type { Config } from './config';
-import { AppConfig, AppLogger, AppMetrics, AppReadiness, type AppContainer } from './container';
+import { AppConfig, AppLogger, AppMetrics, type AppContainer } from './container';
 import type { Resolve } from './http/define-route';
 import { VALIDATION_OPTIONS, validationFailAction } from './http/validation';
 import type { Logger } from './logger';
 import { errorsPlugin } from './plugins/errors.plugin';
-import { healthPlugin } from './plugins/health.plugin';
 import { requestLogPlugin } from './plugins/request-log.plugin';
 import type { ServiceMetrics } from './metrics';
-import type { Readiness } from './readiness';
 import { channelCallbacksPlugin } from './plugins/channel-callbacks.plugin';
 import { checkoutPlugin } from './plugins/checkout/checkout.plugin';
-import { Clock, GetCheckoutPage, GetCheckoutState, PayCheckoutSession, SimulateCheckoutPayment } from '@payments/core';
 import { dashboardPlugin } from './plugins/dashboard/dashboard.plugin';
 import { merchantV1Plugin } from './plugins/merchant-v1/merchant-v1.plugin';
 import { openPlugin } from './plugins/open.plugin';
@@ -67,19 +63,10 @@ export async function createServer(app: AppContainer): Promise<Server> {
       ...routes,
     },
   });
-  await server.register({ plugin: channelCallbacksPlugin, options: { handleChannelCallback: app.get(HandleChannelCallback) } });
+  await server.register({ plugin: channelCallbacksPlugin, options: routes });
   await server.register({
     plugin: checkoutPlugin,
-    options: {
-      getCheckoutPage: app.get(GetCheckoutPage),
-      getCheckoutState: app.get(GetCheckoutState),
-      payCheckoutSession: app.get(PayCheckoutSession),
-      simulateCheckoutPayment: app.get(SimulateCheckoutPayment),
-      rateLimiter: app.get<RateLimiter>(RateLimiter),
-      perTokenPerSecond: config.rateLimitCheckout,
-      digest: app.get<Digest>(Digest),
-      clock: app.get<Clock>(Clock),
-    },
+    options: { rateLimiter: app.get<RateLimiter>(RateLimiter), perTokenPerSecond: config.rateLimitCheckout, digest: app.get<Digest>(Digest), ...routes },
   });
   await server.register({
     plugin: dashboardPlugin,
@@ -92,9 +79,8 @@ export async function createServer(app: AppContainer): Promise<Server> {
   // The dummy hash unknown emails are checked against, made now so the first one is not slower.
   await app.get(DashboardCredentials).warmUp();
 
-  // `/health` (alias of live), `/health/live`, `/health/ready`: outside the three access groups, reveal nothing.
-  await server.register({ plugin: healthPlugin, options: { readiness: app.get<Readiness>(AppReadiness) } });
-  // The OpenAPI document of /v1, open like /health: it describes the routes, holds no data.
+  // `/health` (alias of live), `/health/live`, `/health/ready` and the OpenAPI document of /v1:
+  // outside the three access groups, they reveal nothing.
   await server.register({ plugin: openPlugin, options: routes });
   return server;
 }

@@ -110,7 +110,7 @@ export function defineRoute<U extends Uses = Record<never, never>, V extends Val
   return route as unknown as Route;
 }
 
-type RouteOf<A extends Route['access']> = Extract<Route, { readonly access: A }>;
+type RouteOf<A extends Route['access']> = Route & { readonly access: A };
 
 /**
  * Registers the routes of one kind of access: each route's use cases are resolved here, once,

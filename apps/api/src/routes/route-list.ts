@@ -3,6 +3,12 @@ import getBalance from './ledger/get-balance.route';
 import listDisputes from './disputes/list-disputes.route';
 import getDispute from './disputes/get-dispute.route';
 import submitDisputeEvidence from './disputes/submit-dispute-evidence.route';
+import checkoutAsset from './checkout/checkout-asset.route';
+import checkoutPage from './checkout/checkout-page.route';
+import checkoutPay from './checkout/checkout-pay.route';
+import checkoutSimulate from './checkout/checkout-simulate.route';
+import checkoutStatus from './checkout/checkout-status.route';
+import simulatorWallet from './checkout/simulator-wallet.route';
 import addUser from './dashboard/add-user.route';
 import claimMfa from './dashboard/claim-mfa.route';
 import createApiKey from './dashboard/create-api-key.route';
@@ -19,6 +25,9 @@ import signOut from './dashboard/sign-out.route';
 import updateSettings from './dashboard/update-settings.route';
 import updateUser from './dashboard/update-user.route';
 import getFxQuote from './fx/get-fx-quote.route';
+import health from './meta/health.route';
+import healthLive from './meta/health-live.route';
+import healthReady from './meta/health-ready.route';
 import openApiDocument from './meta/openapi-document.route';
 import createPaymentIntent from './payments/create-payment-intent.route';
 import listPaymentIntents from './payments/list-payment-intents.route';
@@ -28,6 +37,7 @@ import createPaymentAttempt from './payments/create-payment-attempt.route';
 import listPaymentAttempts from './payments/list-payment-attempts.route';
 import simulatePayment from './payments/simulate-payment.route';
 import advanceTimer from './payments/advance-timer.route';
+import channelCallback from './payments/channel-callback.route';
 import createSettlement from './settlements/create-settlement.route';
 import listSettlements from './settlements/list-settlements.route';
 import getSettlement from './settlements/get-settlement.route';
@@ -54,6 +64,7 @@ export const paymentRoutes: readonly Route[] = [
   listPaymentAttempts,
   simulatePayment,
   advanceTimer,
+  channelCallback,
 ];
 
 export const disputeRoutes: readonly Route[] = [listDisputes, getDispute, submitDisputeEvidence];
@@ -100,7 +111,10 @@ export const dashboardRoutes: readonly Route[] = [
   registerSigningKey,
 ];
 
-export const metaRoutes: readonly Route[] = [openApiDocument];
+export const checkoutRoutes: readonly Route[] = [checkoutPage, checkoutStatus, checkoutPay, checkoutSimulate, checkoutAsset, simulatorWallet];
+
+/** Probes and the OpenAPI document. */
+export const metaRoutes: readonly Route[] = [health, healthLive, healthReady, openApiDocument];
 
 /** What server.ts registers. */
 export const allRoutes: readonly Route[] = [
@@ -111,5 +125,6 @@ export const allRoutes: readonly Route[] = [
   ...fxRoutes,
   ...webhookRoutes,
   ...dashboardRoutes,
+  ...checkoutRoutes,
   ...metaRoutes,
 ];

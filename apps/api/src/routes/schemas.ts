@@ -24,6 +24,9 @@ export const limit = withDefault(Joi.number().integer().min(1).max(100), 20);
 
 export const currency = Joi.string().pattern(/^[A-Z]{3}$/, 'ISO 4217 code');
 
+/** `{token}` of a checkout session: whatever the payer's link carries; anything longer than any token minted is unknown. */
+export const checkoutTokenParams = objectSchema({ token: required(Joi.string().max(128)) });
+
 /** A POST that takes no body (an empty JSON object is accepted too). */
 export const noBody = Joi.object({}).allow(null);
 
