@@ -1,6 +1,6 @@
 import { ID_PATTERNS, MODES } from '@payments/core';
 import Joi from 'joi';
-import { objectSchema, oneOf, required, withDefault } from '../http/typed-schema';
+import { objectSchema, oneOf, orNull, required, withDefault } from '../http/typed-schema';
 
 // Fragments more than one route validates with. Joi checks shapes only (types, lengths, unknown
 // fields); the rules live in core. The shared validation options (http/validation.ts) make sure
@@ -28,7 +28,7 @@ export const currency = Joi.string().pattern(/^[A-Z]{3}$/, 'ISO 4217 code');
 export const checkoutTokenParams = objectSchema({ token: required(Joi.string().max(128)) });
 
 /** A POST that takes no body (an empty JSON object is accepted too). */
-export const noBody = Joi.object({}).allow(null);
+export const noBody = orNull(objectSchema({}));
 
 /** `?mode=test|live` on the dashboard routes of one mode: each mode has its own destinations and endpoints. */
 export const modeQuery = objectSchema({ mode: required(oneOf(MODES)) });
