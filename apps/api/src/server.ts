@@ -1,50 +1,28 @@
 import Hapi, { type Server } from '@hapi/hapi';
 import {
-  GetBalance,
-  GetDispute,
-  ListDisputes,
-  SubmitDisputeEvidence,
-  AdvanceTimer,
-  HandleChannelCallback,
-  ListAttempts,
-  PlaceAttempt,
-  SimulatePayment,
   AuthenticateApiKey,
   AuthenticateDashboardSession,
   DashboardCredentials,
-  CancelPaymentIntent,
-  CreatePaymentIntent,
   Digest,
-  GetPaymentIntent,
-  ListEvents,
-  PlatformKeys,
-  ListPaymentIntents,
-  QuoteFx,
   RandomSource,
   RateLimiter,
   ResolveApiVersion,
   RunIdempotently,
 } from '@payments/core';
 import type { Config } from './config';
-import { AppConfig, AppLogger, AppMetrics, AppReadiness, type AppContainer } from './container';
+import { AppConfig, AppLogger, AppMetrics, type AppContainer } from './container';
+import type { Resolve } from './http/define-route';
 import { VALIDATION_OPTIONS, validationFailAction } from './http/validation';
 import type { Logger } from './logger';
 import { errorsPlugin } from './plugins/errors.plugin';
-import { healthPlugin } from './plugins/health.plugin';
 import { requestLogPlugin } from './plugins/request-log.plugin';
 import type { ServiceMetrics } from './metrics';
-import type { Readiness } from './readiness';
 import { channelCallbacksPlugin } from './plugins/channel-callbacks.plugin';
 import { checkoutPlugin } from './plugins/checkout/checkout.plugin';
-import { CreateManualSettlement, GetSettlement, ListSettlements } from '@payments/core';
-import { Clock, GetCheckoutPage, GetCheckoutState, PayCheckoutSession, SimulateCheckoutPayment } from '@payments/core';
-import { authRoutes } from './plugins/dashboard/auth.routes';
 import { dashboardPlugin } from './plugins/dashboard/dashboard.plugin';
-import { authRoutesDeps, resourceRoutesDeps, webhookDeliveryRoutesDeps } from './plugins/dashboard/dashboard.deps';
-import { webhookDeliveryRoutes } from './plugins/dashboard/webhook-deliveries.routes';
-import { resourceRoutes } from './plugins/dashboard/resource.routes';
 import { merchantV1Plugin } from './plugins/merchant-v1/merchant-v1.plugin';
-import { openApiRoute } from './openapi/openapi.route';
+import { openPlugin } from './plugins/open.plugin';
+import { allRoutes } from './routes/route-list';
 
 /** Request bodies over 64 KiB are refused with 413 `request_too_large` before they are parsed. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -52,6 +30,9 @@ export const MAX_BODY_BYTES = 64 * 1024;
 /** Builds the Hapi server from the container; `start()` is the caller's choice (tests inject). */
 export async function createServer(app: AppContainer): Promise<Server> {
   const config = app.get<Config>(AppConfig);
+  // Each plugin resolves its routes' use cases once, as it registers them.
+  const resolve: Resolve = (token) => app.get(token);
+  const routes = { resolve, routes: allRoutes };
   const server = Hapi.server({
     port: config.port,
     host: config.host,
@@ -79,54 +60,27 @@ export async function createServer(app: AppContainer): Promise<Server> {
       resolveApiVersion: app.get(ResolveApiVersion),
       runIdempotently: app.get(RunIdempotently),
       digest: app.get<Digest>(Digest),
-      createPaymentIntent: app.get(CreatePaymentIntent),
-      getPaymentIntent: app.get(GetPaymentIntent),
-      listPaymentIntents: app.get(ListPaymentIntents),
-      cancelPaymentIntent: app.get(CancelPaymentIntent),
-      listEvents: app.get(ListEvents),
-      platformKeys: app.get(PlatformKeys),
-      quoteFx: app.get(QuoteFx),
-      getBalance: app.get(GetBalance),
-      listDisputes: app.get(ListDisputes),
-      getDispute: app.get(GetDispute),
-      submitDisputeEvidence: app.get(SubmitDisputeEvidence),
-      createManualSettlement: app.get(CreateManualSettlement),
-      listSettlements: app.get(ListSettlements),
-      getSettlement: app.get(GetSettlement),
-      placeAttempt: app.get(PlaceAttempt),
-      listAttempts: app.get(ListAttempts),
-      simulatePayment: app.get(SimulatePayment),
-      advanceTimer: app.get(AdvanceTimer),
+      ...routes,
     },
   });
-  await server.register({ plugin: channelCallbacksPlugin, options: { handleChannelCallback: app.get(HandleChannelCallback) } });
+  await server.register({ plugin: channelCallbacksPlugin, options: routes });
   await server.register({
     plugin: checkoutPlugin,
-    options: {
-      getCheckoutPage: app.get(GetCheckoutPage),
-      getCheckoutState: app.get(GetCheckoutState),
-      payCheckoutSession: app.get(PayCheckoutSession),
-      simulateCheckoutPayment: app.get(SimulateCheckoutPayment),
-      rateLimiter: app.get<RateLimiter>(RateLimiter),
-      perTokenPerSecond: config.rateLimitCheckout,
-      digest: app.get<Digest>(Digest),
-      clock: app.get<Clock>(Clock),
-    },
+    options: { rateLimiter: app.get<RateLimiter>(RateLimiter), perTokenPerSecond: config.rateLimitCheckout, digest: app.get<Digest>(Digest), ...routes },
   });
   await server.register({
     plugin: dashboardPlugin,
     options: {
       sessions: { secureCookie: config.baseUrl.startsWith('https:'), authenticate: app.get(AuthenticateDashboardSession) },
-      routes: [...authRoutes(authRoutesDeps(app)), ...resourceRoutes(resourceRoutesDeps(app)), ...webhookDeliveryRoutes(webhookDeliveryRoutesDeps(app))],
+      ...routes,
     },
   });
 
   // The dummy hash unknown emails are checked against, made now so the first one is not slower.
   await app.get(DashboardCredentials).warmUp();
 
-  // `/health` (alias of live), `/health/live`, `/health/ready`: outside the three access groups, reveal nothing.
-  await server.register({ plugin: healthPlugin, options: { readiness: app.get<Readiness>(AppReadiness) } });
-  // The OpenAPI document of /v1, open like /health: it describes the routes, holds no data.
-  server.route(openApiRoute());
+  // `/health` (alias of live), `/health/live`, `/health/ready` and the OpenAPI document of /v1:
+  // outside the three access groups, they reveal nothing.
+  await server.register({ plugin: openPlugin, options: routes });
   return server;
 }

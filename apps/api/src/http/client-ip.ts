@@ -23,7 +23,7 @@ export class ClientIp {
     this.any = proxies.length > 0;
   }
 
-  of(request: Request): string {
+  of(request: Pick<Request, 'info' | 'headers'>): string {
     let address = unmapped(request.info.remoteAddress);
     if (!this.any) return address;
     const forwarded = (header(request, 'x-forwarded-for') ?? '')

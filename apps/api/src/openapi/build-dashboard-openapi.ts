@@ -1,10 +1,36 @@
 import type { RequestRoute } from '@hapi/hapi';
 import { mayPerform, USER_ROLES, type DashboardAction } from '@payments/core';
-import { routeParameters, type OpenApiDocument, type RouteValidation } from './build-openapi';
-import { DASHBOARD_OPERATIONS, type DashboardOperationInfo } from './dashboard-operations';
+import { operationOf, routeParameters, type OpenApiDocument, type RouteValidation } from './build-openapi';
 import { DASHBOARD_SCHEMAS } from './dashboard-schemas';
 import { joiToJsonSchema } from './joi-schema';
 import type { JsonSchema } from './response-schemas';
+
+/** The document's tags, in the order it lists them. */
+const TAGS = ['Session', 'Team', 'Settings', 'API keys', 'Signing keys', 'Payout methods', 'Webhooks'] as const;
+
+/**
+ * What the route table cannot say about a `/dashboard/v1` route: its name, what it answers and
+ * which errors it adds (who may call it comes from the role table, by the route's action; the
+ * two routes open without a session say so by their action). Each route carries its own
+ * (`openapi` in its definition); a dashboard route without one is reported by the document test.
+ * The rules in prose are in docs/dashboard.md.
+ */
+export interface DashboardOperationInfo {
+  readonly operationId: string;
+  readonly summary: string;
+  readonly description?: string;
+  readonly tag: (typeof TAGS)[number];
+  readonly success: { readonly status: number; readonly schema?: string; readonly description: string };
+  /** Statuses beyond the generic ones of its kind. */
+  readonly errors?: readonly number[];
+  /** Takes the acting person's one-time code in `code` (403 `mfa_code_invalid`, wrong codes throttled: 429). */
+  readonly stepUp?: boolean;
+}
+
+/** How a step-up route's description ends (or goes on). */
+export const STEP_UP =
+  'A step-up action: `code` is the one-time code of the person acting. A missing, wrong or reused code is 403 `mfa_code_invalid` and changes nothing; ' +
+  'wrong codes are counted per user across every step-up route, and after 10 within 15 minutes the user gets 429 `rate_limited` with Retry-After (a right code does not reset the count).';
 
 /** What a signed-in route can answer whatever it does; the two open routes have their own. */
 const SESSION_ERRORS = [400, 401, 403, 500, 503] as const;
@@ -33,8 +59,8 @@ const DESCRIPTION = [
 /**
  * The OpenAPI 3.1 document of `/dashboard/v1`, made from the live route table like the merchant
  * one: parameters and bodies from each route's joi schemas, the callers from the role table by
- * the route's action, answers from DASHBOARD_OPERATIONS and DASHBOARD_SCHEMAS. A route without an
- * entry is listed with `x-undocumented: true`, so the document test names it.
+ * the route's action, answers from each route's `openapi` entry and DASHBOARD_SCHEMAS. A route
+ * without an entry is listed with `x-undocumented: true`, so the document test names it.
  */
 export function buildDashboardOpenApi(table: readonly RequestRoute[]): OpenApiDocument {
   const schemas: Record<string, JsonSchema> = { ...DASHBOARD_SCHEMAS };
@@ -42,7 +68,7 @@ export function buildDashboardOpenApi(table: readonly RequestRoute[]): OpenApiDo
   const routes = table.filter((route) => route.path.startsWith('/dashboard/v1/')).sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
   for (const route of routes) {
     const method = route.method.toLowerCase();
-    const info = DASHBOARD_OPERATIONS[`${method.toUpperCase()} ${route.path}`];
+    const info = operationOf<DashboardOperationInfo>(route);
     const validate = (route.settings.validate ?? {}) as RouteValidation;
     const action = (route.settings.plugins as { dashboard?: { action?: string } } | undefined)?.dashboard?.action;
     const operation = info ? describedOperation(info, action, validate, schemas) : { 'x-undocumented': true, responses: {} };
@@ -51,7 +77,7 @@ export function buildDashboardOpenApi(table: readonly RequestRoute[]): OpenApiDo
   return {
     openapi: '3.1.0',
     info: { title: 'Payment service dashboard API', version: '1', description: DESCRIPTION },
-    tags: [...new Set(Object.values(DASHBOARD_OPERATIONS).map((operation) => operation.tag))].map((name) => ({ name })),
+    tags: TAGS.map((name) => ({ name })),
     servers: [{ url: '/', description: 'The host of the service, e.g. http://localhost:4242 for `npm start`' }],
     security: [{ dashboardSession: [] }],
     paths,
@@ -69,7 +95,8 @@ function describedOperation(info: DashboardOperationInfo, action: string | undef
   const responses: Record<string, JsonSchema> = {
     [String(info.success.status)]: { description: info.success.description, ...(info.success.schema ? { content: content(info.success.schema) } : {}) },
   };
-  const errors = [...new Set([...(info.open ? OPEN_ERRORS : SESSION_ERRORS), ...(info.stepUp ? [429] : []), ...(info.errors ?? [])])].sort();
+  const open = action === 'open';
+  const errors = [...new Set([...(open ? OPEN_ERRORS : SESSION_ERRORS), ...(info.stepUp ? [429] : []), ...(info.errors ?? [])])].sort();
   for (const status of errors) responses[String(status)] = { description: ERROR_DESCRIPTIONS[status] ?? 'Error.', content: content('Error') };
   const operation: JsonSchema = {
     operationId: info.operationId,
@@ -78,8 +105,8 @@ function describedOperation(info: DashboardOperationInfo, action: string | undef
     tags: [info.tag],
     responses,
   };
-  if (info.open) operation.security = [];
-  else if (action !== undefined && action !== 'open') operation['x-roles'] = USER_ROLES.filter((role) => mayPerform(role, action as DashboardAction));
+  if (open) operation.security = [];
+  else if (action !== undefined) operation['x-roles'] = USER_ROLES.filter((role) => mayPerform(role, action as DashboardAction));
   if (validate.payload) {
     const name = `${info.operationId[0]!.toUpperCase()}${info.operationId.slice(1)}Body`;
     schemas[name] = joiToJsonSchema(validate.payload);

@@ -2,10 +2,39 @@ import type { RequestRoute } from '@hapi/hapi';
 import { API_VERSION_PATTERN, CURRENT_API_VERSION, IDEMPOTENCY } from '@payments/core';
 import type { Schema } from 'joi';
 import { joiToJsonSchema } from './joi-schema';
-import { OPERATIONS, type OperationInfo } from './operations';
 import { RESPONSE_SCHEMAS, type JsonSchema } from './response-schemas';
 
 export type OpenApiDocument = Record<string, unknown> & { paths: Record<string, Record<string, JsonSchema>>; components: { schemas: Record<string, JsonSchema>; securitySchemes: Record<string, JsonSchema> } };
+
+/** The document's tags, in the order it lists them. */
+const TAGS = ['Payment intents', 'Payment attempts', 'Test helpers', 'Disputes', 'Settlements', 'Balance', 'FX', 'Events', 'Webhooks', 'Meta'] as const;
+
+/**
+ * What the route table cannot say about a `/v1` route: its name, what it answers on success and
+ * which errors it can add to the generic ones. Each route carries its own (`openapi` in its
+ * definition); a `/v1` route without one is reported by the document test.
+ */
+export interface OperationInfo {
+  readonly operationId: string;
+  readonly summary: string;
+  readonly tag: (typeof TAGS)[number];
+  /** Success status and the component it answers with. */
+  readonly success: { readonly status: number; readonly schema: string; readonly description: string; readonly alsoWith?: readonly number[] };
+  /** Name given to the request body's schema in `components.schemas`. */
+  readonly requestBody?: string;
+  /** Statuses beyond the generic ones (400, 401, 403, 429, 500). */
+  readonly errors?: readonly number[];
+  /** Open route: no API key. */
+  readonly open?: boolean;
+}
+
+/** What every POST can add: a key in use or reused with another body, a body too large or not JSON. */
+export const POST_ERRORS = [409, 413, 415, 422] as const;
+
+/** The entry a route carries for its document (`options.plugins.openapi`). */
+export function operationOf<T>(route: RequestRoute): T | undefined {
+  return (route.settings.plugins as { openapi?: T } | undefined)?.openapi;
+}
 
 /** Errors any `/v1` route can answer, whatever it does. */
 const GENERIC_ERRORS = [400, 401, 403, 429, 500, 503] as const;
@@ -33,8 +62,8 @@ export interface RouteValidation {
 
 /**
  * The OpenAPI 3.1 document of `/v1`, made from the live route table: paths, parameters and
- * request bodies from each route's joi schemas; answers from `OPERATIONS` and `RESPONSE_SCHEMAS`.
- * A `/v1` route without an entry in `OPERATIONS` is still listed, with `x-undocumented: true`,
+ * request bodies from each route's joi schemas; answers from each route's `openapi` entry and
+ * `RESPONSE_SCHEMAS`. A `/v1` route without an entry is still listed, with `x-undocumented: true`,
  * so the document test can name it.
  */
 export function buildOpenApi(table: readonly RequestRoute[]): OpenApiDocument {
@@ -43,7 +72,7 @@ export function buildOpenApi(table: readonly RequestRoute[]): OpenApiDocument {
   const routes = table.filter((route) => route.path.startsWith('/v1/')).sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
   for (const route of routes) {
     const method = route.method.toLowerCase();
-    const info = OPERATIONS[`${method.toUpperCase()} ${route.path}`];
+    const info = operationOf<OperationInfo>(route);
     const validate = (route.settings.validate ?? {}) as RouteValidation;
     const operation = info ? describedOperation(info, method, validate, schemas) : { 'x-undocumented': true, responses: {} };
     (paths[route.path] ??= {})[method] = { ...operation, parameters: parameters(method, validate, info) };
@@ -57,7 +86,7 @@ export function buildOpenApi(table: readonly RequestRoute[]): OpenApiDocument {
         'The merchant API under /v1. Authenticate with `Authorization: Bearer sk_test_…` (every route but this document). ' +
         'Every POST needs an Idempotency-Key; `Api-Version` selects the version that answers. Errors answer `{error: {code, message, param?, request_id}}`.',
     },
-    tags: [...new Set(Object.values(OPERATIONS).map((operation) => operation.tag))].map((name) => ({ name })),
+    tags: TAGS.map((name) => ({ name })),
     // Relative to where the document is served: the host that answered GET /v1/openapi.json (the
     // paths carry /v1 themselves). Each deployment has its own host, so none is written in.
     servers: [{ url: '/', description: 'The host serving this document, e.g. http://localhost:4242 for `npm start`' }],

@@ -42,3 +42,10 @@ export class CheckoutViews {
     return this.eta.render('./wallet', { lang, t: STRINGS[lang] });
   }
 }
+
+let shared: CheckoutViews | undefined;
+
+/** The one renderer the checkout routes share: templates compiled and files read on first use. */
+export function checkoutViews(): CheckoutViews {
+  return (shared ??= new CheckoutViews());
+}

@@ -1,22 +1,22 @@
 import type { Lifecycle, Request, ResponseToolkit, Server } from '@hapi/hapi';
 import { CoreError, IDEMPOTENCY, isCoreError, type Digest, type RunIdempotently, type StoredResponse } from '@payments/core';
 import stringify from 'safe-stable-stringify';
-import { header } from '../../http/headers';
-import { callerOf } from './caller';
+import type { Idempotency, IdempotentWork } from '../../http/define-route';
 import { errorBody, httpStatusOf } from '../../http/error-envelope';
-
-/** What a route's work answers; the wrapper serialises and remembers it. */
-export interface RouteAnswer {
-  readonly status: number;
-  readonly body: unknown;
-}
+import { header } from '../../http/headers';
+import { scopeOf } from './caller';
 
 /** Refusals worth remembering: the request got past validation and began its work. */
 const FORGOTTEN_CATEGORIES = new Set(['validation', 'rate_limited', 'unavailable', 'internal', 'authentication']);
 
+/** The Idempotency-Key of a `/v1` POST: present and of a valid length once `requireIdempotencyKey` let the request through. */
+export function idempotencyKeyOf(request: Pick<Request, 'headers'>): string {
+  return header(request, 'idempotency-key') as string;
+}
+
 /**
  * Every POST under `/v1` needs an Idempotency-Key (checked after authentication, so a caller
- * without a valid key learns nothing else first).
+ * without a valid key learns nothing else first). This is the one place its length is checked.
  */
 export function requireIdempotencyKey(server: Server): void {
   server.ext('onPostAuth', (request, h) => {
@@ -43,23 +43,19 @@ export interface IdempotentDeps {
 
 /**
  * Wraps a POST handler so it runs at most once per key: the work and the remembered answer commit
- * in one transaction; a repeat replays the answer with `Idempotent-Replayed: true`.
+ * in one transaction (unless `transactional` is false); a repeat replays the answer with
+ * `Idempotent-Replayed: true`.
  */
-export function idempotent(
-  deps: IdempotentDeps,
-  work: (request: Request) => Promise<RouteAnswer>,
-  options: { transactional?: boolean } = {},
-): Lifecycle.Method {
+export function idempotent(deps: IdempotentDeps, work: IdempotentWork, { transactional }: Idempotency): Lifecycle.Method {
   return async (request: Request, h: ResponseToolkit) => {
-    const caller = callerOf(request);
     const requestId = request.app.requestId;
     const fingerprint = deps.digest.sha256Hex(`${request.method.toUpperCase()} ${request.path}\n${stringify(request.payload ?? {})}`);
     const { response, replayed } = await deps.runIdempotently.execute({
-      scope: { merchantId: caller.merchant.id, mode: caller.mode, key: header(request, 'idempotency-key') as string },
+      scope: { ...scopeOf(request), key: idempotencyKeyOf(request) },
       fingerprint,
-      transactional: options.transactional,
+      transactional,
       perform: async (): Promise<StoredResponse> => {
-        const answer = await work(request);
+        const answer = await work(request, h);
         return { status: answer.status, body: JSON.stringify(answer.body) };
       },
       refusalToStore: (error): StoredResponse | undefined => {

@@ -1,23 +1,16 @@
 import type { Plugin } from '@hapi/hapi';
 import type { ResolveApiVersion } from '@payments/core';
+import { registerRoutes, type IdempotentWork, type Resolve, type Route } from '../../http/define-route';
 import { registerApiKeyAuth, type ApiKeyAuthOptions } from './api-key-auth.scheme';
 import { registerApiVersion } from './api-version.ext';
-import { attemptRoutes, type AttemptRoutesDeps } from './attempts.route';
-import { balanceRoutes, type BalanceRoutesDeps } from './balance.route';
-import { disputeRoutes, type DisputeRoutesDeps } from './disputes.route';
-import { eventRoutes } from './events.route';
-import { fxRoutes, type FxRoutesDeps } from './fx.route';
-import { requireIdempotencyKey } from './idempotency';
-import { paymentIntentRoutes, type PaymentIntentRoutesDeps } from './payment-intents.route';
-import { testHelperRoutes, type TestHelperRoutesDeps } from './test-helpers.route';
-import { settlementRoutes, type SettlementRoutesDeps } from './settlements.route';
-import type { ListEvents, PlatformKeys } from '@payments/core';
+import { idempotent, requireIdempotencyKey, type IdempotentDeps } from './idempotency';
 
-export interface MerchantV1Options extends PaymentIntentRoutesDeps, AttemptRoutesDeps, TestHelperRoutesDeps, FxRoutesDeps, BalanceRoutesDeps, DisputeRoutesDeps, SettlementRoutesDeps {
+export interface MerchantV1Options extends IdempotentDeps {
   readonly auth: ApiKeyAuthOptions;
   readonly resolveApiVersion: ResolveApiVersion;
-  readonly listEvents: ListEvents;
-  readonly platformKeys: PlatformKeys;
+  readonly resolve: Resolve;
+  /** Every route of the app; this plugin registers those called with an API key. */
+  readonly routes: readonly Route[];
 }
 
 /** The merchant API under `/v1`: bearer API keys, idempotent POSTs, account-pinned versions. */
@@ -28,26 +21,17 @@ export const merchantV1Plugin: Plugin<MerchantV1Options> = {
     registerApiKeyAuth(server, options.auth);
     registerApiVersion(server, options.resolveApiVersion);
     requireIdempotencyKey(server);
-    const routes = [
-      ...paymentIntentRoutes(options),
-      ...attemptRoutes(options),
-      ...testHelperRoutes(options),
-      ...eventRoutes(options),
-      ...fxRoutes(options),
-      ...balanceRoutes(options),
-      ...disputeRoutes(options),
-      ...settlementRoutes(options),
-    ];
-    server.route(
-      routes.map((route) => ({
-        ...route,
-        options: {
-          ...route.options,
-          auth: 'api-key',
-          // Only JSON bodies are read; anything else is 415 before any work is done.
-          payload: route.method === 'POST' ? { allow: 'application/json' } : undefined,
-        },
-      })),
-    );
+    registerRoutes(server, options.routes, options.resolve, 'api-key', (route, handler) => {
+      // Every POST needs an Idempotency-Key (requireIdempotencyKey), so every POST must use it.
+      if (route.method === 'POST' && !route.idempotent) throw new Error(`${route.method} ${route.path} must be idempotent`);
+      return {
+        auth: 'api-key',
+        // Only JSON bodies are read; anything else is 415 before any work is done.
+        payload: route.method === 'POST' ? { allow: 'application/json' } : undefined,
+        plugins: { openapi: route.openapi },
+        // defineRoute has an idempotent route's handler answer a RouteAnswer.
+        handler: route.idempotent ? idempotent(options, handler as IdempotentWork, route.idempotent) : handler,
+      };
+    });
   },
 };

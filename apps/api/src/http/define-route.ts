@@ -1,0 +1,133 @@
+import type { Lifecycle, ReqRefDefaults, Request, ResponseToolkit, RouteOptions, Server } from '@hapi/hapi';
+import type { DashboardAction } from '@payments/core';
+import type Joi from 'joi';
+import type { DashboardOperationInfo } from '../openapi/build-dashboard-openapi';
+import type { OperationInfo } from '../openapi/build-openapi';
+import type { ValueOf } from './typed-schema';
+
+declare const portType: unique symbol;
+
+/** A port's symbol together with the type bound to it, so a route can name the port in `uses`. */
+export type Port<T> = symbol & { readonly [portType]: T };
+
+/** A port by its symbol: `port<Clock>(Clock)`. */
+export const port = <T>(id: symbol): Port<T> => id as Port<T>;
+
+/** What the app container hands out: a use case by its class, or a port by its symbol. */
+export type Token<T> = (abstract new (...args: never[]) => T) | Port<T>;
+
+/** The app container's `get`. */
+export type Resolve = <T>(token: Token<T>) => T;
+
+type Uses = Readonly<Record<string, Token<unknown>>>;
+
+/** The use cases a route named, resolved. */
+export type Resolved<U> = { readonly [K in keyof U]: U[K] extends Token<infer T> ? T : never };
+
+export interface Validation {
+  readonly params?: Joi.Schema;
+  readonly query?: Joi.Schema;
+  readonly payload?: Joi.Schema;
+}
+
+type Validated<V, K extends keyof Validation, Otherwise> = V extends { readonly [key in K]: infer S } ? ValueOf<S> : Otherwise;
+
+/** The request a route's handler sees: payload, query and params typed from the route's schemas. */
+export type RouteRequest<V> = Request<{
+  Payload: Validated<V, 'payload', ReqRefDefaults['Payload']>;
+  Query: Validated<V, 'query', ReqRefDefaults['Query']>;
+  Params: Validated<V, 'params', ReqRefDefaults['Params']>;
+}>;
+
+/** Runs at most once per Idempotency-Key. Work that calls out (a channel, a payout) cannot hold one transaction. */
+export interface Idempotency {
+  readonly transactional: boolean;
+}
+
+/** What an idempotent route's work answers; the wrapper serialises and remembers it. */
+export interface RouteAnswer {
+  readonly status: number;
+  readonly body: unknown;
+}
+
+/** An idempotent route's handler, as the idempotency wrapper runs it. */
+export type IdempotentWork = (request: Request, h: ResponseToolkit) => Promise<RouteAnswer>;
+
+type Handler<V, I> = (request: RouteRequest<V>, h: ResponseToolkit) => I extends Idempotency ? Promise<RouteAnswer> : Lifecycle.ReturnValue;
+
+/**
+ * Who may call a route, and so which plugin registers it; where that plugin's document lists
+ * every route, the route's entry in it (`openapi`) is required.
+ */
+type Access<I> =
+  | {
+      /** `Authorization: Bearer sk_…` (the merchant API, `/v1`). Every POST is idempotent. */
+      readonly access: 'api-key';
+      readonly openapi: OperationInfo;
+      readonly idempotent?: I;
+    }
+  | {
+      /** The dashboard session cookie, then the role table for `action`; `open` needs no session (sign-in, the MFA claim). */
+      readonly access: 'dashboard';
+      readonly action: DashboardAction | 'open';
+      readonly openapi: DashboardOperationInfo;
+    }
+  | {
+      /** `checkout-token`: whoever holds the token in the path. `checkout-open`: the checkout page's files, anyone. `channel-signature`: a channel, by its signature over the raw body. */
+      readonly access: 'checkout-token' | 'checkout-open' | 'channel-signature';
+    }
+  | {
+      /** Anyone, no credentials. */
+      readonly access: 'open';
+      readonly openapi?: OperationInfo;
+    };
+
+interface RouteCore<U, V> {
+  readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  readonly path: string;
+  readonly validate?: V;
+  /** The use cases (and ports) the handler needs, by name: resolved once, when the route is registered. */
+  readonly uses?: U;
+}
+
+export type RouteDefinition<U, V, I> = RouteCore<U, V> &
+  Access<I> & {
+    /** Given the resolved `uses`, the handler. */
+    readonly handler: (uses: Resolved<U>) => Handler<V, I>;
+  };
+
+/** A route as the route lists hold it, whatever its schemas and use cases. */
+export type Route = RouteCore<Uses, Validation> &
+  Access<Idempotency> & {
+    readonly handler: (uses: Record<string, unknown>) => (request: Request, h: ResponseToolkit) => Lifecycle.ReturnValue | Promise<RouteAnswer>;
+  };
+
+/** One route: who may call it, its schemas, its use cases, its document entry and its handler. */
+export function defineRoute<U extends Uses = Record<never, never>, V extends Validation = Record<never, never>, I extends Idempotency | undefined = undefined>(
+  route: RouteDefinition<U, V, I>,
+): Route {
+  // Hapi validated the request against `validate` before the handler runs: that makes its types true.
+  return route as unknown as Route;
+}
+
+type RouteOf<A extends Route['access']> = Route & { readonly access: A };
+
+/**
+ * Registers the routes of one kind of access: each route's use cases are resolved here, once,
+ * and `options` adds what that access needs (authentication, body rules, extensions).
+ */
+export function registerRoutes<A extends Route['access']>(
+  server: Server,
+  routes: readonly Route[],
+  resolve: Resolve,
+  access: A,
+  options: (route: RouteOf<A>, handler: ReturnType<Route['handler']>) => RouteOptions,
+): void {
+  const own = routes.filter((route): route is RouteOf<A> => route.access === access);
+  server.route(
+    own.map((route) => {
+      const uses = Object.fromEntries(Object.entries(route.uses ?? {}).map(([name, token]) => [name, resolve(token)]));
+      return { method: route.method, path: route.path, options: { validate: route.validate, ...options(route, route.handler(uses)) } };
+    }),
+  );
+}

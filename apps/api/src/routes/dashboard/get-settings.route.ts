@@ -1,0 +1,22 @@
+import { GetMerchantSettings } from '@payments/core';
+import { defineRoute } from '../../http/define-route';
+import { actorOf } from '../../plugins/dashboard/actor';
+import { presentSettings } from './presenters';
+
+export default defineRoute({
+  method: 'GET',
+  path: '/dashboard/v1/settings',
+  access: 'dashboard',
+  action: 'settings.read',
+  openapi: {
+    operationId: 'getSettings',
+    summary: 'The account settings (the four editable fields always present, null when unset)',
+    tag: 'Settings',
+    success: { status: 200, schema: 'MerchantSettings', description: 'The settings.' },
+  },
+  uses: { getMerchantSettings: GetMerchantSettings },
+  handler:
+    ({ getMerchantSettings }) =>
+    async (request) =>
+      presentSettings(await getMerchantSettings.execute(actorOf(request).user)),
+});
