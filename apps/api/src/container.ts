@@ -6,21 +6,12 @@ import type { Config } from './config';
 import { createLogger } from './logger';
 import { ServiceMetrics } from './metrics';
 import { AppConfig, AppLogger, AppMetrics, AppReadiness } from './modules/app-tokens';
-import { checkoutModule } from './modules/checkout.module';
+import { CAPABILITIES } from './modules';
 import { coordinationModule } from './modules/coordination.module';
-import { dashboardModule } from './modules/dashboard.module';
-import { disputesModule } from './modules/disputes.module';
-import { fxModule } from './modules/fx.module';
-import { jobsModule } from './modules/jobs.module';
-import { ledgerModule } from './modules/ledger.module';
-import { merchantsModule } from './modules/merchants.module';
 import type { ContainerOverrides } from './modules/overrides';
-import { paymentsModule } from './modules/payments.module';
 import { providersModule } from './modules/providers.module';
 import { runtimeModule } from './modules/runtime.module';
-import { settlementsModule } from './modules/settlements.module';
 import { storageModule } from './modules/storage.module';
-import { webhooksModule } from './modules/webhooks.module';
 import type { Key } from './modules/wiring';
 import { bindValue } from './modules/wiring';
 import { Readiness } from './readiness';
@@ -39,7 +30,8 @@ export interface AppContainer {
 /**
  * The composition root: the only code that picks adapters (SQLite or MySQL by the database URL,
  * Redis or in-process by whether a Redis URL is set). The container is assembled from one module
- * per adapter family and one per capability (apps/api/src/modules); each binds what it owns.
+ * per adapter family and one per capability (apps/api/src/modules, listed in CAPABILITIES); each
+ * binds what it owns.
  */
 export async function buildContainer(config: Config, overrides: ContainerOverrides = {}): Promise<AppContainer> {
   const logger = overrides.logger ?? createLogger(config.logLevel);
@@ -66,17 +58,7 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
     runtimeModule(config, logger, metrics, overrides),
     coordinationModule(redis, config.redisKeyPrefix),
     providersModule(config, knex, logger, overrides),
-    // Capabilities.
-    jobsModule(),
-    merchantsModule(),
-    paymentsModule(config),
-    fxModule(config),
-    ledgerModule(),
-    disputesModule(config),
-    settlementsModule(),
-    webhooksModule(config),
-    dashboardModule(),
-    checkoutModule(),
+    ...CAPABILITIES.flatMap((capability) => (capability.bindings ? [capability.bindings(config)] : [])),
   );
 
   let closed = false;

@@ -22,7 +22,7 @@ import { checkoutPlugin } from './plugins/checkout/checkout.plugin';
 import { dashboardPlugin } from './plugins/dashboard/dashboard.plugin';
 import { merchantV1Plugin } from './plugins/merchant-v1/merchant-v1.plugin';
 import { openPlugin } from './plugins/open.plugin';
-import { allRoutes } from './routes/route-list';
+import { CAPABILITIES } from './modules';
 
 /** Request bodies over 64 KiB are refused with 413 `request_too_large` before they are parsed. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -32,7 +32,7 @@ export async function createServer(app: AppContainer): Promise<Server> {
   const config = app.get<Config>(AppConfig);
   // Each plugin resolves its routes' use cases once, as it registers them.
   const resolve: Resolve = (token) => app.get(token);
-  const routes = { resolve, routes: allRoutes };
+  const routes = { resolve, routes: CAPABILITIES.flatMap((capability) => capability.routes) };
   const server = Hapi.server({
     port: config.port,
     host: config.host,

@@ -3,26 +3,17 @@ import type { DashboardAction } from '@payments/core';
 import type Joi from 'joi';
 import type { DashboardOperationInfo } from '../openapi/build-dashboard-openapi';
 import type { OperationInfo } from '../openapi/build-openapi';
+import type { Key } from '../modules/wiring';
 import type { ValueOf } from './typed-schema';
 
-declare const portType: unique symbol;
-
-/** A port's symbol together with the type bound to it, so a route can name the port in `uses`. */
-export type Port<T> = symbol & { readonly [portType]: T };
-
-/** A port by its symbol: `port<Clock>(Clock)`. */
-export const port = <T>(id: symbol): Port<T> => id as Port<T>;
-
-/** What the app container hands out: a use case by its class, or a port by its symbol. */
-export type Token<T> = (abstract new (...args: never[]) => T) | Port<T>;
-
 /** The app container's `get`. */
-export type Resolve = <T>(token: Token<T>) => T;
+export type Resolve = <T>(key: Key<T>) => T;
 
-type Uses = Readonly<Record<string, Token<unknown>>>;
+/** What a route needs, by name: use cases by their class, ports by their core token. */
+type Uses = Readonly<Record<string, Key<unknown>>>;
 
 /** The use cases a route named, resolved. */
-export type Resolved<U> = { readonly [K in keyof U]: U[K] extends Token<infer T> ? T : never };
+export type Resolved<U> = { readonly [K in keyof U]: U[K] extends Key<infer T> ? T : never };
 
 export interface Validation {
   readonly params?: Joi.Schema;

@@ -15,9 +15,17 @@ import {
 } from '@payments/core';
 import { ContainerModule } from 'inversify';
 import { bindClass } from './wiring';
+import type { Capability } from './capability';
+import checkoutPage from '../routes/checkout/checkout-page.route';
+import checkoutStatus from '../routes/checkout/checkout-status.route';
+import checkoutPay from '../routes/checkout/checkout-pay.route';
+import checkoutSimulate from '../routes/checkout/checkout-simulate.route';
+import checkoutAsset from '../routes/checkout/checkout-asset.route';
+import simulatorWallet from '../routes/checkout/simulator-wallet.route';
 
 /** The hosted checkout: the session a token opens, the page, paying and its state. */
-export const checkoutModule = (): ContainerModule =>
+export const checkoutModule: Capability = {
+  bindings: () =>
   new ContainerModule((options) => {
     bindClass(options, ResolveCheckoutSession, { sessions: CheckoutSessionRepository, intents: PaymentIntentRepository, digest: Digest, clock: Clock });
     bindClass(options, GetCheckoutPage, { resolve: ResolveCheckoutSession, merchants: MerchantRepository, attempts: PaymentAttemptRepository });
@@ -30,4 +38,13 @@ export const checkoutModule = (): ContainerModule =>
       attempts: PaymentAttemptRepository,
     });
     bindClass(options, SimulateCheckoutPayment, { resolve: ResolveCheckoutSession, simulate: SimulatePayment, attempts: PaymentAttemptRepository });
-  });
+  }),
+  routes: [
+    checkoutPage,
+    checkoutStatus,
+    checkoutPay,
+    checkoutSimulate,
+    checkoutAsset,
+    simulatorWallet,
+  ],
+};

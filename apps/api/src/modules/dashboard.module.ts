@@ -41,9 +41,26 @@ import {
 } from '@payments/core';
 import { ContainerModule } from 'inversify';
 import { bindClass } from './wiring';
+import type { Capability } from './capability';
+import signIn from '../routes/dashboard/sign-in.route';
+import getSession from '../routes/dashboard/get-session.route';
+import signOut from '../routes/dashboard/sign-out.route';
+import claimMfa from '../routes/dashboard/claim-mfa.route';
+import listUsers from '../routes/dashboard/list-users.route';
+import addUser from '../routes/dashboard/add-user.route';
+import updateUser from '../routes/dashboard/update-user.route';
+import resetUserMfa from '../routes/dashboard/reset-user-mfa.route';
+import getSettings from '../routes/dashboard/get-settings.route';
+import updateSettings from '../routes/dashboard/update-settings.route';
+import listApiKeys from '../routes/dashboard/list-api-keys.route';
+import createApiKey from '../routes/dashboard/create-api-key.route';
+import revokeApiKey from '../routes/dashboard/revoke-api-key.route';
+import listSigningKeys from '../routes/dashboard/list-signing-keys.route';
+import registerSigningKey from '../routes/dashboard/register-signing-key.route';
 
 /** The dashboard: sign-in with a second factor, sessions, step-up, the team, keys, settings, audit and notices. */
-export const dashboardModule = (): ContainerModule =>
+export const dashboardModule: Capability = {
+  bindings: () =>
   new ContainerModule((options) => {
     bindClass(options, AuditRecorder, { log: AuditLog, clock: Clock, random: RandomSource });
     bindClass(options, VerifyOneTimeCode, { uow: UnitOfWork, users: UserRepository, codes: OneTimeCodes, secrets: SecretBox, clock: Clock });
@@ -78,4 +95,22 @@ export const dashboardModule = (): ContainerModule =>
     bindClass(options, ListSigningKeys, { keys: SigningKeyRepository });
     bindClass(options, RegisterSigningKey, { uow: UnitOfWork, keys: SigningKeyRepository, check: Ed25519KeyCheck, audit: AuditRecorder, clock: Clock, random: RandomSource });
     bindClass(options, DeliverNotices, { notices: NoticeOutbox, email: EmailSender, clock: Clock });
-  });
+  }),
+  routes: [
+    signIn,
+    getSession,
+    signOut,
+    claimMfa,
+    listUsers,
+    addUser,
+    updateUser,
+    resetUserMfa,
+    getSettings,
+    updateSettings,
+    listApiKeys,
+    createApiKey,
+    revokeApiKey,
+    listSigningKeys,
+    registerSigningKey,
+  ],
+};

@@ -16,9 +16,12 @@ import {
   type DisputeWriteDeps,
 } from '@payments/core';
 import { ContainerModule } from 'inversify';
-import type { Config } from '../config';
 import { publishingWiring } from './webhooks.module';
 import { bindClass, value, type Wiring } from './wiring';
+import type { Capability } from './capability';
+import listDisputes from '../routes/disputes/list-disputes.route';
+import getDispute from '../routes/disputes/get-dispute.route';
+import submitDisputeEvidence from '../routes/disputes/submit-dispute-evidence.route';
 
 /** The one place a dispute changes writes through these. */
 const disputeWrites: Wiring<DisputeWriteDeps> = {
@@ -32,7 +35,8 @@ const disputeWrites: Wiring<DisputeWriteDeps> = {
 };
 
 /** Disputes: the channel's reports, reads, evidence and reconciliation. */
-export const disputesModule = (config: Config): ContainerModule =>
+export const disputesModule: Capability = {
+  bindings: (config) =>
   new ContainerModule((options) => {
     bindClass(options, RecordDisputeReport, { ...disputeWrites, merchants: MerchantRepository, rules: value({ disputeFeeMinor: config.disputeFeeMinor }) });
     bindClass(options, ListDisputes, { disputes: DisputeRepository });
@@ -46,4 +50,10 @@ export const disputesModule = (config: Config): ContainerModule =>
       clock: Clock,
       rules: value({ staleAfterMs: config.disputeReconcileAfterMs }),
     });
-  });
+  }),
+  routes: [
+    listDisputes,
+    getDispute,
+    submitDisputeEvidence,
+  ],
+};

@@ -3,12 +3,14 @@ import { ContainerModule } from 'inversify';
 import { unavailableOf } from '../http/unavailable';
 import { AppLogger, AppMetrics } from './app-tokens';
 import { bindClass, built, resolve, value } from './wiring';
+import type { Capability } from './capability';
 
 /**
  * Every background job runs its items through this one runner: a failing item is recorded,
  * counted and logged (id and code only), and skipped until its next try.
  */
-export const jobsModule = (): ContainerModule =>
+export const jobsModule: Capability = {
+  bindings: () =>
   new ContainerModule((options) => {
     bindClass(options, RunItemJobs, {
       failures: JobItemFailures,
@@ -29,4 +31,6 @@ export const jobsModule = (): ContainerModule =>
         return observer;
       }),
     });
-  });
+  }),
+  routes: [],
+};

@@ -18,9 +18,11 @@ import {
 } from '@payments/core';
 import { ContainerModule } from 'inversify';
 import { bindClass } from './wiring';
+import type { Capability } from './capability';
 
 /** Merchant accounts: creation, API keys and their authentication, API versions, live mode, idempotent requests. */
-export const merchantsModule = (): ContainerModule =>
+export const merchantsModule: Capability = {
+  bindings: () =>
   new ContainerModule((options) => {
     bindClass(options, AuthenticateApiKey, { keys: ApiKeyRepository, digest: Digest });
     bindClass(options, ResolveApiVersion, { merchants: MerchantRepository });
@@ -36,4 +38,6 @@ export const merchantsModule = (): ContainerModule =>
       random: RandomSource,
     });
     bindClass(options, SetLiveMode, { merchants: MerchantRepository });
-  });
+  }),
+  routes: [],
+};

@@ -31,15 +31,25 @@ import {
   type StatusChangeDeps,
 } from '@payments/core';
 import { ContainerModule } from 'inversify';
-import type { Config } from '../config';
 import { bindClass, value, type Wiring } from './wiring';
 import { publishingWiring } from './webhooks.module';
+import type { Capability } from './capability';
+import createPaymentIntent from '../routes/payments/create-payment-intent.route';
+import listPaymentIntents from '../routes/payments/list-payment-intents.route';
+import getPaymentIntent from '../routes/payments/get-payment-intent.route';
+import cancelPaymentIntent from '../routes/payments/cancel-payment-intent.route';
+import createPaymentAttempt from '../routes/payments/create-payment-attempt.route';
+import listPaymentAttempts from '../routes/payments/list-payment-attempts.route';
+import simulatePayment from '../routes/payments/simulate-payment.route';
+import advanceTimer from '../routes/payments/advance-timer.route';
+import channelCallback from '../routes/payments/channel-callback.route';
 
 /** What every change of an intent's status writes through: the intent, its event and webhook deliveries. */
 export const statusChangeWiring: Wiring<StatusChangeDeps> = { ...publishingWiring, intents: PaymentIntentRepository, clock: Clock, random: RandomSource };
 
 /** Payment intents, attempts at a channel and the channel's reports. */
-export const paymentsModule = (config: Config): ContainerModule =>
+export const paymentsModule: Capability = {
+  bindings: (config) =>
   new ContainerModule((options) => {
     bindClass(options, CreatePaymentIntent, {
       uow: UnitOfWork,
@@ -87,4 +97,16 @@ export const paymentsModule = (config: Config): ContainerModule =>
       ledger: Ledger,
       disputes: DisputeRepository,
     });
-  });
+  }),
+  routes: [
+    createPaymentIntent,
+    listPaymentIntents,
+    getPaymentIntent,
+    cancelPaymentIntent,
+    createPaymentAttempt,
+    listPaymentAttempts,
+    simulatePayment,
+    advanceTimer,
+    channelCallback,
+  ],
+};

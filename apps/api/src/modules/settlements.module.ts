@@ -27,6 +27,13 @@ import {
 import { ContainerModule } from 'inversify';
 import { publishingWiring } from './webhooks.module';
 import { bindClass, type Wiring } from './wiring';
+import type { Capability } from './capability';
+import createSettlement from '../routes/settlements/create-settlement.route';
+import listSettlements from '../routes/settlements/list-settlements.route';
+import getSettlement from '../routes/settlements/get-settlement.route';
+import listPayoutMethods from '../routes/settlements/list-payout-methods.route';
+import registerPayoutMethod from '../routes/settlements/register-payout-method.route';
+import setDefaultPayoutMethod from '../routes/settlements/set-default-payout-method.route';
 
 const settlementWriters: Wiring<SettlementWriterDeps> = {
   ...publishingWiring,
@@ -40,7 +47,8 @@ const settlementWriters: Wiring<SettlementWriterDeps> = {
 };
 
 /** Settlements and payouts, and the payout destinations they pay to. */
-export const settlementsModule = (): ContainerModule =>
+export const settlementsModule: Capability = {
+  bindings: () =>
   new ContainerModule((options) => {
     bindClass(options, PaySettlement, { ...settlementWriters, destinations: PayoutDestinationRepository, secrets: SecretBox, gateway: PayoutGateway });
     bindClass(options, PaySettlements, { settlements: SettlementRepository, pay: PaySettlement });
@@ -62,4 +70,13 @@ export const settlementsModule = (): ContainerModule =>
     };
     bindClass(options, RegisterPayoutDestination, { ...destinationChange, secrets: SecretBox });
     bindClass(options, SetDefaultPayoutDestination, destinationChange);
-  });
+  }),
+  routes: [
+    createSettlement,
+    listSettlements,
+    getSettlement,
+    listPayoutMethods,
+    registerPayoutMethod,
+    setDefaultPayoutMethod,
+  ],
+};

@@ -25,8 +25,16 @@ import {
   type EventPublishDeps,
 } from '@payments/core';
 import { ContainerModule } from 'inversify';
-import type { Config } from '../config';
 import { bindClass, value, type Wiring } from './wiring';
+import type { Capability } from './capability';
+import listEvents from '../routes/webhooks/list-events.route';
+import listWebhookPublicKeys from '../routes/webhooks/list-webhook-public-keys.route';
+import listWebhookEndpoints from '../routes/webhooks/list-webhook-endpoints.route';
+import createWebhookEndpoint from '../routes/webhooks/create-webhook-endpoint.route';
+import updateWebhookEndpoint from '../routes/webhooks/update-webhook-endpoint.route';
+import deleteWebhookEndpoint from '../routes/webhooks/delete-webhook-endpoint.route';
+import listWebhookDeliveries from '../routes/webhooks/list-webhook-deliveries.route';
+import resendWebhookDelivery from '../routes/webhooks/resend-webhook-delivery.route';
 
 /** What every change that announces itself writes through: the event log and a delivery per subscribed endpoint. */
 export const publishingWiring: Wiring<EventPublishDeps> = {
@@ -37,7 +45,8 @@ export const publishingWiring: Wiring<EventPublishDeps> = {
 };
 
 /** Events, webhook endpoints, the relay that delivers them and the platform's signing keys. */
-export const webhooksModule = (config: Config): ContainerModule =>
+export const webhooksModule: Capability = {
+  bindings: (config) =>
   new ContainerModule((options) => {
     bindClass(options, ListEvents, { events: EventOutbox });
     bindClass(options, PlatformKeys, {
@@ -78,4 +87,15 @@ export const webhooksModule = (config: Config): ContainerModule =>
     const endpointChange = { uow: UnitOfWork, endpoints: WebhookEndpointRepository, audit: AuditRecorder, clock: Clock };
     bindClass(options, UpdateWebhookEndpoint, endpointChange);
     bindClass(options, DeleteWebhookEndpoint, endpointChange);
-  });
+  }),
+  routes: [
+    listEvents,
+    listWebhookPublicKeys,
+    listWebhookEndpoints,
+    createWebhookEndpoint,
+    updateWebhookEndpoint,
+    deleteWebhookEndpoint,
+    listWebhookDeliveries,
+    resendWebhookDelivery,
+  ],
+};

@@ -1,6 +1,6 @@
 import type { Request, ResponseObject, ResponseToolkit } from '@hapi/hapi';
 import { Clock, GetCheckoutPage, isCoreError } from '@payments/core';
-import { defineRoute, port } from '../../http/define-route';
+import { defineRoute } from '../../http/define-route';
 import { header } from '../../http/headers';
 import { pickLanguage } from '../../plugins/checkout/language';
 import { checkoutPageView } from '../../plugins/checkout/page-view';
@@ -25,7 +25,7 @@ export default defineRoute({
   path: '/c/{token}',
   access: 'checkout-token',
   validate: { params: checkoutTokenParams },
-  uses: { getCheckoutPage: GetCheckoutPage, clock: port<Clock>(Clock) },
+  uses: { getCheckoutPage: GetCheckoutPage, clock: Clock },
   handler: ({ getCheckoutPage, clock }) => {
     const views = checkoutViews();
     return async (request, h) => {

@@ -1,8 +1,7 @@
 import { ClaimMfa } from '@payments/core';
-import type { Config } from '../../config';
-import { AppConfig } from '../../container';
+import { AppConfig } from '../../modules/app-tokens';
 import { ClientIp } from '../../http/client-ip';
-import { defineRoute, port } from '../../http/define-route';
+import { defineRoute } from '../../http/define-route';
 import { objectSchema } from '../../http/typed-schema';
 import { email, password } from '../schemas';
 
@@ -19,7 +18,7 @@ export default defineRoute({
     tag: 'Session',
     success: { status: 200, schema: 'MfaClaim', description: 'The TOTP secret, shown this once.' },
   },
-  uses: { claimMfa: ClaimMfa, config: port<Config>(AppConfig) },
+  uses: { claimMfa: ClaimMfa, config: AppConfig },
   handler: ({ claimMfa, config }) => {
     // Counted with sign-in's per-IP throttle.
     const clientIp = new ClientIp(config.trustedProxies);

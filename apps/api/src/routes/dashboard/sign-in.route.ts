@@ -1,9 +1,8 @@
 import { SignIn } from '@payments/core';
 import Joi from 'joi';
-import type { Config } from '../../config';
-import { AppConfig } from '../../container';
+import { AppConfig } from '../../modules/app-tokens';
 import { ClientIp } from '../../http/client-ip';
-import { defineRoute, port } from '../../http/define-route';
+import { defineRoute } from '../../http/define-route';
 import { objectSchema, required } from '../../http/typed-schema';
 import { SESSION_COOKIE } from '../../plugins/dashboard/session-auth.scheme';
 import { email, password } from '../schemas';
@@ -24,7 +23,7 @@ export default defineRoute({
     tag: 'Session',
     success: { status: 200, schema: 'DashboardUser', description: 'The signed-in user; the session is in the cookie.' },
   },
-  uses: { signIn: SignIn, config: port<Config>(AppConfig) },
+  uses: { signIn: SignIn, config: AppConfig },
   handler: ({ signIn, config }) => {
     // The client's address for the per-IP throttle (behind trusted proxies, from X-Forwarded-For).
     const clientIp = new ClientIp(config.trustedProxies);

@@ -1,7 +1,6 @@
 import { CoreError } from '@payments/core';
-import { AppReadiness } from '../../container';
-import { defineRoute, port } from '../../http/define-route';
-import type { Readiness } from '../../readiness';
+import { AppReadiness } from '../../modules/app-tokens';
+import { defineRoute } from '../../http/define-route';
 
 /** Seconds a load balancer should wait before probing a process that is not ready. */
 const NOT_READY_RETRY_AFTER_S = 5;
@@ -15,7 +14,7 @@ export default defineRoute({
   method: 'GET',
   path: '/health/ready',
   access: 'open',
-  uses: { readiness: port<Readiness>(AppReadiness) },
+  uses: { readiness: AppReadiness },
   handler:
     ({ readiness }) =>
     async () => {
