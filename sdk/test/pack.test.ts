@@ -23,7 +23,7 @@ test.before(async () => {
   work = mkdtempSync(join(tmpdir(), 'sdk-pack-'));
   api = await fakeApi((req) => ({ status: req.method === 'POST' ? 201 : 200, body: intent('pi_packed') }));
   const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: SDK_DIR, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })) as { filename: string; files: { path: string }[] }[];
-  tarball = join(work, packed[0]?.filename as string);
+  tarball = join(work, packed[0]?.filename);
   files = (packed[0]?.files ?? []).map((file) => file.path);
   const project = join(work, 'consumer');
   mkdirSync(project);

@@ -26,7 +26,7 @@ function serviceHeader(payload = body, t = now(), secret = SECRET): string {
     secretVersion: 3,
     platformKeyId: KID,
     platformPrivateKey: platform.privateKey,
-  })['x-webhook-signature'] as string;
+  })['x-webhook-signature'];
 }
 
 function reasonOf(run: () => unknown): SignatureFailureReason | undefined {

@@ -230,7 +230,7 @@ function ladderRows(result: ScenarioResult): SideResult[] | undefined {
 
 /** CPU µs per request each row adds to the row above it (none for the first). */
 function cpuSteps(rows: readonly SideResult[]): Array<number | undefined> {
-  return rows.map((row, index) => (index === 0 ? undefined : medianCpu(row) - medianCpu(rows[index - 1] as SideResult)));
+  return rows.map((row, index) => (index === 0 ? undefined : medianCpu(row) - medianCpu(rows[index - 1])));
 }
 
 const signed = (value: number | undefined): string => (value === undefined || !Number.isFinite(value) ? '—' : `${value >= 0 ? '+' : '−'}${us(Math.abs(value))}`);
@@ -250,7 +250,7 @@ function renderLadder(leg: LegResult): string[] {
   if (tables.length === 0) return [];
   const out: string[] = [];
   for (const table of tables) {
-    const floor = table.rows[0] as SideResult;
+    const floor = table.rows[0];
     const steps = cpuSteps(table.rows);
     out.push(
       `*${table.name}*:`,

@@ -84,12 +84,12 @@ if (skip) {
         // Restarts run in the background, so several processes can be down at once (never every API).
         const restarts: Array<Promise<void>> = [];
         for (const kind of schedule) {
-          await sleep(scale.gapMs[0]! + Math.floor(random() * scale.gapMs[1]!));
+          await sleep(scale.gapMs[0] + Math.floor(random() * scale.gapMs[1]));
           if (workloadDone) break;
           const slots: readonly Slot[] = kind === 'api' ? c.apis : c.workers;
           const up = slots.map((slot, index) => ({ slot, index })).filter(({ slot }) => slot.current !== undefined);
           if (up.length === 0 || (kind === 'api' && up.length < 2)) continue;
-          const { slot, index } = up[Math.floor(random() * up.length)]!;
+          const { slot, index } = up[Math.floor(random() * up.length)];
           if (kind === 'api') {
             // Mid-request: wait (a little) until the proxy has a request out at this process.
             const until = Date.now() + 3000;

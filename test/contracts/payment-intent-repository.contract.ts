@@ -197,7 +197,7 @@ export function paymentIntentRepositoryContract(adapter: StorageAdapter): void {
 
     const page = await intents.list(scope, { status: 'created' }, { limit: 1 });
     t.true(page.hasMore);
-    const next = await intents.list(scope, { status: 'created' }, { limit: 1, startingAfter: made[3]?.id as string });
+    const next = await intents.list(scope, { status: 'created' }, { limit: 1, startingAfter: made[3]?.id });
     t.deepEqual(idsOf(next), [made[2]?.id], 'a cursor the filter would not keep still positions the page');
   });
 
@@ -218,7 +218,7 @@ export function paymentIntentRepositoryContract(adapter: StorageAdapter): void {
     await insertMany(intents, scope, 1);
     const [otherMode] = await insertMany(intents, aScope('live', scope.merchantId), 1);
     const [otherMerchant] = await insertMany(intents, aScope('test'), 1);
-    for (const cursor of [ids.paymentIntent(), otherMode?.id as string, otherMerchant?.id as string]) {
+    for (const cursor of [ids.paymentIntent(), otherMode?.id, otherMerchant?.id]) {
       const error = await t.throwsAsync(intents.list(scope, {}, { limit: 10, startingAfter: cursor }), { instanceOf: CoreError });
       t.is(error?.code, 'invalid_parameter');
       t.is(error?.category, 'validation');

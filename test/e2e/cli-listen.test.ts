@@ -122,7 +122,7 @@ test.serial('listen forwards verified events, resumes after a restart without du
   );
 
   // resend: one event again, signed the same way.
-  const again = expected[0] as Event;
+  const again = expected[0];
   const resend = await runCli(env, ['events', 'resend', again.id, '--forward-to', receiverUrl, '--json']);
   t.is(resend.code, 0, resend.stderr);
   t.like(JSON.parse(resend.stdout), { event: again.id, type: again.type, url: receiverUrl, status: 200, ok: true });
@@ -134,7 +134,7 @@ test.serial('listen forwards verified events, resumes after a restart without du
   t.regex(nowhere.stdout, /\[failed: ECONNREFUSED\]/);
 
   // --since replays from an older event, and the filter keeps only the types asked for.
-  const replay = startCli(env, [...args, '--since', startCursor as string, '--events', 'payment_intent.succeeded']);
+  const replay = startCli(env, [...args, '--since', startCursor, '--events', 'payment_intent.succeeded']);
   const before = received.length;
   await replay.waitFor(() => received.length > before, 'the replay');
   await new Promise((r) => setTimeout(r, 800));

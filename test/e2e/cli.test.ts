@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
-import { Payments, type Dispute, type PaymentIntent, type Settlement } from '@payments/sdk';
+import { Payments, type PaymentIntent, type Settlement } from '@payments/sdk';
 import { cliEnvironment, createMerchant, runCli } from './cli-process';
 import { serviceEnvironment, startService, type RunningService, type ServiceEnvironment } from './process';
 
@@ -120,15 +120,15 @@ test.serial('trigger scenarios end in the expected states', async (t) => {
   t.is(settled.code, 0, settled.stderr);
   const settlement = (JSON.parse(settled.stdout) as { objects: { settlement: Settlement } }).objects.settlement;
   t.like(await payments.settlements.retrieve(settlement.id), { status: 'paid', payments: 1 });
-  t.regex(settled.stderr, /^Running settlement\.paid: [^\n]+\n(  \d\/6 [^\n]+\n){6}$/);
+  t.regex(settled.stderr, /^Running settlement\.paid: [^\n]+\n( {2}\d\/6 [^\n]+\n){6}$/);
 
   const expectations: Array<[string, string, (objects: Record<string, { id: string }>) => Promise<unknown>]> = [
-    ['payment.succeeded', 'succeeded', async (o) => t.true(['succeeded', 'channel_settled'].includes((await payments.paymentIntents.retrieve(o.payment_intent!.id)).status))],
-    ['payment.failed', 'failed', async (o) => t.is((await payments.paymentIntents.retrieve(o.payment_intent!.id)).status, 'failed')],
-    ['payment.canceled', 'canceled', async (o) => t.is((await payments.paymentIntents.retrieve(o.payment_intent!.id)).status, 'canceled')],
-    ['payment.expired', 'expired', async (o) => t.is((await payments.paymentIntents.retrieve(o.payment_intent!.id)).status, 'expired')],
-    ['dispute.lost', 'lost', async (o) => t.is((await payments.disputes.retrieve(o.dispute!.id)).status, 'lost')],
-    ['dispute.won', 'won', async (o) => t.like(await payments.disputes.retrieve(o.dispute!.id), { status: 'won', evidence: { note: 'Delivered and signed for' } } as Partial<Dispute>)],
+    ['payment.succeeded', 'succeeded', async (o) => t.true(['succeeded', 'channel_settled'].includes((await payments.paymentIntents.retrieve(o.payment_intent.id)).status))],
+    ['payment.failed', 'failed', async (o) => t.is((await payments.paymentIntents.retrieve(o.payment_intent.id)).status, 'failed')],
+    ['payment.canceled', 'canceled', async (o) => t.is((await payments.paymentIntents.retrieve(o.payment_intent.id)).status, 'canceled')],
+    ['payment.expired', 'expired', async (o) => t.is((await payments.paymentIntents.retrieve(o.payment_intent.id)).status, 'expired')],
+    ['dispute.lost', 'lost', async (o) => t.is((await payments.disputes.retrieve(o.dispute.id)).status, 'lost')],
+    ['dispute.won', 'won', async (o) => t.like(await payments.disputes.retrieve(o.dispute.id), { status: 'won', evidence: { note: 'Delivered and signed for' } })],
   ];
   for (const [scenario, , check] of expectations) {
     const run = await runCli(env, ['trigger', scenario, '--json']);
@@ -170,7 +170,7 @@ test.serial('every command has --help with an example', async (t) => {
   const overview = await runCli(env, ['--help']);
   t.is(overview.code, 0);
   const section = overview.stdout.split('\nCommands:\n')[1]?.split('\n\n')[0] ?? '';
-  const commands = [...section.matchAll(/^  ([a-z-]+(?: [a-z-]+)?)  +[A-Z]/gm)].map((match) => match[1] as string);
+  const commands = [...section.matchAll(/^ {2}([a-z-]+(?: [a-z-]+)?)  +[A-Z]/gm)].map((match) => match[1]);
   t.is(commands.length, section.split('\n').length);
   t.true(commands.length >= 23, commands.join(','));
   for (const command of commands) {

@@ -24,8 +24,8 @@ test('platform-keys rotate publishes a key at once, active after PAYMENTS_KEY_AC
   const first = await runAdmin(env, ['platform-keys', 'list']);
   t.is(first.code, 0, first.stderr);
   const [genesis] = (JSON.parse(first.stdout) as { platform_keys: CliKey[] }).platform_keys;
-  t.regex(genesis!.id, /^key_[A-Z2-7]+$/);
-  t.is(genesis!.published_at, genesis!.active_from, 'the first key signs at once');
+  t.regex(genesis.id, /^key_[A-Z2-7]+$/);
+  t.is(genesis.published_at, genesis.active_from, 'the first key signs at once');
 
   const rotated = await runAdmin(env, ['platform-keys', 'rotate']);
   t.is(rotated.code, 0, rotated.stderr);
@@ -35,9 +35,9 @@ test('platform-keys rotate publishes a key at once, active after PAYMENTS_KEY_AC
 
   const listed = await runAdmin(env, ['platform-keys', 'list']);
   const keys = (JSON.parse(listed.stdout) as { platform_keys: CliKey[] }).platform_keys;
-  t.deepEqual(keys.map((k) => k.id), [genesis!.id, fresh.id]);
+  t.deepEqual(keys.map((k) => k.id), [genesis.id, fresh.id]);
   t.false(/private|sealed/i.test(listed.stdout));
-  t.deepEqual(Object.keys(keys[0]!).sort(), ['active_from', 'algorithm', 'created', 'id', 'public_key', 'published_at']);
+  t.deepEqual(Object.keys(keys[0]).sort(), ['active_from', 'algorithm', 'created', 'id', 'public_key', 'published_at']);
 
   const api = await startService(env, 'apps/api/dist/src/main.js', []);
   try {

@@ -29,7 +29,7 @@ test.before(async () => {
   });
   const match = /test API key:\s+(sk_test_[0-9A-Za-z]+)/.exec(service.output());
   if (!match) throw new Error(`no demo key printed:\n${service.output()}`);
-  key = match[1] as string;
+  key = match[1];
 });
 
 test.after.always(async () => {
@@ -80,7 +80,7 @@ test.serial('a payment through the rest channel: placed at the sandbox, simulate
   // The payer scans the QR: the sandbox's QR payload names its order (docs/channels/rest.md, the sandbox).
   const qr = /^SANDBOXQR\|(ord_[0-9a-f]+)\|12345\|THB$/.exec(String(attempt.json.next_action?.qr_data));
   t.truthy(qr, 'the QR the sandbox issued reaches the merchant');
-  const orderId = (qr as RegExpExecArray)[1] as string;
+  const orderId = (qr as RegExpExecArray)[1];
   t.is((await call(`/v1/payment_intents/${intentId}`)).json.status, 'requires_payment');
 
   const simulated = await call(`/v1/test/payment_intents/${intentId}/simulate`, { method: 'POST', body: { outcome: 'succeeded' } });

@@ -59,7 +59,7 @@ test.serial('payment intents: create, retrieve, list with auto-pagination, cance
   const created: PaymentIntent[] = [];
   for (const id of orders) created.push(await payments.paymentIntents.create({ amount: 12345, currency: 'THB', merchant_order_id: id, metadata: { cart: id } }));
   t.regex(created[0]?.checkout_url ?? '', /\/c\/[A-Za-z0-9_-]{43}$/);
-  t.like(await payments.paymentIntents.retrieve(created[0]?.id as string), { status: 'created', amount: 12345, metadata: { cart: orders[0] } });
+  t.like(await payments.paymentIntents.retrieve(created[0]?.id), { status: 'created', amount: 12345, metadata: { cart: orders[0] } });
 
   const ids: string[] = [];
   for await (const pi of payments.paymentIntents.list({ status: 'created', limit: 1 })) {
@@ -70,11 +70,11 @@ test.serial('payment intents: create, retrieve, list with auto-pagination, cance
   t.deepEqual([...ids].sort(), created.map((pi) => pi.id).sort());
   t.is((await payments.paymentIntents.list({ limit: 2 }).autoPagingToArray({ limit: 3 })).length, 3);
 
-  const canceled = await payments.paymentIntents.cancel(created[2]?.id as string);
+  const canceled = await payments.paymentIntents.cancel(created[2]?.id);
   t.is(canceled.status, 'canceled');
   const [latest] = (await payments.events.list({ limit: 1 })).data;
   t.is(latest?.type, 'payment_intent.canceled');
-  t.is((await payments.events.retrieve(latest?.id as string))?.id, latest?.id);
+  t.is((await payments.events.retrieve(latest?.id))?.id, latest?.id);
 });
 
 test.serial('errors arrive as their classes with code, status, request id and param', async (t) => {

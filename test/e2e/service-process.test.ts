@@ -10,7 +10,7 @@ test.before(async () => {
   service = await startService(environment.env);
   const match = /test API key:\s+(sk_test_[0-9A-Za-z]+)/.exec(service.output());
   if (!match) throw new Error(`no demo key printed:\n${service.output()}`);
-  demoKey = match[1] as string;
+  demoKey = match[1];
 });
 
 test.after.always(async () => {
@@ -79,12 +79,12 @@ test.serial('the admin CLI creates a merchant whose key the running service acce
 test.serial('the admin CLI answers mistakes with a JSON error and a non-zero exit', async (t) => {
   const unknown = await runAdmin(environment.env, ['merchant', 'open-live', 'mch_nobody']);
   t.is(unknown.code, 1);
-  t.is(JSON.parse(unknown.stderr.split('\n')[0] as string).error.code, 'resource_not_found');
+  t.is(JSON.parse(unknown.stderr.split('\n')[0]).error.code, 'resource_not_found');
   const usage = await runAdmin(environment.env, ['merchant', 'explode']);
   t.is(usage.code, 2);
   const weak = await runAdmin(environment.env, ['merchant', 'create', '--name', 'X', '--email', 'x@example.com', '--password', 'short']);
   t.is(weak.code, 1);
-  t.like(JSON.parse(weak.stderr.split('\n')[0] as string), { error: { code: 'invalid_parameter', param: 'password' } });
+  t.like(JSON.parse(weak.stderr.split('\n')[0]), { error: { code: 'invalid_parameter', param: 'password' } });
   t.false(weak.stderr.includes('short'));
 });
 

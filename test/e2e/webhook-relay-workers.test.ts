@@ -114,7 +114,7 @@ test('two worker processes relay every event once; a worker SIGKILLed mid-pass l
     }
 
     // Phase 2: one worker alone claims a batch and is SIGKILLed while its POSTs are in flight.
-    t.is(await b!.stop(), 0);
+    t.is(await b.stop(), 0);
     const before = receiver.requests.length;
     gate.hold = true;
     await cancelIntents(30, 'two');
@@ -122,7 +122,7 @@ test('two worker processes relay every event once; a worker SIGKILLed mid-pass l
     t.is(phaseTwo.length, 30);
     t.true(await until(() => gate.held.length > 0, 20_000), 'the worker is mid-delivery');
     await new Promise((r) => setTimeout(r, 300));
-    await a!.kill();
+    await a.kill();
     t.is(receiver.requests.length, before, 'nothing of phase two arrived before the kill');
     for (const socket of gate.held.splice(0)) socket.destroy();
     gate.hold = false;

@@ -175,7 +175,7 @@ export class RestPaymentChannel implements PaymentChannel {
     if (answer.status === 402 || answer.status === 422) {
       const code = readErrorCode(answer.body);
       if (code !== undefined && (PAYER_FAILURE_CODES as readonly string[]).includes(code)) {
-        return { outcome: 'refused', failureCode: code as AttemptFailureCode, message: REFUSAL_MESSAGES[code] as string };
+        return { outcome: 'refused', failureCode: code as AttemptFailureCode, message: REFUSAL_MESSAGES[code] };
       }
       return refusedWithChannelError(`The channel refused the order (HTTP ${answer.status}).`);
     }

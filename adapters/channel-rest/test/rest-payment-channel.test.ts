@@ -84,7 +84,7 @@ async function assertThrowsChannelError(t: ExecutionContext, run: () => Promise<
   t.is(error?.code, 'channel_error');
   t.is(error?.category, 'unavailable');
   t.false(error?.message.includes(CHANNEL_DETAIL), 'the channel body leaked into the message');
-  return error as CoreError;
+  return error;
 }
 
 // ---------------------------------------------------------------- capabilities

@@ -60,7 +60,7 @@ test.serial('a magic outcome the service refuses (its attempt not committed yet)
   clock.advance(RETRY_MS);
   await channel.tick();
   t.deepEqual(arrived(orderId).map((a) => a.answered), [404, 200]);
-  t.like(arrived(orderId)[1]!.body, { id: orderId, status: 'paid' });
+  t.like(arrived(orderId)[1].body, { id: orderId, status: 'paid' });
   clock.advance(60_000);
   await channel.tick();
   t.is(arrived(orderId).length, 2, 'a delivered callback is not sent again');
@@ -78,7 +78,7 @@ test.serial('a worker that dies after claiming a due magic outcome leaves it due
   clock.advance(3000);
   await channel.tick();
   t.deepEqual(arrived(orderId).map((a) => a.answered), [200]);
-  t.like(arrived(orderId)[0]!.body, { id: orderId, status: 'paid' });
+  t.like(arrived(orderId)[0].body, { id: orderId, status: 'paid' });
   clock.advance(60_000);
   await channel.tick();
   t.is(arrived(orderId).length, 1, 'reported once');
@@ -97,7 +97,7 @@ test.serial(`a callback refused every time is tried ${CALLBACK_ATTEMPTS} times w
     if (arrived(orderId).length > before) tries.push(clock.now().getTime());
   }
   t.is(arrived(orderId).length, CALLBACK_ATTEMPTS);
-  const gaps = tries.slice(1).map((at, i) => at - tries[i]!);
+  const gaps = tries.slice(1).map((at, i) => at - tries[i]);
   t.deepEqual(gaps, [1000, 2000, 4000, 8000]);
   t.like(await channel.queryOrder('test', orderId), { status: 'failed', failureCode: 'insufficient_funds' }, 'the reconciler\'s query still answers');
 });
@@ -146,7 +146,7 @@ test.serial('a dispute notice the service refused is delivered on a later tick, 
   await channel.tick();
   const notices = arrived(orderId).filter((a) => a.body.type === 'dispute');
   t.deepEqual(notices.map((a) => a.answered), [502, 200]);
-  t.like(notices[1]!.body, { type: 'dispute', status: 'opened', amount: 8000 });
+  t.like(notices[1].body, { type: 'dispute', status: 'opened', amount: 8000 });
   t.true(await channel.confirmSimulation('test', orderId, { kind: 'dispute', outcome: 'opened' }, 'key-d'));
   t.false(await channel.confirmSimulation('test', orderId, { kind: 'dispute', outcome: 'lost' }, 'key-d'));
   t.is(arrived(orderId).filter((a) => a.body.type === 'dispute').length, 2);

@@ -66,7 +66,7 @@ test.serial('a magic outcome is reported once, signed, on the next tick', async 
   await Promise.all([sim.tick(), sim.tick()]);
   const mine = received.filter((r) => r.body.includes(placed.channelOrderId));
   t.is(mine.length, 1);
-  const parsed = sim.verifyCallback('test', { [SIGNATURE_HEADER]: mine[0]!.signature }, mine[0]!.body);
+  const parsed = sim.verifyCallback('test', { [SIGNATURE_HEADER]: mine[0].signature }, mine[0].body);
   t.like(parsed, { kind: 'order', reportedStatus: 'failed' });
   const report = await sim.queryOrder('test', placed.channelOrderId);
   t.like(report, { status: 'failed', failureCode: 'insufficient_funds', amount: 5002 });
@@ -78,7 +78,7 @@ test.serial('a simulated amount is only a claim in the callback: the order book 
   if (placed.outcome !== 'placed') return t.fail();
   received.length = 0;
   await sim.simulate('test', placed.channelOrderId, { status: 'paid', amount: 1 });
-  t.like(JSON.parse(received[0]!.body), { status: 'paid', amount: 1 });
+  t.like(JSON.parse(received[0].body), { status: 'paid', amount: 1 });
   t.like(await sim.queryOrder('test', placed.channelOrderId), { status: 'paid', amount: 7000 });
 });
 
@@ -130,7 +130,7 @@ test.serial('a simulated dispute claims the whole ordered amount, is notified si
   received.length = 0;
   await sim.simulateDispute('test', placed.channelOrderId, 'opened');
   t.is(received.length, 1);
-  const notice = sim.verifyCallback('test', { [SIGNATURE_HEADER]: received[0]!.signature }, received[0]!.body);
+  const notice = sim.verifyCallback('test', { [SIGNATURE_HEADER]: received[0].signature }, received[0].body);
   if (notice.kind !== 'dispute') return t.fail();
   t.like(await sim.queryDispute('test', notice.channelDisputeId), {
     channelDisputeId: notice.channelDisputeId,

@@ -10,7 +10,7 @@ interface DriverError {
 }
 
 function asDriverError(error: unknown): DriverError | undefined {
-  return typeof error === 'object' && error !== null ? (error as DriverError) : undefined;
+  return typeof error === 'object' && error !== null ? error : undefined;
 }
 
 const MYSQL_DUPLICATE_ENTRY = 1062;

@@ -129,7 +129,7 @@ export class HttpWebhookSender implements WebhookSender {
     if (url.protocol === 'http:' && !addresses.every((address) => this.guard.isAllowListed(address))) {
       throw new SendFailure('plain http is refused; https only');
     }
-    const pinned = addresses[0] as string;
+    const pinned = addresses[0];
     return this.post(url, hostname, pinned, request, signal, answered);
   }
 

@@ -51,7 +51,7 @@ function parseOptions(argv: readonly string[]): RunFlags | undefined {
   let workerCounts: number[] = [...DEFAULT_WORKER_COUNTS];
   let profileDir: string | undefined;
   for (let i = 0; i < argv.length; i += 1) {
-    const flag = argv[i] as string;
+    const flag = argv[i];
     if (flag === '--help' || flag === '-h') return undefined;
     const name = flag.replace(/^--/, '');
     const raw = argv[i + 1];
@@ -69,13 +69,13 @@ function parseOptions(argv: readonly string[]): RunFlags | undefined {
     if (!(name in values) || !Number.isInteger(value) || value < 1) throw new Error(`Bad option ${flag} ${raw ?? ''}\n\n${USAGE}`);
     values[name] = value;
   }
-  if ((values.reps as number) < 3 && profileDir === undefined) throw new Error(`--reps must be at least 3\n\n${USAGE}`);
+  if (values.reps < 3 && profileDir === undefined) throw new Error(`--reps must be at least 3\n\n${USAGE}`);
   return {
     options: {
-      deliveries: values.deliveries as number,
-      repetitions: values.reps as number,
-      tickMs: values.tick as number,
-      timeoutS: values.timeout as number,
+      deliveries: values.deliveries,
+      repetitions: values.reps,
+      tickMs: values.tick,
+      timeoutS: values.timeout,
       concurrency: RELAY_CONCURRENCY,
       workerCounts,
     },

@@ -129,7 +129,7 @@ export class KnexLedger implements Ledger {
         mode: tx.mode,
         created_at: toMillis(tx.created),
       });
-      seq = toNumber(inserted as BigIntValue);
+      seq = toNumber(inserted);
     } catch (error) {
       // The cause was posted before (a replayed callback, a job run twice): nothing to add.
       if (isDuplicateKeyError(error, CAUSE_UNIQUE)) return false;

@@ -212,7 +212,7 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
     const kept = records.filter((_, i) => held[i]);
     if (kept.length === 0) return held;
     const states = kept.map((r) => ({ id: r.next.id, state: stateAfterAttempt(r.next) }));
-    const columns = Object.keys(states[0]!.state) as Array<keyof ReturnType<typeof stateAfterAttempt>>;
+    const columns = Object.keys(states[0].state) as Array<keyof ReturnType<typeof stateAfterAttempt>>;
     const whens = states.map(() => 'when ? then ?').join(' ');
     const update = Object.fromEntries(
       columns.map((column) => [column, trx.raw(`case ?? ${whens} else ?? end`, ['id', ...states.flatMap(({ id, state }) => [id, state[column]]), column])]),
