@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { SimulatorCallback } from './simulator-order-book';
-import { date, millis, withoutUndefined } from './sql-values';
+import { date, isMysql, millis, withoutUndefined } from './sql-values';
 
 interface CallbackRow {
   id: string;
@@ -75,7 +75,7 @@ export class KnexSimulatorCallbacks {
     return this.knex.transaction(async (trx) => {
       const query = due(trx).limit(limit);
       // Several workers: each skips the rows another is claiming (SQLite writes one at a time anyway).
-      const rows = await (trx.client.config.client === 'mysql2' ? query.forUpdate().skipLocked() : query);
+      const rows = await (isMysql(trx) ? query.forUpdate().skipLocked() : query);
       if (rows.length === 0) return [];
       await this.table(trx)
         .whereIn(

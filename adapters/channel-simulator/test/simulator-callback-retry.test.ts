@@ -1,8 +1,7 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import { FakeClock } from '@payments/in-memory';
-import { CryptoRandomSource } from '@payments/node-runtime';
+import { CryptoRandomSource, listeningPort } from '@payments/node-runtime';
 import { createTestDatabase, type TestDatabase } from '@payments/storage-sql';
 import { KnexSimulatorOrderBook } from '../src/knex-simulator-order-book';
 import { CALLBACK_ATTEMPTS, SimulatorPaymentChannel } from '../src/simulator-payment-channel';
@@ -15,6 +14,7 @@ let callbackUrl: string;
 const arrivals: Array<{ orderId: string; body: Record<string, unknown>; answered: number }> = [];
 /** How the receiver answers the callbacks of an order: the next statuses, then 200. */
 const script = new Map<string, number[]>();
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 
 test.before(async () => {
   database = await createTestDatabase();
@@ -22,7 +22,8 @@ test.before(async () => {
     let raw = '';
     req.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
     req.on('end', () => {
-      const body = JSON.parse(raw) as Record<string, unknown>;
+      const body: unknown = JSON.parse(raw);
+      if (!isRecord(body)) throw new Error('A callback body is a JSON object.');
       const orderId = String(body.order_id ?? body.id);
       const answered = script.get(orderId)?.shift() ?? 200;
       arrivals.push({ orderId, body, answered });
@@ -30,7 +31,7 @@ test.before(async () => {
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  callbackUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/cb`;
+  callbackUrl = `http://127.0.0.1:${listeningPort(receiver)}/cb`;
 });
 test.after.always(async () => {
   receiver?.close();
