@@ -223,9 +223,9 @@ const LADDER_STEPS: ReadonlyArray<{ readonly label: string; readonly adds: strin
 /** The ladder's rows of one scenario, floor first and service last; undefined when it did not run there. */
 function ladderRows(result: ScenarioResult): SideResult[] | undefined {
   const floor = result.floors[0];
-  const rungs = LADDER.map((rung) => result.floors.find((side) => side.target === rung.target));
-  if (!floor || rungs.some((rung) => rung === undefined)) return undefined;
-  return [floor, ...(rungs as SideResult[]), result.service];
+  const rungs = LADDER.map((rung) => result.floors.find((side) => side.target === rung.target)).filter((side) => side !== undefined);
+  if (!floor || rungs.length < LADDER.length) return undefined;
+  return [floor, ...rungs, result.service];
 }
 
 /** CPU µs per request each row adds to the row above it (none for the first). */

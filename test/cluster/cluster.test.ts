@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
+import { jsonAt } from '../fixtures';
 import { afterChecks } from './checks';
 import { clusterSkipReason, startCluster, type Cluster, type Slot } from './cluster';
 import { privateServersSkipReason, startPrivateMariaDb, startPrivateRedis, type PrivateServer } from './servers';
@@ -42,7 +43,7 @@ async function probe(url: string, headers: Record<string, string> = {}, body?: u
     const text = await res.text();
     let code: unknown;
     try {
-      code = (JSON.parse(text) as { error?: { code?: unknown } }).error?.code;
+      code = jsonAt(JSON.parse(text), 'error', 'code');
     } catch {
       code = undefined;
     }
@@ -61,7 +62,7 @@ if (skip) {
     t.pass();
   });
 } else {
-  const run = async (t: import('ava').ExecutionContext, fault: Fault): Promise<void> => {
+  const run = async (t: ExecutionContext, fault: Fault): Promise<void> => {
     const started = Date.now();
     const replay = `replay with CLUSTER_SEED=${seed}${short ? ' CLUSTER_SCALE=short' : ''}`;
     t.log(`seed ${seed} (${replay})`);

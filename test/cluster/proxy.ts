@@ -1,5 +1,7 @@
 import * as http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
+import { listeningPort } from '@payments/node-runtime';
+import { jsonAt } from '../fixtures';
 
 /** A round-robin HTTP balancer in front of the API processes, as a load balancer would stand. */
 export interface RoundRobinProxy {
@@ -79,7 +81,7 @@ export async function startRoundRobinProxy(upstreamPorts: readonly number[]): Pr
               answer.on('end', () => {
                 let code: unknown;
                 try {
-                  code = (JSON.parse(Buffer.concat(parts).toString('utf8')) as { error?: { code?: unknown } }).error?.code;
+                  code = jsonAt(JSON.parse(Buffer.concat(parts).toString('utf8')), 'error', 'code');
                 } catch {
                   code = undefined;
                 }
@@ -130,7 +132,7 @@ export async function startRoundRobinProxy(upstreamPorts: readonly number[]): Pr
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
   });
-  const port = (server.address() as AddressInfo).port;
+  const port = listeningPort(server);
   return {
     port,
     url: `http://127.0.0.1:${port}`,

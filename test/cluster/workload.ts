@@ -1,4 +1,4 @@
-import { ConflictError, Payments, type PaymentIntent } from '@payments/sdk';
+import { ConflictError, Payments, PaymentsError, type PaymentIntent } from '@payments/sdk';
 
 /** mulberry32: a small seeded PRNG, so a failing run replays with CLUSTER_SEED. */
 export function seededRandom(seed: number): () => number {
@@ -188,8 +188,9 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRec
       try {
         await runFlow(flow);
       } catch (error) {
-        const e = error as { name?: string; code?: string; statusCode?: number; message?: string; requestId?: string };
-        record.errors.push(`flow ${flow.index} (${flow.kind}): ${e.name ?? 'Error'} ${e.statusCode ?? ''} ${e.code ?? ''} ${e.message ?? String(error)} ${e.requestId ?? ''}`);
+        const api = error instanceof PaymentsError ? error : undefined;
+        const [name, message] = error instanceof Error ? [error.name, error.message] : ['Error', String(error)];
+        record.errors.push(`flow ${flow.index} (${flow.kind}): ${name} ${api?.statusCode ?? ''} ${api?.code ?? ''} ${message} ${api?.requestId ?? ''}`);
       }
     }
   });

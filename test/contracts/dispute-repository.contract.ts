@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import test from 'ava';
-import type { AccountScope, Dispute, Mode } from '@payments/core';
+import { withoutUndefined, type AccountScope, type Dispute, type Mode } from '@payments/core';
 import { aScope, ids, T0 } from '../fixtures';
-import { sharedStorage, stripUndefined, type StorageAdapter } from './storage-adapters';
+import { sharedStorage, type StorageAdapter } from './storage-adapters';
 
 const at = (seconds: number): Date => new Date(T0.getTime() + seconds * 1000);
 
 function aDispute(scope: AccountScope, overrides: Partial<Dispute> = {}): Dispute {
-  return stripUndefined({
+  return withoutUndefined({
     id: `dp_${randomBytes(12).toString('hex')}`,
     merchantId: scope.merchantId,
     mode: scope.mode,

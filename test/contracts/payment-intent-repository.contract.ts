@@ -142,7 +142,7 @@ export function paymentIntentRepositoryContract(adapter: StorageAdapter): void {
     const won = results.filter((result) => result.status === 'fulfilled');
     t.is(won.length, 1);
     for (const result of results) {
-      if (result.status === 'rejected') t.is((result.reason as CoreError).code, 'concurrent_update');
+      if (result.status === 'rejected') t.like(result.reason, { code: 'concurrent_update' });
     }
     t.is((await intents.findById(scope, intent.id))?.version, 1);
   });
@@ -290,7 +290,8 @@ export function paymentIntentRepositoryContract(adapter: StorageAdapter): void {
     const intent = aPaymentIntent(scope, { metadata });
     await intents.insert(intent);
     metadata['order'] = 'changed after insert';
-    const read = (await intents.findById(scope, intent.id)) as PaymentIntent;
+    const read = await intents.findById(scope, intent.id);
+    if (!read) return t.fail('the inserted intent is not found');
     (read.metadata as Record<string, string>)['order'] = 'changed after read';
     read.created.setTime(0);
     const again = await intents.findById(scope, intent.id);

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import test from 'ava';
-import { afterAttempt, armResend, CoreError, publishEvent, type PlatformKey, type StoragePorts, type WebhookDelivery } from '@payments/core';
+import { afterAttempt, armResend, CoreError, publishEvent, withoutUndefined, type PlatformKey, type StoragePorts, type WebhookDelivery } from '@payments/core';
 import { CryptoRandomSource } from '@payments/node-runtime';
 import { aScope, anEvent, aWebhookEndpoint, T0 } from '../fixtures';
-import { sharedStorage, stripUndefined, withOwnStorage, type StorageAdapter } from './storage-adapters';
+import { sharedStorage, withOwnStorage, type StorageAdapter } from './storage-adapters';
 
 const random = new CryptoRandomSource();
 const MIN = 60_000;
@@ -30,7 +30,7 @@ export function webhookDeliveryRepositoryContract(adapter: StorageAdapter): void
     const s = storage();
     const scope = aScope();
     const { delivery } = await queue(s, scope);
-    t.deepEqual(await s.webhookDeliveries.findById(scope, delivery.id), stripUndefined(delivery));
+    t.deepEqual(await s.webhookDeliveries.findById(scope, delivery.id), withoutUndefined(delivery));
     t.is(await s.webhookDeliveries.findById(aScope(), delivery.id), undefined, "another merchant's is unknown");
     await t.throwsAsync(
       s.uow.run(async () => {

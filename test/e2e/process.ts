@@ -4,16 +4,13 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort } from '@payments/node-runtime';
 import { createTestDatabase } from '@payments/storage-sql';
+import { textAt } from '../fixtures';
 
 export const REPO_ROOT = resolve(__dirname, '..', '..', '..');
 
-export interface RunningService {
+export interface RunningService extends SpawnedProcess {
   readonly baseUrl: string;
   readonly env: NodeJS.ProcessEnv;
-  /** Everything the process printed on stdout so far. */
-  output(): string;
-  /** SIGTERM, then the exit code. */
-  stop(): Promise<number | null>;
 }
 
 export interface ServiceEnvironment {
@@ -53,10 +50,12 @@ export async function serviceEnvironment(servers: { databaseServerUrl?: string; 
   };
 }
 
-interface SpawnedProcess {
+export interface SpawnedProcess {
+  /** Everything the process printed on stdout so far. */
   output(): string;
   /** True until the process exited (on its own or stopped). */
   running(): boolean;
+  /** SIGTERM, then the exit code. */
   stop(): Promise<number | null>;
   /** SIGKILL: no shutdown at all, as when a machine dies; resolves once it exited. */
   kill(): Promise<void>;
@@ -99,10 +98,12 @@ async function spawnUntilReady(env: NodeJS.ProcessEnv, script: string, args: str
 export async function startService(env: NodeJS.ProcessEnv, script = 'apps/worker/dist/src/main.js', args = ['--with-api']): Promise<RunningService> {
   const listening = (stdout: string): string | undefined => {
     const line = stdout.split('\n').find((l) => l.includes('"API listening"'));
-    return line ? (JSON.parse(line) as { url: string }).url : undefined;
+    return line ? textAt(JSON.parse(line), 'url') : undefined;
   };
   const spawned = await spawnUntilReady(env, script, args, (stdout) => listening(stdout) !== undefined);
-  return { ...spawned, env, baseUrl: (listening(spawned.output()) as string).replace('0.0.0.0', '127.0.0.1') };
+  const url = listening(spawned.output());
+  if (url === undefined) throw new Error('The service is ready but its log does not say where it listens.');
+  return { ...spawned, env, baseUrl: url.replace('0.0.0.0', '127.0.0.1') };
 }
 
 /** Starts a worker alone (`npm run start:worker`); it has no port and is up once it logs so. */

@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
+import { listeningPort } from '@payments/node-runtime';
+import { textAt } from '../fixtures';
 import { REPO_ROOT } from './process';
 import { selfSigned } from './self-signed';
 
@@ -41,7 +43,7 @@ export async function startSandbox(credentials: SandboxCredentials): Promise<San
   let url: string | undefined;
   while (!url) {
     const line = stdout.split('\n').find((l) => l.includes('"sandbox listening"'));
-    url = line ? (JSON.parse(line) as { url: string }).url : undefined;
+    url = line ? textAt(JSON.parse(line), 'url') : undefined;
     if (url) break;
     if (Date.now() > deadline || child.exitCode !== null) {
       child.kill('SIGKILL');
@@ -93,7 +95,7 @@ export async function startTlsFront(targetUrl: string): Promise<TlsFront> {
     server.listen(0, '127.0.0.1', () => resolve());
   });
   return {
-    url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: `https://127.0.0.1:${listeningPort(server)}`,
     caFile,
     close: async () => {
       for (const socket of sockets) socket.destroy();

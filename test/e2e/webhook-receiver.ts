@@ -1,8 +1,9 @@
 import { rmSync } from 'node:fs';
 import * as https from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
-import type { TLSSocket } from 'node:tls';
+import type { Socket } from 'node:net';
+import { TLSSocket } from 'node:tls';
+import { listeningPort } from '@payments/node-runtime';
 import { selfSigned } from './self-signed';
 
 /** One request as the receiver got it. */
@@ -82,9 +83,9 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions = {})
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const status = pending.length > 0 ? (pending.shift() as number) : fallback;
+      const status = pending.shift() ?? fallback;
       const rawBody = Buffer.concat(chunks);
-      const servername = (req.socket as TLSSocket).servername;
+      const servername = req.socket instanceof TLSSocket ? req.socket.servername : undefined;
       requests.push({
         method: req.method ?? '',
         path: req.url ?? '',
@@ -107,7 +108,7 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions = {})
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
   });
-  const port = (server.address() as AddressInfo).port;
+  const port = listeningPort(server);
   const address = '127.0.0.1';
 
   return {
