@@ -1,5 +1,5 @@
 // ESLint checks correctness with type information; Prettier owns layout (eslint-config-prettier turns off
-// every rule that would fight it). `npm run lint` runs both.
+// every rule that would fight it; `npm run format` applies .prettierrc.json).
 import js from '@eslint/js';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import prettier from 'eslint-config-prettier';
@@ -62,7 +62,7 @@ export default defineConfig(
     },
   },
   {
-    // Configuration files in plain JavaScript belong to no tsconfig, so they get the rules without types.
+    // Plain JavaScript belongs to no tsconfig, so it gets the rules that need no types.
     files: ['**/*.{js,mjs,cjs}'],
     extends: [tseslint.configs.disableTypeChecked],
   },
