@@ -57,5 +57,5 @@ export function listPromise<T extends { id: string }>(params: ListParams | undef
       }
     },
   };
-  return promise as ListPromise<T>;
+  return promise;
 }

@@ -101,6 +101,7 @@ export class Webhooks {
       );
     }
     try {
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a verified body is the service's event, which types-agree holds to the API document
       return JSON.parse(typeof rawBody === 'string' ? rawBody : decoder.decode(body)) as E;
     } catch {
       throw new SignatureVerificationError('body_changed', 'The signature is valid but the body is not JSON.');
@@ -231,10 +232,14 @@ function isCompactJson(rawBody: RawBody): boolean {
   }
 }
 
-function keysById(publicKeys: PublicKeys): Record<string, string> {
-  const list = Array.isArray(publicKeys) ? publicKeys : (publicKeys as List<WebhookPublicKey>).object === 'list' ? (publicKeys as List<WebhookPublicKey>).data : undefined;
-  if (!list) return publicKeys as Record<string, string>;
-  return Object.fromEntries((list as readonly WebhookPublicKey[]).map((key) => [key.id, key.public_key]));
+const isKeyArray = (keys: PublicKeys): keys is readonly WebhookPublicKey[] => Array.isArray(keys);
+const isKeyList = (keys: PublicKeys): keys is List<WebhookPublicKey> => !isKeyArray(keys) && keys.object === 'list' && Array.isArray(keys.data);
+
+function keysById(publicKeys: PublicKeys): Readonly<Record<string, string>> {
+  const byId = (list: readonly WebhookPublicKey[]) => Object.fromEntries(list.map((key) => [key.id, key.public_key]));
+  if (isKeyArray(publicKeys)) return byId(publicKeys);
+  if (isKeyList(publicKeys)) return byId(publicKeys.data);
+  return publicKeys;
 }
 
 function secretBytes(hex: string): Uint8Array {

@@ -12,6 +12,7 @@ import {
   PermissionError,
   RateLimitError,
   type PaymentsConfig,
+  type PaymentsError,
 } from '@payments/sdk';
 import { apiError, fakeApi, intent, KEY, type FakeApi, type Reply } from './helpers/fake-api';
 
@@ -131,7 +132,7 @@ test('a conflict other than a key in use is not retried, and carries code, statu
 });
 
 test('each error status maps to its class', async (t) => {
-  const cases: [number, new (...args: never[]) => Error][] = [
+  const cases: [number, typeof PaymentsError][] = [
     [400, InvalidRequestError],
     [401, AuthenticationError],
     [402, PaymentFailedError],
@@ -146,7 +147,8 @@ test('each error status maps to its class', async (t) => {
     async (payments) => {
       for (const [status, errorClass] of cases) {
         // The status to answer rides in a query parameter the fake reads; FxQuoteParams passes it through.
-        const error = await t.throwsAsync(payments.fx.quotes.retrieve({ from: 'USD', to: 'THB', status } as never), { instanceOf: errorClass });
+        const params = { from: 'USD', to: 'THB', status };
+        const error = await t.throwsAsync(payments.fx.quotes.retrieve(params), { instanceOf: errorClass });
         t.is(error?.statusCode, status);
         t.is(error?.code, `code_${status}`);
       }
@@ -277,7 +279,7 @@ test('a balance past 2^53 − 1 is read exactly, as a BigInt; smaller amounts st
       const balance = await payments.balance.retrieve();
       t.deepEqual(balance.pending, [{ amount: 27021597764222970n, currency: 'THB' }]);
       t.deepEqual(balance.available, [{ amount: -1500, currency: 'THB' }]);
-      t.is((balance as unknown as { note: string }).note, '27021597764222970 in a string stays a string');
+      t.like(balance, { note: '27021597764222970 in a string stays a string' });
     },
   );
 });

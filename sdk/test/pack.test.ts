@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { fakeApi, intent, KEY, type FakeApi } from './helpers/fake-api';
+import { jsonField } from './helpers/json';
 
 /*
  * What a merchant gets from `npm pack`: installed offline into a fresh project (the SDK has no
@@ -22,9 +23,13 @@ let files: string[];
 test.before(async () => {
   work = mkdtempSync(join(tmpdir(), 'sdk-pack-'));
   api = await fakeApi((req) => ({ status: req.method === 'POST' ? 201 : 200, body: intent('pi_packed') }));
-  const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: SDK_DIR, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })) as { filename: string; files: { path: string }[] }[];
-  tarball = join(work, packed[0]?.filename as string);
-  files = (packed[0]?.files ?? []).map((file) => file.path);
+  const output: unknown = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: SDK_DIR, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }));
+  const packed: unknown = Array.isArray(output) ? output[0] : undefined;
+  const filename = jsonField(packed, 'filename');
+  const packedFiles = jsonField(packed, 'files');
+  if (typeof filename !== 'string' || !Array.isArray(packedFiles)) throw new Error(`npm pack --json answered ${JSON.stringify(output)}`);
+  tarball = join(work, filename);
+  files = packedFiles.map((file: unknown) => String(jsonField(file, 'path')));
   const project = join(work, 'consumer');
   mkdirSync(project);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
@@ -58,9 +63,9 @@ test('the tarball holds both builds with their declarations, the README, and not
   t.true(files.includes('esm/index.js') && files.includes('esm/index.d.ts') && files.includes('esm/package.json'));
   t.true(files.includes('README.md') && files.includes('package.json'));
   t.deepEqual(files.filter((file) => !/^((dist\/cjs|esm)\/.+\.(js|d\.ts)|esm\/package\.json|README\.md|package\.json)$/.test(file)), []);
-  const manifest = JSON.parse(readFileSync(join(SDK_DIR, 'package.json'), 'utf8')) as { dependencies?: object; version: string };
-  t.is(manifest.dependencies, undefined, 'no runtime dependencies');
-  t.regex(readFileSync(join(SDK_DIR, 'src', 'version.ts'), 'utf8'), new RegExp(`'${manifest.version.replaceAll('.', '\\.')}'`));
+  const manifest: unknown = JSON.parse(readFileSync(join(SDK_DIR, 'package.json'), 'utf8'));
+  t.is(jsonField(manifest, 'dependencies'), undefined, 'no runtime dependencies');
+  t.regex(readFileSync(join(SDK_DIR, 'src', 'version.ts'), 'utf8'), new RegExp(`'${String(jsonField(manifest, 'version')).replaceAll('.', '\\.')}'`));
 });
 
 test('require() gets the CommonJS build and it calls the API', async (t) => {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import test from 'ava';
 import type * as Sdk from '@payments/sdk';
 import type { components, operations } from './generated/openapi';
+import { jsonField } from './helpers/json';
 
 /*
  * The SDK's types are written by hand (for their docs and the event union); this file holds them
@@ -26,46 +27,46 @@ type Query<Op extends keyof operations> = NonNullable<operations[Op]['parameters
 
 // Each line fails to compile when the SDK and the document disagree on that type.
 export const objectsAgree: Record<string, true> = {
-  Money: true as Agree<Sdk.Money, Schemas['Money']>,
-  FxLock: true as Agree<Sdk.FxLock, Schemas['FxLock']>,
-  NextAction: true as Agree<Sdk.NextAction, Schemas['NextAction']>,
-  PaymentIntent: true as Agree<Sdk.PaymentIntent, Schemas['PaymentIntent']>,
-  PaymentIntentList: true as Agree<Sdk.List<Sdk.PaymentIntent>, Schemas['PaymentIntentList']>,
-  PaymentAttempt: true as Agree<Sdk.PaymentAttempt, Schemas['PaymentAttempt']>,
-  PaymentAttemptList: true as Agree<Sdk.List<Sdk.PaymentAttempt>, Schemas['PaymentAttemptList']>,
-  Dispute: true as Agree<Sdk.Dispute, Schemas['Dispute']>,
-  DisputeList: true as Agree<Sdk.List<Sdk.Dispute>, Schemas['DisputeList']>,
-  Settlement: true as Agree<Sdk.Settlement, Schemas['Settlement']>,
-  SettlementList: true as Agree<Sdk.List<Sdk.Settlement>, Schemas['SettlementList']>,
+  Money: true satisfies Agree<Sdk.Money, Schemas['Money']>,
+  FxLock: true satisfies Agree<Sdk.FxLock, Schemas['FxLock']>,
+  NextAction: true satisfies Agree<Sdk.NextAction, Schemas['NextAction']>,
+  PaymentIntent: true satisfies Agree<Sdk.PaymentIntent, Schemas['PaymentIntent']>,
+  PaymentIntentList: true satisfies Agree<Sdk.List<Sdk.PaymentIntent>, Schemas['PaymentIntentList']>,
+  PaymentAttempt: true satisfies Agree<Sdk.PaymentAttempt, Schemas['PaymentAttempt']>,
+  PaymentAttemptList: true satisfies Agree<Sdk.List<Sdk.PaymentAttempt>, Schemas['PaymentAttemptList']>,
+  Dispute: true satisfies Agree<Sdk.Dispute, Schemas['Dispute']>,
+  DisputeList: true satisfies Agree<Sdk.List<Sdk.Dispute>, Schemas['DisputeList']>,
+  Settlement: true satisfies Agree<Sdk.Settlement, Schemas['Settlement']>,
+  SettlementList: true satisfies Agree<Sdk.List<Sdk.Settlement>, Schemas['SettlementList']>,
   // Balance amounts past 2^53 − 1 arrive as BigInt (the document's int64 is a number to the generator).
-  Balance: true as Agree<Sdk.Balance, WithExactAmounts<Schemas['Balance']>>,
-  BalanceAmount: true as Agree<Sdk.BalanceAmount, Omit<Schemas['BalanceAmount'], 'amount'> & { amount: Schemas['BalanceAmount']['amount'] | bigint }>,
-  FxQuote: true as Agree<Sdk.FxQuote, Schemas['FxQuote']>,
-  WebhookPublicKey: true as Agree<Sdk.WebhookPublicKey, Schemas['WebhookPublicKey']>,
-  WebhookPublicKeyList: true as Agree<Sdk.List<Sdk.WebhookPublicKey>, Schemas['WebhookPublicKeyList']>,
-  EventData: true as Agree<Sdk.EventData, Schemas['EventData']>,
+  Balance: true satisfies Agree<Sdk.Balance, WithExactAmounts<Schemas['Balance']>>,
+  BalanceAmount: true satisfies Agree<Sdk.BalanceAmount, Omit<Schemas['BalanceAmount'], 'amount'> & { amount: Schemas['BalanceAmount']['amount'] | bigint }>,
+  FxQuote: true satisfies Agree<Sdk.FxQuote, Schemas['FxQuote']>,
+  WebhookPublicKey: true satisfies Agree<Sdk.WebhookPublicKey, Schemas['WebhookPublicKey']>,
+  WebhookPublicKeyList: true satisfies Agree<Sdk.List<Sdk.WebhookPublicKey>, Schemas['WebhookPublicKeyList']>,
+  EventData: true satisfies Agree<Sdk.EventData, Schemas['EventData']>,
   // The SDK's Event is a union narrowed by type; every member must be an Event of the document.
-  EventType: true as Equals<Sdk.EventType, Schemas['Event']['type']>,
-  EventKeys: true as SameKeys<Sdk.Event, Schemas['Event']>,
-  EventFits: true as (Sdk.Event extends Schemas['Event'] ? true : false),
-  EventList: true as (Sdk.List<Sdk.Event> extends Schemas['EventList'] ? true : false),
-  PaymentIntentStatus: true as Equals<Sdk.PaymentIntentStatus, Schemas['PaymentIntent']['status']>,
-  DisputeStatus: true as Equals<Sdk.DisputeStatus, Schemas['Dispute']['status']>,
-  SettlementStatus: true as Equals<Sdk.SettlementStatus, Schemas['Settlement']['status']>,
+  EventType: true satisfies Equals<Sdk.EventType, Schemas['Event']['type']>,
+  EventKeys: true satisfies SameKeys<Sdk.Event, Schemas['Event']>,
+  EventFits: true satisfies (Sdk.Event extends Schemas['Event'] ? true : false),
+  EventList: true satisfies (Sdk.List<Sdk.Event> extends Schemas['EventList'] ? true : false),
+  PaymentIntentStatus: true satisfies Equals<Sdk.PaymentIntentStatus, Schemas['PaymentIntent']['status']>,
+  DisputeStatus: true satisfies Equals<Sdk.DisputeStatus, Schemas['Dispute']['status']>,
+  SettlementStatus: true satisfies Equals<Sdk.SettlementStatus, Schemas['Settlement']['status']>,
 };
 
 export const paramsAgree: Record<string, true> = {
-  PaymentIntentCreateParams: true as Agree<Sdk.PaymentIntentCreateParams, Schemas['PaymentIntentCreateParams']>,
-  PaymentAttemptCreateParams: true as Agree<Sdk.PaymentAttemptCreateParams, Schemas['PaymentAttemptCreateParams']>,
-  PaymentIntentSimulateParams: true as Agree<Sdk.PaymentIntentSimulateParams, Schemas['PaymentIntentSimulateParams']>,
-  PaymentIntentAdvanceParams: true as Agree<Sdk.PaymentIntentAdvanceParams, Schemas['PaymentIntentAdvanceParams']>,
-  DisputeEvidenceParams: true as Agree<Sdk.DisputeEvidenceParams, Schemas['DisputeEvidenceParams']>,
+  PaymentIntentCreateParams: true satisfies Agree<Sdk.PaymentIntentCreateParams, Schemas['PaymentIntentCreateParams']>,
+  PaymentAttemptCreateParams: true satisfies Agree<Sdk.PaymentAttemptCreateParams, Schemas['PaymentAttemptCreateParams']>,
+  PaymentIntentSimulateParams: true satisfies Agree<Sdk.PaymentIntentSimulateParams, Schemas['PaymentIntentSimulateParams']>,
+  PaymentIntentAdvanceParams: true satisfies Agree<Sdk.PaymentIntentAdvanceParams, Schemas['PaymentIntentAdvanceParams']>,
+  DisputeEvidenceParams: true satisfies Agree<Sdk.DisputeEvidenceParams, Schemas['DisputeEvidenceParams']>,
   // Query strings: the same names (values are typed for callers: numbers and Dates, not text).
-  PaymentIntentListParams: true as SameKeys<Sdk.PaymentIntentListParams, Query<'listPaymentIntents'>>,
-  DisputeListParams: true as SameKeys<Sdk.DisputeListParams, Query<'listDisputes'>>,
-  SettlementListParams: true as SameKeys<Sdk.SettlementListParams, Query<'listSettlements'>>,
-  EventListParams: true as SameKeys<Sdk.EventListParams, Query<'listEvents'>>,
-  FxQuoteParams: true as SameKeys<Sdk.FxQuoteParams, Query<'retrieveFxQuote'>>,
+  PaymentIntentListParams: true satisfies SameKeys<Sdk.PaymentIntentListParams, Query<'listPaymentIntents'>>,
+  DisputeListParams: true satisfies SameKeys<Sdk.DisputeListParams, Query<'listDisputes'>>,
+  SettlementListParams: true satisfies SameKeys<Sdk.SettlementListParams, Query<'listSettlements'>>,
+  EventListParams: true satisfies SameKeys<Sdk.EventListParams, Query<'listEvents'>>,
+  FxQuoteParams: true satisfies SameKeys<Sdk.FxQuoteParams, Query<'retrieveFxQuote'>>,
 };
 
 const REPO_ROOT = join(__dirname, '..', '..', '..');
@@ -85,10 +86,12 @@ test('the checked-in generated types are those of docs/openapi.json', (t) => {
 });
 
 test('every object of the document has its SDK type checked', (t) => {
-  const document = JSON.parse(readFileSync(join(REPO_ROOT, 'docs', 'openapi.json'), 'utf8')) as { components: { schemas: Record<string, unknown> } };
+  const document: unknown = JSON.parse(readFileSync(join(REPO_ROOT, 'docs', 'openapi.json'), 'utf8'));
+  const schemas = jsonField(jsonField(document, 'components'), 'schemas');
+  if (typeof schemas !== 'object' || schemas === null) return t.fail('docs/openapi.json has no components.schemas');
   const checked = new Set([...Object.keys(objectsAgree), ...Object.keys(paramsAgree), 'Event', 'Error', 'OpenApiDocument']);
   t.deepEqual(
-    Object.keys(document.components.schemas).filter((name) => !checked.has(name)),
+    Object.keys(schemas).filter((name) => !checked.has(name)),
     [],
   );
 });

@@ -9,14 +9,15 @@ declare module 'better-sqlite3' {
       lastInsertRowid: number | bigint;
     }
 
-    interface Statement {
+    /** `Row`: the columns its SELECT names, as @types/better-sqlite3 types them. */
+    interface Statement<Row = unknown> {
       run(...params: unknown[]): RunResult;
-      get(...params: unknown[]): unknown;
-      all(...params: unknown[]): unknown[];
+      get(...params: unknown[]): Row | undefined;
+      all(...params: unknown[]): Row[];
     }
 
     interface Database {
-      prepare(source: string): Statement;
+      prepare<Row = unknown>(source: string): Statement<Row>;
       exec(source: string): this;
       pragma(source: string): unknown;
       close(): this;

@@ -69,9 +69,11 @@ export async function startChild<T>(name: string, entry: string, env: NodeJS.Pro
     if (!hasExited(child)) child.kill('SIGKILL');
     throw error;
   }
+  const { pid } = child;
+  if (pid === undefined) throw new Error(`${name} has no pid although it reported ready`);
   return {
     ready,
-    pid: child.pid as number,
+    pid,
     stop: async () => {
       if (hasExited(child)) return;
       const stop: ParentMessage = { type: 'stop' };

@@ -1,5 +1,6 @@
 import { executionAsyncId } from 'node:async_hooks';
 import { createServer, type Server } from 'node:http';
+import { listeningPort } from '@payments/node-runtime';
 import type { FloorStore } from './floor-store';
 
 /**
@@ -29,8 +30,15 @@ export function controlServer(stores: readonly FloorStore[], rows: FloorStore): 
 export function listen(server: Server): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port));
+    server.listen(0, '127.0.0.1', () => resolve(listeningPort(server)));
   });
+}
+
+/** The TCP port a started hapi server took (its info names a pipe's path otherwise). */
+export function hapiPort(server: { readonly info: { readonly port: number | string } }): number {
+  const { port } = server.info;
+  if (typeof port !== 'number') throw new Error(`The hapi server listens on ${port}, not a TCP port.`);
+  return port;
 }
 
 export const close = (server: Server): Promise<void> =>

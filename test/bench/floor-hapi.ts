@@ -10,6 +10,12 @@ import type { FloorStore, KeyRow } from './floor-store';
  * validation library, and create's body read raw (`parse: false`) so its fingerprint and JSON
  * parse are the floor's.
  */
+/** The body of a route that reads it raw (`parse: false`, `output: 'data'`): bytes, as hapi hands them over. */
+function rawBody(request: Hapi.Request): string {
+  if (!Buffer.isBuffer(request.payload)) throw new TypeError('The create route reads its payload raw.');
+  return request.payload.toString('utf8');
+}
+
 export async function startHapiFloor(store: FloorStore): Promise<Hapi.Server> {
   const server = Hapi.server({ host: '127.0.0.1', port: 0 });
   const reply = (h: Hapi.ResponseToolkit, answer: Answer): Hapi.ResponseObject => {
@@ -30,7 +36,7 @@ export async function startHapiFloor(store: FloorStore): Promise<Hapi.Server> {
       path: INTENTS_PATH,
       options: { payload: { parse: false, output: 'data' } },
       handler: authenticated((account, request) =>
-        createIntent(store, account, (request.payload as Buffer).toString('utf8'), request.headers['idempotency-key'], false),
+        createIntent(store, account, rawBody(request), request.headers['idempotency-key'], false),
       ),
     },
     {

@@ -38,6 +38,7 @@ export async function openKnexFloor(url: string, options: KnexFloorOptions): Pro
 
   const rows = async <T>(query: Knex.QueryBuilder): Promise<T[]> => {
     count.read();
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the caller's query selects the columns of T
     return (await query) as T[];
   };
   const writeAll = async (trx: Knex, write: CreateWrite): Promise<void> => {
@@ -92,7 +93,7 @@ export async function openKnexFloor(url: string, options: KnexFloorOptions): Pro
     },
     counters: () => count.snapshot(),
     countIntents: async () => {
-      const row = (await knex('payment_intents').count({ count: '*' }).first()) as { count: number | string } | undefined;
+      const row = await knex('payment_intents').count({ count: '*' }).first<{ count: number | string } | undefined>();
       return Number(row?.count ?? 0);
     },
     close: () => knex.destroy(),

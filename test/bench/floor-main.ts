@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { failStart, serveUntilStopped, type FloorReady } from './ipc';
-import { close, controlServer, listen, promiseHooksOn } from './floor-control';
+import { close, controlServer, hapiPort, listen, promiseHooksOn } from './floor-control';
 import { startHapiFloor } from './floor-hapi';
 import { openKnexFloor } from './floor-knex';
 import { openMariaDbFloor } from './floor-mariadb';
@@ -42,12 +42,12 @@ async function main(): Promise<void> {
       stores.push(knexStore);
       const hapiKnex = await startHapiFloor(knexStore);
       closers.push(() => hapiKnex.stop({ timeout: 5_000 }));
-      ladder = { hapiDriverPort: hapiDriver.info.port as number, hapiKnexPort: hapiKnex.info.port as number };
+      ladder = { hapiDriverPort: hapiPort(hapiDriver), hapiKnexPort: hapiPort(hapiKnex) };
     }
     const control = controlServer(stores, store);
     const controlPort = await listen(control);
     closers.push(() => close(control));
-    const ready: FloorReady = { port, hapiPort: hapi.info.port as number, controlPort, apiKey, promiseHooks: await promiseHooksOn(), ...(ladder ? { ladder } : {}) };
+    const ready: FloorReady = { port, hapiPort: hapiPort(hapi), controlPort, apiKey, promiseHooks: await promiseHooksOn(), ...(ladder ? { ladder } : {}) };
     serveUntilStopped(ready, closeAll);
   } catch (error) {
     await closeAll();

@@ -1,4 +1,4 @@
-import mysql from 'mysql2/promise';
+import mysql, { type RowDataPacket } from 'mysql2/promise';
 import { Counting, DuplicateError, type CreateWrite, type FloorStore, type IdempotencyRow, type IntentRow, type KeyRow } from './floor-store';
 
 const SCHEMA = [
@@ -86,6 +86,7 @@ function connectionOf(url: string): mysql.PoolOptions {
 export async function openMariaDbFloor(url: string, key: KeyRow & { readonly prefix: string }): Promise<FloorStore> {
   const pool = mysql.createPool({ ...connectionOf(url), connectionLimit: 10, charset: 'utf8mb4', timezone: 'Z', supportBigNumbers: true });
   pool.on('connection', (connection) => {
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- mysql2/promise types it as its promise wrapper; the pool emits the callback connection
     const core = connection as unknown as CoreConnection;
     const report = (error: Error | null): void => {
       if (error) process.stderr.write(`floor: session set-up failed: ${error.message}\n`);
@@ -101,9 +102,10 @@ export async function openMariaDbFloor(url: string, key: KeyRow & { readonly pre
     throw error;
   }
   const count = new Counting();
-  const rows = async <T>(sql: string, values: unknown[]): Promise<T[]> => {
+  const rows = async <T>(sql: string, values: Array<string | number>): Promise<T[]> => {
     count.read();
-    const [result] = await pool.execute(sql, values as never[]);
+    const [result] = await pool.execute(sql, values);
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the caller's SQL selects the columns of T
     return result as T[];
   };
 
@@ -148,8 +150,8 @@ export async function openMariaDbFloor(url: string, key: KeyRow & { readonly pre
     },
     counters: () => count.snapshot(),
     countIntents: async () => {
-      const [result] = await pool.query('SELECT COUNT(*) AS count FROM payment_intents');
-      return Number((result as Array<{ count: number | string }>)[0]?.count ?? 0);
+      const [result] = await pool.query<RowDataPacket[]>('SELECT COUNT(*) AS count FROM payment_intents');
+      return Number(result[0]?.count ?? 0);
     },
     close: () => pool.end(),
   };

@@ -109,7 +109,7 @@ export async function createIntent(store: FloorStore, account: KeyRow, raw: stri
     return failed(400, 'invalid_json');
   }
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return failed(400, 'invalid_json');
-  const { amount, currency, merchant_order_id: orderId } = input as Record<string, unknown>;
+  const { amount, currency, merchant_order_id: orderId }: { amount?: unknown; currency?: unknown; merchant_order_id?: unknown } = input;
   if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount < 1) return failed(400, 'invalid_amount');
   if (typeof currency !== 'string' || !CURRENCY.test(currency)) return failed(400, 'invalid_currency');
   if (typeof orderId !== 'string' || orderId === '' || orderId.length > 255) return failed(400, 'invalid_merchant_order_id');

@@ -62,8 +62,8 @@ export function openSqliteFloor(filename: string, key: KeyRow & { readonly prefi
   db.prepare('INSERT INTO api_keys (prefix, digest, merchant_id, mode) VALUES (?, ?, ?, ?)').run(key.prefix, key.digest, key.merchant_id, key.mode);
 
   const statements = {
-    apiKey: db.prepare('SELECT digest, merchant_id, mode FROM api_keys WHERE prefix = ?'),
-    idempotent: db.prepare('SELECT fingerprint, status, body FROM idempotency WHERE merchant_id = ? AND mode = ? AND ikey = ?'),
+    apiKey: db.prepare<KeyRow>('SELECT digest, merchant_id, mode FROM api_keys WHERE prefix = ?'),
+    idempotent: db.prepare<IdempotencyRow>('SELECT fingerprint, status, body FROM idempotency WHERE merchant_id = ? AND mode = ? AND ikey = ?'),
     begin: db.prepare('BEGIN'),
     claim: db.prepare('INSERT INTO idempotency (merchant_id, mode, ikey, fingerprint, status, body, created) VALUES (?, ?, ?, ?, NULL, NULL, ?)'),
     insertIntent: db.prepare(
@@ -73,28 +73,28 @@ export function openSqliteFloor(filename: string, key: KeyRow & { readonly prefi
     finish: db.prepare('UPDATE idempotency SET status = 201, body = ? WHERE merchant_id = ? AND mode = ? AND ikey = ?'),
     commit: db.prepare('COMMIT'),
     rollback: db.prepare('ROLLBACK'),
-    intent: db.prepare(`SELECT ${COLUMNS} FROM payment_intents WHERE id = ? AND merchant_id = ? AND mode = ?`),
-    intents: db.prepare(`SELECT ${COLUMNS} FROM payment_intents WHERE merchant_id = ? AND mode = ? ORDER BY seq DESC LIMIT ?`),
-    countIntents: db.prepare('SELECT COUNT(*) AS count FROM payment_intents'),
+    intent: db.prepare<IntentRow>(`SELECT ${COLUMNS} FROM payment_intents WHERE id = ? AND merchant_id = ? AND mode = ?`),
+    intents: db.prepare<IntentRow>(`SELECT ${COLUMNS} FROM payment_intents WHERE merchant_id = ? AND mode = ? ORDER BY seq DESC LIMIT ?`),
+    countIntents: db.prepare<{ count: number }>('SELECT COUNT(*) AS count FROM payment_intents'),
   };
   const count = new Counting();
 
   return {
     apiKey: (prefix) => {
       count.read();
-      return statements.apiKey.get(prefix) as KeyRow | undefined;
+      return statements.apiKey.get(prefix);
     },
     idempotent: (merchantId, mode, ikey) => {
       count.read();
-      return statements.idempotent.get(merchantId, mode, ikey) as IdempotencyRow | undefined;
+      return statements.idempotent.get(merchantId, mode, ikey);
     },
     intent: (id, merchantId, mode) => {
       count.read();
-      return statements.intent.get(id, merchantId, mode) as IntentRow | undefined;
+      return statements.intent.get(id, merchantId, mode);
     },
     intents: (merchantId, mode, limit) => {
       count.read();
-      return statements.intents.all(merchantId, mode, limit) as IntentRow[];
+      return statements.intents.all(merchantId, mode, limit);
     },
     create(write: CreateWrite): void {
       const created = write.created.toISOString();
@@ -122,7 +122,7 @@ export function openSqliteFloor(filename: string, key: KeyRow & { readonly prefi
       }
     },
     counters: () => count.snapshot(),
-    countIntents: () => Number((statements.countIntents.get() as { count: number }).count),
+    countIntents: () => Number(statements.countIntents.get()?.count),
     close: async () => {
       db.close();
     },

@@ -1,5 +1,5 @@
 import { failStart, serveUntilStopped, type LadderReady } from './ipc';
-import { close, controlServer, listen, promiseHooksOn } from './floor-control';
+import { close, controlServer, hapiPort, listen, promiseHooksOn } from './floor-control';
 import { startHapiFloor } from './floor-hapi';
 import { openKnexFloor } from './floor-knex';
 
@@ -23,7 +23,7 @@ async function main(): Promise<void> {
     const control = controlServer([store], store);
     const controlPort = await listen(control);
     closers.push(() => close(control));
-    const ready: LadderReady = { port: server.info.port as number, controlPort, promiseHooks: await promiseHooksOn() };
+    const ready: LadderReady = { port: hapiPort(server), controlPort, promiseHooks: await promiseHooksOn() };
     serveUntilStopped(ready, closeAll);
   } catch (error) {
     await closeAll();

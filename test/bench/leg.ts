@@ -83,16 +83,16 @@ const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve,
 
 async function databaseVersion(database: TestDatabase, kind: DatabaseKind): Promise<string> {
   if (kind === 'sqlite') {
-    const rows = (await database.knex.raw('select sqlite_version() as version')) as Array<{ version: string }>;
+    const rows = await database.knex.raw<Array<{ version: string }>>('select sqlite_version() as version');
     return rows[0]?.version ?? 'unknown';
   }
   // mysql2 answers raw queries as [rows, fields].
-  const [rows] = (await database.knex.raw('select version() as version')) as [Array<{ version: string }>];
+  const [rows] = await database.knex.raw<[Array<{ version: string }>]>('select version() as version');
   return rows[0]?.version ?? 'unknown';
 }
 
 async function countIntents(database: TestDatabase): Promise<number> {
-  const row = (await database.knex('payment_intents').count({ count: '*' }).first()) as { count: number | string } | undefined;
+  const row = await database.knex('payment_intents').count({ count: '*' }).first<{ count: number | string } | undefined>();
   return Number(row?.count ?? 0);
 }
 
@@ -116,7 +116,11 @@ function known<T>(value: T | undefined, what: string): T {
   return value;
 }
 
-const getJson = async <T>(url: string): Promise<T> => (await (await fetch(url)).json()) as T;
+/** What a control port of the bench's own servers (floor-control.ts, service-main.ts) answers. */
+async function controlJson<T>(url: string, init?: RequestInit): Promise<T> {
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the bench wrote both ends: its server sends a T
+  return (await (await fetch(url, init)).json()) as T;
+}
 
 /**
  * What a side's database has done so far and how many payment_intents rows it holds (undefined
@@ -127,10 +131,10 @@ async function sideState(targets: Targets, target: Target, needRows: boolean): P
   if (target === 'floor' || target === 'hapi-driver' || target === 'hapi-knex' || target === 'hapi-knex-als') {
     // The floor process's stores (driver and knex) share one counters port; the ALS rung has its own.
     const control = target === 'hapi-knex-als' ? known(targets.ladderControl, 'ladder process') : targets.floorControl;
-    const floor = await getJson<FloorCounters & { intents: number }>(`${control}/counters`);
+    const floor = await controlJson<FloorCounters & { intents: number }>(`${control}/counters`);
     return { counters: floor, rows: floor.intents };
   }
-  const service = await getJson<{ api: StatementCounters; noIo: StatementCounters }>(`${targets.serviceControl}/counters`);
+  const service = await controlJson<{ api: StatementCounters; noIo: StatementCounters }>(`${targets.serviceControl}/counters`);
   return { counters: target === 'no-io' ? service.noIo : service.api, rows: needRows ? await countIntents(targets.serviceDatabase) : 0 };
 }
 
@@ -143,9 +147,9 @@ async function captureOne(targets: Targets, request: autocannon.Request): Promis
     ...(request.body === undefined ? {} : { body: request.body }),
   });
   const body = await response.text();
-  const statements = await (await fetch(`${targets.serviceControl}/capture/stop`, { method: 'POST' })).json();
+  const statements = await controlJson<Statement[]>(`${targets.serviceControl}/capture/stop`, { method: 'POST' });
   if (response.status < 200 || response.status >= 300) throw new Error(`Capturing ${request.method} ${request.path}: the service answered ${response.status}: ${body.slice(0, 300)}`);
-  return statements as Statement[];
+  return statements;
 }
 
 /** The second of two requests of the scenario on the quiet service (the first may fill caches). */
@@ -216,7 +220,7 @@ async function runScenario(scenario: Scenario, targets: Targets, options: BenchO
   // Its very first request fills the memoised key and merchant lookups (2 statements); then none.
   if (noIo && noIo.statements > 2) throw new LoadError(`${scenario.name}: the no-I/O server ran ${noIo.statements} SQL statements; it must run none after its first request`);
 
-  const [service, floor] = runs as [SideRun, SideRun];
+  const [service, floor] = runs;
   let halfLoad: HalfLoadResult | undefined;
   if (HALF_LOAD_SCENARIOS.has(scenario.id)) {
     const rate = Math.max(1, Math.round(HALF_LOAD_SHARE * median(floor.samples.map((s) => s.requestsPerSecond))));

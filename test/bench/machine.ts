@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, release, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
+import { jsonAt } from '../fixtures';
 
 /** The machine the numbers came from, as the report states it. */
 export interface MachineInfo {
@@ -54,8 +55,11 @@ export function packageVersion(name: string): string | undefined {
   // node_modules nesting is shallow; a dozen levels is far more than any package needs.
   for (let level = 0; level < 12; level += 1) {
     try {
-      const manifest = JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8')) as { name?: string; version?: string };
-      if (manifest.name === name) return manifest.version;
+      const manifest: unknown = JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8'));
+      if (jsonAt(manifest, 'name') === name) {
+        const version = jsonAt(manifest, 'version');
+        return typeof version === 'string' ? version : undefined;
+      }
     } catch {
       // No package.json at this level: keep climbing.
     }

@@ -86,12 +86,13 @@ function numberOption(bound: Bound, raw: string | undefined): number {
 function databasesOption(raw: string | undefined): DatabaseKind[] {
   const text = raw ?? process.env['BENCH_DATABASES'] ?? 'sqlite,mariadb';
   const names = text.split(',').map((name) => name.trim()).filter((name) => name !== '');
-  const kinds = [...new Set(names)];
-  for (const kind of kinds) {
+  const kinds: DatabaseKind[] = [];
+  for (const kind of new Set(names)) {
     if (kind !== 'sqlite' && kind !== 'mariadb') throw new UsageError(`--databases takes sqlite and/or mariadb, got '${kind}'.`);
+    kinds.push(kind);
   }
   if (kinds.length === 0) throw new UsageError('--databases names no database.');
-  return kinds as DatabaseKind[];
+  return kinds;
 }
 
 function redisOption(raw: string | undefined): { redisUrl?: string } {

@@ -39,6 +39,7 @@ function shortUrl(url: string): string {
 
 /** Self time per function and per package over one .cpuprofile, largest first. */
 export function summarise(file: string, top = 25): { functions: SelfTime[]; packages: SelfTime[]; totalMs: number } {
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a .cpuprofile file is V8's CPU profile format
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const perFunction = new Map<string, number>();

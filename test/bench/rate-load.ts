@@ -21,7 +21,7 @@ const REQUEST_TIMEOUT_MS = 10_000;
 
 function percentile(sorted: Float64Array, p: number): number {
   if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
 /**

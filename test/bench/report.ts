@@ -223,14 +223,14 @@ const LADDER_STEPS: ReadonlyArray<{ readonly label: string; readonly adds: strin
 /** The ladder's rows of one scenario, floor first and service last; undefined when it did not run there. */
 function ladderRows(result: ScenarioResult): SideResult[] | undefined {
   const floor = result.floors[0];
-  const rungs = LADDER.map((rung) => result.floors.find((side) => side.target === rung.target));
-  if (!floor || rungs.some((rung) => rung === undefined)) return undefined;
-  return [floor, ...(rungs as SideResult[]), result.service];
+  const rungs = LADDER.map((rung) => result.floors.find((side) => side.target === rung.target)).filter((side) => side !== undefined);
+  if (!floor || rungs.length < LADDER.length) return undefined;
+  return [floor, ...rungs, result.service];
 }
 
 /** CPU µs per request each row adds to the row above it (none for the first). */
 function cpuSteps(rows: readonly SideResult[]): Array<number | undefined> {
-  return rows.map((row, index) => (index === 0 ? undefined : medianCpu(row) - medianCpu(rows[index - 1] as SideResult)));
+  return rows.map((row, index) => (index === 0 ? undefined : medianCpu(row) - medianCpu(rows[index - 1])));
 }
 
 const signed = (value: number | undefined): string => (value === undefined || !Number.isFinite(value) ? '—' : `${value >= 0 ? '+' : '−'}${us(Math.abs(value))}`);
@@ -250,7 +250,7 @@ function renderLadder(leg: LegResult): string[] {
   if (tables.length === 0) return [];
   const out: string[] = [];
   for (const table of tables) {
-    const floor = table.rows[0] as SideResult;
+    const floor = table.rows[0];
     const steps = cpuSteps(table.rows);
     out.push(
       `*${table.name}*:`,

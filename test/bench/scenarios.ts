@@ -87,7 +87,7 @@ function headers(key: string, extra: Record<string, string> = {}): Record<string
 function rotating(ids: readonly string[]): () => string {
   if (ids.length === 0) throw new Error('The read scenarios need seeded intents');
   let next = 0;
-  return () => ids[next++ % ids.length] as string;
+  return () => ids[next++ % ids.length];
 }
 
 function create(context: ScenarioContext): Scenario {

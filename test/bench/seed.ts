@@ -1,3 +1,4 @@
+import { jsonAt } from '../fixtures';
 import { createBody, uniqueToken } from './scenarios';
 
 /** Per-request cap, so a hung server fails the bench instead of stalling it. */
@@ -20,7 +21,7 @@ async function createIntent(baseUrl: string, testKey: string, key: string, body:
   });
   const text = await response.text();
   if (response.status !== 201) throw new Error(`Seeding: POST /v1/payment_intents answered ${response.status}: ${text.slice(0, 500)}`);
-  const id = (JSON.parse(text) as { id?: unknown }).id;
+  const id = jsonAt(JSON.parse(text), 'id');
   if (typeof id !== 'string') throw new Error(`Seeding: the create answer has no id: ${text.slice(0, 500)}`);
   return { id, replayed: response.headers.get('idempotent-replayed') === 'true' };
 }

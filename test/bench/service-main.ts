@@ -5,7 +5,7 @@ import type { Knex } from 'knex';
 import { AppKnex, buildContainer, createServer, loadConfig, type AppContainer } from '@payments/api';
 import { ApiKeyRepository, CreateMerchant, MerchantRepository } from '@payments/core';
 import { ScryptPasswordHasher } from '@payments/node-runtime';
-import { promiseHooksOn } from './floor-control';
+import { hapiPort, listen, promiseHooksOn } from './floor-control';
 import { failStart, serveUntilStopped, type ServiceReady } from './ipc';
 import { StatementRecorder } from './statements';
 
@@ -33,11 +33,10 @@ function controlServer(recorder: StatementRecorder, noIoRecorder: StatementRecor
   });
 }
 
-function listen(server: HttpServer): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port));
-  });
+/** `base` with some methods replaced; every other one is answered by `base`, its prototype. */
+function overriding<T extends object>(base: T, overrides: Partial<T>): T {
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- what `overrides` leaves out, the prototype `base` answers
+  return Object.assign(Object.create(base) as T, overrides);
 }
 
 /**
@@ -53,10 +52,10 @@ async function noIoServer(): Promise<{ app: AppContainer; server: Server; record
   const merchants = app.get<MerchantRepository>(MerchantRepository);
   const keysByPrefix = new Map<string, ReturnType<ApiKeyRepository['findByPrefix']>>();
   const merchantsById = new Map<string, ReturnType<MerchantRepository['findById']>>();
-  const memoKeys: ApiKeyRepository = Object.assign(Object.create(keys) as ApiKeyRepository, {
+  const memoKeys = overriding(keys, {
     findByPrefix: (prefix: string) => keysByPrefix.get(prefix) ?? keysByPrefix.set(prefix, keys.findByPrefix(prefix)).get(prefix)!,
   });
-  const memoMerchants: MerchantRepository = Object.assign(Object.create(merchants) as MerchantRepository, {
+  const memoMerchants = overriding(merchants, {
     findById: (id: string) => merchantsById.get(id) ?? merchantsById.set(id, merchants.findById(id)).get(id)!,
   });
   app.container.rebindSync<ApiKeyRepository>(ApiKeyRepository).toConstantValue(memoKeys);
@@ -95,9 +94,9 @@ async function main(): Promise<void> {
       password: 'correct horse battery staple',
     });
     const ready: ServiceReady = {
-      port: server.info.port as number,
+      port: hapiPort(server),
       controlPort,
-      noIoPort: noIo.server.info.port as number,
+      noIoPort: hapiPort(noIo.server),
       merchantId: created.merchant.id,
       testKey: created.testApiKey.secret,
       promiseHooks: await promiseHooksOn(),

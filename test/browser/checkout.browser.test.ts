@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import test from 'ava';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { REPO_ROOT, runAdmin, serviceEnvironment, startService, freePort, type RunningService, type ServiceEnvironment } from '../e2e/process';
+import { textAt } from '../fixtures';
 import { axeViolations, launchChromium, serious } from './checkout-browser';
 
 /**
@@ -26,7 +27,7 @@ test.before(async () => {
   service = await startService(environment.env);
   const created = await runAdmin(environment.env, ['merchant', 'create', '--name', 'Siam Coffee Roasters', '--email', `owner-${Date.now()}@example.com`, '--password', 'correct horse battery staple']);
   if (created.code !== 0) throw new Error(`merchant create failed: ${created.stderr}`);
-  testKey = (JSON.parse(created.stdout) as { test_api_key: string }).test_api_key;
+  testKey = textAt(JSON.parse(created.stdout), 'test_api_key');
   mkdirSync(ARTIFACTS, { recursive: true });
 });
 
@@ -37,14 +38,14 @@ test.after.always(async () => {
 });
 
 let counter = 0;
-async function api(path: string, body: unknown): Promise<Record<string, any>> {
+async function api(path: string, body: unknown): Promise<unknown> {
   counter += 1;
   const res = await fetch(`${service.baseUrl}${path}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${testKey}`, 'idempotency-key': `browser-${Date.now()}-${counter}`, 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
-  return (await res.json()) as Record<string, any>;
+  return res.json();
 }
 
 async function newIntent(overrides: Record<string, unknown> = {}): Promise<{ id: string; checkoutUrl: string }> {
@@ -56,7 +57,7 @@ async function newIntent(overrides: Record<string, unknown> = {}): Promise<{ id:
     return_url: RETURN_URL,
     ...overrides,
   });
-  return { id: intent.id as string, checkoutUrl: intent.checkout_url as string };
+  return { id: textAt(intent, 'id'), checkoutUrl: textAt(intent, 'checkout_url') };
 }
 
 /** A phone-sized page; the shop's return page is answered here (return_url must be a public https URL). */
@@ -89,8 +90,8 @@ test('pay with a QR: pick a method, see the QR, simulate success, land on the re
     await page.locator('#qr svg').waitFor();
     t.true(await page.getByRole('img', { name: /QR code to pay with PromptPay/ }).isVisible());
     t.deepEqual(serious(await axeViolations(page)), [], 'no serious accessibility problems on the QR');
-    const width = await page.evaluate('document.documentElement.scrollWidth');
-    t.true((width as number) <= 360, `no horizontal scrolling at 360 px (${String(width)})`);
+    const width = await page.evaluate<number>('document.documentElement.scrollWidth');
+    t.true(width <= 360, `no horizontal scrolling at 360 px (${width})`);
     await page.screenshot({ path: join(ARTIFACTS, 'checkout-360.png'), fullPage: true });
 
     await page.getByRole('button', { name: 'Simulate success' }).click();

@@ -1,4 +1,5 @@
 import type { Event, PaymentIntent } from '@payments/sdk';
+import { textAt } from '../fixtures';
 import type { Cluster } from './cluster';
 import { workloadClient, type WorkloadRecord } from './workload';
 
@@ -80,7 +81,7 @@ export async function afterChecks(cluster: Cluster, record: WorkloadRecord, quie
 
   // 4. Every committed event reaches the receiver at least once, with the same id and body id.
   let events: Event[] = [];
-  const eventIds = (): Set<string> => new Set(cluster.receiver.requests.map((request) => (JSON.parse(request.body) as { id: string }).id));
+  const eventIds = (): Set<string> => new Set(cluster.receiver.requests.map((request) => textAt(JSON.parse(request.body), 'id')));
   const deliveryDeadline = Date.now() + 90_000;
   for (;;) {
     events = await payments.events.list({ limit: 100 }).autoPagingToArray({ limit: 10_000 });
@@ -95,10 +96,12 @@ export async function afterChecks(cluster: Cluster, record: WorkloadRecord, quie
   }
   const listed = new Map(events.map((event) => [event.id, event]));
   for (const request of cluster.receiver.requests) {
-    const body = JSON.parse(request.body) as { id: string; type: string };
-    const event = listed.get(body.id);
-    if (!event) problems.push(`webhooks: delivered ${body.id} is not a listed event`);
-    else if (event.type !== body.type) problems.push(`webhooks: ${body.id} delivered as ${body.type}, listed as ${event.type}`);
+    const body: unknown = JSON.parse(request.body);
+    const id = textAt(body, 'id');
+    const type = textAt(body, 'type');
+    const event = listed.get(id);
+    if (!event) problems.push(`webhooks: delivered ${id} is not a listed event`);
+    else if (event.type !== type) problems.push(`webhooks: ${id} delivered as ${type}, listed as ${event.type}`);
   }
 
   // 5. The ledger balances.

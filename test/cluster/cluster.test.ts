@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
+import { jsonAt } from '../fixtures';
 import { afterChecks } from './checks';
 import { clusterSkipReason, startCluster, type Cluster, type Slot } from './cluster';
 import { privateServersSkipReason, startPrivateMariaDb, startPrivateRedis, type PrivateServer } from './servers';
@@ -42,7 +43,7 @@ async function probe(url: string, headers: Record<string, string> = {}, body?: u
     const text = await res.text();
     let code: unknown;
     try {
-      code = (JSON.parse(text) as { error?: { code?: unknown } }).error?.code;
+      code = jsonAt(JSON.parse(text), 'error', 'code');
     } catch {
       code = undefined;
     }
@@ -61,7 +62,7 @@ if (skip) {
     t.pass();
   });
 } else {
-  const run = async (t: import('ava').ExecutionContext, fault: Fault): Promise<void> => {
+  const run = async (t: ExecutionContext, fault: Fault): Promise<void> => {
     const started = Date.now();
     const replay = `replay with CLUSTER_SEED=${seed}${short ? ' CLUSTER_SCALE=short' : ''}`;
     t.log(`seed ${seed} (${replay})`);
@@ -84,12 +85,12 @@ if (skip) {
         // Restarts run in the background, so several processes can be down at once (never every API).
         const restarts: Array<Promise<void>> = [];
         for (const kind of schedule) {
-          await sleep(scale.gapMs[0]! + Math.floor(random() * scale.gapMs[1]!));
+          await sleep(scale.gapMs[0] + Math.floor(random() * scale.gapMs[1]));
           if (workloadDone) break;
           const slots: readonly Slot[] = kind === 'api' ? c.apis : c.workers;
           const up = slots.map((slot, index) => ({ slot, index })).filter(({ slot }) => slot.current !== undefined);
           if (up.length === 0 || (kind === 'api' && up.length < 2)) continue;
-          const { slot, index } = up[Math.floor(random() * up.length)]!;
+          const { slot, index } = up[Math.floor(random() * up.length)];
           if (kind === 'api') {
             // Mid-request: wait (a little) until the proxy has a request out at this process.
             const until = Date.now() + 3000;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { freePort, runAdmin, serviceEnvironment, startService, startWorker, type ServiceEnvironment } from '../e2e/process';
+import { freePort, runAdmin, serviceEnvironment, startService, startWorker, type ServiceEnvironment, type SpawnedProcess } from '../e2e/process';
+import { textAt } from '../fixtures';
 import { insertWebhookEndpoint } from '../e2e/webhook-endpoint-fixture';
 import { startWebhookReceiver, type WebhookReceiver } from '../e2e/webhook-receiver';
 import { startRoundRobinProxy, type RoundRobinProxy } from './proxy';
@@ -10,17 +11,10 @@ export function clusterSkipReason(): string | undefined {
   return missing.length === 0 ? undefined : `test/cluster needs MariaDB and Redis: set ${missing.join(' and ')} (e.g. mysql://root@127.0.0.1:3306/test, redis://127.0.0.1:6379)`;
 }
 
-interface Killable {
-  running(): boolean;
-  kill(): Promise<void>;
-  stop(): Promise<number | null>;
-  output(): string;
-}
-
 /** One slot of the cluster: the process running in it now, restartable after a kill. */
 export interface Slot {
   readonly name: string;
-  current: Killable | undefined;
+  current: SpawnedProcess | undefined;
   readonly kills: number;
   /** SIGKILL the current process (no shutdown at all). */
   kill(): Promise<void>;
@@ -89,13 +83,14 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
 
     const admin = await runAdmin(env, ['merchant', 'create', '--name', 'Cluster', '--email', `cluster-${Date.now()}-${randomBytes(3).toString('hex')}@example.com`, '--password', 'a long enough password', '--schedule', 'manual']);
     if (admin.code !== 0) throw new Error(`merchant create failed: ${admin.stderr}`);
-    const created = JSON.parse(admin.stdout) as { merchant: { id: string }; test_api_key: string };
+    const created: unknown = JSON.parse(admin.stdout);
+    const merchantId = textAt(created, 'merchant', 'id');
 
     // Straight into the database, as the relay e2e tests do: the dashboard refuses the receiver's port-bearing test host.
-    await insertWebhookEndpoint(env, { merchantId: created.merchant.id, url: receiver.url, secret: randomBytes(32).toString('hex') });
+    await insertWebhookEndpoint(env, { merchantId, url: receiver.url, secret: randomBytes(32).toString('hex') });
 
     const finished: string[] = [];
-    const slot = (name: string, start: () => Promise<Killable>, onDown: () => void, onUp: () => void): Slot => {
+    const slot = (name: string, start: () => Promise<SpawnedProcess>, onDown: () => void, onUp: () => void): Slot => {
       let kills = 0;
       const s: Slot = {
         name,
@@ -122,10 +117,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     const apis = apiPorts.map((port, index) =>
       slot(
         `api-${index}`,
-        async () => {
-          const running = await startService({ ...env, PAYMENTS_PORT: String(port) }, 'apps/api/dist/src/main.js', []);
-          return running as unknown as Killable;
-        },
+        () => startService({ ...env, PAYMENTS_PORT: String(port) }, 'apps/api/dist/src/main.js', []),
         () => proxy.setUp(index, false),
         () => proxy.setUp(index, true),
       ),
@@ -157,8 +149,8 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       apis,
       workers,
       apiUrls: apiPorts.map((port) => `http://127.0.0.1:${port}`),
-      merchantId: created.merchant.id,
-      testApiKey: created.test_api_key,
+      merchantId,
+      testApiKey: textAt(created, 'test_api_key'),
       verifyLedger: () => runAdmin(env, ['ledger', 'verify']),
       logs: () => [...finished, ...[...apis, ...workers].filter((s) => s.current).map((s) => `--- ${s.name} ---\n${s.current?.output() ?? ''}`)].join('\n'),
       close,

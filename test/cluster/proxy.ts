@@ -1,5 +1,6 @@
 import * as http from 'node:http';
 import { listenOnLoopback } from '../e2e/process';
+import { jsonAt } from '../fixtures';
 
 /** A round-robin HTTP balancer in front of the API processes, as a load balancer would stand. */
 export interface RoundRobinProxy {
@@ -78,7 +79,7 @@ export async function startRoundRobinProxy(upstreamPorts: readonly number[]): Pr
               answer.on('end', () => {
                 let code: unknown;
                 try {
-                  code = (JSON.parse(Buffer.concat(parts).toString('utf8')) as { error?: { code?: unknown } }).error?.code;
+                  code = jsonAt(JSON.parse(Buffer.concat(parts).toString('utf8')), 'error', 'code');
                 } catch {
                   code = undefined;
                 }

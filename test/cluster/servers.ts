@@ -92,7 +92,8 @@ async function waitUntil(what: string, state: Supervised, probe: () => Promise<b
  * buffers and no binary log: it exists for one test.
  */
 export async function startPrivateMariaDb(): Promise<PrivateServer> {
-  const mariadbd = MARIADBD_CANDIDATES.find((path) => existsSync(path)) as string;
+  const mariadbd = MARIADBD_CANDIDATES.find((path) => existsSync(path));
+  if (mariadbd === undefined) throw new Error(`No mariadbd at ${MARIADBD_CANDIDATES.join(', ')}.`);
   const dir = mkdtempSync(join(tmpdir(), 'payments-mariadb-'));
   const asRoot = process.getuid?.() === 0;
   if (asRoot) {
@@ -106,7 +107,8 @@ export async function startPrivateMariaDb(): Promise<PrivateServer> {
     execFileSync('mariadb-install-db', ['--no-defaults', `--datadir=${datadir}`, ...user, '--auth-root-authentication-method=normal', '--skip-test-db'], { stdio: 'pipe', timeout: 60_000 });
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
-    throw new Error(`mariadb-install-db failed: ${(error as { stderr?: Buffer }).stderr?.toString() ?? String(error)}`);
+    const stderr: unknown = typeof error === 'object' && error !== null && 'stderr' in error ? error.stderr : undefined;
+    throw new Error(`mariadb-install-db failed: ${stderr instanceof Buffer ? stderr.toString() : String(error)}`);
   }
   const port = await freePort();
   const url = `mysql://root@127.0.0.1:${port}/mysql`;

@@ -1,4 +1,4 @@
-import { ConflictError, Payments, type PaymentIntent } from '@payments/sdk';
+import { ConflictError, Payments, PaymentsError, type PaymentIntent } from '@payments/sdk';
 
 /** mulberry32: a small seeded PRNG, so a failing run replays with CLUSTER_SEED. */
 export function seededRandom(seed: number): () => number {
@@ -61,7 +61,7 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRec
   const plan = Array.from({ length: options.flows }, (_, index) => {
     const total = KINDS.reduce((sum, [, weight]) => sum + weight, 0);
     let pick = random() * total;
-    const kind = (KINDS.find(([, weight]) => (pick -= weight) < 0) ?? KINDS[0]!)[0];
+    const kind = (KINDS.find(([, weight]) => (pick -= weight) < 0) ?? KINDS[0])[0];
     return { index, kind, r: [random(), random(), random(), random()] as const };
   });
 
@@ -118,7 +118,7 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRec
         const codes = ['insufficient_funds', 'payer_cancelled', 'risk_blocked'];
         const intent = await createIntent(index, kind, amountOf(r[0]), ['failed'], replay);
         await attempt(index, intent.id, replay);
-        await op(() => payments.testHelpers.paymentIntents.simulate(intent.id, { outcome: 'failed', failure_code: codes[Math.floor(r[1] * codes.length)]! }, { idempotencyKey: key(index, 'simulate') }));
+        await op(() => payments.testHelpers.paymentIntents.simulate(intent.id, { outcome: 'failed', failure_code: codes[Math.floor(r[1] * codes.length)] }, { idempotencyKey: key(index, 'simulate') }));
         return;
       }
       case 'magic': {
@@ -183,13 +183,14 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRec
   let cursor = 0;
   const lanes = Array.from({ length: options.concurrency }, async () => {
     while (cursor < plan.length) {
-      const flow = plan[cursor]!;
+      const flow = plan[cursor];
       cursor += 1;
       try {
         await runFlow(flow);
       } catch (error) {
-        const e = error as { name?: string; code?: string; statusCode?: number; message?: string; requestId?: string };
-        record.errors.push(`flow ${flow.index} (${flow.kind}): ${e.name ?? 'Error'} ${e.statusCode ?? ''} ${e.code ?? ''} ${e.message ?? String(error)} ${e.requestId ?? ''}`);
+        const api = error instanceof PaymentsError ? error : undefined;
+        const [name, message] = error instanceof Error ? [error.name, error.message] : ['Error', String(error)];
+        record.errors.push(`flow ${flow.index} (${flow.kind}): ${name} ${api?.statusCode ?? ''} ${api?.code ?? ''} ${message} ${api?.requestId ?? ''}`);
       }
     }
   });

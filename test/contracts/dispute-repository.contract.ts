@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import test from 'ava';
-import type { AccountScope, Dispute, Mode } from '@payments/core';
+import { withoutUndefined, type AccountScope, type Dispute, type Mode } from '@payments/core';
 import { aScope, ids, T0 } from '../fixtures';
-import { sharedStorage, stripUndefined, type StorageAdapter } from './storage-adapters';
+import { sharedStorage, type StorageAdapter } from './storage-adapters';
 
 const at = (seconds: number): Date => new Date(T0.getTime() + seconds * 1000);
 
 function aDispute(scope: AccountScope, overrides: Partial<Dispute> = {}): Dispute {
-  return stripUndefined({
+  return withoutUndefined({
     id: `dp_${randomBytes(12).toString('hex')}`,
     merchantId: scope.merchantId,
     mode: scope.mode,
@@ -136,13 +136,13 @@ export function disputeRepositoryContract(adapter: StorageAdapter): void {
     const foreign = aDispute(aScope());
     await disputes.insert(foreign);
     const page = await disputes.list(scope, {}, { limit: 2 });
-    t.deepEqual(page.data.map((d) => d.id), [made[4]!.id, made[3]!.id]);
+    t.deepEqual(page.data.map((d) => d.id), [made[4].id, made[3].id]);
     t.true(page.hasMore);
-    const rest = await disputes.list(scope, {}, { limit: 10, startingAfter: made[3]!.id });
-    t.deepEqual(rest.data.map((d) => d.id), [made[2]!.id, made[1]!.id, made[0]!.id]);
+    const rest = await disputes.list(scope, {}, { limit: 10, startingAfter: made[3].id });
+    t.deepEqual(rest.data.map((d) => d.id), [made[2].id, made[1].id, made[0].id]);
     t.false(rest.hasMore);
-    t.deepEqual((await disputes.list(scope, { status: 'opened' }, { limit: 10 })).data.map((d) => d.id), [made[4]!.id, made[0]!.id]);
-    t.deepEqual((await disputes.list(scope, { status: 'opened' }, { limit: 10, startingAfter: made[3]!.id })).data.map((d) => d.id), [made[0]!.id]);
+    t.deepEqual((await disputes.list(scope, { status: 'opened' }, { limit: 10 })).data.map((d) => d.id), [made[4].id, made[0].id]);
+    t.deepEqual((await disputes.list(scope, { status: 'opened' }, { limit: 10, startingAfter: made[3].id })).data.map((d) => d.id), [made[0].id]);
     const error = await t.throwsAsync(disputes.list(scope, {}, { limit: 10, startingAfter: foreign.id }));
     t.like(error, { code: 'invalid_parameter', param: 'starting_after' });
   });

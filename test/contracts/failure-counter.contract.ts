@@ -100,11 +100,15 @@ export function failureCounterContract(name: string, create: () => FailureCounte
   test(`${name}: release takes back its own slot only; an unknown or released slot is ignored`, async (t) => {
     const failures = create();
     const key = uniqueKey('release');
-    const slots = [];
-    for (let i = 0; i < 3; i += 1) slots.push((await failures.reserve(key, at(i), WINDOW)).slot as string);
-    await failures.release(key, slots[1] as string);
+    const slots: string[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const { slot } = await failures.reserve(key, at(i), WINDOW);
+      if (slot === undefined) throw new Error('a key under its limit takes a slot');
+      slots.push(slot);
+    }
+    await failures.release(key, slots[1]);
     t.deepEqual(await failures.check(key, at(10), WINDOW), { failures: 2, blockedForMs: 0 });
-    await failures.release(key, slots[1] as string);
+    await failures.release(key, slots[1]);
     await failures.release(key, 'no-such-slot');
     await failures.release(uniqueKey('release-unknown-key'), 'no-such-slot');
     t.is((await failures.check(key, at(10), WINDOW)).failures, 2);

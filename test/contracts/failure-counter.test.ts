@@ -25,14 +25,14 @@ if (redisTestUrl !== undefined) {
   test('redis: processes on separate connections count into one tally', async (t) => {
     const counters = [new RedisFailureCounter(redis.shared(), { keyPrefix }), new RedisFailureCounter(await connect(), { keyPrefix })];
     const now = new Date('2026-09-01T00:00:00Z');
-    await Promise.all(Array.from({ length: 10 }, (_, i) => counters[i % 2]!.record('shared', now, SIGN_IN_FAILURE_WINDOW)));
+    await Promise.all(Array.from({ length: 10 }, (_, i) => counters[i % 2].record('shared', now, SIGN_IN_FAILURE_WINDOW)));
     for (const counter of counters) t.deepEqual(await counter.check('shared', now, SIGN_IN_FAILURE_WINDOW), { failures: 10, blockedForMs: SIGN_IN_FAILURE_WINDOW.windowMs });
   });
 
   test('redis: a burst of reserves from processes on separate connections gets at most limit slots in all', async (t) => {
     const counters = [new RedisFailureCounter(redis.shared(), { keyPrefix }), new RedisFailureCounter(await connect(), { keyPrefix })];
     const now = new Date('2026-09-01T00:00:00Z');
-    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => counters[i % 2]!.reserve('shared-burst', now, SIGN_IN_FAILURE_WINDOW)));
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => counters[i % 2].reserve('shared-burst', now, SIGN_IN_FAILURE_WINDOW)));
     t.is(answers.filter((answer) => answer.slot !== undefined).length, SIGN_IN_FAILURE_WINDOW.limit);
   });
 

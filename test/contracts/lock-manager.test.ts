@@ -32,7 +32,7 @@ if (redisTestUrl !== undefined) {
     let maxActive = 0;
     await Promise.all(
       Array.from({ length: 6 }, (_, i) =>
-        managers[i % 2]!.withLock('two-clients', 2_000, async () => {
+        managers[i % 2].withLock('two-clients', 2_000, async () => {
           active += 1;
           maxActive = Math.max(maxActive, active);
           await new Promise((resolve) => setTimeout(resolve, 5));

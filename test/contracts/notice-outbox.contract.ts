@@ -28,11 +28,11 @@ export function noticeOutboxContract(adapter: StorageAdapter): void {
       const batch = [aNotice(), aNotice(), aNotice()];
       for (const notice of batch) await notices.append(notice);
       t.deepEqual((await notices.pending(2)).map((n) => n.id), [batch[0]?.id, batch[1]?.id]);
-      t.true(await notices.markSent(batch[0]?.id as string, later(1000)));
-      t.false(await notices.markSent(batch[0]?.id as string, later(2000)), 'already sent');
+      t.true(await notices.markSent(batch[0]?.id, later(1000)));
+      t.false(await notices.markSent(batch[0]?.id, later(2000)), 'already sent');
       t.false(await notices.markSent('ntc_UNKNOWN', later(2000)));
       t.deepEqual((await notices.pending(10)).map((n) => n.id), [batch[1]?.id, batch[2]?.id]);
-      const [sent] = (await notices.listForMerchant(batch[0]?.merchantId as string, 1));
+      const [sent] = await notices.listForMerchant(batch[0]?.merchantId, 1);
       t.deepEqual(sent?.sentAt, later(1000), 'the first time stays');
     });
   });

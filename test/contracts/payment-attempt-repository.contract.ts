@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import test from 'ava';
-import type { AccountScope, PaymentAttempt } from '@payments/core';
+import { withoutUndefined, type AccountScope, type PaymentAttempt } from '@payments/core';
 import { aScope, ids, T0 } from '../fixtures';
-import { sharedStorage, stripUndefined, withOwnStorage, type StorageAdapter } from './storage-adapters';
+import { sharedStorage, withOwnStorage, type StorageAdapter } from './storage-adapters';
 
 const at = (seconds: number): Date => new Date(T0.getTime() + seconds * 1000);
 
 function anAttempt(scope: AccountScope, paymentIntentId: string, overrides: Partial<PaymentAttempt> = {}): PaymentAttempt {
-  return stripUndefined({
+  return withoutUndefined({
     id: `pa_${randomBytes(12).toString('hex')}`,
     paymentIntentId,
     merchantId: scope.merchantId,

@@ -142,7 +142,7 @@ export function paymentIntentRepositoryContract(adapter: StorageAdapter): void {
     const won = results.filter((result) => result.status === 'fulfilled');
     t.is(won.length, 1);
     for (const result of results) {
-      if (result.status === 'rejected') t.is((result.reason as CoreError).code, 'concurrent_update');
+      if (result.status === 'rejected') t.like(result.reason, { code: 'concurrent_update' });
     }
     t.is((await intents.findById(scope, intent.id))?.version, 1);
   });
@@ -197,7 +197,7 @@ export function paymentIntentRepositoryContract(adapter: StorageAdapter): void {
 
     const page = await intents.list(scope, { status: 'created' }, { limit: 1 });
     t.true(page.hasMore);
-    const next = await intents.list(scope, { status: 'created' }, { limit: 1, startingAfter: made[3]?.id as string });
+    const next = await intents.list(scope, { status: 'created' }, { limit: 1, startingAfter: made[3]?.id });
     t.deepEqual(idsOf(next), [made[2]?.id], 'a cursor the filter would not keep still positions the page');
   });
 
@@ -218,7 +218,7 @@ export function paymentIntentRepositoryContract(adapter: StorageAdapter): void {
     await insertMany(intents, scope, 1);
     const [otherMode] = await insertMany(intents, aScope('live', scope.merchantId), 1);
     const [otherMerchant] = await insertMany(intents, aScope('test'), 1);
-    for (const cursor of [ids.paymentIntent(), otherMode?.id as string, otherMerchant?.id as string]) {
+    for (const cursor of [ids.paymentIntent(), otherMode?.id, otherMerchant?.id]) {
       const error = await t.throwsAsync(intents.list(scope, {}, { limit: 10, startingAfter: cursor }), { instanceOf: CoreError });
       t.is(error?.code, 'invalid_parameter');
       t.is(error?.category, 'validation');
@@ -290,7 +290,8 @@ export function paymentIntentRepositoryContract(adapter: StorageAdapter): void {
     const intent = aPaymentIntent(scope, { metadata });
     await intents.insert(intent);
     metadata['order'] = 'changed after insert';
-    const read = (await intents.findById(scope, intent.id)) as PaymentIntent;
+    const read = await intents.findById(scope, intent.id);
+    if (!read) return t.fail('the inserted intent is not found');
     (read.metadata as Record<string, string>)['order'] = 'changed after read';
     read.created.setTime(0);
     const again = await intents.findById(scope, intent.id);

@@ -6,7 +6,7 @@ import type { RateLimitDecision, RateLimiter } from '@payments/core';
 export interface TimedLimiter {
   readonly limiter: RateLimiter;
   /** Lets `ms` pass: real time for Redis (its clock), a fake clock's step for in-process adapters. */
-  wait(ms: number): Promise<void>;
+  readonly wait: (ms: number) => Promise<void>;
 }
 
 /** Real time, for adapters whose clock is not ours to move. */

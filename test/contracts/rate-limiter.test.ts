@@ -60,7 +60,7 @@ if (redisTestUrl !== undefined) {
 
   test('redis: processes on separate connections share one bucket', async (t) => {
     const limiters = [new RedisRateLimiter(redis.shared(), { keyPrefix }), new RedisRateLimiter(await connect(), { keyPrefix })];
-    const decisions = await Promise.all(Array.from({ length: 8 }, (_, i) => limiters[i % 2]!.consume('shared', 5)));
+    const decisions = await Promise.all(Array.from({ length: 8 }, (_, i) => limiters[i % 2].consume('shared', 5)));
     t.is(decisions.filter((d) => d.allowed).length, 5);
   });
 

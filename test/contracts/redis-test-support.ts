@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import net from 'node:net';
 import test from 'ava';
 import { connectRedis, disconnectRedis, type RedisClient } from '@payments/locks-redis';
+import { listeningPort } from '@payments/node-runtime';
 
 /** Set to run the Redis half of the contract suites, e.g. redis://127.0.0.1:6379. */
 export const redisTestUrl: string | undefined = process.env['PAYMENTS_TEST_REDIS_URL'] || undefined;
@@ -58,7 +59,7 @@ export class TcpRelay {
       server.once('error', reject);
       server.listen(this.port, '127.0.0.1', () => resolve());
     });
-    this.port = (server.address() as net.AddressInfo).port;
+    this.port = listeningPort(server);
     this.server = server;
   }
 
@@ -90,9 +91,9 @@ export interface RedisSuite {
   readonly target: { host: string; port: number };
   readonly keyPrefix: string;
   /** The client opened before the suite; its keys under `keyPrefix` are deleted after it. */
-  shared(): RedisClient;
+  readonly shared: () => RedisClient;
   /** Opens another client (to `to`, e.g. a relay); every client is closed after the suite. */
-  connect(to?: string): Promise<RedisClient>;
+  readonly connect: (to?: string) => Promise<RedisClient>;
 }
 
 /**

@@ -6,12 +6,13 @@ import {
   paymentPosting,
   platformAccount,
   releasePosting,
+  withoutUndefined,
   type Settlement,
   type SettlementDeps,
 } from '@payments/core';
 import { CryptoRandomSource, SystemClock } from '@payments/node-runtime';
 import { aMerchant, aPaymentIntent, T0 } from '../fixtures';
-import { sqlStorageAdapter, stripUndefined } from './storage-adapters';
+import { sqlStorageAdapter } from './storage-adapters';
 
 /**
  * The database alone keeps two settlements from covering one payment: these run the creation
@@ -27,7 +28,7 @@ test(`${sqlStorageAdapter.name}: ten settlements racing for the same available f
     const scope = { merchantId: merchant.id, mode: 'test' as const };
     const nets = [9_700, 19_400, 29_100, 38_800];
     const intents = nets.map((net) =>
-      stripUndefined(
+      withoutUndefined(
         aPaymentIntent(scope, {
           status: 'channel_settled',
           net: { amount: net, currency: 'THB' },

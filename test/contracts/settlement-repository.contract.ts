@@ -1,8 +1,8 @@
 import test from 'ava';
 import { randomBytes } from 'node:crypto';
-import type { AccountScope, Dispute, PaymentIntent, Settlement } from '@payments/core';
+import { withoutUndefined, type AccountScope, type Dispute, type PaymentIntent, type Settlement } from '@payments/core';
 import { aMerchant, aPaymentIntent, aPayoutDestination, aScope, T0 } from '../fixtures';
-import { sharedStorage, stripUndefined, withOwnStorage, type StorageAdapter } from './storage-adapters';
+import { sharedStorage, withOwnStorage, type StorageAdapter } from './storage-adapters';
 
 const at = (ms: number): Date => new Date(T0.getTime() + ms);
 const HOUR = 3_600_000;
@@ -33,7 +33,7 @@ function aSettlement(scope: AccountScope, overrides: Partial<Settlement> = {}): 
 
 /** A channel-settled intent released at `releasedAt`, as the release timer leaves it. */
 function aReleasedIntent(scope: AccountScope, releasedAt: Date, overrides: Partial<PaymentIntent> = {}): PaymentIntent {
-  return stripUndefined(aPaymentIntent(scope, {
+  return withoutUndefined(aPaymentIntent(scope, {
     status: 'channel_settled',
     fee: { amount: 300, currency: 'THB' },
     net: { amount: 9700, currency: 'THB' },

@@ -28,7 +28,7 @@ test(title('of 20 concurrent units of work inserting one merchant_order_id exact
   for (const result of results) {
     if (result.status === 'rejected') {
       t.true(result.reason instanceof CoreError, String(result.reason));
-      t.is((result.reason as CoreError).code, 'merchant_order_id_taken');
+      t.like(result.reason, { code: 'merchant_order_id_taken' });
     }
   }
   const listed = await intents.list(scope, {}, { limit: 100 });

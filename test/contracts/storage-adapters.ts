@@ -63,8 +63,3 @@ export async function withOwnStorage<T>(adapter: StorageAdapter, fn: (storage: S
     await harness.destroy();
   }
 }
-
-/** The value without its undefined properties: how every adapter returns entities. */
-export function stripUndefined<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as T;
-}

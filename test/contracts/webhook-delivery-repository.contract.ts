@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import test from 'ava';
-import { afterAttempt, armResend, CoreError, publishEvent, type PlatformKey, type StoragePorts, type WebhookDelivery } from '@payments/core';
+import { afterAttempt, armResend, CoreError, publishEvent, withoutUndefined, type PlatformKey, type StoragePorts, type WebhookDelivery } from '@payments/core';
 import { CryptoRandomSource } from '@payments/node-runtime';
 import { aScope, anEvent, aWebhookEndpoint, T0 } from '../fixtures';
-import { sharedStorage, stripUndefined, withOwnStorage, type StorageAdapter } from './storage-adapters';
+import { sharedStorage, withOwnStorage, type StorageAdapter } from './storage-adapters';
 
 const random = new CryptoRandomSource();
 const MIN = 60_000;
@@ -30,7 +30,7 @@ export function webhookDeliveryRepositoryContract(adapter: StorageAdapter): void
     const s = storage();
     const scope = aScope();
     const { delivery } = await queue(s, scope);
-    t.deepEqual(await s.webhookDeliveries.findById(scope, delivery.id), stripUndefined(delivery));
+    t.deepEqual(await s.webhookDeliveries.findById(scope, delivery.id), withoutUndefined(delivery));
     t.is(await s.webhookDeliveries.findById(aScope(), delivery.id), undefined, "another merchant's is unknown");
     await t.throwsAsync(
       s.uow.run(async () => {
@@ -65,8 +65,8 @@ export function webhookDeliveryRepositoryContract(adapter: StorageAdapter): void
       const lease = new Date(T0.getTime() + MIN);
       const claimed = await s.webhookDeliveries.claimDue('test', T0, lease, 10);
       t.is(claimed.length, 1);
-      t.is(claimed[0]!.event.id, eventId);
-      t.is(claimed[0]!.delivery.lockedUntil?.getTime(), lease.getTime());
+      t.is(claimed[0].event.id, eventId);
+      t.is(claimed[0].delivery.lockedUntil?.getTime(), lease.getTime());
       t.deepEqual(await s.webhookDeliveries.claimDue('test', T0, lease, 10), [], 'leased');
       // The lease runs out (the worker died); another pass takes it over.
       const later = new Date(lease.getTime() + 1);
@@ -199,7 +199,7 @@ export function webhookDeliveryRepositoryContract(adapter: StorageAdapter): void
   test(title('PlatformKeyRepository: concurrent first keys make exactly one; rotated keys list after it'), async (t) => {
     await withOwnStorage(adapter, async (s) => {
       const results = await Promise.all(Array.from({ length: 5 }, () => s.platformKeys.insertFirst(aPlatformKey(T0))));
-      t.true(results.every((keys) => keys.length === 1 && keys[0]!.id === results[0]![0]!.id));
+      t.true(results.every((keys) => keys.length === 1 && keys[0].id === results[0][0].id));
       const rotated = aPlatformKey(new Date(T0.getTime() + 1000));
       await s.platformKeys.insert(rotated);
       const keys = await s.platformKeys.list();

@@ -2,6 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { textAt } from '../fixtures';
 import { REPO_ROOT, runAdmin } from './process';
 
 /** The built `payments` command, run as users run it: `node cli/dist/src/main.js`. */
@@ -17,7 +18,10 @@ export interface CliRun {
  * A sandbox for the CLI: its own config dir (PAYMENTS_CONFIG_DIR) and the service's base URL,
  * and nothing else from this process's environment, so a developer's own profile never leaks in.
  */
-export function cliEnvironment(baseUrl: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+/** The CLI's environment: its own HOME and configuration directory, pointed at one service. */
+export type CliEnvironment = NodeJS.ProcessEnv & { readonly PAYMENTS_CONFIG_DIR: string };
+
+export function cliEnvironment(baseUrl: string, extra: NodeJS.ProcessEnv = {}): CliEnvironment {
   return {
     PATH: process.env.PATH,
     HOME: mkdtempSync(join(tmpdir(), 'payments-cli-home-')),
@@ -82,5 +86,5 @@ export function startCli(env: NodeJS.ProcessEnv, args: string[]): CliProcess {
 export async function createMerchant(serviceEnv: NodeJS.ProcessEnv, name: string, schedule = 'manual'): Promise<string> {
   const admin = await runAdmin(serviceEnv, ['merchant', 'create', '--name', name, '--email', `cli-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`, '--password', 'correct horse battery staple', '--schedule', schedule]);
   if (admin.code !== 0) throw new Error(admin.stderr);
-  return (JSON.parse(admin.stdout) as { test_api_key: string }).test_api_key;
+  return textAt(JSON.parse(admin.stdout), 'test_api_key');
 }

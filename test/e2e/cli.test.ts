@@ -1,8 +1,9 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
-import { Payments, type Dispute, type PaymentIntent, type Settlement } from '@payments/sdk';
-import { cliEnvironment, createMerchant, runCli } from './cli-process';
+import { Payments } from '@payments/sdk';
+import { jsonAt, textAt } from '../fixtures';
+import { cliEnvironment, createMerchant, runCli, type CliEnvironment } from './cli-process';
 import { serviceEnvironment, startService, type RunningService, type ServiceEnvironment } from './process';
 
 /*
@@ -13,7 +14,7 @@ import { serviceEnvironment, startService, type RunningService, type ServiceEnvi
 let environment: ServiceEnvironment;
 let service: RunningService;
 let key: string;
-let env: NodeJS.ProcessEnv;
+let env: CliEnvironment;
 let payments: Payments;
 
 test.before(async () => {
@@ -37,28 +38,29 @@ test.serial('login checks the key, stores it in a 0600 file in a 0700 dir and ne
 
   const run = await runCli(env, ['login', '--api-key', key, '--json']);
   t.is(run.code, 0, run.stderr);
-  const dir = env.PAYMENTS_CONFIG_DIR as string;
+  const dir = env.PAYMENTS_CONFIG_DIR;
   const file = join(dir, 'config.json');
   t.deepEqual(JSON.parse(run.stdout), { profile: 'default', mode: 'test', key_prefix: `${key.slice(0, 16)}…`, api_base: service.baseUrl, config: file });
   t.is(run.stderr, `Logged in: profile default uses ${key.slice(0, 16)}… at ${service.baseUrl}.\n`);
   t.false(run.stdout.includes(key) || run.stderr.includes(key), 'the key is never printed');
   t.is(statSync(file).mode & 0o777, 0o600);
   t.is(statSync(dir).mode & 0o777, 0o700);
-  t.is((JSON.parse(readFileSync(file, 'utf8')) as { profiles: Record<string, { api_key: string }> }).profiles.default?.api_key, key);
+  t.is(jsonAt(JSON.parse(readFileSync(file, 'utf8')), 'profiles', 'default', 'api_key'), key);
 });
 
 test.serial('--json prints the API object; tables otherwise; data on stdout only', async (t) => {
   const created = await runCli(env, ['payment-intents', 'create', '--amount', '12345', '--currency', 'THB', '--merchant-order-id', 'cli-order-1', '--metadata', 'cart=42', '--json']);
   t.is(created.code, 0, created.stderr);
   t.is(created.stderr, '');
-  const intent = JSON.parse(created.stdout) as PaymentIntent;
+  const intent: unknown = JSON.parse(created.stdout);
   t.like(intent, { object: 'payment_intent', amount: 12345, currency: 'THB', merchant_order_id: 'cli-order-1', status: 'created', metadata: { cart: '42' } });
-  t.regex(intent.checkout_url ?? '', /\/c\//);
+  t.regex(textAt(intent, 'checkout_url'), /\/c\//);
+  const intentId = textAt(intent, 'id');
 
-  const got = await runCli(env, ['payment-intents', 'get', intent.id, '--json']);
+  const got = await runCli(env, ['payment-intents', 'get', intentId, '--json']);
   t.is(got.code, 0);
   t.is(got.stderr, '');
-  t.deepEqual(JSON.parse(got.stdout), await payments.paymentIntents.retrieve(intent.id));
+  t.deepEqual(JSON.parse(got.stdout), await payments.paymentIntents.retrieve(intentId));
 
   const table = await runCli(env, ['payment-intents', 'list', '--limit', '1']);
   t.is(table.code, 0);
@@ -66,7 +68,7 @@ test.serial('--json prints the API object; tables otherwise; data on stdout only
   t.is(lines.length, 3, table.stdout);
   t.is(lines[2], '');
   t.deepEqual(lines[0]?.split(/ {2,}/), ['ID', 'STATUS', 'AMOUNT', 'CURRENCY', 'ORDER', 'CREATED']);
-  t.deepEqual(lines[1]?.split(/ {2,}/), [intent.id, 'created', '12345', 'THB', 'cli-order-1', intent.created]);
+  t.deepEqual(lines[1]?.split(/ {2,}/), [intentId, 'created', '12345', 'THB', 'cli-order-1', textAt(intent, 'created')]);
   t.is(table.stderr, '');
 
   const balance = await runCli(env, ['balance', '--json']);
@@ -118,24 +120,24 @@ test.serial('trigger scenarios end in the expected states', async (t) => {
   // settlement.paid first: a lost dispute later takes money from the available balance.
   const settled = await runCli(env, ['trigger', 'settlement.paid', '--json']);
   t.is(settled.code, 0, settled.stderr);
-  const settlement = (JSON.parse(settled.stdout) as { objects: { settlement: Settlement } }).objects.settlement;
-  t.like(await payments.settlements.retrieve(settlement.id), { status: 'paid', payments: 1 });
-  t.regex(settled.stderr, /^Running settlement\.paid: [^\n]+\n(  \d\/6 [^\n]+\n){6}$/);
+  const settlementId = textAt(JSON.parse(settled.stdout), 'objects', 'settlement', 'id');
+  t.like(await payments.settlements.retrieve(settlementId), { status: 'paid', payments: 1 });
+  t.regex(settled.stderr, /^Running settlement\.paid: [^\n]+\n( {2}\d\/6 [^\n]+\n){6}$/);
 
-  const expectations: Array<[string, string, (objects: Record<string, { id: string }>) => Promise<unknown>]> = [
-    ['payment.succeeded', 'succeeded', async (o) => t.true(['succeeded', 'channel_settled'].includes((await payments.paymentIntents.retrieve(o.payment_intent!.id)).status))],
-    ['payment.failed', 'failed', async (o) => t.is((await payments.paymentIntents.retrieve(o.payment_intent!.id)).status, 'failed')],
-    ['payment.canceled', 'canceled', async (o) => t.is((await payments.paymentIntents.retrieve(o.payment_intent!.id)).status, 'canceled')],
-    ['payment.expired', 'expired', async (o) => t.is((await payments.paymentIntents.retrieve(o.payment_intent!.id)).status, 'expired')],
-    ['dispute.lost', 'lost', async (o) => t.is((await payments.disputes.retrieve(o.dispute!.id)).status, 'lost')],
-    ['dispute.won', 'won', async (o) => t.like(await payments.disputes.retrieve(o.dispute!.id), { status: 'won', evidence: { note: 'Delivered and signed for' } } as Partial<Dispute>)],
+  const expectations: Array<[string, string, (objects: unknown) => Promise<unknown>]> = [
+    ['payment.succeeded', 'succeeded', async (o) => t.true(['succeeded', 'channel_settled'].includes((await payments.paymentIntents.retrieve(textAt(o, 'payment_intent', 'id'))).status))],
+    ['payment.failed', 'failed', async (o) => t.is((await payments.paymentIntents.retrieve(textAt(o, 'payment_intent', 'id'))).status, 'failed')],
+    ['payment.canceled', 'canceled', async (o) => t.is((await payments.paymentIntents.retrieve(textAt(o, 'payment_intent', 'id'))).status, 'canceled')],
+    ['payment.expired', 'expired', async (o) => t.is((await payments.paymentIntents.retrieve(textAt(o, 'payment_intent', 'id'))).status, 'expired')],
+    ['dispute.lost', 'lost', async (o) => t.is((await payments.disputes.retrieve(textAt(o, 'dispute', 'id'))).status, 'lost')],
+    ['dispute.won', 'won', async (o) => t.like(await payments.disputes.retrieve(textAt(o, 'dispute', 'id')), { status: 'won', evidence: { note: 'Delivered and signed for' } })],
   ];
   for (const [scenario, , check] of expectations) {
     const run = await runCli(env, ['trigger', scenario, '--json']);
     t.is(run.code, 0, `${scenario}: ${run.stderr}`);
-    const output = JSON.parse(run.stdout) as { scenario: string; objects: Record<string, { id: string }> };
-    t.is(output.scenario, scenario);
-    await check(output.objects);
+    const output: unknown = JSON.parse(run.stdout);
+    t.is(jsonAt(output, 'scenario'), scenario);
+    await check(jsonAt(output, 'objects'));
   }
 
   const unknown = await runCli(env, ['trigger', 'payment.refunded']);
@@ -157,7 +159,7 @@ test.serial('wait returns the intent once it gets there, and times out with exit
   const done = await waiting;
   t.is(done.code, 0, done.stderr);
   t.is(done.stderr, '');
-  t.true(['succeeded', 'channel_settled'].includes((JSON.parse(done.stdout) as PaymentIntent).status));
+  t.true(['succeeded', 'channel_settled'].includes(textAt(JSON.parse(done.stdout), 'status')));
 
   const canceled = await payments.paymentIntents.create({ amount: 5000, currency: 'THB', merchant_order_id: `cli-wait-c-${Date.now()}` });
   await runCli(env, ['payment-intents', 'cancel', canceled.id]);
@@ -170,7 +172,7 @@ test.serial('every command has --help with an example', async (t) => {
   const overview = await runCli(env, ['--help']);
   t.is(overview.code, 0);
   const section = overview.stdout.split('\nCommands:\n')[1]?.split('\n\n')[0] ?? '';
-  const commands = [...section.matchAll(/^  ([a-z-]+(?: [a-z-]+)?)  +[A-Z]/gm)].map((match) => match[1] as string);
+  const commands = [...section.matchAll(/^ {2}([a-z-]+(?: [a-z-]+)?)  +[A-Z]/gm)].map((match) => match[1]);
   t.is(commands.length, section.split('\n').length);
   t.true(commands.length >= 23, commands.join(','));
   for (const command of commands) {

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { buildContainer, createLogger, loadConfig } from '@payments/api';
 import { CreateMerchant, PaymentAttemptRepository, PaymentIntentRepository, RecordChannelReport, type PaymentAttempt, type PaymentIntent } from '@payments/core';
+import { jsonAt, listAt } from '../fixtures';
 import { runAdmin, serviceEnvironment, type ServiceEnvironment } from './process';
 
 let environment: ServiceEnvironment;
@@ -20,7 +21,7 @@ async function payTwice(): Promise<{ intent: PaymentIntent; paying: PaymentAttem
     const now = new Date();
     const intent: PaymentIntent = { id: `pi_Twice${Date.now()}`, merchantId: merchant.id, mode: 'test', amount: 42_000, currency: 'THB', merchantOrderId: 'twice-1', status: 'failed', metadata: {}, created: now, updated: now, version: 0 };
     await app.get<PaymentIntentRepository>(PaymentIntentRepository).insert(intent);
-    const attempt = (id: string, status: PaymentAttempt['status']): PaymentAttempt => ({
+    const attempt = (id: string, status: PaymentAttempt['status']): PaymentAttempt & { channelOrderId: string } => ({
       id,
       paymentIntentId: intent.id,
       merchantId: merchant.id,
@@ -40,7 +41,7 @@ async function payTwice(): Promise<{ intent: PaymentIntent; paying: PaymentAttem
     const attempts = app.get<PaymentAttemptRepository>(PaymentAttemptRepository);
     await attempts.insert(late);
     await attempts.insert(paying);
-    const paid = (a: PaymentAttempt) => ({ channelOrderId: a.channelOrderId as string, reference: a.id, status: 'paid' as const, amount: a.amount, currency: a.currency });
+    const paid = (a: PaymentAttempt & { channelOrderId: string }) => ({ channelOrderId: a.channelOrderId, reference: a.id, status: 'paid' as const, amount: a.amount, currency: a.currency });
     await app.get(RecordChannelReport).execute({ attempt: paying, report: paid(paying) });
     await app.get(RecordChannelReport).execute({ attempt: late, report: paid(late) });
     return { intent, paying, late };
@@ -57,7 +58,7 @@ test('payments duplicates lists what payers paid twice, for the operator to refu
   const { intent, paying, late } = await payTwice();
   const listed = await runAdmin(environment.env, ['payments', 'duplicates', '--limit', '10']);
   t.is(listed.code, 0, listed.stderr);
-  const { duplicate_payments: duplicates } = JSON.parse(listed.stdout) as { duplicate_payments: Record<string, unknown>[] };
+  const duplicates = listAt(JSON.parse(listed.stdout), 'duplicate_payments');
   t.is(duplicates.length, 1);
   t.like(duplicates[0], {
     payment_attempt: late.id,
@@ -71,7 +72,7 @@ test('payments duplicates lists what payers paid twice, for the operator to refu
     channel_order_id: late.channelOrderId,
     ledger_cause: `duplicate_payment:${late.id}`,
   });
-  t.regex(String(duplicates[0]!.succeeded_at), /^\d{4}-\d{2}-\d{2}T/);
+  t.regex(String(jsonAt(duplicates, 0, 'succeeded_at')), /^\d{4}-\d{2}-\d{2}T/);
 
   const verified = await runAdmin(environment.env, ['ledger', 'verify']);
   t.is(verified.code, 0, verified.stdout);

@@ -1,5 +1,6 @@
 import test from 'ava';
 import { OtplibOneTimeCodes } from '@payments/otp';
+import { jsonAt, listAt, numberAt, textAt } from '../fixtures';
 import { runAdmin, serviceEnvironment, startService, type RunningService, type ServiceEnvironment } from './process';
 import { startSandbox, startTlsFront, type SandboxProcess, type TlsFront } from './sandbox-process';
 
@@ -46,7 +47,7 @@ let requests = 0;
 /** Every answer the test saw; none may be a 5xx. */
 const statuses: Array<{ path: string; status: number }> = [];
 
-async function call(path: string, init: { method?: string; key?: string; cookie?: string; body?: unknown } = {}): Promise<{ status: number; json: Record<string, any>; cookie?: string }> {
+async function call(path: string, init: { method?: string; key?: string; cookie?: string; body?: unknown } = {}): Promise<{ status: number; json: unknown; cookie?: string }> {
   const method = init.method ?? 'GET';
   const res = await fetch(`${service.baseUrl}${path}`, {
     method,
@@ -60,7 +61,8 @@ async function call(path: string, init: { method?: string; key?: string; cookie?
   });
   statuses.push({ path: `${method} ${path}`, status: res.status });
   const cookie = res.headers.get('set-cookie')?.split(';')[0];
-  return { status: res.status, json: (await res.json()) as Record<string, any>, ...(cookie ? { cookie } : {}) };
+  const json: unknown = await res.json();
+  return { status: res.status, json, ...(cookie ? { cookie } : {}) };
 }
 
 interface Shop {
@@ -73,8 +75,8 @@ async function createShop(name: string, currency: string): Promise<Shop> {
   const email = `${name.toLowerCase().replace(/[^a-z]+/g, '-')}-${Date.now()}@example.com`;
   const created = await runAdmin(service.env, ['merchant', 'create', '--name', name, '--email', email, '--password', PASSWORD, '--settlement-currency', currency, '--settlement-delay-days', '0', '--schedule', 'manual']);
   if (created.code !== 0) throw new Error(`merchant create: ${created.stderr}`);
-  const out = JSON.parse(created.stdout) as { merchant: { id: string }; test_api_key: string };
-  return { id: out.merchant.id, email, testKey: out.test_api_key };
+  const out: unknown = JSON.parse(created.stdout);
+  return { id: textAt(out, 'merchant', 'id'), email, testKey: textAt(out, 'test_api_key') };
 }
 
 /** Live mode the way an operator and a merchant open it: the admin CLI, then a live key from the dashboard. */
@@ -83,21 +85,22 @@ async function openLive(shop: Shop): Promise<string> {
   if (opened.code !== 0) throw new Error(`open-live: ${opened.stderr}`);
   const claimed = await call('/dashboard/v1/mfa', { method: 'POST', body: { email: shop.email, password: PASSWORD } });
   if (claimed.status !== 200) throw new Error(`mfa claim: ${JSON.stringify(claimed.json)}`);
-  const code = new OtplibOneTimeCodes().codeAt(claimed.json.secret as string, new Date());
+  const code = new OtplibOneTimeCodes().codeAt(textAt(claimed.json, 'secret'), new Date());
   const session = await call('/dashboard/v1/session', { method: 'POST', body: { email: shop.email, password: PASSWORD, code } });
   if (session.status !== 200 || !session.cookie) throw new Error(`sign-in: ${JSON.stringify(session.json)}`);
   const key = await call('/dashboard/v1/api_keys', { method: 'POST', cookie: session.cookie, body: { mode: 'live', name: 'e2e' } });
   if (key.status !== 201) throw new Error(`live key: ${JSON.stringify(key.json)}`);
-  return key.json.secret as string;
+  return textAt(key.json, 'secret');
 }
 
 /** An intent and its attempt; answers the intent id and the attempt. */
-async function payment(key: string, amount: number, currency: string, method: string): Promise<{ id: string; attempt: Record<string, any> }> {
+async function payment(key: string, amount: number, currency: string, method: string): Promise<{ id: string; attempt: unknown }> {
   const intent = await call('/v1/payment_intents', { method: 'POST', key, body: { amount, currency, merchant_order_id: `hostile-${Date.now()}-${++requests}` } });
   if (intent.status !== 201) throw new Error(`create ${amount} ${currency}: ${JSON.stringify(intent.json)}`);
-  const attempt = await call(`/v1/payment_intents/${intent.json.id}/attempts`, { method: 'POST', key, body: { payment_method: method } });
+  const id = textAt(intent.json, 'id');
+  const attempt = await call(`/v1/payment_intents/${id}/attempts`, { method: 'POST', key, body: { payment_method: method } });
   if (attempt.status !== 201) throw new Error(`attempt ${method}: ${JSON.stringify(attempt.json)}`);
-  return { id: intent.json.id as string, attempt: attempt.json };
+  return { id, attempt: attempt.json };
 }
 
 async function simulateSuccess(key: string, id: string): Promise<void> {
@@ -117,7 +120,10 @@ async function eventually<T>(what: string, read: () => Promise<T>, done: (value:
   return last;
 }
 
-const available = (balance: Record<string, any>, currency: string): number => (balance.available as Array<{ amount: number; currency: string }>).find((money) => money.currency === currency)?.amount ?? 0;
+function available(balance: unknown, currency: string): number {
+  const money = listAt(balance, 'available').find((entry) => jsonAt(entry, 'currency') === currency);
+  return money === undefined ? 0 : numberAt(money, 'amount');
+}
 
 test.serial("a test payment of 1 IDR settling in THB leaves every other merchant's payments, live included, settling, released and paid out", async (t) => {
   const hostile = await createShop('Hostile THB', 'THB');
@@ -137,9 +143,9 @@ test.serial("a test payment of 1 IDR settling in THB leaves every other merchant
   const sgdPayment = await payment(sgd.testKey, 2_500, 'SGD', 'paynow');
   await simulateSuccess(sgd.testKey, sgdPayment.id);
   const livePayment = await payment(liveKey, 20_000, 'THB', 'promptpay');
-  t.is(livePayment.attempt.channel, 'rest', 'live payments go through the rest channel');
+  t.is(jsonAt(livePayment.attempt, 'channel'), 'rest', 'live payments go through the rest channel');
   // The payer pays at the sandbox; its signed callback reaches the service, which confirms by query.
-  const orderId = /^SANDBOXQR\|(ord_[0-9a-f]+)\|/.exec(String(livePayment.attempt.next_action?.qr_data))?.[1];
+  const orderId = /^SANDBOXQR\|(ord_[0-9a-f]+)\|/.exec(String(jsonAt(livePayment.attempt, 'next_action', 'qr_data')))?.[1];
   t.truthy(orderId, 'the sandbox issued the QR');
   const paid = await fetch(`${sandbox.url}/sandbox/orders/${orderId}/pay`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
   t.is(paid.status, 200);
@@ -150,23 +156,24 @@ test.serial("a test payment of 1 IDR settling in THB leaves every other merchant
     [sgd.testKey, sgdPayment.id, 'SGD'],
     [liveKey, livePayment.id, 'THB'],
   ] as const) {
-    const settled = await eventually(`${id} reaching channel_settled`, async () => (await call(`/v1/payment_intents/${id}`, { key })).json, (intent) => intent.status === 'channel_settled');
+    const settled = await eventually(`${id} reaching channel_settled`, async () => (await call(`/v1/payment_intents/${id}`, { key })).json, (intent) => jsonAt(intent, 'status') === 'channel_settled');
     t.like(settled, { status: 'channel_settled', net: { currency } });
     // No settlement delay: released on the same or the next tick, so it shows as available.
-    const balance = await eventually(`${id}'s money becoming available`, async () => (await call('/v1/balance', { key })).json, (money) => available(money, currency) >= settled.net.amount);
-    t.is(available(balance, currency), settled.net.amount);
-    nets.set(id, settled.net.amount as number);
+    const net = numberAt(settled, 'net', 'amount');
+    const balance = await eventually(`${id}'s money becoming available`, async () => (await call('/v1/balance', { key })).json, (money) => available(money, currency) >= net);
+    t.is(available(balance, currency), net);
+    nets.set(id, net);
   }
 
   // And money still leaves: a manual settlement of the THB merchant is paid (test payouts pay at once).
   const settlement = await call('/v1/settlements', { method: 'POST', key: thb.testKey });
   t.is(settlement.status, 201, JSON.stringify(settlement.json));
-  const paidOut = await eventually('the settlement being paid', async () => (await call(`/v1/settlements/${settlement.json.id}`, { key: thb.testKey })).json, (st) => st.status === 'paid');
+  const paidOut = await eventually('the settlement being paid', async () => (await call(`/v1/settlements/${textAt(settlement.json, 'id')}`, { key: thb.testKey })).json, (st) => jsonAt(st, 'status') === 'paid');
   t.like(paidOut, { status: 'paid', payments: 1, amount: { amount: nets.get(thbPayment.id), currency: 'THB' } });
 
   // Whatever became of the 1 IDR payment, asking about it is never a server error, and the ledger holds.
   const tinyNow = await call(`/v1/payment_intents/${tiny.id}`, { key: hostile.testKey });
-  t.log(`the 1 IDR payment is ${tinyNow.json.status}, net ${JSON.stringify(tinyNow.json.net)}`);
+  t.log(`the 1 IDR payment is ${String(jsonAt(tinyNow.json, 'status'))}, net ${JSON.stringify(jsonAt(tinyNow.json, 'net'))}`);
   const verified = await runAdmin(service.env, ['ledger', 'verify']);
   t.is(verified.code, 0, verified.stdout);
   t.deepEqual(statuses.filter((seen) => seen.status >= 500), []);

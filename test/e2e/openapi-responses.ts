@@ -1,7 +1,6 @@
 import { ResponseValidator } from '@payments/api/dist/test/openapi/response-validator';
 import type { HttpClient, HttpRequest, HttpResponse } from '@payments/sdk';
-
-type Json = Record<string, any>;
+import { keysAt } from '../fixtures';
 
 /**
  * Holds every answer an e2e run got to the OpenAPI document the service serves: each body must
@@ -18,11 +17,12 @@ export class OpenApiResponses {
     return this.validator.seen;
   }
 
-  constructor(document: Json) {
+  constructor(document: unknown) {
+    if (typeof document !== 'object' || document === null) throw new TypeError('The OpenAPI document is not a JSON object.');
     this.validator = new ResponseValidator(document);
-    for (const [template, item] of Object.entries(document.paths as Json)) {
+    for (const template of keysAt(document, 'paths')) {
       const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`);
-      for (const method of Object.keys(item as Json)) this.routes.push({ method: method.toUpperCase(), template, pattern });
+      for (const method of keysAt(document, 'paths', template)) this.routes.push({ method: method.toUpperCase(), template, pattern });
     }
   }
 
@@ -44,7 +44,7 @@ export class OpenApiResponses {
     try {
       this.validator.check(method, route.template, status, JSON.parse(text));
     } catch (error) {
-      this.problems.push((error as Error).message);
+      this.problems.push(error instanceof Error ? error.message : String(error));
     }
   }
 }

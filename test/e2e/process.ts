@@ -1,20 +1,17 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import type { AddressInfo, Server, Socket } from 'node:net';
+import type { Server, Socket } from 'node:net';
 import { join, resolve } from 'node:path';
-import { freePort } from '@payments/node-runtime';
+import { freePort, listeningPort } from '@payments/node-runtime';
 import { createTestDatabase } from '@payments/storage-sql';
+import { textAt } from '../fixtures';
 
 export const REPO_ROOT = resolve(__dirname, '..', '..', '..');
 
-export interface RunningService {
+export interface RunningService extends SpawnedProcess {
   readonly baseUrl: string;
   readonly env: NodeJS.ProcessEnv;
-  /** Everything the process printed on stdout so far. */
-  output(): string;
-  /** SIGTERM, then the exit code. */
-  stop(): Promise<number | null>;
 }
 
 export interface ServiceEnvironment {
@@ -61,13 +58,15 @@ export async function serviceEnvironment(servers: { databaseServerUrl?: string; 
   };
 }
 
-interface SpawnedProcess {
-  output(): string;
+export interface SpawnedProcess {
+  /** Everything the process printed on stdout so far. */
+  readonly output: () => string;
   /** True until the process exited (on its own or stopped). */
-  running(): boolean;
-  stop(): Promise<number | null>;
+  readonly running: () => boolean;
+  /** SIGTERM, then the exit code. */
+  readonly stop: () => Promise<number | null>;
   /** SIGKILL: no shutdown at all, as when a machine dies; resolves once it exited. */
-  kill(): Promise<void>;
+  readonly kill: () => Promise<void>;
 }
 
 /** Starts `node <script> …args` from the repo root and waits until its stdout passes `isReady`. */
@@ -107,10 +106,12 @@ async function spawnUntilReady(env: NodeJS.ProcessEnv, script: string, args: str
 export async function spawnUntilListening(env: NodeJS.ProcessEnv, script: string, args: string[], message: string): Promise<SpawnedProcess & { url: string }> {
   const listening = (stdout: string): string | undefined => {
     const line = stdout.split('\n').find((l) => l.includes(`"${message}"`));
-    return line ? (JSON.parse(line) as { url: string }).url : undefined;
+    return line ? textAt(JSON.parse(line), 'url') : undefined;
   };
   const spawned = await spawnUntilReady(env, script, args, (stdout) => listening(stdout) !== undefined);
-  return { ...spawned, url: listening(spawned.output()) as string };
+  const url = listening(spawned.output());
+  if (url === undefined) throw new Error(`${script} is ready but its log does not say where it listens.`);
+  return { ...spawned, url };
 }
 
 /** Starts the API (by default `npm start`'s API + worker process) and waits until it listens. */
@@ -143,7 +144,7 @@ export { freePort };
  * Starts `server` on a port of 127.0.0.1 the system picks; `close` ends its open connections
  * rather than waiting for idle keep-alive ones, then stops it.
  */
-export async function listenOnLoopback(server: Server): Promise<{ port: number; close(): Promise<void> }> {
+export async function listenOnLoopback(server: Server): Promise<{ readonly port: number; readonly close: () => Promise<void> }> {
   const sockets = new Set<Socket>();
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
@@ -154,7 +155,7 @@ export async function listenOnLoopback(server: Server): Promise<{ port: number; 
     server.listen(0, '127.0.0.1', () => resolve());
   });
   return {
-    port: (server.address() as AddressInfo).port,
+    port: listeningPort(server),
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();

@@ -21,9 +21,9 @@ export interface ReadmeService {
   readonly environment: ServiceEnvironment;
   readonly service: RunningService;
   /** Text with the README's base URL pointed at the service under test (the one liberty taken). */
-  localize(text: string): string;
+  readonly localize: (text: string) => string;
   /** Runs a README's shell text with bash -euo pipefail at the repository root against the service. */
-  run(script: string, options?: { env?: NodeJS.ProcessEnv; timeoutMs?: number }): SpawnSyncReturns<string>;
+  readonly run: (script: string, options?: { env?: NodeJS.ProcessEnv; timeoutMs?: number }) => SpawnSyncReturns<string>;
 }
 
 /**

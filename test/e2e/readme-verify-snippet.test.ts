@@ -13,6 +13,7 @@ function readmeVerifier(): Verify {
   const section = /<!-- verify-snippet:start -->([\s\S]*?)<!-- verify-snippet:end -->/.exec(readme)?.[1] ?? '';
   const code = /```js\n([\s\S]*?)```/.exec(section)?.[1];
   if (code === undefined) throw new Error('README has no verify snippet between its markers');
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-type-assertion -- runs the README's JavaScript as a reader pastes it
   return new Function('require', `${code}\nreturn verifyWebhook;`)(require) as Verify;
 }
 

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import test from 'ava';
+import { jsonAt, textAt } from '../fixtures';
 import { serviceEnvironment, startService, type RunningService, type ServiceEnvironment } from './process';
 import { startSandbox, type SandboxProcess } from './sandbox-process';
 
@@ -29,7 +30,7 @@ test.before(async () => {
   });
   const match = /test API key:\s+(sk_test_[0-9A-Za-z]+)/.exec(service.output());
   if (!match) throw new Error(`no demo key printed:\n${service.output()}`);
-  key = match[1] as string;
+  key = match[1];
 });
 
 test.after.always(async () => {
@@ -40,7 +41,7 @@ test.after.always(async () => {
 
 let idempotencyKeys = 0;
 
-async function call(path: string, init: { method?: string; body?: unknown } = {}): Promise<{ status: number; json: Record<string, any> }> {
+async function call(path: string, init: { method?: string; body?: unknown } = {}): Promise<{ status: number; json: unknown }> {
   const method = init.method ?? 'GET';
   const res = await fetch(`${service.baseUrl}${path}`, {
     method,
@@ -51,15 +52,16 @@ async function call(path: string, init: { method?: string; body?: unknown } = {}
     },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
   });
-  return { status: res.status, json: (await res.json()) as Record<string, any> };
+  const json: unknown = await res.json();
+  return { status: res.status, json };
 }
 
-async function pollIntent(id: string, status: string, timeoutMs = 20_000): Promise<Record<string, any>> {
+async function pollIntent(id: string, status: string, timeoutMs = 20_000): Promise<unknown> {
   const deadline = Date.now() + timeoutMs;
-  let last: Record<string, any> = {};
+  let last: unknown = {};
   while (Date.now() < deadline) {
     last = (await call(`/v1/payment_intents/${id}`)).json;
-    if (last.status === status) return last;
+    if (jsonAt(last, 'status') === status) return last;
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`intent ${id} did not reach ${status}; last seen ${JSON.stringify(last)}`);
@@ -71,35 +73,35 @@ test.serial('a payment through the rest channel: placed at the sandbox, simulate
     body: { amount: 12345, currency: 'THB', merchant_order_id: `e2e-rest-${Date.now()}`, channel_preference: 'rest' },
   });
   t.is(intent.status, 201, JSON.stringify(intent.json));
-  const intentId = intent.json.id as string;
+  const intentId = textAt(intent.json, 'id');
 
   const attempt = await call(`/v1/payment_intents/${intentId}/attempts`, { method: 'POST', body: { payment_method: 'promptpay', channel: 'rest' } });
   t.is(attempt.status, 201, JSON.stringify(attempt.json));
   t.like(attempt.json, { object: 'payment_attempt', status: 'pending', channel: 'rest', amount: 12345, currency: 'THB' });
-  t.is(attempt.json.next_action?.type, 'qr_code');
+  t.is(jsonAt(attempt.json, 'next_action', 'type'), 'qr_code');
   // The payer scans the QR: the sandbox's QR payload names its order (docs/channels/rest.md, the sandbox).
-  const qr = /^SANDBOXQR\|(ord_[0-9a-f]+)\|12345\|THB$/.exec(String(attempt.json.next_action?.qr_data));
-  t.truthy(qr, 'the QR the sandbox issued reaches the merchant');
-  const orderId = (qr as RegExpExecArray)[1] as string;
-  t.is((await call(`/v1/payment_intents/${intentId}`)).json.status, 'requires_payment');
+  const qr = /^SANDBOXQR\|(ord_[0-9a-f]+)\|12345\|THB$/.exec(String(jsonAt(attempt.json, 'next_action', 'qr_data')));
+  const orderId = qr?.[1];
+  t.truthy(orderId, 'the QR the sandbox issued reaches the merchant');
+  t.is(jsonAt((await call(`/v1/payment_intents/${intentId}`)).json, 'status'), 'requires_payment');
 
   const simulated = await call(`/v1/test/payment_intents/${intentId}/simulate`, { method: 'POST', body: { outcome: 'succeeded' } });
   t.is(simulated.status, 409);
-  t.is(simulated.json.error?.code, 'simulation_unsupported');
+  t.is(jsonAt(simulated.json, 'error', 'code'), 'simulation_unsupported');
 
   const paid = await fetch(`${sandbox.url}/sandbox/orders/${orderId}/pay`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
   t.is(paid.status, 200);
-  const payment = (await paid.json()) as { order: { status: string }; callback: { delivered: boolean; status?: number } };
-  t.is(payment.order.status, 'paid');
-  t.true(payment.callback.delivered, `the service refused the sandbox's callback: HTTP ${payment.callback.status}`);
+  const payment: unknown = await paid.json();
+  t.is(jsonAt(payment, 'order', 'status'), 'paid');
+  t.is(jsonAt(payment, 'callback', 'delivered'), true, `the service refused the sandbox's callback: HTTP ${String(jsonAt(payment, 'callback', 'status'))}`);
 
   const succeeded = await pollIntent(intentId, 'succeeded');
-  t.is(succeeded.amount, 12345);
+  t.is(jsonAt(succeeded, 'amount'), 12345);
   const attempts = await call(`/v1/payment_intents/${intentId}/attempts`);
-  t.like(attempts.json.data?.[0], { id: attempt.json.id, status: 'succeeded', channel: 'rest' });
+  t.like(jsonAt(attempts.json, 'data', 0), { id: jsonAt(attempt.json, 'id'), status: 'succeeded', channel: 'rest' });
 
   const settled = await pollIntent(intentId, 'channel_settled');
-  t.is(settled.id, intentId);
+  t.is(jsonAt(settled, 'id'), intentId);
 });
 
 test.serial('the service refuses callbacks to the rest route that the sandbox did not sign', async (t) => {

@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
+import { listeningPort } from '@payments/node-runtime';
 import { spawnUntilListening } from './process';
 import { selfSigned } from './self-signed';
 
@@ -66,7 +67,7 @@ export async function startTlsFront(targetUrl: string): Promise<TlsFront> {
     server.listen(0, '127.0.0.1', () => resolve());
   });
   return {
-    url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: `https://127.0.0.1:${listeningPort(server)}`,
     caFile,
     close: async () => {
       for (const socket of sockets) socket.destroy();

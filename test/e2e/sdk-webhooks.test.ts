@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import test from 'ava';
 import { Payments, SignatureVerificationError } from '@payments/sdk';
+import { textAt } from '../fixtures';
 import { runAdmin, serviceEnvironment, startService, type RunningService, type ServiceEnvironment } from './process';
 import { insertWebhookEndpoint } from './webhook-endpoint-fixture';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver';
@@ -24,11 +25,11 @@ test.before(async () => {
   const env: NodeJS.ProcessEnv = { ...environment.env, ...receiver.env, PAYMENTS_MASTER_KEY: masterKey, PAYMENTS_RATE_LIMIT_TEST: '0' };
   const admin = await runAdmin(env, ['merchant', 'create', '--name', 'SDK Hooks', '--email', `sdk-hooks-${Date.now()}@example.com`, '--password', 'a long enough password']);
   if (admin.code !== 0) throw new Error(admin.stderr);
-  const created = JSON.parse(admin.stdout) as { merchant: { id: string }; test_api_key: string };
+  const created: unknown = JSON.parse(admin.stdout);
   // Straight into the database, as the relay tests do: the dashboard refuses a test host with a port.
-  await insertWebhookEndpoint(env, { merchantId: created.merchant.id, url: receiver.url, secret });
+  await insertWebhookEndpoint(env, { merchantId: textAt(created, 'merchant', 'id'), url: receiver.url, secret });
   service = await startService(env);
-  payments = new Payments(created.test_api_key, { baseUrl: service.baseUrl });
+  payments = new Payments(textAt(created, 'test_api_key'), { baseUrl: service.baseUrl });
 });
 
 test.after.always(async () => {
@@ -50,7 +51,12 @@ test('a delivery verifies with the secret (v1) and with the fetched platform key
   t.is(byKeys.id, bySecret.id);
   t.deepEqual(await payments.events.retrieve(bySecret.id), bySecret, 'the same body as GET /v1/events');
 
-  const wrong = t.throws(() => payments.webhooks.constructEvent(delivery.rawBody, header, { secret: 'f'.repeat(64) }), { instanceOf: SignatureVerificationError });
+  const wrong = t.throws(
+    () => {
+      payments.webhooks.constructEvent(delivery.rawBody, header, { secret: 'f'.repeat(64) });
+    },
+    { instanceOf: SignatureVerificationError },
+  );
   t.is(wrong?.reason, 'wrong_secret');
   const tampered = delivery.body.replace('"canceled"', '"succeeded"');
   const changed = await t.throwsAsync(payments.webhooks.constructEventAsync(tampered, header), { instanceOf: SignatureVerificationError });

@@ -9,6 +9,7 @@ import {
   PermissionError,
   type PaymentIntent,
 } from '@payments/sdk';
+import { textAt } from '../fixtures';
 import { OpenApiResponses } from './openapi-responses';
 import { runAdmin, serviceEnvironment, startService, type RunningService, type ServiceEnvironment } from './process';
 
@@ -29,11 +30,12 @@ test.before(async () => {
   service = await startService(environment.env);
   const demoKey = /test API key:\s+(sk_test_[0-9A-Za-z]+)/.exec(service.output())?.[1];
   if (!demoKey) throw new Error(`no demo key printed:\n${service.output()}`);
-  responses = new OpenApiResponses((await (await fetch(`${service.baseUrl}/v1/openapi.json`)).json()) as Record<string, unknown>);
+  const document: unknown = await (await fetch(`${service.baseUrl}/v1/openapi.json`)).json();
+  responses = new OpenApiResponses(document);
   payments = new Payments(demoKey, { baseUrl: service.baseUrl, httpClient: responses.httpClient() });
   const created = await runAdmin(environment.env, ['merchant', 'create', '--name', 'SDK Shop', '--email', `sdk-${Date.now()}@example.com`, '--password', 'a long enough password', '--schedule', 'manual']);
   if (created.code !== 0) throw new Error(created.stderr);
-  manualShop = new Payments((JSON.parse(created.stdout) as { test_api_key: string }).test_api_key, { baseUrl: service.baseUrl, httpClient: responses.httpClient() });
+  manualShop = new Payments(textAt(JSON.parse(created.stdout), 'test_api_key'), { baseUrl: service.baseUrl, httpClient: responses.httpClient() });
 });
 
 test.after.always(async () => {
@@ -59,7 +61,7 @@ test.serial('payment intents: create, retrieve, list with auto-pagination, cance
   const created: PaymentIntent[] = [];
   for (const id of orders) created.push(await payments.paymentIntents.create({ amount: 12345, currency: 'THB', merchant_order_id: id, metadata: { cart: id } }));
   t.regex(created[0]?.checkout_url ?? '', /\/c\/[A-Za-z0-9_-]{43}$/);
-  t.like(await payments.paymentIntents.retrieve(created[0]?.id as string), { status: 'created', amount: 12345, metadata: { cart: orders[0] } });
+  t.like(await payments.paymentIntents.retrieve(created[0]?.id), { status: 'created', amount: 12345, metadata: { cart: orders[0] } });
 
   const ids: string[] = [];
   for await (const pi of payments.paymentIntents.list({ status: 'created', limit: 1 })) {
@@ -70,11 +72,11 @@ test.serial('payment intents: create, retrieve, list with auto-pagination, cance
   t.deepEqual([...ids].sort(), created.map((pi) => pi.id).sort());
   t.is((await payments.paymentIntents.list({ limit: 2 }).autoPagingToArray({ limit: 3 })).length, 3);
 
-  const canceled = await payments.paymentIntents.cancel(created[2]?.id as string);
+  const canceled = await payments.paymentIntents.cancel(created[2]?.id);
   t.is(canceled.status, 'canceled');
   const [latest] = (await payments.events.list({ limit: 1 })).data;
   t.is(latest?.type, 'payment_intent.canceled');
-  t.is((await payments.events.retrieve(latest?.id as string))?.id, latest?.id);
+  t.is((await payments.events.retrieve(latest?.id))?.id, latest?.id);
 });
 
 test.serial('errors arrive as their classes with code, status, request id and param', async (t) => {

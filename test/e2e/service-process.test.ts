@@ -1,4 +1,5 @@
 import test from 'ava';
+import { jsonAt, listAt, textAt } from '../fixtures';
 import { runAdmin, serviceEnvironment, startService, type RunningService, type ServiceEnvironment } from './process';
 
 let environment: ServiceEnvironment;
@@ -10,7 +11,7 @@ test.before(async () => {
   service = await startService(environment.env);
   const match = /test API key:\s+(sk_test_[0-9A-Za-z]+)/.exec(service.output());
   if (!match) throw new Error(`no demo key printed:\n${service.output()}`);
-  demoKey = match[1] as string;
+  demoKey = match[1];
 });
 
 test.after.always(async () => {
@@ -29,62 +30,65 @@ async function call(path: string, init: { method?: string; key?: string; idempot
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
   });
   const text = await res.text();
-  return { status: res.status, headers: res.headers, text, json: JSON.parse(text) as Record<string, any> };
+  const json: unknown = JSON.parse(text);
+  return { status: res.status, headers: res.headers, text, json };
 }
 
 test.serial('the first start prints a demo merchant whose test key works over a real socket', async (t) => {
   t.regex(service.output(), /owner email:\s+demo@example\.com/);
   const res = await call('/v1/payment_intents', { key: demoKey });
   t.is(res.status, 200);
-  t.is(res.json.object, 'list');
+  t.is(jsonAt(res.json, 'object'), 'list');
 });
 
 test.serial('create, replay, get, list and cancel over HTTP', async (t) => {
   const body = { amount: 12345, currency: 'THB', merchant_order_id: `e2e-${Date.now()}`, return_url: 'https://shop.example.com/thanks' };
   const created = await call('/v1/payment_intents', { method: 'POST', key: demoKey, idempotencyKey: 'e2e-create-1', body });
   t.is(created.status, 201);
-  t.regex(created.json.checkout_url, /\/c\/[A-Za-z0-9_-]{43}$/);
+  t.regex(textAt(created.json, 'checkout_url'), /\/c\/[A-Za-z0-9_-]{43}$/);
+  const id = textAt(created.json, 'id');
   const replay = await call('/v1/payment_intents', { method: 'POST', key: demoKey, idempotencyKey: 'e2e-create-1', body });
   t.is(replay.status, 201);
   t.is(replay.headers.get('idempotent-replayed'), 'true');
   t.is(replay.text, created.text);
-  const got = await call(`/v1/payment_intents/${created.json.id}`, { key: demoKey });
-  t.like(got.json, { id: created.json.id, status: 'created', amount: 12345 });
+  const got = await call(`/v1/payment_intents/${id}`, { key: demoKey });
+  t.like(got.json, { id, status: 'created', amount: 12345 });
   const listed = await call(`/v1/payment_intents?merchant_order_id=${body.merchant_order_id}`, { key: demoKey });
-  t.deepEqual(listed.json.data.map((i: { id: string }) => i.id), [created.json.id]);
-  const canceled = await call(`/v1/payment_intents/${created.json.id}/cancel`, { method: 'POST', key: demoKey, idempotencyKey: 'e2e-cancel-1' });
+  t.deepEqual(listAt(listed.json, 'data').map((intent) => jsonAt(intent, 'id')), [id]);
+  const canceled = await call(`/v1/payment_intents/${id}/cancel`, { method: 'POST', key: demoKey, idempotencyKey: 'e2e-cancel-1' });
   t.is(canceled.status, 200);
-  t.is(canceled.json.status, 'canceled');
+  t.is(jsonAt(canceled.json, 'status'), 'canceled');
   const events = await call('/v1/events', { key: demoKey });
-  t.is(events.json.data[0].type, 'payment_intent.canceled');
-  t.is(events.json.data[0].data.id, created.json.id);
+  t.is(jsonAt(events.json, 'data', 0, 'type'), 'payment_intent.canceled');
+  t.is(jsonAt(events.json, 'data', 0, 'data', 'id'), id);
 });
 
 test.serial('the admin CLI creates a merchant whose key the running service accepts, and opens live mode', async (t) => {
   const email = `cli-${Date.now()}@example.com`;
   const created = await runAdmin(environment.env, ['merchant', 'create', '--name', 'CLI Shop', '--email', email, '--password', 'a long enough password', '--schedule', 'manual']);
   t.is(created.code, 0, created.stderr);
-  const out = JSON.parse(created.stdout) as { merchant: { id: string; settlement_schedule: string; live_enabled: boolean }; owner: { email: string }; test_api_key: string };
-  t.regex(out.merchant.id, /^mch_/);
-  t.is(out.merchant.settlement_schedule, 'manual');
-  t.false(out.merchant.live_enabled);
-  t.is(out.owner.email, email);
-  const res = await call('/v1/payment_intents', { key: out.test_api_key });
+  const out: unknown = JSON.parse(created.stdout);
+  const merchantId = textAt(out, 'merchant', 'id');
+  t.regex(merchantId, /^mch_/);
+  t.is(jsonAt(out, 'merchant', 'settlement_schedule'), 'manual');
+  t.is(jsonAt(out, 'merchant', 'live_enabled'), false);
+  t.is(jsonAt(out, 'owner', 'email'), email);
+  const res = await call('/v1/payment_intents', { key: textAt(out, 'test_api_key') });
   t.is(res.status, 200);
-  const opened = await runAdmin(environment.env, ['merchant', 'open-live', out.merchant.id]);
+  const opened = await runAdmin(environment.env, ['merchant', 'open-live', merchantId]);
   t.is(opened.code, 0, opened.stderr);
-  t.deepEqual(JSON.parse(opened.stdout), { merchant: { id: out.merchant.id, live_enabled: true } });
+  t.deepEqual(JSON.parse(opened.stdout), { merchant: { id: merchantId, live_enabled: true } });
 });
 
 test.serial('the admin CLI answers mistakes with a JSON error and a non-zero exit', async (t) => {
   const unknown = await runAdmin(environment.env, ['merchant', 'open-live', 'mch_nobody']);
   t.is(unknown.code, 1);
-  t.is(JSON.parse(unknown.stderr.split('\n')[0] as string).error.code, 'resource_not_found');
+  t.is(jsonAt(JSON.parse(unknown.stderr.split('\n')[0]), 'error', 'code'), 'resource_not_found');
   const usage = await runAdmin(environment.env, ['merchant', 'explode']);
   t.is(usage.code, 2);
   const weak = await runAdmin(environment.env, ['merchant', 'create', '--name', 'X', '--email', 'x@example.com', '--password', 'short']);
   t.is(weak.code, 1);
-  t.like(JSON.parse(weak.stderr.split('\n')[0] as string), { error: { code: 'invalid_parameter', param: 'password' } });
+  t.like(JSON.parse(weak.stderr.split('\n')[0]), { error: { code: 'invalid_parameter', param: 'password' } });
   t.false(weak.stderr.includes('short'));
 });
 

@@ -1,4 +1,5 @@
 import test from 'ava';
+import { jsonAt, listAt, textAt } from '../fixtures';
 import { runAdmin, serviceEnvironment, startService, startWorker, type ServiceEnvironment } from './process';
 
 let environment: ServiceEnvironment;
@@ -10,10 +11,10 @@ test.after.always(async () => environment?.cleanup());
 test('two worker processes on one database: each due expiry runs once and writes one event', async (t) => {
   const admin = await runAdmin(environment.env, ['merchant', 'create', '--name', 'Workers', '--email', `workers-${Date.now()}@example.com`, '--password', 'a long enough password']);
   t.is(admin.code, 0, admin.stderr);
-  const key = (JSON.parse(admin.stdout) as { test_api_key: string }).test_api_key;
+  const key = textAt(JSON.parse(admin.stdout), 'test_api_key');
   // The test polls many intents at once; the per-key limit would answer 429.
   const api = await startService({ ...environment.env, PAYMENTS_RATE_LIMIT_TEST: '0' }, 'apps/api/dist/src/main.js', []);
-  const call = async (method: string, path: string, body?: unknown): Promise<any> => {
+  const call = async (method: string, path: string, body?: unknown): Promise<unknown> => {
     const res = await fetch(`${api.baseUrl}${path}`, {
       method,
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...(method === 'POST' ? { 'idempotency-key': `${path}-${Math.random()}` } : {}) },
@@ -24,11 +25,11 @@ test('two worker processes on one database: each due expiry runs once and writes
   const ids: string[] = [];
   try {
     for (let i = 0; i < 12; i += 1) {
-      const intent = await call('POST', '/v1/payment_intents', { amount: 1000 + i * 100, currency: 'THB', merchant_order_id: `w-${i}` });
+      const id = textAt(await call('POST', '/v1/payment_intents', { amount: 1000 + i * 100, currency: 'THB', merchant_order_id: `w-${i}` }), 'id');
       // Half of them hold a pending attempt, which expiry must fail and void once.
-      if (i % 2 === 0) await call('POST', `/v1/payment_intents/${intent.id}/attempts`, { payment_method: 'promptpay' });
-      await call('POST', `/v1/test/payment_intents/${intent.id}/advance`, { clock: 'expiry' });
-      ids.push(intent.id);
+      if (i % 2 === 0) await call('POST', `/v1/payment_intents/${id}/attempts`, { payment_method: 'promptpay' });
+      await call('POST', `/v1/test/payment_intents/${id}/advance`, { clock: 'expiry' });
+      ids.push(id);
     }
     // No Redis for the workers: only the database keeps them from doing one expiry twice.
     const { PAYMENTS_REDIS_URL: _redis, ...env } = environment.env;
@@ -36,21 +37,21 @@ test('two worker processes on one database: each due expiry runs once and writes
     try {
       const deadline = Date.now() + 20_000;
       for (;;) {
-        const statuses = await Promise.all(ids.map(async (id) => (await call('GET', `/v1/payment_intents/${id}`)).status as string));
+        const statuses = await Promise.all(ids.map(async (id) => jsonAt(await call('GET', `/v1/payment_intents/${id}`), 'status')));
         if (statuses.every((status) => status === 'expired') || Date.now() > deadline) break;
         await new Promise((r) => setTimeout(r, 100));
       }
     } finally {
       for (const worker of workers) t.is(await worker.stop(), 0);
     }
-    const events = (await call('GET', '/v1/events?limit=100')).data as Array<{ type: string; data: { id: string } }>;
+    const events = listAt(await call('GET', '/v1/events?limit=100'), 'data');
     for (const id of ids) {
-      t.is((await call('GET', `/v1/payment_intents/${id}`)).status, 'expired');
-      t.is(events.filter((event) => event.data.id === id && event.type === 'payment_intent.expired').length, 1, id);
+      t.is(jsonAt(await call('GET', `/v1/payment_intents/${id}`), 'status'), 'expired');
+      t.is(events.filter((event) => jsonAt(event, 'data', 'id') === id && jsonAt(event, 'type') === 'payment_intent.expired').length, 1, id);
     }
     for (const id of ids.filter((_, i) => i % 2 === 0)) {
-      const attempts = (await call('GET', `/v1/payment_intents/${id}/attempts`)).data as Array<{ status: string; failure_code: string }>;
-      t.deepEqual(attempts.map((a) => [a.status, a.failure_code]), [['failed', 'expired']]);
+      const attempts = listAt(await call('GET', `/v1/payment_intents/${id}/attempts`), 'data');
+      t.deepEqual(attempts.map((a) => [jsonAt(a, 'status'), jsonAt(a, 'failure_code')]), [['failed', 'expired']]);
     }
   } finally {
     await api.stop();

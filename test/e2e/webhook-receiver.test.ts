@@ -1,6 +1,9 @@
+import { execFile } from 'node:child_process';
 import { createHmac, generateKeyPairSync, randomBytes, sign } from 'node:crypto';
+import { promisify } from 'node:util';
 import { HttpWebhookSender } from '@payments/webhook-http';
 import test from 'ava';
+import { textAt } from '../fixtures';
 import { verifyStandardWebhook, verifyStandardWebhookEd25519, standardWebhooksSecret } from './standard-webhooks';
 import { startWebhookReceiver } from './webhook-receiver';
 
@@ -61,17 +64,13 @@ test('a process started with receiver.env reaches the receiver through NODE_EXTR
     });
     sender.send({ url: process.argv[1], body: '{}', headers: {}, timeoutMs: 10000 }).then((r) => process.stdout.write(JSON.stringify(r)));
   `;
-  const { execFile } = await import('node:child_process');
-  const output = await new Promise<string>((resolve, reject) => {
-    execFile(process.execPath, ['-e', script, receiver.url], { env: { ...process.env, ...receiver.env }, cwd: __dirname }, (error, stdout) => (error ? reject(error) : resolve(stdout)));
-  });
+  const run = promisify(execFile);
+  const { stdout: output } = await run(process.execPath, ['-e', script, receiver.url], { env: { ...process.env, ...receiver.env }, cwd: __dirname });
   t.like(JSON.parse(output), { status: 202 });
   t.is(receiver.requests[0]?.servername, 'relay.test.example');
   // Without the extra CA the same call is a TLS refusal.
   const env = { ...process.env, ...receiver.env };
   delete env.NODE_EXTRA_CA_CERTS;
-  const refused = await new Promise<string>((resolve, reject) => {
-    execFile(process.execPath, ['-e', script, receiver.url], { env, cwd: __dirname }, (error, stdout) => (error ? reject(error) : resolve(stdout)));
-  });
-  t.regex(JSON.parse(refused).error as string, /^TLS certificate refused/);
+  const { stdout: refused } = await run(process.execPath, ['-e', script, receiver.url], { env, cwd: __dirname });
+  t.regex(textAt(JSON.parse(refused), 'error'), /^TLS certificate refused/);
 });

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import * as https from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { TLSSocket } from 'node:tls';
+import { TLSSocket } from 'node:tls';
 import { listenOnLoopback } from './process';
 import { selfSigned } from './self-signed';
 
@@ -81,9 +81,9 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions = {})
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const status = pending.length > 0 ? (pending.shift() as number) : fallback;
+      const status = pending.shift() ?? fallback;
       const rawBody = Buffer.concat(chunks);
-      const servername = (req.socket as TLSSocket).servername;
+      const servername = req.socket instanceof TLSSocket ? req.socket.servername : undefined;
       requests.push({
         method: req.method ?? '',
         path: req.url ?? '',

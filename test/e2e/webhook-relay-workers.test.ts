@@ -1,6 +1,8 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { createConnection, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import test from 'ava';
+import { listeningPort } from '@payments/node-runtime';
+import { listAt, textAt } from '../fixtures';
 import { runAdmin, serviceEnvironment, startService, startWorker, type ServiceEnvironment } from './process';
 import { insertWebhookEndpoint } from './webhook-endpoint-fixture';
 import { startWebhookReceiver, type RecordedWebhook, type WebhookReceiver } from './webhook-receiver';
@@ -29,7 +31,7 @@ async function startGate(targetPort: number): Promise<Gate> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return Object.assign(gate, {
-    port: (server.address() as AddressInfo).port,
+    port: listeningPort(server),
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -51,7 +53,7 @@ test.after.always(async () => {
   await environment?.cleanup();
 });
 
-const eventIdOf = (request: RecordedWebhook): string => (JSON.parse(request.body) as { id: string }).id;
+const eventIdOf = (request: RecordedWebhook): string => textAt(JSON.parse(request.body), 'id');
 
 async function until(check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
@@ -69,17 +71,18 @@ test('two worker processes relay every event once; a worker SIGKILLed mid-pass l
   const env: NodeJS.ProcessEnv = { ...base, ...receiver.env, PAYMENTS_MASTER_KEY: masterKey, PAYMENTS_WEBHOOK_LEASE_MS: '12000', PAYMENTS_RATE_LIMIT_TEST: '0' };
   const admin = await runAdmin(env, ['merchant', 'create', '--name', 'Relay', '--email', `relay-${Date.now()}@example.com`, '--password', 'a long enough password']);
   t.is(admin.code, 0, admin.stderr);
-  const created = JSON.parse(admin.stdout) as { merchant: { id: string }; test_api_key: string };
+  const created: unknown = JSON.parse(admin.stdout);
+  const key = textAt(created, 'test_api_key');
 
   // The endpoint goes straight into the database: the dashboard would refuse the receiver's port-bearing test host.
   const secret = randomBytes(32).toString('hex');
-  await insertWebhookEndpoint(env, { merchantId: created.merchant.id, url: receiver.url.replace(`:${receiver.port}/`, `:${gate.port}/`), secret });
+  await insertWebhookEndpoint(env, { merchantId: textAt(created, 'merchant', 'id'), url: receiver.url.replace(`:${receiver.port}/`, `:${gate.port}/`), secret });
 
   const api = await startService(env, 'apps/api/dist/src/main.js', []);
-  const call = async (method: string, path: string, body?: unknown): Promise<any> => {
+  const call = async (method: string, path: string, body?: unknown): Promise<unknown> => {
     const res = await fetch(`${api.baseUrl}${path}`, {
       method,
-      headers: { authorization: `Bearer ${created.test_api_key}`, 'content-type': 'application/json', ...(method === 'POST' ? { 'idempotency-key': `${path}-${Math.random()}` } : {}) },
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...(method === 'POST' ? { 'idempotency-key': `${path}-${Math.random()}` } : {}) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     return res.json();
@@ -87,10 +90,10 @@ test('two worker processes relay every event once; a worker SIGKILLed mid-pass l
   const cancelIntents = async (n: number, tag: string): Promise<void> => {
     for (let i = 0; i < n; i += 1) {
       const intent = await call('POST', '/v1/payment_intents', { amount: 1000 + i, currency: 'THB', merchant_order_id: `${tag}-${i}` });
-      await call('POST', `/v1/payment_intents/${intent.id}/cancel`);
+      await call('POST', `/v1/payment_intents/${textAt(intent, 'id')}/cancel`);
     }
   };
-  const eventIds = async (): Promise<string[]> => ((await call('GET', '/v1/events?limit=100')).data as Array<{ id: string }>).map((e) => e.id);
+  const eventIds = async (): Promise<string[]> => listAt(await call('GET', '/v1/events?limit=100'), 'data').map((event) => textAt(event, 'id'));
 
   try {
     // Phase 1: two workers share the backlog; every event arrives exactly once.
@@ -105,7 +108,7 @@ test('two worker processes relay every event once; a worker SIGKILLed mid-pass l
     t.deepEqual([...received].sort(), [...phaseOne].sort(), 'each event once, none twice');
 
     // Same bodies as GET /v1/events, signed with the endpoint secret.
-    const listed = (await call('GET', '/v1/events?limit=100')).data as unknown[];
+    const listed = listAt(await call('GET', '/v1/events?limit=100'), 'data');
     for (const request of receiver.requests) {
       t.true(listed.some((event) => JSON.stringify(event) === request.body));
       const header = String(request.headers['x-webhook-signature']);
@@ -114,7 +117,7 @@ test('two worker processes relay every event once; a worker SIGKILLed mid-pass l
     }
 
     // Phase 2: one worker alone claims a batch and is SIGKILLed while its POSTs are in flight.
-    t.is(await b!.stop(), 0);
+    t.is(await b.stop(), 0);
     const before = receiver.requests.length;
     gate.hold = true;
     await cancelIntents(30, 'two');
@@ -122,7 +125,7 @@ test('two worker processes relay every event once; a worker SIGKILLed mid-pass l
     t.is(phaseTwo.length, 30);
     t.true(await until(() => gate.held.length > 0, 20_000), 'the worker is mid-delivery');
     await new Promise((r) => setTimeout(r, 300));
-    await a!.kill();
+    await a.kill();
     t.is(receiver.requests.length, before, 'nothing of phase two arrived before the kill');
     for (const socket of gate.held.splice(0)) socket.destroy();
     gate.hold = false;

@@ -78,6 +78,8 @@ const REFUSAL_MESSAGES: Record<string, string> = {
   payer_cancelled: 'The payer cancelled the payment at the channel.',
 };
 
+const isPayerFailureCode = (code: string | undefined): code is AttemptFailureCode => PAYER_FAILURE_CODES.some((payer) => payer === code);
+
 function channelError(message: string, cause?: unknown): CoreError {
   return new CoreError('channel_error', 'unavailable', message, cause === undefined ? {} : { cause });
 }
@@ -176,8 +178,8 @@ export class RestPaymentChannel implements PaymentChannel {
 
     if (answer.status === 402 || answer.status === 422) {
       const code = readErrorCode(answer.body);
-      if (code !== undefined && (PAYER_FAILURE_CODES as readonly string[]).includes(code)) {
-        return { outcome: 'refused', failureCode: code as AttemptFailureCode, message: REFUSAL_MESSAGES[code] as string };
+      if (isPayerFailureCode(code)) {
+        return { outcome: 'refused', failureCode: code, message: REFUSAL_MESSAGES[code] };
       }
       return refusedWithChannelError(`The channel refused the order (HTTP ${answer.status}).`);
     }

@@ -25,9 +25,17 @@ const CALLBACK_STATUSES = ['processing', 'paid', 'failed'] as const;
 export type CallbackStatusName = (typeof CALLBACK_STATUSES)[number];
 
 /** The failure codes a rest channel may report for a failed order; anything else is our `channel_error`. */
-const CHANNEL_FAILURE_CODES: readonly string[] = [...PAYER_FAILURE_CODES, 'expired'];
+const CHANNEL_FAILURE_CODES: readonly AttemptFailureCode[] = [...PAYER_FAILURE_CODES, 'expired'];
 
 type JsonObject = Record<string, unknown>;
+
+const isJsonObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A guard for one of a fixed list of values. */
+const oneOf =
+  <T>(values: readonly T[]) =>
+  (value: unknown): value is T =>
+    values.some((known) => known === value);
 
 export function parseJsonObject(text: string, what: string): JsonObject {
   let value: unknown;
@@ -36,8 +44,8 @@ export function parseJsonObject(text: string, what: string): JsonObject {
   } catch {
     throw new ProtocolViolation(`The ${what} is not valid JSON.`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ProtocolViolation(`The ${what} is not a JSON object.`);
-  return value as JsonObject;
+  if (!isJsonObject(value)) throw new ProtocolViolation(`The ${what} is not a JSON object.`);
+  return value;
 }
 
 function field<T>(object: JsonObject, name: string, check: (value: unknown) => value is T, rule: string): T {
@@ -51,8 +59,9 @@ const isOrderId = (value: unknown): value is string => isString(value) && ORDER_
 const isReference = (value: unknown): value is string => isString(value) && value.length >= 1 && value.length <= MAX_REFERENCE_LENGTH;
 const isAmount = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value >= 1;
 const isCurrency = (value: unknown): value is string => isString(value) && CURRENCY_PATTERN.test(value);
-const isOrderStatus = (value: unknown): value is ChannelOrderStatusName => ORDER_STATUSES.includes(value as ChannelOrderStatusName);
-const isCallbackStatus = (value: unknown): value is CallbackStatusName => CALLBACK_STATUSES.includes(value as CallbackStatusName);
+const isOrderStatus = oneOf(ORDER_STATUSES);
+const isCallbackStatus = oneOf(CALLBACK_STATUSES);
+const isChannelFailureCode = oneOf(CHANNEL_FAILURE_CODES);
 
 /** The fields every order answer and callback carries. */
 export interface OrderFields {
@@ -75,10 +84,13 @@ function readTimestamp(object: JsonObject, name: string): Date {
 /** A failed order's code: the payer's and `expired` map to ours, an unknown or missing one to `channel_error`. */
 function readFailureCode(object: JsonObject): AttemptFailureCode {
   const value = object.failure_code;
-  return typeof value === 'string' && CHANNEL_FAILURE_CODES.includes(value) ? (value as AttemptFailureCode) : 'channel_error';
+  return isChannelFailureCode(value) ? value : 'channel_error';
 }
 
-function readOrderFields(object: JsonObject, isStatus: (value: unknown) => value is ChannelOrderStatusName): OrderFields {
+function readOrderFields<Status extends ChannelOrderStatusName>(
+  object: JsonObject,
+  isStatus: (value: unknown) => value is Status,
+): OrderFields & { readonly status: Status } {
   const id = field(object, 'id', isOrderId, 'must be an order id (letters, digits, _ and -, at most 64)');
   const reference = field(object, 'reference', isReference, 'must be a string of 1 to 255 characters');
   const status = field(object, 'status', isStatus, 'is not a status of the protocol');
@@ -103,7 +115,7 @@ export function readOrder(object: JsonObject): OrderFields {
 
 /** Reads a callback body: an order whose status is one a callback may report. */
 export function readCallback(object: JsonObject): OrderFields & { readonly status: CallbackStatusName } {
-  return readOrderFields(object, isCallbackStatus) as OrderFields & { readonly status: CallbackStatusName };
+  return readOrderFields(object, isCallbackStatus);
 }
 
 /** An accepted order, or (a repeated create of an order that has failed since) its failure. */
@@ -122,9 +134,8 @@ export function readCreatedOrder(
     throw new ProtocolViolation("'amount' and 'currency' must echo the request.");
   }
   if (order.status === 'failed') return { id: order.id, failureCode: order.failureCode ?? 'channel_error' };
-  const action = object.next_action;
-  if (typeof action !== 'object' || action === null || Array.isArray(action)) throw new ProtocolViolation("'next_action' must be an object.");
-  const nextAction = action as JsonObject;
+  const nextAction = object.next_action;
+  if (!isJsonObject(nextAction)) throw new ProtocolViolation("'next_action' must be an object.");
   if (nextAction.type !== expected.nextAction) throw new ProtocolViolation(`'next_action.type' must be ${expected.nextAction} for this payment method.`);
   if (expected.nextAction === 'qr_code') {
     const qrData = nextAction.qr_data;
@@ -154,8 +165,8 @@ export function readErrorCode(text: string): string | undefined {
   try {
     const object = parseJsonObject(text, 'error answer');
     const error = object.error;
-    if (typeof error !== 'object' || error === null) return undefined;
-    const code = (error as JsonObject).code;
+    if (!isJsonObject(error)) return undefined;
+    const code = error.code;
     return typeof code === 'string' && /^[a-z0-9_]{1,64}$/.test(code) ? code : undefined;
   } catch {
     return undefined;
@@ -166,7 +177,7 @@ export function readErrorCode(text: string): string | undefined {
 
 export type DisputeStatusName = 'opened' | 'under_review' | 'won' | 'lost';
 const DISPUTE_STATUSES: readonly DisputeStatusName[] = ['opened', 'under_review', 'won', 'lost'];
-const isDisputeStatus = (value: unknown): value is DisputeStatusName => DISPUTE_STATUSES.includes(value as DisputeStatusName);
+const isDisputeStatus = oneOf(DISPUTE_STATUSES);
 const MAX_REASON_LENGTH = 255;
 
 /** The fields of the dispute query answer. */

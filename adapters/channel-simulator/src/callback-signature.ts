@@ -11,7 +11,12 @@ export function sign(secret: Buffer, timestamp: number, body: string): string {
 /** True when `header` carries a v1 HMAC of `body` under `secret` made within the tolerance of `nowSeconds`. */
 export function verify(secret: Buffer, header: string | undefined, body: string, nowSeconds: number): boolean {
   if (header === undefined) return false;
-  const fields = new Map(header.split(',').map((part) => part.trim().split('=', 2) as [string, string]));
+  const fields = new Map(
+    header.split(',').map((part): [string, string | undefined] => {
+      const [name, value] = part.trim().split('=', 2);
+      return [name, value];
+    }),
+  );
   const timestamp = Number(fields.get('t'));
   const given = fields.get('v1');
   if (!Number.isInteger(timestamp) || given === undefined || !/^[0-9a-f]{64}$/.test(given)) return false;

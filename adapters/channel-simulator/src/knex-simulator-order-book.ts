@@ -2,17 +2,17 @@ import type { AttemptFailureCode, Mode, SimulatedOutcome } from '@payments/core'
 import type { Knex } from 'knex';
 import { KnexSimulatorCallbacks } from './knex-simulator-callbacks';
 import type { SimulatorCallback, SimulatorDispute, SimulatorDisputeStatus, SimulatorOrder, SimulatorOrderBook, SimulatorOrderStatus } from './simulator-order-book';
-import { date, millis, SimulatorTable, withoutUndefined } from './sql-values';
+import { date, fromJson, millis, SimulatorTable, withoutUndefined } from './sql-values';
 
 interface Row {
   id: string;
   reference: string;
-  mode: string;
+  mode: Mode;
   amount: number | string;
   currency: string;
   payment_method: string;
-  status: string;
-  failure_code: string | null;
+  status: SimulatorOrderStatus;
+  failure_code: AttemptFailureCode | null;
   callback_url: string;
   scheduled_outcome: string | null;
   due_at: number | string | null;
@@ -45,14 +45,14 @@ function toOrder(row: Row): SimulatorOrder {
   const order: SimulatorOrder = {
     id: row.id,
     reference: row.reference,
-    mode: row.mode as Mode,
+    mode: row.mode,
     amount: Number(row.amount),
     currency: row.currency,
     paymentMethod: row.payment_method,
-    status: row.status as SimulatorOrderStatus,
-    failureCode: (row.failure_code ?? undefined) as AttemptFailureCode | undefined,
+    status: row.status,
+    failureCode: row.failure_code ?? undefined,
     callbackUrl: row.callback_url,
-    scheduled: row.scheduled_outcome === null ? undefined : (JSON.parse(row.scheduled_outcome) as SimulatedOutcome),
+    scheduled: row.scheduled_outcome === null ? undefined : fromJson<SimulatedOutcome>(row.scheduled_outcome),
     dueAt: date(row.due_at),
     paidAt: date(row.paid_at),
     settledAt: date(row.settled_at),
@@ -151,8 +151,8 @@ interface DisputeRow {
   id: string;
   order_id: string;
   reference: string;
-  mode: string;
-  status: string;
+  mode: Mode;
+  status: SimulatorDisputeStatus;
   amount: number | string;
   currency: string;
   reason: string | null;
@@ -182,12 +182,12 @@ function toDispute(row: DisputeRow): SimulatorDispute {
     id: row.id,
     orderId: row.order_id,
     reference: row.reference,
-    mode: row.mode as Mode,
-    status: row.status as SimulatorDisputeStatus,
+    mode: row.mode,
+    status: row.status,
     amount: Number(row.amount),
     currency: row.currency,
     reason: row.reason ?? undefined,
-    evidence: row.evidence === null ? undefined : (JSON.parse(row.evidence) as Record<string, string>),
+    evidence: row.evidence === null ? undefined : fromJson<Record<string, string>>(row.evidence),
     created: new Date(Number(row.created_at)),
     updated: new Date(Number(row.updated_at)),
   };

@@ -86,6 +86,9 @@ interface CallbackBody {
 }
 
 /** Dispute notice body: which dispute changed; only the dispute query decides what it says. */
+const CALLBACK_STATUSES: readonly CallbackBody['status'][] = ['processing', 'paid', 'failed'];
+const isCallbackStatus = (value: unknown): value is CallbackBody['status'] => CALLBACK_STATUSES.some((status) => status === value);
+
 interface DisputeNoticeBody {
   type: 'dispute';
   id: string;
@@ -167,20 +170,22 @@ export class SimulatorPaymentChannel implements PaymentChannel {
     if (!verify(this.options.callbackSecret, headers[SIGNATURE_HEADER], rawBody, nowSeconds)) {
       throw new CoreError('invalid_signature', 'authentication', 'The callback signature is missing, wrong or stale.');
     }
-    let body: Partial<CallbackBody>;
+    let body: unknown;
     try {
-      body = JSON.parse(rawBody) as Partial<CallbackBody>;
+      body = JSON.parse(rawBody);
     } catch {
       throw new CoreError('invalid_callback', 'validation', 'The callback body is not JSON.');
     }
-    if ((body as Partial<DisputeNoticeBody>).type === 'dispute') {
-      if (typeof body.id !== 'string') throw new CoreError('invalid_callback', 'validation', 'The dispute notice lacks its id.');
-      return { kind: 'dispute', channelDisputeId: body.id };
+    const { type, id, reference, status }: { type?: unknown; id?: unknown; reference?: unknown; status?: unknown } =
+      typeof body === 'object' && body !== null ? body : {};
+    if (type === 'dispute') {
+      if (typeof id !== 'string') throw new CoreError('invalid_callback', 'validation', 'The dispute notice lacks its id.');
+      return { kind: 'dispute', channelDisputeId: id };
     }
-    if (typeof body.id !== 'string' || typeof body.reference !== 'string' || !['processing', 'paid', 'failed'].includes(body.status as string)) {
+    if (typeof id !== 'string' || typeof reference !== 'string' || !isCallbackStatus(status)) {
       throw new CoreError('invalid_callback', 'validation', 'The callback body lacks id, reference or a known status.');
     }
-    return { kind: 'order', channelOrderId: body.id, reference: body.reference, reportedStatus: body.status as CallbackBody['status'] };
+    return { kind: 'order', channelOrderId: id, reference, reportedStatus: status };
   }
 
   async voidOrder(_mode: Mode, channelOrderId: string): Promise<void> {

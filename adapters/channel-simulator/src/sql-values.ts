@@ -1,8 +1,17 @@
-import type { Knex } from 'knex';
+import { Client, type Knex } from 'knex';
 
 /** Instants are stored as epoch milliseconds (BIGINT, which mysql2 may hand back as a string). */
 export const millis = (date: Date | undefined): number | null => (date === undefined ? null : date.getTime());
 export const date = (value: number | string | null): Date | undefined => (value === null ? undefined : new Date(Number(value)));
+
+/** Whether a knex instance or transaction talks to MySQL/MariaDB (knex types its client `any`). */
+export const isMysql = (db: Knex): boolean => db.client instanceof Client && db.client.config.client === 'mysql2';
+
+/** A JSON column read back: it holds only what this adapter wrote there with JSON.stringify from a T. */
+export function fromJson<T>(text: string): T {
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the column's only writer stringified a T
+  return JSON.parse(text) as T;
+}
 
 /** A row mapped to an entity keeps no `undefined` fields (optional fields are absent, as the entities declare them). */
 export { withoutUndefined } from '@payments/core';
@@ -25,7 +34,8 @@ export abstract class SimulatorTable<Row extends { id: string }> {
     return this.knex.transaction(async (trx) => {
       const query = due(trx);
       // Several workers: each skips the rows another is claiming (SQLite writes one at a time anyway).
-      const rows: Row[] = await (trx.client.config.client === 'mysql2' ? query.forUpdate().skipLocked() : query);
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- knex types a generic table's rows as any; `due` selects from this Row table only
+      const rows: Row[] = await (isMysql(trx) ? query.forUpdate().skipLocked() : query);
       if (rows.length > 0) await lease(this.table(trx).whereIn('id', rows.map((row) => row.id)), trx);
       return rows;
     });

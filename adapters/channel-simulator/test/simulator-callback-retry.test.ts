@@ -1,8 +1,7 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import { FakeClock } from '@payments/in-memory';
-import { CryptoRandomSource } from '@payments/node-runtime';
+import { CryptoRandomSource, listeningPort } from '@payments/node-runtime';
 import { createTestDatabase, type TestDatabase } from '@payments/storage-sql';
 import { KnexSimulatorOrderBook } from '../src/knex-simulator-order-book';
 import { CALLBACK_ATTEMPTS, SimulatorPaymentChannel } from '../src/simulator-payment-channel';
@@ -15,6 +14,7 @@ let callbackUrl: string;
 const arrivals: Array<{ orderId: string; body: Record<string, unknown>; answered: number }> = [];
 /** How the receiver answers the callbacks of an order: the next statuses, then 200. */
 const script = new Map<string, number[]>();
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 
 test.before(async () => {
   database = await createTestDatabase();
@@ -22,7 +22,8 @@ test.before(async () => {
     let raw = '';
     req.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
     req.on('end', () => {
-      const body = JSON.parse(raw) as Record<string, unknown>;
+      const body: unknown = JSON.parse(raw);
+      if (!isRecord(body)) throw new Error('A callback body is a JSON object.');
       const orderId = String(body.order_id ?? body.id);
       const answered = script.get(orderId)?.shift() ?? 200;
       arrivals.push({ orderId, body, answered });
@@ -30,7 +31,7 @@ test.before(async () => {
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  callbackUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/cb`;
+  callbackUrl = `http://127.0.0.1:${listeningPort(receiver)}/cb`;
 });
 test.after.always(async () => {
   receiver?.close();
@@ -60,7 +61,7 @@ test.serial('a magic outcome the service refuses (its attempt not committed yet)
   clock.advance(RETRY_MS);
   await channel.tick();
   t.deepEqual(arrived(orderId).map((a) => a.answered), [404, 200]);
-  t.like(arrived(orderId)[1]!.body, { id: orderId, status: 'paid' });
+  t.like(arrived(orderId)[1].body, { id: orderId, status: 'paid' });
   clock.advance(60_000);
   await channel.tick();
   t.is(arrived(orderId).length, 2, 'a delivered callback is not sent again');
@@ -78,7 +79,7 @@ test.serial('a worker that dies after claiming a due magic outcome leaves it due
   clock.advance(3000);
   await channel.tick();
   t.deepEqual(arrived(orderId).map((a) => a.answered), [200]);
-  t.like(arrived(orderId)[0]!.body, { id: orderId, status: 'paid' });
+  t.like(arrived(orderId)[0].body, { id: orderId, status: 'paid' });
   clock.advance(60_000);
   await channel.tick();
   t.is(arrived(orderId).length, 1, 'reported once');
@@ -97,7 +98,7 @@ test.serial(`a callback refused every time is tried ${CALLBACK_ATTEMPTS} times w
     if (arrived(orderId).length > before) tries.push(clock.now().getTime());
   }
   t.is(arrived(orderId).length, CALLBACK_ATTEMPTS);
-  const gaps = tries.slice(1).map((at, i) => at - tries[i]!);
+  const gaps = tries.slice(1).map((at, i) => at - tries[i]);
   t.deepEqual(gaps, [1000, 2000, 4000, 8000]);
   t.like(await channel.queryOrder('test', orderId), { status: 'failed', failureCode: 'insufficient_funds' }, 'the reconciler\'s query still answers');
 });
@@ -146,7 +147,7 @@ test.serial('a dispute notice the service refused is delivered on a later tick, 
   await channel.tick();
   const notices = arrived(orderId).filter((a) => a.body.type === 'dispute');
   t.deepEqual(notices.map((a) => a.answered), [502, 200]);
-  t.like(notices[1]!.body, { type: 'dispute', status: 'opened', amount: 8000 });
+  t.like(notices[1].body, { type: 'dispute', status: 'opened', amount: 8000 });
   t.true(await channel.confirmSimulation('test', orderId, { kind: 'dispute', outcome: 'opened' }, 'key-d'));
   t.false(await channel.confirmSimulation('test', orderId, { kind: 'dispute', outcome: 'lost' }, 'key-d'));
   t.is(arrived(orderId).filter((a) => a.body.type === 'dispute').length, 2);

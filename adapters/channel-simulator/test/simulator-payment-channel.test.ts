@@ -1,9 +1,8 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import { CoreError } from '@payments/core';
 import { FakeClock } from '@payments/in-memory';
-import { CryptoRandomSource } from '@payments/node-runtime';
+import { CryptoRandomSource, listeningPort } from '@payments/node-runtime';
 import { createTestDatabase, type TestDatabase } from '@payments/storage-sql';
 import { KnexSimulatorOrderBook } from '../src/knex-simulator-order-book';
 import { sign, SIGNATURE_HEADER } from '../src/callback-signature';
@@ -27,7 +26,7 @@ test.before(async () => {
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  callbackUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/cb`;
+  callbackUrl = `http://127.0.0.1:${listeningPort(receiver)}/cb`;
 });
 test.after.always(async () => {
   receiver?.close();
@@ -66,7 +65,7 @@ test.serial('a magic outcome is reported once, signed, on the next tick', async 
   await Promise.all([sim.tick(), sim.tick()]);
   const mine = received.filter((r) => r.body.includes(placed.channelOrderId));
   t.is(mine.length, 1);
-  const parsed = sim.verifyCallback('test', { [SIGNATURE_HEADER]: mine[0]!.signature }, mine[0]!.body);
+  const parsed = sim.verifyCallback('test', { [SIGNATURE_HEADER]: mine[0].signature }, mine[0].body);
   t.like(parsed, { kind: 'order', reportedStatus: 'failed' });
   const report = await sim.queryOrder('test', placed.channelOrderId);
   t.like(report, { status: 'failed', failureCode: 'insufficient_funds', amount: 5002 });
@@ -78,7 +77,7 @@ test.serial('a simulated amount is only a claim in the callback: the order book 
   if (placed.outcome !== 'placed') return t.fail();
   received.length = 0;
   await sim.simulate('test', placed.channelOrderId, { status: 'paid', amount: 1 });
-  t.like(JSON.parse(received[0]!.body), { status: 'paid', amount: 1 });
+  t.like(JSON.parse(received[0].body), { status: 'paid', amount: 1 });
   t.like(await sim.queryOrder('test', placed.channelOrderId), { status: 'paid', amount: 7000 });
 });
 
@@ -130,7 +129,7 @@ test.serial('a simulated dispute claims the whole ordered amount, is notified si
   received.length = 0;
   await sim.simulateDispute('test', placed.channelOrderId, 'opened');
   t.is(received.length, 1);
-  const notice = sim.verifyCallback('test', { [SIGNATURE_HEADER]: received[0]!.signature }, received[0]!.body);
+  const notice = sim.verifyCallback('test', { [SIGNATURE_HEADER]: received[0].signature }, received[0].body);
   if (notice.kind !== 'dispute') return t.fail();
   t.like(await sim.queryDispute('test', notice.channelDisputeId), {
     channelDisputeId: notice.channelDisputeId,

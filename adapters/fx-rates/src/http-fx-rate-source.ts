@@ -26,7 +26,8 @@ class RateFeedFailure extends Error {
 /** A network failure named by its kind and code (TimeoutError, ECONNREFUSED), nothing more. */
 function unreachable(error: unknown): RateFeedFailure {
   const name = error instanceof Error ? error.name : 'error';
-  const code = (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
+  const cause = typeof error === 'object' && error !== null && 'cause' in error ? error.cause : undefined;
+  const code = typeof cause === 'object' && cause !== null && 'code' in cause ? cause.code : undefined;
   return new RateFeedFailure(`FX rate feed unreachable: ${name}${typeof code === 'string' ? ` (${code})` : ''}`);
 }
 
@@ -113,7 +114,7 @@ export class HttpFxRateSource implements FxRateSource {
       throw new RateFeedFailure(`FX rate feed answer malformed: ${why}`);
     };
     if (typeof body !== 'object' || body === null || Array.isArray(body)) return malformed('not an object');
-    const { base, as_of: asOf, rates } = body as Record<string, unknown>;
+    const { base, as_of: asOf, rates }: { base?: unknown; as_of?: unknown; rates?: unknown } = body;
     if (base !== this.base) return malformed(`base is not ${this.base}`);
     if (typeof asOf !== 'string' || Number.isNaN(Date.parse(asOf))) return malformed('as_of is not a date');
     if (typeof rates !== 'object' || rates === null || Array.isArray(rates)) return malformed('rates is not an object');

@@ -1,4 +1,4 @@
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import nock from 'nock';
 import { CoreError } from '@payments/core';
 import { HttpFxRateSource } from '../src';
@@ -16,12 +16,15 @@ function clockAt(start = 1_000_000): { now: () => number; advance: (ms: number) 
 }
 
 /** Asserts a 503 api_error whose logged cause says why (a missed nock interceptor would say otherwise). */
-async function unavailable(t: import('ava').ExecutionContext, promise: Promise<unknown>, why: RegExp): Promise<CoreError> {
-  const error = (await t.throwsAsync(promise, { instanceOf: CoreError })) as CoreError;
+async function unavailable(t: ExecutionContext, promise: Promise<unknown>, why: RegExp): Promise<CoreError> {
+  const error = await t.throwsAsync(promise, { instanceOf: CoreError });
   t.like(error, { code: 'api_error', category: 'unavailable' });
-  t.regex(String((error.cause as Error | undefined)?.message), why);
+  t.regex(causeMessage(error), why);
   return error;
 }
+
+/** The logged cause's message ('undefined' when there is none). */
+const causeMessage = (error: Error): string => String(error.cause instanceof Error ? error.cause.message : undefined);
 
 test.serial('asks GET {url}?base=USD and serves direct and cross rates as decimal strings', async (t) => {
   const scope = nock(FEED, { reqheaders: { accept: 'application/json' } }).get('/v1/rates').query({ base: 'USD' }).reply(200, GOOD);
@@ -73,7 +76,7 @@ test.serial('a 5xx is 503 api_error that carries nothing of the body', async (t)
   nock(FEED).get('/rates').query(true).reply(502, 'upstream secret token sk_live_leak', { 'content-type': 'text/plain' });
   const error = await unavailable(t, new HttpFxRateSource({ url: `${FEED}/rates` }).midRate('USD', 'THB'), /HTTP 502/);
   t.is(error.retryAfterSeconds, 5);
-  const everything = `${error.message} ${String((error.cause as Error)?.message)} ${JSON.stringify(error)}`;
+  const everything = `${error.message} ${causeMessage(error)} ${JSON.stringify(error)}`;
   t.false(everything.includes('sk_live_leak'));
   t.false(everything.includes('rates.example.test'), 'nor the URL, which may hold a credential');
 });

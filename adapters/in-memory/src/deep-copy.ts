@@ -4,14 +4,19 @@
  * has the same shape as what the SQL adapter returns, where NULL columns become absent properties.
  */
 export function deepCopy<T>(value: T): T {
-  if (value instanceof Date) return new Date(value.getTime()) as T;
-  if (Array.isArray(value)) return value.map((item: unknown) => deepCopy(item)) as T;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a copy has its original's type (undefined fields are optional ones)
+  return copied(value) as T;
+}
+
+function copied(value: unknown): unknown {
+  if (value instanceof Date) return new Date(value.getTime());
+  if (Array.isArray(value)) return value.map((item: unknown) => copied(item));
   if (value !== null && typeof value === 'object') {
     return Object.fromEntries(
       Object.entries(value)
         .filter(([, field]) => field !== undefined)
-        .map(([key, field]) => [key, deepCopy(field)]),
-    ) as T;
+        .map(([key, field]) => [key, copied(field)]),
+    );
   }
   return value;
 }

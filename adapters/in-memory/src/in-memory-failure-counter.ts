@@ -81,7 +81,7 @@ export class InMemoryFailureCounter implements FailureCounter {
 /** `entries` sorted, in the window, at most `limit`: blocked until the oldest of the last `limit` leaves it. */
 function tally(entries: readonly Failure[], at: number, window: FailureWindow): FailureTally {
   if (entries.length < window.limit) return { failures: entries.length, blockedForMs: 0 };
-  const oldest = (entries[entries.length - window.limit] as Failure).at;
+  const oldest = entries[entries.length - window.limit].at;
   return { failures: entries.length, blockedForMs: Math.max(1, oldest + window.windowMs - at) };
 }
 

@@ -15,7 +15,7 @@ export class InMemoryJobItemFailures implements JobItemFailures {
 
   async save(failure: JobItemFailure): Promise<void> {
     let byItem = this.records.get(failure.job);
-    if (!byItem) this.records.set(failure.job, (byItem = new Map()));
+    if (!byItem) this.records.set(failure.job, (byItem = new Map<string, JobItemFailure>()));
     byItem.set(failure.itemId, deepCopy(failure));
   }
 

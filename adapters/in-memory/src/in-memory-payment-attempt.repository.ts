@@ -1,7 +1,7 @@
 import type { Mode } from '@payments/core';
 import { CoreError, type AccountScope, type PaymentAttempt, type PaymentAttemptRepository } from '@payments/core';
 import { deepCopy } from './deep-copy';
-import type { InMemoryStore, Sequenced } from './in-memory-store';
+import { earliestFirst, type InMemoryStore, type Sequenced } from './in-memory-store';
 
 function inScope(attempt: PaymentAttempt, scope: AccountScope): boolean {
   return attempt.merchantId === scope.merchantId && attempt.mode === scope.mode;
@@ -81,7 +81,7 @@ export class InMemoryPaymentAttemptRepository implements PaymentAttemptRepositor
     return this.store.atomic(() =>
       [...this.store.tables.attempts.values()]
         .filter(({ value }) => value.mode === mode && value.status === 'pending' && value.nextCheckAt !== undefined && value.nextCheckAt <= now)
-        .sort((a, b) => (a.value.nextCheckAt as Date).getTime() - (b.value.nextCheckAt as Date).getTime() || a.seq - b.seq)
+        .sort(earliestFirst((value) => value.nextCheckAt))
         .slice(0, limit)
         .map((row) => deepCopy(row.value)),
     );

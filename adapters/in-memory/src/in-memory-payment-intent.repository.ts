@@ -11,7 +11,7 @@ import {
 } from '@payments/core';
 import { deepCopy } from './deep-copy';
 import { pageNewestFirst } from './in-memory-pagination';
-import type { InMemoryStore } from './in-memory-store';
+import { earliestFirst, type InMemoryStore } from './in-memory-store';
 
 function merchantOrderIdTaken(merchantOrderId: string): CoreError {
   return new CoreError(
@@ -91,7 +91,7 @@ export class InMemoryPaymentIntentRepository implements PaymentIntentRepository 
     return this.store.atomic(() =>
       [...this.store.tables.intents.values()]
         .filter((row) => row.value.mode === mode && isDueForExpiry(row.value, now))
-        .sort((a, b) => (a.value.expiresAt as Date).getTime() - (b.value.expiresAt as Date).getTime() || a.seq - b.seq)
+        .sort(earliestFirst((value) => value.expiresAt))
         .slice(0, limit)
         .map((row) => deepCopy(row.value)),
     );
@@ -118,7 +118,7 @@ export class InMemoryPaymentIntentRepository implements PaymentIntentRepository 
     return this.store.atomic(() =>
       [...this.store.tables.intents.values()]
         .filter(({ value }) => value.mode === mode && value.status === 'channel_settled' && value.releasedAt === undefined && value.availableAt !== undefined && value.availableAt <= now)
-        .sort((a, b) => (a.value.availableAt as Date).getTime() - (b.value.availableAt as Date).getTime() || a.seq - b.seq)
+        .sort(earliestFirst((value) => value.availableAt))
         .slice(0, limit)
         .map((row) => deepCopy(row.value)),
     );

@@ -11,7 +11,7 @@ import {
 } from '@payments/core';
 import { deepCopy } from './deep-copy';
 import { pageNewestFirst } from './in-memory-pagination';
-import type { InMemoryStore } from './in-memory-store';
+import { earliestFirst, type InMemoryStore } from './in-memory-store';
 
 /** Disputes that keep a payment out of settlement: its money is held, or was taken back. */
 const BLOCKING_DISPUTES: readonly DisputeStatus[] = ['opened', 'under_review', 'lost'];
@@ -126,7 +126,7 @@ export class InMemorySettlementRepository implements SettlementRepository {
             value.settlementId === undefined &&
             !blocked.has(value.id),
         )
-        .sort((a, b) => (a.value.releasedAt as Date).getTime() - (b.value.releasedAt as Date).getTime() || a.seq - b.seq)
+        .sort(earliestFirst((value) => value.releasedAt))
         .map((row) => deepCopy(row.value));
     });
   }

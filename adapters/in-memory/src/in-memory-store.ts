@@ -13,6 +13,13 @@ export interface Sequenced<T> {
   readonly value: T;
 }
 
+/** Due rows in the order the SQL adapter claims them: the earliest instant first, then insertion order. */
+export function earliestFirst<T>(instant: (value: T) => Date | undefined): (a: Sequenced<T>, b: Sequenced<T>) => number {
+  // The rows were kept for having the instant; a missing one (never) would sort first.
+  const time = (row: Sequenced<T>) => instant(row.value)?.getTime() ?? 0;
+  return (a, b) => time(a) - time(b) || a.seq - b.seq;
+}
+
 export interface IdempotencyRecord {
   readonly fingerprint: string;
   readonly token: string;

@@ -13,7 +13,7 @@ import type {
 } from '@payments/core';
 import { deepCopy } from './deep-copy';
 import { pageNewestFirst } from './in-memory-pagination';
-import type { InMemoryStore } from './in-memory-store';
+import { earliestFirst, type InMemoryStore } from './in-memory-store';
 
 export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryRepository {
   constructor(private readonly store: InMemoryStore) {}
@@ -38,7 +38,7 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
             row.value.nextRetryAt.getTime() <= t &&
             (row.value.lockedUntil === undefined || row.value.lockedUntil.getTime() <= t),
         )
-        .sort((a, b) => (a.value.nextRetryAt as Date).getTime() - (b.value.nextRetryAt as Date).getTime() || a.seq - b.seq)
+        .sort(earliestFirst((value) => value.nextRetryAt))
         .slice(0, limit);
       const claimed: ClaimedDelivery[] = [];
       for (const row of due) {

@@ -50,4 +50,14 @@ export class RedisScript {
       throw error;
     }
   }
+
+  /** Runs a script that answers an array of integers. */
+  async integers(client: RedisClient, keys: string[], args: string[]): Promise<number[]> {
+    const reply = await this.run(client, keys, args);
+    if (Array.isArray(reply)) {
+      const items: unknown[] = reply;
+      if (items.every((item): item is number => typeof item === 'number')) return items;
+    }
+    throw new Error('The script did not answer an array of integers.');
+  }
 }

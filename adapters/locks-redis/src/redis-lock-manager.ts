@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { LockBusyError, type CoreError, type LockManager } from '@payments/core';
+import { isCoreError, LockBusyError, type CoreError, type LockManager } from '@payments/core';
 import type { RedisClient } from './redis-client';
-import { callRedis, RedisScript } from './redis-command';
+import { callRedis, RedisScript, redisUnavailable } from './redis-command';
 
 export interface RedisLockManagerOptions {
   /** Put before every lock key as given, so several services or test runs can share one Redis (default `payments:lock:`). */
@@ -93,7 +93,7 @@ export class RedisLockManager implements LockManager {
       await this.compareAndDelete(redisKey, token);
     } catch (error) {
       // Throwing here would report finished work as failed (and mask fn's own error); the TTL frees the lock.
-      this.onReleaseError?.(key, error as CoreError);
+      this.onReleaseError?.(key, isCoreError(error) ? error : redisUnavailable(error));
     }
   }
 

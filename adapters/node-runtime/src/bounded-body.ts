@@ -9,8 +9,11 @@ export async function readBoundedText(response: Response, maxBytes: number): Pro
   let size = 0;
   const reader = response.body.getReader();
   for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
+    const read = await reader.read();
+    if (read.done) break;
+    // fetch types a body's chunks `any`; they are bytes.
+    const value: unknown = read.value;
+    if (!(value instanceof Uint8Array)) throw new TypeError('A response body chunk is not bytes.');
     size += value.byteLength;
     if (size > maxBytes) {
       await reader.cancel().catch(() => undefined);

@@ -28,8 +28,8 @@ function power(base: bigint, exponent: bigint): bigint {
  */
 function decodesToPoint(raw: Buffer): boolean {
   const bytes = Buffer.from(raw);
-  const sign = (bytes[31] as number) >> 7;
-  bytes[31] = (bytes[31] as number) & 0x7f;
+  const sign = bytes[31] >> 7;
+  bytes[31] = bytes[31] & 0x7f;
   const y = BigInt(`0x${Buffer.from(bytes).reverse().toString('hex')}`);
   if (y >= P) return false;
   const u = mod(y * y - 1n);

@@ -23,7 +23,10 @@ export class CryptoWebhookCrypto implements WebhookCrypto {
       const seed = Buffer.from(privateKey, 'base64');
       if (seed.length !== 32) throw new Error('An Ed25519 private key is 32 bytes.');
       key = createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_PREFIX, seed]), format: 'der', type: 'pkcs8' });
-      if (this.parsedKeys.size >= MAX_PARSED_KEYS) this.parsedKeys.delete(this.parsedKeys.keys().next().value as string);
+      if (this.parsedKeys.size >= MAX_PARSED_KEYS) {
+        const [oldest] = this.parsedKeys.keys();
+        this.parsedKeys.delete(oldest);
+      }
       this.parsedKeys.set(privateKey, key);
     }
     return sign(null, Buffer.from(message, 'utf8'), key).toString('base64');
@@ -31,11 +34,9 @@ export class CryptoWebhookCrypto implements WebhookCrypto {
 
   generateEd25519(): Ed25519KeyPair {
     const { publicKey, privateKey } = generateKeyPairSync('ed25519');
-    const publicJwk = publicKey.export({ format: 'jwk' });
-    const privateJwk = privateKey.export({ format: 'jwk' });
-    return {
-      publicKey: Buffer.from(publicJwk.x as string, 'base64url').toString('base64'),
-      privateKey: Buffer.from(privateJwk.d as string, 'base64url').toString('base64'),
-    };
+    const { x } = publicKey.export({ format: 'jwk' });
+    const { d } = privateKey.export({ format: 'jwk' });
+    if (x === undefined || d === undefined) throw new Error('An Ed25519 key pair exports x and d.');
+    return { publicKey: Buffer.from(x, 'base64url').toString('base64'), privateKey: Buffer.from(d, 'base64url').toString('base64') };
   }
 }

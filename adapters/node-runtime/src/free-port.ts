@@ -1,4 +1,4 @@
-import { createServer } from 'node:net';
+import { createServer, type Server } from 'node:net';
 
 /**
  * A loopback TCP port nothing listens on right now: the OS picks it and it is free again once
@@ -10,8 +10,15 @@ export function freePort(): Promise<number> {
     const probe = createServer();
     probe.once('error', reject);
     probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
+      const port = listeningPort(probe);
       probe.close(() => resolve(port));
     });
   });
+}
+
+/** The TCP port a listening server (net, http, https or tls) took; its address is a pipe's path or null otherwise. */
+export function listeningPort(server: Pick<Server, 'address'>): number {
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('The server is not listening on a TCP port.');
+  return address.port;
 }

@@ -30,10 +30,10 @@ test('at most `concurrency` tasks run; the others wait their turn in order; past
   const refused = await t.throwsAsync(queue.run(async () => 'never'), { instanceOf: CoreError });
   t.like(refused, { code: 'api_error', category: 'unavailable', retryAfterSeconds: 1, message: 'busy' });
 
-  gates[1]!.open();
+  gates[1].open();
   await tick();
   t.deepEqual(started, [0, 1, 2]);
-  gates[0]!.open();
+  gates[0].open();
   await tick();
   t.deepEqual(started, [0, 1, 2, 3]);
   for (const g of gates) g.open();

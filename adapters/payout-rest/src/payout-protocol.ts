@@ -9,10 +9,12 @@ const REASON = /^[a-z0-9_]{1,64}$/;
 
 type Json = Record<string, unknown>;
 
+const isJson = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+
 function parseObject(body: string): Json | undefined {
   try {
     const value: unknown = JSON.parse(body);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
+    return isJson(value) ? value : undefined;
   } catch {
     return undefined;
   }
@@ -56,5 +58,5 @@ export function parsePayout(body: string, expected: { reference: string; amount?
 /** The `error.code` of an error body, if it has one we can use. */
 export function errorCodeOf(body: string): string | undefined {
   const error = parseObject(body)?.error;
-  return typeof error === 'object' && error !== null ? reasonOf((error as Json).code) : undefined;
+  return isJson(error) ? reasonOf(error.code) : undefined;
 }

@@ -30,7 +30,10 @@ function withPreparedStatementCache(connection: SqliteConnection): void {
     let statement = kept.get(source);
     if (statement === undefined) {
       statement = prepare(source);
-      if (kept.size >= PREPARED_STATEMENTS_KEPT) kept.delete(kept.keys().next().value as string);
+      if (kept.size >= PREPARED_STATEMENTS_KEPT) {
+        const [oldest] = kept.keys();
+        kept.delete(oldest);
+      }
     } else {
       kept.delete(source);
     }
@@ -61,7 +64,7 @@ function sqliteSession(connection: SqliteConnection, done: PoolDone): void {
     withPreparedStatementCache(connection);
     done(null, connection);
   } catch (error) {
-    done(error as Error, connection);
+    done(error instanceof Error ? error : new Error(String(error)), connection);
   }
 }
 

@@ -1,11 +1,18 @@
-import type { Knex } from 'knex';
+import { Client, type Knex } from 'knex';
 
 /** The two database families we support; they differ in error codes, table options and URLs. */
 export type SqlDialect = 'mysql' | 'sqlite';
 
+/** The driver client of a knex instance or transaction, which knex types `any`. */
+export function clientOf(knex: Knex): Knex.Client {
+  const client: unknown = knex.client;
+  if (!(client instanceof Client)) throw new TypeError('Not a knex instance: its client is not a knex Client.');
+  return client;
+}
+
 /** Which family a knex instance (or one of its transactions) talks to. */
 export function dialectOf(knex: Knex): SqlDialect {
-  const client: unknown = knex.client.config.client;
+  const client = clientOf(knex).config.client;
   if (client === 'mysql2' || client === 'mysql') return 'mysql';
   if (client === 'better-sqlite3' || client === 'sqlite3') return 'sqlite';
   throw new Error(`Unsupported knex client '${String(client)}'; use a mysql:// or sqlite: database URL.`);
@@ -24,10 +31,9 @@ const flavours = new WeakMap<Knex, Promise<MysqlFlavour>>();
 export function mysqlFlavourOf(knex: Knex, db: Knex = knex): Promise<MysqlFlavour> {
   let flavour = flavours.get(knex);
   if (flavour === undefined) {
-    flavour = db.raw('select version() as version').then((result: unknown) => {
-      const [rows] = result as [Array<{ version: string }>];
-      return /mariadb/i.test(rows[0]?.version ?? '') ? 'mariadb' : 'mysql';
-    });
+    flavour = db
+      .raw<[Array<{ version: string }>]>('select version() as version')
+      .then(([rows]): MysqlFlavour => (/mariadb/i.test(rows[0]?.version ?? '') ? 'mariadb' : 'mysql'));
     // A failed probe (the database was down) is asked again next time.
     flavour.catch(() => flavours.delete(knex));
     flavours.set(knex, flavour);
@@ -40,7 +46,7 @@ export function mysqlFlavourOf(knex: Knex, db: Knex = knex): Promise<MysqlFlavou
  * another transaction holds the same key uncommitted: MariaDB can scope the timeout to the one
  * statement with 0; MySQL 8 takes a hint whose least value is 1 second.
  */
-export function withoutLockWait(flavour: MysqlFlavour, insert: Knex.Sql): { sql: string; bindings: readonly unknown[] } {
+export function withoutLockWait(flavour: MysqlFlavour, insert: Knex.Sql): { sql: string; bindings: readonly Knex.Value[] } {
   const sql = flavour === 'mariadb' ? `SET STATEMENT innodb_lock_wait_timeout=0 FOR ${insert.sql}` : insert.sql.replace(/^insert /i, 'insert /*+ SET_VAR(innodb_lock_wait_timeout=1) */ ');
   return { sql, bindings: insert.bindings };
 }

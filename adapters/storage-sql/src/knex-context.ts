@@ -1,8 +1,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Knex } from 'knex';
+import { clientOf } from './dialect';
 
 /** A pooled driver connection as knex hands it out; knex marks one inside a transaction for observers. */
 type PooledConnection = { __knexTxId?: string } & object;
+
+/** The pool hands out driver connections (objects); knex types them `any`. */
+const isPooledConnection = (value: unknown): value is PooledConnection => typeof value === 'object' && value !== null;
 
 let transactionCount = 0;
 
@@ -15,10 +19,12 @@ function boundTo(knex: Knex, connection: PooledConnection): Knex {
   const table = (name: string) => knex(name).connection(connection);
   const raw = (sql: string, bindings?: Knex.RawBinding[] | Knex.ValueDict) => {
     const query = bindings === undefined ? knex.raw(sql) : knex.raw(sql, bindings);
-    (query as unknown as { _connection: PooledConnection })._connection = connection;
-    return query;
+    // knex's runner takes a query's connection from this field when it has one.
+    return Object.assign(query, { _connection: connection });
   };
-  return Object.assign(table, { raw, client: knex.client, fn: knex.fn, ref: knex.ref.bind(knex), isTransaction: true }) as unknown as Knex;
+  const bound = Object.assign(table, { raw, client: clientOf(knex), fn: knex.fn, ref: knex.ref.bind(knex), isTransaction: true });
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the part of Knex repositories use; it opens no transactions, runs no migrations
+  return bound as unknown as Knex;
 }
 
 /**
@@ -28,7 +34,9 @@ function boundTo(knex: Knex, connection: PooledConnection): Knex {
  * intent's create.
  */
 export async function onOneConnection<T>(knex: Knex, work: (trx: Knex) => Promise<T>): Promise<T> {
-  const connection = (await knex.client.acquireConnection()) as PooledConnection;
+  const client = clientOf(knex);
+  const connection: unknown = await client.acquireConnection();
+  if (!isPooledConnection(connection)) throw new TypeError('The knex pool handed out no connection.');
   const trx = boundTo(knex, connection);
   transactionCount += 1;
   connection.__knexTxId = `uow${transactionCount}`;
@@ -46,7 +54,7 @@ export async function onOneConnection<T>(knex: Knex, work: (trx: Knex) => Promis
     }
   } finally {
     delete connection.__knexTxId;
-    knex.client.releaseConnection(connection);
+    client.releaseConnection(connection);
   }
 }
 

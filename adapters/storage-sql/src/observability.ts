@@ -9,7 +9,7 @@ const MIGRATIONS_TABLE = 'knex_migrations';
  */
 export async function pendingMigrations(knex: Knex): Promise<string[]> {
   if (!(await knex.schema.hasTable(MIGRATIONS_TABLE))) return [...MIGRATION_NAMES];
-  const rows = (await knex(MIGRATIONS_TABLE).select('name')) as { name: string }[];
+  const rows = await knex<{ name: string }>(MIGRATIONS_TABLE).select('name');
   const done = new Set(rows.map((row) => row.name));
   return MIGRATION_NAMES.filter((name) => !done.has(name));
 }
@@ -25,10 +25,10 @@ export async function pingDatabase(knex: Knex): Promise<void> {
  */
 export async function countDueWebhookDeliveries(knex: Knex, now: Date): Promise<number> {
   const t = now.getTime();
-  const [row] = (await knex('webhook_deliveries')
+  const [row] = await knex('webhook_deliveries')
     .where({ status: 'pending' })
     .where('next_retry_at', '<=', t)
-    .where((q) => q.whereNull('locked_until').orWhere('locked_until', '<=', t))
-    .count({ n: '*' })) as { n: number | string }[];
+    .where((q) => void q.whereNull('locked_until').orWhere('locked_until', '<=', t))
+    .count<Array<{ n: number | string }>>({ n: '*' });
   return Number(row?.n ?? 0);
 }

@@ -10,5 +10,7 @@ import { dialectOf } from './dialect';
 export async function selectRows<T>(db: Knex, sql: string, bindings: readonly Knex.RawBinding[]): Promise<T[]> {
   const result: unknown = await db.raw(sql, [...bindings]);
   // mysql2 answers [rows, fields]; better-sqlite3 the rows.
-  return (dialectOf(db) === 'mysql' ? (result as [T[]])[0] : result) as T[];
+  const rows: unknown = dialectOf(db) === 'mysql' && Array.isArray(result) ? result[0] : result;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the caller's SQL selects the columns of T
+  return rows as T[];
 }

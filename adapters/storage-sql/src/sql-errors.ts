@@ -7,10 +7,11 @@ interface DriverError {
   readonly code?: unknown;
   readonly errno?: unknown;
   readonly message?: unknown;
+  readonly name?: unknown;
 }
 
 function asDriverError(error: unknown): DriverError | undefined {
-  return typeof error === 'object' && error !== null ? (error as DriverError) : undefined;
+  return typeof error === 'object' && error !== null ? error : undefined;
 }
 
 const MYSQL_DUPLICATE_ENTRY = 1062;
@@ -91,7 +92,7 @@ export function isDatabaseUnavailableError(error: unknown): boolean {
   if (typeof driver.code === 'string' && (NETWORK_CODES.has(driver.code) || MYSQL_CLIENT_CODES.has(driver.code) || MYSQL_UNAVAILABLE_CODES.has(driver.code))) return true;
   if (typeof driver.errno === 'number' && MYSQL_UNAVAILABLE_ERRNOS.has(driver.errno)) return true;
   // knex: every pool slot busy or failing to connect until acquireConnectionTimeout ran out.
-  if ((error as { name?: unknown }).name === 'KnexTimeoutError') return true;
+  if (driver.name === 'KnexTimeoutError') return true;
   const message = typeof driver.message === 'string' ? driver.message : '';
   // mysql2 (no code): a query on a connection whose socket already closed.
   return /Can't add new command when connection is in closed state|Connection lost: The server closed the connection/.test(message);

@@ -61,9 +61,9 @@ if (onMysql) {
   test('on MySQL every table compares byte for byte (utf8mb4_bin)', async (t) => {
     const database = await createTestDatabase();
     try {
-      const [rows] = (await database.knex.raw(
+      const [rows] = await database.knex.raw<[{ name: string; collation: string }[]]>(
         'SELECT TABLE_NAME AS name, TABLE_COLLATION AS collation FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()',
-      )) as [{ name: string; collation: string }[]];
+      );
       for (const table of TABLES) t.is(rows.find((row) => row.name === table)?.collation, 'utf8mb4_bin', table);
     } finally {
       await database.destroy();

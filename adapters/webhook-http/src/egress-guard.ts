@@ -41,16 +41,15 @@ export function normalizeAddress(address: string): string | undefined {
   if (!ipaddr.isValid(bare)) return undefined;
   // Zone ids (fe80::1%eth0) parse; the zone does not change the range.
   const parsed = ipaddr.process(bare.replace(/%.*$/, ''));
-  if (parsed.kind() === 'ipv6') {
-    const ipv6 = parsed as ipaddr.IPv6;
-    const parts = ipv6.parts;
+  if (parsed instanceof ipaddr.IPv6) {
+    const parts = parsed.parts;
     // IPv4-compatible (deprecated ::a.b.c.d, RFC 4291 2.5.5.1): judge the IPv4 address it carries.
     if (parts.slice(0, 6).every((part) => part === 0) && !(parts[6] === 0 && (parts[7] ?? 0) <= 1)) {
       const high = parts[6] ?? 0;
       const low = parts[7] ?? 0;
       return new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]).toString();
     }
-    return ipv6.toNormalizedString();
+    return parsed.toNormalizedString();
   }
   return parsed.toString();
 }

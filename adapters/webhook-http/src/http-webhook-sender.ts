@@ -129,7 +129,7 @@ export class HttpWebhookSender implements WebhookSender {
     if (url.protocol === 'http:' && !addresses.every((address) => this.guard.isAllowListed(address))) {
       throw new SendFailure('plain http is refused; https only');
     }
-    const pinned = addresses[0] as string;
+    const pinned = addresses[0];
     return this.post(url, hostname, pinned, request, signal, answered);
   }
 
@@ -141,7 +141,7 @@ export class HttpWebhookSender implements WebhookSender {
     try {
       addresses = await this.resolveHost(hostname);
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
+      const code = errorCode(error);
       throw new SendFailure(`DNS lookup of ${hostname} failed${code ? ` (${code})` : ''}`);
     }
     if (addresses.length === 0) throw new SendFailure(`DNS lookup of ${hostname} found no address`);
@@ -164,12 +164,12 @@ export class HttpWebhookSender implements WebhookSender {
 
     const family = isIP(pinned) === 6 ? 6 : 4;
     // Hands net.connect exactly the address that was checked, whatever it asks for.
-    const pinnedLookup = ((_host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+    const pinnedLookup: LookupFunction = (_host, options, callback) => {
       process.nextTick(() => {
         if (options && options.all) callback(null, [{ address: pinned, family }]);
         else callback(null, pinned, family);
       });
-    }) as unknown as LookupFunction;
+    };
 
     const common: http.RequestOptions = {
       method: 'POST',
@@ -186,7 +186,7 @@ export class HttpWebhookSender implements WebhookSender {
 
     return new Promise<number>((resolve, reject) => {
       let settled = false;
-      const fail = (error: unknown): void => {
+      const fail = (error: Error): void => {
         if (settled) return;
         settled = true;
         reject(error);
@@ -220,7 +220,8 @@ export class HttpWebhookSender implements WebhookSender {
       };
       let req: http.ClientRequest;
       if (url.protocol === 'https:') {
-        this.secureContext ??= createSecureContext(this.options.ca !== undefined ? { ca: this.options.ca as string | Buffer | Array<string | Buffer> } : {});
+        const { ca } = this.options;
+        this.secureContext ??= createSecureContext(ca === undefined ? {} : { ca: typeof ca === 'string' || Buffer.isBuffer(ca) ? ca : [...ca] });
         const tls: https.RequestOptions & { secureContext: SecureContext } = {
           ...common,
           rejectUnauthorized: true,
@@ -249,9 +250,15 @@ export class HttpWebhookSender implements WebhookSender {
   }
 }
 
+/** A Node error's code (ECONNREFUSED, ENOTFOUND, …), if it has one. */
+function errorCode(error: unknown): string | undefined {
+  const code: unknown = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
+  return typeof code === 'string' ? code : undefined;
+}
+
 function describe(error: unknown): string {
   if (error instanceof SendFailure) return error.message;
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const code = errorCode(error);
   switch (code) {
     case 'ECONNREFUSED':
       return 'connection refused (ECONNREFUSED)';
@@ -272,7 +279,7 @@ function describe(error: unknown): string {
     case 'ERR_TLS_CERT_ALTNAME_INVALID':
       return `TLS certificate refused (${code})`;
     default:
-      if (typeof code === 'string' && code.startsWith('ERR_SSL')) return `TLS handshake failed (${code})`;
+      if (code?.startsWith('ERR_SSL')) return `TLS handshake failed (${code})`;
       return code ? `request failed (${code})` : 'request failed';
   }
 }

@@ -275,7 +275,7 @@ test('the connected address is checked again before anything is written (http an
     t.teardown(() => receiver.close());
     const sender = new HttpWebhookSender({ egressAllow: ['127.0.0.1'], dnsOverrides: { 'hooks.test.example': '127.0.0.1' }, ca: tls.cert });
     // The first check (after resolving) passes; the one on the connected socket refuses.
-    const guard = (sender as unknown as { guard: EgressGuard }).guard;
+    const guard = sender['guard'];
     const original = guard.refusal.bind(guard);
     let calls = 0;
     guard.refusal = (address: string) => (++calls > 1 ? 'refused at connect' : original(address));

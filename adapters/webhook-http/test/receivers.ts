@@ -1,7 +1,7 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
-import type { AddressInfo } from 'node:net';
-import type { TLSSocket } from 'node:tls';
+import type { Server, Socket } from 'node:net';
+import { TLSSocket } from 'node:tls';
 import { generate } from 'selfsigned';
 
 export interface Received {
@@ -30,7 +30,7 @@ const answer200: Handler = (_req, res) => {
 
 function track(server: http.Server, handler: Handler, host: string): Promise<Receiver> {
   const requests: Received[] = [];
-  const sockets = new Set<import('node:net').Socket>();
+  const sockets = new Set<Socket>();
   const receiver: Receiver = {
     port: 0,
     requests,
@@ -46,7 +46,7 @@ function track(server: http.Server, handler: Handler, host: string): Promise<Rec
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
-  server.on('secureConnection', (socket) => {
+  server.on('secureConnection', (socket: TLSSocket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
@@ -54,7 +54,7 @@ function track(server: http.Server, handler: Handler, host: string): Promise<Rec
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const servername = (req.socket as TLSSocket).servername;
+      const servername = req.socket instanceof TLSSocket ? req.socket.servername : undefined;
       requests.push({
         method: req.method ?? '',
         url: req.url ?? '',
@@ -69,10 +69,16 @@ function track(server: http.Server, handler: Handler, host: string): Promise<Rec
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, host, () => {
-      (receiver as { port: number }).port = (server.address() as AddressInfo).port;
+      (receiver as { port: number }).port = portOf(server);
       resolve(receiver);
     });
   });
+}
+
+function portOf(server: Server): number {
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('The receiver is not listening on a TCP port.');
+  return address.port;
 }
 
 export function startHttpReceiver(handler: Handler = answer200, host = '127.0.0.1'): Promise<Receiver> {
@@ -108,7 +114,7 @@ export function startHttpsReceiver(tls: Tls, handler: Handler = answer200, host 
 export async function closedPort(): Promise<number> {
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as AddressInfo;
+  const port = portOf(server);
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
 }

@@ -75,6 +75,7 @@ export class RequestSender {
         const requestId = response.headers.get('request-id') ?? response.headers.get('x-request-id') ?? undefined;
         if (response.status < 300) {
           this.onResponse?.({ status: response.status, requestId, idempotencyKey, replayed: response.headers.get('idempotent-replayed') === 'true', attempts: attempt });
+          // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the caller names the documented answer; types-agree holds the SDK's types to the API document
           return parseJson(text, response.status, requestId, () => this.config.crypto.randomUUID()) as T;
         }
         const error = this.errorOf(response, text, requestId);
@@ -121,12 +122,7 @@ export class RequestSender {
   }
 
   private errorOf(response: HttpResponse, text: string, requestId: string | undefined): PaymentsError {
-    let body: ApiErrorBody | undefined;
-    try {
-      body = (JSON.parse(text) as { error?: ApiErrorBody }).error;
-    } catch {
-      body = undefined;
-    }
+    const body = errorBodyOf(text);
     const retryAfter = retryAfterMs(response.headers.get('retry-after'));
     return errorFromResponse(response.status, body, requestId, retryAfter === undefined ? undefined : retryAfter / 1000);
   }
@@ -138,6 +134,21 @@ export class RequestSender {
     }
     return url.toString();
   }
+}
+
+/** The `error` object of an error answer, its fields kept when they are text. */
+function errorBodyOf(text: string): ApiErrorBody | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const error = typeof parsed === 'object' && parsed !== null && 'error' in parsed ? parsed.error : undefined;
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { code, message, param, request_id }: { code?: unknown; message?: unknown; param?: unknown; request_id?: unknown } = error;
+  const textOf = (value: unknown) => (typeof value === 'string' ? value : undefined);
+  return { code: textOf(code), message: textOf(message), param: textOf(param), request_id: textOf(request_id) };
 }
 
 function parseJson(text: string, status: number, requestId: string | undefined, nonce: () => string): unknown {

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listeningPort } from '@payments/node-runtime';
 
 /** A request as the fake API received it. */
 export interface Received {
@@ -31,7 +31,7 @@ export async function fakeApi(reply: (request: Received, index: number) => Reply
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-    req.on('end', async () => {
+    const respond = async (): Promise<void> => {
       const request: Received = { method: req.method ?? '', url: new URL(req.url ?? '/', 'http://fake'), headers: req.headers, body };
       received.push(request);
       const answer = await reply(request, received.length - 1);
@@ -45,10 +45,11 @@ export async function fakeApi(reply: (request: Received, index: number) => Reply
       }
       res.writeHead(answer.status, { 'content-type': 'application/json', 'request-id': `req_${received.length}`, ...answer.headers });
       res.end(answer.rawBody ?? (answer.body === undefined ? '' : JSON.stringify(answer.body)));
-    });
+    };
+    req.on('end', () => void respond());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const port = listeningPort(server);
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     received,

@@ -91,7 +91,9 @@ async function main(): Promise<void> {
   const random = new CryptoRandomSource();
   const secret = randomBytes(32);
   // The relay opens the sealed platform key for every signature; this parses it once.
-  const seed = Buffer.from(generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' }).d as string, 'base64url');
+  const { d } = generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' });
+  if (d === undefined) throw new Error('An Ed25519 private key exports d.');
+  const seed = Buffer.from(d, 'base64url');
   const platformKey = createPrivateKey({ key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed]), format: 'der', type: 'pkcs8' });
 
   let failures = 0;

@@ -12,6 +12,7 @@ import { withWebhookSection } from '../doc-sections';
 import { loadAverage, machineInfo, packageVersion } from '../machine';
 import { summariseDirectory } from '../profile-summary';
 import { median } from '../stats';
+import { numberAt, textAt } from '../../fixtures';
 import type { WebhookBaselineResult } from './baseline-main';
 import { API_VERSION, benchEvent } from './events';
 import { renderWebhookSection, renderWebhookTable, WEBHOOK_GOALS, type WebhookOptions, type WebhookRun, type WebhookVariant } from './report';
@@ -51,7 +52,7 @@ function parseOptions(argv: readonly string[]): RunFlags | undefined {
   let workerCounts: number[] = [...DEFAULT_WORKER_COUNTS];
   let profileDir: string | undefined;
   for (let i = 0; i < argv.length; i += 1) {
-    const flag = argv[i] as string;
+    const flag = argv[i];
     if (flag === '--help' || flag === '-h') return undefined;
     const name = flag.replace(/^--/, '');
     const raw = argv[i + 1];
@@ -69,13 +70,13 @@ function parseOptions(argv: readonly string[]): RunFlags | undefined {
     if (!(name in values) || !Number.isInteger(value) || value < 1) throw new Error(`Bad option ${flag} ${raw ?? ''}\n\n${USAGE}`);
     values[name] = value;
   }
-  if ((values.reps as number) < 3 && profileDir === undefined) throw new Error(`--reps must be at least 3\n\n${USAGE}`);
+  if (values.reps < 3 && profileDir === undefined) throw new Error(`--reps must be at least 3\n\n${USAGE}`);
   return {
     options: {
-      deliveries: values.deliveries as number,
-      repetitions: values.reps as number,
-      tickMs: values.tick as number,
-      timeoutS: values.timeout as number,
+      deliveries: values.deliveries,
+      repetitions: values.reps,
+      tickMs: values.tick,
+      timeoutS: values.timeout,
       concurrency: RELAY_CONCURRENCY,
       workerCounts,
     },
@@ -168,15 +169,19 @@ async function relayRun(setup: Setup, options: WebhookOptions, workers: number, 
       return worker;
     }),
   );
+  let waitFailure: { error: unknown } | undefined;
   try {
     await setup.receiver.waitFor(count, options.timeoutS * 1000);
     // Late duplicates would show up here.
     await new Promise((r) => setTimeout(r, 300));
-  } finally {
-    const codes = await Promise.all(started.map((worker) => worker.stop()));
-    for (const worker of started) running.delete(worker);
-    if (codes.some((code) => code !== 0)) throw new Error(`${what}: a worker exited with ${codes.join(', ')}`);
+  } catch (error) {
+    waitFailure = { error };
   }
+  const codes = await Promise.all(started.map((worker) => worker.stop()));
+  for (const worker of started) running.delete(worker);
+  // A worker that died explains a wait that failed: its exit is what to report.
+  if (codes.some((code) => code !== 0)) throw new Error(`${what}: a worker exited with ${codes.join(', ')}`);
+  if (waitFailure) throw waitFailure.error;
   const { first, last } = checkArrivals(setup.receiver, count, what);
   const left = await setup.db.knex('webhook_deliveries').whereIn('status', ['pending', 'failed']).count({ n: '*' });
   if (Number(left[0]?.n) !== 0) throw new Error(`${what}: ${String(left[0]?.n)} deliveries pending or failed after the run`);
@@ -217,7 +222,7 @@ async function prepare(db: TestDatabase, receiver: WebhookReceiver, dataDir: str
   };
   const admin = await runAdmin(env, ['merchant', 'create', '--name', 'Webhook bench', '--email', `webhook-bench-${Date.now()}@example.com`, '--password', 'a long enough password']);
   if (admin.code !== 0) throw new Error(`admin merchant create failed:\n${admin.stderr}`);
-  const merchantId = (JSON.parse(admin.stdout) as { merchant: { id: string } }).merchant.id;
+  const merchantId = textAt(JSON.parse(admin.stdout), 'merchant', 'id');
   const now = new Date();
   await createSqlStorage(db.knex).webhookEndpoints.insert({
     id: `we_${randomBytes(10).toString('hex')}`,
@@ -244,7 +249,8 @@ function summariseProfiles(profileDir: string): string {
       const usage = readdirSync(dir)
         .filter((name) => name.endsWith('.usage.json'))
         .map((name) => {
-          const { userMs, systemMs } = JSON.parse(readFileSync(join(dir, name), 'utf8')) as { userMs: number; systemMs: number };
+          const usage: unknown = JSON.parse(readFileSync(join(dir, name), 'utf8'));
+          const [userMs, systemMs] = [numberAt(usage, 'userMs'), numberAt(usage, 'systemMs')];
           return `${name}: CPU ${Math.round(userMs + systemMs)} ms (user ${Math.round(userMs)}, system ${Math.round(systemMs)}), start-up included`;
         });
       return `[${run}]\n${usage.join('\n')}\n${summariseDirectory(dir, 30)}`;
@@ -271,7 +277,7 @@ async function main(): Promise<number> {
   let db: TestDatabase | undefined;
   try {
     db = await createTestDatabase({ serverUrl: SERVER_URL });
-    const versionRows = (await db.knex.raw('select version() as v')) as [Array<{ v: string }>];
+    const versionRows = await db.knex.raw<[Array<{ v: string }>]>('select version() as v');
     const mariadb = versionRows[0][0]?.v ?? '?';
     const setup = await prepare(db, receiver, dataDir, options.tickMs, profileDir);
 

@@ -43,5 +43,11 @@ export function toNullable<T>(value: T | undefined): T | null {
   return value === undefined ? null : value;
 }
 
+/** A JSON column read back: it holds only what this adapter wrote there with JSON.stringify from a T. */
+export function fromJson<T>(text: string): T {
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the column's only writer stringified a T
+  return JSON.parse(text) as T;
+}
+
 /** Rows mapped to entities keep no undefined fields: core's rule, one implementation. */
 export { withoutUndefined } from '@payments/core';

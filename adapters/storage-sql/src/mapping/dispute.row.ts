@@ -1,18 +1,18 @@
 import type { Dispute, DisputeEvidence, DisputeStatus, Mode } from '@payments/core';
-import { toDate, toMillis, toNullable, toNullableMillis, toNumber, toOptional, toOptionalDate, withoutUndefined, type BigIntValue } from './column-values';
+import { fromJson, toDate, toMillis, toNullable, toNullableMillis, toNumber, toOptional, toOptionalDate, withoutUndefined, type BigIntValue } from './column-values';
 
 export interface DisputeRow {
   seq?: BigIntValue;
   id: string;
   merchant_id: string;
-  mode: string;
+  mode: Mode;
   payment_intent_id: string;
-  status: string;
+  status: DisputeStatus;
   amount: BigIntValue;
   currency: string;
   held_amount: BigIntValue | null;
   held_currency: string | null;
-  held_from: string | null;
+  held_from: NonNullable<Dispute['heldFrom']> | null;
   fee_amount: BigIntValue | null;
   fee_currency: string | null;
   reason: string | null;
@@ -56,16 +56,16 @@ export function toDispute(row: DisputeRow): Dispute {
   return withoutUndefined<Dispute>({
     id: row.id,
     merchantId: row.merchant_id,
-    mode: row.mode as Mode,
+    mode: row.mode,
     paymentIntentId: row.payment_intent_id,
-    status: row.status as DisputeStatus,
+    status: row.status,
     amount: toNumber(row.amount),
     currency: row.currency,
     held: row.held_amount === null || row.held_currency === null ? undefined : { amount: toNumber(row.held_amount), currency: row.held_currency },
-    heldFrom: toOptional(row.held_from) as Dispute['heldFrom'],
+    heldFrom: toOptional(row.held_from),
     fee: row.fee_amount === null || row.fee_currency === null ? undefined : { amount: toNumber(row.fee_amount), currency: row.fee_currency },
     reason: toOptional(row.reason),
-    evidence: JSON.parse(row.evidence) as DisputeEvidence,
+    evidence: fromJson<DisputeEvidence>(row.evidence),
     channel: row.channel,
     channelDisputeId: row.channel_dispute_id,
     dueBy: toDate(row.due_by),

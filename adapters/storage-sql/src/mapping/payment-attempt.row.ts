@@ -1,20 +1,20 @@
 import type { AttemptFailureCode, Mode, NextAction, PaymentAttempt, PaymentAttemptStatus } from '@payments/core';
-import { toDate, toMillis, toNullable, toNullableMillis, toNumber, toOptional, toOptionalDate, withoutUndefined, type BigIntValue } from './column-values';
+import { fromJson, toDate, toMillis, toNullable, toNullableMillis, toNumber, toOptional, toOptionalDate, withoutUndefined, type BigIntValue } from './column-values';
 
 export interface PaymentAttemptRow {
   seq?: BigIntValue;
   id: string;
   payment_intent_id: string;
   merchant_id: string;
-  mode: string;
-  status: string;
+  mode: Mode;
+  status: PaymentAttemptStatus;
   amount: BigIntValue;
   currency: string;
   payment_method: string;
   channel: string;
   channel_order_id: string | null;
   next_action: string | null;
-  failure_code: string | null;
+  failure_code: AttemptFailureCode | null;
   failure_message: string | null;
   succeeded_at: BigIntValue | null;
   duplicate_of: string | null;
@@ -53,15 +53,15 @@ export function toPaymentAttempt(row: PaymentAttemptRow): PaymentAttempt {
     id: row.id,
     paymentIntentId: row.payment_intent_id,
     merchantId: row.merchant_id,
-    mode: row.mode as Mode,
-    status: row.status as PaymentAttemptStatus,
+    mode: row.mode,
+    status: row.status,
     amount: toNumber(row.amount),
     currency: row.currency,
     paymentMethod: row.payment_method,
     channel: row.channel,
     channelOrderId: toOptional(row.channel_order_id),
-    nextAction: row.next_action === null ? undefined : (JSON.parse(row.next_action) as NextAction),
-    failureCode: toOptional(row.failure_code) as AttemptFailureCode | undefined,
+    nextAction: row.next_action === null ? undefined : fromJson<NextAction>(row.next_action),
+    failureCode: toOptional(row.failure_code),
     failureMessage: toOptional(row.failure_message),
     succeededAt: toOptionalDate(row.succeeded_at),
     duplicateOf: toOptional(row.duplicate_of),

@@ -1,5 +1,6 @@
 import type { FxLock, FxLockPoint, Metadata, Mode, Money, NextAction, NextActionType, PaymentIntent, PaymentIntentStatus } from '@payments/core';
 import {
+  fromJson,
   toDate,
   toMillis,
   toNullable,
@@ -15,11 +16,11 @@ export interface PaymentIntentRow {
   seq?: BigIntValue;
   id: string;
   merchant_id: string;
-  mode: string;
+  mode: Mode;
   amount: BigIntValue;
   currency: string;
   merchant_order_id: string;
-  status: string;
+  status: PaymentIntentStatus;
   payment_method: string | null;
   channel_preference: string | null;
   description: string | null;
@@ -72,12 +73,12 @@ function fxToJson(fx: FxLock | undefined): string | null {
 
 function fxFromJson(json: string | null): FxLock | undefined {
   if (json === null) return undefined;
-  const stored = JSON.parse(json) as StoredFx;
+  const stored = fromJson<StoredFx>(json);
   return withoutUndefined({ ...stored, lockedAt: stored.lockedAt === undefined ? undefined : new Date(stored.lockedAt) });
 }
 
 function nextActionFromJson(json: string | null): NextAction | undefined {
-  return json === null ? undefined : (JSON.parse(json) as StoredNextAction);
+  return json === null ? undefined : fromJson<StoredNextAction>(json);
 }
 
 /** Every column of an intent except `seq`, which the database assigns. */
@@ -118,17 +119,17 @@ export function toPaymentIntent(row: PaymentIntentRow): PaymentIntent {
   return withoutUndefined({
     id: row.id,
     merchantId: row.merchant_id,
-    mode: row.mode as Mode,
+    mode: row.mode,
     amount: toNumber(row.amount),
     currency: row.currency,
     merchantOrderId: row.merchant_order_id,
-    status: row.status as PaymentIntentStatus,
+    status: row.status,
     paymentMethod: toOptional(row.payment_method),
     channelPreference: toOptional(row.channel_preference),
     description: toOptional(row.description),
     customer: toOptional(row.customer),
     returnUrl: toOptional(row.return_url),
-    metadata: JSON.parse(row.metadata) as Metadata,
+    metadata: fromJson<Metadata>(row.metadata),
     fee: toMoney(row.fee_amount, row.fee_currency),
     net: toMoney(row.net_amount, row.net_currency),
     fx: fxFromJson(row.fx),

@@ -1,5 +1,5 @@
 import knexFactory, { type Knex } from 'knex';
-import { dialectOf } from '../dialect';
+import { clientOf, dialectOf } from '../dialect';
 import { isDuplicateKeyError } from '../sql-errors';
 import { InCodeMigrationSource } from './migration-source';
 
@@ -65,9 +65,9 @@ async function latestWaitingForOthers(knex: Knex): Promise<void> {
  */
 async function migrateMysql(knex: Knex): Promise<void> {
   // GET_LOCK belongs to one session, so take it on a connection of its own.
-  const session = knexFactory({ ...knex.client.config, pool: { min: 1, max: 1 } });
+  const session = knexFactory({ ...clientOf(knex).config, pool: { min: 1, max: 1 } });
   try {
-    const [rows] = (await session.raw('SELECT GET_LOCK(?, ?) AS acquired', [MYSQL_LOCK_NAME, MYSQL_LOCK_WAIT_SECONDS])) as [{ acquired: number | null }[]];
+    const [rows] = await session.raw<[{ acquired: number | null }[]]>('SELECT GET_LOCK(?, ?) AS acquired', [MYSQL_LOCK_NAME, MYSQL_LOCK_WAIT_SECONDS]);
     if (rows[0]?.acquired !== 1) throw new Error(`Another process held the migration lock for ${MYSQL_LOCK_WAIT_SECONDS} s; is a migration stuck?`);
     try {
       await ensureBookkeepingTables(knex);

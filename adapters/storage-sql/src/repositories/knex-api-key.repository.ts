@@ -7,7 +7,7 @@ import { toDate, toMillis, toNullable, toNullableMillis, toOptional, toOptionalD
 interface ApiKeyRow {
   id: string;
   merchant_id: string;
-  mode: string;
+  mode: Mode;
   prefix: string;
   secret_digest: string;
   name: string | null;
@@ -18,7 +18,7 @@ interface ApiKeyRow {
 /** The key's columns in the authentication join, renamed so they cannot clash with the merchant's. */
 interface KeyColumnsOfJoin {
   key_id: string;
-  key_mode: string;
+  key_mode: Mode;
   key_secret_digest: string;
   key_name: string | null;
   key_created_at: BigIntValue;
@@ -36,7 +36,7 @@ function toEntity(row: ApiKeyRow): ApiKey {
   return withoutUndefined({
     id: row.id,
     merchantId: row.merchant_id,
-    mode: row.mode as Mode,
+    mode: row.mode,
     prefix: row.prefix,
     secretDigest: row.secret_digest,
     name: toOptional(row.name),

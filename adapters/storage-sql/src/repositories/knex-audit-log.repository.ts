@@ -1,6 +1,6 @@
 import type { AuditEntry, AuditLog } from '@payments/core';
 import type { KnexContext } from '../knex-context';
-import { toDate, toMillis, toNullable, toOptional, withoutUndefined, type BigIntValue } from '../mapping/column-values';
+import { fromJson, toDate, toMillis, toNullable, toOptional, withoutUndefined, type BigIntValue } from '../mapping/column-values';
 
 interface AuditRow {
   seq?: BigIntValue;
@@ -40,7 +40,7 @@ export class KnexAuditLog implements AuditLog {
         action: row.action,
         objectType: row.object_type,
         objectId: toOptional(row.object_id),
-        details: row.details === null ? undefined : (JSON.parse(row.details) as AuditEntry['details']),
+        details: row.details === null ? undefined : fromJson<AuditEntry['details']>(row.details),
         created: toDate(row.created_at),
       }),
     );

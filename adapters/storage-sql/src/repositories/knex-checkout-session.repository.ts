@@ -6,7 +6,7 @@ interface CheckoutSessionRow {
   token_digest: string;
   payment_intent_id: string;
   merchant_id: string;
-  mode: string;
+  mode: Mode;
   expires_at: BigIntValue;
   created_at: BigIntValue;
 }
@@ -36,7 +36,7 @@ export class KnexCheckoutSessionRepository implements CheckoutSessionRepository 
       tokenDigest: row.token_digest,
       paymentIntentId: row.payment_intent_id,
       merchantId: row.merchant_id,
-      mode: row.mode as Mode,
+      mode: row.mode,
       expiresAt: toDate(row.expires_at),
       created: toDate(row.created_at),
     };

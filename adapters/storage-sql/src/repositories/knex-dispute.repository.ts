@@ -70,7 +70,7 @@ export class KnexDisputeRepository implements DisputeRepository {
       .where({ mode: query.mode })
       .whereNotIn('status', RULED_DISPUTE_STATUSES)
       .where('updated_at', '<=', query.updatedBefore.getTime())
-      .where((due) => due.whereNull('next_check_at').orWhere('next_check_at', '<=', query.now.getTime()))
+      .where((due) => void due.whereNull('next_check_at').orWhere('next_check_at', '<=', query.now.getTime()))
       .orderBy('updated_at', 'asc')
       .orderBy('seq', 'asc')
       .limit(query.limit);

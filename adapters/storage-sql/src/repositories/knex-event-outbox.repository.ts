@@ -1,13 +1,13 @@
 import type { AccountScope, DomainEvent, EventData, EventOutbox, Mode, Page, PageRequest } from '@payments/core';
 import type { KnexContext } from '../knex-context';
-import { toDate, toMillis, type BigIntValue } from '../mapping/column-values';
+import { fromJson, toDate, toMillis, type BigIntValue } from '../mapping/column-values';
 import { cursorSeq } from './cursor';
 
 export interface EventRow {
   seq?: BigIntValue;
   id: string;
   merchant_id: string;
-  mode: string;
+  mode: Mode;
   type: string;
   created_at: BigIntValue;
   data: string;
@@ -18,9 +18,9 @@ export function eventFromRow(row: EventRow): DomainEvent {
     id: row.id,
     type: row.type,
     merchantId: row.merchant_id,
-    mode: row.mode as Mode,
+    mode: row.mode,
     created: toDate(row.created_at),
-    data: JSON.parse(row.data) as EventData,
+    data: fromJson<EventData>(row.data),
   };
 }
 

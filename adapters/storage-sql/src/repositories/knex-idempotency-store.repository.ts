@@ -10,7 +10,6 @@ import {
   type StoredResponse,
 } from '@payments/core';
 import { dialectOf, mysqlFlavourOf, withoutLockWait } from '../dialect';
-import type { Knex } from 'knex';
 import type { KnexContext } from '../knex-context';
 import { selectRows } from '../select-rows';
 import { toNumber, type BigIntValue } from '../mapping/column-values';
@@ -142,7 +141,7 @@ export class KnexIdempotencyStore implements IdempotencyStore {
       return;
     }
     const statement = withoutLockWait(await mysqlFlavourOf(this.context.knex, db), db<IdempotencyRow>('idempotency_keys').insert(row).toSQL());
-    await db.raw(statement.sql, statement.bindings as Knex.RawBinding[]);
+    await db.raw(statement.sql, [...statement.bindings]);
   }
 
   async complete(claim: IdempotencyClaim, response: StoredResponse): Promise<boolean> {

@@ -5,7 +5,7 @@ import { toDate, toMillis, toNumber, withoutUndefined, type BigIntValue } from '
 interface FailureRow {
   job: string;
   item_id: string;
-  lane: string;
+  lane: JobLane;
   error_code: string;
   error_message: string | null;
   attempts: number;
@@ -17,7 +17,7 @@ interface FailureRow {
 function toEntity(row: FailureRow): JobItemFailure {
   return withoutUndefined({
     job: row.job,
-    lane: row.lane as JobLane,
+    lane: row.lane,
     itemId: row.item_id,
     errorCode: row.error_code,
     errorMessage: row.error_message ?? undefined,
@@ -67,7 +67,11 @@ export class KnexJobItemFailures implements JobItemFailures {
   }
 
   async countWaiting(now: Date): Promise<WaitingJobItems[]> {
-    const rows = await this.table().select('job', 'lane').count({ count: '*' }).where('next_try_at', '>', toMillis(now)).groupBy('job', 'lane');
-    return rows.map((row) => ({ job: String(row.job), lane: row.lane as JobLane, count: Number((row as { count: BigIntValue }).count) }));
+    const rows = await this.table()
+      .select('job', 'lane')
+      .count<Array<Pick<FailureRow, 'job' | 'lane'> & { count: BigIntValue }>>({ count: '*' })
+      .where('next_try_at', '>', toMillis(now))
+      .groupBy('job', 'lane');
+    return rows.map((row) => ({ job: row.job, lane: row.lane, count: toNumber(row.count) }));
   }
 }

@@ -22,7 +22,10 @@ function accountColumns(account: string): { merchant_id: string | null; mode: st
   return { merchant_id: parsed.kind === 'merchant' ? parsed.merchantId : null, mode: parsed.mode };
 }
 
-function balanceFromRow(row: { account: string; currency: string; balance: BigIntValue }): LedgerBalance {
+/** The columns of a balance read back: the account, its currency and its balance as exact text. */
+type AccountBalance = Pick<BalanceRow, 'account' | 'currency' | 'balance'>;
+
+function balanceFromRow(row: AccountBalance): LedgerBalance {
   return { account: row.account, currency: row.currency, balance: toBigInt(row.balance) };
 }
 
@@ -49,23 +52,23 @@ export class KnexLedger implements Ledger {
 
   async balances(scope: AccountScope): Promise<LedgerBalance[]> {
     const db = this.context.db();
-    const rows = (await db('ledger_balances')
-      .select('account', 'currency', exactText(db, 'balance', 'balance'))
+    const rows = await db('ledger_balances')
+      .select<AccountBalance[]>('account', 'currency', exactText(db, 'balance', 'balance'))
       .where({ merchant_id: scope.merchantId, mode: scope.mode })
-      .orderBy('account')) as BalanceRow[];
+      .orderBy('account');
     return rows.map(balanceFromRow);
   }
 
   async balanceForUpdate(account: string): Promise<bigint> {
     const db = this.context.db();
     const query = db('ledger_balances').select(exactText(db, 'balance', 'balance')).where({ account });
-    const row = (await (dialectOf(db) === 'mysql' ? query.forUpdate() : query).first()) as { balance: BigIntValue } | undefined;
+    const row = await (dialectOf(db) === 'mysql' ? query.forUpdate() : query).first<{ balance: BigIntValue } | undefined>();
     return row ? toBigInt(row.balance) : 0n;
   }
 
   async balanceTable(): Promise<LedgerBalance[]> {
     const db = this.context.db();
-    const rows = (await db('ledger_balances').select('account', 'currency', exactText(db, 'balance', 'balance')).orderBy('account')) as BalanceRow[];
+    const rows = await db('ledger_balances').select<AccountBalance[]>('account', 'currency', exactText(db, 'balance', 'balance')).orderBy('account');
     return rows.map(balanceFromRow);
   }
 
@@ -75,21 +78,21 @@ export class KnexLedger implements Ledger {
 
   async unbalancedTransactions(limit: number): Promise<UnbalancedTransaction[]> {
     const db = this.context.db();
-    const rows = (await db('ledger_entries as e')
+    const rows = await db('ledger_entries as e')
       .join('ledger_transactions as t', 't.seq', 'e.transaction_seq')
-      .select('t.cause', 'e.currency', exactText(db, 'SUM(e.amount)', 'total'))
       .groupBy('t.seq', 't.cause', 'e.currency')
       .havingRaw('SUM(e.amount) <> 0')
-      .limit(limit)) as { cause: string; currency: string; total: BigIntValue }[];
+      .select<{ cause: string; currency: string; total: BigIntValue }[]>('t.cause', 'e.currency', exactText(db, 'SUM(e.amount)', 'total'))
+      .limit(limit);
     return rows.map((row) => ({ cause: row.cause, currency: row.currency, sum: toBigInt(row.total) }));
   }
 
   /** What the journal's entries sum to per account, exactly. */
   private async totals(db: Knex): Promise<LedgerBalance[]> {
-    const rows = (await db('ledger_entries')
-      .select('account', 'currency', exactText(db, 'SUM(amount)', 'balance'))
+    const rows = await db('ledger_entries')
+      .select<AccountBalance[]>('account', 'currency', exactText(db, 'SUM(amount)', 'balance'))
       .groupBy('account', 'currency')
-      .orderBy('account')) as { account: string; currency: string; balance: BigIntValue }[];
+      .orderBy('account');
     return rows.map(balanceFromRow);
   }
 
@@ -97,7 +100,7 @@ export class KnexLedger implements Ledger {
     return this.context
       .db()('ledger_entries as e')
       .join('ledger_transactions as t', 't.seq', 'e.transaction_seq')
-      .where((where) => where.whereNotNull('e.account_merchant_id').andWhereRaw('e.account_merchant_id <> t.merchant_id'))
+      .where((where) => void where.whereNotNull('e.account_merchant_id').andWhereRaw('e.account_merchant_id <> t.merchant_id'))
       .orWhereRaw('e.account_mode <> t.mode')
       .select('t.cause', 'e.account')
       .limit(limit);
@@ -129,7 +132,7 @@ export class KnexLedger implements Ledger {
         mode: tx.mode,
         created_at: toMillis(tx.created),
       });
-      seq = toNumber(inserted as BigIntValue);
+      seq = toNumber(inserted);
     } catch (error) {
       // The cause was posted before (a replayed callback, a job run twice): nothing to add.
       if (isDuplicateKeyError(error, CAUSE_UNIQUE)) return false;
@@ -155,8 +158,7 @@ export class KnexLedger implements Ledger {
       const delta = deltas.get(entry.account);
       deltas.set(entry.account, { currency: entry.currency, amount: (delta?.amount ?? 0) + entry.amount });
     }
-    for (const account of [...deltas.keys()].sort()) {
-      const { currency, amount } = deltas.get(account) as { currency: string; amount: number };
+    for (const [account, { currency, amount }] of [...deltas].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
       await db('ledger_balances')
         .insert({ account, ...accountColumns(account), currency, balance: amount })
         .onConflict('account')

@@ -8,7 +8,7 @@ export interface MerchantRow {
   email: string;
   live_enabled: number | boolean;
   settlement_currency: string;
-  settlement_schedule: string;
+  settlement_schedule: SettlementSchedule;
   settlement_delay_days: number;
   api_version: string | null;
   support_email?: string | null;
@@ -39,7 +39,7 @@ export function merchantFromRow(row: MerchantRow): Merchant {
     email: row.email,
     liveEnabled: Boolean(row.live_enabled),
     settlementCurrency: row.settlement_currency,
-    settlementSchedule: row.settlement_schedule as SettlementSchedule,
+    settlementSchedule: row.settlement_schedule,
     settlementDelayDays: row.settlement_delay_days,
     apiVersion: toOptional(row.api_version),
     supportEmail: toOptional(row.support_email ?? null),

@@ -1,6 +1,6 @@
 import type { Notice, NoticeOutbox } from '@payments/core';
 import type { KnexContext } from '../knex-context';
-import { toDate, toMillis, toNullableMillis, toOptionalDate, withoutUndefined, type BigIntValue } from '../mapping/column-values';
+import { fromJson, toDate, toMillis, toNullableMillis, toOptionalDate, withoutUndefined, type BigIntValue } from '../mapping/column-values';
 
 interface NoticeRow {
   seq?: BigIntValue;
@@ -19,7 +19,7 @@ function toEntity(row: NoticeRow): Notice {
     merchantId: row.merchant_id,
     kind: row.kind,
     recipient: row.recipient,
-    details: JSON.parse(row.details) as Notice['details'],
+    details: fromJson<Notice['details']>(row.details),
     created: toDate(row.created_at),
     sentAt: toOptionalDate(row.sent_at),
   });

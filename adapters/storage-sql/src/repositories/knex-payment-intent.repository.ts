@@ -109,7 +109,7 @@ export class KnexPaymentIntentRepository implements PaymentIntentRepository {
   async findAwaitingChannelSettlement(mode: Mode, now: Date, limit: number): Promise<PaymentIntent[]> {
     const rows = await this.table()
       .where({ status: 'succeeded', mode })
-      .where((due) => due.whereNull('settlement_check_at').orWhere('settlement_check_at', '<=', now.getTime()))
+      .where((due) => void due.whereNull('settlement_check_at').orWhere('settlement_check_at', '<=', now.getTime()))
       // NULL (never asked) sorts first on SQLite and MySQL alike.
       .orderBy('settlement_check_at', 'asc')
       .orderBy('updated_at', 'asc')

@@ -7,14 +7,14 @@ interface PayoutDestinationRow {
   seq?: BigIntValue;
   id: string;
   merchant_id: string;
-  mode: string;
-  type: string;
+  mode: Mode;
+  type: PayoutDestinationType;
   currency: string;
   account_holder: string;
   bank_code: string;
   account_number_sealed: string;
   account_number_last4: string;
-  status: string;
+  status: PayoutDestinationStatus;
   default_marker: number | null;
   hold_until: BigIntValue | null;
   created_at: BigIntValue;
@@ -24,14 +24,14 @@ function toEntity(row: PayoutDestinationRow): PayoutDestination {
   return withoutUndefined({
     id: row.id,
     merchantId: row.merchant_id,
-    mode: row.mode as Mode,
-    type: row.type as PayoutDestinationType,
+    mode: row.mode,
+    type: row.type,
     currency: row.currency,
     accountHolder: row.account_holder,
     bankCode: row.bank_code,
     accountNumberSealed: row.account_number_sealed,
     accountNumberLast4: row.account_number_last4,
-    status: row.status as PayoutDestinationStatus,
+    status: row.status,
     isDefault: row.default_marker !== null,
     holdUntil: toOptionalDate(row.hold_until),
     created: toDate(row.created_at),
@@ -108,7 +108,7 @@ export class KnexPayoutDestinationRepository implements PayoutDestinationReposit
   }
 
   async latestHold(scope: AccountScope): Promise<Date | undefined> {
-    const row = (await this.scoped(scope).max({ latest: 'hold_until' }).first()) as { latest: BigIntValue | null } | undefined;
+    const row = await this.scoped(scope).max({ latest: 'hold_until' }).first<{ latest: BigIntValue | null } | undefined>();
     return row?.latest === null || row?.latest === undefined ? undefined : new Date(toNumber(row.latest));
   }
 }

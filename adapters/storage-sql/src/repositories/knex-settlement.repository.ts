@@ -21,14 +21,14 @@ interface SettlementRow {
   seq?: BigIntValue;
   id: string;
   merchant_id: string;
-  mode: string;
-  status: string;
+  mode: Mode;
+  status: SettlementStatus;
   amount: BigIntValue;
   currency: string;
   payments: number;
   period_start: BigIntValue;
   period_end: BigIntValue;
-  trigger: string;
+  trigger: Settlement['trigger'];
   scheduled_period_end: BigIntValue | null;
   scheduled_part: number | null;
   request_key: string | null;
@@ -77,13 +77,13 @@ function toEntity(row: SettlementRow): Settlement {
   return withoutUndefined({
     id: row.id,
     merchantId: row.merchant_id,
-    mode: row.mode as Mode,
-    status: row.status as SettlementStatus,
+    mode: row.mode,
+    status: row.status,
     amount: { amount: toNumber(row.amount), currency: row.currency },
     payments: row.payments,
     periodStart: toDate(row.period_start),
     periodEnd: toDate(row.period_end),
-    trigger: row.trigger as Settlement['trigger'],
+    trigger: row.trigger,
     part: toOptional(row.scheduled_part),
     requestKey: toOptional(row.request_key),
     destinationId: toOptional(row.destination_id),
@@ -167,8 +167,8 @@ export class KnexSettlementRepository implements SettlementRepository {
 
   async findSettleable(scope: AccountScope, releasedBefore: Date): Promise<PaymentIntent[]> {
     const db = this.context.db();
-    const rows: PaymentIntentRow[] = await db('payment_intents as pi')
-      .select('pi.*')
+    const rows = await db('payment_intents as pi')
+      .select<PaymentIntentRow[]>('pi.*')
       .where({ 'pi.merchant_id': scope.merchantId, 'pi.mode': scope.mode, 'pi.status': 'channel_settled' })
       .whereNull('pi.settlement_id')
       .whereNotNull('pi.released_at')

@@ -8,7 +8,7 @@ interface SigningKeyRow {
   seq?: BigIntValue;
   id: string;
   merchant_id: string;
-  algorithm: string;
+  algorithm: 'ed25519';
   public_key: string;
   name: string | null;
   created_at: BigIntValue;
@@ -18,7 +18,7 @@ function toEntity(row: SigningKeyRow): SigningKey {
   return withoutUndefined({
     id: row.id,
     merchantId: row.merchant_id,
-    algorithm: row.algorithm as 'ed25519',
+    algorithm: row.algorithm,
     publicKey: row.public_key,
     name: toOptional(row.name),
     created: toDate(row.created_at),

@@ -10,8 +10,8 @@ interface UserRow {
   merchant_id: string;
   email: string;
   name: string | null;
-  role: string;
-  status: string;
+  role: UserRole;
+  status: UserStatus;
   password_hash: string;
   mfa_secret?: string | null;
   mfa_last_step?: BigIntValue | null;
@@ -26,8 +26,8 @@ function toEntity(row: UserRow): User {
     merchantId: row.merchant_id,
     email: row.email,
     name: toOptional(row.name),
-    role: row.role as UserRole,
-    status: row.status as UserStatus,
+    role: row.role,
+    status: row.status,
     passwordHash: row.password_hash,
     mfaSecret: toOptional(row.mfa_secret ?? null),
     mfaLastStep: row.mfa_last_step === null || row.mfa_last_step === undefined ? undefined : Number(row.mfa_last_step),
@@ -105,7 +105,7 @@ export class KnexUserRepository implements UserRepository {
   async spendOneTimeStep(merchantId: string, id: string, sealedSecret: string, step: number): Promise<boolean> {
     const changed = await this.table()
       .where({ id, merchant_id: merchantId, mfa_secret: sealedSecret })
-      .andWhere((where) => where.whereNull('mfa_last_step').orWhere('mfa_last_step', '<', step))
+      .andWhere((where) => void where.whereNull('mfa_last_step').orWhere('mfa_last_step', '<', step))
       .update({ mfa_last_step: step });
     return changed === 1;
   }

@@ -23,11 +23,11 @@ interface DeliveryRow {
   seq?: BigIntValue;
   id: string;
   merchant_id: string;
-  mode: string;
+  mode: Mode;
   event_id: string;
   endpoint_id: string;
   url: string;
-  status: string;
+  status: WebhookDeliveryStatus;
   attempts: number;
   schedule_attempts: number;
   response_status: number | null;
@@ -55,11 +55,11 @@ function toEntity(row: DeliveryRow): WebhookDelivery {
   return withoutUndefined({
     id: row.id,
     merchantId: row.merchant_id,
-    mode: row.mode as Mode,
+    mode: row.mode,
     eventId: row.event_id,
     endpointId: row.endpoint_id,
     url: row.url,
-    status: row.status as WebhookDeliveryStatus,
+    status: row.status,
     attempts: toNumber(row.attempts),
     scheduleAttempts: toNumber(row.schedule_attempts),
     responseStatus: row.response_status === null ? undefined : toNumber(row.response_status),
@@ -155,7 +155,7 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
         .where({ status: 'pending', mode })
         .whereNotIn('id', [...excluding])
         .where('next_retry_at', '<=', t)
-        .where((q) => q.whereNull('locked_until').orWhere('locked_until', '<=', t))
+        .where((q) => void q.whereNull('locked_until').orWhere('locked_until', '<=', t))
         .orderBy('next_retry_at', 'asc')
         .orderBy('seq', 'asc')
         .limit(limit);
@@ -211,8 +211,8 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
     const held = records.map((r) => leases.get(r.next.id) === toMillis(r.heldUntil));
     const kept = records.filter((_, i) => held[i]);
     if (kept.length === 0) return held;
-    const states = kept.map((r) => ({ id: r.next.id, state: stateAfterAttempt(r.next) }));
-    const columns = Object.keys(states[0]!.state) as Array<keyof ReturnType<typeof stateAfterAttempt>>;
+    const states: Array<{ id: string; state: Record<string, Knex.Value> }> = kept.map((r) => ({ id: r.next.id, state: stateAfterAttempt(r.next) }));
+    const columns = Object.keys(states[0].state);
     const whens = states.map(() => 'when ? then ?').join(' ');
     const update = Object.fromEntries(
       columns.map((column) => [column, trx.raw(`case ?? ${whens} else ?? end`, ['id', ...states.flatMap(({ id, state }) => [id, state[column]]), column])]),
@@ -258,16 +258,16 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
 
   async endpointHealth(endpointId: string): Promise<WebhookEndpointHealth> {
     const db = this.context.db();
-    const counts = (await db<AttemptRow>('webhook_delivery_attempts')
+    const counts = await db<AttemptRow>('webhook_delivery_attempts')
       .where({ endpoint_id: endpointId })
       .select(
         db.raw('count(*) as attempts'),
         db.raw('sum(case when response_status >= 200 and response_status < 300 then 1 else 0 end) as successes'),
       )
-      .first()) as { attempts: BigIntValue | null; successes: BigIntValue | null } | undefined;
+      .first<{ attempts: BigIntValue | null; successes: BigIntValue | null } | undefined>();
     const last = await db<AttemptRow>('webhook_delivery_attempts')
       .where({ endpoint_id: endpointId })
-      .where((q) => q.whereNull('response_status').orWhere('response_status', '<', 200).orWhere('response_status', '>=', 300))
+      .where((q) => void q.whereNull('response_status').orWhere('response_status', '<', 200).orWhere('response_status', '>=', 300))
       .orderBy('seq', 'desc')
       .first();
     const success = await db<AttemptRow>('webhook_delivery_attempts')

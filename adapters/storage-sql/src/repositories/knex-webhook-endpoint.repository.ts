@@ -1,17 +1,17 @@
 import type { AccountScope, Mode, WebhookEndpoint, WebhookEndpointRepository, WebhookEndpointStatus } from '@payments/core';
 import type { KnexContext } from '../knex-context';
-import { toDate, toMillis, toNullable, toOptional, toOptionalDate, withoutUndefined, type BigIntValue } from '../mapping/column-values';
+import { fromJson, toDate, toMillis, toNullable, toOptional, toOptionalDate, withoutUndefined, type BigIntValue } from '../mapping/column-values';
 
 interface WebhookEndpointRow {
   seq?: BigIntValue;
   id: string;
   merchant_id: string;
-  mode: string;
+  mode: Mode;
   url: string;
   enabled_events: string;
   description: string | null;
   api_version: string;
-  status: string;
+  status: WebhookEndpointStatus;
   secret_sealed: string;
   secret_version: number;
   created_at: BigIntValue;
@@ -23,12 +23,12 @@ function toEntity(row: WebhookEndpointRow): WebhookEndpoint {
   return withoutUndefined({
     id: row.id,
     merchantId: row.merchant_id,
-    mode: row.mode as Mode,
+    mode: row.mode,
     url: row.url,
-    enabledEvents: JSON.parse(row.enabled_events) as string[],
+    enabledEvents: fromJson<string[]>(row.enabled_events),
     description: toOptional(row.description),
     apiVersion: row.api_version,
-    status: row.status as WebhookEndpointStatus,
+    status: row.status,
     secretSealed: row.secret_sealed,
     secretVersion: row.secret_version,
     created: toDate(row.created_at),

@@ -1,0 +1,74 @@
+// ESLint checks correctness with type information; Prettier owns layout (eslint-config-prettier turns off
+// every rule that would fight it; `npm run format` applies .prettierrc.json).
+import js from '@eslint/js';
+import { defineConfig, globalIgnores } from 'eslint/config';
+import prettier from 'eslint-config-prettier';
+import tseslint from 'typescript-eslint';
+
+// Workspaces not linted yet while their code is being restructured; remove an entry to lint it.
+const notYetLinted = ['core/', 'apps/', 'cli/'];
+
+export default defineConfig(
+  globalIgnores([
+    ...notYetLinted,
+    '**/dist/',
+    'sdk/esm/',
+    // Written by openapi-typescript from docs/openapi.json; regenerated, never edited.
+    'sdk/test/generated/',
+    '**/*.d.ts',
+  ]),
+  js.configs.recommended,
+  tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: {
+        // Each file is checked with the tsconfig.json nearest to it (a package's, or sdk/test's), so the
+        // project references resolve the way `tsc -b` resolves them.
+        projectService: true,
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/no-unsafe-argument': 'error',
+      '@typescript-eslint/no-unsafe-assignment': 'error',
+      '@typescript-eslint/no-unsafe-call': 'error',
+      '@typescript-eslint/no-unsafe-class-instance-assignment': 'error',
+      '@typescript-eslint/no-unsafe-declaration-merging': 'error',
+      '@typescript-eslint/no-unsafe-enum-assignment': 'error',
+      '@typescript-eslint/no-unsafe-enum-comparison': 'error',
+      '@typescript-eslint/no-unsafe-function-type': 'error',
+      '@typescript-eslint/no-unsafe-member-access': 'error',
+      '@typescript-eslint/no-unsafe-return': 'error',
+      '@typescript-eslint/no-unsafe-type-assertion': 'error',
+      '@typescript-eslint/no-unsafe-unary-minus': 'error',
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        {
+          args: 'after-used',
+          argsIgnorePattern: '^_',
+          varsIgnorePattern: '^_',
+          caughtErrorsIgnorePattern: '^_',
+          destructuredArrayIgnorePattern: '^_',
+        },
+      ],
+      // An adapter's async method that needs no await still keeps the port's promise contract (a throw
+      // becomes a rejection); rewriting it around Promise.resolve would change that for no gain.
+      '@typescript-eslint/require-await': 'off',
+      '@typescript-eslint/consistent-type-imports': ['error', { prefer: 'type-imports', fixStyle: 'inline-type-imports' }],
+    },
+  },
+  {
+    // Plain JavaScript belongs to no tsconfig, so it gets the rules that need no types.
+    files: ['**/*.{js,mjs,cjs}'],
+    extends: [tseslint.configs.disableTypeChecked],
+  },
+  {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+  },
+  prettier,
+);
