@@ -218,9 +218,9 @@ function feesFrom(json: string | undefined): FeeSchedule {
 
 function restEndpoint(value: Record<string, string>, mode: 'TEST' | 'LIVE'): RestChannelEndpointConfig {
   return {
-    baseUrl: value[`PAYMENTS_REST_CHANNEL_${mode}_URL`],
-    apiKey: value[`PAYMENTS_REST_CHANNEL_${mode}_KEY`],
-    callbackSecret: value[`PAYMENTS_REST_CHANNEL_${mode}_SECRET`],
+    baseUrl: value[`PAYMENTS_REST_CHANNEL_${mode}_URL`] as string,
+    apiKey: value[`PAYMENTS_REST_CHANNEL_${mode}_KEY`] as string,
+    callbackSecret: value[`PAYMENTS_REST_CHANNEL_${mode}_SECRET`] as string,
   };
 }
 

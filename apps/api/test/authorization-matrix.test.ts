@@ -142,7 +142,7 @@ test.before(async () => {
   const owner = { cookie: users.owner!.cookie };
   const keys = await t0.request({ method: 'GET', url: '/dashboard/v1/api_keys', headers: owner });
   const endpoint = await t0.request({ method: 'POST', url: '/dashboard/v1/webhook_endpoints?mode=test', headers: owner, payload: { url: 'https://hooks.example.com/payments' } });
-  dashboardIds.apiKey = ((keys.result as Json).data as Json[])[0].id as string;
+  dashboardIds.apiKey = ((keys.result as Json).data as Json[])[0]!.id as string;
   dashboardIds.webhookEndpoint = (endpoint.result as Json).id as string;
   if (!dashboardIds.apiKey || !dashboardIds.webhookEndpoint) throw new Error(`setup: ${keys.payload} ${endpoint.payload}`);
 });
@@ -156,7 +156,7 @@ function routesOfServer(): string[] {
 }
 
 function groupOf(route: string): Group | undefined {
-  const path = route.split(' ')[1];
+  const path = route.split(' ')[1] as string;
   return ROUTES[route] ?? (OPEN_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`)) ? { kind: 'open' } : undefined);
 }
 
@@ -170,7 +170,7 @@ function urlOf(route: string, mode: 'test' | 'live' = 'test', token = checkoutTo
     .replace('{order}', 'order-1')
     .replace('{channel}', 'simulator')
     .replace('{mode}', 'test');
-  if (group?.kind === 'v1' && group.scope !== 'collection') url = url.replace('{id}', ids[group.scope][mode]);
+  if (group?.kind === 'v1' && group.scope !== 'collection') url = url.replace('{id}', ids[group.scope]![mode]);
   if (group?.kind === 'dashboard' && template.includes('{id}')) url = url.replace('{id}', dashboardIdOf(route, real));
   if (route === 'GET /v1/fx/quotes') url += '?from=THB&to=USD';
   // The routes marked *mode* take ?mode=test|live.
@@ -199,7 +199,7 @@ function bodyOf(route: string): unknown {
 }
 
 async function send(route: string, credential: { authorization?: string; cookie?: string }, mode: 'test' | 'live' = 'test', token?: string, real = false, body?: unknown): Promise<ServerInjectResponse> {
-  const method = route.split(' ')[0];
+  const method = route.split(' ')[0] as string;
   const payload = body ?? bodyOf(route);
   return t0.server.inject({
     method,

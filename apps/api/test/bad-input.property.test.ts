@@ -48,7 +48,7 @@ test('no create body makes a 5xx, and every refusal is the envelope naming the f
       // A body that is not JSON at all (e.g. a __proto__ key) names no field: invalid_json.
       if (res.statusCode === 400 && error?.code !== 'invalid_json') {
         const param = error?.param as string;
-        const field = param.split('.')[0];
+        const field = param.split('.')[0] as string;
         if (!(field in body) && !['merchant_order_id', 'amount', 'currency', 'Idempotency-Key'].includes(field)) {
           throw new Error(`param ${param} names no field of ${JSON.stringify(body)}`);
         }

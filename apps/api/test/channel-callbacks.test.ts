@@ -14,7 +14,7 @@ import {
   type PlaceOrderResult,
 } from '@payments/core';
 import { FakeClock } from '@payments/in-memory';
-import { type paymentFlow, withMerchantFlow, type Json } from './helpers/payment-flow';
+import { paymentFlow, withMerchantFlow, type Json } from './helpers/payment-flow';
 import type { TestApp } from './helpers/test-app';
 import { runJob } from './helpers/worker-tick';
 import { AppConfig, simulatorCallbackSecret } from '../src/container';
@@ -71,7 +71,7 @@ const callback = (path: string, body: string, headers: Record<string, string> = 
 async function pendingSimulatorAttempt(): Promise<{ intent: Json; attempt: Json; orderId: string }> {
   const intent = await flow.createIntent();
   const attempt = (await flow.attempt(intent.id)).result as Json;
-  const orderId = (attempt.next_action.qr_data as string).split('|')[2];
+  const orderId = (attempt.next_action.qr_data as string).split('|')[2] as string;
   return { intent, attempt, orderId };
 }
 
@@ -89,7 +89,7 @@ test.serial('callbacks with a missing or forged signature, or for another channe
   const badMode = await callback('/channels/simulator/callback/prod', body);
   t.is(badMode.statusCode, 400);
   t.is((await flow.intent(intent.id)).status, 'requires_payment');
-  t.is((await flow.attempts(intent.id))[0].status, 'pending');
+  t.is((await flow.attempts(intent.id))[0]!.status, 'pending');
 });
 
 test.serial('a refused order is a failed attempt and a 402 payment_failed, remembered under its key', async (t) => {

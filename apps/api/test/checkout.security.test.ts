@@ -72,7 +72,7 @@ test.serial('each token has its own rate limit: 429 rate_limited with Retry-Afte
     answers.map((res) => res.statusCode),
     [200, 200, 200, 429],
   );
-  const refused = answers[3];
+  const refused = answers[3]!;
   t.is(JSON.parse(refused.payload).error.code, 'rate_limited');
   t.truthy(refused.headers['retry-after']);
   t.is(refused.headers['cache-control'], 'no-store');
@@ -108,7 +108,7 @@ test.serial('an unknown token and an expired session cost the same: one lookup e
       }
     }
   }
-  const median = (values: number[]): number => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)];
+  const median = (values: number[]): number => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)] as number;
   const ratio = median(timings.unknown) / median(timings.expired);
   t.log(`median unknown ${median(timings.unknown).toFixed(2)} ms, expired ${median(timings.expired).toFixed(2)} ms`);
   t.true(ratio > 0.5 && ratio < 2, `ratio ${ratio.toFixed(2)}`);

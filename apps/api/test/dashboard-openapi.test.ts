@@ -16,7 +16,7 @@ let document: Json;
 let validator: ResponseValidator;
 test.before(async () => {
   t0 = await startTestApp({ clock });
-  document = buildDashboardOpenApi(t0.server.table());
+  document = buildDashboardOpenApi(t0.server.table()) as Json;
   validator = new ResponseValidator(document);
 });
 test.after.always(async () => t0?.close());

@@ -17,7 +17,7 @@ interface DashboardRoute {
 function governedRoutes(): DashboardRoute[] {
   return t0.server
     .table()
-    .map((route) => ({ method: route.method.toUpperCase(), path: route.path, action: (route.settings.plugins)?.dashboard?.action }))
+    .map((route) => ({ method: route.method.toUpperCase(), path: route.path, action: (route.settings.plugins as { dashboard?: { action?: string } } | undefined)?.dashboard?.action }))
     .filter((route): route is DashboardRoute => route.action !== undefined && route.action !== 'open')
     // Signing out ends the session the rest uses: last.
     .sort((a, b) => Number(a.method === 'DELETE' && a.path === '/dashboard/v1/session') - Number(b.method === 'DELETE' && b.path === '/dashboard/v1/session'));
@@ -35,10 +35,10 @@ test('the table covers every dashboard route the server has, and the auth slice 
   for (const route of auth) t.true(routes.some((r) => `${r.method} ${r.path}` === route), route);
   // No dashboard route slips through without an action (it would be neither open nor governed).
   for (const route of t0.server.table().filter((r) => r.path.startsWith('/dashboard/'))) {
-    const action = (route.settings.plugins)?.dashboard?.action;
+    const action = (route.settings.plugins as { dashboard?: { action?: string } } | undefined)?.dashboard?.action;
     t.truthy(action, `${route.method} ${route.path} declares an action`);
   }
-  const open = t0.server.table().filter((r) => (r.settings.plugins)?.dashboard?.action === 'open');
+  const open = t0.server.table().filter((r) => (r.settings.plugins as { dashboard?: { action?: string } } | undefined)?.dashboard?.action === 'open');
   t.deepEqual(open.map((r) => `${r.method.toUpperCase()} ${r.path}`).sort(), ['POST /dashboard/v1/mfa', 'POST /dashboard/v1/session']);
 });
 

@@ -59,8 +59,8 @@ test.serial('the sign-in answer is the bare user and a cookie with the right att
   t.like(res.result, { id: member.userId, object: 'dashboard_user', mfa_enabled: true });
   const setCookie = [res.headers['set-cookie'] ?? []].flat();
   t.is(setCookie.length, 1);
-  const attributes = (setCookie[0]).split(/;\s*/);
-  t.regex(attributes[0], /^dashboard_session=[A-Za-z0-9_-]{43}$/);
+  const attributes = (setCookie[0] as string).split(/;\s*/);
+  t.regex(attributes[0] as string, /^dashboard_session=[A-Za-z0-9_-]{43}$/);
   for (const attribute of ['Max-Age=1800', 'Secure', 'HttpOnly', 'SameSite=Strict', 'Path=/dashboard']) t.true(attributes.includes(attribute), attribute);
   t.true(attributes.some((attribute) => attribute.startsWith('Expires=')));
 });
@@ -135,7 +135,7 @@ test.serial('sign-out: 204, the cookie is cleared, and the token signs nobody in
   const res = await asUser(t0, member, { method: 'DELETE', url: '/dashboard/v1/session' });
   t.is(res.statusCode, 204);
   t.is(res.payload, '');
-  const cleared = [res.headers['set-cookie'] ?? []].flat()[0];
+  const cleared = [res.headers['set-cookie'] ?? []].flat()[0] as string;
   t.regex(cleared, /^dashboard_session=;/);
   t.true(cleared.includes('Max-Age=0'));
   t.true(cleared.includes('Path=/dashboard'));

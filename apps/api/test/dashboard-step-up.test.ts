@@ -103,7 +103,7 @@ test.serial('wrong codes on every step-up route count into one tally per user', 
     ['POST', '/dashboard/v1/payout_methods?mode=test', simulated()],
   ];
   for (let i = 0; i < 10; i += 1) {
-    const [method, url, body] = routes[i % routes.length];
+    const [method, url, body] = routes[i % routes.length]!;
     const res = await as(owner, method, url, { ...body, code: wrongCode(owner) });
     t.is(res.statusCode, 403, `${method} ${url}`);
     t.is(errorCode(res), 'mfa_code_invalid');

@@ -23,8 +23,8 @@ function interleavings(): Step[][] {
   const all: Step[][] = [];
   const walk = (dispute: Step[], money: Step[], steps: Step[]): void => {
     if (dispute.length === 0 && money.length === 0) all.push(steps);
-    if (dispute.length > 0) walk(dispute.slice(1), money, [...steps, dispute[0]]);
-    if (money.length > 0) walk(dispute, money.slice(1), [...steps, money[0]]);
+    if (dispute.length > 0) walk(dispute.slice(1), money, [...steps, dispute[0] as Step]);
+    if (money.length > 0) walk(dispute, money.slice(1), [...steps, money[0] as Step]);
   };
   walk(['open', 'rule'], ['price', 'release'], []);
   return all;

@@ -32,7 +32,7 @@ async function disputed(flow: ReturnType<typeof paymentFlow>) {
   await flow.attempt(intent.id);
   const paid = (await flow.simulate(intent.id, { outcome: 'succeeded' })).result as Json;
   await flow.simulate(intent.id, { outcome: 'dispute_opened' });
-  const attempt = (await flow.attempts(intent.id))[0];
+  const attempt = (await flow.attempts(intent.id))[0]!;
   const book = new KnexSimulatorOrderBook(knex);
   const order = await knex('simulator_orders').where({ reference: attempt.id }).first();
   const channelDispute = (await book.findLatestDispute(order.id))!;

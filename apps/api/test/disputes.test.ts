@@ -51,17 +51,17 @@ test.serial('dispute_opened holds the net from pending, shows the whole ordered 
 
   const [dispute] = await disputesOf(f, intent.id);
   t.truthy(dispute);
-  t.regex(dispute.id, /^dp_[0-9A-Za-z]+$/);
+  t.regex(dispute!.id, /^dp_[0-9A-Za-z]+$/);
   t.like(dispute, { object: 'dispute', payment_intent: intent.id, status: 'opened', amount: 10000, currency: 'THB', held: { amount: net, currency: 'THB' }, evidence: {} });
-  t.is(dispute.fee, undefined);
-  t.is(dispute.closed_at, undefined);
-  t.is(Date.parse(dispute.due_by) - Date.parse(dispute.opened_at), WEEK_MS);
-  t.deepEqual(await f.get(`/v1/disputes/${dispute.id}`), dispute);
+  t.is(dispute!.fee, undefined);
+  t.is(dispute!.closed_at, undefined);
+  t.is(Date.parse(dispute!.due_by) - Date.parse(dispute!.opened_at), WEEK_MS);
+  t.deepEqual(await f.get(`/v1/disputes/${dispute!.id}`), dispute);
   t.like(await f.get('/v1/balance'), { available: thb(0), pending: thb(0), dispute_hold: thb(net) });
 
-  const events = ((await f.get('/v1/events?limit=100')).data as Json[]).filter((event) => event.data.id === dispute.id);
+  const events = ((await f.get('/v1/events?limit=100')).data as Json[]).filter((event) => event.data.id === dispute!.id);
   t.is(events.length, 1);
-  t.like(events[0], { type: 'dispute.opened', data: { id: dispute.id, object: 'dispute', status: 'opened', mode: 'test' } });
+  t.like(events[0], { type: 'dispute.opened', data: { id: dispute!.id, object: 'dispute', status: 'opened', mode: 'test' } });
 });
 
 test.serial('evidence merges key by key, puts the dispute under review, emits dispute.updated and replays under its key', async (t) => {
@@ -71,23 +71,23 @@ test.serial('evidence merges key by key, puts the dispute under review, emits di
   const [dispute] = await disputesOf(f, intent.id);
 
   const key = unique();
-  const first = await f.post(`/v1/disputes/${dispute.id}/evidence`, { evidence: { receipt: 'r-1', note: 'shipped' } }, key);
+  const first = await f.post(`/v1/disputes/${dispute!.id}/evidence`, { evidence: { receipt: 'r-1', note: 'shipped' } }, key);
   t.is(first.statusCode, 200);
-  t.like(first.result, { id: dispute.id, status: 'under_review', evidence: { receipt: 'r-1', note: 'shipped' } });
-  const replay = await f.post(`/v1/disputes/${dispute.id}/evidence`, { evidence: { receipt: 'r-1', note: 'shipped' } }, key);
+  t.like(first.result, { id: dispute!.id, status: 'under_review', evidence: { receipt: 'r-1', note: 'shipped' } });
+  const replay = await f.post(`/v1/disputes/${dispute!.id}/evidence`, { evidence: { receipt: 'r-1', note: 'shipped' } }, key);
   t.is(replay.statusCode, 200);
   t.is(replay.headers['idempotent-replayed'], 'true');
   t.is(replay.payload, first.payload);
-  const reused = await f.post(`/v1/disputes/${dispute.id}/evidence`, { evidence: { other: 'x' } }, key);
+  const reused = await f.post(`/v1/disputes/${dispute!.id}/evidence`, { evidence: { other: 'x' } }, key);
   t.is(reused.statusCode, 422);
   t.like(reused.result, { error: { code: 'idempotency_key_reused' } });
 
-  const second = await f.post(`/v1/disputes/${dispute.id}/evidence`, { evidence: { note: 'delivered', tracking: 'TH123' } });
+  const second = await f.post(`/v1/disputes/${dispute!.id}/evidence`, { evidence: { note: 'delivered', tracking: 'TH123' } });
   t.is(second.statusCode, 200);
   t.deepEqual((second.result as Json).evidence, { receipt: 'r-1', note: 'delivered', tracking: 'TH123' });
-  t.like(await f.get(`/v1/disputes/${dispute.id}`), { status: 'under_review', evidence: { receipt: 'r-1', note: 'delivered', tracking: 'TH123' } });
+  t.like(await f.get(`/v1/disputes/${dispute!.id}`), { status: 'under_review', evidence: { receipt: 'r-1', note: 'delivered', tracking: 'TH123' } });
 
-  const types = ((await f.get('/v1/events?limit=100')).data as Json[]).filter((event) => event.data.id === dispute.id).map((event) => event.type).reverse();
+  const types = ((await f.get('/v1/events?limit=100')).data as Json[]).filter((event) => event.data.id === dispute!.id).map((event) => event.type).reverse();
   t.deepEqual(types, ['dispute.opened', 'dispute.updated', 'dispute.updated']);
 });
 
@@ -95,7 +95,7 @@ test.serial('evidence body rules: object of strings, at most 50 keys of 40 chara
   const intent = await paidIntent(flow);
   await flow.simulate(intent.id, { outcome: 'dispute_opened' });
   const [dispute] = await disputesOf(flow, intent.id);
-  const url = `/v1/disputes/${dispute.id}/evidence`;
+  const url = `/v1/disputes/${dispute!.id}/evidence`;
   const bad: unknown[] = [
     {},
     { evidence: 'text' },
@@ -120,7 +120,7 @@ test.serial('evidence body rules: object of strings, at most 50 keys of 40 chara
   const over = await flow.post(url, { evidence: { another: 'v' } });
   t.is(over.statusCode, 400);
   t.like(over.result, { error: { code: 'invalid_parameter', param: 'evidence' } });
-  t.is(Object.keys((await flow.get(`/v1/disputes/${dispute.id}`)).evidence).length, 50);
+  t.is(Object.keys((await flow.get(`/v1/disputes/${dispute!.id}`)).evidence).length, 50);
 });
 
 test.serial('dispute_won before release returns the hold to pending, closes the dispute and refuses more evidence', async (t) => {
@@ -132,13 +132,13 @@ test.serial('dispute_won before release returns the hold to pending, closes the 
   const won = await f.simulate(intent.id, { outcome: 'dispute_won' });
   t.is(won.statusCode, 200);
   t.like(won.result, { id: intent.id, status: 'succeeded' });
-  const closed = await f.get(`/v1/disputes/${dispute.id}`);
+  const closed = await f.get(`/v1/disputes/${dispute!.id}`);
   t.like(closed, { status: 'won', held: { amount: net, currency: 'THB' } });
   t.truthy(closed.closed_at);
   t.is(closed.fee, undefined);
   t.like(await f.get('/v1/balance'), { available: thb(0), pending: thb(net), dispute_hold: thb(0) });
 
-  const late = await f.post(`/v1/disputes/${dispute.id}/evidence`, { evidence: { k: 'v' } });
+  const late = await f.post(`/v1/disputes/${dispute!.id}/evidence`, { evidence: { k: 'v' } });
   t.is(late.statusCode, 409);
   t.like(late.result, { error: { code: 'dispute_closed' } });
   for (const outcome of ['dispute_won', 'dispute_lost']) {
@@ -146,7 +146,7 @@ test.serial('dispute_won before release returns the hold to pending, closes the 
     t.is(again.statusCode, 409);
     t.like(again.result, { error: { code: 'invalid_state_transition' } });
   }
-  const types = ((await f.get('/v1/events?limit=100')).data as Json[]).filter((event) => event.data.id === dispute.id).map((event) => event.type).reverse();
+  const types = ((await f.get('/v1/events?limit=100')).data as Json[]).filter((event) => event.data.id === dispute!.id).map((event) => event.type).reverse();
   t.deepEqual(types, ['dispute.opened', 'dispute.closed']);
 });
 
@@ -167,9 +167,9 @@ test.serial('after release, dispute_lost takes the hold from available and debit
   t.like(lost.result, { status: 'channel_settled' });
   const [dispute] = await disputesOf(f, intent.id);
   t.like(dispute, { status: 'lost', held: { amount: net, currency: 'THB' }, fee: { amount: 1500, currency: 'THB' } });
-  t.truthy(dispute.closed_at);
+  t.truthy(dispute!.closed_at);
   t.like(await f.get('/v1/balance'), { available: thb(-1500), pending: thb(0), dispute_hold: thb(0) });
-  const closed = ((await f.get('/v1/events?limit=100')).data as Json[]).find((event) => event.data.id === dispute.id && event.type === 'dispute.closed');
+  const closed = ((await f.get('/v1/events?limit=100')).data as Json[]).find((event) => event.data.id === dispute!.id && event.type === 'dispute.closed');
   t.like(closed, { data: { status: 'lost', object: 'dispute' } });
   // The claim went back to the payer: nothing is left to dispute, and the net is not taken twice.
   const again = await f.simulate(intent.id, { outcome: 'dispute_opened' });
@@ -241,7 +241,7 @@ test.serial('reads: a malformed id is 400, an unknown or foreign one 404; lists 
   for (let i = 0; i < 3; i++) {
     const intent = await paidIntent(f);
     await f.simulate(intent.id, { outcome: 'dispute_opened' });
-    ids.push((await disputesOf(f, intent.id))[0].id);
+    ids.push((await disputesOf(f, intent.id))[0]!.id);
   }
   const [firstIntentDispute] = ids;
   await f.post(`/v1/disputes/${firstIntentDispute}/evidence`, { evidence: { k: 'v' } });
@@ -301,7 +301,7 @@ test.serial('a dispute notice replayed 20 times in parallel records one dispute 
   const intent = await paidIntent(f);
   const net = intent.net.amount as number;
   const scope = { merchantId: s.id, mode: 'test' as const };
-  const attempt = (await f.attempts(intent.id))[0];
+  const attempt = (await f.attempts(intent.id))[0]!;
   // The channel opens a dispute we have not heard of yet: written straight into its book.
   const config = t0.app.get<Config>(AppConfig);
   const knex = createKnex(config.databaseUrl);
@@ -323,7 +323,7 @@ test.serial('a dispute notice replayed 20 times in parallel records one dispute 
     t.is(disputes.length, 1);
     const ledger = t0.app.get<Ledger>(Ledger);
     t.like(merchantBalance(await ledger.balances(scope)), { pending: [{ amount: 0n, currency: 'THB' }], dispute_hold: [{ amount: BigInt(net), currency: 'THB' }] });
-    t.true(await ledger.hasPosted(`dispute_opened:${disputes[0].id}`));
+    t.true(await ledger.hasPosted(`dispute_opened:${disputes[0]!.id}`));
 
     // The channel rules; its notice arrives 20 times at once.
     const stored = await book.findDispute(channelDisputeId);
@@ -331,7 +331,7 @@ test.serial('a dispute notice replayed 20 times in parallel records one dispute 
     const rulings = await Promise.all(Array.from({ length: 20 }, () => deliverNotice({ ...notice, status: 'lost' })));
     t.true(rulings.every((res) => res.statusCode === 200));
     t.like(merchantBalance(await ledger.balances(scope)), { available: [{ amount: -1500n, currency: 'THB' }], pending: [{ amount: 0n, currency: 'THB' }], dispute_hold: [{ amount: 0n, currency: 'THB' }] });
-    const row = await storedDispute(s, disputes[0].id);
+    const row = await storedDispute(s, disputes[0]!.id);
     t.like(row, { status: 'lost', fee: { amount: 1500, currency: 'THB' }, channel: 'simulator', channelDisputeId });
     const types = ((await f.get('/v1/events?limit=100')).data as Json[]).filter((event) => event.data.id === row.id).map((event) => event.type);
     t.deepEqual(types.sort(), ['dispute.closed', 'dispute.opened']);

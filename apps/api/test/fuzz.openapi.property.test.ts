@@ -62,14 +62,14 @@ withAppAndMerchant({ logger: pino({ level: 'trace', base: undefined }, logSink) 
   owner = await signIn(t0, { merchantId: shop.id, role: 'owner' });
   const checkout = checkoutClient(t0);
   const sessions = await Promise.all([1, 2, 3].map(() => checkout.createIntent(shop.testKey)));
-  checkoutToken = sessions[0].token;
-  quietToken = sessions[2].token;
+  checkoutToken = sessions[0]!.token;
+  quietToken = sessions[2]!.token;
   intentIds = sessions.map((session) => session.intent.id as string);
   const endpoint = await t0.request({ method: 'POST', url: '/dashboard/v1/webhook_endpoints?mode=test', headers: { cookie: owner.cookie }, payload: { url: 'https://hooks.example.com/fuzz' } });
   webhookSecret = (endpoint.result as Json).secret as string;
   if (typeof webhookSecret !== 'string') throw new Error(`setup: no webhook secret in ${endpoint.payload}`);
   const config = t0.app.get<Config>(AppConfig);
-  secrets = [shop.testKey, liveKey, owner.cookie.split('=')[1], owner.password, owner.totpSecret, ...sessions.map((session) => session.token), webhookSecret, config.masterKey.toString('hex'), config.masterKey.toString('base64')];
+  secrets = [shop.testKey, liveKey, owner.cookie.split('=')[1] as string, owner.password, owner.totpSecret, ...sessions.map((session) => session.token), webhookSecret, config.masterKey.toString('hex'), config.masterKey.toString('base64')];
 
   const doc = (await t0.request({ method: 'GET', url: '/v1/openapi.json' })).result as Json;
   const resolve = (schema: Json | undefined): Json | undefined => {
@@ -325,7 +325,7 @@ function assertAnswer(req: Sent, res: ServerInjectResponse): void {
   const key = `${res.statusCode}`;
   seen.statuses.set(key, (seen.statuses.get(key) ?? 0) + 1);
   if (process.env.FUZZ_DEBUG) {
-    const detail = `${req.method} ${req.url.split('?')[0].slice(0, 40)} ${res.statusCode} ${res.payload.slice(0, 120)}`.replace(/req_\w+/, '');
+    const detail = `${req.method} ${req.url.split('?')[0]!.slice(0, 40)} ${res.statusCode} ${res.payload.slice(0, 120)}`.replace(/req_\w+/, '');
     seen.details.set(detail, (seen.details.get(detail) ?? 0) + 1);
   }
   if (res.statusCode >= 500) fail('a 5xx answer');
@@ -448,7 +448,7 @@ test.serial('every route the document leaves out (hosted checkout, dashboard, ch
     fc.asyncProperty(routeArb, async ({ route, segments, query, headers, credential, body, signature }) => {
       let i = 0;
       const url = route.path.replace(/\{(\w+)\}/g, (_match, name: string) => {
-        const value = segments[i++ % segments.length];
+        const value = segments[i++ % segments.length] as string;
         if (value !== 'REAL') return value;
         if (name === 'token') return checkoutToken;
         if (name === 'id' && route.path.includes('/users/')) return owner.userId;

@@ -95,7 +95,7 @@ async function deliver(body: Record<string, unknown>): Promise<number> {
 
 async function run(shops: Shop[], action: Step): Promise<void> {
   if (action.kind === 'tick') return tick();
-  const shop = shops[action.shop];
+  const shop = shops[action.shop] as Shop;
   const { flow } = shop;
   switch (action.kind) {
     case 'pay':

@@ -23,7 +23,7 @@ test('the log email sender writes the rendered notice at info, with the last fou
   };
   await sender.send({ to: notice.recipient, ...renderNotice(notice) });
   t.is(lines.length, 1);
-  const line = JSON.parse(lines[0]) as { level: number; email: { to: string; subject: string; text: string } };
+  const line = JSON.parse(lines[0] as string) as { level: number; email: { to: string; subject: string; text: string } };
   t.is(line.level, 30);
   t.like(line.email, { to: 'owner@siam.example', subject: 'Your default payout destination changed' });
   t.regex(line.email.text, /bank account ending 4321 \(THB, live mode\)/);

@@ -133,7 +133,7 @@ test.serial('health: live and ready answer 200 when all is well; ready is 503 wh
     const knex = createKnex(databaseUrlOf(t0.app));
     try {
       const [last] = (await knex('knex_migrations').orderBy('id', 'desc').limit(1)) as { id: number; name: string }[];
-      await knex('knex_migrations').where({ id: last.id }).delete();
+      await knex('knex_migrations').where({ id: last!.id }).delete();
       const pending = await readyOf(t0);
       t.is(pending.statusCode, 503);
       t.is(pending.headers['retry-after'], '5');
@@ -141,7 +141,7 @@ test.serial('health: live and ready answer 200 when all is well; ready is 503 wh
       t.like(error, { code: 'api_error', request_id: pending.headers['request-id'] });
       t.regex(error.message as string, /migrations pending/);
       t.is((await t0.server.inject({ method: 'GET', url: '/health/live' })).statusCode, 200);
-      await knex('knex_migrations').insert(last);
+      await knex('knex_migrations').insert(last!);
       t.is((await readyOf(t0)).statusCode, 200);
     } finally {
       await knex.destroy();

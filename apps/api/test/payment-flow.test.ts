@@ -84,7 +84,7 @@ test.serial('concurrent attempt creates place exactly one channel order', async 
   const ids = new Set(answers.filter((res) => res.statusCode < 300).map((res) => (res.result as Json).id));
   t.is(ids.size, 1, answers.map((res) => `${res.statusCode} ${res.payload.slice(0, 80)}`).join('\n'));
   t.is((await flow.attempts(intent.id)).length, 1);
-  const orders = await t0.app.get(SimulatorPaymentChannel).queryOrder('test', (await flow.attempts(intent.id))[0].channel_order_id ?? '').catch(() => undefined);
+  const orders = await t0.app.get(SimulatorPaymentChannel).queryOrder('test', (await flow.attempts(intent.id))[0]!.channel_order_id ?? '').catch(() => undefined);
   t.is(orders, undefined, 'the channel order id never leaves the service');
 });
 
@@ -169,8 +169,8 @@ test.serial('magic amounts report their outcome on the next tick', async (t) => 
   for (const id of ids) t.is((await flow.intent(id)).status, 'requires_payment');
   await tick();
   for (const [index, [, status, code]] of cases.entries()) {
-    t.is((await flow.intent(ids[index])).status, status, `amount ${cases[index][0]}`);
-    if (code) t.is((await flow.attempts(ids[index]))[0].failure_code, code);
+    t.is((await flow.intent(ids[index]!)).status, status, `amount ${cases[index]![0]}`);
+    if (code) t.is((await flow.attempts(ids[index]!))[0]!.failure_code, code);
   }
 });
 
@@ -180,7 +180,7 @@ test.serial('a simulate call replaces a magic outcome not yet reported', async (
   t.like((await flow.simulate(intent.id, { outcome: 'succeeded' })).result, { status: 'succeeded' });
   await tick();
   // The magic failure (02) was never reported: the payment stayed a success (and settled).
-  t.is((await flow.attempts(intent.id))[0].status, 'succeeded');
+  t.is((await flow.attempts(intent.id))[0]!.status, 'succeeded');
   t.false((await flow.eventTypes(intent.id)).includes('payment_intent.failed'));
 });
 
@@ -197,7 +197,7 @@ test.serial('expiry through advance and a tick voids the pending attempt; a late
   const cancel = await flow.post(`/v1/payment_intents/${intent.id}/cancel`);
   t.is(cancel.statusCode, 409);
   // The payer pays the voided order anyway and the channel confirms it: the money is not dropped.
-  const orderId = ((attempt.result as Json).next_action.qr_data as string).split('|')[2];
+  const orderId = ((attempt.result as Json).next_action.qr_data as string).split('|')[2] as string;
   await t0.app.get(SimulatorPaymentChannel).simulate('test', orderId, { status: 'paid' });
   t.like(await flow.intent(intent.id), { status: 'succeeded' });
   t.like((await flow.attempts(intent.id))[0], { status: 'succeeded' });

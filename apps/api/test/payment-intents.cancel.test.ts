@@ -104,7 +104,7 @@ test('events page newest first with starting_after', async (t) => {
   const firstPage = await events(merchant.testKey, '?limit=2');
   t.true(firstPage.has_more);
   t.deepEqual(firstPage.data.map((e) => e.id), all.data.slice(0, 2).map((e) => e.id));
-  const next = await events(merchant.testKey, `?limit=2&starting_after=${firstPage.data[1].id}`);
+  const next = await events(merchant.testKey, `?limit=2&starting_after=${firstPage.data[1]!.id}`);
   t.deepEqual(next.data.map((e) => e.id), all.data.slice(2, 4).map((e) => e.id));
   const bad = await t0.request({ method: 'GET', url: '/v1/events?starting_after=pi_123', key: merchant.testKey });
   t.is(bad.statusCode, 400);

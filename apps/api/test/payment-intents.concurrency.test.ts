@@ -27,7 +27,7 @@ test('20 simultaneous identical creates with one Idempotency-Key make exactly on
   // Once the first finished, the key replays it.
   const later = await t0.request({ method: 'POST', url: '/v1/payment_intents', key: shop.testKey, idempotencyKey: key, payload: body });
   t.is(later.statusCode, 201);
-  t.is(later.payload, created[0].payload);
+  t.is(later.payload, created[0]!.payload);
 });
 
 test('20 simultaneous creates with different keys and one merchant_order_id make one 201 and 19 409s', async (t) => {

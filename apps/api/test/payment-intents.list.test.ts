@@ -34,7 +34,7 @@ test('pages with limit and starting_after until has_more is false, each intent o
     const { body } = await get(`?limit=3${cursor ? `&starting_after=${cursor}` : ''}`);
     seen.push(...body.data.map((intent) => intent.id));
     if (!body.has_more) break;
-    cursor = body.data[body.data.length - 1].id;
+    cursor = body.data[body.data.length - 1]!.id;
   }
   t.deepEqual(seen, [...created].reverse());
 });

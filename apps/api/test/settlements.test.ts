@@ -78,7 +78,7 @@ test.serial('a manual test settlement is created and paid at once: 201, replayed
   const shop = await merchantOn('manual');
   const flow = paymentFlow(app(), shop.testKey);
   const nets = await releasedPayments(shop, [10_000, 25_050]);
-  const total = nets[0] + nets[1];
+  const total = nets[0]! + nets[1]!;
   t.like(await flow.get('/v1/balance'), { available: thb(total) });
 
   const key = unique('settle');

@@ -110,7 +110,7 @@ test('unavailableOf: dependency outages become 503 api_error with Retry-After; b
   t.is(unavailableOf(Object.assign(new Error('Duplicate entry'), { errno: 1062, code: 'ER_DUP_ENTRY' })), undefined);
 
   // What a route that let the driver error through answers: 503, not 500.
-  t.is(httpStatusOf(toCoreError(refused)), 503);
+  t.is(httpStatusOf(toCoreError(refused as Error)), 503);
   t.is(httpStatusOf(toCoreError(new Error('a bug'))), 500);
 });
 

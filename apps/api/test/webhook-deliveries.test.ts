@@ -50,7 +50,7 @@ test.serial('a status change is delivered signed; GET /v1/events returns the sam
   await relay();
   const mine = sender.requests.slice(before).filter((r) => r.url === endpoint.url);
   t.is(mine.length, 1);
-  const request = mine[0];
+  const request = mine[0]!;
   const body = JSON.parse(request.body) as Json;
   t.is(body.type, 'payment_intent.canceled');
   t.is(body.data.id, intentId);
@@ -60,7 +60,7 @@ test.serial('a status change is delivered signed; GET /v1/events returns the sam
   t.truthy(same);
   t.is(JSON.stringify(same), request.body, 'byte for byte the same body');
 
-  const header = request.headers['x-webhook-signature'];
+  const header = request.headers['x-webhook-signature']!;
   const parts = Object.fromEntries(header.split(',').map((part) => [part.slice(0, part.indexOf('=')), part.slice(part.indexOf('=') + 1)]));
   t.is(parts.v1, createHmac('sha256', Buffer.from(endpoint.secret, 'hex')).update(`${parts.t}.${request.body}`).digest('hex'));
   const keys = (await t0.request({ method: 'GET', url: '/v1/webhook_public_keys', key: shop.testKey })).result as Json;
@@ -69,7 +69,7 @@ test.serial('a status change is delivered signed; GET /v1/events returns the sam
   t.like(key, { object: 'webhook_public_key', algorithm: 'ed25519' });
   t.deepEqual(Object.keys(key).sort(), ['algorithm', 'id', 'object', 'public_key']);
   const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(key.public_key, 'base64').toString('base64url') }, format: 'jwk' });
-  t.true(verify(null, Buffer.from(`${parts.t}.${request.body}`), publicKey, Buffer.from(parts.v2, 'base64')));
+  t.true(verify(null, Buffer.from(`${parts.t}.${request.body}`), publicKey, Buffer.from(parts.v2!, 'base64')));
 });
 
 test.serial('GET /v1/webhook_public_keys needs an API key', async (t) => {
@@ -88,23 +88,23 @@ test.serial('dashboard: deliveries listed newest first per endpoint; resend re-a
   t.like(page, { object: 'list', has_more: false });
   t.is(page.data.length, 2);
   const [newest, older] = page.data as Json[];
-  t.deepEqual(Object.keys(newest).sort(), ['attempts', 'created', 'endpoint', 'event', 'id', 'mode', 'next_retry_at', 'object', 'response_status', 'status', 'url'].sort());
+  t.deepEqual(Object.keys(newest!).sort(), ['attempts', 'created', 'endpoint', 'event', 'id', 'mode', 'next_retry_at', 'object', 'response_status', 'status', 'url'].sort());
   t.like(newest, { object: 'webhook_delivery', endpoint: endpoint.id, url: endpoint.url, status: 'pending', attempts: 1, response_status: 500 });
-  const paged = (await as(user, 'GET', `/dashboard/v1/webhook_deliveries?mode=test&limit=1&starting_after=${newest.id}`)).result as Json;
-  t.deepEqual(paged.data.map((d: Json) => d.id), [older.id]);
+  const paged = (await as(user, 'GET', `/dashboard/v1/webhook_deliveries?mode=test&limit=1&starting_after=${newest!.id}`)).result as Json;
+  t.deepEqual(paged.data.map((d: Json) => d.id), [older!.id]);
 
   const health = ((await as(user, 'GET', '/dashboard/v1/webhook_endpoints?mode=test')).result as Json).data[0] as Json;
   t.like(health, { delivery_attempts: 2, success_rate: 0, last_error: 'HTTP 500' });
 
   const calls = sender.requests.length;
-  const resent = await as(user, 'POST', `/dashboard/v1/webhook_deliveries/${newest.id}/resend?mode=test`);
+  const resent = await as(user, 'POST', `/dashboard/v1/webhook_deliveries/${newest!.id}/resend?mode=test`);
   t.is(resent.statusCode, 202);
-  t.like(resent.result, { id: newest.id, status: 'pending', next_retry_at: '2026-09-01T12:00:00Z' });
+  t.like(resent.result, { id: newest!.id, status: 'pending', next_retry_at: '2026-09-01T12:00:00Z' });
   t.is(sender.requests.length, calls, 'the resend calls nothing itself');
   sender.status = 200;
   await relay();
   const after = (await as(user, 'GET', `/dashboard/v1/webhook_deliveries?mode=test&endpoint=${endpoint.id}`)).result as Json;
-  t.like(after.data[0], { id: newest.id, status: 'delivered', attempts: 2, response_status: 200 });
+  t.like(after.data[0], { id: newest!.id, status: 'delivered', attempts: 2, response_status: 200 });
   t.false('next_retry_at' in after.data[0]);
   const rate = ((await as(user, 'GET', '/dashboard/v1/webhook_endpoints?mode=test')).result as Json).data[0] as Json;
   t.like(rate, { delivery_attempts: 3, success_rate: 0.3333 });
@@ -115,10 +115,10 @@ test.serial("another merchant's delivery is 404 to list filters and resend", asy
   await cancelIntent(shop);
   const [delivery] = ((await as(user, 'GET', '/dashboard/v1/webhook_deliveries?mode=test')).result as Json).data as Json[];
   const stranger = await signIn(t0, { merchantId: (await t0.merchant()).id, role: 'owner' });
-  t.is((await as(stranger, 'POST', `/dashboard/v1/webhook_deliveries/${delivery.id}/resend?mode=test`)).statusCode, 404);
+  t.is((await as(stranger, 'POST', `/dashboard/v1/webhook_deliveries/${delivery!.id}/resend?mode=test`)).statusCode, 404);
   t.deepEqual(((await as(stranger, 'GET', '/dashboard/v1/webhook_deliveries?mode=test')).result as Json).data, []);
-  t.is((await as(stranger, 'GET', `/dashboard/v1/webhook_deliveries?mode=test&starting_after=${delivery.id}`)).statusCode, 400);
-  t.is((await as(user, 'POST', `/dashboard/v1/webhook_deliveries/${delivery.id}/resend?mode=live`)).statusCode, 404, 'other mode');
+  t.is((await as(stranger, 'GET', `/dashboard/v1/webhook_deliveries?mode=test&starting_after=${delivery!.id}`)).statusCode, 400);
+  t.is((await as(user, 'POST', `/dashboard/v1/webhook_deliveries/${delivery!.id}/resend?mode=live`)).statusCode, 404, 'other mode');
 });
 
 test.serial('a deleted endpoint is queued nothing; its old deliveries keep their url', async (t) => {
@@ -128,5 +128,5 @@ test.serial('a deleted endpoint is queued nothing; its old deliveries keep their
   await cancelIntent(shop);
   const data = ((await as(user, 'GET', '/dashboard/v1/webhook_deliveries?mode=test')).result as Json).data as Json[];
   t.is(data.length, 1);
-  t.is(data[0].url, endpoint.url);
+  t.is(data[0]!.url, endpoint.url);
 });

@@ -187,11 +187,11 @@ export class ChannelSandbox {
         this.authenticate(req);
         answer = await this.disputeProtocol(method, parts.slice(2), req);
       } else if (parts[0] === 'sandbox' && parts[1] === 'orders' && parts.length === 4 && parts[3] === 'dispute') {
-        answer = await this.openDispute(method, parts[2], req);
+        answer = await this.openDispute(method, parts[2] as string, req);
       } else if (parts[0] === 'sandbox' && parts[1] === 'disputes' && parts.length === 4) {
-        answer = await this.ruleDispute(method, parts[2], parts[3], req);
+        answer = await this.ruleDispute(method, parts[2] as string, parts[3] as string, req);
       } else if (parts[0] === 'sandbox' && parts[1] === 'orders' && parts.length >= 3) {
-        answer = await this.payer(method, parts[2], parts.slice(3), req);
+        answer = await this.payer(method, parts[2] as string, parts.slice(3), req);
       } else {
         throw new HttpError(404, 'not_found', 'No such route.');
       }
@@ -215,7 +215,7 @@ export class ChannelSandbox {
   private authenticate(req: IncomingMessage): void {
     const header = req.headers.authorization ?? '';
     const match = /^Bearer (.+)$/.exec(header);
-    if (!match || !sameSecret(match[1], this.options.apiKey)) throw new HttpError(401, 'unauthorized', 'A valid API key is required.');
+    if (!match || !sameSecret(match[1] as string, this.options.apiKey)) throw new HttpError(401, 'unauthorized', 'A valid API key is required.');
   }
 
   private async readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
@@ -246,10 +246,10 @@ export class ChannelSandbox {
 
   private async protocol(method: string, rest: string[], req: IncomingMessage): Promise<{ status: number; body: unknown }> {
     if (rest.length === 0 && method === 'POST') return this.createOrder(await this.readJson(req));
-    if (rest.length === 1 && method === 'GET') return { status: 200, body: view(this.find(rest[0])) };
+    if (rest.length === 1 && method === 'GET') return { status: 200, body: view(this.find(rest[0] as string)) };
     if (rest.length === 2 && rest[1] === 'void' && method === 'POST') {
       await this.readJson(req);
-      const order = this.find(rest[0]);
+      const order = this.find(rest[0] as string);
       if (order.status === 'paid') throw new HttpError(409, 'order_paid', 'The order is paid and cannot be voided.');
       if (order.status !== 'failed') this.fail(order, 'expired');
       return { status: 200, body: view(order) };
@@ -265,10 +265,10 @@ export class ChannelSandbox {
 
   /** `GET /v1/disputes/{id}` and `POST /v1/disputes/{id}/evidence` (section 6.1). */
   private async disputeProtocol(method: string, rest: string[], req: IncomingMessage): Promise<{ status: number; body: unknown }> {
-    if (rest.length === 1 && method === 'GET') return { status: 200, body: disputeView(this.findDispute(rest[0])) };
+    if (rest.length === 1 && method === 'GET') return { status: 200, body: disputeView(this.findDispute(rest[0] as string)) };
     if (rest.length === 2 && rest[1] === 'evidence' && method === 'POST') {
       const body = await this.readJson(req);
-      const dispute = this.findDispute(rest[0]);
+      const dispute = this.findDispute(rest[0] as string);
       const evidence = body.evidence;
       if (typeof evidence !== 'object' || evidence === null || Array.isArray(evidence)) throw new HttpError(400, 'invalid_request', 'evidence must be an object.');
       const entries = Object.entries(evidence as Record<string, unknown>);
@@ -349,7 +349,7 @@ export class ChannelSandbox {
   }
 
   private createdView(order: Order): Record<string, unknown> {
-    const entry = METHODS[order.paymentMethod];
+    const entry = METHODS[order.paymentMethod] as (typeof METHODS)[string];
     const nextAction =
       entry.nextAction === 'qr_code'
         ? { type: 'qr_code', qr_data: `SANDBOXQR|${order.id}|${order.amount}|${order.currency}` }

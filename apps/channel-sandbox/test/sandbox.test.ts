@@ -49,7 +49,7 @@ class CallbackReceiver {
       if (Date.now() > deadline) throw new Error(`expected ${count} callbacks, got ${this.received.length}`);
       await new Promise((r) => setTimeout(r, 20));
     }
-    return this.received[count - 1];
+    return this.received[count - 1] as ReceivedCallback;
   }
 
   close(): Promise<void> {

@@ -51,10 +51,10 @@ test('a worker pass applies a dispute ruling whose notice was lost, once the dis
     }
     const scheduler = () => new Scheduler(lanes, config.tickMs, createLogger('silent'), app.get<LockManager>(LockManager));
     await scheduler().pass();
-    t.is((await call('GET', `/v1/disputes/${dispute.id}`)).status, 'opened', 'quiet for less than 120 s');
+    t.is((await call('GET', `/v1/disputes/${dispute!.id}`)).status, 'opened', 'quiet for less than 120 s');
     clock.advance(120_000);
     await scheduler().pass();
-    t.like(await call('GET', `/v1/disputes/${dispute.id}`), { status: 'lost', fee: { amount: 1500, currency: 'THB' } });
+    t.like(await call('GET', `/v1/disputes/${dispute!.id}`), { status: 'lost', fee: { amount: 1500, currency: 'THB' } });
     clock.advance(120_000);
     await scheduler().pass();
     t.like(await call('GET', '/v1/balance'), { available: [{ amount: -1500, currency: 'THB' }], dispute_hold: [{ amount: 0, currency: 'THB' }] });

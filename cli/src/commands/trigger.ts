@@ -68,7 +68,7 @@ export const triggerCommands: Command[] = [
       const file = optionalString(context.values, 'file');
       const named = context.positionals[0];
       if (!file && !named) throw new UsageError('Name a scenario (payments trigger --list shows them) or pass --file.');
-      const scenario = loadScenario(file ?? scenarioPath(named));
+      const scenario = loadScenario(file ?? scenarioPath(named as string));
       const results = await runScenario(context, scenario);
       context.out.data({ scenario: scenario.name, objects: results }, () =>
         table(

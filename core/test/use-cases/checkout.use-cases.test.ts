@@ -34,7 +34,7 @@ async function setup() {
       merchantOrderId: `o-${Math.random()}`,
       expiresIn,
     });
-    return { intent, token: checkoutUrl.split('/c/')[1] };
+    return { intent, token: checkoutUrl.split('/c/')[1] as string };
   };
   return { ...h, merchant, resolve, newSession, intentReads: () => intentReads };
 }

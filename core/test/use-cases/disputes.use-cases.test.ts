@@ -254,7 +254,7 @@ test('a second dispute the channel opens while one is open does not hold the net
   await s.channel.simulateDispute('test', attempt.channelOrderId as string, 'opened', attempt.id);
   const all = (await s.list.execute({ scope: s.scope, filter: {}, page: { limit: 10 } })).data;
   t.is(all.length, 2);
-  t.is(all[0].held, undefined);
+  t.is(all[0]!.held, undefined);
   t.like(await s.balance(), { dispute_hold: thb(9700), pending: thb(0) });
 });
 
@@ -349,7 +349,7 @@ test('lists are newest first, filter by status and page with starting_after', as
   const s = await setup();
   const ids: string[] = [];
   for (let i = 0; i < 3; i++) ids.push((await s.open((await s.paidIntent()).attempt)).dispute.id);
-  await s.evidence.execute({ scope: s.scope, disputeId: ids[1], evidence: { k: 'v' } });
+  await s.evidence.execute({ scope: s.scope, disputeId: ids[1] as string, evidence: { k: 'v' } });
   const page = await s.list.execute({ scope: s.scope, filter: {}, page: { limit: 2 } });
   t.deepEqual(page.data.map((d) => d.id), [ids[2], ids[1]]);
   t.true(page.hasMore);

@@ -47,7 +47,7 @@ export class ClientIp {
 /** `::ffff:10.0.0.1` is 10.0.0.1: one client, one throttle key, whichever socket family it came in on. */
 function unmapped(address: string): string {
   const match = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  return match ? (match[1]) : address;
+  return match ? (match[1] as string) : address;
 }
 
 /** Validates one entry of PAYMENTS_TRUSTED_PROXIES: an IP address or a CIDR range. */

@@ -39,12 +39,12 @@ const FIELD_ERROR_CODES: Readonly<Record<string, string>> = { return_url: 'inval
  * is `invalid_request`.
  */
 export function validationFailAction(_request: Request, _h: ResponseToolkit, error?: Error): never {
-  const detail = (error)?.details?.[0];
+  const detail = (error as JoiFailure | undefined)?.details?.[0];
   if (!detail || detail.path.length === 0) throw new CoreError('invalid_request', 'validation', detail?.message ?? 'The request is invalid.');
   const listIndex = detail.path.findIndex((segment) => typeof segment === 'number');
   const param = (listIndex > 0 ? detail.path.slice(0, listIndex) : detail.path).join('.');
   // Own keys only: a field named `toString` must not find Object.prototype's.
-  const code = Object.hasOwn(FIELD_ERROR_CODES, param) ? (FIELD_ERROR_CODES[param]) : 'invalid_parameter';
+  const code = Object.hasOwn(FIELD_ERROR_CODES, param) ? (FIELD_ERROR_CODES[param] as string) : 'invalid_parameter';
   const message = code === 'invalid_url' ? 'url must be an absolute https URL on a public host name.' : detail.message;
   throw new CoreError(code, 'validation', message, { param });
 }

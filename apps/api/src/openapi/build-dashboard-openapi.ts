@@ -70,7 +70,7 @@ export function buildDashboardOpenApi(table: readonly RequestRoute[]): OpenApiDo
     const method = route.method.toLowerCase();
     const info = operationOf<DashboardOperationInfo>(route);
     const validate = (route.settings.validate ?? {}) as RouteValidation;
-    const action = (route.settings.plugins)?.dashboard?.action;
+    const action = (route.settings.plugins as { dashboard?: { action?: string } } | undefined)?.dashboard?.action;
     const operation = info ? describedOperation(info, action, validate, schemas) : { 'x-undocumented': true, responses: {} };
     (paths[route.path] ??= {})[method] = { ...operation, parameters: routeParameters(validate) };
   }
@@ -108,7 +108,7 @@ function describedOperation(info: DashboardOperationInfo, action: string | undef
   if (open) operation.security = [];
   else if (action !== undefined) operation['x-roles'] = USER_ROLES.filter((role) => mayPerform(role, action as DashboardAction));
   if (validate.payload) {
-    const name = `${info.operationId[0].toUpperCase()}${info.operationId.slice(1)}Body`;
+    const name = `${info.operationId[0]!.toUpperCase()}${info.operationId.slice(1)}Body`;
     schemas[name] = joiToJsonSchema(validate.payload);
     operation.requestBody = { required: true, content: content(name) };
   }

@@ -33,7 +33,7 @@ export const POST_ERRORS = [409, 413, 415, 422] as const;
 
 /** The entry a route carries for its document (`options.plugins.openapi`). */
 export function operationOf<T>(route: RequestRoute): T | undefined {
-  return (route.settings.plugins)?.openapi;
+  return (route.settings.plugins as { openapi?: T } | undefined)?.openapi;
 }
 
 /** Errors any `/v1` route can answer, whatever it does. */

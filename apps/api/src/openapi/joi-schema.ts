@@ -26,7 +26,7 @@ function fillPatternMaps(schema: Schema, json: JsonSchema): void {
   const terms = schema.$_terms as ObjectTerms;
   const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
   for (const child of terms.keys ?? []) {
-    if (properties[child.key]) fillPatternMaps(child.schema, properties[child.key]);
+    if (properties[child.key]) fillPatternMaps(child.schema, properties[child.key] as JsonSchema);
   }
   const keyed = terms.patterns?.find((pattern) => pattern.schema !== undefined);
   if (keyed) {

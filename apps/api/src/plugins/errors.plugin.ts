@@ -34,7 +34,7 @@ export const errorsPlugin: Plugin<ErrorsPluginOptions> = {
       const response = request.response;
       const requestId = request.app.requestId;
       if (!isBoom(response)) {
-        (response).header('Request-Id', requestId);
+        (response as ResponseObject).header('Request-Id', requestId);
         return h.continue;
       }
       const error = toCoreError(response);

@@ -43,7 +43,7 @@ export function freshCode(t0: TestApp, clock: { advance(ms: number): void }, use
 export function sessionCookieOf(setCookie: string | string[] | undefined): string {
   const header = [setCookie ?? []].flat().find((value) => value.startsWith('dashboard_session='));
   if (!header) throw new Error(`no dashboard_session cookie in ${JSON.stringify(setCookie)}`);
-  return header.split(';')[0];
+  return header.split(';')[0] as string;
 }
 
 /**

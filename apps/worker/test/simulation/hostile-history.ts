@@ -123,7 +123,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
  */
 export function stepsOf(seed: number, count: number): Step[] {
   const opening: Step = { kind: 'pay', merchant: 0, amount: HOSTILE_AMOUNTS.indexOf(1), currency: payableCurrencies().indexOf('IDR'), method: 1_000, outcome: 'succeeded' };
-  const random = count > 1 ? (fc.sample(fc.array(step, { minLength: count - 1, maxLength: count - 1 }), { seed, numRuns: 1 })[0]) : [];
+  const random = count > 1 ? (fc.sample(fc.array(step, { minLength: count - 1, maxLength: count - 1 }), { seed, numRuns: 1 })[0] as Step[]) : [];
   return [opening, ...random];
 }
 
@@ -284,7 +284,7 @@ class World {
         // Opened before any worker pass: a wallet payment in another currency is not priced yet.
         const id = await this.pay(action, 'succeeded');
         if (!id) return;
-        const shop = this.merchants[action.merchant];
+        const shop = this.merchants[action.merchant] as SimMerchant;
         await this.dispute(shop, id, 'opened');
         if (action.ruling !== 'none') await this.dispute(shop, id, action.ruling);
         return;
@@ -292,7 +292,7 @@ class World {
       case 'callbacks':
         return this.callbacks(action);
       case 'dispute': {
-        const shop = this.merchants[action.merchant];
+        const shop = this.merchants[action.merchant] as SimMerchant;
         const open = [...shop.disputed];
         // Rulings aim at an open dispute when there is one (else they exercise the refusal).
         const id = action.outcome !== 'opened' && open.length > 0 ? open[action.pick % open.length] : this.chosen(shop, action.pick);
@@ -302,24 +302,24 @@ class World {
       case 'dispute_notice':
         return this.disputeNotice(action);
       case 'evidence': {
-        const shop = this.merchants[action.merchant];
+        const shop = this.merchants[action.merchant] as SimMerchant;
         const id = this.chosen(shop, action.pick);
         const dispute = id ? await this.t0.app.get<DisputeRepository>(DisputeRepository).findLatestForIntent(shop.scope, id) : undefined;
         if (dispute) await shop.flow.post(`/v1/disputes/${dispute.id}/evidence`, { evidence: { receipt: `receipt for ${id}` } });
         return;
       }
       case 'release': {
-        const shop = this.merchants[action.merchant];
+        const shop = this.merchants[action.merchant] as SimMerchant;
         const id = this.chosen(shop, action.pick);
         // The test-mode timer shortcut; live mode refuses it with a 4xx.
         if (id) await shop.flow.advance(id, 'release');
         return;
       }
       case 'settle':
-        return this.settle(this.merchants[action.merchant], action.racers);
+        return this.settle(this.merchants[action.merchant] as SimMerchant, action.racers);
       case 'big_batch': {
         // Payments near 2^53 each, released and settled together: their sum passes 2^53.
-        const shop = this.merchants[action.merchant];
+        const shop = this.merchants[action.merchant] as SimMerchant;
         const currency = shop.profile.currency === 'KWD' ? 'THB' : shop.profile.currency;
         for (let index = 0; index < action.payments; index += 1) {
           await this.pay({ merchant: action.merchant, amount: HOSTILE_AMOUNTS.indexOf(MAX_AMOUNT - 100), currency: payableCurrencies().indexOf(currency), method: index }, 'succeeded');
@@ -342,18 +342,18 @@ class World {
 
   /** Creates an intent and an attempt, and has the payer pay, fail or walk away. Answers the intent id. */
   private async pay(action: { merchant: number; amount: number; currency: number; method: number }, outcome: Outcome): Promise<string | undefined> {
-    const shop = this.merchants[action.merchant];
+    const shop = this.merchants[action.merchant] as SimMerchant;
     const { hostile } = shop.profile;
     const catalog = payableCurrencies();
     const ordinary = Object.keys(ORDINARY_UNIT);
-    const currency = hostile ? (catalog[action.currency % catalog.length]) : (ordinary[action.currency % ordinary.length]);
+    const currency = hostile ? (catalog[action.currency % catalog.length] as string) : (ordinary[action.currency % ordinary.length] as string);
     const methods = methodsForCurrency(currency);
     // The opening step names alipay_plus; otherwise any method that takes the currency.
-    const method = action.method === 1_000 ? 'alipay_plus' : (methods[action.method % methods.length]?.method);
+    const method = action.method === 1_000 ? 'alipay_plus' : (methods[action.method % methods.length]?.method as string);
     const amount = hostile
-      ? (HOSTILE_AMOUNTS[action.amount % HOSTILE_AMOUNTS.length])
+      ? (HOSTILE_AMOUNTS[action.amount % HOSTILE_AMOUNTS.length] as number)
       : // Whole hundreds never end in a magic 01–05, so only the payer decides the outcome.
-        Math.max(100, Math.round(((ORDINARY_UNIT[currency]) * (5 + (action.amount % 400))) / 100) * 100);
+        Math.max(100, Math.round(((ORDINARY_UNIT[currency] as number) * (5 + (action.amount % 400))) / 100) * 100);
     const created = await shop.flow.post('/v1/payment_intents', { amount, currency, merchant_order_id: unique('order') });
     if (created.statusCode !== 201) {
       if (!hostile) throw new Error(`an ordinary intent of ${amount} ${currency} was refused: ${created.statusCode} ${created.payload}`);
@@ -415,7 +415,7 @@ class World {
 
   /** Order notices replayed, in the order drawn, one after another or all at once. */
   private async callbacks(action: Extract<Step, { kind: 'callbacks' }>): Promise<void> {
-    const shop = this.merchants[action.merchant];
+    const shop = this.merchants[action.merchant] as SimMerchant;
     const id = this.chosen(shop, action.pick);
     if (!id) return;
     const attempt = (await this.t0.app.get<PaymentAttemptRepository>(PaymentAttemptRepository).listForIntent(shop.scope, id)).at(-1);
@@ -464,7 +464,7 @@ class World {
   }
 
   private async disputeNotice(action: Extract<Step, { kind: 'dispute_notice' }>): Promise<void> {
-    const shop = this.merchants[action.merchant];
+    const shop = this.merchants[action.merchant] as SimMerchant;
     const id = this.chosen(shop, action.pick);
     const dispute = id ? await this.t0.app.get<DisputeRepository>(DisputeRepository).findLatestForIntent(shop.scope, id) : undefined;
     if (!dispute) return;
@@ -485,7 +485,7 @@ class World {
 
   /** Two dashboard edits of one merchant at once, by two owners signed in now. */
   private async dashboard(action: Extract<Step, { kind: 'dashboard' }>): Promise<void> {
-    const shop = this.merchants[action.merchant];
+    const shop = this.merchants[action.merchant] as SimMerchant;
     const [first, second] = await Promise.all([signIn(this.t0, { merchantId: shop.scope.merchantId, role: 'owner' }), signIn(this.t0, { merchantId: shop.scope.merchantId, role: 'owner' })]);
     const as = (user: { cookie: string }, method: string, url: string, payload?: unknown) => this.request({ method, url, headers: { cookie: user.cookie }, payload });
     const schedules = ['daily', 'weekly', 'monthly', 'manual'];
@@ -493,9 +493,9 @@ class World {
     if (action.edit === 'schedule' || action.edit === 'name') {
       const field = action.edit === 'schedule' ? 'settlement_schedule' : 'business_name';
       const values = action.picks.map((value) => (action.edit === 'schedule' ? schedules[value] : `Shop ${value}`)) as [string, string];
-      const answers = await Promise.all([as(first, 'PATCH', '/dashboard/v1/settings', { [field]: values[0] }), as(second, 'PATCH', '/dashboard/v1/settings', { [field]: values[1] })]);
+      const answers = await Promise.all([as(first!, 'PATCH', '/dashboard/v1/settings', { [field]: values[0] }), as(second!, 'PATCH', '/dashboard/v1/settings', { [field]: values[1] })]);
       if (answers.some((res) => res.statusCode === 200)) this.count('settingsEdited');
-      const settings = await as(first, 'GET', '/dashboard/v1/settings');
+      const settings = await as(first!, 'GET', '/dashboard/v1/settings');
       if (answers.every((res) => res.statusCode === 200) && settings.statusCode === 200 && !values.includes((settings.result as Json)[field])) {
         throw new Error(`after two edits of ${field} to ${values.join(' and ')} the settings show ${(settings.result as Json)[field]}`);
       }
@@ -505,14 +505,14 @@ class World {
     // owner's code (step-up): the next step's, since sign-in spent this one.
     const email = `${unique('colleague')}@example.com`;
     const body = (user: { totpSecret: string }) => ({ email, password: 'correct horse battery staple', role: 'developer', code: totpCode(this.t0, user.totpSecret, 1) });
-    const added = await Promise.all([as(first, 'POST', '/dashboard/v1/users', body(first)), as(second, 'POST', '/dashboard/v1/users', body(second))]);
+    const added = await Promise.all([as(first!, 'POST', '/dashboard/v1/users', body(first!)), as(second!, 'POST', '/dashboard/v1/users', body(second!))]);
     if (added.filter((res) => res.statusCode === 201).length > 1) throw new Error(`one email was added twice: ${added.map((res) => res.payload).join(' / ')}`);
     const user = added.find((res) => res.statusCode === 201)?.result as Json | undefined;
     if (!user) return;
     this.count('colleaguesAdded');
     // Roles below admin: granting admin or owner would take another code.
     const roles = ['viewer', 'support', 'developer', 'viewer'];
-    await Promise.all([as(first, 'PATCH', `/dashboard/v1/users/${user.id}`, { role: roles[action.picks[0]] }), as(second, 'PATCH', `/dashboard/v1/users/${user.id}`, { role: roles[action.picks[1]] })]);
+    await Promise.all([as(first!, 'PATCH', `/dashboard/v1/users/${user.id}`, { role: roles[action.picks[0]] }), as(second!, 'PATCH', `/dashboard/v1/users/${user.id}`, { role: roles[action.picks[1]] })]);
   }
 
   private async request(options: { method: string; url: string; headers: Record<string, string>; payload?: unknown }): Promise<ServerInjectResponse> {

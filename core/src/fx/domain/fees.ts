@@ -52,7 +52,7 @@ export function computeFee(amount: number, currency: string, method: string, sch
   if (!Number.isSafeInteger(amount) || amount < 0) throw invalidParameter('amount', `amount must be an integer of minor units from 0 to ${MAX_AMOUNT}.`);
   const rule = ruleFor(method, schedule);
   const percentPart = new Dec(amount).times(new Dec(rule.percent)).dividedBy(100).toDecimalPlaces(0, Decimal.ROUND_HALF_EVEN);
-  const fixed = Object.prototype.hasOwnProperty.call(rule.fixed, currency) ? (rule.fixed[currency]) : 0;
+  const fixed = Object.prototype.hasOwnProperty.call(rule.fixed, currency) ? (rule.fixed[currency] as number) : 0;
   const fee = Dec.min(percentPart.plus(fixed), amount);
   return { amount: fee.toNumber(), currency };
 }

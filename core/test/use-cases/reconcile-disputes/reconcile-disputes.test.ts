@@ -100,7 +100,7 @@ test('a ruling the channel knows but never notified is applied once the dispute 
   t.is(await s.runReconcile(10), 0);
   t.is(s.channel.asked.length, 1, 'a ruled dispute is not asked about again');
   const [attempt] = await s.storage.attempts.listForIntent(s.scope, dispute.paymentIntentId);
-  await s.record.execute({ attempt: attempt, report: s.channel.disputes.get(dispute.channelDisputeId)! });
+  await s.record.execute({ attempt: attempt!, report: s.channel.disputes.get(dispute.channelDisputeId)! });
   t.like(await s.balance(), { pending: thb(0), available: thb(-FEE), dispute_hold: thb(0) });
   t.deepEqual(await s.events(dispute.id), ['dispute.opened', 'dispute.closed']);
 });

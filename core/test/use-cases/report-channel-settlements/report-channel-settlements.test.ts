@@ -51,8 +51,8 @@ test('payments a channel has not settled yet are asked about again later, so the
   fake.settled.add(slow[0]?.attempt.channelOrderId as string);
   clock.advance(settlementRecheckMs(60_000));
   await shop.runJob(job, 10);
-  t.is((await shop.intentOf(slow[0]?.intent.id)).status, 'channel_settled');
-  t.is((await shop.intentOf(slow[1]?.intent.id)).status, 'succeeded');
+  t.is((await shop.intentOf(slow[0]?.intent.id as string)).status, 'channel_settled');
+  t.is((await shop.intentOf(slow[1]?.intent.id as string)).status, 'succeeded');
 });
 
 test('the wait before asking again grows with the payment\'s age, from a second to an hour', (t) => {

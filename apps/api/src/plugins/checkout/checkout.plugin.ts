@@ -83,7 +83,7 @@ export const checkoutPlugin: Plugin<CheckoutOptions> = {
       if (!response) return h.continue;
       for (const [name, value] of Object.entries(CHECKOUT_HEADERS)) {
         if (isBoom(response)) response.output.headers[name] = value;
-        else (response).header(name, value);
+        else (response as ResponseObject).header(name, value);
       }
       return h.continue;
     };
