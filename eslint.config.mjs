@@ -5,8 +5,8 @@ import { defineConfig, globalIgnores } from 'eslint/config';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
-// Workspaces not linted yet while their code is being restructured; remove an entry to lint it.
-const notYetLinted = ['core/', 'apps/', 'cli/'];
+// Code not linted yet (tests, and workspaces still being cleaned); remove an entry to lint it.
+const notYetLinted = ['core/test/', 'apps/', 'cli/'];
 
 export default defineConfig(
   globalIgnores([
