@@ -26,6 +26,11 @@ export function oneOf<T extends string>(values: Values, name: string, allowed: r
   return value;
 }
 
+/** Whether `value` is a plain object (not null, not an array), whose fields are then read one by one. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /** Whether `value` is one of `allowed`, narrowing it to their type. */
 export function isOneOf<T extends string>(allowed: readonly T[], value: string): value is T {
   return allowed.some((option) => option === value);
