@@ -7,7 +7,31 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 // Code not linted yet (tests, and workspaces still being cleaned); remove an entry to lint it.
-const notYetLinted = ['core/test/', 'apps/*/test/', 'cli/test/', 'apps/api/src/'];
+const notYetLinted = [
+  'core/test/',
+  'apps/*/test/',
+  'cli/test/',
+  // apps/api sources that still have findings.
+  'apps/api/src/http/boom-to-core-error.ts',
+  'apps/api/src/http/client-ip.ts',
+  'apps/api/src/http/define-route.ts',
+  'apps/api/src/http/presenting.ts',
+  'apps/api/src/http/typed-schema.ts',
+  'apps/api/src/http/validation.ts',
+  'apps/api/src/metrics.ts',
+  'apps/api/src/modules/wiring.ts',
+  'apps/api/src/openapi/build-dashboard-openapi.ts',
+  'apps/api/src/openapi/build-openapi.ts',
+  'apps/api/src/openapi/dashboard-schemas.ts',
+  'apps/api/src/openapi/joi-schema.ts',
+  'apps/api/src/plugins/checkout/checkout.plugin.ts',
+  'apps/api/src/plugins/checkout/language.ts',
+  'apps/api/src/plugins/errors.plugin.ts',
+  'apps/api/src/plugins/merchant-v1/api-version.ext.ts',
+  'apps/api/src/plugins/merchant-v1/idempotency.ts',
+  'apps/api/src/plugins/merchant-v1/merchant-v1.plugin.ts',
+  'apps/api/src/plugins/request-log.plugin.ts',
+];
 
 export default defineConfig(
   globalIgnores([
