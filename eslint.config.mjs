@@ -19,9 +19,7 @@ const notYetLinted = [
   'apps/api/src/openapi/build-dashboard-openapi.ts',
   'apps/api/src/openapi/build-openapi.ts',
   'apps/api/src/openapi/joi-schema.ts',
-  'apps/api/src/plugins/merchant-v1/api-version.ext.ts',
   'apps/api/src/plugins/merchant-v1/merchant-v1.plugin.ts',
-  'apps/api/src/plugins/request-log.plugin.ts',
 ];
 
 export default defineConfig(
