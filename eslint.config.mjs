@@ -3,10 +3,24 @@
 import js from '@eslint/js';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import prettier from 'eslint-config-prettier';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-// Workspaces not linted yet while their code is being restructured; remove an entry to lint it.
-const notYetLinted = ['core/', 'apps/', 'cli/'];
+// Code not linted yet (tests, and workspaces still being cleaned); remove an entry to lint it.
+const notYetLinted = [
+  'core/test/',
+  'apps/*/test/',
+  'cli/test/',
+  // apps/api sources that still have findings.
+  'apps/api/src/http/define-route.ts',
+  'apps/api/src/http/typed-schema.ts',
+  'apps/api/src/http/validation.ts',
+  'apps/api/src/modules/wiring.ts',
+  'apps/api/src/openapi/build-dashboard-openapi.ts',
+  'apps/api/src/openapi/build-openapi.ts',
+  'apps/api/src/openapi/joi-schema.ts',
+  'apps/api/src/plugins/merchant-v1/merchant-v1.plugin.ts',
+];
 
 export default defineConfig(
   globalIgnores([
@@ -65,6 +79,11 @@ export default defineConfig(
     // Plain JavaScript belongs to no tsconfig, so it gets the rules that need no types.
     files: ['**/*.{js,mjs,cjs}'],
     extends: [tseslint.configs.disableTypeChecked],
+  },
+  {
+    // The checkout page's own script runs in the payer's browser.
+    files: ['apps/api/checkout-assets/**/*.js'],
+    languageOptions: { globals: globals.browser },
   },
   {
     files: ['**/*.cjs'],

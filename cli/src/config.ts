@@ -96,10 +96,11 @@ function readJson<T>(path: string): T | undefined {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (error instanceof Error && 'code' in error && error.code === 'ENOENT') return undefined;
     throw error;
   }
   try {
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the CLI's own file, written by writeJson with this same T.
     return JSON.parse(text) as T;
   } catch {
     // Never print the content: it holds API keys.

@@ -64,10 +64,18 @@ export async function forwardEvent(client: Payments, secret: string, event: Even
     await response.arrayBuffer().catch(() => undefined);
     return { ...base, status: response.status, ok: response.status >= 200 && response.status < 300, duration_ms: Date.now() - started };
   } catch (error) {
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    const message = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s` : (cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error)));
+    const message = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s` : (causeText(error) ?? (error instanceof Error ? error.message : String(error)));
     return { ...base, ok: false, error: message, duration_ms: Date.now() - started };
   }
+}
+
+/** What fetch's network error says underneath (ECONNREFUSED, a DNS failure), if it says anything. */
+function causeText(error: unknown): string | undefined {
+  const cause: unknown = error instanceof Error ? error.cause : undefined;
+  if (typeof cause !== 'object' || cause === null) return undefined;
+  const code: unknown = 'code' in cause ? cause.code : undefined;
+  const message: unknown = 'message' in cause ? cause.message : undefined;
+  return typeof code === 'string' ? code : typeof message === 'string' ? message : undefined;
 }
 
 /** `2026-09-01T10:00:00Z  payment_intent.succeeded  evt_…  → POST http://… [200] 12 ms` */

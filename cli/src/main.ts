@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { Payments } from '@payments/sdk';
 import type { Context } from './command.js';
-import { parseCommandLine, route } from './command-line/index.js';
+import { optionalString, parseCommandLine, route } from './command-line/index.js';
 import { ConfigStore, configDir, DEFAULT_API_BASE, keyPrefix } from './config.js';
 import { CliError, describeError, EXIT, exitCodeOf, UsageError } from './exit-codes.js';
 import { Output } from './output.js';
@@ -34,9 +34,9 @@ async function dispatch(argv: string[], env: NodeJS.ProcessEnv, out: Output): Pr
   const { values, positionals } = parseCommandLine(PROGRAM, command, argv);
 
   const store = new ConfigStore(configDir(env));
-  const profileName = (values.profile as string | undefined) ?? env.PAYMENTS_PROFILE ?? 'default';
+  const profileName = optionalString(values, 'profile') ?? env.PAYMENTS_PROFILE ?? 'default';
   const profile = store.profile(profileName);
-  const apiBase = checkApiBase((values['api-base'] as string | undefined) ?? env.PAYMENTS_API_BASE ?? profile.api_base ?? DEFAULT_API_BASE);
+  const apiBase = checkApiBase(optionalString(values, 'api-base') ?? env.PAYMENTS_API_BASE ?? profile.api_base ?? DEFAULT_API_BASE);
 
   const controller = new AbortController();
   const onSignal = () => {
@@ -49,7 +49,7 @@ async function dispatch(argv: string[], env: NodeJS.ProcessEnv, out: Output): Pr
 
   let client: Payments | undefined;
   const apiKeyInEffect = (): string => {
-    const apiKey = (values['api-key'] as string | undefined) ?? env.PAYMENTS_API_KEY ?? profile.api_key;
+    const apiKey = optionalString(values, 'api-key') ?? env.PAYMENTS_API_KEY ?? profile.api_key;
     if (!apiKey) {
       throw new CliError(`No API key for profile ${profileName}: run payments login --api-key sk_test_…, or pass --api-key or PAYMENTS_API_KEY.`, EXIT.authentication);
     }

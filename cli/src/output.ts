@@ -28,7 +28,7 @@ export class Output {
   }
 
   get stderrIsTTY(): boolean {
-    return Boolean((this.stderr as NodeJS.WriteStream).isTTY);
+    return 'isTTY' in this.stderr && this.stderr.isTTY;
   }
 
   /** A progress line that rewrites itself; only on a terminal, so logs and CI output stay clean. */
@@ -46,7 +46,10 @@ function ensureNewline(text: string): string {
 }
 
 /** A plain table: a header row and left-aligned columns, two spaces apart. */
-export function table(headers: string[], rows: Array<Array<string | number | boolean | undefined | null>>): string {
+/** One table cell: absent values print empty. */
+export type Cell = string | number | boolean | undefined | null;
+
+export function table(headers: string[], rows: Cell[][]): string {
   const cells = [headers, ...rows.map((row) => row.map((cell) => (cell === undefined || cell === null ? '' : String(cell))))];
   const widths = headers.map((_, column) => Math.max(...cells.map((row) => (row[column] ?? '').length)));
   return cells.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : (cell ?? '').padEnd(widths[column] ?? 0))).join('  ').trimEnd()).join('\n');

@@ -22,8 +22,18 @@ export function requiredInteger(values: Values, name: string, minimum = 0): numb
 export function oneOf<T extends string>(values: Values, name: string, allowed: readonly T[], fallback?: T): T | undefined {
   const value = optionalString(values, name) ?? fallback;
   if (value === undefined) return undefined;
-  if (!allowed.includes(value as T)) throw new UsageError(`--${name} must be one of ${allowed.join(', ')}, not ${JSON.stringify(value)}.`);
-  return value as T;
+  if (!isOneOf(allowed, value)) throw new UsageError(`--${name} must be one of ${allowed.join(', ')}, not ${JSON.stringify(value)}.`);
+  return value;
+}
+
+/** Whether `value` is a plain object (not null, not an array), whose fields are then read one by one. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Whether `value` is one of `allowed`, narrowing it to their type. */
+export function isOneOf<T extends string>(allowed: readonly T[], value: string): value is T {
+  return allowed.some((option) => option === value);
 }
 
 /** `--metadata k=v --metadata k2=v2` as an object. */
@@ -52,7 +62,8 @@ export function positional(context: Context, index: number, name: string, patter
 export function parseDuration(text: string, name: string): number {
   const match = /^([0-9]+(?:\.[0-9]+)?)(ms|s|m|h)?$/.exec(text.trim());
   if (!match) throw new UsageError(`--${name} takes a duration such as 30s, 2m or 500ms, not ${JSON.stringify(text)}.`);
-  const factor = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(match[2] ?? 's') as 'ms' | 's' | 'm' | 'h'];
+  const factors: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+  const factor = factors[match[2] ?? 's'] ?? 1000;
   return Math.round(Number(match[1]) * factor);
 }
 

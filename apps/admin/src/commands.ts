@@ -1,5 +1,5 @@
 import { COMMON_EXIT, optionalString, requiredString, UsageError, type Command, type CommandLine, type OptionSpec, type Program } from '@payments/cli/command-line';
-import { CreateMerchant, SetLiveMode, type SettlementSchedule } from '@payments/core';
+import { CreateMerchant, SetLiveMode } from '@payments/core';
 import { PlatformKeys, VerifyLedger, Ledger, type PlatformKey } from '@payments/core';
 import { Clock, CoreError, JobItemFailures, type JobItemFailure } from '@payments/core';
 import { DUPLICATE_PAYMENTS_MAX_LIMIT, ListDuplicatePayments, type PaymentAttempt } from '@payments/core';
@@ -61,7 +61,7 @@ const createMerchant: AdminCommand = {
       email,
       password,
       settlementCurrency: optionalString(values, 'settlement-currency'),
-      settlementSchedule: optionalString(values, 'schedule') as SettlementSchedule | undefined,
+      settlementSchedule: optionalString(values, 'schedule'),
       settlementDelayDays: delay === undefined ? undefined : Number(delay),
     });
     const { merchant, owner } = created;
@@ -90,7 +90,7 @@ function setLive(enabled: boolean): AdminCommand {
     args: '<mch_id>',
     examples: [`npm run -s admin -- merchant ${name} mch_…`],
     async run(context) {
-      const [merchantId] = context.positionals as [string];
+      const [merchantId = ''] = context.positionals;
       await context.app.get(SetLiveMode).execute({ merchantId, enabled });
       context.print({ merchant: { id: merchantId, live_enabled: enabled } });
     },
@@ -213,7 +213,7 @@ const retryJobItem: AdminCommand = {
   notes: 'The item id is the item column of jobs failures.',
   async run(context) {
     const { app } = context;
-    const [itemId] = context.positionals as [string];
+    const [itemId = ''] = context.positionals;
     const retried = await app.get<JobItemFailures>(JobItemFailures).retryNow(itemId, app.get<Clock>(Clock).now());
     if (retried === 0) throw new CoreError('resource_not_found', 'not_found', `No failed background item '${itemId}'.`, { param: 'id' });
     context.print({ retried: { item: itemId, records: retried } });

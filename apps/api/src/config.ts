@@ -71,7 +71,49 @@ export interface RestChannelEndpointConfig {
   readonly callbackSecret: string;
 }
 
-const schema = Joi.object({
+/** The environment as the schema below leaves it: converted, with its defaults filled in. */
+interface ValidatedEnv {
+  readonly NODE_ENV: string;
+  readonly PAYMENTS_PORT: number;
+  readonly PAYMENTS_HOST: string;
+  readonly PAYMENTS_BASE_URL: string;
+  readonly PAYMENTS_DATA_DIR: string;
+  readonly PAYMENTS_DATABASE_URL?: string;
+  readonly PAYMENTS_REDIS_URL?: string;
+  readonly PAYMENTS_REDIS_PREFIX: string;
+  readonly PAYMENTS_MASTER_KEY?: string;
+  readonly PAYMENTS_TICK_MS: number;
+  readonly PAYMENTS_KEY_ACTIVATION_S: number;
+  readonly PAYMENTS_WEBHOOK_LEASE_MS: number;
+  readonly PAYMENTS_RATE_LIMIT_LIVE: number;
+  readonly PAYMENTS_RATE_LIMIT_TEST: number;
+  readonly PAYMENTS_RATE_LIMIT_CHECKOUT: number;
+  readonly PAYMENTS_CHANNEL_CALLBACK_URL?: string;
+  readonly PAYMENTS_FX_RATES_URL?: string;
+  readonly PAYMENTS_FX_RATES_TIMEOUT_MS: number;
+  readonly PAYMENTS_FX_RATES_TTL_MS: number;
+  readonly PAYMENTS_FX_SPREAD_BPS: number;
+  readonly PAYMENTS_FEES?: string;
+  readonly PAYMENTS_DISPUTE_FEE: number;
+  readonly PAYMENTS_DISPUTE_RECONCILE_AFTER_S: number;
+  readonly PAYMENTS_REST_CHANNEL_TEST_URL?: string;
+  readonly PAYMENTS_REST_CHANNEL_TEST_KEY?: string;
+  readonly PAYMENTS_REST_CHANNEL_TEST_SECRET?: string;
+  readonly PAYMENTS_REST_CHANNEL_LIVE_URL?: string;
+  readonly PAYMENTS_REST_CHANNEL_LIVE_KEY?: string;
+  readonly PAYMENTS_REST_CHANNEL_LIVE_SECRET?: string;
+  readonly PAYMENTS_PAYOUT_REST_URL?: string;
+  readonly PAYMENTS_PAYOUT_REST_SECRET?: string;
+  readonly PAYMENTS_TRUSTED_PROXIES?: string;
+  readonly PAYMENTS_EGRESS_ALLOW?: string;
+  readonly PAYMENTS_DNS_OVERRIDES?: string;
+  readonly PAYMENTS_METRICS_PORT: number;
+  readonly PAYMENTS_METRICS_HOST: string;
+  readonly PAYMENTS_LEDGER_VERIFY_EVERY_S: number;
+  readonly LOG_LEVEL: string;
+}
+
+const schema = Joi.object<ValidatedEnv>({
   NODE_ENV: Joi.string().default('development'),
   PAYMENTS_PORT: Joi.number().integer().min(0).max(65535).default(4242),
   PAYMENTS_HOST: Joi.string().default('0.0.0.0'),
@@ -129,15 +171,16 @@ export class ConfigError extends Error {}
  * directory on first start; with NODE_ENV=production it is a start-up error.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const { value, error } = schema.validate(env, { abortEarly: false });
-  if (error) throw new ConfigError(`Invalid configuration: ${error.details.map((d) => d.message).join('; ')}`);
-  const dataDir = resolve(value.PAYMENTS_DATA_DIR as string);
-  const nodeEnv = value.NODE_ENV as string;
+  const result = schema.validate(env, { abortEarly: false });
+  if (result.error) throw new ConfigError(`Invalid configuration: ${result.error.details.map((d) => d.message).join('; ')}`);
+  const value = result.value;
+  const dataDir = resolve(value.PAYMENTS_DATA_DIR);
+  const nodeEnv = value.NODE_ENV;
   return {
     nodeEnv,
     port: value.PAYMENTS_PORT,
     host: value.PAYMENTS_HOST,
-    baseUrl: (value.PAYMENTS_BASE_URL as string).replace(/\/$/, ''),
+    baseUrl: value.PAYMENTS_BASE_URL.replace(/\/$/, ''),
     dataDir,
     databaseUrl: value.PAYMENTS_DATABASE_URL ?? `sqlite:${join(dataDir, 'payments.sqlite')}`,
     redisUrl: value.PAYMENTS_REDIS_URL,
@@ -157,9 +200,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ...(value.PAYMENTS_REST_CHANNEL_TEST_URL ? { test: restEndpoint(value, 'TEST') } : {}),
       ...(value.PAYMENTS_REST_CHANNEL_LIVE_URL ? { live: restEndpoint(value, 'LIVE') } : {}),
     },
-    ...(value.PAYMENTS_PAYOUT_REST_URL ? { payoutRest: { baseUrl: httpsInProduction('PAYMENTS_PAYOUT_REST_URL', value.PAYMENTS_PAYOUT_REST_URL as string, nodeEnv), secret: value.PAYMENTS_PAYOUT_REST_SECRET as string } } : {}),
-    channelCallbackUrl: ((value.PAYMENTS_CHANNEL_CALLBACK_URL ?? value.PAYMENTS_BASE_URL) as string).replace(/\/$/, ''),
-    fxRatesUrl: value.PAYMENTS_FX_RATES_URL === undefined ? undefined : httpsInProduction('PAYMENTS_FX_RATES_URL', value.PAYMENTS_FX_RATES_URL as string, nodeEnv),
+    ...(value.PAYMENTS_PAYOUT_REST_URL ? { payoutRest: { baseUrl: httpsInProduction('PAYMENTS_PAYOUT_REST_URL', value.PAYMENTS_PAYOUT_REST_URL, nodeEnv), secret: value.PAYMENTS_PAYOUT_REST_SECRET ?? '' } } : {}),
+    channelCallbackUrl: (value.PAYMENTS_CHANNEL_CALLBACK_URL ?? value.PAYMENTS_BASE_URL).replace(/\/$/, ''),
+    fxRatesUrl: value.PAYMENTS_FX_RATES_URL === undefined ? undefined : httpsInProduction('PAYMENTS_FX_RATES_URL', value.PAYMENTS_FX_RATES_URL, nodeEnv),
     fxRatesTimeoutMs: value.PAYMENTS_FX_RATES_TIMEOUT_MS,
     fxRatesCacheTtlMs: value.PAYMENTS_FX_RATES_TTL_MS,
     fxSpreadBps: value.PAYMENTS_FX_SPREAD_BPS,
@@ -216,11 +259,12 @@ function feesFrom(json: string | undefined): FeeSchedule {
   }
 }
 
-function restEndpoint(value: Record<string, string>, mode: 'TEST' | 'LIVE'): RestChannelEndpointConfig {
+function restEndpoint(value: ValidatedEnv, mode: 'TEST' | 'LIVE'): RestChannelEndpointConfig {
+  // The schema's .and() makes the key and the secret present whenever the URL is.
   return {
-    baseUrl: value[`PAYMENTS_REST_CHANNEL_${mode}_URL`] as string,
-    apiKey: value[`PAYMENTS_REST_CHANNEL_${mode}_KEY`] as string,
-    callbackSecret: value[`PAYMENTS_REST_CHANNEL_${mode}_SECRET`] as string,
+    baseUrl: value[`PAYMENTS_REST_CHANNEL_${mode}_URL`] ?? '',
+    apiKey: value[`PAYMENTS_REST_CHANNEL_${mode}_KEY`] ?? '',
+    callbackSecret: value[`PAYMENTS_REST_CHANNEL_${mode}_SECRET`] ?? '',
   };
 }
 
@@ -234,7 +278,7 @@ function masterKeyFrom(hex: string | undefined, nodeEnv: string, dataDir: string
       writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
     } catch (error) {
       // Another process (the admin CLI, a second start) wrote it first: use theirs.
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if (!(error instanceof Error && 'code' in error && error.code === 'EEXIST')) throw error;
     }
   }
   return Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');

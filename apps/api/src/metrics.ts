@@ -138,7 +138,7 @@ export class ServiceMetrics {
    */
   async listen(options: { host: string; port: number }, logger: Logger): Promise<AddressInfo | undefined> {
     if (options.port === 0 && this.server === undefined) return undefined;
-    if (this.server) return this.server.address() as AddressInfo;
+    if (this.server) return tcpAddress(this.server);
     if (!this.defaultsCollected) {
       collectDefaultMetrics({ register: this.registry, prefix: 'payments_' });
       this.defaultsCollected = true;
@@ -164,8 +164,8 @@ export class ServiceMetrics {
       logger.error({ err: error, host: options.host, port: options.port }, 'metrics server could not listen; metrics are off');
       return undefined;
     }
-    const address = server.address() as AddressInfo;
-    logger.info({ url: `http://${address.address}:${address.port}/metrics` }, 'metrics listening');
+    const address = tcpAddress(server);
+    if (address) logger.info({ url: `http://${address.address}:${address.port}/metrics` }, 'metrics listening');
     return address;
   }
 
@@ -174,4 +174,10 @@ export class ServiceMetrics {
     this.server = undefined;
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   }
+}
+
+/** The port the server listens on; undefined while it is not listening yet. */
+function tcpAddress(server: Server): AddressInfo | undefined {
+  const address = server.address();
+  return address === null || typeof address === 'string' ? undefined : address;
 }

@@ -1,6 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 
 /**
  * A sandbox of the rest channel protocol (docs/channels/rest.md): in-memory orders, the three
@@ -103,6 +102,11 @@ function sign(secret: string, timestamp: number, body: string): string {
   return createHmac('sha256', secret).update(`${timestamp}.${body}`, 'utf8').digest('hex');
 }
 
+/** Whether `value` is a plain object (not null, not an array), whose fields are then read one by one. */
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 function sameSecret(given: string, expected: string): boolean {
   const a = createHmac('sha256', 'compare').update(given).digest();
   const b = createHmac('sha256', 'compare').update(expected).digest();
@@ -150,7 +154,8 @@ export class ChannelSandbox {
         resolve();
       });
     });
-    const address = this.server.address() as AddressInfo;
+    const address = this.server.address();
+    if (address === null || typeof address === 'string') throw new Error('The sandbox listens on TCP, so its address has a port.');
     const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     this.listeningUrl = `http://${shownHost}:${address.port}`;
     return this.listeningUrl;
@@ -187,11 +192,11 @@ export class ChannelSandbox {
         this.authenticate(req);
         answer = await this.disputeProtocol(method, parts.slice(2), req);
       } else if (parts[0] === 'sandbox' && parts[1] === 'orders' && parts.length === 4 && parts[3] === 'dispute') {
-        answer = await this.openDispute(method, parts[2] as string, req);
+        answer = await this.openDispute(method, parts[2], req);
       } else if (parts[0] === 'sandbox' && parts[1] === 'disputes' && parts.length === 4) {
-        answer = await this.ruleDispute(method, parts[2] as string, parts[3] as string, req);
+        answer = await this.ruleDispute(method, parts[2], parts[3], req);
       } else if (parts[0] === 'sandbox' && parts[1] === 'orders' && parts.length >= 3) {
-        answer = await this.payer(method, parts[2] as string, parts.slice(3), req);
+        answer = await this.payer(method, parts[2], parts.slice(3), req);
       } else {
         throw new HttpError(404, 'not_found', 'No such route.');
       }
@@ -215,16 +220,17 @@ export class ChannelSandbox {
   private authenticate(req: IncomingMessage): void {
     const header = req.headers.authorization ?? '';
     const match = /^Bearer (.+)$/.exec(header);
-    if (!match || !sameSecret(match[1] as string, this.options.apiKey)) throw new HttpError(401, 'unauthorized', 'A valid API key is required.');
+    if (!match || !sameSecret(match[1], this.options.apiKey)) throw new HttpError(401, 'unauthorized', 'A valid API key is required.');
   }
 
   private async readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
     const chunks: Buffer[] = [];
     let size = 0;
-    for await (const chunk of req) {
-      size += (chunk as Buffer).length;
+    // No encoding is set on the request, so every chunk is a Buffer.
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
       if (size > MAX_BODY_BYTES) throw new HttpError(400, 'invalid_request', 'The body is too large.');
-      chunks.push(chunk as Buffer);
+      chunks.push(chunk);
     }
     const text = Buffer.concat(chunks).toString('utf8');
     if (text.trim() === '') return {};
@@ -234,8 +240,8 @@ export class ChannelSandbox {
     } catch {
       throw new HttpError(400, 'invalid_request', 'The body is not valid JSON.');
     }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new HttpError(400, 'invalid_request', 'The body must be a JSON object.');
-    return value as Record<string, unknown>;
+    if (!isRecord(value)) throw new HttpError(400, 'invalid_request', 'The body must be a JSON object.');
+    return value;
   }
 
   private find(id: string): Order {
@@ -246,10 +252,10 @@ export class ChannelSandbox {
 
   private async protocol(method: string, rest: string[], req: IncomingMessage): Promise<{ status: number; body: unknown }> {
     if (rest.length === 0 && method === 'POST') return this.createOrder(await this.readJson(req));
-    if (rest.length === 1 && method === 'GET') return { status: 200, body: view(this.find(rest[0] as string)) };
+    if (rest.length === 1 && method === 'GET') return { status: 200, body: view(this.find(rest[0])) };
     if (rest.length === 2 && rest[1] === 'void' && method === 'POST') {
       await this.readJson(req);
-      const order = this.find(rest[0] as string);
+      const order = this.find(rest[0]);
       if (order.status === 'paid') throw new HttpError(409, 'order_paid', 'The order is paid and cannot be voided.');
       if (order.status !== 'failed') this.fail(order, 'expired');
       return { status: 200, body: view(order) };
@@ -265,19 +271,19 @@ export class ChannelSandbox {
 
   /** `GET /v1/disputes/{id}` and `POST /v1/disputes/{id}/evidence` (section 6.1). */
   private async disputeProtocol(method: string, rest: string[], req: IncomingMessage): Promise<{ status: number; body: unknown }> {
-    if (rest.length === 1 && method === 'GET') return { status: 200, body: disputeView(this.findDispute(rest[0] as string)) };
+    if (rest.length === 1 && method === 'GET') return { status: 200, body: disputeView(this.findDispute(rest[0])) };
     if (rest.length === 2 && rest[1] === 'evidence' && method === 'POST') {
       const body = await this.readJson(req);
-      const dispute = this.findDispute(rest[0] as string);
+      const dispute = this.findDispute(rest[0]);
       const evidence = body.evidence;
-      if (typeof evidence !== 'object' || evidence === null || Array.isArray(evidence)) throw new HttpError(400, 'invalid_request', 'evidence must be an object.');
-      const entries = Object.entries(evidence as Record<string, unknown>);
-      if (entries.length > MAX_EVIDENCE_KEYS || entries.some(([, value]) => typeof value !== 'string')) {
+      if (!isRecord(evidence)) throw new HttpError(400, 'invalid_request', 'evidence must be an object.');
+      const entries = Object.entries(evidence).flatMap(([key, value]): [string, string][] => (typeof value === 'string' ? [[key, value]] : []));
+      if (entries.length > MAX_EVIDENCE_KEYS || entries.length !== Object.keys(evidence).length) {
         throw new HttpError(400, 'invalid_request', `evidence must map at most ${MAX_EVIDENCE_KEYS} keys to strings.`);
       }
       if (dispute.status === 'won' || dispute.status === 'lost') throw new HttpError(409, 'dispute_closed', 'The dispute has been ruled on.');
       // The set sent replaces the one held, so a repeated submission is harmless.
-      dispute.evidence = Object.fromEntries(entries as [string, string][]);
+      dispute.evidence = Object.fromEntries(entries);
       if (dispute.status === 'opened') dispute.status = 'under_review';
       this.log({ msg: 'dispute evidence', id: dispute.id, keys: entries.length });
       return { status: 200, body: disputeView(dispute) };
@@ -349,7 +355,7 @@ export class ChannelSandbox {
   }
 
   private createdView(order: Order): Record<string, unknown> {
-    const entry = METHODS[order.paymentMethod] as (typeof METHODS)[string];
+    const entry = METHODS[order.paymentMethod];
     const nextAction =
       entry.nextAction === 'qr_code'
         ? { type: 'qr_code', qr_data: `SANDBOXQR|${order.id}|${order.amount}|${order.currency}` }

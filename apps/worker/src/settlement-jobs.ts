@@ -12,7 +12,10 @@ class OnceLog {
     if (this.seen.get(key) === state) return false;
     this.seen.set(key, state);
     // A bounded memory: old keys are forgotten (at worst logged once more).
-    if (this.seen.size > 10_000) this.seen.delete(this.seen.keys().next().value as string);
+    if (this.seen.size > 10_000) {
+      const oldest = this.seen.keys().next();
+      if (!oldest.done) this.seen.delete(oldest.value);
+    }
     return true;
   }
 }

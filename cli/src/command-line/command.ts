@@ -2,7 +2,7 @@ import type { ParseArgsConfig } from 'node:util';
 
 export type OptionSpec = NonNullable<ParseArgsConfig['options']>[string] & { description: string; valueName?: string };
 
-export type Values = Record<string, string | boolean | string[] | boolean[] | undefined>;
+export type Values = Record<string, string | boolean | (string | boolean)[] | undefined>;
 
 /** A command line once its command is known: its options and the arguments after the command's words. */
 export interface CommandLine {

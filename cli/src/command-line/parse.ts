@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { globalOptions, type Command, type CommandLine, type OptionSpec, type Program, type Values } from './command.js';
+import { globalOptions, type Command, type CommandLine, type OptionSpec, type Program } from './command.js';
 import { UsageError } from './exit.js';
 import { commandHelp, overviewHelp } from './help.js';
 
@@ -30,7 +30,7 @@ export function parseCommandLine<K extends Command<never>>(program: Program<K>, 
   } catch (error) {
     throw new UsageError(`${error instanceof Error ? error.message.replace(/\. To specify a positional.*$/s, '.') : String(error)} See ${program.name} ${command.name} --help.`);
   }
-  return { values: parsed.values as Values, positionals: parsed.positionals.slice(command.name.split(' ').length) };
+  return { values: parsed.values, positionals: parsed.positionals.slice(command.name.split(' ').length) };
 }
 
 /** The command whose words start the positionals; the longest match wins (`events list` over `events`). */

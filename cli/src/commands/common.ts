@@ -1,6 +1,6 @@
 import type { List } from '@payments/sdk';
 import type { Context, OptionSpec } from '../command.js';
-import { keyValues, table } from '../output.js';
+import { keyValues, table, type Cell } from '../output.js';
 import { optionalInteger, optionalString } from '../values.js';
 
 /** Paging options of every list command. */
@@ -25,8 +25,8 @@ export function requestOptions(context: Context): { idempotencyKey?: string } {
 }
 
 /** A list page: the API's envelope with --json, a table otherwise (with a paging hint on stderr). */
-export function printList<T extends { id: string }>(context: Context, page: List<T>, headers: string[], row: (item: T) => unknown[]): void {
-  context.out.data(page, () => (page.data.length === 0 ? '(none)' : table(headers, page.data.map((item) => row(item) as string[]))));
+export function printList<T extends { id: string }>(context: Context, page: List<T>, headers: string[], row: (item: T) => Cell[]): void {
+  context.out.data(page, () => (page.data.length === 0 ? '(none)' : table(headers, page.data.map(row))));
   const last = page.data[page.data.length - 1];
   if (page.has_more && last && !context.out.json) context.out.log(`More: add --starting-after ${last.id}`);
 }

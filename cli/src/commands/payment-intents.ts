@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { PAYMENT_INTENT_STATUSES, type PaymentIntent, type PaymentIntentCreateParams } from '@payments/sdk';
 import type { Command } from '../command.js';
+import type { Cell } from '../output.js';
 import { ID, keyValuePairs, oneOf, optionalInteger, optionalString, positional, requiredInteger, requiredString } from '../values.js';
 import { IDEMPOTENCY_OPTION, LIST_OPTIONS, listParams, printList, printObject, requestOptions } from './common.js';
 
 
-export function intentRow(pi: PaymentIntent): unknown[] {
+export function intentRow(pi: PaymentIntent): Cell[] {
   return [pi.id, pi.status, pi.amount, pi.currency, pi.merchant_order_id, pi.created];
 }
 export const INTENT_HEADERS = ['ID', 'STATUS', 'AMOUNT', 'CURRENCY', 'ORDER', 'CREATED'];
@@ -43,7 +44,7 @@ export const paymentIntentCommands: Command[] = [
         metadata: keyValuePairs(v, 'metadata'),
       };
       // Options not given are left out of the body rather than sent as undefined.
-      for (const key of Object.keys(params) as Array<keyof PaymentIntentCreateParams>) if (params[key] === undefined) delete params[key];
+      for (const [key, value] of Object.entries(params)) if (value === undefined) Reflect.deleteProperty(params, key);
       printObject(context, await context.client().paymentIntents.create(params, requestOptions(context)));
     },
   },

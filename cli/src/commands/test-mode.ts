@@ -1,7 +1,7 @@
-import { PAYMENT_INTENT_STATUSES, type PaymentIntentStatus, type SimulateOutcome } from '@payments/sdk';
+import { PAYMENT_INTENT_STATUSES, type SimulateOutcome } from '@payments/sdk';
 import type { Command } from '../command.js';
 import { UsageError } from '../exit-codes.js';
-import { durationOption, ID, oneOf, optionalInteger, optionalString, positional } from '../values.js';
+import { durationOption, ID, isOneOf, oneOf, optionalInteger, optionalString, positional } from '../values.js';
 import { waitForIntent } from '../wait.js';
 import { IDEMPOTENCY_OPTION, printObject, requestOptions } from './common.js';
 
@@ -66,8 +66,11 @@ export const testModeCommands: Command[] = [
       const id = positional(context, 0, 'payment_intent', ID.paymentIntent);
       const raw = optionalString(context.values, 'status');
       if (!raw) throw new UsageError('--status is required.');
-      const wanted = raw.split(',').map((status) => status.trim()) as PaymentIntentStatus[];
-      for (const status of wanted) if (!PAYMENT_INTENT_STATUSES.includes(status)) throw new UsageError(`--status must be among ${PAYMENT_INTENT_STATUSES.join(', ')}, not ${JSON.stringify(status)}.`);
+      const wanted = raw.split(',').map((text) => {
+        const status = text.trim();
+        if (!isOneOf(PAYMENT_INTENT_STATUSES, status)) throw new UsageError(`--status must be among ${PAYMENT_INTENT_STATUSES.join(', ')}, not ${JSON.stringify(status)}.`);
+        return status;
+      });
       const timeoutMs = durationOption(context.values, 'timeout', '30s');
       const intent = await waitForIntent(context.client(), id, wanted, { timeoutMs, out: context.out, signal: context.signal });
       printObject(context, intent);

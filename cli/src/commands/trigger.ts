@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { PaymentsError, type PaymentIntentStatus, type Payments } from '@payments/sdk';
+import { PAYMENT_INTENT_STATUSES, PaymentsError, type Payments } from '@payments/sdk';
 import type { Command, Context } from '../command.js';
 import { CliError, EXIT, UsageError } from '../exit-codes.js';
 import { table } from '../output.js';
-import { optionalString, parseDuration, sleep } from '../values.js';
+import { isOneOf, isRecord, optionalString, parseDuration, sleep } from '../values.js';
 import { waitForIntent } from '../wait.js';
 
 /** The bundled scenarios: `cli/fixtures/<name>.json`, copied and edited for `--file`. */
@@ -68,15 +68,12 @@ export const triggerCommands: Command[] = [
       const file = optionalString(context.values, 'file');
       const named = context.positionals[0];
       if (!file && !named) throw new UsageError('Name a scenario (payments trigger --list shows them) or pass --file.');
-      const scenario = loadScenario(file ?? scenarioPath(named as string));
+      const scenario = loadScenario(file ?? scenarioPath(named));
       const results = await runScenario(context, scenario);
       context.out.data({ scenario: scenario.name, objects: results }, () =>
         table(
           ['NAME', 'OBJECT', 'ID', 'STATUS'],
-          Object.entries(results).map(([name, value]) => {
-            const object = value as { object?: string; id?: string; status?: string };
-            return [name, object.object, object.id, object.status];
-          }),
+          Object.entries(results).map(([name, value]) => [name, textField(value, 'object'), textField(value, 'id'), textField(value, 'status')]),
         ),
       );
       return EXIT.ok;
@@ -109,18 +106,60 @@ function scenarioPath(name: string): string {
 }
 
 export function loadScenario(path: string): Scenario {
-  let parsed: Scenario;
+  let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(path, 'utf8')) as Scenario;
+    parsed = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
     throw new UsageError(`Cannot read scenario ${path}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  if (!parsed || !Array.isArray(parsed.steps) || parsed.steps.length === 0) throw new UsageError(`${path}: a scenario needs a non-empty "steps" array.`);
-  parsed.steps.forEach((step, index) => {
-    if (!ACTIONS.includes(step.action)) throw new UsageError(`${path}: step ${index + 1} has unknown action ${JSON.stringify(step.action)}; known: ${ACTIONS.join(', ')}.`);
-  });
-  parsed.name ??= basename(path, '.json');
-  return parsed;
+  if (!isRecord(parsed) || !Array.isArray(parsed.steps) || parsed.steps.length === 0) throw new UsageError(`${path}: a scenario needs a non-empty "steps" array.`);
+  const steps = parsed.steps.map((step: unknown, index) => readStep(step, `${path}: step ${index + 1}`));
+  return { name: optionalText(parsed, 'name', path) ?? basename(path, '.json'), description: optionalText(parsed, 'description', path), steps };
+}
+
+/** A step as the scenario file wrote it, its fields checked so a typo is named rather than sent. */
+function readStep(raw: unknown, where: string): Step {
+  if (!isRecord(raw)) throw new UsageError(`${where} must be an object.`);
+  const { action, params, retry } = raw;
+  if (typeof action !== 'string' || !isOneOf(ACTIONS, action)) throw new UsageError(`${where} has unknown action ${JSON.stringify(action)}; known: ${ACTIONS.join(', ')}.`);
+  if (params !== undefined && !isRecord(params)) throw new UsageError(`${where}: "params" must be an object.`);
+  const step: Step = {
+    action,
+    params,
+    name: optionalText(raw, 'name', where),
+    payment_intent: optionalText(raw, 'payment_intent', where),
+    dispute: optionalText(raw, 'dispute', where),
+    status: optionalText(raw, 'status', where),
+    timeout: optionalText(raw, 'timeout', where),
+  };
+  if (retry !== undefined) {
+    const codes = isRecord(retry) ? retry.codes : undefined;
+    if (!isRecord(retry) || !isTextList(codes)) throw new UsageError(`${where}: "retry" must be {"codes": [...], "timeout"?}.`);
+    step.retry = { codes, timeout: optionalText(retry, 'timeout', `${where} retry`) };
+  }
+  return step;
+}
+
+function optionalText(record: Record<string, unknown>, key: string, where: string): string | undefined {
+  const value = record[key];
+  if (value === undefined || typeof value === 'string') return value;
+  throw new UsageError(`${where}: "${key}" must be a string.`);
+}
+
+function isTextList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string');
+}
+
+/** `value[key]` when it is a string: what a step's result shows of itself. */
+function textField(value: unknown, key: string): string | undefined {
+  const field: unknown = typeof value === 'object' && value !== null ? Reflect.get(value, key) : undefined;
+  return typeof field === 'string' ? field : undefined;
+}
+
+/** A step's params as the SDK method takes them. */
+function sdkParams<T>(params: Record<string, unknown>): T {
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a scenario writes the API's JSON body as is; the API validates it and answers 400 for what is wrong.
+  return params as T;
 }
 
 async function runScenario(context: Context, scenario: Scenario): Promise<Results> {
@@ -130,11 +169,12 @@ async function runScenario(context: Context, scenario: Scenario): Promise<Result
   context.out.log(`Running ${scenario.name}${scenario.description ? `: ${scenario.description}` : ''}`);
   for (const [index, raw] of scenario.steps.entries()) {
     if (context.signal.aborted) throw new CliError('Stopped.', EXIT.waitFailed);
-    const step = resolve(raw, { run, ...results }) as Step;
+    const step = readStep(resolve(raw, { run, ...results }), `step ${index + 1}`);
     const result = await withRetry(context, step, () => runStep(context, client, step));
     if (step.name) results[step.name] = result;
-    const object = result as { id?: string; status?: string };
-    context.out.log(`  ${index + 1}/${scenario.steps.length} ${step.action}${object?.id ? ` ${object.id}` : ''}${object?.status ? ` ${object.status}` : ''}`);
+    const id = textField(result, 'id');
+    const status = textField(result, 'status');
+    context.out.log(`  ${index + 1}/${scenario.steps.length} ${step.action}${id ? ` ${id}` : ''}${status ? ` ${status}` : ''}`);
   }
   return results;
 }
@@ -144,19 +184,24 @@ async function runStep(context: Context, client: Payments, step: Step): Promise<
   const pi = () => need(step.payment_intent, 'payment_intent', step.action);
   switch (step.action) {
     case 'payment_intents.create':
-      return client.paymentIntents.create(params as never);
+      return client.paymentIntents.create(sdkParams(params));
     case 'payment_intents.retrieve':
       return client.paymentIntents.retrieve(pi());
     case 'payment_intents.cancel':
       return client.paymentIntents.cancel(pi());
     case 'attempts.create':
-      return client.paymentIntents.attempts.create(pi(), params as never);
+      return client.paymentIntents.attempts.create(pi(), sdkParams(params));
     case 'simulate':
-      return client.testHelpers.paymentIntents.simulate(pi(), params as never);
+      return client.testHelpers.paymentIntents.simulate(pi(), sdkParams(params));
     case 'advance':
-      return client.testHelpers.paymentIntents.advance(pi(), params as never);
+      return client.testHelpers.paymentIntents.advance(pi(), sdkParams(params));
     case 'wait': {
-      const wanted = need(step.status, 'status', step.action).split(',') as PaymentIntentStatus[];
+      const wanted = need(step.status, 'status', step.action)
+        .split(',')
+        .map((status) => {
+          if (!isOneOf(PAYMENT_INTENT_STATUSES, status)) throw new UsageError(`Step ${step.action}: status must be among ${PAYMENT_INTENT_STATUSES.join(', ')}, not ${JSON.stringify(status)}.`);
+          return status;
+        });
       return waitForIntent(client, pi(), wanted, { timeoutMs: parseDuration(step.timeout ?? '30s', 'timeout'), out: context.out, signal: context.signal });
     }
     case 'disputes.find': {
@@ -165,7 +210,7 @@ async function runStep(context: Context, client: Payments, step: Step): Promise<
       throw new CliError(`No dispute for ${id}.`, EXIT.notFound);
     }
     case 'disputes.evidence':
-      return client.disputes.submitEvidence(need(step.dispute, 'dispute', step.action), params as never);
+      return client.disputes.submitEvidence(need(step.dispute, 'dispute', step.action), sdkParams(params));
     case 'settlements.create':
       return client.settlements.create();
   }
@@ -194,8 +239,8 @@ function need(value: string | undefined, field: string, action: string): string 
 function resolve(value: unknown, scope: Record<string, unknown>): unknown {
   if (typeof value === 'string') {
     return value.replace(/\{\{\s*([A-Za-z0-9_.]+)\s*\}\}/g, (_, path: string) => {
-      const found = path.split('.').reduce<unknown>((at, key) => (at && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined), scope);
-      if (found === undefined || typeof found === 'object') throw new UsageError(`{{${path}}} names nothing an earlier step kept.`);
+      const found = path.split('.').reduce<unknown>((at, key): unknown => (at && typeof at === 'object' ? Reflect.get(at, key) : undefined), scope);
+      if (typeof found !== 'string' && typeof found !== 'number' && typeof found !== 'boolean') throw new UsageError(`{{${path}}} names nothing an earlier step kept.`);
       return String(found);
     });
   }

@@ -2,6 +2,7 @@
 export * from './clock.port';
 export * from './core-error';
 export * from './digest.port';
+export * from './guards';
 export * from './hex';
 export * from './ids';
 export * from './labels';

@@ -10,6 +10,7 @@ export function validateMetadata(metadata: Record<string, unknown>): Metadata {
   if (entries.length > METADATA_LIMITS.keys) {
     throw invalidParameter('metadata', `metadata may hold at most ${METADATA_LIMITS.keys} keys.`);
   }
+  const checked: [string, string][] = [];
   for (const [key, value] of entries) {
     if (key.length === 0 || key.length > METADATA_LIMITS.keyLength) {
       throw invalidParameter(`metadata.${key}`, `metadata keys must be 1 to ${METADATA_LIMITS.keyLength} characters.`);
@@ -20,6 +21,7 @@ export function validateMetadata(metadata: Record<string, unknown>): Metadata {
     if (value.length > METADATA_LIMITS.valueLength) {
       throw invalidParameter(`metadata.${key}`, `metadata values must be at most ${METADATA_LIMITS.valueLength} characters.`);
     }
+    checked.push([key, value]);
   }
-  return Object.fromEntries(entries) as Metadata;
+  return Object.fromEntries(checked);
 }

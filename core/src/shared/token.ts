@@ -8,5 +8,5 @@ declare const boundTo: unique symbol;
 export type Token<T> = symbol & { readonly [boundTo]?: T };
 
 export function token<T>(description: string): Token<T> {
-  return Symbol(description) as Token<T>;
+  return Symbol(description);
 }

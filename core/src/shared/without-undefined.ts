@@ -7,11 +7,12 @@
 export function withoutUndefined<T extends object>(value: T): T {
   const result: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
-    const field = (value as Record<string, unknown>)[key];
+    const field: unknown = Reflect.get(value, key);
     if (field === undefined) continue;
     // An own property even for a key named `__proto__`, as the entries form made it.
     if (key === '__proto__') Object.defineProperty(result, key, { value: field, enumerable: true, writable: true, configurable: true });
     else result[key] = field;
   }
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the same object less its undefined fields, which T declares optional.
   return result as T;
 }

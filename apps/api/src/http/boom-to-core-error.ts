@@ -1,4 +1,4 @@
-import type { Boom } from '@hapi/boom';
+import { isBoom, type Boom } from '@hapi/boom';
 import { CoreError, isCoreError } from '@payments/core';
 import { internalError } from './error-envelope';
 import { unavailableOf } from './unavailable';
@@ -11,11 +11,11 @@ import { unavailableOf } from './unavailable';
  */
 export function toCoreError(error: Boom | Error): CoreError {
   if (isCoreError(error)) return error;
-  const boom = error as Boom;
-  const status = boom.isBoom ? boom.output.statusCode : 500;
-  switch (status) {
+  // A database or Redis outage is a 503 the caller may retry, not a bug.
+  if (!isBoom(error)) return unavailableOf(error) ?? internalError(error);
+  switch (error.output.statusCode) {
     case 400:
-      return badRequest(boom);
+      return badRequest(error);
     case 401:
       return new CoreError('authentication_required', 'authentication', 'Send your secret API key as `Authorization: Bearer sk_test_…`.');
     case 403:
@@ -29,7 +29,6 @@ export function toCoreError(error: Boom | Error): CoreError {
     case 415:
       return unsupportedMediaType();
     default:
-      // A database or Redis outage is a 503 the caller may retry, not a bug.
       return unavailableOf(error) ?? internalError(error);
   }
 }

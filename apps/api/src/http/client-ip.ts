@@ -15,7 +15,7 @@ export class ClientIp {
   /** `proxies`: IP addresses and CIDR ranges (`10.0.0.0/8`, `::1`). */
   constructor(proxies: readonly string[]) {
     for (const entry of proxies) {
-      const [address, bits] = entry.split('/') as [string, string | undefined];
+      const [address = '', bits] = entry.split('/');
       const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
       if (bits === undefined) this.trusted.addAddress(address, family);
       else this.trusted.addSubnet(address, Number(bits), family);
@@ -30,8 +30,8 @@ export class ClientIp {
       .split(',')
       .map((hop) => hop.trim())
       .filter((hop) => hop.length > 0);
-    while (this.isTrusted(address) && forwarded.length > 0) {
-      const next = unmapped(forwarded.pop() as string);
+    for (let hop = forwarded.pop(); hop !== undefined && this.isTrusted(address); hop = forwarded.pop()) {
+      const next = unmapped(hop);
       if (isIP(next) === 0) break;
       address = next;
     }
@@ -47,7 +47,7 @@ export class ClientIp {
 /** `::ffff:10.0.0.1` is 10.0.0.1: one client, one throttle key, whichever socket family it came in on. */
 function unmapped(address: string): string {
   const match = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  return match ? (match[1] as string) : address;
+  return match?.[1] ?? address;
 }
 
 /** Validates one entry of PAYMENTS_TRUSTED_PROXIES: an IP address or a CIDR range. */

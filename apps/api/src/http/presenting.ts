@@ -12,6 +12,6 @@ export const compact: <T extends Record<string, unknown>>(object: T) => T = with
  * collection that always comes whole (has_more false).
  */
 export function presentList<T>(items: Page<T> | readonly T[], present: (item: T) => object): Record<string, unknown> {
-  const page: Page<T> = Array.isArray(items) ? { data: [...items], hasMore: false } : (items as Page<T>);
+  const page: Page<T> = 'data' in items ? items : { data: [...items], hasMore: false };
   return { object: 'list', data: page.data.map(present), has_more: page.hasMore };
 }

@@ -1,5 +1,5 @@
-import type { Plugin, Request, ResponseObject } from '@hapi/hapi';
-import type { Boom } from '@hapi/boom';
+import type { Plugin } from '@hapi/hapi';
+import { isBoom } from '@hapi/boom';
 import { randomString, type RandomSource } from '@payments/core';
 import { toCoreError } from '../http/boom-to-core-error';
 import { errorBody, httpStatusOf } from '../http/error-envelope';
@@ -11,10 +11,6 @@ const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 export interface ErrorsPluginOptions {
   readonly logger: Logger;
   readonly random: RandomSource;
-}
-
-function isBoom(response: Request['response']): response is Boom {
-  return (response as Boom).isBoom === true;
 }
 
 /**
@@ -34,7 +30,7 @@ export const errorsPlugin: Plugin<ErrorsPluginOptions> = {
       const response = request.response;
       const requestId = request.app.requestId;
       if (!isBoom(response)) {
-        (response as ResponseObject).header('Request-Id', requestId);
+        response.header('Request-Id', requestId);
         return h.continue;
       }
       const error = toCoreError(response);

@@ -1,4 +1,5 @@
-import type { Plugin, Request, ResponseObject } from '@hapi/hapi';
+import { isBoom } from '@hapi/boom';
+import type { Plugin, Request } from '@hapi/hapi';
 import hapiPino from 'hapi-pino';
 import '../http/request-state';
 import type { Logger } from '../logger';
@@ -10,9 +11,9 @@ export interface RequestLogPluginOptions {
 }
 
 function statusOf(request: Request): number {
-  const response = request.response as (ResponseObject & { isBoom?: boolean; output?: { statusCode: number } }) | null;
+  const response = request.response;
   if (!response) return 499;
-  return response.isBoom === true && response.output ? response.output.statusCode : response.statusCode;
+  return isBoom(response) ? response.output.statusCode : response.statusCode;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Merchant, MerchantRepository } from '../../merchants';
 import { validateMerchantSettings, type MerchantSettingsInput } from '../../merchants';
 import type { UnitOfWork } from '../../shared';
-import { notFound } from '../../shared';
+import { isKeyOf, notFound } from '../../shared';
 import type { User } from '../domain/user.entity';
 import type { AuditRecorder } from './audit';
 
@@ -31,7 +31,7 @@ export class UpdateMerchantSettings {
     return this.deps.uow.run(async () => {
       const merchant = await this.deps.merchants.updateSettings(actor.merchantId, change);
       if (!merchant) throw notFound('merchant', actor.merchantId);
-      const fields = (Object.keys(change) as (keyof typeof FIELD_NAMES)[]).map((key) => FIELD_NAMES[key]);
+      const fields = Object.keys(change).flatMap((key) => (isKeyOf(FIELD_NAMES, key) ? [FIELD_NAMES[key]] : []));
       await this.deps.audit.record({
         merchantId: actor.merchantId,
         userId: actor.id,

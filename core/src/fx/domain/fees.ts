@@ -1,6 +1,6 @@
 import { Decimal } from 'decimal.js';
 import { findPaymentMethod, PAYMENT_METHODS } from '../../payments';
-import { CoreError, invalidParameter, isKnownCurrency, MAX_AMOUNT, type Money } from '../../shared';
+import { CoreError, invalidParameter, isKnownCurrency, isRecord, MAX_AMOUNT, type Money } from '../../shared';
 import { convertAmount } from './fx';
 
 /** Private constructor (see fx.ts): nobody else's decimal.js settings reach our money math. */
@@ -52,7 +52,7 @@ export function computeFee(amount: number, currency: string, method: string, sch
   if (!Number.isSafeInteger(amount) || amount < 0) throw invalidParameter('amount', `amount must be an integer of minor units from 0 to ${MAX_AMOUNT}.`);
   const rule = ruleFor(method, schedule);
   const percentPart = new Dec(amount).times(new Dec(rule.percent)).dividedBy(100).toDecimalPlaces(0, Decimal.ROUND_HALF_EVEN);
-  const fixed = Object.prototype.hasOwnProperty.call(rule.fixed, currency) ? (rule.fixed[currency] as number) : 0;
+  const fixed = Object.prototype.hasOwnProperty.call(rule.fixed, currency) ? rule.fixed[currency] : 0;
   const fee = Dec.min(percentPart.plus(fixed), amount);
   return { amount: fee.toNumber(), currency };
 }
@@ -113,23 +113,25 @@ export function parseFeeSchedule(override: unknown, base: FeeSchedule = DEFAULT_
   const refuse = (message: string): never => {
     throw new CoreError('invalid_fee_schedule', 'validation', message);
   };
-  if (typeof override !== 'object' || override === null || Array.isArray(override)) return refuse('The fee schedule must be an object keyed by payment method.');
+  if (!isRecord(override)) return refuse('The fee schedule must be an object keyed by payment method.');
   const merged: Record<string, FeeRule> = { ...base };
   for (const [method, value] of Object.entries(override)) {
     if (!findPaymentMethod(method)) refuse(`Fee schedule: '${method}' is not a payment method of the catalog.`);
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return refuse(`Fee schedule: ${method} must be {percent, fixed?}.`);
-    const { percent, fixed = {}, ...rest } = value as Record<string, unknown>;
+    if (!isRecord(value)) return refuse(`Fee schedule: ${method} must be {percent, fixed?}.`);
+    const { percent, fixed = {}, ...rest } = value;
     const extra = Object.keys(rest);
     if (extra.length > 0) refuse(`Fee schedule: ${method} has unknown field '${extra[0]}'.`);
     if (typeof percent !== 'string' || !PERCENT_PATTERN.test(percent) || new Dec(percent).greaterThan(100)) {
-      refuse(`Fee schedule: ${method}.percent must be a decimal string between "0" and "100" such as "1.65".`);
+      return refuse(`Fee schedule: ${method}.percent must be a decimal string between "0" and "100" such as "1.65".`);
     }
-    if (typeof fixed !== 'object' || fixed === null || Array.isArray(fixed)) return refuse(`Fee schedule: ${method}.fixed must map currencies to minor units.`);
+    if (!isRecord(fixed)) return refuse(`Fee schedule: ${method}.fixed must map currencies to minor units.`);
+    const fixedUnits: Record<string, number> = {};
     for (const [currency, units] of Object.entries(fixed)) {
       if (!isKnownCurrency(currency)) refuse(`Fee schedule: ${method}.fixed: '${currency}' is not an ISO 4217 currency code.`);
-      if (typeof units !== 'number' || !Number.isSafeInteger(units) || units < 0) refuse(`Fee schedule: ${method}.fixed.${currency} must be whole minor units, 0 or more.`);
+      if (typeof units !== 'number' || !Number.isSafeInteger(units) || units < 0) return refuse(`Fee schedule: ${method}.fixed.${currency} must be whole minor units, 0 or more.`);
+      fixedUnits[currency] = units;
     }
-    merged[method] = Object.freeze({ percent: percent as string, fixed: Object.freeze({ ...(fixed as Record<string, number>) }) });
+    merged[method] = Object.freeze({ percent, fixed: Object.freeze(fixedUnits) });
   }
   for (const entry of PAYMENT_METHODS) {
     if (!merged[entry.method]) refuse(`Fee schedule: no fee for payment method '${entry.method}'.`);

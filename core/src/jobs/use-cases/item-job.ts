@@ -53,6 +53,7 @@ export class JobPass {
   /** What `make` gives for `key`, made once per pass (an endpoint read once for all its deliveries). */
   memo<V>(key: string, make: () => V): V {
     if (!this.memos.has(key)) this.memos.set(key, make());
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a pass asks each key of one kind of value, so what is stored under it is a V.
     return this.memos.get(key) as V;
   }
 }

@@ -129,7 +129,7 @@ const CODE_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
  */
 function describeError(error: unknown): { code: string; message?: string } {
   if (isCoreError(error)) return { code: error.code, message: error.message.slice(0, MESSAGE_MAX) };
-  const code = (error as { code?: unknown } | undefined)?.code;
+  const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
   if (typeof code === 'string' && CODE_PATTERN.test(code)) return { code };
   return { code: error instanceof Error && CODE_PATTERN.test(error.name) ? error.name : 'unknown_error' };
 }

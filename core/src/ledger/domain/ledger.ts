@@ -1,5 +1,5 @@
 import type { AccountScope, Mode } from '../../shared';
-import { CoreError } from '../../shared';
+import { CoreError, isOneOf } from '../../shared';
 
 /**
  * The double-entry ledger (docs/ledger.md). Every movement of money is one journal transaction
@@ -93,14 +93,14 @@ export function parseAccountCode(code: string): LedgerAccount | undefined {
   const parts = code.split(':');
   const isMode = (value: string | undefined): value is Mode => value === 'test' || value === 'live';
   if (parts[0] === 'm' && parts.length === 5) {
-    const [, merchantId, mode, bucket, currency] = parts as [string, string, string, string, string];
-    if (!isMode(mode) || !(MERCHANT_BUCKETS as readonly string[]).includes(bucket)) return undefined;
-    return { kind: 'merchant', merchantId, mode, bucket: bucket as MerchantBucket, currency };
+    const [, merchantId = '', mode, bucket, currency = ''] = parts;
+    if (!isMode(mode) || !isOneOf(MERCHANT_BUCKETS, bucket)) return undefined;
+    return { kind: 'merchant', merchantId, mode, bucket, currency };
   }
   if (parts[0] === 'p' && parts.length === 4) {
-    const [, mode, name, currency] = parts as [string, string, string, string];
-    if (!isMode(mode) || !(PLATFORM_ACCOUNT_NAMES as readonly string[]).includes(name)) return undefined;
-    return { kind: 'platform', mode, name: name as PlatformAccountName, currency };
+    const [, mode, name, currency = ''] = parts;
+    if (!isMode(mode) || !isOneOf(PLATFORM_ACCOUNT_NAMES, name)) return undefined;
+    return { kind: 'platform', mode, name, currency };
   }
   return undefined;
 }

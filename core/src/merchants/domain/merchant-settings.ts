@@ -1,4 +1,4 @@
-import { invalidParameter, validateLabel } from '../../shared';
+import { invalidParameter, isOneOf, validateLabel } from '../../shared';
 import { SETTLEMENT_SCHEDULES, type SettlementSchedule } from './merchant.entity';
 
 /**
@@ -49,10 +49,10 @@ export function validateMerchantSettings(input: MerchantSettingsInput): Merchant
     change.statementDescriptor = value;
   }
   if (input.settlementSchedule !== undefined) {
-    if (!(SETTLEMENT_SCHEDULES as readonly string[]).includes(input.settlementSchedule)) {
+    if (!isOneOf(SETTLEMENT_SCHEDULES, input.settlementSchedule)) {
       throw invalidParameter('settlement_schedule', `settlement_schedule must be one of ${SETTLEMENT_SCHEDULES.join(', ')}.`);
     }
-    change.settlementSchedule = input.settlementSchedule as SettlementSchedule;
+    change.settlementSchedule = input.settlementSchedule;
   }
   return change;
 }

@@ -1,7 +1,7 @@
 import type { PasswordHasher, User, UserRepository } from '../../dashboard';
 import type { Clock, RandomSource, UnitOfWork } from '../../shared';
-import { assertCurrency, invalidParameter, newId } from '../../shared';
-import { SETTLEMENT_SCHEDULES, type Merchant, type SettlementSchedule } from '../domain/merchant.entity';
+import { assertCurrency, invalidParameter, isOneOf, newId } from '../../shared';
+import { SETTLEMENT_SCHEDULES, type Merchant } from '../domain/merchant.entity';
 import type { MerchantRepository } from '../ports/merchant.repository.port';
 import type { IssueApiKey, IssuedApiKey } from './issue-api-key.use-case';
 
@@ -13,7 +13,8 @@ export interface CreateMerchantInput {
   readonly email: string;
   readonly password: string;
   readonly settlementCurrency?: string;
-  readonly settlementSchedule?: SettlementSchedule;
+  /** One of SETTLEMENT_SCHEDULES; checked here, since the operator types it. */
+  readonly settlementSchedule?: string;
   readonly settlementDelayDays?: number;
 }
 
@@ -49,7 +50,7 @@ export class CreateMerchant {
     const settlementCurrency = input.settlementCurrency ?? 'THB';
     assertCurrency(settlementCurrency, 'settlement_currency');
     const settlementSchedule = input.settlementSchedule ?? 'daily';
-    if (!SETTLEMENT_SCHEDULES.includes(settlementSchedule)) {
+    if (!isOneOf(SETTLEMENT_SCHEDULES, settlementSchedule)) {
       throw invalidParameter('schedule', `schedule must be one of ${SETTLEMENT_SCHEDULES.join(', ')}.`);
     }
     const settlementDelayDays = input.settlementDelayDays ?? 2;

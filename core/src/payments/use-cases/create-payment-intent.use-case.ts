@@ -71,14 +71,14 @@ export class CreatePaymentIntent {
         paymentIntentId: intent.id,
         merchantId: intent.merchantId,
         mode: intent.mode,
-        expiresAt: intent.expiresAt as Date,
+        expiresAt: intent.expiresAt,
         created: intent.created,
       });
     });
     return { intent, checkoutUrl: `${this.deps.settings.publicBaseUrl.replace(/\/$/, '')}/c/${token}` };
   }
 
-  private buildIntent(input: CreatePaymentIntentInput): PaymentIntent {
+  private buildIntent(input: CreatePaymentIntentInput): PaymentIntent & { readonly expiresAt: Date } {
     const limits = PAYMENT_INTENT_LIMITS;
     assertAmount(input.amount, 'amount');
     assertCurrency(input.currency);

@@ -1,8 +1,8 @@
 import type { DisputeRepository } from '../../disputes';
 import { isRuled } from '../../disputes';
 import type { AccountScope } from '../../shared';
-import { CoreError, invalidParameter, notFound } from '../../shared';
-import { PAYER_FAILURE_CODES, type AttemptFailureCode } from '../domain/payment-attempt.entity';
+import { CoreError, invalidParameter, isOneOf, notFound } from '../../shared';
+import { PAYER_FAILURE_CODES } from '../domain/payment-attempt.entity';
 import type { PaymentIntent } from '../domain/payment-intent.entity';
 import type { PaymentAttemptRepository } from '../ports/payment-attempt.repository.port';
 import type { PaymentChannelRegistry, SimulatedDisputeOutcome, SimulatedOutcome, SimulationInstruction } from '../ports/payment-channel.port';
@@ -16,7 +16,6 @@ export function testModeRequired(): CoreError {
 }
 
 const DISPUTE_OUTCOMES = ['dispute_opened', 'dispute_won', 'dispute_lost'] as const;
-type DisputeOutcome = (typeof DISPUTE_OUTCOMES)[number];
 
 function invalidTransition(message: string): CoreError {
   return new CoreError('invalid_state_transition', 'conflict', message);
@@ -69,11 +68,11 @@ export class SimulatePayment {
     if (!intent) throw notFound('payment_intent', input.intentId);
     const instruction = instructionOf(input);
     if (input.simulationKey !== undefined && (await this.tookEffect(input.scope, intent.id, instruction, input.simulationKey))) {
-      return (await this.deps.intents.findById(input.scope, intent.id)) as PaymentIntent;
+      return this.reread(input.scope, intent.id);
     }
     if (instruction.kind === 'dispute') {
-      await this.simulateDispute(input.scope, intent, input.outcome as DisputeOutcome, instruction.outcome, input.simulationKey);
-      return (await this.deps.intents.findById(input.scope, intent.id)) as PaymentIntent;
+      await this.simulateDispute(input.scope, intent, instruction.outcome, input.simulationKey);
+      return this.reread(input.scope, intent.id);
     }
     const attempt = await this.deps.attempts.findPending(input.scope, intent.id);
     if (!attempt?.channelOrderId) {
@@ -84,7 +83,14 @@ export class SimulatePayment {
       throw new CoreError('simulation_unsupported', 'conflict', `The '${attempt.channel}' channel cannot be told what to report.`);
     }
     await channel.simulate(input.scope.mode, attempt.channelOrderId, instruction.outcome, input.simulationKey);
-    return (await this.deps.intents.findById(input.scope, intent.id)) as PaymentIntent;
+    return this.reread(input.scope, intent.id);
+  }
+
+  /** The intent as the simulation left it; it was found before, so only a concurrent delete makes it missing. */
+  private async reread(scope: AccountScope, id: string): Promise<PaymentIntent> {
+    const intent = await this.deps.intents.findById(scope, id);
+    if (!intent) throw notFound('payment_intent', id);
+    return intent;
   }
 
   /**
@@ -110,14 +116,13 @@ export class SimulatePayment {
   private async simulateDispute(
     scope: AccountScope,
     intent: PaymentIntent,
-    outcome: DisputeOutcome,
     channelOutcome: SimulatedDisputeOutcome,
     simulationKey: string | undefined,
   ): Promise<void> {
     const paid = intent.status === 'succeeded' || intent.status === 'channel_settled';
     const latest = this.deps.disputes ? await this.deps.disputes.findLatestForIntent(scope, intent.id) : undefined;
     const open = latest !== undefined && !isRuled(latest);
-    if (outcome === 'dispute_opened') {
+    if (channelOutcome === 'opened') {
       if (!paid) throw invalidTransition(`A dispute can be opened on a paid payment intent only; this one is ${intent.status}.`);
       if (open) throw invalidTransition('The payment intent already has an open dispute; rule on it first (dispute_won or dispute_lost).');
       if (latest?.status === 'lost') throw invalidTransition('The payment intent lost a dispute already: its money went back to the payer, so there is nothing left to dispute.');
@@ -141,7 +146,7 @@ function instructionOf(input: SimulatePaymentInput): SimulationInstruction {
   }
   const outcome: SimulatedOutcome = {
     status: input.outcome === 'succeeded' ? 'paid' : input.outcome === 'failed' ? 'failed' : 'processing',
-    ...(input.outcome === 'failed' ? { failureCode: (input.failureCode ?? 'payer_cancelled') as AttemptFailureCode } : {}),
+    ...(input.outcome === 'failed' ? { failureCode: isOneOf(PAYER_FAILURE_CODES, input.failureCode) ? input.failureCode : 'payer_cancelled' } : {}),
     ...(input.amount === undefined ? {} : { amount: input.amount }),
     ...(input.currency === undefined ? {} : { currency: input.currency }),
   };

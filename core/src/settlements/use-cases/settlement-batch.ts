@@ -121,7 +121,7 @@ export function settlementParts(payments: readonly PaymentIntent[]): SettlementP
  * `settlement_conflict` when another settlement took some of the payments meanwhile.
  */
 export async function openSettlement(deps: SettlementDeps, input: OpenSettlementInput): Promise<Settlement> {
-  return (await openSettlementParts(deps, input))[0] as Settlement;
+  return (await openSettlementParts(deps, input))[0];
 }
 
 /** `openSettlement`, answering every settlement it made (more than one for a split scheduled batch). */

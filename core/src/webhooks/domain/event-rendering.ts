@@ -39,7 +39,7 @@ for (const version of API_VERSIONS) {
 /** The event body at `apiVersion` (the current version for one the registry does not know). */
 export function renderEvent(event: DomainEvent, apiVersion: string = CURRENT_API_VERSION): RenderedEvent {
   const renderer = Object.prototype.hasOwnProperty.call(EVENT_RENDERERS, apiVersion) ? EVENT_RENDERERS[apiVersion] : undefined;
-  return (renderer ?? (EVENT_RENDERERS[CURRENT_API_VERSION] as EventRenderer))(event);
+  return (renderer ?? EVENT_RENDERERS[CURRENT_API_VERSION])(event);
 }
 
 /** The exact bytes sent and signed. */

@@ -2,8 +2,8 @@ import type { DeliveryAttemptRecord, WebhookDeliveryRepository } from '../ports/
 
 interface Waiting {
   readonly record: DeliveryAttemptRecord;
-  resolve(held: boolean): void;
-  reject(error: unknown): void;
+  readonly resolve: (held: boolean) => void;
+  readonly reject: (error: unknown) => void;
 }
 
 /** Records one shared write takes at most (the repository splits larger ones into statements). */

@@ -129,7 +129,7 @@ export class RelayWebhookDeliveries implements ItemJob<ClaimedDelivery, WebhookD
       eventId: event.id,
       timestamp: Math.floor(startedAt.getTime() / 1000),
       body,
-      secretHex: (found as PassEndpoint).secretHex,
+      secretHex: found.secretHex,
       secretVersion: endpoint.secretVersion,
       platformKeyId: key.id,
       platformPrivateKey: key.privateKey,

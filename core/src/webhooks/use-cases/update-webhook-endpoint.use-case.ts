@@ -1,14 +1,13 @@
 import type { AuditRecorder, User } from '../../dashboard';
 import { isRenderedVersion } from '../../merchants';
 import type { Clock, UnitOfWork } from '../../shared';
-import { CoreError, invalidParameter, notFound } from '../../shared';
+import { CoreError, invalidParameter, isKeyOf, isOneOf, notFound } from '../../shared';
 import {
     validateEnabledEvents,
     validateWebhookDescription,
     validateWebhookUrl,
     WEBHOOK_ENDPOINT_STATUSES,
     type WebhookEndpoint,
-    type WebhookEndpointStatus,
 } from '../domain/webhook-endpoint.entity';
 import type { WebhookEndpointRepository } from '../ports/webhook-endpoint.repository.port';
 
@@ -50,7 +49,8 @@ export class UpdateWebhookEndpoint {
     if (change.apiVersion !== undefined && !isRenderedVersion(change.apiVersion)) {
       throw new CoreError('invalid_api_version', 'validation', 'api_version names a version the service does not render.', { param: 'api_version' });
     }
-    if (change.status !== undefined && !(WEBHOOK_ENDPOINT_STATUSES as readonly string[]).includes(change.status)) {
+    const status = change.status;
+    if (status !== undefined && !isOneOf(WEBHOOK_ENDPOINT_STATUSES, status)) {
       throw invalidParameter('status', `status must be one of ${WEBHOOK_ENDPOINT_STATUSES.join(', ')}.`);
     }
     return this.deps.uow.run(async () => {
@@ -65,11 +65,11 @@ export class UpdateWebhookEndpoint {
         url: url ?? current.url,
         enabledEvents: enabledEvents ?? current.enabledEvents,
         apiVersion: change.apiVersion ?? current.apiVersion,
-        status: (change.status as WebhookEndpointStatus | undefined) ?? current.status,
+        status: status ?? current.status,
         updated: this.deps.clock.now(),
       };
       if (!(await this.deps.endpoints.update(updated))) throw notFound('webhook endpoint', id);
-      const fields = (Object.keys(change) as (keyof WebhookEndpointChange)[]).filter((key) => change[key] !== undefined).map((key) => FIELD_NAMES[key]);
+      const fields = Object.keys(change).flatMap((key) => (isKeyOf(FIELD_NAMES, key) && change[key] !== undefined ? [FIELD_NAMES[key]] : []));
       await this.deps.audit.record({
         merchantId: actor.merchantId,
         userId: actor.id,

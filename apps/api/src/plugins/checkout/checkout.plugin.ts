@@ -1,5 +1,5 @@
-import type { Lifecycle, Plugin, Request, ResponseObject, ResponseToolkit } from '@hapi/hapi';
-import type { Boom } from '@hapi/boom';
+import type { Lifecycle, Plugin, Request, ResponseToolkit } from '@hapi/hapi';
+import { isBoom } from '@hapi/boom';
 import { CoreError, type Digest, type RateLimiter } from '@payments/core';
 import { registerRoutes, type Resolve, type Route } from '../../http/define-route';
 import { header } from '../../http/headers';
@@ -39,10 +39,6 @@ const CHECKOUT_HEADERS: Readonly<Record<string, string>> = {
   'Cross-Origin-Opener-Policy': 'same-origin',
 };
 
-function isBoom(response: Request['response']): response is Boom {
-  return (response as Boom).isBoom === true;
-}
-
 /**
  * The hosted checkout: `/c/{token}` (the page), `/checkout/sessions/{token}/{pay,simulate,status}`
  * (what its script calls) and the page's own static files. The token in the path is the whole
@@ -57,7 +53,8 @@ export const checkoutPlugin: Plugin<CheckoutOptions> = {
 
     const limitPerToken: Lifecycle.Method = async (request, h) => {
       if (options.perTokenPerSecond <= 0) return h.continue;
-      const token = String(request.params.token ?? '');
+      const param: unknown = request.params.token;
+      const token = typeof param === 'string' ? param : '';
       const decision = await options.rateLimiter.consume(`checkout:${options.digest.sha256Hex(token)}`, options.perTokenPerSecond);
       if (!decision.allowed) {
         const retryAfterSeconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
@@ -83,7 +80,7 @@ export const checkoutPlugin: Plugin<CheckoutOptions> = {
       if (!response) return h.continue;
       for (const [name, value] of Object.entries(CHECKOUT_HEADERS)) {
         if (isBoom(response)) response.output.headers[name] = value;
-        else (response as ResponseObject).header(name, value);
+        else response.header(name, value);
       }
       return h.continue;
     };

@@ -1,3 +1,4 @@
+import { isOneOf } from '@payments/core';
 import { LANGUAGES, type Language } from './strings';
 
 /**
@@ -18,7 +19,7 @@ export function pickLanguage(header: string | undefined): Language {
     .filter((range) => range.weight > 0)
     .sort((a, b) => b.weight - a.weight || a.index - b.index);
   for (const range of ranges) {
-    if ((LANGUAGES as readonly string[]).includes(range.primary)) return range.primary as Language;
+    if (isOneOf(LANGUAGES, range.primary)) return range.primary;
   }
   return 'en';
 }

@@ -1,3 +1,4 @@
+import { isBoom } from '@hapi/boom';
 import type { Server } from '@hapi/hapi';
 import { header } from '../../http/headers';
 import { API_VERSION_PATTERN, CoreError, CURRENT_API_VERSION, isRenderedVersion, type ResolveApiVersion } from '@payments/core';
@@ -22,9 +23,9 @@ export function registerApiVersion(server: Server, resolveApiVersion: ResolveApi
     if (!request.path.startsWith('/v1/')) return h.continue;
     const requested = header(request, 'api-version');
     const version = request.app.apiVersion ?? (requested !== undefined && isRenderedVersion(requested) ? requested : CURRENT_API_VERSION);
-    const response = request.response as { header?: (name: string, value: string) => unknown; output?: { headers: Record<string, string> } };
-    if (response.output) response.output.headers['Api-Version'] = version;
-    else response.header?.('Api-Version', version);
+    const response = request.response;
+    if (isBoom(response)) response.output.headers['Api-Version'] = version;
+    else response?.header('Api-Version', version);
     return h.continue;
   }, { after: ['payments-errors'] });
 }

@@ -11,7 +11,7 @@ const FORGOTTEN_CATEGORIES = new Set(['validation', 'rate_limited', 'unavailable
 
 /** The Idempotency-Key of a `/v1` POST: present and of a valid length once `requireIdempotencyKey` let the request through. */
 export function idempotencyKeyOf(request: Pick<Request, 'headers'>): string {
-  return header(request, 'idempotency-key') as string;
+  return header(request, 'idempotency-key') ?? '';
 }
 
 /**
