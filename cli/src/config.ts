@@ -110,7 +110,8 @@ function readJson<T>(path: string): T | undefined {
 
 function checkProfileName(name: string): void {
   // The name becomes part of a file name: keep it to a safe alphabet.
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(name)) throw new UsageError(`Profile names use letters, digits, _ and - (at most 64): ${JSON.stringify(name.slice(0, 64))}.`);
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(name))
+    throw new UsageError(`Profile names use letters, digits, _ and - (at most 64): ${JSON.stringify(name.slice(0, 64))}.`);
 }
 
 /** What may be shown of a key: the prefix the dashboard lists (`sk_test_` + 8 characters). */

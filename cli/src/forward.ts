@@ -64,7 +64,10 @@ export async function forwardEvent(client: Payments, secret: string, event: Even
     await response.arrayBuffer().catch(() => undefined);
     return { ...base, status: response.status, ok: response.status >= 200 && response.status < 300, duration_ms: Date.now() - started };
   } catch (error) {
-    const message = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s` : (causeText(error) ?? (error instanceof Error ? error.message : String(error)));
+    const message =
+      error instanceof Error && error.name === 'TimeoutError'
+        ? `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s`
+        : (causeText(error) ?? (error instanceof Error ? error.message : String(error)));
     return { ...base, ok: false, error: message, duration_ms: Date.now() - started };
   }
 }

@@ -51,9 +51,13 @@ async function dispatch(argv: string[], env: NodeJS.ProcessEnv, out: Output): Pr
   const apiKeyInEffect = (): string => {
     const apiKey = optionalString(values, 'api-key') ?? env.PAYMENTS_API_KEY ?? profile.api_key;
     if (!apiKey) {
-      throw new CliError(`No API key for profile ${profileName}: run payments login --api-key sk_test_…, or pass --api-key or PAYMENTS_API_KEY.`, EXIT.authentication);
+      throw new CliError(
+        `No API key for profile ${profileName}: run payments login --api-key sk_test_…, or pass --api-key or PAYMENTS_API_KEY.`,
+        EXIT.authentication,
+      );
     }
-    if (!/^sk_(test|live)_/.test(apiKey)) throw new CliError('The API key in use does not start with sk_test_ or sk_live_ (it is not shown).', EXIT.authentication);
+    if (!/^sk_(test|live)_/.test(apiKey))
+      throw new CliError('The API key in use does not start with sk_test_ or sk_live_ (it is not shown).', EXIT.authentication);
     return apiKey;
   };
   const context: Context = {
@@ -74,7 +78,9 @@ async function dispatch(argv: string[], env: NodeJS.ProcessEnv, out: Output): Pr
         ...(values.verbose
           ? {
               onResponse: (info) =>
-                out.log(`<- ${info.status} request ${info.requestId ?? '-'}${info.replayed ? ' (idempotent replay)' : ''}${info.attempts > 1 ? ` after ${info.attempts} tries` : ''}`),
+                out.log(
+                  `<- ${info.status} request ${info.requestId ?? '-'}${info.replayed ? ' (idempotent replay)' : ''}${info.attempts > 1 ? ` after ${info.attempts} tries` : ''}`,
+                ),
             }
           : {}),
       });

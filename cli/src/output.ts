@@ -52,7 +52,14 @@ export type Cell = string | number | boolean | undefined | null;
 export function table(headers: string[], rows: Cell[][]): string {
   const cells = [headers, ...rows.map((row) => row.map((cell) => (cell === undefined || cell === null ? '' : String(cell))))];
   const widths = headers.map((_, column) => Math.max(...cells.map((row) => (row[column] ?? '').length)));
-  return cells.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : (cell ?? '').padEnd(widths[column] ?? 0))).join('  ').trimEnd()).join('\n');
+  return cells
+    .map((row) =>
+      row
+        .map((cell, column) => (column === row.length - 1 ? cell : (cell ?? '').padEnd(widths[column] ?? 0)))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 /** One object as two columns, field and value; nested values as compact JSON. */

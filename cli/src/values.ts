@@ -54,7 +54,8 @@ export function keyValuePairs(values: Values, name: string): Record<string, stri
 export function positional(context: Context, index: number, name: string, pattern?: RegExp): string {
   const value = context.positionals[index];
   if (value === undefined) throw new UsageError(`Missing <${name}>.`);
-  if (pattern && !pattern.test(value)) throw new UsageError(`<${name}> should look like ${pattern.source.replace(/[\^$]/g, '')}, not ${JSON.stringify(value)}.`);
+  if (pattern && !pattern.test(value))
+    throw new UsageError(`<${name}> should look like ${pattern.source.replace(/[\^$]/g, '')}, not ${JSON.stringify(value)}.`);
   return value;
 }
 

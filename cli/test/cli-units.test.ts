@@ -2,7 +2,16 @@ import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import { ConflictError, NotFoundError, ApiConnectionError, AuthenticationError, RateLimitError, InvalidRequestError, ApiError, type Event } from '@payments/sdk';
+import {
+  ConflictError,
+  NotFoundError,
+  ApiConnectionError,
+  AuthenticationError,
+  RateLimitError,
+  InvalidRequestError,
+  ApiError,
+  type Event,
+} from '@payments/sdk';
 import { baseline, handled, LOOKBACK_MS, pollEvents, type FollowState } from '../src/event-follower.js';
 import { ConfigStore, configDir, keyPrefix } from '../src/config.js';
 import { describeError, EXIT, exitCodeOf, UsageError } from '../src/exit-codes.js';
@@ -29,7 +38,18 @@ test('wait: succeeded is also met by channel_settled, nothing else is met by a l
 });
 
 test('exit codes by error category are stable', (t) => {
-  t.deepEqual(EXIT, { ok: 0, apiError: 1, usage: 2, authentication: 3, invalidRequest: 4, notFound: 5, conflict: 6, rateLimited: 7, connection: 8, waitFailed: 9 });
+  t.deepEqual(EXIT, {
+    ok: 0,
+    apiError: 1,
+    usage: 2,
+    authentication: 3,
+    invalidRequest: 4,
+    notFound: 5,
+    conflict: 6,
+    rateLimited: 7,
+    connection: 8,
+    waitFailed: 9,
+  });
   t.is(exitCodeOf(new AuthenticationError({ message: 'x' })), 3);
   t.is(exitCodeOf(new InvalidRequestError({ message: 'x' })), 4);
   t.is(exitCodeOf(new NotFoundError({ message: 'x' })), 5);
@@ -38,7 +58,10 @@ test('exit codes by error category are stable', (t) => {
   t.is(exitCodeOf(new ApiConnectionError({ message: 'x' })), 8);
   t.is(exitCodeOf(new ApiError({ message: 'x' })), 1);
   t.is(exitCodeOf(new UsageError('x')), 2);
-  t.is(describeError(new NotFoundError({ message: 'No such\nthing.', code: 'resource_not_found', statusCode: 404, requestId: 'req_1' })), 'Error: No such thing. (code resource_not_found, status 404, request req_1)');
+  t.is(
+    describeError(new NotFoundError({ message: 'No such\nthing.', code: 'resource_not_found', statusCode: 404, requestId: 'req_1' })),
+    'Error: No such thing. (code resource_not_found, status 404, request req_1)',
+  );
 });
 
 test('config: XDG first, PAYMENTS_CONFIG_DIR over all; files 0600 in a 0700 dir; the prefix only', (t) => {
@@ -93,7 +116,8 @@ test('the command model (command-line/) needs nothing but node: built-ins, so ot
 
 test('following events: new ones oldest first, a late-committed one below the cursor too, nothing twice', async (t) => {
   const at = (seconds: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, seconds)).toISOString().replace('.000', '');
-  const event = (id: string, seconds: number) => ({ id, type: 'payment_intent.succeeded', created: at(seconds), livemode: false, data: {} }) as unknown as Event;
+  const event = (id: string, seconds: number) =>
+    ({ id, type: 'payment_intent.succeeded', created: at(seconds), livemode: false, data: {} }) as unknown as Event;
   async function* list(...events: Event[]): AsyncGenerator<Event> {
     yield* events;
   }
@@ -105,13 +129,19 @@ test('following events: new ones oldest first, a late-committed one below the cu
 
   // Poll 1 sees C but not B: B's transaction has not committed yet.
   let pending = await pollEvents(list(e3, e1), state);
-  t.deepEqual(pending.map((p) => [p.event.id, p.advancesCursor]), [['evt_C', true]]);
+  t.deepEqual(
+    pending.map((p) => [p.event.id, p.advancesCursor]),
+    [['evt_C', true]],
+  );
   for (const p of pending) state = handled(state, p);
   t.is(state.cursor, 'evt_C');
 
   // Poll 2: B committed, and sits below the cursor in the list. It is taken; the cursor stays.
   pending = await pollEvents(list(e3, e2, e1), state);
-  t.deepEqual(pending.map((p) => [p.event.id, p.advancesCursor]), [['evt_B', false]]);
+  t.deepEqual(
+    pending.map((p) => [p.event.id, p.advancesCursor]),
+    [['evt_B', false]],
+  );
   for (const p of pending) state = handled(state, p);
   t.is(state.cursor, 'evt_C');
 

@@ -36,7 +36,8 @@ test('core imports nothing but its own modules and pure libraries', (t) => {
       if (target.startsWith('.')) continue;
       if (!ALLOWED_PACKAGES.has(target)) offences.push(`${relative(SOURCE, file)} imports ${target}`);
     }
-    if (/\bprocess\.env\b|\bDate\.now\(|new Date\(\)|Math\.random\(/.test(text)) offences.push(`${relative(SOURCE, file)} reads a hidden input (env, time or randomness)`);
+    if (/\bprocess\.env\b|\bDate\.now\(|new Date\(\)|Math\.random\(/.test(text))
+      offences.push(`${relative(SOURCE, file)} reads a hidden input (env, time or randomness)`);
   }
   t.deepEqual(offences, []);
 });

@@ -75,14 +75,7 @@ export class SignatureVerificationError extends PaymentsError {
 }
 
 export type SignatureFailureReason =
-  | 'malformed_header'
-  | 'no_signature'
-  | 'no_verifier'
-  | 'invalid_secret'
-  | 'wrong_secret'
-  | 'body_changed'
-  | 'unknown_key_id'
-  | 'timestamp_outside_tolerance';
+  'malformed_header' | 'no_signature' | 'no_verifier' | 'invalid_secret' | 'wrong_secret' | 'body_changed' | 'unknown_key_id' | 'timestamp_outside_tolerance';
 
 /** The error class of an HTTP error status. */
 export function errorFromResponse(statusCode: number, body: ApiErrorBody | undefined, requestId: string | undefined, retryAfter?: number): PaymentsError {

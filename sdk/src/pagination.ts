@@ -34,8 +34,10 @@ export function listPromise<T extends { id: string }>(params: ListParams | undef
   }
 
   const promise = {
-    then: <A = List<T>, B = never>(onFulfilled?: ((value: List<T>) => A | PromiseLike<A>) | null, onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null) =>
-      firstPage().then(onFulfilled, onRejected),
+    then: <A = List<T>, B = never>(
+      onFulfilled?: ((value: List<T>) => A | PromiseLike<A>) | null,
+      onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+    ) => firstPage().then(onFulfilled, onRejected),
     catch: <B = never>(onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null) => firstPage().catch(onRejected),
     finally: (onFinally?: (() => void) | null) => firstPage().finally(onFinally),
     [Symbol.toStringTag]: 'ListPromise',

@@ -174,11 +174,7 @@ export interface List<T> {
 
 export type PaymentIntentEventStatus = Exclude<PaymentIntentStatus, 'created'>;
 export type EventType =
-  | `payment_intent.${PaymentIntentEventStatus}`
-  | 'dispute.opened'
-  | 'dispute.updated'
-  | 'dispute.closed'
-  | `settlement.${SettlementStatus}`;
+  `payment_intent.${PaymentIntentEventStatus}` | 'dispute.opened' | 'dispute.updated' | 'dispute.closed' | `settlement.${SettlementStatus}`;
 
 /** Every event type, for filters and exhaustive switches. */
 export const EVENT_TYPES: readonly EventType[] = [

@@ -78,7 +78,12 @@ export class Webhooks {
    * @param header the `X-Webhook-Signature` header
    * @throws SignatureVerificationError whose `reason` and message say why
    */
-  constructEvent<E extends Event = Event>(rawBody: RawBody, header: string | null | undefined, verifier: WebhookVerifier, options: ConstructEventOptions = {}): E {
+  constructEvent<E extends Event = Event>(
+    rawBody: RawBody,
+    header: string | null | undefined,
+    verifier: WebhookVerifier,
+    options: ConstructEventOptions = {},
+  ): E {
     const body = bodyBytes(rawBody);
     const parsed = parseHeader(header);
     if (!verifier || (verifier.secret === undefined && verifier.publicKeys === undefined)) {
@@ -112,7 +117,12 @@ export class Webhooks {
    * Like `constructEvent`, and without a verifier it checks v2 against the platform keys of
    * `GET /v1/webhook_public_keys`, fetched with the client's API key and cached by key id.
    */
-  async constructEventAsync<E extends Event = Event>(rawBody: RawBody, header: string | null | undefined, verifier: WebhookVerifier = {}, options: ConstructEventOptions = {}): Promise<E> {
+  async constructEventAsync<E extends Event = Event>(
+    rawBody: RawBody,
+    header: string | null | undefined,
+    verifier: WebhookVerifier = {},
+    options: ConstructEventOptions = {},
+  ): Promise<E> {
     if (verifier.secret !== undefined || verifier.publicKeys !== undefined) return this.constructEvent<E>(rawBody, header, verifier, options);
     const kid = parseHeader(header).v2Kid;
     if (kid !== undefined && !this.keyCache.has(kid)) await this.refreshKeys();
@@ -141,7 +151,10 @@ export class Webhooks {
   private checkV1(parsed: ParsedHeader, message: Uint8Array, rawBody: RawBody, secret: string | undefined, problems: Problem[]): boolean {
     if (secret === undefined) return false;
     if (!/^[0-9a-fA-F]{64}$/.test(secret)) {
-      problems.push({ reason: 'invalid_secret', message: 'The secret is not an endpoint secret (64 hex characters, shown once when the endpoint was created).' });
+      problems.push({
+        reason: 'invalid_secret',
+        message: 'The secret is not an endpoint secret (64 hex characters, shown once when the endpoint was created).',
+      });
       return false;
     }
     if (parsed.v1.length === 0) {
@@ -154,11 +167,13 @@ export class Webhooks {
       isCompactJson(rawBody)
         ? {
             reason: 'wrong_secret',
-            message: 'No v1 signature matches this secret: check it is the secret of this endpoint and mode (test and live endpoints have their own), or the body changed since signing.',
+            message:
+              'No v1 signature matches this secret: check it is the secret of this endpoint and mode (test and live endpoints have their own), or the body changed since signing.',
           }
         : {
             reason: 'body_changed',
-            message: 'No v1 signature matches: the body changed since signing (it is not the compact JSON the service sends; pass the raw body, not parsed and re-serialized JSON).',
+            message:
+              'No v1 signature matches: the body changed since signing (it is not the compact JSON the service sends; pass the raw body, not parsed and re-serialized JSON).',
           },
     );
     return false;
@@ -179,7 +194,10 @@ export class Webhooks {
     }
     if (parsed.v2.some((signature) => this.crypto.verifyEd25519(key, message, signature))) return true;
     // The platform key is the right one, so only the signed bytes can differ.
-    problems.push({ reason: 'body_changed', message: `The v2 signature does not match under key ${parsed.v2Kid}: the body or timestamp changed since signing (pass the raw body exactly as received).` });
+    problems.push({
+      reason: 'body_changed',
+      message: `The v2 signature does not match under key ${parsed.v2Kid}: the body or timestamp changed since signing (pass the raw body exactly as received).`,
+    });
     return false;
   }
 
@@ -209,7 +227,8 @@ function parseHeader(header: string | null | undefined): ParsedHeader {
     else if (name === 'v2_kid') parsed.v2Kid = value;
   }
   if (!/^[0-9]{1,12}$/.test(parsed.t)) throw new SignatureVerificationError('malformed_header', 'The signature header has no t=<unix seconds>.');
-  if (parsed.v1.length === 0 && parsed.v2.length === 0) throw new SignatureVerificationError('no_signature', 'The signature header carries neither a v1 nor a v2 signature.');
+  if (parsed.v1.length === 0 && parsed.v2.length === 0)
+    throw new SignatureVerificationError('no_signature', 'The signature header carries neither a v1 nor a v2 signature.');
   return parsed;
 }
 

@@ -18,7 +18,11 @@ import { apiError, fakeApi, intent, KEY, type FakeApi, type Reply } from './help
 
 const FAST_BACKOFF = { initialDelayMs: 5, maxDelayMs: 20 };
 
-async function withApi(reply: (request: FakeApi['received'][number], index: number) => Reply, run: (payments: Payments, api: FakeApi) => Promise<void>, config: PaymentsConfig = {}): Promise<void> {
+async function withApi(
+  reply: (request: FakeApi['received'][number], index: number) => Reply,
+  run: (payments: Payments, api: FakeApi) => Promise<void>,
+  config: PaymentsConfig = {},
+): Promise<void> {
   const api = await fakeApi(reply);
   try {
     await run(new Payments(KEY, { baseUrl: api.baseUrl, backoff: FAST_BACKOFF, ...config }), api);
@@ -75,12 +79,18 @@ test('a reset connection is retried with the same Idempotency-Key', async (t) =>
 
 test('409 idempotency_key_in_use is retried with the same key until the first request finished', async (t) => {
   await withApi(
-    (_req, index) => (index === 0 ? { status: 409, body: apiError('idempotency_key_in_use') } : { status: 201, body: intent('pi_1'), headers: { 'idempotent-replayed': 'true' } }),
+    (_req, index) =>
+      index === 0
+        ? { status: 409, body: apiError('idempotency_key_in_use') }
+        : { status: 201, body: intent('pi_1'), headers: { 'idempotent-replayed': 'true' } },
     async (payments, api) => {
       const seen: boolean[] = [];
       const client = new Payments(KEY, { baseUrl: api.baseUrl, backoff: FAST_BACKOFF, onResponse: (info) => seen.push(info.replayed) });
       t.is((await client.paymentIntents.create(created, { idempotencyKey: 'k-1' })).id, 'pi_1');
-      t.deepEqual(api.received.map((r) => r.headers['idempotency-key']), ['k-1', 'k-1']);
+      t.deepEqual(
+        api.received.map((r) => r.headers['idempotency-key']),
+        ['k-1', 'k-1'],
+      );
       t.deepEqual(seen, [true]);
       t.truthy(payments);
     },
@@ -89,7 +99,10 @@ test('409 idempotency_key_in_use is retried with the same key until the first re
 
 test('429 waits what Retry-After asks before retrying', async (t) => {
   await withApi(
-    (_req, index) => (index === 0 ? { status: 429, body: apiError('rate_limited'), headers: { 'retry-after': '1' } } : { status: 200, body: { object: 'balance', available: [], pending: [], dispute_hold: [] } }),
+    (_req, index) =>
+      index === 0
+        ? { status: 429, body: apiError('rate_limited'), headers: { 'retry-after': '1' } }
+        : { status: 200, body: { object: 'balance', available: [], pending: [], dispute_hold: [] } },
     async (payments, api) => {
       const started = Date.now();
       await payments.balance.retrieve();
@@ -199,8 +212,14 @@ test('lists page on demand: for await, autoPagingToArray and one awaited page', 
   await withApi(page, async (payments, api) => {
     const ids: string[] = [];
     for await (const pi of payments.paymentIntents.list({ status: 'created', limit: 20 })) ids.push(pi.id);
-    t.deepEqual(ids, all.map((pi) => pi.id));
-    t.deepEqual(api.received.map((r) => r.url.searchParams.get('starting_after')), [null, 'pi_026', 'pi_006']);
+    t.deepEqual(
+      ids,
+      all.map((pi) => pi.id),
+    );
+    t.deepEqual(
+      api.received.map((r) => r.url.searchParams.get('starting_after')),
+      [null, 'pi_026', 'pi_006'],
+    );
     t.true(api.received.every((r) => r.url.searchParams.get('status') === 'created'));
 
     api.received.length = 0;
@@ -226,7 +245,13 @@ test('lists page on demand: for await, autoPagingToArray and one awaited page', 
 
 test('every resource calls its route', async (t) => {
   await withApi(
-    (req) => ({ status: 200, body: req.url.pathname === '/v1/events' ? { object: 'list', data: [{ id: 'evt_A', type: 'payment_intent.canceled' }], has_more: false } : { object: 'list', data: [], has_more: false } }),
+    (req) => ({
+      status: 200,
+      body:
+        req.url.pathname === '/v1/events'
+          ? { object: 'list', data: [{ id: 'evt_A', type: 'payment_intent.canceled' }], has_more: false }
+          : { object: 'list', data: [], has_more: false },
+    }),
     async (payments, api) => {
       await payments.paymentIntents.attempts.create('pi_1', { payment_method: 'promptpay' });
       await payments.paymentIntents.attempts.list('pi_1');
@@ -272,7 +297,8 @@ test('an id cannot reach another route, and a bad API key is refused without bei
 
 test('a balance past 2^53 − 1 is read exactly, as a BigInt; smaller amounts stay numbers', async (t) => {
   // 3 × (2^53 − 2): JSON.parse would make it 27021597764222968.
-  const rawBody = '{"object":"balance","available":[{"amount":-1500,"currency":"THB"}],"pending":[{"amount":27021597764222970,"currency":"THB"}],"dispute_hold":[{"amount":0,"currency":"THB"}],"note":"27021597764222970 in a string stays a string"}';
+  const rawBody =
+    '{"object":"balance","available":[{"amount":-1500,"currency":"THB"}],"pending":[{"amount":27021597764222970,"currency":"THB"}],"dispute_hold":[{"amount":0,"currency":"THB"}],"note":"27021597764222970 in a string stays a string"}';
   await withApi(
     () => ({ status: 200, rawBody }),
     async (payments) => {

@@ -23,7 +23,9 @@ let files: string[];
 test.before(async () => {
   work = mkdtempSync(join(tmpdir(), 'sdk-pack-'));
   api = await fakeApi((req) => ({ status: req.method === 'POST' ? 201 : 200, body: intent('pi_packed') }));
-  const output: unknown = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: SDK_DIR, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }));
+  const output: unknown = JSON.parse(
+    execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: SDK_DIR, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }),
+  );
   const packed: unknown = Array.isArray(output) ? output[0] : undefined;
   const filename = jsonField(packed, 'filename');
   const packedFiles = jsonField(packed, 'files');
@@ -62,7 +64,10 @@ test('the tarball holds both builds with their declarations, the README, and not
   t.true(files.includes('dist/cjs/index.js') && files.includes('dist/cjs/index.d.ts'));
   t.true(files.includes('esm/index.js') && files.includes('esm/index.d.ts') && files.includes('esm/package.json'));
   t.true(files.includes('README.md') && files.includes('package.json'));
-  t.deepEqual(files.filter((file) => !/^((dist\/cjs|esm)\/.+\.(js|d\.ts)|esm\/package\.json|README\.md|package\.json)$/.test(file)), []);
+  t.deepEqual(
+    files.filter((file) => !/^((dist\/cjs|esm)\/.+\.(js|d\.ts)|esm\/package\.json|README\.md|package\.json)$/.test(file)),
+    [],
+  );
   const manifest: unknown = JSON.parse(readFileSync(join(SDK_DIR, 'package.json'), 'utf8'));
   t.is(jsonField(manifest, 'dependencies'), undefined, 'no runtime dependencies');
   t.regex(readFileSync(join(SDK_DIR, 'src', 'version.ts'), 'utf8'), new RegExp(`'${String(jsonField(manifest, 'version')).replaceAll('.', '\\.')}'`));
@@ -102,7 +107,10 @@ test('TypeScript finds the declarations from both module systems', (t) => {
   writeFileSync(join(project, 'use-types.mts'), `import { Payments, type Event } from '@payments/sdk';\n${usage}\n`);
   writeFileSync(
     join(project, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { module: 'node16', moduleResolution: 'node16', target: 'ES2022', lib: ['ES2022', 'DOM'], types: [], strict: true, noEmit: true }, files: ['use-types.cts', 'use-types.mts'] }),
+    JSON.stringify({
+      compilerOptions: { module: 'node16', moduleResolution: 'node16', target: 'ES2022', lib: ['ES2022', 'DOM'], types: [], strict: true, noEmit: true },
+      files: ['use-types.cts', 'use-types.mts'],
+    }),
   );
   const run = spawnSync(process.execPath, [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], { encoding: 'utf8' });
   t.is(run.status, 0, run.stdout + run.stderr);

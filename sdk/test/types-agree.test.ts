@@ -48,8 +48,8 @@ export const objectsAgree: Record<string, true> = {
   // The SDK's Event is a union narrowed by type; every member must be an Event of the document.
   EventType: true satisfies Equals<Sdk.EventType, Schemas['Event']['type']>,
   EventKeys: true satisfies SameKeys<Sdk.Event, Schemas['Event']>,
-  EventFits: true satisfies (Sdk.Event extends Schemas['Event'] ? true : false),
-  EventList: true satisfies (Sdk.List<Sdk.Event> extends Schemas['EventList'] ? true : false),
+  EventFits: true satisfies Sdk.Event extends Schemas['Event'] ? true : false,
+  EventList: true satisfies Sdk.List<Sdk.Event> extends Schemas['EventList'] ? true : false,
   PaymentIntentStatus: true satisfies Equals<Sdk.PaymentIntentStatus, Schemas['PaymentIntent']['status']>,
   DisputeStatus: true satisfies Equals<Sdk.DisputeStatus, Schemas['Dispute']['status']>,
   SettlementStatus: true satisfies Equals<Sdk.SettlementStatus, Schemas['Settlement']['status']>,
@@ -75,11 +75,19 @@ test('the checked-in generated types are those of docs/openapi.json', (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'sdk-types-'));
   try {
     const fresh = join(dir, 'openapi.ts');
-    const run = spawnSync(process.execPath, [join(REPO_ROOT, 'node_modules', 'openapi-typescript', 'bin', 'cli.js'), join(REPO_ROOT, 'docs', 'openapi.json'), '-o', fresh], {
-      encoding: 'utf8',
-    });
+    const run = spawnSync(
+      process.execPath,
+      [join(REPO_ROOT, 'node_modules', 'openapi-typescript', 'bin', 'cli.js'), join(REPO_ROOT, 'docs', 'openapi.json'), '-o', fresh],
+      {
+        encoding: 'utf8',
+      },
+    );
     t.is(run.status, 0, run.stderr);
-    t.is(readFileSync(fresh, 'utf8'), readFileSync(join(REPO_ROOT, 'sdk', 'test', 'generated', 'openapi.ts'), 'utf8'), 'regenerate sdk/test/generated/openapi.ts (see the comment at the top of this test)');
+    t.is(
+      readFileSync(fresh, 'utf8'),
+      readFileSync(join(REPO_ROOT, 'sdk', 'test', 'generated', 'openapi.ts'), 'utf8'),
+      'regenerate sdk/test/generated/openapi.ts (see the comment at the top of this test)',
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -9,7 +9,13 @@ const payments = new Payments(KEY);
 const webhooks = payments.webhooks;
 const SECRET = 'a'.repeat(64);
 const OTHER_SECRET = 'b'.repeat(64);
-const body = JSON.stringify({ id: 'evt_ABC', type: 'payment_intent.succeeded', created: '2026-09-01T00:00:00Z', livemode: false, data: { id: 'pi_1', object: 'payment_intent', status: 'succeeded', merchant: 'mch_1', mode: 'test' } });
+const body = JSON.stringify({
+  id: 'evt_ABC',
+  type: 'payment_intent.succeeded',
+  created: '2026-09-01T00:00:00Z',
+  livemode: false,
+  data: { id: 'pi_1', object: 'payment_intent', status: 'succeeded', merchant: 'mch_1', mode: 'test' },
+});
 const now = () => Math.floor(Date.now() / 1000);
 
 /** A platform key pair as the service holds it: raw 32-byte public key and seed, base64. */
@@ -44,7 +50,11 @@ test('a delivery signed by the service verifies by v1 (secret) and by v2 (public
   const bySecret = webhooks.constructEvent(body, header, { secret: SECRET });
   t.is(bySecret.id, 'evt_ABC');
   t.is(webhooks.constructEvent(Buffer.from(body), header, { publicKeys: { [KID]: platform.publicKey } }).type, 'payment_intent.succeeded');
-  const list = { object: 'list' as const, has_more: false, data: [{ id: KID, object: 'webhook_public_key' as const, algorithm: 'ed25519' as const, public_key: platform.publicKey }] };
+  const list = {
+    object: 'list' as const,
+    has_more: false,
+    data: [{ id: KID, object: 'webhook_public_key' as const, algorithm: 'ed25519' as const, public_key: platform.publicKey }],
+  };
   t.is(webhooks.constructEvent(body, header, { publicKeys: list }).id, 'evt_ABC');
   t.is(webhooks.constructEvent(body, header, { publicKeys: list.data }).id, 'evt_ABC');
   // Either signature is enough: a wrong secret with a good v2 still verifies.
@@ -89,10 +99,19 @@ test('a body changed since signing says so: re-serialized JSON, edited bytes und
   t.is(error?.reason, 'body_changed');
   t.regex(error?.message ?? '', /raw body/);
   const edited = body.replace('"succeeded"', '"failed"');
-  t.is(reasonOf(() => webhooks.constructEvent(edited, serviceHeader(), { publicKeys: { [KID]: platform.publicKey } })), 'body_changed');
-  t.is(reasonOf(() => webhooks.constructEvent(edited, serviceHeader(), { secret: SECRET, publicKeys: { [KID]: platform.publicKey } })), 'body_changed');
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a caller's parsed object where the raw body belongs
-  t.is(reasonOf(() => webhooks.constructEvent(JSON.parse(body) as never, serviceHeader(), { secret: SECRET })), 'body_changed');
+  t.is(
+    reasonOf(() => webhooks.constructEvent(edited, serviceHeader(), { publicKeys: { [KID]: platform.publicKey } })),
+    'body_changed',
+  );
+  t.is(
+    reasonOf(() => webhooks.constructEvent(edited, serviceHeader(), { secret: SECRET, publicKeys: { [KID]: platform.publicKey } })),
+    'body_changed',
+  );
+  t.is(
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a caller's parsed object where the raw body belongs
+    reasonOf(() => webhooks.constructEvent(JSON.parse(body) as never, serviceHeader(), { secret: SECRET })),
+    'body_changed',
+  );
 });
 
 test('a timestamp outside the tolerance says so, old or in the future; the tolerance can be set', (t) => {
@@ -104,9 +123,15 @@ test('a timestamp outside the tolerance says so, old or in the future; the toler
   );
   t.is(old?.reason, 'timestamp_outside_tolerance');
   t.regex(old?.message ?? '', /30[1-2] s old \(tolerance 300 s\)/);
-  t.is(reasonOf(() => webhooks.constructEvent(body, serviceHeader(body, now() + 400), { secret: SECRET })), 'timestamp_outside_tolerance');
+  t.is(
+    reasonOf(() => webhooks.constructEvent(body, serviceHeader(body, now() + 400), { secret: SECRET })),
+    'timestamp_outside_tolerance',
+  );
   t.is(webhooks.constructEvent(body, serviceHeader(body, now() - 500), { secret: SECRET }, { tolerance: 600 }).id, 'evt_ABC');
-  t.is(reasonOf(() => webhooks.constructEvent(body, serviceHeader(body, now() - 20), { secret: SECRET }, { tolerance: 10 })), 'timestamp_outside_tolerance');
+  t.is(
+    reasonOf(() => webhooks.constructEvent(body, serviceHeader(body, now() - 20), { secret: SECRET }, { tolerance: 10 })),
+    'timestamp_outside_tolerance',
+  );
 });
 
 test('an unknown key id says so', (t) => {
@@ -118,17 +143,41 @@ test('an unknown key id says so', (t) => {
   );
   t.is(error?.reason, 'unknown_key_id');
   t.regex(error?.message ?? '', /key_TESTKEY.*GET \/v1\/webhook_public_keys/);
-  t.is(reasonOf(() => webhooks.constructEvent(body, serviceHeader().replace(`v2_kid=${KID}`, 'v2_kid=__proto__'), { publicKeys: { [KID]: platform.publicKey } })), 'unknown_key_id');
+  t.is(
+    reasonOf(() => webhooks.constructEvent(body, serviceHeader().replace(`v2_kid=${KID}`, 'v2_kid=__proto__'), { publicKeys: { [KID]: platform.publicKey } })),
+    'unknown_key_id',
+  );
 });
 
 test('a missing or malformed header, a missing signature, a bad secret and no verifier each say so', (t) => {
-  t.is(reasonOf(() => webhooks.constructEvent(body, undefined, { secret: SECRET })), 'malformed_header');
-  t.is(reasonOf(() => webhooks.constructEvent(body, 'v1=abc', { secret: SECRET })), 'malformed_header');
-  t.is(reasonOf(() => webhooks.constructEvent(body, `t=${now()}`, { secret: SECRET })), 'no_signature');
-  const v2Only = serviceHeader().split(',').filter((part) => !part.startsWith('v1')).join(',');
-  t.is(reasonOf(() => webhooks.constructEvent(body, v2Only, { secret: SECRET })), 'no_signature');
-  t.is(reasonOf(() => webhooks.constructEvent(body, serviceHeader(), { secret: 'not-hex' })), 'invalid_secret');
-  t.is(reasonOf(() => webhooks.constructEvent(body, serviceHeader(), {})), 'no_verifier');
+  t.is(
+    reasonOf(() => webhooks.constructEvent(body, undefined, { secret: SECRET })),
+    'malformed_header',
+  );
+  t.is(
+    reasonOf(() => webhooks.constructEvent(body, 'v1=abc', { secret: SECRET })),
+    'malformed_header',
+  );
+  t.is(
+    reasonOf(() => webhooks.constructEvent(body, `t=${now()}`, { secret: SECRET })),
+    'no_signature',
+  );
+  const v2Only = serviceHeader()
+    .split(',')
+    .filter((part) => !part.startsWith('v1'))
+    .join(',');
+  t.is(
+    reasonOf(() => webhooks.constructEvent(body, v2Only, { secret: SECRET })),
+    'no_signature',
+  );
+  t.is(
+    reasonOf(() => webhooks.constructEvent(body, serviceHeader(), { secret: 'not-hex' })),
+    'invalid_secret',
+  );
+  t.is(
+    reasonOf(() => webhooks.constructEvent(body, serviceHeader(), {})),
+    'no_verifier',
+  );
 });
 
 test('generateTestHeader round-trips through constructEvent, with v1, v2 or both', (t) => {
@@ -140,7 +189,10 @@ test('generateTestHeader round-trips through constructEvent, with v1, v2 or both
   t.is(webhooks.constructEvent(body, both, { secret: SECRET }).id, 'evt_ABC');
   t.is(webhooks.constructEvent(body, both, { publicKeys: { key_MINE: raw } }).id, 'evt_ABC');
   const old = webhooks.generateTestHeader({ payload: body, secret: SECRET, timestamp: now() - 1000 });
-  t.is(reasonOf(() => webhooks.constructEvent(body, old, { secret: SECRET })), 'timestamp_outside_tolerance');
+  t.is(
+    reasonOf(() => webhooks.constructEvent(body, old, { secret: SECRET })),
+    'timestamp_outside_tolerance',
+  );
   t.throws(() => webhooks.generateTestHeader({ payload: body }), { instanceOf: TypeError });
 });
 

@@ -35,9 +35,7 @@ export async function startHapiFloor(store: FloorStore): Promise<Hapi.Server> {
       method: 'POST',
       path: INTENTS_PATH,
       options: { payload: { parse: false, output: 'data' } },
-      handler: authenticated((account, request) =>
-        createIntent(store, account, rawBody(request), request.headers['idempotency-key'], false),
-      ),
+      handler: authenticated((account, request) => createIntent(store, account, rawBody(request), request.headers['idempotency-key'], false)),
     },
     {
       method: 'GET',

@@ -68,9 +68,7 @@ export async function openKnexFloor(url: string, options: KnexFloorOptions): Pro
     count.write();
     await trx('checkout_sessions').insert({ token_hash: write.tokenHash, intent_id: write.intentId, expires_at: time(write.expiresAt) });
     count.write();
-    await trx('idempotency')
-      .update({ status: 201, body: write.answer })
-      .where({ merchant_id: write.merchantId, mode: write.mode, ikey: write.idempotencyKey });
+    await trx('idempotency').update({ status: 201, body: write.answer }).where({ merchant_id: write.merchantId, mode: write.mode, ikey: write.idempotencyKey });
   };
 
   const store: FloorStore = {

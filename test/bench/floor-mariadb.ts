@@ -49,7 +49,8 @@ const SQL = {
     'INSERT INTO payment_intents (id, merchant_id, mode, amount, currency, merchant_order_id, status, metadata, created, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   insertSession: 'INSERT INTO checkout_sessions (token_hash, intent_id, expires_at) VALUES (?, ?, ?)',
   finish: 'UPDATE idempotency SET status = 201, body = ? WHERE merchant_id = ? AND mode = ? AND ikey = ?',
-  intent: 'SELECT id, mode, amount, currency, merchant_order_id, status, metadata, created, expires_at FROM payment_intents WHERE id = ? AND merchant_id = ? AND mode = ?',
+  intent:
+    'SELECT id, mode, amount, currency, merchant_order_id, status, metadata, created, expires_at FROM payment_intents WHERE id = ? AND merchant_id = ? AND mode = ?',
   // LIMIT as a literal: mysql2 binds a JS number as DOUBLE, which servers may refuse for LIMIT; the
   // value is one of a few (1 to 101), so the prepared-statement cache stays small.
   intents: (limit: number) =>

@@ -105,7 +105,18 @@ export function openSqliteFloor(filename: string, key: KeyRow & { readonly prefi
         count.write();
         statements.claim.run(write.merchantId, write.mode, write.idempotencyKey, write.fingerprint, created);
         count.write();
-        statements.insertIntent.run(write.intentId, write.merchantId, write.mode, write.amount, write.currency, write.merchantOrderId, 'created', '{}', created, expiresAt);
+        statements.insertIntent.run(
+          write.intentId,
+          write.merchantId,
+          write.mode,
+          write.amount,
+          write.currency,
+          write.merchantOrderId,
+          'created',
+          '{}',
+          created,
+          expiresAt,
+        );
         count.write();
         statements.insertSession.run(write.tokenHash, write.intentId, expiresAt);
         count.write();

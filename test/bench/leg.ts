@@ -148,7 +148,8 @@ async function captureOne(targets: Targets, request: autocannon.Request): Promis
   });
   const body = await response.text();
   const statements = await controlJson<Statement[]>(`${targets.serviceControl}/capture/stop`, { method: 'POST' });
-  if (response.status < 200 || response.status >= 300) throw new Error(`Capturing ${request.method} ${request.path}: the service answered ${response.status}: ${body.slice(0, 300)}`);
+  if (response.status < 200 || response.status >= 300)
+    throw new Error(`Capturing ${request.method} ${request.path}: the service answered ${response.status}: ${body.slice(0, 300)}`);
   return statements;
 }
 
@@ -218,7 +219,8 @@ async function runScenario(scenario: Scenario, targets: Targets, options: BenchO
   }
   const noIo = runs.find((run) => run.side.target === 'no-io');
   // Its very first request fills the memoised key and merchant lookups (2 statements); then none.
-  if (noIo && noIo.statements > 2) throw new LoadError(`${scenario.name}: the no-I/O server ran ${noIo.statements} SQL statements; it must run none after its first request`);
+  if (noIo && noIo.statements > 2)
+    throw new LoadError(`${scenario.name}: the no-I/O server ran ${noIo.statements} SQL statements; it must run none after its first request`);
 
   const [service, floor] = runs;
   let halfLoad: HalfLoadResult | undefined;
@@ -233,7 +235,9 @@ async function runScenario(scenario: Scenario, targets: Targets, options: BenchO
         const label = `${scenario.name} / ${run.side.label} / ${rate} req/s run ${repetition}/${options.repetitions}`;
         const sample = await runFixedRate(label, known(targets.urls[run.side.target], 'server'), run.side.request, rate, options.durationS);
         at[name].push(sample);
-        log(`  ${label.padEnd(60)} ${Math.round(sample.achievedRate).toString().padStart(6)} req/s  p50 ${Math.round(sample.p50Us)} µs  p99 ${Math.round(sample.p99Us)} µs`);
+        log(
+          `  ${label.padEnd(60)} ${Math.round(sample.achievedRate).toString().padStart(6)} req/s  p50 ${Math.round(sample.p50Us)} µs  p99 ${Math.round(sample.p99Us)} µs`,
+        );
         await settle();
       }
     }
@@ -277,10 +281,17 @@ async function measureLeg(kind: DatabaseKind, options: BenchOptions, log: Log, c
   const redisUrl = kind === 'mariadb' ? options.redisUrl : undefined;
   const service = await startChild<ServiceReady>('service', join(__dirname, 'service-main.js'), serviceEnv(database.url, redisUrl), execArgv);
   cleanup.add('stop the service', () => service.stop());
-  const floor = await startChild<FloorReady>('floor', join(__dirname, 'floor-main.js'), { ...floorEnv(floorDatabase.url), ...(options.ladder ? { BENCH_FLOOR_LADDER: '1' } : {}) }, execArgv);
+  const floor = await startChild<FloorReady>(
+    'floor',
+    join(__dirname, 'floor-main.js'),
+    { ...floorEnv(floorDatabase.url), ...(options.ladder ? { BENCH_FLOOR_LADDER: '1' } : {}) },
+    execArgv,
+  );
   cleanup.add('stop the floor', () => floor.stop());
   // The floor made the schema and key the ALS rung uses, so it starts after the floor is up.
-  const ladder = options.ladder ? await startChild<LadderReady>('ladder (hapi + knex + ALS)', join(__dirname, 'ladder-main.js'), floorEnv(floorDatabase.url), execArgv) : undefined;
+  const ladder = options.ladder
+    ? await startChild<LadderReady>('ladder (hapi + knex + ALS)', join(__dirname, 'ladder-main.js'), floorEnv(floorDatabase.url), execArgv)
+    : undefined;
   if (ladder) cleanup.add('stop the ladder process', () => ladder.stop());
   // The ladder's steps mean what they say only if promise hooks are off in the floor's process and on in the ALS one's.
   if (floor.ready.promiseHooks) throw new Error('Promise hooks are on in the floor process; something there entered an AsyncLocalStorage');
@@ -326,7 +337,9 @@ async function measureLeg(kind: DatabaseKind, options: BenchOptions, log: Log, c
   log(
     `[${kind}] service on ${targets.urls.service} (${redisUrl ? 'with' : 'without'} Redis; no-I/O stack on ${targets.urls['no-io']}), ` +
       `floor on ${floorUrl} (bare Hapi on ${targets.urls.hapi})` +
-      (ladder ? `, ladder: hapi + driver ${targets.urls['hapi-driver']}, hapi + knex ${targets.urls['hapi-knex']}, hapi + knex + ALS ${targets.urls['hapi-knex-als']}` : '') +
+      (ladder
+        ? `, ladder: hapi + driver ${targets.urls['hapi-driver']}, hapi + knex ${targets.urls['hapi-knex']}, hapi + knex + ALS ${targets.urls['hapi-knex-als']}`
+        : '') +
       `; ${options.seedCount} intents seeded on each; promise hooks on: service ${service.ready.promiseHooks ? 'yes' : 'no'}, floor no${ladder ? ', ALS rung yes' : ''}`,
   );
 

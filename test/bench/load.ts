@@ -54,10 +54,13 @@ export async function runLoad(label: string, url: string, request: autocannon.Re
   });
   let timer: NodeJS.Timeout | undefined;
   const hung = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      instance.stop();
-      reject(new LoadError(`${label}: autocannon did not finish within ${settings.durationS + HANG_MARGIN_S} s`));
-    }, (settings.durationS + HANG_MARGIN_S) * 1000);
+    timer = setTimeout(
+      () => {
+        instance.stop();
+        reject(new LoadError(`${label}: autocannon did not finish within ${settings.durationS + HANG_MARGIN_S} s`));
+      },
+      (settings.durationS + HANG_MARGIN_S) * 1000,
+    );
   });
   let result: autocannon.Result;
   try {

@@ -85,7 +85,10 @@ function numberOption(bound: Bound, raw: string | undefined): number {
 
 function databasesOption(raw: string | undefined): DatabaseKind[] {
   const text = raw ?? process.env['BENCH_DATABASES'] ?? 'sqlite,mariadb';
-  const names = text.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  const names = text
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
   const kinds: DatabaseKind[] = [];
   for (const kind of new Set(names)) {
     if (kind !== 'sqlite' && kind !== 'mariadb') throw new UsageError(`--databases takes sqlite and/or mariadb, got '${kind}'.`);
@@ -148,10 +151,16 @@ export function parseOptions(argv: readonly string[]): BenchOptions | undefined 
     connections: numberOption(BOUNDS.connections, values.connections),
     seedCount: numberOption(BOUNDS.seed, values.seed),
     databases: databasesOption(values.databases),
-    mariadbUrl:
-      values['mariadb-url'] ?? process.env['BENCH_MARIADB_URL'] ?? process.env['PAYMENTS_TEST_DATABASE_URL'] ?? 'mysql://root@127.0.0.1:3306/test',
+    mariadbUrl: values['mariadb-url'] ?? process.env['BENCH_MARIADB_URL'] ?? process.env['PAYMENTS_TEST_DATABASE_URL'] ?? 'mysql://root@127.0.0.1:3306/test',
     ...redisOption(values['redis-url']),
-    ...(values.scenarios === undefined ? {} : { scenarios: values.scenarios.split(',').map((id) => id.trim()).filter((id) => id !== '') }),
+    ...(values.scenarios === undefined
+      ? {}
+      : {
+          scenarios: values.scenarios
+            .split(',')
+            .map((id) => id.trim())
+            .filter((id) => id !== ''),
+        }),
     ...(values.profile === undefined ? {} : { profileDir: resolve(values.profile) }),
     skipWebhooks: values['skip-webhooks'] === true,
     ladder: ladderOption(values.ladder, values['no-ladder']),

@@ -53,7 +53,14 @@ export async function runFixedRate(label: string, baseUrl: string, template: aut
       const next = materialise(template);
       const began = process.hrtime.bigint();
       const req = httpRequest(
-        { agent, host: url.hostname, port: url.port, method: next.method ?? 'GET', path: next.path ?? '/', headers: { ...(next.headers ?? {}), ...(next.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(next.body)) }) } },
+        {
+          agent,
+          host: url.hostname,
+          port: url.port,
+          method: next.method ?? 'GET',
+          path: next.path ?? '/',
+          headers: { ...(next.headers ?? {}), ...(next.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(next.body)) }) },
+        },
         (res) => {
           res.on('data', () => undefined);
           res.on('end', () => {

@@ -85,7 +85,9 @@ export function goalLines(leg: LegResult): GoalLine[] {
     const floor = result?.floors[0];
     if (!result || !floor || target === undefined) return;
     const times = ratio(result, floor);
-    const others = mainFloors(result).slice(1).map((other) => `; vs ${other.label} ${rps(medianRps(other))} req/s: ${ratio(result, other).toFixed(2)}×`);
+    const others = mainFloors(result)
+      .slice(1)
+      .map((other) => `; vs ${other.label} ${rps(medianRps(other))} req/s: ${ratio(result, other).toFixed(2)}×`);
     lines.push({
       goal,
       measured: `${rps(medianRps(result.service))} req/s = **${times.toFixed(2)}×**${others.join('')}`,
@@ -179,7 +181,9 @@ function renderHalfLoad(leg: LegResult): string[] {
     ] as const) {
       const p99s = samples.map((s) => s.p99Us);
       const timeouts = samples.reduce((sum, s) => sum + s.timeouts, 0);
-      out.push(`| ${side} | ${p(samples, 'p50Us')} | ${p(samples, 'p99Us')} | ${rps(median(samples.map((s) => s.achievedRate)))} | ${us(Math.min(...p99s))}–${us(Math.max(...p99s))} | ${timeouts} |`);
+      out.push(
+        `| ${side} | ${p(samples, 'p50Us')} | ${p(samples, 'p99Us')} | ${rps(median(samples.map((s) => s.achievedRate)))} | ${us(Math.min(...p99s))}–${us(Math.max(...p99s))} | ${timeouts} |`,
+      );
     }
     out.push('');
   }
@@ -195,27 +199,27 @@ const LADDER_STEPS: ReadonlyArray<{ readonly label: string; readonly adds: strin
     label: 'hapi + driver',
     adds:
       "Hapi's request lifecycle over the floor's own code and store: routing, the request and response objects, " +
-      'the payload read (raw), the lifecycle\'s extension points and the response toolkit, with no plugin.',
+      "the payload read (raw), the lifecycle's extension points and the response toolkit, with no plugin.",
   },
   {
     label: 'hapi + knex',
     adds:
-      "knex in place of the driver: its query builder and compiler for each statement, its runner and pool (tarn: an acquire " +
-      'and a release around each query), create\'s transaction as the service\'s unit of work runs it (BEGIN and COMMIT on one pooled connection), the service\'s own `createKnex` set-up; on MariaDB ' +
-      "text queries (mysql2 `query`, values inlined by the client) where the floor sends prepared statements.",
+      'knex in place of the driver: its query builder and compiler for each statement, its runner and pool (tarn: an acquire ' +
+      "and a release around each query), create's transaction as the service's unit of work runs it (BEGIN and COMMIT on one pooled connection), the service's own `createKnex` set-up; on MariaDB " +
+      'text queries (mysql2 `query`, values inlined by the client) where the floor sends prepared statements.',
   },
   {
     label: 'hapi + knex + ALS',
     adds:
       "promise hooks: the same server in a process where an AsyncLocalStorage (the service's `KnexContext`) has been entered, " +
-      "so every promise of the process is tracked (an async id and the context copied at its creation and around each reaction), " +
+      'so every promise of the process is tracked (an async id and the context copied at its creation and around each reaction), ' +
       "and create's transaction runs in its `inTransaction`, as the service's unit of work runs it.",
   },
   {
     label: 'service',
     adds:
       "the service's own layers: API-key auth and the merchant behind the key, joi validation, idempotency (the claim, the stored " +
-      'answer), the use case, the repositories\' mapping between rows and domain objects, the presenters, the plugins (error mapping, ' +
+      "answer), the use case, the repositories' mapping between rows and domain objects, the presenters, the plugins (error mapping, " +
       'request log, metrics, security headers); and its own statements (see the lists) on its own schema, with Redis on MariaDB.',
   },
 ];
@@ -233,7 +237,8 @@ function cpuSteps(rows: readonly SideResult[]): Array<number | undefined> {
   return rows.map((row, index) => (index === 0 ? undefined : medianCpu(row) - medianCpu(rows[index - 1])));
 }
 
-const signed = (value: number | undefined): string => (value === undefined || !Number.isFinite(value) ? '—' : `${value >= 0 ? '+' : '−'}${us(Math.abs(value))}`);
+const signed = (value: number | undefined): string =>
+  value === undefined || !Number.isFinite(value) ? '—' : `${value >= 0 ? '+' : '−'}${us(Math.abs(value))}`;
 
 /**
  * The ladder from the floor to the service: per scenario a table of each step's req/s, ratio to
@@ -278,7 +283,9 @@ function renderLadder(leg: LegResult): string[] {
 }
 
 function renderSpread(leg: LegResult): string {
-  return leg.scenarios.map((result) => `- ${result.name}: service ${range(result.service)}${result.floors.map((floor) => `, ${floor.label} ${range(floor)}`).join('')}`).join('\n');
+  return leg.scenarios
+    .map((result) => `- ${result.name}: service ${range(result.service)}${result.floors.map((floor) => `, ${floor.label} ${range(floor)}`).join('')}`)
+    .join('\n');
 }
 
 function sqlList(id: string, title: string, statements: readonly string[]): string {
@@ -496,7 +503,17 @@ export function renderMarkdown(report: Report): string {
   }
   sections.push(machineSection(report), '', methodSection(report));
   for (const leg of report.legs) {
-    sections.push('', `## ${TITLES[leg.kind]}${leg.redis ? ' + Redis' : ''}`, '', renderTable(leg), '', ...renderHalfLoad(leg), `Range of req/s over the ${report.options.repetitions} runs:`, '', renderSpread(leg));
+    sections.push(
+      '',
+      `## ${TITLES[leg.kind]}${leg.redis ? ' + Redis' : ''}`,
+      '',
+      renderTable(leg),
+      '',
+      ...renderHalfLoad(leg),
+      `Range of req/s over the ${report.options.repetitions} runs:`,
+      '',
+      renderSpread(leg),
+    );
     const ladder = renderLadder(leg);
     if (ladder.length > 0) {
       sections.push(
@@ -509,7 +526,12 @@ export function renderMarkdown(report: Report): string {
       );
     }
     if (leg.kind !== headline?.kind) sections.push('', 'Goals on this database:', '', goalsTable(leg));
-    sections.push('', "Statements per request: the service's as captured from one request on the quiet service, the floor's as it runs them:", '', renderStatements(leg));
+    sections.push(
+      '',
+      "Statements per request: the service's as captured from one request on the quiet service, the floor's as it runs them:",
+      '',
+      renderStatements(leg),
+    );
   }
   return `${sections.join('\n')}\n`;
 }

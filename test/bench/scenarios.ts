@@ -153,7 +153,11 @@ function get(context: ScenarioContext): Scenario {
 }
 
 function list(context: ScenarioContext): Scenario {
-  const side = (label: string, target: Target, key: string): Side => ({ label, target, request: { method: 'GET', path: `${INTENTS}?limit=20`, headers: headers(key) } });
+  const side = (label: string, target: Target, key: string): Side => ({
+    label,
+    target,
+    request: { method: 'GET', path: `${INTENTS}?limit=20`, headers: headers(key) },
+  });
   return {
     id: 'list',
     name: 'list intents (limit 20)',

@@ -83,7 +83,10 @@ async function main(): Promise<void> {
     await server.start();
     closers.push(() => server.stop({ timeout: 5_000 }));
     const noIo = await noIoServer();
-    closers.push(() => noIo.app.close(), () => noIo.server.stop({ timeout: 5_000 }));
+    closers.push(
+      () => noIo.app.close(),
+      () => noIo.server.stop({ timeout: 5_000 }),
+    );
     const control = controlServer(recorder, noIo.recorder);
     const controlPort = await listen(control);
     closers.push(() => new Promise<void>((resolve) => control.close(() => resolve())));

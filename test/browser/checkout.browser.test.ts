@@ -25,7 +25,16 @@ test.before(async () => {
   const port = environment.env.PAYMENTS_PORT ?? String(await freePort());
   environment.env.PAYMENTS_BASE_URL = `http://127.0.0.1:${port}`;
   service = await startService(environment.env);
-  const created = await runAdmin(environment.env, ['merchant', 'create', '--name', 'Siam Coffee Roasters', '--email', `owner-${Date.now()}@example.com`, '--password', 'correct horse battery staple']);
+  const created = await runAdmin(environment.env, [
+    'merchant',
+    'create',
+    '--name',
+    'Siam Coffee Roasters',
+    '--email',
+    `owner-${Date.now()}@example.com`,
+    '--password',
+    'correct horse battery staple',
+  ]);
   if (created.code !== 0) throw new Error(`merchant create failed: ${created.stderr}`);
   testKey = textAt(JSON.parse(created.stdout), 'test_api_key');
   mkdirSync(ARTIFACTS, { recursive: true });
@@ -63,7 +72,9 @@ async function newIntent(overrides: Record<string, unknown> = {}): Promise<{ id:
 /** A phone-sized page; the shop's return page is answered here (return_url must be a public https URL). */
 async function phone(options: { locale?: string } = {}): Promise<{ context: BrowserContext; page: Page; cspErrors: string[] }> {
   const context = await browser.newContext({ viewport: { width: 360, height: 780 }, deviceScaleFactor: 2, locale: options.locale ?? 'en-US' });
-  await context.route('https://shop.example.com/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>Thanks</title><h1>Thank you for your order</h1>' }));
+  await context.route('https://shop.example.com/**', (route) =>
+    route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>Thanks</title><h1>Thank you for your order</h1>' }),
+  );
   const page = await context.newPage();
   const cspErrors: string[] = [];
   page.on('console', (message) => {

@@ -33,18 +33,24 @@ export async function afterChecks(cluster: Cluster, record: WorkloadRecord, quie
   const advancedIds = new Set<string>();
   for (;;) {
     last = new Map((await payments.paymentIntents.list({ limit: 100 }).autoPagingToArray({ limit: 10_000 })).map((pi) => [pi.id, pi]));
-    const waiting = [...record.intents].filter(([id, expected]) => !expected.finals.includes(last.get(id)?.status ?? '') && !(advancedIds.has(id) && last.get(id)?.status === 'expired'));
+    const waiting = [...record.intents].filter(
+      ([id, expected]) => !expected.finals.includes(last.get(id)?.status ?? '') && !(advancedIds.has(id) && last.get(id)?.status === 'expired'),
+    );
     const stuck = [...last.values()].filter((pi) => pendingStatuses.includes(pi.status));
     if (waiting.length === 0 && stuck.length === 0) {
       for (const [id, expected] of record.intents) {
         // The simulator keeps every report until the service takes it (an outbox with retries),
         // so an intent that only its advanced expiry resolved is a lost report: a broken promise.
-        if (advancedIds.has(id) && last.get(id)?.status === 'expired' && !expected.finals.includes('expired')) problems.push(`intent ${id} (${expected.flow}) stayed pending until its expiry was advanced (expected ${expected.finals.join('|')}): a channel report was lost`);
+        if (advancedIds.has(id) && last.get(id)?.status === 'expired' && !expected.finals.includes('expired'))
+          problems.push(
+            `intent ${id} (${expected.flow}) stayed pending until its expiry was advanced (expected ${expected.finals.join('|')}): a channel report was lost`,
+          );
       }
       break;
     }
     if (Date.now() > deadline) {
-      for (const [id, expected] of waiting) problems.push(`intent ${id} (${expected.flow}) is ${last.get(id)?.status ?? 'missing'}, expected ${expected.finals.join('|')}`);
+      for (const [id, expected] of waiting)
+        problems.push(`intent ${id} (${expected.flow}) is ${last.get(id)?.status ?? 'missing'}, expected ${expected.finals.join('|')}`);
       for (const pi of stuck) if (!record.intents.has(pi.id)) problems.push(`intent ${pi.id} the client never saw is stuck in ${pi.status}`);
       break;
     }
@@ -68,7 +74,8 @@ export async function afterChecks(cluster: Cluster, record: WorkloadRecord, quie
     if (attempts.length > 1) problems.push(`idempotency: intent ${id} (${expected.flow}) has ${attempts.length} attempts, the client placed one`);
   }
   const settlements = await payments.settlements.list({ limit: 100 }).autoPagingToArray({ limit: 10_000 });
-  for (const settlement of settlements) if (!record.settlements.has(settlement.id)) problems.push(`idempotency: settlement ${settlement.id} was never answered to the client`);
+  for (const settlement of settlements)
+    if (!record.settlements.has(settlement.id)) problems.push(`idempotency: settlement ${settlement.id} was never answered to the client`);
 
   // 3. Everything the client saw succeed is still readable.
   for (const id of record.intents.keys()) await payments.paymentIntents.retrieve(id).catch((e: Error) => problems.push(`readable: intent ${id}: ${e.message}`));
@@ -89,7 +96,12 @@ export async function afterChecks(cluster: Cluster, record: WorkloadRecord, quie
     const missing = events.filter((event) => !delivered.has(event.id));
     if (missing.length === 0) break;
     if (Date.now() > deliveryDeadline) {
-      problems.push(`webhooks: ${missing.length} of ${events.length} events never delivered, e.g. ${missing.slice(0, 5).map((e) => `${e.id} ${e.type}`).join(', ')}`);
+      problems.push(
+        `webhooks: ${missing.length} of ${events.length} events never delivered, e.g. ${missing
+          .slice(0, 5)
+          .map((e) => `${e.id} ${e.type}`)
+          .join(', ')}`,
+      );
       break;
     }
     await sleep(500);

@@ -36,7 +36,11 @@ interface Outage {
 }
 
 /** GET `url`; status, Retry-After and the envelope's code, or undefined when nothing answered. */
-async function probe(url: string, headers: Record<string, string> = {}, body?: unknown): Promise<{ status: number; retryAfter: string | null; code: unknown } | undefined> {
+async function probe(
+  url: string,
+  headers: Record<string, string> = {},
+  body?: unknown,
+): Promise<{ status: number; retryAfter: string | null; code: unknown } | undefined> {
   try {
     const init = body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) };
     const res = await fetch(url, { ...init, headers, signal: AbortSignal.timeout(5_000) });
@@ -54,7 +58,8 @@ async function probe(url: string, headers: Record<string, string> = {}, body?: u
 }
 
 /** A 503 as the API promises it during an outage: the api_error envelope and a Retry-After in seconds. */
-const isUnavailable = (answer: Awaited<ReturnType<typeof probe>>): boolean => answer?.status === 503 && answer.code === 'api_error' && /^\d+$/.test(answer.retryAfter ?? '');
+const isUnavailable = (answer: Awaited<ReturnType<typeof probe>>): boolean =>
+  answer?.status === 503 && answer.code === 'api_error' && /^\d+$/.test(answer.retryAfter ?? '');
 
 if (skip) {
   test('cluster tests skipped', (t) => {
@@ -73,7 +78,12 @@ if (skip) {
       if (fault === 'mariadb') server = await startPrivateMariaDb();
       if (fault === 'redis') server = await startPrivateRedis();
       if (server) t.log(`private ${server.name} on port ${server.port} up in ${Date.now() - started} ms`);
-      cluster = await startCluster({ apis: 3, workers: 2, ...(fault === 'mariadb' ? { databaseServerUrl: server!.url } : {}), ...(fault === 'redis' ? { redisUrl: server!.url } : {}) });
+      cluster = await startCluster({
+        apis: 3,
+        workers: 2,
+        ...(fault === 'mariadb' ? { databaseServerUrl: server!.url } : {}),
+        ...(fault === 'redis' ? { redisUrl: server!.url } : {}),
+      });
       t.log(`cluster up in ${Date.now() - started} ms, proxy ${cluster.proxy.url}`);
       const c = cluster;
       let workloadDone = false;
@@ -169,13 +179,22 @@ if (skip) {
         }),
         fault === 'kills' ? killLoop() : server ? outageLoop(server) : Promise.resolve(),
       ]);
-      t.log(`workload: ${record.operations} operations, ${record.intents.size} intents, ${record.disputes.size} disputes, ${record.settlements.size} settlements in ${Date.now() - workloadStarted} ms`);
+      t.log(
+        `workload: ${record.operations} operations, ${record.intents.size} intents, ${record.disputes.size} disputes, ${record.settlements.size} settlements in ${Date.now() - workloadStarted} ms`,
+      );
       if (faultLog.length > 0) t.log(`faults: ${faultLog.join('; ')}`);
-      t.log(`proxy: ${JSON.stringify(c.proxy.stats)}; statuses the clients saw: ${JSON.stringify(c.proxy.statuses)}, errors ${JSON.stringify(c.proxy.errorCodes)}`);
-      for (const outage of outages) t.log(`outage (${outage.signal}, ${outage.downMs} ms): readiness 503 per API ${JSON.stringify(outage.notReady)}, ready again after ${JSON.stringify(outage.readyAgainMs)} ms`);
+      t.log(
+        `proxy: ${JSON.stringify(c.proxy.stats)}; statuses the clients saw: ${JSON.stringify(c.proxy.statuses)}, errors ${JSON.stringify(c.proxy.errorCodes)}`,
+      );
+      for (const outage of outages)
+        t.log(
+          `outage (${outage.signal}, ${outage.downMs} ms): readiness 503 per API ${JSON.stringify(outage.notReady)}, ready again after ${JSON.stringify(outage.readyAgainMs)} ms`,
+        );
       const checksStarted = Date.now();
       const checks = await afterChecks(c, record);
-      t.log(`after-checks: ${checks.intents} intents, ${checks.events} events, ${checks.deliveries} deliveries in ${Date.now() - checksStarted} ms; total ${Date.now() - started} ms`);
+      t.log(
+        `after-checks: ${checks.intents} intents, ${checks.events} events, ${checks.deliveries} deliveries in ${Date.now() - checksStarted} ms; total ${Date.now() - started} ms`,
+      );
       t.deepEqual(record.errors, [], `the client saw errors (${replay})`);
       t.deepEqual(checks.problems, [], `broken promises (${replay})`);
       t.true(record.intents.size > 0 && checks.events > 0, `the workload did something (${replay})`);
@@ -187,18 +206,34 @@ if (skip) {
         t.deepEqual(c.proxy.badUnavailable, [], `503s without Retry-After or the api_error envelope (${replay})`);
         t.true((c.proxy.statuses[503] ?? 0) > 0, `the clients saw the outage as 503s (${replay})`);
         for (const outage of outages) {
-          t.deepEqual(outage.notReady, c.apiUrls.map(() => true), `every API's readiness turned 503 during the outage (${replay})`);
-          t.false(outage.readyAgainMs.includes(undefined), `every API was ready again within 30 s of the restart: ${JSON.stringify(outage.readyAgainMs)} (${replay})`);
+          t.deepEqual(
+            outage.notReady,
+            c.apiUrls.map(() => true),
+            `every API's readiness turned 503 during the outage (${replay})`,
+          );
+          t.false(
+            outage.readyAgainMs.includes(undefined),
+            `every API was ready again within 30 s of the restart: ${JSON.stringify(outage.readyAgainMs)} (${replay})`,
+          );
           t.is(outage.probe, undefined, `probes during the outage (${replay})`);
         }
         // Recovered on their own: the processes that started are the ones that finished.
-        for (const slot of [...c.apis, ...c.workers]) t.true(slot.current?.running() === true && slot.kills === 0, `${slot.name} ran through the outage without a restart`);
+        for (const slot of [...c.apis, ...c.workers])
+          t.true(slot.current?.running() === true && slot.kills === 0, `${slot.name} ran through the outage without a restart`);
       }
     } catch (error) {
       t.log(replay);
       throw error;
     } finally {
-      if (cluster && !t.passed) t.log(cluster.logs().split('\n').filter((line) => line.startsWith('---') || /"level":(40|50|60)/.test(line)).slice(-80).join('\n'));
+      if (cluster && !t.passed)
+        t.log(
+          cluster
+            .logs()
+            .split('\n')
+            .filter((line) => line.startsWith('---') || /"level":(40|50|60)/.test(line))
+            .slice(-80)
+            .join('\n'),
+        );
       if (server && !t.passed) t.log(`--- ${server.name} ---\n${server.log().split('\n').slice(-30).join('\n')}`);
       await cluster?.close();
       await server?.close();
@@ -214,8 +249,9 @@ if (skip) {
       t.pass();
     });
   } else {
-    test.serial('MariaDB restarted mid-workload (SIGTERM or SIGKILL, a few seconds down): 503 with Retry-After meanwhile, everything recovers, the same promises hold', (t) =>
-      run(t, 'mariadb'),
+    test.serial(
+      'MariaDB restarted mid-workload (SIGTERM or SIGKILL, a few seconds down): 503 with Retry-After meanwhile, everything recovers, the same promises hold',
+      (t) => run(t, 'mariadb'),
     );
     test.serial('Redis down for 10 s mid-workload: 503 with Retry-After meanwhile, everything recovers, the same promises hold', (t) => run(t, 'redis'));
   }

@@ -8,7 +8,9 @@ import { startRoundRobinProxy, type RoundRobinProxy } from './proxy';
 /** Why the cluster tests cannot run here, or undefined when they can. */
 export function clusterSkipReason(): string | undefined {
   const missing = ['PAYMENTS_TEST_DATABASE_URL', 'PAYMENTS_TEST_REDIS_URL'].filter((name) => !process.env[name]);
-  return missing.length === 0 ? undefined : `test/cluster needs MariaDB and Redis: set ${missing.join(' and ')} (e.g. mysql://root@127.0.0.1:3306/test, redis://127.0.0.1:6379)`;
+  return missing.length === 0
+    ? undefined
+    : `test/cluster needs MariaDB and Redis: set ${missing.join(' and ')} (e.g. mysql://root@127.0.0.1:3306/test, redis://127.0.0.1:6379)`;
 }
 
 /** One slot of the cluster: the process running in it now, restartable after a kill. */
@@ -81,7 +83,18 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       PAYMENTS_METRICS_PORT: '0',
     };
 
-    const admin = await runAdmin(env, ['merchant', 'create', '--name', 'Cluster', '--email', `cluster-${Date.now()}-${randomBytes(3).toString('hex')}@example.com`, '--password', 'a long enough password', '--schedule', 'manual']);
+    const admin = await runAdmin(env, [
+      'merchant',
+      'create',
+      '--name',
+      'Cluster',
+      '--email',
+      `cluster-${Date.now()}-${randomBytes(3).toString('hex')}@example.com`,
+      '--password',
+      'a long enough password',
+      '--schedule',
+      'manual',
+    ]);
     if (admin.code !== 0) throw new Error(`merchant create failed: ${admin.stderr}`);
     const created: unknown = JSON.parse(admin.stdout);
     const merchantId = textAt(created, 'merchant', 'id');

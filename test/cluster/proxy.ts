@@ -72,7 +72,8 @@ export async function startRoundRobinProxy(upstreamPorts: readonly number[]): Pr
           { host: '127.0.0.1', port: upstreamPorts[index], method: req.method, path: req.url, headers: { ...req.headers, connection: 'close' }, agent: false },
           (answer) => {
             saw(answer.statusCode ?? 502);
-            if ((answer.statusCode ?? 502) >= 500 && answer.statusCode !== 503 && serverErrors.length < 50) serverErrors.push(`${answer.statusCode} ${req.method} ${req.url}`);
+            if ((answer.statusCode ?? 502) >= 500 && answer.statusCode !== 503 && serverErrors.length < 50)
+              serverErrors.push(`${answer.statusCode} ${req.method} ${req.url}`);
             if ((answer.statusCode ?? 0) >= 400) {
               const parts: Buffer[] = [];
               answer.on('data', (chunk: Buffer) => parts.push(chunk));
@@ -86,7 +87,8 @@ export async function startRoundRobinProxy(upstreamPorts: readonly number[]): Pr
                 const label = `${answer.statusCode} ${String(code)}`;
                 errorCodes[label] = (errorCodes[label] ?? 0) + 1;
                 const retryAfter = answer.headers['retry-after'];
-                if (answer.statusCode === 503 && (code !== 'api_error' || !retryAfter || !/^\d+$/.test(String(retryAfter))) && badUnavailable.length < 50) badUnavailable.push(`${req.method} ${req.url}: code ${String(code)}, Retry-After ${String(retryAfter)}`);
+                if (answer.statusCode === 503 && (code !== 'api_error' || !retryAfter || !/^\d+$/.test(String(retryAfter))) && badUnavailable.length < 50)
+                  badUnavailable.push(`${req.method} ${req.url}: code ${String(code)}, Retry-After ${String(retryAfter)}`);
               });
             }
             res.writeHead(answer.statusCode ?? 502, answer.headers);
@@ -114,7 +116,9 @@ export async function startRoundRobinProxy(upstreamPorts: readonly number[]): Pr
           }
           stats.failed += 1;
           saw(502);
-          res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'api_error', message: `upstream failed: ${error.code ?? error.message}` } }));
+          res
+            .writeHead(502, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ error: { code: 'api_error', message: `upstream failed: ${error.code ?? error.message}` } }));
         });
         stats.forwarded += 1;
         upstream.end(body);

@@ -104,7 +104,10 @@ export async function startPrivateMariaDb(): Promise<PrivateServer> {
   const user = asRoot ? ['--user=mysql'] : [];
   const datadir = join(dir, 'data');
   try {
-    execFileSync('mariadb-install-db', ['--no-defaults', `--datadir=${datadir}`, ...user, '--auth-root-authentication-method=normal', '--skip-test-db'], { stdio: 'pipe', timeout: 60_000 });
+    execFileSync('mariadb-install-db', ['--no-defaults', `--datadir=${datadir}`, ...user, '--auth-root-authentication-method=normal', '--skip-test-db'], {
+      stdio: 'pipe',
+      timeout: 60_000,
+    });
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
     const stderr: unknown = typeof error === 'object' && error !== null && 'stderr' in error ? error.stderr : undefined;
@@ -162,7 +165,15 @@ export async function startPrivateRedis(): Promise<PrivateServer> {
  * Starts `command` and hands it out as a PrivateServer: stoppable with either signal, started again
  * with the same arguments (so the same port and data), and removed with its directory on close.
  */
-async function supervise(spec: { name: string; command: string; args: string[]; port: number; url: string; dir: string; answers: () => Promise<boolean> }): Promise<PrivateServer> {
+async function supervise(spec: {
+  name: string;
+  command: string;
+  args: string[];
+  port: number;
+  url: string;
+  dir: string;
+  answers: () => Promise<boolean>;
+}): Promise<PrivateServer> {
   const state: Supervised = { child: undefined, output: '', exited: undefined };
   const start = async (): Promise<void> => {
     launch(state, spec.command, spec.args);

@@ -110,7 +110,8 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRec
           // Release the funds so a settlement can take them.
           // A killed worker holds the simulator job's lock for up to 60 s: wait it out.
           const settled = await waitFor(intent.id, ['channel_settled'], 75_000);
-          if (settled.status === 'channel_settled') await op(() => payments.testHelpers.paymentIntents.advance(intent.id, { clock: 'release' }, { idempotencyKey: key(index, 'release') }));
+          if (settled.status === 'channel_settled')
+            await op(() => payments.testHelpers.paymentIntents.advance(intent.id, { clock: 'release' }, { idempotencyKey: key(index, 'release') }));
         }
         return;
       }
@@ -118,13 +119,25 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRec
         const codes = ['insufficient_funds', 'payer_cancelled', 'risk_blocked'];
         const intent = await createIntent(index, kind, amountOf(r[0]), ['failed'], replay);
         await attempt(index, intent.id, replay);
-        await op(() => payments.testHelpers.paymentIntents.simulate(intent.id, { outcome: 'failed', failure_code: codes[Math.floor(r[1] * codes.length)] }, { idempotencyKey: key(index, 'simulate') }));
+        await op(() =>
+          payments.testHelpers.paymentIntents.simulate(
+            intent.id,
+            { outcome: 'failed', failure_code: codes[Math.floor(r[1] * codes.length)] },
+            { idempotencyKey: key(index, 'simulate') },
+          ),
+        );
         return;
       }
       case 'magic': {
         // The worker reports these on its next tick: no simulate call, the callback still flows.
         const paid = r[1] < 0.5;
-        const intent = await createIntent(index, kind, (Math.floor(r[0] * 900) + 10) * 100 + (paid ? 1 : 2), paid ? ['succeeded', 'channel_settled'] : ['failed'], replay);
+        const intent = await createIntent(
+          index,
+          kind,
+          (Math.floor(r[0] * 900) + 10) * 100 + (paid ? 1 : 2),
+          paid ? ['succeeded', 'channel_settled'] : ['failed'],
+          replay,
+        );
         await attempt(index, intent.id, replay);
         return;
       }
@@ -154,10 +167,23 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRec
         if (!disputeId) throw new Error(`no dispute listed for ${intent.id} after dispute_opened`);
         const entry = { intent: intent.id, ruled: false };
         record.disputes.set(disputeId, entry);
-        if (r[1] < 0.6) await op(() => payments.disputes.submitEvidence(disputeId, { evidence: { receipt: `https://shop.example.com/r/${index}` } }, { idempotencyKey: key(index, 'evidence') }));
+        if (r[1] < 0.6)
+          await op(() =>
+            payments.disputes.submitEvidence(
+              disputeId,
+              { evidence: { receipt: `https://shop.example.com/r/${index}` } },
+              { idempotencyKey: key(index, 'evidence') },
+            ),
+          );
         if (r[2] < 0.8) {
           try {
-            await op(() => payments.testHelpers.paymentIntents.simulate(intent.id, { outcome: r[2] < 0.4 ? 'dispute_won' : 'dispute_lost' }, { idempotencyKey: key(index, 'ruling') }));
+            await op(() =>
+              payments.testHelpers.paymentIntents.simulate(
+                intent.id,
+                { outcome: r[2] < 0.4 ? 'dispute_won' : 'dispute_lost' },
+                { idempotencyKey: key(index, 'ruling') },
+              ),
+            );
           } catch (error) {
             // Evidence may have had the simulator rule already.
             if (!(error instanceof ConflictError)) throw error;

@@ -44,7 +44,7 @@ export function apiKeyRepositoryContract(adapter: StorageAdapter): void {
     t.false(read !== undefined && 'revokedAt' in read.key);
   });
 
-  test(title('listActive is the merchant\'s keys that are not revoked, newest first, both modes'), async (t) => {
+  test(title("listActive is the merchant's keys that are not revoked, newest first, both modes"), async (t) => {
     const { apiKeys } = storage();
     const merchantId = ids.merchant();
     const older = anApiKey({ merchantId });
@@ -54,7 +54,7 @@ export function apiKeyRepositoryContract(adapter: StorageAdapter): void {
     t.deepEqual(await apiKeys.listActive(merchantId), [live, older]);
   });
 
-  test(title('findById and revoke reach the merchant\'s own key only; the first revocation time stays'), async (t) => {
+  test(title("findById and revoke reach the merchant's own key only; the first revocation time stays"), async (t) => {
     const { apiKeys, merchants } = storage();
     const merchant = aMerchant();
     await merchants.insert(merchant);

@@ -76,7 +76,9 @@ export function disputeRepositoryContract(adapter: StorageAdapter): void {
     await t.notThrowsAsync(disputes.insert(liveDispute));
     t.is((await disputes.findByChannelDisputeId(testDispute.channel, 'test', testDispute.channelDisputeId))?.id, testDispute.id);
     t.is((await disputes.findByChannelDisputeId(testDispute.channel, 'live', testDispute.channelDisputeId))?.id, liveDispute.id);
-    const again = await t.throwsAsync(disputes.insert(aDispute(aScope('live'), { channel: liveDispute.channel, channelDisputeId: liveDispute.channelDisputeId })));
+    const again = await t.throwsAsync(
+      disputes.insert(aDispute(aScope('live'), { channel: liveDispute.channel, channelDisputeId: liveDispute.channelDisputeId })),
+    );
     t.like(again, { code: 'dispute_exists', category: 'conflict' });
   });
 
@@ -136,13 +138,25 @@ export function disputeRepositoryContract(adapter: StorageAdapter): void {
     const foreign = aDispute(aScope());
     await disputes.insert(foreign);
     const page = await disputes.list(scope, {}, { limit: 2 });
-    t.deepEqual(page.data.map((d) => d.id), [made[4].id, made[3].id]);
+    t.deepEqual(
+      page.data.map((d) => d.id),
+      [made[4].id, made[3].id],
+    );
     t.true(page.hasMore);
     const rest = await disputes.list(scope, {}, { limit: 10, startingAfter: made[3].id });
-    t.deepEqual(rest.data.map((d) => d.id), [made[2].id, made[1].id, made[0].id]);
+    t.deepEqual(
+      rest.data.map((d) => d.id),
+      [made[2].id, made[1].id, made[0].id],
+    );
     t.false(rest.hasMore);
-    t.deepEqual((await disputes.list(scope, { status: 'opened' }, { limit: 10 })).data.map((d) => d.id), [made[4].id, made[0].id]);
-    t.deepEqual((await disputes.list(scope, { status: 'opened' }, { limit: 10, startingAfter: made[3].id })).data.map((d) => d.id), [made[0].id]);
+    t.deepEqual(
+      (await disputes.list(scope, { status: 'opened' }, { limit: 10 })).data.map((d) => d.id),
+      [made[4].id, made[0].id],
+    );
+    t.deepEqual(
+      (await disputes.list(scope, { status: 'opened' }, { limit: 10, startingAfter: made[3].id })).data.map((d) => d.id),
+      [made[0].id],
+    );
     const error = await t.throwsAsync(disputes.list(scope, {}, { limit: 10, startingAfter: foreign.id }));
     t.like(error, { code: 'invalid_parameter', param: 'starting_after' });
   });

@@ -26,7 +26,8 @@ if (redisTestUrl !== undefined) {
     const counters = [new RedisFailureCounter(redis.shared(), { keyPrefix }), new RedisFailureCounter(await connect(), { keyPrefix })];
     const now = new Date('2026-09-01T00:00:00Z');
     await Promise.all(Array.from({ length: 10 }, (_, i) => counters[i % 2].record('shared', now, SIGN_IN_FAILURE_WINDOW)));
-    for (const counter of counters) t.deepEqual(await counter.check('shared', now, SIGN_IN_FAILURE_WINDOW), { failures: 10, blockedForMs: SIGN_IN_FAILURE_WINDOW.windowMs });
+    for (const counter of counters)
+      t.deepEqual(await counter.check('shared', now, SIGN_IN_FAILURE_WINDOW), { failures: 10, blockedForMs: SIGN_IN_FAILURE_WINDOW.windowMs });
   });
 
   test('redis: a burst of reserves from processes on separate connections gets at most limit slots in all', async (t) => {
@@ -48,7 +49,9 @@ if (redisTestUrl !== undefined) {
   test('redis: a closed client fails with CoreError unavailable, not a driver error', async (t) => {
     const client = await connect();
     await disconnectRedis(client);
-    const error = await t.throwsAsync(new RedisFailureCounter(client, { keyPrefix }).record('closed', new Date(), SIGN_IN_FAILURE_WINDOW), { instanceOf: CoreError });
+    const error = await t.throwsAsync(new RedisFailureCounter(client, { keyPrefix }).record('closed', new Date(), SIGN_IN_FAILURE_WINDOW), {
+      instanceOf: CoreError,
+    });
     t.is(error?.category, 'unavailable');
   });
 }

@@ -203,7 +203,11 @@ export function idempotencyStoreContract(adapter: StorageAdapter): void {
       const claim = claimOf(await idempotency.claim(request(scope, { now: at(2) })));
       t.true(await idempotency.complete(claim, { status: 201, body: 'one commit' }, at(3)));
     });
-    t.deepEqual(await idempotency.claim(request(scope, { now: at(4) })), { outcome: 'completed', fingerprint: 'fp-A', response: { status: 201, body: 'one commit' } });
+    t.deepEqual(await idempotency.claim(request(scope, { now: at(4) })), {
+      outcome: 'completed',
+      fingerprint: 'fp-A',
+      response: { status: 201, body: 'one commit' },
+    });
   });
 
   // Two open transactions at once need a server: the embedded adapters run one at a time.
@@ -229,7 +233,11 @@ export function idempotencyStoreContract(adapter: StorageAdapter): void {
       t.deepEqual(outcomes, [{ outcome: 'in_flight' }, { outcome: 'in_flight' }]);
       letGo();
       await owner;
-      t.deepEqual(await idempotency.claim(request(scope, { now: at(6) })), { outcome: 'completed', fingerprint: 'fp-A', response: { status: 201, body: 'owner' } });
+      t.deepEqual(await idempotency.claim(request(scope, { now: at(6) })), {
+        outcome: 'completed',
+        fingerprint: 'fp-A',
+        response: { status: 201, body: 'owner' },
+      });
     });
   }
 

@@ -35,11 +35,15 @@ export function jobItemFailuresContract(adapter: StorageAdapter): void {
       const { errorMessage: _dropped, ...withoutMessage } = second;
       void _dropped;
       await jobItemFailures.save(withoutMessage);
-      t.deepEqual(await jobItemFailures.forJob('report-channel-settlements', 'test'), [withoutMessage], 'one record per job and item; no message when none is given');
+      t.deepEqual(
+        await jobItemFailures.forJob('report-channel-settlements', 'test'),
+        [withoutMessage],
+        'one record per job and item; no message when none is given',
+      );
     });
   });
 
-  test(title('clear forgets one job\'s record of an item, not another job\'s'), async (t) => {
+  test(title("clear forgets one job's record of an item, not another job's"), async (t) => {
     await withOwnStorage(adapter, async ({ jobItemFailures }) => {
       await jobItemFailures.save(aFailure());
       await jobItemFailures.save(aFailure({ job: 'release-funds' }));
@@ -55,8 +59,14 @@ export function jobItemFailuresContract(adapter: StorageAdapter): void {
       await jobItemFailures.save(aFailure({ itemId: 'pi_B', lastFailedAt: at(3), nextTryAt: at(100) }));
       await jobItemFailures.save(aFailure({ itemId: 'pi_C', lastFailedAt: at(2), nextTryAt: at(5) }));
       await jobItemFailures.save(aFailure({ job: 'pay-settlements', lane: 'live', itemId: 'st_D', lastFailedAt: at(0), nextTryAt: at(100) }));
-      t.deepEqual((await jobItemFailures.list(10)).map((f) => f.itemId), ['pi_B', 'pi_C', 'pi_A', 'st_D']);
-      t.deepEqual((await jobItemFailures.list(2)).map((f) => f.itemId), ['pi_B', 'pi_C']);
+      t.deepEqual(
+        (await jobItemFailures.list(10)).map((f) => f.itemId),
+        ['pi_B', 'pi_C', 'pi_A', 'st_D'],
+      );
+      t.deepEqual(
+        (await jobItemFailures.list(2)).map((f) => f.itemId),
+        ['pi_B', 'pi_C'],
+      );
       const waiting = (await jobItemFailures.countWaiting(at(10))).sort((a, b) => a.job.localeCompare(b.job));
       t.deepEqual(waiting, [
         { job: 'pay-settlements', lane: 'live', count: 1 },

@@ -44,7 +44,10 @@ export function ledgerContract(adapter: StorageAdapter): void {
     const payment = aPayment(scope, 1_000, 10);
     const results = await Promise.all(Array.from({ length: 20 }, () => uow.run(() => ledger.post(paymentPosting(payment, T0)))));
     t.is(results.filter(Boolean).length, 1);
-    t.deepEqual((await ledger.balances(scope)).map((row) => row.balance), [1_000n]);
+    t.deepEqual(
+      (await ledger.balances(scope)).map((row) => row.balance),
+      [1_000n],
+    );
   });
 
   test(title("a merchant's balances list only its own accounts of the mode"), async (t) => {
@@ -54,7 +57,10 @@ export function ledgerContract(adapter: StorageAdapter): void {
     await ledger.post(paymentPosting(aPayment(aScope('test'), 500, 5), T0));
     await ledger.post(paymentPosting(aPayment({ ...scope, mode: 'live' }, 700, 7), T0));
     const rows = await ledger.balances(scope);
-    t.deepEqual(rows.map((row) => [row.account, row.balance]), [[merchantAccount(scope, 'pending', 'THB'), 100n]]);
+    t.deepEqual(
+      rows.map((row) => [row.account, row.balance]),
+      [[merchantAccount(scope, 'pending', 'THB'), 100n]],
+    );
   });
 
   test(title('a posting that throws with its unit of work leaves no trace'), async (t) => {
@@ -77,7 +83,9 @@ export function ledgerContract(adapter: StorageAdapter): void {
     const payment = aPayment(scope, 2_000, 0);
     await ledger.post(paymentPosting(payment, T0));
     await ledger.post(releasePosting(payment, T0));
-    await ledger.post(settlementCreatedPosting({ settlementId: `st_${payment.id.slice(3, 10).toUpperCase()}`, scope, amount: { amount: 1_500, currency: 'THB' } }, T0));
+    await ledger.post(
+      settlementCreatedPosting({ settlementId: `st_${payment.id.slice(3, 10).toUpperCase()}`, scope, amount: { amount: 1_500, currency: 'THB' } }, T0),
+    );
     t.is(await uow.run(() => ledger.balanceForUpdate(merchantAccount(scope, 'available', 'THB'))), 500n);
     t.is(await uow.run(() => ledger.balanceForUpdate(merchantAccount(scope, 'available', 'SGD'))), 0n);
   });
@@ -132,7 +140,10 @@ export function ledgerContract(adapter: StorageAdapter): void {
       await corruptBalance(ledger, drift);
       const broken = await new VerifyLedger({ ledger }).execute({ limit: 10 });
       t.false(broken.ok);
-      t.deepEqual(broken.breaks.map((item) => [item.kind, item.subject]), [['balance_mismatch', drift]]);
+      t.deepEqual(
+        broken.breaks.map((item) => [item.kind, item.subject]),
+        [['balance_mismatch', drift]],
+      );
 
       t.true((await ledger.rebuildBalances()) > 0);
       t.true((await new VerifyLedger({ ledger }).execute({ limit: 10 })).ok);
@@ -142,7 +153,10 @@ export function ledgerContract(adapter: StorageAdapter): void {
 
 /** Adds 1 to a balance row without a journal entry, through the adapter's own storage. */
 async function corruptBalance(ledger: object, account: string): Promise<void> {
-  const candidate = ledger as { store?: { tables: { ledgerBalances: Map<string, { balance: bigint }> } }; context?: { knex: (table: string) => { where: (w: object) => { increment: (c: string, n: number) => Promise<unknown> } } } };
+  const candidate = ledger as {
+    store?: { tables: { ledgerBalances: Map<string, { balance: bigint }> } };
+    context?: { knex: (table: string) => { where: (w: object) => { increment: (c: string, n: number) => Promise<unknown> } } };
+  };
   if (candidate.store) {
     const row = candidate.store.tables.ledgerBalances.get(account);
     if (row) row.balance += 1n;

@@ -52,8 +52,7 @@ export function lockManagerContract(name: string, create: () => LockManager): vo
     let enterB!: () => void;
     const aEntered = new Promise<void>((resolve) => (enterA = resolve));
     const bEntered = new Promise<void>((resolve) => (enterB = resolve));
-    const meet = (other: Promise<void>): Promise<string> =>
-      Promise.race([other.then(() => 'met'), sleep(1_000).then(() => 'alone')]);
+    const meet = (other: Promise<void>): Promise<string> => Promise.race([other.then(() => 'met'), sleep(1_000).then(() => 'alone')]);
     const [a, b] = await Promise.all([
       locks.withLock(uniqueKey('parallel-a'), 2_000, async () => {
         enterA();

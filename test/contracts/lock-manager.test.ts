@@ -55,7 +55,10 @@ if (redisTestUrl !== undefined) {
     const client = await connect();
     await disconnectRedis(client);
     const locks = new RedisLockManager(client, { keyPrefix });
-    const error = await t.throwsAsync(locks.withLock('closed', 1_000, async () => 'never'), { instanceOf: CoreError });
+    const error = await t.throwsAsync(
+      locks.withLock('closed', 1_000, async () => 'never'),
+      { instanceOf: CoreError },
+    );
     t.is(error?.category, 'unavailable');
   });
 
@@ -69,7 +72,10 @@ if (redisTestUrl !== undefined) {
 
     await relay.cut();
     const started = Date.now();
-    const down = await t.throwsAsync(locks.withLock('relay', 1_000, async () => 'never'), { instanceOf: CoreError });
+    const down = await t.throwsAsync(
+      locks.withLock('relay', 1_000, async () => 'never'),
+      { instanceOf: CoreError },
+    );
     t.is(down?.category, 'unavailable');
     t.true(down?.cause instanceof Error, 'the driver error is kept as the cause');
     t.true(Date.now() - started < 250, `failed after ${Date.now() - started} ms`);
@@ -87,7 +93,10 @@ if (redisTestUrl !== undefined) {
     const locks = new RedisLockManager(client, { keyPrefix, commandTimeoutMs: 150 });
     relay.blackhole();
     const started = Date.now();
-    const error = await t.throwsAsync(locks.withLock('silent', 1_000, async () => 'never'), { instanceOf: CoreError });
+    const error = await t.throwsAsync(
+      locks.withLock('silent', 1_000, async () => 'never'),
+      { instanceOf: CoreError },
+    );
     const elapsed = Date.now() - started;
     t.is(error?.category, 'unavailable');
     t.true(elapsed >= 140 && elapsed < 1_000, `failed after ${elapsed} ms`);

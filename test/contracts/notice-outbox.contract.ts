@@ -9,11 +9,14 @@ export function noticeOutboxContract(adapter: StorageAdapter): void {
   const storage = sharedStorage(adapter);
   const title = (what: string): string => `${adapter.name} NoticeOutbox: ${what}`;
 
-  test(title('a notice reads back field for field; the merchant\'s list is newest first'), async (t) => {
+  test(title("a notice reads back field for field; the merchant's list is newest first"), async (t) => {
     const { notices } = storage();
     const merchantId = ids.merchant();
     const first = aNotice(merchantId);
-    const second = aNotice(merchantId, { kind: 'payout_destination.default_changed', details: { destination: 'pd_x', hold_until: '2026-09-02T00:00:00.000Z' } });
+    const second = aNotice(merchantId, {
+      kind: 'payout_destination.default_changed',
+      details: { destination: 'pd_x', hold_until: '2026-09-02T00:00:00.000Z' },
+    });
     await notices.append(first);
     await notices.append(second);
     await notices.append(aNotice());
@@ -27,11 +30,17 @@ export function noticeOutboxContract(adapter: StorageAdapter): void {
     await withOwnStorage(adapter, async ({ notices }) => {
       const batch = [aNotice(), aNotice(), aNotice()];
       for (const notice of batch) await notices.append(notice);
-      t.deepEqual((await notices.pending(2)).map((n) => n.id), [batch[0]?.id, batch[1]?.id]);
+      t.deepEqual(
+        (await notices.pending(2)).map((n) => n.id),
+        [batch[0]?.id, batch[1]?.id],
+      );
       t.true(await notices.markSent(batch[0]?.id, later(1000)));
       t.false(await notices.markSent(batch[0]?.id, later(2000)), 'already sent');
       t.false(await notices.markSent('ntc_UNKNOWN', later(2000)));
-      t.deepEqual((await notices.pending(10)).map((n) => n.id), [batch[1]?.id, batch[2]?.id]);
+      t.deepEqual(
+        (await notices.pending(10)).map((n) => n.id),
+        [batch[1]?.id, batch[2]?.id],
+      );
       const [sent] = await notices.listForMerchant(batch[0]?.merchantId, 1);
       t.deepEqual(sent?.sentAt, later(1000), 'the first time stays');
     });

@@ -64,7 +64,11 @@ export function paymentAttemptRepositoryContract(adapter: StorageAdapter): void 
   test(title('listDuplicates lists the duplicates of every merchant and mode, latest success first, up to the limit'), async (t) => {
     await withOwnStorage(adapter, async ({ attempts }) => {
       const made: PaymentAttempt[] = [];
-      for (const [scope, second] of [[aScope('test'), 30], [aScope('live'), 50], [aScope('test'), 40]] as const) {
+      for (const [scope, second] of [
+        [aScope('test'), 30],
+        [aScope('live'), 50],
+        [aScope('test'), 40],
+      ] as const) {
         const intentId = ids.paymentIntent();
         const paying = anAttempt(scope, intentId, { status: 'succeeded', succeededAt: at(second - 5) });
         const duplicate = anAttempt(scope, intentId, { status: 'succeeded', succeededAt: at(second), duplicateOf: paying.id });

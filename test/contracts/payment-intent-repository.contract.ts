@@ -77,7 +77,11 @@ export function paymentIntentRepositoryContract(adapter: StorageAdapter): void {
     await t.notThrowsAsync(intents.insert(aPaymentIntent(aScope('live', scope.merchantId), { merchantOrderId: 'ORDER-1001' })), 'the same id in live');
     await t.notThrowsAsync(intents.insert(aPaymentIntent(aScope('test'), { merchantOrderId: 'ORDER-1001' })), 'the same id for another merchant');
     const page = await intents.list(scope, { merchantOrderId: 'ORDER-1001' }, { limit: 10 });
-    t.deepEqual(page.data.map((intent) => intent.id), [first.id], 'the refused insert left nothing behind');
+    t.deepEqual(
+      page.data.map((intent) => intent.id),
+      [first.id],
+      'the refused insert left nothing behind',
+    );
   });
 
   test(title('merchant_order_id compares case-sensitively'), async (t) => {
@@ -88,7 +92,10 @@ export function paymentIntentRepositoryContract(adapter: StorageAdapter): void {
     const lowest = aPaymentIntent(scope, { merchantOrderId: 'order-abc' });
     for (const intent of [upper, lower, lowest]) await intents.insert(intent);
     const page = await intents.list(scope, { merchantOrderId: 'order-abc' }, { limit: 10 });
-    t.deepEqual(page.data.map((intent) => intent.id), [lowest.id]);
+    t.deepEqual(
+      page.data.map((intent) => intent.id),
+      [lowest.id],
+    );
   });
 
   test(title("another merchant's or mode's intent is invisible to findById"), async (t) => {
@@ -136,9 +143,7 @@ export function paymentIntentRepositoryContract(adapter: StorageAdapter): void {
     const scope = aScope();
     const intent = aPaymentIntent(scope);
     await intents.insert(intent);
-    const results = await Promise.allSettled(
-      Array.from({ length: 10 }, (_, i) => intents.update({ ...intent, description: `writer ${i}` })),
-    );
+    const results = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => intents.update({ ...intent, description: `writer ${i}` })));
     const won = results.filter((result) => result.status === 'fulfilled');
     t.is(won.length, 1);
     for (const result of results) {
@@ -165,13 +170,22 @@ export function paymentIntentRepositoryContract(adapter: StorageAdapter): void {
     const [i1, i2, i3, i4, i5] = made.map((intent) => intent.id);
 
     const first = await intents.list(scope, {}, { limit: 2 });
-    t.deepEqual(first.data.map((intent) => intent.id), [i5, i4]);
+    t.deepEqual(
+      first.data.map((intent) => intent.id),
+      [i5, i4],
+    );
     t.true(first.hasMore);
     const second = await intents.list(scope, {}, { limit: 2, startingAfter: i4 });
-    t.deepEqual(second.data.map((intent) => intent.id), [i3, i2]);
+    t.deepEqual(
+      second.data.map((intent) => intent.id),
+      [i3, i2],
+    );
     t.true(second.hasMore);
     const last = await intents.list(scope, {}, { limit: 2, startingAfter: i2 });
-    t.deepEqual(last.data.map((intent) => intent.id), [i1]);
+    t.deepEqual(
+      last.data.map((intent) => intent.id),
+      [i1],
+    );
     t.false(last.hasMore);
     const exact = await intents.list(scope, {}, { limit: 5 });
     t.is(exact.data.length, 5);
@@ -208,7 +222,10 @@ export function paymentIntentRepositoryContract(adapter: StorageAdapter): void {
     await insertMany(intents, aScope('live', scope.merchantId), 2);
     await insertMany(intents, aScope('test'), 2);
     const page = await intents.list(scope, {}, { limit: 10 });
-    t.deepEqual(page.data.map((intent) => intent.id), [mine[1]?.id, mine[0]?.id]);
+    t.deepEqual(
+      page.data.map((intent) => intent.id),
+      [mine[1]?.id, mine[0]?.id],
+    );
     t.false(page.hasMore);
   });
 
@@ -241,9 +258,15 @@ export function paymentIntentRepositoryContract(adapter: StorageAdapter): void {
       for (const intent of [dueLate, dueEarly, dueMiddle, dueNow, notYet, paid, alreadyExpired, canceled]) await intents.insert(intent);
 
       const due = await intents.findDueForExpiry('test', at(5_000), 10);
-      t.deepEqual(due.map((intent) => intent.id), [dueEarly.id, dueMiddle.id, dueLate.id, dueNow.id]);
+      t.deepEqual(
+        due.map((intent) => intent.id),
+        [dueEarly.id, dueMiddle.id, dueLate.id, dueNow.id],
+      );
       t.deepEqual(due[0], dueEarly);
-      t.deepEqual((await intents.findDueForExpiry('test', at(5_000), 2)).map((intent) => intent.id), [dueEarly.id, dueMiddle.id]);
+      t.deepEqual(
+        (await intents.findDueForExpiry('test', at(5_000), 2)).map((intent) => intent.id),
+        [dueEarly.id, dueMiddle.id],
+      );
       t.deepEqual(await intents.findDueForExpiry('test', at(999), 10), []);
     });
   });
@@ -262,9 +285,21 @@ export function paymentIntentRepositoryContract(adapter: StorageAdapter): void {
       }
       for (const mode of ['live', 'test'] as const) {
         const mine = made.get(mode);
-        t.deepEqual((await intents.findDueForExpiry(mode, at(5_000), 10)).map((intent) => intent.id), [mine?.expiring.id], `${mode}: expiry`);
-        t.deepEqual((await intents.findAwaitingChannelSettlement(mode, at(5_000), 10)).map((intent) => intent.id), [mine?.awaiting.id], `${mode}: channel settlement`);
-        t.deepEqual((await intents.findDueForRelease(mode, at(5_000), 10)).map((intent) => intent.id), [mine?.releasable.id], `${mode}: release`);
+        t.deepEqual(
+          (await intents.findDueForExpiry(mode, at(5_000), 10)).map((intent) => intent.id),
+          [mine?.expiring.id],
+          `${mode}: expiry`,
+        );
+        t.deepEqual(
+          (await intents.findAwaitingChannelSettlement(mode, at(5_000), 10)).map((intent) => intent.id),
+          [mine?.awaiting.id],
+          `${mode}: channel settlement`,
+        );
+        t.deepEqual(
+          (await intents.findDueForRelease(mode, at(5_000), 10)).map((intent) => intent.id),
+          [mine?.releasable.id],
+          `${mode}: release`,
+        );
       }
     });
   });
@@ -275,10 +310,21 @@ export function paymentIntentRepositoryContract(adapter: StorageAdapter): void {
       const oldest = aPaymentIntent(scope, { status: 'succeeded', updated: at(0) });
       const newer = aPaymentIntent(scope, { status: 'succeeded', updated: at(100) });
       for (const intent of [oldest, newer]) await intents.insert(intent);
-      t.deepEqual((await intents.findAwaitingChannelSettlement('test', at(1_000), 10)).map((intent) => intent.id), [oldest.id, newer.id]);
+      t.deepEqual(
+        (await intents.findAwaitingChannelSettlement('test', at(1_000), 10)).map((intent) => intent.id),
+        [oldest.id, newer.id],
+      );
       await intents.deferSettlementCheck(oldest.id, at(60_000));
-      t.deepEqual((await intents.findAwaitingChannelSettlement('test', at(1_000), 1)).map((intent) => intent.id), [newer.id], 'the deferred one takes no place in the batch');
-      t.deepEqual((await intents.findAwaitingChannelSettlement('test', at(60_000), 10)).map((intent) => intent.id), [newer.id, oldest.id], 'due again, after the never-asked');
+      t.deepEqual(
+        (await intents.findAwaitingChannelSettlement('test', at(1_000), 1)).map((intent) => intent.id),
+        [newer.id],
+        'the deferred one takes no place in the batch',
+      );
+      t.deepEqual(
+        (await intents.findAwaitingChannelSettlement('test', at(60_000), 10)).map((intent) => intent.id),
+        [newer.id, oldest.id],
+        'due again, after the never-asked',
+      );
       t.deepEqual(await intents.findById(scope, oldest.id), oldest, 'the intent itself is unchanged');
     });
   });

@@ -30,8 +30,14 @@ export function payoutDestinationRepositoryContract(adapter: StorageAdapter): vo
     const second = aPayoutDestination(scope);
     const otherMode = aPayoutDestination({ ...scope, mode: 'live' });
     for (const destination of [first, second, otherMode]) await payoutDestinations.insert(destination);
-    t.deepEqual((await payoutDestinations.list(scope)).map((d) => d.id), [second.id, first.id]);
-    t.deepEqual((await payoutDestinations.list({ ...scope, mode: 'live' })).map((d) => d.id), [otherMode.id]);
+    t.deepEqual(
+      (await payoutDestinations.list(scope)).map((d) => d.id),
+      [second.id, first.id],
+    );
+    t.deepEqual(
+      (await payoutDestinations.list({ ...scope, mode: 'live' })).map((d) => d.id),
+      [otherMode.id],
+    );
     t.deepEqual(await payoutDestinations.list(aScope('test')), []);
   });
 

@@ -58,9 +58,7 @@ test(`${sqlStorageAdapter.name}: ten settlements racing for the same available f
     };
 
     const outcomes = await Promise.allSettled(
-      Array.from({ length: 10 }, () =>
-        storage.uow.run(() => openSettlement(deps, { merchant, scope, trigger: 'manual', releasedBefore: new Date() })),
-      ),
+      Array.from({ length: 10 }, () => storage.uow.run(() => openSettlement(deps, { merchant, scope, trigger: 'manual', releasedBefore: new Date() }))),
     );
     const won = outcomes.filter((o): o is PromiseFulfilledResult<Settlement> => o.status === 'fulfilled').map((o) => o.value);
     const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected').map((o) => o.reason as unknown);
@@ -71,7 +69,10 @@ test(`${sqlStorageAdapter.name}: ten settlements racing for the same available f
     const total = nets.reduce((sum, net) => sum + net, 0);
     t.like(won[0], { payments: 4, amount: { amount: total, currency: 'THB' } });
     for (const intent of intents) t.is((await storage.intents.findById(scope, intent.id))?.settlementId, won[0]?.id);
-    t.deepEqual((await storage.settlements.list(scope, { limit: 20 })).data.map((s) => s.id), [won[0]?.id]);
+    t.deepEqual(
+      (await storage.settlements.list(scope, { limit: 20 })).data.map((s) => s.id),
+      [won[0]?.id],
+    );
     const [available, inTransit] = await storage.uow.run(async () => [
       await storage.ledger.balanceForUpdate(merchantAccount(scope, 'available', 'THB')),
       await storage.ledger.balanceForUpdate(platformAccount('test', 'payouts_in_transit', 'THB')),

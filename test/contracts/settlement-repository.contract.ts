@@ -33,15 +33,17 @@ function aSettlement(scope: AccountScope, overrides: Partial<Settlement> = {}): 
 
 /** A channel-settled intent released at `releasedAt`, as the release timer leaves it. */
 function aReleasedIntent(scope: AccountScope, releasedAt: Date, overrides: Partial<PaymentIntent> = {}): PaymentIntent {
-  return withoutUndefined(aPaymentIntent(scope, {
-    status: 'channel_settled',
-    fee: { amount: 300, currency: 'THB' },
-    net: { amount: 9700, currency: 'THB' },
-    availableAt: releasedAt,
-    releasedAt,
-    expiresAt: undefined,
-    ...overrides,
-  }));
+  return withoutUndefined(
+    aPaymentIntent(scope, {
+      status: 'channel_settled',
+      fee: { amount: 300, currency: 'THB' },
+      net: { amount: 9700, currency: 'THB' },
+      availableAt: releasedAt,
+      releasedAt,
+      expiresAt: undefined,
+      ...overrides,
+    }),
+  );
 }
 
 function aDispute(scope: AccountScope, paymentIntentId: string, status: Dispute['status']): Dispute {
@@ -96,10 +98,16 @@ export function settlementRepositoryContract(adapter: StorageAdapter): void {
     for (const settlement of made) await settlements.insert(settlement);
     await settlements.insert(aSettlement({ ...scope, mode: 'live' }));
     const first = await settlements.list(scope, { limit: 2 });
-    t.deepEqual(first.data.map((s) => s.id), [made[2]?.id, made[1]?.id]);
+    t.deepEqual(
+      first.data.map((s) => s.id),
+      [made[2]?.id, made[1]?.id],
+    );
     t.true(first.hasMore);
     const second = await settlements.list(scope, { limit: 2, startingAfter: made[1]?.id });
-    t.deepEqual(second.data.map((s) => s.id), [made[0]?.id]);
+    t.deepEqual(
+      second.data.map((s) => s.id),
+      [made[0]?.id],
+    );
     t.false(second.hasMore);
     const error = await t.throwsAsync(() => settlements.list(aScope('test'), { limit: 2, startingAfter: made[0]?.id }));
     t.like(error, { code: 'invalid_parameter', param: 'starting_after' });
@@ -174,9 +182,19 @@ export function settlementRepositoryContract(adapter: StorageAdapter): void {
       const live = aSettlement(aScope('live'), { status: 'processing' });
       const livePaid = aSettlement(aScope('live'), { status: 'paid' });
       for (const settlement of [a, live, paid, b, livePaid, failed, c]) await settlements.insert(settlement);
-      t.deepEqual((await settlements.findUnfinished('test', 10)).map((s) => s.id), [a.id, b.id, c.id]);
-      t.deepEqual((await settlements.findUnfinished('test', 2)).map((s) => s.id), [a.id, b.id]);
-      t.deepEqual((await settlements.findUnfinished('live', 10)).map((s) => s.id), [live.id], "the other mode's settlements are not returned");
+      t.deepEqual(
+        (await settlements.findUnfinished('test', 10)).map((s) => s.id),
+        [a.id, b.id, c.id],
+      );
+      t.deepEqual(
+        (await settlements.findUnfinished('test', 2)).map((s) => s.id),
+        [a.id, b.id],
+      );
+      t.deepEqual(
+        (await settlements.findUnfinished('live', 10)).map((s) => s.id),
+        [live.id],
+        "the other mode's settlements are not returned",
+      );
     });
   });
 
@@ -195,14 +213,18 @@ export function settlementRepositoryContract(adapter: StorageAdapter): void {
     const won = aReleasedIntent(scope, at(3 * HOUR));
     const otherMode = aReleasedIntent({ ...scope, mode: 'live' }, at(HOUR));
     const otherMerchant = aReleasedIntent(aScope('test'), at(HOUR));
-    for (const intent of [later, early, tooLate, unreleased, succeeded, covered, opened, review, lost, won, otherMode, otherMerchant]) await intents.insert(intent);
+    for (const intent of [later, early, tooLate, unreleased, succeeded, covered, opened, review, lost, won, otherMode, otherMerchant])
+      await intents.insert(intent);
     await disputes.insert(aDispute(scope, opened.id, 'opened'));
     await disputes.insert(aDispute(scope, review.id, 'under_review'));
     await disputes.insert(aDispute(scope, lost.id, 'lost'));
     await disputes.insert(aDispute(scope, won.id, 'won'));
 
     const found = await settlements.findSettleable(scope, at(3 * HOUR));
-    t.deepEqual(found.map((intent) => intent.id), [early.id, later.id, won.id]);
+    t.deepEqual(
+      found.map((intent) => intent.id),
+      [early.id, later.id, won.id],
+    );
     t.deepEqual(found[0], early, 'the whole intent, as stored');
   });
 
@@ -252,12 +274,24 @@ export function settlementRepositoryContract(adapter: StorageAdapter): void {
         aMerchant({ settlementSchedule: 'daily' }),
       ];
       for (const merchant of made) await merchants.insert(merchant);
-      const scheduled = made.filter((m) => m.settlementSchedule !== 'manual').map((m) => m.id).sort((a, b) => (a < b ? -1 : 1));
+      const scheduled = made
+        .filter((m) => m.settlementSchedule !== 'manual')
+        .map((m) => m.id)
+        .sort((a, b) => (a < b ? -1 : 1));
       const first = await merchants.listBySchedule(['daily', 'weekly', 'monthly'], { limit: 2 });
-      t.deepEqual(first.map((m) => m.id), scheduled.slice(0, 2));
+      t.deepEqual(
+        first.map((m) => m.id),
+        scheduled.slice(0, 2),
+      );
       const rest = await merchants.listBySchedule(['daily', 'weekly', 'monthly'], { afterId: first[1]?.id, limit: 10 });
-      t.deepEqual(rest.map((m) => m.id), scheduled.slice(2));
-      t.deepEqual((await merchants.listBySchedule(['manual'], { limit: 10 })).map((m) => m.id), [made[1]?.id]);
+      t.deepEqual(
+        rest.map((m) => m.id),
+        scheduled.slice(2),
+      );
+      t.deepEqual(
+        (await merchants.listBySchedule(['manual'], { limit: 10 })).map((m) => m.id),
+        [made[1]?.id],
+      );
     });
   });
 
@@ -269,7 +303,10 @@ export function settlementRepositoryContract(adapter: StorageAdapter): void {
       const b = aPayoutDestination(aScope('live'), { status: 'unverified' });
       const testMode = aPayoutDestination(aScope('test'), { status: 'unverified' });
       for (const destination of [a, verified, b, testMode]) await payoutDestinations.insert(destination);
-      t.deepEqual((await payoutDestinations.findUnverified('live', 10)).map((d) => d.id), [a.id, b.id]);
+      t.deepEqual(
+        (await payoutDestinations.findUnverified('live', 10)).map((d) => d.id),
+        [a.id, b.id],
+      );
       t.true(await payoutDestinations.setVerification(scope, a.id, 'verified'));
       t.false(await payoutDestinations.setVerification(scope, a.id, 'rejected'), 'decided already');
       t.false(await payoutDestinations.setVerification(scope, b.id, 'verified'), 'another merchant');

@@ -8,7 +8,7 @@ export function signingKeyRepositoryContract(adapter: StorageAdapter): void {
   const storage = sharedStorage(adapter);
   const title = (what: string): string => `${adapter.name} SigningKeyRepository: ${what}`;
 
-  test(title('keys read back field for field, newest first, the merchant\'s only'), async (t) => {
+  test(title("keys read back field for field, newest first, the merchant's only"), async (t) => {
     const { signingKeys } = storage();
     const merchantId = ids.merchant();
     const older = aSigningKey({ merchantId, name: 'deploy' });

@@ -18,7 +18,9 @@ test(title('of 20 concurrent units of work inserting one merchant_order_id exact
       uow.run(async () => {
         const intent = aPaymentIntent(scope, { merchantOrderId: 'RACE-1' });
         await intents.insert(intent);
-        await events.append(anEvent(scope, { data: { id: intent.id, object: 'payment_intent', status: 'created', merchant: scope.merchantId, mode: scope.mode } }));
+        await events.append(
+          anEvent(scope, { data: { id: intent.id, object: 'payment_intent', status: 'created', merchant: scope.merchantId, mode: scope.mode } }),
+        );
         return intent.id;
       }),
     ),
@@ -32,9 +34,16 @@ test(title('of 20 concurrent units of work inserting one merchant_order_id exact
     }
   }
   const listed = await intents.list(scope, {}, { limit: 100 });
-  t.deepEqual(listed.data.map((intent) => intent.id), committed);
+  t.deepEqual(
+    listed.data.map((intent) => intent.id),
+    committed,
+  );
   const announced = await events.list(scope, { limit: 100 });
-  t.deepEqual(announced.data.map((event) => event.data.id), committed, 'only the winner’s event was kept');
+  t.deepEqual(
+    announced.data.map((event) => event.data.id),
+    committed,
+    'only the winner’s event was kept',
+  );
 });
 
 test(title('concurrent units of work inserting distinct intents all commit'), async (t) => {

@@ -132,7 +132,9 @@ export function unitOfWorkContract(adapter: StorageAdapter): void {
       made.map((intent) =>
         uow.run(async () => {
           await intents.insert(intent);
-          await events.append(anEvent(scope, { data: { id: intent.id, object: 'payment_intent', status: 'created', merchant: scope.merchantId, mode: scope.mode } }));
+          await events.append(
+            anEvent(scope, { data: { id: intent.id, object: 'payment_intent', status: 'created', merchant: scope.merchantId, mode: scope.mode } }),
+          );
         }),
       ),
     );

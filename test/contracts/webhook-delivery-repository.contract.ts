@@ -18,7 +18,17 @@ async function queue(storage: StoragePorts, scope = aScope(), at = T0): Promise<
 }
 
 function aPlatformKey(at: Date): PlatformKey {
-  return { id: `key_${randomBytes(8).toString('hex').toUpperCase().replace(/[^A-Z]/g, 'A')}`, publicKey: randomBytes(32).toString('base64'), privateKeySealed: 'sealed', publishedAt: at, activeFrom: at, created: at };
+  return {
+    id: `key_${randomBytes(8)
+      .toString('hex')
+      .toUpperCase()
+      .replace(/[^A-Z]/g, 'A')}`,
+    publicKey: randomBytes(32).toString('base64'),
+    privateKeySealed: 'sealed',
+    publishedAt: at,
+    activeFrom: at,
+    created: at,
+  };
 }
 
 /** What every WebhookDeliveryRepository (and PlatformKeyRepository) promises. */
@@ -48,10 +58,16 @@ export function webhookDeliveryRepositoryContract(adapter: StorageAdapter): void
     const b = await queue(s, scope);
     const c = await queue(s, scope);
     const first = await s.webhookDeliveries.list(scope, { limit: 2 });
-    t.deepEqual(first.data.map((d) => d.id), [c.delivery.id, b.delivery.id]);
+    t.deepEqual(
+      first.data.map((d) => d.id),
+      [c.delivery.id, b.delivery.id],
+    );
     t.true(first.hasMore);
     const rest = await s.webhookDeliveries.list(scope, { limit: 2, startingAfter: b.delivery.id, endpointId: a.delivery.endpointId });
-    t.deepEqual(rest.data.map((d) => d.id), [a.delivery.id]);
+    t.deepEqual(
+      rest.data.map((d) => d.id),
+      [a.delivery.id],
+    );
     t.false(rest.hasMore);
     t.is((await s.webhookDeliveries.list(scope, { limit: 2, endpointId: 'we_other' })).data.length, 0);
     const error = await t.throwsAsync(s.webhookDeliveries.list(aScope(), { limit: 2, startingAfter: a.delivery.id }));
@@ -117,7 +133,14 @@ export function webhookDeliveryRepositoryContract(adapter: StorageAdapter): void
       ]);
       t.deepEqual(held, [true, true, false], "c's lease is no longer the one it was claimed with");
       const stored = async (delivery: WebhookDelivery) => (await s.webhookDeliveries.findById(scope, delivery.id))!;
-      t.like(await stored(a.delivery), { status: 'delivered', attempts: 1, responseStatus: 200, lockedUntil: undefined, nextRetryAt: undefined, lastError: undefined });
+      t.like(await stored(a.delivery), {
+        status: 'delivered',
+        attempts: 1,
+        responseStatus: 200,
+        lockedUntil: undefined,
+        nextRetryAt: undefined,
+        lastError: undefined,
+      });
       t.like(await stored(b.delivery), { status: 'pending', attempts: 1, responseStatus: 500, lastError: 'HTTP 500', lockedUntil: undefined });
       t.is((await stored(b.delivery)).nextRetryAt?.getTime(), later.getTime() + MIN);
       t.like(await stored(c.delivery), { status: 'pending', attempts: 0 });
@@ -136,7 +159,10 @@ export function webhookDeliveryRepositoryContract(adapter: StorageAdapter): void
       t.is((await stored(c.delivery)).lockedUntil?.getTime(), lease2.getTime());
       t.deepEqual(await s.webhookDeliveries.listAttempts(c.delivery.id), []);
       t.deepEqual(await s.webhookDeliveries.recordAttempts([]), []);
-      t.deepEqual(await s.webhookDeliveries.recordAttempts([{ next: afterAttempt(c.delivery, { status: 200 }, later), heldUntil: lease2, attempt: attemptC }]), [true]);
+      t.deepEqual(
+        await s.webhookDeliveries.recordAttempts([{ next: afterAttempt(c.delivery, { status: 200 }, later), heldUntil: lease2, attempt: attemptC }]),
+        [true],
+      );
       t.like(await stored(c.delivery), { status: 'delivered', attempts: 1 });
     });
   });
@@ -149,17 +175,31 @@ export function webhookDeliveryRepositoryContract(adapter: StorageAdapter): void
     const second = await queue(s, live);
     const third = await queue(s, test_);
     const both = { merchantId: live.merchantId };
-    t.deepEqual((await s.webhookDeliveries.list(both, { limit: 10 })).data.map((d) => [d.id, d.mode]), [
-      [third.delivery.id, 'test'],
-      [second.delivery.id, 'live'],
-      [first.delivery.id, 'test'],
-    ]);
+    t.deepEqual(
+      (await s.webhookDeliveries.list(both, { limit: 10 })).data.map((d) => [d.id, d.mode]),
+      [
+        [third.delivery.id, 'test'],
+        [second.delivery.id, 'live'],
+        [first.delivery.id, 'test'],
+      ],
+    );
     // The cursor may name a delivery of either mode.
-    t.deepEqual((await s.webhookDeliveries.list(both, { limit: 10, startingAfter: second.delivery.id })).data.map((d) => d.id), [first.delivery.id]);
-    t.deepEqual((await s.webhookDeliveries.list(both, { limit: 10, endpointId: second.delivery.endpointId })).data.map((d) => d.id), [second.delivery.id]);
-    t.deepEqual((await s.webhookDeliveries.list(live, { limit: 10 })).data.map((d) => d.id), [second.delivery.id]);
+    t.deepEqual(
+      (await s.webhookDeliveries.list(both, { limit: 10, startingAfter: second.delivery.id })).data.map((d) => d.id),
+      [first.delivery.id],
+    );
+    t.deepEqual(
+      (await s.webhookDeliveries.list(both, { limit: 10, endpointId: second.delivery.endpointId })).data.map((d) => d.id),
+      [second.delivery.id],
+    );
+    t.deepEqual(
+      (await s.webhookDeliveries.list(live, { limit: 10 })).data.map((d) => d.id),
+      [second.delivery.id],
+    );
     t.deepEqual((await s.webhookDeliveries.list({ merchantId: aScope().merchantId }, { limit: 10 })).data, [], "another merchant's are never listed");
-    await t.throwsAsync(s.webhookDeliveries.list({ merchantId: aScope().merchantId }, { limit: 10, startingAfter: first.delivery.id }), { instanceOf: CoreError });
+    await t.throwsAsync(s.webhookDeliveries.list({ merchantId: aScope().merchantId }, { limit: 10, startingAfter: first.delivery.id }), {
+      instanceOf: CoreError,
+    });
   });
 
   test(title("a claim takes only the asked mode's deliveries"), async (t) => {
@@ -168,8 +208,14 @@ export function webhookDeliveryRepositoryContract(adapter: StorageAdapter): void
       const liveOne = await queue(s, live);
       const testOne = await queue(s, aScope('test', live.merchantId));
       const lease = new Date(T0.getTime() + MIN);
-      t.deepEqual((await s.webhookDeliveries.claimDue('test', T0, lease, 10)).map((c) => c.delivery.id), [testOne.delivery.id]);
-      t.deepEqual((await s.webhookDeliveries.claimDue('live', T0, lease, 10)).map((c) => c.delivery.id), [liveOne.delivery.id]);
+      t.deepEqual(
+        (await s.webhookDeliveries.claimDue('test', T0, lease, 10)).map((c) => c.delivery.id),
+        [testOne.delivery.id],
+      );
+      t.deepEqual(
+        (await s.webhookDeliveries.claimDue('live', T0, lease, 10)).map((c) => c.delivery.id),
+        [liveOne.delivery.id],
+      );
     });
   });
 
@@ -179,8 +225,15 @@ export function webhookDeliveryRepositoryContract(adapter: StorageAdapter): void
       const waiting = await queue(s, scope);
       const healthy = await queue(s, scope);
       const lease = new Date(T0.getTime() + MIN);
-      t.deepEqual((await s.webhookDeliveries.claimDue('test', T0, lease, 1, new Set([waiting.delivery.id]))).map((c) => c.delivery.id), [healthy.delivery.id]);
-      t.deepEqual((await s.webhookDeliveries.claimDue('test', T0, lease, 10)).map((c) => c.delivery.id), [waiting.delivery.id], 'it was not leased');
+      t.deepEqual(
+        (await s.webhookDeliveries.claimDue('test', T0, lease, 1, new Set([waiting.delivery.id]))).map((c) => c.delivery.id),
+        [healthy.delivery.id],
+      );
+      t.deepEqual(
+        (await s.webhookDeliveries.claimDue('test', T0, lease, 10)).map((c) => c.delivery.id),
+        [waiting.delivery.id],
+        'it was not leased',
+      );
     });
   });
 

@@ -32,8 +32,14 @@ export function webhookEndpointRepositoryContract(adapter: StorageAdapter): void
     const live = aWebhookEndpoint({ ...scope, mode: 'live' });
     for (const endpoint of [first, second, gone, live]) await webhookEndpoints.insert(endpoint);
     t.true(await webhookEndpoints.markDeleted(scope.merchantId, gone.id, later(1000)));
-    t.deepEqual((await webhookEndpoints.list(scope)).map((e) => e.id), [second.id, first.id]);
-    t.deepEqual((await webhookEndpoints.list({ ...scope, mode: 'live' })).map((e) => e.id), [live.id]);
+    t.deepEqual(
+      (await webhookEndpoints.list(scope)).map((e) => e.id),
+      [second.id, first.id],
+    );
+    t.deepEqual(
+      (await webhookEndpoints.list({ ...scope, mode: 'live' })).map((e) => e.id),
+      [live.id],
+    );
   });
 
   test(title('update stores the changeable fields only, and not on a tombstone or for another merchant'), async (t) => {

@@ -101,7 +101,12 @@ test.serial('listen forwards verified events, resumes after a restart without du
   const lines = listen.stdout().trimEnd().split('\n');
   t.is(lines.length, received.length);
   for (const [index, line] of lines.entries()) {
-    t.regex(line, new RegExp(`^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ  ${received[index]?.type.replace('.', '\\.')}  ${received[index]?.id}  --> POST ${receiverUrl} \\[200\\] \\d+ ms$`));
+    t.regex(
+      line,
+      new RegExp(
+        `^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ  ${received[index]?.type.replace('.', '\\.')}  ${received[index]?.id}  --> POST ${receiverUrl} \\[200\\] \\d+ ms$`,
+      ),
+    );
   }
 
   // Events that happen while listen is stopped are forwarded by the next run, after the cursor.
@@ -115,7 +120,10 @@ test.serial('listen forwards verified events, resumes after a restart without du
   t.is(await listen.stop('SIGINT'), 0);
 
   expected = await eventsAfter(startCursor);
-  t.true(received.every((event) => event.verified), JSON.stringify(received.filter((event) => !event.verified)));
+  t.true(
+    received.every((event) => event.verified),
+    JSON.stringify(received.filter((event) => !event.verified)),
+  );
   t.deepEqual(
     received.map((event) => event.id),
     expected.map((event) => event.id),
@@ -141,7 +149,10 @@ test.serial('listen forwards verified events, resumes after a restart without du
   await new Promise((r) => setTimeout(r, 800));
   t.is(await replay.stop(), 0);
   const replayed = received.slice(before);
-  t.deepEqual(replayed.map((event) => event.type), ['payment_intent.succeeded']);
+  t.deepEqual(
+    replayed.map((event) => event.type),
+    ['payment_intent.succeeded'],
+  );
 
   const missing = await runCli(env, ['events', 'get', 'evt_AAAAAAAAAAAAAAAAAAAAAAAAAA']);
   t.is(missing.code, 5);

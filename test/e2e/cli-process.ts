@@ -84,7 +84,18 @@ export function startCli(env: NodeJS.ProcessEnv, args: string[]): CliProcess {
 
 /** A merchant made with the operator CLI; its test key. */
 export async function createMerchant(serviceEnv: NodeJS.ProcessEnv, name: string, schedule = 'manual'): Promise<string> {
-  const admin = await runAdmin(serviceEnv, ['merchant', 'create', '--name', name, '--email', `cli-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`, '--password', 'correct horse battery staple', '--schedule', schedule]);
+  const admin = await runAdmin(serviceEnv, [
+    'merchant',
+    'create',
+    '--name',
+    name,
+    '--email',
+    `cli-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`,
+    '--password',
+    'correct horse battery staple',
+    '--schedule',
+    schedule,
+  ]);
   if (admin.code !== 0) throw new Error(admin.stderr);
   return textAt(JSON.parse(admin.stdout), 'test_api_key');
 }

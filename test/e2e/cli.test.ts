@@ -49,7 +49,19 @@ test.serial('login checks the key, stores it in a 0600 file in a 0700 dir and ne
 });
 
 test.serial('--json prints the API object; tables otherwise; data on stdout only', async (t) => {
-  const created = await runCli(env, ['payment-intents', 'create', '--amount', '12345', '--currency', 'THB', '--merchant-order-id', 'cli-order-1', '--metadata', 'cart=42', '--json']);
+  const created = await runCli(env, [
+    'payment-intents',
+    'create',
+    '--amount',
+    '12345',
+    '--currency',
+    'THB',
+    '--merchant-order-id',
+    'cli-order-1',
+    '--metadata',
+    'cart=42',
+    '--json',
+  ]);
   t.is(created.code, 0, created.stderr);
   t.is(created.stderr, '');
   const intent: unknown = JSON.parse(created.stdout);
@@ -125,12 +137,20 @@ test.serial('trigger scenarios end in the expected states', async (t) => {
   t.regex(settled.stderr, /^Running settlement\.paid: [^\n]+\n( {2}\d\/6 [^\n]+\n){6}$/);
 
   const expectations: Array<[string, string, (objects: unknown) => Promise<unknown>]> = [
-    ['payment.succeeded', 'succeeded', async (o) => t.true(['succeeded', 'channel_settled'].includes((await payments.paymentIntents.retrieve(textAt(o, 'payment_intent', 'id'))).status))],
+    [
+      'payment.succeeded',
+      'succeeded',
+      async (o) => t.true(['succeeded', 'channel_settled'].includes((await payments.paymentIntents.retrieve(textAt(o, 'payment_intent', 'id'))).status)),
+    ],
     ['payment.failed', 'failed', async (o) => t.is((await payments.paymentIntents.retrieve(textAt(o, 'payment_intent', 'id'))).status, 'failed')],
     ['payment.canceled', 'canceled', async (o) => t.is((await payments.paymentIntents.retrieve(textAt(o, 'payment_intent', 'id'))).status, 'canceled')],
     ['payment.expired', 'expired', async (o) => t.is((await payments.paymentIntents.retrieve(textAt(o, 'payment_intent', 'id'))).status, 'expired')],
     ['dispute.lost', 'lost', async (o) => t.is((await payments.disputes.retrieve(textAt(o, 'dispute', 'id'))).status, 'lost')],
-    ['dispute.won', 'won', async (o) => t.like(await payments.disputes.retrieve(textAt(o, 'dispute', 'id')), { status: 'won', evidence: { note: 'Delivered and signed for' } })],
+    [
+      'dispute.won',
+      'won',
+      async (o) => t.like(await payments.disputes.retrieve(textAt(o, 'dispute', 'id')), { status: 'won', evidence: { note: 'Delivered and signed for' } }),
+    ],
   ];
   for (const [scenario, , check] of expectations) {
     const run = await runCli(env, ['trigger', scenario, '--json']);

@@ -1,6 +1,13 @@
 import test from 'ava';
 import { buildContainer, createLogger, loadConfig } from '@payments/api';
-import { CreateMerchant, PaymentAttemptRepository, PaymentIntentRepository, RecordChannelReport, type PaymentAttempt, type PaymentIntent } from '@payments/core';
+import {
+  CreateMerchant,
+  PaymentAttemptRepository,
+  PaymentIntentRepository,
+  RecordChannelReport,
+  type PaymentAttempt,
+  type PaymentIntent,
+} from '@payments/core';
 import { jsonAt, listAt } from '../fixtures';
 import { runAdmin, serviceEnvironment, type ServiceEnvironment } from './process';
 
@@ -19,7 +26,19 @@ async function payTwice(): Promise<{ intent: PaymentIntent; paying: PaymentAttem
   try {
     const { merchant } = await app.get(CreateMerchant).execute({ name: 'Twice', email: `twice-${Date.now()}@example.com`, password: 'a long enough password' });
     const now = new Date();
-    const intent: PaymentIntent = { id: `pi_Twice${Date.now()}`, merchantId: merchant.id, mode: 'test', amount: 42_000, currency: 'THB', merchantOrderId: 'twice-1', status: 'failed', metadata: {}, created: now, updated: now, version: 0 };
+    const intent: PaymentIntent = {
+      id: `pi_Twice${Date.now()}`,
+      merchantId: merchant.id,
+      mode: 'test',
+      amount: 42_000,
+      currency: 'THB',
+      merchantOrderId: 'twice-1',
+      status: 'failed',
+      metadata: {},
+      created: now,
+      updated: now,
+      version: 0,
+    };
     await app.get<PaymentIntentRepository>(PaymentIntentRepository).insert(intent);
     const attempt = (id: string, status: PaymentAttempt['status']): PaymentAttempt & { channelOrderId: string } => ({
       id,
@@ -41,7 +60,13 @@ async function payTwice(): Promise<{ intent: PaymentIntent; paying: PaymentAttem
     const attempts = app.get<PaymentAttemptRepository>(PaymentAttemptRepository);
     await attempts.insert(late);
     await attempts.insert(paying);
-    const paid = (a: PaymentAttempt & { channelOrderId: string }) => ({ channelOrderId: a.channelOrderId, reference: a.id, status: 'paid' as const, amount: a.amount, currency: a.currency });
+    const paid = (a: PaymentAttempt & { channelOrderId: string }) => ({
+      channelOrderId: a.channelOrderId,
+      reference: a.id,
+      status: 'paid' as const,
+      amount: a.amount,
+      currency: a.currency,
+    });
     await app.get(RecordChannelReport).execute({ attempt: paying, report: paid(paying) });
     await app.get(RecordChannelReport).execute({ attempt: late, report: paid(late) });
     return { intent, paying, late };

@@ -47,7 +47,10 @@ let requests = 0;
 /** Every answer the test saw; none may be a 5xx. */
 const statuses: Array<{ path: string; status: number }> = [];
 
-async function call(path: string, init: { method?: string; key?: string; cookie?: string; body?: unknown } = {}): Promise<{ status: number; json: unknown; cookie?: string }> {
+async function call(
+  path: string,
+  init: { method?: string; key?: string; cookie?: string; body?: unknown } = {},
+): Promise<{ status: number; json: unknown; cookie?: string }> {
   const method = init.method ?? 'GET';
   const res = await fetch(`${service.baseUrl}${path}`, {
     method,
@@ -73,7 +76,22 @@ interface Shop {
 
 async function createShop(name: string, currency: string): Promise<Shop> {
   const email = `${name.toLowerCase().replace(/[^a-z]+/g, '-')}-${Date.now()}@example.com`;
-  const created = await runAdmin(service.env, ['merchant', 'create', '--name', name, '--email', email, '--password', PASSWORD, '--settlement-currency', currency, '--settlement-delay-days', '0', '--schedule', 'manual']);
+  const created = await runAdmin(service.env, [
+    'merchant',
+    'create',
+    '--name',
+    name,
+    '--email',
+    email,
+    '--password',
+    PASSWORD,
+    '--settlement-currency',
+    currency,
+    '--settlement-delay-days',
+    '0',
+    '--schedule',
+    'manual',
+  ]);
   if (created.code !== 0) throw new Error(`merchant create: ${created.stderr}`);
   const out: unknown = JSON.parse(created.stdout);
   return { id: textAt(out, 'merchant', 'id'), email, testKey: textAt(out, 'test_api_key') };
@@ -95,7 +113,11 @@ async function openLive(shop: Shop): Promise<string> {
 
 /** An intent and its attempt; answers the intent id and the attempt. */
 async function payment(key: string, amount: number, currency: string, method: string): Promise<{ id: string; attempt: unknown }> {
-  const intent = await call('/v1/payment_intents', { method: 'POST', key, body: { amount, currency, merchant_order_id: `hostile-${Date.now()}-${++requests}` } });
+  const intent = await call('/v1/payment_intents', {
+    method: 'POST',
+    key,
+    body: { amount, currency, merchant_order_id: `hostile-${Date.now()}-${++requests}` },
+  });
   if (intent.status !== 201) throw new Error(`create ${amount} ${currency}: ${JSON.stringify(intent.json)}`);
   const id = textAt(intent.json, 'id');
   const attempt = await call(`/v1/payment_intents/${id}/attempts`, { method: 'POST', key, body: { payment_method: method } });
@@ -156,11 +178,19 @@ test.serial("a test payment of 1 IDR settling in THB leaves every other merchant
     [sgd.testKey, sgdPayment.id, 'SGD'],
     [liveKey, livePayment.id, 'THB'],
   ] as const) {
-    const settled = await eventually(`${id} reaching channel_settled`, async () => (await call(`/v1/payment_intents/${id}`, { key })).json, (intent) => jsonAt(intent, 'status') === 'channel_settled');
+    const settled = await eventually(
+      `${id} reaching channel_settled`,
+      async () => (await call(`/v1/payment_intents/${id}`, { key })).json,
+      (intent) => jsonAt(intent, 'status') === 'channel_settled',
+    );
     t.like(settled, { status: 'channel_settled', net: { currency } });
     // No settlement delay: released on the same or the next tick, so it shows as available.
     const net = numberAt(settled, 'net', 'amount');
-    const balance = await eventually(`${id}'s money becoming available`, async () => (await call('/v1/balance', { key })).json, (money) => available(money, currency) >= net);
+    const balance = await eventually(
+      `${id}'s money becoming available`,
+      async () => (await call('/v1/balance', { key })).json,
+      (money) => available(money, currency) >= net,
+    );
     t.is(available(balance, currency), net);
     nets.set(id, net);
   }
@@ -168,7 +198,11 @@ test.serial("a test payment of 1 IDR settling in THB leaves every other merchant
   // And money still leaves: a manual settlement of the THB merchant is paid (test payouts pay at once).
   const settlement = await call('/v1/settlements', { method: 'POST', key: thb.testKey });
   t.is(settlement.status, 201, JSON.stringify(settlement.json));
-  const paidOut = await eventually('the settlement being paid', async () => (await call(`/v1/settlements/${textAt(settlement.json, 'id')}`, { key: thb.testKey })).json, (st) => jsonAt(st, 'status') === 'paid');
+  const paidOut = await eventually(
+    'the settlement being paid',
+    async () => (await call(`/v1/settlements/${textAt(settlement.json, 'id')}`, { key: thb.testKey })).json,
+    (st) => jsonAt(st, 'status') === 'paid',
+  );
   t.like(paidOut, { status: 'paid', payments: 1, amount: { amount: nets.get(thbPayment.id), currency: 'THB' } });
 
   // Whatever became of the 1 IDR payment, asking about it is never a server error, and the ledger holds.
@@ -176,5 +210,8 @@ test.serial("a test payment of 1 IDR settling in THB leaves every other merchant
   t.log(`the 1 IDR payment is ${String(jsonAt(tinyNow.json, 'status'))}, net ${JSON.stringify(jsonAt(tinyNow.json, 'net'))}`);
   const verified = await runAdmin(service.env, ['ledger', 'verify']);
   t.is(verified.code, 0, verified.stdout);
-  t.deepEqual(statuses.filter((seen) => seen.status >= 500), []);
+  t.deepEqual(
+    statuses.filter((seen) => seen.status >= 500),
+    [],
+  );
 });

@@ -10,7 +10,16 @@ test.after.always(async () => environment?.cleanup());
 
 test('platform-keys rotate publishes a key at once, active after PAYMENTS_KEY_ACTIVATION_S; list and the API show public halves only', async (t) => {
   const env = { ...environment.env, PAYMENTS_KEY_ACTIVATION_S: '120' };
-  const admin = await runAdmin(env, ['merchant', 'create', '--name', 'Keys', '--email', `keys-${Date.now()}@example.com`, '--password', 'a long enough password']);
+  const admin = await runAdmin(env, [
+    'merchant',
+    'create',
+    '--name',
+    'Keys',
+    '--email',
+    `keys-${Date.now()}@example.com`,
+    '--password',
+    'a long enough password',
+  ]);
   t.is(admin.code, 0, admin.stderr);
   const key = textAt(JSON.parse(admin.stdout), 'test_api_key');
 
@@ -28,7 +37,10 @@ test('platform-keys rotate publishes a key at once, active after PAYMENTS_KEY_AC
 
   const listed = await runAdmin(env, ['platform-keys', 'list']);
   const keys = listAt(JSON.parse(listed.stdout), 'platform_keys');
-  t.deepEqual(keys.map((k) => textAt(k, 'id')), [textAt(genesis, 'id'), textAt(fresh, 'id')]);
+  t.deepEqual(
+    keys.map((k) => textAt(k, 'id')),
+    [textAt(genesis, 'id'), textAt(fresh, 'id')],
+  );
   t.false(/private|sealed/i.test(listed.stdout));
   t.deepEqual(keysAt(keys, 0).sort(), ['active_from', 'algorithm', 'created', 'id', 'public_key', 'published_at']);
 

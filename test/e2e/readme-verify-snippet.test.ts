@@ -21,7 +21,9 @@ const verifyWebhook = readmeVerifier();
 const secretHex = randomBytes(32).toString('hex');
 const { publicKey, privateKey } = generateKeyPairSync('ed25519');
 const publicKeyB64 = (publicKey.export({ format: 'der', type: 'spki' }) as Buffer).subarray(12).toString('base64');
-const body = Buffer.from('{"id":"evt_ABC","type":"payment_intent.succeeded","created":"2026-01-01T00:00:00Z","livemode":false,"data":{"id":"pi_1","object":"payment_intent","status":"succeeded","merchant":"mch_1","mode":"test"}}');
+const body = Buffer.from(
+  '{"id":"evt_ABC","type":"payment_intent.succeeded","created":"2026-01-01T00:00:00Z","livemode":false,"data":{"id":"pi_1","object":"payment_intent","status":"succeeded","merchant":"mch_1","mode":"test"}}',
+);
 const t = 1_780_000_000;
 
 function signatureHeader(options: { t?: number; body?: Buffer; v1?: boolean; v2?: boolean; extra?: string } = {}): string {

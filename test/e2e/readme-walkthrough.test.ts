@@ -34,13 +34,30 @@ test('the README walk-through runs verbatim against a started service', (t) => {
   // The money: net in pending once paid, available once released, then paid out and back to zero.
   const net = Number(/"status":"(?:succeeded|channel_settled)"[^\n]*"net":\{"amount":(\d+),"currency":"THB"\}/.exec(out)?.[1]);
   t.true(net > 0 && net < 25_000);
-  const balances = [...out.matchAll(/\{"object":"balance","available":\[\{"amount":(-?\d+),"currency":"THB"\}\],"pending":\[\{"amount":(-?\d+),"currency":"THB"\}\],"dispute_hold":\[\{"amount":0,"currency":"THB"\}\]\}/g)].map((match) => [Number(match[1]), Number(match[2])]);
-  t.deepEqual(balances, [[0, net], [net, 0], [0, 0]], 'available and pending after payment, after release, after the settlement');
+  const balances = [
+    ...out.matchAll(
+      /\{"object":"balance","available":\[\{"amount":(-?\d+),"currency":"THB"\}\],"pending":\[\{"amount":(-?\d+),"currency":"THB"\}\],"dispute_hold":\[\{"amount":0,"currency":"THB"\}\]\}/g,
+    ),
+  ].map((match) => [Number(match[1]), Number(match[2])]);
+  t.deepEqual(
+    balances,
+    [
+      [0, net],
+      [net, 0],
+      [0, 0],
+    ],
+    'available and pending after payment, after release, after the settlement',
+  );
   t.regex(out, new RegExp(`"object":"settlement","mode":"test","status":"paid","amount":\\{"amount":${net},"currency":"THB"\\},"payments":1`));
   t.regex(out, new RegExp(`"type":"settlement\\.paid"[^\\n]*"amount":\\{"amount":${net},"currency":"THB"\\}`));
 
   // The operator's check of the whole ledger the walk-through wrote.
-  const verify = spawnSync('node', ['apps/admin/dist/src/main.js', 'ledger', 'verify'], { cwd: REPO_ROOT, env: environment.env, encoding: 'utf8', timeout: 60_000 });
+  const verify = spawnSync('node', ['apps/admin/dist/src/main.js', 'ledger', 'verify'], {
+    cwd: REPO_ROOT,
+    env: environment.env,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   t.is(verify.status, 0, `${verify.stdout}\n${verify.stderr}`);
   t.like(JSON.parse(verify.stdout), { ledger: { ok: true, breaks: [] } });
 });

@@ -113,7 +113,11 @@ test.serial('the service refuses callbacks to the rest route that the sandbox di
   t.is(unsigned.status, 401);
   const forged = await post({ 'channel-signature': `t=${t0},v1=${createHmac('sha256', 'not-the-secret-0123456789').update(`${t0}.${body}`).digest('hex')}` });
   t.is(forged.status, 401);
-  const stale = await post({ 'channel-signature': `t=${t0 - 600},v1=${createHmac('sha256', SANDBOX_SECRET).update(`${t0 - 600}.${body}`).digest('hex')}` });
+  const stale = await post({
+    'channel-signature': `t=${t0 - 600},v1=${createHmac('sha256', SANDBOX_SECRET)
+      .update(`${t0 - 600}.${body}`)
+      .digest('hex')}`,
+  });
   t.is(stale.status, 401);
   // Correctly signed but about no order of ours: changes nothing.
   const unknown = await post({ 'channel-signature': `t=${t0},v1=${createHmac('sha256', SANDBOX_SECRET).update(`${t0}.${body}`).digest('hex')}` });

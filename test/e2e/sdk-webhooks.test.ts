@@ -23,7 +23,16 @@ test.before(async () => {
   receiver = await startWebhookReceiver({ hostname: 'sdk-hooks.test.example' });
   const masterKey = randomBytes(32).toString('hex');
   const env: NodeJS.ProcessEnv = { ...environment.env, ...receiver.env, PAYMENTS_MASTER_KEY: masterKey, PAYMENTS_RATE_LIMIT_TEST: '0' };
-  const admin = await runAdmin(env, ['merchant', 'create', '--name', 'SDK Hooks', '--email', `sdk-hooks-${Date.now()}@example.com`, '--password', 'a long enough password']);
+  const admin = await runAdmin(env, [
+    'merchant',
+    'create',
+    '--name',
+    'SDK Hooks',
+    '--email',
+    `sdk-hooks-${Date.now()}@example.com`,
+    '--password',
+    'a long enough password',
+  ]);
   if (admin.code !== 0) throw new Error(admin.stderr);
   const created: unknown = JSON.parse(admin.stdout);
   // Straight into the database, as the relay tests do: the dashboard refuses a test host with a port.

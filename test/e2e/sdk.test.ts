@@ -33,7 +33,18 @@ test.before(async () => {
   const document: unknown = await (await fetch(`${service.baseUrl}/v1/openapi.json`)).json();
   responses = new OpenApiResponses(document);
   payments = new Payments(demoKey, { baseUrl: service.baseUrl, httpClient: responses.httpClient() });
-  const created = await runAdmin(environment.env, ['merchant', 'create', '--name', 'SDK Shop', '--email', `sdk-${Date.now()}@example.com`, '--password', 'a long enough password', '--schedule', 'manual']);
+  const created = await runAdmin(environment.env, [
+    'merchant',
+    'create',
+    '--name',
+    'SDK Shop',
+    '--email',
+    `sdk-${Date.now()}@example.com`,
+    '--password',
+    'a long enough password',
+    '--schedule',
+    'manual',
+  ]);
   if (created.code !== 0) throw new Error(created.stderr);
   manualShop = new Payments(textAt(JSON.parse(created.stdout), 'test_api_key'), { baseUrl: service.baseUrl, httpClient: responses.httpClient() });
 });
@@ -59,7 +70,8 @@ const order = (name: string) => `sdk-${name}-${Date.now()}-${Math.random().toStr
 test.serial('payment intents: create, retrieve, list with auto-pagination, cancel', async (t) => {
   const orders = [order('a'), order('b'), order('c')];
   const created: PaymentIntent[] = [];
-  for (const id of orders) created.push(await payments.paymentIntents.create({ amount: 12345, currency: 'THB', merchant_order_id: id, metadata: { cart: id } }));
+  for (const id of orders)
+    created.push(await payments.paymentIntents.create({ amount: 12345, currency: 'THB', merchant_order_id: id, metadata: { cart: id } }));
   t.regex(created[0]?.checkout_url ?? '', /\/c\/[A-Za-z0-9_-]{43}$/);
   t.like(await payments.paymentIntents.retrieve(created[0]?.id), { status: 'created', amount: 12345, metadata: { cart: orders[0] } });
 
@@ -83,15 +95,24 @@ test.serial('errors arrive as their classes with code, status, request id and pa
   const missing = await t.throwsAsync(payments.paymentIntents.retrieve('pi_doesnotexist'), { instanceOf: NotFoundError });
   t.is(missing?.statusCode, 404);
   t.truthy(missing?.requestId);
-  const invalid = await t.throwsAsync(payments.paymentIntents.create({ amount: 0, currency: 'THB', merchant_order_id: order('x') }), { instanceOf: InvalidRequestError });
+  const invalid = await t.throwsAsync(payments.paymentIntents.create({ amount: 0, currency: 'THB', merchant_order_id: order('x') }), {
+    instanceOf: InvalidRequestError,
+  });
   t.is(invalid?.param, 'amount');
   const taken = order('taken');
   await payments.paymentIntents.create({ amount: 100, currency: 'THB', merchant_order_id: taken });
-  t.is((await t.throwsAsync(payments.paymentIntents.create({ amount: 100, currency: 'THB', merchant_order_id: taken }), { instanceOf: ConflictError }))?.code, 'merchant_order_id_taken');
+  t.is(
+    (await t.throwsAsync(payments.paymentIntents.create({ amount: 100, currency: 'THB', merchant_order_id: taken }), { instanceOf: ConflictError }))?.code,
+    'merchant_order_id_taken',
+  );
   const key = order('key');
   await payments.paymentIntents.create({ amount: 100, currency: 'THB', merchant_order_id: order('y') }, { idempotencyKey: key });
-  await t.throwsAsync(payments.paymentIntents.create({ amount: 200, currency: 'THB', merchant_order_id: order('z') }, { idempotencyKey: key }), { instanceOf: IdempotencyError });
-  await t.throwsAsync(new Payments('sk_test_wrong', { baseUrl: service.baseUrl, httpClient: responses.httpClient() }).balance.retrieve(), { instanceOf: AuthenticationError });
+  await t.throwsAsync(payments.paymentIntents.create({ amount: 200, currency: 'THB', merchant_order_id: order('z') }, { idempotencyKey: key }), {
+    instanceOf: IdempotencyError,
+  });
+  await t.throwsAsync(new Payments('sk_test_wrong', { baseUrl: service.baseUrl, httpClient: responses.httpClient() }).balance.retrieve(), {
+    instanceOf: AuthenticationError,
+  });
   await t.throwsAsync(payments.settlements.create(), { instanceOf: PermissionError, message: /./ });
 });
 
@@ -99,17 +120,31 @@ test.serial('a test payment from attempt to settlement, a dispute, the balance a
   const pi = await manualShop.paymentIntents.create({ amount: 50000, currency: 'THB', merchant_order_id: order('pay') });
   const attempt = await manualShop.paymentIntents.attempts.create(pi.id, { payment_method: 'promptpay' });
   t.like(attempt, { object: 'payment_attempt', status: 'pending', next_action: { type: 'qr_code' } });
-  t.deepEqual((await manualShop.paymentIntents.attempts.list(pi.id)).data.map((a) => a.id), [attempt.id]);
+  t.deepEqual(
+    (await manualShop.paymentIntents.attempts.list(pi.id)).data.map((a) => a.id),
+    [attempt.id],
+  );
   await t.throwsAsync(manualShop.testHelpers.paymentIntents.advance(pi.id, { clock: 'release' }), { instanceOf: ConflictError, message: /./ });
   t.is((await manualShop.testHelpers.paymentIntents.simulate(pi.id, { outcome: 'succeeded' })).status, 'succeeded');
-  await eventually(() => manualShop.paymentIntents.retrieve(pi.id), (intent) => intent.status === 'channel_settled', 'channel_settled');
+  await eventually(
+    () => manualShop.paymentIntents.retrieve(pi.id),
+    (intent) => intent.status === 'channel_settled',
+    'channel_settled',
+  );
   await manualShop.testHelpers.paymentIntents.advance(pi.id, { clock: 'release' });
-  await eventually(() => manualShop.balance.retrieve(), (balance) => balance.available.some((m) => m.amount > 0), 'available funds');
+  await eventually(
+    () => manualShop.balance.retrieve(),
+    (balance) => balance.available.some((m) => m.amount > 0),
+    'available funds',
+  );
 
   const settlement = await manualShop.settlements.create();
   t.like(settlement, { object: 'settlement', mode: 'test' });
   t.is((await manualShop.settlements.retrieve(settlement.id)).id, settlement.id);
-  t.deepEqual((await manualShop.settlements.list().autoPagingToArray({ limit: 10 })).map((s) => s.id), [settlement.id]);
+  t.deepEqual(
+    (await manualShop.settlements.list().autoPagingToArray({ limit: 10 })).map((s) => s.id),
+    [settlement.id],
+  );
 
   const disputed = await manualShop.paymentIntents.create({ amount: 20000, currency: 'THB', merchant_order_id: order('dispute') });
   await manualShop.paymentIntents.attempts.create(disputed.id, { payment_method: 'promptpay' });
@@ -121,7 +156,9 @@ test.serial('a test payment from attempt to settlement, a dispute, the balance a
   t.is((await manualShop.disputes.retrieve(dispute.id)).id, dispute.id);
   // Held while the dispute is open (the evidence below may have it ruled at once).
   t.true((await manualShop.balance.retrieve()).dispute_hold.some((m) => m.amount > 0));
-  t.like(await manualShop.disputes.submitEvidence(dispute.id, { evidence: { receipt: 'https://shop.example.com/r/1' } }), { evidence: { receipt: 'https://shop.example.com/r/1' } });
+  t.like(await manualShop.disputes.submitEvidence(dispute.id, { evidence: { receipt: 'https://shop.example.com/r/1' } }), {
+    evidence: { receipt: 'https://shop.example.com/r/1' },
+  });
 
   const quote = await manualShop.fx.quotes.retrieve({ from: 'USD', to: 'THB', amount: 1000 });
   t.like(quote, { indicative: true, from: 'USD', to: 'THB' });
@@ -167,5 +204,9 @@ test.serial('every answer above matches the OpenAPI document, and every /v1 oper
     'POST /v1/test/payment_intents/{id}/advance',
     'POST /v1/test/payment_intents/{id}/simulate',
   ]);
-  for (const status of [400, 401, 403, 404, 409, 422]) t.true([...responses.covered].some((seen) => seen.endsWith(` ${status}`)), `an error ${status} was checked`);
+  for (const status of [400, 401, 403, 404, 409, 422])
+    t.true(
+      [...responses.covered].some((seen) => seen.endsWith(` ${status}`)),
+      `an error ${status} was checked`,
+    );
 });

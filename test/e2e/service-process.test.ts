@@ -54,7 +54,10 @@ test.serial('create, replay, get, list and cancel over HTTP', async (t) => {
   const got = await call(`/v1/payment_intents/${id}`, { key: demoKey });
   t.like(got.json, { id, status: 'created', amount: 12345 });
   const listed = await call(`/v1/payment_intents?merchant_order_id=${body.merchant_order_id}`, { key: demoKey });
-  t.deepEqual(listAt(listed.json, 'data').map((intent) => jsonAt(intent, 'id')), [id]);
+  t.deepEqual(
+    listAt(listed.json, 'data').map((intent) => jsonAt(intent, 'id')),
+    [id],
+  );
   const canceled = await call(`/v1/payment_intents/${id}/cancel`, { method: 'POST', key: demoKey, idempotencyKey: 'e2e-cancel-1' });
   t.is(canceled.status, 200);
   t.is(jsonAt(canceled.json, 'status'), 'canceled');
@@ -65,7 +68,18 @@ test.serial('create, replay, get, list and cancel over HTTP', async (t) => {
 
 test.serial('the admin CLI creates a merchant whose key the running service accepts, and opens live mode', async (t) => {
   const email = `cli-${Date.now()}@example.com`;
-  const created = await runAdmin(environment.env, ['merchant', 'create', '--name', 'CLI Shop', '--email', email, '--password', 'a long enough password', '--schedule', 'manual']);
+  const created = await runAdmin(environment.env, [
+    'merchant',
+    'create',
+    '--name',
+    'CLI Shop',
+    '--email',
+    email,
+    '--password',
+    'a long enough password',
+    '--schedule',
+    'manual',
+  ]);
   t.is(created.code, 0, created.stderr);
   const out: unknown = JSON.parse(created.stdout);
   const merchantId = textAt(out, 'merchant', 'id');
@@ -93,10 +107,19 @@ test.serial('the admin CLI answers mistakes with a JSON error and a non-zero exi
 });
 
 test.serial('logs name routes, never keys or tokens', async (t) => {
-  const logLines = service.output().split('\n').filter((line) => line.startsWith('{'));
+  const logLines = service
+    .output()
+    .split('\n')
+    .filter((line) => line.startsWith('{'));
   t.true(logLines.some((line) => line.includes('"route":"/v1/payment_intents"')));
-  t.false(logLines.some((line) => line.includes(demoKey.slice(16))), 'the API key appears in a log line');
-  t.false(logLines.some((line) => /\/c\/[A-Za-z0-9_-]{43}/.test(line)), 'a checkout token appears in a log line');
+  t.false(
+    logLines.some((line) => line.includes(demoKey.slice(16))),
+    'the API key appears in a log line',
+  );
+  t.false(
+    logLines.some((line) => /\/c\/[A-Za-z0-9_-]{43}/.test(line)),
+    'a checkout token appears in a log line',
+  );
 });
 
 test.serial('SIGTERM stops the service cleanly', async (t) => {

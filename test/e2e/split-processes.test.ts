@@ -9,7 +9,16 @@ test.before(async () => {
 test.after.always(async () => environment?.cleanup());
 
 test('the API and the worker run as separate processes on one database (npm run start:api / start:worker)', async (t) => {
-  const admin = await runAdmin(environment.env, ['merchant', 'create', '--name', 'Split', '--email', `split-${Date.now()}@example.com`, '--password', 'a long enough password']);
+  const admin = await runAdmin(environment.env, [
+    'merchant',
+    'create',
+    '--name',
+    'Split',
+    '--email',
+    `split-${Date.now()}@example.com`,
+    '--password',
+    'a long enough password',
+  ]);
   t.is(admin.code, 0, admin.stderr);
   const key = textAt(JSON.parse(admin.stdout), 'test_api_key');
 

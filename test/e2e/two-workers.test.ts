@@ -9,7 +9,16 @@ test.before(async () => {
 test.after.always(async () => environment?.cleanup());
 
 test('two worker processes on one database: each due expiry runs once and writes one event', async (t) => {
-  const admin = await runAdmin(environment.env, ['merchant', 'create', '--name', 'Workers', '--email', `workers-${Date.now()}@example.com`, '--password', 'a long enough password']);
+  const admin = await runAdmin(environment.env, [
+    'merchant',
+    'create',
+    '--name',
+    'Workers',
+    '--email',
+    `workers-${Date.now()}@example.com`,
+    '--password',
+    'a long enough password',
+  ]);
   t.is(admin.code, 0, admin.stderr);
   const key = textAt(JSON.parse(admin.stdout), 'test_api_key');
   // The test polls many intents at once; the per-key limit would answer 429.
@@ -17,7 +26,11 @@ test('two worker processes on one database: each due expiry runs once and writes
   const call = async (method: string, path: string, body?: unknown): Promise<unknown> => {
     const res = await fetch(`${api.baseUrl}${path}`, {
       method,
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...(method === 'POST' ? { 'idempotency-key': `${path}-${Math.random()}` } : {}) },
+      headers: {
+        authorization: `Bearer ${key}`,
+        'content-type': 'application/json',
+        ...(method === 'POST' ? { 'idempotency-key': `${path}-${Math.random()}` } : {}),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     return res.json();
@@ -51,7 +64,10 @@ test('two worker processes on one database: each due expiry runs once and writes
     }
     for (const id of ids.filter((_, i) => i % 2 === 0)) {
       const attempts = listAt(await call('GET', `/v1/payment_intents/${id}/attempts`), 'data');
-      t.deepEqual(attempts.map((a) => [jsonAt(a, 'status'), jsonAt(a, 'failure_code')]), [['failed', 'expired']]);
+      t.deepEqual(
+        attempts.map((a) => [jsonAt(a, 'status'), jsonAt(a, 'failure_code')]),
+        [['failed', 'expired']],
+      );
     }
   } finally {
     await api.stop();

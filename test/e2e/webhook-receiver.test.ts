@@ -33,7 +33,10 @@ test('the receiver records what the real sender posts over TLS, answers a script
   for (let i = 0; i < 3; i += 1) statuses.push((await sender.send({ url: receiver.url, body, headers, timeoutMs: 10_000 })).status);
   t.deepEqual(statuses, [500, 410, 200]);
   const requests = await receiver.waitFor(3);
-  t.deepEqual(requests.map((r) => r.answeredStatus), [500, 410, 200]);
+  t.deepEqual(
+    requests.map((r) => r.answeredStatus),
+    [500, 410, 200],
+  );
   const first = requests[0];
   if (first === undefined) return t.fail();
   t.is(first.servername, 'hooks.test.example');
@@ -41,7 +44,12 @@ test('the receiver records what the real sender posts over TLS, answers a script
   t.is(first.rawBody.toString('utf8'), body);
   t.deepEqual(verifyStandardWebhook(first, secretHex), JSON.parse(body));
   t.true(verifyStandardWebhookEd25519(first, publicKeyB64));
-  t.false(verifyStandardWebhookEd25519(first, (generateKeyPairSync('ed25519').publicKey.export({ format: 'der', type: 'spki' }) as Buffer).subarray(12).toString('base64')));
+  t.false(
+    verifyStandardWebhookEd25519(
+      first,
+      (generateKeyPairSync('ed25519').publicKey.export({ format: 'der', type: 'spki' }) as Buffer).subarray(12).toString('base64'),
+    ),
+  );
   t.throws(() => verifyStandardWebhook(first, randomBytes(32).toString('hex')));
   t.throws(() => verifyStandardWebhook(first, secretHex, new Date(Date.now() + 301_000)), { message: /timestamp/i });
   t.notThrows(() => verifyStandardWebhook(first, secretHex, new Date(Date.now() + 200_000)));

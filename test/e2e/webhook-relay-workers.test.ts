@@ -68,21 +68,44 @@ test('two worker processes relay every event once; a worker SIGKILLed mid-pass l
   const masterKey = randomBytes(32).toString('hex');
   // No Redis: only the database (SKIP LOCKED, the lease) keeps the workers apart.
   const { PAYMENTS_REDIS_URL: _redis, ...base } = environment.env;
-  const env: NodeJS.ProcessEnv = { ...base, ...receiver.env, PAYMENTS_MASTER_KEY: masterKey, PAYMENTS_WEBHOOK_LEASE_MS: '12000', PAYMENTS_RATE_LIMIT_TEST: '0' };
-  const admin = await runAdmin(env, ['merchant', 'create', '--name', 'Relay', '--email', `relay-${Date.now()}@example.com`, '--password', 'a long enough password']);
+  const env: NodeJS.ProcessEnv = {
+    ...base,
+    ...receiver.env,
+    PAYMENTS_MASTER_KEY: masterKey,
+    PAYMENTS_WEBHOOK_LEASE_MS: '12000',
+    PAYMENTS_RATE_LIMIT_TEST: '0',
+  };
+  const admin = await runAdmin(env, [
+    'merchant',
+    'create',
+    '--name',
+    'Relay',
+    '--email',
+    `relay-${Date.now()}@example.com`,
+    '--password',
+    'a long enough password',
+  ]);
   t.is(admin.code, 0, admin.stderr);
   const created: unknown = JSON.parse(admin.stdout);
   const key = textAt(created, 'test_api_key');
 
   // The endpoint goes straight into the database: the dashboard would refuse the receiver's port-bearing test host.
   const secret = randomBytes(32).toString('hex');
-  await insertWebhookEndpoint(env, { merchantId: textAt(created, 'merchant', 'id'), url: receiver.url.replace(`:${receiver.port}/`, `:${gate.port}/`), secret });
+  await insertWebhookEndpoint(env, {
+    merchantId: textAt(created, 'merchant', 'id'),
+    url: receiver.url.replace(`:${receiver.port}/`, `:${gate.port}/`),
+    secret,
+  });
 
   const api = await startService(env, 'apps/api/dist/src/main.js', []);
   const call = async (method: string, path: string, body?: unknown): Promise<unknown> => {
     const res = await fetch(`${api.baseUrl}${path}`, {
       method,
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...(method === 'POST' ? { 'idempotency-key': `${path}-${Math.random()}` } : {}) },
+      headers: {
+        authorization: `Bearer ${key}`,
+        'content-type': 'application/json',
+        ...(method === 'POST' ? { 'idempotency-key': `${path}-${Math.random()}` } : {}),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     return res.json();

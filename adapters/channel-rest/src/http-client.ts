@@ -36,7 +36,6 @@ export interface HttpRequest {
   readonly timeoutMs: number;
 }
 
-
 /** One request; throws `TransportFailure` when no complete answer came. */
 export async function send(request: HttpRequest): Promise<HttpAnswer> {
   const signal = AbortSignal.timeout(request.timeoutMs);

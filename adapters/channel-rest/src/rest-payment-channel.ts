@@ -74,7 +74,7 @@ const systemClock: Clock = { now: () => new Date() };
 
 const REFUSAL_MESSAGES: Record<string, string> = {
   insufficient_funds: "The channel declined the payment: the payer's funds are insufficient.",
-  risk_blocked: "The channel declined the payment after its risk checks.",
+  risk_blocked: 'The channel declined the payment after its risk checks.',
   payer_cancelled: 'The payer cancelled the payment at the channel.',
 };
 
@@ -193,7 +193,11 @@ export class RestPaymentChannel implements PaymentChannel {
         httpsOnly: isHttpsOnly(request.mode),
       });
       if (created.failureCode !== undefined) {
-        return { outcome: 'refused', failureCode: created.failureCode, message: REFUSAL_MESSAGES[created.failureCode] ?? 'The channel order has already failed.' };
+        return {
+          outcome: 'refused',
+          failureCode: created.failureCode,
+          message: REFUSAL_MESSAGES[created.failureCode] ?? 'The channel order has already failed.',
+        };
       }
       return { outcome: 'placed', channelOrderId: created.id, nextAction: created.nextAction };
     } catch (error) {
@@ -211,10 +215,8 @@ export class RestPaymentChannel implements PaymentChannel {
     const endpoint = this.requireEndpoint(mode);
     const url = this.orderUrl(endpoint, channelOrderId);
     const answer = await this.call(mode, 'query_order', () =>
-      sendWithRetries(
-        { method: 'GET', url, apiKey: endpoint.apiKey, timeoutMs: this.timeoutMs },
-        this.retryPolicy,
-        (details) => this.logRetry(mode, 'query_order', details),
+      sendWithRetries({ method: 'GET', url, apiKey: endpoint.apiKey, timeoutMs: this.timeoutMs }, this.retryPolicy, (details) =>
+        this.logRetry(mode, 'query_order', details),
       ),
     );
     if (answer.status !== 200) throw channelError(`The channel answered HTTP ${answer.status} to the order query.`);
@@ -266,10 +268,8 @@ export class RestPaymentChannel implements PaymentChannel {
     const endpoint = this.requireEndpoint(mode);
     const url = this.disputeUrl(endpoint, channelDisputeId);
     const answer = await this.call(mode, 'query_dispute', () =>
-      sendWithRetries(
-        { method: 'GET', url, apiKey: endpoint.apiKey, timeoutMs: this.timeoutMs },
-        this.retryPolicy,
-        (details) => this.logRetry(mode, 'query_dispute', details),
+      sendWithRetries({ method: 'GET', url, apiKey: endpoint.apiKey, timeoutMs: this.timeoutMs }, this.retryPolicy, (details) =>
+        this.logRetry(mode, 'query_dispute', details),
       ),
     );
     if (answer.status !== 200) throw channelError(`The channel answered HTTP ${answer.status} to the dispute query.`);
@@ -286,10 +286,8 @@ export class RestPaymentChannel implements PaymentChannel {
     const endpoint = this.requireEndpoint(mode);
     const url = `${this.disputeUrl(endpoint, channelDisputeId)}/evidence`;
     const answer = await this.call(mode, 'submit_evidence', () =>
-      sendWithRetries(
-        { method: 'POST', url, apiKey: endpoint.apiKey, timeoutMs: this.timeoutMs, body: { evidence } },
-        this.retryPolicy,
-        (details) => this.logRetry(mode, 'submit_evidence', details),
+      sendWithRetries({ method: 'POST', url, apiKey: endpoint.apiKey, timeoutMs: this.timeoutMs, body: { evidence } }, this.retryPolicy, (details) =>
+        this.logRetry(mode, 'submit_evidence', details),
       ),
     );
     if (answer.status === 409 && readErrorCode(answer.body) === 'dispute_closed') {

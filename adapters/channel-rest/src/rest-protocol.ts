@@ -126,7 +126,13 @@ export type CreatedOrder =
 /** Reads the create answer and checks it is the order we asked for, with the next action its method needs. */
 export function readCreatedOrder(
   object: JsonObject,
-  expected: { readonly reference: string; readonly amount: number; readonly currency: string; readonly nextAction: NextActionType; readonly httpsOnly: boolean },
+  expected: {
+    readonly reference: string;
+    readonly amount: number;
+    readonly currency: string;
+    readonly nextAction: NextActionType;
+    readonly httpsOnly: boolean;
+  },
 ): CreatedOrder {
   const order = readOrder(object);
   if (order.reference !== expected.reference) throw new ProtocolViolation("'reference' is not the reference we sent.");

@@ -53,17 +53,25 @@ test('verifyCallback: timestamps up to 300 s away either way are accepted', (t) 
 const BAD_SIGNATURES: ReadonlyArray<readonly [string, Record<string, string | undefined>, string]> = [
   ['no header', {}, BODY],
   ['an empty header', { 'channel-signature': '' }, BODY],
-  ['the other mode\'s secret', { 'channel-signature': signRestCallback(LIVE_SECRET, BODY, NOW_S) }, BODY],
+  ["the other mode's secret", { 'channel-signature': signRestCallback(LIVE_SECRET, BODY, NOW_S) }, BODY],
   ['a wrong secret', { 'channel-signature': signRestCallback('not-the-secret', BODY, NOW_S) }, BODY],
   ['a stale timestamp (301 s old)', { 'channel-signature': signRestCallback(TEST_SECRET, BODY, NOW_S - 301) }, BODY],
   ['a timestamp from the future (301 s ahead)', { 'channel-signature': signRestCallback(TEST_SECRET, BODY, NOW_S + 301) }, BODY],
   ['a changed body', { 'channel-signature': signRestCallback(TEST_SECRET, BODY, NOW_S) }, BODY.replace('10050', '99999')],
-  ['a truncated body under the full body\'s signature', { 'channel-signature': signRestCallback(TEST_SECRET, BODY, NOW_S) }, BODY.slice(0, 30)],
-  ['a replayed signature with a moved timestamp', { 'channel-signature': signRestCallback(TEST_SECRET, BODY, NOW_S).replace(`t=${NOW_S}`, `t=${NOW_S + 1}`) }, BODY],
+  ["a truncated body under the full body's signature", { 'channel-signature': signRestCallback(TEST_SECRET, BODY, NOW_S) }, BODY.slice(0, 30)],
+  [
+    'a replayed signature with a moved timestamp',
+    { 'channel-signature': signRestCallback(TEST_SECRET, BODY, NOW_S).replace(`t=${NOW_S}`, `t=${NOW_S + 1}`) },
+    BODY,
+  ],
   ['no timestamp', { 'channel-signature': `v1=${signRestCallback(TEST_SECRET, BODY, NOW_S).split('v1=')[1]}` }, BODY],
   ['two timestamps', { 'channel-signature': `t=${NOW_S},${signRestCallback(TEST_SECRET, BODY, NOW_S)}` }, BODY],
   ['no v1', { 'channel-signature': `t=${NOW_S}` }, BODY],
-  ['an upper-case hex signature', { 'channel-signature': signRestCallback(TEST_SECRET, BODY, NOW_S).toUpperCase().replace('T=', 't=').replace('V1=', 'v1=') }, BODY],
+  [
+    'an upper-case hex signature',
+    { 'channel-signature': signRestCallback(TEST_SECRET, BODY, NOW_S).toUpperCase().replace('T=', 't=').replace('V1=', 'v1=') },
+    BODY,
+  ],
   ['a short signature', { 'channel-signature': signRestCallback(TEST_SECRET, BODY, NOW_S).slice(0, -2) }, BODY],
   ['a non-numeric timestamp', { 'channel-signature': `t=now,v1=${'a'.repeat(64)}` }, BODY],
   ['a huge header', { 'channel-signature': `t=${NOW_S},${'v1=x,'.repeat(1000)}` }, BODY],
@@ -76,7 +84,10 @@ for (const [what, headers, body] of BAD_SIGNATURES) {
 }
 
 test('verifyCallback: a mode without a configured secret refuses every callback', (t) => {
-  const testOnly = new RestPaymentChannel({ test: { baseUrl: 'https://sandbox.channel.test', apiKey: 'k', callbackSecret: TEST_SECRET }, clock: { now: () => NOW } });
+  const testOnly = new RestPaymentChannel({
+    test: { baseUrl: 'https://sandbox.channel.test', apiKey: 'k', callbackSecret: TEST_SECRET },
+    clock: { now: () => NOW },
+  });
   refused(t, () => testOnly.verifyCallback('live', { 'channel-signature': signRestCallback(TEST_SECRET, BODY, NOW_S) }, BODY), 'invalid_signature');
 });
 
@@ -104,6 +115,8 @@ test('verifyCallback: the error never echoes the header or the body', (t) => {
   const header = signRestCallback(TEST_SECRET, body, NOW_S);
   const error = t.throws(() => channel.verifyCallback('test', { 'channel-signature': header }, body), { instanceOf: CoreError });
   t.false(error?.message.includes('LEAK-ME'));
-  const signatureError = t.throws(() => channel.verifyCallback('test', { 'channel-signature': `t=${NOW_S},v1=${'f'.repeat(64)}` }, BODY), { instanceOf: CoreError });
+  const signatureError = t.throws(() => channel.verifyCallback('test', { 'channel-signature': `t=${NOW_S},v1=${'f'.repeat(64)}` }, BODY), {
+    instanceOf: CoreError,
+  });
   t.false(signatureError?.message.includes('f'.repeat(64)));
 });

@@ -93,7 +93,10 @@ test('capabilities: the rest channel offers every catalog method and currency in
   const both = channel();
   t.is(both.capabilities.name, 'rest');
   t.deepEqual([...both.capabilities.modes], ['test', 'live']);
-  t.deepEqual([...both.capabilities.methods], PAYMENT_METHODS.map((m) => m.method));
+  t.deepEqual(
+    [...both.capabilities.methods],
+    PAYMENT_METHODS.map((m) => m.method),
+  );
   t.deepEqual([...both.capabilities.currencies], payableCurrencies());
   t.false(both.capabilities.canSimulate);
   t.is(both.capabilities.pendingTimeoutMs, 15 * 60_000);
@@ -131,7 +134,7 @@ test('placeOrder: a wallet in live mode goes to the live URL with the live key a
   t.true(scope.isDone());
 });
 
-test('placeOrder: a repeated create that finds its order failed since is refused with the order\'s failure code', async (t) => {
+test("placeOrder: a repeated create that finds its order failed since is refused with the order's failure code", async (t) => {
   nock(TEST_URL)
     .post('/v1/orders')
     .reply(200, { ...CREATED, status: 'failed', failure_code: 'payer_cancelled', next_action: undefined })
@@ -266,7 +269,9 @@ for (const [status, code] of [
   [422, 'risk_blocked'],
 ] as const) {
   test(`placeOrder: a declared refusal ${status} ${code} is refused with that code and our own message`, async (t) => {
-    nock(TEST_URL).post('/v1/orders').reply(status, { error: { code, message: CHANNEL_DETAIL } });
+    nock(TEST_URL)
+      .post('/v1/orders')
+      .reply(status, { error: { code, message: CHANNEL_DETAIL } });
     const result = await channel().placeOrder(order());
     t.is(result.outcome, 'refused');
     if (result.outcome !== 'refused') return;
@@ -297,7 +302,9 @@ test('placeOrder: a mode the channel is not configured for is refused without a 
 const QUERIED = { id: 'ord_9f2c1d', reference: 'att_ABCDEF234567', status: 'pending', amount: 10050, currency: 'THB' };
 
 test('queryOrder: a pending order is read with the mode key', async (t) => {
-  const scope = nock(TEST_URL, { reqheaders: { authorization: `Bearer ${TEST_KEY}` } }).get('/v1/orders/ord_9f2c1d').reply(200, QUERIED);
+  const scope = nock(TEST_URL, { reqheaders: { authorization: `Bearer ${TEST_KEY}` } })
+    .get('/v1/orders/ord_9f2c1d')
+    .reply(200, QUERIED);
   t.deepEqual(await channel().queryOrder('test', 'ord_9f2c1d'), {
     channelOrderId: 'ord_9f2c1d',
     reference: 'att_ABCDEF234567',
@@ -344,12 +351,19 @@ test('queryOrder: a 502 then a connection error are retried and the third answer
 });
 
 test('queryOrder: a channel that times out throws channel_error', async (t) => {
-  nock(TEST_URL).get('/v1/orders/ord_9f2c1d').times(3).delay(1_000).reply(200, { ...QUERIED, status: 'paid' });
+  nock(TEST_URL)
+    .get('/v1/orders/ord_9f2c1d')
+    .times(3)
+    .delay(1_000)
+    .reply(200, { ...QUERIED, status: 'paid' });
   await assertThrowsChannelError(t, () => channel({ timeoutMs: 100 }).queryOrder('test', 'ord_9f2c1d'));
 });
 
 test('queryOrder: a persistent 503 throws channel_error after three tries', async (t) => {
-  const scope = nock(TEST_URL).get('/v1/orders/ord_9f2c1d').times(3).reply(503, { error: { code: 'down', message: CHANNEL_DETAIL } });
+  const scope = nock(TEST_URL)
+    .get('/v1/orders/ord_9f2c1d')
+    .times(3)
+    .reply(503, { error: { code: 'down', message: CHANNEL_DETAIL } });
   await assertThrowsChannelError(t, () => channel().queryOrder('test', 'ord_9f2c1d'));
   t.true(scope.isDone());
 });
@@ -413,7 +427,9 @@ test('voidOrder: a pending order is voided; an already failed one is accepted to
 });
 
 test('voidOrder: a paid order (409 order_paid) throws channel_error for the caller to log', async (t) => {
-  nock(TEST_URL).post('/v1/orders/ord_9f2c1d/void').reply(409, { error: { code: 'order_paid', message: CHANNEL_DETAIL } });
+  nock(TEST_URL)
+    .post('/v1/orders/ord_9f2c1d/void')
+    .reply(409, { error: { code: 'order_paid', message: CHANNEL_DETAIL } });
   const error = await assertThrowsChannelError(t, () => channel().voidOrder('test', 'ord_9f2c1d'));
   t.regex(error.message, /already paid/);
 });
@@ -459,13 +475,17 @@ test('verifyCallback: a signed dispute notice is parsed to the dispute it names;
   const parsed = channel().verifyCallback('test', { 'channel-signature': signRestCallback(TEST_SECRET, body) }, body);
   t.deepEqual(parsed, { kind: 'dispute', channelDisputeId: 'dsp_41aa' });
   const badId = JSON.stringify({ type: 'dispute', id: '../orders/1' });
-  const error = t.throws(() => channel().verifyCallback('test', { 'channel-signature': signRestCallback(TEST_SECRET, badId) }, badId), { instanceOf: CoreError });
+  const error = t.throws(() => channel().verifyCallback('test', { 'channel-signature': signRestCallback(TEST_SECRET, badId) }, badId), {
+    instanceOf: CoreError,
+  });
   t.is(error?.code, 'invalid_callback');
-  const forged = t.throws(() => channel().verifyCallback('test', { 'channel-signature': signRestCallback(LIVE_SECRET, body) }, body), { instanceOf: CoreError });
+  const forged = t.throws(() => channel().verifyCallback('test', { 'channel-signature': signRestCallback(LIVE_SECRET, body) }, body), {
+    instanceOf: CoreError,
+  });
   t.is(forged?.code, 'invalid_signature');
 });
 
-test('queryDispute: GET /v1/disputes/{id} with the mode\'s key answers the channel\'s record of the dispute', async (t) => {
+test("queryDispute: GET /v1/disputes/{id} with the mode's key answers the channel's record of the dispute", async (t) => {
   const scope = nock(LIVE_URL, { reqheaders: { authorization: `Bearer ${LIVE_KEY}` } })
     .get('/v1/disputes/dsp_41aa')
     .reply(200, { ...DISPUTE, status: 'under_review', extra_field: 'ignored' });
@@ -507,7 +527,7 @@ test('queryDispute: retried after a 503; a 404, another id, a float amount or an
   await assertThrowsChannelError(t, () => channel().queryDispute('test', '../orders/ord_1'));
 });
 
-test('submitDisputeEvidence: POSTs the whole evidence set and resolves on the channel\'s 200 with the dispute', async (t) => {
+test("submitDisputeEvidence: POSTs the whole evidence set and resolves on the channel's 200 with the dispute", async (t) => {
   const scope = nock(TEST_URL, { reqheaders: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' } })
     .post('/v1/disputes/dsp_41aa/evidence', { evidence: { receipt: 'r-1', note: 'shipped' } })
     .reply(503, CHANNEL_DETAIL)

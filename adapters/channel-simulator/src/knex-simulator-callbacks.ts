@@ -16,7 +16,6 @@ interface CallbackRow {
   created_at: number | string;
 }
 
-
 function toRow(callback: SimulatorCallback): CallbackRow {
   return {
     id: callback.id,
@@ -76,7 +75,11 @@ export class KnexSimulatorCallbacks extends SimulatorTable<CallbackRow> {
   }
 
   async reschedule(id: string, retryAt: Date | undefined): Promise<void> {
-    await this.table().where({ id }).whereNull('delivered_at').whereNotNull('retry_at').update({ retry_at: millis(retryAt) });
+    await this.table()
+      .where({ id })
+      .whereNull('delivered_at')
+      .whereNotNull('retry_at')
+      .update({ retry_at: millis(retryAt) });
   }
 
   async markDelivered(id: string, now: Date): Promise<void> {

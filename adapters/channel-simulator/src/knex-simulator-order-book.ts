@@ -1,7 +1,14 @@
 import type { AttemptFailureCode, Mode, SimulatedOutcome } from '@payments/core';
 import type { Knex } from 'knex';
 import { KnexSimulatorCallbacks } from './knex-simulator-callbacks';
-import type { SimulatorCallback, SimulatorDispute, SimulatorDisputeStatus, SimulatorOrder, SimulatorOrderBook, SimulatorOrderStatus } from './simulator-order-book';
+import type {
+  SimulatorCallback,
+  SimulatorDispute,
+  SimulatorDisputeStatus,
+  SimulatorOrder,
+  SimulatorOrderBook,
+  SimulatorOrderStatus,
+} from './simulator-order-book';
 import { date, fromJson, millis, SimulatorTable, withoutUndefined } from './sql-values';
 
 interface Row {
@@ -20,7 +27,6 @@ interface Row {
   settled_at: number | string | null;
   created_at: number | string;
 }
-
 
 function toRow(order: SimulatorOrder): Row {
   return {

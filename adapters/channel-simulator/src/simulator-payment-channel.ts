@@ -229,7 +229,8 @@ export class SimulatorPaymentChannel implements PaymentChannel {
   async submitDisputeEvidence(_mode: Mode, channelDisputeId: string, evidence: Readonly<Record<string, string>>): Promise<void> {
     const dispute = await this.book.findDispute(channelDisputeId);
     if (!dispute) throw new CoreError('channel_error', 'unavailable', 'The simulator has no such dispute.');
-    if (dispute.status === 'won' || dispute.status === 'lost') throw new CoreError('channel_error', 'unavailable', 'The simulator has ruled on this dispute already.');
+    if (dispute.status === 'won' || dispute.status === 'lost')
+      throw new CoreError('channel_error', 'unavailable', 'The simulator has ruled on this dispute already.');
     const status = dispute.status === 'opened' ? 'under_review' : dispute.status;
     await this.book.updateDispute({ ...dispute, status, evidence: { ...evidence }, updated: this.clock.now() });
   }
@@ -387,8 +388,8 @@ export class SimulatorPaymentChannel implements PaymentChannel {
     const updated: SimulatorOrder = {
       ...order,
       status: outcome.status,
-      failureCode: outcome.status === 'failed' ? outcome.failureCode ?? 'payer_cancelled' : undefined,
-      paidAt: outcome.status === 'paid' ? order.paidAt ?? now : order.paidAt,
+      failureCode: outcome.status === 'failed' ? (outcome.failureCode ?? 'payer_cancelled') : undefined,
+      paidAt: outcome.status === 'paid' ? (order.paidAt ?? now) : order.paidAt,
       scheduled: undefined,
       dueAt: undefined,
     };
@@ -448,7 +449,10 @@ export class SimulatorPaymentChannel implements PaymentChannel {
         signal: AbortSignal.timeout(this.callbackTimeoutMs()),
       });
     } catch (error) {
-      throw new CoreError('api_error', 'unavailable', 'The simulated callback could not be delivered; retry the simulation.', { cause: error, retryAfterSeconds: 1 });
+      throw new CoreError('api_error', 'unavailable', 'The simulated callback could not be delivered; retry the simulation.', {
+        cause: error,
+        retryAfterSeconds: 1,
+      });
     }
     await response.arrayBuffer();
     if (!response.ok) {
@@ -459,7 +463,8 @@ export class SimulatorPaymentChannel implements PaymentChannel {
   /** The payer's credential: a QR payload or a redirect, by the method's catalog entry. */
   private credential(order: SimulatorOrder): NextAction {
     const method = findPaymentMethod(order.paymentMethod);
-    if (method?.nextAction === 'redirect') return { type: 'redirect', url: `${(this.options.walletUrl ?? 'https://simulator.invalid/pay').replace(/\/$/, '')}/${order.id}` };
+    if (method?.nextAction === 'redirect')
+      return { type: 'redirect', url: `${(this.options.walletUrl ?? 'https://simulator.invalid/pay').replace(/\/$/, '')}/${order.id}` };
     return { type: 'qr_code', qrData: `SIMULATOR|${order.paymentMethod}|${order.id}|${order.amount}|${order.currency}` };
   }
 }

@@ -30,13 +30,23 @@ export abstract class SimulatorTable<Row extends { id: string }> {
    * Takes the rows `due` selects for this worker and leases them (`lease` updates them) in one
    * transaction, so no other worker takes them until the lease ends.
    */
-  protected claim(due: (trx: Knex.Transaction) => Knex.QueryBuilder<Row>, lease: (claimed: Knex.QueryBuilder<Row>, trx: Knex.Transaction) => Promise<unknown>): Promise<Row[]> {
+  protected claim(
+    due: (trx: Knex.Transaction) => Knex.QueryBuilder<Row>,
+    lease: (claimed: Knex.QueryBuilder<Row>, trx: Knex.Transaction) => Promise<unknown>,
+  ): Promise<Row[]> {
     return this.knex.transaction(async (trx) => {
       const query = due(trx);
       // Several workers: each skips the rows another is claiming (SQLite writes one at a time anyway).
       // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- knex types a generic table's rows as any; `due` selects from this Row table only
       const rows: Row[] = await (isMysql(trx) ? query.forUpdate().skipLocked() : query);
-      if (rows.length > 0) await lease(this.table(trx).whereIn('id', rows.map((row) => row.id)), trx);
+      if (rows.length > 0)
+        await lease(
+          this.table(trx).whereIn(
+            'id',
+            rows.map((row) => row.id),
+          ),
+          trx,
+        );
       return rows;
     });
   }

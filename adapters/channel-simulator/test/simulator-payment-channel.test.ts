@@ -39,7 +39,15 @@ const channel = (settleAfterMs = 1000) =>
 let n = 0;
 const order = (amount: number) => {
   n += 1;
-  return { mode: 'test' as const, reference: `pa_TEST${n}${Date.now()}`, amount, currency: 'THB', paymentMethod: 'promptpay', callbackUrl, expiresAt: new Date(clock.now().getTime() + 3600_000) };
+  return {
+    mode: 'test' as const,
+    reference: `pa_TEST${n}${Date.now()}`,
+    amount,
+    currency: 'THB',
+    paymentMethod: 'promptpay',
+    callbackUrl,
+    expiresAt: new Date(clock.now().getTime() + 3600_000),
+  };
 };
 
 test.serial('placing twice with one reference is one order', async (t) => {

@@ -12,7 +12,7 @@ test('the shipped table quotes every required currency as a decimal string, with
   t.is(REFERENCE_RATES.base, 'USD');
 });
 
-test('rates against USD are the table\'s own', async (t) => {
+test("rates against USD are the table's own", async (t) => {
   t.is(await source.midRate('USD', 'THB'), REFERENCE_RATES.rates.THB);
   t.is(await source.midRate('USD', 'JPY'), '144.05');
   t.is(await source.midRate('USD', 'USD'), '1');
@@ -28,7 +28,12 @@ test('cross rates go through USD, rounded half-even to 20 significant digits, ne
   t.is(await table.midRate('VND', 'KWD'), '0.000012');
   t.is(await table.midRate('KWD', 'VND'), '83333.333333333333333');
   t.is(await table.midRate('USD', 'VND'), '25000');
-  for (const [from, to] of [['THB', 'USD'], ['IDR', 'KWD'], ['VND', 'THB'], ['KWD', 'IDR']] as const) {
+  for (const [from, to] of [
+    ['THB', 'USD'],
+    ['IDR', 'KWD'],
+    ['VND', 'THB'],
+    ['KWD', 'IDR'],
+  ] as const) {
     const rate = await table.midRate(from, to);
     t.regex(rate, /^[0-9]+(\.[0-9]+)?$/);
     t.true(rate.replace('.', '').replace(/^0+/, '').length <= CROSS_RATE_SIGNIFICANT_DIGITS);

@@ -27,7 +27,10 @@ async function unavailable(t: ExecutionContext, promise: Promise<unknown>, why: 
 const causeMessage = (error: Error): string => String(error.cause instanceof Error ? error.cause.message : undefined);
 
 test.serial('asks GET {url}?base=USD and serves direct and cross rates as decimal strings', async (t) => {
-  const scope = nock(FEED, { reqheaders: { accept: 'application/json' } }).get('/v1/rates').query({ base: 'USD' }).reply(200, GOOD);
+  const scope = nock(FEED, { reqheaders: { accept: 'application/json' } })
+    .get('/v1/rates')
+    .query({ base: 'USD' })
+    .reply(200, GOOD);
   const source = new HttpFxRateSource({ url: `${FEED}/v1/rates` });
   t.is(await source.midRate('USD', 'THB'), '35.12');
   t.is(await source.midRate('THB', 'USD'), '0.028473804100227790433');
@@ -50,7 +53,10 @@ test.serial('one table serves every request for cacheTtlMs, then the next reques
   clock.advance(59_999);
   t.is(await source.midRate('USD', 'THB'), '35.12');
   t.true(first.isDone());
-  const second = nock(FEED).get('/rates').query(true).reply(200, { ...GOOD, rates: { ...GOOD.rates, THB: '36' } });
+  const second = nock(FEED)
+    .get('/rates')
+    .query(true)
+    .reply(200, { ...GOOD, rates: { ...GOOD.rates, THB: '36' } });
   clock.advance(1);
   t.is(await source.midRate('USD', 'THB'), '36');
   t.true(second.isDone());
@@ -83,9 +89,15 @@ test.serial('a 5xx is 503 api_error that carries nothing of the body', async (t)
 
 test.serial('a 4xx, a redirect and a connection failure are 503 api_error', async (t) => {
   const scope = nock(FEED)
-    .get('/a').query(true).reply(404, { error: 'nope' })
-    .get('/b').query(true).reply(302, '', { location: 'https://elsewhere.example.test/' })
-    .get('/c').query(true).replyWithError({ code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' });
+    .get('/a')
+    .query(true)
+    .reply(404, { error: 'nope' })
+    .get('/b')
+    .query(true)
+    .reply(302, '', { location: 'https://elsewhere.example.test/' })
+    .get('/c')
+    .query(true)
+    .replyWithError({ code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' });
   await unavailable(t, new HttpFxRateSource({ url: `${FEED}/a` }).midRate('USD', 'THB'), /HTTP 404/);
   await unavailable(t, new HttpFxRateSource({ url: `${FEED}/b` }).midRate('USD', 'THB'), /unreachable/);
   await unavailable(t, new HttpFxRateSource({ url: `${FEED}/c` }).midRate('USD', 'THB'), /unreachable/);
@@ -119,7 +131,10 @@ test.serial('malformed answers are refused whole: numbers, non-decimal strings, 
     'not json {',
   ];
   for (const [i, body] of bodies.entries()) {
-    const scope = nock(FEED).get(`/m${i}`).query(true).reply(200, typeof body === 'string' ? body : JSON.stringify(body), { 'content-type': 'application/json' });
+    const scope = nock(FEED)
+      .get(`/m${i}`)
+      .query(true)
+      .reply(200, typeof body === 'string' ? body : JSON.stringify(body), { 'content-type': 'application/json' });
     await unavailable(t, new HttpFxRateSource({ url: `${FEED}/m${i}` }).midRate('USD', 'JPY'), /malformed|not JSON/);
     t.true(scope.isDone(), JSON.stringify(body));
   }

@@ -89,7 +89,15 @@ export class InMemoryDisputeRepository implements DisputeRepository {
 
   list(scope: AccountScope, filter: DisputeFilter, page: PageRequest): Promise<Page<Dispute>> {
     return this.store.atomic(() =>
-      pageNewestFirst(this.store.tables.disputes.values(), scope, page, 'dispute', (dispute) => (filter.status === undefined || dispute.status === filter.status) && (filter.paymentIntentId === undefined || dispute.paymentIntentId === filter.paymentIntentId)),
+      pageNewestFirst(
+        this.store.tables.disputes.values(),
+        scope,
+        page,
+        'dispute',
+        (dispute) =>
+          (filter.status === undefined || dispute.status === filter.status) &&
+          (filter.paymentIntentId === undefined || dispute.paymentIntentId === filter.paymentIntentId),
+      ),
     );
   }
 }

@@ -1,12 +1,4 @@
-import type {
-  ClaimRequest,
-  ClaimResult,
-  IdempotencyClaim,
-  IdempotencyScope,
-  IdempotencyStore,
-  KnownKey,
-  StoredResponse,
-} from '@payments/core';
+import type { ClaimRequest, ClaimResult, IdempotencyClaim, IdempotencyScope, IdempotencyStore, KnownKey, StoredResponse } from '@payments/core';
 import type { IdempotencyRecord, InMemoryStore } from './in-memory-store';
 
 /** A collision-free map key (a separator character could also appear inside a key). */

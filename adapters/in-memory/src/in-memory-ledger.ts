@@ -1,4 +1,13 @@
-import { isEmptyTransaction, parseAccountCode, type AccountScope, type ForeignEntry, type Ledger, type LedgerBalance, type LedgerTransaction, type UnbalancedTransaction } from '@payments/core';
+import {
+  isEmptyTransaction,
+  parseAccountCode,
+  type AccountScope,
+  type ForeignEntry,
+  type Ledger,
+  type LedgerBalance,
+  type LedgerTransaction,
+  type UnbalancedTransaction,
+} from '@payments/core';
 import { deepCopy } from './deep-copy';
 import type { InMemoryStore } from './in-memory-store';
 
@@ -24,10 +33,12 @@ export class InMemoryLedger implements Ledger {
 
   balances(scope: AccountScope): Promise<LedgerBalance[]> {
     return this.store.atomic(() =>
-      [...this.store.tables.ledgerBalances.values()].filter((row) => {
-        const account = parseAccountCode(row.account);
-        return account?.kind === 'merchant' && account.merchantId === scope.merchantId && account.mode === scope.mode;
-      }).map(deepCopy),
+      [...this.store.tables.ledgerBalances.values()]
+        .filter((row) => {
+          const account = parseAccountCode(row.account);
+          return account?.kind === 'merchant' && account.merchantId === scope.merchantId && account.mode === scope.mode;
+        })
+        .map(deepCopy),
     );
   }
 
@@ -62,7 +73,8 @@ export class InMemoryLedger implements Ledger {
       for (const tx of this.store.tables.ledgerTransactions.values()) {
         for (const entry of tx.entries) {
           const account = parseAccountCode(entry.account);
-          if (account?.kind === 'merchant' && (account.merchantId !== tx.merchantId || account.mode !== tx.mode)) found.push({ cause: tx.cause, account: entry.account });
+          if (account?.kind === 'merchant' && (account.merchantId !== tx.merchantId || account.mode !== tx.mode))
+            found.push({ cause: tx.cause, account: entry.account });
         }
       }
       return found.slice(0, limit);

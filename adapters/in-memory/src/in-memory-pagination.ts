@@ -27,8 +27,6 @@ export function pageNewestFirst<T extends Scoped>(
     if (!cursor) throw invalidParameter('starting_after', `starting_after names no ${what} of this account: '${page.startingAfter}'.`);
     before = cursor.seq;
   }
-  const matching = scoped
-    .filter((row) => row.seq < before && keep(row.value))
-    .sort((a, b) => b.seq - a.seq);
+  const matching = scoped.filter((row) => row.seq < before && keep(row.value)).sort((a, b) => b.seq - a.seq);
   return { data: matching.slice(0, page.limit).map((row) => deepCopy(row.value)), hasMore: matching.length > page.limit };
 }

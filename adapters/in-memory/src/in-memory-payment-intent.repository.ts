@@ -79,10 +79,15 @@ export class InMemoryPaymentIntentRepository implements PaymentIntentRepository 
 
   list(scope: AccountScope, filter: PaymentIntentFilter, page: PageRequest): Promise<Page<PaymentIntent>> {
     return this.store.atomic(() =>
-      pageNewestFirst(this.store.tables.intents.values(), scope, page, 'payment_intent', (intent) =>
-        (filter.status === undefined || intent.status === filter.status) &&
-        (filter.merchantOrderId === undefined || intent.merchantOrderId === filter.merchantOrderId) &&
-        (filter.createdGte === undefined || intent.created.getTime() >= filter.createdGte.getTime()),
+      pageNewestFirst(
+        this.store.tables.intents.values(),
+        scope,
+        page,
+        'payment_intent',
+        (intent) =>
+          (filter.status === undefined || intent.status === filter.status) &&
+          (filter.merchantOrderId === undefined || intent.merchantOrderId === filter.merchantOrderId) &&
+          (filter.createdGte === undefined || intent.created.getTime() >= filter.createdGte.getTime()),
       ),
     );
   }
@@ -117,7 +122,14 @@ export class InMemoryPaymentIntentRepository implements PaymentIntentRepository 
   findDueForRelease(mode: Mode, now: Date, limit: number): Promise<PaymentIntent[]> {
     return this.store.atomic(() =>
       [...this.store.tables.intents.values()]
-        .filter(({ value }) => value.mode === mode && value.status === 'channel_settled' && value.releasedAt === undefined && value.availableAt !== undefined && value.availableAt <= now)
+        .filter(
+          ({ value }) =>
+            value.mode === mode &&
+            value.status === 'channel_settled' &&
+            value.releasedAt === undefined &&
+            value.availableAt !== undefined &&
+            value.availableAt <= now,
+        )
         .sort(earliestFirst((value) => value.availableAt))
         .slice(0, limit)
         .map((row) => deepCopy(row.value)),

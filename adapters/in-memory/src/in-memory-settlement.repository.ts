@@ -39,7 +39,8 @@ export class InMemorySettlementRepository implements SettlementRepository {
       // And the one on request keys: one manual settlement per request.
       if (settlement.requestKey !== undefined) {
         for (const { value } of table.values()) {
-          if (inScope(value, settlement) && value.requestKey === settlement.requestKey) throw new Error(`Duplicate settlement request key ${settlement.requestKey}`);
+          if (inScope(value, settlement) && value.requestKey === settlement.requestKey)
+            throw new Error(`Duplicate settlement request key ${settlement.requestKey}`);
         }
       }
       table.set(settlement.id, { seq: this.store.nextSequence(), value: deepCopy(settlement) });

@@ -56,7 +56,8 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
     return this.store.atomic(() => {
       const row = this.store.tables.webhookDeliveries.get(next.id);
       if (!row || row.value.lockedUntil?.getTime() !== heldUntil.getTime()) return false;
-      if (attempt && this.store.tables.webhookDeliveryAttempts.some((logged) => logged.value.id === attempt.id)) throw new Error(`Duplicate webhook delivery attempt id ${attempt.id}`);
+      if (attempt && this.store.tables.webhookDeliveryAttempts.some((logged) => logged.value.id === attempt.id))
+        throw new Error(`Duplicate webhook delivery attempt id ${attempt.id}`);
       const { lockedUntil: _l, ...rest } = deepCopy(next);
       void _l;
       this.store.tables.webhookDeliveries.set(next.id, { ...row, value: rest });

@@ -87,7 +87,11 @@ export class RedisFailureCounter implements FailureCounter {
     assertWindow(window);
     const reply = await callRedis(
       () =>
-        TALLY.integers(this.client, [this.keyPrefix + key], [String(now.getTime()), String(Math.ceil(window.windowMs)), String(window.limit), member, onlyUnderLimit ? '1' : '0']),
+        TALLY.integers(
+          this.client,
+          [this.keyPrefix + key],
+          [String(now.getTime()), String(Math.ceil(window.windowMs)), String(window.limit), member, onlyUnderLimit ? '1' : '0'],
+        ),
       this.commandTimeoutMs,
     );
     const [failures, blockedForMs, added] = reply;

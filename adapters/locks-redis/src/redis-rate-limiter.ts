@@ -63,10 +63,7 @@ export class RedisRateLimiter implements RateLimiter {
     }
     // Never below one token: under one request a second a bucket of `perSecond` would allow nothing.
     const capacity = Math.max(1, perSecond);
-    const reply = await callRedis(
-      () => TAKE_TOKEN.integers(this.client, [this.keyPrefix + key], [String(perSecond), String(capacity)]),
-      this.commandTimeoutMs,
-    );
+    const reply = await callRedis(() => TAKE_TOKEN.integers(this.client, [this.keyPrefix + key], [String(perSecond), String(capacity)]), this.commandTimeoutMs);
     const [allowed, retryAfterMs] = reply;
     return { allowed: allowed === 1, retryAfterMs };
   }

@@ -20,8 +20,10 @@ export class BoundedWorkQueue {
   private readonly waiting: Array<() => void> = [];
 
   constructor(private readonly options: BoundedWorkQueueOptions) {
-    if (!Number.isInteger(options.concurrency) || options.concurrency < 1) throw new RangeError(`concurrency must be a whole number of at least 1, got ${options.concurrency}`);
-    if (!Number.isInteger(options.maxWaiting) || options.maxWaiting < 0) throw new RangeError(`maxWaiting must be a whole number of at least 0, got ${options.maxWaiting}`);
+    if (!Number.isInteger(options.concurrency) || options.concurrency < 1)
+      throw new RangeError(`concurrency must be a whole number of at least 1, got ${options.concurrency}`);
+    if (!Number.isInteger(options.maxWaiting) || options.maxWaiting < 0)
+      throw new RangeError(`maxWaiting must be a whole number of at least 0, got ${options.maxWaiting}`);
   }
 
   /** Tasks running now and tasks waiting for a turn. */

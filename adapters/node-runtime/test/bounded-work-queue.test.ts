@@ -27,7 +27,10 @@ test('at most `concurrency` tasks run; the others wait their turn in order; past
   await tick();
   t.deepEqual(started, [0, 1]);
   t.deepEqual(queue.load, { running: 2, waiting: 3 });
-  const refused = await t.throwsAsync(queue.run(async () => 'never'), { instanceOf: CoreError });
+  const refused = await t.throwsAsync(
+    queue.run(async () => 'never'),
+    { instanceOf: CoreError },
+  );
   t.like(refused, { code: 'api_error', category: 'unavailable', retryAfterSeconds: 1, message: 'busy' });
 
   gates[1].open();
@@ -89,5 +92,6 @@ test('past the waiting room the hasher refuses with 503 instead of queueing with
   const hasher = new ScryptPasswordHasher({ N: 2 ** 12, r: 8, p: 1 }, { concurrency: 1, maxWaiting: 2 });
   const results = await Promise.allSettled(Array.from({ length: 6 }, (_, i) => hasher.hash(`pw ${i}`)));
   t.is(results.filter((result) => result.status === 'fulfilled').length, 3);
-  for (const result of results.filter((r): r is PromiseRejectedResult => r.status === 'rejected')) t.like(result.reason, { code: 'api_error', category: 'unavailable' });
+  for (const result of results.filter((r): r is PromiseRejectedResult => r.status === 'rejected'))
+    t.like(result.reason, { code: 'api_error', category: 'unavailable' });
 });

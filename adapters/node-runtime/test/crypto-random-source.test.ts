@@ -16,7 +16,7 @@ test('bytes come in the length asked for, small and large, and never repeat', (t
   t.is(random.bytes(0).length, 0);
 });
 
-test('a caller changing its bytes changes nobody else\'s', (t) => {
+test("a caller changing its bytes changes nobody else's", (t) => {
   const random = new CryptoRandomSource();
   const first = random.bytes(32);
   const copy = Buffer.from(first).toString('hex');

@@ -13,6 +13,8 @@ export function payoutSignedMessage(timestamp: number, method: string, path: str
 
 /** `t=<unix seconds>,v1=<hex HMAC-SHA256 of the signed message under the shared secret>`. */
 export function signPayoutRequest(secret: string, method: string, path: string, rawBody: string, timestamp: number): string {
-  const v1 = createHmac('sha256', secret).update(payoutSignedMessage(timestamp, method, path, rawBody), 'utf8').digest('hex');
+  const v1 = createHmac('sha256', secret)
+    .update(payoutSignedMessage(timestamp, method, path, rawBody), 'utf8')
+    .digest('hex');
   return `t=${timestamp},v1=${v1}`;
 }

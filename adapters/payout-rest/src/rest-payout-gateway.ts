@@ -46,7 +46,6 @@ function isRetryable(status: number): boolean {
   return status === 408 || status === 429 || status >= 500;
 }
 
-
 /**
  * Live payouts through a provider that speaks docs/payouts/rest.md. Every call is idempotent
  * (verification asks, payouts are keyed by the settlement id), so each is retried with capped
@@ -136,7 +135,10 @@ export class RestPayoutGateway implements PayoutGateway {
         if (retry >= this.retries) throw error instanceof CoreError ? error : unavailable('The payout provider could not be reached.');
         reason = error instanceof CoreError ? error.code : 'connection';
       }
-      this.options.logger?.warn({ path: path.startsWith('/v1/payouts/') ? '/v1/payouts/{reference}' : path, retry: retry + 1, reason }, 'payout provider call retried');
+      this.options.logger?.warn(
+        { path: path.startsWith('/v1/payouts/') ? '/v1/payouts/{reference}' : path, retry: retry + 1, reason },
+        'payout provider call retried',
+      );
       const ceiling = this.retryBaseDelayMs * 2 ** retry;
       await new Promise((resolve) => setTimeout(resolve, ceiling / 2 + Math.random() * (ceiling / 2)));
     }
@@ -169,6 +171,9 @@ export class RestPayoutGateway implements PayoutGateway {
 }
 
 /** The live payout gateway the configuration names, or undefined (live settlements then wait). */
-export function createRestPayoutGateway(settings: { baseUrl: string; secret: string } | undefined, options: Omit<RestPayoutGatewayOptions, 'baseUrl' | 'secret'> = {}): RestPayoutGateway | undefined {
+export function createRestPayoutGateway(
+  settings: { baseUrl: string; secret: string } | undefined,
+  options: Omit<RestPayoutGatewayOptions, 'baseUrl' | 'secret'> = {},
+): RestPayoutGateway | undefined {
   return settings ? new RestPayoutGateway({ ...options, ...settings }) : undefined;
 }

@@ -113,19 +113,30 @@ test('a payout is created with the settlement id as reference and answered paid,
 });
 
 test('a payout refused outright (422) is failed with the provider code', async (t) => {
-  nock(URL).post('/v1/payouts').reply(422, { error: { code: 'currency_not_supported', message: PROVIDER_DETAIL } });
+  nock(URL)
+    .post('/v1/payouts')
+    .reply(422, { error: { code: 'currency_not_supported', message: PROVIDER_DETAIL } });
   const logs: LogLine[] = [];
   t.deepEqual(await gateway(logs).sendPayout(payout), { status: 'failed', failureReason: 'currency_not_supported' });
   neverLeaks(t, logs);
 });
 
 test('5xx and transport failures are retried with the same reference; then unavailable', async (t) => {
-  nock(URL).post('/v1/payouts').reply(503, 'busy').post('/v1/payouts').replyWithError('socket hang up').post('/v1/payouts').reply(201, { reference: payout.reference, amount: 123_456, currency: 'THB', status: 'paid' });
+  nock(URL)
+    .post('/v1/payouts')
+    .reply(503, 'busy')
+    .post('/v1/payouts')
+    .replyWithError('socket hang up')
+    .post('/v1/payouts')
+    .reply(201, { reference: payout.reference, amount: 123_456, currency: 'THB', status: 'paid' });
   const logs: LogLine[] = [];
   t.deepEqual(await gateway(logs).sendPayout(payout), { status: 'paid' });
   t.is(logs.filter((line) => line.message === 'payout provider call retried').length, 2);
 
-  nock(URL).post('/v1/payouts').times(3).reply(500, { error: { code: 'internal', message: PROVIDER_DETAIL } });
+  nock(URL)
+    .post('/v1/payouts')
+    .times(3)
+    .reply(500, { error: { code: 'internal', message: PROVIDER_DETAIL } });
   const error = await t.throwsAsync(() => gateway(logs).sendPayout(payout));
   t.true(error instanceof CoreError && error.category === 'unavailable');
   neverLeaks(t, logs, error);

@@ -47,6 +47,9 @@ export function mysqlFlavourOf(knex: Knex, db: Knex = knex): Promise<MysqlFlavou
  * statement with 0; MySQL 8 takes a hint whose least value is 1 second.
  */
 export function withoutLockWait(flavour: MysqlFlavour, insert: Knex.Sql): { sql: string; bindings: readonly Knex.Value[] } {
-  const sql = flavour === 'mariadb' ? `SET STATEMENT innodb_lock_wait_timeout=0 FOR ${insert.sql}` : insert.sql.replace(/^insert /i, 'insert /*+ SET_VAR(innodb_lock_wait_timeout=1) */ ');
+  const sql =
+    flavour === 'mariadb'
+      ? `SET STATEMENT innodb_lock_wait_timeout=0 FOR ${insert.sql}`
+      : insert.sql.replace(/^insert /i, 'insert /*+ SET_VAR(innodb_lock_wait_timeout=1) */ ');
   return { sql, bindings: insert.bindings };
 }

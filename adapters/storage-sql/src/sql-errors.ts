@@ -70,7 +70,12 @@ export function isRetryableTransactionError(error: unknown): boolean {
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ECONNABORTED']);
 
 /** mysql2's own codes for a connection that is gone, closed, or never finished its handshake. */
-const MYSQL_CLIENT_CODES = new Set(['PROTOCOL_CONNECTION_LOST', 'PROTOCOL_SEQUENCE_TIMEOUT', 'PROTOCOL_ENQUEUE_AFTER_FATAL_ERROR', 'PROTOCOL_ENQUEUE_AFTER_QUIT']);
+const MYSQL_CLIENT_CODES = new Set([
+  'PROTOCOL_CONNECTION_LOST',
+  'PROTOCOL_SEQUENCE_TIMEOUT',
+  'PROTOCOL_ENQUEUE_AFTER_FATAL_ERROR',
+  'PROTOCOL_ENQUEUE_AFTER_QUIT',
+]);
 
 /**
  * Server answers meaning "not now" rather than "not this": shutting down (1053), too many
@@ -89,7 +94,8 @@ const MYSQL_UNAVAILABLE_CODES = new Set(['ER_CON_COUNT_ERROR', 'ER_SERVER_SHUTDO
 export function isDatabaseUnavailableError(error: unknown): boolean {
   const driver = asDriverError(error);
   if (!driver) return false;
-  if (typeof driver.code === 'string' && (NETWORK_CODES.has(driver.code) || MYSQL_CLIENT_CODES.has(driver.code) || MYSQL_UNAVAILABLE_CODES.has(driver.code))) return true;
+  if (typeof driver.code === 'string' && (NETWORK_CODES.has(driver.code) || MYSQL_CLIENT_CODES.has(driver.code) || MYSQL_UNAVAILABLE_CODES.has(driver.code)))
+    return true;
   if (typeof driver.errno === 'number' && MYSQL_UNAVAILABLE_ERRNOS.has(driver.errno)) return true;
   // knex: every pool slot busy or failing to connect until acquireConnectionTimeout ran out.
   if (driver.name === 'KnexTimeoutError') return true;

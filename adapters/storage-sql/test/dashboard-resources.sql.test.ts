@@ -21,7 +21,9 @@ test('a deleted webhook endpoint stays in its table as a tombstone, with the add
       updated: created,
     });
     t.true(await webhookEndpoints.markDeleted('mch_a', 'we_tombstone', new Date('2026-09-02T00:00:00Z')));
-    const rows = await database.knex<{ id: string; url: string; secret_sealed: string; deleted_at: number | string | null }>('webhook_endpoints').where({ id: 'we_tombstone' });
+    const rows = await database
+      .knex<{ id: string; url: string; secret_sealed: string; deleted_at: number | string | null }>('webhook_endpoints')
+      .where({ id: 'we_tombstone' });
     t.is(rows.length, 1);
     t.like(rows[0], { url: 'https://hooks.example.com/in', secret_sealed: 'v1.a.b.c' });
     t.is(Number(rows[0].deleted_at), Date.parse('2026-09-02T00:00:00Z'));

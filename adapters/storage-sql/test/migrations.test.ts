@@ -8,7 +8,34 @@ import { createTestDatabase } from '../src/testing/create-test-database';
 import { onMysql } from './test-support';
 
 const run = promisify(execFile);
-const TABLES = ['merchants', 'users', 'api_keys', 'payment_intents', 'checkout_sessions', 'events', 'idempotency_keys', 'payment_attempts', 'simulator_orders', 'audit_log', 'dashboard_sessions', 'signing_keys', 'payout_destinations', 'webhook_endpoints', 'notices', 'webhook_deliveries', 'webhook_delivery_attempts', 'platform_keys', 'ledger_transactions', 'ledger_entries', 'ledger_balances', 'disputes', 'simulator_disputes', 'settlements', 'simulator_callbacks', 'job_item_failures'];
+const TABLES = [
+  'merchants',
+  'users',
+  'api_keys',
+  'payment_intents',
+  'checkout_sessions',
+  'events',
+  'idempotency_keys',
+  'payment_attempts',
+  'simulator_orders',
+  'audit_log',
+  'dashboard_sessions',
+  'signing_keys',
+  'payout_destinations',
+  'webhook_endpoints',
+  'notices',
+  'webhook_deliveries',
+  'webhook_delivery_attempts',
+  'platform_keys',
+  'ledger_transactions',
+  'ledger_entries',
+  'ledger_balances',
+  'disputes',
+  'simulator_disputes',
+  'settlements',
+  'simulator_callbacks',
+  'job_item_failures',
+];
 
 /** Migrates `url` in a process of its own, as the API and a worker do when they start. */
 function migrateInChildProcess(url: string): Promise<unknown> {
@@ -26,7 +53,10 @@ test('migrating again is a no-op', async (t) => {
     await t.notThrowsAsync(migrateLatest(database.knex));
     for (const table of TABLES) t.true(await database.knex.schema.hasTable(table), table);
     const applied = await database.knex('knex_migrations').select('name');
-    t.deepEqual(applied.map((row: { name: string }) => row.name), [...MIGRATION_NAMES]);
+    t.deepEqual(
+      applied.map((row: { name: string }) => row.name),
+      [...MIGRATION_NAMES],
+    );
   } finally {
     await database.destroy();
   }

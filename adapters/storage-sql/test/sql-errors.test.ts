@@ -40,7 +40,16 @@ test('deadlocks, lock wait timeouts and a busy SQLite file are retryable; nothin
 test('a real duplicate from the test database is recognised', async (t) => {
   const database = await createTestDatabase();
   try {
-    const row = { id: 'mch_dup', name: 'n', email: 'e@example.com', live_enabled: 0, settlement_currency: 'THB', settlement_schedule: 'daily', settlement_delay_days: 2, created_at: 0 };
+    const row = {
+      id: 'mch_dup',
+      name: 'n',
+      email: 'e@example.com',
+      live_enabled: 0,
+      settlement_currency: 'THB',
+      settlement_schedule: 'daily',
+      settlement_delay_days: 2,
+      created_at: 0,
+    };
     await database.knex('merchants').insert(row);
     const error = await t.throwsAsync(database.knex('merchants').insert(row), { any: true });
     t.true(isDuplicateKeyError(error));
@@ -63,7 +72,14 @@ test('an unreachable database is recognised: driver, protocol and server codes, 
   ]) {
     t.true(isDatabaseUnavailableError(error), error.message);
   }
-  for (const error of [mysqlError(1062, 'ER_DUP_ENTRY'), mysqlError(1213, 'ER_LOCK_DEADLOCK'), mysqlError(1146, 'ER_NO_SUCH_TABLE'), new Error('boom'), undefined, 'ECONNREFUSED']) {
+  for (const error of [
+    mysqlError(1062, 'ER_DUP_ENTRY'),
+    mysqlError(1213, 'ER_LOCK_DEADLOCK'),
+    mysqlError(1146, 'ER_NO_SUCH_TABLE'),
+    new Error('boom'),
+    undefined,
+    'ECONNREFUSED',
+  ]) {
     t.false(isDatabaseUnavailableError(error), String(error));
   }
 });
@@ -76,7 +92,13 @@ test('real outages are recognised: a closed port, and a pool that cannot hand ou
     await closed.destroy();
   }
   // One connection, held by an open transaction: the next query waits for the pool and times out.
-  const single = knexFactory({ client: 'better-sqlite3', connection: { filename: ':memory:' }, useNullAsDefault: true, pool: { min: 1, max: 1 }, acquireConnectionTimeout: 100 });
+  const single = knexFactory({
+    client: 'better-sqlite3',
+    connection: { filename: ':memory:' },
+    useNullAsDefault: true,
+    pool: { min: 1, max: 1 },
+    acquireConnectionTimeout: 100,
+  });
   const trx = await single.transaction();
   try {
     t.true(isDatabaseUnavailableError(await t.throwsAsync(single.raw('SELECT 1'))));
@@ -97,7 +119,14 @@ test('MariaDB killing the connection under a running statement is recognised (sk
     const victim = database.knex.transaction(async (trx) => {
       const [[row]] = await trx.raw<[[{ id: number }]]>('SELECT CONNECTION_ID() AS id');
       // knex builders are lazy: `then` sends it.
-      setTimeout(() => void admin.raw(`KILL CONNECTION ${Number(row.id)}`).then(() => undefined, () => undefined), 200);
+      setTimeout(
+        () =>
+          void admin.raw(`KILL CONNECTION ${Number(row.id)}`).then(
+            () => undefined,
+            () => undefined,
+          ),
+        200,
+      );
       await trx.raw('SELECT SLEEP(5)');
     });
     const error = await t.throwsAsync(victim);

@@ -12,11 +12,13 @@ export class EgressGuard {
   private readonly allowed: ReadonlySet<string>;
 
   constructor(allow: readonly string[] = []) {
-    this.allowed = new Set(allow.map((entry) => {
-      const normalized = normalizeAddress(entry);
-      if (normalized === undefined) throw new Error(`Not an IP address in the egress allow-list: ${entry}`);
-      return normalized;
-    }));
+    this.allowed = new Set(
+      allow.map((entry) => {
+        const normalized = normalizeAddress(entry);
+        if (normalized === undefined) throw new Error(`Not an IP address in the egress allow-list: ${entry}`);
+        return normalized;
+      }),
+    );
   }
 
   /** True when the address is in the allow-list (exact address, any notation). */

@@ -81,11 +81,14 @@ export class HttpWebhookSender implements WebhookSender {
     let timer: NodeJS.Timeout | undefined;
     const abort = new AbortController();
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        const failure = new SendFailure(`timed out after ${request.timeoutMs} ms`);
-        abort.abort(failure);
-        reject(failure);
-      }, Math.max(0, request.timeoutMs));
+      timer = setTimeout(
+        () => {
+          const failure = new SendFailure(`timed out after ${request.timeoutMs} ms`);
+          abort.abort(failure);
+          reject(failure);
+        },
+        Math.max(0, request.timeoutMs),
+      );
     });
     deadline.catch(() => undefined);
     const answered: { status?: number } = {};

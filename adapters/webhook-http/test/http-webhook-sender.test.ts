@@ -61,7 +61,11 @@ test('every refused range is refused with nothing sent, by literal and by a name
     const overrides = { 'hook.test.example': address };
     const sender = new HttpWebhookSender({ dnsOverrides: overrides });
     const literal = address.includes(':') ? `[${address}]` : address;
-    for (const url of [`https://hook.test.example:${receiver.port}/hooks`, `https://${literal}:${receiver.port}/hooks`, `http://hook.test.example:${receiver.port}/`]) {
+    for (const url of [
+      `https://hook.test.example:${receiver.port}/hooks`,
+      `https://${literal}:${receiver.port}/hooks`,
+      `http://hook.test.example:${receiver.port}/`,
+    ]) {
       const response = await sender.send(request(url));
       t.is(response.status, undefined, `${address} via ${url}`);
       t.regex(response.error ?? '', /^refused: .* non-public address/, `${address} via ${url}`);
@@ -222,9 +226,16 @@ test('TLS: the one kept context still checks each connection: after a good send,
   const tls = await selfSignedCertificate('hooks.test.example');
   const receiver = await startHttpsReceiver(tls);
   t.teardown(() => receiver.close());
-  const sender = new HttpWebhookSender({ egressAllow: ['127.0.0.1'], dnsOverrides: { 'hooks.test.example': '127.0.0.1', 'other.test.example': '127.0.0.1' }, ca: tls.cert });
+  const sender = new HttpWebhookSender({
+    egressAllow: ['127.0.0.1'],
+    dnsOverrides: { 'hooks.test.example': '127.0.0.1', 'other.test.example': '127.0.0.1' },
+    ca: tls.cert,
+  });
   t.is((await sender.send(request(`https://hooks.test.example:${receiver.port}/`))).status, 200);
-  t.like(await sender.send(request(`https://other.test.example:${receiver.port}/`)), { status: undefined, error: 'TLS certificate refused (ERR_TLS_CERT_ALTNAME_INVALID)' });
+  t.like(await sender.send(request(`https://other.test.example:${receiver.port}/`)), {
+    status: undefined,
+    error: 'TLS certificate refused (ERR_TLS_CERT_ALTNAME_INVALID)',
+  });
   t.is((await sender.send(request(`https://hooks.test.example:${receiver.port}/`))).status, 200);
   t.is(receiver.requests.length, 2);
 });
@@ -271,7 +282,10 @@ test('IPv6: an allow-listed ::1 receiver is reached through a pinned IPv6 addres
 
 test('the connected address is checked again before anything is written (http and https)', async (t) => {
   const tls = await selfSignedCertificate('hooks.test.example');
-  for (const [scheme, receiver] of [['http', await startHttpReceiver()], ['https', await startHttpsReceiver(tls)]] as const) {
+  for (const [scheme, receiver] of [
+    ['http', await startHttpReceiver()],
+    ['https', await startHttpsReceiver(tls)],
+  ] as const) {
     t.teardown(() => receiver.close());
     const sender = new HttpWebhookSender({ egressAllow: ['127.0.0.1'], dnsOverrides: { 'hooks.test.example': '127.0.0.1' }, ca: tls.cert });
     // The first check (after resolving) passes; the one on the connected socket refuses.

@@ -1,4 +1,13 @@
-import { COMMON_EXIT, optionalString, requiredString, UsageError, type Command, type CommandLine, type OptionSpec, type Program } from '@payments/cli/command-line';
+import {
+  COMMON_EXIT,
+  optionalString,
+  requiredString,
+  UsageError,
+  type Command,
+  type CommandLine,
+  type OptionSpec,
+  type Program,
+} from '@payments/cli/command-line';
 import { CreateMerchant, SetLiveMode } from '@payments/core';
 import { PlatformKeys, VerifyLedger, Ledger, type PlatformKey } from '@payments/core';
 import { Clock, CoreError, JobItemFailures, type JobItemFailure } from '@payments/core';
@@ -48,7 +57,11 @@ const createMerchant: AdminCommand = {
     password: { type: 'string', description: "The owner's password (required).", valueName: 'password' },
     'settlement-currency': { type: 'string', description: 'Currency settlements pay out in (default THB).', valueName: 'code' },
     schedule: { type: 'string', description: 'Settlement schedule: daily, weekly, monthly or manual (default daily).', valueName: 'schedule' },
-    'settlement-delay-days': { type: 'string', description: 'Days from the channel settling a payment to its money being available (default 2).', valueName: 'days' },
+    'settlement-delay-days': {
+      type: 'string',
+      description: 'Days from the channel settling a payment to its money being available (default 2).',
+      valueName: 'days',
+    },
   },
   examples: ['npm run -s admin -- merchant create --name "My Shop" --email me@example.com --password "correct horse battery staple" --schedule manual'],
   async run(context) {

@@ -14,7 +14,11 @@ test.after.always(() => rmSync(dataDir, { recursive: true, force: true }));
 /** The built admin CLI as operators run it, on a SQLite file of its own. */
 function admin(...args: string[]): { code: number | null; stdout: string; stderr: string } {
   const { HOME, PATH } = process.env;
-  const result = spawnSync(process.execPath, [MAIN, ...args], { env: { HOME, PATH, PAYMENTS_DATABASE_URL: `sqlite:${database}`, PAYMENTS_DATA_DIR: dataDir }, encoding: 'utf8', timeout: 30_000 });
+  const result = spawnSync(process.execPath, [MAIN, ...args], {
+    env: { HOME, PATH, PAYMENTS_DATABASE_URL: `sqlite:${database}`, PAYMENTS_DATA_DIR: dataDir },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -30,7 +34,10 @@ function usageError(t: ExecutionContext, result: ReturnType<typeof admin>, help:
 }
 
 function helpOf(name: string): string {
-  return commandHelp(ADMIN, ADMIN.commands.find((command) => command.name === name)!);
+  return commandHelp(
+    ADMIN,
+    ADMIN.commands.find((command) => command.name === name)!,
+  );
 }
 
 test.serial('--help lists every command, from the same renderer as payments --help', (t) => {
@@ -44,7 +51,18 @@ test.serial('--help lists every command, from the same renderer as payments --he
 test.serial("every command's --help renders its usage, options and example", (t) => {
   t.deepEqual(
     ADMIN.commands.map((command) => command.name),
-    ['merchant create', 'merchant open-live', 'merchant close-live', 'payments duplicates', 'platform-keys rotate', 'platform-keys list', 'ledger verify', 'ledger rebuild-balances', 'jobs failures', 'jobs retry'],
+    [
+      'merchant create',
+      'merchant open-live',
+      'merchant close-live',
+      'payments duplicates',
+      'platform-keys rotate',
+      'platform-keys list',
+      'ledger verify',
+      'ledger rebuild-balances',
+      'jobs failures',
+      'jobs retry',
+    ],
   );
   for (const command of ADMIN.commands) {
     const help = admin(...command.name.split(' '), '--help');

@@ -117,7 +117,9 @@ const schema = Joi.object<ValidatedEnv>({
   NODE_ENV: Joi.string().default('development'),
   PAYMENTS_PORT: Joi.number().integer().min(0).max(65535).default(4242),
   PAYMENTS_HOST: Joi.string().default('0.0.0.0'),
-  PAYMENTS_BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default('http://localhost:4242'),
+  PAYMENTS_BASE_URL: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .default('http://localhost:4242'),
   PAYMENTS_DATA_DIR: Joi.string().default('.data'),
   PAYMENTS_DATABASE_URL: Joi.string().pattern(/^(mysql|mariadb|sqlite):/, 'mysql://…, mariadb://… or sqlite:<file>'),
   PAYMENTS_REDIS_URL: Joi.string().uri({ scheme: ['redis', 'rediss'] }),
@@ -136,7 +138,11 @@ const schema = Joi.object<ValidatedEnv>({
   PAYMENTS_FX_SPREAD_BPS: Joi.number().integer().min(0).max(9999).default(50),
   PAYMENTS_FEES: Joi.string(),
   PAYMENTS_DISPUTE_FEE: Joi.number().integer().min(0).max(Number.MAX_SAFE_INTEGER).default(DEFAULT_DISPUTE_FEE_MINOR),
-  PAYMENTS_DISPUTE_RECONCILE_AFTER_S: Joi.number().integer().min(1).max(30 * 24 * 3600).default(3600),
+  PAYMENTS_DISPUTE_RECONCILE_AFTER_S: Joi.number()
+    .integer()
+    .min(1)
+    .max(30 * 24 * 3600)
+    .default(3600),
   PAYMENTS_REST_CHANNEL_TEST_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
   PAYMENTS_REST_CHANNEL_TEST_KEY: Joi.string(),
   PAYMENTS_REST_CHANNEL_TEST_SECRET: Joi.string().min(16),
@@ -147,10 +153,16 @@ const schema = Joi.object<ValidatedEnv>({
   PAYMENTS_PAYOUT_REST_SECRET: Joi.string().min(16),
   PAYMENTS_TRUSTED_PROXIES: Joi.string()
     .allow('')
-    .custom((value: string, helpers) => (splitList(value).every(isProxyEntry) ? value : helpers.error('any.invalid')), 'IP addresses or CIDR ranges, comma separated'),
+    .custom(
+      (value: string, helpers) => (splitList(value).every(isProxyEntry) ? value : helpers.error('any.invalid')),
+      'IP addresses or CIDR ranges, comma separated',
+    ),
   PAYMENTS_EGRESS_ALLOW: Joi.string()
     .allow('')
-    .custom((value: string, helpers) => (splitList(value).every((entry) => isIP(entry) !== 0) ? value : helpers.error('any.invalid')), 'IP addresses, comma separated'),
+    .custom(
+      (value: string, helpers) => (splitList(value).every((entry) => isIP(entry) !== 0) ? value : helpers.error('any.invalid')),
+      'IP addresses, comma separated',
+    ),
   PAYMENTS_DNS_OVERRIDES: Joi.string()
     .allow('')
     .custom((value: string, helpers) => (dnsOverridesFrom(value) ? value : helpers.error('any.invalid')), 'host=ip pairs, comma separated'),
@@ -200,7 +212,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ...(value.PAYMENTS_REST_CHANNEL_TEST_URL ? { test: restEndpoint(value, 'TEST') } : {}),
       ...(value.PAYMENTS_REST_CHANNEL_LIVE_URL ? { live: restEndpoint(value, 'LIVE') } : {}),
     },
-    ...(value.PAYMENTS_PAYOUT_REST_URL ? { payoutRest: { baseUrl: httpsInProduction('PAYMENTS_PAYOUT_REST_URL', value.PAYMENTS_PAYOUT_REST_URL, nodeEnv), secret: value.PAYMENTS_PAYOUT_REST_SECRET ?? '' } } : {}),
+    ...(value.PAYMENTS_PAYOUT_REST_URL
+      ? {
+          payoutRest: {
+            baseUrl: httpsInProduction('PAYMENTS_PAYOUT_REST_URL', value.PAYMENTS_PAYOUT_REST_URL, nodeEnv),
+            secret: value.PAYMENTS_PAYOUT_REST_SECRET ?? '',
+          },
+        }
+      : {}),
     channelCallbackUrl: (value.PAYMENTS_CHANNEL_CALLBACK_URL ?? value.PAYMENTS_BASE_URL).replace(/\/$/, ''),
     fxRatesUrl: value.PAYMENTS_FX_RATES_URL === undefined ? undefined : httpsInProduction('PAYMENTS_FX_RATES_URL', value.PAYMENTS_FX_RATES_URL, nodeEnv),
     fxRatesTimeoutMs: value.PAYMENTS_FX_RATES_TIMEOUT_MS,

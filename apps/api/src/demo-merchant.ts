@@ -36,7 +36,7 @@ export function describeDemoMerchant(demo: DemoMerchant, baseUrl: string): strin
     '    -H "Idempotency-Key: $(date +%s%N)" -H "Content-Type: application/json" \\',
     `    -d '{"amount":10000,"currency":"THB","merchant_order_id":"order-1"}'`,
     '',
-    'Dashboard: claim the owner\'s second factor once (add the secret to an authenticator app), then sign in with a code:',
+    "Dashboard: claim the owner's second factor once (add the secret to an authenticator app), then sign in with a code:",
     `  curl -s ${baseUrl}/dashboard/v1/mfa -H "Content-Type: application/json" \\`,
     `    -d '{"email":"${demo.email}","password":"${demo.password}"}'`,
     `  curl -s -c cookies.txt ${baseUrl}/dashboard/v1/session -H "Content-Type: application/json" \\`,

@@ -1,4 +1,12 @@
-import { CoreError, type DestinationVerification, type Mode, type PayoutAccount, type PayoutGateway, type PayoutRequest, type PayoutResult } from '@payments/core';
+import {
+  CoreError,
+  type DestinationVerification,
+  type Mode,
+  type PayoutAccount,
+  type PayoutGateway,
+  type PayoutRequest,
+  type PayoutResult,
+} from '@payments/core';
 
 /**
  * One payout gateway per mode behind the one port core sees: the simulated one for test mode,

@@ -141,7 +141,12 @@ test.before(async () => {
   targetUserId = (await signIn(t0, { merchantId: shopA.id, role: 'viewer' })).userId;
   const owner = { cookie: users.owner!.cookie };
   const keys = await t0.request({ method: 'GET', url: '/dashboard/v1/api_keys', headers: owner });
-  const endpoint = await t0.request({ method: 'POST', url: '/dashboard/v1/webhook_endpoints?mode=test', headers: owner, payload: { url: 'https://hooks.example.com/payments' } });
+  const endpoint = await t0.request({
+    method: 'POST',
+    url: '/dashboard/v1/webhook_endpoints?mode=test',
+    headers: owner,
+    payload: { url: 'https://hooks.example.com/payments' },
+  });
   dashboardIds.apiKey = ((keys.result as Json).data as Json[])[0]!.id as string;
   dashboardIds.webhookEndpoint = (endpoint.result as Json).id as string;
   if (!dashboardIds.apiKey || !dashboardIds.webhookEndpoint) throw new Error(`setup: ${keys.payload} ${endpoint.payload}`);
@@ -174,7 +179,8 @@ function urlOf(route: string, mode: 'test' | 'live' = 'test', token = checkoutTo
   if (group?.kind === 'dashboard' && template.includes('{id}')) url = url.replace('{id}', dashboardIdOf(route, real));
   if (route === 'GET /v1/fx/quotes') url += '?from=THB&to=USD';
   // The routes marked *mode* take ?mode=test|live.
-  if (group?.kind === 'dashboard' && (/payout_methods/.test(route) || /webhook_endpoints$/.test(route) || route.includes('webhook_deliveries/{id}'))) url += '?mode=test';
+  if (group?.kind === 'dashboard' && (/payout_methods/.test(route) || /webhook_endpoints$/.test(route) || route.includes('webhook_deliveries/{id}')))
+    url += '?mode=test';
   return url;
 }
 
@@ -198,7 +204,14 @@ function bodyOf(route: string): unknown {
   return {};
 }
 
-async function send(route: string, credential: { authorization?: string; cookie?: string }, mode: 'test' | 'live' = 'test', token?: string, real = false, body?: unknown): Promise<ServerInjectResponse> {
+async function send(
+  route: string,
+  credential: { authorization?: string; cookie?: string },
+  mode: 'test' | 'live' = 'test',
+  token?: string,
+  real = false,
+  body?: unknown,
+): Promise<ServerInjectResponse> {
   const method = route.split(' ')[0] as string;
   const payload = body ?? bodyOf(route);
   return t0.server.inject({
@@ -220,7 +233,8 @@ function check(mismatches: string[], label: string, res: ServerInjectResponse, e
   if (res.statusCode >= 500) {
     mismatches.push(`${label}: ${got} (a 5xx) ${res.payload.slice(0, 200)}`);
   } else if (expected === 'allowed') {
-    if (res.statusCode === 401 || code === 'forbidden' || code === 'live_not_enabled' || code === 'authentication_required') mismatches.push(`${label}: expected allowed, got ${got}`);
+    if (res.statusCode === 401 || code === 'forbidden' || code === 'live_not_enabled' || code === 'authentication_required')
+      mismatches.push(`${label}: expected allowed, got ${got}`);
   } else if (res.statusCode !== expected.status || (expected.code !== undefined && code !== expected.code)) {
     mismatches.push(`${label}: expected ${expected.status} ${expected.code ?? ''}, got ${got} ${res.payload.slice(0, 160)}`);
   }
@@ -285,7 +299,12 @@ test.serial('/dashboard/v1 routes: the cookie and the role table decide; an API 
     // (With a fresh one-time code where the route steps up: the code is checked before the lookup.)
     if (route.includes('{id}')) {
       const body = route.includes('/default') ? { code: totpCode(t0, ownerB.totpSecret, 1) } : undefined;
-      check(mismatches, `${route} × another merchant's owner on A's object`, await send(route, { cookie: ownerB.cookie }, 'test', undefined, true, body), NOT_FOUND);
+      check(
+        mismatches,
+        `${route} × another merchant's owner on A's object`,
+        await send(route, { cookie: ownerB.cookie }, 'test', undefined, true, body),
+        NOT_FOUND,
+      );
     }
   }
   t.deepEqual(mismatches, []);

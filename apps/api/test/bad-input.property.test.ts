@@ -6,7 +6,18 @@ let t0: TestApp;
 let shop: TestMerchant;
 withAppAndMerchant({}, (started) => ({ t0, shop } = started));
 
-const CREATE_FIELDS = ['amount', 'currency', 'merchant_order_id', 'payment_method', 'channel_preference', 'description', 'customer', 'return_url', 'expires_in', 'metadata'];
+const CREATE_FIELDS = [
+  'amount',
+  'currency',
+  'merchant_order_id',
+  'payment_method',
+  'channel_preference',
+  'description',
+  'customer',
+  'return_url',
+  'expires_in',
+  'metadata',
+];
 
 /** Any JSON a client could send, weighted towards the fields and shapes the API knows. */
 const anyValue = fc.oneof(
@@ -42,7 +53,13 @@ test('no create body makes a 5xx, and every refusal is the envelope naming the f
   await fc.assert(
     fc.asyncProperty(createBodyArb, async (body) => {
       seq += 1;
-      const res = await t0.request({ method: 'POST', url: '/v1/payment_intents', key: shop.testKey, idempotencyKey: `fuzz-${seq}-${Math.random()}`, payload: body });
+      const res = await t0.request({
+        method: 'POST',
+        url: '/v1/payment_intents',
+        key: shop.testKey,
+        idempotencyKey: `fuzz-${seq}-${Math.random()}`,
+        payload: body,
+      });
       assertProperAnswer(res.statusCode, res.result as Envelope, res.payload);
       const error = (res.result as Envelope).error;
       // A body that is not JSON at all (e.g. a __proto__ key) names no field: invalid_json.
@@ -59,7 +76,11 @@ test('no create body makes a 5xx, and every refusal is the envelope naming the f
   t.pass();
 });
 
-const queryValue = fc.oneof(fc.string(), fc.integer().map(String), fc.constantFrom('0', '101', '-1', 'pi_abc', 'evt_ABC', '2026-01-01T00:00:00Z', 'created', '%00', '%ZZ'));
+const queryValue = fc.oneof(
+  fc.string(),
+  fc.integer().map(String),
+  fc.constantFrom('0', '101', '-1', 'pi_abc', 'evt_ABC', '2026-01-01T00:00:00Z', 'created', '%00', '%ZZ'),
+);
 const queryArb = fc.dictionary(fc.constantFrom('limit', 'starting_after', 'status', 'merchant_order_id', 'created[gte]', 'x'), queryValue, { maxKeys: 5 });
 
 test('no list query makes a 5xx', async (t) => {
@@ -76,7 +97,10 @@ test('no list query makes a 5xx', async (t) => {
   t.pass();
 });
 
-const headerValue = fc.oneof(fc.string({ maxLength: 300 }).filter((s) => /^[\x20-\x7e]*$/.test(s)), fc.constantFrom('', 'Bearer', 'Bearer ', '2026-09-01', 'x'.repeat(400)));
+const headerValue = fc.oneof(
+  fc.string({ maxLength: 300 }).filter((s) => /^[\x20-\x7e]*$/.test(s)),
+  fc.constantFrom('', 'Bearer', 'Bearer ', '2026-09-01', 'x'.repeat(400)),
+);
 const headersArb = fc.dictionary(fc.constantFrom('authorization', 'api-version', 'idempotency-key', 'content-type', 'accept'), headerValue, { maxKeys: 5 });
 
 test('no header combination makes a 5xx', async (t) => {
@@ -95,7 +119,11 @@ test('no header combination makes a 5xx', async (t) => {
   t.pass();
 });
 
-const attemptBodyArb = fc.dictionary(fc.oneof(fc.constantFrom('payment_method', 'channel'), fc.string({ maxLength: 8 })), fc.oneof(anyValue, fc.constantFrom('promptpay', 'truemoney', 'paynow', 'simulator', 'rest')), { maxKeys: 4 });
+const attemptBodyArb = fc.dictionary(
+  fc.oneof(fc.constantFrom('payment_method', 'channel'), fc.string({ maxLength: 8 })),
+  fc.oneof(anyValue, fc.constantFrom('promptpay', 'truemoney', 'paynow', 'simulator', 'rest')),
+  { maxKeys: 4 },
+);
 const simulateBodyArb = fc.dictionary(
   fc.oneof(fc.constantFrom('outcome', 'failure_code', 'amount', 'currency'), fc.string({ maxLength: 8 })),
   fc.oneof(anyValue, fc.constantFrom('succeeded', 'failed', 'pending', 'dispute_opened', 'insufficient_funds', 'risk_blocked', 'expired')),
@@ -110,7 +138,9 @@ test('no attempt or simulate body makes a 5xx, and every refusal is the envelope
   };
   await fc.assert(
     fc.asyncProperty(attemptBodyArb, simulateBodyArb, async (attemptBody, simulateBody) => {
-      const intent = (await post('/v1/payment_intents', { amount: 1000, currency: 'THB', merchant_order_id: `fz-${seq}-${Math.random()}` })).result as { id: string };
+      const intent = (await post('/v1/payment_intents', { amount: 1000, currency: 'THB', merchant_order_id: `fz-${seq}-${Math.random()}` })).result as {
+        id: string;
+      };
       const attempt = await post(`/v1/payment_intents/${intent.id}/attempts`, attemptBody);
       assertProperAnswer(attempt.statusCode, attempt.result as Envelope, attempt.payload);
       const simulated = await post(`/v1/test/payment_intents/${intent.id}/simulate`, simulateBody);

@@ -147,7 +147,9 @@ test.serial('the same signed callback delivered twice changes nothing the second
   const secret = simulatorCallbackSecret(t0.app.get<Config>(AppConfig).masterKey);
   const body = JSON.stringify({ id: orderId, reference: attempt.id, status: 'paid', amount: 10000, currency: 'THB' });
   for (let i = 0; i < 2; i += 1) {
-    const res = await callback('/channels/simulator/callback/test', body, { 'simulator-signature': sign(secret, Math.floor(clock.now().getTime() / 1000), body) });
+    const res = await callback('/channels/simulator/callback/test', body, {
+      'simulator-signature': sign(secret, Math.floor(clock.now().getTime() / 1000), body),
+    });
     t.is(res.statusCode, 200);
     t.deepEqual(res.result, { received: true });
   }

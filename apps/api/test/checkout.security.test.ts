@@ -99,7 +99,10 @@ test.serial('an unknown token and an expired session cost the same: one lookup e
   const unknown = expired.map((_, i) => `${String.fromCharCode(67 + i)}`.repeat(43));
   const timings: Record<'expired' | 'unknown', number[]> = { expired: [], unknown: [] };
   for (let round = 0; round < 8; round += 1) {
-    for (const [kind, tokens] of [['expired', expired], ['unknown', unknown]] as const) {
+    for (const [kind, tokens] of [
+      ['expired', expired],
+      ['unknown', unknown],
+    ] as const) {
       for (const token of tokens) {
         const started = performance.now();
         const { res } = await client.status(token);

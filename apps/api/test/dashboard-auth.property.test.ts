@@ -32,11 +32,9 @@ const SECRET_FIELDS = ['password', 'code', 'secret'];
 const secretish = fc.oneof(marked, anyValue);
 
 function bodyArb(fields: string[]) {
-  return fc.dictionary(
-    fc.oneof(fc.constantFrom(...fields, ...SECRET_FIELDS), fc.string({ maxLength: 10 })),
-    fc.oneof(anyValue, secretish, fc.emailAddress()),
-    { maxKeys: 6 },
-  );
+  return fc.dictionary(fc.oneof(fc.constantFrom(...fields, ...SECRET_FIELDS), fc.string({ maxLength: 10 })), fc.oneof(anyValue, secretish, fc.emailAddress()), {
+    maxKeys: 6,
+  });
 }
 
 interface Envelope {
@@ -82,7 +80,13 @@ test('no team body makes a 5xx, refusals are the envelope, and no password is ec
   await fc.assert(
     fc.asyncProperty(
       bodyArb(['email', 'role', 'name', 'status']),
-      fc.constantFrom('POST /dashboard/v1/users', 'PATCH /dashboard/v1/users/{member}', 'PATCH /dashboard/v1/users/{owner}', 'POST /dashboard/v1/users/{member}/mfa', 'PATCH /dashboard/v1/users/{bad}'),
+      fc.constantFrom(
+        'POST /dashboard/v1/users',
+        'PATCH /dashboard/v1/users/{member}',
+        'PATCH /dashboard/v1/users/{owner}',
+        'POST /dashboard/v1/users/{member}/mfa',
+        'PATCH /dashboard/v1/users/{bad}',
+      ),
       async (body, route) => {
         const [method, template] = route.split(' ') as [string, string];
         // Never disable or reset the member the other property signs in with: it would only make refusals of it.

@@ -15,7 +15,8 @@ test.before(async () => {
 });
 test.after.always(async () => t0?.close());
 
-const as = (user: SignedInUser, method: string, url: string, payload?: unknown) => asUser(t0, user, { method, url, ...(payload === undefined ? {} : { payload }) });
+const as = (user: SignedInUser, method: string, url: string, payload?: unknown) =>
+  asUser(t0, user, { method, url, ...(payload === undefined ? {} : { payload }) });
 
 async function endpoint(user: SignedInUser, mode: 'test' | 'live'): Promise<Json> {
   const res = await as(user, 'POST', `/dashboard/v1/webhook_endpoints?mode=${mode}`, { url: `https://hooks-${unique()}.example.com/in` });
@@ -58,7 +59,10 @@ test("with endpoint and no mode: that endpoint's deliveries, whatever its mode",
   t.true(testOnes.every((delivery) => delivery.endpoint === testEndpoint.id && delivery.mode === 'test'));
   // mode stays a filter: the live endpoint has no test deliveries.
   t.deepEqual(await listed(user, `?endpoint=${liveEndpoint.id}&mode=test`), []);
-  t.deepEqual((await listed(user, `?endpoint=${liveEndpoint.id}&mode=live`)).map((d) => d.id), live.map((d) => d.id));
+  t.deepEqual(
+    (await listed(user, `?endpoint=${liveEndpoint.id}&mode=live`)).map((d) => d.id),
+    live.map((d) => d.id),
+  );
 });
 
 test('with neither: both modes, newest first, each naming its mode; resend takes that mode', async (t) => {
@@ -70,13 +74,22 @@ test('with neither: both modes, newest first, each naming its mode; resend takes
     [...all.map((d) => d.created)].sort().reverse(),
     'newest first',
   );
-  t.deepEqual((await listed(user, '?mode=live&limit=100')).map((d) => d.id), all.filter((d) => d.mode === 'live').map((d) => d.id));
-  t.deepEqual((await listed(user, '?mode=test&limit=100')).map((d) => d.id), all.filter((d) => d.mode === 'test').map((d) => d.id));
+  t.deepEqual(
+    (await listed(user, '?mode=live&limit=100')).map((d) => d.id),
+    all.filter((d) => d.mode === 'live').map((d) => d.id),
+  );
+  t.deepEqual(
+    (await listed(user, '?mode=test&limit=100')).map((d) => d.id),
+    all.filter((d) => d.mode === 'test').map((d) => d.id),
+  );
   // Paging across both modes.
   const firstPage = (await as(user, 'GET', '/dashboard/v1/webhook_deliveries?limit=2')).result as Json;
   t.true(firstPage.has_more);
   const next = await listed(user, `?limit=100&starting_after=${firstPage.data[1].id}`);
-  t.deepEqual(next.map((d) => d.id), all.slice(2).map((d) => d.id));
+  t.deepEqual(
+    next.map((d) => d.id),
+    all.slice(2).map((d) => d.id),
+  );
 
   const liveDelivery = all.find((d) => d.mode === 'live')!;
   t.is((await as(user, 'POST', `/dashboard/v1/webhook_deliveries/${liveDelivery.id}/resend?mode=live`)).statusCode, 202);

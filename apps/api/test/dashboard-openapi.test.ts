@@ -23,7 +23,9 @@ test.after.always(async () => t0?.close());
 
 /** Sends a dashboard request and checks its answer against the document for the route it reached. */
 async function call(user: SignedInUser | undefined, method: string, url: string, payload?: unknown): Promise<{ status: number; body: Json }> {
-  const res = await (user ? asUser(t0, user, { method, url, ...(payload === undefined ? {} : { payload }) }) : t0.request({ method, url, ...(payload === undefined ? {} : { payload }) }));
+  const res = await (user
+    ? asUser(t0, user, { method, url, ...(payload === undefined ? {} : { payload }) })
+    : t0.request({ method, url, ...(payload === undefined ? {} : { payload }) }));
   const body = (res.payload === '' ? undefined : JSON.parse(res.payload)) as Json;
   if (body !== undefined) validator.check(method, res.request.route.path, res.statusCode, body);
   return { status: res.statusCode, body };
@@ -40,12 +42,19 @@ test('every /dashboard/v1 route is in the document, with an operation, its calle
       .filter(([, operation]) => (operation as Json).operationId && !(operation as Json)['x-undocumented'])
       .map(([method]) => `${method.toUpperCase()} ${path}`),
   );
-  t.deepEqual(routes.filter((route) => !documented.includes(route)), [], 'give each an openapi entry in its route file under apps/api/src/routes');
+  t.deepEqual(
+    routes.filter((route) => !documented.includes(route)),
+    [],
+    'give each an openapi entry in its route file under apps/api/src/routes',
+  );
   t.deepEqual(document.paths['/dashboard/v1/users/{id}/mfa'].post['x-roles'], ['owner', 'admin']);
   t.deepEqual(document.paths['/dashboard/v1/webhook_deliveries'].get['x-roles'], ['owner', 'admin', 'developer', 'viewer']);
   t.deepEqual(document.paths['/dashboard/v1/session'].post.security, []);
   // The delivery log is not a mode route: no parameter is required.
-  t.deepEqual(document.paths['/dashboard/v1/webhook_deliveries'].get.parameters.filter((p: Json) => p.required), []);
+  t.deepEqual(
+    document.paths['/dashboard/v1/webhook_deliveries'].get.parameters.filter((p: Json) => p.required),
+    [],
+  );
   for (const [path, method] of [
     ['/dashboard/v1/users', 'post'],
     ['/dashboard/v1/users/{id}', 'patch'],

@@ -22,7 +22,8 @@ interface PayoutMethod {
   account_number: string;
   account_number_last4: string;
 }
-const as = (user: SignedInUser, method: string, url: string, payload?: unknown) => asUser(t0, user, { method, url, ...(payload === undefined ? {} : { payload }) });
+const as = (user: SignedInUser, method: string, url: string, payload?: unknown) =>
+  asUser(t0, user, { method, url, ...(payload === undefined ? {} : { payload }) });
 
 /** A fresh code of the next step (tests in this file run one at a time, see below). */
 const freshCode = (user: SignedInUser): string => nextStepCode(t0, clock, user);
@@ -111,7 +112,7 @@ test.serial('a missing, wrong, malformed or reused code is 403 mfa_code_invalid 
   t.is((await notices(merchant.id)).length, 1);
 });
 
-test.serial('another user\'s code is not this user\'s code', async (t) => {
+test.serial("another user's code is not this user's code", async (t) => {
   const { merchant, user } = await account();
   const colleague = await signIn(t0, { merchantId: merchant.id, role: 'admin' });
   const res = await as(user, 'POST', '/dashboard/v1/payout_methods?mode=test', { ...simulated(), code: freshCode(colleague) });
@@ -164,7 +165,9 @@ test.serial('live mode: a bank account starts unverified, arms the 24-hour hold,
 test.serial('test mode: the default moves with a code; the old default loses it; a notice is written', async (t) => {
   const { merchant, user } = await account();
   const first = (await as(user, 'POST', '/dashboard/v1/payout_methods?mode=test', { ...simulated(), code: freshCode(user) })).result as PayoutMethod;
-  const second = (await as(user, 'POST', '/dashboard/v1/payout_methods?mode=test', { ...simulated({ account_number: '2222-3333-4444' }), code: freshCode(user) })).result as PayoutMethod;
+  const second = (
+    await as(user, 'POST', '/dashboard/v1/payout_methods?mode=test', { ...simulated({ account_number: '2222-3333-4444' }), code: freshCode(user) })
+  ).result as PayoutMethod;
   t.true(first.default);
   t.false(second.default);
 
@@ -190,7 +193,7 @@ test.serial('test mode: the default moves with a code; the old default loses it;
   t.like(entry, { action: 'payout_methods.write', objectId: second.id, details: { change: 'default_changed' } });
 });
 
-test.serial('tenancy: another merchant\'s destination, or another mode\'s, is 404; a malformed id is 400', async (t) => {
+test.serial("tenancy: another merchant's destination, or another mode's, is 404; a malformed id is 400", async (t) => {
   const { user } = await account();
   const { user: stranger } = await account();
   const mine = (await as(user, 'POST', '/dashboard/v1/payout_methods?mode=test', { ...simulated(), code: freshCode(user) })).result as PayoutMethod;
@@ -214,7 +217,7 @@ test.serial('roles: developers and viewers read destinations but cannot change t
   }
 });
 
-test.serial('the worker\'s drain sends pending notices and marks them sent', async (t) => {
+test.serial("the worker's drain sends pending notices and marks them sent", async (t) => {
   const { merchant, user } = await account();
   await as(user, 'POST', '/dashboard/v1/payout_methods?mode=test', { ...simulated(), code: freshCode(user) });
   const outbox = t0.app.get<NoticeOutbox>(NoticeOutbox);

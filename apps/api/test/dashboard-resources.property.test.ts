@@ -19,11 +19,7 @@ const publicKey = (): string => {
 };
 
 /** Secret-looking values: account numbers and codes. No error may ever repeat one. */
-const secretish = fc.oneof(
-  fc.stringMatching(/^[0-9]{6,16}$/),
-  fc.stringMatching(/^[0-9]{3}-[0-9]{3}-[0-9]{4}$/),
-  fc.stringMatching(/^TH[0-9]{8,20}$/),
-);
+const secretish = fc.oneof(fc.stringMatching(/^[0-9]{6,16}$/), fc.stringMatching(/^[0-9]{3}-[0-9]{3}-[0-9]{4}$/), fc.stringMatching(/^TH[0-9]{8,20}$/));
 
 /** Any JSON a client could send, weighted towards the shapes and values the routes know. */
 const anyValue = fc.oneof(
@@ -137,9 +133,23 @@ const ROUTES: readonly RouteUnderTest[] = [
     valid: { business_name: 'Siam Coffee', settlement_schedule: 'weekly' },
     role: 'owner',
   },
-  { name: 'POST api_keys', method: 'POST', url: () => '/dashboard/v1/api_keys', fields: ['mode', 'name', 'secret'], valid: { mode: 'test', name: 'ci' }, role: 'developer' },
+  {
+    name: 'POST api_keys',
+    method: 'POST',
+    url: () => '/dashboard/v1/api_keys',
+    fields: ['mode', 'name', 'secret'],
+    valid: { mode: 'test', name: 'ci' },
+    role: 'developer',
+  },
   { name: 'POST api_keys revoke', method: 'POST', url: (f) => `/dashboard/v1/api_keys/${f.apiKeyId}/revoke`, fields: ['reason'], valid: {}, role: 'developer' },
-  { name: 'POST signing_keys', method: 'POST', url: () => '/dashboard/v1/signing_keys', fields: ['public_key', 'name', 'algorithm'], valid: { public_key: FRESH_KEY }, role: 'developer' },
+  {
+    name: 'POST signing_keys',
+    method: 'POST',
+    url: () => '/dashboard/v1/signing_keys',
+    fields: ['public_key', 'name', 'algorithm'],
+    valid: { public_key: FRESH_KEY },
+    role: 'developer',
+  },
   {
     name: 'POST payout_methods test',
     method: 'POST',
@@ -190,7 +200,10 @@ function bodyFor(route: RouteUnderTest) {
   const fieldName = fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...route.fields) }, { weight: 1, arbitrary: fc.string({ maxLength: 10 }) });
   const random = fc.dictionary(fieldName, anyValue, { maxKeys: 8 });
   const mutated = fc
-    .tuple(fc.dictionary(fieldName, anyValue, { maxKeys: 2 }), fc.subarray(Object.keys(route.valid), { maxLength: Math.min(1, Object.keys(route.valid).length) }))
+    .tuple(
+      fc.dictionary(fieldName, anyValue, { maxKeys: 2 }),
+      fc.subarray(Object.keys(route.valid), { maxLength: Math.min(1, Object.keys(route.valid).length) }),
+    )
     .map(([changes, dropped]) => {
       const body: Record<string, unknown> = { ...route.valid, ...changes };
       for (const field of dropped) delete body[field];
@@ -214,7 +227,11 @@ for (const route of ROUTES) {
       url: '/dashboard/v1/payout_methods?mode=test',
       payload: { type: 'simulated', currency: 'THB', account_holder: 'A', bank_code: '004', account_number: '000111222333', code: fresh() },
     });
-    const endpoint = await asUser(t0, owner, { method: 'POST', url: '/dashboard/v1/webhook_endpoints?mode=test', payload: { url: 'https://hooks.example.com/x' } });
+    const endpoint = await asUser(t0, owner, {
+      method: 'POST',
+      url: '/dashboard/v1/webhook_endpoints?mode=test',
+      payload: { url: 'https://hooks.example.com/x' },
+    });
     const fixtures: Fixtures = {
       apiKeyId: (apiKey.result as { id: string }).id,
       payoutId: (payout.result as { id: string }).id,
@@ -251,7 +268,13 @@ test.serial('list queries and path ids: no 5xx, every refusal the envelope', asy
   const writer = await signIn(t0, { merchantId: shop.id, role: 'developer' });
   await fc.assert(
     fc.asyncProperty(
-      fc.constantFrom('/dashboard/v1/payout_methods', '/dashboard/v1/webhook_endpoints', '/dashboard/v1/api_keys', '/dashboard/v1/signing_keys', '/dashboard/v1/settings'),
+      fc.constantFrom(
+        '/dashboard/v1/payout_methods',
+        '/dashboard/v1/webhook_endpoints',
+        '/dashboard/v1/api_keys',
+        '/dashboard/v1/signing_keys',
+        '/dashboard/v1/settings',
+      ),
       queryArb,
       async (path, query) => {
         const qs = Object.entries(query)

@@ -12,7 +12,8 @@ withAppAndMerchant({}, async (started) => {
   owner = await signIn(t0, { merchantId: shop.id, role: 'owner' });
 });
 
-const as = (user: SignedInUser, method: string, url: string, payload?: unknown) => asUser(t0, user, { method, url, ...(payload === undefined ? {} : { payload }) });
+const as = (user: SignedInUser, method: string, url: string, payload?: unknown) =>
+  asUser(t0, user, { method, url, ...(payload === undefined ? {} : { payload }) });
 
 function ed25519PublicKey(): string {
   const { publicKey } = generateKeyPairSync('ed25519');
@@ -53,7 +54,13 @@ test('PATCH settings changes the four fields, answers the settings, and is audit
     settlement_schedule: 'manual',
   });
   t.is(res.statusCode, 200);
-  t.like(res.result, { business_name: 'Siam Coffee Roasters', support_email: 'help@siam.example', statement_descriptor: 'SIAM COFFEE', settlement_schedule: 'manual', settlement_currency: 'THB' });
+  t.like(res.result, {
+    business_name: 'Siam Coffee Roasters',
+    support_email: 'help@siam.example',
+    statement_descriptor: 'SIAM COFFEE',
+    settlement_schedule: 'manual',
+    settlement_currency: 'THB',
+  });
   t.deepEqual((await as(user, 'GET', '/dashboard/v1/settings')).result, res.result);
   const cleared = await as(user, 'PATCH', '/dashboard/v1/settings', { support_email: null });
   t.like(cleared.result, { support_email: null, statement_descriptor: 'SIAM COFFEE' });
@@ -191,7 +198,7 @@ test('revoking a key stops it on /v1 at once and takes it off the list; a second
   t.is((await t0.request({ method: 'GET', url: '/v1/payment_intents', key: merchant.testKey })).statusCode, 200);
 });
 
-test('another merchant\'s key is 404 to revoke and keeps working; a malformed id is 400', async (t) => {
+test("another merchant's key is 404 to revoke and keeps working; a malformed id is 400", async (t) => {
   const other = await t0.merchant();
   const otherAdmin = await signIn(t0, { merchantId: other.id, role: 'admin' });
   const { id, secret } = (await as(otherAdmin, 'POST', '/dashboard/v1/api_keys', { mode: 'test' })).result as { id: string; secret: string };
@@ -226,10 +233,17 @@ test('an Ed25519 public key registers (201) and is listed; the same key again is
   t.regex(id, /^sgk_/);
   const list = await as(developer, 'GET', '/dashboard/v1/signing_keys');
   t.like(list.result, { object: 'list', has_more: false });
-  t.deepEqual((list.result as { data: { id: string }[] }).data.map((key) => key.id), [id]);
+  t.deepEqual(
+    (list.result as { data: { id: string }[] }).data.map((key) => key.id),
+    [id],
+  );
   const again = await as(developer, 'POST', '/dashboard/v1/signing_keys', { public_key: publicKey });
   t.like({ status: again.statusCode, ...errorOf(again) }, { status: 409, code: 'signing_key_exists' });
-  t.is(((await as(owner, 'GET', '/dashboard/v1/signing_keys')).result as { data: unknown[] }).data.filter((key) => (key as { id: string }).id === id).length, 0, 'another merchant does not see it');
+  t.is(
+    ((await as(owner, 'GET', '/dashboard/v1/signing_keys')).result as { data: unknown[] }).data.filter((key) => (key as { id: string }).id === id).length,
+    0,
+    'another merchant does not see it',
+  );
   const [entry] = await t0.app.get<AuditLog>(AuditLog).listForMerchant(merchant.id, 1);
   t.like(entry, { action: 'signing_keys.write', objectId: id });
 });

@@ -19,7 +19,8 @@ interface Endpoint {
   api_version: string;
   enabled_events: string[];
 }
-const as = (user: SignedInUser, method: string, url: string, payload?: unknown) => asUser(t0, user, { method, url, ...(payload === undefined ? {} : { payload }) });
+const as = (user: SignedInUser, method: string, url: string, payload?: unknown) =>
+  asUser(t0, user, { method, url, ...(payload === undefined ? {} : { payload }) });
 
 async function create(user: SignedInUser, body: Record<string, unknown> = {}, mode = 'test'): Promise<Endpoint> {
   const res = await as(user, 'POST', `/dashboard/v1/webhook_endpoints?mode=${mode}`, { url: 'https://hooks.example.com/payments', ...body });
@@ -27,7 +28,7 @@ async function create(user: SignedInUser, body: Record<string, unknown> = {}, mo
   return res.result as Endpoint;
 }
 
-test('create answers 201 with the secret once (64 hex), at the account\'s version, enabled; the list never shows it', async (t) => {
+test("create answers 201 with the secret once (64 hex), at the account's version, enabled; the list never shows it", async (t) => {
   const merchant = await t0.merchant();
   const user = await signIn(t0, { merchantId: merchant.id, role: 'developer' });
   // The first /v1 request pins the account; the endpoint takes that version.
@@ -123,7 +124,10 @@ test('PATCH changes url, events, api_version and status; an unknown version is 4
   t.is(res.statusCode, 200);
   t.like(res.result, { id: endpoint.id, url: 'https://new.example.com/in', status: 'disabled', api_version: '2026-09-01' });
   t.deepEqual((res.result as Endpoint).enabled_events, []);
-  t.like((await as(developer, 'PATCH', `/dashboard/v1/webhook_endpoints/${endpoint.id}`, { status: 'enabled' })).result, { status: 'enabled', url: 'https://new.example.com/in' });
+  t.like((await as(developer, 'PATCH', `/dashboard/v1/webhook_endpoints/${endpoint.id}`, { status: 'enabled' })).result, {
+    status: 'enabled',
+    url: 'https://new.example.com/in',
+  });
 
   for (const [payload, code, param] of [
     [{ api_version: '2025-01-01' }, 'invalid_api_version', 'api_version'],
@@ -153,7 +157,10 @@ test('DELETE answers the deleted marker, keeps a tombstone, and the endpoint is 
     t.like({ status: again.statusCode, ...errorOf(again) }, { status: 404, code: 'resource_not_found' }, method);
   }
   const entries = await t0.app.get<AuditLog>(AuditLog).listForMerchant(shop.id, 50);
-  t.like(entries.find((e) => e.objectId === endpoint.id), { action: 'webhook_endpoints.write', details: { change: 'deleted' } });
+  t.like(
+    entries.find((e) => e.objectId === endpoint.id),
+    { action: 'webhook_endpoints.write', details: { change: 'deleted' } },
+  );
 });
 
 test('tenancy: another merchant cannot list, change or delete the endpoints', async (t) => {
@@ -168,9 +175,12 @@ test('tenancy: another merchant cannot list, change or delete the endpoints', as
     const res = await as(stranger, method, `/dashboard/v1/webhook_endpoints/${endpoint.id}`, payload);
     t.like({ status: res.statusCode, ...errorOf(res) }, { status: 404, code: 'resource_not_found' }, method);
   }
-  t.like(((await as(developer, 'GET', '/dashboard/v1/webhook_endpoints?mode=live')).result as { data: Endpoint[] }).data.find((e) => e.id === endpoint.id), {
-    status: 'enabled',
-  });
+  t.like(
+    ((await as(developer, 'GET', '/dashboard/v1/webhook_endpoints?mode=live')).result as { data: Endpoint[] }).data.find((e) => e.id === endpoint.id),
+    {
+      status: 'enabled',
+    },
+  );
   const malformed = await as(developer, 'DELETE', '/dashboard/v1/webhook_endpoints/https%3A%2F%2Fx');
   t.like({ status: malformed.statusCode, ...errorOf(malformed) }, { status: 400, param: 'id' });
 });

@@ -15,12 +15,18 @@ interface DashboardRoute {
 
 /** Every route the server has that the role table governs: the ones whose action is not `open`. */
 function governedRoutes(): DashboardRoute[] {
-  return t0.server
-    .table()
-    .map((route) => ({ method: route.method.toUpperCase(), path: route.path, action: (route.settings.plugins as { dashboard?: { action?: string } } | undefined)?.dashboard?.action }))
-    .filter((route): route is DashboardRoute => route.action !== undefined && route.action !== 'open')
-    // Signing out ends the session the rest uses: last.
-    .sort((a, b) => Number(a.method === 'DELETE' && a.path === '/dashboard/v1/session') - Number(b.method === 'DELETE' && b.path === '/dashboard/v1/session'));
+  return (
+    t0.server
+      .table()
+      .map((route) => ({
+        method: route.method.toUpperCase(),
+        path: route.path,
+        action: (route.settings.plugins as { dashboard?: { action?: string } } | undefined)?.dashboard?.action,
+      }))
+      .filter((route): route is DashboardRoute => route.action !== undefined && route.action !== 'open')
+      // Signing out ends the session the rest uses: last.
+      .sort((a, b) => Number(a.method === 'DELETE' && a.path === '/dashboard/v1/session') - Number(b.method === 'DELETE' && b.path === '/dashboard/v1/session'))
+  );
 }
 
 /** A plausible call: unknown ids, an empty body, test mode. 400, 404 and 409 all mean "past the table". */
@@ -31,8 +37,19 @@ function plausibleRequest(route: DashboardRoute): { method: string; url: string;
 
 test('the table covers every dashboard route the server has, and the auth slice is among them', (t) => {
   const routes = governedRoutes();
-  const auth = ['GET /dashboard/v1/session', 'DELETE /dashboard/v1/session', 'GET /dashboard/v1/users', 'POST /dashboard/v1/users', 'PATCH /dashboard/v1/users/{id}', 'POST /dashboard/v1/users/{id}/mfa'];
-  for (const route of auth) t.true(routes.some((r) => `${r.method} ${r.path}` === route), route);
+  const auth = [
+    'GET /dashboard/v1/session',
+    'DELETE /dashboard/v1/session',
+    'GET /dashboard/v1/users',
+    'POST /dashboard/v1/users',
+    'PATCH /dashboard/v1/users/{id}',
+    'POST /dashboard/v1/users/{id}/mfa',
+  ];
+  for (const route of auth)
+    t.true(
+      routes.some((r) => `${r.method} ${r.path}` === route),
+      route,
+    );
   // No dashboard route slips through without an action (it would be neither open nor governed).
   for (const route of t0.server.table().filter((r) => r.path.startsWith('/dashboard/'))) {
     const action = (route.settings.plugins as { dashboard?: { action?: string } } | undefined)?.dashboard?.action;

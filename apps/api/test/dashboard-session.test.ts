@@ -170,9 +170,24 @@ test.serial('an API key is no credential on /dashboard/v1, and a dashboard cooki
 
 test.serial('MFA claim: once per user; a second claim, a wrong password or an unknown email get the same 401', async (t) => {
   const member = await enrolled();
-  const again = await t0.request({ method: 'POST', url: '/dashboard/v1/mfa', payload: { email: member.email, password: member.password }, remoteAddress: freshIp() });
-  const wrong = await t0.request({ method: 'POST', url: '/dashboard/v1/mfa', payload: { email: member.email, password: 'not the password' }, remoteAddress: freshIp() });
-  const unknown = await t0.request({ method: 'POST', url: '/dashboard/v1/mfa', payload: { email: `x-${member.userId}@example.com`, password: member.password }, remoteAddress: freshIp() });
+  const again = await t0.request({
+    method: 'POST',
+    url: '/dashboard/v1/mfa',
+    payload: { email: member.email, password: member.password },
+    remoteAddress: freshIp(),
+  });
+  const wrong = await t0.request({
+    method: 'POST',
+    url: '/dashboard/v1/mfa',
+    payload: { email: member.email, password: 'not the password' },
+    remoteAddress: freshIp(),
+  });
+  const unknown = await t0.request({
+    method: 'POST',
+    url: '/dashboard/v1/mfa',
+    payload: { email: `x-${member.userId}@example.com`, password: member.password },
+    remoteAddress: freshIp(),
+  });
   for (const res of [again, wrong, unknown]) t.deepEqual(refusal(res), INVALID);
   // The first secret is still the one that works.
   t.is((await signInBody({ email: member.email, password: member.password, code: totpCode(t0, member.totpSecret) })).statusCode, 200);

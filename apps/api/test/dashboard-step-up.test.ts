@@ -28,13 +28,21 @@ interface Answer {
   result: unknown;
 }
 const errorCode = (res: Answer): string | undefined => (res.result as { error?: { code?: string } }).error?.code;
-const as = (user: SignedInUser, method: string, url: string, payload?: unknown) => asUser(t0, user, { method, url, ...(payload === undefined ? {} : { payload }) });
+const as = (user: SignedInUser, method: string, url: string, payload?: unknown) =>
+  asUser(t0, user, { method, url, ...(payload === undefined ? {} : { payload }) });
 const newEmail = (): string => `member-${randomBytes(6).toString('hex')}@example.com`;
 const code = (user: SignedInUser): string => freshCode(t0, clock, user);
 /** A code that is certainly not the user's current one (the current one is skipped if it happens to be 000000). */
 const wrongCode = (user: SignedInUser): string => (totpCode(t0, user.totpSecret) === WRONG ? '111111' : WRONG);
-const simulated = (accountNumber = '1234567890') => ({ type: 'simulated', currency: 'THB', account_holder: 'Siam Coffee Co.', bank_code: '004', account_number: accountNumber });
-const registerPayout = (user: SignedInUser, codeValue: unknown) => as(user, 'POST', '/dashboard/v1/payout_methods?mode=test', { ...simulated(), code: codeValue });
+const simulated = (accountNumber = '1234567890') => ({
+  type: 'simulated',
+  currency: 'THB',
+  account_holder: 'Siam Coffee Co.',
+  bank_code: '004',
+  account_number: accountNumber,
+});
+const registerPayout = (user: SignedInUser, codeValue: unknown) =>
+  as(user, 'POST', '/dashboard/v1/payout_methods?mode=test', { ...simulated(), code: codeValue });
 
 /** Each test has its own merchant and owner: their failure counts start at nothing. */
 async function account(): Promise<{ shop: TestMerchant; owner: SignedInUser }> {
@@ -95,7 +103,8 @@ test.serial('a burst of parallel wrong codes gets no more tries than the limit',
 
 test.serial('wrong codes on every step-up route count into one tally per user', async (t) => {
   const { owner } = await account();
-  const developer = (await as(owner, 'POST', '/dashboard/v1/users', { email: newEmail(), password: PASSWORD, role: 'developer', code: code(owner) })).result as { id: string };
+  const developer = (await as(owner, 'POST', '/dashboard/v1/users', { email: newEmail(), password: PASSWORD, role: 'developer', code: code(owner) }))
+    .result as { id: string };
   const routes: [string, string, Record<string, unknown>][] = [
     ['POST', '/dashboard/v1/users', { email: newEmail(), password: PASSWORD, role: 'viewer' }],
     ['PATCH', `/dashboard/v1/users/${developer.id}`, { role: 'admin' }],

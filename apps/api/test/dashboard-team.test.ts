@@ -10,7 +10,8 @@ let t0: TestApp;
 let shop: TestMerchant;
 withAppAndMerchant({ clock }, (started) => ({ t0, shop } = started));
 
-const as = (user: SignedInUser, method: string, url: string, payload?: unknown) => asUser(t0, user, { method, url, ...(payload === undefined ? {} : { payload }) });
+const as = (user: SignedInUser, method: string, url: string, payload?: unknown) =>
+  asUser(t0, user, { method, url, ...(payload === undefined ? {} : { payload }) });
 const newEmail = (): string => `member-${randomBytes(6).toString('hex')}@example.com`;
 /** The acting user's one-time code for a step-up route, of a step no earlier request used. */
 const codeOf = (user: SignedInUser): string => freshCode(t0, clock, user);
@@ -33,12 +34,27 @@ async function addMember(by: SignedInUser, role: UserRole, extra: Record<string,
 test.serial('an owner adds a member: 201 the bare user, no second factor yet, nothing secret', async (t) => {
   const owner = await signIn(t0, { merchantId: shop.id, role: 'owner' });
   const email = newEmail();
-  const res = await as(owner, 'POST', '/dashboard/v1/users', { email: email.toUpperCase(), password: PASSWORD, role: 'developer', name: 'Somchai', code: codeOf(owner) });
+  const res = await as(owner, 'POST', '/dashboard/v1/users', {
+    email: email.toUpperCase(),
+    password: PASSWORD,
+    role: 'developer',
+    name: 'Somchai',
+    code: codeOf(owner),
+  });
   t.is(res.statusCode, 201);
   const user = res.result as UserJson & { created: string };
   t.regex(user.id, /^usr_[0-9A-Za-z]+$/);
   // Created at the step the owner's code moved the clock to.
-  t.deepEqual(user, { id: user.id, object: 'dashboard_user', email, name: 'Somchai', role: 'developer', status: 'active', mfa_enabled: false, created: '2026-09-01T10:00:30Z' } as never);
+  t.deepEqual(user, {
+    id: user.id,
+    object: 'dashboard_user',
+    email,
+    name: 'Somchai',
+    role: 'developer',
+    status: 'active',
+    mfa_enabled: false,
+    created: '2026-09-01T10:00:30Z',
+  } as never);
   t.false(res.payload.includes(PASSWORD));
   t.false(res.payload.includes('scrypt'));
   const list = await as(owner, 'GET', '/dashboard/v1/users');
@@ -115,7 +131,7 @@ test.serial("a new role applies to the member's very next request", async (t) =>
   t.like((await as(admin, 'GET', '/dashboard/v1/session')).result, { role: 'viewer' });
 });
 
-test.serial("disabling a member ends their sessions at once; enabling again does not revive them", async (t) => {
+test.serial('disabling a member ends their sessions at once; enabling again does not revive them', async (t) => {
   const owner = await signIn(t0, { merchantId: shop.id, role: 'owner' });
   const member = await signIn(t0, { merchantId: shop.id, role: 'developer' });
   t.is((await as(member, 'GET', '/dashboard/v1/session')).statusCode, 200);
@@ -141,7 +157,11 @@ test.serial('an MFA reset stops the old code at once, ends the sessions, and the
   t.is(res.statusCode, 200);
   t.like(res.result, { id: member.userId, object: 'dashboard_user', mfa_enabled: false });
   t.is((await as(member, 'GET', '/dashboard/v1/session')).statusCode, 401, 'the member is signed out');
-  const withOld = await t0.request({ method: 'POST', url: '/dashboard/v1/session', payload: { email: member.email, password: member.password, code: oldCode } });
+  const withOld = await t0.request({
+    method: 'POST',
+    url: '/dashboard/v1/session',
+    payload: { email: member.email, password: member.password, code: oldCode },
+  });
   t.is(withOld.statusCode, 401);
   t.like(withOld.result, { error: { code: 'invalid_credentials' } });
   const secret = await claimMfa(t0, member.email, member.password);
@@ -236,7 +256,16 @@ test.serial('every team change is in the audit log with who made it', async (t) 
   // The addition tells the account's email; the reset tells the member and the account's email.
   const accountEmail = (await t0.app.get<MerchantRepository>(MerchantRepository).findById(shop.id))?.email;
   const notices = (await t0.app.get<NoticeOutbox>(NoticeOutbox).listForMerchant(shop.id, 100)).filter((notice) => notice.details.user === member.id);
-  t.deepEqual(notices.map((notice) => [notice.kind, notice.recipient]).sort(), [['user.added', accountEmail], ['user.mfa_reset', accountEmail], ['user.mfa_reset', member.email]].sort() as never);
-  const sessions = (await t0.app.get<AuditLog>(AuditLog).listForMerchant(shop.id, 500)).filter((entry) => entry.userId === owner.userId && entry.action === 'session.created');
+  t.deepEqual(
+    notices.map((notice) => [notice.kind, notice.recipient]).sort(),
+    [
+      ['user.added', accountEmail],
+      ['user.mfa_reset', accountEmail],
+      ['user.mfa_reset', member.email],
+    ].sort() as never,
+  );
+  const sessions = (await t0.app.get<AuditLog>(AuditLog).listForMerchant(shop.id, 500)).filter(
+    (entry) => entry.userId === owner.userId && entry.action === 'session.created',
+  );
   t.is(sessions.length, 1, 'sign-in is recorded too');
 });

@@ -22,7 +22,8 @@ function attempt(app: TestApp, payload: Record<string, unknown>, remoteAddress: 
 }
 
 /** A right sign-in of `member` now: the current step's code, each step used once (the tests advance the clock between). */
-const rightSignIn = (member: SignedInUser, ip: string) => attempt(t0, { email: member.email, password: member.password, code: totpCode(t0, member.totpSecret) }, ip);
+const rightSignIn = (member: SignedInUser, ip: string) =>
+  attempt(t0, { email: member.email, password: member.password, code: totpCode(t0, member.totpSecret) }, ip);
 const wrongPassword = (email: string, ip: string) => attempt(t0, { email, password: 'not the password at all', code: '000000' }, ip);
 
 /** A member whose signIn step is behind the clock, so the current code is theirs to use. */
@@ -93,10 +94,22 @@ test.serial('the email is throttled whatever case it is typed in', async (t) => 
 test.serial('without trusted proxies X-Forwarded-For is ignored: a client cannot pick its own address', async (t) => {
   const ip = freshIp();
   for (let i = 0; i < 10; i += 1) {
-    const res = await t0.request({ method: 'POST', url: '/dashboard/v1/session', payload: { email: unknownEmail(), password: 'wrong password!', code: '000000' }, remoteAddress: ip, headers: { 'x-forwarded-for': `192.0.2.${i}` } });
+    const res = await t0.request({
+      method: 'POST',
+      url: '/dashboard/v1/session',
+      payload: { email: unknownEmail(), password: 'wrong password!', code: '000000' },
+      remoteAddress: ip,
+      headers: { 'x-forwarded-for': `192.0.2.${i}` },
+    });
     t.is(res.statusCode, 401);
   }
-  const res = await t0.request({ method: 'POST', url: '/dashboard/v1/session', payload: { email: unknownEmail(), password: 'x', code: '0' }, remoteAddress: ip, headers: { 'x-forwarded-for': '192.0.2.200' } });
+  const res = await t0.request({
+    method: 'POST',
+    url: '/dashboard/v1/session',
+    payload: { email: unknownEmail(), password: 'x', code: '0' },
+    remoteAddress: ip,
+    headers: { 'x-forwarded-for': '192.0.2.200' },
+  });
   t.is(res.statusCode, 429);
 });
 
@@ -104,7 +117,12 @@ test('behind a trusted proxy the client is the last untrusted X-Forwarded-For ho
   const proxied = await startTestApp({ env: { PAYMENTS_TRUSTED_PROXIES: '127.0.0.1, 10.0.0.0/8' } });
   t.teardown(() => proxied.close());
   const send = (forwardedFor: string) =>
-    proxied.request({ method: 'POST', url: '/dashboard/v1/session', payload: { email: unknownEmail(), password: 'wrong password!', code: '000000' }, headers: { 'x-forwarded-for': forwardedFor } });
+    proxied.request({
+      method: 'POST',
+      url: '/dashboard/v1/session',
+      payload: { email: unknownEmail(), password: 'wrong password!', code: '000000' },
+      headers: { 'x-forwarded-for': forwardedFor },
+    });
   // The left-most value is whatever the client sent; the proxies (10.x) appended the rest.
   for (let i = 0; i < 10; i += 1) t.is((await send(`6.6.6.${i}, 198.51.100.7, 10.1.2.3`)).statusCode, 401);
   t.is((await send('1.2.3.4, 198.51.100.7, 10.9.9.9')).statusCode, 429, 'the same client, whatever it put first');
@@ -115,7 +133,11 @@ test('PAYMENTS_TRUSTED_PROXIES takes IPs and CIDR ranges only', (t) => {
   for (const value of ['10.0.0.0/33', 'proxy.internal', '10.0.0.1/8/2', '::1/129']) {
     t.throws(() => loadConfig({ PAYMENTS_TRUSTED_PROXIES: value, PAYMENTS_MASTER_KEY: 'ab'.repeat(32) }), { instanceOf: ConfigError }, value);
   }
-  t.deepEqual(loadConfig({ PAYMENTS_TRUSTED_PROXIES: ' 10.0.0.0/8, ::1 ,192.0.2.1', PAYMENTS_MASTER_KEY: 'ab'.repeat(32) }).trustedProxies, ['10.0.0.0/8', '::1', '192.0.2.1']);
+  t.deepEqual(loadConfig({ PAYMENTS_TRUSTED_PROXIES: ' 10.0.0.0/8, ::1 ,192.0.2.1', PAYMENTS_MASTER_KEY: 'ab'.repeat(32) }).trustedProxies, [
+    '10.0.0.0/8',
+    '::1',
+    '192.0.2.1',
+  ]);
 });
 
 if (process.env.PAYMENTS_TEST_REDIS_URL) {
@@ -127,7 +149,8 @@ if (process.env.PAYMENTS_TEST_REDIS_URL) {
       await b.close();
     });
     const email = unknownEmail();
-    for (let i = 0; i < 10; i += 1) t.is((await attempt(i % 2 === 0 ? a : b, { email, password: 'wrong password!', code: '000000' }, freshIp())).statusCode, 401);
+    for (let i = 0; i < 10; i += 1)
+      t.is((await attempt(i % 2 === 0 ? a : b, { email, password: 'wrong password!', code: '000000' }, freshIp())).statusCode, 401);
     for (const app of [a, b]) t.is((await attempt(app, { email, password: 'wrong password!', code: '000000' }, freshIp())).statusCode, 429);
   });
 }
@@ -154,13 +177,16 @@ test('a burst of parallel wrong sign-ins and MFA claims gets no more password ch
   const app = await startTestApp({ passwordHasher: hasher });
   t.teardown(() => app.close());
   const user = await signIn(app, { merchantId: (await app.merchant()).id, role: 'viewer' });
-  const statuses = (answers: { statusCode: number }[]): Record<number, number> => answers.reduce<Record<number, number>>((counts, res) => ({ ...counts, [res.statusCode]: (counts[res.statusCode] ?? 0) + 1 }), {});
+  const statuses = (answers: { statusCode: number }[]): Record<number, number> =>
+    answers.reduce<Record<number, number>>((counts, res) => ({ ...counts, [res.statusCode]: (counts[res.statusCode] ?? 0) + 1 }), {});
 
   // One email from 30 addresses at once, over both routes that check a password.
   hasher.checks = 0;
   const byEmail = await Promise.all(
     Array.from({ length: 30 }, (_, i) =>
-      i % 3 === 0 ? attempt(app, { email: user.email, password: 'wrong password!' }, `198.51.100.${i}`, '/dashboard/v1/mfa') : attempt(app, { email: user.email, password: 'wrong password!', code: '000000' }, `198.51.100.${i}`),
+      i % 3 === 0
+        ? attempt(app, { email: user.email, password: 'wrong password!' }, `198.51.100.${i}`, '/dashboard/v1/mfa')
+        : attempt(app, { email: user.email, password: 'wrong password!', code: '000000' }, `198.51.100.${i}`),
     ),
   );
   t.is(hasher.checks, 10);

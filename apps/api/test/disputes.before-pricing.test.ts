@@ -36,7 +36,9 @@ for (const steps of interleavings()) {
   for (const outcome of ['won', 'lost', 'open'] as Outcome[]) {
     test.serial(`${steps.join(' > ')}, dispute ${outcome}: the buckets hold what they should and only undisputed money is paid out`, async (t) => {
       const suffix = unique('shop');
-      const created = await app().app.get(CreateMerchant).execute({ name: `Shop ${suffix}`, email: `${suffix}@example.com`, password: 'correct horse battery', settlementSchedule: 'manual' });
+      const created = await app()
+        .app.get(CreateMerchant)
+        .execute({ name: `Shop ${suffix}`, email: `${suffix}@example.com`, password: 'correct horse battery', settlementSchedule: 'manual' });
       const key = created.testApiKey.secret;
       const scope: AccountScope = { merchantId: created.merchant.id, mode: 'test' };
       const flow = paymentFlow(app(), key);

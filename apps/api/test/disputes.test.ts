@@ -52,7 +52,15 @@ test.serial('dispute_opened holds the net from pending, shows the whole ordered 
   const [dispute] = await disputesOf(f, intent.id);
   t.truthy(dispute);
   t.regex(dispute!.id, /^dp_[0-9A-Za-z]+$/);
-  t.like(dispute, { object: 'dispute', payment_intent: intent.id, status: 'opened', amount: 10000, currency: 'THB', held: { amount: net, currency: 'THB' }, evidence: {} });
+  t.like(dispute, {
+    object: 'dispute',
+    payment_intent: intent.id,
+    status: 'opened',
+    amount: 10000,
+    currency: 'THB',
+    held: { amount: net, currency: 'THB' },
+    evidence: {},
+  });
   t.is(dispute!.fee, undefined);
   t.is(dispute!.closed_at, undefined);
   t.is(Date.parse(dispute!.due_by) - Date.parse(dispute!.opened_at), WEEK_MS);
@@ -87,7 +95,10 @@ test.serial('evidence merges key by key, puts the dispute under review, emits di
   t.deepEqual((second.result as Json).evidence, { receipt: 'r-1', note: 'delivered', tracking: 'TH123' });
   t.like(await f.get(`/v1/disputes/${dispute!.id}`), { status: 'under_review', evidence: { receipt: 'r-1', note: 'delivered', tracking: 'TH123' } });
 
-  const types = ((await f.get('/v1/events?limit=100')).data as Json[]).filter((event) => event.data.id === dispute!.id).map((event) => event.type).reverse();
+  const types = ((await f.get('/v1/events?limit=100')).data as Json[])
+    .filter((event) => event.data.id === dispute!.id)
+    .map((event) => event.type)
+    .reverse();
   t.deepEqual(types, ['dispute.opened', 'dispute.updated', 'dispute.updated']);
 });
 
@@ -146,7 +157,10 @@ test.serial('dispute_won before release returns the hold to pending, closes the 
     t.is(again.statusCode, 409);
     t.like(again.result, { error: { code: 'invalid_state_transition' } });
   }
-  const types = ((await f.get('/v1/events?limit=100')).data as Json[]).filter((event) => event.data.id === dispute!.id).map((event) => event.type).reverse();
+  const types = ((await f.get('/v1/events?limit=100')).data as Json[])
+    .filter((event) => event.data.id === dispute!.id)
+    .map((event) => event.type)
+    .reverse();
   t.deepEqual(types, ['dispute.opened', 'dispute.closed']);
 });
 
@@ -248,12 +262,21 @@ test.serial('reads: a malformed id is 400, an unknown or foreign one 404; lists 
 
   const page = await f.get('/v1/disputes?limit=2');
   t.like(page, { object: 'list', has_more: true });
-  t.deepEqual((page.data as Json[]).map((d) => d.id), [ids[2], ids[1]]);
+  t.deepEqual(
+    (page.data as Json[]).map((d) => d.id),
+    [ids[2], ids[1]],
+  );
   const next = await f.get(`/v1/disputes?limit=2&starting_after=${ids[1]}`);
-  t.deepEqual((next.data as Json[]).map((d) => d.id), [ids[0]]);
+  t.deepEqual(
+    (next.data as Json[]).map((d) => d.id),
+    [ids[0]],
+  );
   t.false(next.has_more);
   const reviewing = await f.get('/v1/disputes?status=under_review');
-  t.deepEqual((reviewing.data as Json[]).map((d) => d.id), [ids[0]]);
+  t.deepEqual(
+    (reviewing.data as Json[]).map((d) => d.id),
+    [ids[0]],
+  );
   const badStatus = await t0.request({ method: 'GET', url: '/v1/disputes?status=closed', key: (await newShop()).shop.testKey });
   t.is(badStatus.statusCode, 400);
   for (const query of ['limit=0', 'limit=101', 'starting_after=pi_123']) {
@@ -289,7 +312,12 @@ function deliverNotice(body: Record<string, unknown>): Promise<{ statusCode: num
   const config = t0.app.get<Config>(AppConfig);
   const raw = JSON.stringify(body);
   const signature = sign(simulatorCallbackSecret(config.masterKey), Math.floor(clock.now().getTime() / 1000), raw);
-  return t0.server.inject({ method: 'POST', url: '/channels/simulator/callback/test', headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signature }, payload: raw });
+  return t0.server.inject({
+    method: 'POST',
+    url: '/channels/simulator/callback/test',
+    headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signature },
+    payload: raw,
+  });
 }
 
 async function storedDispute(scopeShop: TestMerchant, id: string): Promise<Dispute> {
@@ -310,7 +338,17 @@ test.serial('a dispute notice replayed 20 times in parallel records one dispute 
     const orders = await knex('simulator_orders').where({ reference: attempt.id }).first();
     const channelDisputeId = `sdp_replay${Date.now()}`;
     const now = clock.now();
-    await book.insertDispute({ id: channelDisputeId, orderId: orders.id, reference: attempt.id, mode: 'test', status: 'opened', amount: 10000, currency: 'THB', created: now, updated: now });
+    await book.insertDispute({
+      id: channelDisputeId,
+      orderId: orders.id,
+      reference: attempt.id,
+      mode: 'test',
+      status: 'opened',
+      amount: 10000,
+      currency: 'THB',
+      created: now,
+      updated: now,
+    });
     const notice = { type: 'dispute', id: channelDisputeId, order_id: orders.id, reference: attempt.id, status: 'opened', amount: 10000, currency: 'THB' };
 
     const answers = await Promise.all(Array.from({ length: 20 }, () => deliverNotice(notice)));
@@ -322,7 +360,10 @@ test.serial('a dispute notice replayed 20 times in parallel records one dispute 
     const disputes = await disputesOf(f, intent.id);
     t.is(disputes.length, 1);
     const ledger = t0.app.get<Ledger>(Ledger);
-    t.like(merchantBalance(await ledger.balances(scope)), { pending: [{ amount: 0n, currency: 'THB' }], dispute_hold: [{ amount: BigInt(net), currency: 'THB' }] });
+    t.like(merchantBalance(await ledger.balances(scope)), {
+      pending: [{ amount: 0n, currency: 'THB' }],
+      dispute_hold: [{ amount: BigInt(net), currency: 'THB' }],
+    });
     t.true(await ledger.hasPosted(`dispute_opened:${disputes[0]!.id}`));
 
     // The channel rules; its notice arrives 20 times at once.
@@ -330,7 +371,11 @@ test.serial('a dispute notice replayed 20 times in parallel records one dispute 
     await book.updateDispute({ ...stored!, status: 'lost', updated: clock.now() });
     const rulings = await Promise.all(Array.from({ length: 20 }, () => deliverNotice({ ...notice, status: 'lost' })));
     t.true(rulings.every((res) => res.statusCode === 200));
-    t.like(merchantBalance(await ledger.balances(scope)), { available: [{ amount: -1500n, currency: 'THB' }], pending: [{ amount: 0n, currency: 'THB' }], dispute_hold: [{ amount: 0n, currency: 'THB' }] });
+    t.like(merchantBalance(await ledger.balances(scope)), {
+      available: [{ amount: -1500n, currency: 'THB' }],
+      pending: [{ amount: 0n, currency: 'THB' }],
+      dispute_hold: [{ amount: 0n, currency: 'THB' }],
+    });
     const row = await storedDispute(s, disputes[0]!.id);
     t.like(row, { status: 'lost', fee: { amount: 1500, currency: 'THB' }, channel: 'simulator', channelDisputeId });
     const types = ((await f.get('/v1/events?limit=100')).data as Json[]).filter((event) => event.data.id === row.id).map((event) => event.type);

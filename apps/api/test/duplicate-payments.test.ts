@@ -33,11 +33,22 @@ test('a payer who pays a failed attempt after another paid the intent: recorded,
 
     t.like(await flow.intent(intent.id), { status: 'succeeded', amount: 25_000, net: paid.net });
     const after = new Map((await flow.attempts(intent.id)).map((attempt) => [attempt.id as string, attempt.status as string]));
-    t.deepEqual(after, new Map([[firstAttempt!.id, 'succeeded'], [secondAttempt!.id, 'succeeded']]));
+    t.deepEqual(
+      after,
+      new Map([
+        [firstAttempt!.id, 'succeeded'],
+        [secondAttempt!.id, 'succeeded'],
+      ]),
+    );
     t.deepEqual(await flow.get('/v1/balance'), balance, 'the merchant is credited once');
     t.is((await flow.eventTypes(intent.id)).filter((type) => type === 'payment_intent.succeeded').length, 1);
 
-    t.like((await t0.app.get(ListDuplicatePayments).execute({ limit: 10 }))[0], { id: late.id, duplicateOf: secondAttempt!.id, amount: 25_000, currency: 'THB' });
+    t.like((await t0.app.get(ListDuplicatePayments).execute({ limit: 10 }))[0], {
+      id: late.id,
+      duplicateOf: secondAttempt!.id,
+      amount: 25_000,
+      currency: 'THB',
+    });
     t.like(await t0.app.get(VerifyLedger).execute({ limit: 10 }), { ok: true });
 
     const metrics = t0.app.get<ServiceMetrics>(AppMetrics);
@@ -46,7 +57,16 @@ test('a payer who pays a failed attempt after another paid the intent: recorded,
     await flushLogs();
     const alerts = log.lines().filter((line) => String(line.msg).startsWith('duplicate payment'));
     t.is(alerts.length, 1);
-    t.like(alerts[0], { level: 40, payment_attempt: late.id, payment_intent: intent.id, paid_by: secondAttempt!.id, merchant: shop.id, mode: 'test', amount: 25_000, currency: 'THB' });
+    t.like(alerts[0], {
+      level: 40,
+      payment_attempt: late.id,
+      payment_intent: intent.id,
+      paid_by: secondAttempt!.id,
+      merchant: shop.id,
+      mode: 'test',
+      amount: 25_000,
+      currency: 'THB',
+    });
   } finally {
     await t0.close();
   }

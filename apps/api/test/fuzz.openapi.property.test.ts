@@ -26,7 +26,13 @@ import type { Json } from './helpers/payment-flow';
 const RUNS = Number(process.env.FUZZ_RUNS ?? 150);
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
 const PATH = process.env.FUZZ_PATH;
-const params = (numRuns = RUNS): fc.Parameters<any> => ({ numRuns, ...(SEED === undefined ? {} : { seed: SEED }), ...(PATH === undefined ? {} : { path: PATH }), endOnFailure: true, includeErrorInReport: true });
+const params = (numRuns = RUNS): fc.Parameters<any> => ({
+  numRuns,
+  ...(SEED === undefined ? {} : { seed: SEED }),
+  ...(PATH === undefined ? {} : { path: PATH }),
+  endOnFailure: true,
+  includeErrorInReport: true,
+});
 
 const logLines: string[] = [];
 const logSink = new Writable({
@@ -65,29 +71,51 @@ withAppAndMerchant({ logger: pino({ level: 'trace', base: undefined }, logSink) 
   checkoutToken = sessions[0]!.token;
   quietToken = sessions[2]!.token;
   intentIds = sessions.map((session) => session.intent.id as string);
-  const endpoint = await t0.request({ method: 'POST', url: '/dashboard/v1/webhook_endpoints?mode=test', headers: { cookie: owner.cookie }, payload: { url: 'https://hooks.example.com/fuzz' } });
+  const endpoint = await t0.request({
+    method: 'POST',
+    url: '/dashboard/v1/webhook_endpoints?mode=test',
+    headers: { cookie: owner.cookie },
+    payload: { url: 'https://hooks.example.com/fuzz' },
+  });
   webhookSecret = (endpoint.result as Json).secret as string;
   if (typeof webhookSecret !== 'string') throw new Error(`setup: no webhook secret in ${endpoint.payload}`);
   const config = t0.app.get<Config>(AppConfig);
-  secrets = [shop.testKey, liveKey, owner.cookie.split('=')[1] as string, owner.password, owner.totpSecret, ...sessions.map((session) => session.token), webhookSecret, config.masterKey.toString('hex'), config.masterKey.toString('base64')];
+  secrets = [
+    shop.testKey,
+    liveKey,
+    owner.cookie.split('=')[1] as string,
+    owner.password,
+    owner.totpSecret,
+    ...sessions.map((session) => session.token),
+    webhookSecret,
+    config.masterKey.toString('hex'),
+    config.masterKey.toString('base64'),
+  ];
 
   const doc = (await t0.request({ method: 'GET', url: '/v1/openapi.json' })).result as Json;
   const resolve = (schema: Json | undefined): Json | undefined => {
     if (!schema?.$ref) return schema;
-    return (schema.$ref as string).split('/').slice(1).reduce<Json>((node, part) => node[part] as Json, doc);
+    return (schema.$ref as string)
+      .split('/')
+      .slice(1)
+      .reduce<Json>((node, part) => node[part] as Json, doc);
   };
   operations = Object.entries(doc.paths as Record<string, Record<string, Json>>).flatMap(([path, ops]) =>
     Object.entries(ops).map(([method, op]) => ({
       method: method.toUpperCase(),
       path,
-      query: ((op.parameters ?? []) as Json[]).map((p) => resolve(p) as Json).filter((p) => p.in === 'query').map((p) => ({ name: p.name as string, schema: resolve(p.schema as Json) ?? {} })),
+      query: ((op.parameters ?? []) as Json[])
+        .map((p) => resolve(p) as Json)
+        .filter((p) => p.in === 'query')
+        .map((p) => ({ name: p.name as string, schema: resolve(p.schema as Json) ?? {} })),
       ...(op.requestBody ? { body: resolveDeep(resolve(op.requestBody.content?.['application/json']?.schema as Json) ?? {}, resolve) } : {}),
     })),
   );
   if (operations.length < 15) throw new Error(`the OpenAPI document lists only ${operations.length} operations`);
 });
 test.after('summary', (t) => {
-  if (process.env.FUZZ_DEBUG) for (const [detail, count] of [...seen.details].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.FUZZ_DEBUG))) t.log(count, detail);
+  if (process.env.FUZZ_DEBUG)
+    for (const [detail, count] of [...seen.details].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.FUZZ_DEBUG))) t.log(count, detail);
   t.log(`answers by status: ${JSON.stringify(Object.fromEntries([...seen.statuses].sort()))}; log lines checked: ${seen.logLines}`);
 });
 
@@ -95,7 +123,8 @@ function resolveDeep(schema: Json, resolve: (s: Json | undefined) => Json | unde
   const node = resolve(schema) ?? {};
   if (depth > 6) return node;
   const out: Json = { ...node };
-  if (node.properties) out.properties = Object.fromEntries(Object.entries(node.properties as Record<string, Json>).map(([k, v]) => [k, resolveDeep(v, resolve, depth + 1)]));
+  if (node.properties)
+    out.properties = Object.fromEntries(Object.entries(node.properties as Record<string, Json>).map(([k, v]) => [k, resolveDeep(v, resolve, depth + 1)]));
   if (node.items) out.items = resolveDeep(node.items as Json, resolve, depth + 1);
   return out;
 }
@@ -103,8 +132,43 @@ function resolveDeep(schema: Json, resolve: (s: Json | undefined) => Json | unde
 // ---------------------------------------------------------------------------------------------
 // Arbitraries
 
-const edgeNumbers = fc.constantFrom(0, -1, 1, 2 ** 31, 2 ** 53 - 1, 2 ** 53, 2 ** 53 + 2, -(2 ** 53), 2 ** 63, 9223372036854775807, 1e308, -1e308, 0.5, 1.0000001, Number.MIN_VALUE);
-const oddStrings = fc.constantFrom('', ' ', '\u0000', '\u202e', '😀'.repeat(50), 'x'.repeat(70_000), 'Ā'.repeat(300), '../../etc/passwd', '%00', '<script>', '{"a":', 'null', 'NaN', '1e400', 'pi_', 'sk_test_', 'ℌ𝔢𝔩𝔩𝔬', '\ud800');
+const edgeNumbers = fc.constantFrom(
+  0,
+  -1,
+  1,
+  2 ** 31,
+  2 ** 53 - 1,
+  2 ** 53,
+  2 ** 53 + 2,
+  -(2 ** 53),
+  2 ** 63,
+  9223372036854775807,
+  1e308,
+  -1e308,
+  0.5,
+  1.0000001,
+  Number.MIN_VALUE,
+);
+const oddStrings = fc.constantFrom(
+  '',
+  ' ',
+  '\u0000',
+  '\u202e',
+  '😀'.repeat(50),
+  'x'.repeat(70_000),
+  'Ā'.repeat(300),
+  '../../etc/passwd',
+  '%00',
+  '<script>',
+  '{"a":',
+  'null',
+  'NaN',
+  '1e400',
+  'pi_',
+  'sk_test_',
+  'ℌ𝔢𝔩𝔩𝔬',
+  '\ud800',
+);
 /** Any JSON value, weighted to the shapes that break things. */
 const anyJson: fc.Arbitrary<unknown> = fc.oneof(
   fc.integer(),
@@ -123,20 +187,27 @@ const anyJson: fc.Arbitrary<unknown> = fc.oneof(
 function fitting(schema: Json, depth = 0): fc.Arbitrary<unknown> {
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return fc.constantFrom(...(schema.enum as unknown[]));
   const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
-  if (type === 'integer') return fc.oneof(fc.integer({ min: (schema.minimum as number) ?? 0, max: Math.min((schema.maximum as number) ?? 1e9, 1e9) }), edgeNumbers);
+  if (type === 'integer')
+    return fc.oneof(fc.integer({ min: (schema.minimum as number) ?? 0, max: Math.min((schema.maximum as number) ?? 1e9, 1e9) }), edgeNumbers);
   if (type === 'number') return fc.double({ noNaN: true });
   if (type === 'boolean') return fc.boolean();
   if (type === 'array') return fc.array(schema.items && depth < 4 ? fitting(schema.items as Json, depth + 1) : anyJson, { maxLength: 3 });
   if (type === 'object' || schema.properties) return mutatedObject(schema, depth + 1);
-  if (schema.format === 'uri') return fc.constantFrom('https://shop.example.com/return', 'http://127.0.0.1/', 'javascript:alert(1)', 'https://' + 'a'.repeat(3000) + '.com');
+  if (schema.format === 'uri')
+    return fc.constantFrom('https://shop.example.com/return', 'http://127.0.0.1/', 'javascript:alert(1)', 'https://' + 'a'.repeat(3000) + '.com');
   if (schema.pattern === '^[A-Z]{3}$') return fc.constantFrom('THB', 'USD', 'SGD', 'EUR', 'XXX', 'thb');
-  return fc.oneof(fc.string({ maxLength: (schema.maxLength as number) ?? 40 }), fc.constantFrom('promptpay', 'truemoney', 'paynow', 'simulator', 'succeeded', 'failed', 'expiry', 'release'));
+  return fc.oneof(
+    fc.string({ maxLength: (schema.maxLength as number) ?? 40 }),
+    fc.constantFrom('promptpay', 'truemoney', 'paynow', 'simulator', 'succeeded', 'failed', 'expiry', 'release'),
+  );
 }
 
 /** An object of the schema's fields, each present or not, fitting or any JSON, plus unknown fields now and then. */
 function mutatedObject(schema: Json, depth = 0): fc.Arbitrary<Json> {
   const properties = Object.entries((schema.properties ?? {}) as Record<string, Json>);
-  const fields = Object.fromEntries(properties.map(([name, sub]) => [name, depth > 4 ? anyJson : fc.oneof({ weight: 3, arbitrary: fitting(sub, depth) }, { weight: 1, arbitrary: anyJson })]));
+  const fields = Object.fromEntries(
+    properties.map(([name, sub]) => [name, depth > 4 ? anyJson : fc.oneof({ weight: 3, arbitrary: fitting(sub, depth) }, { weight: 1, arbitrary: anyJson })]),
+  );
   return fc
     .tuple(fc.record(fields, { requiredKeys: [] }), fc.dictionary(fc.string({ maxLength: 10 }), anyJson, { maxKeys: 2 }), fc.boolean())
     .map(([known, extra, addExtra]) => (addExtra ? { ...known, ...extra } : known));
@@ -152,13 +223,16 @@ function nearlyValid(schema: Json): fc.Arbitrary<Json> {
   // Required fields always, each optional one about one time in four.
   const base = fc.tuple(...properties.map(([name, sub]) => fc.tuple(fc.constant(name), clean(name, sub), fc.integer({ min: 0, max: 3 }))));
   const names = properties.map(([name]) => name);
-  return fc.tuple(base, fc.constantFrom('keep', 'keep', 'keep', 'drop', 'replace'), names.length ? fc.constantFrom(...names) : fc.constant('x'), anyJson).map(([fields, how, name, value]) => {
-    const out: Json = {};
-    for (const [field, fieldValue, dice] of fields) if (required.has(field) || dice === 0) out[field] = field === 'merchant_order_id' ? unique('order') : fieldValue;
-    if (how === 'drop') delete out[name];
-    if (how === 'replace') out[name] = value;
-    return out;
-  });
+  return fc
+    .tuple(base, fc.constantFrom('keep', 'keep', 'keep', 'drop', 'replace'), names.length ? fc.constantFrom(...names) : fc.constant('x'), anyJson)
+    .map(([fields, how, name, value]) => {
+      const out: Json = {};
+      for (const [field, fieldValue, dice] of fields)
+        if (required.has(field) || dice === 0) out[field] = field === 'merchant_order_id' ? unique('order') : fieldValue;
+      if (how === 'drop') delete out[name];
+      if (how === 'replace') out[name] = value;
+      return out;
+    });
 }
 
 /** A value the API should take for a field of this name and schema. */
@@ -178,7 +252,11 @@ function clean(name: string, schema: Json): fc.Arbitrary<unknown> {
 
 /** ASCII, or any Unicode (emoji, 4-byte characters, combining marks, lone surrogates): a column must take what the schema allows. */
 function text(minLength: number, maxLength: number): fc.Arbitrary<string> {
-  return fc.oneof(fc.string({ minLength, maxLength }), fc.string({ unit: 'grapheme', minLength, maxLength }), fc.string({ unit: 'binary', minLength, maxLength }));
+  return fc.oneof(
+    fc.string({ minLength, maxLength }),
+    fc.string({ unit: 'grapheme', minLength, maxLength }),
+    fc.string({ unit: 'binary', minLength, maxLength }),
+  );
 }
 
 /** A JSON text just under or just over the 64 KiB limit. */
@@ -187,9 +265,28 @@ const sizedBody = fc.integer({ min: -64, max: 64 }).map((delta) => {
   const frame = JSON.stringify({ amount: 100, currency: 'THB', merchant_order_id: 'big', metadata: { k: '' } });
   return '{"amount":100,"currency":"THB","merchant_order_id":"big","metadata":{"k":"' + 'a'.repeat(Math.max(0, target - frame.length)) + '"}}';
 });
-const deepBody = fc.integer({ min: 100, max: 10_000 }).chain((levels) => fc.constantFrom('[', '{"a":').map((open) => (open === '[' ? '['.repeat(levels) + ']'.repeat(levels) : '{"a":'.repeat(levels) + '1' + '}'.repeat(levels))));
+const deepBody = fc
+  .integer({ min: 100, max: 10_000 })
+  .chain((levels) =>
+    fc.constantFrom('[', '{"a":').map((open) => (open === '[' ? '['.repeat(levels) + ']'.repeat(levels) : '{"a":'.repeat(levels) + '1' + '}'.repeat(levels))),
+  );
 const malformedJson = fc.oneof(
-  fc.constantFrom('{', '{"amount":', '[1,2', '{"a":1}{"b":2}', 'nul', '\u0000', '{"__proto__":{"x":1}}', '{"constructor":{"prototype":{"x":1}}}', '{"amount":1e999999}', '"just a string"', '123', 'true', '[]', '{"a":"\\ud800"}'),
+  fc.constantFrom(
+    '{',
+    '{"amount":',
+    '[1,2',
+    '{"a":1}{"b":2}',
+    'nul',
+    '\u0000',
+    '{"__proto__":{"x":1}}',
+    '{"constructor":{"prototype":{"x":1}}}',
+    '{"amount":1e999999}',
+    '"just a string"',
+    '123',
+    'true',
+    '[]',
+    '{"a":"\\ud800"}',
+  ),
   fc.string({ maxLength: 60 }),
 );
 type RawBody = { text: string; contentType?: string };
@@ -211,7 +308,10 @@ const contentTypes = fc.constantFrom<string | undefined>(
 
 /** What goes in the body: a mutated object as JSON, or raw text with any content type. */
 function bodyArb(schema: Json | undefined): fc.Arbitrary<RawBody | undefined> {
-  const json = (schema ? mutatedObject(schema) : fc.dictionary(fc.string({ maxLength: 8 }), anyJson, { maxKeys: 3 })).map((value) => ({ text: JSON.stringify(value), contentType: 'application/json' }));
+  const json = (schema ? mutatedObject(schema) : fc.dictionary(fc.string({ maxLength: 8 }), anyJson, { maxKeys: 3 })).map((value) => ({
+    text: JSON.stringify(value),
+    contentType: 'application/json',
+  }));
   return fc.oneof(
     { weight: 4, arbitrary: json },
     ...(schema ? [{ weight: 4, arbitrary: nearlyValid(schema).map((value) => ({ text: JSON.stringify(value), contentType: 'application/json' })) }] : []),
@@ -258,20 +358,63 @@ const pathId = (real: () => fc.Arbitrary<string>) =>
 const queryValue = fc.oneof(
   fc.string({ maxLength: 20 }).map(encodeURIComponent),
   fc.integer().map(String),
-  fc.constantFrom('0', '1', '100', '101', '-1', '1.5', '1e3', '9007199254740993', '99999999999999999999', '', 'evt_AAAA', 'evt_', 'pi_x', '%ZZ', '%00', 'true', '2026-01-01T00:00:00Z', 'not-a-date', 'THB', 'USD', 'promptpay', 'succeeded', 'opened', 'a'.repeat(3000)),
+  fc.constantFrom(
+    '0',
+    '1',
+    '100',
+    '101',
+    '-1',
+    '1.5',
+    '1e3',
+    '9007199254740993',
+    '99999999999999999999',
+    '',
+    'evt_AAAA',
+    'evt_',
+    'pi_x',
+    '%ZZ',
+    '%00',
+    'true',
+    '2026-01-01T00:00:00Z',
+    'not-a-date',
+    'THB',
+    'USD',
+    'promptpay',
+    'succeeded',
+    'opened',
+    'a'.repeat(3000),
+  ),
 );
 /** A query of the operation's names and a few others, some repeated (`limit=1&limit=2` is an array to Hapi). */
 function queryArb(names: string[]): fc.Arbitrary<string> {
-  const name = fc.oneof({ weight: 4, arbitrary: names.length ? fc.constantFrom(...names) : fc.constant('x') }, { weight: 1, arbitrary: fc.constantFrom('x', 'limit[]', 'a[b]', '__proto__', 'constructor', 'mode', '') });
+  const name = fc.oneof(
+    { weight: 4, arbitrary: names.length ? fc.constantFrom(...names) : fc.constant('x') },
+    { weight: 1, arbitrary: fc.constantFrom('x', 'limit[]', 'a[b]', '__proto__', 'constructor', 'mode', '') },
+  );
   return fc.array(fc.tuple(name, queryValue), { maxLength: 6 }).map((pairs) => pairs.map(([k, v]) => `${encodeURIComponent(k)}=${v}`).join('&'));
 }
 
 /** Header values inject can carry (latin1); junk Api-Version and over-long Idempotency-Keys. */
-const latin1 = fc.string({ unit: fc.integer({ min: 0x20, max: 0xff }).filter((c) => c !== 0x7f).map((c) => String.fromCharCode(c)), maxLength: 40 });
+const latin1 = fc.string({
+  unit: fc
+    .integer({ min: 0x20, max: 0xff })
+    .filter((c) => c !== 0x7f)
+    .map((c) => String.fromCharCode(c)),
+  maxLength: 40,
+});
 const anyHeadersArb = fc.record(
   {
-    'api-version': fc.oneof({ weight: 3, arbitrary: fc.constant('2026-09-01') }, fc.constantFrom('2020-01-01', '9999-99-99', '', 'latest', '2026-9-1', '../'), latin1),
-    'idempotency-key': fc.oneof(fc.constant('fixed-key-1'), fc.integer({ min: 1, max: 300 }).map((n) => 'k'.repeat(n)), latin1, fc.constantFrom('', ' ', 'ÿÿÿ')),
+    'api-version': fc.oneof(
+      { weight: 3, arbitrary: fc.constant('2026-09-01') },
+      fc.constantFrom('2020-01-01', '9999-99-99', '', 'latest', '2026-9-1', '../'),
+      latin1,
+    ),
+    'idempotency-key': fc.oneof(
+      fc.constant('fixed-key-1'),
+      fc.integer({ min: 1, max: 300 }).map((n) => 'k'.repeat(n)),
+      latin1,
+      fc.constantFrom('', ' ', 'ÿÿÿ'),
+    ),
     accept: fc.constantFrom('application/json', 'text/html', '*/*', 'application/xml', ''),
     'accept-language': fc.constantFrom('th', 'en', 'xx', '*', ';;;', 'ÿ'),
     'x-forwarded-for': fc.constantFrom('1.2.3.4', 'junk', '::1, 10.0.0.1'),
@@ -344,22 +487,32 @@ function assertAnswer(req: Sent, res: ServerInjectResponse): void {
     // is the first request's, which this run saw as a Request-Id header; any other answer's is its own.
     const replayed = res.headers['idempotent-replayed'] === 'true';
     if (typeof error!.request_id !== 'string') fail('no request_id');
-    else if (replayed ? !requestIdsSeen.has(error!.request_id) : error!.request_id !== res.headers['request-id']) fail(`request_id ${error!.request_id} is not the Request-Id header ${String(res.headers['request-id'])}${replayed ? ' of the first answer' : ''}`);
+    else if (replayed ? !requestIdsSeen.has(error!.request_id) : error!.request_id !== res.headers['request-id'])
+      fail(`request_id ${error!.request_id} is not the Request-Id header ${String(res.headers['request-id'])}${replayed ? ' of the first answer' : ''}`);
     // A field literally named "" (`?=1`, `{"":1}`) is named by param "".
     const emptyName = /[?&]=|[?&]$|"":/.test(req.url + (req.body?.text ?? ''));
-    if (error!.code === 'invalid_parameter' && (typeof error!.param !== 'string' || (error!.param === '' && !emptyName))) fail('invalid_parameter names no param');
+    if (error!.code === 'invalid_parameter' && (typeof error!.param !== 'string' || (error!.param === '' && !emptyName)))
+      fail('invalid_parameter names no param');
     if (res.statusCode === 413 && error!.code !== 'request_too_large') fail('a 413 that is not request_too_large');
     assertNoSecret(req, res, res.payload);
   }
   // A JSON body over the limit on a route that reads one is 413, whatever else is wrong with it.
   const reads = req.method !== 'GET' && req.method !== 'DELETE' && !req.url.startsWith('/channels/');
-  if (reads && req.body && Buffer.byteLength(req.body.text) > MAX_BODY_BYTES && res.statusCode !== 413 && ![401, 403, 404, 405, 415].includes(res.statusCode) && res.statusCode < 400) {
+  if (
+    reads &&
+    req.body &&
+    Buffer.byteLength(req.body.text) > MAX_BODY_BYTES &&
+    res.statusCode !== 413 &&
+    ![401, 403, 404, 405, 415].includes(res.statusCode) &&
+    res.statusCode < 400
+  ) {
     fail('a body over 64 KiB was accepted');
   }
 }
 
 function assertNoSecret(req: Sent, res: ServerInjectResponse, text: string): void {
-  for (const secret of secrets) if (secret && text.includes(secret)) throw new Error(`a secret (${secret.slice(0, 8)}…) in an error answer\n${describe(req, res)}`);
+  for (const secret of secrets)
+    if (secret && text.includes(secret)) throw new Error(`a secret (${secret.slice(0, 8)}…) in an error answer\n${describe(req, res)}`);
 }
 
 /** Every Request-Id header answered so far. */
@@ -372,7 +525,8 @@ function assertNoSecretInLogs(): void {
   const lines = logLines.splice(0);
   seen.logLines += lines.length;
   for (const line of lines) {
-    for (const secret of secrets) if (secret && line.includes(secret)) throw new Error(`a secret (${secret.slice(0, 8)}…) in a log line: ${line.slice(0, 500)}`);
+    for (const secret of secrets)
+      if (secret && line.includes(secret)) throw new Error(`a secret (${secret.slice(0, 8)}…) in a log line: ${line.slice(0, 500)}`);
   }
 }
 
@@ -420,11 +574,31 @@ test.serial('every route the document leaves out (hosted checkout, dashboard, ch
     .map((route) => ({ method: route.method.toUpperCase(), path: route.path }))
     // Signing out would end the session the rest of the run signs in with.
     .filter((route) => !documented.has(`${route.method} ${route.path}`) && !(route.method === 'DELETE' && route.path === '/dashboard/v1/session'));
-  t.true(routes.some((route) => route.path.startsWith('/checkout/')) && routes.some((route) => route.path.startsWith('/dashboard/')) && routes.some((route) => route.path.startsWith('/channels/')));
+  t.true(
+    routes.some((route) => route.path.startsWith('/checkout/')) &&
+      routes.some((route) => route.path.startsWith('/dashboard/')) &&
+      routes.some((route) => route.path.startsWith('/channels/')),
+  );
   const segment = fc.oneof(
     { weight: 2, arbitrary: fc.constant('REAL') },
     { weight: 3, arbitrary: pathId(() => fc.constant('x')) },
-    { weight: 1, arbitrary: fc.constantFrom('simulator', 'rest', 'test', 'live', 'checkout.css', 'checkout.js', 'usr_0000', 'ak_0000', 'we_0000', 'pd_0000', 'whd_AAAA', randomBytes(32).toString('base64url')) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        'simulator',
+        'rest',
+        'test',
+        'live',
+        'checkout.css',
+        'checkout.js',
+        'usr_0000',
+        'ak_0000',
+        'we_0000',
+        'pd_0000',
+        'whd_AAAA',
+        randomBytes(32).toString('base64url'),
+      ),
+    },
   );
   const routeArb = fc.constantFrom(...routes).chain((route) =>
     fc.record({
@@ -439,7 +613,12 @@ test.serial('every route the document leaves out (hosted checkout, dashboard, ch
           : fc.oneof(
               { weight: 4, arbitrary: bodyArb(undefined) },
               // The real email and password with a wrong or junk code: a refused sign-in must not log the password.
-              { weight: 1, arbitrary: fc.record({ code: fc.oneof(fc.constantFrom('000000', '', owner.totpSecret), anyJson) }).map(({ code }) => ({ text: JSON.stringify({ email: owner.email, password: owner.password, code }), contentType: 'application/json' })) },
+              {
+                weight: 1,
+                arbitrary: fc
+                  .record({ code: fc.oneof(fc.constantFrom('000000', '', owner.totpSecret), anyJson) })
+                  .map(({ code }) => ({ text: JSON.stringify({ email: owner.email, password: owner.password, code }), contentType: 'application/json' })),
+              },
             ),
       signature: fc.option(fc.constantFrom('t=1,v1=abc', 'sha256=00', latin1Value()), { nil: undefined }),
     }),
@@ -478,7 +657,12 @@ test.serial('bodies around 64 KiB: just under is read, just over is 413 request_
     const text = frame + 'a'.repeat(size - frame.length - 3) + '"}}';
     t.is(Buffer.byteLength(text), size);
     for (const url of ['/v1/payment_intents', `/checkout/sessions/${quietToken}/pay`, '/dashboard/v1/users']) {
-      const req: Sent = { method: 'POST', url, headers: { authorization: `Bearer ${shop.testKey}`, cookie: owner.cookie, 'idempotency-key': unique('big') }, body: { text, contentType: 'application/json' } };
+      const req: Sent = {
+        method: 'POST',
+        url,
+        headers: { authorization: `Bearer ${shop.testKey}`, cookie: owner.cookie, 'idempotency-key': unique('big') },
+        body: { text, contentType: 'application/json' },
+      };
       const res = await send(req);
       assertAnswer(req, res);
       if (size > MAX_BODY_BYTES) t.is(res.statusCode, 413, describe(req, res));
@@ -489,9 +673,23 @@ test.serial('bodies around 64 KiB: just under is read, just over is 413 request_
 });
 
 test.serial('JSON 10,000 levels deep is refused as a client error, not a crash', async (t) => {
-  for (const text of ['['.repeat(10_000) + ']'.repeat(10_000), '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000), '{"metadata":' + '{"a":'.repeat(5_000) + '1' + '}'.repeat(5_001)]) {
-    for (const url of ['/v1/payment_intents', `/v1/payment_intents/${intentIds[1]}/attempts`, `/checkout/sessions/${quietToken}/pay`, '/dashboard/v1/settings']) {
-      const req: Sent = { method: url.includes('settings') ? 'PATCH' : 'POST', url, headers: { authorization: `Bearer ${shop.testKey}`, cookie: owner.cookie, 'idempotency-key': unique('deep') }, body: { text, contentType: 'application/json' } };
+  for (const text of [
+    '['.repeat(10_000) + ']'.repeat(10_000),
+    '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000),
+    '{"metadata":' + '{"a":'.repeat(5_000) + '1' + '}'.repeat(5_001),
+  ]) {
+    for (const url of [
+      '/v1/payment_intents',
+      `/v1/payment_intents/${intentIds[1]}/attempts`,
+      `/checkout/sessions/${quietToken}/pay`,
+      '/dashboard/v1/settings',
+    ]) {
+      const req: Sent = {
+        method: url.includes('settings') ? 'PATCH' : 'POST',
+        url,
+        headers: { authorization: `Bearer ${shop.testKey}`, cookie: owner.cookie, 'idempotency-key': unique('deep') },
+        body: { text, contentType: 'application/json' },
+      };
       const res = await send(req);
       assertAnswer(req, res);
       t.true(res.statusCode >= 400 && res.statusCode < 500, describe(req, res));

@@ -68,7 +68,7 @@ interface Quote {
   estimated?: { amount: number; currency: string };
 }
 
-test('a quote is indicative, its rate a decimal string with the spread taken in the platform\'s favour', async (t) => {
+test("a quote is indicative, its rate a decimal string with the spread taken in the platform's favour", async (t) => {
   const res = await quote('from=USD&to=THB');
   t.is(res.statusCode, 200);
   t.deepEqual(res.result, { indicative: true, from: 'USD', to: 'THB', rate: '32.3773' }); // 32.54 × 0.995
@@ -124,7 +124,7 @@ test('ties round half-even on a live rate feed too, and the feed is asked for ba
   t.true(feed.requests.some((url) => url === '/v1/rates?base=USD'));
 });
 
-test('with payment_method, estimated is the converted amount less that method\'s fee in the target currency', async (t) => {
+test("with payment_method, estimated is the converted amount less that method's fee in the target currency", async (t) => {
   // 100 000 satang × 0.0305777504609 = 3057.775 cents → 3058; promptpay 1.65 % = 50.457 → 50
   t.deepEqual((await quote('from=THB&to=USD&amount=100000&payment_method=promptpay')).result, {
     indicative: true,
@@ -135,7 +135,9 @@ test('with payment_method, estimated is the converted amount less that method\'s
   });
   t.like((await quote('from=THB&to=USD&amount=100000')).result, { estimated: { amount: 3058, currency: 'USD' } });
   // PAYMENTS_FEES: alipay_plus 2 % + 10 JPY. $100 → 15 000 yen; fee 300 + 10.
-  t.like((await quote('from=USD&to=JPY&amount=10000&payment_method=alipay_plus', fedShop.testKey, fed)).result, { estimated: { amount: 14_690, currency: 'JPY' } });
+  t.like((await quote('from=USD&to=JPY&amount=10000&payment_method=alipay_plus', fedShop.testKey, fed)).result, {
+    estimated: { amount: 14_690, currency: 'JPY' },
+  });
   // A method but no amount: nothing to estimate.
   const rateOnly = (await quote('from=THB&to=USD&payment_method=promptpay')).result as Quote;
   t.false('estimated' in rateOnly);
@@ -210,7 +212,10 @@ test('a rate feed that fails is 503 api_error, with nothing of its answer', asyn
   t.is(res.headers['retry-after'], '5');
   t.false(res.payload.includes('feed-secret-7731'));
   t.false(res.payload.includes('127.0.0.1'));
-  t.true(feed.requests.some((url) => url.startsWith('/broken?base=USD')), 'the feed was really asked');
+  t.true(
+    feed.requests.some((url) => url.startsWith('/broken?base=USD')),
+    'the feed was really asked',
+  );
   // The same currency needs no rate, so it still answers.
   t.is((await quote('from=THB&to=THB', brokenShop.testKey, broken)).statusCode, 200);
 });
@@ -244,6 +249,12 @@ test('configuration: in production the rate source and the payout provider must 
     const error = t.throws(() => loadConfig({ ...base, ...env, NODE_ENV: 'production' }), { instanceOf: ConfigError });
     t.regex(error?.message ?? '', /must be an https URL/);
   }
-  const secure = loadConfig({ ...base, NODE_ENV: 'production', PAYMENTS_PAYOUT_REST_URL: 'https://payouts.example.com', PAYMENTS_PAYOUT_REST_SECRET: 's'.repeat(32), PAYMENTS_FX_RATES_URL: 'https://rates.example.com/v1/rates' });
+  const secure = loadConfig({
+    ...base,
+    NODE_ENV: 'production',
+    PAYMENTS_PAYOUT_REST_URL: 'https://payouts.example.com',
+    PAYMENTS_PAYOUT_REST_SECRET: 's'.repeat(32),
+    PAYMENTS_FX_RATES_URL: 'https://rates.example.com/v1/rates',
+  });
   t.is(secure.fxRatesUrl, 'https://rates.example.com/v1/rates');
 });

@@ -41,7 +41,9 @@ async function poison(knex: Knex, merchantId: string): Promise<() => Promise<voi
       `CREATE TRIGGER ${name} BEFORE UPDATE ON payment_intents FOR EACH ROW BEGIN IF NEW.merchant_id = '${merchantId}' AND NEW.status = 'channel_settled' THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'poisoned'; END IF; END`,
     );
   } else {
-    await knex.raw(`CREATE TRIGGER ${name} BEFORE UPDATE ON payment_intents WHEN NEW.merchant_id = '${merchantId}' AND NEW.status = 'channel_settled' BEGIN SELECT RAISE(ABORT, 'poisoned'); END`);
+    await knex.raw(
+      `CREATE TRIGGER ${name} BEFORE UPDATE ON payment_intents WHEN NEW.merchant_id = '${merchantId}' AND NEW.status = 'channel_settled' BEGIN SELECT RAISE(ABORT, 'poisoned'); END`,
+    );
   }
   return async () => {
     await knex.raw(`DROP TRIGGER ${name}`);
@@ -99,5 +101,8 @@ test('a payment that fails in the settlement report is recorded and skipped; the
   t.is(await failures.retryNow(stuck.id as string, clock.now()), 1);
   await runner.run(job, 'test', 1);
   t.is((await stuckFlow.intent(stuck.id as string)).status, 'channel_settled');
-  t.deepEqual((await failures.list(100)).filter((failure) => failure.itemId === stuck.id), []);
+  t.deepEqual(
+    (await failures.list(100)).filter((failure) => failure.itemId === stuck.id),
+    [],
+  );
 });

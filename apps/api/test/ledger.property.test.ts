@@ -39,7 +39,9 @@ interface Shop {
 
 async function newShop(): Promise<Shop> {
   const suffix = unique('shop');
-  const created = await t0.app.get(CreateMerchant).execute({ name: `Shop ${suffix}`, email: `${suffix}@example.com`, password: 'correct horse battery', settlementSchedule: 'manual' });
+  const created = await t0.app
+    .get(CreateMerchant)
+    .execute({ name: `Shop ${suffix}`, email: `${suffix}@example.com`, password: 'correct horse battery', settlementSchedule: 'manual' });
   const key = created.testApiKey.secret;
   return { scope: { merchantId: created.merchant.id, mode: 'test' }, key, flow: paymentFlow(t0, key), intents: [], disputed: new Set() };
 }
@@ -63,11 +65,36 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('pay' as const), shop: shopIndex, hundreds: fc.integer({ min: 10, max: 900 }) }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('pay_and_release' as const), shop: shopIndex, hundreds: fc.integer({ min: 10, max: 900 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('fail' as const), shop: shopIndex }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('replay_callback' as const), shop: shopIndex, pick, status: fc.constantFrom('processing' as const, 'paid' as const, 'failed' as const), times: fc.integer({ min: 1, max: 3 }) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('replay_callback' as const),
+      shop: shopIndex,
+      pick,
+      status: fc.constantFrom('processing' as const, 'paid' as const, 'failed' as const),
+      times: fc.integer({ min: 1, max: 3 }),
+    }),
+  },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('tick' as const) }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('release' as const), shop: shopIndex, pick }) },
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('dispute' as const), shop: shopIndex, pick: fc.nat({ max: 3 }), outcome: fc.constantFrom('dispute_opened' as const, 'dispute_opened' as const, 'dispute_won' as const, 'dispute_lost' as const) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('dispute_round' as const), shop: shopIndex, pick: fc.nat({ max: 3 }), ruling: fc.constantFrom('dispute_won' as const, 'dispute_lost' as const) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant('dispute' as const),
+      shop: shopIndex,
+      pick: fc.nat({ max: 3 }),
+      outcome: fc.constantFrom('dispute_opened' as const, 'dispute_opened' as const, 'dispute_won' as const, 'dispute_lost' as const),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('dispute_round' as const),
+      shop: shopIndex,
+      pick: fc.nat({ max: 3 }),
+      ruling: fc.constantFrom('dispute_won' as const, 'dispute_lost' as const),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('replay_dispute' as const), shop: shopIndex, pick, times: fc.integer({ min: 1, max: 3 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('evidence' as const), shop: shopIndex, pick }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('settle' as const), shop: shopIndex, racers: fc.integer({ min: 1, max: 3 }) }) },
@@ -87,7 +114,10 @@ async function deliver(body: Record<string, unknown>): Promise<number> {
   const res = await t0.server.inject({
     method: 'POST',
     url: '/channels/simulator/callback/test',
-    headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: sign(simulatorCallbackSecret(config.masterKey), Math.floor(clock.now().getTime() / 1000), raw) },
+    headers: {
+      'content-type': 'application/json',
+      [SIGNATURE_HEADER]: sign(simulatorCallbackSecret(config.masterKey), Math.floor(clock.now().getTime() / 1000), raw),
+    },
     payload: raw,
   });
   return res.statusCode;

@@ -18,7 +18,15 @@ test('the log email sender writes the rendered notice at info, with the last fou
     merchantId: 'mch_test',
     kind: 'payout_destination.default_changed',
     recipient: 'owner@siam.example',
-    details: { destination: 'pd_1', mode: 'live', type: 'bank_account', currency: 'THB', account_last4: '4321', user_email: 'admin@siam.example', hold_until: '2026-09-02T10:00:00.000Z' },
+    details: {
+      destination: 'pd_1',
+      mode: 'live',
+      type: 'bank_account',
+      currency: 'THB',
+      account_last4: '4321',
+      user_email: 'admin@siam.example',
+      hold_until: '2026-09-02T10:00:00.000Z',
+    },
     created: new Date('2026-09-01T10:00:00Z'),
   };
   await sender.send({ to: notice.recipient, ...renderNotice(notice) });

@@ -13,7 +13,9 @@ const { clock, app, tick } = appOnFakeClock();
 
 async function shop(settlementCurrency: string): Promise<{ scope: AccountScope; flow: ReturnType<typeof paymentFlow>; key: string }> {
   const suffix = unique('edge');
-  const created = await app().app.get(CreateMerchant).execute({ name: `Shop ${suffix}`, email: `${suffix}@example.com`, password: 'correct horse battery', settlementCurrency });
+  const created = await app()
+    .app.get(CreateMerchant)
+    .execute({ name: `Shop ${suffix}`, email: `${suffix}@example.com`, password: 'correct horse battery', settlementCurrency });
   const key = created.testApiKey.secret;
   return { scope: { merchantId: created.merchant.id, mode: 'test' }, flow: paymentFlow(app(), key), key };
 }
@@ -82,7 +84,12 @@ test.serial('a QR payment of 2^53 − 1 minor units in the settlement currency s
 
 test.serial('an intent that would convert past half of 2^53 − 1 of the settlement currency is refused 400 with param amount', async (t) => {
   const { flow } = await shop('IDR');
-  const res = await flow.post('/v1/payment_intents', { amount: 400_000_000_000, currency: 'USD', merchant_order_id: unique('o'), payment_method: 'alipay_plus' });
+  const res = await flow.post('/v1/payment_intents', {
+    amount: 400_000_000_000,
+    currency: 'USD',
+    merchant_order_id: unique('o'),
+    payment_method: 'alipay_plus',
+  });
   t.is(res.statusCode, 400);
   t.like(res.result, { error: { code: 'invalid_parameter', param: 'amount' } });
   t.is((await flow.post('/v1/payment_intents', { amount: 100_000_000_000, currency: 'USD', merchant_order_id: unique('o') })).statusCode, 201);
@@ -106,7 +113,17 @@ test.serial('a balance past 2^53 − 1 is answered as an exact JSON integer, not
   const { scope, key } = await shop('THB');
   const ledger = app().app.get<Ledger>(Ledger);
   for (let i = 0; i < 3; i += 1) {
-    await ledger.post(paymentPosting({ id: `pi_${unique('BIG').replace(/[^A-Za-z0-9]/g, '')}`, ...scope, net: { amount: MAX_AMOUNT - 1, currency: 'THB' }, fee: { amount: 1, currency: 'THB' } }, clock.now()));
+    await ledger.post(
+      paymentPosting(
+        {
+          id: `pi_${unique('BIG').replace(/[^A-Za-z0-9]/g, '')}`,
+          ...scope,
+          net: { amount: MAX_AMOUNT - 1, currency: 'THB' },
+          fee: { amount: 1, currency: 'THB' },
+        },
+        clock.now(),
+      ),
+    );
   }
   const res = await app().request({ method: 'GET', url: '/v1/balance', key });
   t.is(res.statusCode, 200);

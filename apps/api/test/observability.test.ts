@@ -72,7 +72,6 @@ test.serial('request lines: one per request, the Request-Id of the answer, the r
   }
 });
 
-
 async function scrape(metrics: ServiceMetrics): Promise<string> {
   const address = await metrics.listen({ host: '127.0.0.1', port: await freePort() }, createLogger('silent'));
   const res = await fetch(`http://127.0.0.1:${address!.port}/metrics`);
@@ -211,7 +210,13 @@ test.serial('a request failed by the database logs the cause without the values 
     // The insert of the intent now fails on a missing column, after the description was bound.
     await knex.schema.alterTable('payment_intents', (table) => table.renameColumn('description', 'description_moved'));
     const secretLooking = 'sk_live_boundValue0123456789abcdef';
-    const failed = await t0.request({ method: 'POST', url: '/v1/payment_intents', key: shop.testKey, idempotencyKey: unique('idem'), payload: createBody({ description: secretLooking }) });
+    const failed = await t0.request({
+      method: 'POST',
+      url: '/v1/payment_intents',
+      key: shop.testKey,
+      idempotencyKey: unique('idem'),
+      payload: createBody({ description: secretLooking }),
+    });
     t.is(failed.statusCode, 500);
     log.logger.flush();
     await flush();

@@ -34,8 +34,21 @@ function serverRoutes(): string[] {
 }
 
 /** Sends a request and checks its answer against the document for the route it reached. */
-async function call(key: string | undefined, method: string, url: string, payload?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: Json }> {
-  const res = await t0.request({ method, url, ...(key ? { key } : {}), ...(method === 'POST' ? { idempotencyKey: unique() } : {}), ...(payload === undefined ? {} : { payload }), headers });
+async function call(
+  key: string | undefined,
+  method: string,
+  url: string,
+  payload?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: Json }> {
+  const res = await t0.request({
+    method,
+    url,
+    ...(key ? { key } : {}),
+    ...(method === 'POST' ? { idempotencyKey: unique() } : {}),
+    ...(payload === undefined ? {} : { payload }),
+    headers,
+  });
   const body = JSON.parse(res.payload) as Json;
   const path = res.request.route.path;
   validator.check(method, path, res.statusCode, body);
@@ -49,7 +62,11 @@ test('every /v1 route of the server is in the document, with an operation and a 
       .map(([method]) => `${method.toUpperCase()} ${path}`),
   );
   const missing = serverRoutes().filter((route) => !documented.includes(route));
-  t.deepEqual(missing, [], `routes missing from the OpenAPI document (give each an openapi entry in its route file under apps/api/src/routes): ${missing.join(', ')}`);
+  t.deepEqual(
+    missing,
+    [],
+    `routes missing from the OpenAPI document (give each an openapi entry in its route file under apps/api/src/routes): ${missing.join(', ')}`,
+  );
   t.is(document.openapi, '3.1.0');
 });
 

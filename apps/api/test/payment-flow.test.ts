@@ -84,7 +84,10 @@ test.serial('concurrent attempt creates place exactly one channel order', async 
   const ids = new Set(answers.filter((res) => res.statusCode < 300).map((res) => (res.result as Json).id));
   t.is(ids.size, 1, answers.map((res) => `${res.statusCode} ${res.payload.slice(0, 80)}`).join('\n'));
   t.is((await flow.attempts(intent.id)).length, 1);
-  const orders = await t0.app.get(SimulatorPaymentChannel).queryOrder('test', (await flow.attempts(intent.id))[0]!.channel_order_id ?? '').catch(() => undefined);
+  const orders = await t0.app
+    .get(SimulatorPaymentChannel)
+    .queryOrder('test', (await flow.attempts(intent.id))[0]!.channel_order_id ?? '')
+    .catch(() => undefined);
   t.is(orders, undefined, 'the channel order id never leaves the service');
 });
 
@@ -106,7 +109,10 @@ test.serial('a failed payment fails the intent; a new attempt makes it payable a
     'payment_intent.succeeded',
   ]);
   const attempts = await flow.attempts(intent.id);
-  t.deepEqual(attempts.map((a) => a.status), ['failed', 'succeeded']);
+  t.deepEqual(
+    attempts.map((a) => a.status),
+    ['failed', 'succeeded'],
+  );
 });
 
 test.serial('pending puts the intent in processing; the confirming query, not the callback amount, decides success', async (t) => {

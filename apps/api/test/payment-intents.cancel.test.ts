@@ -70,7 +70,13 @@ test("another merchant's intent cannot be canceled: 404", async (t) => {
 
 test('a body on cancel is refused with 400', async (t) => {
   const intent = await createIntent();
-  const res = await t0.request({ method: 'POST', url: `/v1/payment_intents/${intent.id}/cancel`, key: shop.testKey, idempotencyKey: unique(), payload: { reason: 'x' } });
+  const res = await t0.request({
+    method: 'POST',
+    url: `/v1/payment_intents/${intent.id}/cancel`,
+    key: shop.testKey,
+    idempotencyKey: unique(),
+    payload: { reason: 'x' },
+  });
   t.is(res.statusCode, 400);
   t.like(res.result, { error: { code: 'invalid_parameter', param: 'reason' } });
 });
@@ -91,7 +97,10 @@ test.serial('the expiry timer expires intents past expires_at, once, with paymen
   t.is((await read(later.id)).status, 'created');
   t.is((await read(canceled.id)).status, 'canceled');
   const expiredEvents = (await events(merchant.testKey)).data.filter((e) => e.type === 'payment_intent.expired');
-  t.deepEqual(expiredEvents.map((e) => e.data.id), [soon.id]);
+  t.deepEqual(
+    expiredEvents.map((e) => e.data.id),
+    [soon.id],
+  );
   const cancelExpired = await cancel(soon.id, unique(), merchant.testKey);
   t.is(cancelExpired.statusCode, 409);
 });
@@ -103,9 +112,15 @@ test('events page newest first with starting_after', async (t) => {
   t.is(all.data.length, 5);
   const firstPage = await events(merchant.testKey, '?limit=2');
   t.true(firstPage.has_more);
-  t.deepEqual(firstPage.data.map((e) => e.id), all.data.slice(0, 2).map((e) => e.id));
+  t.deepEqual(
+    firstPage.data.map((e) => e.id),
+    all.data.slice(0, 2).map((e) => e.id),
+  );
   const next = await events(merchant.testKey, `?limit=2&starting_after=${firstPage.data[1]!.id}`);
-  t.deepEqual(next.data.map((e) => e.id), all.data.slice(2, 4).map((e) => e.id));
+  t.deepEqual(
+    next.data.map((e) => e.id),
+    all.data.slice(2, 4).map((e) => e.id),
+  );
   const bad = await t0.request({ method: 'GET', url: '/v1/events?starting_after=pi_123', key: merchant.testKey });
   t.is(bad.statusCode, 400);
   t.like(bad.result, { error: { param: 'starting_after' } });

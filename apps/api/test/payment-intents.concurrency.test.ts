@@ -35,7 +35,13 @@ test('20 simultaneous creates with different keys and one merchant_order_id make
   const orderId = unique('order');
   const answers = await Promise.all(
     Array.from({ length: 20 }, () =>
-      t0.request({ method: 'POST', url: '/v1/payment_intents', key: shop.testKey, idempotencyKey: unique(), payload: createBody({ merchant_order_id: orderId }) }),
+      t0.request({
+        method: 'POST',
+        url: '/v1/payment_intents',
+        key: shop.testKey,
+        idempotencyKey: unique(),
+        payload: createBody({ merchant_order_id: orderId }),
+      }),
     ),
   );
   t.is(answers.filter((res) => res.statusCode === 201).length, 1);
@@ -47,9 +53,12 @@ test('20 simultaneous creates with different keys and one merchant_order_id make
 
 test('simultaneous cancels of one intent: one succeeds, one event', async (t) => {
   const shop = await t0.merchant();
-  const intent = (await t0.request({ method: 'POST', url: '/v1/payment_intents', key: shop.testKey, idempotencyKey: unique(), payload: createBody() })).result as { id: string };
+  const intent = (await t0.request({ method: 'POST', url: '/v1/payment_intents', key: shop.testKey, idempotencyKey: unique(), payload: createBody() }))
+    .result as { id: string };
   const answers = await Promise.all(
-    Array.from({ length: 10 }, () => t0.request({ method: 'POST', url: `/v1/payment_intents/${intent.id}/cancel`, key: shop.testKey, idempotencyKey: unique() })),
+    Array.from({ length: 10 }, () =>
+      t0.request({ method: 'POST', url: `/v1/payment_intents/${intent.id}/cancel`, key: shop.testKey, idempotencyKey: unique() }),
+    ),
   );
   t.is(answers.filter((res) => res.statusCode === 200).length, 1);
   for (const res of answers.filter((answer) => answer.statusCode !== 200)) {

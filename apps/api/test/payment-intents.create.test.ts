@@ -160,7 +160,11 @@ for (const [name, change, code, param] of invalid) {
     t.like(res.result, { error: { code, param } });
     t.regex((res.result as { error: { request_id: string } }).error.request_id, /^req_/);
     if (typeof body.merchant_order_id === 'string' && body.merchant_order_id.length <= 255) {
-      const listed = await t0.request({ method: 'GET', url: `/v1/payment_intents?merchant_order_id=${encodeURIComponent(body.merchant_order_id)}`, key: shop.testKey });
+      const listed = await t0.request({
+        method: 'GET',
+        url: `/v1/payment_intents?merchant_order_id=${encodeURIComponent(body.merchant_order_id)}`,
+        key: shop.testKey,
+      });
       t.is((listed.result as { data: unknown[] }).data.length, 0);
     }
   });
@@ -173,10 +177,24 @@ test('a body over 64 KiB is 413 request_too_large in the envelope', async (t) =>
 });
 
 test('a body that is not JSON is 415, and broken JSON is 400, both in the envelope', async (t) => {
-  const text = await t0.request({ method: 'POST', url: '/v1/payment_intents', key: shop.testKey, idempotencyKey: unique(), payload: 'amount=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  const text = await t0.request({
+    method: 'POST',
+    url: '/v1/payment_intents',
+    key: shop.testKey,
+    idempotencyKey: unique(),
+    payload: 'amount=1',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
   t.is(text.statusCode, 415);
   t.like(text.result, { error: { code: 'unsupported_media_type' } });
-  const broken = await t0.request({ method: 'POST', url: '/v1/payment_intents', key: shop.testKey, idempotencyKey: unique(), payload: '{"amount":', headers: { 'content-type': 'application/json' } });
+  const broken = await t0.request({
+    method: 'POST',
+    url: '/v1/payment_intents',
+    key: shop.testKey,
+    idempotencyKey: unique(),
+    payload: '{"amount":',
+    headers: { 'content-type': 'application/json' },
+  });
   t.is(broken.statusCode, 400);
   t.like(broken.result, { error: { code: 'invalid_json' } });
 });
@@ -190,8 +208,18 @@ test('an unknown route is 404 in the envelope', async (t) => {
 
 test('deeply nested JSON near the size limit is a 400, never a 5xx', async (t) => {
   const depth = 30_000;
-  for (const payload of [`${'['.repeat(depth)}${']'.repeat(depth)}`, `{"amount":1,"currency":"THB","merchant_order_id":"deep","metadata":{"a":${'['.repeat(depth)}${']'.repeat(depth)}}}`]) {
-    const res = await t0.request({ method: 'POST', url: '/v1/payment_intents', key: shop.testKey, idempotencyKey: unique(), payload, headers: { 'content-type': 'application/json' } });
+  for (const payload of [
+    `${'['.repeat(depth)}${']'.repeat(depth)}`,
+    `{"amount":1,"currency":"THB","merchant_order_id":"deep","metadata":{"a":${'['.repeat(depth)}${']'.repeat(depth)}}}`,
+  ]) {
+    const res = await t0.request({
+      method: 'POST',
+      url: '/v1/payment_intents',
+      key: shop.testKey,
+      idempotencyKey: unique(),
+      payload,
+      headers: { 'content-type': 'application/json' },
+    });
     t.is(res.statusCode, 400, res.payload.slice(0, 200));
     t.is(typeof (res.result as { error: { code: string } }).error.code, 'string');
   }

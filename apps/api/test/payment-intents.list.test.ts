@@ -8,7 +8,13 @@ const created: string[] = [];
 withAppAndMerchant({}, async (started) => {
   ({ t0, shop } = started);
   for (let i = 0; i < 7; i += 1) {
-    const res = await t0.request({ method: 'POST', url: '/v1/payment_intents', key: shop.testKey, idempotencyKey: unique(), payload: createBody({ merchant_order_id: `list-${i}` }) });
+    const res = await t0.request({
+      method: 'POST',
+      url: '/v1/payment_intents',
+      key: shop.testKey,
+      idempotencyKey: unique(),
+      payload: createBody({ merchant_order_id: `list-${i}` }),
+    });
     created.push((res.result as { id: string }).id);
   }
 });
@@ -24,7 +30,10 @@ test('lists newest first with the list envelope and a default page of 20', async
   t.is(status, 200);
   t.is(body.object, 'list');
   t.false(body.has_more);
-  t.deepEqual(body.data.map((intent) => intent.id), [...created].reverse());
+  t.deepEqual(
+    body.data.map((intent) => intent.id),
+    [...created].reverse(),
+  );
 });
 
 test('pages with limit and starting_after until has_more is false, each intent once', async (t) => {
@@ -41,10 +50,16 @@ test('pages with limit and starting_after until has_more is false, each intent o
 
 test('filters by merchant_order_id and status', async (t) => {
   const byOrder = await get('?merchant_order_id=list-3');
-  t.deepEqual(byOrder.body.data.map((intent) => intent.id), [created[3]]);
+  t.deepEqual(
+    byOrder.body.data.map((intent) => intent.id),
+    [created[3]],
+  );
   await t0.request({ method: 'POST', url: `/v1/payment_intents/${created[1]}/cancel`, key: shop.testKey, idempotencyKey: unique() });
   const canceled = await get('?status=canceled');
-  t.deepEqual(canceled.body.data.map((intent) => intent.id), [created[1]]);
+  t.deepEqual(
+    canceled.body.data.map((intent) => intent.id),
+    [created[1]],
+  );
 });
 
 test('created[gte] keeps intents created at or after the instant', async (t) => {

@@ -20,7 +20,8 @@ async function tablesHolding(knex: Knex, needle: string): Promise<string[]> {
   const found: string[] = [];
   for (const table of await tableNames(knex)) {
     const rows = (await knex(table).select('*')) as unknown[];
-    if (rows.some((row) => JSON.stringify(row, (_key, value: unknown) => (Buffer.isBuffer(value) ? value.toString('utf8') : value)).includes(needle))) found.push(table);
+    if (rows.some((row) => JSON.stringify(row, (_key, value: unknown) => (Buffer.isBuffer(value) ? value.toString('utf8') : value)).includes(needle)))
+      found.push(table);
   }
   return found;
 }

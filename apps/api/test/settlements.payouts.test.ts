@@ -74,7 +74,10 @@ test.serial('a failed payout answers the settlement failed, returns the funds to
   t.like(failed, { status: 'failed', amount: { amount: net, currency: 'THB' }, payments: 1 });
   t.false('failure_reason' in failed, 'operator detail stays inside');
   t.like(await flow.get('/v1/balance'), { available: thb(net) });
-  const events = ((await flow.get('/v1/events?limit=100')).data as Json[]).filter((event) => event.data.id === failed.id).map((event) => event.type).reverse();
+  const events = ((await flow.get('/v1/events?limit=100')).data as Json[])
+    .filter((event) => event.data.id === failed.id)
+    .map((event) => event.type)
+    .reverse();
   t.deepEqual(events, ['settlement.pending', 'settlement.processing', 'settlement.failed']);
 
   gateway.next = { status: 'paid' };

@@ -1,5 +1,12 @@
 import test from 'ava';
-import { CreateManualSettlement, CreateScheduledSettlements, MerchantRepository, PaySettlements, type Settlement, type SettlementSchedule } from '@payments/core';
+import {
+  CreateManualSettlement,
+  CreateScheduledSettlements,
+  MerchantRepository,
+  PaySettlements,
+  type Settlement,
+  type SettlementSchedule,
+} from '@payments/core';
 import { paymentFlow, type Json } from './helpers/payment-flow';
 import { unique, type TestMerchant } from './helpers/test-app';
 import { appOnFakeClock, runJob } from './helpers/worker-tick';
@@ -101,7 +108,10 @@ test.serial('a manual test settlement is created and paid at once: 201, replayed
   t.deepEqual(await flow.get('/v1/settlements'), { object: 'list', data: [body], has_more: false });
 
   const events = ((await flow.get('/v1/events?limit=100')).data as Json[]).filter((event) => event.data.id === body.id).reverse();
-  t.deepEqual(events.map((event) => event.type), ['settlement.pending', 'settlement.processing', 'settlement.paid']);
+  t.deepEqual(
+    events.map((event) => event.type),
+    ['settlement.pending', 'settlement.processing', 'settlement.paid'],
+  );
   for (const event of events) {
     t.like(event.data, { id: body.id, object: 'settlement', merchant: shop.id, mode: 'test', amount: { amount: total, currency: 'THB' } });
   }
@@ -118,7 +128,9 @@ test.serial('a retry after a crash between the work and its stored answer gets t
   const key = unique('settle');
   // The first try's work, as a process that died before storing the answer (or whose claim's
   // lease ran out) leaves it: the settlement exists, the key holds no answer.
-  const first = await app().app.get(CreateManualSettlement).execute({ scope: { merchantId: shop.id, mode: 'test' }, requestKey: key });
+  const first = await app()
+    .app.get(CreateManualSettlement)
+    .execute({ scope: { merchantId: shop.id, mode: 'test' }, requestKey: key });
   t.is(first.status, 'paid');
 
   const retry = await settle(shop, key);
@@ -157,7 +169,13 @@ test.serial('a key reused for another request is 422 idempotency_key_reused', as
   const shop = await merchantOn('manual');
   await releasedPayments(shop, [10_000]);
   const key = unique('shared');
-  const created = await app().request({ method: 'POST', url: '/v1/payment_intents', key: shop.testKey, idempotencyKey: key, payload: { amount: 5000, currency: 'THB', merchant_order_id: unique('order') } });
+  const created = await app().request({
+    method: 'POST',
+    url: '/v1/payment_intents',
+    key: shop.testKey,
+    idempotencyKey: key,
+    payload: { amount: 5000, currency: 'THB', merchant_order_id: unique('order') },
+  });
   t.is(created.statusCode, 201);
   const res = await settle(shop, key);
   t.is(res.statusCode, 422);
@@ -182,10 +200,16 @@ test.serial('reads: newest first with cursor pages; malformed ids 400; unknown a
     made.push(((await settle(shop)).result as Json).id as string);
   }
   const page = await flow.get('/v1/settlements?limit=2');
-  t.deepEqual(page.data.map((s: Json) => s.id), [made[2], made[1]]);
+  t.deepEqual(
+    page.data.map((s: Json) => s.id),
+    [made[2], made[1]],
+  );
   t.true(page.has_more);
   const next = await flow.get(`/v1/settlements?limit=2&starting_after=${made[1]}`);
-  t.deepEqual(next.data.map((s: Json) => s.id), [made[0]]);
+  t.deepEqual(
+    next.data.map((s: Json) => s.id),
+    [made[0]],
+  );
   t.false(next.has_more);
 
   const bad = await app().request({ method: 'GET', url: '/v1/settlements/st_lowercase1', key: shop.testKey });
@@ -219,7 +243,10 @@ test.serial('ten manual settlements racing for the same funds: one 201, the rest
   const winner = answers.find((res) => res.statusCode === 201)?.result as Json;
   t.like(winner, { status: 'paid', payments: 4, amount: { amount: total, currency: 'THB' } });
   const listed = (await flow.get('/v1/settlements')).data as Json[];
-  t.deepEqual(listed.map((s) => s.id), [winner.id]);
+  t.deepEqual(
+    listed.map((s) => s.id),
+    [winner.id],
+  );
   t.like(await flow.get('/v1/balance'), { available: thb(0), pending: thb(0) });
 });
 

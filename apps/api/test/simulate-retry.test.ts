@@ -38,7 +38,7 @@ async function crashBeforeTheAnswerWasStored(shop: TestMerchant, key: string): P
   if (changed !== 1) throw new Error('no stored answer to lose');
 }
 
-test.serial('a simulate retried after a crash that followed the channel\'s action answers 200 with the intent; a new key is still 409', async (t) => {
+test.serial("a simulate retried after a crash that followed the channel's action answers 200 with the intent; a new key is still 409", async (t) => {
   const { shop, flow } = await newShop();
   const intent = await flow.createIntent();
   await flow.attempt(intent.id);
@@ -81,7 +81,11 @@ test.serial('a dispute_opened or dispute_lost retried after such a crash answers
   const disputes = ((await flow.get('/v1/disputes?limit=100')).data as Json[]).filter((dispute) => dispute.payment_intent === intent.id);
   t.is(disputes.length, 1);
   t.like(disputes[0], { status: 'lost', fee: { amount: 1500, currency: 'THB' } });
-  t.like(await flow.get('/v1/balance'), { available: [{ amount: -1500, currency: 'THB' }], pending: [{ amount: 0, currency: 'THB' }], dispute_hold: [{ amount: 0, currency: 'THB' }] });
+  t.like(await flow.get('/v1/balance'), {
+    available: [{ amount: -1500, currency: 'THB' }],
+    pending: [{ amount: 0, currency: 'THB' }],
+    dispute_hold: [{ amount: 0, currency: 'THB' }],
+  });
 });
 
 test.serial('a magic outcome reported before its attempt recorded the order is refused, then delivered on a later tick', async (t) => {

@@ -10,7 +10,6 @@ import { createBody, startTestApp, unique, type TestApp, type TestMerchant } fro
 
 type Json = Record<string, any>;
 
-
 /**
  * A TCP forwarder in front of a real server that the test can cut (every connection dropped, new
  * ones refused) and restore on the same port: a database or Redis outage as the service sees it,
@@ -28,22 +27,24 @@ async function startForwarder(targetHost: string, targetPort: number): Promise<F
   const sockets = new Set<Socket>();
   let server: NetServer | undefined;
   const listen = (): Promise<void> =>
-    server !== undefined ? Promise.resolve() : new Promise((resolve, reject) => {
-      const s = createNetServer((client) => {
-        const upstream = connect(targetPort, targetHost);
-        for (const socket of [client, upstream]) {
-          sockets.add(socket);
-          socket.on('close', () => sockets.delete(socket));
-          socket.on('error', () => undefined);
-        }
-        client.on('close', () => upstream.destroy());
-        upstream.on('close', () => client.destroy());
-        client.pipe(upstream).pipe(client);
-      });
-      s.once('error', reject);
-      s.listen(port, '127.0.0.1', () => resolve());
-      server = s;
-    });
+    server !== undefined
+      ? Promise.resolve()
+      : new Promise((resolve, reject) => {
+          const s = createNetServer((client) => {
+            const upstream = connect(targetPort, targetHost);
+            for (const socket of [client, upstream]) {
+              sockets.add(socket);
+              socket.on('close', () => sockets.delete(socket));
+              socket.on('error', () => undefined);
+            }
+            client.on('close', () => upstream.destroy());
+            upstream.on('close', () => client.destroy());
+            client.pipe(upstream).pipe(client);
+          });
+          s.once('error', reject);
+          s.listen(port, '127.0.0.1', () => resolve());
+          server = s;
+        });
   const cut = async (): Promise<void> => {
     const s = server;
     server = undefined;
@@ -114,68 +115,96 @@ test('unavailableOf: dependency outages become 503 api_error with Retry-After; b
   t.is(httpStatusOf(toCoreError(new Error('a bug'))), 500);
 });
 
-test.serial('database outage (MariaDB behind a cut connection): 503 api_error with Retry-After, readiness 503, then everything answers again (skipped without PAYMENTS_TEST_DATABASE_URL)', async (t) => {
-  const database = { name: 'MariaDB', url: process.env.PAYMENTS_TEST_DATABASE_URL, defaultPort: 3306 };
-  await outageTest(t, database, (port) => ({ databaseUrl: (url) => withPort(url, port) }), async ({ t0, forwarder, shop, intentId }) => {
-    await forwarder.cut();
-    const key = unique('idem');
-    const body = createBody();
-    for (const [method, url, idempotencyKey, payload] of [
-      ['GET', `/v1/payment_intents/${intentId}`, undefined, undefined],
-      ['GET', '/v1/payment_intents', undefined, undefined],
-      ['POST', '/v1/payment_intents', key, body],
-    ] as const) {
-      const res = await t0.request({ method, url, key: shop.testKey, ...(idempotencyKey ? { idempotencyKey } : {}), ...(payload ? { payload } : {}) });
-      t.is(res.statusCode, 503, `${method} ${url}: ${res.payload}`);
-      t.is(res.headers['retry-after'], String(DATABASE_RETRY_AFTER_SECONDS));
-      t.like((res.result as Json).error, { code: 'api_error', request_id: res.headers['request-id'] });
-      t.false(res.payload.includes(String(forwarder.port)), 'no address in the answer');
-    }
-    const ready = await t0.server.inject({ method: 'GET', url: '/health/ready' });
-    t.is(ready.statusCode, 503);
-    t.regex((JSON.parse(ready.payload) as Json).error.message as string, /database unreachable/);
+test.serial(
+  'database outage (MariaDB behind a cut connection): 503 api_error with Retry-After, readiness 503, then everything answers again (skipped without PAYMENTS_TEST_DATABASE_URL)',
+  async (t) => {
+    const database = { name: 'MariaDB', url: process.env.PAYMENTS_TEST_DATABASE_URL, defaultPort: 3306 };
+    await outageTest(
+      t,
+      database,
+      (port) => ({ databaseUrl: (url) => withPort(url, port) }),
+      async ({ t0, forwarder, shop, intentId }) => {
+        await forwarder.cut();
+        const key = unique('idem');
+        const body = createBody();
+        for (const [method, url, idempotencyKey, payload] of [
+          ['GET', `/v1/payment_intents/${intentId}`, undefined, undefined],
+          ['GET', '/v1/payment_intents', undefined, undefined],
+          ['POST', '/v1/payment_intents', key, body],
+        ] as const) {
+          const res = await t0.request({ method, url, key: shop.testKey, ...(idempotencyKey ? { idempotencyKey } : {}), ...(payload ? { payload } : {}) });
+          t.is(res.statusCode, 503, `${method} ${url}: ${res.payload}`);
+          t.is(res.headers['retry-after'], String(DATABASE_RETRY_AFTER_SECONDS));
+          t.like((res.result as Json).error, { code: 'api_error', request_id: res.headers['request-id'] });
+          t.false(res.payload.includes(String(forwarder.port)), 'no address in the answer');
+        }
+        const ready = await t0.server.inject({ method: 'GET', url: '/health/ready' });
+        t.is(ready.statusCode, 503);
+        t.regex((JSON.parse(ready.payload) as Json).error.message as string, /database unreachable/);
 
-    await forwarder.restore();
-    // The failed request's key was released once the database came back (no 60 s of 409s):
-    // the client's retry with the same key runs, once.
-    let retried = await t0.request({ method: 'POST', url: '/v1/payment_intents', key: shop.testKey, idempotencyKey: key, payload: body });
-    for (let i = 0; i < 40 && retried.statusCode !== 201; i += 1) {
-      await new Promise((r) => setTimeout(r, 250));
-      retried = await t0.request({ method: 'POST', url: '/v1/payment_intents', key: shop.testKey, idempotencyKey: key, payload: body });
-    }
-    t.is(retried.statusCode, 201, retried.payload);
-    const replay = await t0.request({ method: 'POST', url: '/v1/payment_intents', key: shop.testKey, idempotencyKey: key, payload: body });
-    t.is((replay.result as Json).id, (retried.result as Json).id);
-    t.is((await t0.request({ method: 'GET', url: `/v1/payment_intents/${intentId}`, key: shop.testKey })).statusCode, 200);
-    t.is((await t0.server.inject({ method: 'GET', url: '/health/ready' })).statusCode, 200);
-  });
-});
+        await forwarder.restore();
+        // The failed request's key was released once the database came back (no 60 s of 409s):
+        // the client's retry with the same key runs, once.
+        let retried = await t0.request({ method: 'POST', url: '/v1/payment_intents', key: shop.testKey, idempotencyKey: key, payload: body });
+        for (let i = 0; i < 40 && retried.statusCode !== 201; i += 1) {
+          await new Promise((r) => setTimeout(r, 250));
+          retried = await t0.request({ method: 'POST', url: '/v1/payment_intents', key: shop.testKey, idempotencyKey: key, payload: body });
+        }
+        t.is(retried.statusCode, 201, retried.payload);
+        const replay = await t0.request({ method: 'POST', url: '/v1/payment_intents', key: shop.testKey, idempotencyKey: key, payload: body });
+        t.is((replay.result as Json).id, (retried.result as Json).id);
+        t.is((await t0.request({ method: 'GET', url: `/v1/payment_intents/${intentId}`, key: shop.testKey })).statusCode, 200);
+        t.is((await t0.server.inject({ method: 'GET', url: '/health/ready' })).statusCode, 200);
+      },
+    );
+  },
+);
 
-test.serial('Redis outage (behind a cut connection): lock-taking writes answer 503 api_error with Retry-After, readiness 503, then the client reconnects (skipped without PAYMENTS_TEST_REDIS_URL)', async (t) => {
-  const redis = { name: 'Redis', url: process.env.PAYMENTS_TEST_REDIS_URL, defaultPort: 6379 };
-  await outageTest(t, redis, (port) => ({ env: { PAYMENTS_REDIS_URL: withPort(redis.url as string, port) } }), async ({ t0, forwarder, shop, intentId }) => {
-    await forwarder.cut();
-    const key = unique('idem');
-    // Placing an attempt takes the intent's lock in Redis.
-    const attempt = await t0.request({ method: 'POST', url: `/v1/payment_intents/${intentId}/attempts`, key: shop.testKey, idempotencyKey: key, payload: { payment_method: 'promptpay' } });
-    t.is(attempt.statusCode, 503, attempt.payload);
-    t.truthy(attempt.headers['retry-after']);
-    t.like((attempt.result as Json).error, { code: 'api_error' });
-    // A read needs no Redis: it keeps working.
-    t.is((await t0.request({ method: 'GET', url: `/v1/payment_intents/${intentId}`, key: shop.testKey })).statusCode, 200);
-    const ready = await t0.server.inject({ method: 'GET', url: '/health/ready' });
-    t.is(ready.statusCode, 503);
-    t.regex((JSON.parse(ready.payload) as Json).error.message as string, /redis unreachable/);
+test.serial(
+  'Redis outage (behind a cut connection): lock-taking writes answer 503 api_error with Retry-After, readiness 503, then the client reconnects (skipped without PAYMENTS_TEST_REDIS_URL)',
+  async (t) => {
+    const redis = { name: 'Redis', url: process.env.PAYMENTS_TEST_REDIS_URL, defaultPort: 6379 };
+    await outageTest(
+      t,
+      redis,
+      (port) => ({ env: { PAYMENTS_REDIS_URL: withPort(redis.url as string, port) } }),
+      async ({ t0, forwarder, shop, intentId }) => {
+        await forwarder.cut();
+        const key = unique('idem');
+        // Placing an attempt takes the intent's lock in Redis.
+        const attempt = await t0.request({
+          method: 'POST',
+          url: `/v1/payment_intents/${intentId}/attempts`,
+          key: shop.testKey,
+          idempotencyKey: key,
+          payload: { payment_method: 'promptpay' },
+        });
+        t.is(attempt.statusCode, 503, attempt.payload);
+        t.truthy(attempt.headers['retry-after']);
+        t.like((attempt.result as Json).error, { code: 'api_error' });
+        // A read needs no Redis: it keeps working.
+        t.is((await t0.request({ method: 'GET', url: `/v1/payment_intents/${intentId}`, key: shop.testKey })).statusCode, 200);
+        const ready = await t0.server.inject({ method: 'GET', url: '/health/ready' });
+        t.is(ready.statusCode, 503);
+        t.regex((JSON.parse(ready.payload) as Json).error.message as string, /redis unreachable/);
 
-    await forwarder.restore();
-    // The client reconnects on its own (capped backoff, at most 2 s apart).
-    let retried = attempt;
-    const deadline = Date.now() + 10_000;
-    while (retried.statusCode !== 201 && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 250));
-      retried = await t0.request({ method: 'POST', url: `/v1/payment_intents/${intentId}/attempts`, key: shop.testKey, idempotencyKey: key, payload: { payment_method: 'promptpay' } });
-    }
-    t.is(retried.statusCode, 201, retried.payload);
-    t.is((await t0.server.inject({ method: 'GET', url: '/health/ready' })).statusCode, 200);
-  });
-});
+        await forwarder.restore();
+        // The client reconnects on its own (capped backoff, at most 2 s apart).
+        let retried = attempt;
+        const deadline = Date.now() + 10_000;
+        while (retried.statusCode !== 201 && Date.now() < deadline) {
+          await new Promise((r) => setTimeout(r, 250));
+          retried = await t0.request({
+            method: 'POST',
+            url: `/v1/payment_intents/${intentId}/attempts`,
+            key: shop.testKey,
+            idempotencyKey: key,
+            payload: { payment_method: 'promptpay' },
+          });
+        }
+        t.is(retried.statusCode, 201, retried.payload);
+        t.is((await t0.server.inject({ method: 'GET', url: '/health/ready' })).statusCode, 200);
+      },
+    );
+  },
+);

@@ -26,7 +26,8 @@ test.before(async () => {
 test.after.always(async () => t0?.close());
 
 const relay = () => runJob(t0.app, RelayWebhookDeliveries, 100);
-const as = (user: SignedInUser, method: string, url: string, payload?: unknown) => asUser(t0, user, { method, url, ...(payload === undefined ? {} : { payload }) });
+const as = (user: SignedInUser, method: string, url: string, payload?: unknown) =>
+  asUser(t0, user, { method, url, ...(payload === undefined ? {} : { payload }) });
 
 async function shopWithEndpoint(): Promise<{ shop: TestMerchant; user: SignedInUser; endpoint: Json }> {
   const shop = await t0.merchant();
@@ -88,10 +89,16 @@ test.serial('dashboard: deliveries listed newest first per endpoint; resend re-a
   t.like(page, { object: 'list', has_more: false });
   t.is(page.data.length, 2);
   const [newest, older] = page.data as Json[];
-  t.deepEqual(Object.keys(newest!).sort(), ['attempts', 'created', 'endpoint', 'event', 'id', 'mode', 'next_retry_at', 'object', 'response_status', 'status', 'url'].sort());
+  t.deepEqual(
+    Object.keys(newest!).sort(),
+    ['attempts', 'created', 'endpoint', 'event', 'id', 'mode', 'next_retry_at', 'object', 'response_status', 'status', 'url'].sort(),
+  );
   t.like(newest, { object: 'webhook_delivery', endpoint: endpoint.id, url: endpoint.url, status: 'pending', attempts: 1, response_status: 500 });
   const paged = (await as(user, 'GET', `/dashboard/v1/webhook_deliveries?mode=test&limit=1&starting_after=${newest!.id}`)).result as Json;
-  t.deepEqual(paged.data.map((d: Json) => d.id), [older!.id]);
+  t.deepEqual(
+    paged.data.map((d: Json) => d.id),
+    [older!.id],
+  );
 
   const health = ((await as(user, 'GET', '/dashboard/v1/webhook_endpoints?mode=test')).result as Json).data[0] as Json;
   t.like(health, { delivery_attempts: 2, success_rate: 0, last_error: 'HTTP 500' });

@@ -17,7 +17,8 @@ export function loadSandboxConfig(env: NodeJS.ProcessEnv): SandboxConfig {
   const apiKey = env.SANDBOX_API_KEY ?? '';
   const callbackSecret = env.SANDBOX_CALLBACK_SECRET ?? '';
   if (!apiKey) throw new Error('SANDBOX_API_KEY is required: the Bearer key the service is configured with (PAYMENTS_REST_CHANNEL_TEST_KEY).');
-  if (!callbackSecret) throw new Error('SANDBOX_CALLBACK_SECRET is required: the callback secret the service is configured with (PAYMENTS_REST_CHANNEL_TEST_SECRET).');
+  if (!callbackSecret)
+    throw new Error('SANDBOX_CALLBACK_SECRET is required: the callback secret the service is configured with (PAYMENTS_REST_CHANNEL_TEST_SECRET).');
   const publicUrl = env.SANDBOX_PUBLIC_URL?.replace(/\/+$/, '');
   return {
     port: integer(env, 'SANDBOX_PORT', 4300, 65535),

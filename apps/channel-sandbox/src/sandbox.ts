@@ -300,7 +300,15 @@ export class ChannelSandbox {
     const open = [...this.disputes.values()].some((d) => d.order === order && (d.status === 'opened' || d.status === 'under_review'));
     if (open) throw new HttpError(409, 'dispute_open', 'The order already has an open dispute.');
     const reason = typeof body.reason === 'string' && body.reason.length > 0 && body.reason.length <= 255 ? body.reason : 'fraudulent';
-    const dispute: Dispute = { id: `dsp_${randomBytes(10).toString('hex')}`, order, amount: order.amount, currency: order.currency, reason, status: 'opened', evidence: {} };
+    const dispute: Dispute = {
+      id: `dsp_${randomBytes(10).toString('hex')}`,
+      order,
+      amount: order.amount,
+      currency: order.currency,
+      reason,
+      status: 'opened',
+      evidence: {},
+    };
     this.disputes.set(dispute.id, dispute);
     this.log({ msg: 'dispute opened', id: dispute.id, order: order.id });
     const callback = await this.deliverDispute(dispute);
@@ -321,12 +329,16 @@ export class ChannelSandbox {
 
   private createOrder(body: Record<string, unknown>): { status: number; body: unknown } {
     const { reference, amount, currency, payment_method: paymentMethod, callback_url: callbackUrl, expires_at: expiresAt } = body;
-    if (typeof reference !== 'string' || reference.length < 1 || reference.length > 255) throw new HttpError(400, 'invalid_request', 'reference must be a string of 1 to 255 characters.');
-    if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount < 1) throw new HttpError(400, 'invalid_request', 'amount must be a positive integer of minor units.');
+    if (typeof reference !== 'string' || reference.length < 1 || reference.length > 255)
+      throw new HttpError(400, 'invalid_request', 'reference must be a string of 1 to 255 characters.');
+    if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount < 1)
+      throw new HttpError(400, 'invalid_request', 'amount must be a positive integer of minor units.');
     if (typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency)) throw new HttpError(400, 'invalid_request', 'currency must be an ISO 4217 code.');
     if (typeof paymentMethod !== 'string') throw new HttpError(400, 'invalid_request', 'payment_method is required.');
-    if (typeof callbackUrl !== 'string' || !/^https?:\/\//.test(callbackUrl) || !URL.canParse(callbackUrl)) throw new HttpError(400, 'invalid_request', 'callback_url must be an http(s) URL.');
-    if (typeof expiresAt !== 'string' || !RFC3339.test(expiresAt) || Number.isNaN(Date.parse(expiresAt))) throw new HttpError(400, 'invalid_request', 'expires_at must be an RFC 3339 timestamp.');
+    if (typeof callbackUrl !== 'string' || !/^https?:\/\//.test(callbackUrl) || !URL.canParse(callbackUrl))
+      throw new HttpError(400, 'invalid_request', 'callback_url must be an http(s) URL.');
+    if (typeof expiresAt !== 'string' || !RFC3339.test(expiresAt) || Number.isNaN(Date.parse(expiresAt)))
+      throw new HttpError(400, 'invalid_request', 'expires_at must be an RFC 3339 timestamp.');
 
     const existing = this.byReference.get(reference);
     if (existing) {
@@ -341,7 +353,16 @@ export class ChannelSandbox {
     const expires = new Date(expiresAt);
     if (expires.getTime() <= Date.now()) throw new HttpError(422, 'order_expired', 'expires_at is in the past.');
 
-    const order: Order = { id: `ord_${randomBytes(10).toString('hex')}`, reference, amount, currency, paymentMethod, callbackUrl, expiresAt: expires, status: 'pending' };
+    const order: Order = {
+      id: `ord_${randomBytes(10).toString('hex')}`,
+      reference,
+      amount,
+      currency,
+      paymentMethod,
+      callbackUrl,
+      expiresAt: expires,
+      status: 'pending',
+    };
     this.orders.set(order.id, order);
     this.byReference.set(reference, order);
     this.after(Math.min(expires.getTime() - Date.now(), MAX_TIMER_MS), () => {
@@ -370,7 +391,8 @@ export class ChannelSandbox {
       return { status: 200, body: { ...view(order), payment_method: order.paymentMethod, expires_at: order.expiresAt.toISOString() } };
     }
     const action = rest[0];
-    if (rest.length !== 1 || method !== 'POST' || (action !== 'pay' && action !== 'fail' && action !== 'process')) throw new HttpError(404, 'not_found', 'No such route.');
+    if (rest.length !== 1 || method !== 'POST' || (action !== 'pay' && action !== 'fail' && action !== 'process'))
+      throw new HttpError(404, 'not_found', 'No such route.');
     const body = await this.readJson(req);
     if (order.status === 'paid' || order.status === 'failed') throw new HttpError(409, 'order_final', `The order is already ${order.status}.`);
     if (action === 'process') {
@@ -401,10 +423,13 @@ export class ChannelSandbox {
   }
 
   private after(ms: number, run: () => void): void {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      run();
-    }, Math.max(0, ms));
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(timer);
+        run();
+      },
+      Math.max(0, ms),
+    );
     this.timers.add(timer);
   }
 
@@ -455,10 +480,14 @@ export class ChannelSandbox {
   private sleep(ms: number): Promise<void> {
     return new Promise((resolve) => {
       const timer = setTimeout(resolve, ms);
-      this.stopping.signal.addEventListener('abort', () => {
-        clearTimeout(timer);
-        resolve();
-      }, { once: true });
+      this.stopping.signal.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        { once: true },
+      );
     });
   }
 }

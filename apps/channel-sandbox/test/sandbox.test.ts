@@ -274,7 +274,11 @@ test('node dist/src/main.js logs its URL as a JSON line, serves, and stops on SI
 });
 
 async function desk(sandboxUrl: string, path: string, body: unknown = {}): Promise<{ status: number; body: any }> {
-  const response = await fetch(`${sandboxUrl}/sandbox/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${sandboxUrl}/sandbox/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, body: await response.json() };
 }
 

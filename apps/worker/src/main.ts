@@ -1,4 +1,14 @@
-import { AppLogger, AppMetrics, buildContainer, describeDemoMerchant, ensureDemoMerchant, loadConfig, startApi, type Logger, type ServiceMetrics } from '@payments/api';
+import {
+  AppLogger,
+  AppMetrics,
+  buildContainer,
+  describeDemoMerchant,
+  ensureDemoMerchant,
+  loadConfig,
+  startApi,
+  type Logger,
+  type ServiceMetrics,
+} from '@payments/api';
 import { LockManager } from '@payments/core';
 import { workerLanes } from './jobs';
 import { enableWorkerMetrics, jobMetrics } from './observability';

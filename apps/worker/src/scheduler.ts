@@ -117,7 +117,8 @@ class LaneLoop {
       const lagMs = previous === undefined ? 0 : Math.max(0, now - (previous + Math.max(job.everyMs, this.tickMs)));
       const ran = (outcome: 'ok' | 'failed' | 'busy'): void => this.observer?.jobRan(job.name, lane, { lagMs, durationMs: Date.now() - now, outcome });
       try {
-        const count = job.exclusive === false ? await job.run() : await this.locks.withLock(`job:${lane}:${job.name}`, JOB_LEASE_MS, () => job.run(), { waitMs: 0 });
+        const count =
+          job.exclusive === false ? await job.run() : await this.locks.withLock(`job:${lane}:${job.name}`, JOB_LEASE_MS, () => job.run(), { waitMs: 0 });
         ran('ok');
         if (job.moreDue?.() === true) moreDue = true;
         if (count > 0) this.logger.info({ job: job.name, lane, count }, 'job done');

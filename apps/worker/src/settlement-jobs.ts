@@ -38,7 +38,10 @@ export function settlementJobs(app: AppContainer, mode: Mode): Job[] {
       onPass: ({ outcomes }) => {
         for (const { item, outcome } of outcomes) {
           if (outcome !== 'uncovered' || !once.changed(`uncovered:${item.merchant.id}:${mode}:${item.period.end.toISOString()}`, 'uncovered')) continue;
-          logger.warn({ merchant: item.merchant.id, mode, period_end: item.period.end.toISOString() }, 'scheduled settlement skipped: the available balance does not cover it; retried next pass');
+          logger.warn(
+            { merchant: item.merchant.id, mode, period_end: item.period.end.toISOString() },
+            'scheduled settlement skipped: the available balance does not cover it; retried next pass',
+          );
         }
       },
     }),

@@ -17,7 +17,6 @@ class AcceptingSender implements WebhookSender {
   }
 }
 
-
 function sample(text: string, series: string): number | undefined {
   const line = text.split('\n').find((l) => l.startsWith(`${series} `));
   return line === undefined ? undefined : Number(line.slice(series.length + 1));
@@ -40,10 +39,18 @@ test('worker metrics: backlog, delivery outcomes, scheduler lag and job duration
     const shop = await app.get(CreateMerchant).execute({ name: `Shop ${suffix}`, email: `owner-${suffix}@example.com`, password: 'correct horse battery' });
     await app.get(CreateWebhookEndpoint).execute(shop.owner, { mode: 'test', url: `https://hooks-${suffix}.example.com/in` });
     const auth = { authorization: `Bearer ${shop.testApiKey.secret}` };
-    const created = await server.inject({ method: 'POST', url: '/v1/payment_intents', headers: { ...auth, 'idempotency-key': `k-${suffix}` }, payload: { amount: 1000, currency: 'THB', merchant_order_id: `o-${suffix}` } });
+    const created = await server.inject({
+      method: 'POST',
+      url: '/v1/payment_intents',
+      headers: { ...auth, 'idempotency-key': `k-${suffix}` },
+      payload: { amount: 1000, currency: 'THB', merchant_order_id: `o-${suffix}` },
+    });
     t.is(created.statusCode, 201);
     const id = (JSON.parse(created.payload) as { id: string }).id;
-    t.is((await server.inject({ method: 'POST', url: `/v1/payment_intents/${id}/cancel`, headers: { ...auth, 'idempotency-key': `c-${suffix}` } })).statusCode, 200);
+    t.is(
+      (await server.inject({ method: 'POST', url: `/v1/payment_intents/${id}/cancel`, headers: { ...auth, 'idempotency-key': `c-${suffix}` } })).statusCode,
+      200,
+    );
 
     const before = await scrape();
     t.true((sample(before, 'payments_webhook_backlog') ?? 0) >= 1, 'the cancel event waits for the relay');

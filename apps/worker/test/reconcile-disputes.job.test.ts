@@ -9,7 +9,6 @@ import { FakeClock } from '@payments/in-memory';
 import { workerLanes } from '../src/jobs';
 import { Scheduler } from '../src/scheduler';
 
-
 test('a worker pass applies a dispute ruling whose notice was lost, once the dispute was quiet for PAYMENTS_DISPUTE_RECONCILE_AFTER_S', async (t) => {
   const port = await freePort();
   const { config, database, remove } = await workerTestConfig('disputes', {
@@ -29,7 +28,12 @@ test('a worker pass applies a dispute ruling whose notice was lost, once the dis
     let n = 0;
     const call = async (method: string, url: string, payload?: object): Promise<Record<string, any>> => {
       n += 1;
-      const res = await server.inject({ method, url, headers: { authorization: `Bearer ${shop.testApiKey.secret}`, ...(method === 'POST' ? { 'idempotency-key': `${suffix}-${n}` } : {}) }, ...(payload ? { payload } : {}) });
+      const res = await server.inject({
+        method,
+        url,
+        headers: { authorization: `Bearer ${shop.testApiKey.secret}`, ...(method === 'POST' ? { 'idempotency-key': `${suffix}-${n}` } : {}) },
+        ...(payload ? { payload } : {}),
+      });
       if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.payload}`);
       return JSON.parse(res.payload) as Record<string, any>;
     };
@@ -47,7 +51,11 @@ test('a worker pass applies a dispute ruling whose notice was lost, once the dis
 
     const lanes = workerLanes(app);
     for (const mode of ['live', 'test']) {
-      t.like(lanes.find((lane) => lane.name === mode)?.jobs.find((job) => job.name === 'reconcile-disputes'), { everyMs: 60_000 }, `${mode} lane`);
+      t.like(
+        lanes.find((lane) => lane.name === mode)?.jobs.find((job) => job.name === 'reconcile-disputes'),
+        { everyMs: 60_000 },
+        `${mode} lane`,
+      );
     }
     const scheduler = () => new Scheduler(lanes, config.tickMs, createLogger('silent'), app.get<LockManager>(LockManager));
     await scheduler().pass();

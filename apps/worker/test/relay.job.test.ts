@@ -35,7 +35,9 @@ test('the relay job says more is due when its drain was cut short on a full batc
   const app = await buildContainer(config, { logger: createLogger('silent'), webhookSender: sender });
   try {
     const suffix = randomBytes(6).toString('hex');
-    const { merchant } = await app.get(CreateMerchant).execute({ name: `Shop ${suffix}`, email: `owner-${suffix}@example.com`, password: 'correct horse battery' });
+    const { merchant } = await app
+      .get(CreateMerchant)
+      .execute({ name: `Shop ${suffix}`, email: `owner-${suffix}@example.com`, password: 'correct horse battery' });
     const random = app.get<Random>(RandomSource);
     const now = new Date();
     await app.get<WebhookEndpointRepository>(WebhookEndpointRepository).insert({
@@ -51,10 +53,22 @@ test('the relay job says more is due when its drain was cut short on a full batc
       created: now,
       updated: now,
     });
-    const deps = { events: app.get<EventOutbox>(EventOutbox), webhookEndpoints: app.get<WebhookEndpointRepository>(WebhookEndpointRepository), webhookDeliveries: app.get<WebhookDeliveryRepository>(WebhookDeliveryRepository), random };
+    const deps = {
+      events: app.get<EventOutbox>(EventOutbox),
+      webhookEndpoints: app.get<WebhookEndpointRepository>(WebhookEndpointRepository),
+      webhookDeliveries: app.get<WebhookDeliveryRepository>(WebhookDeliveryRepository),
+      random,
+    };
     await app.get<UnitOfWork>(UnitOfWork).run(async () => {
       for (let i = 0; i < 120; i += 1) {
-        const event = { id: newId(random, 'event'), type: 'payment_intent.canceled', merchantId: merchant.id, mode: 'test' as const, created: new Date(Math.floor(now.getTime() / 1000) * 1000), data: { id: `pi_${i}`, object: 'payment_intent', status: 'canceled', merchant: merchant.id, mode: 'test' as const } };
+        const event = {
+          id: newId(random, 'event'),
+          type: 'payment_intent.canceled',
+          merchantId: merchant.id,
+          mode: 'test' as const,
+          created: new Date(Math.floor(now.getTime() / 1000) * 1000),
+          data: { id: `pi_${i}`, object: 'payment_intent', status: 'canceled', merchant: merchant.id, mode: 'test' as const },
+        };
         await publishEvent(deps, event, now);
       }
     });

@@ -139,7 +139,10 @@ test('a job failing on an unreachable database is logged as skipped (warn, not e
   try {
     await scheduler.pass();
     t.like(lines.at(-1), { level: 40, msg: 'job skipped: a dependency is unavailable', job: 'expire' });
-    t.false(lines.some((line) => line.level >= 50), 'an outage is not logged as an error');
+    t.false(
+      lines.some((line) => line.level >= 50),
+      'an outage is not logged as an error',
+    );
     databaseUp = true;
     await scheduler.pass();
     t.is(pass.calls, 2);

@@ -36,7 +36,10 @@ export function overviewHelp<K extends Command<never>>(program: Program<K>, grou
 }
 
 function optionLines(options: Record<string, OptionSpec>): string[] {
-  const rows = Object.entries(options).map(([name, spec]) => [`--${name}${spec.type === 'string' ? ` <${spec.valueName ?? 'value'}>` : ''}${spec.multiple ? ' …' : ''}`, spec.description]);
+  const rows = Object.entries(options).map(([name, spec]) => [
+    `--${name}${spec.type === 'string' ? ` <${spec.valueName ?? 'value'}>` : ''}${spec.multiple ? ' …' : ''}`,
+    spec.description,
+  ]);
   const width = Math.max(...rows.map(([flag]) => (flag ?? '').length));
   return rows.map(([flag, description]) => `  ${(flag ?? '').padEnd(width)}  ${description}`);
 }

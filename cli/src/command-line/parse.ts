@@ -28,7 +28,9 @@ export function parseCommandLine<K extends Command<never>>(program: Program<K>, 
   try {
     parsed = parseArgs({ args: argv, options: parserOptions({ ...globalOptions(program), ...command.options }), strict: true, allowPositionals: true });
   } catch (error) {
-    throw new UsageError(`${error instanceof Error ? error.message.replace(/\. To specify a positional.*$/s, '.') : String(error)} See ${program.name} ${command.name} --help.`);
+    throw new UsageError(
+      `${error instanceof Error ? error.message.replace(/\. To specify a positional.*$/s, '.') : String(error)} See ${program.name} ${command.name} --help.`,
+    );
   }
   return { values: parsed.values, positionals: parsed.positionals.slice(command.name.split(' ').length) };
 }
@@ -43,6 +45,9 @@ function findCommand<K extends Command<never>>(commands: readonly K[], words: st
 /** The specs as parseArgs takes them: without the descriptions and value names help shows. */
 function parserOptions(options: Record<string, OptionSpec>) {
   return Object.fromEntries(
-    Object.entries(options).map(([name, spec]) => [name, { type: spec.type, ...(spec.short ? { short: spec.short } : {}), ...(spec.multiple ? { multiple: true } : {}) }]),
+    Object.entries(options).map(([name, spec]) => [
+      name,
+      { type: spec.type, ...(spec.short ? { short: spec.short } : {}), ...(spec.multiple ? { multiple: true } : {}) },
+    ]),
   ) as NonNullable<Parameters<typeof parseArgs>[0]>['options'];
 }

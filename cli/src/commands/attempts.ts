@@ -18,7 +18,11 @@ export const attemptCommands: Command[] = [
       const channel = optionalString(context.values, 'channel');
       const attempt = await context
         .client()
-        .paymentIntents.attempts.create(id, { payment_method: requiredString(context.values, 'payment-method'), ...(channel ? { channel } : {}) }, requestOptions(context));
+        .paymentIntents.attempts.create(
+          id,
+          { payment_method: requiredString(context.values, 'payment-method'), ...(channel ? { channel } : {}) },
+          requestOptions(context),
+        );
       printObject(context, attempt);
     },
   },
@@ -29,7 +33,15 @@ export const attemptCommands: Command[] = [
     examples: ['payments attempts list pi_123'],
     async run(context) {
       const page = await context.client().paymentIntents.attempts.list(positional(context, 0, 'payment_intent', ID.paymentIntent));
-      printList(context, page, ['ID', 'STATUS', 'AMOUNT', 'CURRENCY', 'METHOD', 'FAILURE', 'CREATED'], (a) => [a.id, a.status, a.amount, a.currency, a.payment_method, a.failure_code, a.created]);
+      printList(context, page, ['ID', 'STATUS', 'AMOUNT', 'CURRENCY', 'METHOD', 'FAILURE', 'CREATED'], (a) => [
+        a.id,
+        a.status,
+        a.amount,
+        a.currency,
+        a.payment_method,
+        a.failure_code,
+        a.created,
+      ]);
     },
   },
 ];

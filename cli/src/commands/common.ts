@@ -10,7 +10,11 @@ export const LIST_OPTIONS: Record<string, OptionSpec> = {
 };
 
 export const IDEMPOTENCY_OPTION: Record<string, OptionSpec> = {
-  'idempotency-key': { type: 'string', description: 'Idempotency-Key to send (one is generated otherwise; a retry with the same key replays the answer).', valueName: 'key' },
+  'idempotency-key': {
+    type: 'string',
+    description: 'Idempotency-Key to send (one is generated otherwise; a retry with the same key replays the answer).',
+    valueName: 'key',
+  },
 };
 
 export function listParams(context: Context): { limit?: number; starting_after?: string } {

@@ -16,7 +16,15 @@ export const disputeCommands: Command[] = [
     async run(context) {
       const status = oneOf(context.values, 'status', DISPUTE_STATUSES);
       const page = await context.client().disputes.list({ ...listParams(context), ...(status ? { status } : {}) });
-      printList(context, page, ['ID', 'STATUS', 'PAYMENT_INTENT', 'AMOUNT', 'CURRENCY', 'HELD', 'DUE_BY'], (d) => [d.id, d.status, d.payment_intent, d.amount, d.currency, money(d.held), d.due_by]);
+      printList(context, page, ['ID', 'STATUS', 'PAYMENT_INTENT', 'AMOUNT', 'CURRENCY', 'HELD', 'DUE_BY'], (d) => [
+        d.id,
+        d.status,
+        d.payment_intent,
+        d.amount,
+        d.currency,
+        money(d.held),
+        d.due_by,
+      ]);
     },
   },
   {

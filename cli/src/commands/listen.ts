@@ -51,7 +51,9 @@ export const listenCommands: Command[] = [
 
       let state = await startingState(context, client, owner);
       save(state);
-      context.out.log(`Ready. Forwarding ${context.values.events ? `${String(context.values.events)} events` : 'events'} to ${url} (profile ${context.profileName}).`);
+      context.out.log(
+        `Ready. Forwarding ${context.values.events ? `${String(context.values.events)} events` : 'events'} to ${url} (profile ${context.profileName}).`,
+      );
       context.out.log(`Webhook signing secret: ${secret}`);
       context.out.log(state.cursor ? `Resuming after ${state.cursor}. Ctrl-C to stop.` : 'Forwarding every event from the first. Ctrl-C to stop.');
 
@@ -101,9 +103,14 @@ async function startingState(context: Context, client: Payments, owner: string):
 
 function eventFilter(list: string | undefined): (type: string) => boolean {
   if (list === undefined) return () => true;
-  const patterns = list.split(',').map((item) => item.trim()).filter(Boolean);
+  const patterns = list
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
   for (const pattern of patterns) {
-    const known = pattern.endsWith('.*') ? EVENT_TYPES.some((type) => type.startsWith(pattern.slice(0, -1))) : (EVENT_TYPES as readonly string[]).includes(pattern);
+    const known = pattern.endsWith('.*')
+      ? EVENT_TYPES.some((type) => type.startsWith(pattern.slice(0, -1)))
+      : (EVENT_TYPES as readonly string[]).includes(pattern);
     if (!known) throw new UsageError(`Unknown event type ${JSON.stringify(pattern)}; known: ${EVENT_TYPES.join(', ')}.`);
   }
   return (type) => patterns.some((pattern) => (pattern.endsWith('.*') ? type.startsWith(pattern.slice(0, -1)) : type === pattern));

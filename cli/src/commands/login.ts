@@ -18,7 +18,8 @@ export const loginCommands: Command[] = [
     async run(context) {
       const apiKey = typeof context.values['api-key'] === 'string' ? context.values['api-key'] : context.env.PAYMENTS_API_KEY;
       if (!apiKey) throw new UsageError('Pass --api-key sk_test_… (or set PAYMENTS_API_KEY).');
-      if (!/^sk_(test|live)_[0-9A-Za-z]+$/.test(apiKey)) throw new UsageError('An API key starts with sk_test_ or sk_live_ (the value given is not one; it is not shown).');
+      if (!/^sk_(test|live)_[0-9A-Za-z]+$/.test(apiKey))
+        throw new UsageError('An API key starts with sk_test_ or sk_live_ (the value given is not one; it is not shown).');
       if (!context.values['skip-verify']) {
         // A typo is cheaper to catch now than at the first real command; the key is never echoed.
         await new Payments(apiKey, { baseUrl: context.apiBase, maxNetworkRetries: 1 }).balance.retrieve();

@@ -5,7 +5,6 @@ import type { Cell } from '../output.js';
 import { ID, keyValuePairs, oneOf, optionalInteger, optionalString, positional, requiredInteger, requiredString } from '../values.js';
 import { IDEMPOTENCY_OPTION, LIST_OPTIONS, listParams, printList, printObject, requestOptions } from './common.js';
 
-
 export function intentRow(pi: PaymentIntent): Cell[] {
   return [pi.id, pi.status, pi.amount, pi.currency, pi.merchant_order_id, pi.created];
 }
@@ -69,7 +68,9 @@ export const paymentIntentCommands: Command[] = [
     async run(context) {
       const status = oneOf(context.values, 'status', PAYMENT_INTENT_STATUSES);
       const order = optionalString(context.values, 'merchant-order-id');
-      const page = await context.client().paymentIntents.list({ ...listParams(context), ...(status ? { status } : {}), ...(order ? { merchant_order_id: order } : {}) });
+      const page = await context
+        .client()
+        .paymentIntents.list({ ...listParams(context), ...(status ? { status } : {}), ...(order ? { merchant_order_id: order } : {}) });
       printList(context, page, INTENT_HEADERS, intentRow);
     },
   },
@@ -84,4 +85,3 @@ export const paymentIntentCommands: Command[] = [
     },
   },
 ];
-

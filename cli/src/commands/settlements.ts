@@ -30,7 +30,14 @@ export const settlementCommands: Command[] = [
     examples: ['payments settlements list --limit 5'],
     async run(context) {
       const page = await context.client().settlements.list(listParams(context));
-      printList(context, page, ['ID', 'STATUS', 'AMOUNT', 'PAYMENTS', 'PERIOD_START', 'PERIOD_END'], (s) => [s.id, s.status, money(s.amount), s.payments, s.period_start, s.period_end]);
+      printList(context, page, ['ID', 'STATUS', 'AMOUNT', 'PAYMENTS', 'PERIOD_START', 'PERIOD_END'], (s) => [
+        s.id,
+        s.status,
+        money(s.amount),
+        s.payments,
+        s.period_start,
+        s.period_end,
+      ]);
     },
   },
 ];

@@ -31,7 +31,12 @@ export const testModeCommands: Command[] = [
       const currency = optionalString(context.values, 'currency');
       const intent = await context.client().testHelpers.paymentIntents.simulate(
         id,
-        { outcome, ...(failureCode ? { failure_code: failureCode } : {}), ...(amount === undefined ? {} : { amount }), ...(currency ? { currency: currency.toUpperCase() } : {}) },
+        {
+          outcome,
+          ...(failureCode ? { failure_code: failureCode } : {}),
+          ...(amount === undefined ? {} : { amount }),
+          ...(currency ? { currency: currency.toUpperCase() } : {}),
+        },
         requestOptions(context),
       );
       printObject(context, intent);
@@ -39,7 +44,7 @@ export const testModeCommands: Command[] = [
   },
   {
     name: 'advance',
-    summary: "Test mode: move a running timer to now (expiry, or release once channel_settled).",
+    summary: 'Test mode: move a running timer to now (expiry, or release once channel_settled).',
     args: '<payment_intent>',
     options: { clock: { type: 'string', description: 'expiry or release (required).', valueName: 'clock' }, ...IDEMPOTENCY_OPTION },
     examples: ['payments advance pi_123 --clock release'],
@@ -56,11 +61,16 @@ export const testModeCommands: Command[] = [
     summary: 'Wait until a payment intent reaches a status; prints the intent.',
     args: '<payment_intent>',
     options: {
-      status: { type: 'string', description: 'Status to wait for; a comma list waits for any (required). succeeded is also met by channel_settled.', valueName: 'status' },
+      status: {
+        type: 'string',
+        description: 'Status to wait for; a comma list waits for any (required). succeeded is also met by channel_settled.',
+        valueName: 'status',
+      },
       timeout: { type: 'string', description: 'Give up after this long (default 30s); exit 9.', valueName: 'duration' },
     },
     examples: ['payments wait pi_123 --status succeeded --timeout 30s', 'payments wait pi_123 --status succeeded,failed'],
-    notes: 'Polls with backoff (250 ms growing to 2 s); progress is shown on stderr when it is a terminal. Exit 9 on timeout or when the intent ended canceled or expired.',
+    notes:
+      'Polls with backoff (250 ms growing to 2 s); progress is shown on stderr when it is a terminal. Exit 9 on timeout or when the intent ended canceled or expired.',
     handlesSignals: true,
     async run(context) {
       const id = positional(context, 0, 'payment_intent', ID.paymentIntent);
@@ -68,7 +78,8 @@ export const testModeCommands: Command[] = [
       if (!raw) throw new UsageError('--status is required.');
       const wanted = raw.split(',').map((text) => {
         const status = text.trim();
-        if (!isOneOf(PAYMENT_INTENT_STATUSES, status)) throw new UsageError(`--status must be among ${PAYMENT_INTENT_STATUSES.join(', ')}, not ${JSON.stringify(status)}.`);
+        if (!isOneOf(PAYMENT_INTENT_STATUSES, status))
+          throw new UsageError(`--status must be among ${PAYMENT_INTENT_STATUSES.join(', ')}, not ${JSON.stringify(status)}.`);
         return status;
       });
       const timeoutMs = durationOption(context.values, 'timeout', '30s');

@@ -88,14 +88,19 @@ function listScenarios(context: Context): number {
     .map((file) => loadScenario(join(FIXTURES_DIR, file)));
   context.out.data(
     scenarios.map((s) => ({ name: s.name, description: s.description ?? '' })),
-    () => table(['SCENARIO', 'DESCRIPTION'], scenarios.map((s) => [s.name, s.description])),
+    () =>
+      table(
+        ['SCENARIO', 'DESCRIPTION'],
+        scenarios.map((s) => [s.name, s.description]),
+      ),
   );
   return EXIT.ok;
 }
 
 function scenarioPath(name: string): string {
   // A name, never a path: `trigger ../../x` must not read files outside the fixtures.
-  if (!/^[a-z0-9_.-]+$/.test(name) || name.includes('..')) throw new UsageError(`Unknown scenario ${JSON.stringify(name)}; payments trigger --list shows them.`);
+  if (!/^[a-z0-9_.-]+$/.test(name) || name.includes('..'))
+    throw new UsageError(`Unknown scenario ${JSON.stringify(name)}; payments trigger --list shows them.`);
   const file = join(FIXTURES_DIR, `${name}.json`);
   try {
     readFileSync(file);
@@ -112,7 +117,8 @@ export function loadScenario(path: string): Scenario {
   } catch (error) {
     throw new UsageError(`Cannot read scenario ${path}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  if (!isRecord(parsed) || !Array.isArray(parsed.steps) || parsed.steps.length === 0) throw new UsageError(`${path}: a scenario needs a non-empty "steps" array.`);
+  if (!isRecord(parsed) || !Array.isArray(parsed.steps) || parsed.steps.length === 0)
+    throw new UsageError(`${path}: a scenario needs a non-empty "steps" array.`);
   const steps = parsed.steps.map((step: unknown, index) => readStep(step, `${path}: step ${index + 1}`));
   return { name: optionalText(parsed, 'name', path) ?? basename(path, '.json'), description: optionalText(parsed, 'description', path), steps };
 }
@@ -121,7 +127,8 @@ export function loadScenario(path: string): Scenario {
 function readStep(raw: unknown, where: string): Step {
   if (!isRecord(raw)) throw new UsageError(`${where} must be an object.`);
   const { action, params, retry } = raw;
-  if (typeof action !== 'string' || !isOneOf(ACTIONS, action)) throw new UsageError(`${where} has unknown action ${JSON.stringify(action)}; known: ${ACTIONS.join(', ')}.`);
+  if (typeof action !== 'string' || !isOneOf(ACTIONS, action))
+    throw new UsageError(`${where} has unknown action ${JSON.stringify(action)}; known: ${ACTIONS.join(', ')}.`);
   if (params !== undefined && !isRecord(params)) throw new UsageError(`${where}: "params" must be an object.`);
   const step: Step = {
     action,
@@ -199,7 +206,8 @@ async function runStep(context: Context, client: Payments, step: Step): Promise<
       const wanted = need(step.status, 'status', step.action)
         .split(',')
         .map((status) => {
-          if (!isOneOf(PAYMENT_INTENT_STATUSES, status)) throw new UsageError(`Step ${step.action}: status must be among ${PAYMENT_INTENT_STATUSES.join(', ')}, not ${JSON.stringify(status)}.`);
+          if (!isOneOf(PAYMENT_INTENT_STATUSES, status))
+            throw new UsageError(`Step ${step.action}: status must be among ${PAYMENT_INTENT_STATUSES.join(', ')}, not ${JSON.stringify(status)}.`);
           return status;
         });
       return waitForIntent(client, pi(), wanted, { timeoutMs: parseDuration(step.timeout ?? '30s', 'timeout'), out: context.out, signal: context.signal });
@@ -240,7 +248,8 @@ function resolve(value: unknown, scope: Record<string, unknown>): unknown {
   if (typeof value === 'string') {
     return value.replace(/\{\{\s*([A-Za-z0-9_.]+)\s*\}\}/g, (_, path: string) => {
       const found = path.split('.').reduce<unknown>((at, key): unknown => (at && typeof at === 'object' ? Reflect.get(at, key) : undefined), scope);
-      if (typeof found !== 'string' && typeof found !== 'number' && typeof found !== 'boolean') throw new UsageError(`{{${path}}} names nothing an earlier step kept.`);
+      if (typeof found !== 'string' && typeof found !== 'number' && typeof found !== 'boolean')
+        throw new UsageError(`{{${path}}} names nothing an earlier step kept.`);
       return String(found);
     });
   }

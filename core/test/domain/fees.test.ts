@@ -76,11 +76,14 @@ test('netOf subtracts a fee of the same currency only', (t) => {
 
 test('settlementBreakdown converts at the locked rate first, then takes the fee in the settlement currency', (t) => {
   // 100 000 satang at 0.0283575 USD/THB = 2835.75 cents → 2836; fee 1.65 % = 46.794 → 47
-  t.deepEqual(settlementBreakdown({ amount: 100_000, currency: 'THB', settlementCurrency: 'USD', method: 'promptpay', rate: '0.0283575', schedule: SCHEDULE }), {
-    gross: { amount: 2836, currency: 'USD' },
-    fee: { amount: 47, currency: 'USD' },
-    net: { amount: 2789, currency: 'USD' },
-  });
+  t.deepEqual(
+    settlementBreakdown({ amount: 100_000, currency: 'THB', settlementCurrency: 'USD', method: 'promptpay', rate: '0.0283575', schedule: SCHEDULE }),
+    {
+      gross: { amount: 2836, currency: 'USD' },
+      fee: { amount: 47, currency: 'USD' },
+      net: { amount: 2789, currency: 'USD' },
+    },
+  );
   // Same currency: no rate needed, fixed part of that currency applies.
   t.deepEqual(settlementBreakdown({ amount: 10_000, currency: 'SGD', settlementCurrency: 'SGD', method: 'paynow', schedule: SCHEDULE }), {
     gross: { amount: 10_000, currency: 'SGD' },

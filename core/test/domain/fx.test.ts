@@ -4,7 +4,7 @@ import { applySpread, compareDecimal, convertAmount, isRateString, RATE_SIGNIFIC
 
 const MAX = Number.MAX_SAFE_INTEGER; // 9007199254740991
 
-test('applySpread takes the spread off the mid rate, in the platform\'s favour', (t) => {
+test("applySpread takes the spread off the mid rate, in the platform's favour", (t) => {
   const cases: Array<[mid: string, bps: number, expected: string]> = [
     ['35.12', 50, '34.9444'],
     ['35.12', 0, '35.12'],
@@ -47,7 +47,7 @@ test('isRateString accepts positive plain decimals only', (t) => {
   for (const bad of [35.12, '0', '-2', '1e5', '1,5', ' 1', '0x10', 'Infinity', '', null, undefined]) t.false(isRateString(bad), String(bad));
 });
 
-test('convertAmount scales by each currency\'s ISO 4217 exponent and rounds half-even', (t) => {
+test("convertAmount scales by each currency's ISO 4217 exponent and rounds half-even", (t) => {
   const cases: Array<[amount: number, from: string, to: string, rate: string, expected: number]> = [
     // THB (2) → USD (2)
     [100_000, 'THB', 'USD', '0.0285', 2850],

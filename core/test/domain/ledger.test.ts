@@ -11,7 +11,16 @@ import {
   transactionProblem,
   type LedgerTransaction,
 } from '../../src/ledger/domain/ledger';
-import { disputeLostPosting, disputeOpenedPosting, disputeWonPosting, paymentPosting, releasePosting, settlementCreatedPosting, settlementFailedPosting, settlementPaidPosting } from '../../src/ledger/domain/ledger-postings';
+import {
+  disputeLostPosting,
+  disputeOpenedPosting,
+  disputeWonPosting,
+  paymentPosting,
+  releasePosting,
+  settlementCreatedPosting,
+  settlementFailedPosting,
+  settlementPaidPosting,
+} from '../../src/ledger/domain/ledger-postings';
 import { CoreError } from '../../src/shared/core-error';
 import { VerifyLedger } from '../../src/ledger/use-cases/verify-ledger.use-case';
 
@@ -43,10 +52,19 @@ test('every posting of the money flow sums to zero per currency and stays in its
     settlementFailedPosting(settlement, NOW),
   ];
   for (const tx of postings) t.is(transactionProblem(tx), undefined, tx.cause);
-  t.deepEqual(postings.map((tx) => tx.cause), [
-    'payment:pi_1', 'release:pi_1', 'dispute_opened:dp_1', 'dispute_won:dp_1', 'dispute_lost:dp_1',
-    'settlement_created:st_1', 'settlement_paid:st_1', 'settlement_failed:st_1',
-  ]);
+  t.deepEqual(
+    postings.map((tx) => tx.cause),
+    [
+      'payment:pi_1',
+      'release:pi_1',
+      'dispute_opened:dp_1',
+      'dispute_won:dp_1',
+      'dispute_lost:dp_1',
+      'settlement_created:st_1',
+      'settlement_paid:st_1',
+      'settlement_failed:st_1',
+    ],
+  );
   t.deepEqual(paymentPosting(payment, NOW).entries, [
     { account: 'p:test:channel_clearing:THB', amount: -10_000, currency: 'THB' },
     { account: 'm:mch_A:test:pending:THB', amount: 9_835, currency: 'THB' },
@@ -57,11 +75,26 @@ test('every posting of the money flow sums to zero per currency and stays in its
 test('a transaction that does not balance, crosses merchants or mixes currencies is refused', (t) => {
   const base = { causeType: 'payment' as const, causeId: 'pi_x', merchantId: 'mch_A', mode: 'test' as const, created: NOW };
   const refused = (entries: LedgerTransaction['entries']) => t.throws(() => ledgerTransaction({ ...base, entries }), { instanceOf: CoreError });
-  refused([{ account: merchantAccount(scope, 'pending', 'THB'), amount: 100, currency: 'THB' }, { account: platformAccount('test', 'fee_revenue', 'THB'), amount: -99, currency: 'THB' }]);
-  refused([{ account: merchantAccount({ merchantId: 'mch_B', mode: 'test' }, 'pending', 'THB'), amount: 100, currency: 'THB' }, { account: platformAccount('test', 'fee_revenue', 'THB'), amount: -100, currency: 'THB' }]);
-  refused([{ account: merchantAccount(scope, 'pending', 'THB'), amount: 100, currency: 'THB' }, { account: platformAccount('live', 'fee_revenue', 'THB'), amount: -100, currency: 'THB' }]);
-  refused([{ account: merchantAccount(scope, 'pending', 'THB'), amount: 100, currency: 'SGD' }, { account: platformAccount('test', 'fee_revenue', 'THB'), amount: -100, currency: 'SGD' }]);
-  refused([{ account: merchantAccount(scope, 'pending', 'THB'), amount: 0.5, currency: 'THB' }, { account: platformAccount('test', 'fee_revenue', 'THB'), amount: -0.5, currency: 'THB' }]);
+  refused([
+    { account: merchantAccount(scope, 'pending', 'THB'), amount: 100, currency: 'THB' },
+    { account: platformAccount('test', 'fee_revenue', 'THB'), amount: -99, currency: 'THB' },
+  ]);
+  refused([
+    { account: merchantAccount({ merchantId: 'mch_B', mode: 'test' }, 'pending', 'THB'), amount: 100, currency: 'THB' },
+    { account: platformAccount('test', 'fee_revenue', 'THB'), amount: -100, currency: 'THB' },
+  ]);
+  refused([
+    { account: merchantAccount(scope, 'pending', 'THB'), amount: 100, currency: 'THB' },
+    { account: platformAccount('live', 'fee_revenue', 'THB'), amount: -100, currency: 'THB' },
+  ]);
+  refused([
+    { account: merchantAccount(scope, 'pending', 'THB'), amount: 100, currency: 'SGD' },
+    { account: platformAccount('test', 'fee_revenue', 'THB'), amount: -100, currency: 'SGD' },
+  ]);
+  refused([
+    { account: merchantAccount(scope, 'pending', 'THB'), amount: 0.5, currency: 'THB' },
+    { account: platformAccount('test', 'fee_revenue', 'THB'), amount: -0.5, currency: 'THB' },
+  ]);
 });
 
 test('zero legs drop out, and a transaction of zero legs only is empty: it books nothing instead of failing', (t) => {
@@ -72,7 +105,10 @@ test('zero legs drop out, and a transaction of zero legs only is empty: it books
   t.is(transactionProblem(zero), undefined);
   // A fee that rounds to 0 leaves the net's two legs.
   const feeless = paymentPosting({ ...payment, net: { amount: 3, currency: 'THB' }, fee: { amount: 0, currency: 'THB' } }, NOW);
-  t.deepEqual(feeless.entries.map((entry) => entry.amount), [-3, 3]);
+  t.deepEqual(
+    feeless.entries.map((entry) => entry.amount),
+    [-3, 3],
+  );
   t.false(isEmptyTransaction(feeless));
 });
 
@@ -88,7 +124,10 @@ test('sums are exact past 2^53: legs of up to 2^53 − 1 that cancel out are bal
     { account: platformAccount('test', 'fee_revenue', 'THB'), amount: -max, currency: 'THB' },
     { account: platformAccount('test', 'channel_clearing', 'THB'), amount: -(max - 1), currency: 'THB' },
   ];
-  t.is(transactionProblem({ cause: 'release:x', causeType: 'release', causeId: 'x', merchantId: 'mch_A', mode: 'test', created: NOW, entries }), 'entries in THB sum to 1');
+  t.is(
+    transactionProblem({ cause: 'release:x', causeType: 'release', causeId: 'x', merchantId: 'mch_A', mode: 'test', created: NOW, entries }),
+    'entries in THB sum to 1',
+  );
 });
 
 test('the balance lists every currency in all three buckets, zeros included', (t) => {
@@ -98,9 +137,18 @@ test('the balance lists every currency in all three buckets, zeros included', (t
     { account: platformAccount('test', 'fee_revenue', 'THB'), currency: 'THB', balance: 9n },
   ];
   t.deepEqual(merchantBalance(rows), {
-    available: [{ amount: -20n, currency: 'SGD' }, { amount: 0n, currency: 'THB' }],
-    pending: [{ amount: 0n, currency: 'SGD' }, { amount: 500n, currency: 'THB' }],
-    dispute_hold: [{ amount: 0n, currency: 'SGD' }, { amount: 0n, currency: 'THB' }],
+    available: [
+      { amount: -20n, currency: 'SGD' },
+      { amount: 0n, currency: 'THB' },
+    ],
+    pending: [
+      { amount: 0n, currency: 'SGD' },
+      { amount: 500n, currency: 'THB' },
+    ],
+    dispute_hold: [
+      { amount: 0n, currency: 'SGD' },
+      { amount: 0n, currency: 'THB' },
+    ],
   });
 });
 
@@ -111,16 +159,28 @@ test('verify names an unbalanced transaction, a foreign entry and a negative pen
   t.deepEqual(await verify.execute({ limit: 10 }), { ok: true, accounts: 3, breaks: [] });
 
   // Written past ledgerTransaction's checks, as a bug or a hand edit would.
-  const forged = (cause: string, entries: LedgerTransaction['entries']): LedgerTransaction => ({ cause, causeType: 'release', causeId: cause, merchantId: 'mch_A', mode: 'test', created: NOW, entries });
+  const forged = (cause: string, entries: LedgerTransaction['entries']): LedgerTransaction => ({
+    cause,
+    causeType: 'release',
+    causeId: cause,
+    merchantId: 'mch_A',
+    mode: 'test',
+    created: NOW,
+    entries,
+  });
   await storage.ledger.post(forged('release:lopsided', [{ account: merchantAccount(scope, 'available', 'THB'), amount: 5, currency: 'THB' }]));
-  await storage.ledger.post(forged('release:foreign', [
-    { account: merchantAccount({ merchantId: 'mch_B', mode: 'test' }, 'available', 'THB'), amount: 7, currency: 'THB' },
-    { account: merchantAccount(scope, 'available', 'THB'), amount: -7, currency: 'THB' },
-  ]));
-  await storage.ledger.post(forged('release:overdrawn', [
-    { account: merchantAccount(scope, 'pending', 'THB'), amount: -20_000, currency: 'THB' },
-    { account: merchantAccount(scope, 'available', 'THB'), amount: 20_000, currency: 'THB' },
-  ]));
+  await storage.ledger.post(
+    forged('release:foreign', [
+      { account: merchantAccount({ merchantId: 'mch_B', mode: 'test' }, 'available', 'THB'), amount: 7, currency: 'THB' },
+      { account: merchantAccount(scope, 'available', 'THB'), amount: -7, currency: 'THB' },
+    ]),
+  );
+  await storage.ledger.post(
+    forged('release:overdrawn', [
+      { account: merchantAccount(scope, 'pending', 'THB'), amount: -20_000, currency: 'THB' },
+      { account: merchantAccount(scope, 'available', 'THB'), amount: 20_000, currency: 'THB' },
+    ]),
+  );
   const report = await verify.execute({ limit: 10 });
   t.false(report.ok);
   t.deepEqual(report.breaks.map((item) => `${item.kind} ${item.subject}`).sort(), [

@@ -1,6 +1,13 @@
 import test from 'ava';
 import { CoreError } from '../../src/shared/core-error';
-import { canTransition, isDueForExpiry, PAYMENT_INTENT_STATUSES, statusEmitsEvent, transition, type PaymentIntent } from '../../src/payments/domain/payment-intent.entity';
+import {
+  canTransition,
+  isDueForExpiry,
+  PAYMENT_INTENT_STATUSES,
+  statusEmitsEvent,
+  transition,
+  type PaymentIntent,
+} from '../../src/payments/domain/payment-intent.entity';
 
 const now = new Date('2026-09-01T00:00:00Z');
 const intent = (status: PaymentIntent['status'], expiresAt?: Date): PaymentIntent => ({

@@ -1,5 +1,11 @@
 import test from 'ava';
-import { canTransition, PAYMENT_INTENT_STATUSES, transition, type PaymentIntent, type PaymentIntentStatus } from '../../src/payments/domain/payment-intent.entity';
+import {
+  canTransition,
+  PAYMENT_INTENT_STATUSES,
+  transition,
+  type PaymentIntent,
+  type PaymentIntentStatus,
+} from '../../src/payments/domain/payment-intent.entity';
 
 /**
  * Every move of the intent state machine, written out in full: any pair not listed here must be

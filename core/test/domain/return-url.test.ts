@@ -1,7 +1,12 @@
 import test from 'ava';
 import { validateReturnUrl } from '../../src/payments/domain/return-url';
 
-const accepted = ['https://shop.example.com/done', 'https://shop.example.com:8443/done?x=1#y', 'https://xn--bcher-kva.example/', 'https://a.b.c.example.co.th/'];
+const accepted = [
+  'https://shop.example.com/done',
+  'https://shop.example.com:8443/done?x=1#y',
+  'https://xn--bcher-kva.example/',
+  'https://a.b.c.example.co.th/',
+];
 const refused = [
   'http://shop.example.com/',
   'ftp://shop.example.com/',

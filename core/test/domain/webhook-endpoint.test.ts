@@ -3,7 +3,12 @@ import { EVENT_TYPES } from '../../src/webhooks/domain/event-types';
 import { validateReturnUrl } from '../../src/payments/domain/return-url';
 import { validateEnabledEvents, validateWebhookUrl } from '../../src/webhooks/domain/webhook-endpoint.entity';
 
-const accepted = ['https://hooks.example.com/payments', 'https://hooks.example.com:8443/p?x=1', 'https://xn--bcher-kva.example/', 'https://HOOKS.Example.COM./in'];
+const accepted = [
+  'https://hooks.example.com/payments',
+  'https://hooks.example.com:8443/p?x=1',
+  'https://xn--bcher-kva.example/',
+  'https://HOOKS.Example.COM./in',
+];
 const refused = [
   'http://hooks.example.com/',
   'https://127.0.0.1/',
@@ -35,9 +40,15 @@ for (const url of accepted) {
 
 for (const url of refused) {
   test(`webhook url refuses ${url.slice(0, 60) || '(empty)'} with invalid_url, as return_url refuses it`, (t) => {
-    t.like(t.throws(() => validateWebhookUrl(url)), { code: 'invalid_url', param: 'url' });
+    t.like(
+      t.throws(() => validateWebhookUrl(url)),
+      { code: 'invalid_url', param: 'url' },
+    );
     // One host-name rule for both fields.
-    t.like(t.throws(() => validateReturnUrl(url)), { code: 'invalid_return_url', param: 'return_url' });
+    t.like(
+      t.throws(() => validateReturnUrl(url)),
+      { code: 'invalid_return_url', param: 'return_url' },
+    );
   });
 }
 
@@ -49,6 +60,10 @@ test('the fourteen delivered event types are accepted, each once', (t) => {
 
 test('an event type the service does not deliver is refused naming enabled_events', (t) => {
   for (const value of ['payment_intent.created', 'payment_intent.*', 'Settlement.paid', 'dispute.won', '']) {
-    t.like(t.throws(() => validateEnabledEvents(['payment_intent.succeeded', value])), { code: 'invalid_parameter', param: 'enabled_events' }, value);
+    t.like(
+      t.throws(() => validateEnabledEvents(['payment_intent.succeeded', value])),
+      { code: 'invalid_parameter', param: 'enabled_events' },
+      value,
+    );
   }
 });

@@ -70,12 +70,12 @@ test('pay on a live session whose live mode is closed is live_not_enabled and pl
   let placed = 0;
   const placeAttempt = { execute: async () => ((placed += 1), Promise.reject(new Error('not reached'))) } as unknown as PlaceAttempt;
   const pay = new PayCheckoutSession({
-        resolve: s.resolve,
-        merchants: s.storage.merchants,
-        placeAttempt,
-        intents: s.storage.intents,
-        attempts: s.storage.attempts,
-      });
+    resolve: s.resolve,
+    merchants: s.storage.merchants,
+    placeAttempt,
+    intents: s.storage.intents,
+    attempts: s.storage.attempts,
+  });
   t.like(await t.throwsAsync(pay.execute({ token, paymentMethod: 'promptpay' })), { code: 'live_not_enabled', category: 'conflict' });
   t.is(placed, 0);
 });

@@ -38,23 +38,23 @@ function dashboard() {
   const credentials = new DashboardCredentials({ users: h.storage.users, passwords, random: h.random, throttle });
   const verify = new VerifyOneTimeCode({ uow: h.storage.uow, users: h.storage.users, codes: fakeCodes, secrets: box, clock });
   const signIn = new SignIn({
-        uow: h.storage.uow,
-        credentials,
-        verifyCode: verify,
-        sessions: h.storage.dashboardSessions,
-        audit,
-        clock,
-        random: h.random,
-        digest: h.digest,
-      });
+    uow: h.storage.uow,
+    credentials,
+    verifyCode: verify,
+    sessions: h.storage.dashboardSessions,
+    audit,
+    clock,
+    random: h.random,
+    digest: h.digest,
+  });
   const claim = new ClaimMfa({ uow: h.storage.uow, credentials, users: h.storage.users, codes: fakeCodes, secrets: box, audit });
   const authenticate = new AuthenticateDashboardSession({
-        sessions: h.storage.dashboardSessions,
-        users: h.storage.users,
-        merchants: h.storage.merchants,
-        digest: h.digest,
-        clock,
-      });
+    sessions: h.storage.dashboardSessions,
+    users: h.storage.users,
+    merchants: h.storage.merchants,
+    digest: h.digest,
+    clock,
+  });
   const stepUp = new StepUp({ verifyCode: verify, failures: new InMemoryFailureCounter(), clock });
   const s = h.storage;
   const team: TeamChangeDeps = { uow: s.uow, users: s.users, merchants: s.merchants, notices: s.notices, stepUp, audit, clock, random: h.random };
@@ -125,7 +125,9 @@ test('the team rules: owner grants, no self edit, disabling and resets end sessi
   const reset = await d.reset.execute(admin.user, dev.user.id, d.freshCode(admin.secret));
   t.is(reset.mfaSecret, undefined);
   t.like(await t.throwsAsync(d.authenticate.execute(dev.token)), { code: 'authentication_required' });
-  t.like(await t.throwsAsync(d.signIn.execute({ email: dev.email, password: PASSWORD, code: d.code(dev.secret), ip: '192.0.2.9' })), { code: 'invalid_credentials' });
+  t.like(await t.throwsAsync(d.signIn.execute({ email: dev.email, password: PASSWORD, code: d.code(dev.secret), ip: '192.0.2.9' })), {
+    code: 'invalid_credentials',
+  });
 
   t.is((await d.authenticate.execute(admin.token)).user.id, admin.user.id);
   await d.update.execute(owner, admin.user.id, { status: 'disabled' });

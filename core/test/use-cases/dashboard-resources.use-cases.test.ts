@@ -41,10 +41,10 @@ function setup() {
   const box = new AesGcmSecretBox(randomBytes(32));
   const audit = new AuditRecorder({ log: h.storage.audit, clock: h.clock, random: h.random });
   const stepUp = new StepUp({
-        verifyCode: new VerifyOneTimeCode({ uow: h.storage.uow, users: h.storage.users, codes: stepCodes, secrets: box, clock: h.clock }),
-        failures: new InMemoryFailureCounter(),
-        clock: h.clock,
-      });
+    verifyCode: new VerifyOneTimeCode({ uow: h.storage.uow, users: h.storage.users, codes: stepCodes, secrets: box, clock: h.clock }),
+    failures: new InMemoryFailureCounter(),
+    clock: h.clock,
+  });
   const code = (): string => {
     // Each call moves to a fresh step, so the used-code rule never refuses a test's good code.
     h.clock.advance(30_000);
@@ -64,41 +64,48 @@ function setup() {
     code,
     owner,
     register: new RegisterPayoutDestination({
-          uow: s.uow,
-          merchants: s.merchants,
-          destinations: s.payoutDestinations,
-          notices: s.notices,
-          stepUp,
-          secrets: box,
-          audit,
-          clock: h.clock,
-          random: h.random,
-        }),
+      uow: s.uow,
+      merchants: s.merchants,
+      destinations: s.payoutDestinations,
+      notices: s.notices,
+      stepUp,
+      secrets: box,
+      audit,
+      clock: h.clock,
+      random: h.random,
+    }),
     setDefault: new SetDefaultPayoutDestination({
-          uow: s.uow,
-          merchants: s.merchants,
-          destinations: s.payoutDestinations,
-          notices: s.notices,
-          stepUp,
-          audit,
-          clock: h.clock,
-          random: h.random,
-        }),
+      uow: s.uow,
+      merchants: s.merchants,
+      destinations: s.payoutDestinations,
+      notices: s.notices,
+      stepUp,
+      audit,
+      clock: h.clock,
+      random: h.random,
+    }),
     createEndpoint: new CreateWebhookEndpoint({
-          uow: s.uow,
-          merchants: s.merchants,
-          endpoints: s.webhookEndpoints,
-          secrets: box,
-          audit,
-          clock: h.clock,
-          random: h.random,
-        }),
+      uow: s.uow,
+      merchants: s.merchants,
+      endpoints: s.webhookEndpoints,
+      secrets: box,
+      audit,
+      clock: h.clock,
+      random: h.random,
+    }),
     updateEndpoint: new UpdateWebhookEndpoint({ uow: s.uow, endpoints: s.webhookEndpoints, audit, clock: h.clock }),
     deleteEndpoint: new DeleteWebhookEndpoint({ uow: s.uow, endpoints: s.webhookEndpoints, audit, clock: h.clock }),
   };
 }
 
-const bank = (overrides: Record<string, string> = {}) => ({ type: 'simulated', currency: 'THB', accountHolder: 'Siam Coffee Co.', bankCode: '004', accountNumber: ACCOUNT, ...overrides });
+const bank = (overrides: Record<string, string> = {}) => ({
+  type: 'simulated',
+  currency: 'THB',
+  accountHolder: 'Siam Coffee Co.',
+  bankCode: '004',
+  accountNumber: ACCOUNT,
+  ...overrides,
+});
 
 test('settings: only the fields sent change, null clears, and the change is audited with field names only', async (t) => {
   const h = setup();
@@ -110,7 +117,11 @@ test('settings: only the fields sent change, null clears, and the change is audi
   t.like(second, { name: 'Siam Coffee Roasters', settlementSchedule: 'manual', statementDescriptor: 'SIAM COFFEE' });
   t.false('supportEmail' in second);
   const [entry] = await h.storage.audit.listForMerchant(actor.merchantId, 1);
-  t.like(entry, { action: 'settings.write', userId: actor.id, details: { change: 'updated', fields: 'business_name,support_email,settlement_schedule', settlement_schedule: 'manual' } });
+  t.like(entry, {
+    action: 'settings.write',
+    userId: actor.id,
+    details: { change: 'updated', fields: 'business_name,support_email,settlement_schedule', settlement_schedule: 'manual' },
+  });
   t.false(JSON.stringify(entry).includes('Roasters'));
 });
 
@@ -137,10 +148,10 @@ test('API keys: a minted key and its audit entry commit together, or neither doe
   const actor = await h.owner();
   const failingLog: AuditLog = { record: async () => Promise.reject(new Error('audit down')), listForMerchant: async () => [] };
   const broken = new CreateApiKey({
-        uow: h.storage.uow,
-        issueApiKey: h.issueApiKey,
-        audit: new AuditRecorder({ log: failingLog, clock: h.clock, random: h.random }),
-      });
+    uow: h.storage.uow,
+    issueApiKey: h.issueApiKey,
+    audit: new AuditRecorder({ log: failingLog, clock: h.clock, random: h.random }),
+  });
   await t.throwsAsync(broken.execute(actor, { mode: 'test', name: 'CI' }));
   t.is((await h.storage.apiKeys.listActive(actor.merchantId)).length, 1, 'only the onboarding key');
 
@@ -148,7 +159,11 @@ test('API keys: a minted key and its audit entry commit together, or neither doe
   const { key, secret } = await create.execute(actor, { mode: 'test', name: ' CI ' });
   t.is(key.name, 'CI');
   t.is(key.prefix, secret.slice(0, 16));
-  t.like((await h.storage.audit.listForMerchant(actor.merchantId, 1))[0], { action: 'api_keys.write', objectId: key.id, details: { change: 'created', mode: 'test' } });
+  t.like((await h.storage.audit.listForMerchant(actor.merchantId, 1))[0], {
+    action: 'api_keys.write',
+    objectId: key.id,
+    details: { change: 'created', mode: 'test' },
+  });
   t.like(await t.throwsAsync(create.execute(actor, { mode: 'live' })), { code: 'live_not_enabled' });
 });
 
@@ -173,9 +188,16 @@ test('signing keys: shape, the crypto check and duplicates are refused', async (
   const h = setup();
   const actor = await h.owner();
   const refusing: Ed25519KeyCheck = { isPublicKey: () => false };
-  const register = (check: Ed25519KeyCheck) => new RegisterSigningKey({ uow: h.storage.uow, keys: h.storage.signingKeys, check, audit: h.audit, clock: h.clock, random: h.random });
+  const register = (check: Ed25519KeyCheck) =>
+    new RegisterSigningKey({ uow: h.storage.uow, keys: h.storage.signingKeys, check, audit: h.audit, clock: h.clock, random: h.random });
   const good = randomBytes(32).toString('base64');
-  for (const value of [randomBytes(31).toString('base64'), randomBytes(33).toString('base64'), randomBytes(32).toString('base64url'), good.slice(0, -1), `${good} `]) {
+  for (const value of [
+    randomBytes(31).toString('base64'),
+    randomBytes(33).toString('base64'),
+    randomBytes(32).toString('base64url'),
+    good.slice(0, -1),
+    `${good} `,
+  ]) {
     t.like(await t.throwsAsync(register(anyKey).execute(actor, { publicKey: value })), { code: 'invalid_parameter', param: 'public_key' }, value);
   }
   t.like(await t.throwsAsync(register(refusing).execute(actor, { publicKey: good })), { code: 'invalid_parameter', param: 'public_key' });
@@ -249,7 +271,10 @@ test('payout destinations: live bank accounts start unverified, arm the 24-hour 
   t.deepEqual(registered.holdUntil, new Date(h.clock.now().getTime() + 24 * 3600 * 1000));
   const scope = { merchantId: actor.merchantId, mode: 'live' as const };
   t.deepEqual(await h.storage.payoutDestinations.latestHold(scope), registered.holdUntil);
-  t.like(await t.throwsAsync(h.setDefault.execute(actor, { mode: 'live', id: registered.id, code: h.code() })), { code: 'destination_unverified', category: 'conflict' });
+  t.like(await t.throwsAsync(h.setDefault.execute(actor, { mode: 'live', id: registered.id, code: h.code() })), {
+    code: 'destination_unverified',
+    category: 'conflict',
+  });
   t.is((await h.storage.notices.listForMerchant(actor.merchantId, 10)).length, 1, 'the refused change wrote no notice');
   // Verified later by the payout adapter (no route yet): then the default change re-arms the hold.
   const stored = h.storage.store.tables.payoutDestinations.get(registered.id);
@@ -258,16 +283,28 @@ test('payout destinations: live bank accounts start unverified, arm the 24-hour 
   const made = await h.setDefault.execute(actor, { mode: 'live', id: registered.id, code: h.code() });
   t.true(made.isDefault);
   t.deepEqual(made.holdUntil, new Date(h.clock.now().getTime() + 24 * 3600 * 1000));
-  t.like(await t.throwsAsync(h.setDefault.execute(actor, { mode: 'test', id: registered.id, code: h.code() })), { code: 'resource_not_found' }, 'another mode is 404');
+  t.like(
+    await t.throwsAsync(h.setDefault.execute(actor, { mode: 'test', id: registered.id, code: h.code() })),
+    { code: 'resource_not_found' },
+    'another mode is 404',
+  );
 });
 
 test('payout destinations: notices go to the account email with the last four only, and the drain sends each once', async (t) => {
   const h = setup();
   const actor = await h.owner();
-  const destination = await h.register.execute(actor, { mode: 'live', code: h.code(), ...bank({ type: 'bank_account', accountNumber: 'TH12 3456 7890 4321' }) });
+  const destination = await h.register.execute(actor, {
+    mode: 'live',
+    code: h.code(),
+    ...bank({ type: 'bank_account', accountNumber: 'TH12 3456 7890 4321' }),
+  });
   const [notice] = await h.storage.notices.listForMerchant(actor.merchantId, 10);
   const merchant = await h.storage.merchants.findById(actor.merchantId);
-  t.like(notice, { kind: 'payout_destination.registered', recipient: merchant?.email, details: { destination: destination.id, account_last4: '4321', mode: 'live' } });
+  t.like(notice, {
+    kind: 'payout_destination.registered',
+    recipient: merchant?.email,
+    details: { destination: destination.id, account_last4: '4321', mode: 'live' },
+  });
   t.false(JSON.stringify(notice).includes('TH1234567890'));
 
   const sent: Email[] = [];
@@ -314,14 +351,26 @@ test('webhook endpoints: the secret is 32 random bytes in hex, stored sealed, at
 test('webhook endpoints: URLs, events, versions and statuses are refused by name', async (t) => {
   const h = setup();
   const actor = await h.owner();
-  for (const url of ['http://hooks.example.com/', 'https://127.0.0.1/', 'https://2130706433/', 'https://[::1]/', 'https://localhost/', 'https://u:p@hooks.example.com/', 'https://intranet/', 'hooks']) {
+  for (const url of [
+    'http://hooks.example.com/',
+    'https://127.0.0.1/',
+    'https://2130706433/',
+    'https://[::1]/',
+    'https://localhost/',
+    'https://u:p@hooks.example.com/',
+    'https://intranet/',
+    'hooks',
+  ]) {
     t.like(await t.throwsAsync(h.createEndpoint.execute(actor, { mode: 'test', url })), { code: 'invalid_url', param: 'url' }, url);
   }
   for (const enabledEvents of [['payment_intent.created'], ['*'], ['refund.created']]) {
     t.like(await t.throwsAsync(h.createEndpoint.execute(actor, { mode: 'test', url: 'https://a.example.com/', enabledEvents })), { param: 'enabled_events' });
   }
   const { endpoint } = await h.createEndpoint.execute(actor, { mode: 'test', url: 'https://a.example.com/' });
-  t.like(await t.throwsAsync(h.updateEndpoint.execute(actor, endpoint.id, { apiVersion: '2020-01-01' })), { code: 'invalid_api_version', param: 'api_version' });
+  t.like(await t.throwsAsync(h.updateEndpoint.execute(actor, endpoint.id, { apiVersion: '2020-01-01' })), {
+    code: 'invalid_api_version',
+    param: 'api_version',
+  });
   t.like(await t.throwsAsync(h.updateEndpoint.execute(actor, endpoint.id, { status: 'paused' })), { code: 'invalid_parameter', param: 'status' });
   t.like(await t.throwsAsync(h.updateEndpoint.execute(actor, endpoint.id, { url: 'http://a.example.com/' })), { code: 'invalid_url' });
 });

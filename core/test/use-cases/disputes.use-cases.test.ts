@@ -7,12 +7,7 @@ import type { Money } from '../../src/shared/money';
 import type { PaymentAttempt } from '../../src/payments/domain/payment-attempt.entity';
 import type { PaymentIntent } from '../../src/payments/domain/payment-intent.entity';
 import { CoreError } from '../../src/shared/core-error';
-import type {
-  ChannelDisputeStatus,
-  ChannelNotice,
-  PaymentChannel,
-  SimulatedDisputeOutcome,
-} from '../../src/payments/ports/payment-channel.port';
+import type { ChannelDisputeStatus, ChannelNotice, PaymentChannel, SimulatedDisputeOutcome } from '../../src/payments/ports/payment-channel.port';
 import { HandleChannelCallback } from '../../src/payments/use-cases/handle-channel-callback.use-case';
 import { GetDispute } from '../../src/disputes/use-cases/get-dispute.use-case';
 import { ListDisputes } from '../../src/disputes/use-cases/list-disputes.use-case';
@@ -29,7 +24,14 @@ const FEE = 2000;
  * notices straight to the callback use case (the HTTP hop is the API tests' business).
  */
 class DisputingChannel implements PaymentChannel {
-  readonly capabilities = { name: 'fake', modes: ['test', 'live'] as const, methods: ['promptpay'], currencies: ['THB'], canSimulate: true, pendingTimeoutMs: 60_000 };
+  readonly capabilities = {
+    name: 'fake',
+    modes: ['test', 'live'] as const,
+    methods: ['promptpay'],
+    currencies: ['THB'],
+    canSimulate: true,
+    pendingTimeoutMs: 60_000,
+  };
   readonly disputes = new Map<string, ChannelDisputeStatus & { evidence?: Record<string, string> }>();
   /** Our reference (attempt id) of each order, as the channel knows it. */
   readonly orders = new Map<string, string>();
@@ -63,7 +65,15 @@ class DisputingChannel implements PaymentChannel {
     const open = [...this.disputes.values()].reverse().find((d) => d.channelOrderId === orderId && (d.status === 'opened' || d.status === 'under_review'));
     if (outcome === 'opened') {
       this.n += 1;
-      this.disputes.set(`cd_${this.n}`, { channelDisputeId: `cd_${this.n}`, channelOrderId: orderId, reference: this.orders.get(orderId) ?? reference, status: 'opened', amount: 10000, currency: 'THB', reason: 'fraudulent' });
+      this.disputes.set(`cd_${this.n}`, {
+        channelDisputeId: `cd_${this.n}`,
+        channelOrderId: orderId,
+        reference: this.orders.get(orderId) ?? reference,
+        status: 'opened',
+        amount: 10000,
+        currency: 'THB',
+        reason: 'fraudulent',
+      });
       await this.deliver({ kind: 'dispute', channelDisputeId: `cd_${this.n}` });
       return;
     }
@@ -97,7 +107,7 @@ async function setup() {
   const paidIntent = async (options: { net?: Money | null; released?: boolean; status?: PaymentIntent['status'] } = {}) => {
     n += 1;
     const now = clock.now();
-    const net = options.net === null ? undefined : options.net ?? { amount: 9700, currency: 'THB' };
+    const net = options.net === null ? undefined : (options.net ?? { amount: 9700, currency: 'THB' });
     const intent: PaymentIntent = {
       id: `pi_T${n}${Date.now()}`,
       merchantId: scope.merchantId,
@@ -114,14 +124,22 @@ async function setup() {
       version: 0,
     };
     await storage.intents.insert(intent);
-    const attempt = fakeAttempt(intent, now, { id: `pa_T${n}${Date.now()}`, status: options.status === 'requires_payment' ? 'pending' : 'succeeded', channelOrderId: `ord_${n}` });
+    const attempt = fakeAttempt(intent, now, {
+      id: `pa_T${n}${Date.now()}`,
+      status: options.status === 'requires_payment' ? 'pending' : 'succeeded',
+      channelOrderId: `ord_${n}`,
+    });
     await storage.attempts.insert(attempt);
     channel.orders.set(attempt.channelOrderId as string, attempt.id);
     if (net && options.status !== 'requires_payment') {
-      await storage.ledger.post(paymentPosting({ id: intent.id, merchantId: scope.merchantId, mode: 'test', net, fee: { amount: 10000 - net.amount, currency: 'THB' } }, now));
+      await storage.ledger.post(
+        paymentPosting({ id: intent.id, merchantId: scope.merchantId, mode: 'test', net, fee: { amount: 10000 - net.amount, currency: 'THB' } }, now),
+      );
       if (options.released) {
         // What the release timer books: pending → available.
-        await storage.ledger.post(releasePosting({ id: intent.id, merchantId: scope.merchantId, mode: 'test', net, fee: { amount: 10000 - net.amount, currency: 'THB' } }, now));
+        await storage.ledger.post(
+          releasePosting({ id: intent.id, merchantId: scope.merchantId, mode: 'test', net, fee: { amount: 10000 - net.amount, currency: 'THB' } }, now),
+        );
       }
     }
     return { intent, attempt };
@@ -134,8 +152,26 @@ async function setup() {
     return { dispute, channelDisputeId: dispute.channelDisputeId };
   };
   const balance = async (): Promise<MerchantBalance> => merchantBalance(await storage.ledger.balances(scope));
-  const events = async (id: string) => (await storage.events.list(scope, { limit: 100 })).data.filter((event) => event.data.id === id).map((event) => event.type).reverse();
-  return { ...h, scope, channel, deliver, record, evidence, simulate, paidIntent, open, balance, events, get: new GetDispute({ disputes: storage.disputes }), list: new ListDisputes({ disputes: storage.disputes }) };
+  const events = async (id: string) =>
+    (await storage.events.list(scope, { limit: 100 })).data
+      .filter((event) => event.data.id === id)
+      .map((event) => event.type)
+      .reverse();
+  return {
+    ...h,
+    scope,
+    channel,
+    deliver,
+    record,
+    evidence,
+    simulate,
+    paidIntent,
+    open,
+    balance,
+    events,
+    get: new GetDispute({ disputes: storage.disputes }),
+    list: new ListDisputes({ disputes: storage.disputes }),
+  };
 }
 
 /** One THB entry of a balance bucket (balances are exact BigInt). */
@@ -145,7 +181,17 @@ test('an opened dispute holds the net from pending before release, is due in 7 d
   const s = await setup();
   const { attempt, intent } = await s.paidIntent();
   const { dispute } = await s.open(attempt);
-  t.like(dispute, { paymentIntentId: intent.id, status: 'opened', amount: 10000, currency: 'THB', held: { amount: 9700, currency: 'THB' }, heldFrom: 'pending', reason: 'fraudulent', channel: 'fake', evidence: {} });
+  t.like(dispute, {
+    paymentIntentId: intent.id,
+    status: 'opened',
+    amount: 10000,
+    currency: 'THB',
+    held: { amount: 9700, currency: 'THB' },
+    heldFrom: 'pending',
+    reason: 'fraudulent',
+    channel: 'fake',
+    evidence: {},
+  });
   t.is(dispute.dueBy.getTime() - dispute.openedAt.getTime(), DISPUTE_RESPONSE_WINDOW_MS);
   t.like(await s.balance(), { pending: thb(0), available: thb(0), dispute_hold: thb(9700) });
   t.deepEqual(await s.events(dispute.id), ['dispute.opened']);
@@ -216,7 +262,14 @@ test('a replayed notice changes nothing and posts nothing twice, in parallel too
 test('a dispute first heard of already ruled is opened and ruled in one go', async (t) => {
   const s = await setup();
   const { attempt } = await s.paidIntent();
-  s.channel.disputes.set('cd_late', { channelDisputeId: 'cd_late', channelOrderId: attempt.channelOrderId as string, reference: attempt.id, status: 'lost', amount: 10000, currency: 'THB' });
+  s.channel.disputes.set('cd_late', {
+    channelDisputeId: 'cd_late',
+    channelOrderId: attempt.channelOrderId as string,
+    reference: attempt.id,
+    status: 'lost',
+    amount: 10000,
+    currency: 'THB',
+  });
   await s.deliver({ kind: 'dispute', channelDisputeId: 'cd_late' });
   const dispute = (await s.storage.disputes.findByChannelDisputeId('fake', 'test', 'cd_late')) as Dispute;
   t.like(dispute, { status: 'lost', held: { amount: 9700 }, fee: { amount: FEE } });
@@ -273,7 +326,14 @@ test('a dispute the channel opens after one was lost holds nothing: the money is
 test('a notice whose query names an order of another channel, mode or no attempt is refused', async (t) => {
   const s = await setup();
   const { attempt } = await s.paidIntent();
-  s.channel.disputes.set('cd_x', { channelDisputeId: 'cd_x', channelOrderId: 'ord_other', reference: attempt.id, status: 'opened', amount: 1, currency: 'THB' });
+  s.channel.disputes.set('cd_x', {
+    channelDisputeId: 'cd_x',
+    channelOrderId: 'ord_other',
+    reference: attempt.id,
+    status: 'opened',
+    amount: 1,
+    currency: 'THB',
+  });
   await t.throwsAsync(s.deliver({ kind: 'dispute', channelDisputeId: 'cd_x' }), { instanceOf: CoreError, code: 'resource_not_found' });
   s.channel.disputes.set('cd_y', { channelDisputeId: 'cd_y', channelOrderId: 'ord_1', reference: 'pa_unknown', status: 'opened', amount: 1, currency: 'THB' });
   await t.throwsAsync(s.deliver({ kind: 'dispute', channelDisputeId: 'cd_y' }), { code: 'resource_not_found' });
@@ -308,7 +368,9 @@ test('evidence: a channel failure stores nothing; a ruled dispute is dispute_clo
   await t.throwsAsync(s.evidence.execute({ scope: s.scope, disputeId: dispute.id, evidence: { more: 'v' } }), { code: 'invalid_parameter' });
 
   await t.throwsAsync(s.evidence.execute({ scope: { ...s.scope, mode: 'live' }, disputeId: dispute.id, evidence: { k: 'v' } }), { code: 'resource_not_found' });
-  await t.throwsAsync(s.evidence.execute({ scope: { merchantId: 'mch_other', mode: 'test' }, disputeId: dispute.id, evidence: { k: 'v' } }), { code: 'resource_not_found' });
+  await t.throwsAsync(s.evidence.execute({ scope: { merchantId: 'mch_other', mode: 'test' }, disputeId: dispute.id, evidence: { k: 'v' } }), {
+    code: 'resource_not_found',
+  });
   await t.throwsAsync(s.get.execute({ scope: { merchantId: 'mch_other', mode: 'test' }, id: dispute.id }), { code: 'resource_not_found' });
 
   await s.channel.simulateDispute('test', attempt.channelOrderId as string, 'won');
@@ -332,15 +394,20 @@ test('simulated dispute outcomes: paid intents only, one open dispute, rulings n
   t.is((await s.storage.disputes.findLatestForIntent(s.scope, intent.id))?.status, 'lost');
   await t.throwsAsync(s.simulate.execute({ scope: s.scope, intentId: intent.id, outcome: 'dispute_won' }), { code: 'invalid_state_transition' });
   await t.throwsAsync(s.simulate.execute({ scope: s.scope, intentId: intent.id, outcome: 'dispute_opened', amount: 1 }), { code: 'invalid_parameter' });
-  await t.throwsAsync(s.simulate.execute({ scope: { ...s.scope, mode: 'live' }, intentId: intent.id, outcome: 'dispute_opened' }), { code: 'test_mode_required' });
+  await t.throwsAsync(s.simulate.execute({ scope: { ...s.scope, mode: 'live' }, intentId: intent.id, outcome: 'dispute_opened' }), {
+    code: 'test_mode_required',
+  });
 
   // A channel that cannot be told to dispute.
   const mute = new SimulatePayment({
-        intents: s.storage.intents,
-        attempts: s.storage.attempts,
-        channels: { find: () => ({ ...s.channel, capabilities: s.channel.capabilities, simulateDispute: undefined }) as unknown as PaymentChannel, forMode: () => [] },
-        disputes: s.storage.disputes,
-      });
+    intents: s.storage.intents,
+    attempts: s.storage.attempts,
+    channels: {
+      find: () => ({ ...s.channel, capabilities: s.channel.capabilities, simulateDispute: undefined }) as unknown as PaymentChannel,
+      forMode: () => [],
+    },
+    disputes: s.storage.disputes,
+  });
   const other = await s.paidIntent();
   await t.throwsAsync(mute.execute({ scope: s.scope, intentId: other.intent.id, outcome: 'dispute_opened' }), { code: 'simulation_unsupported' });
 });
@@ -351,12 +418,21 @@ test('lists are newest first, filter by status and page with starting_after', as
   for (let i = 0; i < 3; i++) ids.push((await s.open((await s.paidIntent()).attempt)).dispute.id);
   await s.evidence.execute({ scope: s.scope, disputeId: ids[1] as string, evidence: { k: 'v' } });
   const page = await s.list.execute({ scope: s.scope, filter: {}, page: { limit: 2 } });
-  t.deepEqual(page.data.map((d) => d.id), [ids[2], ids[1]]);
+  t.deepEqual(
+    page.data.map((d) => d.id),
+    [ids[2], ids[1]],
+  );
   t.true(page.hasMore);
   const rest = await s.list.execute({ scope: s.scope, filter: {}, page: { limit: 2, startingAfter: ids[1] } });
-  t.deepEqual(rest.data.map((d) => d.id), [ids[0]]);
+  t.deepEqual(
+    rest.data.map((d) => d.id),
+    [ids[0]],
+  );
   t.false(rest.hasMore);
-  t.deepEqual((await s.list.execute({ scope: s.scope, filter: { status: 'under_review' }, page: { limit: 10 } })).data.map((d) => d.id), [ids[1]]);
+  t.deepEqual(
+    (await s.list.execute({ scope: s.scope, filter: { status: 'under_review' }, page: { limit: 10 } })).data.map((d) => d.id),
+    [ids[1]],
+  );
   await t.throwsAsync(s.list.execute({ scope: s.scope, filter: {}, page: { limit: 2, startingAfter: 'dp_unknown' } }), { code: 'invalid_parameter' });
 });
 
@@ -366,7 +442,19 @@ test('a channel dispute id known in test and in live is two disputes, and a repe
   // The same merchant's live payment through the same channel, unpriced (so no hold and no posting).
   const now = s.clock.now();
   const live: AccountScope = { merchantId: s.scope.merchantId, mode: 'live' };
-  const liveIntent: PaymentIntent = { id: 'pi_Tlive1', merchantId: live.merchantId, mode: 'live', amount: 10000, currency: 'THB', merchantOrderId: 'o-live', status: 'succeeded', metadata: {}, created: now, updated: now, version: 0 };
+  const liveIntent: PaymentIntent = {
+    id: 'pi_Tlive1',
+    merchantId: live.merchantId,
+    mode: 'live',
+    amount: 10000,
+    currency: 'THB',
+    merchantOrderId: 'o-live',
+    status: 'succeeded',
+    metadata: {},
+    created: now,
+    updated: now,
+    version: 0,
+  };
   const liveAttempt: PaymentAttempt = { ...testAttempt, id: 'pa_Tlive1', paymentIntentId: liveIntent.id, mode: 'live', channelOrderId: 'ord_live' };
   await s.storage.intents.insert(liveIntent);
   await s.storage.attempts.insert(liveAttempt);
@@ -386,6 +474,12 @@ test('a channel dispute id known in test and in live is two disputes, and a repe
   t.like(inTest, { mode: 'test', paymentIntentId: testAttempt.paymentIntentId, channelDisputeId: 'cd_same_number' });
   t.is((await s.record.execute({ attempt: liveAttempt, report: opened(liveAttempt) })).id, inLive.id);
   t.is((await s.record.execute({ attempt: testAttempt, report: opened(testAttempt) })).id, inTest.id);
-  t.deepEqual((await s.list.execute({ scope: live, filter: {}, page: { limit: 10 } })).data.map((d) => d.id), [inLive.id]);
-  t.deepEqual((await s.list.execute({ scope: s.scope, filter: {}, page: { limit: 10 } })).data.map((d) => d.id), [inTest.id]);
+  t.deepEqual(
+    (await s.list.execute({ scope: live, filter: {}, page: { limit: 10 } })).data.map((d) => d.id),
+    [inLive.id],
+  );
+  t.deepEqual(
+    (await s.list.execute({ scope: s.scope, filter: {}, page: { limit: 10 } })).data.map((d) => d.id),
+    [inTest.id],
+  );
 });

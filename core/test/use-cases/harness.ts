@@ -32,10 +32,17 @@ export class TestRates implements FxRateSource {
 }
 
 /** The registry of one channel, named `fake`. */
-export const fakeChannels = (channel: PaymentChannel): PaymentChannelRegistry => ({ find: (name) => (name === 'fake' ? channel : undefined), forMode: () => [channel] });
+export const fakeChannels = (channel: PaymentChannel): PaymentChannelRegistry => ({
+  find: (name) => (name === 'fake' ? channel : undefined),
+  forMode: () => [channel],
+});
 
 /** An attempt made at `now` for the whole of `intent` at the `fake` channel, by promptpay unless `fields` say otherwise. */
-export const fakeAttempt = (intent: PaymentIntent, now: Date, fields: Pick<PaymentAttempt, 'id' | 'status' | 'channelOrderId'> & Partial<PaymentAttempt>): PaymentAttempt => ({
+export const fakeAttempt = (
+  intent: PaymentIntent,
+  now: Date,
+  fields: Pick<PaymentAttempt, 'id' | 'status' | 'channelOrderId'> & Partial<PaymentAttempt>,
+): PaymentAttempt => ({
   paymentIntentId: intent.id,
   merchantId: intent.merchantId,
   mode: intent.mode,
@@ -55,17 +62,24 @@ export function harness() {
   const clock = new FakeClock(new Date('2026-09-01T10:00:00Z'));
   const random = new CryptoRandomSource();
   const digest = new CryptoDigest();
-  const statusChange: StatusChangeDeps = { intents: storage.intents, events: storage.events, webhookEndpoints: storage.webhookEndpoints, webhookDeliveries: storage.webhookDeliveries, clock, random };
+  const statusChange: StatusChangeDeps = {
+    intents: storage.intents,
+    events: storage.events,
+    webhookEndpoints: storage.webhookEndpoints,
+    webhookDeliveries: storage.webhookDeliveries,
+    clock,
+    random,
+  };
   const issueApiKey = new IssueApiKey({ keys: storage.apiKeys, merchants: storage.merchants, clock, random, digest });
   const createMerchant = new CreateMerchant({
-        uow: storage.uow,
-        merchants: storage.merchants,
-        users: storage.users,
-        issueApiKey,
-        passwords: new ScryptPasswordHasher({ N: 1024, r: 8, p: 1 }),
-        clock,
-        random,
-      });
+    uow: storage.uow,
+    merchants: storage.merchants,
+    users: storage.users,
+    issueApiKey,
+    passwords: new ScryptPasswordHasher({ N: 1024, r: 8, p: 1 }),
+    clock,
+    random,
+  });
   let n = 0;
   const newMerchant = () => {
     n += 1;
@@ -79,16 +93,53 @@ export function harness() {
   const runJob = <T, R>(job: ItemJob<T, R>, limit: number) => jobs.runEveryLane(job, limit);
   // The use cases several tests build, each with its own link base, channels, alerts or dispute fee.
   const createPaymentIntent = (publicBaseUrl = 'https://pay.example.com') =>
-    new CreatePaymentIntent({ uow: storage.uow, intents: storage.intents, sessions: storage.checkoutSessions, clock, random, digest, settings: { publicBaseUrl }, pricing });
+    new CreatePaymentIntent({
+      uow: storage.uow,
+      intents: storage.intents,
+      sessions: storage.checkoutSessions,
+      clock,
+      random,
+      digest,
+      settings: { publicBaseUrl },
+      pricing,
+    });
   /** Priced with no rate source: a payment that needed a rate would fail. */
   const recordChannelReport = (alerts: OperatorAlerts = { duplicatePayment: () => undefined }) => {
-    const noRates = new PaymentPricing({ rates: { midRate: () => Promise.reject(new Error('no rates here')) }, settings: { spreadBps: 0, fees: DEFAULT_FEE_SCHEDULE }, clock });
-    return new RecordChannelReport({ uow: storage.uow, attempts: storage.attempts, merchants: storage.merchants, ...statusChange, pricing: noRates, ledger: storage.ledger, alerts });
+    const noRates = new PaymentPricing({
+      rates: { midRate: () => Promise.reject(new Error('no rates here')) },
+      settings: { spreadBps: 0, fees: DEFAULT_FEE_SCHEDULE },
+      clock,
+    });
+    return new RecordChannelReport({
+      uow: storage.uow,
+      attempts: storage.attempts,
+      merchants: storage.merchants,
+      ...statusChange,
+      pricing: noRates,
+      ledger: storage.ledger,
+      alerts,
+    });
   };
   const recordDisputeReport = (disputeFeeMinor: number) =>
-    new RecordDisputeReport({ ...statusChange, uow: storage.uow, disputes: storage.disputes, ledger: storage.ledger, merchants: storage.merchants, rules: { disputeFeeMinor } });
+    new RecordDisputeReport({
+      ...statusChange,
+      uow: storage.uow,
+      disputes: storage.disputes,
+      ledger: storage.ledger,
+      merchants: storage.merchants,
+      rules: { disputeFeeMinor },
+    });
   const reportChannelSettlements = (channels: PaymentChannelRegistry) =>
-    new ReportChannelSettlements({ uow: storage.uow, attempts: storage.attempts, merchants: storage.merchants, channels, ...statusChange, pricing, ledger: storage.ledger, disputes: storage.disputes });
+    new ReportChannelSettlements({
+      uow: storage.uow,
+      attempts: storage.attempts,
+      merchants: storage.merchants,
+      channels,
+      ...statusChange,
+      pricing,
+      ledger: storage.ledger,
+      disputes: storage.disputes,
+    });
   const useCases = { createPaymentIntent, recordChannelReport, recordDisputeReport, reportChannelSettlements };
   return { storage, clock, random, digest, noChannels, rates, pricing, statusChange, issueApiKey, createMerchant, newMerchant, runJob, ...useCases };
 }

@@ -23,7 +23,14 @@ const DISPUTE_FEE = 1500;
 
 /** A channel that reports every order paid and settled, for the channel settlement job. */
 class SettledChannel implements PaymentChannel {
-  readonly capabilities = { name: 'fake', modes: ['test', 'live'] as const, methods: ['alipay_plus'], currencies: ['IDR'], canSimulate: false, pendingTimeoutMs: 60_000 };
+  readonly capabilities = {
+    name: 'fake',
+    modes: ['test', 'live'] as const,
+    methods: ['alipay_plus'],
+    currencies: ['IDR'],
+    canSimulate: false,
+    pendingTimeoutMs: 60_000,
+  };
   readonly orders = new Map<string, PaymentAttempt>();
   constructor(private readonly now: () => Date) {}
   async placeOrder(): Promise<never> {
@@ -59,7 +66,17 @@ async function setup(settlementCurrency = 'THB') {
   let disputeNumber = 0;
   const dispute = async (attempt: PaymentAttempt, status: ChannelDisputeStatusName, channelDisputeId?: string): Promise<Dispute> => {
     const id = channelDisputeId ?? `cd_${(disputeNumber += 1)}`;
-    return disputes.execute({ attempt, report: { channelDisputeId: id, channelOrderId: attempt.channelOrderId as string, reference: attempt.id, status, amount: attempt.amount, currency: attempt.currency } });
+    return disputes.execute({
+      attempt,
+      report: {
+        channelDisputeId: id,
+        channelOrderId: attempt.channelOrderId as string,
+        reference: attempt.id,
+        status,
+        amount: attempt.amount,
+        currency: attempt.currency,
+      },
+    });
   };
   return { ...shop, channel: fake, channelSettles, releaseFunds, dispute };
 }
@@ -128,17 +145,28 @@ test('a dispute opened before or after pricing, won, lost or left open, in every
           : outcome === 'won'
             ? { pending: 0n, available: net, hold: 0n, losses: 0n }
             : // Still open: held when opened after pricing, else in available but kept out of settlements.
-              { pending: 0n, available: steps.indexOf('open') > steps.indexOf('price') ? 0n : net, hold: steps.indexOf('open') > steps.indexOf('price') ? net : 0n, losses: 0n };
+              {
+                pending: 0n,
+                available: steps.indexOf('open') > steps.indexOf('price') ? 0n : net,
+                hold: steps.indexOf('open') > steps.indexOf('price') ? net : 0n,
+                losses: 0n,
+              };
       const actual = { pending, available, hold, losses };
-      if (JSON.stringify(actual, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) !== JSON.stringify(expected, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))) {
-        throw new Error(`${steps.join(' > ')} ${outcome}: ${JSON.stringify({ actual, expected }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`);
+      if (
+        JSON.stringify(actual, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) !==
+        JSON.stringify(expected, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))
+      ) {
+        throw new Error(
+          `${steps.join(' > ')} ${outcome}: ${JSON.stringify({ actual, expected }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`,
+        );
       }
       // No payout ever covers a disputed payment (open or lost); a won one is settled in full.
       const settled = await s.storage.uow
         .run(() => openSettlement(s.settlementDeps, { merchant: s.merchant, scope: s.scope, trigger: 'manual', releasedBefore: s.clock.now() }))
         .catch((error: unknown) => (isCoreError(error) ? error.code : error));
       if (outcome === 'won') {
-        if (typeof settled === 'string' || (settled as { amount: { amount: number } }).amount.amount !== Number(net)) throw new Error(`a won payment settles its net: ${String(settled)}`);
+        if (typeof settled === 'string' || (settled as { amount: { amount: number } }).amount.amount !== Number(net))
+          throw new Error(`a won payment settles its net: ${String(settled)}`);
       } else if (settled !== 'nothing_to_settle') {
         throw new Error(`a disputed payment reached a settlement: ${JSON.stringify(settled)}`);
       }

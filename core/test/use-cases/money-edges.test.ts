@@ -25,7 +25,11 @@ test('every catalog amount from 1 to 2^53 − 1 in every settlement currency is 
   const h = harness();
   const settlementCurrencies = ['THB', 'IDR', 'USD', 'SGD', 'PHP', 'MYR'];
   const pairs = PAYMENT_METHODS.flatMap((entry) => entry.currencies.map((currency) => ({ method: entry.method, currency })));
-  const amounts = fc.oneof(fc.constantFrom(1, 2, 99, MAX_AMOUNT, MAX_AMOUNT - 1, MAX_CONVERTED_AT_CREATION), fc.integer({ min: 1, max: MAX_AMOUNT }), fc.integer({ min: 1, max: 1_000 }));
+  const amounts = fc.oneof(
+    fc.constantFrom(1, 2, 99, MAX_AMOUNT, MAX_AMOUNT - 1, MAX_CONVERTED_AT_CREATION),
+    fc.integer({ min: 1, max: MAX_AMOUNT }),
+    fc.integer({ min: 1, max: 1_000 }),
+  );
   let priced = 0;
   let refused = 0;
   await fc.assert(
@@ -58,7 +62,8 @@ test('every catalog amount from 1 to 2^53 − 1 in every settlement currency is 
       const payment = pricedPayment(result);
       if (!payment) throw new Error(`${amount} ${currency} → ${settlementCurrency} by ${method} was not priced`);
       const { fee, net } = payment;
-      if (!Number.isSafeInteger(fee.amount) || !Number.isSafeInteger(net.amount) || fee.amount < 0 || net.amount < 0) throw new Error(`inexact ${fee.amount}/${net.amount}`);
+      if (!Number.isSafeInteger(fee.amount) || !Number.isSafeInteger(net.amount) || fee.amount < 0 || net.amount < 0)
+        throw new Error(`inexact ${fee.amount}/${net.amount}`);
       if (currency === settlementCurrency && BigInt(fee.amount) + BigInt(net.amount) !== BigInt(amount)) throw new Error('fee + net is not the amount');
       const posting = paymentPosting(payment, now);
       const sum = posting.entries.reduce((total, entry) => total + BigInt(entry.amount), 0n);
@@ -97,7 +102,14 @@ test('a scheduled batch whose nets pass 2^53 − 1 is split into parts that each
     for (const [index, net] of nets.entries()) {
       const { intent } = await s.succeededWallet(net, 'THB');
       const now = s.clock.now();
-      const settled: PaymentIntent = { ...intent, status: 'channel_settled', net: { amount: net, currency: 'THB' }, fee: { amount: 0, currency: 'THB' }, releasedAt: new Date(now.getTime() + index), availableAt: now };
+      const settled: PaymentIntent = {
+        ...intent,
+        status: 'channel_settled',
+        net: { amount: net, currency: 'THB' },
+        fee: { amount: 0, currency: 'THB' },
+        releasedAt: new Date(now.getTime() + index),
+        availableAt: now,
+      };
       await s.storage.intents.update(settled);
       const payment = pricedPayment(settled);
       // Booked and released as the payment and release jobs book them.
@@ -105,21 +117,39 @@ test('a scheduled batch whose nets pass 2^53 − 1 is split into parts that each
       await s.storage.ledger.post(releasePosting(payment!, now));
     }
     const available = (await s.buckets()).available;
-    t.is(available, nets.reduce((sum, net) => sum + BigInt(net), 0n), 'the balance is exact past 2^53 − 1');
+    t.is(
+      available,
+      nets.reduce((sum, net) => sum + BigInt(net), 0n),
+      'the balance is exact past 2^53 − 1',
+    );
     const period = { start: new Date(0), end: new Date(s.clock.now().getTime() + DAY) };
     const made = await s.storage.uow.run(() =>
-      openSettlementParts(s.settlementDeps, { merchant: s.merchant, scope: s.scope, trigger, releasedBefore: period.end, ...(trigger === 'scheduled' ? { period } : {}) }),
+      openSettlementParts(s.settlementDeps, {
+        merchant: s.merchant,
+        scope: s.scope,
+        trigger,
+        releasedBefore: period.end,
+        ...(trigger === 'scheduled' ? { period } : {}),
+      }),
     );
     if (trigger === 'scheduled') {
-      t.deepEqual(made.map((settlement) => [settlement.part, settlement.payments, settlement.amount.amount]), [
-        [1, 1, MAX_AMOUNT - 10],
-        [2, 2, MAX_AMOUNT - 20 + 5],
-        [3, 1, MAX_AMOUNT - 30],
-      ]);
+      t.deepEqual(
+        made.map((settlement) => [settlement.part, settlement.payments, settlement.amount.amount]),
+        [
+          [1, 1, MAX_AMOUNT - 10],
+          [2, 2, MAX_AMOUNT - 20 + 5],
+          [3, 1, MAX_AMOUNT - 30],
+        ],
+      );
       t.is((await s.buckets()).available, 0n);
     } else {
-      t.deepEqual(made.map((settlement) => [settlement.payments, settlement.amount.amount]), [[1, MAX_AMOUNT - 10]]);
-      const next = await s.storage.uow.run(() => openSettlement(s.settlementDeps, { merchant: s.merchant, scope: s.scope, trigger, releasedBefore: period.end }));
+      t.deepEqual(
+        made.map((settlement) => [settlement.payments, settlement.amount.amount]),
+        [[1, MAX_AMOUNT - 10]],
+      );
+      const next = await s.storage.uow.run(() =>
+        openSettlement(s.settlementDeps, { merchant: s.merchant, scope: s.scope, trigger, releasedBefore: period.end }),
+      );
       t.is(next.amount.amount, MAX_AMOUNT - 20 + 5, 'the next request settles the next part');
     }
     for (const settlement of made) t.true(Number.isSafeInteger(settlement.amount.amount) && settlement.amount.amount <= MAX_AMOUNT);
@@ -134,7 +164,8 @@ test('property: settlement parts keep every payment in order, each part fits in 
     fc.property(fc.array(net, { minLength: 1, maxLength: 40 }), (nets) => {
       const payments = nets.map((amount, index) => ({ id: `pi_${index}`, net: { amount, currency: 'THB' } }) as PaymentIntent);
       const parts = settlementParts(payments);
-      if (parts.flatMap((part) => part.payments.map((payment) => payment.id)).join() !== payments.map((payment) => payment.id).join()) throw new Error('payments lost or reordered');
+      if (parts.flatMap((part) => part.payments.map((payment) => payment.id)).join() !== payments.map((payment) => payment.id).join())
+        throw new Error('payments lost or reordered');
       const total = nets.reduce((sum, amount) => sum + BigInt(amount), 0n);
       if (parts.reduce((sum, part) => sum + BigInt(part.amount), 0n) !== total) throw new Error('the parts do not add up to the total');
       for (const [index, part] of parts.entries()) {

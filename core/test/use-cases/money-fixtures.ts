@@ -15,7 +15,13 @@ import { fakeAttempt, harness } from './harness';
 export async function edgeShop(settlementCurrency = 'THB', onWallet: (attempt: PaymentAttempt) => void = () => undefined) {
   const h = harness();
   const { storage, clock } = h;
-  const { merchant } = await h.createMerchant.execute({ name: 'Edge shop', email: `edge${Math.random()}@example.com`, password: 'a long enough password', settlementCurrency, settlementSchedule: 'manual' });
+  const { merchant } = await h.createMerchant.execute({
+    name: 'Edge shop',
+    email: `edge${Math.random()}@example.com`,
+    password: 'a long enough password',
+    settlementCurrency,
+    settlementSchedule: 'manual',
+  });
   const scope: AccountScope = { merchantId: merchant.id, mode: 'test' };
   const settlementDeps: SettlementDeps = { ...h.statusChange, settlements: storage.settlements, ledger: storage.ledger };
   let n = 0;
@@ -39,7 +45,13 @@ export async function edgeShop(settlementCurrency = 'THB', onWallet: (attempt: P
       version: 0,
     };
     await storage.intents.insert(intent);
-    const attempt = fakeAttempt(intent, now, { id: `pa_E${n}${Date.now()}`, status: 'succeeded', paymentMethod: 'alipay_plus', channelOrderId: `ord_${n}`, succeededAt: now });
+    const attempt = fakeAttempt(intent, now, {
+      id: `pa_E${n}${Date.now()}`,
+      status: 'succeeded',
+      paymentMethod: 'alipay_plus',
+      channelOrderId: `ord_${n}`,
+      succeededAt: now,
+    });
     await storage.attempts.insert(attempt);
     onWallet(attempt);
     return { intent, attempt };

@@ -58,7 +58,13 @@ test('when the event cannot be written the status change rolls back too', async 
   const s = setup();
   const { intent } = await s.create.execute({ scope: s.scope, amount: 100, currency: 'THB', merchantOrderId: 'c2' });
   const failingEvents = { ...s.storage.events, append: async () => Promise.reject(new Error('disk full')), list: s.storage.events.list.bind(s.storage.events) };
-  const cancel = new CancelPaymentIntent({ uow: s.storage.uow, ...s.statusChange, events: failingEvents, attempts: s.storage.attempts, channels: s.noChannels });
+  const cancel = new CancelPaymentIntent({
+    uow: s.storage.uow,
+    ...s.statusChange,
+    events: failingEvents,
+    attempts: s.storage.attempts,
+    channels: s.noChannels,
+  });
   await t.throwsAsync(cancel.execute({ scope: s.scope, id: intent.id }), { message: 'disk full' });
   t.like(await s.storage.intents.findById(s.scope, intent.id), { status: 'created' });
 });

@@ -99,12 +99,13 @@ test('an amount that converts past 2^53 − 1 is refused naming amount', async (
   t.like(error, { code: 'invalid_parameter', param: 'amount' });
 });
 
-test('the rate source\'s refusal passes through', async (t) => {
+test("the rate source's refusal passes through", async (t) => {
   const { quote } = quoteFx();
   const error = await t.throwsAsync(quote.execute({ from: 'EUR', to: 'GBP' }), { instanceOf: CoreError });
   t.like(error, { code: 'unsupported_currency_pair', param: 'to' });
 });
 
 test('a spread outside 0..9999 bps is a start-up bug', (t) => {
-  for (const spreadBps of [-1, 10_000, 2.5]) t.throws(() => new QuoteFx({ rates: new TableRates({}), settings: { spreadBps, fees: FEES } }), { instanceOf: CoreError });
+  for (const spreadBps of [-1, 10_000, 2.5])
+    t.throws(() => new QuoteFx({ rates: new TableRates({}), settings: { spreadBps, fees: FEES } }), { instanceOf: CoreError });
 });

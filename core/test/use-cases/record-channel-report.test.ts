@@ -24,7 +24,19 @@ async function setup() {
   const alerts = new RecordedAlerts();
   const record = h.recordChannelReport(alerts);
   const now = clock.now();
-  const intent: PaymentIntent = { id: 'pi_Late1', merchantId: merchant.id, mode: 'test', amount: 10000, currency: 'THB', merchantOrderId: 'late-1', status: 'requires_payment', metadata: {}, created: now, updated: now, version: 0 };
+  const intent: PaymentIntent = {
+    id: 'pi_Late1',
+    merchantId: merchant.id,
+    mode: 'test',
+    amount: 10000,
+    currency: 'THB',
+    merchantOrderId: 'late-1',
+    status: 'requires_payment',
+    metadata: {},
+    created: now,
+    updated: now,
+    version: 0,
+  };
   await storage.intents.insert(intent);
   let n = 0;
   const newAttempt = async (): Promise<PaymentAttempt> => {
@@ -34,7 +46,17 @@ async function setup() {
     return attempt;
   };
   const report = (attempt: PaymentAttempt, status: ChannelOrderStatus['status']) =>
-    record.execute({ attempt, report: { channelOrderId: attempt.channelOrderId as string, reference: attempt.id, status, amount: attempt.amount, currency: attempt.currency, ...(status === 'failed' ? { failureCode: 'expired' as const } : {}) } });
+    record.execute({
+      attempt,
+      report: {
+        channelOrderId: attempt.channelOrderId as string,
+        reference: attempt.id,
+        status,
+        amount: attempt.amount,
+        currency: attempt.currency,
+        ...(status === 'failed' ? { failureCode: 'expired' as const } : {}),
+      },
+    });
   const platformBalance = async (name: 'channel_clearing' | 'payer_refunds_due'): Promise<number> =>
     Number(await storage.uow.run(() => storage.ledger.balanceForUpdate(platformAccount('test', name, 'THB'))));
   return { ...h, scope, intent, alerts, newAttempt, report, platformBalance, list: new ListDuplicatePayments({ attempts: storage.attempts }) };
@@ -67,9 +89,21 @@ test('a late success of an earlier attempt after another paid the intent: succee
   t.like(await new VerifyLedger({ ledger: s.storage.ledger }).execute({ limit: 10 }), { ok: true });
 
   t.deepEqual(s.alerts.duplicates, [
-    { attemptId: first.id, paymentIntentId: s.intent.id, merchantId: s.scope.merchantId, mode: 'test', amount: 10000, currency: 'THB', channel: 'fake', paidBy: second.id },
+    {
+      attemptId: first.id,
+      paymentIntentId: s.intent.id,
+      merchantId: s.scope.merchantId,
+      mode: 'test',
+      amount: 10000,
+      currency: 'THB',
+      channel: 'fake',
+      paidBy: second.id,
+    },
   ]);
-  t.deepEqual((await s.list.execute({ limit: 10 })).map((attempt) => attempt.id), [first.id]);
+  t.deepEqual(
+    (await s.list.execute({ limit: 10 })).map((attempt) => attempt.id),
+    [first.id],
+  );
 
   // The channel telling it again changes nothing, posts nothing and alerts nobody.
   await s.report((await s.storage.attempts.findById(s.scope, first.id)) as PaymentAttempt, 'paid');

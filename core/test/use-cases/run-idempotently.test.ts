@@ -74,7 +74,10 @@ test('20 simultaneous repeats of a finished request all replay it; none is refus
   const s = setup();
   await s.run.execute(s.request('fp'));
   const repeats = await Promise.all(Array.from({ length: 20 }, () => s.run.execute(s.request('fp'))));
-  t.deepEqual(repeats, Array.from({ length: 20 }, () => ({ response: { status: 201, body: '{"n":1}' }, replayed: true })));
+  t.deepEqual(
+    repeats,
+    Array.from({ length: 20 }, () => ({ response: { status: 201, body: '{"n":1}' }, replayed: true })),
+  );
   t.is(s.performedCount(), 1);
 });
 
@@ -117,7 +120,14 @@ test('the work and the remembered answer commit together: failed work leaves no 
   const scope = { merchantId: 'mch_1', mode: 'test' as const };
   const writeThenFail = s.request('fp', {
     perform: async () => {
-      await s.storage.events.append({ id: 'evt_A', type: 't', merchantId: 'mch_1', mode: 'test', created: s.clock.now(), data: { id: 'x', object: 'x', status: 'x', merchant: 'mch_1', mode: 'test' } });
+      await s.storage.events.append({
+        id: 'evt_A',
+        type: 't',
+        merchantId: 'mch_1',
+        mode: 'test',
+        created: s.clock.now(),
+        data: { id: 'x', object: 'x', status: 'x', merchant: 'mch_1', mode: 'test' },
+      });
       throw new Error('crash after a write');
     },
   });
@@ -176,7 +186,14 @@ test('a stored refusal is sealed too', async (t) => {
 test('an answer stored before answers were sealed is still replayed as stored', async (t) => {
   const s = setup();
   const scope = { merchantId: 'mch_1', mode: 'test' as const, key: 'key-1' };
-  const claimed = await s.storage.idempotency.claim({ scope, fingerprint: 'fp', token: 'old-release', now: s.clock.now(), leaseMs: IDEMPOTENCY.leaseMs, retentionMs: IDEMPOTENCY.retentionMs });
+  const claimed = await s.storage.idempotency.claim({
+    scope,
+    fingerprint: 'fp',
+    token: 'old-release',
+    now: s.clock.now(),
+    leaseMs: IDEMPOTENCY.leaseMs,
+    retentionMs: IDEMPOTENCY.retentionMs,
+  });
   if (claimed.outcome !== 'claimed') throw new Error('expected a fresh key');
   await s.storage.idempotency.complete(claimed.claim, { status: 201, body: '{"n":"old"}' }, s.clock.now());
   t.deepEqual(await s.run.execute(s.request('fp')), { response: { status: 201, body: '{"n":"old"}' }, replayed: true });

@@ -107,12 +107,11 @@ async function setup(schedule: SettlementSchedule = 'manual') {
   // Small amounts here: read as numbers so assertions stay plain (exactness has its own tests).
   const balance = async (mode: Mode, bucket: 'available' | 'pending' | 'dispute_hold' = 'available'): Promise<number> =>
     Number(await h.storage.uow.run(() => h.storage.ledger.balanceForUpdate(merchantAccount(scope(mode), bucket, 'THB'))));
-  const inTransit = async (mode: Mode): Promise<number> => Number(await h.storage.uow.run(() => h.storage.ledger.balanceForUpdate(platformAccount(mode, 'payouts_in_transit', 'THB'))));
+  const inTransit = async (mode: Mode): Promise<number> =>
+    Number(await h.storage.uow.run(() => h.storage.ledger.balanceForUpdate(platformAccount(mode, 'payouts_in_transit', 'THB'))));
 
   const settlementEvents = async (mode: Mode = 'test') =>
-    (await h.storage.events.list(scope(mode), { limit: 100 })).data
-      .filter((event) => event.type.startsWith('settlement.'))
-      .reverse();
+    (await h.storage.events.list(scope(mode), { limit: 100 })).data.filter((event) => event.type.startsWith('settlement.')).reverse();
 
   const destination = async (mode: Mode, overrides: Partial<PayoutDestination> = {}): Promise<PayoutDestination> => {
     n += 1;
@@ -156,7 +155,24 @@ async function setup(schedule: SettlementSchedule = 'manual') {
     return { verified: count('verified'), rejected: count('rejected'), asked: outcomes.length };
   };
 
-  return { h, deps, writers, gateway, create, pay, payPass, scheduledPass, verifyPass, merchant, scope, releasedPayment, balance, inTransit, settlementEvents, destination };
+  return {
+    h,
+    deps,
+    writers,
+    gateway,
+    create,
+    pay,
+    payPass,
+    scheduledPass,
+    verifyPass,
+    merchant,
+    scope,
+    releasedPayment,
+    balance,
+    inTransit,
+    settlementEvents,
+    destination,
+  };
 }
 
 async function refusal(t: { throwsAsync: (fn: () => Promise<unknown>) => Promise<unknown> }, promise: () => Promise<unknown>): Promise<CoreError> {
@@ -203,8 +219,19 @@ test('a test-mode settlement covers every released payment once and ends paid, e
   t.like(s.gateway.sent[0], { mode: 'test', reference: settlement.id, amount: { amount: 7500, currency: 'THB' } });
 
   const events = await s.settlementEvents();
-  t.deepEqual(events.map((event) => event.type), ['settlement.pending', 'settlement.processing', 'settlement.paid']);
-  for (const event of events) t.deepEqual(event.data, { id: settlement.id, object: 'settlement', status: event.type.slice(11), merchant: s.merchant.id, mode: 'test', amount: { amount: 7500, currency: 'THB' } });
+  t.deepEqual(
+    events.map((event) => event.type),
+    ['settlement.pending', 'settlement.processing', 'settlement.paid'],
+  );
+  for (const event of events)
+    t.deepEqual(event.data, {
+      id: settlement.id,
+      object: 'settlement',
+      status: event.type.slice(11),
+      merchant: s.merchant.id,
+      mode: 'test',
+      amount: { amount: 7500, currency: 'THB' },
+    });
 
   t.is(await s.balance('test'), 0);
   t.is(await s.inTransit('test'), 0);
@@ -299,7 +326,10 @@ test('a failed payout returns the funds to available and frees the payments for 
   t.is(await s.balance('test'), 5000);
   t.is(await s.inTransit('test'), 0);
   t.is((await s.h.storage.intents.findById(s.scope(), payment.id))?.settlementId, undefined);
-  t.deepEqual((await s.settlementEvents()).map((event) => event.type), ['settlement.pending', 'settlement.processing', 'settlement.failed']);
+  t.deepEqual(
+    (await s.settlementEvents()).map((event) => event.type),
+    ['settlement.pending', 'settlement.processing', 'settlement.failed'],
+  );
 
   s.gateway.next = { status: 'paid' };
   const retried = await s.create.execute({ scope: s.scope() });
@@ -327,7 +357,10 @@ test('a payout still processing is asked about by reference on a later pass, and
   t.is((await s.h.storage.settlements.findById(s.scope(), settlement.id))?.status, 'paid');
   t.is(await s.inTransit('test'), 0);
   t.is((await s.payPass()).advanced, 0);
-  t.deepEqual((await s.settlementEvents()).map((event) => event.type), ['settlement.pending', 'settlement.processing', 'settlement.paid']);
+  t.deepEqual(
+    (await s.settlementEvents()).map((event) => event.type),
+    ['settlement.pending', 'settlement.processing', 'settlement.paid'],
+  );
 });
 
 test('live mode waits with no destination, an unverified one, or within the hold; then pays once', async (t) => {
@@ -353,7 +386,11 @@ test('live mode waits with no destination, an unverified one, or within the hold
   t.like(stored, { status: 'verified', isDefault: true });
   t.deepEqual(await waits(), ['destination_on_hold']);
   t.is(s.gateway.sent.length, 0);
-  t.deepEqual((await s.settlementEvents('live')).map((event) => event.type), ['settlement.pending'], 'nothing happens while it waits');
+  t.deepEqual(
+    (await s.settlementEvents('live')).map((event) => event.type),
+    ['settlement.pending'],
+    'nothing happens while it waits',
+  );
 
   s.h.clock.advance(PAYOUT_HOLD_MS);
   const pass = await s.payPass();
@@ -371,7 +408,10 @@ test('live mode without a payout provider waits, with its reason', async (t) => 
   await s.releasedPayment('live', 9000, new Date('2026-08-31T12:00:00Z'));
   s.h.clock.set(new Date('2026-09-01T00:05:00Z'));
   await s.scheduledPass();
-  t.deepEqual((await s.payPass()).waiting.map((w) => w.reason), ['no_payout_gateway']);
+  t.deepEqual(
+    (await s.payPass()).waiting.map((w) => w.reason),
+    ['no_payout_gateway'],
+  );
   // Without a provider no bank account can be verified: none is asked about, none changes.
   const bank = await s.destination('live');
   t.like(await s.verifyPass(), { asked: 0 });
@@ -440,7 +480,10 @@ test('a scheduled batch covers payments released before its period end, once per
   t.is((await s.payPass()).advanced, 1);
   t.is((await s.h.storage.settlements.findById(s.scope(), batch?.id ?? ''))?.status, 'paid');
   const listed = await new ListSettlements({ settlements: s.h.storage.settlements }).execute({ scope: s.scope(), page: { limit: 10 } });
-  t.deepEqual(listed.data.map((st) => st.id), [batch?.id]);
+  t.deepEqual(
+    listed.data.map((st) => st.id),
+    [batch?.id],
+  );
 });
 
 test('a scheduled batch the available balance does not cover is skipped and made on a later pass', async (t) => {

@@ -42,13 +42,18 @@ function watchedWrites(
   },
 ): WebhookDeliveryRepository {
   return Object.assign(Object.create(repository) as WebhookDeliveryRepository, {
-    recordAttempts: (records: readonly DeliveryAttemptRecord[]) => (writes.shared ?? ((_r, write) => write()))(records, () => repository.recordAttempts(records)),
+    recordAttempts: (records: readonly DeliveryAttemptRecord[]) =>
+      (writes.shared ?? ((_r, write) => write()))(records, () => repository.recordAttempts(records)),
     recordAttempt: (next: DeliveryAttemptRecord['next'], heldUntil: Date, attempt: DeliveryAttemptRecord['attempt']) =>
       (writes.single ?? ((_r, write) => write()))({ next, heldUntil, attempt }, () => repository.recordAttempt(next, heldUntil, attempt)),
   });
 }
 
-function setup(sender: WebhookSender, activationSeconds = 3600, deliveriesOf: (repository: WebhookDeliveryRepository) => WebhookDeliveryRepository = (repository) => repository) {
+function setup(
+  sender: WebhookSender,
+  activationSeconds = 3600,
+  deliveriesOf: (repository: WebhookDeliveryRepository) => WebhookDeliveryRepository = (repository) => repository,
+) {
   const h = harness();
   const secretBox = new AesGcmSecretBox(randomBytes(32));
   const crypto = new CryptoWebhookCrypto();
@@ -66,7 +71,12 @@ function setup(sender: WebhookSender, activationSeconds = 3600, deliveriesOf: (r
     clock: h.clock,
     random: h.random,
   });
-  const publishDeps = { events: h.storage.events, webhookEndpoints: h.storage.webhookEndpoints, webhookDeliveries: h.storage.webhookDeliveries, random: h.random };
+  const publishDeps = {
+    events: h.storage.events,
+    webhookEndpoints: h.storage.webhookEndpoints,
+    webhookDeliveries: h.storage.webhookDeliveries,
+    random: h.random,
+  };
   const addEndpoint = async (merchantId: string, overrides: Partial<WebhookEndpoint> = {}): Promise<WebhookEndpoint & { secret: string }> => {
     const secret = randomBytes(32).toString('hex');
     const endpoint: WebhookEndpoint = {
@@ -118,7 +128,10 @@ test('fan-out: one delivery per enabled, subscribed endpoint of the mode; disabl
   await s.addEndpoint(other.id);
 
   const canceled = await s.publish(s.event(merchant.id, 'payment_intent.canceled'));
-  t.deepEqual(canceled.map((d) => d.endpointId), [all.id]);
+  t.deepEqual(
+    canceled.map((d) => d.endpointId),
+    [all.id],
+  );
   const succeeded = await s.publish(s.event(merchant.id, 'payment_intent.succeeded'));
   t.deepEqual(succeeded.map((d) => d.endpointId).sort(), [all.id, succeededOnly.id].sort());
   const page = await s.storage.webhookDeliveries.list({ merchantId: merchant.id, mode: 'test' }, { limit: 10 });
@@ -281,7 +294,10 @@ test('signatures verify independently: v1 HMAC, v2 Ed25519 and the Standard Webh
   t.is(parts.v1, createHmac('sha256', key).update(`${parts.t}.${body}`).digest('hex'));
   const [published] = await s.platformKeys.published();
   t.is(published!.id, parts.v2_kid);
-  const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(published!.publicKey, 'base64').toString('base64url') }, format: 'jwk' });
+  const publicKey = createPublicKey({
+    key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(published!.publicKey, 'base64').toString('base64url') },
+    format: 'jwk',
+  });
   t.true(verify(null, Buffer.from(`${parts.t}.${body}`), publicKey, Buffer.from(v2, 'base64')));
 
   t.is(headers['webhook-id'], e.id);
@@ -298,7 +314,10 @@ test('key rotation: the new key is published at once and signs only after the ac
   const s = setup(sender, 3600);
   const first = await s.platformKeys.signingKey();
   const rotated = await s.platformKeys.rotate();
-  t.deepEqual((await s.platformKeys.published()).map((k) => k.id), [first.id, rotated.id]);
+  t.deepEqual(
+    (await s.platformKeys.published()).map((k) => k.id),
+    [first.id, rotated.id],
+  );
   t.is((await s.platformKeys.signingKey()).id, first.id);
   s.clock.advance(3_599_000);
   t.is((await s.platformKeys.signingKey()).id, first.id);
@@ -372,13 +391,17 @@ test("a pass's attempts are stored a few transactions at a time, not one each", 
   await s.addEndpoint(merchant.id);
   for (let i = 0; i < 30; i += 1) await s.publish(s.event(merchant.id));
   t.like(await s.relayPass(50), { claimed: 30, delivered: 30 });
-  t.is(writes.reduce((sum, n) => sum + n, 0), 30, 'each attempt stored once');
+  t.is(
+    writes.reduce((sum, n) => sum + n, 0),
+    30,
+    'each attempt stored once',
+  );
   t.true(writes.length <= 3, `${writes.length} writes for 30 attempts`);
   const stored = await s.storage.webhookDeliveries.list({ merchantId: merchant.id, mode: 'test' }, { limit: 50 });
   t.true(stored.data.every((delivery) => delivery.status === 'delivered' && delivery.lockedUntil === undefined));
 });
 
-test("a record that cannot be stored fails its own delivery only: the others of its shared write are stored one by one", async (t) => {
+test('a record that cannot be stored fails its own delivery only: the others of its shared write are stored one by one', async (t) => {
   let bad = '';
   const shared: string[][] = [];
   const s = setup(new ScriptedSender([200]), 3600, (repository) =>

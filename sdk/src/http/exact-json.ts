@@ -15,7 +15,9 @@ export function parseExactJson(text: string, nonce: () => string): unknown {
   if (!LONG_DIGITS.test(text)) return JSON.parse(text) as unknown;
   const marker = `exact-integer-${nonce()}:`;
   const quoted = text.replace(TOKEN, (token) => (INTEGER.test(token) && !Number.isSafeInteger(Number(token)) ? `"${marker}${token}"` : token));
-  return JSON.parse(quoted, (_key, value: unknown) => (typeof value === 'string' && value.startsWith(marker) ? BigInt(value.slice(marker.length)) : value)) as unknown;
+  return JSON.parse(quoted, (_key, value: unknown) =>
+    typeof value === 'string' && value.startsWith(marker) ? BigInt(value.slice(marker.length)) : value,
+  ) as unknown;
 }
 
 /**

@@ -74,7 +74,13 @@ export class RequestSender {
         const { response, text } = outcome;
         const requestId = response.headers.get('request-id') ?? response.headers.get('x-request-id') ?? undefined;
         if (response.status < 300) {
-          this.onResponse?.({ status: response.status, requestId, idempotencyKey, replayed: response.headers.get('idempotent-replayed') === 'true', attempts: attempt });
+          this.onResponse?.({
+            status: response.status,
+            requestId,
+            idempotencyKey,
+            replayed: response.headers.get('idempotent-replayed') === 'true',
+            attempts: attempt,
+          });
           // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the caller names the documented answer; types-agree holds the SDK's types to the API document
           return parseJson(text, response.status, requestId, () => this.config.crypto.randomUUID()) as T;
         }

@@ -46,7 +46,12 @@ export class Events extends Resource {
     let pages = 0;
     let startingAfter: string | undefined;
     for (;;) {
-      const page: List<Event> = await this.request({ method: 'GET', path: 'v1/events', query: { limit: 100, starting_after: startingAfter }, ...(options ? { options } : {}) });
+      const page: List<Event> = await this.request({
+        method: 'GET',
+        path: 'v1/events',
+        query: { limit: 100, starting_after: startingAfter },
+        ...(options ? { options } : {}),
+      });
       const found = page.data.find((event) => event.id === id);
       pages += 1;
       if (found) return found;

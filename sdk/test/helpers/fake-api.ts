@@ -70,5 +70,15 @@ export const KEY = 'sk_test_0123456789abcdefghijklmnop';
 
 /** A payment intent as the API shows it. */
 export function intent(id: string, status = 'created'): Record<string, unknown> {
-  return { id, object: 'payment_intent', mode: 'test', amount: 100, currency: 'THB', merchant_order_id: `o-${id}`, status, created: '2026-09-01T00:00:00Z', metadata: {} };
+  return {
+    id,
+    object: 'payment_intent',
+    mode: 'test',
+    amount: 100,
+    currency: 'THB',
+    merchant_order_id: `o-${id}`,
+    status,
+    created: '2026-09-01T00:00:00Z',
+    metadata: {},
+  };
 }

@@ -61,14 +61,11 @@ function post(url: URL, address: string, secureContext: SecureContext, headers: 
     headers: { ...headers, host: url.host, 'content-length': String(Buffer.byteLength(body)) },
   };
   return new Promise((resolve) => {
-    const request = https.request(
-      options,
-      (response) => {
-        response.resume();
-        response.on('end', () => resolve(response.statusCode ?? 0));
-        response.on('error', () => resolve(0));
-      },
-    );
+    const request = https.request(options, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode ?? 0));
+      response.on('error', () => resolve(0));
+    });
     request.on('timeout', () => request.destroy(new Error('timeout')));
     request.on('error', () => resolve(0));
     request.end(body);

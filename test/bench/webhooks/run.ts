@@ -63,7 +63,8 @@ function parseOptions(argv: readonly string[]): RunFlags | undefined {
     }
     if (name === 'workers' && raw !== undefined) {
       workerCounts = raw.split(',').map(Number);
-      if (workerCounts.length === 0 || workerCounts.some((count) => !Number.isInteger(count) || count < 1)) throw new Error(`Bad option ${flag} ${raw}\n\n${USAGE}`);
+      if (workerCounts.length === 0 || workerCounts.some((count) => !Number.isInteger(count) || count < 1))
+        throw new Error(`Bad option ${flag} ${raw}\n\n${USAGE}`);
       continue;
     }
     const value = Number(raw);
@@ -148,7 +149,8 @@ async function enqueue(setup: Setup, count: number): Promise<void> {
 function checkArrivals(receiver: WebhookReceiver, count: number, what: string): { first: number; last: number } {
   const requests = receiver.requests;
   const ids = new Set(requests.map((request) => String(request.headers['webhook-id'])));
-  if (requests.length !== count || ids.size !== count) throw new Error(`${what}: ${requests.length} requests, ${ids.size} distinct events, expected ${count} of each`);
+  if (requests.length !== count || ids.size !== count)
+    throw new Error(`${what}: ${requests.length} requests, ${ids.size} distinct events, expected ${count} of each`);
   if (requests.some((request) => request.answeredStatus !== 200)) throw new Error(`${what}: a request was not answered 200`);
   const times = requests.map((request) => request.receivedAt.getTime());
   return { first: Math.min(...times), last: Math.max(...times) };
@@ -185,7 +187,12 @@ async function relayRun(setup: Setup, options: WebhookOptions, workers: number, 
   const { first, last } = checkArrivals(setup.receiver, count, what);
   const left = await setup.db.knex('webhook_deliveries').whereIn('status', ['pending', 'failed']).count({ n: '*' });
   if (Number(left[0]?.n) !== 0) throw new Error(`${what}: ${String(left[0]?.n)} deliveries pending or failed after the run`);
-  return { perSecond: count / ((last - first) / 1000), toLastS: (last - spawnedAt) / 1000, toFirstS: (first - spawnedAt) / 1000, enqueueS: (spawnedAt - enqueueStart) / 1000 };
+  return {
+    perSecond: count / ((last - first) / 1000),
+    toLastS: (last - spawnedAt) / 1000,
+    toFirstS: (first - spawnedAt) / 1000,
+    enqueueS: (spawnedAt - enqueueStart) / 1000,
+  };
 }
 
 async function baselineRun(setup: Setup, options: WebhookOptions): Promise<WebhookRun & { bodyBytes: number }> {
@@ -205,7 +212,12 @@ async function baselineRun(setup: Setup, options: WebhookOptions): Promise<Webho
   if (child.ready.failures > 0) throw new Error(`baseline: ${child.ready.failures} POSTs failed`);
   await setup.receiver.waitFor(options.deliveries, 5_000);
   const { first, last } = checkArrivals(setup.receiver, options.deliveries, 'baseline');
-  return { perSecond: options.deliveries / ((last - first) / 1000), toLastS: (last - forkedAt) / 1000, toFirstS: (first - forkedAt) / 1000, bodyBytes: child.ready.bodyBytes };
+  return {
+    perSecond: options.deliveries / ((last - first) / 1000),
+    toLastS: (last - forkedAt) / 1000,
+    toFirstS: (first - forkedAt) / 1000,
+    bodyBytes: child.ready.bodyBytes,
+  };
 }
 
 /** A merchant (admin CLI) and one enabled endpoint pointing at the receiver, written straight into the database as the e2e test does. */
@@ -220,7 +232,16 @@ async function prepare(db: TestDatabase, receiver: WebhookReceiver, dataDir: str
     LOG_LEVEL: 'info',
     ...receiver.env,
   };
-  const admin = await runAdmin(env, ['merchant', 'create', '--name', 'Webhook bench', '--email', `webhook-bench-${Date.now()}@example.com`, '--password', 'a long enough password']);
+  const admin = await runAdmin(env, [
+    'merchant',
+    'create',
+    '--name',
+    'Webhook bench',
+    '--email',
+    `webhook-bench-${Date.now()}@example.com`,
+    '--password',
+    'a long enough password',
+  ]);
   if (admin.code !== 0) throw new Error(`admin merchant create failed:\n${admin.stderr}`);
   const merchantId = textAt(JSON.parse(admin.stdout), 'merchant', 'id');
   const now = new Date();
@@ -269,7 +290,8 @@ async function main(): Promise<number> {
   const date = new Date();
   const machine = machineInfo();
   const loadBefore = loadAverage();
-  if (loadBefore > machine.logicalCores / 2) log(`bench:webhooks: warning: load average ${loadBefore} on ${machine.logicalCores} cores; other work will skew the figures`);
+  if (loadBefore > machine.logicalCores / 2)
+    log(`bench:webhooks: warning: load average ${loadBefore} on ${machine.logicalCores} cores; other work will skew the figures`);
   log(`bench:webhooks: ${options.deliveries} deliveries per run, ${options.repetitions} rounds of baseline, ${options.workerCounts.join(' and ')} worker(s)`);
 
   const receiver = await startWebhookReceiver({ hostname: 'bench-hooks.test.example' });
@@ -285,7 +307,11 @@ async function main(): Promise<number> {
     log(`warm-up (discarded): relay, 1 worker: ${Math.round(warmup.perSecond)} deliveries/s`);
     const variants: WebhookVariant[] = [
       { name: 'baseline (1 process, plain signed POSTs)', runs: [] },
-      ...options.workerCounts.map((count) => ({ name: `relay, ${count} worker process${count === 1 ? '' : 'es'}`, runs: [], ...(WEBHOOK_GOALS[count] === undefined ? {} : { goal: WEBHOOK_GOALS[count] }) })),
+      ...options.workerCounts.map((count) => ({
+        name: `relay, ${count} worker process${count === 1 ? '' : 'es'}`,
+        runs: [],
+        ...(WEBHOOK_GOALS[count] === undefined ? {} : { goal: WEBHOOK_GOALS[count] }),
+      })),
     ];
     const enqueueTimes: number[] = [];
     let bodyBytes = 0;
@@ -298,7 +324,9 @@ async function main(): Promise<number> {
         const run = await relayRun(setup, options, count, options.deliveries);
         enqueueTimes.push(run.enqueueS);
         variants[index + 1]?.runs.push(run);
-        log(`round ${round}: relay, ${count} worker(s) ${Math.round(run.perSecond)} deliveries/s, last after ${run.toLastS.toFixed(2)} s (enqueue took ${run.enqueueS.toFixed(2)} s)`);
+        log(
+          `round ${round}: relay, ${count} worker(s) ${Math.round(run.perSecond)} deliveries/s, last after ${run.toLastS.toFixed(2)} s (enqueue took ${run.enqueueS.toFixed(2)} s)`,
+        );
       }
     }
 

@@ -1,5 +1,16 @@
 import type { Dispute, DisputeEvidence, DisputeStatus, Mode } from '@payments/core';
-import { fromJson, toDate, toMillis, toNullable, toNullableMillis, toNumber, toOptional, toOptionalDate, withoutUndefined, type BigIntValue } from './column-values';
+import {
+  fromJson,
+  toDate,
+  toMillis,
+  toNullable,
+  toNullableMillis,
+  toNumber,
+  toOptional,
+  toOptionalDate,
+  withoutUndefined,
+  type BigIntValue,
+} from './column-values';
 
 export interface DisputeRow {
   seq?: BigIntValue;

@@ -1,5 +1,16 @@
 import type { AttemptFailureCode, Mode, NextAction, PaymentAttempt, PaymentAttemptStatus } from '@payments/core';
-import { fromJson, toDate, toMillis, toNullable, toNullableMillis, toNumber, toOptional, toOptionalDate, withoutUndefined, type BigIntValue } from './column-values';
+import {
+  fromJson,
+  toDate,
+  toMillis,
+  toNullable,
+  toNullableMillis,
+  toNumber,
+  toOptional,
+  toOptionalDate,
+  withoutUndefined,
+  type BigIntValue,
+} from './column-values';
 
 export interface PaymentAttemptRow {
   seq?: BigIntValue;

@@ -15,7 +15,13 @@ interface ScopedRow {
  * only: a cursor naming another merchant's or mode's object is as unknown as a made-up one. A
  * scope without a mode (a list of both modes) looks in both.
  */
-export async function cursorSeq(db: Knex, table: string, scope: { readonly merchantId: string; readonly mode?: Mode }, id: string, what: string): Promise<number> {
+export async function cursorSeq(
+  db: Knex,
+  table: string,
+  scope: { readonly merchantId: string; readonly mode?: Mode },
+  id: string,
+  what: string,
+): Promise<number> {
   const row = await db<ScopedRow>(table)
     .select('seq')
     .where({ id, merchant_id: scope.merchantId, ...(scope.mode === undefined ? {} : { mode: scope.mode }) })

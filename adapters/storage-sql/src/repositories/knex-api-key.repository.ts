@@ -94,7 +94,10 @@ export class KnexApiKeyRepository implements ApiKeyRepository {
 
   async revoke(merchantId: string, id: string, at: Date): Promise<ApiKey | undefined> {
     // Conditional on NULL so the first revocation time stays.
-    await this.table().where({ merchant_id: merchantId, id }).whereNull('revoked_at').update({ revoked_at: toMillis(at) });
+    await this.table()
+      .where({ merchant_id: merchantId, id })
+      .whereNull('revoked_at')
+      .update({ revoked_at: toMillis(at) });
     return this.findById(merchantId, id);
   }
 }

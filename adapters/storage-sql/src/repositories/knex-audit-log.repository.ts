@@ -18,16 +18,18 @@ export class KnexAuditLog implements AuditLog {
   constructor(private readonly context: KnexContext) {}
 
   async record(entry: AuditEntry): Promise<void> {
-    await this.context.db()<AuditRow>('audit_log').insert({
-      id: entry.id,
-      merchant_id: entry.merchantId,
-      user_id: entry.userId,
-      action: entry.action,
-      object_type: entry.objectType,
-      object_id: toNullable(entry.objectId),
-      details: entry.details === undefined ? null : JSON.stringify(entry.details),
-      created_at: toMillis(entry.created),
-    });
+    await this.context
+      .db()<AuditRow>('audit_log')
+      .insert({
+        id: entry.id,
+        merchant_id: entry.merchantId,
+        user_id: entry.userId,
+        action: entry.action,
+        object_type: entry.objectType,
+        object_id: toNullable(entry.objectId),
+        details: entry.details === undefined ? null : JSON.stringify(entry.details),
+        created_at: toMillis(entry.created),
+      });
   }
 
   async listForMerchant(merchantId: string, limit: number): Promise<AuditEntry[]> {

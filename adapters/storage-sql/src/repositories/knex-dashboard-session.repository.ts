@@ -46,11 +46,17 @@ export class KnexDashboardSessionRepository implements DashboardSessionRepositor
   }
 
   async end(merchantId: string, id: string, at: Date): Promise<void> {
-    await this.table().where({ id, merchant_id: merchantId }).whereNull('ended_at').update({ ended_at: toMillis(at) });
+    await this.table()
+      .where({ id, merchant_id: merchantId })
+      .whereNull('ended_at')
+      .update({ ended_at: toMillis(at) });
   }
 
   async endAllForUser(merchantId: string, userId: string, at: Date): Promise<number> {
-    return this.table().where({ merchant_id: merchantId, user_id: userId }).whereNull('ended_at').update({ ended_at: toMillis(at) });
+    return this.table()
+      .where({ merchant_id: merchantId, user_id: userId })
+      .whereNull('ended_at')
+      .update({ ended_at: toMillis(at) });
   }
 
   async deleteExpiredBefore(cutoff: Date): Promise<number> {

@@ -1,5 +1,14 @@
 import type { Mode } from '@payments/core';
-import { CoreError, RULED_DISPUTE_STATUSES, type AccountScope, type Dispute, type DisputeFilter, type DisputeRepository, type Page, type PageRequest } from '@payments/core';
+import {
+  CoreError,
+  RULED_DISPUTE_STATUSES,
+  type AccountScope,
+  type Dispute,
+  type DisputeFilter,
+  type DisputeRepository,
+  type Page,
+  type PageRequest,
+} from '@payments/core';
 import { dialectOf } from '../dialect';
 import { DISPUTE_MODE_INDEXES } from '../migrations/015-dispute-modes-and-duplicate-payments.migration';
 import { isDuplicateKeyError } from '../sql-errors';

@@ -79,7 +79,8 @@ export class KnexIdempotencyStore implements IdempotencyStore {
     } catch (error) {
       // The connection died after our INSERT or take-over may have landed: the row would hold our
       // token, which nobody else knows, for the whole lease. Free it once the database is back.
-      if (isDatabaseUnavailableError(error)) this.releaseLater({ scope: request.scope, fingerprint: request.fingerprint, token: request.token }, Date.now() + RELEASE_RETRY_WINDOW_MS, 1);
+      if (isDatabaseUnavailableError(error))
+        this.releaseLater({ scope: request.scope, fingerprint: request.fingerprint, token: request.token }, Date.now() + RELEASE_RETRY_WINDOW_MS, 1);
       throw error;
     }
   }
@@ -112,11 +113,16 @@ export class KnexIdempotencyStore implements IdempotencyStore {
         if (isLockWaitTimeout(error)) return { outcome: 'in_flight' };
         if (!isDuplicateKeyError(error)) throw error;
       }
-      const row: ReadRow | undefined = await this.table().select([...READ_COLUMNS]).where(key).first();
+      const row: ReadRow | undefined = await this.table()
+        .select([...READ_COLUMNS])
+        .where(key)
+        .first();
       if (row === undefined) continue; // released or purged since our insert: try again
       if (toNumber(row.expires_at) <= now) {
         // Forgotten: delete only the row we looked at, so a concurrent fresh claim survives.
-        await this.table().where({ ...key, token: row.token }).delete();
+        await this.table()
+          .where({ ...key, token: row.token })
+          .delete();
         continue;
       }
       const known = knownOf(row, now);

@@ -63,7 +63,9 @@ export class KnexJobItemFailures implements JobItemFailures {
   }
 
   async retryNow(itemId: string, now: Date): Promise<number> {
-    return this.table().where({ item_id: itemId }).update({ next_try_at: toMillis(now) });
+    return this.table()
+      .where({ item_id: itemId })
+      .update({ next_try_at: toMillis(now) });
   }
 
   async countWaiting(now: Date): Promise<WaitingJobItems[]> {

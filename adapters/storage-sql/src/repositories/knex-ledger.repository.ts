@@ -1,4 +1,13 @@
-import { isEmptyTransaction, parseAccountCode, type AccountScope, type ForeignEntry, type Ledger, type LedgerBalance, type LedgerTransaction, type UnbalancedTransaction } from '@payments/core';
+import {
+  isEmptyTransaction,
+  parseAccountCode,
+  type AccountScope,
+  type ForeignEntry,
+  type Ledger,
+  type LedgerBalance,
+  type LedgerTransaction,
+  type UnbalancedTransaction,
+} from '@payments/core';
 import type { Knex } from 'knex';
 import { dialectOf } from '../dialect';
 import type { KnexContext } from '../knex-context';
@@ -61,14 +70,18 @@ export class KnexLedger implements Ledger {
 
   async balanceForUpdate(account: string): Promise<bigint> {
     const db = this.context.db();
-    const query = db('ledger_balances').select(exactText(db, 'balance', 'balance')).where({ account });
+    const query = db('ledger_balances')
+      .select(exactText(db, 'balance', 'balance'))
+      .where({ account });
     const row = await (dialectOf(db) === 'mysql' ? query.forUpdate() : query).first<{ balance: BigIntValue } | undefined>();
     return row ? toBigInt(row.balance) : 0n;
   }
 
   async balanceTable(): Promise<LedgerBalance[]> {
     const db = this.context.db();
-    const rows = await db('ledger_balances').select<AccountBalance[]>('account', 'currency', exactText(db, 'balance', 'balance')).orderBy('account');
+    const rows = await db('ledger_balances')
+      .select<AccountBalance[]>('account', 'currency', exactText(db, 'balance', 'balance'))
+      .orderBy('account');
     return rows.map(balanceFromRow);
   }
 
@@ -113,7 +126,12 @@ export class KnexLedger implements Ledger {
       await trx('ledger_balances').delete();
       for (const row of totals) {
         // Bound as text: a driver would turn a BigInt past 2^53 − 1 into a rounded double, or refuse it.
-        await trx('ledger_balances').insert({ account: row.account, ...accountColumns(row.account), currency: row.currency, balance: trx.raw('CAST(? AS SIGNED)', [row.balance.toString()]) });
+        await trx('ledger_balances').insert({
+          account: row.account,
+          ...accountColumns(row.account),
+          currency: row.currency,
+          balance: trx.raw('CAST(? AS SIGNED)', [row.balance.toString()]),
+        });
       }
       return totals.length;
     });
@@ -141,7 +159,14 @@ export class KnexLedger implements Ledger {
     await db('ledger_entries').insert(
       tx.entries.map((entry) => {
         const columns = accountColumns(entry.account);
-        return { transaction_seq: seq, account: entry.account, account_merchant_id: columns.merchant_id, account_mode: columns.mode, currency: entry.currency, amount: entry.amount };
+        return {
+          transaction_seq: seq,
+          account: entry.account,
+          account_merchant_id: columns.merchant_id,
+          account_mode: columns.mode,
+          currency: entry.currency,
+          amount: entry.amount,
+        };
       }),
     );
     await this.addToBalances(db, tx);

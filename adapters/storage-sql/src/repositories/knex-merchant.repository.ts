@@ -91,7 +91,9 @@ export class KnexMerchantRepository implements MerchantRepository {
 
   async setLiveEnabled(id: string, enabled: boolean): Promise<boolean> {
     // mysql2 sets CLIENT_FOUND_ROWS, so matched rows count even when the value does not change.
-    const matched = await this.table().where({ id }).update({ live_enabled: enabled ? 1 : 0 });
+    const matched = await this.table()
+      .where({ id })
+      .update({ live_enabled: enabled ? 1 : 0 });
     return matched > 0;
   }
 

@@ -49,7 +49,12 @@ export class KnexNoticeOutbox implements NoticeOutbox {
   }
 
   async markSent(id: string, at: Date): Promise<boolean> {
-    return (await this.table().where({ id }).whereNull('sent_at').update({ sent_at: toMillis(at) })) > 0;
+    return (
+      (await this.table()
+        .where({ id })
+        .whereNull('sent_at')
+        .update({ sent_at: toMillis(at) })) > 0
+    );
   }
 
   async listForMerchant(merchantId: string, limit: number): Promise<Notice[]> {

@@ -11,7 +11,17 @@ import {
 } from '@payments/core';
 import { dialectOf } from '../dialect';
 import type { KnexContext } from '../knex-context';
-import { toDate, toMillis, toNullable, toNullableMillis, toNumber, toOptional, toOptionalDate, withoutUndefined, type BigIntValue } from '../mapping/column-values';
+import {
+  toDate,
+  toMillis,
+  toNullable,
+  toNullableMillis,
+  toNumber,
+  toOptional,
+  toOptionalDate,
+  withoutUndefined,
+  type BigIntValue,
+} from '../mapping/column-values';
 import { toPaymentIntent, type PaymentIntentRow } from '../mapping/payment-intent.row';
 import { SETTLEMENT_PART_INDEXES } from '../migrations/016-settlement-parts.migration';
 import { isDuplicateKeyError } from '../sql-errors';
@@ -63,7 +73,7 @@ function toRow(settlement: Settlement): SettlementRow {
     period_end: toMillis(settlement.periodEnd),
     trigger: settlement.trigger,
     scheduled_period_end: settlement.trigger === 'scheduled' ? toMillis(settlement.periodEnd) : null,
-    scheduled_part: settlement.trigger === 'scheduled' ? settlement.part ?? 1 : null,
+    scheduled_part: settlement.trigger === 'scheduled' ? (settlement.part ?? 1) : null,
     request_key: toNullable(settlement.requestKey),
     destination_id: toNullable(settlement.destinationId),
     failure_reason: toNullable(settlement.failureReason),
@@ -156,7 +166,10 @@ export class KnexSettlementRepository implements SettlementRepository {
   }
 
   async findScheduled(scope: AccountScope, periodEnd: Date): Promise<Settlement | undefined> {
-    const row = await this.scoped(scope).where({ scheduled_period_end: toMillis(periodEnd) }).orderBy('scheduled_part', 'asc').first();
+    const row = await this.scoped(scope)
+      .where({ scheduled_period_end: toMillis(periodEnd) })
+      .orderBy('scheduled_part', 'asc')
+      .first();
     return row === undefined ? undefined : toEntity(row);
   }
 

@@ -15,7 +15,17 @@ import type {
 import type { Knex } from 'knex';
 import { dialectOf } from '../dialect';
 import type { KnexContext } from '../knex-context';
-import { toDate, toMillis, toNullable, toNullableMillis, toNumber, toOptional, toOptionalDate, withoutUndefined, type BigIntValue } from '../mapping/column-values';
+import {
+  toDate,
+  toMillis,
+  toNullable,
+  toNullableMillis,
+  toNumber,
+  toOptional,
+  toOptionalDate,
+  withoutUndefined,
+  type BigIntValue,
+} from '../mapping/column-values';
 import { cursorSeq } from './cursor';
 import { eventFromRow, type EventRow } from './knex-event-outbox.repository';
 
@@ -164,7 +174,9 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
       const rows = await (dialectOf(trx) === 'mysql' ? query.forUpdate().skipLocked() : query);
       if (rows.length === 0) return [];
       const ids = rows.map((row) => row.id);
-      await this.table(trx).whereIn('id', ids).update({ locked_until: toMillis(leaseUntil) });
+      await this.table(trx)
+        .whereIn('id', ids)
+        .update({ locked_until: toMillis(leaseUntil) });
       const events = await trx<EventRow>('events').whereIn('id', [...new Set(rows.map((row) => row.event_id))]);
       const byId = new Map(events.map((row) => [row.id, eventFromRow(row)]));
       return rows.map((row) => {
@@ -205,9 +217,19 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
   }
 
   private async recordChunk(trx: Knex, records: readonly DeliveryAttemptRecord[]): Promise<boolean[]> {
-    const query = this.table(trx).whereIn('id', records.map((r) => r.next.id)).select('id', 'locked_until');
+    const query = this.table(trx)
+      .whereIn(
+        'id',
+        records.map((r) => r.next.id),
+      )
+      .select('id', 'locked_until');
     // MySQL/MariaDB: the rows stay locked until the commit, so no other pass takes a lease over between this read and the update.
-    const leases = new Map((await (dialectOf(trx) === 'mysql' ? query.forUpdate() : query)).map((row) => [row.id, row.locked_until === null ? undefined : toNumber(row.locked_until)]));
+    const leases = new Map(
+      (await (dialectOf(trx) === 'mysql' ? query.forUpdate() : query)).map((row) => [
+        row.id,
+        row.locked_until === null ? undefined : toNumber(row.locked_until),
+      ]),
+    );
     const held = records.map((r) => leases.get(r.next.id) === toMillis(r.heldUntil));
     const kept = records.filter((_, i) => held[i]);
     if (kept.length === 0) return held;
@@ -217,7 +239,12 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
     const update = Object.fromEntries(
       columns.map((column) => [column, trx.raw(`case ?? ${whens} else ?? end`, ['id', ...states.flatMap(({ id, state }) => [id, state[column]]), column])]),
     );
-    await this.table(trx).whereIn('id', states.map(({ id }) => id)).update(update);
+    await this.table(trx)
+      .whereIn(
+        'id',
+        states.map(({ id }) => id),
+      )
+      .update(update);
     const attempts = kept.flatMap((r) => (r.attempt ? [attemptRow(r.attempt, r.next.endpointId)] : []));
     if (attempts.length > 0) await trx<AttemptRow>('webhook_delivery_attempts').insert(attempts);
     return held;
@@ -260,10 +287,7 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
     const db = this.context.db();
     const counts = await db<AttemptRow>('webhook_delivery_attempts')
       .where({ endpoint_id: endpointId })
-      .select(
-        db.raw('count(*) as attempts'),
-        db.raw('sum(case when response_status >= 200 and response_status < 300 then 1 else 0 end) as successes'),
-      )
+      .select(db.raw('count(*) as attempts'), db.raw('sum(case when response_status >= 200 and response_status < 300 then 1 else 0 end) as successes'))
       .first<{ attempts: BigIntValue | null; successes: BigIntValue | null } | undefined>();
     const last = await db<AttemptRow>('webhook_delivery_attempts')
       .where({ endpoint_id: endpointId })

@@ -88,7 +88,10 @@ export class KnexWebhookEndpointRepository implements WebhookEndpointRepository 
   }
 
   async markDeleted(merchantId: string, id: string, at: Date): Promise<boolean> {
-    const matched = await this.table().where({ merchant_id: merchantId, id }).whereNull('deleted_at').update({ deleted_at: toMillis(at), updated_at: toMillis(at) });
+    const matched = await this.table()
+      .where({ merchant_id: merchantId, id })
+      .whereNull('deleted_at')
+      .update({ deleted_at: toMillis(at), updated_at: toMillis(at) });
     return matched > 0;
   }
 }

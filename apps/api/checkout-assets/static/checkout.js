@@ -7,7 +7,9 @@
 
   var wallet = document.getElementById('wallet-back');
   if (wallet) {
-    wallet.addEventListener('click', function () { history.back(); });
+    wallet.addEventListener('click', function () {
+      history.back();
+    });
   }
 
   var root = document.getElementById('checkout');
@@ -42,20 +44,31 @@
     });
   }
 
-  function reload() { location.replace(location.pathname); }
+  function reload() {
+    location.replace(location.pathname);
+  }
 
   function goToShop(url) {
-    setTimeout(function () { location.assign(url); }, REDIRECT_DELAY_MS);
+    setTimeout(function () {
+      location.assign(url);
+    }, REDIRECT_DELAY_MS);
   }
 
   // The step the server would render for a CheckoutState, to know when the page is out of date.
   function stepOf(state) {
     switch (state.status) {
-      case 'requires_payment': return state.next_action ? 'pay' : 'choose';
-      case 'processing': return 'processing';
-      case 'succeeded': case 'channel_settled': return 'succeeded';
-      case 'canceled': case 'expired': return 'canceled';
-      default: return 'choose';
+      case 'requires_payment':
+        return state.next_action ? 'pay' : 'choose';
+      case 'processing':
+        return 'processing';
+      case 'succeeded':
+      case 'channel_settled':
+        return 'succeeded';
+      case 'canceled':
+      case 'expired':
+        return 'canceled';
+      default:
+        return 'choose';
     }
   }
 
@@ -73,7 +86,10 @@
   function handle(response, button) {
     if (response.ok) return response.json().then(follow);
     // Gone (expired) and refused payments (402) are pages of their own: let the server say.
-    if (response.status === 410 || response.status === 402 || response.status === 404) { reload(); return undefined; }
+    if (response.status === 410 || response.status === 402 || response.status === 404) {
+      reload();
+      return undefined;
+    }
     busy(button, false);
     showError(errorMessage(response.status));
     return undefined;
@@ -85,11 +101,19 @@
       event.preventDefault();
       var choice = form.querySelector('input[name="payment_method"]:checked');
       var button = document.getElementById('pay-button');
-      if (!choice) { showError(root.dataset.msgError); return; }
+      if (!choice) {
+        showError(root.dataset.msgError);
+        return;
+      }
       busy(button, true);
       post('/pay', { payment_method: choice.value })
-        .then(function (response) { return handle(response, button); })
-        .catch(function () { busy(button, false); showError(root.dataset.msgError); });
+        .then(function (response) {
+          return handle(response, button);
+        })
+        .catch(function () {
+          busy(button, false);
+          showError(root.dataset.msgError);
+        });
     });
   }
 
@@ -99,8 +123,13 @@
       var body = outcome === 'failed' ? { outcome: 'failed', failure_code: 'insufficient_funds' } : { outcome: 'succeeded' };
       busy(button, true);
       post('/simulate', body)
-        .then(function (response) { return handle(response, button); })
-        .catch(function () { busy(button, false); showError(root.dataset.msgError); });
+        .then(function (response) {
+          return handle(response, button);
+        })
+        .catch(function () {
+          busy(button, false);
+          showError(root.dataset.msgError);
+        });
     });
   });
 
@@ -115,9 +144,14 @@
   function tick() {
     if (!countdown || isNaN(expiresAt)) return;
     var left = Math.max(0, Math.floor((expiresAt - Date.now()) / 1000));
-    var h = Math.floor(left / 3600), m = Math.floor((left % 3600) / 60), s = left % 60;
+    var h = Math.floor(left / 3600),
+      m = Math.floor((left % 3600) / 60),
+      s = left % 60;
     countdown.textContent = (h > 0 ? h + ':' + String(m).padStart(2, '0') : String(m)) + ':' + String(s).padStart(2, '0');
-    if (left === 0) { clearInterval(timer); setTimeout(reload, 1000); }
+    if (left === 0) {
+      clearInterval(timer);
+      setTimeout(reload, 1000);
+    }
   }
   var timer = setInterval(tick, 1000);
   tick();
@@ -129,8 +163,12 @@
         if (response.status === 410 || response.status === 404) reload();
         return undefined;
       })
-      .catch(function () { /* offline for a moment: the next poll tries again */ })
-      .then(function () { setTimeout(poll, POLL_MS); });
+      .catch(function () {
+        /* offline for a moment: the next poll tries again */
+      })
+      .then(function () {
+        setTimeout(poll, POLL_MS);
+      });
   }
   setTimeout(poll, POLL_MS);
 })();

@@ -43,7 +43,12 @@ export function errorBody(error: CoreError, requestId: string): ErrorBody {
 
 /** What a failure outside core (a bug, a driver error) looks like to the caller: nothing internal. */
 export function internalError(cause: unknown): CoreError {
-  return new CoreError('api_error', 'internal', 'Something went wrong on our side; it has been logged. Retrying the request with the same Idempotency-Key is safe.', {
-    cause,
-  });
+  return new CoreError(
+    'api_error',
+    'internal',
+    'Something went wrong on our side; it has been logged. Retrying the request with the same Idempotency-Key is safe.',
+    {
+      cause,
+    },
+  );
 }

@@ -26,25 +26,18 @@ import simulatorWallet from '../routes/checkout/simulator-wallet.route';
 /** The hosted checkout: the session a token opens, the page, paying and its state. */
 export const checkoutModule: Capability = {
   bindings: () =>
-  new ContainerModule((options) => {
-    bindClass(options, ResolveCheckoutSession, { sessions: CheckoutSessionRepository, intents: PaymentIntentRepository, digest: Digest, clock: Clock });
-    bindClass(options, GetCheckoutPage, { resolve: ResolveCheckoutSession, merchants: MerchantRepository, attempts: PaymentAttemptRepository });
-    bindClass(options, GetCheckoutState, { resolve: ResolveCheckoutSession, attempts: PaymentAttemptRepository });
-    bindClass(options, PayCheckoutSession, {
-      resolve: ResolveCheckoutSession,
-      merchants: MerchantRepository,
-      placeAttempt: PlaceAttempt,
-      intents: PaymentIntentRepository,
-      attempts: PaymentAttemptRepository,
-    });
-    bindClass(options, SimulateCheckoutPayment, { resolve: ResolveCheckoutSession, simulate: SimulatePayment, attempts: PaymentAttemptRepository });
-  }),
-  routes: [
-    checkoutPage,
-    checkoutStatus,
-    checkoutPay,
-    checkoutSimulate,
-    checkoutAsset,
-    simulatorWallet,
-  ],
+    new ContainerModule((options) => {
+      bindClass(options, ResolveCheckoutSession, { sessions: CheckoutSessionRepository, intents: PaymentIntentRepository, digest: Digest, clock: Clock });
+      bindClass(options, GetCheckoutPage, { resolve: ResolveCheckoutSession, merchants: MerchantRepository, attempts: PaymentAttemptRepository });
+      bindClass(options, GetCheckoutState, { resolve: ResolveCheckoutSession, attempts: PaymentAttemptRepository });
+      bindClass(options, PayCheckoutSession, {
+        resolve: ResolveCheckoutSession,
+        merchants: MerchantRepository,
+        placeAttempt: PlaceAttempt,
+        intents: PaymentIntentRepository,
+        attempts: PaymentAttemptRepository,
+      });
+      bindClass(options, SimulateCheckoutPayment, { resolve: ResolveCheckoutSession, simulate: SimulatePayment, attempts: PaymentAttemptRepository });
+    }),
+  routes: [checkoutPage, checkoutStatus, checkoutPay, checkoutSimulate, checkoutAsset, simulatorWallet],
 };

@@ -37,23 +37,19 @@ const disputeWrites: Wiring<DisputeWriteDeps> = {
 /** Disputes: the channel's reports, reads, evidence and reconciliation. */
 export const disputesModule: Capability = {
   bindings: (config) =>
-  new ContainerModule((options) => {
-    bindClass(options, RecordDisputeReport, { ...disputeWrites, merchants: MerchantRepository, rules: value({ disputeFeeMinor: config.disputeFeeMinor }) });
-    bindClass(options, ListDisputes, { disputes: DisputeRepository });
-    bindClass(options, GetDispute, { disputes: DisputeRepository });
-    bindClass(options, SubmitDisputeEvidence, { ...disputeWrites, channels: PaymentChannelRegistry });
-    bindClass(options, ReconcileDisputes, {
-      disputes: DisputeRepository,
-      attempts: PaymentAttemptRepository,
-      channels: PaymentChannelRegistry,
-      recordDisputeReport: RecordDisputeReport,
-      clock: Clock,
-      rules: value({ staleAfterMs: config.disputeReconcileAfterMs }),
-    });
-  }),
-  routes: [
-    listDisputes,
-    getDispute,
-    submitDisputeEvidence,
-  ],
+    new ContainerModule((options) => {
+      bindClass(options, RecordDisputeReport, { ...disputeWrites, merchants: MerchantRepository, rules: value({ disputeFeeMinor: config.disputeFeeMinor }) });
+      bindClass(options, ListDisputes, { disputes: DisputeRepository });
+      bindClass(options, GetDispute, { disputes: DisputeRepository });
+      bindClass(options, SubmitDisputeEvidence, { ...disputeWrites, channels: PaymentChannelRegistry });
+      bindClass(options, ReconcileDisputes, {
+        disputes: DisputeRepository,
+        attempts: PaymentAttemptRepository,
+        channels: PaymentChannelRegistry,
+        recordDisputeReport: RecordDisputeReport,
+        clock: Clock,
+        rules: value({ staleAfterMs: config.disputeReconcileAfterMs }),
+      });
+    }),
+  routes: [listDisputes, getDispute, submitDisputeEvidence],
 };

@@ -1,4 +1,14 @@
-import { Clock, DisputeRepository, GetBalance, Ledger, MerchantRepository, PaymentIntentRepository, ReleaseFunds, UnitOfWork, VerifyLedger } from '@payments/core';
+import {
+  Clock,
+  DisputeRepository,
+  GetBalance,
+  Ledger,
+  MerchantRepository,
+  PaymentIntentRepository,
+  ReleaseFunds,
+  UnitOfWork,
+  VerifyLedger,
+} from '@payments/core';
 import { ContainerModule } from 'inversify';
 import { bindClass } from './wiring';
 import type { Capability } from './capability';
@@ -7,12 +17,10 @@ import getBalance from '../routes/ledger/get-balance.route';
 /** The balance, the ledger's check, and releasing held funds. */
 export const ledgerModule: Capability = {
   bindings: () =>
-  new ContainerModule((options) => {
-    bindClass(options, GetBalance, { ledger: Ledger, merchants: MerchantRepository });
-    bindClass(options, VerifyLedger, { ledger: Ledger });
-    bindClass(options, ReleaseFunds, { uow: UnitOfWork, intents: PaymentIntentRepository, disputes: DisputeRepository, ledger: Ledger, clock: Clock });
-  }),
-  routes: [
-    getBalance,
-  ],
+    new ContainerModule((options) => {
+      bindClass(options, GetBalance, { ledger: Ledger, merchants: MerchantRepository });
+      bindClass(options, VerifyLedger, { ledger: Ledger });
+      bindClass(options, ReleaseFunds, { uow: UnitOfWork, intents: PaymentIntentRepository, disputes: DisputeRepository, ledger: Ledger, clock: Clock });
+    }),
+  routes: [getBalance],
 };

@@ -6,10 +6,5 @@ import openApiDocument from '../routes/meta/openapi-document.route';
 
 /** Probes and the OpenAPI document: routes only, nothing to bind. */
 export const metaModule: Capability = {
-  routes: [
-    health,
-    healthLive,
-    healthReady,
-    openApiDocument,
-  ],
+  routes: [health, healthLive, healthReady, openApiDocument],
 };

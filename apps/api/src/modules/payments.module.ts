@@ -50,54 +50,64 @@ export const statusChangeWiring: Wiring<StatusChangeDeps> = { ...publishingWirin
 /** Payment intents, attempts at a channel and the channel's reports. */
 export const paymentsModule: Capability = {
   bindings: (config) =>
-  new ContainerModule((options) => {
-    bindClass(options, CreatePaymentIntent, {
-      uow: UnitOfWork,
-      intents: PaymentIntentRepository,
-      sessions: CheckoutSessionRepository,
-      clock: Clock,
-      random: RandomSource,
-      digest: Digest,
-      settings: value({ publicBaseUrl: config.baseUrl }),
-      pricing: PaymentPricing,
-    });
-    bindClass(options, GetPaymentIntent, { intents: PaymentIntentRepository });
-    bindClass(options, ListPaymentIntents, { intents: PaymentIntentRepository });
-    const endingAttempts = { ...statusChangeWiring, uow: UnitOfWork, attempts: PaymentAttemptRepository, channels: PaymentChannelRegistry };
-    bindClass(options, CancelPaymentIntent, endingAttempts);
-    bindClass(options, ExpirePaymentIntents, endingAttempts);
-    bindClass(options, AdvanceTimer, { uow: UnitOfWork, intents: PaymentIntentRepository, clock: Clock });
-    bindClass(options, PlaceAttempt, { ...endingAttempts, locks: LockManager, settings: value({ callbackBaseUrl: config.channelCallbackUrl }) });
-    bindClass(options, ListAttempts, { intents: PaymentIntentRepository, attempts: PaymentAttemptRepository });
-    bindClass(options, ListDuplicatePayments, { attempts: PaymentAttemptRepository });
-    bindClass(options, RecordChannelReport, {
-      ...statusChangeWiring,
-      uow: UnitOfWork,
-      attempts: PaymentAttemptRepository,
-      merchants: MerchantRepository,
-      pricing: PaymentPricing,
-      ledger: Ledger,
-      alerts: OperatorAlerts,
-    });
-    bindClass(options, HandleChannelCallback, {
-      channels: PaymentChannelRegistry,
-      attempts: PaymentAttemptRepository,
-      recordReport: RecordChannelReport,
-      recordDisputeReport: RecordDisputeReport,
-    });
-    bindClass(options, SimulatePayment, { intents: PaymentIntentRepository, attempts: PaymentAttemptRepository, channels: PaymentChannelRegistry, disputes: DisputeRepository });
-    bindClass(options, ReconcileAttempts, { attempts: PaymentAttemptRepository, channels: PaymentChannelRegistry, recordReport: RecordChannelReport, clock: Clock });
-    bindClass(options, ReportChannelSettlements, {
-      ...statusChangeWiring,
-      uow: UnitOfWork,
-      attempts: PaymentAttemptRepository,
-      merchants: MerchantRepository,
-      channels: PaymentChannelRegistry,
-      pricing: PaymentPricing,
-      ledger: Ledger,
-      disputes: DisputeRepository,
-    });
-  }),
+    new ContainerModule((options) => {
+      bindClass(options, CreatePaymentIntent, {
+        uow: UnitOfWork,
+        intents: PaymentIntentRepository,
+        sessions: CheckoutSessionRepository,
+        clock: Clock,
+        random: RandomSource,
+        digest: Digest,
+        settings: value({ publicBaseUrl: config.baseUrl }),
+        pricing: PaymentPricing,
+      });
+      bindClass(options, GetPaymentIntent, { intents: PaymentIntentRepository });
+      bindClass(options, ListPaymentIntents, { intents: PaymentIntentRepository });
+      const endingAttempts = { ...statusChangeWiring, uow: UnitOfWork, attempts: PaymentAttemptRepository, channels: PaymentChannelRegistry };
+      bindClass(options, CancelPaymentIntent, endingAttempts);
+      bindClass(options, ExpirePaymentIntents, endingAttempts);
+      bindClass(options, AdvanceTimer, { uow: UnitOfWork, intents: PaymentIntentRepository, clock: Clock });
+      bindClass(options, PlaceAttempt, { ...endingAttempts, locks: LockManager, settings: value({ callbackBaseUrl: config.channelCallbackUrl }) });
+      bindClass(options, ListAttempts, { intents: PaymentIntentRepository, attempts: PaymentAttemptRepository });
+      bindClass(options, ListDuplicatePayments, { attempts: PaymentAttemptRepository });
+      bindClass(options, RecordChannelReport, {
+        ...statusChangeWiring,
+        uow: UnitOfWork,
+        attempts: PaymentAttemptRepository,
+        merchants: MerchantRepository,
+        pricing: PaymentPricing,
+        ledger: Ledger,
+        alerts: OperatorAlerts,
+      });
+      bindClass(options, HandleChannelCallback, {
+        channels: PaymentChannelRegistry,
+        attempts: PaymentAttemptRepository,
+        recordReport: RecordChannelReport,
+        recordDisputeReport: RecordDisputeReport,
+      });
+      bindClass(options, SimulatePayment, {
+        intents: PaymentIntentRepository,
+        attempts: PaymentAttemptRepository,
+        channels: PaymentChannelRegistry,
+        disputes: DisputeRepository,
+      });
+      bindClass(options, ReconcileAttempts, {
+        attempts: PaymentAttemptRepository,
+        channels: PaymentChannelRegistry,
+        recordReport: RecordChannelReport,
+        clock: Clock,
+      });
+      bindClass(options, ReportChannelSettlements, {
+        ...statusChangeWiring,
+        uow: UnitOfWork,
+        attempts: PaymentAttemptRepository,
+        merchants: MerchantRepository,
+        channels: PaymentChannelRegistry,
+        pricing: PaymentPricing,
+        ledger: Ledger,
+        disputes: DisputeRepository,
+      });
+    }),
   routes: [
     createPaymentIntent,
     listPaymentIntents,

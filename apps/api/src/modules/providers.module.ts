@@ -43,8 +43,14 @@ export const providersModule = (config: Config, knex: Knex, logger: Logger, over
     bindValue(
       options,
       FxRateSource,
-      config.fxRatesUrl ? new HttpFxRateSource({ url: config.fxRatesUrl, timeoutMs: config.fxRatesTimeoutMs, cacheTtlMs: config.fxRatesCacheTtlMs }) : new BundledFxRateSource(),
+      config.fxRatesUrl
+        ? new HttpFxRateSource({ url: config.fxRatesUrl, timeoutMs: config.fxRatesTimeoutMs, cacheTtlMs: config.fxRatesCacheTtlMs })
+        : new BundledFxRateSource(),
     );
     const livePayouts = createRestPayoutGateway(config.payoutRest, { logger: { warn: (details, message) => logger.warn(details, message) } });
-    bindValue(options, PayoutGateway, overrides.payoutGateway ?? new ModePayoutGateway({ test: new SimulatedPayoutGateway(), ...(livePayouts ? { live: livePayouts } : {}) }));
+    bindValue(
+      options,
+      PayoutGateway,
+      overrides.payoutGateway ?? new ModePayoutGateway({ test: new SimulatedPayoutGateway(), ...(livePayouts ? { live: livePayouts } : {}) }),
+    );
   });

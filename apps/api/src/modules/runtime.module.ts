@@ -11,7 +11,15 @@ import {
   WebhookCrypto,
   WebhookSender,
 } from '@payments/core';
-import { AesGcmSecretBox, CryptoDigest, CryptoEd25519KeyCheck, CryptoRandomSource, CryptoWebhookCrypto, ScryptPasswordHasher, SystemClock } from '@payments/node-runtime';
+import {
+  AesGcmSecretBox,
+  CryptoDigest,
+  CryptoEd25519KeyCheck,
+  CryptoRandomSource,
+  CryptoWebhookCrypto,
+  ScryptPasswordHasher,
+  SystemClock,
+} from '@payments/node-runtime';
 import { OtplibOneTimeCodes } from '@payments/otp';
 import { HttpWebhookSender } from '@payments/webhook-http';
 import { ContainerModule } from 'inversify';

@@ -49,34 +49,27 @@ const settlementWriters: Wiring<SettlementWriterDeps> = {
 /** Settlements and payouts, and the payout destinations they pay to. */
 export const settlementsModule: Capability = {
   bindings: () =>
-  new ContainerModule((options) => {
-    bindClass(options, PaySettlement, { ...settlementWriters, destinations: PayoutDestinationRepository, secrets: SecretBox, gateway: PayoutGateway });
-    bindClass(options, PaySettlements, { settlements: SettlementRepository, pay: PaySettlement });
-    bindClass(options, CreateManualSettlement, { ...settlementWriters, pay: PaySettlement });
-    bindClass(options, CreateScheduledSettlements, settlementWriters);
-    bindClass(options, VerifyPayoutDestinations, { uow: UnitOfWork, destinations: PayoutDestinationRepository, gateway: PayoutGateway, secrets: SecretBox });
-    bindClass(options, ListSettlements, { settlements: SettlementRepository });
-    bindClass(options, GetSettlement, { settlements: SettlementRepository });
-    bindClass(options, ListPayoutDestinations, { destinations: PayoutDestinationRepository });
-    const destinationChange = {
-      uow: UnitOfWork,
-      merchants: MerchantRepository,
-      destinations: PayoutDestinationRepository,
-      notices: NoticeOutbox,
-      stepUp: StepUp,
-      audit: AuditRecorder,
-      clock: Clock,
-      random: RandomSource,
-    };
-    bindClass(options, RegisterPayoutDestination, { ...destinationChange, secrets: SecretBox });
-    bindClass(options, SetDefaultPayoutDestination, destinationChange);
-  }),
-  routes: [
-    createSettlement,
-    listSettlements,
-    getSettlement,
-    listPayoutMethods,
-    registerPayoutMethod,
-    setDefaultPayoutMethod,
-  ],
+    new ContainerModule((options) => {
+      bindClass(options, PaySettlement, { ...settlementWriters, destinations: PayoutDestinationRepository, secrets: SecretBox, gateway: PayoutGateway });
+      bindClass(options, PaySettlements, { settlements: SettlementRepository, pay: PaySettlement });
+      bindClass(options, CreateManualSettlement, { ...settlementWriters, pay: PaySettlement });
+      bindClass(options, CreateScheduledSettlements, settlementWriters);
+      bindClass(options, VerifyPayoutDestinations, { uow: UnitOfWork, destinations: PayoutDestinationRepository, gateway: PayoutGateway, secrets: SecretBox });
+      bindClass(options, ListSettlements, { settlements: SettlementRepository });
+      bindClass(options, GetSettlement, { settlements: SettlementRepository });
+      bindClass(options, ListPayoutDestinations, { destinations: PayoutDestinationRepository });
+      const destinationChange = {
+        uow: UnitOfWork,
+        merchants: MerchantRepository,
+        destinations: PayoutDestinationRepository,
+        notices: NoticeOutbox,
+        stepUp: StepUp,
+        audit: AuditRecorder,
+        clock: Clock,
+        random: RandomSource,
+      };
+      bindClass(options, RegisterPayoutDestination, { ...destinationChange, secrets: SecretBox });
+      bindClass(options, SetDefaultPayoutDestination, destinationChange);
+    }),
+  routes: [createSettlement, listSettlements, getSettlement, listPayoutMethods, registerPayoutMethod, setDefaultPayoutMethod],
 };

@@ -47,47 +47,47 @@ export const publishingWiring: Wiring<EventPublishDeps> = {
 /** Events, webhook endpoints, the relay that delivers them and the platform's signing keys. */
 export const webhooksModule: Capability = {
   bindings: (config) =>
-  new ContainerModule((options) => {
-    bindClass(options, ListEvents, { events: EventOutbox });
-    bindClass(options, PlatformKeys, {
-      keys: PlatformKeyRepository,
-      crypto: WebhookCrypto,
-      secretBox: SecretBox,
-      clock: Clock,
-      random: RandomSource,
-      options: value({ activationSeconds: config.keyActivationSeconds }),
-    });
-    bindClass(options, RelayWebhookDeliveries, {
-      uow: UnitOfWork,
-      deliveries: WebhookDeliveryRepository,
-      endpoints: WebhookEndpointRepository,
-      merchants: MerchantRepository,
-      notices: NoticeOutbox,
-      sender: WebhookSender,
-      crypto: WebhookCrypto,
-      secretBox: SecretBox,
-      platformKeys: PlatformKeys,
-      clock: Clock,
-      random: RandomSource,
-      leaseMs: value(config.webhookLeaseMs),
-    });
-    bindClass(options, ListWebhookDeliveries, { deliveries: WebhookDeliveryRepository });
-    bindClass(options, ResendWebhookDelivery, { uow: UnitOfWork, deliveries: WebhookDeliveryRepository, audit: AuditRecorder, clock: Clock });
-    bindClass(options, GetWebhookEndpointHealth, { deliveries: WebhookDeliveryRepository });
-    bindClass(options, ListWebhookEndpoints, { endpoints: WebhookEndpointRepository });
-    bindClass(options, CreateWebhookEndpoint, {
-      uow: UnitOfWork,
-      merchants: MerchantRepository,
-      endpoints: WebhookEndpointRepository,
-      secrets: SecretBox,
-      audit: AuditRecorder,
-      clock: Clock,
-      random: RandomSource,
-    });
-    const endpointChange = { uow: UnitOfWork, endpoints: WebhookEndpointRepository, audit: AuditRecorder, clock: Clock };
-    bindClass(options, UpdateWebhookEndpoint, endpointChange);
-    bindClass(options, DeleteWebhookEndpoint, endpointChange);
-  }),
+    new ContainerModule((options) => {
+      bindClass(options, ListEvents, { events: EventOutbox });
+      bindClass(options, PlatformKeys, {
+        keys: PlatformKeyRepository,
+        crypto: WebhookCrypto,
+        secretBox: SecretBox,
+        clock: Clock,
+        random: RandomSource,
+        options: value({ activationSeconds: config.keyActivationSeconds }),
+      });
+      bindClass(options, RelayWebhookDeliveries, {
+        uow: UnitOfWork,
+        deliveries: WebhookDeliveryRepository,
+        endpoints: WebhookEndpointRepository,
+        merchants: MerchantRepository,
+        notices: NoticeOutbox,
+        sender: WebhookSender,
+        crypto: WebhookCrypto,
+        secretBox: SecretBox,
+        platformKeys: PlatformKeys,
+        clock: Clock,
+        random: RandomSource,
+        leaseMs: value(config.webhookLeaseMs),
+      });
+      bindClass(options, ListWebhookDeliveries, { deliveries: WebhookDeliveryRepository });
+      bindClass(options, ResendWebhookDelivery, { uow: UnitOfWork, deliveries: WebhookDeliveryRepository, audit: AuditRecorder, clock: Clock });
+      bindClass(options, GetWebhookEndpointHealth, { deliveries: WebhookDeliveryRepository });
+      bindClass(options, ListWebhookEndpoints, { endpoints: WebhookEndpointRepository });
+      bindClass(options, CreateWebhookEndpoint, {
+        uow: UnitOfWork,
+        merchants: MerchantRepository,
+        endpoints: WebhookEndpointRepository,
+        secrets: SecretBox,
+        audit: AuditRecorder,
+        clock: Clock,
+        random: RandomSource,
+      });
+      const endpointChange = { uow: UnitOfWork, endpoints: WebhookEndpointRepository, audit: AuditRecorder, clock: Clock };
+      bindClass(options, UpdateWebhookEndpoint, endpointChange);
+      bindClass(options, DeleteWebhookEndpoint, endpointChange);
+    }),
   routes: [
     listEvents,
     listWebhookPublicKeys,

@@ -33,7 +33,9 @@ export function resolveDeps<D>(ctx: ResolutionContext, wiring: Wiring<D>): D {
 
 /** Binds a use case (or any class taking one deps object) to itself, built once from `wiring`. */
 export function bindClass<D, T>({ bind }: ContainerModuleLoadOptions, type: new (deps: D) => T, wiring: Wiring<D>): void {
-  bind<T>(type).toDynamicValue((ctx) => new type(resolveDeps(ctx, wiring))).inSingletonScope();
+  bind<T>(type)
+    .toDynamicValue((ctx) => new type(resolveDeps(ctx, wiring)))
+    .inSingletonScope();
 }
 
 /** Binds a token to a value made once from others (a deps bundle, an adapter needing resolved ports). */

@@ -65,7 +65,9 @@ const DESCRIPTION = [
 export function buildDashboardOpenApi(table: readonly RequestRoute[]): OpenApiDocument {
   const schemas: Record<string, JsonSchema> = { ...DASHBOARD_SCHEMAS };
   const paths: Record<string, Record<string, JsonSchema>> = {};
-  const routes = table.filter((route) => route.path.startsWith('/dashboard/v1/')).sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
+  const routes = table
+    .filter((route) => route.path.startsWith('/dashboard/v1/'))
+    .sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
   for (const route of routes) {
     const method = route.method.toLowerCase();
     const info = operationOf<DashboardOperationInfo>(route);
@@ -90,7 +92,12 @@ export function buildDashboardOpenApi(table: readonly RequestRoute[]): OpenApiDo
   };
 }
 
-function describedOperation(info: DashboardOperationInfo, action: string | undefined, validate: RouteValidation, schemas: Record<string, JsonSchema>): JsonSchema {
+function describedOperation(
+  info: DashboardOperationInfo,
+  action: string | undefined,
+  validate: RouteValidation,
+  schemas: Record<string, JsonSchema>,
+): JsonSchema {
   const content = (schema: string) => ({ 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } });
   const responses: Record<string, JsonSchema> = {
     [String(info.success.status)]: { description: info.success.description, ...(info.success.schema ? { content: content(info.success.schema) } : {}) },

@@ -4,7 +4,10 @@ import type { Schema } from 'joi';
 import { joiToJsonSchema } from './joi-schema';
 import { RESPONSE_SCHEMAS, type JsonSchema } from './response-schemas';
 
-export type OpenApiDocument = Record<string, unknown> & { paths: Record<string, Record<string, JsonSchema>>; components: { schemas: Record<string, JsonSchema>; securitySchemes: Record<string, JsonSchema> } };
+export type OpenApiDocument = Record<string, unknown> & {
+  paths: Record<string, Record<string, JsonSchema>>;
+  components: { schemas: Record<string, JsonSchema>; securitySchemes: Record<string, JsonSchema> };
+};
 
 /** The document's tags, in the order it lists them. */
 const TAGS = ['Payment intents', 'Payment attempts', 'Test helpers', 'Disputes', 'Settlements', 'Balance', 'FX', 'Events', 'Webhooks', 'Meta'] as const;
@@ -119,7 +122,10 @@ function describedOperation(info: OperationInfo, method: string, validate: Route
 /** The path and query parameters of a route, from its joi schemas. */
 export function routeParameters(validate: RouteValidation): JsonSchema[] {
   const list: JsonSchema[] = [];
-  for (const [where, schema] of [['path', validate.params], ['query', validate.query]] as const) {
+  for (const [where, schema] of [
+    ['path', validate.params],
+    ['query', validate.query],
+  ] as const) {
     if (!schema) continue;
     const json = joiToJsonSchema(schema);
     const required = new Set((json.required as string[] | undefined) ?? []);

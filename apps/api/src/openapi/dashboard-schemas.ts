@@ -34,7 +34,19 @@ export const DASHBOARD_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     'A claimed second factor.',
   ),
   MerchantSettings: object(
-    ['object', 'id', 'business_name', 'support_email', 'statement_descriptor', 'settlement_schedule', 'status', 'kyb_status', 'live_enabled', 'settlement_currency', 'settlement_delay_days'],
+    [
+      'object',
+      'id',
+      'business_name',
+      'support_email',
+      'statement_descriptor',
+      'settlement_schedule',
+      'status',
+      'kyb_status',
+      'live_enabled',
+      'settlement_currency',
+      'settlement_delay_days',
+    ],
     {
       object: constant('merchant_settings'),
       id: { type: 'string', pattern: '^mch_' },
@@ -107,7 +119,11 @@ export const DASHBOARD_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     last_error_at: dateTime,
   }),
   WebhookEndpointList: list('WebhookEndpoint'),
-  WebhookEndpointDeleted: object(['id', 'object', 'deleted'], { id: id(ID_PATTERNS.webhook_endpoint), object: constant('webhook_endpoint'), deleted: constant(true) }),
+  WebhookEndpointDeleted: object(['id', 'object', 'deleted'], {
+    id: id(ID_PATTERNS.webhook_endpoint),
+    object: constant('webhook_endpoint'),
+    deleted: constant(true),
+  }),
   WebhookDelivery: object(['id', 'object', 'mode', 'event', 'endpoint', 'url', 'status', 'attempts', 'created'], {
     id: id(ID_PATTERNS.webhook_delivery),
     object: constant('webhook_delivery'),
@@ -123,4 +139,3 @@ export const DASHBOARD_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   }),
   WebhookDeliveryList: list('WebhookDelivery'),
 };
-

@@ -21,7 +21,11 @@ export function object(required: string[], properties: Record<string, JsonSchema
 }
 
 export function list(item: string): JsonSchema {
-  return object(['object', 'data', 'has_more'], { object: constant('list'), data: { type: 'array', items: ref(item) }, has_more: { type: 'boolean' } }, `A page of ${item}.`);
+  return object(
+    ['object', 'data', 'has_more'],
+    { object: constant('list'), data: { type: 'array', items: ref(item) }, has_more: { type: 'boolean' } },
+    `A page of ${item}.`,
+  );
 }
 
 export const RESPONSE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
@@ -50,7 +54,11 @@ export const RESPONSE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     quote_currency: currency,
     locked_at: dateTime,
   }),
-  NextAction: object(['type'], { type: { type: 'string', enum: ['redirect', 'qr_code'] }, url: { type: 'string', format: 'uri' }, qr_data: { type: 'string' } }),
+  NextAction: object(['type'], {
+    type: { type: 'string', enum: ['redirect', 'qr_code'] },
+    url: { type: 'string', format: 'uri' },
+    qr_data: { type: 'string' },
+  }),
   PaymentIntent: object(
     ['id', 'object', 'mode', 'amount', 'currency', 'merchant_order_id', 'status', 'created', 'metadata'],
     {
@@ -99,26 +107,23 @@ export const RESPONSE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     'One try at a channel.',
   ),
   PaymentAttemptList: list('PaymentAttempt'),
-  Dispute: object(
-    ['id', 'object', 'mode', 'payment_intent', 'status', 'amount', 'currency', 'evidence', 'opened_at', 'created'],
-    {
-      id: { type: 'string', pattern: ID_PATTERNS.dispute.source },
-      object: constant('dispute'),
-      mode,
-      payment_intent: { type: 'string' },
-      status: { type: 'string', enum: [...DISPUTE_STATUSES] },
-      amount: int64,
-      currency,
-      held: ref('Money'),
-      fee: ref('Money'),
-      reason: { type: 'string' },
-      evidence: stringMap,
-      due_by: dateTime,
-      opened_at: dateTime,
-      closed_at: dateTime,
-      created: dateTime,
-    },
-  ),
+  Dispute: object(['id', 'object', 'mode', 'payment_intent', 'status', 'amount', 'currency', 'evidence', 'opened_at', 'created'], {
+    id: { type: 'string', pattern: ID_PATTERNS.dispute.source },
+    object: constant('dispute'),
+    mode,
+    payment_intent: { type: 'string' },
+    status: { type: 'string', enum: [...DISPUTE_STATUSES] },
+    amount: int64,
+    currency,
+    held: ref('Money'),
+    fee: ref('Money'),
+    reason: { type: 'string' },
+    evidence: stringMap,
+    due_by: dateTime,
+    opened_at: dateTime,
+    closed_at: dateTime,
+    created: dateTime,
+  }),
   DisputeList: list('Dispute'),
   Settlement: object(['id', 'object', 'mode', 'status', 'amount', 'period_start', 'period_end', 'created'], {
     id: { type: 'string', pattern: ID_PATTERNS.settlement.source },
@@ -138,10 +143,23 @@ export const RESPONSE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     pending: { type: 'array', items: ref('BalanceAmount') },
     dispute_hold: { type: 'array', items: ref('BalanceAmount') },
   }),
-  FxQuote: object(['indicative', 'from', 'to', 'rate'], { indicative: constant(true), from: currency, to: currency, rate: { type: 'string' }, estimated: ref('Money') }),
+  FxQuote: object(['indicative', 'from', 'to', 'rate'], {
+    indicative: constant(true),
+    from: currency,
+    to: currency,
+    rate: { type: 'string' },
+    estimated: ref('Money'),
+  }),
   EventData: object(
     ['id', 'object', 'status', 'merchant', 'mode'],
-    { id: { type: 'string' }, object: { type: 'string' }, status: { type: 'string' }, merchant: { type: 'string', pattern: '^mch_' }, mode, amount: ref('Money') },
+    {
+      id: { type: 'string' },
+      object: { type: 'string' },
+      status: { type: 'string' },
+      merchant: { type: 'string', pattern: '^mch_' },
+      mode,
+      amount: ref('Money'),
+    },
     'A notice, not the object: read the object through the API before acting.',
   ),
   Event: object(['id', 'type', 'created', 'livemode', 'data'], {
@@ -167,5 +185,9 @@ export const RESPONSE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       request_id: { type: 'string' },
     }),
   }),
-  OpenApiDocument: { type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { type: 'string' }, info: { type: 'object' }, paths: { type: 'object' } } },
+  OpenApiDocument: {
+    type: 'object',
+    required: ['openapi', 'info', 'paths'],
+    properties: { openapi: { type: 'string' }, info: { type: 'object' }, paths: { type: 'object' } },
+  },
 };

@@ -36,7 +36,8 @@ export const errorsPlugin: Plugin<ErrorsPluginOptions> = {
       const error = toCoreError(response);
       const status = httpStatusOf(error);
       // A 503 is an outage of a dependency (already visible in readiness), not a bug: warn, not error.
-      if (status >= 500) logger[status === 503 ? 'warn' : 'error']({ err: error.cause ?? response, request_id: requestId, route: request.route.path }, 'request failed');
+      if (status >= 500)
+        logger[status === 503 ? 'warn' : 'error']({ err: error.cause ?? response, request_id: requestId, route: request.route.path }, 'request failed');
       const answer = h.response(errorBody(error, requestId)).code(status).header('Request-Id', requestId);
       if (error.retryAfterSeconds !== undefined) answer.header('Retry-After', String(error.retryAfterSeconds));
       return answer;

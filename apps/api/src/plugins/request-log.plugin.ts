@@ -59,7 +59,10 @@ export const requestLogPlugin: Plugin<RequestLogPluginOptions> = {
       const route = request.route.path;
       const status = statusOf(request);
       const completed = request.info.completed || request.info.responded || Date.now();
-      metrics.httpRequestDuration.observe({ route, method: request.method.toUpperCase(), status: String(status) }, Math.max(0, completed - request.info.received) / 1000);
+      metrics.httpRequestDuration.observe(
+        { route, method: request.method.toUpperCase(), status: String(status) },
+        Math.max(0, completed - request.info.received) / 1000,
+      );
       // What was sent, whichever plugin set it (header names are case-insensitive there).
       if (request.raw.res.getHeader('idempotent-replayed') === 'true') metrics.idempotencyReplays.inc({ route });
     });

@@ -89,7 +89,8 @@ export async function assertMerchantMoney(t0: TestApp, flow: Flow, check: Mercha
     if (!Number.isSafeInteger(value)) throw new Error(`${who}: ${what} is ${String(value)}, not an exact integer of minor units`);
     return BigInt(value as number);
   };
-  const bucket = (name: string): bigint => exact((balance[name] as Json[] | undefined)?.find((money) => money.currency === currency)?.amount, `balance.${name}`);
+  const bucket = (name: string): bigint =>
+    exact((balance[name] as Json[] | undefined)?.find((money) => money.currency === currency)?.amount, `balance.${name}`);
   const sum = (values: bigint[]): bigint => values.reduce((total, value) => total + value, 0n);
 
   const paid = intents.filter((pi) => (pi.status === 'succeeded' || pi.status === 'channel_settled') && pi.net);
@@ -107,7 +108,9 @@ export async function assertMerchantMoney(t0: TestApp, flow: Flow, check: Mercha
       const pi = intents.find((intent) => intent.id === dp.payment_intent);
       return `${dp.id} held ${JSON.stringify(dp.held)} fee ${JSON.stringify(dp.fee)} on ${pi?.id} (${pi?.status}, ${pi?.amount} ${pi?.currency}, net ${JSON.stringify(pi?.net)})`;
     });
-    throw new Error(`${who}: buckets hold ${total}, payments ${booked} − lost ${lostMoney} − settled ${outflow}; lost disputes: ${story.join('; ') || 'none'}; balance ${JSON.stringify(balance)}`);
+    throw new Error(
+      `${who}: buckets hold ${total}, payments ${booked} − lost ${lostMoney} − settled ${outflow}; lost disputes: ${story.join('; ') || 'none'}; balance ${JSON.stringify(balance)}`,
+    );
   }
 
   const stored = await storedIntents(t0, scope);
@@ -118,7 +121,8 @@ export async function assertMerchantMoney(t0: TestApp, flow: Flow, check: Mercha
     const wrong = covered.find((pi) => pi.status !== 'channel_settled' || !pi.releasedAt);
     if (wrong) throw new Error(`${who}: ${st.id} covers ${wrong.id}, ${wrong.status}, released ${String(wrong.releasedAt)}`);
     const worth = sum(covered.map((pi) => BigInt(pi.net?.amount ?? 0)));
-    if (worth !== BigInt(st.amount.amount) || covered.length !== st.payments) throw new Error(`${who}: ${st.id}: ${st.amount.amount} for ${st.payments} payments, but covers ${covered.length} worth ${worth}`);
+    if (worth !== BigInt(st.amount.amount) || covered.length !== st.payments)
+      throw new Error(`${who}: ${st.id}: ${st.amount.amount} for ${st.payments} payments, but covers ${covered.length} worth ${worth}`);
     const lostFirst = covered.find((pi) => (lostAt.get(pi.id) ?? Infinity) < Date.parse(st.created as string));
     if (lostFirst) throw new Error(`${who}: ${st.id} (made ${st.created}) pays out ${lostFirst.id}, whose dispute was lost before`);
     check.checkedSettlements?.add(st.id);

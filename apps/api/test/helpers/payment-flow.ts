@@ -27,6 +27,9 @@ export function paymentFlow(t0: TestApp, key: string) {
 }
 
 /** withAppAndMerchant, with the merchant's payment flow. */
-export function withMerchantFlow(options: Parameters<typeof withAppAndMerchant>[0], use: (started: { t0: TestApp; shop: TestMerchant; flow: ReturnType<typeof paymentFlow> }) => unknown): void {
+export function withMerchantFlow(
+  options: Parameters<typeof withAppAndMerchant>[0],
+  use: (started: { t0: TestApp; shop: TestMerchant; flow: ReturnType<typeof paymentFlow> }) => unknown,
+): void {
   withAppAndMerchant(options, (started) => use({ ...started, flow: paymentFlow(started.t0, started.shop.testKey) }));
 }

@@ -1,7 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import test from 'ava';
 import type { Server, ServerInjectResponse } from '@hapi/hapi';
-import { CreateMerchant, IssueApiKey, SetLiveMode, type PayoutGateway, type Clock, type PasswordHasher, type PaymentChannel, type WebhookSender } from '@payments/core';
+import {
+  CreateMerchant,
+  IssueApiKey,
+  SetLiveMode,
+  type PayoutGateway,
+  type Clock,
+  type PasswordHasher,
+  type PaymentChannel,
+  type WebhookSender,
+} from '@payments/core';
 import { freePort, ScryptPasswordHasher } from '@payments/node-runtime';
 import { createTestDatabase } from '@payments/storage-sql';
 import { buildContainer, type AppContainer } from '../../src/container';
@@ -45,7 +54,16 @@ const TEST_PASSWORD_HASHER = new ScryptPasswordHasher({ N: 1024, r: 8, p: 1 });
  * PAYMENTS_TEST_DATABASE_URL is set, Redis locks and rate limits when PAYMENTS_TEST_REDIS_URL is.
  */
 export async function startTestApp(
-  options: { clock?: Clock; env?: Record<string, string>; databaseUrl?: (url: string) => string; channels?: PaymentChannel[]; passwordHasher?: PasswordHasher; webhookSender?: WebhookSender; logger?: Logger; payoutGateway?: PayoutGateway } = {},
+  options: {
+    clock?: Clock;
+    env?: Record<string, string>;
+    databaseUrl?: (url: string) => string;
+    channels?: PaymentChannel[];
+    passwordHasher?: PasswordHasher;
+    webhookSender?: WebhookSender;
+    logger?: Logger;
+    payoutGateway?: PayoutGateway;
+  } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
   // Channels call back over real HTTP, so the app listens on a port of its own.
@@ -65,7 +83,14 @@ export async function startTestApp(
     LOG_LEVEL: 'silent',
     ...options.env,
   });
-  const app = await buildContainer(config, { passwordHasher: options.passwordHasher ?? TEST_PASSWORD_HASHER, clock: options.clock, channels: options.channels, ...(options.webhookSender ? { webhookSender: options.webhookSender } : {}), ...(options.logger ? { logger: options.logger } : {}), ...(options.payoutGateway ? { payoutGateway: options.payoutGateway } : {}) });
+  const app = await buildContainer(config, {
+    passwordHasher: options.passwordHasher ?? TEST_PASSWORD_HASHER,
+    clock: options.clock,
+    channels: options.channels,
+    ...(options.webhookSender ? { webhookSender: options.webhookSender } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.payoutGateway ? { payoutGateway: options.payoutGateway } : {}),
+  });
   const server = await createServer(app);
   await server.start();
 
@@ -136,4 +161,3 @@ export function unique(prefix = 'k'): string {
 export function createBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return { amount: 10000, currency: 'THB', merchant_order_id: unique('order'), ...overrides };
 }
-

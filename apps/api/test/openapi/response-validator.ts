@@ -46,7 +46,8 @@ function closed(schema: any): any {
   if (Array.isArray(schema)) return schema.map(closed);
   if (schema === null || typeof schema !== 'object') return schema;
   const out: Json = {};
-  for (const [key, value] of Object.entries(schema)) out[key] = key === 'properties' ? Object.fromEntries(Object.entries(value as Json).map(([k, v]) => [k, closed(v)])) : closed(value);
+  for (const [key, value] of Object.entries(schema))
+    out[key] = key === 'properties' ? Object.fromEntries(Object.entries(value as Json).map(([k, v]) => [k, closed(v)])) : closed(value);
   if (out.properties && out.additionalProperties === undefined && out.type === 'object') out.additionalProperties = false;
   return out;
 }

@@ -22,7 +22,9 @@ for (const seed of seeds()) {
     t.log(`seed ${seed} (replay: SIM_SEED=${seed} SIM_STEPS=${steps} npm run test:simulation)`);
     try {
       const summary = await runHostileHistory(seed, steps);
-      t.log(`seed ${seed}: ${summary.steps} steps, ${summary.ticks} worker passes, ${(summary.ms / 1000).toFixed(1)} s; reached ${JSON.stringify(summary.reached)}; items failing at the end ${JSON.stringify(summary.failingItems)}`);
+      t.log(
+        `seed ${seed}: ${summary.steps} steps, ${summary.ticks} worker passes, ${(summary.ms / 1000).toFixed(1)} s; reached ${JSON.stringify(summary.reached)}; items failing at the end ${JSON.stringify(summary.failingItems)}`,
+      );
       t.pass();
     } catch (error) {
       if (!(error instanceof StepFailure)) throw error;

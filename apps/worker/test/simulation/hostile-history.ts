@@ -103,16 +103,55 @@ const payment = { merchant, amount: fc.nat({ max: 10_000 }), currency: fc.nat({ 
 const callbackStatus = fc.constantFrom('processing' as const, 'paid' as const, 'failed' as const);
 
 const step: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 8, arbitrary: fc.record({ kind: fc.constant('pay' as const), ...payment, outcome: fc.constantFrom<Outcome>('succeeded', 'succeeded', 'succeeded', 'failed', 'pending') }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('pay_and_dispute' as const), ...payment, ruling: fc.constantFrom('won' as const, 'lost' as const, 'none' as const) }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('callbacks' as const), merchant, pick, statuses: fc.array(callbackStatus, { minLength: 1, maxLength: 4 }), together: fc.boolean() }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('dispute' as const), merchant, pick: fc.nat({ max: 4 }), outcome: fc.constantFrom('opened' as const, 'opened' as const, 'won' as const, 'lost' as const) }) },
+  {
+    weight: 8,
+    arbitrary: fc.record({
+      kind: fc.constant('pay' as const),
+      ...payment,
+      outcome: fc.constantFrom<Outcome>('succeeded', 'succeeded', 'succeeded', 'failed', 'pending'),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('pay_and_dispute' as const),
+      ...payment,
+      ruling: fc.constantFrom('won' as const, 'lost' as const, 'none' as const),
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('callbacks' as const),
+      merchant,
+      pick,
+      statuses: fc.array(callbackStatus, { minLength: 1, maxLength: 4 }),
+      together: fc.boolean(),
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('dispute' as const),
+      merchant,
+      pick: fc.nat({ max: 4 }),
+      outcome: fc.constantFrom('opened' as const, 'opened' as const, 'won' as const, 'lost' as const),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('dispute_notice' as const), merchant, pick, times: fc.integer({ min: 1, max: 3 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('evidence' as const), merchant, pick }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('release' as const), merchant, pick }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('settle' as const), merchant, racers: fc.integer({ min: 1, max: 3 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('big_batch' as const), merchant: fc.nat({ max: 2 }), payments: fc.integer({ min: 2, max: 3 }) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('dashboard' as const), merchant, edit: fc.constantFrom('schedule' as const, 'name' as const, 'team' as const), picks: fc.tuple(fc.nat({ max: 3 }), fc.nat({ max: 3 })) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('dashboard' as const),
+      merchant,
+      edit: fc.constantFrom('schedule' as const, 'name' as const, 'team' as const),
+      picks: fc.tuple(fc.nat({ max: 3 }), fc.nat({ max: 3 })),
+    }),
+  },
   { weight: 6, arbitrary: fc.record({ kind: fc.constant('tick' as const), count: fc.integer({ min: 1, max: 3 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('midnight' as const) }) },
 );
@@ -122,7 +161,14 @@ const step: fc.Arbitrary<Step> = fc.oneof(
  * merchant, simulated paid), then `count - 1` random steps. The same seed gives the same steps.
  */
 export function stepsOf(seed: number, count: number): Step[] {
-  const opening: Step = { kind: 'pay', merchant: 0, amount: HOSTILE_AMOUNTS.indexOf(1), currency: payableCurrencies().indexOf('IDR'), method: 1_000, outcome: 'succeeded' };
+  const opening: Step = {
+    kind: 'pay',
+    merchant: 0,
+    amount: HOSTILE_AMOUNTS.indexOf(1),
+    currency: payableCurrencies().indexOf('IDR'),
+    method: 1_000,
+    outcome: 'succeeded',
+  };
   const random = count > 1 ? (fc.sample(fc.array(step, { minLength: count - 1, maxLength: count - 1 }), { seed, numRuns: 1 })[0] as Step[]) : [];
   return [opening, ...random];
 }
@@ -203,7 +249,16 @@ export async function runHostileHistory(seed: number, count: number): Promise<Ru
 
 class World {
   ticks = 0;
-  readonly reached: Record<string, number> = { payments: 0, refused: 0, settlements: 0, disputesLost: 0, disputesWon: 0, callbacks: 0, dashboardRaces: 0, jobFailures: 0 };
+  readonly reached: Record<string, number> = {
+    payments: 0,
+    refused: 0,
+    settlements: 0,
+    disputesLost: 0,
+    disputesWon: 0,
+    callbacks: 0,
+    dashboardRaces: 0,
+    jobFailures: 0,
+  };
   private readonly progress = new Map<string, Progress>();
   private readonly lanes: Lane[];
   private readonly observer: JobObserver;
@@ -249,7 +304,16 @@ class World {
         await t0.app.get(SetLiveMode).execute({ merchantId, enabled: true });
         key = (await t0.app.get(IssueApiKey).execute({ merchantId, mode: 'live' })).secret;
       }
-      merchants.push({ profile, scope: { merchantId, mode: profile.mode }, key, flow: paymentFlow(guarded, key), intents: [], disputed: new Set(), channelDisputes: new Map(), checkedSettlements: new Set() });
+      merchants.push({
+        profile,
+        scope: { merchantId, mode: profile.mode },
+        key,
+        flow: paymentFlow(guarded, key),
+        intents: [],
+        disputed: new Set(),
+        channelDisputes: new Map(),
+        checkedSettlements: new Set(),
+      });
     }
     return new World(t0, clock, live, merchants);
   }
@@ -322,7 +386,10 @@ class World {
         const shop = this.merchants[action.merchant] as SimMerchant;
         const currency = shop.profile.currency === 'KWD' ? 'THB' : shop.profile.currency;
         for (let index = 0; index < action.payments; index += 1) {
-          await this.pay({ merchant: action.merchant, amount: HOSTILE_AMOUNTS.indexOf(MAX_AMOUNT - 100), currency: payableCurrencies().indexOf(currency), method: index }, 'succeeded');
+          await this.pay(
+            { merchant: action.merchant, amount: HOSTILE_AMOUNTS.indexOf(MAX_AMOUNT - 100), currency: payableCurrencies().indexOf(currency), method: index },
+            'succeeded',
+          );
         }
         await this.tick();
         await this.tick();
@@ -377,8 +444,12 @@ class World {
     }
     const orderId = await this.orderOf(shop, id);
     if (!orderId) return id;
-    const answer = await this.live.desk(`/sandbox/orders/${orderId}/${outcome === 'succeeded' ? 'pay' : 'fail'}`, outcome === 'succeeded' ? {} : { failure_code: 'insufficient_funds' });
-    if (answer.status !== 200 && !hostile) throw new Error(`the sandbox refused to ${outcome === 'succeeded' ? 'pay' : 'fail'} ${orderId}: ${JSON.stringify(answer.json)}`);
+    const answer = await this.live.desk(
+      `/sandbox/orders/${orderId}/${outcome === 'succeeded' ? 'pay' : 'fail'}`,
+      outcome === 'succeeded' ? {} : { failure_code: 'insufficient_funds' },
+    );
+    if (answer.status !== 200 && !hostile)
+      throw new Error(`the sandbox refused to ${outcome === 'succeeded' ? 'pay' : 'fail'} ${orderId}: ${JSON.stringify(answer.json)}`);
     // The sandbox's own callback is signed with the real clock; the channel's retry, at the service's time.
     await this.deliverLive(JSON.stringify(await this.live.order(orderId)));
     return id;
@@ -469,7 +540,9 @@ class World {
     const dispute = id ? await this.t0.app.get<DisputeRepository>(DisputeRepository).findLatestForIntent(shop.scope, id) : undefined;
     if (!dispute) return;
     const notices = Array.from({ length: action.times }, () =>
-      shop.profile.mode === 'test' ? this.deliverTest({ type: 'dispute', id: dispute.channelDisputeId }) : this.deliverLive(JSON.stringify({ type: 'dispute', id: dispute.channelDisputeId })),
+      shop.profile.mode === 'test'
+        ? this.deliverTest({ type: 'dispute', id: dispute.channelDisputeId })
+        : this.deliverLive(JSON.stringify({ type: 'dispute', id: dispute.channelDisputeId })),
     );
     await Promise.all(notices);
   }
@@ -486,14 +559,21 @@ class World {
   /** Two dashboard edits of one merchant at once, by two owners signed in now. */
   private async dashboard(action: Extract<Step, { kind: 'dashboard' }>): Promise<void> {
     const shop = this.merchants[action.merchant] as SimMerchant;
-    const [first, second] = await Promise.all([signIn(this.t0, { merchantId: shop.scope.merchantId, role: 'owner' }), signIn(this.t0, { merchantId: shop.scope.merchantId, role: 'owner' })]);
-    const as = (user: { cookie: string }, method: string, url: string, payload?: unknown) => this.request({ method, url, headers: { cookie: user.cookie }, payload });
+    const [first, second] = await Promise.all([
+      signIn(this.t0, { merchantId: shop.scope.merchantId, role: 'owner' }),
+      signIn(this.t0, { merchantId: shop.scope.merchantId, role: 'owner' }),
+    ]);
+    const as = (user: { cookie: string }, method: string, url: string, payload?: unknown) =>
+      this.request({ method, url, headers: { cookie: user.cookie }, payload });
     const schedules = ['daily', 'weekly', 'monthly', 'manual'];
     this.count('dashboardRaces');
     if (action.edit === 'schedule' || action.edit === 'name') {
       const field = action.edit === 'schedule' ? 'settlement_schedule' : 'business_name';
       const values = action.picks.map((value) => (action.edit === 'schedule' ? schedules[value] : `Shop ${value}`)) as [string, string];
-      const answers = await Promise.all([as(first!, 'PATCH', '/dashboard/v1/settings', { [field]: values[0] }), as(second!, 'PATCH', '/dashboard/v1/settings', { [field]: values[1] })]);
+      const answers = await Promise.all([
+        as(first!, 'PATCH', '/dashboard/v1/settings', { [field]: values[0] }),
+        as(second!, 'PATCH', '/dashboard/v1/settings', { [field]: values[1] }),
+      ]);
       if (answers.some((res) => res.statusCode === 200)) this.count('settingsEdited');
       const settings = await as(first!, 'GET', '/dashboard/v1/settings');
       if (answers.every((res) => res.statusCode === 200) && settings.statusCode === 200 && !values.includes((settings.result as Json)[field])) {
@@ -504,7 +584,12 @@ class World {
     // The same new colleague added twice at once: one user, not two. Adding takes the acting
     // owner's code (step-up): the next step's, since sign-in spent this one.
     const email = `${unique('colleague')}@example.com`;
-    const body = (user: { totpSecret: string }) => ({ email, password: 'correct horse battery staple', role: 'developer', code: totpCode(this.t0, user.totpSecret, 1) });
+    const body = (user: { totpSecret: string }) => ({
+      email,
+      password: 'correct horse battery staple',
+      role: 'developer',
+      code: totpCode(this.t0, user.totpSecret, 1),
+    });
     const added = await Promise.all([as(first!, 'POST', '/dashboard/v1/users', body(first!)), as(second!, 'POST', '/dashboard/v1/users', body(second!))]);
     if (added.filter((res) => res.statusCode === 201).length > 1) throw new Error(`one email was added twice: ${added.map((res) => res.payload).join(' / ')}`);
     const user = added.find((res) => res.statusCode === 201)?.result as Json | undefined;
@@ -512,7 +597,10 @@ class World {
     this.count('colleaguesAdded');
     // Roles below admin: granting admin or owner would take another code.
     const roles = ['viewer', 'support', 'developer', 'viewer'];
-    await Promise.all([as(first!, 'PATCH', `/dashboard/v1/users/${user.id}`, { role: roles[action.picks[0]] }), as(second!, 'PATCH', `/dashboard/v1/users/${user.id}`, { role: roles[action.picks[1]] })]);
+    await Promise.all([
+      as(first!, 'PATCH', `/dashboard/v1/users/${user.id}`, { role: roles[action.picks[0]] }),
+      as(second!, 'PATCH', `/dashboard/v1/users/${user.id}`, { role: roles[action.picks[1]] }),
+    ]);
   }
 
   private async request(options: { method: string; url: string; headers: Record<string, string>; payload?: unknown }): Promise<ServerInjectResponse> {
@@ -526,7 +614,12 @@ class World {
     await assertLedgerVerifies(this.t0);
     const now = this.clock.now().getTime();
     for (const shop of this.merchants) {
-      const { intents, stored } = await assertMerchantMoney(this.t0, shop.flow, { scope: shop.scope, key: shop.key, currency: shop.profile.currency, checkedSettlements: shop.checkedSettlements });
+      const { intents, stored } = await assertMerchantMoney(this.t0, shop.flow, {
+        scope: shop.scope,
+        key: shop.key,
+        currency: shop.profile.currency,
+        checkedSettlements: shop.checkedSettlements,
+      });
       if (shop.profile.hostile) continue;
       const releasedIds = new Set(stored.filter((pi) => pi.releasedAt).map((pi) => pi.id));
       for (const intent of intents) {

@@ -1,6 +1,16 @@
 import { RestPaymentChannel, signRestCallback } from '@payments/channel-rest';
 import { ChannelSandbox } from '@payments/channel-sandbox';
-import type { ChannelCapabilities, ChannelNotice, ChannelOrderStatus, ChannelDisputeStatus, Clock, Mode, PaymentChannel, PlaceOrderRequest, PlaceOrderResult } from '@payments/core';
+import type {
+  ChannelCapabilities,
+  ChannelNotice,
+  ChannelOrderStatus,
+  ChannelDisputeStatus,
+  Clock,
+  Mode,
+  PaymentChannel,
+  PlaceOrderRequest,
+  PlaceOrderResult,
+} from '@payments/core';
 
 const SANDBOX_KEY = 'sk_sandbox_simulation_0123456789';
 const SANDBOX_SECRET = 'cbs_sandbox_simulation_secret_0123456789';

@@ -24,7 +24,6 @@ export interface GetCheckoutPageDeps {
   readonly attempts: PaymentAttemptRepository;
 }
 
-
 /** `GET /c/{token}`: the page's data. 404 unknown token, 410 expired (no attempt is made either way). */
 export class GetCheckoutPage {
   constructor(private readonly deps: GetCheckoutPageDeps) {}

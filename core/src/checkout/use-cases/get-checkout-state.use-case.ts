@@ -46,7 +46,6 @@ export interface GetCheckoutStateDeps {
   readonly attempts: PaymentAttemptRepository;
 }
 
-
 /** `GET /checkout/sessions/{token}/status`: what the page polls. 404 unknown, 410 expired. */
 export class GetCheckoutState {
   constructor(private readonly deps: GetCheckoutStateDeps) {}

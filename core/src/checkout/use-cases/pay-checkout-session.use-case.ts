@@ -17,7 +17,6 @@ export interface PayCheckoutSessionDeps {
   readonly attempts: PaymentAttemptRepository;
 }
 
-
 /**
  * `POST /checkout/sessions/{token}/pay`: the payer picks a method and gets a credential. The
  * attempt is `PlaceAttempt`'s, so a session already holding a pending attempt is answered with

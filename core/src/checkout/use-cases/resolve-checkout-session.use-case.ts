@@ -28,7 +28,6 @@ export interface ResolveCheckoutSessionDeps {
   readonly clock: Clock;
 }
 
-
 /**
  * The hosted checkout's only authority is the token in the path: its SHA-256 digest finds the
  * session. An unknown token and a session expired by its own clock are refused after the same
@@ -51,8 +50,8 @@ export class ResolveCheckoutSession {
     if (session.expiresAt <= now) throw checkoutSessionExpired();
     const intent = await this.deps.intents.findById({ merchantId: session.merchantId, mode: session.mode }, session.paymentIntentId);
     if (!intent) throw checkoutSessionNotFound();
-    if (intent.status === 'expired' || (EXPIRABLE.includes(intent.status) && intent.expiresAt !== undefined && intent.expiresAt <= now)) throw checkoutSessionExpired();
+    if (intent.status === 'expired' || (EXPIRABLE.includes(intent.status) && intent.expiresAt !== undefined && intent.expiresAt <= now))
+      throw checkoutSessionExpired();
     return { session, intent };
   }
 }
-

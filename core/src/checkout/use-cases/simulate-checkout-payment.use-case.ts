@@ -10,7 +10,6 @@ export interface SimulateCheckoutPaymentDeps {
   readonly attempts: PaymentAttemptRepository;
 }
 
-
 /**
  * `POST /checkout/sessions/{token}/simulate`: the test page's "simulate success / failure"
  * buttons. The same rules as the intent simulate (`SimulatePayment`: failure_code only with

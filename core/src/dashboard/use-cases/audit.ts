@@ -12,7 +12,6 @@ export interface AuditRecorderDeps {
   readonly random: RandomSource;
 }
 
-
 /** Records who did what; call it inside the unit of work of the write so both commit together. */
 export class AuditRecorder {
   constructor(private readonly deps: AuditRecorderDeps) {}

@@ -27,7 +27,6 @@ export interface AuthenticateDashboardSessionDeps {
   readonly clock: Clock;
 }
 
-
 /**
  * The session of a `dashboard_session` cookie. Throws 401 `authentication_required` for a
  * missing or unknown token, a session that ended (sign-out, user disabled, second factor reset)

@@ -24,7 +24,6 @@ export interface ClaimMfaDeps {
   readonly audit: AuditRecorder;
 }
 
-
 /**
  * A user without a second factor claims one with email and password. A user that has one already
  * gets the same 401 `invalid_credentials` as a wrong password (and it counts as a failure, so

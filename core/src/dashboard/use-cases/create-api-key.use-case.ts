@@ -11,7 +11,6 @@ export interface CreateApiKeyDeps {
   readonly audit: AuditRecorder;
 }
 
-
 /**
  * Mints a key from the dashboard: IssueApiKey's rules (a live key before review is 403
  * `live_not_enabled`), with the audit entry in the same transaction. The plaintext is in the

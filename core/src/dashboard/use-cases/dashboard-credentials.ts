@@ -23,7 +23,6 @@ export interface DashboardCredentialsDeps {
   readonly throttle: SignInThrottle;
 }
 
-
 /**
  * Email and password of an open dashboard route (sign-in, MFA claim). Takes about as long for an
  * unknown email as for a known one (the password is checked against a dummy hash made by the same

@@ -9,7 +9,6 @@ export interface DeliverNoticesDeps {
   readonly clock: Clock;
 }
 
-
 /**
  * Drains the notice outbox: each pending notice is rendered, handed to the EmailSender and marked
  * sent. At least once: a crash between sending and marking sends that notice again. A notice the

@@ -5,7 +5,6 @@ export interface GetMerchantSettingsDeps {
   readonly merchants: MerchantRepository;
 }
 
-
 /** The actor's merchant as its settings show it (fresh from storage, not the session's copy). */
 export class GetMerchantSettings {
   constructor(private readonly deps: GetMerchantSettingsDeps) {}

@@ -4,7 +4,6 @@ export interface ListApiKeysDeps {
   readonly keys: ApiKeyRepository;
 }
 
-
 /** The merchant's keys that still work (both modes), newest first; revoked keys are not listed. */
 export class ListApiKeys {
   constructor(private readonly deps: ListApiKeysDeps) {}

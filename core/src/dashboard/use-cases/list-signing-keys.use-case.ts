@@ -5,7 +5,6 @@ export interface ListSigningKeysDeps {
   readonly keys: SigningKeyRepository;
 }
 
-
 /** The merchant's Ed25519 public keys, newest first. */
 export class ListSigningKeys {
   constructor(private readonly deps: ListSigningKeysDeps) {}

@@ -14,7 +14,6 @@ export interface RegisterSigningKeyDeps {
   readonly random: RandomSource;
 }
 
-
 /**
  * Registers the public half of an Ed25519 pair the merchant generated: a raw 32-byte key in
  * standard base64 that the crypto library accepts as Ed25519, else 400 naming `public_key`. The
@@ -39,7 +38,14 @@ export class RegisterSigningKey {
     };
     return this.deps.uow.run(async () => {
       await this.deps.keys.insert(key);
-      await this.deps.audit.record({ merchantId: actor.merchantId, userId: actor.id, action: 'signing_keys.write', objectType: 'signing_key', objectId: key.id, details: { change: 'created' } });
+      await this.deps.audit.record({
+        merchantId: actor.merchantId,
+        userId: actor.id,
+        action: 'signing_keys.write',
+        objectType: 'signing_key',
+        objectId: key.id,
+        details: { change: 'created' },
+      });
       return key;
     });
   }

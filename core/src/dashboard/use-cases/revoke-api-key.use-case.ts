@@ -10,7 +10,6 @@ export interface RevokeApiKeyDeps {
   readonly clock: Clock;
 }
 
-
 /**
  * Revokes one of the merchant's keys; `/v1` refuses it from the next request on (keys are looked
  * up on every request, nothing caches them). Revoking a revoked key answers it unchanged; another

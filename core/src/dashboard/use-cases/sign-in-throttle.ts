@@ -17,7 +17,13 @@ export interface FailureSlot {
  * already taken are given back and the attempt is 429 `rate_limited` with the wait, so a burst of
  * parallel guesses gets no more checks than the limit, and a refused attempt counts nothing.
  */
-export async function reserveFailureSlots(counter: FailureCounter, keys: readonly string[], now: Date, window: FailureWindow, message: string): Promise<FailureSlot[]> {
+export async function reserveFailureSlots(
+  counter: FailureCounter,
+  keys: readonly string[],
+  now: Date,
+  window: FailureWindow,
+  message: string,
+): Promise<FailureSlot[]> {
   const settled = await Promise.allSettled(keys.map(async (key) => ({ key, reservation: await counter.reserve(key, now, window) })));
   const reservations = settled.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
   const taken = reservations.flatMap(({ key, reservation }) => (reservation.slot === undefined ? [] : [{ key, slot: reservation.slot }]));
@@ -51,7 +57,6 @@ export interface SignInThrottleDeps {
   readonly window?: FailureWindow;
 }
 
-
 /**
  * Throttles password guessing on the two open dashboard routes that check a password (sign-in
  * and the MFA claim), per email and per client IP. The slot is taken before the password is
@@ -63,7 +68,13 @@ export class SignInThrottle {
 
   /** Takes the attempt's slots; throws 429 `rate_limited` (with a retry delay) when the email or the IP is at the limit. */
   async begin(email: string, ip: string): Promise<SignInAttempt> {
-    const slots = await reserveFailureSlots(this.deps.counter, [this.emailKey(email), this.ipKey(ip)], this.deps.clock.now(), this.deps.window ?? SIGN_IN_FAILURE_WINDOW, 'Too many failed sign-in attempts; try again later.');
+    const slots = await reserveFailureSlots(
+      this.deps.counter,
+      [this.emailKey(email), this.ipKey(ip)],
+      this.deps.clock.now(),
+      this.deps.window ?? SIGN_IN_FAILURE_WINDOW,
+      'Too many failed sign-in attempts; try again later.',
+    );
     return { email, slots };
   }
 

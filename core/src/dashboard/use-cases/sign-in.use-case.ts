@@ -28,7 +28,6 @@ export interface SignInDeps {
   readonly digest: Digest;
 }
 
-
 /**
  * Dashboard sign-in: email, password and a one-time code. Every refusal is the same 401
  * `invalid_credentials` (unknown email, wrong password, disabled user, no second factor claimed
@@ -62,7 +61,13 @@ export class SignIn {
     };
     await this.deps.uow.run(async () => {
       await this.deps.sessions.insert(session);
-      await this.deps.audit.record({ merchantId: session.merchantId, userId: session.userId, action: 'session.created', objectType: 'dashboard_session', objectId: session.id });
+      await this.deps.audit.record({
+        merchantId: session.merchantId,
+        userId: session.userId,
+        action: 'session.created',
+        objectType: 'dashboard_session',
+        objectId: session.id,
+      });
     });
     return { user: verified, session, token };
   }

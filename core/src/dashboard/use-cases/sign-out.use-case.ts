@@ -8,7 +8,6 @@ export interface SignOutDeps {
   readonly clock: Clock;
 }
 
-
 /** Ends the caller's session server-side: the token signs nobody in again, whatever the browser keeps. */
 export class SignOut {
   constructor(private readonly deps: SignOutDeps) {}
@@ -16,7 +15,13 @@ export class SignOut {
   execute(input: { merchantId: string; userId: string; sessionId: string }): Promise<void> {
     return this.deps.uow.run(async () => {
       await this.deps.sessions.end(input.merchantId, input.sessionId, this.deps.clock.now());
-      await this.deps.audit.record({ merchantId: input.merchantId, userId: input.userId, action: 'session.ended', objectType: 'dashboard_session', objectId: input.sessionId });
+      await this.deps.audit.record({
+        merchantId: input.merchantId,
+        userId: input.userId,
+        action: 'session.ended',
+        objectType: 'dashboard_session',
+        objectId: input.sessionId,
+      });
     });
   }
 }

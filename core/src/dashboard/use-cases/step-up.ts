@@ -12,7 +12,6 @@ export interface StepUpDeps {
   readonly window?: FailureWindow;
 }
 
-
 /**
  * The second check of a sensitive dashboard action (payout destinations, adding a member, granting
  * admin or owner, resetting a member's second factor): the one-time code of the person acting,
@@ -30,7 +29,13 @@ export class StepUp {
    * forgets nothing: one code seen over a shoulder does not buy a fresh run of guesses.
    */
   async guard<T>(actor: User, action: () => Promise<T>): Promise<T> {
-    const slots = await reserveFailureSlots(this.deps.failures, [stepUpKey(actor)], this.deps.clock.now(), this.deps.window ?? SIGN_IN_FAILURE_WINDOW, 'Too many wrong one-time codes; try again later.');
+    const slots = await reserveFailureSlots(
+      this.deps.failures,
+      [stepUpKey(actor)],
+      this.deps.clock.now(),
+      this.deps.window ?? SIGN_IN_FAILURE_WINDOW,
+      'Too many wrong one-time codes; try again later.',
+    );
     // A slot that cannot be given back (the shared store just went away) costs the user one
     // counted failure; failing the answer of an action that already committed would cost more.
     const giveBack = () => releaseFailureSlots(this.deps.failures, slots).catch(() => undefined);

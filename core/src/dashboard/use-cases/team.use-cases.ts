@@ -74,7 +74,14 @@ interface TeamNotice {
 async function appendTeamNotice(deps: TeamChangeDeps, notice: TeamNotice): Promise<void> {
   const accountEmail = (await deps.merchants.findById(notice.actor.merchantId))?.email;
   for (const recipient of new Set([...(notice.alsoTo ?? []), ...(accountEmail === undefined ? [] : [accountEmail])])) {
-    await deps.notices.append({ id: newId(deps.random, 'notice'), merchantId: notice.actor.merchantId, kind: notice.kind, recipient, details: notice.details, created: notice.now });
+    await deps.notices.append({
+      id: newId(deps.random, 'notice'),
+      merchantId: notice.actor.merchantId,
+      kind: notice.kind,
+      recipient,
+      details: notice.details,
+      created: notice.now,
+    });
   }
 }
 
@@ -85,7 +92,6 @@ function auditTeamChange(audit: AuditRecorder, actor: User, userId: string, deta
 export interface ListTeamUsersDeps {
   readonly users: UserRepository;
 }
-
 
 /** GET users: every member of the actor's merchant, oldest first. */
 export class ListTeamUsers {
@@ -107,7 +113,6 @@ export interface AddTeamUserInput {
 export interface AddTeamUserDeps extends TeamChangeDeps {
   readonly passwords: PasswordHasher;
 }
-
 
 /**
  * Adds a member without a second factor; their first call is the MFA claim. A step-up action: it
@@ -151,7 +156,12 @@ export class AddTeamUser {
           created: now,
         };
         await this.deps.users.insert(user);
-        await appendTeamNotice(this.deps, { actor, kind: 'user.added', details: { user: user.id, user_email: user.email, role: user.role, added_by: actor.email }, now });
+        await appendTeamNotice(this.deps, {
+          actor,
+          kind: 'user.added',
+          details: { user: user.id, user_email: user.email, role: user.role, added_by: actor.email },
+          now,
+        });
         await auditTeamChange(this.deps.audit, actor, user.id, { change: 'created', role: user.role });
         return user;
       }),
@@ -168,7 +178,6 @@ export interface UpdateTeamUserInput {
 export interface UpdateTeamUserDeps extends TeamChangeDeps {
   readonly sessions: DashboardSessionRepository;
 }
-
 
 /**
  * Changes a member's role or status; disabling ends their sessions in the same transaction.
@@ -217,7 +226,6 @@ export class UpdateTeamUser {
 /** A reset needs what a role or status change needs: it ends the member's sessions and notifies. */
 export type ResetTeamUserMfaDeps = UpdateTeamUserDeps;
 
-
 /**
  * Clears a member's second factor: codes of the old secret stop at once, and the member's
  * sessions end, since a reset usually means a lost or exposed device. The member claims a new
@@ -242,7 +250,13 @@ export class ResetTeamUserMfa {
         await this.deps.users.update(reset);
         const now = this.deps.clock.now();
         await this.deps.sessions.endAllForUser(target.merchantId, target.id, now);
-        await appendTeamNotice(this.deps, { actor, kind: 'user.mfa_reset', details: { user: target.id, user_email: target.email, reset_by: actor.email }, now, alsoTo: [target.email] });
+        await appendTeamNotice(this.deps, {
+          actor,
+          kind: 'user.mfa_reset',
+          details: { user: target.id, user_email: target.email, reset_by: actor.email },
+          now,
+          alsoTo: [target.email],
+        });
         await auditTeamChange(this.deps.audit, actor, target.id, { change: 'mfa_reset' }, 'users.reset_mfa');
         return reset;
       }),

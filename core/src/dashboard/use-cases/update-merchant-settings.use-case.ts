@@ -5,13 +5,17 @@ import { isKeyOf, notFound } from '../../shared';
 import type { User } from '../domain/user.entity';
 import type { AuditRecorder } from './audit';
 
-const FIELD_NAMES = { name: 'business_name', supportEmail: 'support_email', statementDescriptor: 'statement_descriptor', settlementSchedule: 'settlement_schedule' } as const;
+const FIELD_NAMES = {
+  name: 'business_name',
+  supportEmail: 'support_email',
+  statementDescriptor: 'statement_descriptor',
+  settlementSchedule: 'settlement_schedule',
+} as const;
 export interface UpdateMerchantSettingsDeps {
   readonly uow: UnitOfWork;
   readonly merchants: MerchantRepository;
   readonly audit: AuditRecorder;
 }
-
 
 /**
  * Changes the four merchant-editable settings. Only the fields sent are written, so two people

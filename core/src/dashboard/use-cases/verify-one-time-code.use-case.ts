@@ -15,7 +15,6 @@ export interface VerifyOneTimeCodeDeps {
   readonly clock: Clock;
 }
 
-
 /**
  * Checks the one-time code of the person at the keyboard and spends it: a code of the step last
  * used, or an earlier one, is refused, so a code seen over a shoulder cannot be replayed. Throws

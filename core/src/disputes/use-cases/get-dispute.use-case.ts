@@ -6,7 +6,6 @@ export interface GetDisputeDeps {
   readonly disputes: DisputeRepository;
 }
 
-
 export class GetDispute {
   constructor(private readonly deps: GetDisputeDeps) {}
 

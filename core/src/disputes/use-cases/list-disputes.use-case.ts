@@ -5,7 +5,6 @@ export interface ListDisputesDeps {
   readonly disputes: DisputeRepository;
 }
 
-
 export class ListDisputes {
   constructor(private readonly deps: ListDisputesDeps) {}
 

@@ -22,7 +22,6 @@ export interface ReconcileDisputesDeps {
   readonly rules: DisputeReconcileRules;
 }
 
-
 /**
  * The dispute reconciler: open disputes that heard nothing for a while are put to the channel's
  * dispute query, and what it answers goes through `RecordDisputeReport` like a notice would, so a
@@ -37,7 +36,12 @@ export class ReconcileDisputes implements ItemJob<Dispute> {
   /** Open disputes of a mode that heard nothing for a while, oldest news first. */
   due(mode: Mode, limit: number, deferred: ReadonlySet<string>): Promise<Dispute[]> {
     const now = this.deps.clock.now();
-    return this.deps.disputes.findDueForCheck({ mode, updatedBefore: new Date(now.getTime() - this.deps.rules.staleAfterMs), now, limit: limit + deferred.size });
+    return this.deps.disputes.findDueForCheck({
+      mode,
+      updatedBefore: new Date(now.getTime() - this.deps.rules.staleAfterMs),
+      now,
+      limit: limit + deferred.size,
+    });
   }
 
   idOf(dispute: Dispute): string {

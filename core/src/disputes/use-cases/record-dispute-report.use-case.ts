@@ -29,7 +29,6 @@ export type RecordDisputeReportDeps = DisputeWriteDeps & {
   readonly rules: DisputeRules;
 };
 
-
 /**
  * Applies what a channel's dispute query says: the one place a dispute is opened or changes.
  * Callbacks and simulations end here with the query's answer, never a notice's claims. The

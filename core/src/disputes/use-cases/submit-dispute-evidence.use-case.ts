@@ -19,7 +19,6 @@ export type SubmitDisputeEvidenceDeps = DisputeWriteDeps & {
   readonly channels: PaymentChannelRegistry;
 };
 
-
 /**
  * `POST /v1/disputes/{id}/evidence`: merges the evidence key by key into what the dispute holds,
  * forwards the merged set to the channel, then stores it; `opened` becomes `under_review` and
@@ -39,7 +38,9 @@ export class SubmitDisputeEvidence {
 
     const channel = this.deps.channels.find(before.channel);
     if (!channel?.submitDisputeEvidence) {
-      throw new CoreError('channel_error', 'unavailable', 'The channel of this dispute does not take evidence right now; retry later.', { retryAfterSeconds: 60 });
+      throw new CoreError('channel_error', 'unavailable', 'The channel of this dispute does not take evidence right now; retry later.', {
+        retryAfterSeconds: 60,
+      });
     }
     await channel.submitDisputeEvidence(before.mode, before.channelDisputeId, merged);
 

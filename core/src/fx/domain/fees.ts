@@ -128,7 +128,8 @@ export function parseFeeSchedule(override: unknown, base: FeeSchedule = DEFAULT_
     const fixedUnits: Record<string, number> = {};
     for (const [currency, units] of Object.entries(fixed)) {
       if (!isKnownCurrency(currency)) refuse(`Fee schedule: ${method}.fixed: '${currency}' is not an ISO 4217 currency code.`);
-      if (typeof units !== 'number' || !Number.isSafeInteger(units) || units < 0) return refuse(`Fee schedule: ${method}.fixed.${currency} must be whole minor units, 0 or more.`);
+      if (typeof units !== 'number' || !Number.isSafeInteger(units) || units < 0)
+        return refuse(`Fee schedule: ${method}.fixed.${currency} must be whole minor units, 0 or more.`);
       fixedUnits[currency] = units;
     }
     merged[method] = Object.freeze({ percent, fixed: Object.freeze(fixedUnits) });

@@ -24,9 +24,7 @@ export const MAX_SPREAD_BPS = 9999;
 
 /** True when `value` is a positive decimal string we accept as a rate ("35.12", "0.0285"). */
 export function isRateString(value: unknown): value is string {
-  return (
-    typeof value === 'string' && value.length <= MAX_RATE_LENGTH && DECIMAL_STRING_PATTERN.test(value) && new Dec(value).greaterThan(0)
-  );
+  return typeof value === 'string' && value.length <= MAX_RATE_LENGTH && DECIMAL_STRING_PATTERN.test(value) && new Dec(value).greaterThan(0);
 }
 
 function parseRate(rate: string): Dec {

@@ -34,7 +34,6 @@ export interface PaymentPricingDeps {
   readonly clock: Clock;
 }
 
-
 /**
  * What a payment is worth to the merchant: the FX lock at the method's lock point (QR methods
  * when paid, wallets when the channel settles) and fee and net in the settlement currency.
@@ -105,14 +104,27 @@ export class PaymentPricing {
   private price(intent: PaymentIntent, method: string, settlementCurrency: string, rate: string | undefined, lock: 'now' | 'later'): PaymentIntent {
     const lockPoint = findPaymentMethod(method)?.fxLockPoint;
     if (intent.currency === settlementCurrency) {
-      const { fee, net } = settlementBreakdown({ amount: intent.amount, currency: intent.currency, settlementCurrency, method, schedule: this.deps.settings.fees });
+      const { fee, net } = settlementBreakdown({
+        amount: intent.amount,
+        currency: intent.currency,
+        settlementCurrency,
+        method,
+        schedule: this.deps.settings.fees,
+      });
       return { ...intent, fee, net };
     }
     if (intent.fx?.locked) return intent;
     if (lock === 'later' || rate === undefined) return { ...intent, fx: unlockedFx(intent.currency, settlementCurrency, method) };
     let breakdown;
     try {
-      breakdown = settlementBreakdown({ amount: intent.amount, currency: intent.currency, settlementCurrency, method, rate, schedule: this.deps.settings.fees });
+      breakdown = settlementBreakdown({
+        amount: intent.amount,
+        currency: intent.currency,
+        settlementCurrency,
+        method,
+        rate,
+        schedule: this.deps.settings.fees,
+      });
     } catch {
       // A conversion past 2^53 minor units cannot be priced; the payment is recorded unpriced, never dropped.
       return { ...intent, fx: unlockedFx(intent.currency, settlementCurrency, method) };

@@ -109,19 +109,43 @@ export interface SettlementAmount {
 /** A settlement created: its amount leaves available and is in transit to the merchant's bank. */
 export function settlementCreatedPosting(settlement: SettlementAmount, now: Date): LedgerTransaction {
   const { scope, amount } = settlement;
-  return transfer('settlement_created', settlement.settlementId, scope, amount, merchantAccount(scope, 'available', amount.currency), platformAccount(scope.mode, 'payouts_in_transit', amount.currency), now);
+  return transfer(
+    'settlement_created',
+    settlement.settlementId,
+    scope,
+    amount,
+    merchantAccount(scope, 'available', amount.currency),
+    platformAccount(scope.mode, 'payouts_in_transit', amount.currency),
+    now,
+  );
 }
 
 /** A settlement paid: the money left the platform's clearing funds for the merchant's bank. */
 export function settlementPaidPosting(settlement: SettlementAmount, now: Date): LedgerTransaction {
   const { scope, amount } = settlement;
-  return transfer('settlement_paid', settlement.settlementId, scope, amount, platformAccount(scope.mode, 'payouts_in_transit', amount.currency), platformAccount(scope.mode, 'channel_clearing', amount.currency), now);
+  return transfer(
+    'settlement_paid',
+    settlement.settlementId,
+    scope,
+    amount,
+    platformAccount(scope.mode, 'payouts_in_transit', amount.currency),
+    platformAccount(scope.mode, 'channel_clearing', amount.currency),
+    now,
+  );
 }
 
 /** A settlement failed: its amount returns to available. */
 export function settlementFailedPosting(settlement: SettlementAmount, now: Date): LedgerTransaction {
   const { scope, amount } = settlement;
-  return transfer('settlement_failed', settlement.settlementId, scope, amount, platformAccount(scope.mode, 'payouts_in_transit', amount.currency), merchantAccount(scope, 'available', amount.currency), now);
+  return transfer(
+    'settlement_failed',
+    settlement.settlementId,
+    scope,
+    amount,
+    platformAccount(scope.mode, 'payouts_in_transit', amount.currency),
+    merchantAccount(scope, 'available', amount.currency),
+    now,
+  );
 }
 
 /** A payer's second payment of an intent: the attempt that took it and what it took, in the currency paid. */
@@ -138,7 +162,15 @@ export interface DuplicatePayment {
  */
 export function duplicatePaymentPosting(payment: DuplicatePayment, now: Date): LedgerTransaction {
   const { scope, amount } = payment;
-  return transfer('duplicate_payment', payment.attemptId, scope, amount, platformAccount(scope.mode, 'channel_clearing', amount.currency), platformAccount(scope.mode, 'payer_refunds_due', amount.currency), now);
+  return transfer(
+    'duplicate_payment',
+    payment.attemptId,
+    scope,
+    amount,
+    platformAccount(scope.mode, 'channel_clearing', amount.currency),
+    platformAccount(scope.mode, 'payer_refunds_due', amount.currency),
+    now,
+  );
 }
 
 /** Moves `money` from one merchant bucket to another. */
@@ -152,7 +184,15 @@ function move(input: {
   now: Date;
 }): LedgerTransaction {
   const { scope, money } = input;
-  return transfer(input.causeType, input.causeId, scope, money, merchantAccount(scope, input.from, money.currency), merchantAccount(scope, input.to, money.currency), input.now);
+  return transfer(
+    input.causeType,
+    input.causeId,
+    scope,
+    money,
+    merchantAccount(scope, input.from, money.currency),
+    merchantAccount(scope, input.to, money.currency),
+    input.now,
+  );
 }
 
 /** Two legs: `money` debited from `from` and credited to `to`. */

@@ -23,7 +23,13 @@ export const MERCHANT_BUCKETS: readonly MerchantBucket[] = ['pending', 'availabl
  *   back to them (booked in the currency they paid).
  */
 export type PlatformAccountName = 'channel_clearing' | 'fee_revenue' | 'dispute_losses' | 'payouts_in_transit' | 'payer_refunds_due';
-export const PLATFORM_ACCOUNT_NAMES: readonly PlatformAccountName[] = ['channel_clearing', 'fee_revenue', 'dispute_losses', 'payouts_in_transit', 'payer_refunds_due'];
+export const PLATFORM_ACCOUNT_NAMES: readonly PlatformAccountName[] = [
+  'channel_clearing',
+  'fee_revenue',
+  'dispute_losses',
+  'payouts_in_transit',
+  'payer_refunds_due',
+];
 
 export type LedgerAccount =
   | { readonly kind: 'merchant'; readonly merchantId: string; readonly mode: Mode; readonly bucket: MerchantBucket; readonly currency: string }

@@ -8,7 +8,6 @@ export interface GetBalanceDeps {
   readonly merchants: MerchantRepository;
 }
 
-
 /**
  * `GET /v1/balance`: the three buckets from the ledger's balance table, one entry per currency
  * the merchant ever held in this mode, and always its settlement currency (zeros before the

@@ -14,7 +14,6 @@ export interface ReleaseFundsDeps {
   readonly clock: Clock;
 }
 
-
 /**
  * The release timer: once `available_at` passes, a channel-settled intent's net moves from pending
  * to available, in the same transaction as the intent's `released_at`. The status stays

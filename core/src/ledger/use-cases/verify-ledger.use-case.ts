@@ -18,7 +18,6 @@ export interface VerifyLedgerDeps {
   readonly ledger: Ledger;
 }
 
-
 /**
  * `admin ledger verify`: every invariant of the journal. Each transaction sums to zero per
  * currency; no entry touches another merchant's or mode's account; the balance table equals the

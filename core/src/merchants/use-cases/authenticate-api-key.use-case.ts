@@ -19,7 +19,6 @@ export interface AuthenticateApiKeyDeps {
   readonly digest: Digest;
 }
 
-
 export class AuthenticateApiKey {
   constructor(private readonly deps: AuthenticateApiKeyDeps) {}
 

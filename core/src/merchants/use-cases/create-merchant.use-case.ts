@@ -33,7 +33,6 @@ export interface CreateMerchantDeps {
   readonly random: RandomSource;
 }
 
-
 /** Onboards a merchant (operator action): the account, its owner and a first test key. */
 export class CreateMerchant {
   constructor(private readonly deps: CreateMerchantDeps) {}

@@ -19,7 +19,6 @@ export interface IssueApiKeyDeps {
   readonly digest: Digest;
 }
 
-
 export class IssueApiKey {
   constructor(private readonly deps: IssueApiKeyDeps) {}
 

@@ -6,7 +6,6 @@ export interface ResolveApiVersionDeps {
   readonly merchants: MerchantRepository;
 }
 
-
 export class ResolveApiVersion {
   constructor(private readonly deps: ResolveApiVersionDeps) {}
 

@@ -37,9 +37,14 @@ export interface IdempotentResult {
 }
 
 function keyReused(): CoreError {
-  return new CoreError('idempotency_key_reused', 'idempotency_mismatch', 'This Idempotency-Key was used with a different request; use a new key for a new request.', {
-    param: 'Idempotency-Key',
-  });
+  return new CoreError(
+    'idempotency_key_reused',
+    'idempotency_mismatch',
+    'This Idempotency-Key was used with a different request; use a new key for a new request.',
+    {
+      param: 'Idempotency-Key',
+    },
+  );
 }
 
 function keyInUse(): CoreError {
@@ -84,7 +89,6 @@ export interface RunIdempotentlyDeps {
   readonly random: RandomSource;
   readonly secrets: SecretBox;
 }
-
 
 /**
  * Runs a write at most once per idempotency key: a repeat with the same fingerprint replays the

@@ -4,7 +4,6 @@ export interface SetLiveModeDeps {
   readonly merchants: MerchantRepository;
 }
 
-
 /** The review's decision (operator action): opens or closes live mode for a merchant. */
 export class SetLiveMode {
   constructor(private readonly deps: SetLiveModeDeps) {}

@@ -82,11 +82,7 @@ export function canTransition(from: PaymentIntentStatus, to: PaymentIntentStatus
  */
 export function transition(intent: PaymentIntent, to: PaymentIntentStatus, now: Date): PaymentIntent {
   if (!canTransition(intent.status, to)) {
-    throw new CoreError(
-      'invalid_state_transition',
-      'conflict',
-      `A payment intent in status '${intent.status}' cannot become '${to}'.`,
-    );
+    throw new CoreError('invalid_state_transition', 'conflict', `A payment intent in status '${intent.status}' cannot become '${to}'.`);
   }
   return { ...intent, status: to, updated: now };
 }

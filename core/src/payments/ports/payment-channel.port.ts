@@ -130,8 +130,7 @@ export interface SimulatedOutcome {
  * payment outcome, or a dispute outcome.
  */
 export type SimulationInstruction =
-  | { readonly kind: 'payment'; readonly outcome: SimulatedOutcome }
-  | { readonly kind: 'dispute'; readonly outcome: SimulatedDisputeOutcome };
+  { readonly kind: 'payment'; readonly outcome: SimulatedOutcome } | { readonly kind: 'dispute'; readonly outcome: SimulatedDisputeOutcome };
 
 /**
  * A payment channel: QR or wallet provider. Adapters translate their protocol to this port;

@@ -15,7 +15,6 @@ export interface AdvanceTimerDeps {
   readonly clock: Clock;
 }
 
-
 /**
  * `POST /v1/test/payment_intents/{id}/advance`: moves a running timer's deadline to now; the
  * scheduled job acts on its next tick, as in live mode. A timer is never moved later, so a

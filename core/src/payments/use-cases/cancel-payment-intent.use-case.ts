@@ -11,7 +11,6 @@ export type CancelPaymentIntentDeps = StatusChangeDeps & {
   readonly channels: PaymentChannelRegistry;
 };
 
-
 export class CancelPaymentIntent {
   constructor(private readonly deps: CancelPaymentIntentDeps) {}
 

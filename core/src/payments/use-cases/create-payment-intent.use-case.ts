@@ -51,7 +51,6 @@ export interface CreatePaymentIntentDeps {
   readonly pricing: PaymentPricing;
 }
 
-
 export class CreatePaymentIntent {
   constructor(private readonly deps: CreatePaymentIntentDeps) {}
 

@@ -12,7 +12,6 @@ export type ExpirePaymentIntentsDeps = StatusChangeDeps & {
   readonly channels: PaymentChannelRegistry;
 };
 
-
 /**
  * The expiry timer: intents in created, requires_payment or failed whose `expires_at` has passed
  * become `expired`, each with its event; a pending attempt fails (`expired`) and its order is

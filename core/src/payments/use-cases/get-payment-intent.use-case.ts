@@ -6,7 +6,6 @@ export interface GetPaymentIntentDeps {
   readonly intents: PaymentIntentRepository;
 }
 
-
 export class GetPaymentIntent {
   constructor(private readonly deps: GetPaymentIntentDeps) {}
 

@@ -16,7 +16,6 @@ export interface HandleChannelCallbackDeps {
   readonly recordDisputeReport?: RecordDisputeReport;
 }
 
-
 /**
  * A channel's callback: its signature is checked, then the channel is asked (the confirming
  * query) what really happened; the callback's own status and amount decide nothing. A refused
@@ -25,7 +24,12 @@ export interface HandleChannelCallbackDeps {
 export class HandleChannelCallback {
   constructor(private readonly deps: HandleChannelCallbackDeps) {}
 
-  async execute(input: { channel: string; mode: Mode; headers: Readonly<Record<string, string | undefined>>; rawBody: string }): Promise<PaymentIntent | Dispute> {
+  async execute(input: {
+    channel: string;
+    mode: Mode;
+    headers: Readonly<Record<string, string | undefined>>;
+    rawBody: string;
+  }): Promise<PaymentIntent | Dispute> {
     const channel = this.deps.channels.find(input.channel);
     if (!channel || !channel.capabilities.modes.includes(input.mode)) throw unknownOrder();
     const callback = channel.verifyCallback(input.mode, input.headers, input.rawBody);

@@ -8,7 +8,6 @@ export interface ListAttemptsDeps {
   readonly attempts: PaymentAttemptRepository;
 }
 
-
 export class ListAttempts {
   constructor(private readonly deps: ListAttemptsDeps) {}
 

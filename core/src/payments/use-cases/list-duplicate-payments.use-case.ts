@@ -7,7 +7,6 @@ export interface ListDuplicatePaymentsDeps {
   readonly attempts: PaymentAttemptRepository;
 }
 
-
 /**
  * For operators: the second payments of already paid intents, of every merchant and mode, latest
  * first. Each attempt's amount is owed back to its payer (booked as `duplicate_payment:<attempt>`

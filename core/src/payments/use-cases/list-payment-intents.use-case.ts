@@ -5,7 +5,6 @@ export interface ListPaymentIntentsDeps {
   readonly intents: PaymentIntentRepository;
 }
 
-
 export class ListPaymentIntents {
   constructor(private readonly deps: ListPaymentIntentsDeps) {}
 

@@ -34,7 +34,6 @@ export type PlaceAttemptDeps = StatusChangeDeps & {
   readonly settings: ChannelCallbackSettings;
 };
 
-
 /**
  * `POST /v1/payment_intents/{id}/attempts`. At most one attempt is pending per intent: under the
  * intent's lock a pending attempt is answered again and no second order is placed. The order is
@@ -68,9 +67,12 @@ export class PlaceAttempt {
     });
   }
 
-  private async reserve(input: { scope: AccountScope; intentId: string; paymentMethod: string; channel?: string }): Promise<
-    { kind: 'existing'; attempt: PaymentAttempt } | { kind: 'new'; attempt: PaymentAttempt; channel: PaymentChannel; intent: PaymentIntent }
-  > {
+  private async reserve(input: {
+    scope: AccountScope;
+    intentId: string;
+    paymentMethod: string;
+    channel?: string;
+  }): Promise<{ kind: 'existing'; attempt: PaymentAttempt } | { kind: 'new'; attempt: PaymentAttempt; channel: PaymentChannel; intent: PaymentIntent }> {
     return this.deps.uow.run(async () => {
       const intent = await this.deps.intents.findByIdForUpdate(input.scope, input.intentId);
       if (!intent) throw notFound('payment_intent', input.intentId);
@@ -123,7 +125,13 @@ export class PlaceAttempt {
       if (!intent || !attempt) throw notFound('payment_attempt', placed.id);
       const now = this.deps.clock.now();
       if (result.outcome === 'refused') {
-        const failed = await this.deps.attempts.update({ ...attempt, status: 'failed', failureCode: result.failureCode, failureMessage: describeFailure(result.failureCode), updated: now });
+        const failed = await this.deps.attempts.update({
+          ...attempt,
+          status: 'failed',
+          failureCode: result.failureCode,
+          failureMessage: describeFailure(result.failureCode),
+          updated: now,
+        });
         if (intent.status !== 'failed') await changeStatus(this.deps, { ...intent, paymentMethod: attempt.paymentMethod, nextAction: undefined }, 'failed');
         return failed;
       }

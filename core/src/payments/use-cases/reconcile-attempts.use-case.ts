@@ -15,7 +15,6 @@ export interface ReconcileAttemptsDeps {
   readonly clock: Clock;
 }
 
-
 /**
  * The reconciler: attempts left pending past their channel's timeout are settled by the
  * confirming query, so a lost callback never leaves a paid intent unpaid.

@@ -24,7 +24,6 @@ export type RecordChannelReportDeps = StatusChangeDeps & {
   readonly alerts: OperatorAlerts;
 };
 
-
 /**
  * Applies what the channel's confirming query says about an attempt's order: the one place a
  * payment succeeds or fails. Callbacks, the reconciler and simulations all end here, so the same
@@ -61,12 +60,25 @@ export class RecordChannelReport {
       if (report.status === 'paid' && report.amount === attempt.amount && report.currency === attempt.currency) {
         const alreadyPaid = PAID.includes(current);
         if (attempt.status !== 'succeeded') {
-          const succeeded: PaymentAttempt = { ...attempt, status: 'succeeded', succeededAt: now, updated: now, nextCheckAt: undefined, failureCode: undefined, failureMessage: undefined };
+          const succeeded: PaymentAttempt = {
+            ...attempt,
+            status: 'succeeded',
+            succeededAt: now,
+            updated: now,
+            nextCheckAt: undefined,
+            failureCode: undefined,
+            failureMessage: undefined,
+          };
           if (alreadyPaid) return this.recordSecondPayment(succeeded, intent, now);
           await this.deps.attempts.update(succeeded);
         }
         if (alreadyPaid) return intent;
-        const paid = this.deps.pricing.onPaid({ ...intent, paymentMethod: attempt.paymentMethod, nextAction: undefined }, attempt.paymentMethod, merchant.settlementCurrency, rate);
+        const paid = this.deps.pricing.onPaid(
+          { ...intent, paymentMethod: attempt.paymentMethod, nextAction: undefined },
+          attempt.paymentMethod,
+          merchant.settlementCurrency,
+          rate,
+        );
         const succeeded = await changeStatus(this.deps, paid, 'succeeded');
         // Booked with the success when priced now; a rate that locks at channel settlement books it then.
         const payment = pricedPayment(succeeded);
@@ -82,7 +94,7 @@ export class RecordChannelReport {
         await this.deps.attempts.update({
           ...attempt,
           status: 'failed',
-          failureCode: mismatch ? 'channel_error' : report.failureCode ?? 'channel_error',
+          failureCode: mismatch ? 'channel_error' : (report.failureCode ?? 'channel_error'),
           failureMessage: mismatch
             ? `The channel confirmed ${report.amount} ${report.currency}, not the ordered ${attempt.amount} ${attempt.currency}.`
             : describeFailure(report.failureCode),
@@ -104,7 +116,9 @@ export class RecordChannelReport {
     if (!paidBy) throw new Error(`Payment intent ${intent.id} is ${intent.status} but none of its attempts succeeded.`);
     const duplicate = await this.deps.attempts.update({ ...succeeded, duplicateOf: paidBy.id });
     const scope: AccountScope = { merchantId: intent.merchantId, mode: intent.mode };
-    await this.deps.ledger.post(duplicatePaymentPosting({ attemptId: duplicate.id, scope, amount: { amount: duplicate.amount, currency: duplicate.currency } }, now));
+    await this.deps.ledger.post(
+      duplicatePaymentPosting({ attemptId: duplicate.id, scope, amount: { amount: duplicate.amount, currency: duplicate.currency } }, now),
+    );
     this.deps.uow.afterCommit(async () =>
       this.deps.alerts.duplicatePayment({
         attemptId: duplicate.id,

@@ -40,7 +40,6 @@ export type ReportChannelSettlementsDeps = StatusChangeDeps & {
   readonly disputes: DisputeRepository;
 };
 
-
 /**
  * A background job (run by `RunItemJobs`, one intent at a time): asks the channel of each succeeded intent whether it settled the funds to the platform. A
  * settled intent becomes `channel_settled`, its rate locks if it was waiting for this point, and
@@ -94,7 +93,11 @@ export class ReportChannelSettlements implements ItemJob<PaymentIntent> {
       // far since creation). Settled unpriced, its money would never be booked: it stays succeeded
       // and fails this item, so operators see it, until a rate prices it exactly.
       if (this.deps.pricing.needsRate(priced, merchant.settlementCurrency)) throw unpriceable(intent, merchant.settlementCurrency);
-      const settledIntent = await changeStatus(this.deps, { ...priced, availableAt: new Date(now.getTime() + merchant.settlementDelayDays * DAY_MS) }, 'channel_settled');
+      const settledIntent = await changeStatus(
+        this.deps,
+        { ...priced, availableAt: new Date(now.getTime() + merchant.settlementDelayDays * DAY_MS) },
+        'channel_settled',
+      );
       // A payment whose rate locked only now is booked now (with the claim of a dispute it lost
       // meanwhile); one booked at success posts nothing again.
       await bookPayment({ ledger: this.deps.ledger, disputes: this.deps.disputes }, settledIntent, now);

@@ -42,7 +42,6 @@ export interface SimulatePaymentDeps {
   readonly disputes?: DisputeRepository;
 }
 
-
 /**
  * `POST /v1/test/payment_intents/{id}/simulate`: tells the pending attempt's channel what to
  * report, or (dispute outcomes) the paid attempt's channel to open or rule on a dispute. The
@@ -62,7 +61,10 @@ export class SimulatePayment {
     }
     const isDispute = (DISPUTE_OUTCOMES as readonly string[]).includes(input.outcome);
     if (isDispute && (input.amount !== undefined || input.currency !== undefined)) {
-      throw invalidParameter(input.amount !== undefined ? 'amount' : 'currency', 'A simulated dispute claims the whole ordered amount; amount and currency go with payment outcomes only.');
+      throw invalidParameter(
+        input.amount !== undefined ? 'amount' : 'currency',
+        'A simulated dispute claims the whole ordered amount; amount and currency go with payment outcomes only.',
+      );
     }
     const intent = await this.deps.intents.findById(input.scope, input.intentId);
     if (!intent) throw notFound('payment_intent', input.intentId);
@@ -125,7 +127,8 @@ export class SimulatePayment {
     if (channelOutcome === 'opened') {
       if (!paid) throw invalidTransition(`A dispute can be opened on a paid payment intent only; this one is ${intent.status}.`);
       if (open) throw invalidTransition('The payment intent already has an open dispute; rule on it first (dispute_won or dispute_lost).');
-      if (latest?.status === 'lost') throw invalidTransition('The payment intent lost a dispute already: its money went back to the payer, so there is nothing left to dispute.');
+      if (latest?.status === 'lost')
+        throw invalidTransition('The payment intent lost a dispute already: its money went back to the payer, so there is nothing left to dispute.');
     } else if (!open) {
       throw invalidTransition('The payment intent has no open dispute to rule on; simulate dispute_opened first.');
     }

@@ -17,7 +17,6 @@ export interface CreateManualSettlementDeps extends SettlementWriterDeps {
   readonly pay: PaySettlement;
 }
 
-
 /**
  * `POST /v1/settlements`: a merchant on the `manual` schedule settles what is available now. Others
  * are 403 `forbidden`; 409 `nothing_to_settle` or `insufficient_available_balance` when there is

@@ -6,7 +6,6 @@ export interface GetSettlementDeps {
   readonly settlements: SettlementRepository;
 }
 
-
 export class GetSettlement {
   constructor(private readonly deps: GetSettlementDeps) {}
 

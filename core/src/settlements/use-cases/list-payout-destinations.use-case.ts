@@ -6,7 +6,6 @@ export interface ListPayoutDestinationsDeps {
   readonly destinations: PayoutDestinationRepository;
 }
 
-
 /** The payout destinations of the actor's merchant in one mode, newest first. */
 export class ListPayoutDestinations {
   constructor(private readonly deps: ListPayoutDestinationsDeps) {}

@@ -5,7 +5,6 @@ export interface ListSettlementsDeps {
   readonly settlements: SettlementRepository;
 }
 
-
 export class ListSettlements {
   constructor(private readonly deps: ListSettlementsDeps) {}
 

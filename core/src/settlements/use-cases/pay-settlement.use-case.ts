@@ -54,7 +54,8 @@ export class PaySettlement {
     let result: PayoutResult;
     try {
       const known = started.resumed ? await this.deps.gateway.queryPayout(settlement.mode, settlement.id) : undefined;
-      result = known ?? (await this.deps.gateway.sendPayout({ mode: settlement.mode, reference: settlement.id, amount: settlement.amount, destination: account }));
+      result =
+        known ?? (await this.deps.gateway.sendPayout({ mode: settlement.mode, reference: settlement.id, amount: settlement.amount, destination: account }));
     } catch (error) {
       // No answer: the payout may exist. It stays processing and the next pass asks by reference.
       if (isCoreError(error) && error.category === 'unavailable') return { kind: 'processing', settlement };
@@ -119,7 +120,11 @@ export class PaySettlement {
 
   private async accountOf(scope: AccountScope, destination: PayoutDestination | undefined): Promise<PayoutAccount> {
     if (destination) {
-      return { accountHolder: destination.accountHolder, bankCode: destination.bankCode, accountNumber: this.deps.secrets.open(destination.accountNumberSealed) };
+      return {
+        accountHolder: destination.accountHolder,
+        bankCode: destination.bankCode,
+        accountNumber: this.deps.secrets.open(destination.accountNumberSealed),
+      };
     }
     // Only test mode gets here (live mode waits for a destination): the implicit simulated account.
     const merchant = await this.deps.merchants.findById(scope.merchantId);
@@ -130,7 +135,6 @@ export interface PaySettlementsDeps {
   readonly settlements: SettlementDeps['settlements'];
   readonly pay: PaySettlement;
 }
-
 
 /** The `pay-settlements` job: every unfinished settlement of a mode, oldest first, one at a time. */
 export class PaySettlements implements ItemJob<Settlement, PaySettlementOutcome> {

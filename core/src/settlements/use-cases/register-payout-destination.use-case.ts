@@ -3,12 +3,12 @@ import type { Merchant, MerchantRepository } from '../../merchants';
 import type { Clock, Mode, RandomSource, SecretBox, UnitOfWork } from '../../shared';
 import { newId, notFound } from '../../shared';
 import {
-    last4,
-    PAYOUT_HOLD_MS,
-    validatePayoutDestination,
-    type PayoutDestination,
-    type PayoutDestinationDetails,
-    type PayoutDestinationInput,
+  last4,
+  PAYOUT_HOLD_MS,
+  validatePayoutDestination,
+  type PayoutDestination,
+  type PayoutDestinationDetails,
+  type PayoutDestinationInput,
 } from '../domain/payout-destination.entity';
 import type { PayoutDestinationRepository } from '../ports/payout-destination.repository.port';
 import { payoutAudit, payoutNotice } from './payout-notice';
@@ -29,7 +29,6 @@ export interface RegisterPayoutDestinationDeps {
   readonly clock: Clock;
   readonly random: RandomSource;
 }
-
 
 /**
  * Registers a payout destination. The fields are checked first (400), then the actor's one-time

@@ -16,7 +16,6 @@ export interface SetDefaultPayoutDestinationDeps {
   readonly random: RandomSource;
 }
 
-
 /**
  * Sends the mode's settlements to another destination (or the same one again). The one-time code
  * comes first (403 `mfa_code_invalid`, counted and throttled by StepUp); an unknown destination, or one of another merchant or
@@ -35,7 +34,9 @@ export class SetDefaultPayoutDestination {
         const target = await this.deps.destinations.findById(scope, input.id);
         if (!merchant || !target) throw notFound('payout destination', input.id);
         if (target.status !== 'verified') {
-          throw new CoreError('destination_unverified', 'conflict', 'This payout destination is not verified yet; it can become the default once it is.', { param: 'id' });
+          throw new CoreError('destination_unverified', 'conflict', 'This payout destination is not verified yet; it can become the default once it is.', {
+            param: 'id',
+          });
         }
         const now = this.deps.clock.now();
         const holdUntil = input.mode === 'live' ? new Date(now.getTime() + PAYOUT_HOLD_MS) : undefined;

@@ -158,7 +158,11 @@ export async function openSettlementParts(deps: SettlementDeps, input: OpenSettl
       updated: now,
     };
     await deps.settlements.insert(settlement);
-    const assigned = await deps.settlements.assignPayments(scope, settlement.id, part.payments.map((intent) => intent.id));
+    const assigned = await deps.settlements.assignPayments(
+      scope,
+      settlement.id,
+      part.payments.map((intent) => intent.id),
+    );
     if (assigned !== part.payments.length) {
       // Thrown inside the unit of work: the settlements and the marks made so far roll back.
       throw new CoreError('settlement_conflict', 'conflict', 'Another settlement covered some of these payments at the same time; retry.');

@@ -14,7 +14,6 @@ export interface VerifyPayoutDestinationsDeps {
   readonly secrets: SecretBox;
 }
 
-
 /**
  * The verification job: each live bank account still `unverified` is shown to the payout
  * provider (its account number unsealed only for that call, never logged) and marked `verified`

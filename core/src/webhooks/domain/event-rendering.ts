@@ -11,7 +11,6 @@ export function rfc3339Seconds(date: Date): string {
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-
 /** 2026-09-01: `{id, type, created, livemode, data}`. */
 function render20260901(event: DomainEvent): RenderedEvent {
   const amount = event.data.amount && { amount: event.data.amount.amount, currency: event.data.amount.currency };

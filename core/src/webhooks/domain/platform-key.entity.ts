@@ -19,7 +19,12 @@ export function activePlatformKey(keys: readonly PlatformKey[], now: Date): Plat
   let best: PlatformKey | undefined;
   for (const key of keys) {
     if (key.activeFrom.getTime() > now.getTime()) continue;
-    if (!best || key.activeFrom.getTime() > best.activeFrom.getTime() || (key.activeFrom.getTime() === best.activeFrom.getTime() && key.created.getTime() >= best.created.getTime())) best = key;
+    if (
+      !best ||
+      key.activeFrom.getTime() > best.activeFrom.getTime() ||
+      (key.activeFrom.getTime() === best.activeFrom.getTime() && key.created.getTime() >= best.created.getTime())
+    )
+      best = key;
   }
   return best;
 }

@@ -87,7 +87,9 @@ export function afterAttempt(delivery: WebhookDelivery, response: { readonly sta
   const scheduleAttempts = delivery.scheduleAttempts + 1;
   const base = { ...delivery, attempts, scheduleAttempts, lockedUntil: undefined, updated: now };
   const { responseStatus: _s, lastError: _e, nextRetryAt: _n, ...rest } = base;
-  void _s; void _e; void _n;
+  void _s;
+  void _e;
+  void _n;
   const answered = response.status === undefined ? {} : { responseStatus: response.status };
   if (isSuccessStatus(response.status)) return { ...rest, ...answered, status: 'delivered' };
   const error = response.error ?? (response.status === undefined ? 'no response' : `HTTP ${response.status}`);

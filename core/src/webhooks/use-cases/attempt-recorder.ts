@@ -12,7 +12,6 @@ export interface AttemptRecorderDeps {
   readonly deliveries: WebhookDeliveryRepository;
 }
 
-
 /**
  * Stores the relay's attempts as their sends finish, many to a transaction (a group commit): a
  * record that finds no write under way is written at once; those that finish meanwhile wait for

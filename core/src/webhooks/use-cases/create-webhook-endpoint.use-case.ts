@@ -4,11 +4,11 @@ import { CURRENT_API_VERSION } from '../../merchants';
 import type { Clock, Mode, RandomSource, SecretBox, UnitOfWork } from '../../shared';
 import { hex, newId, notFound } from '../../shared';
 import {
-    validateEnabledEvents,
-    validateWebhookDescription,
-    validateWebhookUrl,
-    WEBHOOK_SECRET_BYTES,
-    type WebhookEndpoint,
+  validateEnabledEvents,
+  validateWebhookDescription,
+  validateWebhookUrl,
+  WEBHOOK_SECRET_BYTES,
+  type WebhookEndpoint,
 } from '../domain/webhook-endpoint.entity';
 import type { WebhookEndpointRepository } from '../ports/webhook-endpoint.repository.port';
 
@@ -26,7 +26,6 @@ export interface CreateWebhookEndpointDeps {
   readonly clock: Clock;
   readonly random: RandomSource;
 }
-
 
 /**
  * Registers an endpoint of one mode: an https URL on a public host name (400 `invalid_url`),

@@ -9,7 +9,6 @@ export interface DeleteWebhookEndpointDeps {
   readonly clock: Clock;
 }
 
-
 /**
  * Deletes an endpoint: nothing more is queued for it, but the row stays as a tombstone so earlier
  * deliveries keep the address they were made to. Afterwards (and for another merchant) it is 404.
@@ -20,7 +19,14 @@ export class DeleteWebhookEndpoint {
   execute(actor: User, id: string): Promise<{ id: string }> {
     return this.deps.uow.run(async () => {
       if (!(await this.deps.endpoints.markDeleted(actor.merchantId, id, this.deps.clock.now()))) throw notFound('webhook endpoint', id);
-      await this.deps.audit.record({ merchantId: actor.merchantId, userId: actor.id, action: 'webhook_endpoints.write', objectType: 'webhook_endpoint', objectId: id, details: { change: 'deleted' } });
+      await this.deps.audit.record({
+        merchantId: actor.merchantId,
+        userId: actor.id,
+        action: 'webhook_endpoints.write',
+        objectType: 'webhook_endpoint',
+        objectId: id,
+        details: { change: 'deleted' },
+      });
       return { id };
     });
   }

@@ -5,7 +5,6 @@ export interface ListEventsDeps {
   readonly events: EventOutbox;
 }
 
-
 export class ListEvents {
   constructor(private readonly deps: ListEventsDeps) {}
 

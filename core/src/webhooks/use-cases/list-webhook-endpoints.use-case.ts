@@ -6,7 +6,6 @@ export interface ListWebhookEndpointsDeps {
   readonly endpoints: WebhookEndpointRepository;
 }
 
-
 /** The endpoints of the actor's merchant in one mode, newest first; deleted ones are not listed. */
 export class ListWebhookEndpoints {
   constructor(private readonly deps: ListWebhookEndpointsDeps) {}

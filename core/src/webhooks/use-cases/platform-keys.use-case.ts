@@ -23,7 +23,6 @@ export interface PlatformKeysDeps {
   readonly options: PlatformKeyOptions;
 }
 
-
 /**
  * The platform's Ed25519 webhook keys: the first is generated on first need (active at once),
  * a rotation publishes a new key now and activates it after the activation delay.

@@ -4,13 +4,7 @@ import type { MerchantRepository } from '../../merchants';
 import type { Clock, RandomSource, SecretBox, UnitOfWork } from '../../shared';
 import { MODES, newId, type Mode } from '../../shared';
 import { renderEventBody } from '../domain/event-rendering';
-import {
-    afterAttempt,
-    WEBHOOK_LEASE_MS,
-    WEBHOOK_TIMEOUT_MS,
-    type WebhookDelivery,
-    type WebhookDeliveryAttempt,
-} from '../domain/webhook-delivery.entity';
+import { afterAttempt, WEBHOOK_LEASE_MS, WEBHOOK_TIMEOUT_MS, type WebhookDelivery, type WebhookDeliveryAttempt } from '../domain/webhook-delivery.entity';
 import type { WebhookEndpoint } from '../domain/webhook-endpoint.entity';
 import type { WebhookCrypto } from '../ports/webhook-crypto.port';
 import type { ClaimedDelivery, WebhookDeliveryRepository } from '../ports/webhook-delivery.repository.port';
@@ -104,7 +98,9 @@ export class RelayWebhookDeliveries implements ItemJob<ClaimedDelivery, WebhookD
     const found = await pass.memo(`endpoint:${delivery.merchantId}:${delivery.endpointId}`, () =>
       this.deps.endpoints
         .findById(delivery.merchantId, delivery.endpointId)
-        .then((endpoint): PassEndpoint | undefined => (endpoint ? { endpoint, secretHex: endpoint.status === 'enabled' ? this.deps.secretBox.open(endpoint.secretSealed) : '' } : undefined)),
+        .then((endpoint): PassEndpoint | undefined =>
+          endpoint ? { endpoint, secretHex: endpoint.status === 'enabled' ? this.deps.secretBox.open(endpoint.secretSealed) : '' } : undefined,
+        ),
     );
     const outcome = await this.deliver(claim, key, found);
     await this.recorder.record({ next: outcome.next, heldUntil: delivery.lockedUntil ?? this.deps.clock.now(), attempt: outcome.attempt });

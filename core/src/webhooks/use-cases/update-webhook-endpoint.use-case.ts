@@ -3,11 +3,11 @@ import { isRenderedVersion } from '../../merchants';
 import type { Clock, UnitOfWork } from '../../shared';
 import { CoreError, invalidParameter, isKeyOf, isOneOf, notFound } from '../../shared';
 import {
-    validateEnabledEvents,
-    validateWebhookDescription,
-    validateWebhookUrl,
-    WEBHOOK_ENDPOINT_STATUSES,
-    type WebhookEndpoint,
+  validateEnabledEvents,
+  validateWebhookDescription,
+  validateWebhookUrl,
+  WEBHOOK_ENDPOINT_STATUSES,
+  type WebhookEndpoint,
 } from '../domain/webhook-endpoint.entity';
 import type { WebhookEndpointRepository } from '../ports/webhook-endpoint.repository.port';
 
@@ -32,7 +32,6 @@ export interface UpdateWebhookEndpointDeps {
   readonly audit: AuditRecorder;
   readonly clock: Clock;
 }
-
 
 /**
  * Changes an endpoint of either mode: its URL, events, description, the version its deliveries

@@ -7,7 +7,6 @@ export interface ListWebhookDeliveriesDeps {
   readonly deliveries: WebhookDeliveryRepository;
 }
 
-
 /**
  * The deliveries of the actor's merchant, newest first: of one endpoint (whatever its mode) or all
  * of them, and of one mode when `mode` is given, else of both.
@@ -26,7 +25,6 @@ export interface ResendWebhookDeliveryDeps {
   readonly clock: Clock;
 }
 
-
 /**
  * Re-arms one attempt of a delivery for the next relay pass (never calls the endpoint itself).
  * Another merchant's or mode's delivery is 404.
@@ -40,7 +38,14 @@ export class ResendWebhookDelivery {
       if (!found) throw notFound('webhook delivery', id);
       const next = armResend(found, this.deps.clock.now());
       if (!(await this.deps.deliveries.rearm(next))) throw notFound('webhook delivery', id);
-      await this.deps.audit.record({ merchantId: actor.merchantId, userId: actor.id, action: 'webhook_deliveries.write', objectType: 'webhook_delivery', objectId: id, details: { change: 'resent' } });
+      await this.deps.audit.record({
+        merchantId: actor.merchantId,
+        userId: actor.id,
+        action: 'webhook_deliveries.write',
+        objectType: 'webhook_delivery',
+        objectId: id,
+        details: { change: 'resent' },
+      });
       return next;
     });
   }
@@ -48,7 +53,6 @@ export class ResendWebhookDelivery {
 export interface GetWebhookEndpointHealthDeps {
   readonly deliveries: WebhookDeliveryRepository;
 }
-
 
 /** Success rate and last error of an endpoint, for the dashboard. */
 export class GetWebhookEndpointHealth {

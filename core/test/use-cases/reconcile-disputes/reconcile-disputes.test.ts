@@ -48,13 +48,13 @@ async function setup() {
   const channel = new QuietChannel();
   const record = h.recordDisputeReport(FEE);
   const reconcile = new ReconcileDisputes({
-        disputes: storage.disputes,
-        attempts: storage.attempts,
-        channels: fakeChannels(channel),
-        recordDisputeReport: record,
-        clock,
-        rules: { staleAfterMs: QUIET_MS },
-      });
+    disputes: storage.disputes,
+    attempts: storage.attempts,
+    channels: fakeChannels(channel),
+    recordDisputeReport: record,
+    clock,
+    rules: { staleAfterMs: QUIET_MS },
+  });
   let n = 0;
 
   /** A paid intent (net 9700 THB in pending) with a dispute the channel opened and notified. */
@@ -62,17 +62,42 @@ async function setup() {
     n += 1;
     const now = clock.now();
     const net = { amount: 9700, currency: 'THB' };
-    const intent: PaymentIntent = { id: `pi_Q${n}${Date.now()}`, merchantId: scope.merchantId, mode: 'test', amount: 10000, currency: 'THB', merchantOrderId: `q-${n}`, status: 'succeeded', metadata: {}, net, fee: { amount: 300, currency: 'THB' }, created: now, updated: now, version: 0 };
+    const intent: PaymentIntent = {
+      id: `pi_Q${n}${Date.now()}`,
+      merchantId: scope.merchantId,
+      mode: 'test',
+      amount: 10000,
+      currency: 'THB',
+      merchantOrderId: `q-${n}`,
+      status: 'succeeded',
+      metadata: {},
+      net,
+      fee: { amount: 300, currency: 'THB' },
+      created: now,
+      updated: now,
+      version: 0,
+    };
     await storage.intents.insert(intent);
     const attempt = fakeAttempt(intent, now, { id: `pa_Q${n}${Date.now()}`, status: 'succeeded', channelOrderId: `ord_${n}` });
     await storage.attempts.insert(attempt);
     await storage.ledger.post(paymentPosting({ id: intent.id, merchantId: scope.merchantId, mode: 'test', net, fee: { amount: 300, currency: 'THB' } }, now));
-    const report: ChannelDisputeStatus = { channelDisputeId: `cd_${n}`, channelOrderId: `ord_${n}`, reference: attempt.id, status: 'opened', amount: 10000, currency: 'THB' };
+    const report: ChannelDisputeStatus = {
+      channelDisputeId: `cd_${n}`,
+      channelOrderId: `ord_${n}`,
+      reference: attempt.id,
+      status: 'opened',
+      amount: 10000,
+      currency: 'THB',
+    };
     channel.disputes.set(report.channelDisputeId, report);
     return { dispute: await record.execute({ attempt, report }), attempt };
   };
   const balance = async () => merchantBalance(await storage.ledger.balances(scope));
-  const events = async (id: string) => (await storage.events.list(scope, { limit: 100 })).data.filter((event) => event.data.id === id).map((event) => event.type).reverse();
+  const events = async (id: string) =>
+    (await storage.events.list(scope, { limit: 100 })).data
+      .filter((event) => event.data.id === id)
+      .map((event) => event.type)
+      .reverse();
   const stored = async (id: string) => (await storage.disputes.findById(scope, id)) as Dispute;
   /** One reconciler pass over every lane: how many disputes it changed. */
   const runReconcile = async (limit: number): Promise<number> => (await h.runJob(reconcile, limit)).progressed;
@@ -168,7 +193,12 @@ test('an answer about another order or another dispute is not applied', async (t
   const { dispute } = await s.disputed();
   const other = await s.disputed();
   const report = s.channel.disputes.get(dispute.channelDisputeId)!;
-  s.channel.disputes.set(dispute.channelDisputeId, { ...report, status: 'lost', reference: other.attempt.id, channelOrderId: other.attempt.channelOrderId as string });
+  s.channel.disputes.set(dispute.channelDisputeId, {
+    ...report,
+    status: 'lost',
+    reference: other.attempt.id,
+    channelOrderId: other.attempt.channelOrderId as string,
+  });
   s.clock.advance(QUIET_MS);
   t.is(await s.runReconcile(10), 0);
   t.is((await s.stored(dispute.id)).status, 'opened');

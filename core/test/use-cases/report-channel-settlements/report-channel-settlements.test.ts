@@ -7,7 +7,14 @@ import { edgeShop } from '../money-fixtures';
 
 /** A channel that settles only the orders it is told to, and counts what it is asked. */
 class SlowSettlingChannel implements PaymentChannel {
-  readonly capabilities = { name: 'fake', modes: ['test', 'live'] as const, methods: ['alipay_plus'], currencies: ['THB'], canSimulate: false, pendingTimeoutMs: 60_000 };
+  readonly capabilities = {
+    name: 'fake',
+    modes: ['test', 'live'] as const,
+    methods: ['alipay_plus'],
+    currencies: ['THB'],
+    canSimulate: false,
+    pendingTimeoutMs: 60_000,
+  };
   readonly orders = new Map<string, PaymentAttempt>();
   readonly settled = new Set<string>();
   readonly asked: string[] = [];
@@ -18,7 +25,14 @@ class SlowSettlingChannel implements PaymentChannel {
   async queryOrder(_mode: unknown, channelOrderId: string): Promise<ChannelOrderStatus> {
     this.asked.push(channelOrderId);
     const attempt = this.orders.get(channelOrderId) as PaymentAttempt;
-    return { channelOrderId, reference: attempt.id, status: 'paid', amount: attempt.amount, currency: attempt.currency, ...(this.settled.has(channelOrderId) ? { settledAt: this.now() } : {}) };
+    return {
+      channelOrderId,
+      reference: attempt.id,
+      status: 'paid',
+      amount: attempt.amount,
+      currency: attempt.currency,
+      ...(this.settled.has(channelOrderId) ? { settledAt: this.now() } : {}),
+    };
   }
   verifyCallback(): never {
     throw new Error('not used');
@@ -42,7 +56,10 @@ test('payments a channel has not settled yet are asked about again later, so the
 
   // Batches of one: each unsettled payment is asked once and waits; the fresh one is reached.
   for (let pass = 0; pass < 3; pass += 1) await shop.runJob(job, 1);
-  t.deepEqual(fake.asked, [...slow, fresh].map(({ attempt }) => attempt.channelOrderId));
+  t.deepEqual(
+    fake.asked,
+    [...slow, fresh].map(({ attempt }) => attempt.channelOrderId),
+  );
   t.is((await shop.intentOf(fresh.intent.id)).status, 'channel_settled');
 
   // Not asked again before a quarter of their wait has passed; then asked, and settled once the channel did.
@@ -55,7 +72,7 @@ test('payments a channel has not settled yet are asked about again later, so the
   t.is((await shop.intentOf(slow[1]?.intent.id as string)).status, 'succeeded');
 });
 
-test('the wait before asking again grows with the payment\'s age, from a second to an hour', (t) => {
+test("the wait before asking again grows with the payment's age, from a second to an hour", (t) => {
   t.is(settlementRecheckMs(0), 1000);
   t.is(settlementRecheckMs(60_000), 15_000);
   t.is(settlementRecheckMs(7 * 24 * 3600 * 1000), 3_600_000);

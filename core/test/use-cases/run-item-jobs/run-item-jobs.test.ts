@@ -53,7 +53,11 @@ test('an item that throws is recorded with its code and next try, and the pass g
   const [record] = await failures.forJob('queue-job', 'test');
   t.like(record, { itemId: 'bad', lane: 'test', errorCode: 'ledger_unbalanced', attempts: 1 });
   t.deepEqual(record?.nextTryAt, new Date(clock.now().getTime() + JOB_ITEM_RETRY.firstMs));
-  t.deepEqual(seen.map((failure) => failure.itemId), ['bad'], 'the operator sees it (metric and log)');
+  t.deepEqual(
+    seen.map((failure) => failure.itemId),
+    ['bad'],
+    'the operator sees it (metric and log)',
+  );
 });
 
 test('a failing item at the head of the queue takes no place in the batch until its next try', async (t) => {
@@ -98,7 +102,7 @@ test('an outage of a dependency every item needs stops the pass and blames no it
   t.deepEqual(await failures.list(10), []);
 });
 
-test('the operator\'s retry makes a waiting item due at once', async (t) => {
+test("the operator's retry makes a waiting item due at once", async (t) => {
   const { clock, failures, runner } = setup();
   let healthy = false;
   const { job, handled } = queueJob(['stuck'], () => (healthy ? undefined : broken));
@@ -132,7 +136,7 @@ test('with a concurrency, items run at once and still fail on their own', async 
   t.like(result, { progressed: 11, failed: 1 });
 });
 
-test('failures are kept per lane: a test item failing leaves the live lane\'s batch alone', async (t) => {
+test("failures are kept per lane: a test item failing leaves the live lane's batch alone", async (t) => {
   const { failures, runner } = setup();
   const live = queueJob(['pi_live'], () => undefined, ['live', 'test']);
   const testLane = queueJob(['pi_test'], () => broken, ['live', 'test']);

@@ -54,7 +54,13 @@ class RememberingChannel implements PaymentChannel {
   async simulate(_mode: unknown, orderId: string, outcome: SimulatedOutcome, key?: string): Promise<void> {
     const order = this.orders.get(orderId) as ChannelOrderStatus;
     this.orders.set(orderId, { ...order, status: outcome.status, ...(outcome.failureCode ? { failureCode: outcome.failureCode } : {}) });
-    await this.send({ orderId, key, instruction: JSON.stringify({ kind: 'payment', outcome }), notice: { kind: 'order', channelOrderId: orderId, reference: order.reference, reportedStatus: outcome.status }, delivered: false });
+    await this.send({
+      orderId,
+      key,
+      instruction: JSON.stringify({ kind: 'payment', outcome }),
+      notice: { kind: 'order', channelOrderId: orderId, reference: order.reference, reportedStatus: outcome.status },
+      delivered: false,
+    });
   }
 
   async simulateDispute(_mode: unknown, orderId: string, outcome: SimulatedDisputeOutcome, key?: string): Promise<void> {
@@ -62,12 +68,30 @@ class RememberingChannel implements PaymentChannel {
     const open = [...this.disputes.values()].find((d) => d.channelOrderId === orderId && (d.status === 'opened' || d.status === 'under_review'));
     if (outcome === 'opened' ? open !== undefined : open === undefined) throw new CoreError('invalid_state_transition', 'conflict', 'the channel refuses');
     const id = open?.channelDisputeId ?? `cd_${this.disputes.size + 1}`;
-    this.disputes.set(id, { channelDisputeId: id, channelOrderId: orderId, reference: order.reference, status: outcome, amount: order.amount, currency: order.currency });
-    await this.send({ orderId, key, instruction: JSON.stringify({ kind: 'dispute', outcome }), notice: { kind: 'dispute', channelDisputeId: id }, delivered: false });
+    this.disputes.set(id, {
+      channelDisputeId: id,
+      channelOrderId: orderId,
+      reference: order.reference,
+      status: outcome,
+      amount: order.amount,
+      currency: order.currency,
+    });
+    await this.send({
+      orderId,
+      key,
+      instruction: JSON.stringify({ kind: 'dispute', outcome }),
+      notice: { kind: 'dispute', channelDisputeId: id },
+      delivered: false,
+    });
   }
 
   /** An arrow property, so a test can take it away (a channel that keeps no record of keys). */
-  confirmSimulation?: (mode: unknown, orderId: string, instruction: SimulationInstruction, key: string) => Promise<boolean> = async (_mode, orderId, instruction, key) => {
+  confirmSimulation?: (mode: unknown, orderId: string, instruction: SimulationInstruction, key: string) => Promise<boolean> = async (
+    _mode,
+    orderId,
+    instruction,
+    key,
+  ) => {
     const told = this.told.filter((entry) => entry.orderId === orderId && entry.key === key).at(-1);
     if (!told || told.instruction !== JSON.stringify(instruction)) return false;
     if (!told.delivered) await this.land(told);
@@ -96,7 +120,12 @@ async function setup() {
   const scope: AccountScope = { merchantId: merchant.id, mode: 'test' };
   const channel = new RememberingChannel();
   const channels = fakeChannels(channel);
-  const callbacks = new HandleChannelCallback({ channels, attempts: storage.attempts, recordReport: h.recordChannelReport(), recordDisputeReport: h.recordDisputeReport(1500) });
+  const callbacks = new HandleChannelCallback({
+    channels,
+    attempts: storage.attempts,
+    recordReport: h.recordChannelReport(),
+    recordDisputeReport: h.recordDisputeReport(1500),
+  });
   channel.deliver = (notice) => callbacks.execute({ channel: 'fake', mode: 'test', headers: {}, rawBody: JSON.stringify(notice) });
   const simulate = new SimulatePayment({ intents: storage.intents, attempts: storage.attempts, channels, disputes: storage.disputes });
   let n = 0;
@@ -105,7 +134,19 @@ async function setup() {
   const pendingIntent = async (): Promise<PaymentIntent> => {
     n += 1;
     const now = clock.now();
-    const intent: PaymentIntent = { id: `pi_R${n}${Date.now()}`, merchantId: scope.merchantId, mode: 'test', amount: 10000, currency: 'THB', merchantOrderId: `r-${n}`, status: 'requires_payment', metadata: {}, created: now, updated: now, version: 0 };
+    const intent: PaymentIntent = {
+      id: `pi_R${n}${Date.now()}`,
+      merchantId: scope.merchantId,
+      mode: 'test',
+      amount: 10000,
+      currency: 'THB',
+      merchantOrderId: `r-${n}`,
+      status: 'requires_payment',
+      metadata: {},
+      created: now,
+      updated: now,
+      version: 0,
+    };
     await storage.intents.insert(intent);
     const attempt = fakeAttempt(intent, now, { id: `pa_R${n}${Date.now()}`, status: 'pending', channelOrderId: `ord_${n}` });
     await storage.attempts.insert(attempt);
@@ -147,7 +188,7 @@ test('a first try whose callback never landed: the retry has it delivered and an
   t.deepEqual(
     s.channel.told.map((told) => told.delivered),
     [true],
-    'the first try\'s callback, delivered late, and no second instruction',
+    "the first try's callback, delivered late, and no second instruction",
   );
 });
 

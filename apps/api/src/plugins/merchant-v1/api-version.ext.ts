@@ -19,13 +19,17 @@ export function registerApiVersion(server: Server, resolveApiVersion: ResolveApi
     return h.continue;
   });
 
-  server.ext('onPreResponse', (request, h) => {
-    if (!request.path.startsWith('/v1/')) return h.continue;
-    const requested = header(request, 'api-version');
-    const version = request.app.apiVersion ?? (requested !== undefined && isRenderedVersion(requested) ? requested : CURRENT_API_VERSION);
-    const response = request.response;
-    if (isBoom(response)) response.output.headers['Api-Version'] = version;
-    else response?.header('Api-Version', version);
-    return h.continue;
-  }, { after: ['payments-errors'] });
+  server.ext(
+    'onPreResponse',
+    (request, h) => {
+      if (!request.path.startsWith('/v1/')) return h.continue;
+      const requested = header(request, 'api-version');
+      const version = request.app.apiVersion ?? (requested !== undefined && isRenderedVersion(requested) ? requested : CURRENT_API_VERSION);
+      const response = request.response;
+      if (isBoom(response)) response.output.headers['Api-Version'] = version;
+      else response?.header('Api-Version', version);
+      return h.continue;
+    },
+    { after: ['payments-errors'] },
+  );
 }

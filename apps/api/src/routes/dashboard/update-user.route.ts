@@ -32,7 +32,11 @@ export default defineRoute({
     ({ updateTeamUser }) =>
     async (request) => {
       const body = request.payload;
-      const change = { ...(body.role === undefined ? {} : { role: body.role }), ...(body.status === undefined ? {} : { status: body.status }), code: codeOf(body.code) };
+      const change = {
+        ...(body.role === undefined ? {} : { role: body.role }),
+        ...(body.status === undefined ? {} : { status: body.status }),
+        code: codeOf(body.code),
+      };
       return presentUser(await updateTeamUser.execute(actorOf(request).user, request.params.id, change));
     },
 });

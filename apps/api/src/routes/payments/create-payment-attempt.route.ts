@@ -40,7 +40,11 @@ export default defineRoute({
       });
       if (created && attempt.status === 'failed') {
         // A refused order is recorded (the attempt stays in the history) and answered 402.
-        const refusal = new CoreError('payment_failed', 'payment_failed', `The channel refused the payment (attempt ${attempt.id}): ${attempt.failureMessage ?? attempt.failureCode}`);
+        const refusal = new CoreError(
+          'payment_failed',
+          'payment_failed',
+          `The channel refused the payment (attempt ${attempt.id}): ${attempt.failureMessage ?? attempt.failureCode}`,
+        );
         return { status: 402, body: errorBody(refusal, request.app.requestId) };
       }
       return { status: created ? 201 : 200, body: presentAttempt(attempt) };

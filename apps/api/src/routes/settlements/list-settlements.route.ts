@@ -21,7 +21,10 @@ export default defineRoute({
   handler:
     ({ listSettlements }) =>
     async (request) => {
-      const page = await listSettlements.execute({ scope: scopeOf(request), page: { limit: request.query.limit, startingAfter: request.query.starting_after } });
+      const page = await listSettlements.execute({
+        scope: scopeOf(request),
+        page: { limit: request.query.limit, startingAfter: request.query.starting_after },
+      });
       return presentList(page, presentSettlement);
     },
 });

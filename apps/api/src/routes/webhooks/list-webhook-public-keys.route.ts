@@ -14,6 +14,8 @@ export default defineRoute({
     success: { status: 200, schema: 'WebhookPublicKeyList', description: 'The published keys.' },
   },
   uses: { platformKeys: PlatformKeys },
-  handler: ({ platformKeys }) => async () =>
-    presentList(await platformKeys.published(), (key) => ({ id: key.id, object: 'webhook_public_key', algorithm: 'ed25519', public_key: key.publicKey })),
+  handler:
+    ({ platformKeys }) =>
+    async () =>
+      presentList(await platformKeys.published(), (key) => ({ id: key.id, object: 'webhook_public_key', algorithm: 'ed25519', public_key: key.publicKey })),
 });
