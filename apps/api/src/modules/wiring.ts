@@ -27,7 +27,8 @@ function resolveOne<T>(ctx: ResolutionContext, source: Key<T> | Built<T>): T {
 /** The deps object `wiring` describes, resolved in `ctx`. */
 export function resolveDeps<D>(ctx: ResolutionContext, wiring: Wiring<D>): D {
   const deps: Record<string, unknown> = {};
-  for (const [field, source] of Object.entries(wiring) as [string, Key<unknown> | Built<unknown>][]) deps[field] = resolveOne(ctx, source);
+  for (const [field, source] of Object.entries<Key<unknown> | Built<unknown>>(wiring)) deps[field] = resolveOne(ctx, source);
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- Wiring<D> has one source per field of D, each typed as that field
   return deps as D;
 }
 

@@ -30,6 +30,7 @@ export const merchantV1Plugin: Plugin<MerchantV1Options> = {
         payload: route.method === 'POST' ? { allow: 'application/json' } : undefined,
         plugins: { openapi: route.openapi },
         // defineRoute has an idempotent route's handler answer a RouteAnswer.
+        // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- defineRoute's types make an idempotent route's handler an IdempotentWork
         handler: route.idempotent ? idempotent(options, handler as IdempotentWork, route.idempotent) : handler,
       };
     });
