@@ -8,6 +8,6 @@ export * from './ledger';
 export * from './merchants';
 export * from './payments';
 export * from './settlements';
-export * from './shared';
+export * from './common';
 export * from './storage-ports';
 export * from './webhooks';

@@ -6,7 +6,7 @@ import type { Ledger } from './ledger';
 import type { ApiKeyRepository, IdempotencyStore, MerchantRepository } from './merchants';
 import type { PaymentAttemptRepository, PaymentIntentRepository } from './payments';
 import type { PayoutDestinationRepository, SettlementRepository } from './settlements';
-import type { UnitOfWork } from './shared';
+import type { UnitOfWork } from './common';
 import type { EventOutbox, PlatformKeyRepository, WebhookDeliveryRepository, WebhookEndpointRepository } from './webhooks';
 
 /**

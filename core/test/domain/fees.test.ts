@@ -1,7 +1,7 @@
 import test from 'ava';
 import { PAYMENT_METHODS } from '../../src/payments/domain/catalog';
 import { computeFee, DEFAULT_FEE_SCHEDULE, netOf, parseFeeSchedule, settlementBreakdown, type FeeSchedule } from '../../src/fx/domain/fees';
-import { CoreError } from '../../src/shared/core-error';
+import { CoreError } from '../../src/common/core-error';
 
 const MAX = Number.MAX_SAFE_INTEGER;
 

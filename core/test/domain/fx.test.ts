@@ -1,5 +1,5 @@
 import test from 'ava';
-import { CoreError } from '../../src/shared/core-error';
+import { CoreError } from '../../src/common/core-error';
 import { applySpread, compareDecimal, convertAmount, isRateString, RATE_SIGNIFICANT_DIGITS } from '../../src/fx/domain/fx';
 
 const MAX = Number.MAX_SAFE_INTEGER; // 9007199254740991

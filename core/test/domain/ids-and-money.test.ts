@@ -1,8 +1,8 @@
 import test from 'ava';
-import { newId, randomString } from '../../src/shared/ids';
-import { assertAmount, isKnownCurrency, minorUnits } from '../../src/shared/money';
-import { validateMetadata } from '../../src/shared/metadata';
-import type { RandomSource } from '../../src/shared/random-source.port';
+import { newId, randomString } from '../../src/common/ids';
+import { assertAmount, isKnownCurrency, minorUnits } from '../../src/common/money';
+import { validateMetadata } from '../../src/common/metadata';
+import type { RandomSource } from '../../src/common/random-source.port';
 
 /** A deterministic byte stream, so the test can check uniformity without flakiness. */
 class CountingRandom implements RandomSource {

@@ -21,7 +21,7 @@ import {
   settlementFailedPosting,
   settlementPaidPosting,
 } from '../../src/ledger/domain/ledger-postings';
-import { CoreError } from '../../src/shared/core-error';
+import { CoreError } from '../../src/common/core-error';
 import { VerifyLedger } from '../../src/ledger/use-cases/verify-ledger.use-case';
 
 const NOW = new Date('2026-11-01T00:00:00Z');

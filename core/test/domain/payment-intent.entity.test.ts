@@ -1,5 +1,5 @@
 import test from 'ava';
-import { CoreError } from '../../src/shared/core-error';
+import { CoreError } from '../../src/common/core-error';
 import {
   canTransition,
   isDueForExpiry,

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { withoutUndefined } from '../../src/shared/without-undefined';
+import { withoutUndefined } from '../../src/common/without-undefined';
 
 test('undefined fields are left out; null, 0, false and empty text stay', (t) => {
   t.deepEqual(withoutUndefined({ a: undefined, b: null, c: 0, d: false, e: '', f: 'x' }), { b: null, c: 0, d: false, e: '', f: 'x' });

@@ -8,7 +8,7 @@ import type { FxRateSource } from '../../src/fx/ports/fx-rate-source.port';
 import type { PaymentChannel, PaymentChannelRegistry } from '../../src/payments/ports/payment-channel.port';
 import type { PaymentAttempt } from '../../src/payments/domain/payment-attempt.entity';
 import type { PaymentIntent } from '../../src/payments/domain/payment-intent.entity';
-import type { OperatorAlerts } from '../../src/shared/operator-alerts.port';
+import type { OperatorAlerts } from '../../src/common/operator-alerts.port';
 import { CreatePaymentIntent } from '../../src/payments/use-cases/create-payment-intent.use-case';
 import { RecordChannelReport } from '../../src/payments/use-cases/record-channel-report.use-case';
 import { ReportChannelSettlements } from '../../src/payments/use-cases/report-channel-settlements.use-case';

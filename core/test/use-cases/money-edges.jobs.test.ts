@@ -1,10 +1,10 @@
 import test from 'ava';
 import fc from 'fast-check';
 import type { Dispute } from '../../src/disputes/domain/dispute.entity';
-import { MAX_AMOUNT } from '../../src/shared/money';
+import { MAX_AMOUNT } from '../../src/common/money';
 import type { PaymentAttempt } from '../../src/payments/domain/payment-attempt.entity';
 import { openSettlement } from '../../src/settlements/use-cases/settlement-batch';
-import { isCoreError } from '../../src/shared/core-error';
+import { isCoreError } from '../../src/common/core-error';
 import type { ChannelDisputeStatusName, ChannelOrderStatus, PaymentChannel } from '../../src/payments/ports/payment-channel.port';
 import { ReleaseFunds } from '../../src/ledger/use-cases/release-funds.use-case';
 import { JobPass } from '../../src/jobs/use-cases/item-job';

@@ -2,12 +2,12 @@ import test from 'ava';
 import fc from 'fast-check';
 import { PAYMENT_METHODS } from '../../src/payments/domain/catalog';
 import { paymentPosting, pricedPayment, releasePosting } from '../../src/ledger/domain/ledger-postings';
-import type { AccountScope } from '../../src/shared/mode';
-import { MAX_AMOUNT } from '../../src/shared/money';
+import type { AccountScope } from '../../src/common/mode';
+import { MAX_AMOUNT } from '../../src/common/money';
 import type { PaymentIntent } from '../../src/payments/domain/payment-intent.entity';
 import { MAX_CONVERTED_AT_CREATION, unlockedFx } from '../../src/fx/use-cases/payment-pricing';
 import { openSettlement, openSettlementParts, settlementParts } from '../../src/settlements/use-cases/settlement-batch';
-import { CoreError, isCoreError } from '../../src/shared/core-error';
+import { CoreError, isCoreError } from '../../src/common/core-error';
 import { harness } from './harness';
 import { edgeShop } from './money-fixtures';
 

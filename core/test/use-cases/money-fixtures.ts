@@ -1,5 +1,5 @@
 import { merchantAccount, platformAccount } from '../../src/ledger/domain/ledger';
-import type { AccountScope } from '../../src/shared/mode';
+import type { AccountScope } from '../../src/common/mode';
 import type { PaymentAttempt } from '../../src/payments/domain/payment-attempt.entity';
 import type { PaymentIntent } from '../../src/payments/domain/payment-intent.entity';
 import { unlockedFx } from '../../src/fx/use-cases/payment-pricing';

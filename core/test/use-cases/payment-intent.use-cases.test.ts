@@ -1,5 +1,5 @@
 import test from 'ava';
-import { CoreError } from '../../src/shared/core-error';
+import { CoreError } from '../../src/common/core-error';
 import { CancelPaymentIntent } from '../../src/payments/use-cases/cancel-payment-intent.use-case';
 import { ExpirePaymentIntents } from '../../src/payments/use-cases/expire-payment-intents.use-case';
 import { harness } from './harness';

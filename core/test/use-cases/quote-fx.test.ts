@@ -1,6 +1,6 @@
 import test from 'ava';
 import { DEFAULT_FEE_SCHEDULE, type FeeSchedule } from '../../src/fx/domain/fees';
-import { CoreError } from '../../src/shared/core-error';
+import { CoreError } from '../../src/common/core-error';
 import type { FxRateSource } from '../../src/fx/ports/fx-rate-source.port';
 import { QuoteFx } from '../../src/fx/use-cases/quote-fx.use-case';
 

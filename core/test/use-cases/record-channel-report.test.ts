@@ -1,9 +1,9 @@
 import test from 'ava';
 import { merchantBalance, platformAccount } from '../../src/ledger/domain/ledger';
-import type { AccountScope } from '../../src/shared/mode';
+import type { AccountScope } from '../../src/common/mode';
 import type { PaymentAttempt } from '../../src/payments/domain/payment-attempt.entity';
 import type { PaymentIntent } from '../../src/payments/domain/payment-intent.entity';
-import type { DuplicatePaymentAlert, OperatorAlerts } from '../../src/shared/operator-alerts.port';
+import type { DuplicatePaymentAlert, OperatorAlerts } from '../../src/common/operator-alerts.port';
 import type { ChannelOrderStatus } from '../../src/payments/ports/payment-channel.port';
 import { ListDuplicatePayments } from '../../src/payments/use-cases/list-duplicate-payments.use-case';
 import { VerifyLedger } from '../../src/ledger/use-cases/verify-ledger.use-case';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import test from 'ava';
 import { AesGcmSecretBox } from '@payments/node-runtime';
-import { CoreError } from '../../src/shared/core-error';
+import { CoreError } from '../../src/common/core-error';
 import { IDEMPOTENCY, RunIdempotently } from '../../src/merchants/use-cases/run-idempotently.use-case';
 import { harness } from './harness';
 

@@ -1,5 +1,5 @@
-import type { Mode } from '../../shared';
-import { token } from '../../shared';
+import type { Mode } from '../../common';
+import { token } from '../../common';
 
 /** The hosted checkout session of an intent. Only the token's digest is stored. */
 export interface CheckoutSession {

@@ -1,6 +1,6 @@
 import type { MerchantRepository } from '../../merchants';
 import type { PaymentAttemptRepository, PaymentIntentRepository, PlaceAttempt } from '../../payments';
-import { CoreError } from '../../shared';
+import { CoreError } from '../../common';
 import { checkoutStateOf, type CheckoutState } from './get-checkout-state.use-case';
 import type { ResolveCheckoutSession } from './resolve-checkout-session.use-case';
 

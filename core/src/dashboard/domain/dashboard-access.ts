@@ -1,4 +1,4 @@
-import { CoreError } from '../../shared';
+import { CoreError } from '../../common';
 import type { UserRole } from './user.entity';
 
 /**

@@ -1,4 +1,4 @@
-import { invalidParameter } from '../../shared';
+import { invalidParameter } from '../../common';
 
 /**
  * A merchant's Ed25519 public key (the merchant keeps the private half). Stored as the standard

@@ -1,4 +1,4 @@
-import { token } from '../../shared';
+import { token } from '../../common';
 /** One dashboard write: who did what to which object, and when. */
 export interface AuditEntry {
   readonly id: string;

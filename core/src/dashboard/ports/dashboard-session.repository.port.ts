@@ -1,4 +1,4 @@
-import { token } from '../../shared';
+import { token } from '../../common';
 import type { DashboardSession } from '../domain/dashboard-session.entity';
 
 /** Server-side dashboard sessions, found by the digest of the token the cookie carries. */

@@ -1,4 +1,4 @@
-import { token } from '../../shared';
+import { token } from '../../common';
 /** Asks the platform's crypto library about a key, since core has none of its own. */
 export interface Ed25519KeyCheck {
   /**

@@ -1,4 +1,4 @@
-import { token } from '../../shared';
+import { token } from '../../common';
 /** One plain-text email. */
 export interface Email {
   readonly to: string;

@@ -1,4 +1,4 @@
-import { token } from '../../shared';
+import { token } from '../../common';
 /** How many failures a key may collect within a sliding window before it is refused. */
 export interface FailureWindow {
   readonly limit: number;

@@ -1,4 +1,4 @@
-import { token } from '../../shared';
+import { token } from '../../common';
 import type { Notice } from '../domain/notice.entity';
 
 /** Notices for the account's email, written with the change they tell of and sent later by the worker. */

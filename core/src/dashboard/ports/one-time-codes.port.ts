@@ -1,4 +1,4 @@
-import { token } from '../../shared';
+import { token } from '../../common';
 /** TOTP (RFC 6238: SHA-1, 6 digits, 30 s steps), as authenticator apps implement it. */
 export interface OneTimeCodes {
   /** A new random base32 secret. */

@@ -1,4 +1,4 @@
-import { token } from '../../shared';
+import { token } from '../../common';
 /** A memory-hard password hash whose stored form names its own parameters. */
 export interface PasswordHasher {
   /** A new salted hash of `password`, including algorithm and parameters. */

@@ -1,4 +1,4 @@
-import { token } from '../../shared';
+import { token } from '../../common';
 import type { SigningKey } from '../domain/signing-key.entity';
 
 export interface SigningKeyRepository {

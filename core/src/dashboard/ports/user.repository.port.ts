@@ -1,4 +1,4 @@
-import { token } from '../../shared';
+import { token } from '../../common';
 import type { User } from '../domain/user.entity';
 
 export interface UserRepository {

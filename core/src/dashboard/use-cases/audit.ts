@@ -1,5 +1,5 @@
-import type { Clock, RandomSource } from '../../shared';
-import { randomString } from '../../shared';
+import type { Clock, RandomSource } from '../../common';
+import { randomString } from '../../common';
 import type { AuditEntry, AuditLog } from '../ports/audit-log.port';
 
 const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';

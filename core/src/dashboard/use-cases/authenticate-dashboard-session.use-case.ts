@@ -1,6 +1,6 @@
 import type { Merchant, MerchantRepository } from '../../merchants';
-import type { Clock, Digest } from '../../shared';
-import { CoreError } from '../../shared';
+import type { Clock, Digest } from '../../common';
+import { CoreError } from '../../common';
 import { isSessionLive, type DashboardSession } from '../domain/dashboard-session.entity';
 import type { User } from '../domain/user.entity';
 import type { DashboardSessionRepository } from '../ports/dashboard-session.repository.port';

@@ -1,4 +1,4 @@
-import type { SecretBox, UnitOfWork } from '../../shared';
+import type { SecretBox, UnitOfWork } from '../../common';
 import type { User } from '../domain/user.entity';
 import type { OneTimeCodes } from '../ports/one-time-codes.port';
 import type { UserRepository } from '../ports/user.repository.port';

@@ -1,6 +1,6 @@
 import type { IssueApiKey, IssuedApiKey } from '../../merchants';
-import type { Mode, UnitOfWork } from '../../shared';
-import { validateLabel } from '../../shared';
+import type { Mode, UnitOfWork } from '../../common';
+import { validateLabel } from '../../common';
 import type { User } from '../domain/user.entity';
 import type { AuditRecorder } from './audit';
 

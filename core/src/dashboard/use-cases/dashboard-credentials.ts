@@ -1,5 +1,5 @@
-import type { RandomSource } from '../../shared';
-import { base64url, CoreError } from '../../shared';
+import type { RandomSource } from '../../common';
+import { base64url, CoreError } from '../../common';
 import type { User } from '../domain/user.entity';
 import type { PasswordHasher } from '../ports/password-hasher.port';
 import type { UserRepository } from '../ports/user.repository.port';

@@ -1,5 +1,5 @@
 import type { ItemJob, JobLane } from '../../jobs';
-import type { Clock } from '../../shared';
+import type { Clock } from '../../common';
 import { renderNotice, type Notice } from '../domain/notice.entity';
 import type { EmailSender } from '../ports/email-sender.port';
 import type { NoticeOutbox } from '../ports/notice-outbox.port';

@@ -1,5 +1,5 @@
 import type { Merchant, MerchantRepository } from '../../merchants';
-import { notFound } from '../../shared';
+import { notFound } from '../../common';
 import type { User } from '../domain/user.entity';
 export interface GetMerchantSettingsDeps {
   readonly merchants: MerchantRepository;

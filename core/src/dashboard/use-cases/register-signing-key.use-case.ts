@@ -1,5 +1,5 @@
-import type { Clock, RandomSource, UnitOfWork } from '../../shared';
-import { invalidParameter, newId, validateLabel } from '../../shared';
+import type { Clock, RandomSource, UnitOfWork } from '../../common';
+import { invalidParameter, newId, validateLabel } from '../../common';
 import { assertRawEd25519Base64, SIGNING_KEY_NAME_LENGTH, type SigningKey } from '../domain/signing-key.entity';
 import type { User } from '../domain/user.entity';
 import type { Ed25519KeyCheck } from '../ports/ed25519-key-check.port';

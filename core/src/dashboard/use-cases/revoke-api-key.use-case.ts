@@ -1,6 +1,6 @@
 import type { ApiKey, ApiKeyRepository } from '../../merchants';
-import type { Clock, UnitOfWork } from '../../shared';
-import { notFound } from '../../shared';
+import type { Clock, UnitOfWork } from '../../common';
+import { notFound } from '../../common';
 import type { User } from '../domain/user.entity';
 import type { AuditRecorder } from './audit';
 export interface RevokeApiKeyDeps {

@@ -1,5 +1,5 @@
-import type { Clock, Digest } from '../../shared';
-import { CoreError } from '../../shared';
+import type { Clock, Digest } from '../../common';
+import { CoreError } from '../../common';
 import type { FailureCounter, FailureWindow } from '../ports/failure-counter.port';
 
 /** 10 failed sign-ins per 15 minutes per email and per IP, then 429; the same for wrong step-up codes per user. */

@@ -1,5 +1,5 @@
-import type { Clock, Digest, RandomSource, UnitOfWork } from '../../shared';
-import { base64url, isCoreError, newId } from '../../shared';
+import type { Clock, Digest, RandomSource, UnitOfWork } from '../../common';
+import { base64url, isCoreError, newId } from '../../common';
 import { DASHBOARD_SESSION_TTL_MS, type DashboardSession } from '../domain/dashboard-session.entity';
 import type { User } from '../domain/user.entity';
 import type { DashboardSessionRepository } from '../ports/dashboard-session.repository.port';

@@ -1,4 +1,4 @@
-import type { Clock, UnitOfWork } from '../../shared';
+import type { Clock, UnitOfWork } from '../../common';
 import type { DashboardSessionRepository } from '../ports/dashboard-session.repository.port';
 import type { AuditRecorder } from './audit';
 export interface SignOutDeps {

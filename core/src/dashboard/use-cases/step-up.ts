@@ -1,5 +1,5 @@
-import type { Clock } from '../../shared';
-import { isCoreError } from '../../shared';
+import type { Clock } from '../../common';
+import { isCoreError } from '../../common';
 import type { User } from '../domain/user.entity';
 import type { FailureCounter, FailureWindow } from '../ports/failure-counter.port';
 import { releaseFailureSlots, reserveFailureSlots, SIGN_IN_FAILURE_WINDOW } from './sign-in-throttle';

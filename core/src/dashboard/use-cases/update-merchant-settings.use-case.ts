@@ -1,7 +1,7 @@
 import type { Merchant, MerchantRepository } from '../../merchants';
 import { validateMerchantSettings, type MerchantSettingsInput } from '../../merchants';
-import type { UnitOfWork } from '../../shared';
-import { isKeyOf, notFound } from '../../shared';
+import type { UnitOfWork } from '../../common';
+import { isKeyOf, notFound } from '../../common';
 import type { User } from '../domain/user.entity';
 import type { AuditRecorder } from './audit';
 

@@ -1,5 +1,5 @@
-import type { Clock, SecretBox, UnitOfWork } from '../../shared';
-import { CoreError } from '../../shared';
+import type { Clock, SecretBox, UnitOfWork } from '../../common';
+import { CoreError } from '../../common';
 import type { User } from '../domain/user.entity';
 import type { OneTimeCodes } from '../ports/one-time-codes.port';
 import type { UserRepository } from '../ports/user.repository.port';

@@ -1,4 +1,4 @@
-import type { Mode, Money } from '../../shared';
+import type { Mode, Money } from '../../common';
 
 export type DisputeStatus = 'opened' | 'under_review' | 'won' | 'lost';
 export const DISPUTE_STATUSES: readonly DisputeStatus[] = ['opened', 'under_review', 'won', 'lost'];

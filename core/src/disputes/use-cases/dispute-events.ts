@@ -1,5 +1,5 @@
-import type { RandomSource } from '../../shared';
-import { newId } from '../../shared';
+import type { RandomSource } from '../../common';
+import { newId } from '../../common';
 import { truncateToSecond, type DomainEvent } from '../../webhooks';
 import type { Dispute } from '../domain/dispute.entity';
 

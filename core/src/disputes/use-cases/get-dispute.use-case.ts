@@ -1,5 +1,5 @@
-import type { AccountScope } from '../../shared';
-import { notFound } from '../../shared';
+import type { AccountScope } from '../../common';
+import { notFound } from '../../common';
 import type { Dispute } from '../domain/dispute.entity';
 import type { DisputeRepository } from '../ports/dispute.repository.port';
 export interface GetDisputeDeps {

@@ -1,4 +1,4 @@
-import type { AccountScope, Page, PageRequest } from '../../shared';
+import type { AccountScope, Page, PageRequest } from '../../common';
 import type { Dispute } from '../domain/dispute.entity';
 import type { DisputeFilter, DisputeRepository } from '../ports/dispute.repository.port';
 export interface ListDisputesDeps {

@@ -1,7 +1,7 @@
 import type { ItemJob, JobPass } from '../../jobs';
 import type { ChannelDisputeStatus, PaymentAttemptRepository, PaymentChannelRegistry } from '../../payments';
-import type { Clock } from '../../shared';
-import { MODES, type Mode } from '../../shared';
+import type { Clock } from '../../common';
+import { MODES, type Mode } from '../../common';
 import type { Dispute } from '../domain/dispute.entity';
 import type { DisputeRepository } from '../ports/dispute.repository.port';
 import type { RecordDisputeReport } from './record-dispute-report.use-case';

@@ -1,6 +1,6 @@
 import type { PaymentChannelRegistry } from '../../payments';
-import type { AccountScope } from '../../shared';
-import { CoreError, invalidParameter, notFound } from '../../shared';
+import type { AccountScope } from '../../common';
+import { CoreError, invalidParameter, notFound } from '../../common';
 import { publishEvent } from '../../webhooks';
 import { isRuled, type Dispute, type DisputeEvidence } from '../domain/dispute.entity';
 import { DISPUTE_EVIDENCE_LIMITS, disputeEvent } from './dispute-events';

@@ -1,6 +1,6 @@
 import { Decimal } from 'decimal.js';
 import { findPaymentMethod, PAYMENT_METHODS } from '../../payments';
-import { CoreError, invalidParameter, isKnownCurrency, isRecord, MAX_AMOUNT, type Money } from '../../shared';
+import { CoreError, invalidParameter, isKnownCurrency, isRecord, MAX_AMOUNT, type Money } from '../../common';
 import { convertAmount } from './fx';
 
 /** Private constructor (see fx.ts): nobody else's decimal.js settings reach our money math. */

@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import { CoreError, invalidParameter, MAX_AMOUNT, minorUnits } from '../../shared';
+import { CoreError, invalidParameter, MAX_AMOUNT, minorUnits } from '../../common';
 
 /**
  * Money arithmetic on decimals. A private Decimal constructor, so no other user of decimal.js can

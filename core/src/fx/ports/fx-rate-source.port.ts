@@ -1,4 +1,4 @@
-import { token } from '../../shared';
+import { token } from '../../common';
 /** Mid-market reference rates: units of `to` for one unit of `from`, as a decimal string. */
 export interface FxRateSource {
   /**

@@ -1,7 +1,7 @@
 import type { FxLock, PaymentIntent } from '../../payments';
 import { findPaymentMethod } from '../../payments';
-import type { Clock } from '../../shared';
-import { invalidParameter, MAX_AMOUNT } from '../../shared';
+import type { Clock } from '../../common';
+import { invalidParameter, MAX_AMOUNT } from '../../common';
 import { settlementBreakdown, type FeeSchedule } from '../domain/fees';
 import { applySpread, convertAmount } from '../domain/fx';
 import type { FxRateSource } from '../ports/fx-rate-source.port';

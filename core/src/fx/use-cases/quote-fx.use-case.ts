@@ -1,5 +1,5 @@
 import { findPaymentMethod } from '../../payments';
-import { assertAmount, assertCurrency, CoreError, invalidParameter, type Money } from '../../shared';
+import { assertAmount, assertCurrency, CoreError, invalidParameter, type Money } from '../../common';
 import { computeFee, type FeeSchedule } from '../domain/fees';
 import { applySpread, convertAmount, MAX_SPREAD_BPS } from '../domain/fx';
 import type { FxRateSource } from '../ports/fx-rate-source.port';

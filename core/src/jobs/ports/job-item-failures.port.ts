@@ -1,5 +1,5 @@
-import type { Mode } from '../../shared';
-import { token } from '../../shared';
+import type { Mode } from '../../common';
+import { token } from '../../common';
 
 /**
  * Background work runs in lanes that never wait for each other: live money, test money, and the

@@ -1,5 +1,5 @@
-import type { Clock } from '../../shared';
-import { isCoreError } from '../../shared';
+import type { Clock } from '../../common';
+import { isCoreError } from '../../common';
 import type { JobItemFailure, JobItemFailures, JobLane } from '../ports/job-item-failures.port';
 import { JobPass, type ItemJob } from './item-job';
 

@@ -1,4 +1,4 @@
-import type { AccountScope, Money } from '../../shared';
+import type { AccountScope, Money } from '../../common';
 import { ledgerTransaction, merchantAccount, platformAccount, type LedgerCauseType, type LedgerTransaction, type MerchantBucket } from './ledger';
 
 /**

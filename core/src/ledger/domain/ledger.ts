@@ -1,5 +1,5 @@
-import type { AccountScope, Mode } from '../../shared';
-import { CoreError, isOneOf } from '../../shared';
+import type { AccountScope, Mode } from '../../common';
+import { CoreError, isOneOf } from '../../common';
 
 /**
  * The double-entry ledger (docs/ledger.md). Every movement of money is one journal transaction

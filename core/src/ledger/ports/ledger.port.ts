@@ -1,5 +1,5 @@
-import type { AccountScope } from '../../shared';
-import { token } from '../../shared';
+import type { AccountScope } from '../../common';
+import { token } from '../../common';
 import type { LedgerBalance, LedgerTransaction } from '../domain/ledger';
 
 /** A journal transaction whose entries do not sum to zero in one currency. */

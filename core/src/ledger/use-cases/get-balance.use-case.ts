@@ -1,6 +1,6 @@
 import type { MerchantRepository } from '../../merchants';
-import type { AccountScope } from '../../shared';
-import { notFound } from '../../shared';
+import type { AccountScope } from '../../common';
+import { notFound } from '../../common';
 import { merchantAccount, merchantBalance, type MerchantBalance } from '../domain/ledger';
 import type { Ledger } from '../ports/ledger.port';
 export interface GetBalanceDeps {

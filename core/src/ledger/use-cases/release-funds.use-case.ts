@@ -2,8 +2,8 @@ import type { DisputeRepository } from '../../disputes';
 import { bookPayment, isRuled, type Dispute } from '../../disputes';
 import type { ItemJob } from '../../jobs';
 import type { PaymentIntent, PaymentIntentRepository } from '../../payments';
-import type { Clock, UnitOfWork } from '../../shared';
-import { MODES, type Mode } from '../../shared';
+import type { Clock, UnitOfWork } from '../../common';
+import { MODES, type Mode } from '../../common';
 import { disputeClaimCause, pricedPayment, releasePosting } from '../domain/ledger-postings';
 import type { Ledger } from '../ports/ledger.port';
 export interface ReleaseFundsDeps {

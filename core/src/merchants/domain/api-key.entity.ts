@@ -1,4 +1,4 @@
-import type { Mode } from '../../shared';
+import type { Mode } from '../../common';
 
 /** Length of the stored, listable prefix of a key: `sk_test_` plus eight characters. */
 export const API_KEY_PREFIX_LENGTH = 16;

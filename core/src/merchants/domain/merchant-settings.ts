@@ -1,4 +1,4 @@
-import { invalidParameter, isOneOf, validateLabel } from '../../shared';
+import { invalidParameter, isOneOf, validateLabel } from '../../common';
 import { SETTLEMENT_SCHEDULES, type SettlementSchedule } from './merchant.entity';
 
 /**

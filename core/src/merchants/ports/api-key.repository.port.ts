@@ -1,4 +1,4 @@
-import { token } from '../../shared';
+import { token } from '../../common';
 import type { ApiKey } from '../domain/api-key.entity';
 import type { Merchant } from '../domain/merchant.entity';
 

@@ -1,5 +1,5 @@
-import type { Mode } from '../../shared';
-import { token } from '../../shared';
+import type { Mode } from '../../common';
+import { token } from '../../common';
 
 /** Keys are scoped to merchant + mode: a test key never replays a live answer. */
 export interface IdempotencyScope {

@@ -1,4 +1,4 @@
-import { token } from '../../shared';
+import { token } from '../../common';
 import type { MerchantSettingsChange } from '../domain/merchant-settings';
 import type { Merchant, SettlementSchedule } from '../domain/merchant.entity';
 

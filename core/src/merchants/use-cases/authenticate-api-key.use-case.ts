@@ -1,5 +1,5 @@
-import type { Digest, Mode } from '../../shared';
-import { CoreError } from '../../shared';
+import type { Digest, Mode } from '../../common';
+import { CoreError } from '../../common';
 import { API_KEY_PREFIX_LENGTH, modeOfSecret } from '../domain/api-key.entity';
 import type { Merchant } from '../domain/merchant.entity';
 import type { ApiKeyRepository } from '../ports/api-key.repository.port';

@@ -1,6 +1,6 @@
 import type { PasswordHasher, User, UserRepository } from '../../dashboard';
-import type { Clock, RandomSource, UnitOfWork } from '../../shared';
-import { assertCurrency, invalidParameter, isOneOf, newId } from '../../shared';
+import type { Clock, RandomSource, UnitOfWork } from '../../common';
+import { assertCurrency, invalidParameter, isOneOf, newId } from '../../common';
 import { SETTLEMENT_SCHEDULES, type Merchant } from '../domain/merchant.entity';
 import type { MerchantRepository } from '../ports/merchant.repository.port';
 import type { IssueApiKey, IssuedApiKey } from './issue-api-key.use-case';

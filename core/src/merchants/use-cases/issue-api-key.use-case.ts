@@ -1,5 +1,5 @@
-import type { Clock, Digest, Mode, RandomSource } from '../../shared';
-import { CoreError, newId, notFound, randomString } from '../../shared';
+import type { Clock, Digest, Mode, RandomSource } from '../../common';
+import { CoreError, newId, notFound, randomString } from '../../common';
 import { API_KEY_PREFIX_LENGTH, apiKeyPrefixFor, type ApiKey } from '../domain/api-key.entity';
 import type { ApiKeyRepository } from '../ports/api-key.repository.port';
 import type { MerchantRepository } from '../ports/merchant.repository.port';

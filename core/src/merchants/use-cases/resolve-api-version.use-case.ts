@@ -1,4 +1,4 @@
-import { CoreError } from '../../shared';
+import { CoreError } from '../../common';
 import { CURRENT_API_VERSION, isRenderedVersion } from '../domain/api-version';
 import type { Merchant } from '../domain/merchant.entity';
 import type { MerchantRepository } from '../ports/merchant.repository.port';

@@ -1,5 +1,5 @@
-import type { Clock, RandomSource, SecretBox, UnitOfWork } from '../../shared';
-import { base64url, CoreError } from '../../shared';
+import type { Clock, RandomSource, SecretBox, UnitOfWork } from '../../common';
+import { base64url, CoreError } from '../../common';
 import type { ClaimRequest, IdempotencyClaim, IdempotencyScope, IdempotencyStore, KnownKey, StoredResponse } from '../ports/idempotency-store.port';
 
 export const IDEMPOTENCY = {

@@ -1,4 +1,4 @@
-import { notFound } from '../../shared';
+import { notFound } from '../../common';
 import type { MerchantRepository } from '../ports/merchant.repository.port';
 export interface SetLiveModeDeps {
   readonly merchants: MerchantRepository;

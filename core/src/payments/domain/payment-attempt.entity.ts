@@ -1,4 +1,4 @@
-import type { Mode } from '../../shared';
+import type { Mode } from '../../common';
 import type { NextAction } from './payment-intent.entity';
 
 export type PaymentAttemptStatus = 'pending' | 'succeeded' | 'failed';

@@ -1,5 +1,5 @@
-import type { Metadata, Mode, Money } from '../../shared';
-import { CoreError } from '../../shared';
+import type { Metadata, Mode, Money } from '../../common';
+import { CoreError } from '../../common';
 import type { FxLockPoint, NextActionType } from './catalog';
 
 /** Every status a payment intent can have, in the order of a payment's life; the type is this list's. */

@@ -1,4 +1,4 @@
-import { CoreError, publicHttpsUrlProblem } from '../../shared';
+import { CoreError, publicHttpsUrlProblem } from '../../common';
 
 export const MAX_RETURN_URL_LENGTH = 2048;
 

@@ -1,5 +1,5 @@
-import type { AccountScope, Mode } from '../../shared';
-import { token } from '../../shared';
+import type { AccountScope, Mode } from '../../common';
+import { token } from '../../common';
 import type { PaymentAttempt } from '../domain/payment-attempt.entity';
 
 export interface PaymentAttemptRepository {

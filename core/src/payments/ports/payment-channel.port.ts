@@ -1,5 +1,5 @@
-import type { Mode } from '../../shared';
-import { token } from '../../shared';
+import type { Mode } from '../../common';
+import { token } from '../../common';
 import type { AttemptFailureCode } from '../domain/payment-attempt.entity';
 import type { NextAction } from '../domain/payment-intent.entity';
 

@@ -1,5 +1,5 @@
-import type { AccountScope, Mode, Page, PageRequest } from '../../shared';
-import { token } from '../../shared';
+import type { AccountScope, Mode, Page, PageRequest } from '../../common';
+import { token } from '../../common';
 import type { PaymentIntent, PaymentIntentStatus } from '../domain/payment-intent.entity';
 
 export interface PaymentIntentFilter {

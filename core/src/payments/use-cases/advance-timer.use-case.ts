@@ -1,5 +1,5 @@
-import type { AccountScope, Clock, UnitOfWork } from '../../shared';
-import { CoreError, notFound } from '../../shared';
+import type { AccountScope, Clock, UnitOfWork } from '../../common';
+import { CoreError, notFound } from '../../common';
 import { EXPIRABLE, type PaymentIntent } from '../domain/payment-intent.entity';
 import type { PaymentIntentRepository } from '../ports/payment-intent.repository.port';
 import { testModeRequired } from './simulate-payment.use-case';

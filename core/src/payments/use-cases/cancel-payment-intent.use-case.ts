@@ -1,5 +1,5 @@
-import type { AccountScope, UnitOfWork } from '../../shared';
-import { CoreError, notFound } from '../../shared';
+import type { AccountScope, UnitOfWork } from '../../common';
+import { CoreError, notFound } from '../../common';
 import { CANCELABLE, type PaymentIntent } from '../domain/payment-intent.entity';
 import type { PaymentAttemptRepository } from '../ports/payment-attempt.repository.port';
 import type { PaymentChannelRegistry } from '../ports/payment-channel.port';

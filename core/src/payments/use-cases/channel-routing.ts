@@ -1,5 +1,5 @@
-import type { Mode } from '../../shared';
-import { invalidParameter } from '../../shared';
+import type { Mode } from '../../common';
+import { invalidParameter } from '../../common';
 import type { PaymentChannel, PaymentChannelRegistry } from '../ports/payment-channel.port';
 
 function fits(channel: PaymentChannel, mode: Mode, method: string, currency: string): boolean {

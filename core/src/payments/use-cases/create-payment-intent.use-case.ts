@@ -1,7 +1,7 @@
 import type { CheckoutSessionRepository } from '../../checkout';
 import { unlockedFx, type PaymentPricing } from '../../fx';
-import type { AccountScope, Clock, Digest, RandomSource, UnitOfWork } from '../../shared';
-import { assertAmount, assertCurrency, base64url, invalidParameter, newId, validateMetadata } from '../../shared';
+import type { AccountScope, Clock, Digest, RandomSource, UnitOfWork } from '../../common';
+import { assertAmount, assertCurrency, base64url, invalidParameter, newId, validateMetadata } from '../../common';
 import { CHANNELS, findPaymentMethod, payableCurrencies } from '../domain/catalog';
 import type { PaymentIntent } from '../domain/payment-intent.entity';
 import { validateReturnUrl } from '../domain/return-url';

@@ -1,6 +1,6 @@
 import type { ItemJob } from '../../jobs';
-import type { UnitOfWork } from '../../shared';
-import { MODES, type Mode } from '../../shared';
+import type { UnitOfWork } from '../../common';
+import { MODES, type Mode } from '../../common';
 import { isDueForExpiry, type PaymentIntent } from '../domain/payment-intent.entity';
 import type { PaymentAttemptRepository } from '../ports/payment-attempt.repository.port';
 import type { PaymentChannelRegistry } from '../ports/payment-channel.port';

@@ -1,5 +1,5 @@
-import type { AccountScope } from '../../shared';
-import { notFound } from '../../shared';
+import type { AccountScope } from '../../common';
+import { notFound } from '../../common';
 import type { PaymentIntent } from '../domain/payment-intent.entity';
 import type { PaymentIntentRepository } from '../ports/payment-intent.repository.port';
 export interface GetPaymentIntentDeps {

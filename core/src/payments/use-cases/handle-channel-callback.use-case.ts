@@ -1,6 +1,6 @@
 import type { Dispute, RecordDisputeReport } from '../../disputes';
-import type { Mode } from '../../shared';
-import { CoreError } from '../../shared';
+import type { Mode } from '../../common';
+import { CoreError } from '../../common';
 import type { PaymentIntent } from '../domain/payment-intent.entity';
 import type { PaymentAttemptRepository } from '../ports/payment-attempt.repository.port';
 import type { PaymentChannel, PaymentChannelRegistry } from '../ports/payment-channel.port';

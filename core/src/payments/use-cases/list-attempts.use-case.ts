@@ -1,5 +1,5 @@
-import type { AccountScope } from '../../shared';
-import { notFound } from '../../shared';
+import type { AccountScope } from '../../common';
+import { notFound } from '../../common';
 import type { PaymentAttempt } from '../domain/payment-attempt.entity';
 import type { PaymentAttemptRepository } from '../ports/payment-attempt.repository.port';
 import type { PaymentIntentRepository } from '../ports/payment-intent.repository.port';

@@ -1,4 +1,4 @@
-import { invalidParameter } from '../../shared';
+import { invalidParameter } from '../../common';
 import type { PaymentAttempt } from '../domain/payment-attempt.entity';
 import type { PaymentAttemptRepository } from '../ports/payment-attempt.repository.port';
 

@@ -1,4 +1,4 @@
-import type { AccountScope, Page, PageRequest } from '../../shared';
+import type { AccountScope, Page, PageRequest } from '../../common';
 import type { PaymentIntent } from '../domain/payment-intent.entity';
 import type { PaymentIntentFilter, PaymentIntentRepository } from '../ports/payment-intent.repository.port';
 export interface ListPaymentIntentsDeps {

@@ -1,5 +1,5 @@
-import type { Clock, RandomSource } from '../../shared';
-import { newId } from '../../shared';
+import type { Clock, RandomSource } from '../../common';
+import { newId } from '../../common';
 import { publishEvent, truncateToSecond, type DomainEvent, type EventPublishDeps } from '../../webhooks';
 import { statusEmitsEvent, transition, type PaymentIntent, type PaymentIntentStatus } from '../domain/payment-intent.entity';
 import type { PaymentIntentRepository } from '../ports/payment-intent.repository.port';

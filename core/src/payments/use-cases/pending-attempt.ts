@@ -1,4 +1,4 @@
-import type { AccountScope } from '../../shared';
+import type { AccountScope } from '../../common';
 import { describeFailure, type AttemptFailureCode, type PaymentAttempt } from '../domain/payment-attempt.entity';
 import type { PaymentAttemptRepository } from '../ports/payment-attempt.repository.port';
 import type { PaymentChannelRegistry } from '../ports/payment-channel.port';

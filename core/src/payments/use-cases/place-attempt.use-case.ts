@@ -1,6 +1,6 @@
 import { unlockedFx } from '../../fx';
-import type { AccountScope, LockManager, UnitOfWork } from '../../shared';
-import { CoreError, invalidParameter, newId, notFound } from '../../shared';
+import type { AccountScope, LockManager, UnitOfWork } from '../../common';
+import { CoreError, invalidParameter, newId, notFound } from '../../common';
 import { findPaymentMethod } from '../domain/catalog';
 import { describeFailure, type PaymentAttempt } from '../domain/payment-attempt.entity';
 import type { PaymentIntent } from '../domain/payment-intent.entity';

@@ -1,6 +1,6 @@
 import type { ItemJob, JobPass } from '../../jobs';
-import type { Clock } from '../../shared';
-import { MODES, type Mode } from '../../shared';
+import type { Clock } from '../../common';
+import { MODES, type Mode } from '../../common';
 import type { PaymentAttempt } from '../domain/payment-attempt.entity';
 import type { PaymentAttemptRepository } from '../ports/payment-attempt.repository.port';
 import type { PaymentChannelRegistry } from '../ports/payment-channel.port';

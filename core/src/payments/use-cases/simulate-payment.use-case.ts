@@ -1,7 +1,7 @@
 import type { DisputeRepository } from '../../disputes';
 import { isRuled } from '../../disputes';
-import type { AccountScope } from '../../shared';
-import { CoreError, invalidParameter, isOneOf, notFound } from '../../shared';
+import type { AccountScope } from '../../common';
+import { CoreError, invalidParameter, isOneOf, notFound } from '../../common';
 import { PAYER_FAILURE_CODES } from '../domain/payment-attempt.entity';
 import type { PaymentIntent } from '../domain/payment-intent.entity';
 import type { PaymentAttemptRepository } from '../ports/payment-attempt.repository.port';

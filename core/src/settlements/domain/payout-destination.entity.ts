@@ -1,5 +1,5 @@
-import type { Mode } from '../../shared';
-import { invalidParameter, isKnownCurrency, validateLabel } from '../../shared';
+import type { Mode } from '../../common';
+import { invalidParameter, isKnownCurrency, validateLabel } from '../../common';
 
 export type PayoutDestinationType = 'bank_account' | 'simulated';
 export const PAYOUT_DESTINATION_TYPES: readonly PayoutDestinationType[] = ['bank_account', 'simulated'];

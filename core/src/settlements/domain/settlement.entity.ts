@@ -1,4 +1,4 @@
-import type { Mode, Money } from '../../shared';
+import type { Mode, Money } from '../../common';
 
 export type SettlementStatus = 'pending' | 'processing' | 'paid' | 'failed';
 export const SETTLEMENT_STATUSES: readonly SettlementStatus[] = ['pending', 'processing', 'paid', 'failed'];

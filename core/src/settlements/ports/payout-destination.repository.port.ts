@@ -1,5 +1,5 @@
-import type { AccountScope, Mode } from '../../shared';
-import { token } from '../../shared';
+import type { AccountScope, Mode } from '../../common';
+import { token } from '../../common';
 import type { PayoutDestination, PayoutDestinationStatus } from '../domain/payout-destination.entity';
 
 export interface PayoutDestinationRepository {

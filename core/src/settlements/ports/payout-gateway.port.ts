@@ -1,5 +1,5 @@
-import type { Mode, Money } from '../../shared';
-import { token } from '../../shared';
+import type { Mode, Money } from '../../common';
+import { token } from '../../common';
 
 /** Bank details a payout is sent to; the account number in clear, so never log this object. */
 export interface PayoutAccount {

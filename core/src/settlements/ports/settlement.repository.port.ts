@@ -1,6 +1,6 @@
 import type { PaymentIntent } from '../../payments';
-import type { AccountScope, Mode, Page, PageRequest } from '../../shared';
-import { token } from '../../shared';
+import type { AccountScope, Mode, Page, PageRequest } from '../../common';
+import { token } from '../../common';
 import type { Settlement } from '../domain/settlement.entity';
 
 export interface SettlementRepository {

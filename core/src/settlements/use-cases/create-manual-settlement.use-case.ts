@@ -1,7 +1,7 @@
 import type { SettlementWriterDeps } from './settlement-batch';
 import { IDEMPOTENCY } from '../../merchants';
-import type { AccountScope } from '../../shared';
-import { CoreError, notFound } from '../../shared';
+import type { AccountScope } from '../../common';
+import { CoreError, notFound } from '../../common';
 import type { Settlement } from '../domain/settlement.entity';
 import type { PaySettlement } from './pay-settlement.use-case';
 import { openSettlement, SETTLEMENT_LOCK_TTL_MS, settlementLockKey } from './settlement-batch';

@@ -1,7 +1,7 @@
 import type { SettlementWriterDeps } from './settlement-batch';
 import type { ItemJob } from '../../jobs';
 import type { Merchant } from '../../merchants';
-import { isCoreError, LockBusyError, MODES, type AccountScope, type Mode } from '../../shared';
+import { isCoreError, LockBusyError, MODES, type AccountScope, type Mode } from '../../common';
 import { lastCompletePeriod, type SettlementPeriod } from '../domain/settlement-period';
 import type { Settlement } from '../domain/settlement.entity';
 import { openSettlement, SETTLEMENT_LOCK_TTL_MS, settlementLockKey } from './settlement-batch';

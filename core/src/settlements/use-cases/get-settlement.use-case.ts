@@ -1,5 +1,5 @@
-import type { AccountScope } from '../../shared';
-import { notFound } from '../../shared';
+import type { AccountScope } from '../../common';
+import { notFound } from '../../common';
 import type { Settlement } from '../domain/settlement.entity';
 import type { SettlementRepository } from '../ports/settlement.repository.port';
 export interface GetSettlementDeps {

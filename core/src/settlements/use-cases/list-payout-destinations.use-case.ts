@@ -1,5 +1,5 @@
 import type { User } from '../../dashboard';
-import type { Mode } from '../../shared';
+import type { Mode } from '../../common';
 import type { PayoutDestination } from '../domain/payout-destination.entity';
 import type { PayoutDestinationRepository } from '../ports/payout-destination.repository.port';
 export interface ListPayoutDestinationsDeps {

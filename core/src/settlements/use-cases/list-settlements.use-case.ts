@@ -1,4 +1,4 @@
-import type { AccountScope, Page, PageRequest } from '../../shared';
+import type { AccountScope, Page, PageRequest } from '../../common';
 import type { Settlement } from '../domain/settlement.entity';
 import type { SettlementRepository } from '../ports/settlement.repository.port';
 export interface ListSettlementsDeps {

@@ -1,8 +1,8 @@
 import type { ItemJob } from '../../jobs';
 import { settlementFailedPosting, settlementPaidPosting } from '../../ledger';
 import type { MerchantRepository } from '../../merchants';
-import type { SecretBox, UnitOfWork } from '../../shared';
-import { isCoreError, MODES, type AccountScope, type Mode } from '../../shared';
+import type { SecretBox, UnitOfWork } from '../../common';
+import { isCoreError, MODES, type AccountScope, type Mode } from '../../common';
 import { publishEvent } from '../../webhooks';
 import type { PayoutDestination } from '../domain/payout-destination.entity';
 import type { Settlement } from '../domain/settlement.entity';

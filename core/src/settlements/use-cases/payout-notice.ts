@@ -1,7 +1,7 @@
 import type { AuditFact, Notice, User } from '../../dashboard';
 import type { Merchant } from '../../merchants';
-import type { RandomSource } from '../../shared';
-import { newId } from '../../shared';
+import type { RandomSource } from '../../common';
+import { newId } from '../../common';
 import type { PayoutDestination } from '../domain/payout-destination.entity';
 
 /** The notice of a destination change, for the account's email: last four characters only. */

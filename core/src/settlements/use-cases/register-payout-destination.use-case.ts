@@ -1,7 +1,7 @@
 import type { AuditRecorder, NoticeOutbox, StepUp, User } from '../../dashboard';
 import type { Merchant, MerchantRepository } from '../../merchants';
-import type { Clock, Mode, RandomSource, SecretBox, UnitOfWork } from '../../shared';
-import { newId, notFound } from '../../shared';
+import type { Clock, Mode, RandomSource, SecretBox, UnitOfWork } from '../../common';
+import { newId, notFound } from '../../common';
 import {
   last4,
   PAYOUT_HOLD_MS,

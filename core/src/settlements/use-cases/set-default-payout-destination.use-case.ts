@@ -1,7 +1,7 @@
 import type { AuditRecorder, NoticeOutbox, StepUp, User } from '../../dashboard';
 import type { MerchantRepository } from '../../merchants';
-import type { Clock, Mode, RandomSource, UnitOfWork } from '../../shared';
-import { CoreError, notFound } from '../../shared';
+import type { Clock, Mode, RandomSource, UnitOfWork } from '../../common';
+import { CoreError, notFound } from '../../common';
 import { PAYOUT_HOLD_MS, type PayoutDestination } from '../domain/payout-destination.entity';
 import type { PayoutDestinationRepository } from '../ports/payout-destination.repository.port';
 import { payoutAudit, payoutNotice } from './payout-notice';

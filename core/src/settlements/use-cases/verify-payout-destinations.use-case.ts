@@ -1,6 +1,6 @@
 import type { ItemJob, JobLane, JobPass } from '../../jobs';
-import type { SecretBox, UnitOfWork } from '../../shared';
-import { isCoreError } from '../../shared';
+import type { SecretBox, UnitOfWork } from '../../common';
+import { isCoreError } from '../../common';
 import type { PayoutDestination } from '../domain/payout-destination.entity';
 import type { PayoutDestinationRepository } from '../ports/payout-destination.repository.port';
 import type { PayoutGateway } from '../ports/payout-gateway.port';

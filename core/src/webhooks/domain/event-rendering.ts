@@ -1,5 +1,5 @@
 import { API_VERSIONS, CURRENT_API_VERSION } from '../../merchants';
-import { withoutUndefined } from '../../shared';
+import { withoutUndefined } from '../../common';
 import type { DomainEvent } from './event.entity';
 
 /** An event body as JSON-ready data. */

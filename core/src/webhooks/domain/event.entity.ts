@@ -1,4 +1,4 @@
-import type { Mode } from '../../shared';
+import type { Mode } from '../../common';
 
 /**
  * A notice that something changed: not the object itself. Receivers read the object through the

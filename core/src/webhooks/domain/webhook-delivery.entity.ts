@@ -1,4 +1,4 @@
-import type { Mode } from '../../shared';
+import type { Mode } from '../../common';
 import type { DomainEvent } from './event.entity';
 import type { WebhookEndpoint } from './webhook-endpoint.entity';
 

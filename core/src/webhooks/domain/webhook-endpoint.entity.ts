@@ -1,5 +1,5 @@
-import type { Mode } from '../../shared';
-import { CoreError, invalidParameter, publicHttpsUrlProblem } from '../../shared';
+import type { Mode } from '../../common';
+import { CoreError, invalidParameter, publicHttpsUrlProblem } from '../../common';
 import { isEventType } from './event-types';
 
 export type WebhookEndpointStatus = 'enabled' | 'disabled';

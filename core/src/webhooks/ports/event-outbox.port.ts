@@ -1,5 +1,5 @@
-import type { AccountScope, Page, PageRequest } from '../../shared';
-import { token } from '../../shared';
+import type { AccountScope, Page, PageRequest } from '../../common';
+import { token } from '../../common';
 import type { DomainEvent } from '../domain/event.entity';
 
 /**

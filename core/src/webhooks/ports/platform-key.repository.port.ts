@@ -1,4 +1,4 @@
-import { token } from '../../shared';
+import { token } from '../../common';
 import type { PlatformKey } from '../domain/platform-key.entity';
 
 export interface PlatformKeyRepository {

@@ -1,4 +1,4 @@
-import { token } from '../../shared';
+import { token } from '../../common';
 /** An Ed25519 key pair as standard base64 of the raw 32-byte public key and 32-byte private seed. */
 export interface Ed25519KeyPair {
   readonly publicKey: string;

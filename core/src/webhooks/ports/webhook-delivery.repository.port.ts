@@ -1,5 +1,5 @@
-import type { AccountScope, Mode, Page, PageRequest } from '../../shared';
-import { token } from '../../shared';
+import type { AccountScope, Mode, Page, PageRequest } from '../../common';
+import { token } from '../../common';
 import type { DomainEvent } from '../domain/event.entity';
 import type { WebhookDelivery, WebhookDeliveryAttempt } from '../domain/webhook-delivery.entity';
 

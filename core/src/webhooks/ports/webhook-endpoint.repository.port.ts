@@ -1,5 +1,5 @@
-import type { AccountScope } from '../../shared';
-import { token } from '../../shared';
+import type { AccountScope } from '../../common';
+import { token } from '../../common';
 import type { WebhookEndpoint } from '../domain/webhook-endpoint.entity';
 
 export interface WebhookEndpointRepository {

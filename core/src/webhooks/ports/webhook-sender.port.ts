@@ -1,4 +1,4 @@
-import { token } from '../../shared';
+import { token } from '../../common';
 /** One signed delivery attempt, ready to send. */
 export interface WebhookRequest {
   readonly url: string;

@@ -1,8 +1,8 @@
 import type { AuditRecorder, User } from '../../dashboard';
 import type { MerchantRepository } from '../../merchants';
 import { CURRENT_API_VERSION } from '../../merchants';
-import type { Clock, Mode, RandomSource, SecretBox, UnitOfWork } from '../../shared';
-import { hex, newId, notFound } from '../../shared';
+import type { Clock, Mode, RandomSource, SecretBox, UnitOfWork } from '../../common';
+import { hex, newId, notFound } from '../../common';
 import {
   validateEnabledEvents,
   validateWebhookDescription,

@@ -1,6 +1,6 @@
 import type { AuditRecorder, User } from '../../dashboard';
-import type { Clock, UnitOfWork } from '../../shared';
-import { notFound } from '../../shared';
+import type { Clock, UnitOfWork } from '../../common';
+import { notFound } from '../../common';
 import type { WebhookEndpointRepository } from '../ports/webhook-endpoint.repository.port';
 export interface DeleteWebhookEndpointDeps {
   readonly uow: UnitOfWork;

@@ -1,5 +1,5 @@
-import type { RandomSource } from '../../shared';
-import { newId } from '../../shared';
+import type { RandomSource } from '../../common';
+import { newId } from '../../common';
 import type { DomainEvent } from '../domain/event.entity';
 import { endpointReceives, type WebhookDelivery } from '../domain/webhook-delivery.entity';
 import type { EventOutbox } from '../ports/event-outbox.port';

@@ -1,4 +1,4 @@
-import type { AccountScope, Page, PageRequest } from '../../shared';
+import type { AccountScope, Page, PageRequest } from '../../common';
 import type { DomainEvent } from '../domain/event.entity';
 import type { EventOutbox } from '../ports/event-outbox.port';
 export interface ListEventsDeps {

@@ -1,5 +1,5 @@
 import type { User } from '../../dashboard';
-import type { Mode } from '../../shared';
+import type { Mode } from '../../common';
 import type { WebhookEndpoint } from '../domain/webhook-endpoint.entity';
 import type { WebhookEndpointRepository } from '../ports/webhook-endpoint.repository.port';
 export interface ListWebhookEndpointsDeps {

@@ -1,5 +1,5 @@
-import type { Clock, RandomSource, SecretBox } from '../../shared';
-import { newId } from '../../shared';
+import type { Clock, RandomSource, SecretBox } from '../../common';
+import { newId } from '../../common';
 import { activePlatformKey, type PlatformKey } from '../domain/platform-key.entity';
 import type { PlatformKeyRepository } from '../ports/platform-key.repository.port';
 import type { WebhookCrypto } from '../ports/webhook-crypto.port';

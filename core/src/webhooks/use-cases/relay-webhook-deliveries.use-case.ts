@@ -1,8 +1,8 @@
 import type { NoticeOutbox } from '../../dashboard';
 import type { ItemJob, JobPass } from '../../jobs';
 import type { MerchantRepository } from '../../merchants';
-import type { Clock, RandomSource, SecretBox, UnitOfWork } from '../../shared';
-import { MODES, newId, type Mode } from '../../shared';
+import type { Clock, RandomSource, SecretBox, UnitOfWork } from '../../common';
+import { MODES, newId, type Mode } from '../../common';
 import { renderEventBody } from '../domain/event-rendering';
 import { afterAttempt, WEBHOOK_LEASE_MS, WEBHOOK_TIMEOUT_MS, type WebhookDelivery, type WebhookDeliveryAttempt } from '../domain/webhook-delivery.entity';
 import type { WebhookEndpoint } from '../domain/webhook-endpoint.entity';

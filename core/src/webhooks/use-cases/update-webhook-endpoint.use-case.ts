@@ -1,7 +1,7 @@
 import type { AuditRecorder, User } from '../../dashboard';
 import { isRenderedVersion } from '../../merchants';
-import type { Clock, UnitOfWork } from '../../shared';
-import { CoreError, invalidParameter, isKeyOf, isOneOf, notFound } from '../../shared';
+import type { Clock, UnitOfWork } from '../../common';
+import { CoreError, invalidParameter, isKeyOf, isOneOf, notFound } from '../../common';
 import {
   validateEnabledEvents,
   validateWebhookDescription,

@@ -1,6 +1,6 @@
 import type { AuditRecorder, User } from '../../dashboard';
-import type { Clock, Mode, Page, UnitOfWork } from '../../shared';
-import { notFound } from '../../shared';
+import type { Clock, Mode, Page, UnitOfWork } from '../../common';
+import { notFound } from '../../common';
 import { armResend, type WebhookDelivery } from '../domain/webhook-delivery.entity';
 import type { WebhookDeliveryListRequest, WebhookDeliveryRepository, WebhookEndpointHealth } from '../ports/webhook-delivery.repository.port';
 export interface ListWebhookDeliveriesDeps {

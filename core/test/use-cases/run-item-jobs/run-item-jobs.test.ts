@@ -1,6 +1,6 @@
 import test from 'ava';
 import { InMemoryJobItemFailures, FakeClock } from '@payments/in-memory';
-import { CoreError } from '../../../src/shared/core-error';
+import { CoreError } from '../../../src/common/core-error';
 import type { JobItemFailure, JobLane } from '../../../src/jobs/ports/job-item-failures.port';
 import type { ItemJob } from '../../../src/jobs/use-cases/item-job';
 import { JOB_ITEM_RETRY, RunItemJobs } from '../../../src/jobs/use-cases/run-item-jobs.use-case';

@@ -1,8 +1,8 @@
 import test from 'ava';
 import { merchantBalance } from '../../../src/ledger/domain/ledger';
-import type { AccountScope } from '../../../src/shared/mode';
+import type { AccountScope } from '../../../src/common/mode';
 import type { PaymentIntent } from '../../../src/payments/domain/payment-intent.entity';
-import { CoreError } from '../../../src/shared/core-error';
+import { CoreError } from '../../../src/common/core-error';
 import type {
   ChannelDisputeStatus,
   ChannelNotice,
