@@ -7,6 +7,7 @@ export * from './jobs';
 export * from './ledger';
 export * from './merchants';
 export * from './payments';
+export * from './refunds';
 export * from './settlements';
 export * from './common';
 export * from './storage-ports';

@@ -5,6 +5,7 @@ import type { JobItemFailures } from './jobs';
 import type { Ledger } from './ledger';
 import type { ApiKeyRepository, IdempotencyStore, MerchantRepository } from './merchants';
 import type { PaymentAttemptRepository, PaymentIntentRepository } from './payments';
+import type { RefundRepository } from './refunds';
 import type { PayoutDestinationRepository, SettlementRepository } from './settlements';
 import type { UnitOfWork } from './common';
 import type { EventOutbox, PlatformKeyRepository, WebhookDeliveryRepository, WebhookEndpointRepository } from './webhooks';
@@ -33,6 +34,7 @@ export interface StoragePorts {
   readonly platformKeys: PlatformKeyRepository;
   readonly ledger: Ledger;
   readonly disputes: DisputeRepository;
+  readonly refunds: RefundRepository;
   readonly settlements: SettlementRepository;
   readonly jobItemFailures: JobItemFailures;
 }

@@ -1,6 +1,7 @@
 import type { AttemptFailureCode, Mode, SimulatedOutcome } from '@payments/core';
 import type { Knex } from 'knex';
 import { KnexSimulatorCallbacks } from './knex-simulator-callbacks';
+import { KnexSimulatorRefunds, type SimulatorRefund } from './knex-simulator-refunds';
 import type {
   SimulatorCallback,
   SimulatorDispute,
@@ -75,6 +76,7 @@ export class KnexSimulatorOrderBook extends SimulatorTable<Row> implements Simul
   protected readonly name = 'simulator_orders';
   private readonly disputes = new KnexSimulatorDisputes(this.knex);
   private readonly callbacks = new KnexSimulatorCallbacks(this.knex);
+  private readonly refunds = new KnexSimulatorRefunds(this.knex);
 
   async insertOrGet(order: SimulatorOrder): Promise<SimulatorOrder> {
     // Insert-or-ignore on the unique reference, then read: concurrent places of one reference agree.
@@ -150,6 +152,35 @@ export class KnexSimulatorOrderBook extends SimulatorTable<Row> implements Simul
 
   findSimulation(orderId: string, simulationKey: string): Promise<SimulatorCallback | undefined> {
     return this.callbacks.findSimulation(orderId, simulationKey);
+  }
+
+  insertRefundOrGet(refund: SimulatorRefund): Promise<SimulatorRefund> {
+    return this.refunds.insertOrGet(refund);
+  }
+
+  findRefund(id: string): Promise<SimulatorRefund | undefined> {
+    return this.refunds.find(id);
+  }
+
+  findRefundByReference(reference: string): Promise<SimulatorRefund | undefined> {
+    return this.refunds.findByReference(reference);
+  }
+
+  refundedOf(orderId: string): Promise<number> {
+    return this.refunds.refundedOf(orderId);
+  }
+
+  /** A refund's newer notice retires its older ones not yet delivered, as an order's outcomes do. */
+  updateRefund(refund: SimulatorRefund, notice: SimulatorCallback): Promise<void> {
+    return this.knex.transaction(async (trx) => {
+      await this.refunds.update(refund, trx);
+      await this.callbacks.retireOrderCallbacks(trx, refund.id);
+      await this.callbacks.insert(trx, notice);
+    });
+  }
+
+  claimDueRefunds(now: Date, limit: number, leaseUntil: Date): Promise<SimulatorRefund[]> {
+    return this.refunds.claimDue(now, limit, leaseUntil);
   }
 }
 

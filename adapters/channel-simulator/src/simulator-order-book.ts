@@ -1,4 +1,5 @@
 import type { AttemptFailureCode, Mode, SimulatedOutcome } from '@payments/core';
+import type { SimulatorRefund } from './knex-simulator-refunds';
 
 export type SimulatorOrderStatus = 'pending' | 'processing' | 'paid' | 'failed';
 
@@ -42,7 +43,8 @@ export interface SimulatorDispute {
 }
 
 /**
- * One callback the simulator owes the service: an order's outcome or a dispute's notice. It stays
+ * One callback the simulator owes the service: an order's outcome, a dispute's or a refund's
+ * notice (`orderId` then holds the refund's id, the subject its simulations are recorded under). It stays
  * due until the service answers 2xx or the tries run out (then the reconciler's query covers it).
  */
 export interface SimulatorCallback {
@@ -104,6 +106,16 @@ export interface SimulatorOrderBook {
   rescheduleCallback(id: string, retryAt: Date | undefined): Promise<void>;
   /** Marks a callback delivered: no tick tries it again. */
   markCallbackDelivered(id: string, now: Date): Promise<void>;
-  /** The newest callback a simulate call under `simulationKey` caused for this order. */
+  /** The newest callback a simulate call under `simulationKey` caused for this order (or refund). */
   findSimulation(orderId: string, simulationKey: string): Promise<SimulatorCallback | undefined>;
+  /** Stores `refund` unless one with its reference exists; returns the stored one either way. */
+  insertRefundOrGet(refund: SimulatorRefund): Promise<SimulatorRefund>;
+  findRefund(id: string): Promise<SimulatorRefund | undefined>;
+  findRefundByReference(reference: string): Promise<SimulatorRefund | undefined>;
+  /** What an order's refunds that did not fail add up to. */
+  refundedOf(orderId: string): Promise<number>;
+  /** Stores a changed refund and, in the same transaction, the notice that announces the change. */
+  updateRefund(refund: SimulatorRefund, notice: SimulatorCallback): Promise<void>;
+  /** Pending refunds due to be reported, each handed to one caller (leased as `claimDue` leases orders). */
+  claimDueRefunds(now: Date, limit: number, leaseUntil: Date): Promise<SimulatorRefund[]>;
 }

@@ -1,6 +1,7 @@
 import {
   channelDisputeStatus,
   channelOrderStatus,
+  channelRefundStatus,
   CoreError,
   findPaymentMethod,
   newId,
@@ -10,6 +11,10 @@ import {
   type ChannelDisputeStatus,
   type ChannelNotice,
   type ChannelOrderStatus,
+  type ChannelRefundStatus,
+  type PlaceRefundRequest,
+  type PlaceRefundResult,
+  type SimulatedRefundOutcome,
   type Clock,
   type Mode,
   type NextAction,
@@ -25,6 +30,7 @@ import {
 } from '@payments/core';
 import { sign, SIGNATURE_HEADER, verify } from './callback-signature';
 import type { SimulatorCallback, SimulatorDispute, SimulatorOrder, SimulatorOrderBook } from './simulator-order-book';
+import type { SimulatorRefund } from './knex-simulator-refunds';
 
 /**
  * Magic amounts: the last two digits of the amount in minor units choose what the simulator reports
@@ -40,6 +46,14 @@ export const MAGIC_OUTCOMES: Readonly<Record<string, SimulatedOutcome>> = {
 
 export function magicOutcome(amount: number): SimulatedOutcome | undefined {
   return MAGIC_OUTCOMES[String(amount % 100).padStart(2, '0')];
+}
+
+/**
+ * What the simulator reports for a refund nobody told it about, on the tick after it was placed:
+ * success, but for refund amounts ending in 06, which the channel declines.
+ */
+export function magicRefundOutcome(amount: number): SimulatedRefundOutcome {
+  return amount % 100 === 6 ? { status: 'failed', failureCode: 'channel_declined' } : { status: 'succeeded' };
 }
 
 /**
@@ -111,6 +125,7 @@ interface Simulation {
 /** One spelling per instruction, whatever order its fields came in, so a retry compares equal. */
 export function canonicalInstruction(instruction: SimulationInstruction): string {
   if (instruction.kind === 'dispute') return JSON.stringify(['dispute', instruction.outcome]);
+  if (instruction.kind === 'refund') return JSON.stringify(['refund', instruction.outcome.status, instruction.outcome.failureCode ?? null]);
   const { status, failureCode, amount, currency } = instruction.outcome;
   return JSON.stringify(['payment', status, failureCode ?? null, amount ?? null, currency ?? null]);
 }
@@ -181,6 +196,11 @@ export class SimulatorPaymentChannel implements PaymentChannel {
     if (type === 'dispute') {
       if (typeof id !== 'string') throw new CoreError('invalid_callback', 'validation', 'The dispute notice lacks its id.');
       return { kind: 'dispute', channelDisputeId: id };
+    }
+    if (type === 'refund') {
+      if (typeof id !== 'string' || typeof reference !== 'string')
+        throw new CoreError('invalid_callback', 'validation', 'The refund notice lacks its id or reference.');
+      return { kind: 'refund', channelRefundId: id, reference };
     }
     if (typeof id !== 'string' || typeof reference !== 'string' || !isCallbackStatus(status)) {
       throw new CoreError('invalid_callback', 'validation', 'The callback body lacks id, reference or a known status.');
@@ -283,6 +303,83 @@ export class SimulatorPaymentChannel implements PaymentChannel {
   }
 
   /**
+   * Takes a refund of a paid order (one per reference), to be reported on the next tick: succeeded,
+   * or failed with `channel_declined` for amounts ending in 06 (`magicRefundOutcome`). Declines a
+   * refund of an order that is not paid, in another currency, or past what is left of the order.
+   */
+  async placeRefund(request: PlaceRefundRequest): Promise<PlaceRefundResult> {
+    const known = await this.book.findRefundByReference(request.reference);
+    if (known) return { outcome: 'placed', channelRefundId: known.id };
+    const order = await this.book.find(request.channelOrderId);
+    const decline = (message: string): PlaceRefundResult => ({ outcome: 'refused', failureCode: 'channel_declined', message });
+    if (!order || order.mode !== request.mode || order.status !== 'paid') return decline('The simulator refunds paid orders only.');
+    if (request.currency !== order.currency) return decline('The simulator refunds in the currency the order was paid in.');
+    if ((await this.book.refundedOf(order.id)) + request.amount > order.amount) return decline('The refund is more than what is left of the order.');
+    const now = this.clock.now();
+    const refund = await this.book.insertRefundOrGet({
+      id: `srf_${newId(this.random, 'refund').slice(3)}`,
+      reference: request.reference,
+      orderId: order.id,
+      mode: order.mode,
+      status: 'pending',
+      amount: request.amount,
+      currency: request.currency,
+      callbackUrl: request.callbackUrl,
+      dueAt: now,
+      created: now,
+      updated: now,
+    });
+    return { outcome: 'placed', channelRefundId: refund.id };
+  }
+
+  /** The simulator's record of a refund: the confirming query of refund notices. */
+  async queryRefund(_mode: Mode, channelRefundId: string): Promise<ChannelRefundStatus> {
+    const refund = await this.book.findRefund(channelRefundId);
+    if (!refund) throw new CoreError('channel_error', 'unavailable', 'The simulator has no such refund.');
+    return channelRefundStatus(refund);
+  }
+
+  /** Settles a pending refund as told, then delivers its signed notice. */
+  async simulateRefund(_mode: Mode, channelRefundId: string, outcome: SimulatedRefundOutcome, simulationKey?: string): Promise<void> {
+    const refund = await this.book.findRefund(channelRefundId);
+    if (!refund) throw new CoreError('resource_not_found', 'not_found', 'The simulator has no such refund.');
+    if (refund.status !== 'pending') throw invalidTransition(`The simulator settled this refund already (${refund.status}).`);
+    const simulation = simulationKey === undefined ? undefined : { key: simulationKey, instruction: { kind: 'refund', outcome } as const };
+    await this.deliver(await this.recordRefund(refund, outcome, simulation));
+  }
+
+  /** Records a refund's outcome together with the notice that reports it. */
+  private async recordRefund(refund: SimulatorRefund, outcome: SimulatedRefundOutcome, simulation?: Simulation): Promise<SimulatorCallback> {
+    const settled: SimulatorRefund = {
+      ...refund,
+      status: outcome.status,
+      failureCode: outcome.status === 'failed' ? (outcome.failureCode ?? 'channel_declined') : undefined,
+      dueAt: undefined,
+      updated: this.clock.now(),
+    };
+    const body = {
+      type: 'refund',
+      id: settled.id,
+      reference: settled.reference,
+      order_id: settled.orderId,
+      status: settled.status,
+      amount: settled.amount,
+      currency: settled.currency,
+      ...(settled.failureCode ? { failure_code: settled.failureCode } : {}),
+    };
+    const notice = this.newCallback({ id: settled.id, callbackUrl: settled.callbackUrl }, JSON.stringify(body), simulation);
+    await this.book.updateRefund(settled, notice);
+    return notice;
+  }
+
+  /** Reports one refund nobody told the simulator about (its notice is kept until the service takes it). */
+  private async reportRefund(refund: SimulatorRefund): Promise<void> {
+    if (refund.status !== 'pending') return;
+    const notice = await this.recordRefund(refund, magicRefundOutcome(refund.amount));
+    await this.deliver(notice).catch(() => undefined); // refused: a later tick tries again
+  }
+
+  /**
    * One tick of the simulated channel's clock, for tests that drive it by hand: settles the orders
    * paid at least `settleAfterMs` ago, then reports the magic outcomes that are due; in that
    * order, so an order paid by this tick settles on a later one (the simulator settles on the tick
@@ -294,11 +391,13 @@ export class SimulatorPaymentChannel implements PaymentChannel {
     const settled = await this.settlePaid();
     const due = await this.claimDueOutcomes(limit);
     for (const order of due) await this.reportOutcome(order);
+    const refunds = await this.claimDueRefunds(limit);
+    for (const refund of refunds) await this.reportRefund(refund);
     const retried = await this.claimRefusedCallbacks(limit);
     for (let start = 0; start < retried.length; start += RETRY_CONCURRENCY) {
       await Promise.all(retried.slice(start, start + RETRY_CONCURRENCY).map((callback) => this.retryCallback(callback)));
     }
-    return settled + due.length + retried.length;
+    return settled + due.length + refunds.length + retried.length;
   }
 
   /**
@@ -306,7 +405,12 @@ export class SimulatorPaymentChannel implements PaymentChannel {
    * orders (one statement), then reporting due magic outcomes and retrying refused callbacks one
    * item at a time, so one order that cannot be reported never holds up the others.
    */
-  jobs(): { settlePaid: () => Promise<number>; outcomes: ItemJob<SimulatorOrder>; callbacks: ItemJob<SimulatorCallback> } {
+  jobs(): {
+    settlePaid: () => Promise<number>;
+    outcomes: ItemJob<SimulatorOrder>;
+    refunds: ItemJob<SimulatorRefund>;
+    callbacks: ItemJob<SimulatorCallback>;
+  } {
     const lanes: readonly JobLane[] = ['test'];
     return {
       settlePaid: () => this.settlePaid(),
@@ -317,6 +421,16 @@ export class SimulatorPaymentChannel implements PaymentChannel {
         idOf: (order) => order.id,
         handle: async (order) => {
           await this.reportOutcome(order);
+          return true;
+        },
+      },
+      refunds: {
+        name: 'simulator-refunds',
+        lanes,
+        due: (_lane, limit, deferred) => this.claimDueRefunds(limit + deferred.size),
+        idOf: (refund) => refund.id,
+        handle: async (refund) => {
+          await this.reportRefund(refund);
           return true;
         },
       },
@@ -341,6 +455,10 @@ export class SimulatorPaymentChannel implements PaymentChannel {
 
   private claimDueOutcomes(limit: number): Promise<SimulatorOrder[]> {
     return this.book.claimDue(this.clock.now(), limit, this.leaseUntil());
+  }
+
+  private claimDueRefunds(limit: number): Promise<SimulatorRefund[]> {
+    return this.book.claimDueRefunds(this.clock.now(), limit, this.leaseUntil());
   }
 
   private claimRefusedCallbacks(limit: number): Promise<SimulatorCallback[]> {
@@ -407,13 +525,18 @@ export class SimulatorPaymentChannel implements PaymentChannel {
   }
 
   /** A callback to send now, counted as its first try, leased to the caller who sends it. */
-  private newCallback(order: SimulatorOrder, body: string, simulation: Simulation | undefined, disputeId?: string): SimulatorCallback {
+  private newCallback(
+    subject: Pick<SimulatorOrder, 'id' | 'callbackUrl'>,
+    body: string,
+    simulation: Simulation | undefined,
+    disputeId?: string,
+  ): SimulatorCallback {
     return {
       id: `scb_${newId(this.random, 'payment_attempt').slice(3)}`,
-      orderId: order.id,
+      orderId: subject.id,
       ...(disputeId === undefined ? {} : { disputeId }),
       ...(simulation === undefined ? {} : { simulationKey: simulation.key, instruction: canonicalInstruction(simulation.instruction) }),
-      url: order.callbackUrl,
+      url: subject.callbackUrl,
       body,
       attempts: 1,
       retryAt: this.leaseUntil(),

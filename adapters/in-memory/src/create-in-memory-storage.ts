@@ -20,6 +20,7 @@ import { InMemoryPlatformKeyRepository } from './in-memory-platform-key.reposito
 import { InMemoryLedger } from './in-memory-ledger';
 import { InMemorySettlementRepository } from './in-memory-settlement.repository';
 import { InMemoryDisputeRepository } from './in-memory-dispute.repository';
+import { InMemoryRefundRepository } from './in-memory-refund.repository';
 import { InMemoryJobItemFailures } from './in-memory-job-item-failures';
 
 /** The storage ports over one in-memory store; the same shape as `createSqlStorage`. */
@@ -49,6 +50,7 @@ export function createInMemoryStorage(store: InMemoryStore = new InMemoryStore()
     platformKeys: new InMemoryPlatformKeyRepository(store),
     ledger: new InMemoryLedger(store),
     disputes: new InMemoryDisputeRepository(store),
+    refunds: new InMemoryRefundRepository(store),
     settlements: new InMemorySettlementRepository(store),
     jobItemFailures: new InMemoryJobItemFailures(),
   };

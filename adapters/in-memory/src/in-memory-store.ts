@@ -3,7 +3,7 @@ import type { ApiKey, AuditEntry, CheckoutSession, DashboardSession, DomainEvent
 import type { Notice, PayoutDestination, SigningKey, WebhookEndpoint } from '@payments/core';
 import type { PlatformKey, WebhookDelivery, WebhookDeliveryAttempt } from '@payments/core';
 import type { LedgerBalance, LedgerTransaction } from '@payments/core';
-import type { Dispute } from '@payments/core';
+import type { Dispute, Refund } from '@payments/core';
 import type { Settlement } from '@payments/core';
 import { StorageMutex } from './storage-mutex';
 
@@ -69,6 +69,8 @@ export interface InMemoryTables {
   readonly ledgerBalances: Map<string, LedgerBalance>;
   /** By dispute id. */
   readonly disputes: Map<string, Sequenced<Dispute>>;
+  /** By refund id. */
+  readonly refunds: Map<string, Sequenced<Refund>>;
   /** By settlement id. */
   readonly settlements: Map<string, Sequenced<Settlement>>;
 }
@@ -95,6 +97,7 @@ function emptyTables(): InMemoryTables {
     ledgerTransactions: new Map(),
     ledgerBalances: new Map(),
     disputes: new Map(),
+    refunds: new Map(),
     settlements: new Map(),
   };
 }

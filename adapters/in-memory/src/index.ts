@@ -25,3 +25,4 @@ export * from './in-memory-ledger';
 export * from './in-memory-dispute.repository';
 export * from './in-memory-settlement.repository';
 export * from './in-memory-job-item-failures';
+export * from './in-memory-refund.repository';

@@ -19,6 +19,7 @@ import { KnexWebhookEndpointRepository } from './repositories/knex-webhook-endpo
 import { KnexWebhookDeliveryRepository } from './repositories/knex-webhook-delivery.repository';
 import { KnexPlatformKeyRepository } from './repositories/knex-platform-key.repository';
 import { KnexLedger } from './repositories/knex-ledger.repository';
+import { KnexRefundRepository } from './repositories/knex-refund.repository';
 import { KnexDisputeRepository } from './repositories/knex-dispute.repository';
 import { KnexSettlementRepository } from './repositories/knex-settlement.repository';
 import { KnexJobItemFailures } from './repositories/knex-job-item-failures.repository';
@@ -53,6 +54,7 @@ export function createSqlStorage(knex: Knex, options: KnexUnitOfWorkOptions = {}
     platformKeys: new KnexPlatformKeyRepository(context),
     ledger: new KnexLedger(context),
     disputes: new KnexDisputeRepository(context),
+    refunds: new KnexRefundRepository(context),
     settlements: new KnexSettlementRepository(context),
     jobItemFailures: new KnexJobItemFailures(context),
   };

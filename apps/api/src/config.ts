@@ -56,6 +56,8 @@ export interface Config {
   readonly disputeFeeMinor: number;
   /** How long an open dispute may go without news before the worker asks its channel (PAYMENTS_DISPUTE_RECONCILE_AFTER_S, default 3600), and again after each ask. */
   readonly disputeReconcileAfterMs: number;
+  /** How long a refund may stay pending before the worker asks its channel (PAYMENTS_REFUND_RECONCILE_AFTER_S, default 900), and again after each ask. */
+  readonly refundReconcileAfterMs: number;
   /** Proxies (IPs, CIDR ranges) whose X-Forwarded-For is believed: the client IP the sign-in throttle counts. */
   readonly trustedProxies: readonly string[];
   /** IPs the webhook egress guard lets through (PAYMENTS_EGRESS_ALLOW): local testing only, refused in production. */
@@ -96,6 +98,7 @@ interface ValidatedEnv {
   readonly PAYMENTS_FEES?: string;
   readonly PAYMENTS_DISPUTE_FEE: number;
   readonly PAYMENTS_DISPUTE_RECONCILE_AFTER_S: number;
+  readonly PAYMENTS_REFUND_RECONCILE_AFTER_S: number;
   readonly PAYMENTS_REST_CHANNEL_TEST_URL?: string;
   readonly PAYMENTS_REST_CHANNEL_TEST_KEY?: string;
   readonly PAYMENTS_REST_CHANNEL_TEST_SECRET?: string;
@@ -143,6 +146,11 @@ const schema = Joi.object<ValidatedEnv>({
     .min(1)
     .max(30 * 24 * 3600)
     .default(3600),
+  PAYMENTS_REFUND_RECONCILE_AFTER_S: Joi.number()
+    .integer()
+    .min(1)
+    .max(30 * 24 * 3600)
+    .default(900),
   PAYMENTS_REST_CHANNEL_TEST_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
   PAYMENTS_REST_CHANNEL_TEST_KEY: Joi.string(),
   PAYMENTS_REST_CHANNEL_TEST_SECRET: Joi.string().min(16),
@@ -228,6 +236,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fees: feesFrom(value.PAYMENTS_FEES),
     disputeFeeMinor: value.PAYMENTS_DISPUTE_FEE,
     disputeReconcileAfterMs: value.PAYMENTS_DISPUTE_RECONCILE_AFTER_S * 1000,
+    refundReconcileAfterMs: value.PAYMENTS_REFUND_RECONCILE_AFTER_S * 1000,
     trustedProxies: splitList(value.PAYMENTS_TRUSTED_PROXIES ?? ''),
     egressAllow: egressAllowFrom(value.PAYMENTS_EGRESS_ALLOW ?? '', nodeEnv),
     dnsOverrides: dnsOverridesFrom(value.PAYMENTS_DNS_OVERRIDES ?? '') ?? {},

@@ -129,6 +129,16 @@ test.serial('answers of every /v1 route, successes and errors, validate against 
   t.is((await call(key, 'POST', `/v1/disputes/${disputeId}/evidence`, { evidence: { receipt: 'https://shop.example.com/r/1' } })).status, 200);
   t.is((await call(key, 'GET', '/v1/disputes/dp_missing')).status, 404);
 
+  // Refunds of the first intent (paid and released): create, simulate, list, retrieve, the rules' 409s.
+  const refund = await call(key, 'POST', '/v1/refunds', { payment_intent: intent.id, amount: 1000, reason: 'requested_by_customer' });
+  t.is(refund.status, 201, JSON.stringify(refund.body));
+  t.is((await call(key, 'POST', `/v1/test/refunds/${refund.body.id}/simulate`, { outcome: 'succeeded' })).body.status, 'succeeded');
+  t.is((await call(key, 'POST', '/v1/refunds', { payment_intent: intent.id, amount: 10_000 })).status, 409);
+  t.is((await call(key, 'POST', '/v1/refunds', { payment_intent: disputed.id })).status, 409);
+  t.is((await call(key, 'GET', `/v1/refunds?payment_intent=${intent.id}`)).body.data.length, 1);
+  t.is((await call(key, 'GET', `/v1/refunds/${refund.body.id}`)).status, 200);
+  t.is((await call(other.testKey, 'GET', `/v1/refunds/${refund.body.id}`)).status, 404);
+
   // FX, events, webhook keys, versions.
   t.is((await call(key, 'GET', '/v1/fx/quotes?from=USD&to=THB&amount=1000')).status, 200);
   t.is((await call(key, 'GET', '/v1/fx/quotes?from=usd&to=THB')).status, 400);

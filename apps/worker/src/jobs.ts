@@ -8,6 +8,7 @@ import {
   IdempotencyStore,
   ReconcileAttempts,
   ReconcileDisputes,
+  ReconcileRefunds,
   RelayWebhookDeliveries,
   ReleaseFunds,
   ReportChannelSettlements,
@@ -41,6 +42,8 @@ export function workerLanes(app: AppContainer): Lane[] {
     // Open disputes that heard nothing for PAYMENTS_DISPUTE_RECONCILE_AFTER_S: a lost ruling notice.
     // Its threshold is in hours, so asking once a minute is plenty.
     itemJob(app, app.get(ReconcileDisputes), mode, { everyMs: 60_000 }),
+    // Refunds left pending for PAYMENTS_REFUND_RECONCILE_AFTER_S (a lost notice, a channel that was down).
+    itemJob(app, app.get(ReconcileRefunds), mode, { everyMs: 60_000 }),
     itemJob(app, app.get(ReportChannelSettlements), mode),
     itemJob(app, app.get(ReleaseFunds), mode),
     // Settlements after releases, so a release of this tick is settled in the same pass.
@@ -54,12 +57,13 @@ export function workerLanes(app: AppContainer): Lane[] {
   ];
 }
 
-/** The simulated channel's own clock (test mode only): settling paid orders, magic outcomes, refused callbacks. */
+/** The simulated channel's own clock (test mode only): settling paid orders, magic outcomes, refund reports, refused callbacks. */
 function simulatorJobs(app: AppContainer): Job[] {
   const simulator = app.get(SimulatorPaymentChannel).jobs();
   return [
     { name: 'simulator-settle-paid', everyMs: 0, run: simulator.settlePaid },
     itemJob(app, simulator.outcomes, 'test'),
+    itemJob(app, simulator.refunds, 'test'),
     itemJob(app, simulator.callbacks, 'test'),
   ];
 }

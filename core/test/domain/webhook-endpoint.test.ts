@@ -52,8 +52,8 @@ for (const url of refused) {
   });
 }
 
-test('the fourteen delivered event types are accepted, each once', (t) => {
-  t.is(EVENT_TYPES.length, 14);
+test('the seventeen event types (fourteen by default, three refund types on request) are accepted, each once', (t) => {
+  t.is(EVENT_TYPES.length, 17);
   t.deepEqual(validateEnabledEvents([...EVENT_TYPES, ...EVENT_TYPES]), [...EVENT_TYPES]);
   t.deepEqual(validateEnabledEvents([]), []);
 });

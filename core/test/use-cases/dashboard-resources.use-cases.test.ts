@@ -363,7 +363,7 @@ test('webhook endpoints: URLs, events, versions and statuses are refused by name
   ]) {
     t.like(await t.throwsAsync(h.createEndpoint.execute(actor, { mode: 'test', url })), { code: 'invalid_url', param: 'url' }, url);
   }
-  for (const enabledEvents of [['payment_intent.created'], ['*'], ['refund.created']]) {
+  for (const enabledEvents of [['payment_intent.created'], ['*'], ['refund.pending']]) {
     t.like(await t.throwsAsync(h.createEndpoint.execute(actor, { mode: 'test', url: 'https://a.example.com/', enabledEvents })), { param: 'enabled_events' });
   }
   const { endpoint } = await h.createEndpoint.execute(actor, { mode: 'test', url: 'https://a.example.com/' });

@@ -125,6 +125,7 @@ export function harness() {
       ...statusChange,
       uow: storage.uow,
       disputes: storage.disputes,
+      refunds: storage.refunds,
       ledger: storage.ledger,
       merchants: storage.merchants,
       rules: { disputeFeeMinor },

@@ -53,7 +53,14 @@ async function setup(settlementCurrency = 'THB') {
   channel = new SettledChannel(() => clock.now());
   const fake = channel;
   const reportSettlements = shop.reportChannelSettlements(fakeChannels(fake));
-  const release = new ReleaseFunds({ uow: storage.uow, intents: storage.intents, disputes: storage.disputes, ledger: storage.ledger, clock });
+  const release = new ReleaseFunds({
+    uow: storage.uow,
+    intents: storage.intents,
+    disputes: storage.disputes,
+    refunds: storage.refunds,
+    ledger: storage.ledger,
+    clock,
+  });
   const disputes = shop.recordDisputeReport(DISPUTE_FEE);
   const { intentOf } = shop;
   /** The channel reports the funds settled: the rate locks, the payment is priced and booked. */

@@ -282,7 +282,7 @@ test('a request key is remembered 24 hours: reused later, it makes a new settlem
   t.is((await s.create.execute({ scope: s.scope(), requestKey: 'key-1' })).id, remade.id, 'the key now answers for the new settlement');
 });
 
-test('a settlement the available balance does not cover: 409 insufficient_available_balance, nothing written', async (t) => {
+test('a settlement nets what the available balance lacks: the payments are covered, only what is there is paid out', async (t) => {
   const s = await setup();
   const payment = await s.releasedPayment('test', 5000);
   const other = await s.releasedPayment('test', 1000);
@@ -293,11 +293,23 @@ test('a settlement the available balance does not cover: 409 insufficient_availa
   await s.h.storage.disputes.insert(aDispute(s.scope(), other.id, 'lost'));
   t.is(await s.balance('test'), 3500);
 
+  const settlement = await s.create.execute({ scope: s.scope() });
+  t.like(settlement, { amount: { amount: 3500, currency: 'THB' }, payments: 1 });
+  t.is((await s.h.storage.intents.findById(s.scope(), payment.id))?.settlementId, settlement.id);
+  t.is(await s.balance('test'), 0);
+});
+
+test('an available balance of zero or less pays nothing: 409 insufficient_available_balance, nothing written', async (t) => {
+  const s = await setup();
+  const payment = await s.releasedPayment('test', 1000);
+  await s.h.storage.ledger.post(disputeLostFeeOnly(s.scope(), 1500));
+  t.is(await s.balance('test'), -500);
+
   const error = await refusal(t, () => s.create.execute({ scope: s.scope() }));
   t.is(error.code, 'insufficient_available_balance');
   t.deepEqual((await s.h.storage.settlements.list(s.scope(), { limit: 10 })).data, []);
   t.is((await s.h.storage.intents.findById(s.scope(), payment.id))?.settlementId, undefined);
-  t.is(await s.balance('test'), 3500);
+  t.is(await s.balance('test'), -500);
 });
 
 test('payments under an open or lost dispute are left out; a won one is settled', async (t) => {
@@ -486,26 +498,27 @@ test('a scheduled batch covers payments released before its period end, once per
   );
 });
 
-test('a scheduled batch the available balance does not cover is skipped and made on a later pass', async (t) => {
+test('a scheduled batch with nothing available is skipped, and a later pass nets the shortfall', async (t) => {
   const s = await setup('daily');
   await s.releasedPayment('test', 3000, new Date('2026-08-31T10:00:00Z'));
-  // Only the fee of a lost dispute: available drops to 1500 while 3000 waits.
-  await s.h.storage.ledger.post(disputeLostFeeOnly(s.scope()));
+  // Only the fee of a lost dispute, larger than what waits: available drops to −500.
+  await s.h.storage.ledger.post(disputeLostFeeOnly(s.scope(), 3500));
   s.h.clock.set(new Date('2026-09-01T00:01:00Z'));
   const skipped = await s.scheduledPass();
   t.is(skipped.created.length, 0);
   t.is(skipped.uncovered.length, 1);
   t.like(skipped.uncovered[0], { scope: s.scope(), period: { end: new Date('2026-09-01T00:00:00Z') } });
 
-  // Another payment released later brings available to cover the batch (it belongs to the next period).
+  // Another payment released later brings available above zero (it belongs to the next period):
+  // the batch covers the first payment and pays what is there.
   await s.releasedPayment('test', 2000, new Date('2026-09-01T00:00:30Z'));
   const made = await s.scheduledPass();
   t.is(made.created.length, 1);
-  t.is(made.created[0]?.amount.amount, 3000);
+  t.is(made.created[0]?.amount.amount, 1500);
 });
 
 /** A lost-dispute posting whose hold is already gone: only the fee, debited from available. */
-function disputeLostFeeOnly(scope: AccountScope) {
+function disputeLostFeeOnly(scope: AccountScope, fee = 1500) {
   return {
     cause: 'dispute_lost:dp_feeonly',
     causeType: 'dispute_lost' as const,
@@ -514,8 +527,8 @@ function disputeLostFeeOnly(scope: AccountScope) {
     mode: scope.mode,
     created: new Date('2026-09-01T00:00:00Z'),
     entries: [
-      { account: merchantAccount(scope, 'available', 'THB'), amount: -1500, currency: 'THB' },
-      { account: platformAccount(scope.mode, 'fee_revenue', 'THB'), amount: 1500, currency: 'THB' },
+      { account: merchantAccount(scope, 'available', 'THB'), amount: -fee, currency: 'THB' },
+      { account: platformAccount(scope.mode, 'fee_revenue', 'THB'), amount: fee, currency: 'THB' },
     ],
   };
 }

@@ -31,6 +31,7 @@ export interface PaymentIntentRow {
   fee_currency: string | null;
   net_amount: BigIntValue | null;
   net_currency: string | null;
+  amount_refunded?: BigIntValue;
   fx: string | null;
   next_action: string | null;
   available_at: BigIntValue | null;
@@ -103,6 +104,7 @@ export function toPaymentIntentRow(intent: PaymentIntent): PaymentIntentRow {
     fee_currency: feeCurrency,
     net_amount: netAmount,
     net_currency: netCurrency,
+    amount_refunded: intent.amountRefunded ?? 0,
     fx: fxToJson(intent.fx),
     next_action: intent.nextAction === undefined ? null : JSON.stringify(intent.nextAction),
     available_at: toNullableMillis(intent.availableAt),
@@ -132,6 +134,7 @@ export function toPaymentIntent(row: PaymentIntentRow): PaymentIntent {
     metadata: fromJson<Metadata>(row.metadata),
     fee: toMoney(row.fee_amount, row.fee_currency),
     net: toMoney(row.net_amount, row.net_currency),
+    amountRefunded: row.amount_refunded === undefined ? undefined : toNumber(row.amount_refunded) || undefined,
     fx: fxFromJson(row.fx),
     nextAction: nextActionFromJson(row.next_action),
     availableAt: toOptionalDate(row.available_at),

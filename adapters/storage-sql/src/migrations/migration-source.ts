@@ -15,6 +15,7 @@ import { jobItemFailures } from './013-job-item-failures.migration';
 import { disputeModesAndDuplicatePayments } from './015-dispute-modes-and-duplicate-payments.migration';
 import { settlementParts } from './016-settlement-parts.migration';
 import { settlementChecks } from './017-settlement-checks.migration';
+import { refunds } from './018-refunds.migration';
 
 interface NamedMigration {
   readonly name: string;
@@ -39,6 +40,7 @@ const MIGRATIONS: readonly NamedMigration[] = [
   { name: '015-dispute-modes-and-duplicate-payments', migration: disputeModesAndDuplicatePayments },
   { name: '016-settlement-parts', migration: settlementParts },
   { name: '017-settlement-checks', migration: settlementChecks },
+  { name: '018-refunds', migration: refunds },
 ];
 
 /** The names of every migration, in the order they run. */

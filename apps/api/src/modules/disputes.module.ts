@@ -11,6 +11,7 @@ import {
   RandomSource,
   ReconcileDisputes,
   RecordDisputeReport,
+  RefundRepository,
   SubmitDisputeEvidence,
   UnitOfWork,
   type DisputeWriteDeps,
@@ -38,7 +39,12 @@ const disputeWrites: Wiring<DisputeWriteDeps> = {
 export const disputesModule: Capability = {
   bindings: (config) =>
     new ContainerModule((options) => {
-      bindClass(options, RecordDisputeReport, { ...disputeWrites, merchants: MerchantRepository, rules: value({ disputeFeeMinor: config.disputeFeeMinor }) });
+      bindClass(options, RecordDisputeReport, {
+        ...disputeWrites,
+        merchants: MerchantRepository,
+        refunds: RefundRepository,
+        rules: value({ disputeFeeMinor: config.disputeFeeMinor }),
+      });
       bindClass(options, ListDisputes, { disputes: DisputeRepository });
       bindClass(options, GetDispute, { disputes: DisputeRepository });
       bindClass(options, SubmitDisputeEvidence, { ...disputeWrites, channels: PaymentChannelRegistry });

@@ -8,6 +8,7 @@ import { ledgerModule } from './ledger.module';
 import { merchantsModule } from './merchants.module';
 import { metaModule } from './meta.module';
 import { paymentsModule } from './payments.module';
+import { refundsModule } from './refunds.module';
 import { settlementsModule } from './settlements.module';
 import { webhooksModule } from './webhooks.module';
 
@@ -16,6 +17,7 @@ export const CAPABILITIES: readonly Capability[] = [
   jobsModule,
   merchantsModule,
   paymentsModule,
+  refundsModule,
   fxModule,
   ledgerModule,
   disputesModule,

@@ -1,6 +1,7 @@
 import {
   Clock,
   DisputeRepository,
+  RefundRepository,
   GetBalance,
   Ledger,
   MerchantRepository,
@@ -20,7 +21,14 @@ export const ledgerModule: Capability = {
     new ContainerModule((options) => {
       bindClass(options, GetBalance, { ledger: Ledger, merchants: MerchantRepository });
       bindClass(options, VerifyLedger, { ledger: Ledger });
-      bindClass(options, ReleaseFunds, { uow: UnitOfWork, intents: PaymentIntentRepository, disputes: DisputeRepository, ledger: Ledger, clock: Clock });
+      bindClass(options, ReleaseFunds, {
+        uow: UnitOfWork,
+        intents: PaymentIntentRepository,
+        disputes: DisputeRepository,
+        refunds: RefundRepository,
+        ledger: Ledger,
+        clock: Clock,
+      });
     }),
   routes: [getBalance],
 };

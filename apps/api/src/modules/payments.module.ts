@@ -28,6 +28,8 @@ import {
   SimulatePayment,
   DisputeRepository,
   UnitOfWork,
+  RefundRepository,
+  RecordRefundReport,
   type StatusChangeDeps,
 } from '@payments/core';
 import { ContainerModule } from 'inversify';
@@ -84,6 +86,8 @@ export const paymentsModule: Capability = {
         attempts: PaymentAttemptRepository,
         recordReport: RecordChannelReport,
         recordDisputeReport: RecordDisputeReport,
+        refunds: RefundRepository,
+        recordRefundReport: RecordRefundReport,
       });
       bindClass(options, SimulatePayment, {
         intents: PaymentIntentRepository,

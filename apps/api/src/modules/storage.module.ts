@@ -5,6 +5,7 @@ import {
   Clock,
   DashboardSessionRepository,
   DisputeRepository,
+  RefundRepository,
   EventOutbox,
   IdempotencyStore,
   JobItemFailures,
@@ -51,6 +52,7 @@ export const storageModule = (storage: StoragePorts, knex: Knex): ContainerModul
     bindValue(options, PlatformKeyRepository, storage.platformKeys);
     bindValue(options, Ledger, storage.ledger);
     bindValue(options, DisputeRepository, storage.disputes);
+    bindValue(options, RefundRepository, storage.refunds);
     bindValue(options, JobItemFailures, storage.jobItemFailures);
     bindValue(options, SettlementRepository, storage.settlements);
     bindValue(options, AppKnex, knex);

@@ -10,7 +10,19 @@ export type OpenApiDocument = Record<string, unknown> & {
 };
 
 /** The document's tags, in the order it lists them. */
-const TAGS = ['Payment intents', 'Payment attempts', 'Test helpers', 'Disputes', 'Settlements', 'Balance', 'FX', 'Events', 'Webhooks', 'Meta'] as const;
+const TAGS = [
+  'Payment intents',
+  'Payment attempts',
+  'Refunds',
+  'Test helpers',
+  'Disputes',
+  'Settlements',
+  'Balance',
+  'FX',
+  'Events',
+  'Webhooks',
+  'Meta',
+] as const;
 
 /**
  * What the route table cannot say about a `/v1` route: its name, what it answers on success and
@@ -20,6 +32,8 @@ const TAGS = ['Payment intents', 'Payment attempts', 'Test helpers', 'Disputes',
 export interface OperationInfo {
   readonly operationId: string;
   readonly summary: string;
+  /** The rules a summary cannot hold (Markdown). */
+  readonly description?: string;
   readonly tag: (typeof TAGS)[number];
   /** Success status and the component it answers with. */
   readonly success: { readonly status: number; readonly schema: string; readonly description: string; readonly alsoWith?: readonly number[] };
@@ -110,7 +124,13 @@ function describedOperation(info: OperationInfo, method: string, validate: Route
   }
   const errors = info.open ? [500] : [...new Set([...GENERIC_ERRORS, ...(info.errors ?? [])])].sort();
   for (const status of errors) responses[String(status)] = { description: ERROR_DESCRIPTIONS[status] ?? 'Error.', content: content('Error') };
-  const operation: JsonSchema = { operationId: info.operationId, summary: info.summary, tags: [info.tag], responses };
+  const operation: JsonSchema = {
+    operationId: info.operationId,
+    summary: info.summary,
+    ...(info.description === undefined ? {} : { description: info.description }),
+    tags: [info.tag],
+    responses,
+  };
   if (info.open) operation.security = [];
   if (method === 'post' && info.requestBody && validate.payload) {
     schemas[info.requestBody] = joiToJsonSchema(validate.payload);

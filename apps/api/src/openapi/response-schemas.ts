@@ -1,4 +1,13 @@
-import { DISPUTE_STATUSES, EVENT_TYPES, ID_PATTERNS, PAYMENT_INTENT_STATUSES, SETTLEMENT_STATUSES } from '@payments/core';
+import {
+  DISPUTE_STATUSES,
+  EVENT_TYPES,
+  ID_PATTERNS,
+  PAYMENT_INTENT_STATUSES,
+  REFUND_FAILURE_CODES,
+  REFUND_REASONS,
+  REFUND_STATUSES,
+  SETTLEMENT_STATUSES,
+} from '@payments/core';
 
 /**
  * What the merchant presenters answer, as JSON Schema 2020-12 (the dialect of OpenAPI 3.1),
@@ -76,6 +85,10 @@ export const RESPONSE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       return_url: { type: 'string', format: 'uri' },
       fee: ref('Money'),
       net: ref('Money'),
+      amount_refunded: {
+        ...int64,
+        description: 'What the refunds of this intent that did not fail add up to (pending ones included), in its currency; 0 when none.',
+      },
       fx: ref('FxLock'),
       available_at: dateTime,
       next_action: ref('NextAction'),
@@ -107,6 +120,25 @@ export const RESPONSE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     'One try at a channel.',
   ),
   PaymentAttemptList: list('PaymentAttempt'),
+  Refund: object(
+    ['id', 'object', 'mode', 'payment_intent', 'amount', 'currency', 'status', 'metadata', 'created'],
+    {
+      id: { type: 'string', pattern: ID_PATTERNS.refund.source },
+      object: constant('refund'),
+      mode,
+      payment_intent: { type: 'string', pattern: ID_PATTERNS.payment_intent.source },
+      amount: { ...int64, description: "Minor units of the payment intent's currency, given back to the payer." },
+      currency,
+      status: { type: 'string', enum: [...REFUND_STATUSES], description: 'pending until the channel reports; succeeded and failed are final.' },
+      reason: { type: 'string', enum: [...REFUND_REASONS] },
+      failure_code: { type: 'string', enum: [...REFUND_FAILURE_CODES], description: 'Why the channel did not return the money (when failed).' },
+      metadata: stringMap,
+      created: dateTime,
+      succeeded_at: dateTime,
+    },
+    'Money returned to the payer of a paid payment intent, through the channel that took it. The merchant is debited its share of the net; the fee is not returned.',
+  ),
+  RefundList: list('Refund'),
   Dispute: object(['id', 'object', 'mode', 'payment_intent', 'status', 'amount', 'currency', 'evidence', 'opened_at', 'created'], {
     id: { type: 'string', pattern: ID_PATTERNS.dispute.source },
     object: constant('dispute'),
@@ -158,13 +190,19 @@ export const RESPONSE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
       status: { type: 'string' },
       merchant: { type: 'string', pattern: '^mch_' },
       mode,
-      amount: ref('Money'),
+      amount: { ...ref('Money'), description: 'Settlement and refund events: the amount.' },
+      payment_intent: { type: 'string', description: 'Refund events: the payment intent refunded.' },
     },
     'A notice, not the object: read the object through the API before acting.',
   ),
   Event: object(['id', 'type', 'created', 'livemode', 'data'], {
     id: { type: 'string', pattern: ID_PATTERNS.event.source },
-    type: { type: 'string', enum: [...EVENT_TYPES] },
+    type: {
+      type: 'string',
+      enum: [...EVENT_TYPES],
+      description:
+        'refund.created, refund.succeeded and refund.failed reach only the webhook endpoints whose enabled_events names them (an empty list means every other type); GET /v1/events lists them all.',
+    },
     created: dateTime,
     livemode: { type: 'boolean' },
     data: ref('EventData'),

@@ -1,4 +1,4 @@
-import { ID_PATTERNS, MODES } from '@payments/core';
+import { ID_PATTERNS, METADATA_LIMITS, MODES } from '@payments/core';
 import Joi from 'joi';
 import { objectSchema, oneOf, orNull, required, withDefault } from '../http/typed-schema';
 
@@ -22,6 +22,11 @@ export const idParams = (pattern: RegExp, name: string) => objectSchema({ id: re
 /** Page size of a list. */
 export const limit = withDefault(Joi.number().integer().min(1).max(100), 20);
 
+/** The merchant's own string map on intents and refunds (its limits are core's `METADATA_LIMITS`). */
+export const metadata = Joi.object<Record<string, string>>()
+  .max(METADATA_LIMITS.keys)
+  .pattern(Joi.string().min(1).max(METADATA_LIMITS.keyLength), Joi.string().allow('').max(METADATA_LIMITS.valueLength));
+
 export const currency = Joi.string().pattern(/^[A-Z]{3}$/, 'ISO 4217 code');
 
 /** `{token}` of a checkout session: whatever the payer's link carries; anything longer than any token minted is unknown. */
@@ -43,6 +48,9 @@ export const paymentIntentParams = idParams(ID_PATTERNS.payment_intent, 'payment
 
 export const disputeId = idOf(ID_PATTERNS.dispute, 'dispute id');
 export const disputeParams = objectSchema({ id: required(disputeId) });
+
+export const refundId = idOf(ID_PATTERNS.refund, 'refund id');
+export const refundParams = objectSchema({ id: required(refundId) });
 
 export const settlementId = idOf(ID_PATTERNS.settlement, 'settlement id');
 export const settlementParams = objectSchema({ id: required(settlementId) });

@@ -2,6 +2,7 @@ import type { Ledger } from '../../ledger';
 import { disputeLostPosting, disputeOpenedPosting, disputeWonPosting, type DisputeHold } from '../../ledger';
 import type { MerchantRepository } from '../../merchants';
 import type { ChannelDisputeStatus, PaymentAttempt, PaymentIntent, PaymentIntentRepository } from '../../payments';
+import type { RefundRepository } from '../../refunds';
 import type { AccountScope, Clock, Money, RandomSource, UnitOfWork } from '../../common';
 import { newId, notFound } from '../../common';
 import { publishEvent, type EventPublishDeps } from '../../webhooks';
@@ -26,6 +27,7 @@ export interface DisputeRules {
 }
 export type RecordDisputeReportDeps = DisputeWriteDeps & {
   readonly merchants: MerchantRepository;
+  readonly refunds: RefundRepository;
   readonly rules: DisputeRules;
 };
 
@@ -36,7 +38,8 @@ export type RecordDisputeReportDeps = DisputeWriteDeps & {
  * one after the other; the dispute row, its ledger posting and its event commit together, and a
  * replayed notice changes nothing and posts nothing (every posting is idempotent on its cause).
  *
- * Money (docs/disputes.md): opening holds the intent's `net` (settlement currency), taken from
+ * Money (docs/disputes.md): opening holds the intent's `net` (settlement currency) less what its
+ * refunds debited already, taken from
  * available once the release timer fired, else from pending. An intent whose rate is not locked
  * yet has no `net`: its dispute holds nothing and opening posts nothing. Won returns the hold to
  * available once the intent is released, else to pending. Lost gives the hold to the channel and
@@ -85,7 +88,7 @@ export class RecordDisputeReport {
     const latest = await deps.disputes.findLatestForIntent(intent, intent.id);
     const alreadyHeld = latest !== undefined && !isRuled(latest) && latest.held !== undefined;
     const alreadyLost = (await deps.disputes.list(intent, { paymentIntentId: intent.id, status: 'lost' }, { limit: 1 })).data.length > 0;
-    const held = alreadyHeld || alreadyLost ? undefined : intent.net;
+    const held = alreadyHeld || alreadyLost ? undefined : await this.unrefundedNet(intent);
     const heldFrom = intent.releasedAt ? 'available' : 'pending';
     const dispute: Dispute = {
       id: newId(deps.random, 'dispute'),
@@ -109,6 +112,19 @@ export class RecordDisputeReport {
     if (dispute.held) await deps.ledger.post(disputeOpenedPosting(holdOf(dispute, dispute.held), heldFrom, now));
     await publishEvent(deps, disputeEvent(dispute, 'dispute.opened', deps.random, now), now);
     return dispute;
+  }
+
+  /**
+   * What of the intent's net its refunds have not given back yet (refunds that did not fail): a
+   * dispute holds that, since the rest has already left the merchant's balance. A fully refunded
+   * payment's dispute holds 0, which books nothing, and is still a hold: its loss takes no net
+   * (`claimUnheldDisputeLoss` is for payments not priced when their dispute opened). Undefined
+   * when the payment is not priced.
+   */
+  private async unrefundedNet(intent: PaymentIntent): Promise<Money | undefined> {
+    if (!intent.net) return undefined;
+    const { debited } = await this.deps.refunds.totalsForIntent(intent, intent.id);
+    return { amount: Math.max(0, intent.net.amount - debited), currency: intent.net.currency };
   }
 
   /** Closes the dispute with the channel's ruling, moves its money and publishes `dispute.closed`. */

@@ -33,9 +33,12 @@ export function paymentPosting(payment: PricedPayment, now: Date): LedgerTransac
   });
 }
 
-/** The release timer fired: the payment's net moves from pending to available. */
-export function releasePosting(payment: PricedPayment, now: Date): LedgerTransaction {
-  return move({ causeType: 'release', causeId: payment.id, scope: payment, money: payment.net, from: 'pending', to: 'available', now });
+/**
+ * The release timer fired: what of the payment's net is still in pending (`money`: the net, less
+ * what refunds and a dispute took from pending meanwhile) moves to available.
+ */
+export function releasePosting(payment: PricedPayment, now: Date, money: Money = payment.net): LedgerTransaction {
+  return move({ causeType: 'release', causeId: payment.id, scope: payment, money, from: 'pending', to: 'available', now });
 }
 
 export interface DisputeHold {
@@ -169,6 +172,46 @@ export function duplicatePaymentPosting(payment: DuplicatePayment, now: Date): L
     amount,
     platformAccount(scope.mode, 'channel_clearing', amount.currency),
     platformAccount(scope.mode, 'payer_refunds_due', amount.currency),
+    now,
+  );
+}
+
+/** A refund's cost to the merchant, `debit`, as the refund books it or its failure gives it back. */
+export interface RefundDebit {
+  readonly refundId: string;
+  readonly scope: AccountScope;
+  readonly debit: Money;
+}
+
+/**
+ * A refund was made: its debit (the merchant's share of the net, settlement currency) leaves
+ * `from` (available once the payment was released, else pending; available may go negative, and
+ * the next settlement nets it) for the channel's clearing funds it goes back to the payer from.
+ * The fee stays the platform's: fee_revenue is not touched.
+ */
+export function refundPosting(refund: RefundDebit, from: 'available' | 'pending', now: Date): LedgerTransaction {
+  const { scope, debit } = refund;
+  return transfer(
+    'refund',
+    refund.refundId,
+    scope,
+    debit,
+    merchantAccount(scope, from, debit.currency),
+    platformAccount(scope.mode, 'channel_clearing', debit.currency),
+    now,
+  );
+}
+
+/** A refund failed: its debit comes back to `to` (available once the payment was released, else pending). */
+export function refundFailedPosting(refund: RefundDebit, to: 'available' | 'pending', now: Date): LedgerTransaction {
+  const { scope, debit } = refund;
+  return transfer(
+    'refund_failed',
+    refund.refundId,
+    scope,
+    debit,
+    platformAccount(scope.mode, 'channel_clearing', debit.currency),
+    merchantAccount(scope, to, debit.currency),
     now,
   );
 }

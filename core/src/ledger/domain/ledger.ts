@@ -46,7 +46,9 @@ export type LedgerCauseType =
   | 'settlement_created'
   | 'settlement_paid'
   | 'settlement_failed'
-  | 'duplicate_payment';
+  | 'duplicate_payment'
+  | 'refund'
+  | 'refund_failed';
 
 export interface LedgerEntry {
   /** The account's code (`accountCode`). */

@@ -37,6 +37,8 @@ export interface PaymentIntent {
   readonly metadata: Metadata;
   readonly fee?: Money;
   readonly net?: Money;
+  /** What the intent's refunds that did not fail add up to, in its currency (0 or absent: none). */
+  readonly amountRefunded?: number;
   readonly fx?: FxLock;
   readonly nextAction?: NextAction;
   readonly availableAt?: Date;

@@ -2,6 +2,7 @@ import type { Mode } from '../../common';
 import { token } from '../../common';
 import type { AttemptFailureCode } from '../domain/payment-attempt.entity';
 import type { NextAction } from '../domain/payment-intent.entity';
+import type { RefundFailureCode } from '../../refunds';
 
 /** What a channel can do; routing and the simulate route read it. */
 export interface ChannelCapabilities {
@@ -82,8 +83,69 @@ export interface ChannelDisputeNotice {
   readonly channelDisputeId: string;
 }
 
-/** What a channel's callback can be: news of an order, or of a dispute against one. */
-export type ChannelNotice = ChannelCallback | ChannelDisputeNotice;
+/**
+ * A refund notice whose signature checked out: which refund changed (the channel's id and ours).
+ * Only the refund query (`queryRefund`) decides what happened.
+ */
+export interface ChannelRefundNotice {
+  readonly kind: 'refund';
+  readonly channelRefundId: string;
+  readonly reference: string;
+}
+
+/** What a channel's callback can be: news of an order, of a dispute against one, or of a refund of one. */
+export type ChannelNotice = ChannelCallback | ChannelDisputeNotice | ChannelRefundNotice;
+
+export interface PlaceRefundRequest {
+  readonly mode: Mode;
+  /** Our reference for the refund: the refund id. Placing twice with one reference is one refund. */
+  readonly reference: string;
+  /** The paid order the money goes back from. */
+  readonly channelOrderId: string;
+  /** In the currency the payer paid (the intent's). */
+  readonly amount: number;
+  readonly currency: string;
+  readonly reason?: string;
+  /** Where the channel sends its signed refund notices. */
+  readonly callbackUrl: string;
+}
+
+export type PlaceRefundResult =
+  | { readonly outcome: 'placed'; readonly channelRefundId: string }
+  | { readonly outcome: 'refused'; readonly failureCode: RefundFailureCode; readonly message: string };
+
+/** The channel's own record of a refund: what the refund query answers. */
+export interface ChannelRefundStatus {
+  readonly channelRefundId: string;
+  /** Our reference (the refund id) and the order it refunds. */
+  readonly reference: string;
+  readonly channelOrderId: string;
+  readonly status: 'pending' | 'succeeded' | 'failed';
+  readonly amount: number;
+  readonly currency: string;
+  readonly failureCode?: RefundFailureCode;
+}
+
+/** The refund query's answer from the channel's record of a refund (`id` and `orderId` being the channel's). */
+export function channelRefundStatus(
+  refund: Omit<ChannelRefundStatus, 'channelRefundId' | 'channelOrderId'> & { readonly id: string; readonly orderId: string },
+): ChannelRefundStatus {
+  return {
+    channelRefundId: refund.id,
+    channelOrderId: refund.orderId,
+    reference: refund.reference,
+    status: refund.status,
+    amount: refund.amount,
+    currency: refund.currency,
+    ...(refund.failureCode ? { failureCode: refund.failureCode } : {}),
+  };
+}
+
+/** What a test-mode call tells a channel to report for a refund. */
+export interface SimulatedRefundOutcome {
+  readonly status: 'succeeded' | 'failed';
+  readonly failureCode?: RefundFailureCode;
+}
 
 /** The channel's own record of a dispute: what the dispute query answers. */
 export interface ChannelDisputeStatus {
@@ -130,7 +192,9 @@ export interface SimulatedOutcome {
  * payment outcome, or a dispute outcome.
  */
 export type SimulationInstruction =
-  { readonly kind: 'payment'; readonly outcome: SimulatedOutcome } | { readonly kind: 'dispute'; readonly outcome: SimulatedDisputeOutcome };
+  | { readonly kind: 'payment'; readonly outcome: SimulatedOutcome }
+  | { readonly kind: 'dispute'; readonly outcome: SimulatedDisputeOutcome }
+  | { readonly kind: 'refund'; readonly outcome: SimulatedRefundOutcome };
 
 /**
  * A payment channel: QR or wallet provider. Adapters translate their protocol to this port;
@@ -184,6 +248,28 @@ export interface PaymentChannel {
    * open dispute, or a ruling with no open dispute. `simulationKey` as for `simulate`.
    */
   simulateDispute?(mode: Mode, channelOrderId: string, outcome: SimulatedDisputeOutcome, simulationKey?: string): Promise<void>;
+  /**
+   * Places a refund of a paid order, idempotently on `reference` (the refund id): placing it again
+   * answers the refund placed before. A channel that declines answers `refused` with its reason;
+   * throws CoreError `channel_error` (unavailable) when it cannot be reached, and then whether the
+   * refund was placed is unknown: the refund reconciler places it again. Channels that cannot
+   * refund leave it out.
+   */
+  placeRefund?(request: PlaceRefundRequest): Promise<PlaceRefundResult>;
+  /**
+   * The confirming query of refunds: the channel's record of one. Only its answer settles a
+   * refund, never a notice. Throws CoreError `channel_error` (unavailable) when the channel cannot
+   * answer.
+   */
+  queryRefund?(mode: Mode, channelRefundId: string): Promise<ChannelRefundStatus>;
+  /**
+   * Test mode only, when `capabilities.canSimulate`: records what the channel reports for a
+   * pending refund, then delivers the signed refund notice over HTTP, resolving once our callback
+   * route answered. Throws CoreError `invalid_state_transition` (conflict) for a refund the channel
+   * already settled. `simulationKey` as for `simulate`; `channelOrderId` in `confirmSimulation`
+   * is then the refund's channel id.
+   */
+  simulateRefund?(mode: Mode, channelRefundId: string, outcome: SimulatedRefundOutcome, simulationKey?: string): Promise<void>;
   /**
    * Test mode only: whether this order was told `instruction` by a simulate call under
    * `simulationKey` (a retried request whose first try took effect). When it was and its

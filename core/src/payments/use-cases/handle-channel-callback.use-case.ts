@@ -1,9 +1,11 @@
 import type { Dispute, RecordDisputeReport } from '../../disputes';
+import type { RecordRefundReport, Refund, RefundRepository } from '../../refunds';
+import { refundReportOf } from '../../refunds';
 import type { Mode } from '../../common';
 import { CoreError } from '../../common';
 import type { PaymentIntent } from '../domain/payment-intent.entity';
 import type { PaymentAttemptRepository } from '../ports/payment-attempt.repository.port';
-import type { PaymentChannel, PaymentChannelRegistry } from '../ports/payment-channel.port';
+import type { ChannelRefundNotice, PaymentChannel, PaymentChannelRegistry } from '../ports/payment-channel.port';
 import type { RecordChannelReport } from './record-channel-report.use-case';
 
 function unknownOrder(): CoreError {
@@ -14,6 +16,8 @@ export interface HandleChannelCallbackDeps {
   readonly attempts: PaymentAttemptRepository;
   readonly recordReport: RecordChannelReport;
   readonly recordDisputeReport?: RecordDisputeReport;
+  readonly refunds?: RefundRepository;
+  readonly recordRefundReport?: RecordRefundReport;
 }
 
 /**
@@ -29,11 +33,12 @@ export class HandleChannelCallback {
     mode: Mode;
     headers: Readonly<Record<string, string | undefined>>;
     rawBody: string;
-  }): Promise<PaymentIntent | Dispute> {
+  }): Promise<PaymentIntent | Dispute | Refund> {
     const channel = this.deps.channels.find(input.channel);
     if (!channel || !channel.capabilities.modes.includes(input.mode)) throw unknownOrder();
     const callback = channel.verifyCallback(input.mode, input.headers, input.rawBody);
     if (callback.kind === 'dispute') return this.dispute(channel, input.mode, callback.channelDisputeId);
+    if (callback.kind === 'refund') return this.refund(channel, input.mode, callback);
     const attempt = await this.deps.attempts.findByReference(callback.reference);
     if (!attempt || attempt.channel !== input.channel || attempt.mode !== input.mode || attempt.channelOrderId !== callback.channelOrderId) {
       throw unknownOrder();
@@ -60,5 +65,20 @@ export class HandleChannelCallback {
       throw unknownOrder();
     }
     return this.deps.recordDisputeReport.execute({ attempt, report });
+  }
+
+  /**
+   * A refund notice: it must name one of our refunds at this channel and mode, and the channel's
+   * refund query says what happened; the notice's own claims decide nothing.
+   */
+  private async refund(channel: PaymentChannel, mode: Mode, notice: ChannelRefundNotice): Promise<Refund> {
+    if (!channel.queryRefund || !this.deps.refunds || !this.deps.recordRefundReport) throw unknownOrder();
+    const refund = await this.deps.refunds.findForChannel(mode, notice.reference);
+    if (!refund || refund.channel !== channel.capabilities.name) throw unknownOrder();
+    const report = await channel.queryRefund(mode, notice.channelRefundId);
+    if (report.channelRefundId !== notice.channelRefundId || report.reference !== refund.id || report.channelOrderId !== refund.channelOrderId) {
+      throw new CoreError('channel_error', 'unavailable', 'The channel answered about another refund.', { retryAfterSeconds: 5 });
+    }
+    return this.deps.recordRefundReport.execute({ refund, report: refundReportOf(report) });
   }
 }

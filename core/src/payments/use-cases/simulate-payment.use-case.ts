@@ -84,7 +84,7 @@ export class SimulatePayment {
     if (!channel?.capabilities.canSimulate || !channel.simulate) {
       throw new CoreError('simulation_unsupported', 'conflict', `The '${attempt.channel}' channel cannot be told what to report.`);
     }
-    await channel.simulate(input.scope.mode, attempt.channelOrderId, instruction.outcome, input.simulationKey);
+    if (instruction.kind === 'payment') await channel.simulate(input.scope.mode, attempt.channelOrderId, instruction.outcome, input.simulationKey);
     return this.reread(input.scope, intent.id);
   }
 

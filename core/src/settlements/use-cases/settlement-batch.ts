@@ -58,7 +58,8 @@ export function insufficientAvailableBalance(available: bigint, amount: bigint, 
   return new CoreError(
     'insufficient_available_balance',
     'conflict',
-    `The available balance (${available} ${currency} minor units) does not cover the settlement of ${amount}; it may have been reduced by a lost dispute.`,
+    `The available balance (${available} ${currency} minor units) is not above zero, so nothing can be paid out of the ${amount} waiting; ` +
+      'refunds or lost disputes overdrew it, and the payments wait until new ones cover it.',
   );
 }
 
@@ -106,9 +107,36 @@ export function settlementParts(payments: readonly PaymentIntent[]): SettlementP
 }
 
 /**
+ * Nets what the available balance lacks (`shortfall`: refunds and lost-dispute fees that overdrew
+ * it) out of the parts, first ones first. A part netted to zero pays nothing and hands its payments
+ * to the next part, so every settlement made pays a positive amount and every payment is covered.
+ * The shortfall is below the parts' total, so the last part always keeps something.
+ */
+export function nettedParts(parts: readonly SettlementPart[], shortfall: bigint): SettlementPart[] {
+  const netted: SettlementPart[] = [];
+  let owed = shortfall;
+  let carried: PaymentIntent[] = [];
+  for (const part of parts) {
+    const cut = owed < BigInt(part.amount) ? owed : BigInt(part.amount);
+    owed -= cut;
+    const payments = [...carried, ...part.payments];
+    const amount = part.amount - Number(cut);
+    if (amount === 0) {
+      carried = payments;
+      continue;
+    }
+    netted.push({ payments, amount });
+    carried = [];
+  }
+  return netted;
+}
+
+/**
  * Creates a `pending` settlement of the payments that wait: released, covered by no settlement, no
- * open or lost dispute, net in the settlement currency. Their nets sum to the amount; the available
- * balance, read with its row locked, must cover it. The settlement, the payments' marks, the
+ * open or lost dispute, net in the settlement currency. Their nets sum to the amount, less what the
+ * available balance (read with its row locked) lacks to cover it: refunds of payments released or
+ * settled before, and lost-dispute fees, debit available, which may go negative, and the next
+ * settlement nets that. An available balance of zero or less pays nothing. The settlement, the payments' marks, the
  * `settlement_created` posting and `settlement.pending` commit together. Call it inside a unit of
  * work, under the scope's settlement lock.
  *
@@ -133,10 +161,11 @@ export async function openSettlementParts(deps: SettlementDeps, input: OpenSettl
   );
   if (payments.length === 0) throw nothingToSettle();
   const split = settlementParts(payments);
-  const parts = input.trigger === 'scheduled' ? split : split.slice(0, 1);
-  const total = parts.reduce((sum, part) => sum + BigInt(part.amount), 0n);
+  const covered = input.trigger === 'scheduled' ? split : split.slice(0, 1);
+  const total = covered.reduce((sum, part) => sum + BigInt(part.amount), 0n);
   const available = await deps.ledger.balanceForUpdate(merchantAccount(scope, 'available', currency));
-  if (available < total) throw insufficientAvailableBalance(available, total, currency);
+  if (available <= 0n) throw insufficientAvailableBalance(available, total, currency);
+  const parts = available < total ? nettedParts(covered, total - available) : covered;
 
   const now = deps.clock.now();
   const made: Settlement[] = [];

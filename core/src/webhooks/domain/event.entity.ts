@@ -10,8 +10,10 @@ export interface EventData {
   readonly status: string;
   readonly merchant: string;
   readonly mode: Mode;
-  /** Settlement events also carry their amount. */
+  /** Settlement and refund events also carry their amount. */
   readonly amount?: { readonly amount: number; readonly currency: string };
+  /** Refund events name the payment intent refunded. */
+  readonly payment_intent?: string;
 }
 
 export interface DomainEvent {

@@ -1,3 +1,4 @@
+import { isDefaultEventType } from './event-types';
 import type { Mode } from '../../common';
 import type { DomainEvent } from './event.entity';
 import type { WebhookEndpoint } from './webhook-endpoint.entity';
@@ -57,14 +58,17 @@ export function nextRetryAt(scheduleAttempts: number, now: Date): Date | undefin
   return wait === undefined ? undefined : new Date(now.getTime() + wait);
 }
 
-/** Whether an endpoint receives an event: enabled, not deleted, same mode, and subscribed (empty list: every type). */
+/**
+ * Whether an endpoint receives an event: enabled, not deleted, same mode, and subscribed (an
+ * empty list means the default types: refund events go only to endpoints that name them).
+ */
 export function endpointReceives(endpoint: WebhookEndpoint, event: DomainEvent): boolean {
   return (
     endpoint.status === 'enabled' &&
     endpoint.deletedAt === undefined &&
     endpoint.merchantId === event.merchantId &&
     endpoint.mode === event.mode &&
-    (endpoint.enabledEvents.length === 0 || endpoint.enabledEvents.includes(event.type))
+    (endpoint.enabledEvents.length === 0 ? isDefaultEventType(event.type) : endpoint.enabledEvents.includes(event.type))
   );
 }
 

@@ -1,10 +1,10 @@
-import { CreatePaymentIntent, MAX_AMOUNT, MAX_CONVERTED_AT_CREATION, MAX_RETURN_URL_LENGTH, METADATA_LIMITS, PAYMENT_INTENT_LIMITS } from '@payments/core';
+import { CreatePaymentIntent, MAX_AMOUNT, MAX_CONVERTED_AT_CREATION, MAX_RETURN_URL_LENGTH, PAYMENT_INTENT_LIMITS } from '@payments/core';
 import Joi from 'joi';
 import { defineRoute } from '../../http/define-route';
 import { required } from '../../http/typed-schema';
 import { POST_ERRORS } from '../../openapi/build-openapi';
 import { callerOf, scopeOf } from '../../plugins/merchant-v1/caller';
-import { currency, jsonBody } from '../schemas';
+import { currency, jsonBody, metadata } from '../schemas';
 import { presentPaymentIntent } from './presenters';
 
 /** Shapes only; the domain rules (currency, catalog, return_url) live in core. */
@@ -22,9 +22,7 @@ export const paymentIntentCreateBody = jsonBody({
   customer: Joi.string().max(PAYMENT_INTENT_LIMITS.customerLength),
   return_url: Joi.string().max(MAX_RETURN_URL_LENGTH),
   expires_in: Joi.number().integer().min(PAYMENT_INTENT_LIMITS.expiresIn.min).max(PAYMENT_INTENT_LIMITS.expiresIn.max),
-  metadata: Joi.object<Record<string, string>>()
-    .max(METADATA_LIMITS.keys)
-    .pattern(Joi.string().min(1).max(METADATA_LIMITS.keyLength), Joi.string().allow('').max(METADATA_LIMITS.valueLength)),
+  metadata,
 });
 
 export default defineRoute({

@@ -30,6 +30,7 @@ export function presentPaymentIntent(intent: PaymentIntent, checkoutUrl?: string
     return_url: intent.returnUrl,
     fee: intent.fee && money(intent.fee),
     net: intent.net && money(intent.net),
+    amount_refunded: intent.amountRefunded ?? 0,
     fx:
       intent.fx &&
       compact({

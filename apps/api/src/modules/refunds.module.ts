@@ -1,0 +1,58 @@
+import {
+  Clock,
+  CreateRefund,
+  DisputeRepository,
+  GetRefund,
+  Ledger,
+  ListRefunds,
+  PaymentAttemptRepository,
+  PaymentChannelRegistry,
+  PaymentIntentRepository,
+  RandomSource,
+  ReconcileRefunds,
+  RecordRefundReport,
+  RefundRepository,
+  SimulateRefund,
+  UnitOfWork,
+  type RefundWriteDeps,
+} from '@payments/core';
+import { ContainerModule } from 'inversify';
+import { publishingWiring } from './webhooks.module';
+import { bindClass, value, type Wiring } from './wiring';
+import type { Capability } from './capability';
+import createRefund from '../routes/refunds/create-refund.route';
+import listRefunds from '../routes/refunds/list-refunds.route';
+import getRefund from '../routes/refunds/get-refund.route';
+import simulateRefund from '../routes/refunds/simulate-refund.route';
+
+/** What every change of a refund writes through, in one unit of work. */
+const refundWrites: Wiring<RefundWriteDeps> = {
+  ...publishingWiring,
+  uow: UnitOfWork,
+  refunds: RefundRepository,
+  intents: PaymentIntentRepository,
+  ledger: Ledger,
+  clock: Clock,
+  random: RandomSource,
+};
+
+/** Refunds: made by the merchant, placed at the channel, settled by its reports and the reconciler. */
+export const refundsModule: Capability = {
+  bindings: (config) =>
+    new ContainerModule((options) => {
+      const placing = {
+        ...refundWrites,
+        attempts: PaymentAttemptRepository,
+        disputes: DisputeRepository,
+        channels: PaymentChannelRegistry,
+        settings: value({ callbackBaseUrl: config.channelCallbackUrl }),
+      };
+      bindClass(options, CreateRefund, placing);
+      bindClass(options, RecordRefundReport, refundWrites);
+      bindClass(options, GetRefund, { refunds: RefundRepository });
+      bindClass(options, ListRefunds, { refunds: RefundRepository });
+      bindClass(options, SimulateRefund, { refunds: RefundRepository, channels: PaymentChannelRegistry });
+      bindClass(options, ReconcileRefunds, { ...placing, rules: value({ staleAfterMs: config.refundReconcileAfterMs }) });
+    }),
+  routes: [createRefund, listRefunds, getRefund, simulateRefund],
+};

@@ -1,0 +1,169 @@
+import type { DisputeRepository } from '../../disputes';
+import { isRuled } from '../../disputes';
+import { refundPosting } from '../../ledger';
+import type { ChannelCallbackSettings, PaymentAttemptRepository, PaymentChannelRegistry, PaymentIntent } from '../../payments';
+import { callbackUrl } from '../../payments';
+import type { AccountScope, Metadata } from '../../common';
+import { assertAmount, CoreError, isCoreError, isOneOf, newId, notFound, validateMetadata } from '../../common';
+import { publishEvent } from '../../webhooks';
+import { REFUND_REASONS, refundDebit, refundExceedsRemaining, type Refund, type RefundReason } from '../domain/refund.entity';
+import { RecordRefundReport, type RefundWriteDeps } from './record-refund-report.use-case';
+import { refundEvent } from './refund-events';
+
+/** Intent statuses that hold money a refund can give back. */
+const REFUNDABLE = ['succeeded', 'channel_settled'] as const;
+
+export type CreateRefundDeps = RefundWriteDeps & {
+  readonly attempts: PaymentAttemptRepository;
+  readonly disputes: DisputeRepository;
+  readonly channels: PaymentChannelRegistry;
+  readonly settings: ChannelCallbackSettings;
+};
+
+export interface CreateRefundInput {
+  readonly scope: AccountScope;
+  readonly paymentIntentId: string;
+  /** Minor units of the intent's currency; the whole refundable remainder when left out. */
+  readonly amount?: number;
+  readonly reason?: string;
+  readonly metadata?: Record<string, unknown>;
+}
+
+/**
+ * `POST /v1/refunds`. Two short transactions around the channel call, as for attempts: the first
+ * checks the rules under the intent's row lock (so two refunds racing for the same remainder run
+ * one after the other and the second sees the first), records the refund `pending`, books its
+ * debit, raises the intent's `amount_refunded` and publishes `refund.created`; then the refund is
+ * placed at the channel (idempotent on the refund id); the second records what the channel
+ * answered. A channel that cannot be reached leaves the refund pending: the refund reconciler
+ * places it again. A channel that refuses fails it, and the failure gives the debit back.
+ */
+export class CreateRefund {
+  private readonly recordReport: RecordRefundReport;
+
+  constructor(private readonly deps: CreateRefundDeps) {
+    this.recordReport = new RecordRefundReport(deps);
+  }
+
+  async execute(input: CreateRefundInput): Promise<Refund> {
+    if (input.amount !== undefined) assertAmount(input.amount, 'amount');
+    if (input.reason !== undefined && !isOneOf(REFUND_REASONS, input.reason)) {
+      throw new CoreError('invalid_parameter', 'validation', `reason must be one of ${REFUND_REASONS.join(', ')}.`, { param: 'reason' });
+    }
+    const metadata = validateMetadata(input.metadata ?? {});
+    const refund = await this.record(input, metadata, input.reason);
+    return placeRefund(this.deps, this.recordReport, refund);
+  }
+
+  private record(input: CreateRefundInput, metadata: Metadata, reason: RefundReason | undefined): Promise<Refund> {
+    const { deps } = this;
+    const { scope } = input;
+    return deps.uow.run(async () => {
+      const intent = await deps.intents.findByIdForUpdate(scope, input.paymentIntentId);
+      if (!intent) throw notFound('payment_intent', input.paymentIntentId, 'payment_intent');
+      const net = refundableNet(intent);
+      await this.assertNotDisputed(intent);
+      const attempt = await deps.attempts.findSucceeded(scope, intent.id);
+      if (!attempt?.channelOrderId) throw notRefundable(`Payment intent ${intent.id} has no paid order at a channel to refund.`);
+
+      const totals = await deps.refunds.totalsForIntent(scope, intent.id);
+      const remaining = intent.amount - totals.refunded;
+      const amount = input.amount ?? remaining;
+      if (remaining <= 0 || amount > remaining) throw refundExceedsRemaining(Math.max(0, remaining), intent.currency);
+
+      const now = deps.clock.now();
+      const debitedFrom = intent.releasedAt ? 'available' : 'pending';
+      const refund: Refund = {
+        id: newId(deps.random, 'refund'),
+        merchantId: scope.merchantId,
+        mode: scope.mode,
+        paymentIntentId: intent.id,
+        amount,
+        currency: intent.currency,
+        status: 'pending',
+        ...(reason ? { reason } : {}),
+        metadata,
+        debit: refundDebit({ amount: intent.amount, net }, amount, totals.refunded, totals.debited),
+        debitedFrom,
+        channel: attempt.channel,
+        channelOrderId: attempt.channelOrderId,
+        created: now,
+        updated: now,
+      };
+      await deps.refunds.insert(refund);
+      await deps.ledger.post(refundPosting({ refundId: refund.id, scope, debit: refund.debit }, debitedFrom, now));
+      await deps.intents.update({ ...intent, amountRefunded: totals.refunded + amount, updated: now });
+      await publishEvent(deps, refundEvent(refund, 'refund.created', deps.random, now), now);
+      return refund;
+    });
+  }
+
+  /** An open dispute freezes the payment (409 `payment_disputed`); a lost one took it back whole. */
+  private async assertNotDisputed(intent: PaymentIntent): Promise<void> {
+    const latest = await this.deps.disputes.findLatestForIntent(intent, intent.id);
+    if (latest && !isRuled(latest)) {
+      throw new CoreError(
+        'payment_disputed',
+        'conflict',
+        `Payment intent ${intent.id} has an open dispute (${latest.id}); it cannot be refunded until it is ruled.`,
+      );
+    }
+    const lost = await this.deps.disputes.list(intent, { paymentIntentId: intent.id, status: 'lost' }, { limit: 1 });
+    if (lost.data.length > 0) {
+      throw new CoreError(
+        'refund_exceeds_remaining',
+        'conflict',
+        `Payment intent ${intent.id} lost a dispute (${lost.data[0].id}): the channel took the payment back, and nothing is left to refund.`,
+        { param: 'amount' },
+      );
+    }
+  }
+}
+
+/**
+ * Places a pending refund at its channel and records the answer: `placed` stores the channel's id
+ * (the refund stays pending until the channel reports), `refused` fails it. Throws nothing for an
+ * unreachable channel: the refund is answered pending, and the reconciler places it again.
+ */
+export async function placeRefund(deps: CreateRefundDeps, record: RecordRefundReport, refund: Refund): Promise<Refund> {
+  const channel = deps.channels.find(refund.channel);
+  if (!channel?.placeRefund) return record.execute({ refund, report: { status: 'failed', failureCode: 'channel_declined' } });
+  let result;
+  try {
+    result = await channel.placeRefund({
+      mode: refund.mode,
+      reference: refund.id,
+      channelOrderId: refund.channelOrderId,
+      amount: refund.amount,
+      currency: refund.currency,
+      ...(refund.reason ? { reason: refund.reason } : {}),
+      callbackUrl: callbackUrl(deps.settings, channel.capabilities.name, refund.mode),
+    });
+  } catch (error) {
+    if (isCoreError(error) && error.category === 'unavailable') return refund;
+    throw error;
+  }
+  if (result.outcome === 'refused') return record.execute({ refund, report: { status: 'failed', failureCode: result.failureCode } });
+  return record.execute({ refund, report: { status: 'pending', channelRefundId: result.channelRefundId } });
+}
+
+/**
+ * The intent's net, when it can be refunded: paid (succeeded or channel_settled) and priced. A
+ * payment whose exchange rate locks when the channel settles has no net before that, and the
+ * refund's cost to the merchant cannot be known until then.
+ */
+function refundableNet(intent: PaymentIntent): NonNullable<PaymentIntent['net']> {
+  if (!isOneOf(REFUNDABLE, intent.status)) {
+    throw notRefundable(`A payment intent in status '${intent.status}' has no payment to refund; only succeeded and channel_settled ones do.`);
+  }
+  if (!intent.net) {
+    throw notRefundable(
+      `Payment intent ${intent.id} is not priced yet: its exchange rate locks when the channel settles it. Refund it once it is channel_settled.`,
+    );
+  }
+  return intent.net;
+}
+
+function notRefundable(message: string): CoreError {
+  return new CoreError('invalid_state_transition', 'conflict', message);
+}

@@ -1,0 +1,79 @@
+import type { Ledger } from '../../ledger';
+import { refundFailedPosting } from '../../ledger';
+import type { ChannelRefundStatus, PaymentIntentRepository } from '../../payments';
+import type { AccountScope, Clock, RandomSource, UnitOfWork } from '../../common';
+import { CoreError, notFound } from '../../common';
+import { publishEvent, type EventPublishDeps } from '../../webhooks';
+import { isFinal, type Refund, type RefundFailureCode } from '../domain/refund.entity';
+import type { RefundRepository } from '../ports/refund.repository.port';
+import { refundEvent } from './refund-events';
+
+/** The ports a refund change writes through, all inside one unit of work. */
+export interface RefundWriteDeps extends EventPublishDeps {
+  readonly uow: UnitOfWork;
+  readonly refunds: RefundRepository;
+  readonly intents: PaymentIntentRepository;
+  readonly ledger: Ledger;
+  readonly clock: Clock;
+  readonly random: RandomSource;
+}
+
+/** What decides a refund: the channel's refund query (or its refusal to take the refund at all). */
+export type RefundReport =
+  | { readonly status: 'pending'; readonly channelRefundId?: string }
+  | { readonly status: 'succeeded'; readonly channelRefundId?: string }
+  | { readonly status: 'failed'; readonly failureCode: RefundFailureCode; readonly channelRefundId?: string };
+
+/**
+ * Applies what the channel says of a refund: the one place a refund changes after it was made.
+ * The intent's row is locked first (as every change of its money is), then the refund's, so
+ * concurrent notices apply one after the other and a replayed one changes nothing. A success
+ * publishes `refund.succeeded`; a failure gives the debit back (to available once the payment was
+ * released, else to pending), lowers the intent's `amount_refunded` and publishes
+ * `refund.failed`, in one transaction. A final refund never changes again.
+ */
+export class RecordRefundReport {
+  constructor(private readonly deps: RefundWriteDeps) {}
+
+  async execute(input: { refund: Refund; report: RefundReport }): Promise<Refund> {
+    const { deps } = this;
+    const scope: AccountScope = { merchantId: input.refund.merchantId, mode: input.refund.mode };
+    const { report } = input;
+    return deps.uow.run(async () => {
+      const intent = await deps.intents.findByIdForUpdate(scope, input.refund.paymentIntentId);
+      if (!intent) throw notFound('payment_intent', input.refund.paymentIntentId);
+      const refund = await deps.refunds.findByIdForUpdate(scope, input.refund.id);
+      if (!refund) throw notFound('refund', input.refund.id);
+      if (isFinal(refund)) return refund;
+      if (report.channelRefundId && refund.channelRefundId && report.channelRefundId !== refund.channelRefundId) {
+        throw new CoreError('channel_error', 'unavailable', 'The channel answered about another refund.', { retryAfterSeconds: 5 });
+      }
+      const now = deps.clock.now();
+      const channelRefundId = refund.channelRefundId ?? report.channelRefundId;
+      const known = channelRefundId === undefined ? refund : { ...refund, channelRefundId };
+      if (report.status === 'pending') {
+        if (known !== refund) await deps.refunds.update({ ...known, updated: now });
+        return known;
+      }
+      if (report.status === 'succeeded') {
+        const succeeded: Refund = { ...known, status: 'succeeded', succeededAt: now, updated: now };
+        await deps.refunds.update(succeeded);
+        await publishEvent(deps, refundEvent(succeeded, 'refund.succeeded', deps.random, now), now);
+        return succeeded;
+      }
+      const failed: Refund = { ...known, status: 'failed', failureCode: report.failureCode, updated: now };
+      await deps.refunds.update(failed);
+      await deps.ledger.post(refundFailedPosting({ refundId: failed.id, scope, debit: failed.debit }, intent.releasedAt ? 'available' : 'pending', now));
+      await deps.intents.update({ ...intent, amountRefunded: Math.max(0, (intent.amountRefunded ?? 0) - failed.amount), updated: now });
+      await publishEvent(deps, refundEvent(failed, 'refund.failed', deps.random, now), now);
+      return failed;
+    });
+  }
+}
+
+/** What the channel's refund query says, as `RecordRefundReport` takes it. */
+export function refundReportOf(status: ChannelRefundStatus): RefundReport {
+  const { channelRefundId } = status;
+  if (status.status === 'failed') return { status: 'failed', failureCode: status.failureCode ?? 'channel_declined', channelRefundId };
+  return { status: status.status, channelRefundId };
+}

@@ -1,0 +1,27 @@
+import type { RandomSource } from '../../common';
+import { newId } from '../../common';
+import { truncateToSecond, type DomainEvent } from '../../webhooks';
+import type { Refund } from '../domain/refund.entity';
+
+/** The three refund event types. */
+export type RefundEventType = 'refund.created' | 'refund.succeeded' | 'refund.failed';
+
+/** The notice of a refund change: `{id, object, status, merchant, mode, payment_intent, amount: {amount, currency}}`. */
+export function refundEvent(refund: Refund, type: RefundEventType, random: RandomSource, now: Date): DomainEvent {
+  return {
+    id: newId(random, 'event'),
+    type,
+    merchantId: refund.merchantId,
+    mode: refund.mode,
+    created: truncateToSecond(now),
+    data: {
+      id: refund.id,
+      object: 'refund',
+      status: refund.status,
+      merchant: refund.merchantId,
+      mode: refund.mode,
+      payment_intent: refund.paymentIntentId,
+      amount: { amount: refund.amount, currency: refund.currency },
+    },
+  };
+}
