@@ -1,4 +1,4 @@
-import { PaymentIntentRepository, VerifyLedger, type AccountScope, type PaymentIntent } from '@payments/core';
+import { PaymentIntentRepository, RefundRepository, VerifyLedger, type AccountScope, type PaymentIntent } from '@payments/core';
 import type { Json, paymentFlow } from './payment-flow';
 import type { TestApp } from './test-app';
 
@@ -64,10 +64,13 @@ export interface MerchantMoneyCheck {
  * The money invariants of one merchant and mode, each checked from another source than the
  * ledger's own tables (the API's intents, disputes, settlements and balance, and the stored
  * settlement and release marks):
- * - conservation: the buckets hold what the payments earned, less lost disputes and what left in
- *   settlements;
+ * - conservation: the buckets hold what the payments earned, less lost disputes, refunds (their
+ *   debits, as the refunds table records them) and what left in settlements;
  * - only released, channel-settled money is paid out: each settlement covers exactly the payments
- *   that name it, and their nets make its amount;
+ *   that name it, and their nets make its amount, or more (a settlement nets what refunds and
+ *   lost-dispute fees overdrew of available);
+ * - an intent's `amount_refunded` is what its refunds that did not fail add up to, never more
+ *   than its amount;
  * - no lost dispute's money reaches a payout: no settlement made after a dispute was lost covers
  *   that dispute's payment;
  * - `pending` and `dispute_hold` never go negative, and `dispute_hold` is what open disputes hold.
@@ -102,14 +105,24 @@ export async function assertMerchantMoney(t0: TestApp, flow: Flow, check: Mercha
   const lostMoney = sum(lost.map((dp) => exact(dp.held?.amount ?? netOf(dp.payment_intent), `${dp.id}.held`) + exact(dp.fee?.amount, `${dp.id}.fee`)));
   const made = settlements.filter((st) => st.status !== 'failed');
   const outflow = sum(made.map((st) => exact(st.amount.amount, `${st.id}.amount`)));
+  const refunds = await listAll<Json>(flow, '/v1/refunds');
+  const refundRepository = t0.app.get<RefundRepository>(RefundRepository);
+  let refunded = 0n;
+  for (const pi of intents) {
+    const given = sum(refunds.filter((re) => re.payment_intent === pi.id && re.status !== 'failed').map((re) => exact(re.amount, `${re.id}.amount`)));
+    if (given !== exact(pi.amount_refunded, `${pi.id}.amount_refunded`) || given > exact(pi.amount, `${pi.id}.amount`)) {
+      throw new Error(`${who}: ${pi.id} shows amount_refunded ${pi.amount_refunded} of ${pi.amount}, its refunds add up to ${given}`);
+    }
+    if (given > 0n) refunded += BigInt((await refundRepository.totalsForIntent(scope, pi.id as string)).debited);
+  }
   const total = bucket('pending') + bucket('available') + bucket('dispute_hold');
-  if (total !== booked - lostMoney - outflow) {
+  if (total !== booked - lostMoney - refunded - outflow) {
     const story = lost.map((dp) => {
       const pi = intents.find((intent) => intent.id === dp.payment_intent);
       return `${dp.id} held ${JSON.stringify(dp.held)} fee ${JSON.stringify(dp.fee)} on ${pi?.id} (${pi?.status}, ${pi?.amount} ${pi?.currency}, net ${JSON.stringify(pi?.net)})`;
     });
     throw new Error(
-      `${who}: buckets hold ${total}, payments ${booked} − lost ${lostMoney} − settled ${outflow}; lost disputes: ${story.join('; ') || 'none'}; balance ${JSON.stringify(balance)}`,
+      `${who}: buckets hold ${total}, payments ${booked} − lost ${lostMoney} − refunded ${refunded} − settled ${outflow}; lost disputes: ${story.join('; ') || 'none'}; balance ${JSON.stringify(balance)}`,
     );
   }
 
@@ -121,7 +134,7 @@ export async function assertMerchantMoney(t0: TestApp, flow: Flow, check: Mercha
     const wrong = covered.find((pi) => pi.status !== 'channel_settled' || !pi.releasedAt);
     if (wrong) throw new Error(`${who}: ${st.id} covers ${wrong.id}, ${wrong.status}, released ${String(wrong.releasedAt)}`);
     const worth = sum(covered.map((pi) => BigInt(pi.net?.amount ?? 0)));
-    if (worth !== BigInt(st.amount.amount) || covered.length !== st.payments)
+    if (worth < BigInt(st.amount.amount) || BigInt(st.amount.amount) <= 0n || covered.length !== st.payments)
       throw new Error(`${who}: ${st.id}: ${st.amount.amount} for ${st.payments} payments, but covers ${covered.length} worth ${worth}`);
     const lostFirst = covered.find((pi) => (lostAt.get(pi.id) ?? Infinity) < Date.parse(st.created as string));
     if (lostFirst) throw new Error(`${who}: ${st.id} (made ${st.created}) pays out ${lostFirst.id}, whose dispute was lost before`);

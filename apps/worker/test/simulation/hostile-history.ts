@@ -88,6 +88,7 @@ export type Step =
   | { kind: 'pay_and_dispute'; merchant: number; amount: number; currency: number; method: number; ruling: 'won' | 'lost' | 'none' }
   | { kind: 'callbacks'; merchant: number; pick: number; statuses: Array<'processing' | 'paid' | 'failed'>; together: boolean }
   | { kind: 'dispute'; merchant: number; pick: number; outcome: 'opened' | 'won' | 'lost' }
+  | { kind: 'refund'; merchant: number; pick: number; size: number; racers: number; fail: boolean }
   | { kind: 'dispute_notice'; merchant: number; pick: number; times: number }
   | { kind: 'evidence'; merchant: number; pick: number }
   | { kind: 'release'; merchant: number; pick: number }
@@ -136,6 +137,17 @@ const step: fc.Arbitrary<Step> = fc.oneof(
       merchant,
       pick: fc.nat({ max: 4 }),
       outcome: fc.constantFrom('opened' as const, 'opened' as const, 'won' as const, 'lost' as const),
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('refund' as const),
+      merchant,
+      pick: fc.nat({ max: 6 }),
+      size: fc.nat({ max: 5 }),
+      racers: fc.integer({ min: 1, max: 2 }),
+      fail: fc.boolean(),
     }),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('dispute_notice' as const), merchant, pick, times: fc.integer({ min: 1, max: 3 }) }) },
@@ -365,6 +377,8 @@ class World {
       }
       case 'dispute_notice':
         return this.disputeNotice(action);
+      case 'refund':
+        return this.refund(action);
       case 'evidence': {
         const shop = this.merchants[action.merchant] as SimMerchant;
         const id = this.chosen(shop, action.pick);
@@ -532,6 +546,29 @@ class World {
     else shop.disputed.delete(id);
     if (outcome === 'lost') this.count('disputesLost');
     if (outcome === 'won') this.count('disputesWon');
+  }
+
+  /**
+   * Refunds of one of the shop's intents, whatever its state (an unpaid or disputed one is
+   * refused): the whole remainder, one minor unit, half, or one more than the intent, alone or two
+   * at once; in test mode, some told to fail by the channel (the rest succeed on the next tick).
+   */
+  private async refund(action: Extract<Step, { kind: 'refund' }>): Promise<void> {
+    const shop = this.merchants[action.merchant] as SimMerchant;
+    const id = this.chosen(shop, action.pick);
+    if (!id) return;
+    const intent = await shop.flow.intent(id);
+    const sizes = [undefined, 1, Math.floor((intent.amount as number) / 2), (intent.amount as number) + 1, undefined, 1];
+    const amount = sizes[action.size % sizes.length];
+    const body = { payment_intent: id, ...(amount === undefined || amount < 1 ? {} : { amount }) };
+    const answers = await Promise.all(Array.from({ length: action.racers }, () => shop.flow.post('/v1/refunds', body)));
+    const made = answers.filter((res) => res.statusCode === 201).map((res) => JSON.parse(res.payload) as Json);
+    this.count('refunds', made.length);
+    if (!action.fail || shop.profile.mode !== 'test') return;
+    for (const refund of made) {
+      const res = await shop.flow.post(`/v1/test/refunds/${refund.id as string}/simulate`, { outcome: 'failed' });
+      if (res.statusCode === 200) this.count('refundsFailed');
+    }
   }
 
   private async disputeNotice(action: Extract<Step, { kind: 'dispute_notice' }>): Promise<void> {
