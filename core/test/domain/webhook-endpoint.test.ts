@@ -1,7 +1,9 @@
 import test from 'ava';
 import { EVENT_TYPES } from '../../src/webhooks/domain/event-types';
 import { validateReturnUrl } from '../../src/payments/domain/return-url';
-import { validateEnabledEvents, validateWebhookUrl } from '../../src/webhooks/domain/webhook-endpoint.entity';
+import { validateEnabledEvents, validateWebhookUrl, type WebhookEndpoint } from '../../src/webhooks/domain/webhook-endpoint.entity';
+import { endpointReceives } from '../../src/webhooks/domain/webhook-delivery.entity';
+import type { DomainEvent } from '../../src/webhooks/domain/event.entity';
 
 const accepted = [
   'https://hooks.example.com/payments',
@@ -66,4 +68,33 @@ test('an event type the service does not deliver is refused naming enabled_event
       value,
     );
   }
+});
+
+test('refund events reach only the endpoints that name them; an empty list keeps meaning the default types', (t) => {
+  const now = new Date('2026-09-01T00:00:00Z');
+  const endpoint = (enabledEvents: string[]): WebhookEndpoint => ({
+    id: 'we_a',
+    merchantId: 'mch_a',
+    mode: 'test',
+    url: 'https://hooks.example.com/in',
+    status: 'enabled',
+    enabledEvents,
+    apiVersion: '2026-09-01',
+    secretSealed: 'sealed',
+    secretVersion: 1,
+    created: now,
+    updated: now,
+  });
+  const event = (type: string): DomainEvent => ({
+    id: 'evt_A',
+    type,
+    merchantId: 'mch_a',
+    mode: 'test',
+    created: now,
+    data: { id: 're_A', object: 'refund', status: 'succeeded', merchant: 'mch_a', mode: 'test' },
+  });
+  t.true(endpointReceives(endpoint([]), event('payment_intent.succeeded')));
+  t.false(endpointReceives(endpoint([]), event('refund.succeeded')));
+  t.true(endpointReceives(endpoint(['refund.succeeded']), event('refund.succeeded')));
+  t.false(endpointReceives(endpoint(['refund.succeeded']), event('refund.failed')));
 });
