@@ -16,7 +16,7 @@ import { paymentFlow, type Json } from './helpers/payment-flow';
 
 type Group =
   /** `/v1` behind a bearer API key; `scope` says what the path points at. */
-  | { kind: 'v1'; scope: 'collection' | 'intent' | 'dispute' | 'settlement'; testOnly?: boolean }
+  | { kind: 'v1'; scope: 'collection' | 'intent' | 'dispute' | 'settlement' | 'refund'; testOnly?: boolean }
   /** `/dashboard/v1` behind the session cookie; the action the role table decides on. */
   | { kind: 'dashboard'; action: DashboardAction }
   /** No credential at all: the token in the path is the whole authority. */
@@ -35,6 +35,10 @@ const ROUTES: Record<string, Group> = {
   'GET /v1/payment_intents/{id}/attempts': { kind: 'v1', scope: 'intent' },
   'POST /v1/test/payment_intents/{id}/simulate': { kind: 'v1', scope: 'intent', testOnly: true },
   'POST /v1/test/payment_intents/{id}/advance': { kind: 'v1', scope: 'intent', testOnly: true },
+  'POST /v1/refunds': { kind: 'v1', scope: 'collection' },
+  'GET /v1/refunds': { kind: 'v1', scope: 'collection' },
+  'GET /v1/refunds/{id}': { kind: 'v1', scope: 'refund' },
+  'POST /v1/test/refunds/{id}/simulate': { kind: 'v1', scope: 'refund', testOnly: true },
   'GET /v1/disputes': { kind: 'v1', scope: 'collection' },
   'GET /v1/disputes/{id}': { kind: 'v1', scope: 'dispute' },
   'POST /v1/disputes/{id}/evidence': { kind: 'v1', scope: 'dispute' },
@@ -79,6 +83,7 @@ const ROUTES: Record<string, Group> = {
   'PATCH /dashboard/v1/webhook_endpoints/{id}': { kind: 'dashboard', action: 'webhook_endpoints.write' },
   'DELETE /dashboard/v1/webhook_endpoints/{id}': { kind: 'dashboard', action: 'webhook_endpoints.write' },
   'GET /dashboard/v1/webhook_deliveries': { kind: 'dashboard', action: 'webhook_deliveries.read' },
+  'GET /dashboard/v1/payment_intents/{id}/refunds': { kind: 'dashboard', action: 'payments.read' },
   'POST /dashboard/v1/webhook_deliveries/{id}/resend': { kind: 'dashboard', action: 'webhook_deliveries.write' },
 };
 
@@ -135,6 +140,12 @@ test.before(async () => {
   const disputes = (await flow.get('/v1/disputes')).data as Json[];
   ids.dispute = { test: (disputes[0]?.id as string | undefined) ?? 'dp_0000000000000000000000', live: 'dp_1111111111111111111111' };
   ids.settlement = { test: 'st_AAAAAAAAAAAAAAAAAAAAAA', live: 'st_BBBBBBBBBBBBBBBBBBBBBB' };
+  // A refund of another paid test intent; live refunds need a live payment, so a well-formed id stands in.
+  const refunded = await flow.createIntent();
+  await flow.attempt(refunded.id);
+  await flow.simulate(refunded.id, { outcome: 'succeeded' });
+  const refund = (await flow.post('/v1/refunds', { payment_intent: refunded.id, amount: 100 })).result as Json;
+  ids.refund = { test: (refund.id as string | undefined) ?? 're_AAAAAAAAAAAAAAAAAAAAAAAAAA', live: 're_BBBBBBBBBBBBBBBBBBBBBBBBBB' };
 
   for (const role of ROLES) users[role] = await signIn(t0, { merchantId: shopA.id, role });
   ownerB = await signIn(t0, { merchantId: shopB.id, role: 'owner' });
@@ -179,7 +190,10 @@ function urlOf(route: string, mode: 'test' | 'live' = 'test', token = checkoutTo
   if (group?.kind === 'dashboard' && template.includes('{id}')) url = url.replace('{id}', dashboardIdOf(route, real));
   if (route === 'GET /v1/fx/quotes') url += '?from=THB&to=USD';
   // The routes marked *mode* take ?mode=test|live.
-  if (group?.kind === 'dashboard' && (/payout_methods/.test(route) || /webhook_endpoints$/.test(route) || route.includes('webhook_deliveries/{id}')))
+  if (
+    group?.kind === 'dashboard' &&
+    (/payout_methods/.test(route) || /webhook_endpoints$/.test(route) || route.includes('webhook_deliveries/{id}') || route.endsWith('/refunds'))
+  )
     url += '?mode=test';
   return url;
 }
@@ -191,6 +205,7 @@ function dashboardIdOf(route: string, real: boolean): string {
   if (route.includes('/webhook_endpoints/')) return real ? dashboardIds.webhookEndpoint : 'we_0000000000000000000000';
   if (route.includes('/payout_methods/')) return 'pd_0000000000000000000000';
   if (route.includes('/webhook_deliveries/')) return 'whd_AAAAAAAAAAAAAAAAAAAAAA';
+  if (route.includes('/payment_intents/')) return real ? (ids.intent?.test as string) : 'pi_0000000000000000000000';
   throw new Error(`no id for ${route}`);
 }
 

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { CreateMerchant, MerchantRepository, VerifyLedger } from '@payments/core';
 import { paymentFlow, type Json } from './helpers/payment-flow';
+import { signIn } from './helpers/dashboard';
 import { unique } from './helpers/test-app';
 import { appOnFakeClock } from './helpers/worker-tick';
 
@@ -325,4 +326,30 @@ test.serial('idempotent: a retried create answers the same refund and books once
   t.is(second.headers['idempotent-replayed'], 'true');
   t.is((await flow.intent(intent.id)).amount_refunded, 500);
   t.is(((await flow.get('/v1/refunds')).data as Json[]).length, 1);
+});
+
+test.serial("the dashboard lists an intent's refunds for every role, per mode; another merchant's intent is 404", async (t) => {
+  const { flow, merchantId } = await shop();
+  const intent = await paidIntent(flow);
+  await refund(flow, { payment_intent: intent.id, amount: 100 });
+  await refund(flow, { payment_intent: intent.id, amount: 200 });
+  const viewer = await signIn(app(), { merchantId, role: 'viewer' });
+  const list = await app().request({ method: 'GET', url: `/dashboard/v1/payment_intents/${intent.id}/refunds?mode=test`, headers: { cookie: viewer.cookie } });
+  t.is(list.statusCode, 200, list.payload);
+  t.deepEqual(
+    ((list.result as Json).data as Json[]).map((r) => [r.object, r.amount]),
+    [
+      ['refund', 200],
+      ['refund', 100],
+    ],
+  );
+  const live = await app().request({ method: 'GET', url: `/dashboard/v1/payment_intents/${intent.id}/refunds?mode=live`, headers: { cookie: viewer.cookie } });
+  t.is(live.statusCode, 404);
+  const other = await signIn(app(), { merchantId: (await shop()).merchantId, role: 'owner' });
+  const foreign = await app().request({
+    method: 'GET',
+    url: `/dashboard/v1/payment_intents/${intent.id}/refunds?mode=test`,
+    headers: { cookie: other.cookie },
+  });
+  t.is(foreign.statusCode, 404);
 });

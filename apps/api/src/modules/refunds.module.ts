@@ -24,6 +24,7 @@ import createRefund from '../routes/refunds/create-refund.route';
 import listRefunds from '../routes/refunds/list-refunds.route';
 import getRefund from '../routes/refunds/get-refund.route';
 import simulateRefund from '../routes/refunds/simulate-refund.route';
+import listPaymentIntentRefunds from '../routes/refunds/dashboard-list-intent-refunds.route';
 
 /** What every change of a refund writes through, in one unit of work. */
 const refundWrites: Wiring<RefundWriteDeps> = {
@@ -54,5 +55,5 @@ export const refundsModule: Capability = {
       bindClass(options, SimulateRefund, { refunds: RefundRepository, channels: PaymentChannelRegistry });
       bindClass(options, ReconcileRefunds, { ...placing, rules: value({ staleAfterMs: config.refundReconcileAfterMs }) });
     }),
-  routes: [createRefund, listRefunds, getRefund, simulateRefund],
+  routes: [createRefund, listRefunds, getRefund, simulateRefund, listPaymentIntentRefunds],
 };

@@ -6,7 +6,7 @@ import { joiToJsonSchema } from './joi-schema';
 import type { JsonSchema } from './response-schemas';
 
 /** The document's tags, in the order it lists them. */
-const TAGS = ['Session', 'Team', 'Settings', 'API keys', 'Signing keys', 'Payout methods', 'Webhooks'] as const;
+const TAGS = ['Session', 'Team', 'Settings', 'API keys', 'Signing keys', 'Payout methods', 'Webhooks', 'Payments'] as const;
 
 /**
  * What the route table cannot say about a `/dashboard/v1` route: its name, what it answers and

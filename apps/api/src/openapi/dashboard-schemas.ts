@@ -138,4 +138,6 @@ export const DASHBOARD_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     created: dateTime,
   }),
   WebhookDeliveryList: list('WebhookDelivery'),
+  Refund: RESPONSE_SCHEMAS.Refund,
+  RefundList: list('Refund'),
 };

@@ -22,6 +22,7 @@ export const DASHBOARD_ACTIONS = [
   'webhook_endpoints.write',
   'webhook_deliveries.read',
   'webhook_deliveries.write',
+  'payments.read',
 ] as const;
 export type DashboardAction = (typeof DASHBOARD_ACTIONS)[number];
 
