@@ -127,60 +127,63 @@ async function balanceTotal(): Promise<number> {
 }
 
 /** The sandbox's log lines about one of its refunds (it logs our reference when the refund is placed). */
-function sandboxRefundLines(reference: string): Record<string, unknown>[] {
+function sandboxRefundLines(reference: string): unknown[] {
   const lines = sandbox
     .output()
     .split('\n')
     .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
-  const channelId = lines.find((line) => line.msg === 'refund placed' && line.reference === reference)?.id;
-  return channelId === undefined ? [] : lines.filter((line) => line.id === channelId);
+    .map((line): unknown => JSON.parse(line));
+  const placed = lines.find((line) => jsonAt(line, 'msg') === 'refund placed' && jsonAt(line, 'reference') === reference);
+  return placed === undefined ? [] : lines.filter((line) => jsonAt(line, 'id') === jsonAt(placed, 'id'));
 }
 
-test.serial('refunds through the rest channel: placed at the sandbox, its signed notice taken, succeeded; a declined one failed and the balance restored', async (t) => {
-  const intentId = settledIntentId;
-  if (!intentId) return t.fail('the payment test did not leave a settled intent');
+test.serial(
+  'refunds through the rest channel: placed at the sandbox, its signed notice taken, succeeded; a declined one failed and the balance restored',
+  async (t) => {
+    const intentId = settledIntentId;
+    if (!intentId) return t.fail('the payment test did not leave a settled intent');
 
-  const created = await call('/v1/refunds', { method: 'POST', body: { payment_intent: intentId, amount: 4000, reason: 'requested_by_customer' } });
-  t.is(created.status, 201, JSON.stringify(created.json));
-  t.like(created.json, { object: 'refund', status: 'pending', payment_intent: intentId, amount: 4000, currency: 'THB' });
-  const refundId = textAt(created.json, 'id');
-  const succeeded = await pollRefund(refundId, 'succeeded');
-  t.is(typeof jsonAt(succeeded, 'succeeded_at'), 'string');
-  t.is(jsonAt((await call(`/v1/payment_intents/${intentId}`)).json, 'amount_refunded'), 4000);
-  const deadline = Date.now() + 10_000;
-  while (!sandboxRefundLines(refundId).some((line) => line.msg === 'callback delivered') && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  t.like(
-    sandboxRefundLines(refundId).find((line) => line.msg === 'callback delivered'),
-    { status: 'succeeded', http_status: 200 },
-    `the service did not take the sandbox's refund notice:\n${sandbox.output()}`,
-  );
-
-  const before = await balanceTotal();
-  // The sandbox fails refund amounts ending in 06 with channel_declined.
-  const declined = await call('/v1/refunds', { method: 'POST', body: { payment_intent: intentId, amount: 1006 } });
-  t.is(declined.status, 201, JSON.stringify(declined.json));
-  t.true(['pending', 'failed'].includes(String(jsonAt(declined.json, 'status'))));
-  t.true((await balanceTotal()) < before || jsonAt(declined.json, 'status') === 'failed', 'a pending refund holds its debit');
-  const failed = await pollRefund(textAt(declined.json, 'id'), 'failed');
-  t.is(jsonAt(failed, 'failure_code'), 'channel_declined');
-  t.is(await balanceTotal(), before, 'the failed refund gave its debit back');
-  t.is(jsonAt((await call(`/v1/payment_intents/${intentId}`)).json, 'amount_refunded'), 4000);
-
-  const events = listAt((await call(`/v1/events?limit=50`)).json, 'data').map((event) => [jsonAt(event, 'type'), jsonAt(event, 'data', 'id')]);
-  for (const expected of [
-    ['refund.created', refundId],
-    ['refund.succeeded', refundId],
-    ['refund.failed', textAt(declined.json, 'id')],
-  ]) {
-    t.true(
-      events.some(([type, id]) => type === expected[0] && id === expected[1]),
-      `no ${expected[0]} event for ${expected[1]}`,
+    const created = await call('/v1/refunds', { method: 'POST', body: { payment_intent: intentId, amount: 4000, reason: 'requested_by_customer' } });
+    t.is(created.status, 201, JSON.stringify(created.json));
+    t.like(created.json, { object: 'refund', status: 'pending', payment_intent: intentId, amount: 4000, currency: 'THB' });
+    const refundId = textAt(created.json, 'id');
+    const succeeded = await pollRefund(refundId, 'succeeded');
+    t.is(typeof jsonAt(succeeded, 'succeeded_at'), 'string');
+    t.is(jsonAt((await call(`/v1/payment_intents/${intentId}`)).json, 'amount_refunded'), 4000);
+    const deadline = Date.now() + 10_000;
+    while (!sandboxRefundLines(refundId).some((line) => jsonAt(line, 'msg') === 'callback delivered') && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    t.like(
+      sandboxRefundLines(refundId).find((line) => jsonAt(line, 'msg') === 'callback delivered'),
+      { status: 'succeeded', http_status: 200 },
+      `the service did not take the sandbox's refund notice:\n${sandbox.output()}`,
     );
-  }
-});
+
+    const before = await balanceTotal();
+    // The sandbox fails refund amounts ending in 06 with channel_declined.
+    const declined = await call('/v1/refunds', { method: 'POST', body: { payment_intent: intentId, amount: 1006 } });
+    t.is(declined.status, 201, JSON.stringify(declined.json));
+    t.true(['pending', 'failed'].includes(String(jsonAt(declined.json, 'status'))));
+    t.true((await balanceTotal()) < before || jsonAt(declined.json, 'status') === 'failed', 'a pending refund holds its debit');
+    const failed = await pollRefund(textAt(declined.json, 'id'), 'failed');
+    t.is(jsonAt(failed, 'failure_code'), 'channel_declined');
+    t.is(await balanceTotal(), before, 'the failed refund gave its debit back');
+    t.is(jsonAt((await call(`/v1/payment_intents/${intentId}`)).json, 'amount_refunded'), 4000);
+
+    const events = listAt((await call(`/v1/events?limit=50`)).json, 'data').map((event) => [jsonAt(event, 'type'), jsonAt(event, 'data', 'id')]);
+    for (const expected of [
+      ['refund.created', refundId],
+      ['refund.succeeded', refundId],
+      ['refund.failed', textAt(declined.json, 'id')],
+    ]) {
+      t.true(
+        events.some(([type, id]) => type === expected[0] && id === expected[1]),
+        `no ${expected[0]} event for ${expected[1]}`,
+      );
+    }
+  },
+);
 
 test.serial('the service refuses callbacks to the rest route that the sandbox did not sign', async (t) => {
   const body = JSON.stringify({ id: 'ord_0000', reference: 'att_NOPE', status: 'paid', amount: 12345, currency: 'THB' });

@@ -407,12 +407,7 @@ export class RestPaymentChannel implements PaymentChannel {
    * Reads a 2xx answer through a strict reader; with `askedId`, it must be about that resource.
    * A body that breaks the protocol throws CoreError `channel_error` naming the field, never its value.
    */
-  private readAnswer<T extends { readonly id: string }>(
-    answer: HttpAnswer,
-    what: string,
-    read: (object: Record<string, unknown>) => T,
-    askedId?: string,
-  ): T {
+  private readAnswer<T extends { readonly id: string }>(answer: HttpAnswer, what: string, read: (object: Record<string, unknown>) => T, askedId?: string): T {
     try {
       const fields = read(parseJsonObject(answer.body, what));
       if (askedId !== undefined && fields.id !== askedId) throw new ProtocolViolation("'id' is not the one asked for.");

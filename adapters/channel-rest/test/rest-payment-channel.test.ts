@@ -650,7 +650,10 @@ test('placeRefund: unreachable, timing out, 5xx or 401 throws channel_error (una
   t.true(timeouts.isDone(), 'a timeout is retried: placing is idempotent');
   nock(TEST_URL).post('/v1/refunds').times(3).replyWithError({ code: 'ECONNREFUSED', message: CHANNEL_DETAIL });
   await assertThrowsChannelError(t, () => channel().placeRefund(refundRequest()));
-  nock(TEST_URL).post('/v1/refunds').times(3).reply(500, { error: { code: 'internal', message: CHANNEL_DETAIL } });
+  nock(TEST_URL)
+    .post('/v1/refunds')
+    .times(3)
+    .reply(500, { error: { code: 'internal', message: CHANNEL_DETAIL } });
   await assertThrowsChannelError(t, () => channel().placeRefund(refundRequest()));
   nock(TEST_URL)
     .post('/v1/refunds')
@@ -700,11 +703,7 @@ test("queryRefund: GET /v1/refunds/{id} answers the channel's record; a failure 
 });
 
 test('queryRefund: retried after a 502; a timeout, a 404, another id, a float amount or an unknown status is channel_error', async (t) => {
-  nock(TEST_URL)
-    .get('/v1/refunds/rfd_7c01')
-    .reply(502, CHANNEL_DETAIL)
-    .get('/v1/refunds/rfd_7c01')
-    .reply(200, REFUND);
+  nock(TEST_URL).get('/v1/refunds/rfd_7c01').reply(502, CHANNEL_DETAIL).get('/v1/refunds/rfd_7c01').reply(200, REFUND);
   t.like(await channel().queryRefund('test', 'rfd_7c01'), { status: 'pending' });
   nock(TEST_URL)
     .get('/v1/refunds/rfd_0')
@@ -734,7 +733,10 @@ test('verifyCallback: a signed refund notice names the refund and our reference;
     instanceOf: CoreError,
   });
   t.is(forged?.code, 'invalid_signature');
-  for (const bad of [{ type: 'refund', id: 'rfd_7c01' }, { type: 'refund', id: '../x', reference: 're_1' }]) {
+  for (const bad of [
+    { type: 'refund', id: 'rfd_7c01' },
+    { type: 'refund', id: '../x', reference: 're_1' },
+  ]) {
     const text = JSON.stringify(bad);
     const error = t.throws(() => channel().verifyCallback('test', { 'channel-signature': signRestCallback(TEST_SECRET, text) }, text), {
       instanceOf: CoreError,

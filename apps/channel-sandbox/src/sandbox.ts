@@ -351,7 +351,8 @@ export class ChannelSandbox {
     if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount < 1)
       throw new HttpError(400, 'invalid_request', 'amount must be a positive integer of minor units.');
     if (typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency)) throw new HttpError(400, 'invalid_request', 'currency must be an ISO 4217 code.');
-    if (reason !== undefined && (typeof reason !== 'string' || reason.length > 255)) throw new HttpError(400, 'invalid_request', 'reason must be a short string.');
+    if (reason !== undefined && (typeof reason !== 'string' || reason.length > 255))
+      throw new HttpError(400, 'invalid_request', 'reason must be a short string.');
     if (typeof callbackUrl !== 'string' || !/^https?:\/\//.test(callbackUrl) || !URL.canParse(callbackUrl))
       throw new HttpError(400, 'invalid_request', 'callback_url must be an http(s) URL.');
 

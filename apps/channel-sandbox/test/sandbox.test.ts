@@ -343,7 +343,11 @@ test('refunds: placed against a paid order (idempotent), reported after refundAf
   });
 
   const notice = await w.receiver.waitFor(before + 1);
-  t.deepEqual(w.channel.verifyCallback('test', notice.headers, notice.rawBody), { kind: 'refund', channelRefundId: first.channelRefundId, reference: 're_FIRST' });
+  t.deepEqual(w.channel.verifyCallback('test', notice.headers, notice.rawBody), {
+    kind: 'refund',
+    channelRefundId: first.channelRefundId,
+    reference: 're_FIRST',
+  });
   t.like(await w.channel.queryRefund('test', first.channelRefundId), { status: 'succeeded' });
 
   const declined = await refund('re_SIXES', 5006);
