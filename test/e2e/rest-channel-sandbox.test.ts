@@ -60,16 +60,20 @@ async function call(path: string, init: { method?: string; body?: unknown } = {}
   return { status: res.status, json };
 }
 
-async function pollIntent(id: string, status: string, timeoutMs = 20_000): Promise<unknown> {
+/** Reads `path` until its `status` is `status`; `what` names it in the failure. */
+async function pollStatus(path: string, status: string, what: string, timeoutMs = 20_000): Promise<unknown> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown = {};
   while (Date.now() < deadline) {
-    last = (await call(`/v1/payment_intents/${id}`)).json;
+    last = (await call(path)).json;
     if (jsonAt(last, 'status') === status) return last;
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(`intent ${id} did not reach ${status}; last seen ${JSON.stringify(last)}`);
+  throw new Error(`${what} did not reach ${status}; last seen ${JSON.stringify(last)}`);
 }
+
+const pollIntent = (id: string, status: string): Promise<unknown> => pollStatus(`/v1/payment_intents/${id}`, status, `intent ${id}`);
+const pollRefund = (id: string, status: string): Promise<unknown> => pollStatus(`/v1/refunds/${id}`, status, `refund ${id}`);
 
 test.serial('a payment through the rest channel: placed at the sandbox, simulate refused, paid by the payer, confirmed, settled', async (t) => {
   const intent = await call('/v1/payment_intents', {
@@ -108,17 +112,6 @@ test.serial('a payment through the rest channel: placed at the sandbox, simulate
   t.is(jsonAt(settled, 'id'), intentId);
   settledIntentId = intentId;
 });
-
-async function pollRefund(id: string, status: string, timeoutMs = 20_000): Promise<unknown> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown = {};
-  while (Date.now() < deadline) {
-    last = (await call(`/v1/refunds/${id}`)).json;
-    if (jsonAt(last, 'status') === status) return last;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`refund ${id} did not reach ${status}; last seen ${JSON.stringify(last)}`);
-}
 
 /** Everything the merchant holds, available and pending: a release moves money between them, a refund takes it out. */
 async function balanceTotal(): Promise<number> {

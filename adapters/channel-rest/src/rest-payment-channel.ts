@@ -93,6 +93,7 @@ function channelError(message: string, cause?: unknown): CoreError {
 }
 
 const RESOURCE_NOUNS = { orders: 'order', disputes: 'dispute', refunds: 'refund' } as const;
+type ResourceKind = keyof typeof RESOURCE_NOUNS;
 
 const REFUND_REFUSAL_MESSAGES: Record<RefundFailureCode, string> = {
   insufficient_channel_funds: "The channel declined the refund: the platform's balance at the channel cannot cover it.",
@@ -233,15 +234,7 @@ export class RestPaymentChannel implements PaymentChannel {
    * protocol's order of this id (float amount, unknown status, another id …).
    */
   async queryOrder(mode: Mode, channelOrderId: string): Promise<ChannelOrderStatus> {
-    const endpoint = this.requireEndpoint(mode);
-    const url = this.resourceUrl(endpoint, 'orders', channelOrderId);
-    const answer = await this.call(mode, 'query_order', () =>
-      sendWithRetries({ method: 'GET', url, apiKey: endpoint.apiKey, timeoutMs: this.timeoutMs }, this.retryPolicy, (details) =>
-        this.logRetry(mode, 'query_order', details),
-      ),
-    );
-    if (answer.status !== 200) throw channelError(`The channel answered HTTP ${answer.status} to the order query.`);
-    return channelOrderStatus(this.readAnswer(answer, 'order query', readOrder, channelOrderId));
+    return channelOrderStatus(await this.query(mode, 'orders', channelOrderId, readOrder));
   }
 
   /**
@@ -290,15 +283,7 @@ export class RestPaymentChannel implements PaymentChannel {
    * notices. Throws CoreError `channel_error` (unavailable) when no valid answer of this dispute came.
    */
   async queryDispute(mode: Mode, channelDisputeId: string): Promise<ChannelDisputeStatus> {
-    const endpoint = this.requireEndpoint(mode);
-    const url = this.resourceUrl(endpoint, 'disputes', channelDisputeId);
-    const answer = await this.call(mode, 'query_dispute', () =>
-      sendWithRetries({ method: 'GET', url, apiKey: endpoint.apiKey, timeoutMs: this.timeoutMs }, this.retryPolicy, (details) =>
-        this.logRetry(mode, 'query_dispute', details),
-      ),
-    );
-    if (answer.status !== 200) throw channelError(`The channel answered HTTP ${answer.status} to the dispute query.`);
-    return channelDisputeStatus(this.readAnswer(answer, 'dispute query', readDispute, channelDisputeId));
+    return channelDisputeStatus(await this.query(mode, 'disputes', channelDisputeId, readDispute));
   }
 
   /**
@@ -368,15 +353,31 @@ export class RestPaymentChannel implements PaymentChannel {
    * Throws CoreError `channel_error` (unavailable) when no valid answer of this refund came.
    */
   async queryRefund(mode: Mode, channelRefundId: string): Promise<ChannelRefundStatus> {
+    return channelRefundStatus(await this.query(mode, 'refunds', channelRefundId, readRefund));
+  }
+
+  /**
+   * `GET /v1/{kind}/{id}`, retried after a transport failure, 408, 429 or 5xx: the channel's
+   * record of that order, dispute or refund. Throws CoreError `channel_error` (unavailable) when
+   * no valid answer about it came.
+   */
+  private async query<T extends { readonly id: string }>(
+    mode: Mode,
+    kind: ResourceKind,
+    channelId: string,
+    read: (object: Record<string, unknown>) => T,
+  ): Promise<T> {
     const endpoint = this.requireEndpoint(mode);
-    const url = this.resourceUrl(endpoint, 'refunds', channelRefundId);
-    const answer = await this.call(mode, 'query_refund', () =>
+    const url = this.resourceUrl(endpoint, kind, channelId);
+    const operation = `query_${RESOURCE_NOUNS[kind]}`;
+    const what = `${RESOURCE_NOUNS[kind]} query`;
+    const answer = await this.call(mode, operation, () =>
       sendWithRetries({ method: 'GET', url, apiKey: endpoint.apiKey, timeoutMs: this.timeoutMs }, this.retryPolicy, (details) =>
-        this.logRetry(mode, 'query_refund', details),
+        this.logRetry(mode, operation, details),
       ),
     );
-    if (answer.status !== 200) throw channelError(`The channel answered HTTP ${answer.status} to the refund query.`);
-    return channelRefundStatus(this.readAnswer(answer, 'refund query', readRefund, channelRefundId));
+    if (answer.status !== 200) throw channelError(`The channel answered HTTP ${answer.status} to the ${what}.`);
+    return this.readAnswer(answer, what, read, channelId);
   }
 
   private requireEndpoint(mode: Mode): RestChannelEndpoint {
@@ -386,7 +387,7 @@ export class RestPaymentChannel implements PaymentChannel {
   }
 
   /** `…/v1/{kind}/{id}` of an order, a dispute or a refund. */
-  private resourceUrl(endpoint: RestChannelEndpoint, kind: 'orders' | 'disputes' | 'refunds', channelId: string): string {
+  private resourceUrl(endpoint: RestChannelEndpoint, kind: ResourceKind, channelId: string): string {
     // Our stored ids came from the channel through the same pattern; refusing others keeps a
     // corrupted id from turning into another path.
     if (!ORDER_ID_PATTERN.test(channelId)) throw channelError(`The channel ${RESOURCE_NOUNS[kind]} id is not one the rest protocol allows.`);

@@ -214,18 +214,25 @@ export function readDisputeNotice(object: JsonObject): { readonly id: string } {
   return { id: field(object, 'id', isOrderId, 'must be a dispute id (letters, digits, _ and -, at most 64)') };
 }
 
+/** The fields a dispute or a refund answer shares: its id, the order it is about, and what it moves. */
+function readOrderClaim(object: JsonObject, idRule: string): { id: string; orderId: string; reference: string; amount: number; currency: string } {
+  return {
+    id: field(object, 'id', isOrderId, idRule),
+    orderId: field(object, 'order_id', isOrderId, 'must be an order id (letters, digits, _ and -, at most 64)'),
+    reference: field(object, 'reference', isReference, 'must be a string of 1 to 255 characters'),
+    amount: field(object, 'amount', isAmount, 'must be a positive integer of minor units'),
+    currency: field(object, 'currency', isCurrency, 'must be an upper-case ISO 4217 code'),
+  };
+}
+
 /** Reads the dispute query answer (and the evidence answer, which has its shape). */
 export function readDispute(object: JsonObject): DisputeFields {
-  const id = field(object, 'id', isOrderId, 'must be a dispute id (letters, digits, _ and -, at most 64)');
-  const orderId = field(object, 'order_id', isOrderId, 'must be an order id (letters, digits, _ and -, at most 64)');
-  const reference = field(object, 'reference', isReference, 'must be a string of 1 to 255 characters');
+  const claim = readOrderClaim(object, 'must be a dispute id (letters, digits, _ and -, at most 64)');
   const status = field(object, 'status', isDisputeStatus, 'is not a dispute status of the protocol');
-  const amount = field(object, 'amount', isAmount, 'must be a positive integer of minor units');
-  const currency = field(object, 'currency', isCurrency, 'must be an upper-case ISO 4217 code');
   const reason = object.reason;
   // A reason is informative only: a malformed one is dropped rather than failing the query.
   const usableReason = typeof reason === 'string' && reason.length >= 1 && reason.length <= MAX_REASON_LENGTH ? reason : undefined;
-  return { id, orderId, reference, status, amount, currency, ...(usableReason ? { reason: usableReason } : {}) };
+  return { ...claim, status, ...(usableReason ? { reason: usableReason } : {}) };
 }
 
 // ---------------------------------------------------------------- refunds (section 6.2)
@@ -268,13 +275,9 @@ export function readRefundNotice(object: JsonObject): { readonly id: string; rea
 
 /** Reads the refund query answer. */
 export function readRefund(object: JsonObject): RefundFields {
-  const id = field(object, 'id', isOrderId, REFUND_ID_RULE);
-  const orderId = field(object, 'order_id', isOrderId, 'must be an order id (letters, digits, _ and -, at most 64)');
-  const reference = field(object, 'reference', isReference, 'must be a string of 1 to 255 characters');
+  const claim = readOrderClaim(object, REFUND_ID_RULE);
   const status = field(object, 'status', isRefundStatus, 'is not a refund status of the protocol');
-  const amount = field(object, 'amount', isAmount, 'must be a positive integer of minor units');
-  const currency = field(object, 'currency', isCurrency, 'must be an upper-case ISO 4217 code');
-  return { id, orderId, reference, status, amount, currency, ...(status === 'failed' ? { failureCode: refundFailureCode(object.failure_code) } : {}) };
+  return { ...claim, status, ...(status === 'failed' ? { failureCode: refundFailureCode(object.failure_code) } : {}) };
 }
 
 /** Reads the place answer and checks it is the refund we asked for: same reference, order, amount and currency. */
