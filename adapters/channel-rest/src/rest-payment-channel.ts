@@ -4,6 +4,7 @@ import {
   PAYMENT_METHODS,
   channelDisputeStatus,
   channelOrderStatus,
+  channelRefundStatus,
   findPaymentMethod,
   payableCurrencies,
   type AttemptFailureCode,
@@ -11,11 +12,15 @@ import {
   type ChannelDisputeStatus,
   type ChannelNotice,
   type ChannelOrderStatus,
+  type ChannelRefundStatus,
   type Clock,
   type Mode,
   type PaymentChannel,
   type PlaceOrderRequest,
   type PlaceOrderResult,
+  type PlaceRefundRequest,
+  type PlaceRefundResult,
+  type RefundFailureCode,
 } from '@payments/core';
 import { verifyRestCallbackSignature } from './callback-signature';
 import { send, sendWithRetries, TransportFailure, type HttpAnswer, type RetryPolicy } from './http-client';
@@ -23,6 +28,7 @@ import {
   ORDER_ID_PATTERN,
   ProtocolViolation,
   isDisputeNotice,
+  isRefundNotice,
   parseJsonObject,
   readCallback,
   readCreatedOrder,
@@ -30,8 +36,10 @@ import {
   readDisputeNotice,
   readErrorCode,
   readOrder,
-  type DisputeFields,
-  type OrderFields,
+  readPlacedRefund,
+  readRefund,
+  readRefundNotice,
+  refundFailureCode,
 } from './rest-protocol';
 
 /** One environment of the channel (its sandbox for test mode, production for live). */
@@ -84,6 +92,19 @@ function channelError(message: string, cause?: unknown): CoreError {
   return new CoreError('channel_error', 'unavailable', message, cause === undefined ? {} : { cause });
 }
 
+const RESOURCE_NOUNS = { orders: 'order', disputes: 'dispute', refunds: 'refund' } as const;
+type ResourceKind = keyof typeof RESOURCE_NOUNS;
+
+const REFUND_REFUSAL_MESSAGES: Record<RefundFailureCode, string> = {
+  insufficient_channel_funds: "The channel declined the refund: the platform's balance at the channel cannot cover it.",
+  channel_declined: 'The channel declined the refund.',
+  expired_credential: "The channel declined the refund: the platform's credential for refunds has expired.",
+};
+
+function refundRefusal(failureCode: RefundFailureCode): PlaceRefundResult {
+  return { outcome: 'refused', failureCode, message: REFUND_REFUSAL_MESSAGES[failureCode] };
+}
+
 function refusedWithChannelError(message: string): PlaceOrderResult {
   return { outcome: 'refused', failureCode: 'channel_error', message };
 }
@@ -95,7 +116,8 @@ function isHttpsOnly(mode: Mode): boolean {
 /**
  * The `rest` channel (docs/channels/rest.md): places orders over HTTP, asks the channel for its
  * record of an order, and checks the HMAC of its callbacks. The channel's sandbox cannot be told
- * what to report, so there is no `simulate`.
+ * what to report, so there is no `simulate` (nor `simulateRefund`); it places and queries
+ * refunds, and its refund notices are checked like its callbacks.
  *
  * What the channel answers reaches our objects only through strict readers; its messages and
  * bodies never reach an error message or a log.
@@ -212,15 +234,7 @@ export class RestPaymentChannel implements PaymentChannel {
    * protocol's order of this id (float amount, unknown status, another id …).
    */
   async queryOrder(mode: Mode, channelOrderId: string): Promise<ChannelOrderStatus> {
-    const endpoint = this.requireEndpoint(mode);
-    const url = this.orderUrl(endpoint, channelOrderId);
-    const answer = await this.call(mode, 'query_order', () =>
-      sendWithRetries({ method: 'GET', url, apiKey: endpoint.apiKey, timeoutMs: this.timeoutMs }, this.retryPolicy, (details) =>
-        this.logRetry(mode, 'query_order', details),
-      ),
-    );
-    if (answer.status !== 200) throw channelError(`The channel answered HTTP ${answer.status} to the order query.`);
-    return channelOrderStatus(this.readOrderAnswer(answer, channelOrderId, 'order query'));
+    return channelOrderStatus(await this.query(mode, 'orders', channelOrderId, readOrder));
   }
 
   /**
@@ -235,6 +249,10 @@ export class RestPaymentChannel implements PaymentChannel {
     try {
       const body = parseJsonObject(rawBody, 'callback body');
       if (isDisputeNotice(body)) return { kind: 'dispute', channelDisputeId: readDisputeNotice(body).id };
+      if (isRefundNotice(body)) {
+        const notice = readRefundNotice(body);
+        return { kind: 'refund', channelRefundId: notice.id, reference: notice.reference };
+      }
       const callback = readCallback(body);
       return { kind: 'order', channelOrderId: callback.id, reference: callback.reference, reportedStatus: callback.status };
     } catch (error) {
@@ -250,13 +268,13 @@ export class RestPaymentChannel implements PaymentChannel {
    */
   async voidOrder(mode: Mode, channelOrderId: string): Promise<void> {
     const endpoint = this.requireEndpoint(mode);
-    const url = `${this.orderUrl(endpoint, channelOrderId)}/void`;
+    const url = `${this.resourceUrl(endpoint, 'orders', channelOrderId)}/void`;
     const answer = await this.call(mode, 'void_order', () => send({ method: 'POST', url, apiKey: endpoint.apiKey, timeoutMs: this.timeoutMs, body: {} }));
     if (answer.status === 409 && readErrorCode(answer.body) === 'order_paid') {
       throw channelError('The channel did not void the order: it is already paid.');
     }
     if (answer.status !== 200) throw channelError(`The channel answered HTTP ${answer.status} to the void.`);
-    const order = this.readOrderAnswer(answer, channelOrderId, 'void answer');
+    const order = this.readAnswer(answer, 'void answer', readOrder, channelOrderId);
     if (order.status !== 'failed') throw channelError('The channel accepted the void but the order is not failed.');
   }
 
@@ -265,15 +283,7 @@ export class RestPaymentChannel implements PaymentChannel {
    * notices. Throws CoreError `channel_error` (unavailable) when no valid answer of this dispute came.
    */
   async queryDispute(mode: Mode, channelDisputeId: string): Promise<ChannelDisputeStatus> {
-    const endpoint = this.requireEndpoint(mode);
-    const url = this.disputeUrl(endpoint, channelDisputeId);
-    const answer = await this.call(mode, 'query_dispute', () =>
-      sendWithRetries({ method: 'GET', url, apiKey: endpoint.apiKey, timeoutMs: this.timeoutMs }, this.retryPolicy, (details) =>
-        this.logRetry(mode, 'query_dispute', details),
-      ),
-    );
-    if (answer.status !== 200) throw channelError(`The channel answered HTTP ${answer.status} to the dispute query.`);
-    return channelDisputeStatus(this.readDisputeAnswer(answer, channelDisputeId, 'dispute query'));
+    return channelDisputeStatus(await this.query(mode, 'disputes', channelDisputeId, readDispute));
   }
 
   /**
@@ -284,7 +294,7 @@ export class RestPaymentChannel implements PaymentChannel {
    */
   async submitDisputeEvidence(mode: Mode, channelDisputeId: string, evidence: Readonly<Record<string, string>>): Promise<void> {
     const endpoint = this.requireEndpoint(mode);
-    const url = `${this.disputeUrl(endpoint, channelDisputeId)}/evidence`;
+    const url = `${this.resourceUrl(endpoint, 'disputes', channelDisputeId)}/evidence`;
     const answer = await this.call(mode, 'submit_evidence', () =>
       sendWithRetries({ method: 'POST', url, apiKey: endpoint.apiKey, timeoutMs: this.timeoutMs, body: { evidence } }, this.retryPolicy, (details) =>
         this.logRetry(mode, 'submit_evidence', details),
@@ -294,23 +304,80 @@ export class RestPaymentChannel implements PaymentChannel {
       throw channelError('The channel has ruled on this dispute already and takes no more evidence.');
     }
     if (answer.status !== 200) throw channelError(`The channel answered HTTP ${answer.status} to the evidence.`);
-    this.readDisputeAnswer(answer, channelDisputeId, 'evidence answer');
+    this.readAnswer(answer, 'evidence answer', readDispute, channelDisputeId);
   }
 
-  private disputeUrl(endpoint: RestChannelEndpoint, channelDisputeId: string): string {
-    if (!ORDER_ID_PATTERN.test(channelDisputeId)) throw channelError('The channel dispute id is not one the rest protocol allows.');
-    return `${endpoint.baseUrl}/v1/disputes/${channelDisputeId}`;
-  }
-
-  private readDisputeAnswer(answer: HttpAnswer, channelDisputeId: string, what: string): DisputeFields {
-    try {
-      const dispute = readDispute(parseJsonObject(answer.body, what));
-      if (dispute.id !== channelDisputeId) throw new ProtocolViolation("'id' is not the dispute asked for.");
-      return dispute;
-    } catch (error) {
-      if (error instanceof ProtocolViolation) throw channelError(`The channel's ${what} broke the protocol: ${error.message}`);
-      throw error;
+  /**
+   * `POST /v1/refunds`, retried (idempotent on `reference`) like create. A 402, 404 or 422 is a
+   * decline (`refused`) with the protocol's code, or `channel_declined` for another; so is a
+   * repeat that finds the refund failed. Throws CoreError `channel_error` (unavailable) when no
+   * valid answer came (a transport failure, a 5xx, another status, an answer that is not this
+   * refund): whether the refund was placed is then unknown, and the reconciler places it again.
+   */
+  async placeRefund(request: PlaceRefundRequest): Promise<PlaceRefundResult> {
+    const endpoint = this.requireEndpoint(request.mode);
+    if (!ORDER_ID_PATTERN.test(request.channelOrderId)) throw channelError('The channel order id is not one the rest protocol allows.');
+    const answer = await this.call(request.mode, 'place_refund', () =>
+      sendWithRetries(
+        {
+          method: 'POST',
+          url: `${endpoint.baseUrl}/v1/refunds`,
+          apiKey: endpoint.apiKey,
+          timeoutMs: this.timeoutMs,
+          body: {
+            reference: request.reference,
+            order_id: request.channelOrderId,
+            amount: request.amount,
+            currency: request.currency,
+            ...(request.reason ? { reason: request.reason } : {}),
+            callback_url: request.callbackUrl,
+          },
+        },
+        this.retryPolicy,
+        (details) => this.logRetry(request.mode, 'place_refund', details),
+      ),
+    );
+    if (answer.status === 402 || answer.status === 404 || answer.status === 422) {
+      return refundRefusal(refundFailureCode(readErrorCode(answer.body)));
     }
+    if (answer.status !== 200 && answer.status !== 201) throw channelError(`The channel answered HTTP ${answer.status} to the refund.`);
+    const refund = this.readAnswer(answer, 'refund answer', (object) =>
+      readPlacedRefund(object, { reference: request.reference, orderId: request.channelOrderId, amount: request.amount, currency: request.currency }),
+    );
+    if (refund.status === 'failed') return refundRefusal(refund.failureCode ?? 'channel_declined');
+    return { outcome: 'placed', channelRefundId: refund.id };
+  }
+
+  /**
+   * `GET /v1/refunds/{id}`, retried like the order query: the confirming query of refund notices.
+   * Throws CoreError `channel_error` (unavailable) when no valid answer of this refund came.
+   */
+  async queryRefund(mode: Mode, channelRefundId: string): Promise<ChannelRefundStatus> {
+    return channelRefundStatus(await this.query(mode, 'refunds', channelRefundId, readRefund));
+  }
+
+  /**
+   * `GET /v1/{kind}/{id}`, retried after a transport failure, 408, 429 or 5xx: the channel's
+   * record of that order, dispute or refund. Throws CoreError `channel_error` (unavailable) when
+   * no valid answer about it came.
+   */
+  private async query<T extends { readonly id: string }>(
+    mode: Mode,
+    kind: ResourceKind,
+    channelId: string,
+    read: (object: Record<string, unknown>) => T,
+  ): Promise<T> {
+    const endpoint = this.requireEndpoint(mode);
+    const url = this.resourceUrl(endpoint, kind, channelId);
+    const operation = `query_${RESOURCE_NOUNS[kind]}`;
+    const what = `${RESOURCE_NOUNS[kind]} query`;
+    const answer = await this.call(mode, operation, () =>
+      sendWithRetries({ method: 'GET', url, apiKey: endpoint.apiKey, timeoutMs: this.timeoutMs }, this.retryPolicy, (details) =>
+        this.logRetry(mode, operation, details),
+      ),
+    );
+    if (answer.status !== 200) throw channelError(`The channel answered HTTP ${answer.status} to the ${what}.`);
+    return this.readAnswer(answer, what, read, channelId);
   }
 
   private requireEndpoint(mode: Mode): RestChannelEndpoint {
@@ -319,11 +386,12 @@ export class RestPaymentChannel implements PaymentChannel {
     return endpoint;
   }
 
-  private orderUrl(endpoint: RestChannelEndpoint, channelOrderId: string): string {
+  /** `…/v1/{kind}/{id}` of an order, a dispute or a refund. */
+  private resourceUrl(endpoint: RestChannelEndpoint, kind: ResourceKind, channelId: string): string {
     // Our stored ids came from the channel through the same pattern; refusing others keeps a
     // corrupted id from turning into another path.
-    if (!ORDER_ID_PATTERN.test(channelOrderId)) throw channelError('The channel order id is not one the rest protocol allows.');
-    return `${endpoint.baseUrl}/v1/orders/${channelOrderId}`;
+    if (!ORDER_ID_PATTERN.test(channelId)) throw channelError(`The channel ${RESOURCE_NOUNS[kind]} id is not one the rest protocol allows.`);
+    return `${endpoint.baseUrl}/v1/${kind}/${channelId}`;
   }
 
   private async call(mode: Mode, operation: string, run: () => Promise<HttpAnswer>): Promise<HttpAnswer> {
@@ -336,11 +404,15 @@ export class RestPaymentChannel implements PaymentChannel {
     }
   }
 
-  private readOrderAnswer(answer: HttpAnswer, channelOrderId: string, what: string): OrderFields {
+  /**
+   * Reads a 2xx answer through a strict reader; with `askedId`, it must be about that resource.
+   * A body that breaks the protocol throws CoreError `channel_error` naming the field, never its value.
+   */
+  private readAnswer<T extends { readonly id: string }>(answer: HttpAnswer, what: string, read: (object: Record<string, unknown>) => T, askedId?: string): T {
     try {
-      const order = readOrder(parseJsonObject(answer.body, what));
-      if (order.id !== channelOrderId) throw new ProtocolViolation("'id' is not the order asked for.");
-      return order;
+      const fields = read(parseJsonObject(answer.body, what));
+      if (askedId !== undefined && fields.id !== askedId) throw new ProtocolViolation("'id' is not the one asked for.");
+      return fields;
     } catch (error) {
       if (error instanceof ProtocolViolation) throw channelError(`The channel's ${what} broke the protocol: ${error.message}`);
       throw error;

@@ -1,4 +1,11 @@
-import { PAYER_FAILURE_CODES, type AttemptFailureCode, type NextAction, type NextActionType } from '@payments/core';
+import {
+  PAYER_FAILURE_CODES,
+  REFUND_FAILURE_CODES,
+  type AttemptFailureCode,
+  type NextAction,
+  type NextActionType,
+  type RefundFailureCode,
+} from '@payments/core';
 
 /**
  * Strict readers of the rest protocol's answers (docs/channels/rest.md). They throw
@@ -207,16 +214,82 @@ export function readDisputeNotice(object: JsonObject): { readonly id: string } {
   return { id: field(object, 'id', isOrderId, 'must be a dispute id (letters, digits, _ and -, at most 64)') };
 }
 
+/** The fields a dispute or a refund answer shares: its id, the order it is about, and what it moves. */
+function readOrderClaim(object: JsonObject, idRule: string): { id: string; orderId: string; reference: string; amount: number; currency: string } {
+  return {
+    id: field(object, 'id', isOrderId, idRule),
+    orderId: field(object, 'order_id', isOrderId, 'must be an order id (letters, digits, _ and -, at most 64)'),
+    reference: field(object, 'reference', isReference, 'must be a string of 1 to 255 characters'),
+    amount: field(object, 'amount', isAmount, 'must be a positive integer of minor units'),
+    currency: field(object, 'currency', isCurrency, 'must be an upper-case ISO 4217 code'),
+  };
+}
+
 /** Reads the dispute query answer (and the evidence answer, which has its shape). */
 export function readDispute(object: JsonObject): DisputeFields {
-  const id = field(object, 'id', isOrderId, 'must be a dispute id (letters, digits, _ and -, at most 64)');
-  const orderId = field(object, 'order_id', isOrderId, 'must be an order id (letters, digits, _ and -, at most 64)');
-  const reference = field(object, 'reference', isReference, 'must be a string of 1 to 255 characters');
+  const claim = readOrderClaim(object, 'must be a dispute id (letters, digits, _ and -, at most 64)');
   const status = field(object, 'status', isDisputeStatus, 'is not a dispute status of the protocol');
-  const amount = field(object, 'amount', isAmount, 'must be a positive integer of minor units');
-  const currency = field(object, 'currency', isCurrency, 'must be an upper-case ISO 4217 code');
   const reason = object.reason;
   // A reason is informative only: a malformed one is dropped rather than failing the query.
   const usableReason = typeof reason === 'string' && reason.length >= 1 && reason.length <= MAX_REASON_LENGTH ? reason : undefined;
-  return { id, orderId, reference, status, amount, currency, ...(usableReason ? { reason: usableReason } : {}) };
+  return { ...claim, status, ...(usableReason ? { reason: usableReason } : {}) };
+}
+
+// ---------------------------------------------------------------- refunds (section 6.2)
+
+export type RefundStatusName = 'pending' | 'succeeded' | 'failed';
+const REFUND_STATUSES: readonly RefundStatusName[] = ['pending', 'succeeded', 'failed'];
+const isRefundStatus = oneOf(REFUND_STATUSES);
+const isRefundFailureCode = oneOf(REFUND_FAILURE_CODES);
+
+/** The fields of the refund query answer (and of the place answer, which has its shape). */
+export interface RefundFields {
+  readonly id: string;
+  readonly orderId: string;
+  readonly reference: string;
+  readonly status: RefundStatusName;
+  readonly amount: number;
+  readonly currency: string;
+  readonly failureCode?: RefundFailureCode;
+}
+
+/** A decline code of the protocol, or `channel_declined` for any other (or none): a refund has no "channel error" failure. */
+export function refundFailureCode(code: unknown): RefundFailureCode {
+  return isRefundFailureCode(code) ? code : 'channel_declined';
+}
+
+/** True when a callback body is a refund notice (`"type": "refund"`). */
+export function isRefundNotice(object: JsonObject): boolean {
+  return object.type === 'refund';
+}
+
+const REFUND_ID_RULE = 'must be a refund id (letters, digits, _ and -, at most 64)';
+
+/** Reads a refund notice: which refund changed, by the channel's id and our reference; the query says the rest. */
+export function readRefundNotice(object: JsonObject): { readonly id: string; readonly reference: string } {
+  return {
+    id: field(object, 'id', isOrderId, REFUND_ID_RULE),
+    reference: field(object, 'reference', isReference, 'must be a string of 1 to 255 characters'),
+  };
+}
+
+/** Reads the refund query answer. */
+export function readRefund(object: JsonObject): RefundFields {
+  const claim = readOrderClaim(object, REFUND_ID_RULE);
+  const status = field(object, 'status', isRefundStatus, 'is not a refund status of the protocol');
+  return { ...claim, status, ...(status === 'failed' ? { failureCode: refundFailureCode(object.failure_code) } : {}) };
+}
+
+/** Reads the place answer and checks it is the refund we asked for: same reference, order, amount and currency. */
+export function readPlacedRefund(
+  object: JsonObject,
+  expected: { readonly reference: string; readonly orderId: string; readonly amount: number; readonly currency: string },
+): RefundFields {
+  const refund = readRefund(object);
+  if (refund.reference !== expected.reference) throw new ProtocolViolation("'reference' is not the reference we sent.");
+  if (refund.orderId !== expected.orderId) throw new ProtocolViolation("'order_id' is not the order we asked to refund.");
+  if (refund.amount !== expected.amount || refund.currency !== expected.currency) {
+    throw new ProtocolViolation("'amount' and 'currency' must echo the request.");
+  }
+  return refund;
 }

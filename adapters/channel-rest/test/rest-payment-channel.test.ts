@@ -1,6 +1,6 @@
 import ava, { type ExecutionContext } from 'ava';
 import nock from 'nock';
-import { CoreError, PAYMENT_METHODS, payableCurrencies, type PlaceOrderRequest } from '@payments/core';
+import { CoreError, PAYMENT_METHODS, payableCurrencies, type PlaceOrderRequest, type PlaceRefundRequest } from '@payments/core';
 import { createRestChannel, RestPaymentChannel, signRestCallback, type RestPaymentChannelOptions } from '../src';
 
 const TEST_URL = 'https://sandbox.channel.test';
@@ -553,4 +553,194 @@ test('submitDisputeEvidence: a ruled dispute (409 dispute_closed), a 401, a time
   await assertThrowsChannelError(t, () => channel({ retries: 0 }).submitDisputeEvidence('test', 'dsp_2', { k: 'v' }));
   await assertThrowsChannelError(t, () => channel({ retries: 0, timeoutMs: 100 }).submitDisputeEvidence('test', 'dsp_3', { k: 'v' }));
   await assertThrowsChannelError(t, () => channel({ retries: 0 }).submitDisputeEvidence('test', 'dsp_4', { k: 'v' }));
+});
+
+// ---------------------------------------------------------------- refunds
+
+function refundRequest(overrides: Partial<PlaceRefundRequest> = {}): PlaceRefundRequest {
+  return {
+    mode: 'test',
+    reference: 're_QWERTY234567',
+    channelOrderId: 'ord_9f2c1d',
+    amount: 4000,
+    currency: 'THB',
+    reason: 'requested_by_customer',
+    callbackUrl: 'https://payments.example/channels/rest/callback/test',
+    ...overrides,
+  };
+}
+
+const REFUND_BODY = {
+  reference: 're_QWERTY234567',
+  order_id: 'ord_9f2c1d',
+  amount: 4000,
+  currency: 'THB',
+  reason: 'requested_by_customer',
+  callback_url: 'https://payments.example/channels/rest/callback/test',
+};
+
+const REFUND = { id: 'rfd_7c01', order_id: 'ord_9f2c1d', reference: 're_QWERTY234567', status: 'pending', amount: 4000, currency: 'THB' };
+
+test("placeRefund: POST /v1/refunds with the mode's key, the order, integer amount and callback URL answers the channel's refund id", async (t) => {
+  const scope = nock(TEST_URL, { reqheaders: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' } })
+    .post('/v1/refunds', REFUND_BODY)
+    .reply(201, { ...REFUND, extra_field: 'ignored' });
+  t.deepEqual(await channel().placeRefund(refundRequest()), { outcome: 'placed', channelRefundId: 'rfd_7c01' });
+  t.true(scope.isDone());
+  const noReason = nock(LIVE_URL, { reqheaders: { authorization: `Bearer ${LIVE_KEY}` } })
+    .post('/v1/refunds', (body: Record<string, unknown>) => !('reason' in body) && body.order_id === 'ord_9f2c1d')
+    .reply(201, REFUND);
+  t.like(await channel().placeRefund(refundRequest({ mode: 'live', reason: undefined })), { outcome: 'placed' });
+  t.true(noReason.isDone(), 'a refund without a reason sends none');
+});
+
+test('placeRefund: idempotent on the reference: retried with the same body after a 503 and a timeout, the repeat (200) is the same refund', async (t) => {
+  const bodies: unknown[] = [];
+  const scope = nock(TEST_URL)
+    .post('/v1/refunds', (body) => (bodies.push(body), true))
+    .reply(503, { error: { code: 'unavailable', message: CHANNEL_DETAIL } })
+    .post('/v1/refunds', (body) => (bodies.push(body), true))
+    .delay(1_000)
+    .reply(201, REFUND)
+    .post('/v1/refunds', (body) => (bodies.push(body), true))
+    .reply(200, { ...REFUND, status: 'succeeded' });
+  const logs: LogLine[] = [];
+  t.deepEqual(await channel({}, logs).placeRefund(refundRequest()), { outcome: 'placed', channelRefundId: 'rfd_7c01' });
+  t.true(scope.isDone());
+  t.deepEqual(bodies, [REFUND_BODY, REFUND_BODY, REFUND_BODY]);
+  t.deepEqual(
+    logs.map((line) => [line.details.operation, line.details.reason]),
+    [
+      ['place_refund', 'HTTP 503'],
+      ['place_refund', 'timeout'],
+    ],
+  );
+  // A repeat that finds the refund failed since is the decline it recorded.
+  nock(TEST_URL)
+    .post('/v1/refunds')
+    .reply(200, { ...REFUND, status: 'failed', failure_code: 'expired_credential' });
+  t.like(await channel().placeRefund(refundRequest()), { outcome: 'refused', failureCode: 'expired_credential' });
+});
+
+test("placeRefund: a 402 or 422 decline is refused with the protocol's code; another code, or a 404, is channel_declined", async (t) => {
+  nock(TEST_URL)
+    .post('/v1/refunds')
+    .reply(402, { error: { code: 'insufficient_channel_funds', message: CHANNEL_DETAIL } })
+    .post('/v1/refunds')
+    .reply(422, { error: { code: 'expired_credential', message: CHANNEL_DETAIL } })
+    .post('/v1/refunds')
+    .reply(422, { error: { code: 'order_not_paid', message: CHANNEL_DETAIL } })
+    .post('/v1/refunds')
+    .reply(404, { error: { code: 'order_not_found', message: CHANNEL_DETAIL } })
+    .post('/v1/refunds')
+    .reply(402, CHANNEL_DETAIL);
+  const codes: string[] = [];
+  for (let i = 0; i < 5; i++) {
+    const result = await channel().placeRefund(refundRequest());
+    if (result.outcome !== 'refused') return t.fail('a decline was placed');
+    t.false(result.message.includes(CHANNEL_DETAIL), 'the channel body leaked into the message');
+    codes.push(result.failureCode);
+  }
+  t.deepEqual(codes, ['insufficient_channel_funds', 'expired_credential', 'channel_declined', 'channel_declined', 'channel_declined']);
+});
+
+test('placeRefund: unreachable, timing out, 5xx or 401 throws channel_error (unavailable) for the reconciler to place again', async (t) => {
+  const timeouts = nock(TEST_URL).post('/v1/refunds').times(3).delay(1_000).reply(201, REFUND);
+  await assertThrowsChannelError(t, () => channel({ timeoutMs: 100 }).placeRefund(refundRequest()));
+  t.true(timeouts.isDone(), 'a timeout is retried: placing is idempotent');
+  nock(TEST_URL).post('/v1/refunds').times(3).replyWithError({ code: 'ECONNREFUSED', message: CHANNEL_DETAIL });
+  await assertThrowsChannelError(t, () => channel().placeRefund(refundRequest()));
+  nock(TEST_URL)
+    .post('/v1/refunds')
+    .times(3)
+    .reply(500, { error: { code: 'internal', message: CHANNEL_DETAIL } });
+  await assertThrowsChannelError(t, () => channel().placeRefund(refundRequest()));
+  nock(TEST_URL)
+    .post('/v1/refunds')
+    .reply(401, { error: { code: 'unauthorized', message: CHANNEL_DETAIL } });
+  await assertThrowsChannelError(t, () => channel().placeRefund(refundRequest()));
+  // An order id the protocol does not allow is never sent.
+  await assertThrowsChannelError(t, () => channel().placeRefund(refundRequest({ channelOrderId: '../orders/1' })));
+});
+
+test('placeRefund: an answer that is not the refund asked for is channel_error, not retried', async (t) => {
+  const malformed: (string | Record<string, unknown>)[] = [
+    `{"id": "rfd_7c01", ${CHANNEL_DETAIL}`,
+    { ...REFUND, amount: 4000.5 },
+    { ...REFUND, amount: 3999 },
+    { ...REFUND, currency: 'SGD' },
+    { ...REFUND, reference: 're_OTHER' },
+    { ...REFUND, order_id: 'ord_other' },
+    { ...REFUND, status: 'refunded' },
+    { ...REFUND, id: '../refunds/x' },
+  ];
+  for (const body of malformed) {
+    const scope = nock(TEST_URL).post('/v1/refunds').reply(201, body);
+    await assertThrowsChannelError(t, () => channel().placeRefund(refundRequest()));
+    t.true(scope.isDone());
+  }
+});
+
+test("queryRefund: GET /v1/refunds/{id} answers the channel's record; a failure code outside the protocol reads as channel_declined", async (t) => {
+  const scope = nock(LIVE_URL, { reqheaders: { authorization: `Bearer ${LIVE_KEY}` } })
+    .get('/v1/refunds/rfd_7c01')
+    .reply(200, { ...REFUND, status: 'succeeded', failure_code: 'ignored' })
+    .get('/v1/refunds/rfd_2')
+    .reply(200, { ...REFUND, id: 'rfd_2', status: 'failed', failure_code: 'insufficient_channel_funds' })
+    .get('/v1/refunds/rfd_3')
+    .reply(200, { ...REFUND, id: 'rfd_3', status: 'failed', failure_code: CHANNEL_DETAIL });
+  t.deepEqual(await channel().queryRefund('live', 'rfd_7c01'), {
+    channelRefundId: 'rfd_7c01',
+    channelOrderId: 'ord_9f2c1d',
+    reference: 're_QWERTY234567',
+    status: 'succeeded',
+    amount: 4000,
+    currency: 'THB',
+  });
+  t.like(await channel().queryRefund('live', 'rfd_2'), { status: 'failed', failureCode: 'insufficient_channel_funds' });
+  t.like(await channel().queryRefund('live', 'rfd_3'), { status: 'failed', failureCode: 'channel_declined' });
+  t.true(scope.isDone());
+});
+
+test('queryRefund: retried after a 502; a timeout, a 404, another id, a float amount or an unknown status is channel_error', async (t) => {
+  nock(TEST_URL).get('/v1/refunds/rfd_7c01').reply(502, CHANNEL_DETAIL).get('/v1/refunds/rfd_7c01').reply(200, REFUND);
+  t.like(await channel().queryRefund('test', 'rfd_7c01'), { status: 'pending' });
+  nock(TEST_URL)
+    .get('/v1/refunds/rfd_0')
+    .delay(1_000)
+    .reply(200, { ...REFUND, id: 'rfd_0' })
+    .get('/v1/refunds/rfd_1')
+    .reply(404, { error: { code: 'refund_not_found', message: CHANNEL_DETAIL } })
+    .get('/v1/refunds/rfd_2')
+    .reply(200, REFUND)
+    .get('/v1/refunds/rfd_3')
+    .reply(200, { ...REFUND, id: 'rfd_3', amount: 40.5 })
+    .get('/v1/refunds/rfd_4')
+    .reply(200, { ...REFUND, id: 'rfd_4', status: 'reversed' });
+  await assertThrowsChannelError(t, () => channel({ retries: 0, timeoutMs: 100 }).queryRefund('test', 'rfd_0'));
+  for (const id of ['rfd_1', 'rfd_2', 'rfd_3', 'rfd_4']) await assertThrowsChannelError(t, () => channel({ retries: 0 }).queryRefund('test', id));
+  await assertThrowsChannelError(t, () => channel().queryRefund('test', '../orders/ord_1'));
+});
+
+test('verifyCallback: a signed refund notice names the refund and our reference; forged or malformed ones are refused', (t) => {
+  const body = JSON.stringify({ type: 'refund', ...REFUND, status: 'succeeded' });
+  t.deepEqual(channel().verifyCallback('test', { 'channel-signature': signRestCallback(TEST_SECRET, body) }, body), {
+    kind: 'refund',
+    channelRefundId: 'rfd_7c01',
+    reference: 're_QWERTY234567',
+  });
+  const forged = t.throws(() => channel().verifyCallback('live', { 'channel-signature': signRestCallback(TEST_SECRET, body) }, body), {
+    instanceOf: CoreError,
+  });
+  t.is(forged?.code, 'invalid_signature');
+  for (const bad of [
+    { type: 'refund', id: 'rfd_7c01' },
+    { type: 'refund', id: '../x', reference: 're_1' },
+  ]) {
+    const text = JSON.stringify(bad);
+    const error = t.throws(() => channel().verifyCallback('test', { 'channel-signature': signRestCallback(TEST_SECRET, text) }, text), {
+      instanceOf: CoreError,
+    });
+    t.is(error?.code, 'invalid_callback');
+  }
 });

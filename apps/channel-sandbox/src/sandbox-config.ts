@@ -26,6 +26,7 @@ export function loadSandboxConfig(env: NodeJS.ProcessEnv): SandboxConfig {
     apiKey,
     callbackSecret,
     settleAfterMs: integer(env, 'SANDBOX_SETTLE_AFTER_MS', 2000, 2 ** 31 - 1),
+    refundAfterMs: integer(env, 'SANDBOX_REFUND_AFTER_MS', 1000, 2 ** 31 - 1),
     ...(publicUrl ? { publicUrl } : {}),
   };
 }

@@ -6,7 +6,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
  * protocol calls, signed callbacks, and payer endpoints (`/sandbox/orders/{id}/pay|fail|process`)
  * that act as the payer; disputes (query, evidence, signed notices) opened and ruled through
  * `/sandbox/orders/{id}/dispute` and `/sandbox/disputes/{id}/won|lost`, which act as the channel's
- * dispute desk. It is written from the protocol document, independently of the adapter,
+ * dispute desk; and refunds (place, query, signed notices), which it reports itself after
+ * `refundAfterMs`. It is written from the protocol document, independently of the adapter,
  * so that the two check each other.
  */
 export interface SandboxOptions {
@@ -16,6 +17,11 @@ export interface SandboxOptions {
   readonly callbackSecret: string;
   /** How long after payment a paid order is settled (default 2000). */
   readonly settleAfterMs?: number;
+  /**
+   * How long after it is placed a refund is reported (default 1000): succeeded, or failed with
+   * `channel_declined` when its amount ends in 06.
+   */
+  readonly refundAfterMs?: number;
   /** Base of the redirect URLs the sandbox hands out; the listening URL by default. */
   readonly publicUrl?: string;
   /** Tries per callback delivery (default 4) and the timeout of each (default 5000 ms). */
@@ -53,6 +59,36 @@ interface Dispute {
 }
 
 const MAX_EVIDENCE_KEYS = 100;
+
+type RefundStatus = 'pending' | 'succeeded' | 'failed';
+
+interface Refund {
+  readonly id: string;
+  readonly order: Order;
+  readonly reference: string;
+  readonly amount: number;
+  readonly currency: string;
+  readonly callbackUrl: string;
+  status: RefundStatus;
+  failureCode?: string;
+}
+
+function refundView(refund: Refund): Record<string, unknown> {
+  return {
+    id: refund.id,
+    order_id: refund.order.id,
+    reference: refund.reference,
+    status: refund.status,
+    amount: refund.amount,
+    currency: refund.currency,
+    ...(refund.failureCode ? { failure_code: refund.failureCode } : {}),
+  };
+}
+
+/** What the sandbox reports for a refund: success, but for amounts ending in 06, which it declines. */
+function refundOutcome(amount: number): { readonly status: 'succeeded' } | { readonly status: 'failed'; readonly failureCode: string } {
+  return amount % 100 === 6 ? { status: 'failed', failureCode: 'channel_declined' } : { status: 'succeeded' };
+}
 
 function disputeView(dispute: Dispute): Record<string, unknown> {
   return {
@@ -129,6 +165,8 @@ export class ChannelSandbox {
   private readonly orders = new Map<string, Order>();
   private readonly byReference = new Map<string, Order>();
   private readonly disputes = new Map<string, Dispute>();
+  private readonly refunds = new Map<string, Refund>();
+  private readonly refundsByReference = new Map<string, Refund>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly background = new Set<Promise<unknown>>();
   private readonly stopping = new AbortController();
@@ -191,6 +229,9 @@ export class ChannelSandbox {
       } else if (parts[0] === 'v1' && parts[1] === 'disputes') {
         this.authenticate(req);
         answer = await this.disputeProtocol(method, parts.slice(2), req);
+      } else if (parts[0] === 'v1' && parts[1] === 'refunds') {
+        this.authenticate(req);
+        answer = await this.refundProtocol(method, parts.slice(2), req);
       } else if (parts[0] === 'sandbox' && parts[1] === 'orders' && parts.length === 4 && parts[3] === 'dispute') {
         answer = await this.openDispute(method, parts[2], req);
       } else if (parts[0] === 'sandbox' && parts[1] === 'disputes' && parts.length === 4) {
@@ -289,6 +330,57 @@ export class ChannelSandbox {
       return { status: 200, body: disputeView(dispute) };
     }
     throw new HttpError(404, 'not_found', 'No such route.');
+  }
+
+  /** `POST /v1/refunds` and `GET /v1/refunds/{id}` (section 6.2). */
+  private async refundProtocol(method: string, rest: string[], req: IncomingMessage): Promise<{ status: number; body: unknown }> {
+    if (rest.length === 0 && method === 'POST') return this.placeRefund(await this.readJson(req));
+    if (rest.length === 1 && method === 'GET') {
+      const refund = this.refunds.get(rest[0]);
+      if (!refund) throw new HttpError(404, 'refund_not_found', `No refund ${rest[0]}.`);
+      return { status: 200, body: refundView(refund) };
+    }
+    throw new HttpError(404, 'not_found', 'No such route.');
+  }
+
+  private placeRefund(body: Record<string, unknown>): { status: number; body: unknown } {
+    const { reference, order_id: orderId, amount, currency, reason, callback_url: callbackUrl } = body;
+    if (typeof reference !== 'string' || reference.length < 1 || reference.length > 255)
+      throw new HttpError(400, 'invalid_request', 'reference must be a string of 1 to 255 characters.');
+    if (typeof orderId !== 'string') throw new HttpError(400, 'invalid_request', 'order_id is required.');
+    if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount < 1)
+      throw new HttpError(400, 'invalid_request', 'amount must be a positive integer of minor units.');
+    if (typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency)) throw new HttpError(400, 'invalid_request', 'currency must be an ISO 4217 code.');
+    if (reason !== undefined && (typeof reason !== 'string' || reason.length > 255))
+      throw new HttpError(400, 'invalid_request', 'reason must be a short string.');
+    if (typeof callbackUrl !== 'string' || !/^https?:\/\//.test(callbackUrl) || !URL.canParse(callbackUrl))
+      throw new HttpError(400, 'invalid_request', 'callback_url must be an http(s) URL.');
+
+    const existing = this.refundsByReference.get(reference);
+    if (existing) {
+      if (existing.order.id !== orderId || existing.amount !== amount || existing.currency !== currency) {
+        throw new HttpError(409, 'reference_conflict', 'This reference names a refund with other parameters.');
+      }
+      return { status: 200, body: refundView(existing) };
+    }
+    const order = this.find(orderId);
+    if (order.status !== 'paid') throw new HttpError(422, 'channel_declined', 'The sandbox refunds paid orders only.');
+    if (currency !== order.currency) throw new HttpError(422, 'channel_declined', 'The sandbox refunds in the currency the order was paid in.');
+    const refunded = [...this.refunds.values()].filter((r) => r.order === order && r.status !== 'failed').reduce((sum, r) => sum + r.amount, 0);
+    if (refunded + amount > order.amount) throw new HttpError(422, 'channel_declined', 'The refund is more than what is left of the order.');
+
+    const refund: Refund = { id: `rfd_${randomBytes(10).toString('hex')}`, order, reference, amount, currency, callbackUrl, status: 'pending' };
+    this.refunds.set(refund.id, refund);
+    this.refundsByReference.set(reference, refund);
+    this.after(this.options.refundAfterMs ?? 1000, () => {
+      const outcome = refundOutcome(refund.amount);
+      refund.status = outcome.status;
+      if (outcome.status === 'failed') refund.failureCode = outcome.failureCode;
+      this.log({ msg: `refund ${refund.status}`, id: refund.id });
+      this.inBackground(this.deliverRefund(refund));
+    });
+    this.log({ msg: 'refund placed', id: refund.id, reference, order: order.id, amount, currency });
+    return { status: 201, body: refundView(refund) };
   }
 
   /** The dispute desk opens a dispute over the whole amount of a paid order and notifies it. */
@@ -434,7 +526,12 @@ export class ChannelSandbox {
   }
 
   private deliverInBackground(order: Order): void {
-    const task = this.deliver(order).finally(() => this.background.delete(task));
+    this.inBackground(this.deliver(order));
+  }
+
+  /** Keeps a delivery running after the request that caused it, for `close` to wait on. */
+  private inBackground(delivery: Promise<CallbackDelivery>): void {
+    const task = delivery.finally(() => this.background.delete(task));
     this.background.add(task);
   }
 
@@ -446,6 +543,11 @@ export class ChannelSandbox {
   /** Posts the signed dispute notice (`"type": "dispute"`) to its order's callback URL. */
   private deliverDispute(dispute: Dispute): Promise<CallbackDelivery> {
     return this.post(dispute.order.callbackUrl, JSON.stringify({ type: 'dispute', ...disputeView(dispute) }), dispute.id, dispute.status);
+  }
+
+  /** Posts the signed refund notice (`"type": "refund"`) to the refund's callback URL. */
+  private deliverRefund(refund: Refund): Promise<CallbackDelivery> {
+    return this.post(refund.callbackUrl, JSON.stringify({ type: 'refund', ...refundView(refund) }), refund.id, refund.status);
   }
 
   private async post(callbackUrl: string, body: string, id: string, state: string): Promise<CallbackDelivery> {

@@ -71,8 +71,8 @@ interface World {
   close(): Promise<void>;
 }
 
-async function world(settleAfterMs = 300): Promise<World> {
-  const sandbox = new ChannelSandbox({ apiKey: API_KEY, callbackSecret: SECRET, settleAfterMs });
+async function world(settleAfterMs = 300, refundAfterMs = 300): Promise<World> {
+  const sandbox = new ChannelSandbox({ apiKey: API_KEY, callbackSecret: SECRET, settleAfterMs, refundAfterMs });
   const url = await sandbox.listen(0, '127.0.0.1');
   const receiver = new CallbackReceiver();
   await receiver.start();
@@ -316,4 +316,47 @@ test('disputes: the desk opens one on a paid order, the notice verifies, the que
   t.regex(closed?.message ?? '', /ruled/);
   t.like(await desk(w.sandbox.url, `disputes/${parsed.channelDisputeId}/won`), { status: 409, body: { error: { code: 'dispute_closed' } } });
   await w.close();
+});
+
+test('refunds: placed against a paid order (idempotent), reported after refundAfterMs with a signed notice; 06 amounts fail; declines at place', async (t) => {
+  const w = await world(60_000, 300);
+  t.teardown(w.close);
+  const placed = await w.channel.placeOrder(placeRequest(w.receiver));
+  if (placed.outcome !== 'placed') return t.fail();
+  const refund = (reference: string, amount: number, channelOrderId = placed.channelOrderId) =>
+    w.channel.placeRefund({ mode: 'test', reference, channelOrderId, amount, currency: 'THB', callbackUrl: w.receiver.url });
+
+  t.like(await refund('re_UNPAID', 100), { outcome: 'refused', failureCode: 'channel_declined' }, 'an order not paid is not refunded');
+  await payer(w.sandbox.url, placed.channelOrderId, 'pay');
+  const before = w.receiver.received.length;
+
+  const first = await refund('re_FIRST', 4000);
+  if (first.outcome !== 'placed') return t.fail();
+  t.deepEqual(await refund('re_FIRST', 4000), first, 'a repeat with the same reference is the same refund');
+  await t.throwsAsync(refund('re_FIRST', 4001), { message: /HTTP 409/ });
+  t.like(await w.channel.queryRefund('test', first.channelRefundId), {
+    channelOrderId: placed.channelOrderId,
+    reference: 're_FIRST',
+    status: 'pending',
+    amount: 4000,
+    currency: 'THB',
+  });
+
+  const notice = await w.receiver.waitFor(before + 1);
+  t.deepEqual(w.channel.verifyCallback('test', notice.headers, notice.rawBody), {
+    kind: 'refund',
+    channelRefundId: first.channelRefundId,
+    reference: 're_FIRST',
+  });
+  t.like(await w.channel.queryRefund('test', first.channelRefundId), { status: 'succeeded' });
+
+  const declined = await refund('re_SIXES', 5006);
+  if (declined.outcome !== 'placed') return t.fail();
+  await w.receiver.waitFor(before + 2);
+  t.like(await w.channel.queryRefund('test', declined.channelRefundId), { status: 'failed', failureCode: 'channel_declined' });
+  // The failed refund gave its amount back: 12345 - 4000 is left, and no more.
+  t.like(await refund('re_TOO_MUCH', 8346), { outcome: 'refused', failureCode: 'channel_declined' });
+  t.like(await refund('re_REST', 8345), { outcome: 'placed' });
+  t.like(await refund('re_NO_ORDER', 100, 'ord_unknown'), { outcome: 'refused', failureCode: 'channel_declined' });
+  await t.throwsAsync(w.channel.queryRefund('test', 'rfd_unknown'), { message: /HTTP 404/ });
 });
