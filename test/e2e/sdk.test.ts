@@ -198,9 +198,16 @@ test.serial('refunds: partial, listed by intent, succeeded on the next tick; a d
     code: 'invalid_state_transition',
   });
 
-  // The simulated channel declines amounts ending in 06: failed at once, amount_refunded unchanged.
+  // The simulated channel declines amounts ending in 06 on its next report: failed, and amount_refunded gives it back.
   const declined = await manualShop.refunds.create({ payment_intent: pi.id, amount: 1006 });
-  t.like(declined, { status: 'failed', failure_code: 'channel_declined' });
+  t.like(
+    await eventually(
+      () => manualShop.refunds.retrieve(declined.id),
+      (r) => r.status !== 'pending',
+      'refund failed',
+    ),
+    { status: 'failed', failure_code: 'channel_declined' },
+  );
   t.is((await manualShop.paymentIntents.retrieve(pi.id)).amount_refunded, 10000);
   await t.throwsAsync(manualShop.refunds.create({ payment_intent: pi.id, amount: 20001 }), { instanceOf: ConflictError, code: 'refund_exceeds_remaining' });
   const rest = await manualShop.refunds.create({ payment_intent: pi.id });
