@@ -1,7 +1,7 @@
 import { REFUND_REASONS, REFUND_STATUSES, type RefundCreateParams } from '@payments/sdk';
 import type { Command } from '../command.js';
 import { ID, keyValuePairs, oneOf, optionalInteger, optionalString, positional, requiredString } from '../values.js';
-import { IDEMPOTENCY_OPTION, LIST_OPTIONS, listParams, printList, printObject, requestOptions } from './common.js';
+import { given, IDEMPOTENCY_OPTION, LIST_OPTIONS, listParams, printList, printObject, requestOptions } from './common.js';
 
 export const refundCommands: Command[] = [
   {
@@ -47,11 +47,11 @@ export const refundCommands: Command[] = [
     },
     examples: ['payments refunds list --payment-intent pi_123 --limit 5'],
     async run(context) {
-      const status = oneOf(context.values, 'status', REFUND_STATUSES);
-      const paymentIntent = optionalString(context.values, 'payment-intent');
-      const page = await context
-        .client()
-        .refunds.list({ ...listParams(context), ...(status ? { status } : {}), ...(paymentIntent ? { payment_intent: paymentIntent } : {}) });
+      const page = await context.client().refunds.list({
+        ...listParams(context),
+        ...given('status', oneOf(context.values, 'status', REFUND_STATUSES)),
+        ...given('payment_intent', optionalString(context.values, 'payment-intent')),
+      });
       printList(context, page, ['ID', 'STATUS', 'PAYMENT_INTENT', 'AMOUNT', 'CURRENCY', 'REASON', 'CREATED'], (r) => [
         r.id,
         r.status,
