@@ -7,6 +7,7 @@ import { listenCommands } from './commands/listen.js';
 import { loginCommands } from './commands/login.js';
 import { attemptCommands } from './commands/attempts.js';
 import { paymentIntentCommands } from './commands/payment-intents.js';
+import { refundCommands } from './commands/refunds.js';
 import { settlementCommands } from './commands/settlements.js';
 import { testModeCommands } from './commands/test-mode.js';
 import { triggerCommands } from './commands/trigger.js';
@@ -17,6 +18,7 @@ export const COMMANDS: readonly Command[] = [
   ...loginCommands,
   ...paymentIntentCommands,
   ...attemptCommands,
+  ...refundCommands,
   ...disputeCommands,
   ...settlementCommands,
   ...balanceCommands,

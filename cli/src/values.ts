@@ -76,6 +76,7 @@ export const ID = {
   paymentIntent: /^pi_[0-9A-Za-z]+$/,
   dispute: /^dp_[0-9A-Za-z]+$/,
   settlement: /^st_[A-Z2-7]+$/,
+  refund: /^re_[A-Z2-7]+$/,
   event: /^evt_[A-Z2-7]+$/,
 };
 

@@ -1,4 +1,4 @@
-import type { PaymentIntent, PaymentIntentStatus, Payments } from '@payments/sdk';
+import type { PaymentIntent, PaymentIntentStatus, Payments, Refund, RefundStatus } from '@payments/sdk';
 import { CliError, EXIT } from './exit-codes.js';
 import type { Output } from './output.js';
 import { sleep } from './values.js';
@@ -31,21 +31,45 @@ export interface WaitOptions {
  * Polls the intent until its status satisfies `wanted`, with backoff from 250 ms to 2 s.
  * Fails with exit 9 on timeout, or at once when the intent reached a final status it cannot leave.
  */
-export async function waitForIntent(client: Payments, id: string, wanted: readonly PaymentIntentStatus[], options: WaitOptions): Promise<PaymentIntent> {
+export function waitForIntent(client: Payments, id: string, wanted: readonly PaymentIntentStatus[], options: WaitOptions): Promise<PaymentIntent> {
+  return waitForStatus(() => client.paymentIntents.retrieve(id), id, wanted, { ...options, reached, final: (status) => FINAL.includes(status) });
+}
+
+/** Polls the refund until its status is one of `wanted`; a refund that ended otherwise (succeeded or failed are final) fails with exit 9. */
+export function waitForRefund(client: Payments, id: string, wanted: readonly RefundStatus[], options: WaitOptions): Promise<Refund> {
+  return waitForStatus(() => client.refunds.retrieve(id), id, wanted, {
+    ...options,
+    reached: (status, targets) => targets.includes(status),
+    final: (status) => status !== 'pending',
+  });
+}
+
+interface StatusRules<S extends string> {
+  reached: (status: S, wanted: readonly S[]) => boolean;
+  /** A status the object never leaves. */
+  final: (status: S) => boolean;
+}
+
+async function waitForStatus<S extends string, T extends { status: S }>(
+  read: () => Promise<T>,
+  id: string,
+  wanted: readonly S[],
+  options: WaitOptions & StatusRules<S>,
+): Promise<T> {
   const started = Date.now();
   let delay = 250;
   const label = wanted.join(' or ');
   try {
     for (;;) {
-      const intent = await client.paymentIntents.retrieve(id);
-      if (reached(intent.status, wanted)) return intent;
-      if (FINAL.includes(intent.status)) throw new CliError(`${id} is ${intent.status} and can no longer become ${label}.`, EXIT.waitFailed);
+      const object = await read();
+      if (options.reached(object.status, wanted)) return object;
+      if (options.final(object.status)) throw new CliError(`${id} is ${object.status} and can no longer become ${label}.`, EXIT.waitFailed);
       const elapsed = Date.now() - started;
       if (elapsed >= options.timeoutMs) {
-        throw new CliError(`Timed out after ${formatMs(options.timeoutMs)}: ${id} is ${intent.status}, not ${label}.`, EXIT.waitFailed);
+        throw new CliError(`Timed out after ${formatMs(options.timeoutMs)}: ${id} is ${object.status}, not ${label}.`, EXIT.waitFailed);
       }
-      if (options.signal?.aborted) throw new CliError(`Stopped while waiting: ${id} is ${intent.status}.`, EXIT.waitFailed);
-      options.out.progress(`Waiting for ${id} to be ${label}: ${intent.status} (${Math.floor(elapsed / 1000)} s)`);
+      if (options.signal?.aborted) throw new CliError(`Stopped while waiting: ${id} is ${object.status}.`, EXIT.waitFailed);
+      options.out.progress(`Waiting for ${id} to be ${label}: ${object.status} (${Math.floor(elapsed / 1000)} s)`);
       await sleep(Math.min(delay, options.timeoutMs - elapsed), options.signal);
       delay = Math.min(delay * 1.5, 2000);
     }

@@ -1,5 +1,6 @@
 import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { PassThrough } from 'node:stream';
 import { join } from 'node:path';
 import test from 'ava';
 import {
@@ -10,14 +11,17 @@ import {
   RateLimitError,
   InvalidRequestError,
   ApiError,
+  Payments,
   type Event,
+  type RefundStatus,
 } from '@payments/sdk';
 import { baseline, handled, LOOKBACK_MS, pollEvents, type FollowState } from '../src/event-follower.js';
 import { ConfigStore, configDir, keyPrefix } from '../src/config.js';
 import { describeError, EXIT, exitCodeOf, UsageError } from '../src/exit-codes.js';
 import { FIXTURES_DIR, loadScenario } from '../src/commands/trigger.js';
 import { parseDuration } from '../src/values.js';
-import { reached } from '../src/wait.js';
+import { Output } from '../src/output.js';
+import { reached, waitForRefund } from '../src/wait.js';
 
 test('durations: 30s, 2m, 500ms, 1h and bare seconds', (t) => {
   t.is(parseDuration('30s', 'timeout'), 30_000);
@@ -35,6 +39,45 @@ test('wait: succeeded is also met by channel_settled, nothing else is met by a l
   t.false(reached('succeeded', ['processing']));
   t.false(reached('failed', ['succeeded']));
   t.true(reached('failed', ['succeeded', 'failed']));
+});
+
+/** A client whose GET /v1/refunds/{id} answers the statuses in turn (the last one from then on), and the paths it was asked. */
+function refundStatuses(...statuses: RefundStatus[]): { client: Payments; paths: string[] } {
+  const paths: string[] = [];
+  const httpClient = {
+    request: ({ url }: { url: string }) => {
+      const id = new URL(url).pathname.split('/').pop() ?? '';
+      paths.push(new URL(url).pathname);
+      const status = statuses.length > 1 ? statuses.shift() : statuses[0];
+      const body = {
+        id,
+        object: 'refund',
+        mode: 'test',
+        payment_intent: 'pi_1',
+        amount: 100,
+        currency: 'THB',
+        status,
+        metadata: {},
+        created: '2026-09-01T00:00:00Z',
+      };
+      return Promise.resolve(new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } }));
+    },
+  };
+  return { client: new Payments('sk_test_0123456789abcdefghijklmnop', { baseUrl: 'http://127.0.0.1:9', httpClient }), paths };
+}
+
+test('wait for a refund: returns once it has the status, fails at once when it ended otherwise, times out', async (t) => {
+  const out = new Output(false, new PassThrough(), new PassThrough());
+  const pending = refundStatuses('pending', 'pending', 'succeeded');
+  t.is((await waitForRefund(pending.client, 're_A', ['succeeded'], { timeoutMs: 10_000, out })).status, 'succeeded');
+  t.deepEqual(pending.paths, ['/v1/refunds/re_A', '/v1/refunds/re_A', '/v1/refunds/re_A']);
+  await t.throwsAsync(waitForRefund(refundStatuses('pending', 'failed').client, 're_B', ['succeeded'], { timeoutMs: 10_000, out }), {
+    message: 're_B is failed and can no longer become succeeded.',
+  });
+  t.is((await waitForRefund(refundStatuses('failed').client, 're_C', ['succeeded', 'failed'], { timeoutMs: 10_000, out })).status, 'failed');
+  await t.throwsAsync(waitForRefund(refundStatuses('pending').client, 're_D', ['succeeded'], { timeoutMs: 300, out }), {
+    message: 'Timed out after 300ms: re_D is pending, not succeeded.',
+  });
 });
 
 test('exit codes by error category are stable', (t) => {
@@ -85,7 +128,7 @@ test('config: XDG first, PAYMENTS_CONFIG_DIR over all; files 0600 in a 0700 dir;
 
 test('every bundled scenario loads and names itself after its file', (t) => {
   const files = readdirSync(FIXTURES_DIR).filter((file) => file.endsWith('.json'));
-  t.true(files.length >= 7);
+  t.true(files.length >= 9);
   for (const file of files) t.is(loadScenario(join(FIXTURES_DIR, file)).name, file.replace(/\.json$/, ''));
 });
 

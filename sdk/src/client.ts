@@ -6,6 +6,7 @@ import { DEFAULT_BACKOFF, type BackoffOptions } from './http/retry.js';
 import { Disputes } from './resources/disputes.js';
 import { BalanceResource, Events, Fx, WebhookPublicKeys } from './resources/misc.js';
 import { PaymentIntents } from './resources/payment-intents.js';
+import { Refunds } from './resources/refunds.js';
 import { Settlements } from './resources/settlements.js';
 import { TestHelpers } from './resources/test-helpers.js';
 import { VERSION } from './version.js';
@@ -46,6 +47,7 @@ export interface PaymentsConfig {
  */
 export class Payments {
   readonly paymentIntents: PaymentIntents;
+  readonly refunds: Refunds;
   readonly disputes: Disputes;
   readonly settlements: Settlements;
   readonly balance: BalanceResource;
@@ -77,6 +79,7 @@ export class Payments {
     });
     sender.onResponse = config.onResponse;
     this.paymentIntents = new PaymentIntents(sender);
+    this.refunds = new Refunds(sender);
     this.disputes = new Disputes(sender);
     this.settlements = new Settlements(sender);
     this.balance = new BalanceResource(sender);

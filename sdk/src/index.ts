@@ -19,10 +19,11 @@ export {
 export { VERSION } from './version.js';
 export { parseExactJson, stringifyExactJson } from './http/exact-json.js';
 export type { PaymentIntents, PaymentAttempts } from './resources/payment-intents.js';
+export type { Refunds } from './resources/refunds.js';
 export type { Disputes } from './resources/disputes.js';
 export type { Settlements } from './resources/settlements.js';
 export type { BalanceResource, Events, Fx, FxQuotes, WebhookPublicKeys } from './resources/misc.js';
-export type { TestHelpers, TestPaymentIntents } from './resources/test-helpers.js';
+export type { TestHelpers, TestPaymentIntents, TestRefunds } from './resources/test-helpers.js';
 
 import { Payments } from './client.js';
 export default Payments;

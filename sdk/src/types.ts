@@ -53,6 +53,8 @@ export interface PaymentIntent {
   fee?: Money;
   /** What the merchant receives, in the settlement currency. */
   net?: Money;
+  /** What the refunds of this intent that did not fail add up to (pending ones included), in its currency; 0 when none. */
+  amount_refunded?: number;
   fx?: FxLock;
   /** When the funds become available. */
   available_at?: string;
@@ -124,6 +126,38 @@ export interface Settlement {
   created: string;
 }
 
+/** Every status a refund can have: pending until the channel reports, then succeeded or failed (final). */
+export const REFUND_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+export type RefundStatus = (typeof REFUND_STATUSES)[number];
+
+export const REFUND_REASONS = ['requested_by_customer', 'duplicate', 'fraudulent'] as const;
+export type RefundReason = (typeof REFUND_REASONS)[number];
+
+/** Why the channel did not return the money. */
+export const REFUND_FAILURE_CODES = ['insufficient_channel_funds', 'channel_declined', 'expired_credential'] as const;
+export type RefundFailureCode = (typeof REFUND_FAILURE_CODES)[number];
+
+/**
+ * Money given back to the payer of a paid intent, through the channel that took it. The merchant
+ * is debited its share of the net; the fee is not returned.
+ */
+export interface Refund {
+  id: string;
+  object: 'refund';
+  mode: Mode;
+  payment_intent: string;
+  /** Minor units of the payment intent's currency. */
+  amount: number;
+  currency: string;
+  status: RefundStatus;
+  reason?: RefundReason;
+  /** When failed. */
+  failure_code?: RefundFailureCode;
+  metadata: Record<string, string>;
+  created: string;
+  succeeded_at?: string;
+}
+
 /**
  * A balance bucket in one currency. A balance sums many payments and may pass 2^53 − 1 minor
  * units, which a number cannot hold exactly: the API writes the exact integer, and the SDK reads
@@ -173,8 +207,14 @@ export interface List<T> {
 // Events
 
 export type PaymentIntentEventStatus = Exclude<PaymentIntentStatus, 'created'>;
+export type RefundEventStatus = 'created' | 'succeeded' | 'failed';
 export type EventType =
-  `payment_intent.${PaymentIntentEventStatus}` | 'dispute.opened' | 'dispute.updated' | 'dispute.closed' | `settlement.${SettlementStatus}`;
+  | `payment_intent.${PaymentIntentEventStatus}`
+  | 'dispute.opened'
+  | 'dispute.updated'
+  | 'dispute.closed'
+  | `settlement.${SettlementStatus}`
+  | `refund.${RefundEventStatus}`;
 
 /** Every event type, for filters and exhaustive switches. */
 export const EVENT_TYPES: readonly EventType[] = [
@@ -192,6 +232,9 @@ export const EVENT_TYPES: readonly EventType[] = [
   'settlement.processing',
   'settlement.paid',
   'settlement.failed',
+  'refund.created',
+  'refund.succeeded',
+  'refund.failed',
 ];
 
 /** An event's `data`: a notice, not the object. Read the object through the API before acting. */
@@ -202,8 +245,10 @@ export interface EventData<O extends string = string, S extends string = string>
   /** The merchant's id (`mch_…`). */
   merchant: string;
   mode: Mode;
-  /** Settlement events carry the settlement's amount. */
+  /** Settlement and refund events carry the amount. */
   amount?: Money;
+  /** Refund events: the payment intent refunded. */
+  payment_intent?: string;
 }
 
 interface EventOf<T extends EventType, D> {
@@ -219,8 +264,15 @@ export type PaymentIntentEvent = { [S in PaymentIntentEventStatus]: EventOf<`pay
 export type DisputeEvent = EventOf<'dispute.opened' | 'dispute.updated' | 'dispute.closed', EventData<'dispute', DisputeStatus>>;
 export type SettlementEvent = { [S in SettlementStatus]: EventOf<`settlement.${S}`, EventData<'settlement', S> & { amount: Money }> }[SettlementStatus];
 
+/** `refund.created` carries a pending refund; `refund.succeeded` and `refund.failed` a final one. */
+export type RefundEvent =
+  | EventOf<'refund.created', RefundEventData<'pending'>>
+  | EventOf<'refund.succeeded', RefundEventData<'succeeded'>>
+  | EventOf<'refund.failed', RefundEventData<'failed'>>;
+type RefundEventData<S extends RefundStatus> = EventData<'refund', S> & { amount: Money; payment_intent: string };
+
 /** Every event, discriminated by `type`: `switch (event.type)` narrows `event.data`. */
-export type Event = PaymentIntentEvent | DisputeEvent | SettlementEvent;
+export type Event = PaymentIntentEvent | DisputeEvent | SettlementEvent | RefundEvent;
 
 // ---------------------------------------------------------------------------------------------
 // Parameters
@@ -282,6 +334,27 @@ export interface DisputeListParams extends ListParams {
 export interface DisputeEvidenceParams {
   /** Merged key by key into the evidence the dispute holds. */
   evidence: Record<string, string>;
+}
+
+export interface RefundCreateParams {
+  /** The paid intent (`succeeded` or `channel_settled`) to refund. */
+  payment_intent: string;
+  /** Minor units of the intent's currency, at least 1; left out, the whole amount not refunded yet. */
+  amount?: number;
+  reason?: RefundReason;
+  metadata?: Record<string, string>;
+}
+
+export interface RefundListParams extends ListParams {
+  /** Only the refunds of this payment intent. */
+  payment_intent?: string;
+  status?: RefundStatus;
+}
+
+export interface RefundSimulateParams {
+  outcome: 'succeeded' | 'failed';
+  /** Only with outcome `failed`. */
+  failure_code?: RefundFailureCode;
 }
 
 export type SettlementListParams = ListParams;

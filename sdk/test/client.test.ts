@@ -264,6 +264,10 @@ test('every resource calls its route', async (t) => {
       await payments.webhookPublicKeys.list();
       await payments.testHelpers.paymentIntents.simulate('pi_1', { outcome: 'succeeded' });
       await payments.testHelpers.paymentIntents.advance('pi_1', { clock: 'expiry' });
+      await payments.refunds.create({ payment_intent: 'pi_1', amount: 500, reason: 'duplicate' });
+      await payments.refunds.retrieve('re_A');
+      await payments.refunds.list({ payment_intent: 'pi_1', status: 'pending' });
+      await payments.testHelpers.refunds.simulate('re_A', { outcome: 'failed', failure_code: 'channel_declined' });
       t.is((await payments.events.retrieve('evt_A'))?.type, 'payment_intent.canceled');
       t.is(await payments.events.retrieve('evt_NOPE'), undefined);
       t.deepEqual(
@@ -280,11 +284,18 @@ test('every resource calls its route', async (t) => {
           'GET /v1/webhook_public_keys',
           'POST /v1/test/payment_intents/pi_1/simulate',
           'POST /v1/test/payment_intents/pi_1/advance',
+          'POST /v1/refunds',
+          'GET /v1/refunds/re_A',
+          'GET /v1/refunds?payment_intent=pi_1&status=pending',
+          'POST /v1/test/refunds/re_A/simulate',
           'GET /v1/events?limit=100',
           'GET /v1/events?limit=100',
         ],
       );
       t.deepEqual(JSON.parse(api.received[4]?.body ?? ''), { evidence: { receipt: 'r' } });
+      t.deepEqual(JSON.parse(api.received[11]?.body ?? ''), { payment_intent: 'pi_1', amount: 500, reason: 'duplicate' });
+      t.regex(String(api.received[11]?.headers['idempotency-key']), /^[0-9a-f-]{36}$/);
+      t.deepEqual(JSON.parse(api.received[14]?.body ?? ''), { outcome: 'failed', failure_code: 'channel_declined' });
     },
   );
 });

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
+import { EVENT_TYPES } from '@payments/sdk';
 import type * as Sdk from '@payments/sdk';
 import type { components, operations } from './generated/openapi';
 import { jsonField } from './helpers/json';
@@ -34,6 +35,8 @@ export const objectsAgree: Record<string, true> = {
   PaymentIntentList: true satisfies Agree<Sdk.List<Sdk.PaymentIntent>, Schemas['PaymentIntentList']>,
   PaymentAttempt: true satisfies Agree<Sdk.PaymentAttempt, Schemas['PaymentAttempt']>,
   PaymentAttemptList: true satisfies Agree<Sdk.List<Sdk.PaymentAttempt>, Schemas['PaymentAttemptList']>,
+  Refund: true satisfies Agree<Sdk.Refund, Schemas['Refund']>,
+  RefundList: true satisfies Agree<Sdk.List<Sdk.Refund>, Schemas['RefundList']>,
   Dispute: true satisfies Agree<Sdk.Dispute, Schemas['Dispute']>,
   DisputeList: true satisfies Agree<Sdk.List<Sdk.Dispute>, Schemas['DisputeList']>,
   Settlement: true satisfies Agree<Sdk.Settlement, Schemas['Settlement']>,
@@ -51,6 +54,9 @@ export const objectsAgree: Record<string, true> = {
   EventFits: true satisfies Sdk.Event extends Schemas['Event'] ? true : false,
   EventList: true satisfies Sdk.List<Sdk.Event> extends Schemas['EventList'] ? true : false,
   PaymentIntentStatus: true satisfies Equals<Sdk.PaymentIntentStatus, Schemas['PaymentIntent']['status']>,
+  RefundStatus: true satisfies Equals<Sdk.RefundStatus, Schemas['Refund']['status']>,
+  RefundReason: true satisfies Equals<Sdk.RefundReason, NonNullable<Schemas['Refund']['reason']>>,
+  RefundFailureCode: true satisfies Equals<Sdk.RefundFailureCode, NonNullable<Schemas['Refund']['failure_code']>>,
   DisputeStatus: true satisfies Equals<Sdk.DisputeStatus, Schemas['Dispute']['status']>,
   SettlementStatus: true satisfies Equals<Sdk.SettlementStatus, Schemas['Settlement']['status']>,
 };
@@ -60,16 +66,25 @@ export const paramsAgree: Record<string, true> = {
   PaymentAttemptCreateParams: true satisfies Agree<Sdk.PaymentAttemptCreateParams, Schemas['PaymentAttemptCreateParams']>,
   PaymentIntentSimulateParams: true satisfies Agree<Sdk.PaymentIntentSimulateParams, Schemas['PaymentIntentSimulateParams']>,
   PaymentIntentAdvanceParams: true satisfies Agree<Sdk.PaymentIntentAdvanceParams, Schemas['PaymentIntentAdvanceParams']>,
+  RefundCreateParams: true satisfies Agree<Sdk.RefundCreateParams, Schemas['RefundCreateParams']>,
+  RefundSimulateParams: true satisfies Agree<Sdk.RefundSimulateParams, Schemas['RefundSimulateParams']>,
   DisputeEvidenceParams: true satisfies Agree<Sdk.DisputeEvidenceParams, Schemas['DisputeEvidenceParams']>,
   // Query strings: the same names (values are typed for callers: numbers and Dates, not text).
   PaymentIntentListParams: true satisfies SameKeys<Sdk.PaymentIntentListParams, Query<'listPaymentIntents'>>,
   DisputeListParams: true satisfies SameKeys<Sdk.DisputeListParams, Query<'listDisputes'>>,
+  RefundListParams: true satisfies SameKeys<Sdk.RefundListParams, Query<'listRefunds'>>,
   SettlementListParams: true satisfies SameKeys<Sdk.SettlementListParams, Query<'listSettlements'>>,
   EventListParams: true satisfies SameKeys<Sdk.EventListParams, Query<'listEvents'>>,
   FxQuoteParams: true satisfies SameKeys<Sdk.FxQuoteParams, Query<'retrieveFxQuote'>>,
 };
 
 const REPO_ROOT = join(__dirname, '..', '..', '..');
+
+/** `components.schemas` of docs/openapi.json. */
+function documentSchemas(): unknown {
+  const document: unknown = JSON.parse(readFileSync(join(REPO_ROOT, 'docs', 'openapi.json'), 'utf8'));
+  return jsonField(jsonField(document, 'components'), 'schemas');
+}
 
 test('the checked-in generated types are those of docs/openapi.json', (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'sdk-types-'));
@@ -93,9 +108,13 @@ test('the checked-in generated types are those of docs/openapi.json', (t) => {
   }
 });
 
+test('EVENT_TYPES lists every event type of the document, in its order', (t) => {
+  const event = jsonField(documentSchemas(), 'Event');
+  t.deepEqual([...EVENT_TYPES], jsonField(jsonField(jsonField(event, 'properties'), 'type'), 'enum'));
+});
+
 test('every object of the document has its SDK type checked', (t) => {
-  const document: unknown = JSON.parse(readFileSync(join(REPO_ROOT, 'docs', 'openapi.json'), 'utf8'));
-  const schemas = jsonField(jsonField(document, 'components'), 'schemas');
+  const schemas = documentSchemas();
   if (typeof schemas !== 'object' || schemas === null) return t.fail('docs/openapi.json has no components.schemas');
   const checked = new Set([...Object.keys(objectsAgree), ...Object.keys(paramsAgree), 'Event', 'Error', 'OpenApiDocument']);
   t.deepEqual(

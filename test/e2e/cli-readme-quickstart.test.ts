@@ -23,6 +23,9 @@ test('the CLI quick start runs verbatim against a started service', (t) => {
   t.regex(out, /^next_action +\{"type":"qr_code"/m);
   t.regex(out, /^status +succeeded$/m);
   t.regex(out, /^status +channel_settled$/m);
+  t.regex(out, /^object +refund\nmode +test\npayment_intent +pi_\w+\namount +5000\ncurrency +THB\nstatus +succeeded$/m);
+  t.regex(out, /^ID +STATUS +PAYMENT_INTENT +AMOUNT +CURRENCY +REASON +CREATED\nre_\w+ +succeeded +pi_\w+ +5000 +THB +requested_by_customer /m);
+  t.regex(out, /^refund +refund +re_\w+ +failed$/m);
   t.regex(out, /^CURRENCY +AVAILABLE +PENDING +DISPUTE_HOLD\nTHB +0 +\d+ +0$/m);
   t.regex(out, /^evt_\w+ +payment_intent\.channel_settled +pi_\w+ +channel_settled /m);
   t.regex(out, /^settlement +settlement +st_\w+ +paid$/m);

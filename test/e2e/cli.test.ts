@@ -106,9 +106,9 @@ test.serial('errors: one line on stderr and the documented exit code', async (t)
   t.is(unknown.code, 2);
   t.regex(unknown.stderr, /^Error: Unknown option '--colour'\. See payments payment-intents create --help\.\n$/);
 
-  const unknownCommand = await runCli(env, ['refunds', 'create']);
+  const unknownCommand = await runCli(env, ['payouts', 'create']);
   t.is(unknownCommand.code, 2);
-  t.is(unknownCommand.stderr, 'Error: Unknown command "refunds"; run payments --help.\n');
+  t.is(unknownCommand.stderr, 'Error: Unknown command "payouts"; run payments --help.\n');
 
   await runCli(env, ['payment-intents', 'create', '--amount', '100', '--currency', 'THB', '--merchant-order-id', 'cli-dup']);
   const taken = await runCli(env, ['payment-intents', 'create', '--amount', '100', '--currency', 'THB', '--merchant-order-id', 'cli-dup']);
@@ -145,6 +145,22 @@ test.serial('trigger scenarios end in the expected states', async (t) => {
     ['payment.failed', 'failed', async (o) => t.is((await payments.paymentIntents.retrieve(textAt(o, 'payment_intent', 'id'))).status, 'failed')],
     ['payment.canceled', 'canceled', async (o) => t.is((await payments.paymentIntents.retrieve(textAt(o, 'payment_intent', 'id'))).status, 'canceled')],
     ['payment.expired', 'expired', async (o) => t.is((await payments.paymentIntents.retrieve(textAt(o, 'payment_intent', 'id'))).status, 'expired')],
+    [
+      'refund.succeeded',
+      'succeeded',
+      async (o) => {
+        t.like(await payments.refunds.retrieve(textAt(o, 'refund', 'id')), { status: 'succeeded', amount: 10000, reason: 'requested_by_customer' });
+        t.is((await payments.paymentIntents.retrieve(textAt(o, 'payment_intent', 'id'))).amount_refunded, 10000);
+      },
+    ],
+    [
+      'refund.failed',
+      'failed',
+      async (o) => {
+        t.like(await payments.refunds.retrieve(textAt(o, 'refund', 'id')), { status: 'failed', failure_code: 'channel_declined' });
+        t.is((await payments.paymentIntents.retrieve(textAt(o, 'payment_intent', 'id'))).amount_refunded, 0);
+      },
+    ],
     ['dispute.lost', 'lost', async (o) => t.is((await payments.disputes.retrieve(textAt(o, 'dispute', 'id'))).status, 'lost')],
     [
       'dispute.won',
@@ -160,9 +176,65 @@ test.serial('trigger scenarios end in the expected states', async (t) => {
     await check(jsonAt(output, 'objects'));
   }
 
-  const unknown = await runCli(env, ['trigger', 'payment.refunded']);
+  const unknown = await runCli(env, ['trigger', 'payment.chargeback']);
   t.is(unknown.code, 2);
-  t.is(unknown.stderr, 'Error: Unknown scenario "payment.refunded"; payments trigger --list shows them.\n');
+  t.is(unknown.stderr, 'Error: Unknown scenario "payment.chargeback"; payments trigger --list shows them.\n');
+});
+
+test.serial('refunds: create with its flags, get and list; a missing flag is usage, too much is a conflict', async (t) => {
+  const intent = await payments.paymentIntents.create({ amount: 20000, currency: 'THB', merchant_order_id: `cli-refund-${Date.now()}` });
+  await payments.paymentIntents.attempts.create(intent.id, { payment_method: 'promptpay' });
+  await payments.testHelpers.paymentIntents.simulate(intent.id, { outcome: 'succeeded' });
+
+  const created = await runCli(env, [
+    'refunds',
+    'create',
+    '--payment-intent',
+    intent.id,
+    '--amount',
+    '7000',
+    '--reason',
+    'duplicate',
+    '--metadata',
+    'ticket=T-9',
+    '--idempotency-key',
+    `cli-refund-${intent.id}`,
+    '--json',
+  ]);
+  t.is(created.code, 0, created.stderr);
+  t.is(created.stderr, '');
+  const refund: unknown = JSON.parse(created.stdout);
+  t.like(refund, { object: 'refund', payment_intent: intent.id, amount: 7000, currency: 'THB', reason: 'duplicate', metadata: { ticket: 'T-9' } });
+  const refundId = textAt(refund, 'id');
+
+  const got = await runCli(env, ['refunds', 'get', refundId, '--json']);
+  t.is(got.code, 0, got.stderr);
+  t.deepEqual(JSON.parse(got.stdout), await payments.refunds.retrieve(refundId));
+
+  const rest = await runCli(env, ['refunds', 'create', '--payment-intent', intent.id, '--json']);
+  t.is(rest.code, 0, rest.stderr);
+  t.is(jsonAt(JSON.parse(rest.stdout), 'amount'), 13000);
+
+  const table = await runCli(env, ['refunds', 'list', '--payment-intent', intent.id, '--limit', '1']);
+  t.is(table.code, 0, table.stderr);
+  const lines = table.stdout.split('\n');
+  t.deepEqual(lines[0]?.split(/ {2,}/), ['ID', 'STATUS', 'PAYMENT_INTENT', 'AMOUNT', 'CURRENCY', 'REASON', 'CREATED']);
+  t.deepEqual(lines[1]?.split(/ {2,}/).slice(2, 5), [intent.id, '13000', 'THB']);
+  t.is(lines.length, 3, table.stdout);
+  t.regex(table.stderr, /^More: add --starting-after re_[A-Z2-7]+\n$/);
+
+  const missing = await runCli(env, ['refunds', 'create', '--amount', '100']);
+  t.is(missing.code, 2);
+  t.is(missing.stderr, 'Error: --payment-intent is required.\n');
+  const badReason = await runCli(env, ['refunds', 'create', '--payment-intent', intent.id, '--reason', 'changed_mind']);
+  t.is(badReason.code, 2);
+  t.is(badReason.stderr, 'Error: --reason must be one of requested_by_customer, duplicate, fraudulent, not "changed_mind".\n');
+  const tooMuch = await runCli(env, ['refunds', 'create', '--payment-intent', intent.id, '--amount', '1']);
+  t.is(tooMuch.code, 6);
+  t.regex(tooMuch.stderr, /^Error: [^\n]+ \(code refund_exceeds_remaining, status 409, [^\n]*\)\n$/);
+  const badId = await runCli(env, ['refunds', 'get', 'pi_123']);
+  t.is(badId.code, 2);
+  t.is(badId.stderr, 'Error: <refund> should look like re_[A-Z2-7]+, not "pi_123".\n');
 });
 
 test.serial('wait returns the intent once it gets there, and times out with exit 9', async (t) => {

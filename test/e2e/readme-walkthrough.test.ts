@@ -6,7 +6,7 @@ import { REPO_ROOT } from './process';
 import { readmeBlocks, readmeService } from './readme-runner';
 
 const started = readmeService(() => {
-  for (const file of ['intent.json', 'cookies.txt', 'settlement.json']) rmSync(join(REPO_ROOT, file), { force: true });
+  for (const file of ['intent.json', 'cookies.txt', 'settlement.json', 'refund.json']) rmSync(join(REPO_ROOT, file), { force: true });
 });
 
 test('the README walk-through runs verbatim against a started service', (t) => {
@@ -39,17 +39,26 @@ test('the README walk-through runs verbatim against a started service', (t) => {
       /\{"object":"balance","available":\[\{"amount":(-?\d+),"currency":"THB"\}\],"pending":\[\{"amount":(-?\d+),"currency":"THB"\}\],"dispute_hold":\[\{"amount":0,"currency":"THB"\}\]\}/g,
     ),
   ].map((match) => [Number(match[1]), Number(match[2])]);
+  // A refund of 5000 of the 25000 takes the same fifth of the net (rounded half to even; a fifth is never a half).
+  const share = Math.round(net / 5);
   t.deepEqual(
     balances,
     [
       [0, net],
       [net, 0],
+      [net - share, 0],
       [0, 0],
     ],
-    'available and pending after payment, after release, after the settlement',
+    'available and pending after payment, after release, after a partial refund, after the settlement',
   );
-  t.regex(out, new RegExp(`"object":"settlement","mode":"test","status":"paid","amount":\\{"amount":${net},"currency":"THB"\\},"payments":1`));
-  t.regex(out, new RegExp(`"type":"settlement\\.paid"[^\\n]*"amount":\\{"amount":${net},"currency":"THB"\\}`));
+  t.regex(
+    out,
+    /\{"id":"re_[A-Z2-7]+","object":"refund","mode":"test","payment_intent":"pi_\w+","amount":5000,"currency":"THB","status":"pending","reason":"requested_by_customer"/,
+  );
+  t.regex(out, /"object":"refund"[^\n]*"status":"succeeded"[^\n]*"succeeded_at":"/);
+  t.regex(out, /"object":"payment_intent"[^\n]*"amount_refunded":5000/);
+  t.regex(out, new RegExp(`"object":"settlement","mode":"test","status":"paid","amount":\\{"amount":${net - share},"currency":"THB"\\},"payments":1`));
+  t.regex(out, new RegExp(`"type":"settlement\\.paid"[^\\n]*"amount":\\{"amount":${net - share},"currency":"THB"\\}`));
 
   // The operator's check of the whole ledger the walk-through wrote.
   const verify = spawnSync('node', ['apps/admin/dist/src/main.js', 'ledger', 'verify'], {

@@ -169,6 +169,63 @@ test.serial('a test payment from attempt to settlement, a dispute, the balance a
   t.true(types.includes('payment_intent.succeeded') && types.includes('dispute.opened') && types.includes('settlement.paid'), types.join(', '));
 });
 
+test.serial('refunds: partial, listed by intent, succeeded on the next tick; a declined one fails; over the remainder is 409', async (t) => {
+  const pi = await manualShop.paymentIntents.create({ amount: 30000, currency: 'THB', merchant_order_id: order('refund') });
+  await manualShop.paymentIntents.attempts.create(pi.id, { payment_method: 'promptpay' });
+  await manualShop.testHelpers.paymentIntents.simulate(pi.id, { outcome: 'succeeded' });
+  const refund = await manualShop.refunds.create({ payment_intent: pi.id, amount: 10000, reason: 'requested_by_customer', metadata: { ticket: 'T-1' } });
+  t.like(refund, {
+    object: 'refund',
+    mode: 'test',
+    payment_intent: pi.id,
+    amount: 10000,
+    currency: 'THB',
+    status: 'pending',
+    reason: 'requested_by_customer',
+    metadata: { ticket: 'T-1' },
+  });
+  t.regex(refund.id, /^re_[A-Z2-7]+$/);
+  t.is((await manualShop.paymentIntents.retrieve(pi.id)).amount_refunded, 10000);
+  const succeeded = await eventually(
+    () => manualShop.refunds.retrieve(refund.id),
+    (r) => r.status === 'succeeded',
+    'refund succeeded',
+  );
+  t.truthy(succeeded.succeeded_at);
+  // A final refund cannot be simulated again.
+  await t.throwsAsync(manualShop.testHelpers.refunds.simulate(refund.id, { outcome: 'failed' }), {
+    instanceOf: ConflictError,
+    code: 'invalid_state_transition',
+  });
+
+  // The simulated channel declines amounts ending in 06 on its next report: failed, and amount_refunded gives it back.
+  const declined = await manualShop.refunds.create({ payment_intent: pi.id, amount: 1006 });
+  t.like(
+    await eventually(
+      () => manualShop.refunds.retrieve(declined.id),
+      (r) => r.status !== 'pending',
+      'refund failed',
+    ),
+    { status: 'failed', failure_code: 'channel_declined' },
+  );
+  t.is((await manualShop.paymentIntents.retrieve(pi.id)).amount_refunded, 10000);
+  await t.throwsAsync(manualShop.refunds.create({ payment_intent: pi.id, amount: 20001 }), { instanceOf: ConflictError, code: 'refund_exceeds_remaining' });
+  const rest = await manualShop.refunds.create({ payment_intent: pi.id });
+  t.is(rest.amount, 20000);
+
+  t.deepEqual(
+    (await manualShop.refunds.list({ payment_intent: pi.id, limit: 2 }).autoPagingToArray({ limit: 10 })).map((r) => r.id),
+    [rest.id, declined.id, refund.id],
+  );
+  t.deepEqual(
+    (await manualShop.refunds.list({ payment_intent: pi.id, status: 'failed' })).data.map((r) => r.id),
+    [declined.id],
+  );
+  const events = (await manualShop.events.list({ limit: 20 })).data.filter((event) => event.data.id === declined.id);
+  t.deepEqual(events.map((event) => event.type).sort(), ['refund.created', 'refund.failed']);
+  t.like(events[0]?.data, { object: 'refund', payment_intent: pi.id, amount: { amount: 1006, currency: 'THB' } });
+});
+
 test.serial('the platform keys are listed, and a test header signs an event body constructEvent accepts', async (t) => {
   const keys = await payments.webhookPublicKeys.list();
   t.true(keys.data.length >= 1);
@@ -193,6 +250,8 @@ test.serial('every answer above matches the OpenAPI document, and every /v1 oper
     'GET /v1/payment_intents',
     'GET /v1/payment_intents/{id}',
     'GET /v1/payment_intents/{id}/attempts',
+    'GET /v1/refunds',
+    'GET /v1/refunds/{id}',
     'GET /v1/settlements',
     'GET /v1/settlements/{id}',
     'GET /v1/webhook_public_keys',
@@ -200,9 +259,11 @@ test.serial('every answer above matches the OpenAPI document, and every /v1 oper
     'POST /v1/payment_intents',
     'POST /v1/payment_intents/{id}/attempts',
     'POST /v1/payment_intents/{id}/cancel',
+    'POST /v1/refunds',
     'POST /v1/settlements',
     'POST /v1/test/payment_intents/{id}/advance',
     'POST /v1/test/payment_intents/{id}/simulate',
+    'POST /v1/test/refunds/{id}/simulate',
   ]);
   for (const status of [400, 401, 403, 404, 409, 422])
     t.true(

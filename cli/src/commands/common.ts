@@ -23,6 +23,13 @@ export function listParams(context: Context): { limit?: number; starting_after?:
   return { ...(limit === undefined ? {} : { limit }), ...(startingAfter === undefined ? {} : { starting_after: startingAfter }) };
 }
 
+/** `{[name]: value}` when the option was given (not empty), else nothing: spread into a list's params. */
+export function given<K extends string, V>(name: K, value: V | undefined): Partial<Record<K, V>> {
+  const params: Partial<Record<K, V>> = {};
+  if (value !== undefined && value !== '') params[name] = value;
+  return params;
+}
+
 export function requestOptions(context: Context): { idempotencyKey?: string } {
   const key = optionalString(context.values, 'idempotency-key');
   return key === undefined ? {} : { idempotencyKey: key };

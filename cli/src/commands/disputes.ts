@@ -3,7 +3,7 @@ import type { Command } from '../command.js';
 import { UsageError } from '../exit-codes.js';
 import { money } from '../output.js';
 import { ID, keyValuePairs, oneOf, positional } from '../values.js';
-import { IDEMPOTENCY_OPTION, LIST_OPTIONS, listParams, printList, printObject, requestOptions } from './common.js';
+import { given, IDEMPOTENCY_OPTION, LIST_OPTIONS, listParams, printList, printObject, requestOptions } from './common.js';
 
 const DISPUTE_STATUSES: readonly DisputeStatus[] = ['opened', 'under_review', 'won', 'lost'];
 
@@ -14,8 +14,7 @@ export const disputeCommands: Command[] = [
     options: { ...LIST_OPTIONS, status: { type: 'string', description: `Only this status: ${DISPUTE_STATUSES.join(', ')}.`, valueName: 'status' } },
     examples: ['payments disputes list --status opened'],
     async run(context) {
-      const status = oneOf(context.values, 'status', DISPUTE_STATUSES);
-      const page = await context.client().disputes.list({ ...listParams(context), ...(status ? { status } : {}) });
+      const page = await context.client().disputes.list({ ...listParams(context), ...given('status', oneOf(context.values, 'status', DISPUTE_STATUSES)) });
       printList(context, page, ['ID', 'STATUS', 'PAYMENT_INTENT', 'AMOUNT', 'CURRENCY', 'HELD', 'DUE_BY'], (d) => [
         d.id,
         d.status,

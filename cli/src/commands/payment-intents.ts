@@ -3,7 +3,7 @@ import { PAYMENT_INTENT_STATUSES, type PaymentIntent, type PaymentIntentCreatePa
 import type { Command } from '../command.js';
 import type { Cell } from '../output.js';
 import { ID, keyValuePairs, oneOf, optionalInteger, optionalString, positional, requiredInteger, requiredString } from '../values.js';
-import { IDEMPOTENCY_OPTION, LIST_OPTIONS, listParams, printList, printObject, requestOptions } from './common.js';
+import { given, IDEMPOTENCY_OPTION, LIST_OPTIONS, listParams, printList, printObject, requestOptions } from './common.js';
 
 export function intentRow(pi: PaymentIntent): Cell[] {
   return [pi.id, pi.status, pi.amount, pi.currency, pi.merchant_order_id, pi.created];
@@ -66,11 +66,11 @@ export const paymentIntentCommands: Command[] = [
     },
     examples: ['payments payment-intents list --status succeeded --limit 5'],
     async run(context) {
-      const status = oneOf(context.values, 'status', PAYMENT_INTENT_STATUSES);
-      const order = optionalString(context.values, 'merchant-order-id');
-      const page = await context
-        .client()
-        .paymentIntents.list({ ...listParams(context), ...(status ? { status } : {}), ...(order ? { merchant_order_id: order } : {}) });
+      const page = await context.client().paymentIntents.list({
+        ...listParams(context),
+        ...given('status', oneOf(context.values, 'status', PAYMENT_INTENT_STATUSES)),
+        ...given('merchant_order_id', optionalString(context.values, 'merchant-order-id')),
+      });
       printList(context, page, INTENT_HEADERS, intentRow);
     },
   },

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { PAYMENT_INTENT_STATUSES, PaymentsError, type Payments } from '@payments/sdk';
+import { PAYMENT_INTENT_STATUSES, PaymentsError, REFUND_STATUSES, type Payments } from '@payments/sdk';
 import type { Command, Context } from '../command.js';
 import { CliError, EXIT, UsageError } from '../exit-codes.js';
 import { table } from '../output.js';
 import { isOneOf, isRecord, optionalString, parseDuration, sleep } from '../values.js';
-import { waitForIntent } from '../wait.js';
+import { waitForIntent, waitForRefund } from '../wait.js';
 
 /** The bundled scenarios: `cli/fixtures/<name>.json`, copied and edited for `--file`. */
 export const FIXTURES_DIR = join(__dirname, '..', '..', '..', 'fixtures');
@@ -27,6 +27,8 @@ export interface Step {
   name?: string;
   payment_intent?: string;
   dispute?: string;
+  /** For `wait`: the refund to wait for, instead of `payment_intent`. */
+  refund?: string;
   params?: Record<string, unknown>;
   /** For `wait`: the status (or comma list) and the time allowed. */
   status?: string;
@@ -46,6 +48,7 @@ const ACTIONS = [
   'disputes.find',
   'disputes.evidence',
   'settlements.create',
+  'refunds.create',
 ] as const;
 type Action = (typeof ACTIONS)[number];
 
@@ -54,7 +57,7 @@ type Results = Record<string, unknown>;
 export const triggerCommands: Command[] = [
   {
     name: 'trigger',
-    summary: 'Test mode: run a named end-to-end flow (payment.succeeded, dispute.lost, settlement.paid …).',
+    summary: 'Test mode: run a named end-to-end flow (payment.succeeded, refund.succeeded, dispute.lost, settlement.paid …).',
     args: '[scenario]',
     options: {
       file: { type: 'string', description: 'Run your own scenario file (copy one from the fixtures folder).', valueName: 'path' },
@@ -136,6 +139,7 @@ function readStep(raw: unknown, where: string): Step {
     name: optionalText(raw, 'name', where),
     payment_intent: optionalText(raw, 'payment_intent', where),
     dispute: optionalText(raw, 'dispute', where),
+    refund: optionalText(raw, 'refund', where),
     status: optionalText(raw, 'status', where),
     timeout: optionalText(raw, 'timeout', where),
   };
@@ -203,14 +207,9 @@ async function runStep(context: Context, client: Payments, step: Step): Promise<
     case 'advance':
       return client.testHelpers.paymentIntents.advance(pi(), sdkParams(params));
     case 'wait': {
-      const wanted = need(step.status, 'status', step.action)
-        .split(',')
-        .map((status) => {
-          if (!isOneOf(PAYMENT_INTENT_STATUSES, status))
-            throw new UsageError(`Step ${step.action}: status must be among ${PAYMENT_INTENT_STATUSES.join(', ')}, not ${JSON.stringify(status)}.`);
-          return status;
-        });
-      return waitForIntent(client, pi(), wanted, { timeoutMs: parseDuration(step.timeout ?? '30s', 'timeout'), out: context.out, signal: context.signal });
+      const options = { timeoutMs: parseDuration(step.timeout ?? '30s', 'timeout'), out: context.out, signal: context.signal };
+      if (step.refund) return waitForRefund(client, step.refund, statuses(step, REFUND_STATUSES), options);
+      return waitForIntent(client, pi(), statuses(step, PAYMENT_INTENT_STATUSES), options);
     }
     case 'disputes.find': {
       const id = pi();
@@ -221,7 +220,19 @@ async function runStep(context: Context, client: Payments, step: Step): Promise<
       return client.disputes.submitEvidence(need(step.dispute, 'dispute', step.action), sdkParams(params));
     case 'settlements.create':
       return client.settlements.create();
+    case 'refunds.create':
+      return client.refunds.create(sdkParams({ ...params, payment_intent: pi() }));
   }
+}
+
+/** A wait step's status, or comma list of them, each one of `allowed`. */
+function statuses<S extends string>(step: Step, allowed: readonly S[]): S[] {
+  return need(step.status, 'status', step.action)
+    .split(',')
+    .map((status) => {
+      if (!isOneOf(allowed, status)) throw new UsageError(`Step ${step.action}: status must be among ${allowed.join(', ')}, not ${JSON.stringify(status)}.`);
+      return status;
+    });
 }
 
 /** Runs `call` again while it fails with one of the step's retry codes, until the retry timeout. */

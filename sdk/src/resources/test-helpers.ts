@@ -1,5 +1,5 @@
 import type { RequestSender } from '../http/request-sender.js';
-import type { PaymentIntent, PaymentIntentAdvanceParams, PaymentIntentSimulateParams, RequestOptions } from '../types.js';
+import type { PaymentIntent, PaymentIntentAdvanceParams, PaymentIntentSimulateParams, Refund, RefundSimulateParams, RequestOptions } from '../types.js';
 import { Resource, segment } from './resource.js';
 
 /** `/v1/test/payment_intents`: test mode only (a live key is refused). */
@@ -15,10 +15,20 @@ export class TestPaymentIntents extends Resource {
   }
 }
 
+/** `/v1/test/refunds`: test mode only (a live key is refused). */
+export class TestRefunds extends Resource {
+  /** Tells the channel what to report for a pending refund and waits for its notice; answers the refund as it then stands (a final one is 409). */
+  simulate(id: string, params: RefundSimulateParams, options?: RequestOptions): Promise<Refund> {
+    return this.request({ method: 'POST', path: `v1/test/refunds/${segment(id)}/simulate`, body: params, ...(options ? { options } : {}) });
+  }
+}
+
 /** `payments.testHelpers`: script test-mode flows. */
 export class TestHelpers {
   readonly paymentIntents: TestPaymentIntents;
+  readonly refunds: TestRefunds;
   constructor(sender: RequestSender) {
     this.paymentIntents = new TestPaymentIntents(sender);
+    this.refunds = new TestRefunds(sender);
   }
 }

@@ -193,6 +193,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List refunds, newest first (of one payment intent with payment_intent) */
+        get: operations["listRefunds"];
+        put?: never;
+        /**
+         * Refund a paid payment intent, in whole or in part
+         * @description Only a succeeded or channel_settled intent can be refunded (else 409 invalid_state_transition); an open dispute is 409 payment_disputed; the refunds that did not fail never add up to more than the intent amount (409 refund_exceeds_remaining, also after a lost dispute). The merchant is debited amount × net / intent amount in the settlement currency at once; a failed refund gives it back.
+         */
+        post: operations["createRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/refunds/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a refund */
+        get: operations["retrieveRefund"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/settlements": {
         parameters: {
             query?: never;
@@ -256,6 +294,23 @@ export interface paths {
         put?: never;
         /** Test mode: tell the channel what to report, and wait for its callback */
         post: operations["simulatePaymentIntent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/test/refunds/{id}/simulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Test mode: tell the channel what to report for a pending refund, and wait for its notice */
+        post: operations["simulateRefund"];
         delete?: never;
         options?: never;
         head?: never;
@@ -336,6 +391,11 @@ export interface components {
             return_url?: string;
             fee?: components["schemas"]["Money"];
             net?: components["schemas"]["Money"];
+            /**
+             * Format: int64
+             * @description What the refunds of this intent that did not fail add up to (pending ones included), in its currency; 0 when none.
+             */
+            amount_refunded?: number;
             fx?: components["schemas"]["FxLock"];
             /** Format: date-time */
             available_at?: string;
@@ -387,6 +447,47 @@ export interface components {
             /** @constant */
             object: "list";
             data: components["schemas"]["PaymentAttempt"][];
+            has_more: boolean;
+        };
+        /** @description Money returned to the payer of a paid payment intent, through the channel that took it. The merchant is debited its share of the net; the fee is not returned. */
+        Refund: {
+            id: string;
+            /** @constant */
+            object: "refund";
+            /** @enum {string} */
+            mode: "live" | "test";
+            payment_intent: string;
+            /**
+             * Format: int64
+             * @description Minor units of the payment intent's currency, given back to the payer.
+             */
+            amount: number;
+            currency: string;
+            /**
+             * @description pending until the channel reports; succeeded and failed are final.
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
+            /** @enum {string} */
+            reason?: "requested_by_customer" | "duplicate" | "fraudulent";
+            /**
+             * @description Why the channel did not return the money (when failed).
+             * @enum {string}
+             */
+            failure_code?: "insufficient_channel_funds" | "channel_declined" | "expired_credential";
+            metadata: {
+                [key: string]: string;
+            };
+            /** Format: date-time */
+            created: string;
+            /** Format: date-time */
+            succeeded_at?: string;
+        };
+        /** @description A page of Refund. */
+        RefundList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["Refund"][];
             has_more: boolean;
         };
         Dispute: {
@@ -471,12 +572,18 @@ export interface components {
             merchant: string;
             /** @enum {string} */
             mode: "live" | "test";
+            /** @description Settlement and refund events: the amount. */
             amount?: components["schemas"]["Money"];
+            /** @description Refund events: the payment intent refunded. */
+            payment_intent?: string;
         };
         Event: {
             id: string;
-            /** @enum {string} */
-            type: "payment_intent.requires_payment" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.channel_settled" | "payment_intent.failed" | "payment_intent.expired" | "payment_intent.canceled" | "dispute.opened" | "dispute.updated" | "dispute.closed" | "settlement.pending" | "settlement.processing" | "settlement.paid" | "settlement.failed";
+            /**
+             * @description refund.created, refund.succeeded and refund.failed reach only the webhook endpoints whose enabled_events names them (an empty list means every other type); GET /v1/events lists them all.
+             * @enum {string}
+             */
+            type: "payment_intent.requires_payment" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.channel_settled" | "payment_intent.failed" | "payment_intent.expired" | "payment_intent.canceled" | "dispute.opened" | "dispute.updated" | "dispute.closed" | "settlement.pending" | "settlement.processing" | "settlement.paid" | "settlement.failed" | "refund.created" | "refund.succeeded" | "refund.failed";
             /** Format: date-time */
             created: string;
             livemode: boolean;
@@ -544,6 +651,16 @@ export interface components {
             payment_method: string;
             channel?: string;
         };
+        RefundCreateParams: {
+            payment_intent: string;
+            /** @description Minor units of the intent's currency; left out, the whole amount not refunded yet. */
+            amount?: number;
+            /** @enum {string} */
+            reason?: "requested_by_customer" | "duplicate" | "fraudulent";
+            metadata?: {
+                [key: string]: string;
+            };
+        };
         PaymentIntentAdvanceParams: {
             /** @enum {string} */
             clock: "expiry" | "release";
@@ -554,6 +671,12 @@ export interface components {
             failure_code?: string;
             amount?: number;
             currency?: string;
+        };
+        RefundSimulateParams: {
+            /** @enum {string} */
+            outcome: "succeeded" | "failed";
+            /** @enum {string} */
+            failure_code?: "insufficient_channel_funds" | "channel_declined" | "expired_credential";
         };
     };
     responses: never;
@@ -1783,6 +1906,304 @@ export interface operations {
             };
         };
     };
+    listRefunds: {
+        parameters: {
+            query?: {
+                limit?: number;
+                starting_after?: string;
+                payment_intent?: string;
+                status?: "pending" | "succeeded" | "failed";
+            };
+            header?: {
+                /** @description The API version that answers; without it, the account’s pinned version. */
+                "Api-Version"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of refunds. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundList"];
+                };
+            };
+            /** @description Bad parameter (`code` names it, `param` points at it). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or bad API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (for example live_not_enabled, or settlement on a schedule). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description api_error: retrying with the same Idempotency-Key is safe. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description api_error: a dependency (database, Redis, a rate source) is unreachable for now; Retry-After says when to try again, with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createRefund: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version that answers; without it, the account’s pinned version. */
+                "Api-Version"?: string;
+                /** @description The same key and body replay the first answer (with `Idempotent-Replayed: true`). */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefundCreateParams"];
+            };
+        };
+        responses: {
+            /** @description The refund, pending until the channel reports (failed at once when the channel declines it). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refund"];
+                };
+            };
+            /** @description Bad parameter (`code` names it, `param` points at it). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or bad API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (for example live_not_enabled, or settlement on a schedule). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object for this key. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: idempotency_key_in_use, merchant_order_id_taken, invalid_state_transition … */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request_too_large: body over 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Only application/json bodies are read. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description api_error: retrying with the same Idempotency-Key is safe. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description api_error: a dependency (database, Redis, a rate source) is unreachable for now; Retry-After says when to try again, with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    retrieveRefund: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The API version that answers; without it, the account’s pinned version. */
+                "Api-Version"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The refund. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refund"];
+                };
+            };
+            /** @description Bad parameter (`code` names it, `param` points at it). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or bad API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (for example live_not_enabled, or settlement on a schedule). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object for this key. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description api_error: retrying with the same Idempotency-Key is safe. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description api_error: a dependency (database, Redis, a rate source) is unreachable for now; Retry-After says when to try again, with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listSettlements: {
         parameters: {
             query?: {
@@ -2223,6 +2644,136 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PaymentIntent"];
+                };
+            };
+            /** @description Bad parameter (`code` names it, `param` points at it). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or bad API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (for example live_not_enabled, or settlement on a schedule). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object for this key. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: idempotency_key_in_use, merchant_order_id_taken, invalid_state_transition … */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request_too_large: body over 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Only application/json bodies are read. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Idempotency-Key reused with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description api_error: retrying with the same Idempotency-Key is safe. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description api_error: a dependency (database, Redis, a rate source) is unreachable for now; Retry-After says when to try again, with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    simulateRefund: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version that answers; without it, the account’s pinned version. */
+                "Api-Version"?: string;
+                /** @description The same key and body replay the first answer (with `Idempotent-Replayed: true`). */
+                "Idempotency-Key": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefundSimulateParams"];
+            };
+        };
+        responses: {
+            /** @description The refund as the channel's report left it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refund"];
                 };
             };
             /** @description Bad parameter (`code` names it, `param` points at it). */
