@@ -54,7 +54,7 @@ export interface PaymentIntent {
   /** What the merchant receives, in the settlement currency. */
   net?: Money;
   /** What the refunds of this intent that did not fail add up to (pending ones included), in its currency; 0 when none. */
-  amount_refunded?: number;
+  amount_refunded: number;
   fx?: FxLock;
   /** When the funds become available. */
   available_at?: string;

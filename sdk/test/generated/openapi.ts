@@ -395,7 +395,7 @@ export interface components {
              * Format: int64
              * @description What the refunds of this intent that did not fail add up to (pending ones included), in its currency; 0 when none.
              */
-            amount_refunded?: number;
+            amount_refunded: number;
             fx?: components["schemas"]["FxLock"];
             /** Format: date-time */
             available_at?: string;

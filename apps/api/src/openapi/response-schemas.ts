@@ -69,7 +69,7 @@ export const RESPONSE_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
     qr_data: { type: 'string' },
   }),
   PaymentIntent: object(
-    ['id', 'object', 'mode', 'amount', 'currency', 'merchant_order_id', 'status', 'created', 'metadata'],
+    ['id', 'object', 'mode', 'amount', 'currency', 'merchant_order_id', 'status', 'amount_refunded', 'created', 'metadata'],
     {
       id: { type: 'string', pattern: ID_PATTERNS.payment_intent.source },
       object: constant('payment_intent'),
