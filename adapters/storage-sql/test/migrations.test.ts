@@ -35,6 +35,8 @@ const TABLES = [
   'settlements',
   'simulator_callbacks',
   'job_item_failures',
+  'refunds',
+  'simulator_refunds',
 ];
 
 /** Migrates `url` in a process of its own, as the API and a worker do when they start. */
