@@ -1,6 +1,7 @@
-import ava, { type ExecutionContext } from 'ava';
+import type { ExecutionContext } from 'ava';
 import nock from 'nock';
 import { CoreError, PAYMENT_METHODS, payableCurrencies, type PlaceOrderRequest } from '@payments/core';
+import { nockOnlySerialTests } from '@payments/node-runtime/dist/test/helpers/nock-only';
 import { createRestChannel, RestPaymentChannel, signRestCallback, type RestPaymentChannelOptions } from '../src';
 
 const TEST_URL = 'https://sandbox.channel.test';
@@ -12,16 +13,7 @@ const LIVE_SECRET = 'cbs_live_secret_0123456789';
 /** A channel's message that must never reach our errors. */
 const CHANNEL_DETAIL = 'INTERNAL-TRACE-7731 db=orders-primary';
 
-// nock's interceptors are process-wide: the tests of this file run one at a time.
-const test = ava.serial;
-
-nock.disableNetConnect();
-ava.afterEach.always(() => {
-  nock.cleanAll();
-});
-ava.after.always(() => {
-  nock.enableNetConnect();
-});
+const test = nockOnlySerialTests();
 
 interface LogLine {
   readonly details: Record<string, unknown>;
