@@ -10,6 +10,7 @@ import { ReleaseFunds } from '../../src/ledger/use-cases/release-funds.use-case'
 import { JobPass } from '../../src/jobs/use-cases/item-job';
 import { fakeChannels } from './harness';
 import { edgeShop } from './money-fixtures';
+import { disputeInterleavings, type DisputeStep } from './dispute-interleavings';
 
 /*
  * The money jobs at the edges: a wallet payment whose converted fee and net round to 0 or would
@@ -104,23 +105,9 @@ test('a wallet payment whose conversion passes 2^53 − 1 at the lock is not set
   t.true((await s.verify()).ok);
 });
 
-type Step = 'open' | 'rule' | 'price' | 'release';
-
-/** Every interleaving of the two chains open → rule and price → release (six). */
-function interleavings(): Step[][] {
-  const all: Step[][] = [];
-  const walk = (dispute: Step[], money: Step[], steps: Step[]): void => {
-    if (dispute.length === 0 && money.length === 0) all.push(steps);
-    if (dispute.length > 0) walk(dispute.slice(1), money, [...steps, dispute[0] as Step]);
-    if (money.length > 0) walk(dispute, money.slice(1), [...steps, money[0] as Step]);
-  };
-  walk(['open', 'rule'], ['price', 'release'], []);
-  return all;
-}
-
 test('a dispute opened before or after pricing, won, lost or left open, in every order, never lets lost money reach available or a payout', async (t) => {
   const outcomes = ['won', 'lost', 'open'] as const;
-  const orders = fc.constantFrom(...interleavings());
+  const orders = fc.constantFrom(...disputeInterleavings());
   const seen = new Set<string>();
   await fc.assert(
     fc.asyncProperty(orders, fc.constantFrom(...outcomes), async (steps, outcome) => {
@@ -172,7 +159,10 @@ test('a dispute opened before or after pricing, won, lost or left open, in every
       }
     }),
     // 6 interleavings × 3 outcomes: every one is run (the examples), then random repeats.
-    { numRuns: 30, examples: interleavings().flatMap((steps) => outcomes.map((outcome): [Step[], (typeof outcomes)[number]] => [steps, outcome])) },
+    {
+      numRuns: 30,
+      examples: disputeInterleavings().flatMap((steps) => outcomes.map((outcome): [DisputeStep[], (typeof outcomes)[number]] => [steps, outcome])),
+    },
   );
   t.is(seen.size, 18, [...seen].join(', '));
 });
