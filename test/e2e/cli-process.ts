@@ -2,8 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { textAt } from '../fixtures';
-import { REPO_ROOT, runAdmin } from './process';
+import { createMerchantWithAdmin, REPO_ROOT } from './process';
 
 /** The built `payments` command, run as users run it: `node cli/dist/src/main.js`. */
 export const CLI = join(REPO_ROOT, 'cli', 'dist', 'src', 'main.js');
@@ -84,18 +83,5 @@ export function startCli(env: NodeJS.ProcessEnv, args: string[]): CliProcess {
 
 /** A merchant made with the operator CLI; its test key. */
 export async function createMerchant(serviceEnv: NodeJS.ProcessEnv, name: string, schedule = 'manual'): Promise<string> {
-  const admin = await runAdmin(serviceEnv, [
-    'merchant',
-    'create',
-    '--name',
-    name,
-    '--email',
-    `cli-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`,
-    '--password',
-    'correct horse battery staple',
-    '--schedule',
-    schedule,
-  ]);
-  if (admin.code !== 0) throw new Error(admin.stderr);
-  return textAt(JSON.parse(admin.stdout), 'test_api_key');
+  return (await createMerchantWithAdmin(serviceEnv, { name, password: 'correct horse battery staple' }, ['--schedule', schedule])).testApiKey;
 }

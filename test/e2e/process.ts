@@ -1,4 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import type { Server, Socket } from 'node:net';
@@ -135,6 +136,65 @@ export function runAdmin(env: NodeJS.ProcessEnv, args: string[]): Promise<{ code
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     child.once('exit', (code) => resolveRun({ code, stdout, stderr }));
   });
+}
+
+/** A merchant the operator CLI made: its id, owner email and test key, and all that `merchant create` printed. */
+export interface AdminMerchant {
+  readonly id: string;
+  readonly email: string;
+  readonly testApiKey: string;
+  readonly printed: unknown;
+}
+
+/**
+ * Makes a merchant with the operator CLI (`merchant create`): `name`, a fresh owner email unless
+ * one is given, the password (by default 'a long enough password') and any further `options`.
+ * Throws with what the CLI wrote to stderr when it fails.
+ */
+export async function createMerchantWithAdmin(
+  env: NodeJS.ProcessEnv,
+  merchant: { readonly name: string; readonly email?: string; readonly password?: string },
+  options: string[] = [],
+): Promise<AdminMerchant> {
+  const slug = merchant.name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+  const email = merchant.email ?? `${slug}-${Date.now()}-${randomBytes(3).toString('hex')}@example.com`;
+  const admin = await runAdmin(env, [
+    'merchant',
+    'create',
+    '--name',
+    merchant.name,
+    '--email',
+    email,
+    '--password',
+    merchant.password ?? 'a long enough password',
+    ...options,
+  ]);
+  if (admin.code !== 0) throw new Error(`merchant create failed: ${admin.stderr}`);
+  const printed: unknown = JSON.parse(admin.stdout);
+  return { id: textAt(printed, 'merchant', 'id'), email, testApiKey: textAt(printed, 'test_api_key'), printed };
+}
+
+/** The test key of the demo merchant that `npm start` makes and prints on its first start. */
+export function printedDemoKey(service: RunningService): string {
+  const key = /test API key:\s+(sk_test_[0-9A-Za-z]+)/.exec(service.output())?.[1];
+  if (!key) throw new Error(`no demo key printed:\n${service.output()}`);
+  return key;
+}
+
+/** Calls the API as a merchant, JSON in and out; every POST carries a fresh Idempotency-Key. */
+export function merchantApi(baseUrl: string, key: string): (method: string, path: string, body?: unknown) => Promise<unknown> {
+  return async (method, path, body) => {
+    const res = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${key}`,
+        'content-type': 'application/json',
+        ...(method === 'POST' ? { 'idempotency-key': `${path}-${Math.random()}` } : {}),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return res.json();
+  };
 }
 
 /** The e2e and cluster tests take their ports from here too. */
