@@ -5,10 +5,10 @@ import { MAX_AMOUNT } from '../../src/common/money';
 import type { PaymentAttempt } from '../../src/payments/domain/payment-attempt.entity';
 import { openSettlement } from '../../src/settlements/use-cases/settlement-batch';
 import { isCoreError } from '../../src/common/core-error';
-import type { ChannelDisputeStatusName, ChannelOrderStatus, PaymentChannel } from '../../src/payments/ports/payment-channel.port';
+import type { ChannelDisputeStatusName, ChannelOrderStatus } from '../../src/payments/ports/payment-channel.port';
 import { ReleaseFunds } from '../../src/ledger/use-cases/release-funds.use-case';
 import { JobPass } from '../../src/jobs/use-cases/item-job';
-import { fakeChannels } from './harness';
+import { FakeChannel, fakeCapabilities, fakeChannels } from './harness';
 import { edgeShop } from './money-fixtures';
 import { disputeInterleavings, type DisputeStep } from './dispute-interleavings';
 
@@ -23,28 +23,16 @@ const DAY = 24 * 3600 * 1000;
 const DISPUTE_FEE = 1500;
 
 /** A channel that reports every order paid and settled, for the channel settlement job. */
-class SettledChannel implements PaymentChannel {
-  readonly capabilities = {
-    name: 'fake',
-    modes: ['test', 'live'] as const,
-    methods: ['alipay_plus'],
-    currencies: ['IDR'],
-    canSimulate: false,
-    pendingTimeoutMs: 60_000,
-  };
+class SettledChannel extends FakeChannel {
+  override readonly capabilities = fakeCapabilities({ modes: ['test', 'live'], methods: ['alipay_plus'], currencies: ['IDR'] });
   readonly orders = new Map<string, PaymentAttempt>();
-  constructor(private readonly now: () => Date) {}
-  async placeOrder(): Promise<never> {
-    throw new Error('not used');
+  constructor(private readonly now: () => Date) {
+    super();
   }
-  async queryOrder(_mode: unknown, channelOrderId: string): Promise<ChannelOrderStatus> {
+  override async queryOrder(_mode: unknown, channelOrderId: string): Promise<ChannelOrderStatus> {
     const attempt = this.orders.get(channelOrderId) as PaymentAttempt;
     return { channelOrderId, reference: attempt.id, status: 'paid', amount: attempt.amount, currency: attempt.currency, settledAt: this.now() };
   }
-  verifyCallback(): never {
-    throw new Error('not used');
-  }
-  async voidOrder(): Promise<void> {}
 }
 
 async function setup(settlementCurrency = 'THB') {
