@@ -14,7 +14,7 @@ import type {
   PlaceOrderRequest,
   PlaceOrderResult,
 } from '../../src/payments/ports/payment-channel.port';
-import type { Mode } from '../../src/common/mode';
+import type { AccountScope, Mode } from '../../src/common/mode';
 import type { PaymentAttempt } from '../../src/payments/domain/payment-attempt.entity';
 import type { PaymentIntent } from '../../src/payments/domain/payment-intent.entity';
 import type { OperatorAlerts } from '../../src/common/operator-alerts.port';
@@ -69,6 +69,20 @@ export function fakeCapabilities(overrides: Partial<ChannelCapabilities> = {}): 
 export const fakeChannels = (channel: PaymentChannel): PaymentChannelRegistry => ({
   find: (name) => (name === 'fake' ? channel : undefined),
   forMode: () => [channel],
+});
+
+/** An intent of 10000 THB made at `now` in `scope`, waiting for its payer unless `fields` say otherwise. */
+export const fakeIntent = (scope: AccountScope, now: Date, fields: Pick<PaymentIntent, 'id' | 'merchantOrderId'> & Partial<PaymentIntent>): PaymentIntent => ({
+  merchantId: scope.merchantId,
+  mode: scope.mode,
+  amount: 10000,
+  currency: 'THB',
+  status: 'requires_payment',
+  metadata: {},
+  created: now,
+  updated: now,
+  version: 0,
+  ...fields,
 });
 
 /** An attempt made at `now` for the whole of `intent` at the `fake` channel, by promptpay unless `fields` say otherwise. */

@@ -13,7 +13,7 @@ import type {
 } from '../../../src/payments/ports/payment-channel.port';
 import { HandleChannelCallback } from '../../../src/payments/use-cases/handle-channel-callback.use-case';
 import { SimulatePayment } from '../../../src/payments/use-cases/simulate-payment.use-case';
-import { fakeAttempt, FakeChannel, fakeCapabilities, fakeChannels, harness } from '../harness';
+import { fakeAttempt, FakeChannel, fakeIntent, fakeCapabilities, fakeChannels, harness } from '../harness';
 
 interface Told {
   readonly orderId: string;
@@ -129,19 +129,7 @@ async function setup() {
   const pendingIntent = async (): Promise<PaymentIntent> => {
     n += 1;
     const now = clock.now();
-    const intent: PaymentIntent = {
-      id: `pi_R${n}${Date.now()}`,
-      merchantId: scope.merchantId,
-      mode: 'test',
-      amount: 10000,
-      currency: 'THB',
-      merchantOrderId: `r-${n}`,
-      status: 'requires_payment',
-      metadata: {},
-      created: now,
-      updated: now,
-      version: 0,
-    };
+    const intent = fakeIntent(scope, now, { id: `pi_R${n}${Date.now()}`, merchantOrderId: `r-${n}` });
     await storage.intents.insert(intent);
     const attempt = fakeAttempt(intent, now, { id: `pa_R${n}${Date.now()}`, status: 'pending', channelOrderId: `ord_${n}` });
     await storage.attempts.insert(attempt);
