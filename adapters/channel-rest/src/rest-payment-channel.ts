@@ -18,7 +18,7 @@ import {
   type PlaceOrderResult,
 } from '@payments/core';
 import { verifyRestCallbackSignature } from './callback-signature';
-import { send, sendWithRetries, TransportFailure, type HttpAnswer, type RetryPolicy } from './http-client';
+import { send, sendWithRetries, TransportFailure, type HttpAnswer, type HttpRequest, type RetryPolicy } from './http-client';
 import {
   ORDER_ID_PATTERN,
   ProtocolViolation,
@@ -213,12 +213,7 @@ export class RestPaymentChannel implements PaymentChannel {
    */
   async queryOrder(mode: Mode, channelOrderId: string): Promise<ChannelOrderStatus> {
     const endpoint = this.requireEndpoint(mode);
-    const url = this.orderUrl(endpoint, channelOrderId);
-    const answer = await this.call(mode, 'query_order', () =>
-      sendWithRetries({ method: 'GET', url, apiKey: endpoint.apiKey, timeoutMs: this.timeoutMs }, this.retryPolicy, (details) =>
-        this.logRetry(mode, 'query_order', details),
-      ),
-    );
+    const answer = await this.sendRetried(mode, 'query_order', endpoint, { method: 'GET', url: this.orderUrl(endpoint, channelOrderId) });
     if (answer.status !== 200) throw channelError(`The channel answered HTTP ${answer.status} to the order query.`);
     return channelOrderStatus(this.readOrderAnswer(answer, channelOrderId, 'order query'));
   }
@@ -266,12 +261,7 @@ export class RestPaymentChannel implements PaymentChannel {
    */
   async queryDispute(mode: Mode, channelDisputeId: string): Promise<ChannelDisputeStatus> {
     const endpoint = this.requireEndpoint(mode);
-    const url = this.disputeUrl(endpoint, channelDisputeId);
-    const answer = await this.call(mode, 'query_dispute', () =>
-      sendWithRetries({ method: 'GET', url, apiKey: endpoint.apiKey, timeoutMs: this.timeoutMs }, this.retryPolicy, (details) =>
-        this.logRetry(mode, 'query_dispute', details),
-      ),
-    );
+    const answer = await this.sendRetried(mode, 'query_dispute', endpoint, { method: 'GET', url: this.disputeUrl(endpoint, channelDisputeId) });
     if (answer.status !== 200) throw channelError(`The channel answered HTTP ${answer.status} to the dispute query.`);
     return channelDisputeStatus(this.readDisputeAnswer(answer, channelDisputeId, 'dispute query'));
   }
@@ -285,11 +275,7 @@ export class RestPaymentChannel implements PaymentChannel {
   async submitDisputeEvidence(mode: Mode, channelDisputeId: string, evidence: Readonly<Record<string, string>>): Promise<void> {
     const endpoint = this.requireEndpoint(mode);
     const url = `${this.disputeUrl(endpoint, channelDisputeId)}/evidence`;
-    const answer = await this.call(mode, 'submit_evidence', () =>
-      sendWithRetries({ method: 'POST', url, apiKey: endpoint.apiKey, timeoutMs: this.timeoutMs, body: { evidence } }, this.retryPolicy, (details) =>
-        this.logRetry(mode, 'submit_evidence', details),
-      ),
-    );
+    const answer = await this.sendRetried(mode, 'submit_evidence', endpoint, { method: 'POST', url, body: { evidence } });
     if (answer.status === 409 && readErrorCode(answer.body) === 'dispute_closed') {
       throw channelError('The channel has ruled on this dispute already and takes no more evidence.');
     }
@@ -324,6 +310,20 @@ export class RestPaymentChannel implements PaymentChannel {
     // corrupted id from turning into another path.
     if (!ORDER_ID_PATTERN.test(channelOrderId)) throw channelError('The channel order id is not one the rest protocol allows.');
     return `${endpoint.baseUrl}/v1/orders/${channelOrderId}`;
+  }
+
+  /** `request` with this mode's key and the timeout, retried like create; a failure is `channel_error` (`call`). */
+  private sendRetried(
+    mode: Mode,
+    operation: string,
+    endpoint: RestChannelEndpoint,
+    request: Pick<HttpRequest, 'method' | 'url' | 'body'>,
+  ): Promise<HttpAnswer> {
+    return this.call(mode, operation, () =>
+      sendWithRetries({ ...request, apiKey: endpoint.apiKey, timeoutMs: this.timeoutMs }, this.retryPolicy, (details) =>
+        this.logRetry(mode, operation, details),
+      ),
+    );
   }
 
   private async call(mode: Mode, operation: string, run: () => Promise<HttpAnswer>): Promise<HttpAnswer> {
