@@ -70,24 +70,40 @@ export interface SpawnedProcess {
   readonly kill: () => Promise<void>;
 }
 
-/** Starts `node <script> …args` from the repo root and waits until its stdout passes `isReady`. */
-async function spawnUntilReady(env: NodeJS.ProcessEnv, script: string, args: string[], isReady: (stdout: string) => boolean): Promise<SpawnedProcess> {
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [script, ...args], { cwd: REPO_ROOT, env });
+/** `node <script> …args` started from the repo root, with what it prints collected as it comes. */
+export function spawnNode(
+  env: NodeJS.ProcessEnv,
+  script: string,
+  args: string[],
+): { readonly child: ChildProcessWithoutNullStreams; readonly stdout: () => string; readonly stderr: () => string } {
+  const child = spawn(process.execPath, [script, ...args], { cwd: REPO_ROOT, env });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  return { child, stdout: () => stdout, stderr: () => stderr };
+}
+
+/** Runs `node <script> …args` from the repo root to its end (all its output read); asynchronous, so servers in this process keep answering. */
+export function runNode(env: NodeJS.ProcessEnv, script: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const { child, stdout, stderr } = spawnNode(env, script, args);
+  return new Promise((resolveRun) => child.once('close', (code) => resolveRun({ code, stdout: stdout(), stderr: stderr() })));
+}
+
+/** Starts `node <script> …args` from the repo root and waits until its stdout passes `isReady`. */
+async function spawnUntilReady(env: NodeJS.ProcessEnv, script: string, args: string[], isReady: (stdout: string) => boolean): Promise<SpawnedProcess> {
+  const { child, stdout, stderr } = spawnNode(env, script, args);
   const exited = new Promise<number | null>((resolveExit) => child.once('exit', (code) => resolveExit(code)));
   const deadline = Date.now() + 30_000;
-  while (!isReady(stdout)) {
+  while (!isReady(stdout())) {
     if (Date.now() > deadline || child.exitCode !== null) {
       child.kill('SIGKILL');
-      throw new Error(`${script} did not start:\n${stdout}\n${stderr}`);
+      throw new Error(`${script} did not start:\n${stdout()}\n${stderr()}`);
     }
     await new Promise((r) => setTimeout(r, 50));
   }
   return {
-    output: () => stdout,
+    output: stdout,
     running: () => child.exitCode === null && child.signalCode === null,
     kill: async () => {
       child.kill('SIGKILL');
@@ -128,14 +144,7 @@ export function startWorker(env: NodeJS.ProcessEnv): Promise<SpawnedProcess> {
 
 /** Runs the admin CLI against the same database; resolves with exit code and output. */
 export function runAdmin(env: NodeJS.ProcessEnv, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolveRun) => {
-    const child = spawn(process.execPath, ['apps/admin/dist/src/main.js', ...args], { cwd: REPO_ROOT, env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.once('exit', (code) => resolveRun({ code, stdout, stderr }));
-  });
+  return runNode(env, 'apps/admin/dist/src/main.js', args);
 }
 
 /** A merchant the operator CLI made: its id, owner email and test key, and all that `merchant create` printed. */
