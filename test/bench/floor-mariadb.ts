@@ -1,15 +1,6 @@
 import mysql, { type RowDataPacket } from 'mysql2/promise';
-import {
-  Counting,
-  createWrites,
-  DuplicateError,
-  FLOOR_SQL,
-  type CreateWrite,
-  type FloorStore,
-  type IdempotencyRow,
-  type IntentRow,
-  type KeyRow,
-} from './floor-store';
+import { Counting, createWrites, DuplicateError, FLOOR_SQL } from './floor-store';
+import type { CreateWrite, FloorStore, IdempotencyRow, IntentRow, KeyRow } from './floor-store';
 
 const SCHEMA = [
   `CREATE TABLE api_keys (

@@ -1,16 +1,6 @@
 import Database from 'better-sqlite3';
-import {
-  Counting,
-  createWrites,
-  DuplicateError,
-  FLOOR_SQL,
-  type CreateStatement,
-  type CreateWrite,
-  type FloorStore,
-  type IdempotencyRow,
-  type IntentRow,
-  type KeyRow,
-} from './floor-store';
+import { Counting, createWrites, DuplicateError, FLOOR_SQL } from './floor-store';
+import type { CreateStatement, CreateWrite, FloorStore, IdempotencyRow, IntentRow, KeyRow } from './floor-store';
 
 // Timestamps as ISO text: what the answer shows, so reads need no conversion.
 const SCHEMA = `
