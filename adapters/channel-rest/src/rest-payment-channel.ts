@@ -31,6 +31,7 @@ import {
   readErrorCode,
   readOrder,
   type DisputeFields,
+  type JsonObject,
   type OrderFields,
 } from './rest-protocol';
 
@@ -82,6 +83,26 @@ const isPayerFailureCode = (code: string | undefined): code is AttemptFailureCod
 
 function channelError(message: string, cause?: unknown): CoreError {
   return new CoreError('channel_error', 'unavailable', message, cause === undefined ? {} : { cause });
+}
+
+/**
+ * The answer of one protocol object (`read` checks its fields), which must be the `expected` one;
+ * an answer that breaks the protocol is `channel_error`. `what` names the answer in messages.
+ */
+function readAnswerOf<T extends { readonly id: string }>(
+  answer: HttpAnswer,
+  what: string,
+  read: (object: JsonObject) => T,
+  expected: { readonly id: string; readonly noun: string },
+): T {
+  try {
+    const fields = read(parseJsonObject(answer.body, what));
+    if (fields.id !== expected.id) throw new ProtocolViolation(`'id' is not the ${expected.noun} asked for.`);
+    return fields;
+  } catch (error) {
+    if (error instanceof ProtocolViolation) throw channelError(`The channel's ${what} broke the protocol: ${error.message}`);
+    throw error;
+  }
 }
 
 function refusedWithChannelError(message: string): PlaceOrderResult {
@@ -289,14 +310,7 @@ export class RestPaymentChannel implements PaymentChannel {
   }
 
   private readDisputeAnswer(answer: HttpAnswer, channelDisputeId: string, what: string): DisputeFields {
-    try {
-      const dispute = readDispute(parseJsonObject(answer.body, what));
-      if (dispute.id !== channelDisputeId) throw new ProtocolViolation("'id' is not the dispute asked for.");
-      return dispute;
-    } catch (error) {
-      if (error instanceof ProtocolViolation) throw channelError(`The channel's ${what} broke the protocol: ${error.message}`);
-      throw error;
-    }
+    return readAnswerOf(answer, what, readDispute, { id: channelDisputeId, noun: 'dispute' });
   }
 
   private requireEndpoint(mode: Mode): RestChannelEndpoint {
@@ -337,14 +351,7 @@ export class RestPaymentChannel implements PaymentChannel {
   }
 
   private readOrderAnswer(answer: HttpAnswer, channelOrderId: string, what: string): OrderFields {
-    try {
-      const order = readOrder(parseJsonObject(answer.body, what));
-      if (order.id !== channelOrderId) throw new ProtocolViolation("'id' is not the order asked for.");
-      return order;
-    } catch (error) {
-      if (error instanceof ProtocolViolation) throw channelError(`The channel's ${what} broke the protocol: ${error.message}`);
-      throw error;
-    }
+    return readAnswerOf(answer, what, readOrder, { id: channelOrderId, noun: 'order' });
   }
 
   private logRetry(mode: Mode, operation: string, details: { readonly retry: number; readonly reason: string }): void {
