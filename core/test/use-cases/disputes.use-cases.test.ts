@@ -15,7 +15,7 @@ import type { RecordChannelReport } from '../../src/payments/use-cases/record-ch
 import type { DisputeWriteDeps } from '../../src/disputes/use-cases/record-dispute-report.use-case';
 import { SimulatePayment } from '../../src/payments/use-cases/simulate-payment.use-case';
 import { SubmitDisputeEvidence } from '../../src/disputes/use-cases/submit-dispute-evidence.use-case';
-import { fakeAttempt, FakeChannel, fakeCapabilities, fakeChannels, harness } from './harness';
+import { fakeAttempt, FakeChannel, fakeCapabilities, fakeChannels, fakeIntent, harness } from './harness';
 
 const FEE = 2000;
 
@@ -94,21 +94,13 @@ async function setup() {
     n += 1;
     const now = clock.now();
     const net = options.net === null ? undefined : (options.net ?? { amount: 9700, currency: 'THB' });
-    const intent: PaymentIntent = {
+    const intent = fakeIntent(scope, now, {
       id: `pi_T${n}${Date.now()}`,
-      merchantId: scope.merchantId,
-      mode: 'test',
-      amount: 10000,
-      currency: 'THB',
       merchantOrderId: `o-${n}`,
       status: options.status ?? 'succeeded',
-      metadata: {},
       ...(net ? { net, fee: { amount: 10000 - net.amount, currency: 'THB' } } : {}),
       ...(options.released ? { releasedAt: now, availableAt: now } : {}),
-      created: now,
-      updated: now,
-      version: 0,
-    };
+    });
     await storage.intents.insert(intent);
     const attempt = fakeAttempt(intent, now, {
       id: `pa_T${n}${Date.now()}`,

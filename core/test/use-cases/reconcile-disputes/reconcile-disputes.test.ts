@@ -4,11 +4,10 @@ import { merchantBalance } from '../../../src/ledger/domain/ledger';
 import { paymentPosting } from '../../../src/ledger/domain/ledger-postings';
 import type { AccountScope } from '../../../src/common/mode';
 import type { PaymentAttempt } from '../../../src/payments/domain/payment-attempt.entity';
-import type { PaymentIntent } from '../../../src/payments/domain/payment-intent.entity';
 import { CoreError } from '../../../src/common/core-error';
 import type { ChannelDisputeStatus } from '../../../src/payments/ports/payment-channel.port';
 import { ReconcileDisputes } from '../../../src/disputes/use-cases/reconcile-disputes.use-case';
-import { fakeAttempt, FakeChannel, fakeChannels, harness } from '../harness';
+import { fakeAttempt, FakeChannel, fakeChannels, fakeIntent, harness } from '../harness';
 
 const FEE = 1500;
 const QUIET_MS = 3600_000;
@@ -51,21 +50,13 @@ async function setup() {
     n += 1;
     const now = clock.now();
     const net = { amount: 9700, currency: 'THB' };
-    const intent: PaymentIntent = {
+    const intent = fakeIntent(scope, now, {
       id: `pi_Q${n}${Date.now()}`,
-      merchantId: scope.merchantId,
-      mode: 'test',
-      amount: 10000,
-      currency: 'THB',
       merchantOrderId: `q-${n}`,
       status: 'succeeded',
-      metadata: {},
       net,
       fee: { amount: 300, currency: 'THB' },
-      created: now,
-      updated: now,
-      version: 0,
-    };
+    });
     await storage.intents.insert(intent);
     const attempt = fakeAttempt(intent, now, { id: `pa_Q${n}${Date.now()}`, status: 'succeeded', channelOrderId: `ord_${n}` });
     await storage.attempts.insert(attempt);
