@@ -1,5 +1,6 @@
 import mysql, { type RowDataPacket } from 'mysql2/promise';
-import { Counting, DuplicateError, type CreateWrite, type FloorStore, type IdempotencyRow, type IntentRow, type KeyRow } from './floor-store';
+import { Counting, createWrites, DuplicateError, FLOOR_SQL } from './floor-store';
+import type { CreateWrite, FloorStore, IdempotencyRow, IntentRow, KeyRow } from './floor-store';
 
 const SCHEMA = [
   `CREATE TABLE api_keys (
@@ -41,23 +42,6 @@ const SCHEMA = [
   ) ENGINE=InnoDB`,
 ];
 
-const SQL = {
-  apiKey: 'SELECT digest, merchant_id, mode FROM api_keys WHERE prefix = ?',
-  idempotent: 'SELECT fingerprint, status, body FROM idempotency WHERE merchant_id = ? AND mode = ? AND ikey = ?',
-  claim: 'INSERT INTO idempotency (merchant_id, mode, ikey, fingerprint, status, body, created) VALUES (?, ?, ?, ?, NULL, NULL, ?)',
-  insertIntent:
-    'INSERT INTO payment_intents (id, merchant_id, mode, amount, currency, merchant_order_id, status, metadata, created, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-  insertSession: 'INSERT INTO checkout_sessions (token_hash, intent_id, expires_at) VALUES (?, ?, ?)',
-  finish: 'UPDATE idempotency SET status = 201, body = ? WHERE merchant_id = ? AND mode = ? AND ikey = ?',
-  intent:
-    'SELECT id, mode, amount, currency, merchant_order_id, status, metadata, created, expires_at FROM payment_intents WHERE id = ? AND merchant_id = ? AND mode = ?',
-  // LIMIT as a literal: mysql2 binds a JS number as DOUBLE, which servers may refuse for LIMIT; the
-  // value is one of a few (1 to 101), so the prepared-statement cache stays small.
-  intents: (limit: number) =>
-    `SELECT id, mode, amount, currency, merchant_order_id, status, metadata, created, expires_at FROM payment_intents WHERE merchant_id = ? AND mode = ? ORDER BY seq DESC LIMIT ${limit}`,
-  insertKey: 'INSERT INTO api_keys (prefix, digest, merchant_id, mode) VALUES (?, ?, ?, ?)',
-} as const;
-
 /** The callback connection mysql2's pool hands to its 'connection' listeners (typed as the promise one). */
 interface CoreConnection {
   query(sql: string, callback: (error: Error | null) => void): void;
@@ -97,7 +81,7 @@ export async function openMariaDbFloor(url: string, key: KeyRow & { readonly pre
   });
   try {
     for (const statement of SCHEMA) await pool.query(statement);
-    await pool.execute(SQL.insertKey, [key.prefix, key.digest, key.merchant_id, key.mode]);
+    await pool.execute(FLOOR_SQL.insertKey, [key.prefix, key.digest, key.merchant_id, key.mode]);
   } catch (error) {
     await pool.end();
     throw error;
@@ -111,34 +95,19 @@ export async function openMariaDbFloor(url: string, key: KeyRow & { readonly pre
   };
 
   return {
-    apiKey: async (prefix) => (await rows<KeyRow>(SQL.apiKey, [prefix]))[0],
-    idempotent: async (merchantId, mode, ikey) => (await rows<IdempotencyRow>(SQL.idempotent, [merchantId, mode, ikey]))[0],
-    intent: async (id, merchantId, mode) => (await rows<IntentRow>(SQL.intent, [id, merchantId, mode]))[0],
-    intents: (merchantId, mode, limit) => rows<IntentRow>(SQL.intents(limit), [merchantId, mode]),
+    apiKey: async (prefix) => (await rows<KeyRow>(FLOOR_SQL.apiKey, [prefix]))[0],
+    idempotent: async (merchantId, mode, ikey) => (await rows<IdempotencyRow>(FLOOR_SQL.idempotent, [merchantId, mode, ikey]))[0],
+    intent: async (id, merchantId, mode) => (await rows<IntentRow>(FLOOR_SQL.intent, [id, merchantId, mode]))[0],
+    intents: (merchantId, mode, limit) => rows<IntentRow>(FLOOR_SQL.intents(limit), [merchantId, mode]),
     async create(write: CreateWrite): Promise<void> {
       const connection = await pool.getConnection();
       try {
         count.begin();
         await connection.query('START TRANSACTION');
-        count.write();
-        await connection.execute(SQL.claim, [write.merchantId, write.mode, write.idempotencyKey, write.fingerprint, write.created]);
-        count.write();
-        await connection.execute(SQL.insertIntent, [
-          write.intentId,
-          write.merchantId,
-          write.mode,
-          write.amount,
-          write.currency,
-          write.merchantOrderId,
-          'created',
-          '{}',
-          write.created,
-          write.expiresAt,
-        ]);
-        count.write();
-        await connection.execute(SQL.insertSession, [write.tokenHash, write.intentId, write.expiresAt]);
-        count.write();
-        await connection.execute(SQL.finish, [write.answer, write.merchantId, write.mode, write.idempotencyKey]);
+        for (const [statement, values] of createWrites(write, (date) => date)) {
+          count.write();
+          await connection.execute(FLOOR_SQL[statement], values);
+        }
         count.commit();
         await connection.query('COMMIT');
       } catch (error) {
@@ -182,8 +151,8 @@ export async function dropMariaDbDatabase(serverUrl: string, name: string): Prom
 
 /** The floor's statements per request of each scenario (MariaDB's text; SQLite's is the same with BEGIN), for the report. */
 export const FLOOR_STATEMENTS: Readonly<Record<string, readonly string[]>> = {
-  create: [SQL.apiKey, 'START TRANSACTION', SQL.claim, SQL.insertIntent, SQL.insertSession, SQL.finish, 'COMMIT'],
-  replay: [SQL.apiKey, SQL.idempotent],
-  get: [SQL.apiKey, SQL.intent],
-  list: [SQL.apiKey, SQL.intents(21)],
+  create: [FLOOR_SQL.apiKey, 'START TRANSACTION', FLOOR_SQL.claim, FLOOR_SQL.insertIntent, FLOOR_SQL.insertSession, FLOOR_SQL.finish, 'COMMIT'],
+  replay: [FLOOR_SQL.apiKey, FLOOR_SQL.idempotent],
+  get: [FLOOR_SQL.apiKey, FLOOR_SQL.intent],
+  list: [FLOOR_SQL.apiKey, FLOOR_SQL.intents(21)],
 };

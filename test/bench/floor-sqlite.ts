@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
-import { Counting, DuplicateError, type CreateWrite, type FloorStore, type IdempotencyRow, type IntentRow, type KeyRow } from './floor-store';
+import { Counting, createWrites, DuplicateError, FLOOR_SQL } from './floor-store';
+import type { CreateStatement, CreateWrite, FloorStore, IdempotencyRow, IntentRow, KeyRow } from './floor-store';
 
 // Timestamps as ISO text: what the answer shows, so reads need no conversion.
 const SCHEMA = `
@@ -41,8 +42,6 @@ const SCHEMA = `
   );
 `;
 
-const COLUMNS = 'id, mode, amount, currency, merchant_order_id, status, metadata, created, expires_at';
-
 function isDuplicate(error: unknown): boolean {
   const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
   return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
@@ -59,23 +58,23 @@ export function openSqliteFloor(filename: string, key: KeyRow & { readonly prefi
   db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
   db.exec(SCHEMA);
-  db.prepare('INSERT INTO api_keys (prefix, digest, merchant_id, mode) VALUES (?, ?, ?, ?)').run(key.prefix, key.digest, key.merchant_id, key.mode);
+  db.prepare(FLOOR_SQL.insertKey).run(key.prefix, key.digest, key.merchant_id, key.mode);
 
   const statements = {
-    apiKey: db.prepare<KeyRow>('SELECT digest, merchant_id, mode FROM api_keys WHERE prefix = ?'),
-    idempotent: db.prepare<IdempotencyRow>('SELECT fingerprint, status, body FROM idempotency WHERE merchant_id = ? AND mode = ? AND ikey = ?'),
+    apiKey: db.prepare<KeyRow>(FLOOR_SQL.apiKey),
+    idempotent: db.prepare<IdempotencyRow>(FLOOR_SQL.idempotent),
     begin: db.prepare('BEGIN'),
-    claim: db.prepare('INSERT INTO idempotency (merchant_id, mode, ikey, fingerprint, status, body, created) VALUES (?, ?, ?, ?, NULL, NULL, ?)'),
-    insertIntent: db.prepare(
-      'INSERT INTO payment_intents (id, merchant_id, mode, amount, currency, merchant_order_id, status, metadata, created, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    ),
-    insertSession: db.prepare('INSERT INTO checkout_sessions (token_hash, intent_id, expires_at) VALUES (?, ?, ?)'),
-    finish: db.prepare('UPDATE idempotency SET status = 201, body = ? WHERE merchant_id = ? AND mode = ? AND ikey = ?'),
     commit: db.prepare('COMMIT'),
     rollback: db.prepare('ROLLBACK'),
-    intent: db.prepare<IntentRow>(`SELECT ${COLUMNS} FROM payment_intents WHERE id = ? AND merchant_id = ? AND mode = ?`),
-    intents: db.prepare<IntentRow>(`SELECT ${COLUMNS} FROM payment_intents WHERE merchant_id = ? AND mode = ? ORDER BY seq DESC LIMIT ?`),
+    intent: db.prepare<IntentRow>(FLOOR_SQL.intent),
+    intents: db.prepare<IntentRow>(FLOOR_SQL.intentsBound),
     countIntents: db.prepare<{ count: number }>('SELECT COUNT(*) AS count FROM payment_intents'),
+  };
+  const writes: Record<CreateStatement, Database.Statement> = {
+    claim: db.prepare(FLOOR_SQL.claim),
+    insertIntent: db.prepare(FLOOR_SQL.insertIntent),
+    insertSession: db.prepare(FLOOR_SQL.insertSession),
+    finish: db.prepare(FLOOR_SQL.finish),
   };
   const count = new Counting();
 
@@ -97,30 +96,13 @@ export function openSqliteFloor(filename: string, key: KeyRow & { readonly prefi
       return statements.intents.all(merchantId, mode, limit);
     },
     create(write: CreateWrite): void {
-      const created = write.created.toISOString();
-      const expiresAt = write.expiresAt.toISOString();
       count.begin();
       statements.begin.run();
       try {
-        count.write();
-        statements.claim.run(write.merchantId, write.mode, write.idempotencyKey, write.fingerprint, created);
-        count.write();
-        statements.insertIntent.run(
-          write.intentId,
-          write.merchantId,
-          write.mode,
-          write.amount,
-          write.currency,
-          write.merchantOrderId,
-          'created',
-          '{}',
-          created,
-          expiresAt,
-        );
-        count.write();
-        statements.insertSession.run(write.tokenHash, write.intentId, expiresAt);
-        count.write();
-        statements.finish.run(write.answer, write.merchantId, write.mode, write.idempotencyKey);
+        for (const [statement, values] of createWrites(write, (date) => date.toISOString())) {
+          count.write();
+          writes[statement].run(...values);
+        }
         count.commit();
         statements.commit.run();
       } catch (error) {

@@ -51,6 +51,41 @@ export interface CreateWrite {
   readonly answer: string;
 }
 
+/** The columns the floor's get and list read. */
+const INTENT_COLUMNS = 'id, mode, amount, currency, merchant_order_id, status, metadata, created, expires_at';
+
+/** The floor's statements: the same text on both engines (SQLite's list takes its LIMIT as a parameter: `intentsBound`). */
+export const FLOOR_SQL = {
+  apiKey: 'SELECT digest, merchant_id, mode FROM api_keys WHERE prefix = ?',
+  idempotent: 'SELECT fingerprint, status, body FROM idempotency WHERE merchant_id = ? AND mode = ? AND ikey = ?',
+  claim: 'INSERT INTO idempotency (merchant_id, mode, ikey, fingerprint, status, body, created) VALUES (?, ?, ?, ?, NULL, NULL, ?)',
+  insertIntent:
+    'INSERT INTO payment_intents (id, merchant_id, mode, amount, currency, merchant_order_id, status, metadata, created, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  insertSession: 'INSERT INTO checkout_sessions (token_hash, intent_id, expires_at) VALUES (?, ?, ?)',
+  finish: 'UPDATE idempotency SET status = 201, body = ? WHERE merchant_id = ? AND mode = ? AND ikey = ?',
+  intent: `SELECT ${INTENT_COLUMNS} FROM payment_intents WHERE id = ? AND merchant_id = ? AND mode = ?`,
+  // LIMIT as a literal: mysql2 binds a JS number as DOUBLE, which servers may refuse for LIMIT; the
+  // value is one of a few (1 to 101), so the prepared-statement cache stays small.
+  intents: (limit: number) => `SELECT ${INTENT_COLUMNS} FROM payment_intents WHERE merchant_id = ? AND mode = ? ORDER BY seq DESC LIMIT ${limit}`,
+  intentsBound: `SELECT ${INTENT_COLUMNS} FROM payment_intents WHERE merchant_id = ? AND mode = ? ORDER BY seq DESC LIMIT ?`,
+  insertKey: 'INSERT INTO api_keys (prefix, digest, merchant_id, mode) VALUES (?, ?, ?, ?)',
+} as const;
+
+/** The statements a create writes with, in its transaction's order. */
+export type CreateStatement = 'claim' | 'insertIntent' | 'insertSession' | 'finish';
+
+/** The create's writes in order, each a statement and its values; `instant` gives a time as the engine stores it. */
+export function createWrites<T>(write: CreateWrite, instant: (date: Date) => T): Array<[CreateStatement, Array<string | number | T>]> {
+  const created = instant(write.created);
+  const expiresAt = instant(write.expiresAt);
+  return [
+    ['claim', [write.merchantId, write.mode, write.idempotencyKey, write.fingerprint, created]],
+    ['insertIntent', [write.intentId, write.merchantId, write.mode, write.amount, write.currency, write.merchantOrderId, 'created', '{}', created, expiresAt]],
+    ['insertSession', [write.tokenHash, write.intentId, expiresAt]],
+    ['finish', [write.answer, write.merchantId, write.mode, write.idempotencyKey]],
+  ];
+}
+
 /** What the floor's database did, for the bench's checks and its statements-per-request figure. */
 export interface FloorCounters {
   /** Every statement sent, BEGIN and COMMIT included (the service's count includes them too). */

@@ -1,30 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import test from 'ava';
-import { withoutUndefined, type AccountScope, type Dispute, type Mode } from '@payments/core';
-import { aScope, ids, T0 } from '../fixtures';
+import type { Dispute, Mode } from '@payments/core';
+import { aDispute, aScope, ids, T0 } from '../fixtures';
 import { sharedStorage, type StorageAdapter } from './storage-adapters';
 
 const at = (seconds: number): Date => new Date(T0.getTime() + seconds * 1000);
-
-function aDispute(scope: AccountScope, overrides: Partial<Dispute> = {}): Dispute {
-  return withoutUndefined({
-    id: `dp_${randomBytes(12).toString('hex')}`,
-    merchantId: scope.merchantId,
-    mode: scope.mode,
-    paymentIntentId: ids.paymentIntent(),
-    status: 'opened',
-    amount: 10000,
-    currency: 'THB',
-    evidence: {},
-    channel: 'simulator',
-    channelDisputeId: `sdp_${randomBytes(8).toString('hex')}`,
-    dueBy: at(7 * 24 * 3600),
-    openedAt: T0,
-    created: T0,
-    updated: T0,
-    ...overrides,
-  });
-}
 
 /** What every DisputeRepository promises. */
 export function disputeRepositoryContract(adapter: StorageAdapter): void {

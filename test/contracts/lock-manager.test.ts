@@ -3,7 +3,7 @@ import { CoreError } from '@payments/core';
 import { InMemoryLockManager } from '@payments/in-memory';
 import { connectRedis, disconnectRedis, RedisLockManager } from '@payments/locks-redis';
 import { lockManagerContract } from './lock-manager.contract';
-import { eventually, redisSuite, redisTestUrl, TcpRelay } from './redis-test-support';
+import { eventually, redisSuite, redisTestUrl } from './redis-test-support';
 
 lockManagerContract('in-memory', () => new InMemoryLockManager());
 
@@ -22,7 +22,7 @@ test('redis: connecting to an unreachable Redis fails fast with CoreError unavai
 
 if (redisTestUrl !== undefined) {
   const redis = redisSuite(redisTestUrl, 'locks');
-  const { keyPrefix, target, connect } = redis;
+  const { keyPrefix, connect } = redis;
 
   lockManagerContract('redis', () => new RedisLockManager(redis.shared(), { keyPrefix }));
 
@@ -63,10 +63,7 @@ if (redisTestUrl !== undefined) {
   });
 
   test('redis: when Redis goes away, locks fail fast; when it returns, they work again', async (t) => {
-    const relay = new TcpRelay(target);
-    await relay.listen();
-    t.teardown(() => relay.cut());
-    const client = await connect(relay.url);
+    const { relay, client } = await redis.relayed(t);
     const locks = new RedisLockManager(client, { keyPrefix, commandTimeoutMs: 300 });
     t.is(await locks.withLock('relay', 1_000, async () => 'up'), 'up');
 
@@ -86,10 +83,7 @@ if (redisTestUrl !== undefined) {
   });
 
   test('redis: a Redis that stops answering fails the lock after the command timeout', async (t) => {
-    const relay = new TcpRelay(target);
-    await relay.listen();
-    t.teardown(() => relay.cut());
-    const client = await connect(relay.url);
+    const { relay, client } = await redis.relayed(t);
     const locks = new RedisLockManager(client, { keyPrefix, commandTimeoutMs: 150 });
     relay.blackhole();
     const started = Date.now();

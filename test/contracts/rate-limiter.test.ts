@@ -3,7 +3,7 @@ import { CoreError } from '@payments/core';
 import { InMemoryRateLimiter } from '@payments/in-memory';
 import { connectRedis, disconnectRedis, RedisRateLimiter } from '@payments/locks-redis';
 import { rateLimiterContract, realTime } from './rate-limiter.contract';
-import { eventually, redisSuite, redisTestUrl, TcpRelay } from './redis-test-support';
+import { eventually, redisSuite, redisTestUrl } from './redis-test-support';
 
 rateLimiterContract('in-memory', () => {
   // Each limiter on a clock of its own, moved only by the contract's waits.
@@ -54,7 +54,7 @@ test('redis: connecting to an unreachable Redis fails fast with CoreError unavai
 
 if (redisTestUrl !== undefined) {
   const redis = redisSuite(redisTestUrl, 'rate');
-  const { keyPrefix, target, connect } = redis;
+  const { keyPrefix, connect } = redis;
 
   rateLimiterContract('redis', () => realTime(new RedisRateLimiter(redis.shared(), { keyPrefix })));
 
@@ -82,10 +82,7 @@ if (redisTestUrl !== undefined) {
   });
 
   test('redis: when Redis goes away, consume fails fast; when it returns, it works again', async (t) => {
-    const relay = new TcpRelay(target);
-    await relay.listen();
-    t.teardown(() => relay.cut());
-    const client = await connect(relay.url);
+    const { relay, client } = await redis.relayed(t);
     const limiter = new RedisRateLimiter(client, { keyPrefix, commandTimeoutMs: 300 });
     t.true((await limiter.consume('relay', 5)).allowed);
 
@@ -101,10 +98,7 @@ if (redisTestUrl !== undefined) {
   });
 
   test('redis: a Redis that stops answering fails consume after the command timeout', async (t) => {
-    const relay = new TcpRelay(target);
-    await relay.listen();
-    t.teardown(() => relay.cut());
-    const client = await connect(relay.url);
+    const { relay, client } = await redis.relayed(t);
     const limiter = new RedisRateLimiter(client, { keyPrefix, commandTimeoutMs: 150 });
     relay.blackhole();
     const started = Date.now();

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import net from 'node:net';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { connectRedis, disconnectRedis, type RedisClient } from '@payments/locks-redis';
 import { listeningPort } from '@payments/node-runtime';
 
@@ -94,6 +94,8 @@ export interface RedisSuite {
   readonly shared: () => RedisClient;
   /** Opens another client (to `to`, e.g. a relay); every client is closed after the suite. */
   readonly connect: (to?: string) => Promise<RedisClient>;
+  /** A client through a fresh relay to this Redis, which is cut when the test `t` ends. */
+  readonly relayed: (t: ExecutionContext) => Promise<{ readonly relay: TcpRelay; readonly client: RedisClient }>;
 }
 
 /**
@@ -117,14 +119,21 @@ export function redisSuite(url: string, suite: string): RedisSuite {
     if (shared?.isReady) await deleteKeys(shared, keyPrefix);
     await Promise.all(clients.map((client) => disconnectRedis(client)));
   });
+  const target = { host: parsed.hostname, port: Number(parsed.port || 6379) };
   return {
     url,
-    target: { host: parsed.hostname, port: Number(parsed.port || 6379) },
+    target,
     keyPrefix,
     shared: () => {
       if (!shared) throw new Error('the Redis suite has not connected yet');
       return shared;
     },
     connect,
+    relayed: async (t) => {
+      const relay = new TcpRelay(target);
+      await relay.listen();
+      t.teardown(() => relay.cut());
+      return { relay, client: await connect(relay.url) };
+    },
   };
 }

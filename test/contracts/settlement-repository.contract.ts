@@ -1,20 +1,15 @@
 import test from 'ava';
 import { randomBytes } from 'node:crypto';
-import { withoutUndefined, type AccountScope, type Dispute, type PaymentIntent, type Settlement } from '@payments/core';
-import { aMerchant, aPaymentIntent, aPayoutDestination, aScope, T0 } from '../fixtures';
+import { withoutUndefined, type AccountScope, type PaymentIntent, type Settlement } from '@payments/core';
+import { aDispute, aMerchant, aPaymentIntent, aPayoutDestination, aScope, ids, T0 } from '../fixtures';
 import { sharedStorage, withOwnStorage, type StorageAdapter } from './storage-adapters';
 
 const at = (ms: number): Date => new Date(T0.getTime() + ms);
 const HOUR = 3_600_000;
 
-function aSettlementId(): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-  return `st_${[...randomBytes(26)].map((byte) => alphabet[byte % 32]).join('')}`;
-}
-
 function aSettlement(scope: AccountScope, overrides: Partial<Settlement> = {}): Settlement {
   return {
-    id: aSettlementId(),
+    id: ids.settlement(),
     merchantId: scope.merchantId,
     mode: scope.mode,
     status: 'pending',
@@ -44,26 +39,6 @@ function aReleasedIntent(scope: AccountScope, releasedAt: Date, overrides: Parti
       ...overrides,
     }),
   );
-}
-
-function aDispute(scope: AccountScope, paymentIntentId: string, status: Dispute['status']): Dispute {
-  const id = `dp_${randomBytes(10).toString('hex')}`;
-  return {
-    id,
-    merchantId: scope.merchantId,
-    mode: scope.mode,
-    paymentIntentId,
-    status,
-    amount: 10_000,
-    currency: 'THB',
-    evidence: {},
-    channel: 'simulator',
-    channelDisputeId: id,
-    dueBy: at(7 * 24 * HOUR),
-    openedAt: T0,
-    created: T0,
-    updated: T0,
-  };
 }
 
 /** What every SettlementRepository promises. */
@@ -206,7 +181,7 @@ export function settlementRepositoryContract(adapter: StorageAdapter): void {
     const tooLate = aReleasedIntent(scope, at(5 * HOUR));
     const unreleased = aReleasedIntent(scope, at(HOUR), { releasedAt: undefined });
     const succeeded = aReleasedIntent(scope, at(HOUR), { status: 'succeeded' });
-    const covered = aReleasedIntent(scope, at(HOUR), { settlementId: aSettlementId() });
+    const covered = aReleasedIntent(scope, at(HOUR), { settlementId: ids.settlement() });
     const opened = aReleasedIntent(scope, at(HOUR));
     const review = aReleasedIntent(scope, at(HOUR));
     const lost = aReleasedIntent(scope, at(HOUR));
@@ -215,10 +190,10 @@ export function settlementRepositoryContract(adapter: StorageAdapter): void {
     const otherMerchant = aReleasedIntent(aScope('test'), at(HOUR));
     for (const intent of [later, early, tooLate, unreleased, succeeded, covered, opened, review, lost, won, otherMode, otherMerchant])
       await intents.insert(intent);
-    await disputes.insert(aDispute(scope, opened.id, 'opened'));
-    await disputes.insert(aDispute(scope, review.id, 'under_review'));
-    await disputes.insert(aDispute(scope, lost.id, 'lost'));
-    await disputes.insert(aDispute(scope, won.id, 'won'));
+    await disputes.insert(aDispute(scope, { paymentIntentId: opened.id, status: 'opened' }));
+    await disputes.insert(aDispute(scope, { paymentIntentId: review.id, status: 'under_review' }));
+    await disputes.insert(aDispute(scope, { paymentIntentId: lost.id, status: 'lost' }));
+    await disputes.insert(aDispute(scope, { paymentIntentId: won.id, status: 'won' }));
 
     const found = await settlements.findSettleable(scope, at(3 * HOUR));
     t.deepEqual(
@@ -235,8 +210,8 @@ export function settlementRepositoryContract(adapter: StorageAdapter): void {
     const b = aReleasedIntent(scope, T0);
     const foreign = aReleasedIntent(aScope('test'), T0);
     for (const intent of [a, b, foreign]) await intents.insert(intent);
-    const first = aSettlementId();
-    const second = aSettlementId();
+    const first = ids.settlement();
+    const second = ids.settlement();
 
     t.is(await settlements.assignPayments(scope, first, [a.id, foreign.id]), 1);
     t.is(await settlements.assignPayments(scope, second, [a.id, b.id]), 1, 'a is taken: only b');
@@ -257,7 +232,7 @@ export function settlementRepositoryContract(adapter: StorageAdapter): void {
     const intent = aReleasedIntent(scope, T0);
     await intents.insert(intent);
     const stale = await intents.findById(scope, intent.id);
-    const settlementId = aSettlementId();
+    const settlementId = ids.settlement();
     await settlements.assignPayments(scope, settlementId, [intent.id]);
     if (!stale) return t.fail();
     await intents.update({ ...stale, description: 'changed', updated: at(1000) });

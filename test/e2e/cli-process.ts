@@ -1,9 +1,8 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { textAt } from '../fixtures';
-import { REPO_ROOT, runAdmin } from './process';
+import { createMerchantWithAdmin, REPO_ROOT, runNode, spawnNode } from './process';
 
 /** The built `payments` command, run as users run it: `node cli/dist/src/main.js`. */
 export const CLI = join(REPO_ROOT, 'cli', 'dist', 'src', 'main.js');
@@ -33,14 +32,7 @@ export function cliEnvironment(baseUrl: string, extra: NodeJS.ProcessEnv = {}): 
 
 /** Runs `payments …args` to its end; asynchronous so receivers in this process keep answering. */
 export function runCli(env: NodeJS.ProcessEnv, args: string[]): Promise<CliRun> {
-  return new Promise((resolveRun) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: REPO_ROOT, env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.once('close', (code) => resolveRun({ code, stdout, stderr }));
-  });
+  return runNode(env, CLI, args);
 }
 
 /** A long-running `payments` process (listen) with its output so far. */
@@ -54,21 +46,17 @@ export interface CliProcess {
 }
 
 export function startCli(env: NodeJS.ProcessEnv, args: string[]): CliProcess {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: REPO_ROOT, env });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const { child, stdout, stderr } = spawnNode(env, CLI, args);
   const closed = new Promise<number | null>((resolveClose) => child.once('close', (code) => resolveClose(code)));
   return {
     child,
-    stdout: () => stdout,
-    stderr: () => stderr,
+    stdout,
+    stderr,
     async waitFor(predicate, what, timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs;
       while (!predicate()) {
-        if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}.\nstdout:\n${stdout}\nstderr:\n${stderr}`);
-        if (child.exitCode !== null) throw new Error(`payments exited (${child.exitCode}) before ${what}.\nstdout:\n${stdout}\nstderr:\n${stderr}`);
+        if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}.\nstdout:\n${stdout()}\nstderr:\n${stderr()}`);
+        if (child.exitCode !== null) throw new Error(`payments exited (${child.exitCode}) before ${what}.\nstdout:\n${stdout()}\nstderr:\n${stderr()}`);
         await new Promise((r) => setTimeout(r, 50));
       }
     },
@@ -84,18 +72,5 @@ export function startCli(env: NodeJS.ProcessEnv, args: string[]): CliProcess {
 
 /** A merchant made with the operator CLI; its test key. */
 export async function createMerchant(serviceEnv: NodeJS.ProcessEnv, name: string, schedule = 'manual'): Promise<string> {
-  const admin = await runAdmin(serviceEnv, [
-    'merchant',
-    'create',
-    '--name',
-    name,
-    '--email',
-    `cli-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`,
-    '--password',
-    'correct horse battery staple',
-    '--schedule',
-    schedule,
-  ]);
-  if (admin.code !== 0) throw new Error(admin.stderr);
-  return textAt(JSON.parse(admin.stdout), 'test_api_key');
+  return (await createMerchantWithAdmin(serviceEnv, { name, password: 'correct horse battery staple' }, ['--schedule', schedule])).testApiKey;
 }

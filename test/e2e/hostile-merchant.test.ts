@@ -1,7 +1,7 @@
 import test from 'ava';
 import { OtplibOneTimeCodes } from '@payments/otp';
 import { jsonAt, listAt, numberAt, textAt } from '../fixtures';
-import { runAdmin, serviceEnvironment, startService, type RunningService, type ServiceEnvironment } from './process';
+import { createMerchantWithAdmin, runAdmin, serviceEnvironment, startService, type RunningService, type ServiceEnvironment } from './process';
 import { startSandbox, startTlsFront, type SandboxProcess, type TlsFront } from './sandbox-process';
 
 /**
@@ -75,26 +75,9 @@ interface Shop {
 }
 
 async function createShop(name: string, currency: string): Promise<Shop> {
-  const email = `${name.toLowerCase().replace(/[^a-z]+/g, '-')}-${Date.now()}@example.com`;
-  const created = await runAdmin(service.env, [
-    'merchant',
-    'create',
-    '--name',
-    name,
-    '--email',
-    email,
-    '--password',
-    PASSWORD,
-    '--settlement-currency',
-    currency,
-    '--settlement-delay-days',
-    '0',
-    '--schedule',
-    'manual',
-  ]);
-  if (created.code !== 0) throw new Error(`merchant create: ${created.stderr}`);
-  const out: unknown = JSON.parse(created.stdout);
-  return { id: textAt(out, 'merchant', 'id'), email, testKey: textAt(out, 'test_api_key') };
+  const options = ['--settlement-currency', currency, '--settlement-delay-days', '0', '--schedule', 'manual'];
+  const { id, email, testApiKey } = await createMerchantWithAdmin(service.env, { name, password: PASSWORD }, options);
+  return { id, email, testKey: testApiKey };
 }
 
 /** Live mode the way an operator and a merchant open it: the admin CLI, then a live key from the dashboard. */

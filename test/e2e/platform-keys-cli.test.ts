@@ -1,6 +1,6 @@
 import test from 'ava';
 import { jsonAt, keysAt, listAt, textAt } from '../fixtures';
-import { runAdmin, serviceEnvironment, startService, type ServiceEnvironment } from './process';
+import { createMerchantWithAdmin, runAdmin, serviceEnvironment, startService, type ServiceEnvironment } from './process';
 
 let environment: ServiceEnvironment;
 test.before(async () => {
@@ -10,18 +10,7 @@ test.after.always(async () => environment?.cleanup());
 
 test('platform-keys rotate publishes a key at once, active after PAYMENTS_KEY_ACTIVATION_S; list and the API show public halves only', async (t) => {
   const env = { ...environment.env, PAYMENTS_KEY_ACTIVATION_S: '120' };
-  const admin = await runAdmin(env, [
-    'merchant',
-    'create',
-    '--name',
-    'Keys',
-    '--email',
-    `keys-${Date.now()}@example.com`,
-    '--password',
-    'a long enough password',
-  ]);
-  t.is(admin.code, 0, admin.stderr);
-  const key = textAt(JSON.parse(admin.stdout), 'test_api_key');
+  const key = (await createMerchantWithAdmin(env, { name: 'Keys' })).testApiKey;
 
   const first = await runAdmin(env, ['platform-keys', 'list']);
   t.is(first.code, 0, first.stderr);

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import type { Server, Socket } from 'node:net';
@@ -69,24 +70,40 @@ export interface SpawnedProcess {
   readonly kill: () => Promise<void>;
 }
 
-/** Starts `node <script> …args` from the repo root and waits until its stdout passes `isReady`. */
-async function spawnUntilReady(env: NodeJS.ProcessEnv, script: string, args: string[], isReady: (stdout: string) => boolean): Promise<SpawnedProcess> {
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [script, ...args], { cwd: REPO_ROOT, env });
+/** `node <script> …args` started from the repo root, with what it prints collected as it comes. */
+export function spawnNode(
+  env: NodeJS.ProcessEnv,
+  script: string,
+  args: string[],
+): { readonly child: ChildProcessWithoutNullStreams; readonly stdout: () => string; readonly stderr: () => string } {
+  const child = spawn(process.execPath, [script, ...args], { cwd: REPO_ROOT, env });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  return { child, stdout: () => stdout, stderr: () => stderr };
+}
+
+/** Runs `node <script> …args` from the repo root to its end (all its output read); asynchronous, so servers in this process keep answering. */
+export function runNode(env: NodeJS.ProcessEnv, script: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const { child, stdout, stderr } = spawnNode(env, script, args);
+  return new Promise((resolveRun) => child.once('close', (code) => resolveRun({ code, stdout: stdout(), stderr: stderr() })));
+}
+
+/** Starts `node <script> …args` from the repo root and waits until its stdout passes `isReady`. */
+async function spawnUntilReady(env: NodeJS.ProcessEnv, script: string, args: string[], isReady: (stdout: string) => boolean): Promise<SpawnedProcess> {
+  const { child, stdout, stderr } = spawnNode(env, script, args);
   const exited = new Promise<number | null>((resolveExit) => child.once('exit', (code) => resolveExit(code)));
   const deadline = Date.now() + 30_000;
-  while (!isReady(stdout)) {
+  while (!isReady(stdout())) {
     if (Date.now() > deadline || child.exitCode !== null) {
       child.kill('SIGKILL');
-      throw new Error(`${script} did not start:\n${stdout}\n${stderr}`);
+      throw new Error(`${script} did not start:\n${stdout()}\n${stderr()}`);
     }
     await new Promise((r) => setTimeout(r, 50));
   }
   return {
-    output: () => stdout,
+    output: stdout,
     running: () => child.exitCode === null && child.signalCode === null,
     kill: async () => {
       child.kill('SIGKILL');
@@ -127,14 +144,66 @@ export function startWorker(env: NodeJS.ProcessEnv): Promise<SpawnedProcess> {
 
 /** Runs the admin CLI against the same database; resolves with exit code and output. */
 export function runAdmin(env: NodeJS.ProcessEnv, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolveRun) => {
-    const child = spawn(process.execPath, ['apps/admin/dist/src/main.js', ...args], { cwd: REPO_ROOT, env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.once('exit', (code) => resolveRun({ code, stdout, stderr }));
-  });
+  return runNode(env, 'apps/admin/dist/src/main.js', args);
+}
+
+/** A merchant the operator CLI made: its id, owner email and test key, and all that `merchant create` printed. */
+export interface AdminMerchant {
+  readonly id: string;
+  readonly email: string;
+  readonly testApiKey: string;
+  readonly printed: unknown;
+}
+
+/**
+ * Makes a merchant with the operator CLI (`merchant create`): `name`, a fresh owner email unless
+ * one is given, the password (by default 'a long enough password') and any further `options`.
+ * Throws with what the CLI wrote to stderr when it fails.
+ */
+export async function createMerchantWithAdmin(
+  env: NodeJS.ProcessEnv,
+  merchant: { readonly name: string; readonly email?: string; readonly password?: string },
+  options: string[] = [],
+): Promise<AdminMerchant> {
+  const slug = merchant.name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+  const email = merchant.email ?? `${slug}-${Date.now()}-${randomBytes(3).toString('hex')}@example.com`;
+  const admin = await runAdmin(env, [
+    'merchant',
+    'create',
+    '--name',
+    merchant.name,
+    '--email',
+    email,
+    '--password',
+    merchant.password ?? 'a long enough password',
+    ...options,
+  ]);
+  if (admin.code !== 0) throw new Error(`merchant create failed: ${admin.stderr}`);
+  const printed: unknown = JSON.parse(admin.stdout);
+  return { id: textAt(printed, 'merchant', 'id'), email, testApiKey: textAt(printed, 'test_api_key'), printed };
+}
+
+/** The test key of the demo merchant that `npm start` makes and prints on its first start. */
+export function printedDemoKey(service: RunningService): string {
+  const key = /test API key:\s+(sk_test_[0-9A-Za-z]+)/.exec(service.output())?.[1];
+  if (!key) throw new Error(`no demo key printed:\n${service.output()}`);
+  return key;
+}
+
+/** Calls the API as a merchant, JSON in and out; every POST carries a fresh Idempotency-Key. */
+export function merchantApi(baseUrl: string, key: string): (method: string, path: string, body?: unknown) => Promise<unknown> {
+  return async (method, path, body) => {
+    const res = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${key}`,
+        'content-type': 'application/json',
+        ...(method === 'POST' ? { 'idempotency-key': `${path}-${Math.random()}` } : {}),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return res.json();
+  };
 }
 
 /** The e2e and cluster tests take their ports from here too. */

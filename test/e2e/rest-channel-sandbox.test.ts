@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import test from 'ava';
 import { jsonAt, listAt, numberAt, textAt } from '../fixtures';
-import { serviceEnvironment, startService, type RunningService, type ServiceEnvironment } from './process';
+import { printedDemoKey, serviceEnvironment, startService, type RunningService, type ServiceEnvironment } from './process';
 import { startSandbox, type SandboxProcess } from './sandbox-process';
 
 /**
@@ -29,9 +29,7 @@ test.before(async () => {
     PAYMENTS_REST_CHANNEL_TEST_KEY: SANDBOX_KEY,
     PAYMENTS_REST_CHANNEL_TEST_SECRET: SANDBOX_SECRET,
   });
-  const match = /test API key:\s+(sk_test_[0-9A-Za-z]+)/.exec(service.output());
-  if (!match) throw new Error(`no demo key printed:\n${service.output()}`);
-  key = match[1];
+  key = printedDemoKey(service);
 });
 
 test.after.always(async () => {

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import test from 'ava';
 import { Payments, SignatureVerificationError } from '@payments/sdk';
-import { textAt } from '../fixtures';
-import { runAdmin, serviceEnvironment, startService, type RunningService, type ServiceEnvironment } from './process';
+import { createMerchantWithAdmin, serviceEnvironment, startService, type RunningService, type ServiceEnvironment } from './process';
 import { insertWebhookEndpoint } from './webhook-endpoint-fixture';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver';
 
@@ -23,22 +22,11 @@ test.before(async () => {
   receiver = await startWebhookReceiver({ hostname: 'sdk-hooks.test.example' });
   const masterKey = randomBytes(32).toString('hex');
   const env: NodeJS.ProcessEnv = { ...environment.env, ...receiver.env, PAYMENTS_MASTER_KEY: masterKey, PAYMENTS_RATE_LIMIT_TEST: '0' };
-  const admin = await runAdmin(env, [
-    'merchant',
-    'create',
-    '--name',
-    'SDK Hooks',
-    '--email',
-    `sdk-hooks-${Date.now()}@example.com`,
-    '--password',
-    'a long enough password',
-  ]);
-  if (admin.code !== 0) throw new Error(admin.stderr);
-  const created: unknown = JSON.parse(admin.stdout);
+  const merchant = await createMerchantWithAdmin(env, { name: 'SDK Hooks' });
   // Straight into the database, as the relay tests do: the dashboard refuses a test host with a port.
-  await insertWebhookEndpoint(env, { merchantId: textAt(created, 'merchant', 'id'), url: receiver.url, secret });
+  await insertWebhookEndpoint(env, { merchantId: merchant.id, url: receiver.url, secret });
   service = await startService(env);
-  payments = new Payments(textAt(created, 'test_api_key'), { baseUrl: service.baseUrl });
+  payments = new Payments(merchant.testApiKey, { baseUrl: service.baseUrl });
 });
 
 test.after.always(async () => {

@@ -9,9 +9,8 @@ import {
   PermissionError,
   type PaymentIntent,
 } from '@payments/sdk';
-import { textAt } from '../fixtures';
 import { OpenApiResponses } from './openapi-responses';
-import { runAdmin, serviceEnvironment, startService, type RunningService, type ServiceEnvironment } from './process';
+import { createMerchantWithAdmin, printedDemoKey, serviceEnvironment, startService, type RunningService, type ServiceEnvironment } from './process';
 
 /*
  * The SDK against the real service (`npm start`'s API + worker process): every resource, the
@@ -28,25 +27,12 @@ let responses: OpenApiResponses;
 test.before(async () => {
   environment = await serviceEnvironment();
   service = await startService(environment.env);
-  const demoKey = /test API key:\s+(sk_test_[0-9A-Za-z]+)/.exec(service.output())?.[1];
-  if (!demoKey) throw new Error(`no demo key printed:\n${service.output()}`);
+  const demoKey = printedDemoKey(service);
   const document: unknown = await (await fetch(`${service.baseUrl}/v1/openapi.json`)).json();
   responses = new OpenApiResponses(document);
   payments = new Payments(demoKey, { baseUrl: service.baseUrl, httpClient: responses.httpClient() });
-  const created = await runAdmin(environment.env, [
-    'merchant',
-    'create',
-    '--name',
-    'SDK Shop',
-    '--email',
-    `sdk-${Date.now()}@example.com`,
-    '--password',
-    'a long enough password',
-    '--schedule',
-    'manual',
-  ]);
-  if (created.code !== 0) throw new Error(created.stderr);
-  manualShop = new Payments(textAt(JSON.parse(created.stdout), 'test_api_key'), { baseUrl: service.baseUrl, httpClient: responses.httpClient() });
+  const created = await createMerchantWithAdmin(environment.env, { name: 'SDK Shop' }, ['--schedule', 'manual']);
+  manualShop = new Payments(created.testApiKey, { baseUrl: service.baseUrl, httpClient: responses.httpClient() });
 });
 
 test.after.always(async () => {

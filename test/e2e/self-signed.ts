@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generate } from 'selfsigned';
+import { selfSignedCertificate } from '@payments/webhook-http/dist/test/receivers';
 
 export interface SelfSigned {
   readonly key: string;
@@ -16,21 +16,9 @@ export interface SelfSigned {
  * temporary `ca.pem` so a process can be told to trust it.
  */
 export async function selfSigned(host: { readonly name: string } | { readonly ip: string }, prefix: string): Promise<SelfSigned> {
-  const commonName = 'name' in host ? host.name : host.ip;
-  const altName = 'name' in host ? { type: 2 as const, value: host.name } : { type: 7 as const, ip: host.ip };
-  const pems = await generate([{ name: 'commonName', value: commonName }], {
-    keyType: 'ec',
-    curve: 'P-256',
-    algorithm: 'sha256',
-    extensions: [
-      { name: 'basicConstraints', cA: true },
-      { name: 'keyUsage', digitalSignature: true, keyCertSign: true },
-      { name: 'extKeyUsage', serverAuth: true },
-      { name: 'subjectAltName', altNames: [altName] },
-    ],
-  });
+  const pems = await selfSignedCertificate(host);
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const caFile = join(dir, 'ca.pem');
   writeFileSync(caFile, pems.cert);
-  return { key: pems.private, cert: pems.cert, dir, caFile };
+  return { ...pems, dir, caFile };
 }

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { jsonAt, listAt, textAt } from '../fixtures';
-import { runAdmin, serviceEnvironment, startService, type RunningService, type ServiceEnvironment } from './process';
+import { printedDemoKey, runAdmin, serviceEnvironment, startService, type RunningService, type ServiceEnvironment } from './process';
 
 let environment: ServiceEnvironment;
 let service: RunningService;
@@ -9,9 +9,7 @@ let demoKey: string;
 test.before(async () => {
   environment = await serviceEnvironment();
   service = await startService(environment.env);
-  const match = /test API key:\s+(sk_test_[0-9A-Za-z]+)/.exec(service.output());
-  if (!match) throw new Error(`no demo key printed:\n${service.output()}`);
-  demoKey = match[1];
+  demoKey = printedDemoKey(service);
 });
 
 test.after.always(async () => {

@@ -1,6 +1,5 @@
 import test from 'ava';
-import { textAt } from '../fixtures';
-import { runAdmin, serviceEnvironment, startService, startWorker, type ServiceEnvironment } from './process';
+import { createMerchantWithAdmin, serviceEnvironment, startService, startWorker, type ServiceEnvironment } from './process';
 
 let environment: ServiceEnvironment;
 test.before(async () => {
@@ -9,18 +8,7 @@ test.before(async () => {
 test.after.always(async () => environment?.cleanup());
 
 test('the API and the worker run as separate processes on one database (npm run start:api / start:worker)', async (t) => {
-  const admin = await runAdmin(environment.env, [
-    'merchant',
-    'create',
-    '--name',
-    'Split',
-    '--email',
-    `split-${Date.now()}@example.com`,
-    '--password',
-    'a long enough password',
-  ]);
-  t.is(admin.code, 0, admin.stderr);
-  const key = textAt(JSON.parse(admin.stdout), 'test_api_key');
+  const key = (await createMerchantWithAdmin(environment.env, { name: 'Split' })).testApiKey;
 
   const api = await startService(environment.env, 'apps/api/dist/src/main.js', []);
   const worker = await startWorker(environment.env);

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { jsonAt, listAt, textAt } from '../fixtures';
-import { runAdmin, serviceEnvironment, startService, startWorker, type ServiceEnvironment } from './process';
+import { createMerchantWithAdmin, merchantApi, serviceEnvironment, startService, startWorker, type ServiceEnvironment } from './process';
 
 let environment: ServiceEnvironment;
 test.before(async () => {
@@ -9,32 +9,10 @@ test.before(async () => {
 test.after.always(async () => environment?.cleanup());
 
 test('two worker processes on one database: each due expiry runs once and writes one event', async (t) => {
-  const admin = await runAdmin(environment.env, [
-    'merchant',
-    'create',
-    '--name',
-    'Workers',
-    '--email',
-    `workers-${Date.now()}@example.com`,
-    '--password',
-    'a long enough password',
-  ]);
-  t.is(admin.code, 0, admin.stderr);
-  const key = textAt(JSON.parse(admin.stdout), 'test_api_key');
+  const key = (await createMerchantWithAdmin(environment.env, { name: 'Workers' })).testApiKey;
   // The test polls many intents at once; the per-key limit would answer 429.
   const api = await startService({ ...environment.env, PAYMENTS_RATE_LIMIT_TEST: '0' }, 'apps/api/dist/src/main.js', []);
-  const call = async (method: string, path: string, body?: unknown): Promise<unknown> => {
-    const res = await fetch(`${api.baseUrl}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${key}`,
-        'content-type': 'application/json',
-        ...(method === 'POST' ? { 'idempotency-key': `${path}-${Math.random()}` } : {}),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return res.json();
-  };
+  const call = merchantApi(api.baseUrl, key);
   const ids: string[] = [];
   try {
     for (let i = 0; i < 12; i += 1) {

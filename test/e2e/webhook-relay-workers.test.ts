@@ -3,7 +3,7 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
 import test from 'ava';
 import { listeningPort } from '@payments/node-runtime';
 import { listAt, textAt } from '../fixtures';
-import { runAdmin, serviceEnvironment, startService, startWorker, type ServiceEnvironment } from './process';
+import { createMerchantWithAdmin, merchantApi, serviceEnvironment, startService, startWorker, type ServiceEnvironment } from './process';
 import { insertWebhookEndpoint } from './webhook-endpoint-fixture';
 import { startWebhookReceiver, type RecordedWebhook, type WebhookReceiver } from './webhook-receiver';
 
@@ -75,41 +75,19 @@ test('two worker processes relay every event once; a worker SIGKILLed mid-pass l
     PAYMENTS_WEBHOOK_LEASE_MS: '12000',
     PAYMENTS_RATE_LIMIT_TEST: '0',
   };
-  const admin = await runAdmin(env, [
-    'merchant',
-    'create',
-    '--name',
-    'Relay',
-    '--email',
-    `relay-${Date.now()}@example.com`,
-    '--password',
-    'a long enough password',
-  ]);
-  t.is(admin.code, 0, admin.stderr);
-  const created: unknown = JSON.parse(admin.stdout);
-  const key = textAt(created, 'test_api_key');
+  const merchant = await createMerchantWithAdmin(env, { name: 'Relay' });
+  const key = merchant.testApiKey;
 
   // The endpoint goes straight into the database: the dashboard would refuse the receiver's port-bearing test host.
   const secret = randomBytes(32).toString('hex');
   await insertWebhookEndpoint(env, {
-    merchantId: textAt(created, 'merchant', 'id'),
+    merchantId: merchant.id,
     url: receiver.url.replace(`:${receiver.port}/`, `:${gate.port}/`),
     secret,
   });
 
   const api = await startService(env, 'apps/api/dist/src/main.js', []);
-  const call = async (method: string, path: string, body?: unknown): Promise<unknown> => {
-    const res = await fetch(`${api.baseUrl}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${key}`,
-        'content-type': 'application/json',
-        ...(method === 'POST' ? { 'idempotency-key': `${path}-${Math.random()}` } : {}),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return res.json();
-  };
+  const call = merchantApi(api.baseUrl, key);
   const cancelIntents = async (n: number, tag: string): Promise<void> => {
     for (let i = 0; i < n; i += 1) {
       const intent = await call('POST', '/v1/payment_intents', { amount: 1000 + i, currency: 'THB', merchant_order_id: `${tag}-${i}` });

@@ -23,7 +23,7 @@ import {
   type RefundFailureCode,
 } from '@payments/core';
 import { verifyRestCallbackSignature } from './callback-signature';
-import { send, sendWithRetries, TransportFailure, type HttpAnswer, type RetryPolicy } from './http-client';
+import { send, sendWithRetries, TransportFailure, type HttpAnswer, type HttpRequest, type RetryPolicy } from './http-client';
 import {
   ORDER_ID_PATTERN,
   ProtocolViolation,
@@ -295,11 +295,7 @@ export class RestPaymentChannel implements PaymentChannel {
   async submitDisputeEvidence(mode: Mode, channelDisputeId: string, evidence: Readonly<Record<string, string>>): Promise<void> {
     const endpoint = this.requireEndpoint(mode);
     const url = `${this.resourceUrl(endpoint, 'disputes', channelDisputeId)}/evidence`;
-    const answer = await this.call(mode, 'submit_evidence', () =>
-      sendWithRetries({ method: 'POST', url, apiKey: endpoint.apiKey, timeoutMs: this.timeoutMs, body: { evidence } }, this.retryPolicy, (details) =>
-        this.logRetry(mode, 'submit_evidence', details),
-      ),
-    );
+    const answer = await this.sendRetried(mode, 'submit_evidence', endpoint, { method: 'POST', url, body: { evidence } });
     if (answer.status === 409 && readErrorCode(answer.body) === 'dispute_closed') {
       throw channelError('The channel has ruled on this dispute already and takes no more evidence.');
     }
@@ -317,26 +313,18 @@ export class RestPaymentChannel implements PaymentChannel {
   async placeRefund(request: PlaceRefundRequest): Promise<PlaceRefundResult> {
     const endpoint = this.requireEndpoint(request.mode);
     if (!ORDER_ID_PATTERN.test(request.channelOrderId)) throw channelError('The channel order id is not one the rest protocol allows.');
-    const answer = await this.call(request.mode, 'place_refund', () =>
-      sendWithRetries(
-        {
-          method: 'POST',
-          url: `${endpoint.baseUrl}/v1/refunds`,
-          apiKey: endpoint.apiKey,
-          timeoutMs: this.timeoutMs,
-          body: {
-            reference: request.reference,
-            order_id: request.channelOrderId,
-            amount: request.amount,
-            currency: request.currency,
-            ...(request.reason ? { reason: request.reason } : {}),
-            callback_url: request.callbackUrl,
-          },
-        },
-        this.retryPolicy,
-        (details) => this.logRetry(request.mode, 'place_refund', details),
-      ),
-    );
+    const answer = await this.sendRetried(request.mode, 'place_refund', endpoint, {
+      method: 'POST',
+      url: `${endpoint.baseUrl}/v1/refunds`,
+      body: {
+        reference: request.reference,
+        order_id: request.channelOrderId,
+        amount: request.amount,
+        currency: request.currency,
+        ...(request.reason ? { reason: request.reason } : {}),
+        callback_url: request.callbackUrl,
+      },
+    });
     if (answer.status === 402 || answer.status === 404 || answer.status === 422) {
       return refundRefusal(refundFailureCode(readErrorCode(answer.body)));
     }
@@ -371,11 +359,7 @@ export class RestPaymentChannel implements PaymentChannel {
     const url = this.resourceUrl(endpoint, kind, channelId);
     const operation = `query_${RESOURCE_NOUNS[kind]}`;
     const what = `${RESOURCE_NOUNS[kind]} query`;
-    const answer = await this.call(mode, operation, () =>
-      sendWithRetries({ method: 'GET', url, apiKey: endpoint.apiKey, timeoutMs: this.timeoutMs }, this.retryPolicy, (details) =>
-        this.logRetry(mode, operation, details),
-      ),
-    );
+    const answer = await this.sendRetried(mode, operation, endpoint, { method: 'GET', url });
     if (answer.status !== 200) throw channelError(`The channel answered HTTP ${answer.status} to the ${what}.`);
     return this.readAnswer(answer, what, read, channelId);
   }
@@ -392,6 +376,20 @@ export class RestPaymentChannel implements PaymentChannel {
     // corrupted id from turning into another path.
     if (!ORDER_ID_PATTERN.test(channelId)) throw channelError(`The channel ${RESOURCE_NOUNS[kind]} id is not one the rest protocol allows.`);
     return `${endpoint.baseUrl}/v1/${kind}/${channelId}`;
+  }
+
+  /** `request` with this mode's key and the timeout, retried like create; a failure is `channel_error` (`call`). */
+  private sendRetried(
+    mode: Mode,
+    operation: string,
+    endpoint: RestChannelEndpoint,
+    request: Pick<HttpRequest, 'method' | 'url' | 'body'>,
+  ): Promise<HttpAnswer> {
+    return this.call(mode, operation, () =>
+      sendWithRetries({ ...request, apiKey: endpoint.apiKey, timeoutMs: this.timeoutMs }, this.retryPolicy, (details) =>
+        this.logRetry(mode, operation, details),
+      ),
+    );
   }
 
   private async call(mode: Mode, operation: string, run: () => Promise<HttpAnswer>): Promise<HttpAnswer> {

@@ -34,7 +34,7 @@ export type CallbackStatusName = (typeof CALLBACK_STATUSES)[number];
 /** The failure codes a rest channel may report for a failed order; anything else is our `channel_error`. */
 const CHANNEL_FAILURE_CODES: readonly AttemptFailureCode[] = [...PAYER_FAILURE_CODES, 'expired'];
 
-type JsonObject = Record<string, unknown>;
+export type JsonObject = Record<string, unknown>;
 
 const isJsonObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 

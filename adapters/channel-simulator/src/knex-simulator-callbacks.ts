@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { SimulatorCallback } from './simulator-order-book';
-import { date, millis, SimulatorTable, withoutUndefined } from './sql-values';
+import { date, instant, millis, SimulatorTable, withoutUndefined } from './sql-values';
 
 interface CallbackRow {
   id: string;
@@ -44,7 +44,7 @@ function toCallback(row: CallbackRow): SimulatorCallback {
     attempts: Number(row.attempts),
     retryAt: date(row.retry_at),
     deliveredAt: date(row.delivered_at),
-    created: new Date(Number(row.created_at)),
+    created: instant(row.created_at),
   };
   return withoutUndefined(callback);
 }

@@ -10,7 +10,7 @@ import type {
   SimulatorOrderBook,
   SimulatorOrderStatus,
 } from './simulator-order-book';
-import { date, fromJson, millis, SimulatorTable, withoutUndefined } from './sql-values';
+import { date, fromJsonColumn, instant, millis, SimulatorTable, toJsonColumn, withoutUndefined } from './sql-values';
 
 interface Row {
   id: string;
@@ -40,7 +40,7 @@ function toRow(order: SimulatorOrder): Row {
     status: order.status,
     failure_code: order.failureCode ?? null,
     callback_url: order.callbackUrl,
-    scheduled_outcome: order.scheduled === undefined ? null : JSON.stringify(order.scheduled),
+    scheduled_outcome: toJsonColumn(order.scheduled),
     due_at: millis(order.dueAt),
     paid_at: millis(order.paidAt),
     settled_at: millis(order.settledAt),
@@ -59,11 +59,11 @@ function toOrder(row: Row): SimulatorOrder {
     status: row.status,
     failureCode: row.failure_code ?? undefined,
     callbackUrl: row.callback_url,
-    scheduled: row.scheduled_outcome === null ? undefined : fromJson<SimulatedOutcome>(row.scheduled_outcome),
+    scheduled: fromJsonColumn<SimulatedOutcome>(row.scheduled_outcome),
     dueAt: date(row.due_at),
     paidAt: date(row.paid_at),
     settledAt: date(row.settled_at),
-    created: new Date(Number(row.created_at)),
+    created: instant(row.created_at),
   };
   return withoutUndefined(order);
 }
@@ -208,7 +208,7 @@ function toDisputeRow(dispute: SimulatorDispute): DisputeRow {
     amount: dispute.amount,
     currency: dispute.currency,
     reason: dispute.reason ?? null,
-    evidence: dispute.evidence === undefined ? null : JSON.stringify(dispute.evidence),
+    evidence: toJsonColumn(dispute.evidence),
     created_at: dispute.created.getTime(),
     updated_at: dispute.updated.getTime(),
   };
@@ -224,9 +224,9 @@ function toDispute(row: DisputeRow): SimulatorDispute {
     amount: Number(row.amount),
     currency: row.currency,
     reason: row.reason ?? undefined,
-    evidence: row.evidence === null ? undefined : fromJson<Record<string, string>>(row.evidence),
-    created: new Date(Number(row.created_at)),
-    updated: new Date(Number(row.updated_at)),
+    evidence: fromJsonColumn<Record<string, string>>(row.evidence),
+    created: instant(row.created_at),
+    updated: instant(row.updated_at),
   };
   return withoutUndefined(dispute);
 }

@@ -2,7 +2,8 @@ import { Client, type Knex } from 'knex';
 
 /** Instants are stored as epoch milliseconds (BIGINT, which mysql2 may hand back as a string). */
 export const millis = (date: Date | undefined): number | null => (date === undefined ? null : date.getTime());
-export const date = (value: number | string | null): Date | undefined => (value === null ? undefined : new Date(Number(value)));
+export const instant = (value: number | string): Date => new Date(Number(value));
+export const date = (value: number | string | null): Date | undefined => (value === null ? undefined : instant(value));
 
 /** Whether a knex instance or transaction talks to MySQL/MariaDB (knex types its client `any`). */
 export const isMysql = (db: Knex): boolean => db.client instanceof Client && db.client.config.client === 'mysql2';
@@ -11,6 +12,12 @@ export const isMysql = (db: Knex): boolean => db.client instanceof Client && db.
 export function fromJson<T>(text: string): T {
   // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the column's only writer stringified a T
   return JSON.parse(text) as T;
+}
+
+/** An optional value in a nullable JSON column, and read back. */
+export const toJsonColumn = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value));
+export function fromJsonColumn<T>(text: string | null): T | undefined {
+  return text === null ? undefined : fromJson<T>(text);
 }
 
 /** A row mapped to an entity keeps no `undefined` fields (optional fields are absent, as the entities declare them). */

@@ -1,15 +1,14 @@
-import { createServer, type Server } from 'node:http';
 import test from 'ava';
 import { FakeClock } from '@payments/in-memory';
-import { CryptoRandomSource, listeningPort } from '@payments/node-runtime';
+import { CryptoRandomSource } from '@payments/node-runtime';
 import { createTestDatabase, type TestDatabase } from '@payments/storage-sql';
 import { KnexSimulatorOrderBook } from '../src/knex-simulator-order-book';
 import { CALLBACK_ATTEMPTS, SimulatorPaymentChannel } from '../src/simulator-payment-channel';
+import { startCallbackReceiver, type CallbackReceiver } from './callback-receiver';
 
 const clock = new FakeClock(new Date());
 let database: TestDatabase;
-let receiver: Server;
-let callbackUrl: string;
+let receiver: CallbackReceiver;
 /** Every callback that reached the receiver, by order id, with the status it was answered. */
 const arrivals: Array<{ orderId: string; body: Record<string, unknown>; answered: number }> = [];
 /** How the receiver answers the callbacks of an order: the next statuses, then 200. */
@@ -18,20 +17,14 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 
 test.before(async () => {
   database = await createTestDatabase();
-  receiver = createServer((req, res) => {
-    let raw = '';
-    req.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
-    req.on('end', () => {
-      const body: unknown = JSON.parse(raw);
-      if (!isRecord(body)) throw new Error('A callback body is a JSON object.');
-      const orderId = String(body.order_id ?? body.id);
-      const answered = script.get(orderId)?.shift() ?? 200;
-      arrivals.push({ orderId, body, answered });
-      res.writeHead(answered, { 'content-type': 'application/json' }).end('{}');
-    });
+  receiver = await startCallbackReceiver((raw) => {
+    const body: unknown = JSON.parse(raw);
+    if (!isRecord(body)) throw new Error('A callback body is a JSON object.');
+    const orderId = String(body.order_id ?? body.id);
+    const answered = script.get(orderId)?.shift() ?? 200;
+    arrivals.push({ orderId, body, answered });
+    return { status: answered, body: '{}' };
   });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  callbackUrl = `http://127.0.0.1:${listeningPort(receiver)}/cb`;
 });
 test.after.always(async () => {
   receiver?.close();
@@ -54,7 +47,7 @@ async function place(channel: SimulatorPaymentChannel, amount: number): Promise<
     amount,
     currency: 'THB',
     paymentMethod: 'promptpay',
-    callbackUrl,
+    callbackUrl: receiver.url,
     expiresAt: new Date(clock.now().getTime() + 3600_000),
   });
   if (placed.outcome !== 'placed') throw new Error('not placed');
@@ -206,7 +199,7 @@ test.serial('a callback whose sender died mid-try is tried again once its lease 
     {
       id: `scb_died${Date.now()}`,
       orderId,
-      url: callbackUrl,
+      url: receiver.url,
       body: JSON.stringify({ id: orderId, reference: order.reference, status: 'paid', amount: 7300, currency: 'THB' }),
       attempts: 1,
       retryAt: new Date(now.getTime() + 11_000),

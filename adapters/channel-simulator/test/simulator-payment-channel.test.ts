@@ -1,32 +1,25 @@
-import { createServer, type Server } from 'node:http';
 import test from 'ava';
 import { CoreError } from '@payments/core';
 import { FakeClock } from '@payments/in-memory';
-import { CryptoRandomSource, listeningPort } from '@payments/node-runtime';
+import { CryptoRandomSource } from '@payments/node-runtime';
 import { createTestDatabase, type TestDatabase } from '@payments/storage-sql';
 import { KnexSimulatorOrderBook } from '../src/knex-simulator-order-book';
 import { sign, SIGNATURE_HEADER } from '../src/callback-signature';
 import { magicOutcome, SimulatorPaymentChannel } from '../src/simulator-payment-channel';
+import { startCallbackReceiver, type CallbackReceiver } from './callback-receiver';
 
 const secret = Buffer.alloc(32, 7);
 const clock = new FakeClock(new Date());
 let database: TestDatabase;
-let receiver: Server;
-let callbackUrl: string;
+let receiver: CallbackReceiver;
 const received: Array<{ body: string; signature: string }> = [];
 
 test.before(async () => {
   database = await createTestDatabase();
-  receiver = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-    req.on('end', () => {
-      received.push({ body, signature: String(req.headers[SIGNATURE_HEADER]) });
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}');
-    });
+  receiver = await startCallbackReceiver((body, headers) => {
+    received.push({ body, signature: String(headers[SIGNATURE_HEADER]) });
+    return { status: 200, body: '{"received":true}' };
   });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  callbackUrl = `http://127.0.0.1:${listeningPort(receiver)}/cb`;
 });
 test.after.always(async () => {
   receiver?.close();
@@ -45,7 +38,7 @@ const order = (amount: number) => {
     amount,
     currency: 'THB',
     paymentMethod: 'promptpay',
-    callbackUrl,
+    callbackUrl: receiver.url,
     expiresAt: new Date(clock.now().getTime() + 3600_000),
   };
 };

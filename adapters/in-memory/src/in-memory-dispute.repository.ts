@@ -2,11 +2,7 @@ import type { Mode } from '@payments/core';
 import { CoreError, isRuled, type AccountScope, type Dispute, type DisputeFilter, type DisputeRepository, type Page, type PageRequest } from '@payments/core';
 import { deepCopy } from './deep-copy';
 import { pageNewestFirst } from './in-memory-pagination';
-import type { InMemoryStore } from './in-memory-store';
-
-function inScope(dispute: Dispute, scope: AccountScope): boolean {
-  return dispute.merchantId === scope.merchantId && dispute.mode === scope.mode;
-}
+import { findInScope, inScope, type InMemoryStore } from './in-memory-store';
 
 export class InMemoryDisputeRepository implements DisputeRepository {
   /** The reconciler's schedule, beside the entities as the SQL adapter keeps it beside the columns. */
@@ -24,15 +20,12 @@ export class InMemoryDisputeRepository implements DisputeRepository {
           throw new CoreError('dispute_exists', 'conflict', 'This channel dispute is recorded already.');
         }
       }
-      disputes.set(dispute.id, { seq: this.store.nextSequence(), value: deepCopy(dispute) });
+      disputes.set(dispute.id, this.store.sequenced(dispute));
     });
   }
 
   findById(scope: AccountScope, id: string): Promise<Dispute | undefined> {
-    return this.store.atomic(() => {
-      const row = this.store.tables.disputes.get(id);
-      return row && inScope(row.value, scope) ? deepCopy(row.value) : undefined;
-    });
+    return this.store.atomic(() => findInScope(this.store.tables.disputes, scope, id));
   }
 
   /** Units of work run one at a time here, so a plain read is already serialised. */

@@ -1,5 +1,4 @@
 import type { AccountScope, DomainEvent, EventOutbox, Page, PageRequest } from '@payments/core';
-import { deepCopy } from './deep-copy';
 import { pageNewestFirst } from './in-memory-pagination';
 import type { InMemoryStore } from './in-memory-store';
 
@@ -8,8 +7,7 @@ export class InMemoryEventOutbox implements EventOutbox {
 
   append(event: DomainEvent): Promise<void> {
     return this.store.atomic(() => {
-      if (this.store.tables.events.some((row) => row.value.id === event.id)) throw new Error(`Duplicate event id ${event.id}`);
-      this.store.tables.events.push({ seq: this.store.nextSequence(), value: deepCopy(event) });
+      this.store.appendRow(this.store.tables.events, event, 'event');
     });
   }
 

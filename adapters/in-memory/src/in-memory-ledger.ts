@@ -5,11 +5,18 @@ import {
   type ForeignEntry,
   type Ledger,
   type LedgerBalance,
+  type LedgerEntry,
   type LedgerTransaction,
   type UnbalancedTransaction,
 } from '@payments/core';
 import { deepCopy } from './deep-copy';
 import type { InMemoryStore } from './in-memory-store';
+
+/** Adds an entry to its account's balance in `balances` (a missing account starts at 0). */
+function addToBalance(balances: Map<string, LedgerBalance>, entry: LedgerEntry): void {
+  const row = balances.get(entry.account);
+  balances.set(entry.account, { account: entry.account, currency: entry.currency, balance: (row?.balance ?? 0n) + BigInt(entry.amount) });
+}
 
 export class InMemoryLedger implements Ledger {
   constructor(private readonly store: InMemoryStore) {}
@@ -19,10 +26,7 @@ export class InMemoryLedger implements Ledger {
       const { ledgerTransactions, ledgerBalances } = this.store.tables;
       if (isEmptyTransaction(tx) || ledgerTransactions.has(tx.cause)) return false;
       ledgerTransactions.set(tx.cause, deepCopy(tx));
-      for (const entry of tx.entries) {
-        const row = ledgerBalances.get(entry.account);
-        ledgerBalances.set(entry.account, { account: entry.account, currency: entry.currency, balance: (row?.balance ?? 0n) + BigInt(entry.amount) });
-      }
+      for (const entry of tx.entries) addToBalance(ledgerBalances, entry);
       return true;
     });
   }
@@ -93,10 +97,7 @@ export class InMemoryLedger implements Ledger {
   private totals(): LedgerBalance[] {
     const totals = new Map<string, LedgerBalance>();
     for (const tx of this.store.tables.ledgerTransactions.values()) {
-      for (const entry of tx.entries) {
-        const row = totals.get(entry.account);
-        totals.set(entry.account, { account: entry.account, currency: entry.currency, balance: (row?.balance ?? 0n) + BigInt(entry.amount) });
-      }
+      for (const entry of tx.entries) addToBalance(totals, entry);
     }
     return [...totals.values()];
   }

@@ -1,25 +1,17 @@
 import type { Notice, NoticeOutbox } from '@payments/core';
-import { deepCopy } from './deep-copy';
-import type { InMemoryStore } from './in-memory-store';
+import { copiesOf, newestFirst, oldestFirst, type InMemoryStore } from './in-memory-store';
 
 export class InMemoryNoticeOutbox implements NoticeOutbox {
   constructor(private readonly store: InMemoryStore) {}
 
   append(notice: Notice): Promise<void> {
     return this.store.atomic(() => {
-      if (this.store.tables.notices.some((row) => row.value.id === notice.id)) throw new Error(`Duplicate notice id ${notice.id}`);
-      this.store.tables.notices.push({ seq: this.store.nextSequence(), value: deepCopy(notice) });
+      this.store.appendRow(this.store.tables.notices, notice, 'notice');
     });
   }
 
   pending(limit: number): Promise<Notice[]> {
-    return this.store.atomic(() =>
-      this.store.tables.notices
-        .filter((row) => row.value.sentAt === undefined)
-        .sort((a, b) => a.seq - b.seq)
-        .slice(0, limit)
-        .map((row) => deepCopy(row.value)),
-    );
+    return this.store.atomic(() => copiesOf(this.store.tables.notices.filter((row) => row.value.sentAt === undefined).sort(oldestFirst), limit));
   }
 
   markSent(id: string, at: Date): Promise<boolean> {
@@ -34,12 +26,6 @@ export class InMemoryNoticeOutbox implements NoticeOutbox {
   }
 
   listForMerchant(merchantId: string, limit: number): Promise<Notice[]> {
-    return this.store.atomic(() =>
-      this.store.tables.notices
-        .filter((row) => row.value.merchantId === merchantId)
-        .sort((a, b) => b.seq - a.seq)
-        .slice(0, limit)
-        .map((row) => deepCopy(row.value)),
-    );
+    return this.store.atomic(() => copiesOf(this.store.tables.notices.filter((row) => row.value.merchantId === merchantId).sort(newestFirst), limit));
   }
 }

@@ -1,11 +1,7 @@
 import type { Mode } from '@payments/core';
 import { CoreError, type AccountScope, type PaymentAttempt, type PaymentAttemptRepository } from '@payments/core';
 import { deepCopy } from './deep-copy';
-import { earliestFirst, type InMemoryStore, type Sequenced } from './in-memory-store';
-
-function inScope(attempt: PaymentAttempt, scope: AccountScope): boolean {
-  return attempt.merchantId === scope.merchantId && attempt.mode === scope.mode;
-}
+import { earliestFirst, findInScope, inScope, oldestFirst, type InMemoryStore, type Sequenced } from './in-memory-store';
 
 export class InMemoryPaymentAttemptRepository implements PaymentAttemptRepository {
   constructor(private readonly store: InMemoryStore) {}
@@ -13,21 +9,17 @@ export class InMemoryPaymentAttemptRepository implements PaymentAttemptRepositor
   private ofIntent(scope: AccountScope, paymentIntentId: string): Sequenced<PaymentAttempt>[] {
     return [...this.store.tables.attempts.values()]
       .filter((row) => inScope(row.value, scope) && row.value.paymentIntentId === paymentIntentId)
-      .sort((a, b) => a.seq - b.seq);
+      .sort(oldestFirst);
   }
 
   insert(attempt: PaymentAttempt): Promise<void> {
     return this.store.atomic(() => {
-      if (this.store.tables.attempts.has(attempt.id)) throw new Error(`Duplicate payment attempt id ${attempt.id}`);
-      this.store.tables.attempts.set(attempt.id, { seq: this.store.nextSequence(), value: deepCopy(attempt) });
+      this.store.insertRow(this.store.tables.attempts, attempt.id, attempt, 'payment attempt');
     });
   }
 
   findById(scope: AccountScope, id: string): Promise<PaymentAttempt | undefined> {
-    return this.store.atomic(() => {
-      const row = this.store.tables.attempts.get(id);
-      return row && inScope(row.value, scope) ? deepCopy(row.value) : undefined;
-    });
+    return this.store.atomic(() => findInScope(this.store.tables.attempts, scope, id));
   }
 
   findByReference(id: string): Promise<PaymentAttempt | undefined> {

@@ -11,7 +11,7 @@ import {
 } from '@payments/core';
 import { deepCopy } from './deep-copy';
 import { pageNewestFirst } from './in-memory-pagination';
-import { earliestFirst, type InMemoryStore } from './in-memory-store';
+import { earliestFirst, findInScope, inScope, type InMemoryStore } from './in-memory-store';
 
 function merchantOrderIdTaken(merchantOrderId: string): CoreError {
   return new CoreError(
@@ -20,10 +20,6 @@ function merchantOrderIdTaken(merchantOrderId: string): CoreError {
     `A payment intent with merchant_order_id '${merchantOrderId}' already exists; use a new order id or retrieve the existing intent.`,
     { param: 'merchant_order_id' },
   );
-}
-
-function inScope(intent: PaymentIntent, scope: AccountScope): boolean {
-  return intent.merchantId === scope.merchantId && intent.mode === scope.mode;
 }
 
 export class InMemoryPaymentIntentRepository implements PaymentIntentRepository {
@@ -43,16 +39,12 @@ export class InMemoryPaymentIntentRepository implements PaymentIntentRepository 
   insert(intent: PaymentIntent): Promise<void> {
     return this.store.atomic(() => {
       if (this.orderIdTaken(intent)) throw merchantOrderIdTaken(intent.merchantOrderId);
-      if (this.store.tables.intents.has(intent.id)) throw new Error(`Duplicate payment intent id ${intent.id}`);
-      this.store.tables.intents.set(intent.id, { seq: this.store.nextSequence(), value: deepCopy(intent) });
+      this.store.insertRow(this.store.tables.intents, intent.id, intent, 'payment intent');
     });
   }
 
   findById(scope: AccountScope, id: string): Promise<PaymentIntent | undefined> {
-    return this.store.atomic(() => {
-      const row = this.store.tables.intents.get(id);
-      return row && inScope(row.value, scope) ? deepCopy(row.value) : undefined;
-    });
+    return this.store.atomic(() => findInScope(this.store.tables.intents, scope, id));
   }
 
   /** Units of work run one at a time here, so a plain read is already serialised. */

@@ -1,14 +1,12 @@
 import type { AccountScope, Mode, PayoutDestination, PayoutDestinationRepository, PayoutDestinationStatus } from '@payments/core';
 import { deepCopy } from './deep-copy';
-import type { InMemoryStore, Sequenced } from './in-memory-store';
+import { copiesOf, findInScope, inScope, newestFirst, oldestFirst, type InMemoryStore, type Sequenced } from './in-memory-store';
 
 export class InMemoryPayoutDestinationRepository implements PayoutDestinationRepository {
   constructor(private readonly store: InMemoryStore) {}
 
   private inScope(scope: AccountScope): Sequenced<PayoutDestination>[] {
-    return [...this.store.tables.payoutDestinations.values()]
-      .filter((row) => row.value.merchantId === scope.merchantId && row.value.mode === scope.mode)
-      .sort((a, b) => b.seq - a.seq);
+    return [...this.store.tables.payoutDestinations.values()].filter((row) => inScope(row.value, scope)).sort(newestFirst);
   }
 
   insert(destination: PayoutDestination): Promise<void> {
@@ -19,15 +17,12 @@ export class InMemoryPayoutDestinationRepository implements PayoutDestinationRep
       if (destination.isDefault && this.inScope(destination).some((row) => row.value.isDefault)) {
         throw new Error(`A second default payout destination for ${destination.merchantId} ${destination.mode}`);
       }
-      table.set(destination.id, { seq: this.store.nextSequence(), value: deepCopy(destination) });
+      table.set(destination.id, this.store.sequenced(destination));
     });
   }
 
   findById(scope: AccountScope, id: string): Promise<PayoutDestination | undefined> {
-    return this.store.atomic(() => {
-      const row = this.store.tables.payoutDestinations.get(id);
-      return row && row.value.merchantId === scope.merchantId && row.value.mode === scope.mode ? deepCopy(row.value) : undefined;
-    });
+    return this.store.atomic(() => findInScope(this.store.tables.payoutDestinations, scope, id));
   }
 
   list(scope: AccountScope): Promise<PayoutDestination[]> {
@@ -62,11 +57,10 @@ export class InMemoryPayoutDestinationRepository implements PayoutDestinationRep
 
   findUnverified(mode: Mode, limit: number): Promise<PayoutDestination[]> {
     return this.store.atomic(() =>
-      [...this.store.tables.payoutDestinations.values()]
-        .filter((row) => row.value.mode === mode && row.value.status === 'unverified')
-        .sort((a, b) => a.seq - b.seq)
-        .slice(0, limit)
-        .map((row) => deepCopy(row.value)),
+      copiesOf(
+        [...this.store.tables.payoutDestinations.values()].filter((row) => row.value.mode === mode && row.value.status === 'unverified').sort(oldestFirst),
+        limit,
+      ),
     );
   }
 

@@ -11,11 +11,7 @@ import {
 } from '@payments/core';
 import { deepCopy } from './deep-copy';
 import { pageNewestFirst } from './in-memory-pagination';
-import type { InMemoryStore } from './in-memory-store';
-
-function inScope(refund: Refund, scope: AccountScope): boolean {
-  return refund.merchantId === scope.merchantId && refund.mode === scope.mode;
-}
+import { findInScope, inScope, type InMemoryStore } from './in-memory-store';
 
 export class InMemoryRefundRepository implements RefundRepository {
   /** The reconciler's schedule, beside the entities as the SQL adapter keeps it beside the columns. */
@@ -26,15 +22,12 @@ export class InMemoryRefundRepository implements RefundRepository {
   insert(refund: Refund): Promise<void> {
     return this.store.atomic(() => {
       if (this.store.tables.refunds.has(refund.id)) throw new Error(`Duplicate refund id ${refund.id}`);
-      this.store.tables.refunds.set(refund.id, { seq: this.store.nextSequence(), value: deepCopy(refund) });
+      this.store.tables.refunds.set(refund.id, this.store.sequenced(refund));
     });
   }
 
   findById(scope: AccountScope, id: string): Promise<Refund | undefined> {
-    return this.store.atomic(() => {
-      const row = this.store.tables.refunds.get(id);
-      return row && inScope(row.value, scope) ? deepCopy(row.value) : undefined;
-    });
+    return this.store.atomic(() => findInScope(this.store.tables.refunds, scope, id));
   }
 
   /** Units of work run one at a time here, so a plain read is already serialised. */

@@ -11,14 +11,10 @@ import {
 } from '@payments/core';
 import { deepCopy } from './deep-copy';
 import { pageNewestFirst } from './in-memory-pagination';
-import { earliestFirst, type InMemoryStore } from './in-memory-store';
+import { copiesOf, earliestFirst, findInScope, inScope, oldestFirst, type InMemoryStore } from './in-memory-store';
 
 /** Disputes that keep a payment out of settlement: its money is held, or was taken back. */
 const BLOCKING_DISPUTES: readonly DisputeStatus[] = ['opened', 'under_review', 'lost'];
-
-function inScope(value: { merchantId: string; mode: string }, scope: AccountScope): boolean {
-  return value.merchantId === scope.merchantId && value.mode === scope.mode;
-}
 
 export class InMemorySettlementRepository implements SettlementRepository {
   constructor(private readonly store: InMemoryStore) {}
@@ -43,15 +39,12 @@ export class InMemorySettlementRepository implements SettlementRepository {
             throw new Error(`Duplicate settlement request key ${settlement.requestKey}`);
         }
       }
-      table.set(settlement.id, { seq: this.store.nextSequence(), value: deepCopy(settlement) });
+      table.set(settlement.id, this.store.sequenced(settlement));
     });
   }
 
   findById(scope: AccountScope, id: string): Promise<Settlement | undefined> {
-    return this.store.atomic(() => {
-      const row = this.store.tables.settlements.get(id);
-      return row && inScope(row.value, scope) ? deepCopy(row.value) : undefined;
-    });
+    return this.store.atomic(() => findInScope(this.store.tables.settlements, scope, id));
   }
 
   findByRequestKey(scope: AccountScope, requestKey: string): Promise<Settlement | undefined> {
@@ -103,11 +96,12 @@ export class InMemorySettlementRepository implements SettlementRepository {
 
   findUnfinished(mode: Mode, limit: number): Promise<Settlement[]> {
     return this.store.atomic(() =>
-      [...this.store.tables.settlements.values()]
-        .filter((row) => row.value.mode === mode && (row.value.status === 'pending' || row.value.status === 'processing'))
-        .sort((a, b) => a.seq - b.seq)
-        .slice(0, limit)
-        .map((row) => deepCopy(row.value)),
+      copiesOf(
+        [...this.store.tables.settlements.values()]
+          .filter((row) => row.value.mode === mode && (row.value.status === 'pending' || row.value.status === 'processing'))
+          .sort(oldestFirst),
+        limit,
+      ),
     );
   }
 

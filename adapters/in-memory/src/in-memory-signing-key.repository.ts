@@ -1,6 +1,5 @@
 import { CoreError, type SigningKey, type SigningKeyRepository } from '@payments/core';
-import { deepCopy } from './deep-copy';
-import type { InMemoryStore } from './in-memory-store';
+import { copiesOf, newestFirst, type InMemoryStore } from './in-memory-store';
 
 export class InMemorySigningKeyRepository implements SigningKeyRepository {
   constructor(private readonly store: InMemoryStore) {}
@@ -14,16 +13,13 @@ export class InMemorySigningKeyRepository implements SigningKeyRepository {
           throw new CoreError('signing_key_exists', 'conflict', 'This public key is registered already.', { param: 'public_key' });
         }
       }
-      table.set(key.id, { seq: this.store.nextSequence(), value: deepCopy(key) });
+      table.set(key.id, this.store.sequenced(key));
     });
   }
 
   listByMerchant(merchantId: string): Promise<SigningKey[]> {
     return this.store.atomic(() =>
-      [...this.store.tables.signingKeys.values()]
-        .filter((row) => row.value.merchantId === merchantId)
-        .sort((a, b) => b.seq - a.seq)
-        .map((row) => deepCopy(row.value)),
+      copiesOf([...this.store.tables.signingKeys.values()].filter((row) => row.value.merchantId === merchantId).sort(newestFirst)),
     );
   }
 }

@@ -5,12 +5,34 @@ import type { PlatformKey, WebhookDelivery, WebhookDeliveryAttempt } from '@paym
 import type { LedgerBalance, LedgerTransaction } from '@payments/core';
 import type { Dispute, Refund } from '@payments/core';
 import type { Settlement } from '@payments/core';
+import type { AccountScope } from '@payments/core';
+import { deepCopy } from './deep-copy';
 import { StorageMutex } from './storage-mutex';
 
 /** A stored row with its insertion sequence: lists are ordered by it, newest first. */
 export interface Sequenced<T> {
   readonly seq: number;
   readonly value: T;
+}
+
+/** Insertion order, and its reverse (lists newest first, like the SQL adapter's `seq DESC`). */
+export const oldestFirst = (a: Sequenced<unknown>, b: Sequenced<unknown>): number => a.seq - b.seq;
+export const newestFirst = (a: Sequenced<unknown>, b: Sequenced<unknown>): number => b.seq - a.seq;
+
+/** Private copies of the values of `rows`, the first `limit` of them. */
+export function copiesOf<T>(rows: readonly Sequenced<T>[], limit = rows.length): T[] {
+  return rows.slice(0, limit).map((row) => deepCopy(row.value));
+}
+
+/** Whether a value belongs to the merchant and mode of `scope`. */
+export function inScope(value: AccountScope, scope: AccountScope): boolean {
+  return value.merchantId === scope.merchantId && value.mode === scope.mode;
+}
+
+/** A private copy of the row `id` of `table`, when it belongs to `scope`. */
+export function findInScope<T extends AccountScope>(table: ReadonlyMap<string, Sequenced<T>>, scope: AccountScope, id: string): T | undefined {
+  const row = table.get(id);
+  return row && inScope(row.value, scope) ? deepCopy(row.value) : undefined;
 }
 
 /** Due rows in the order the SQL adapter claims them: the earliest instant first, then insertion order. */
@@ -122,6 +144,23 @@ export class InMemoryStore {
   nextSequence(): number {
     this.sequence += 1;
     return this.sequence;
+  }
+
+  /** `value` as a new row: a private copy with the next insertion sequence. */
+  sequenced<T>(value: T): Sequenced<T> {
+    return { seq: this.nextSequence(), value: deepCopy(value) };
+  }
+
+  /** Adds `value` as the row `id` of `table`; an id in use already is the caller's bug (`what` names the row). */
+  insertRow<T>(table: Map<string, Sequenced<T>>, id: string, value: T, what: string): void {
+    if (table.has(id)) throw new Error(`Duplicate ${what} id ${id}`);
+    table.set(id, this.sequenced(value));
+  }
+
+  /** Appends `value` to `table`; an id in use already is the caller's bug (`what` names the row). */
+  appendRow<T extends { readonly id: string }>(table: Sequenced<T>[], value: T, what: string): void {
+    if (table.some((row) => row.value.id === value.id)) throw new Error(`Duplicate ${what} id ${value.id}`);
+    table.push(this.sequenced(value));
   }
 
   /** Runs one repository operation: inside the current unit of work, or alone under the mutex. */

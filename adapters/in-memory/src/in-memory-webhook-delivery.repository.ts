@@ -20,8 +20,7 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
 
   insert(delivery: WebhookDelivery): Promise<void> {
     return this.store.atomic(() => {
-      if (this.store.tables.webhookDeliveries.has(delivery.id)) throw new Error(`Duplicate webhook delivery id ${delivery.id}`);
-      this.store.tables.webhookDeliveries.set(delivery.id, { seq: this.store.nextSequence(), value: deepCopy(delivery) });
+      this.store.insertRow(this.store.tables.webhookDeliveries, delivery.id, delivery, 'webhook delivery');
     });
   }
 
@@ -61,7 +60,7 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
       const { lockedUntil: _l, ...rest } = deepCopy(next);
       void _l;
       this.store.tables.webhookDeliveries.set(next.id, { ...row, value: rest });
-      if (attempt) this.store.tables.webhookDeliveryAttempts.push({ seq: this.store.nextSequence(), value: deepCopy(attempt) });
+      if (attempt) this.store.tables.webhookDeliveryAttempts.push(this.store.sequenced(attempt));
       return true;
     });
   }

@@ -1,6 +1,6 @@
 import type { AccountScope, WebhookEndpoint, WebhookEndpointRepository } from '@payments/core';
 import { deepCopy } from './deep-copy';
-import type { InMemoryStore } from './in-memory-store';
+import { copiesOf, inScope, newestFirst, type InMemoryStore } from './in-memory-store';
 
 export class InMemoryWebhookEndpointRepository implements WebhookEndpointRepository {
   constructor(private readonly store: InMemoryStore) {}
@@ -12,8 +12,7 @@ export class InMemoryWebhookEndpointRepository implements WebhookEndpointReposit
 
   insert(endpoint: WebhookEndpoint): Promise<void> {
     return this.store.atomic(() => {
-      if (this.store.tables.webhookEndpoints.has(endpoint.id)) throw new Error(`Duplicate webhook endpoint id ${endpoint.id}`);
-      this.store.tables.webhookEndpoints.set(endpoint.id, { seq: this.store.nextSequence(), value: deepCopy(endpoint) });
+      this.store.insertRow(this.store.tables.webhookEndpoints, endpoint.id, endpoint, 'webhook endpoint');
     });
   }
 
@@ -23,10 +22,9 @@ export class InMemoryWebhookEndpointRepository implements WebhookEndpointReposit
 
   list(scope: AccountScope): Promise<WebhookEndpoint[]> {
     return this.store.atomic(() =>
-      [...this.store.tables.webhookEndpoints.values()]
-        .filter((row) => row.value.merchantId === scope.merchantId && row.value.mode === scope.mode && row.value.deletedAt === undefined)
-        .sort((a, b) => b.seq - a.seq)
-        .map((row) => deepCopy(row.value)),
+      copiesOf(
+        [...this.store.tables.webhookEndpoints.values()].filter((row) => inScope(row.value, scope) && row.value.deletedAt === undefined).sort(newestFirst),
+      ),
     );
   }
 

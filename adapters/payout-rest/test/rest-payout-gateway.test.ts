@@ -1,7 +1,7 @@
-import ava from 'ava';
 import nock from 'nock';
 import { createHmac } from 'node:crypto';
 import { CoreError, type PayoutRequest } from '@payments/core';
+import { nockOnlySerialTests } from '@payments/node-runtime/dist/test/helpers/nock-only';
 import { createRestPayoutGateway, RestPayoutGateway, signPayoutRequest, type RestPayoutGatewayOptions } from '../src';
 
 const URL = 'https://payouts.provider.test';
@@ -12,16 +12,7 @@ const T = Math.floor(NOW.getTime() / 1000);
 /** A provider's message that must never reach our errors or logs. */
 const PROVIDER_DETAIL = 'TRACE-4412 ledger=primary acct=1234567890';
 
-// nock's interceptors are process-wide: the tests of this file run one at a time.
-const test = ava.serial;
-
-nock.disableNetConnect();
-ava.afterEach.always(() => {
-  nock.cleanAll();
-});
-ava.after.always(() => {
-  nock.enableNetConnect();
-});
+const test = nockOnlySerialTests();
 
 interface LogLine {
   readonly details: Record<string, unknown>;

@@ -91,3 +91,14 @@ export class KnexContext {
     });
   }
 }
+
+/** A repository over one table (`tableName`): `table()` queries it in the unit of work's transaction while one runs. */
+export abstract class KnexTable<Row extends object> {
+  protected abstract readonly tableName: string;
+
+  constructor(protected readonly context: KnexContext) {}
+
+  protected table() {
+    return this.context.db()<Row>(this.tableName);
+  }
+}

@@ -191,7 +191,7 @@ test('connection refused', async (t) => {
 });
 
 test('TLS: SNI and Host carry the host name while the TCP connection goes to the pinned address', async (t) => {
-  const tls = await selfSignedCertificate('hooks.test.example');
+  const tls = await selfSignedCertificate({ name: 'hooks.test.example' });
   const receiver = await startHttpsReceiver(tls, (_req, res) => {
     res.writeHead(201).end('created');
   });
@@ -208,7 +208,7 @@ test('TLS: SNI and Host carry the host name while the TCP connection goes to the
 });
 
 test('TLS: an untrusted certificate or another name is refused', async (t) => {
-  const tls = await selfSignedCertificate('hooks.test.example');
+  const tls = await selfSignedCertificate({ name: 'hooks.test.example' });
   const receiver = await startHttpsReceiver(tls);
   t.teardown(() => receiver.close());
   const overrides = { 'hooks.test.example': '127.0.0.1', 'other.test.example': '127.0.0.1' };
@@ -223,7 +223,7 @@ test('TLS: an untrusted certificate or another name is refused', async (t) => {
 });
 
 test('TLS: the one kept context still checks each connection: after a good send, another name is refused', async (t) => {
-  const tls = await selfSignedCertificate('hooks.test.example');
+  const tls = await selfSignedCertificate({ name: 'hooks.test.example' });
   const receiver = await startHttpsReceiver(tls);
   t.teardown(() => receiver.close());
   const sender = new HttpWebhookSender({
@@ -281,7 +281,7 @@ test('IPv6: an allow-listed ::1 receiver is reached through a pinned IPv6 addres
 });
 
 test('the connected address is checked again before anything is written (http and https)', async (t) => {
-  const tls = await selfSignedCertificate('hooks.test.example');
+  const tls = await selfSignedCertificate({ name: 'hooks.test.example' });
   for (const [scheme, receiver] of [
     ['http', await startHttpReceiver()],
     ['https', await startHttpsReceiver(tls)],

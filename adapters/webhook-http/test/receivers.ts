@@ -90,9 +90,11 @@ export interface Tls {
   readonly cert: string;
 }
 
-/** A self-signed certificate (EC P-256) for the given DNS names. */
-export async function selfSignedCertificate(...names: string[]): Promise<Tls> {
-  const pems = await generate([{ name: 'commonName', value: names[0] ?? 'localhost' }], {
+/** A fresh self-signed certificate (EC P-256) that is its own CA, for a host name or an IP address. */
+export async function selfSignedCertificate(host: { readonly name: string } | { readonly ip: string }): Promise<Tls> {
+  const commonName = 'name' in host ? host.name : host.ip;
+  const altName = 'name' in host ? { type: 2 as const, value: host.name } : { type: 7 as const, ip: host.ip };
+  const pems = await generate([{ name: 'commonName', value: commonName }], {
     keyType: 'ec',
     curve: 'P-256',
     algorithm: 'sha256',
@@ -100,7 +102,7 @@ export async function selfSignedCertificate(...names: string[]): Promise<Tls> {
       { name: 'basicConstraints', cA: true },
       { name: 'keyUsage', digitalSignature: true, keyCertSign: true },
       { name: 'extKeyUsage', serverAuth: true },
-      { name: 'subjectAltName', altNames: names.map((value) => ({ type: 2 as const, value })) },
+      { name: 'subjectAltName', altNames: [altName] },
     ],
   });
   return { key: pems.private, cert: pems.cert };

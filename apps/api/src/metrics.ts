@@ -35,14 +35,7 @@ export class ServiceMetrics {
     name: 'payments_webhook_backlog',
     help: 'Webhook deliveries due now and not leased by a relay pass (sampled on scrape by the worker).',
     registers: [this.registry],
-    collect: async () => {
-      if (this.backlogSource === undefined) return;
-      try {
-        this.webhookBacklog.set(await this.backlogSource());
-      } catch {
-        // The database is down: keep the last sample; readiness and the logs say why.
-      }
-    },
+    collect: () => this.sample(this.backlogSource, (backlog) => this.webhookBacklog.set(backlog)),
   });
 
   readonly webhookAttempts = new Counter({
@@ -79,16 +72,11 @@ export class ServiceMetrics {
     help: 'Failed items of a worker job waiting for their next try, by job and lane (sampled on scrape by the worker).',
     labelNames: ['job', 'lane'] as const,
     registers: [this.registry],
-    collect: async () => {
-      if (this.waitingSource === undefined) return;
-      try {
-        const counts = await this.waitingSource();
+    collect: () =>
+      this.sample(this.waitingSource, (counts) => {
         this.jobItemsWaiting.reset();
         for (const { job, lane, count } of counts) this.jobItemsWaiting.set({ job, lane }, count);
-      } catch {
-        // The database is down: keep the last sample.
-      }
-    },
+      }),
   });
 
   readonly ledgerVerifyOk = new Gauge({
@@ -129,6 +117,19 @@ export class ServiceMetrics {
   /** The worker tells how to count failed items waiting for a retry (the job item failures table). */
   sampleWaitingItemsWith(source: () => Promise<ReadonlyArray<{ job: string; lane: string; count: number }>>): void {
     this.waitingSource = source;
+  }
+
+  /**
+   * A scrape's sample of a gauge: read from the source the worker set (none in an API-only process)
+   * and applied; when that fails the gauge keeps its last sample, and readiness and the logs say why.
+   */
+  private async sample<T>(source: (() => Promise<T>) | undefined, apply: (value: T) => void): Promise<void> {
+    if (source === undefined) return;
+    try {
+      apply(await source());
+    } catch {
+      // The database is down: keep the last sample.
+    }
   }
 
   /**

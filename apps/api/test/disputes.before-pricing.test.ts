@@ -1,5 +1,6 @@
 import test from 'ava';
 import { CreateMerchant, type AccountScope } from '@payments/core';
+import { disputeInterleavings } from '@payments/core/dist/test/use-cases/dispute-interleavings';
 import { assertLedgerVerifies, assertMerchantMoney } from './helpers/money-invariants';
 import { paymentFlow, type Json } from './helpers/payment-flow';
 import { unique } from './helpers/test-app';
@@ -15,24 +16,11 @@ import { appOnFakeClock } from './helpers/worker-tick';
 const { app, tick } = appOnFakeClock();
 const DISPUTE_FEE = 1500;
 
-type Step = 'open' | 'rule' | 'price' | 'release';
 type Outcome = 'won' | 'lost' | 'open';
-
-/** Every interleaving of the two chains open → rule and price → release (six). */
-function interleavings(): Step[][] {
-  const all: Step[][] = [];
-  const walk = (dispute: Step[], money: Step[], steps: Step[]): void => {
-    if (dispute.length === 0 && money.length === 0) all.push(steps);
-    if (dispute.length > 0) walk(dispute.slice(1), money, [...steps, dispute[0] as Step]);
-    if (money.length > 0) walk(dispute, money.slice(1), [...steps, money[0] as Step]);
-  };
-  walk(['open', 'rule'], ['price', 'release'], []);
-  return all;
-}
 
 const thb = (amount: number): Json[] => [{ amount, currency: 'THB' }];
 
-for (const steps of interleavings()) {
+for (const steps of disputeInterleavings()) {
   for (const outcome of ['won', 'lost', 'open'] as Outcome[]) {
     test.serial(`${steps.join(' > ')}, dispute ${outcome}: the buckets hold what they should and only undisputed money is paid out`, async (t) => {
       const suffix = unique('shop');

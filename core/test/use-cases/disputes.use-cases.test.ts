@@ -15,7 +15,7 @@ import type { RecordChannelReport } from '../../src/payments/use-cases/record-ch
 import type { DisputeWriteDeps } from '../../src/disputes/use-cases/record-dispute-report.use-case';
 import { SimulatePayment } from '../../src/payments/use-cases/simulate-payment.use-case';
 import { SubmitDisputeEvidence } from '../../src/disputes/use-cases/submit-dispute-evidence.use-case';
-import { fakeAttempt, fakeChannels, harness } from './harness';
+import { fakeAttempt, FakeChannel, fakeCapabilities, fakeChannels, fakeIntent, harness } from './harness';
 
 const FEE = 2000;
 
@@ -23,15 +23,8 @@ const FEE = 2000;
  * A channel that keeps disputes in a map, answers the dispute query from it and delivers its
  * notices straight to the callback use case (the HTTP hop is the API tests' business).
  */
-class DisputingChannel implements PaymentChannel {
-  readonly capabilities = {
-    name: 'fake',
-    modes: ['test', 'live'] as const,
-    methods: ['promptpay'],
-    currencies: ['THB'],
-    canSimulate: true,
-    pendingTimeoutMs: 60_000,
-  };
+class DisputingChannel extends FakeChannel {
+  override readonly capabilities = fakeCapabilities({ modes: ['test', 'live'], canSimulate: true });
   readonly disputes = new Map<string, ChannelDisputeStatus & { evidence?: Record<string, string> }>();
   /** Our reference (attempt id) of each order, as the channel knows it. */
   readonly orders = new Map<string, string>();
@@ -39,16 +32,9 @@ class DisputingChannel implements PaymentChannel {
   deliver: (notice: ChannelNotice) => Promise<unknown> = async () => undefined;
   private n = 0;
 
-  async placeOrder(): Promise<never> {
-    throw new Error('not used');
-  }
-  async queryOrder(): Promise<never> {
-    throw new Error('not used');
-  }
-  verifyCallback(_mode: unknown, _headers: unknown, rawBody: string): ChannelNotice {
+  override verifyCallback(_mode: unknown, _headers: unknown, rawBody: string): ChannelNotice {
     return JSON.parse(rawBody) as ChannelNotice;
   }
-  async voidOrder(): Promise<void> {}
   async queryDispute(_mode: unknown, id: string): Promise<ChannelDisputeStatus> {
     const dispute = this.disputes.get(id);
     if (!dispute) throw new CoreError('channel_error', 'unavailable', 'no such dispute');
@@ -108,21 +94,13 @@ async function setup() {
     n += 1;
     const now = clock.now();
     const net = options.net === null ? undefined : (options.net ?? { amount: 9700, currency: 'THB' });
-    const intent: PaymentIntent = {
+    const intent = fakeIntent(scope, now, {
       id: `pi_T${n}${Date.now()}`,
-      merchantId: scope.merchantId,
-      mode: 'test',
-      amount: 10000,
-      currency: 'THB',
       merchantOrderId: `o-${n}`,
       status: options.status ?? 'succeeded',
-      metadata: {},
       ...(net ? { net, fee: { amount: 10000 - net.amount, currency: 'THB' } } : {}),
       ...(options.released ? { releasedAt: now, availableAt: now } : {}),
-      created: now,
-      updated: now,
-      version: 0,
-    };
+    });
     await storage.intents.insert(intent);
     const attempt = fakeAttempt(intent, now, {
       id: `pa_T${n}${Date.now()}`,

@@ -5,7 +5,16 @@ import { DEFAULT_FEE_SCHEDULE } from '../../src/fx/domain/fees';
 import { PaymentPricing } from '../../src/fx/use-cases/payment-pricing';
 import type { StatusChangeDeps } from '../../src/payments/use-cases/payment-intent-status-change';
 import type { FxRateSource } from '../../src/fx/ports/fx-rate-source.port';
-import type { PaymentChannel, PaymentChannelRegistry } from '../../src/payments/ports/payment-channel.port';
+import type {
+  ChannelCapabilities,
+  ChannelNotice,
+  ChannelOrderStatus,
+  PaymentChannel,
+  PaymentChannelRegistry,
+  PlaceOrderRequest,
+  PlaceOrderResult,
+} from '../../src/payments/ports/payment-channel.port';
+import type { AccountScope, Mode } from '../../src/common/mode';
 import type { PaymentAttempt } from '../../src/payments/domain/payment-attempt.entity';
 import type { PaymentIntent } from '../../src/payments/domain/payment-intent.entity';
 import type { OperatorAlerts } from '../../src/common/operator-alerts.port';
@@ -31,10 +40,49 @@ export class TestRates implements FxRateSource {
   }
 }
 
+/**
+ * A channel double named `fake`, for what one test needs of a channel: it offers promptpay in THB,
+ * in test mode, without simulation, unless the test's channel overrides `capabilities`
+ * (`fakeCapabilities`); what the test does not use throws ('not used'), and voiding does nothing.
+ */
+export abstract class FakeChannel implements PaymentChannel {
+  readonly capabilities: ChannelCapabilities = fakeCapabilities();
+
+  async placeOrder(_request: PlaceOrderRequest): Promise<PlaceOrderResult> {
+    throw new Error('not used');
+  }
+  async queryOrder(_mode: Mode, _channelOrderId: string): Promise<ChannelOrderStatus> {
+    throw new Error('not used');
+  }
+  verifyCallback(_mode: Mode, _headers: Readonly<Record<string, string | undefined>>, _rawBody: string): ChannelNotice {
+    throw new Error('not used');
+  }
+  async voidOrder(_mode: Mode, _channelOrderId: string): Promise<void> {}
+}
+
+/** What a `FakeChannel` offers: promptpay in THB, in test mode, without simulation, unless `overrides` say otherwise. */
+export function fakeCapabilities(overrides: Partial<ChannelCapabilities> = {}): ChannelCapabilities {
+  return { name: 'fake', modes: ['test'], methods: ['promptpay'], currencies: ['THB'], canSimulate: false, pendingTimeoutMs: 60_000, ...overrides };
+}
+
 /** The registry of one channel, named `fake`. */
 export const fakeChannels = (channel: PaymentChannel): PaymentChannelRegistry => ({
   find: (name) => (name === 'fake' ? channel : undefined),
   forMode: () => [channel],
+});
+
+/** An intent of 10000 THB made at `now` in `scope`, waiting for its payer unless `fields` say otherwise. */
+export const fakeIntent = (scope: AccountScope, now: Date, fields: Pick<PaymentIntent, 'id' | 'merchantOrderId'> & Partial<PaymentIntent>): PaymentIntent => ({
+  merchantId: scope.merchantId,
+  mode: scope.mode,
+  amount: 10000,
+  currency: 'THB',
+  status: 'requires_payment',
+  metadata: {},
+  created: now,
+  updated: now,
+  version: 0,
+  ...fields,
 });
 
 /** An attempt made at `now` for the whole of `intent` at the `fake` channel, by promptpay unless `fields` say otherwise. */

@@ -5,11 +5,12 @@ import { MAX_AMOUNT } from '../../src/common/money';
 import type { PaymentAttempt } from '../../src/payments/domain/payment-attempt.entity';
 import { openSettlement } from '../../src/settlements/use-cases/settlement-batch';
 import { isCoreError } from '../../src/common/core-error';
-import type { ChannelDisputeStatusName, ChannelOrderStatus, PaymentChannel } from '../../src/payments/ports/payment-channel.port';
+import type { ChannelDisputeStatusName, ChannelOrderStatus } from '../../src/payments/ports/payment-channel.port';
 import { ReleaseFunds } from '../../src/ledger/use-cases/release-funds.use-case';
 import { JobPass } from '../../src/jobs/use-cases/item-job';
-import { fakeChannels } from './harness';
+import { FakeChannel, fakeCapabilities, fakeChannels } from './harness';
 import { edgeShop } from './money-fixtures';
+import { disputeInterleavings, type DisputeStep } from './dispute-interleavings';
 
 /*
  * The money jobs at the edges: a wallet payment whose converted fee and net round to 0 or would
@@ -22,28 +23,16 @@ const DAY = 24 * 3600 * 1000;
 const DISPUTE_FEE = 1500;
 
 /** A channel that reports every order paid and settled, for the channel settlement job. */
-class SettledChannel implements PaymentChannel {
-  readonly capabilities = {
-    name: 'fake',
-    modes: ['test', 'live'] as const,
-    methods: ['alipay_plus'],
-    currencies: ['IDR'],
-    canSimulate: false,
-    pendingTimeoutMs: 60_000,
-  };
+class SettledChannel extends FakeChannel {
+  override readonly capabilities = fakeCapabilities({ modes: ['test', 'live'], methods: ['alipay_plus'], currencies: ['IDR'] });
   readonly orders = new Map<string, PaymentAttempt>();
-  constructor(private readonly now: () => Date) {}
-  async placeOrder(): Promise<never> {
-    throw new Error('not used');
+  constructor(private readonly now: () => Date) {
+    super();
   }
-  async queryOrder(_mode: unknown, channelOrderId: string): Promise<ChannelOrderStatus> {
+  override async queryOrder(_mode: unknown, channelOrderId: string): Promise<ChannelOrderStatus> {
     const attempt = this.orders.get(channelOrderId) as PaymentAttempt;
     return { channelOrderId, reference: attempt.id, status: 'paid', amount: attempt.amount, currency: attempt.currency, settledAt: this.now() };
   }
-  verifyCallback(): never {
-    throw new Error('not used');
-  }
-  async voidOrder(): Promise<void> {}
 }
 
 async function setup(settlementCurrency = 'THB') {
@@ -111,23 +100,9 @@ test('a wallet payment whose conversion passes 2^53 − 1 at the lock is not set
   t.true((await s.verify()).ok);
 });
 
-type Step = 'open' | 'rule' | 'price' | 'release';
-
-/** Every interleaving of the two chains open → rule and price → release (six). */
-function interleavings(): Step[][] {
-  const all: Step[][] = [];
-  const walk = (dispute: Step[], money: Step[], steps: Step[]): void => {
-    if (dispute.length === 0 && money.length === 0) all.push(steps);
-    if (dispute.length > 0) walk(dispute.slice(1), money, [...steps, dispute[0] as Step]);
-    if (money.length > 0) walk(dispute, money.slice(1), [...steps, money[0] as Step]);
-  };
-  walk(['open', 'rule'], ['price', 'release'], []);
-  return all;
-}
-
 test('a dispute opened before or after pricing, won, lost or left open, in every order, never lets lost money reach available or a payout', async (t) => {
   const outcomes = ['won', 'lost', 'open'] as const;
-  const orders = fc.constantFrom(...interleavings());
+  const orders = fc.constantFrom(...disputeInterleavings());
   const seen = new Set<string>();
   await fc.assert(
     fc.asyncProperty(orders, fc.constantFrom(...outcomes), async (steps, outcome) => {
@@ -179,7 +154,10 @@ test('a dispute opened before or after pricing, won, lost or left open, in every
       }
     }),
     // 6 interleavings × 3 outcomes: every one is run (the examples), then random repeats.
-    { numRuns: 30, examples: interleavings().flatMap((steps) => outcomes.map((outcome): [Step[], (typeof outcomes)[number]] => [steps, outcome])) },
+    {
+      numRuns: 30,
+      examples: disputeInterleavings().flatMap((steps) => outcomes.map((outcome): [DisputeStep[], (typeof outcomes)[number]] => [steps, outcome])),
+    },
   );
   t.is(seen.size, 18, [...seen].join(', '));
 });

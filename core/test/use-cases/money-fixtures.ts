@@ -5,7 +5,7 @@ import type { PaymentIntent } from '../../src/payments/domain/payment-intent.ent
 import { unlockedFx } from '../../src/fx/use-cases/payment-pricing';
 import type { SettlementDeps } from '../../src/settlements/use-cases/settlement-batch';
 import { VerifyLedger } from '../../src/ledger/use-cases/verify-ledger.use-case';
-import { fakeAttempt, harness } from './harness';
+import { fakeAttempt, fakeIntent, harness } from './harness';
 
 /**
  * A merchant of its own on in-memory storage, settling in `settlementCurrency` on a manual
@@ -30,20 +30,15 @@ export async function edgeShop(settlementCurrency = 'THB', onWallet: (attempt: P
   const succeededWallet = async (amount: number, currency: string): Promise<{ intent: PaymentIntent; attempt: PaymentAttempt }> => {
     n += 1;
     const now = clock.now();
-    const intent: PaymentIntent = {
+    const intent = fakeIntent(scope, now, {
       id: `pi_E${n}${Date.now()}`,
-      ...scope,
       amount,
       currency,
       merchantOrderId: `o-${n}`,
       status: 'succeeded',
       paymentMethod: 'alipay_plus',
-      metadata: {},
       ...(currency === settlementCurrency ? {} : { fx: unlockedFx(currency, settlementCurrency, 'alipay_plus') }),
-      created: now,
-      updated: now,
-      version: 0,
-    };
+    });
     await storage.intents.insert(intent);
     const attempt = fakeAttempt(intent, now, {
       id: `pa_E${n}${Date.now()}`,

@@ -2,12 +2,11 @@ import test from 'ava';
 import { merchantBalance, platformAccount } from '../../src/ledger/domain/ledger';
 import type { AccountScope } from '../../src/common/mode';
 import type { PaymentAttempt } from '../../src/payments/domain/payment-attempt.entity';
-import type { PaymentIntent } from '../../src/payments/domain/payment-intent.entity';
 import type { DuplicatePaymentAlert, OperatorAlerts } from '../../src/common/operator-alerts.port';
 import type { ChannelOrderStatus } from '../../src/payments/ports/payment-channel.port';
 import { ListDuplicatePayments } from '../../src/payments/use-cases/list-duplicate-payments.use-case';
 import { VerifyLedger } from '../../src/ledger/use-cases/verify-ledger.use-case';
-import { fakeAttempt, harness } from './harness';
+import { fakeAttempt, fakeIntent, harness } from './harness';
 
 class RecordedAlerts implements OperatorAlerts {
   readonly duplicates: DuplicatePaymentAlert[] = [];
@@ -24,19 +23,7 @@ async function setup() {
   const alerts = new RecordedAlerts();
   const record = h.recordChannelReport(alerts);
   const now = clock.now();
-  const intent: PaymentIntent = {
-    id: 'pi_Late1',
-    merchantId: merchant.id,
-    mode: 'test',
-    amount: 10000,
-    currency: 'THB',
-    merchantOrderId: 'late-1',
-    status: 'requires_payment',
-    metadata: {},
-    created: now,
-    updated: now,
-    version: 0,
-  };
+  const intent = fakeIntent(scope, now, { id: 'pi_Late1', merchantOrderId: 'late-1' });
   await storage.intents.insert(intent);
   let n = 0;
   const newAttempt = async (): Promise<PaymentAttempt> => {

@@ -1,3 +1,5 @@
+import type { Money } from '@payments/core';
+
 /**
  * Conversions between entity values and columns. BIGINT may arrive as a string from mysql2 when it
  * exceeds 2^53 (never for our values, but the type says so); NULL becomes undefined because core
@@ -41,6 +43,16 @@ export function toNullableMillis(date: Date | undefined): number | null {
 
 export function toNullable<T>(value: T | undefined): T | null {
   return value === undefined ? null : value;
+}
+
+/** A Money as its two nullable columns (`x_amount`, `x_currency`): both NULL when there is none. */
+export function moneyColumns(money: Money | undefined): [number | null, string | null] {
+  return money === undefined ? [null, null] : [money.amount, money.currency];
+}
+
+/** A Money read back from its two nullable columns: none unless both hold a value. */
+export function toMoney(amount: BigIntValue | null, currency: string | null): Money | undefined {
+  return amount === null || currency === null ? undefined : { amount: toNumber(amount), currency };
 }
 
 /** A JSON column read back: it holds only what this adapter wrote there with JSON.stringify from a T. */

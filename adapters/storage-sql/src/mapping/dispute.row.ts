@@ -1,8 +1,10 @@
 import type { Dispute, DisputeEvidence, DisputeStatus, Mode } from '@payments/core';
 import {
   fromJson,
+  moneyColumns,
   toDate,
   toMillis,
+  toMoney,
   toNullable,
   toNullableMillis,
   toNumber,
@@ -38,6 +40,8 @@ export interface DisputeRow {
 }
 
 export function toDisputeRow(dispute: Dispute): DisputeRow {
+  const [heldAmount, heldCurrency] = moneyColumns(dispute.held);
+  const [feeAmount, feeCurrency] = moneyColumns(dispute.fee);
   return {
     id: dispute.id,
     merchant_id: dispute.merchantId,
@@ -46,11 +50,11 @@ export function toDisputeRow(dispute: Dispute): DisputeRow {
     status: dispute.status,
     amount: dispute.amount,
     currency: dispute.currency,
-    held_amount: dispute.held?.amount ?? null,
-    held_currency: dispute.held?.currency ?? null,
+    held_amount: heldAmount,
+    held_currency: heldCurrency,
     held_from: toNullable(dispute.heldFrom),
-    fee_amount: dispute.fee?.amount ?? null,
-    fee_currency: dispute.fee?.currency ?? null,
+    fee_amount: feeAmount,
+    fee_currency: feeCurrency,
     reason: toNullable(dispute.reason),
     evidence: JSON.stringify(dispute.evidence),
     channel: dispute.channel,
@@ -72,9 +76,9 @@ export function toDispute(row: DisputeRow): Dispute {
     status: row.status,
     amount: toNumber(row.amount),
     currency: row.currency,
-    held: row.held_amount === null || row.held_currency === null ? undefined : { amount: toNumber(row.held_amount), currency: row.held_currency },
+    held: toMoney(row.held_amount, row.held_currency),
     heldFrom: toOptional(row.held_from),
-    fee: row.fee_amount === null || row.fee_currency === null ? undefined : { amount: toNumber(row.fee_amount), currency: row.fee_currency },
+    fee: toMoney(row.fee_amount, row.fee_currency),
     reason: toOptional(row.reason),
     evidence: fromJson<DisputeEvidence>(row.evidence),
     channel: row.channel,

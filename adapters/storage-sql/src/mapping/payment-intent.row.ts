@@ -1,8 +1,10 @@
-import type { FxLock, FxLockPoint, Metadata, Mode, Money, NextAction, NextActionType, PaymentIntent, PaymentIntentStatus } from '@payments/core';
+import type { FxLock, FxLockPoint, Metadata, Mode, NextAction, NextActionType, PaymentIntent, PaymentIntentStatus } from '@payments/core';
 import {
   fromJson,
+  moneyColumns,
   toDate,
   toMillis,
+  toMoney,
   toNullable,
   toNullableMillis,
   toNumber,
@@ -56,14 +58,6 @@ interface StoredNextAction {
   type: NextActionType;
   url?: string;
   qrData?: string;
-}
-
-function moneyColumns(money: Money | undefined): [number | null, string | null] {
-  return money === undefined ? [null, null] : [money.amount, money.currency];
-}
-
-function toMoney(amount: BigIntValue | null, currency: string | null): Money | undefined {
-  return amount === null || currency === null ? undefined : { amount: toNumber(amount), currency };
 }
 
 function fxToJson(fx: FxLock | undefined): string | null {

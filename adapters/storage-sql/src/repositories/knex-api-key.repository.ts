@@ -1,5 +1,5 @@
 import type { ApiKey, ApiKeyRepository, ApiKeyWithMerchant, Mode } from '@payments/core';
-import type { KnexContext } from '../knex-context';
+import { KnexTable } from '../knex-context';
 import { selectRows } from '../select-rows';
 import { merchantFromRow, type MerchantRow } from './knex-merchant.repository';
 import { toDate, toMillis, toNullable, toNullableMillis, toOptional, toOptionalDate, withoutUndefined, type BigIntValue } from '../mapping/column-values';
@@ -45,12 +45,8 @@ function toEntity(row: ApiKeyRow): ApiKey {
   });
 }
 
-export class KnexApiKeyRepository implements ApiKeyRepository {
-  constructor(private readonly context: KnexContext) {}
-
-  private table() {
-    return this.context.db()<ApiKeyRow>('api_keys');
-  }
+export class KnexApiKeyRepository extends KnexTable<ApiKeyRow> implements ApiKeyRepository {
+  protected readonly tableName = 'api_keys';
 
   async insert(key: ApiKey): Promise<void> {
     await this.table().insert({

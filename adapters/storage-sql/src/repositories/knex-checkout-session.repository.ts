@@ -1,5 +1,5 @@
 import type { CheckoutSession, CheckoutSessionRepository, Mode } from '@payments/core';
-import type { KnexContext } from '../knex-context';
+import { KnexTable } from '../knex-context';
 import { toDate, toMillis, type BigIntValue } from '../mapping/column-values';
 
 interface CheckoutSessionRow {
@@ -11,12 +11,8 @@ interface CheckoutSessionRow {
   created_at: BigIntValue;
 }
 
-export class KnexCheckoutSessionRepository implements CheckoutSessionRepository {
-  constructor(private readonly context: KnexContext) {}
-
-  private table() {
-    return this.context.db()<CheckoutSessionRow>('checkout_sessions');
-  }
+export class KnexCheckoutSessionRepository extends KnexTable<CheckoutSessionRow> implements CheckoutSessionRepository {
+  protected readonly tableName = 'checkout_sessions';
 
   async insert(session: CheckoutSession): Promise<void> {
     await this.table().insert({

@@ -1,5 +1,5 @@
 import type { DashboardSession, DashboardSessionRepository } from '@payments/core';
-import type { KnexContext } from '../knex-context';
+import { KnexTable } from '../knex-context';
 import { toDate, toMillis, toOptionalDate, withoutUndefined, type BigIntValue } from '../mapping/column-values';
 
 interface DashboardSessionRow {
@@ -12,12 +12,8 @@ interface DashboardSessionRow {
   ended_at: BigIntValue | null;
 }
 
-export class KnexDashboardSessionRepository implements DashboardSessionRepository {
-  constructor(private readonly context: KnexContext) {}
-
-  private table() {
-    return this.context.db()<DashboardSessionRow>('dashboard_sessions');
-  }
+export class KnexDashboardSessionRepository extends KnexTable<DashboardSessionRow> implements DashboardSessionRepository {
+  protected readonly tableName = 'dashboard_sessions';
 
   async insert(session: DashboardSession): Promise<void> {
     await this.table().insert({

@@ -12,7 +12,7 @@ import {
 import { dialectOf } from '../dialect';
 import { DISPUTE_MODE_INDEXES } from '../migrations/015-dispute-modes-and-duplicate-payments.migration';
 import { isDuplicateKeyError } from '../sql-errors';
-import type { KnexContext } from '../knex-context';
+import { KnexTable } from '../knex-context';
 import { toDispute, toDisputeRow, type DisputeRow } from '../mapping/dispute.row';
 import { cursorSeq } from './cursor';
 
@@ -26,12 +26,8 @@ export function disputeExists(cause?: unknown): CoreError {
   return new CoreError('dispute_exists', 'conflict', 'This channel dispute is recorded already.', cause === undefined ? {} : { cause });
 }
 
-export class KnexDisputeRepository implements DisputeRepository {
-  constructor(private readonly context: KnexContext) {}
-
-  private table() {
-    return this.context.db()<DisputeRow>('disputes');
-  }
+export class KnexDisputeRepository extends KnexTable<DisputeRow> implements DisputeRepository {
+  protected readonly tableName = 'disputes';
 
   /** The unique (channel, mode, channel_dispute_id) refuses a second row for one channel dispute. */
   async insert(dispute: Dispute): Promise<void> {

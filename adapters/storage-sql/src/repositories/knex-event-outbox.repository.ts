@@ -1,5 +1,5 @@
 import type { AccountScope, DomainEvent, EventData, EventOutbox, Mode, Page, PageRequest } from '@payments/core';
-import type { KnexContext } from '../knex-context';
+import { KnexTable } from '../knex-context';
 import { fromJson, toDate, toMillis, type BigIntValue } from '../mapping/column-values';
 import { cursorSeq } from './cursor';
 
@@ -24,12 +24,8 @@ export function eventFromRow(row: EventRow): DomainEvent {
   };
 }
 
-export class KnexEventOutbox implements EventOutbox {
-  constructor(private readonly context: KnexContext) {}
-
-  private table() {
-    return this.context.db()<EventRow>('events');
-  }
+export class KnexEventOutbox extends KnexTable<EventRow> implements EventOutbox {
+  protected readonly tableName = 'events';
 
   async append(event: DomainEvent): Promise<void> {
     await this.table().insert({

@@ -10,7 +10,7 @@ import {
   type StoredResponse,
 } from '@payments/core';
 import { dialectOf, mysqlFlavourOf, withoutLockWait } from '../dialect';
-import type { KnexContext } from '../knex-context';
+import { KnexTable } from '../knex-context';
 import { selectRows } from '../select-rows';
 import { toNumber, type BigIntValue } from '../mapping/column-values';
 import { isDatabaseUnavailableError, isDuplicateKeyError, isLockWaitTimeout } from '../sql-errors';
@@ -66,12 +66,8 @@ function knownOf(row: ReadRow, now: number): KnownKey | undefined {
  * answer (one durable commit per request); its INSERT never waits for another transaction's
  * uncommitted claim of the same key, it reports it in flight.
  */
-export class KnexIdempotencyStore implements IdempotencyStore {
-  constructor(private readonly context: KnexContext) {}
-
-  private table() {
-    return this.context.db()<IdempotencyRow>('idempotency_keys');
-  }
+export class KnexIdempotencyStore extends KnexTable<IdempotencyRow> implements IdempotencyStore {
+  protected readonly tableName = 'idempotency_keys';
 
   async claim(request: ClaimRequest): Promise<ClaimResult> {
     try {

@@ -1,5 +1,5 @@
 import type { JobItemFailure, JobItemFailures, JobLane, WaitingJobItems } from '@payments/core';
-import type { KnexContext } from '../knex-context';
+import { KnexTable } from '../knex-context';
 import { toDate, toMillis, toNumber, withoutUndefined, type BigIntValue } from '../mapping/column-values';
 
 interface FailureRow {
@@ -28,12 +28,8 @@ function toEntity(row: FailureRow): JobItemFailure {
   });
 }
 
-export class KnexJobItemFailures implements JobItemFailures {
-  constructor(private readonly context: KnexContext) {}
-
-  private table() {
-    return this.context.db()<FailureRow>('job_item_failures');
-  }
+export class KnexJobItemFailures extends KnexTable<FailureRow> implements JobItemFailures {
+  protected readonly tableName = 'job_item_failures';
 
   async forJob(job: string, lane: JobLane): Promise<JobItemFailure[]> {
     return (await this.table().where({ job, lane })).map(toEntity);

@@ -1,5 +1,5 @@
 import { notFound, type Merchant, type MerchantRepository, type MerchantSettingsChange, type SettlementSchedule } from '@payments/core';
-import type { KnexContext } from '../knex-context';
+import { KnexTable } from '../knex-context';
 import { toDate, toMillis, toNullable, toOptional, withoutUndefined, type BigIntValue } from '../mapping/column-values';
 
 export interface MerchantRow {
@@ -48,12 +48,8 @@ export function merchantFromRow(row: MerchantRow): Merchant {
   });
 }
 
-export class KnexMerchantRepository implements MerchantRepository {
-  constructor(private readonly context: KnexContext) {}
-
-  private table() {
-    return this.context.db()<MerchantRow>('merchants');
-  }
+export class KnexMerchantRepository extends KnexTable<MerchantRow> implements MerchantRepository {
+  protected readonly tableName = 'merchants';
 
   async insert(merchant: Merchant): Promise<void> {
     await this.table().insert(toRow(merchant));

@@ -1,5 +1,5 @@
 import type { Notice, NoticeOutbox } from '@payments/core';
-import type { KnexContext } from '../knex-context';
+import { KnexTable } from '../knex-context';
 import { fromJson, toDate, toMillis, toNullableMillis, toOptionalDate, withoutUndefined, type BigIntValue } from '../mapping/column-values';
 
 interface NoticeRow {
@@ -25,12 +25,8 @@ function toEntity(row: NoticeRow): Notice {
   });
 }
 
-export class KnexNoticeOutbox implements NoticeOutbox {
-  constructor(private readonly context: KnexContext) {}
-
-  private table() {
-    return this.context.db()<NoticeRow>('notices');
-  }
+export class KnexNoticeOutbox extends KnexTable<NoticeRow> implements NoticeOutbox {
+  protected readonly tableName = 'notices';
 
   async append(notice: Notice): Promise<void> {
     await this.table().insert({

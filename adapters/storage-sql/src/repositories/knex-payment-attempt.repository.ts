@@ -1,14 +1,10 @@
 import type { Mode } from '@payments/core';
 import { CoreError, type AccountScope, type PaymentAttempt, type PaymentAttemptRepository } from '@payments/core';
-import type { KnexContext } from '../knex-context';
+import { KnexTable } from '../knex-context';
 import { toPaymentAttempt, toPaymentAttemptRow, type PaymentAttemptRow } from '../mapping/payment-attempt.row';
 
-export class KnexPaymentAttemptRepository implements PaymentAttemptRepository {
-  constructor(private readonly context: KnexContext) {}
-
-  private table() {
-    return this.context.db()<PaymentAttemptRow>('payment_attempts');
-  }
+export class KnexPaymentAttemptRepository extends KnexTable<PaymentAttemptRow> implements PaymentAttemptRepository {
+  protected readonly tableName = 'payment_attempts';
 
   private ofIntent(scope: AccountScope, paymentIntentId: string) {
     return this.table().where({ payment_intent_id: paymentIntentId, merchant_id: scope.merchantId, mode: scope.mode });

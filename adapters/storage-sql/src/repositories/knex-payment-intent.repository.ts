@@ -9,7 +9,7 @@ import {
   type PaymentIntentFilter,
   type PaymentIntentRepository,
 } from '@payments/core';
-import type { KnexContext } from '../knex-context';
+import { KnexTable } from '../knex-context';
 import { toPaymentIntent, toPaymentIntentRow, type PaymentIntentRow } from '../mapping/payment-intent.row';
 import { INDEXES } from '../migrations/001-initial-schema.migration';
 import { dialectOf } from '../dialect';
@@ -34,12 +34,8 @@ function merchantOrderIdTaken(merchantOrderId: string, cause: unknown): CoreErro
   );
 }
 
-export class KnexPaymentIntentRepository implements PaymentIntentRepository {
-  constructor(private readonly context: KnexContext) {}
-
-  private table() {
-    return this.context.db()<PaymentIntentRow>('payment_intents');
-  }
+export class KnexPaymentIntentRepository extends KnexTable<PaymentIntentRow> implements PaymentIntentRepository {
+  protected readonly tableName = 'payment_intents';
 
   async insert(intent: PaymentIntent): Promise<void> {
     try {

@@ -1,6 +1,6 @@
 import type { AccountScope, Mode, PayoutDestination, PayoutDestinationRepository, PayoutDestinationStatus, PayoutDestinationType } from '@payments/core';
 import { dialectOf } from '../dialect';
-import type { KnexContext } from '../knex-context';
+import { KnexTable } from '../knex-context';
 import { toDate, toMillis, toNullableMillis, toNumber, toOptionalDate, withoutUndefined, type BigIntValue } from '../mapping/column-values';
 
 interface PayoutDestinationRow {
@@ -38,12 +38,8 @@ function toEntity(row: PayoutDestinationRow): PayoutDestination {
   });
 }
 
-export class KnexPayoutDestinationRepository implements PayoutDestinationRepository {
-  constructor(private readonly context: KnexContext) {}
-
-  private table() {
-    return this.context.db()<PayoutDestinationRow>('payout_destinations');
-  }
+export class KnexPayoutDestinationRepository extends KnexTable<PayoutDestinationRow> implements PayoutDestinationRepository {
+  protected readonly tableName = 'payout_destinations';
 
   private scoped(scope: AccountScope) {
     return this.table().where({ merchant_id: scope.merchantId, mode: scope.mode });

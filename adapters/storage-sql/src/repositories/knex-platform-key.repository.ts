@@ -1,5 +1,5 @@
 import type { PlatformKey, PlatformKeyRepository } from '@payments/core';
-import type { KnexContext } from '../knex-context';
+import { KnexTable } from '../knex-context';
 import { toDate, toMillis, type BigIntValue } from '../mapping/column-values';
 import { isDuplicateKeyError } from '../sql-errors';
 
@@ -39,12 +39,8 @@ function toRow(key: PlatformKey, genesis: number | null): PlatformKeyRow {
   };
 }
 
-export class KnexPlatformKeyRepository implements PlatformKeyRepository {
-  constructor(private readonly context: KnexContext) {}
-
-  private table() {
-    return this.context.db()<PlatformKeyRow>('platform_keys');
-  }
+export class KnexPlatformKeyRepository extends KnexTable<PlatformKeyRow> implements PlatformKeyRepository {
+  protected readonly tableName = 'platform_keys';
 
   async list(): Promise<PlatformKey[]> {
     return (await this.table().orderBy('seq', 'asc')).map(toEntity);

@@ -9,17 +9,13 @@ import {
   type RefundRepository,
 } from '@payments/core';
 import { dialectOf } from '../dialect';
-import type { KnexContext } from '../knex-context';
+import { KnexTable } from '../knex-context';
 import { toNumber, type BigIntValue } from '../mapping/column-values';
 import { toRefund, toRefundRow, type RefundRow } from '../mapping/refund.row';
 import { cursorSeq } from './cursor';
 
-export class KnexRefundRepository implements RefundRepository {
-  constructor(private readonly context: KnexContext) {}
-
-  private table() {
-    return this.context.db()<RefundRow>('refunds');
-  }
+export class KnexRefundRepository extends KnexTable<RefundRow> implements RefundRepository {
+  protected readonly tableName = 'refunds';
 
   async insert(refund: Refund): Promise<void> {
     await this.table().insert(toRefundRow(refund));

@@ -10,7 +10,7 @@ import {
   type SettlementStatus,
 } from '@payments/core';
 import { dialectOf } from '../dialect';
-import type { KnexContext } from '../knex-context';
+import { KnexTable } from '../knex-context';
 import {
   toDate,
   toMillis,
@@ -104,12 +104,8 @@ function toEntity(row: SettlementRow): Settlement {
   });
 }
 
-export class KnexSettlementRepository implements SettlementRepository {
-  constructor(private readonly context: KnexContext) {}
-
-  private table() {
-    return this.context.db()<SettlementRow>('settlements');
-  }
+export class KnexSettlementRepository extends KnexTable<SettlementRow> implements SettlementRepository {
+  protected readonly tableName = 'settlements';
 
   private scoped(scope: AccountScope) {
     return this.table().where({ merchant_id: scope.merchantId, mode: scope.mode });

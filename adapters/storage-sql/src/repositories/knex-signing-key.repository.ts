@@ -1,5 +1,5 @@
 import { CoreError, type SigningKey, type SigningKeyRepository } from '@payments/core';
-import type { KnexContext } from '../knex-context';
+import { KnexTable } from '../knex-context';
 import { toDate, toMillis, toNullable, toOptional, withoutUndefined, type BigIntValue } from '../mapping/column-values';
 import { DASHBOARD_RESOURCE_INDEXES } from '../migrations/005-dashboard-resources.migration';
 import { isDuplicateKeyError } from '../sql-errors';
@@ -30,12 +30,8 @@ const SAME_KEY = {
   sqliteColumns: ['signing_keys.merchant_id', 'signing_keys.public_key'],
 };
 
-export class KnexSigningKeyRepository implements SigningKeyRepository {
-  constructor(private readonly context: KnexContext) {}
-
-  private table() {
-    return this.context.db()<SigningKeyRow>('signing_keys');
-  }
+export class KnexSigningKeyRepository extends KnexTable<SigningKeyRow> implements SigningKeyRepository {
+  protected readonly tableName = 'signing_keys';
 
   async insert(key: SigningKey): Promise<void> {
     try {

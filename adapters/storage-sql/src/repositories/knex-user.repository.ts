@@ -1,6 +1,6 @@
 import { CoreError, type User, type UserRepository, type UserRole, type UserStatus } from '@payments/core';
 import { dialectOf } from '../dialect';
-import type { KnexContext } from '../knex-context';
+import { KnexTable } from '../knex-context';
 import { toDate, toMillis, toNullable, toOptional, withoutUndefined, type BigIntValue } from '../mapping/column-values';
 import { INDEXES } from '../migrations/001-initial-schema.migration';
 import { isDuplicateKeyError } from '../sql-errors';
@@ -50,12 +50,8 @@ function toRow(user: User): UserRow {
   };
 }
 
-export class KnexUserRepository implements UserRepository {
-  constructor(private readonly context: KnexContext) {}
-
-  private table() {
-    return this.context.db()<UserRow>('users');
-  }
+export class KnexUserRepository extends KnexTable<UserRow> implements UserRepository {
+  protected readonly tableName = 'users';
 
   async insert(user: User): Promise<void> {
     try {

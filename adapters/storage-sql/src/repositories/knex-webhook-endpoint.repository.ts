@@ -1,5 +1,5 @@
 import type { AccountScope, Mode, WebhookEndpoint, WebhookEndpointRepository, WebhookEndpointStatus } from '@payments/core';
-import type { KnexContext } from '../knex-context';
+import { KnexTable } from '../knex-context';
 import { fromJson, toDate, toMillis, toNullable, toOptional, toOptionalDate, withoutUndefined, type BigIntValue } from '../mapping/column-values';
 
 interface WebhookEndpointRow {
@@ -37,12 +37,8 @@ function toEntity(row: WebhookEndpointRow): WebhookEndpoint {
   });
 }
 
-export class KnexWebhookEndpointRepository implements WebhookEndpointRepository {
-  constructor(private readonly context: KnexContext) {}
-
-  private table() {
-    return this.context.db()<WebhookEndpointRow>('webhook_endpoints');
-  }
+export class KnexWebhookEndpointRepository extends KnexTable<WebhookEndpointRow> implements WebhookEndpointRepository {
+  protected readonly tableName = 'webhook_endpoints';
 
   async insert(endpoint: WebhookEndpoint): Promise<void> {
     await this.table().insert({

@@ -54,27 +54,12 @@
     }, REDIRECT_DELAY_MS);
   }
 
-  // The step the server would render for a CheckoutState, to know when the page is out of date.
-  function stepOf(state) {
-    switch (state.status) {
-      case 'requires_payment':
-        return state.next_action ? 'pay' : 'choose';
-      case 'processing':
-        return 'processing';
-      case 'succeeded':
-      case 'channel_settled':
-        return 'succeeded';
-      case 'canceled':
-      case 'expired':
-        return 'canceled';
-      default:
-        return 'choose';
-    }
-  }
-
-  // A changed state is rendered by the server; a paid page then sends the payer on by itself.
+  // A changed state is rendered by the server: another status, or a payment that gained or lost
+  // its next action (the server shows the pay step exactly when it has one). A paid page then
+  // sends the payer on by itself.
   function follow(state) {
-    if (stepOf(state) !== step || state.status !== root.dataset.status) reload();
+    if (state.status !== root.dataset.status) reload();
+    else if (state.status === 'requires_payment' && Boolean(state.next_action) !== (step === 'pay')) reload();
   }
 
   function busy(button, on) {

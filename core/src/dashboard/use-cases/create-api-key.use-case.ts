@@ -23,14 +23,12 @@ export class CreateApiKey {
     const name = input.name === undefined ? undefined : validateLabel(input.name, 'name', API_KEY_NAME_LENGTH);
     return this.deps.uow.run(async () => {
       const issued = await this.deps.issueApiKey.execute({ merchantId: actor.merchantId, mode: input.mode, name });
-      await this.deps.audit.record({
-        merchantId: actor.merchantId,
-        userId: actor.id,
-        action: 'api_keys.write',
-        objectType: 'api_key',
-        objectId: issued.key.id,
-        details: { change: 'created', mode: issued.key.mode, prefix: issued.key.prefix },
-      });
+      await this.deps.audit.recordAction(
+        actor,
+        'api_keys.write',
+        { type: 'api_key', id: issued.key.id },
+        { change: 'created', mode: issued.key.mode, prefix: issued.key.prefix },
+      );
       return issued;
     });
   }

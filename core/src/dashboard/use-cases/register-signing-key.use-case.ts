@@ -38,14 +38,7 @@ export class RegisterSigningKey {
     };
     return this.deps.uow.run(async () => {
       await this.deps.keys.insert(key);
-      await this.deps.audit.record({
-        merchantId: actor.merchantId,
-        userId: actor.id,
-        action: 'signing_keys.write',
-        objectType: 'signing_key',
-        objectId: key.id,
-        details: { change: 'created' },
-      });
+      await this.deps.audit.recordAction(actor, 'signing_keys.write', { type: 'signing_key', id: key.id }, { change: 'created' });
       return key;
     });
   }

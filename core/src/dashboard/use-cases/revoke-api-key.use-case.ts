@@ -25,14 +25,7 @@ export class RevokeApiKey {
       if (before.revokedAt !== undefined) return before;
       const revoked = await this.deps.keys.revoke(actor.merchantId, id, this.deps.clock.now());
       if (!revoked) throw notFound('API key', id);
-      await this.deps.audit.record({
-        merchantId: actor.merchantId,
-        userId: actor.id,
-        action: 'api_keys.write',
-        objectType: 'api_key',
-        objectId: id,
-        details: { change: 'revoked', mode: revoked.mode, prefix: revoked.prefix },
-      });
+      await this.deps.audit.recordAction(actor, 'api_keys.write', { type: 'api_key', id }, { change: 'revoked', mode: revoked.mode, prefix: revoked.prefix });
       return revoked;
     });
   }

@@ -87,7 +87,7 @@ async function appendTeamNotice(deps: TeamChangeDeps, notice: TeamNotice): Promi
 
 /** The audit entry of a change to the member `userId`, recorded in the unit of work of the change. */
 function auditTeamChange(audit: AuditRecorder, actor: User, userId: string, details: AuditFact['details'], action = 'users.write'): Promise<void> {
-  return audit.record({ merchantId: actor.merchantId, userId: actor.id, action, objectType: 'dashboard_user', objectId: userId, details });
+  return audit.recordAction(actor, action, { type: 'dashboard_user', id: userId }, details);
 }
 export interface ListTeamUsersDeps {
   readonly users: UserRepository;

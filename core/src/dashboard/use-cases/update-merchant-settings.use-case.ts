@@ -36,14 +36,12 @@ export class UpdateMerchantSettings {
       const merchant = await this.deps.merchants.updateSettings(actor.merchantId, change);
       if (!merchant) throw notFound('merchant', actor.merchantId);
       const fields = Object.keys(change).flatMap((key) => (isKeyOf(FIELD_NAMES, key) ? [FIELD_NAMES[key]] : []));
-      await this.deps.audit.record({
-        merchantId: actor.merchantId,
-        userId: actor.id,
-        action: 'settings.write',
-        objectType: 'merchant_settings',
-        objectId: actor.merchantId,
-        details: { change: 'updated', fields: fields.join(','), ...(change.settlementSchedule ? { settlement_schedule: change.settlementSchedule } : {}) },
-      });
+      await this.deps.audit.recordAction(
+        actor,
+        'settings.write',
+        { type: 'merchant_settings', id: actor.merchantId },
+        { change: 'updated', fields: fields.join(','), ...(change.settlementSchedule ? { settlement_schedule: change.settlementSchedule } : {}) },
+      );
       return merchant;
     });
   }

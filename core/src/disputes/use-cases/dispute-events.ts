@@ -1,6 +1,5 @@
 import type { RandomSource } from '../../common';
-import { newId } from '../../common';
-import { truncateToSecond, type DomainEvent } from '../../webhooks';
+import { domainEvent, type DomainEvent } from '../../webhooks';
 import type { Dispute } from '../domain/dispute.entity';
 
 /** The three dispute event types. */
@@ -8,14 +7,7 @@ export type DisputeEventType = 'dispute.opened' | 'dispute.updated' | 'dispute.c
 
 /** The notice of a dispute change: `{id, object, status, merchant, mode}`, never the object itself. */
 export function disputeEvent(dispute: Dispute, type: DisputeEventType, random: RandomSource, now: Date): DomainEvent {
-  return {
-    id: newId(random, 'event'),
-    type,
-    merchantId: dispute.merchantId,
-    mode: dispute.mode,
-    created: truncateToSecond(now),
-    data: { id: dispute.id, object: 'dispute', status: dispute.status, merchant: dispute.merchantId, mode: dispute.mode },
-  };
+  return domainEvent(type, 'dispute', dispute, random, now);
 }
 
 /** Limits of the evidence a merchant sends (merged key by key into what the dispute holds). */

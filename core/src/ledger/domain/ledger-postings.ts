@@ -1,5 +1,14 @@
 import type { AccountScope, Money } from '../../common';
-import { ledgerTransaction, merchantAccount, platformAccount, type LedgerCauseType, type LedgerTransaction, type MerchantBucket } from './ledger';
+import {
+  ledgerTransaction,
+  merchantAccount,
+  platformAccount,
+  type LedgerCauseType,
+  type LedgerEntry,
+  type LedgerTransaction,
+  type MerchantBucket,
+  type PlatformAccountName,
+} from './ledger';
 
 /**
  * The journal transactions of every money movement (docs/ledger.md, Postings).
@@ -19,18 +28,11 @@ export interface PricedPayment {
 /** A payment is booked: the channel owes us the gross, the merchant's net waits in pending, the fee is ours. */
 export function paymentPosting(payment: PricedPayment, now: Date): LedgerTransaction {
   const currency = payment.net.currency;
-  return ledgerTransaction({
-    causeType: 'payment',
-    causeId: payment.id,
-    merchantId: payment.merchantId,
-    mode: payment.mode,
-    created: now,
-    entries: [
-      { account: platformAccount(payment.mode, 'channel_clearing', currency), amount: -(payment.net.amount + payment.fee.amount), currency },
-      { account: merchantAccount(payment, 'pending', currency), amount: payment.net.amount, currency },
-      { account: platformAccount(payment.mode, 'fee_revenue', currency), amount: payment.fee.amount, currency },
-    ],
-  });
+  return posting('payment', payment.id, payment, now, [
+    { account: platformAccount(payment.mode, 'channel_clearing', currency), amount: -(payment.net.amount + payment.fee.amount), currency },
+    { account: merchantAccount(payment, 'pending', currency), amount: payment.net.amount, currency },
+    { account: platformAccount(payment.mode, 'fee_revenue', currency), amount: payment.fee.amount, currency },
+  ]);
 }
 
 /**
@@ -38,7 +40,7 @@ export function paymentPosting(payment: PricedPayment, now: Date): LedgerTransac
  * what refunds and a dispute took from pending meanwhile) moves to available.
  */
 export function releasePosting(payment: PricedPayment, now: Date, money: Money = payment.net): LedgerTransaction {
-  return move({ causeType: 'release', causeId: payment.id, scope: payment, money, from: 'pending', to: 'available', now });
+  return posting('release', payment.id, payment, now, legs(payment, money, merchant('pending'), merchant('available')));
 }
 
 export interface DisputeHold {
@@ -50,30 +52,21 @@ export interface DisputeHold {
 
 /** A dispute opened: its hold leaves `from` (available once released, else pending) for dispute_hold. */
 export function disputeOpenedPosting(hold: DisputeHold, from: 'available' | 'pending', now: Date): LedgerTransaction {
-  return move({ causeType: 'dispute_opened', causeId: hold.disputeId, scope: hold.scope, money: hold.held, from, to: 'dispute_hold', now });
+  return posting('dispute_opened', hold.disputeId, hold.scope, now, legs(hold.scope, hold.held, merchant(from), merchant('dispute_hold')));
 }
 
 /** A dispute won: the hold goes back to `to` (available once the payment was released, else pending). */
 export function disputeWonPosting(hold: DisputeHold, to: 'available' | 'pending', now: Date): LedgerTransaction {
-  return move({ causeType: 'dispute_won', causeId: hold.disputeId, scope: hold.scope, money: hold.held, from: 'dispute_hold', to, now });
+  return posting('dispute_won', hold.disputeId, hold.scope, now, legs(hold.scope, hold.held, merchant('dispute_hold'), merchant(to)));
 }
 
 /** A dispute lost: the channel takes the hold back, and the dispute fee is debited from available (which may go negative). */
 export function disputeLostPosting(hold: DisputeHold, fee: Money, now: Date): LedgerTransaction {
   const { scope, held } = hold;
-  return ledgerTransaction({
-    causeType: 'dispute_lost',
-    causeId: hold.disputeId,
-    merchantId: scope.merchantId,
-    mode: scope.mode,
-    created: now,
-    entries: [
-      { account: merchantAccount(scope, 'dispute_hold', held.currency), amount: -held.amount, currency: held.currency },
-      { account: platformAccount(scope.mode, 'dispute_losses', held.currency), amount: held.amount, currency: held.currency },
-      { account: merchantAccount(scope, 'available', fee.currency), amount: -fee.amount, currency: fee.currency },
-      { account: platformAccount(scope.mode, 'fee_revenue', fee.currency), amount: fee.amount, currency: fee.currency },
-    ],
-  });
+  return posting('dispute_lost', hold.disputeId, scope, now, [
+    ...legs(scope, held, merchant('dispute_hold'), platform('dispute_losses')),
+    ...legs(scope, fee, merchant('available'), platform('fee_revenue')),
+  ]);
 }
 
 /** The cause of the claim on an intent's net booked outside a hold (`disputeClaimPosting`): one per intent. */
@@ -89,18 +82,7 @@ export function disputeClaimCause(paymentIntentId: string): string {
  * disputes it had.
  */
 export function disputeClaimPosting(payment: PricedPayment, from: 'available' | 'pending', now: Date): LedgerTransaction {
-  const { net } = payment;
-  return ledgerTransaction({
-    causeType: 'dispute_claim',
-    causeId: payment.id,
-    merchantId: payment.merchantId,
-    mode: payment.mode,
-    created: now,
-    entries: [
-      { account: merchantAccount(payment, from, net.currency), amount: -net.amount, currency: net.currency },
-      { account: platformAccount(payment.mode, 'dispute_losses', net.currency), amount: net.amount, currency: net.currency },
-    ],
-  });
+  return posting('dispute_claim', payment.id, payment, now, legs(payment, payment.net, merchant(from), platform('dispute_losses')));
 }
 
 export interface SettlementAmount {
@@ -111,44 +93,17 @@ export interface SettlementAmount {
 
 /** A settlement created: its amount leaves available and is in transit to the merchant's bank. */
 export function settlementCreatedPosting(settlement: SettlementAmount, now: Date): LedgerTransaction {
-  const { scope, amount } = settlement;
-  return transfer(
-    'settlement_created',
-    settlement.settlementId,
-    scope,
-    amount,
-    merchantAccount(scope, 'available', amount.currency),
-    platformAccount(scope.mode, 'payouts_in_transit', amount.currency),
-    now,
-  );
+  return transfer('settlement_created', settlement.settlementId, settlement, now, merchant('available'), platform('payouts_in_transit'));
 }
 
 /** A settlement paid: the money left the platform's clearing funds for the merchant's bank. */
 export function settlementPaidPosting(settlement: SettlementAmount, now: Date): LedgerTransaction {
-  const { scope, amount } = settlement;
-  return transfer(
-    'settlement_paid',
-    settlement.settlementId,
-    scope,
-    amount,
-    platformAccount(scope.mode, 'payouts_in_transit', amount.currency),
-    platformAccount(scope.mode, 'channel_clearing', amount.currency),
-    now,
-  );
+  return transfer('settlement_paid', settlement.settlementId, settlement, now, platform('payouts_in_transit'), platform('channel_clearing'));
 }
 
 /** A settlement failed: its amount returns to available. */
 export function settlementFailedPosting(settlement: SettlementAmount, now: Date): LedgerTransaction {
-  const { scope, amount } = settlement;
-  return transfer(
-    'settlement_failed',
-    settlement.settlementId,
-    scope,
-    amount,
-    platformAccount(scope.mode, 'payouts_in_transit', amount.currency),
-    merchantAccount(scope, 'available', amount.currency),
-    now,
-  );
+  return transfer('settlement_failed', settlement.settlementId, settlement, now, platform('payouts_in_transit'), merchant('available'));
 }
 
 /** A payer's second payment of an intent: the attempt that took it and what it took, in the currency paid. */
@@ -164,16 +119,7 @@ export interface DuplicatePayment {
  * whose order was paid once. In the currency the payer paid, since it goes back unconverted.
  */
 export function duplicatePaymentPosting(payment: DuplicatePayment, now: Date): LedgerTransaction {
-  const { scope, amount } = payment;
-  return transfer(
-    'duplicate_payment',
-    payment.attemptId,
-    scope,
-    amount,
-    platformAccount(scope.mode, 'channel_clearing', amount.currency),
-    platformAccount(scope.mode, 'payer_refunds_due', amount.currency),
-    now,
-  );
+  return transfer('duplicate_payment', payment.attemptId, payment, now, platform('channel_clearing'), platform('payer_refunds_due'));
 }
 
 /** A refund's cost to the merchant, `debit`, as the refund books it or its failure gives it back. */
@@ -190,67 +136,49 @@ export interface RefundDebit {
  * The fee stays the platform's: fee_revenue is not touched.
  */
 export function refundPosting(refund: RefundDebit, from: 'available' | 'pending', now: Date): LedgerTransaction {
-  const { scope, debit } = refund;
-  return transfer(
-    'refund',
-    refund.refundId,
-    scope,
-    debit,
-    merchantAccount(scope, from, debit.currency),
-    platformAccount(scope.mode, 'channel_clearing', debit.currency),
-    now,
-  );
+  return posting('refund', refund.refundId, refund.scope, now, legs(refund.scope, refund.debit, merchant(from), platform('channel_clearing')));
 }
 
 /** A refund failed: its debit comes back to `to` (available once the payment was released, else pending). */
 export function refundFailedPosting(refund: RefundDebit, to: 'available' | 'pending', now: Date): LedgerTransaction {
-  const { scope, debit } = refund;
-  return transfer(
-    'refund_failed',
-    refund.refundId,
-    scope,
-    debit,
-    platformAccount(scope.mode, 'channel_clearing', debit.currency),
-    merchantAccount(scope, to, debit.currency),
-    now,
-  );
+  return posting('refund_failed', refund.refundId, refund.scope, now, legs(refund.scope, refund.debit, platform('channel_clearing'), merchant(to)));
 }
 
-/** Moves `money` from one merchant bucket to another. */
-function move(input: {
-  causeType: 'release' | 'dispute_opened' | 'dispute_won';
-  causeId: string;
-  scope: AccountScope;
-  money: Money;
-  from: MerchantBucket;
-  to: MerchantBucket;
-  now: Date;
-}): LedgerTransaction {
-  const { scope, money } = input;
-  return transfer(
-    input.causeType,
-    input.causeId,
-    scope,
-    money,
-    merchantAccount(scope, input.from, money.currency),
-    merchantAccount(scope, input.to, money.currency),
-    input.now,
-  );
+/** An amount that moves between two accounts of a scope. */
+interface Movement {
+  readonly scope: AccountScope;
+  readonly amount: Money;
 }
 
-/** Two legs: `money` debited from `from` and credited to `to`. */
-function transfer(causeType: LedgerCauseType, causeId: string, scope: AccountScope, money: Money, from: string, to: string, now: Date): LedgerTransaction {
-  return ledgerTransaction({
-    causeType,
-    causeId,
-    merchantId: scope.merchantId,
-    mode: scope.mode,
-    created: now,
-    entries: [
-      { account: from, amount: -money.amount, currency: money.currency },
-      { account: to, amount: money.amount, currency: money.currency },
-    ],
-  });
+/** An account of a scope, in a currency. */
+type AccountIn = (scope: AccountScope, currency: string) => string;
+
+/** The scope's merchant bucket. */
+function merchant(bucket: MerchantBucket): AccountIn {
+  return (scope, currency) => merchantAccount(scope, bucket, currency);
+}
+
+/** The platform's account of the scope's mode. */
+function platform(name: PlatformAccountName): AccountIn {
+  return (scope, currency) => platformAccount(scope.mode, name, currency);
+}
+
+/** Two legs: `money` debited from the scope's `from` account and credited to its `to` account. */
+function legs(scope: AccountScope, money: Money, from: AccountIn, to: AccountIn): LedgerEntry[] {
+  return [
+    { account: from(scope, money.currency), amount: -money.amount, currency: money.currency },
+    { account: to(scope, money.currency), amount: money.amount, currency: money.currency },
+  ];
+}
+
+/** The transaction of two legs: `movement.amount` debited from the scope's `from` account and credited to its `to` account. */
+function transfer(causeType: LedgerCauseType, causeId: string, movement: Movement, now: Date, from: AccountIn, to: AccountIn): LedgerTransaction {
+  return posting(causeType, causeId, movement.scope, now, legs(movement.scope, movement.amount, from, to));
+}
+
+/** The transaction of `entries` that the cause books in the scope's merchant and mode. */
+function posting(causeType: LedgerCauseType, causeId: string, scope: AccountScope, now: Date, entries: LedgerEntry[]): LedgerTransaction {
+  return ledgerTransaction({ causeType, causeId, merchantId: scope.merchantId, mode: scope.mode, created: now, entries });
 }
 
 /** The intent as the ledger sees it, once priced (fee and net known); undefined before its rate locked. */

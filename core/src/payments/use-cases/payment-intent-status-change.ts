@@ -1,18 +1,10 @@
 import type { Clock, RandomSource } from '../../common';
-import { newId } from '../../common';
-import { publishEvent, truncateToSecond, type DomainEvent, type EventPublishDeps } from '../../webhooks';
+import { domainEvent, publishEvent, type DomainEvent, type EventPublishDeps } from '../../webhooks';
 import { statusEmitsEvent, transition, type PaymentIntent, type PaymentIntentStatus } from '../domain/payment-intent.entity';
 import type { PaymentIntentRepository } from '../ports/payment-intent.repository.port';
 
 export function paymentIntentEvent(intent: PaymentIntent, random: RandomSource, now: Date): DomainEvent {
-  return {
-    id: newId(random, 'event'),
-    type: `payment_intent.${intent.status}`,
-    merchantId: intent.merchantId,
-    mode: intent.mode,
-    created: truncateToSecond(now),
-    data: { id: intent.id, object: 'payment_intent', status: intent.status, merchant: intent.merchantId, mode: intent.mode },
-  };
+  return domainEvent(`payment_intent.${intent.status}`, 'payment_intent', intent, random, now);
 }
 
 /** The ports a status change writes through. */

@@ -1,6 +1,5 @@
 import type { RandomSource } from '../../common';
-import { newId } from '../../common';
-import { truncateToSecond, type DomainEvent } from '../../webhooks';
+import { domainEvent, type DomainEvent } from '../../webhooks';
 import type { Refund } from '../domain/refund.entity';
 
 /** The three refund event types. */
@@ -8,20 +7,8 @@ export type RefundEventType = 'refund.created' | 'refund.succeeded' | 'refund.fa
 
 /** The notice of a refund change: `{id, object, status, merchant, mode, payment_intent, amount: {amount, currency}}`. */
 export function refundEvent(refund: Refund, type: RefundEventType, random: RandomSource, now: Date): DomainEvent {
-  return {
-    id: newId(random, 'event'),
-    type,
-    merchantId: refund.merchantId,
-    mode: refund.mode,
-    created: truncateToSecond(now),
-    data: {
-      id: refund.id,
-      object: 'refund',
-      status: refund.status,
-      merchant: refund.merchantId,
-      mode: refund.mode,
-      payment_intent: refund.paymentIntentId,
-      amount: { amount: refund.amount, currency: refund.currency },
-    },
-  };
+  return domainEvent(type, 'refund', refund, random, now, {
+    payment_intent: refund.paymentIntentId,
+    amount: { amount: refund.amount, currency: refund.currency },
+  });
 }

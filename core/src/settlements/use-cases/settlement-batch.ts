@@ -4,7 +4,7 @@ import type { Merchant, MerchantRepository } from '../../merchants';
 import type { PaymentIntent } from '../../payments';
 import type { AccountScope, Clock, LockManager, RandomSource, UnitOfWork } from '../../common';
 import { CoreError, MAX_AMOUNT, newId } from '../../common';
-import { publishEvent, truncateToSecond, type DomainEvent, type EventPublishDeps } from '../../webhooks';
+import { domainEvent, publishEvent, type DomainEvent, type EventPublishDeps } from '../../webhooks';
 import type { Settlement } from '../domain/settlement.entity';
 import type { SettlementRepository } from '../ports/settlement.repository.port';
 
@@ -33,21 +33,8 @@ export const SETTLEMENT_LOCK_TTL_MS = 30_000;
 
 /** `settlement.<status>`: a notice carrying the amount. */
 export function settlementEvent(settlement: Settlement, random: RandomSource, now: Date): DomainEvent {
-  return {
-    id: newId(random, 'event'),
-    type: `settlement.${settlement.status}`,
-    merchantId: settlement.merchantId,
-    mode: settlement.mode,
-    created: truncateToSecond(now),
-    data: {
-      id: settlement.id,
-      object: 'settlement',
-      status: settlement.status,
-      merchant: settlement.merchantId,
-      mode: settlement.mode,
-      amount: { amount: settlement.amount.amount, currency: settlement.amount.currency },
-    },
-  };
+  const amount = { amount: settlement.amount.amount, currency: settlement.amount.currency };
+  return domainEvent(`settlement.${settlement.status}`, 'settlement', settlement, random, now, { amount });
 }
 
 export function nothingToSettle(): CoreError {

@@ -1,4 +1,4 @@
-import type { Mode } from '../../common';
+import { newId, type Mode, type RandomSource } from '../../common';
 
 /**
  * A notice that something changed: not the object itself. Receivers read the object through the
@@ -23,6 +23,38 @@ export interface DomainEvent {
   readonly mode: Mode;
   readonly created: Date;
   readonly data: EventData;
+}
+
+/** What an event is about: an object of one merchant and mode, in some status. */
+export interface EventSubject {
+  readonly id: string;
+  readonly merchantId: string;
+  readonly mode: Mode;
+  readonly status: string;
+}
+
+/**
+ * The event `type` about `subject`, an `object` ('payment_intent', 'dispute' …): a fresh id, the
+ * time cut to the second, and as data `{id, object, status, merchant, mode}` then `more` (in that
+ * order: it is the order of the JSON receivers get).
+ */
+export function domainEvent(
+  type: string,
+  object: string,
+  subject: EventSubject,
+  random: RandomSource,
+  now: Date,
+  more: Pick<EventData, 'amount' | 'payment_intent'> = {},
+): DomainEvent {
+  const { id, merchantId, mode, status } = subject;
+  return {
+    id: newId(random, 'event'),
+    type,
+    merchantId,
+    mode,
+    created: truncateToSecond(now),
+    data: { id, object, status, merchant: merchantId, mode, ...more },
+  };
 }
 
 /** Event times are RFC 3339 UTC with whole seconds, so the creation time is cut to the second. */

@@ -59,14 +59,12 @@ export class CreateWebhookEndpoint {
     };
     return this.deps.uow.run(async () => {
       await this.deps.endpoints.insert(endpoint);
-      await this.deps.audit.record({
-        merchantId: merchant.id,
-        userId: actor.id,
-        action: 'webhook_endpoints.write',
-        objectType: 'webhook_endpoint',
-        objectId: endpoint.id,
-        details: { change: 'created', mode: endpoint.mode },
-      });
+      await this.deps.audit.recordAction(
+        actor,
+        'webhook_endpoints.write',
+        { type: 'webhook_endpoint', id: endpoint.id },
+        { change: 'created', mode: endpoint.mode },
+      );
       return { endpoint, secret };
     });
   }

@@ -19,14 +19,7 @@ export class DeleteWebhookEndpoint {
   execute(actor: User, id: string): Promise<{ id: string }> {
     return this.deps.uow.run(async () => {
       if (!(await this.deps.endpoints.markDeleted(actor.merchantId, id, this.deps.clock.now()))) throw notFound('webhook endpoint', id);
-      await this.deps.audit.record({
-        merchantId: actor.merchantId,
-        userId: actor.id,
-        action: 'webhook_endpoints.write',
-        objectType: 'webhook_endpoint',
-        objectId: id,
-        details: { change: 'deleted' },
-      });
+      await this.deps.audit.recordAction(actor, 'webhook_endpoints.write', { type: 'webhook_endpoint', id }, { change: 'deleted' });
       return { id };
     });
   }

@@ -69,14 +69,12 @@ export class UpdateWebhookEndpoint {
       };
       if (!(await this.deps.endpoints.update(updated))) throw notFound('webhook endpoint', id);
       const fields = Object.keys(change).flatMap((key) => (isKeyOf(FIELD_NAMES, key) && change[key] !== undefined ? [FIELD_NAMES[key]] : []));
-      await this.deps.audit.record({
-        merchantId: actor.merchantId,
-        userId: actor.id,
-        action: 'webhook_endpoints.write',
-        objectType: 'webhook_endpoint',
-        objectId: id,
-        details: { change: 'updated', fields: fields.join(','), ...(change.status === undefined ? {} : { status: updated.status }) },
-      });
+      await this.deps.audit.recordAction(
+        actor,
+        'webhook_endpoints.write',
+        { type: 'webhook_endpoint', id },
+        { change: 'updated', fields: fields.join(','), ...(change.status === undefined ? {} : { status: updated.status }) },
+      );
       return updated;
     });
   }

@@ -38,14 +38,7 @@ export class ResendWebhookDelivery {
       if (!found) throw notFound('webhook delivery', id);
       const next = armResend(found, this.deps.clock.now());
       if (!(await this.deps.deliveries.rearm(next))) throw notFound('webhook delivery', id);
-      await this.deps.audit.record({
-        merchantId: actor.merchantId,
-        userId: actor.id,
-        action: 'webhook_deliveries.write',
-        objectType: 'webhook_delivery',
-        objectId: id,
-        details: { change: 'resent' },
-      });
+      await this.deps.audit.recordAction(actor, 'webhook_deliveries.write', { type: 'webhook_delivery', id }, { change: 'resent' });
       return next;
     });
   }

@@ -4,32 +4,20 @@ import { merchantBalance } from '../../../src/ledger/domain/ledger';
 import { paymentPosting } from '../../../src/ledger/domain/ledger-postings';
 import type { AccountScope } from '../../../src/common/mode';
 import type { PaymentAttempt } from '../../../src/payments/domain/payment-attempt.entity';
-import type { PaymentIntent } from '../../../src/payments/domain/payment-intent.entity';
 import { CoreError } from '../../../src/common/core-error';
-import type { ChannelDisputeStatus, PaymentChannel } from '../../../src/payments/ports/payment-channel.port';
+import type { ChannelDisputeStatus } from '../../../src/payments/ports/payment-channel.port';
 import { ReconcileDisputes } from '../../../src/disputes/use-cases/reconcile-disputes.use-case';
-import { fakeAttempt, fakeChannels, harness } from '../harness';
+import { fakeAttempt, FakeChannel, fakeChannels, fakeIntent, harness } from '../harness';
 
 const FEE = 1500;
 const QUIET_MS = 3600_000;
 
 /** A channel whose dispute book the test changes without sending any notice. */
-class QuietChannel implements PaymentChannel {
-  readonly capabilities = { name: 'fake', modes: ['test'] as const, methods: ['promptpay'], currencies: ['THB'], canSimulate: false, pendingTimeoutMs: 60_000 };
+class QuietChannel extends FakeChannel {
   readonly disputes = new Map<string, ChannelDisputeStatus>();
   readonly asked: string[] = [];
   down = false;
 
-  async placeOrder(): Promise<never> {
-    throw new Error('not used');
-  }
-  async queryOrder(): Promise<never> {
-    throw new Error('not used');
-  }
-  verifyCallback(): never {
-    throw new Error('not used');
-  }
-  async voidOrder(): Promise<void> {}
   async queryDispute(_mode: unknown, id: string): Promise<ChannelDisputeStatus> {
     this.asked.push(id);
     if (this.down) throw new CoreError('channel_error', 'unavailable', 'channel down');
@@ -62,21 +50,13 @@ async function setup() {
     n += 1;
     const now = clock.now();
     const net = { amount: 9700, currency: 'THB' };
-    const intent: PaymentIntent = {
+    const intent = fakeIntent(scope, now, {
       id: `pi_Q${n}${Date.now()}`,
-      merchantId: scope.merchantId,
-      mode: 'test',
-      amount: 10000,
-      currency: 'THB',
       merchantOrderId: `q-${n}`,
       status: 'succeeded',
-      metadata: {},
       net,
       fee: { amount: 300, currency: 'THB' },
-      created: now,
-      updated: now,
-      version: 0,
-    };
+    });
     await storage.intents.insert(intent);
     const attempt = fakeAttempt(intent, now, { id: `pa_Q${n}${Date.now()}`, status: 'succeeded', channelOrderId: `ord_${n}` });
     await storage.attempts.insert(attempt);

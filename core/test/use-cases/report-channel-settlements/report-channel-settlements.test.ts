@@ -1,28 +1,20 @@
 import test from 'ava';
 import type { PaymentAttempt } from '../../../src/payments/domain/payment-attempt.entity';
-import type { ChannelOrderStatus, PaymentChannel } from '../../../src/payments/ports/payment-channel.port';
+import type { ChannelOrderStatus } from '../../../src/payments/ports/payment-channel.port';
 import { settlementRecheckMs } from '../../../src/payments/use-cases/report-channel-settlements.use-case';
-import { fakeChannels } from '../harness';
+import { FakeChannel, fakeCapabilities, fakeChannels } from '../harness';
 import { edgeShop } from '../money-fixtures';
 
 /** A channel that settles only the orders it is told to, and counts what it is asked. */
-class SlowSettlingChannel implements PaymentChannel {
-  readonly capabilities = {
-    name: 'fake',
-    modes: ['test', 'live'] as const,
-    methods: ['alipay_plus'],
-    currencies: ['THB'],
-    canSimulate: false,
-    pendingTimeoutMs: 60_000,
-  };
+class SlowSettlingChannel extends FakeChannel {
+  override readonly capabilities = fakeCapabilities({ modes: ['test', 'live'], methods: ['alipay_plus'] });
   readonly orders = new Map<string, PaymentAttempt>();
   readonly settled = new Set<string>();
   readonly asked: string[] = [];
-  constructor(private readonly now: () => Date) {}
-  async placeOrder(): Promise<never> {
-    throw new Error('not used');
+  constructor(private readonly now: () => Date) {
+    super();
   }
-  async queryOrder(_mode: unknown, channelOrderId: string): Promise<ChannelOrderStatus> {
+  override async queryOrder(_mode: unknown, channelOrderId: string): Promise<ChannelOrderStatus> {
     this.asked.push(channelOrderId);
     const attempt = this.orders.get(channelOrderId) as PaymentAttempt;
     return {
@@ -34,10 +26,6 @@ class SlowSettlingChannel implements PaymentChannel {
       ...(this.settled.has(channelOrderId) ? { settledAt: this.now() } : {}),
     };
   }
-  verifyCallback(): never {
-    throw new Error('not used');
-  }
-  async voidOrder(): Promise<void> {}
 }
 
 test('payments a channel has not settled yet are asked about again later, so they never crowd out the ones behind them', async (t) => {

@@ -7,14 +7,13 @@ import type {
   ChannelDisputeStatus,
   ChannelNotice,
   ChannelOrderStatus,
-  PaymentChannel,
   SimulatedDisputeOutcome,
   SimulatedOutcome,
   SimulationInstruction,
 } from '../../../src/payments/ports/payment-channel.port';
 import { HandleChannelCallback } from '../../../src/payments/use-cases/handle-channel-callback.use-case';
 import { SimulatePayment } from '../../../src/payments/use-cases/simulate-payment.use-case';
-import { fakeAttempt, fakeChannels, harness } from '../harness';
+import { fakeAttempt, FakeChannel, fakeIntent, fakeCapabilities, fakeChannels, harness } from '../harness';
 
 interface Told {
   readonly orderId: string;
@@ -29,27 +28,23 @@ interface Told {
  * simulator. Its callbacks go straight to the callback use case; `refuse` makes the next ones
  * fail after the channel acted, as when the process dies before the callback lands.
  */
-class RememberingChannel implements PaymentChannel {
-  readonly capabilities = { name: 'fake', modes: ['test'] as const, methods: ['promptpay'], currencies: ['THB'], canSimulate: true, pendingTimeoutMs: 60_000 };
+class RememberingChannel extends FakeChannel {
+  override readonly capabilities = fakeCapabilities({ canSimulate: true });
   readonly orders = new Map<string, ChannelOrderStatus>();
   readonly disputes = new Map<string, ChannelDisputeStatus>();
   readonly told: Told[] = [];
   refuse = 0;
   deliver: (notice: ChannelNotice) => Promise<unknown> = async () => undefined;
 
-  async placeOrder(): Promise<never> {
-    throw new Error('not used');
-  }
-  async queryOrder(_mode: unknown, id: string): Promise<ChannelOrderStatus> {
+  override async queryOrder(_mode: unknown, id: string): Promise<ChannelOrderStatus> {
     return this.orders.get(id) as ChannelOrderStatus;
   }
   async queryDispute(_mode: unknown, id: string): Promise<ChannelDisputeStatus> {
     return this.disputes.get(id) as ChannelDisputeStatus;
   }
-  verifyCallback(_mode: unknown, _headers: unknown, rawBody: string): ChannelNotice {
+  override verifyCallback(_mode: unknown, _headers: unknown, rawBody: string): ChannelNotice {
     return JSON.parse(rawBody) as ChannelNotice;
   }
-  async voidOrder(): Promise<void> {}
 
   async simulate(_mode: unknown, orderId: string, outcome: SimulatedOutcome, key?: string): Promise<void> {
     const order = this.orders.get(orderId) as ChannelOrderStatus;
@@ -134,19 +129,7 @@ async function setup() {
   const pendingIntent = async (): Promise<PaymentIntent> => {
     n += 1;
     const now = clock.now();
-    const intent: PaymentIntent = {
-      id: `pi_R${n}${Date.now()}`,
-      merchantId: scope.merchantId,
-      mode: 'test',
-      amount: 10000,
-      currency: 'THB',
-      merchantOrderId: `r-${n}`,
-      status: 'requires_payment',
-      metadata: {},
-      created: now,
-      updated: now,
-      version: 0,
-    };
+    const intent = fakeIntent(scope, now, { id: `pi_R${n}${Date.now()}`, merchantOrderId: `r-${n}` });
     await storage.intents.insert(intent);
     const attempt = fakeAttempt(intent, now, { id: `pa_R${n}${Date.now()}`, status: 'pending', channelOrderId: `ord_${n}` });
     await storage.attempts.insert(attempt);
