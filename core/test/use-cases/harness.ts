@@ -5,7 +5,8 @@ import { DEFAULT_FEE_SCHEDULE } from '../../src/fx/domain/fees';
 import { PaymentPricing } from '../../src/fx/use-cases/payment-pricing';
 import type { StatusChangeDeps } from '../../src/payments/use-cases/payment-intent-status-change';
 import type { FxRateSource } from '../../src/fx/ports/fx-rate-source.port';
-import type { PaymentChannel, PaymentChannelRegistry } from '../../src/payments/ports/payment-channel.port';
+import type { ChannelNotice, PaymentChannel, PaymentChannelRegistry } from '../../src/payments/ports/payment-channel.port';
+import { isOneOf, isRecord } from '../../src/common/guards';
 import type { PaymentAttempt } from '../../src/payments/domain/payment-attempt.entity';
 import type { PaymentIntent } from '../../src/payments/domain/payment-intent.entity';
 import type { OperatorAlerts } from '../../src/common/operator-alerts.port';
@@ -36,6 +37,21 @@ export const fakeChannels = (channel: PaymentChannel): PaymentChannelRegistry =>
   find: (name) => (name === 'fake' ? channel : undefined),
   forMode: () => [channel],
 });
+
+const REPORTED_STATUSES = ['processing', 'paid', 'failed'] as const;
+
+/** The notice a fake channel sent as JSON, read back where a real channel would check its signature. */
+export function noticeOf(rawBody: string): ChannelNotice {
+  const notice: unknown = JSON.parse(rawBody);
+  if (isRecord(notice) && notice.kind === 'dispute' && typeof notice.channelDisputeId === 'string') {
+    return { kind: 'dispute', channelDisputeId: notice.channelDisputeId };
+  }
+  if (isRecord(notice) && typeof notice.channelOrderId === 'string' && typeof notice.reference === 'string' && typeof notice.reportedStatus === 'string') {
+    const { channelOrderId, reference, reportedStatus } = notice;
+    if (isOneOf(REPORTED_STATUSES, reportedStatus)) return { kind: 'order', channelOrderId, reference, reportedStatus };
+  }
+  throw new Error(`Not a notice a fake channel sends: ${rawBody}`);
+}
 
 /** An attempt made at `now` for the whole of `intent` at the `fake` channel, by promptpay unless `fields` say otherwise. */
 export const fakeAttempt = (

@@ -37,7 +37,7 @@ class SettledChannel implements PaymentChannel {
     throw new Error('not used');
   }
   async queryOrder(_mode: unknown, channelOrderId: string): Promise<ChannelOrderStatus> {
-    const attempt = this.orders.get(channelOrderId) as PaymentAttempt;
+    const attempt = this.orders.get(channelOrderId)!;
     return { channelOrderId, reference: attempt.id, status: 'paid', amount: attempt.amount, currency: attempt.currency, settledAt: this.now() };
   }
   verifyCallback(): never {
@@ -47,11 +47,10 @@ class SettledChannel implements PaymentChannel {
 }
 
 async function setup(settlementCurrency = 'THB') {
-  let channel: SettledChannel | undefined;
-  const shop = await edgeShop(settlementCurrency, (attempt) => channel?.orders.set(attempt.channelOrderId as string, attempt));
+  // The channel needs the shop's clock; the shop tells it of payments only once they are made.
+  const shop = await edgeShop(settlementCurrency, (attempt) => fake.orders.set(attempt.channelOrderId!, attempt));
   const { storage, clock } = shop;
-  channel = new SettledChannel(() => clock.now());
-  const fake = channel;
+  const fake = new SettledChannel(() => clock.now());
   const reportSettlements = shop.reportChannelSettlements(fakeChannels(fake));
   const release = new ReleaseFunds({ uow: storage.uow, intents: storage.intents, disputes: storage.disputes, ledger: storage.ledger, clock });
   const disputes = shop.recordDisputeReport(DISPUTE_FEE);
@@ -70,7 +69,7 @@ async function setup(settlementCurrency = 'THB') {
       attempt,
       report: {
         channelDisputeId: id,
-        channelOrderId: attempt.channelOrderId as string,
+        channelOrderId: attempt.channelOrderId!,
         reference: attempt.id,
         status,
         amount: attempt.amount,
@@ -111,8 +110,8 @@ function interleavings(): Step[][] {
   const all: Step[][] = [];
   const walk = (dispute: Step[], money: Step[], steps: Step[]): void => {
     if (dispute.length === 0 && money.length === 0) all.push(steps);
-    if (dispute.length > 0) walk(dispute.slice(1), money, [...steps, dispute[0] as Step]);
-    if (money.length > 0) walk(dispute, money.slice(1), [...steps, money[0] as Step]);
+    if (dispute.length > 0) walk(dispute.slice(1), money, [...steps, dispute[0]]);
+    if (money.length > 0) walk(dispute, money.slice(1), [...steps, money[0]]);
   };
   walk(['open', 'rule'], ['price', 'release'], []);
   return all;
@@ -163,10 +162,12 @@ test('a dispute opened before or after pricing, won, lost or left open, in every
       // No payout ever covers a disputed payment (open or lost); a won one is settled in full.
       const settled = await s.storage.uow
         .run(() => openSettlement(s.settlementDeps, { merchant: s.merchant, scope: s.scope, trigger: 'manual', releasedBefore: s.clock.now() }))
-        .catch((error: unknown) => (isCoreError(error) ? error.code : error));
+        .catch((error: unknown) => {
+          if (isCoreError(error)) return error.code;
+          throw error;
+        });
       if (outcome === 'won') {
-        if (typeof settled === 'string' || (settled as { amount: { amount: number } }).amount.amount !== Number(net))
-          throw new Error(`a won payment settles its net: ${String(settled)}`);
+        if (typeof settled === 'string' || settled.amount.amount !== Number(net)) throw new Error(`a won payment settles its net: ${JSON.stringify(settled)}`);
       } else if (settled !== 'nothing_to_settle') {
         throw new Error(`a disputed payment reached a settlement: ${JSON.stringify(settled)}`);
       }
