@@ -1,9 +1,10 @@
 import test from 'ava';
 import { CreateMerchant, type AccountScope } from '@payments/core';
 import { assertLedgerVerifies, assertMerchantMoney } from './helpers/money-invariants';
-import { paymentFlow, type Json } from './helpers/payment-flow';
+import { paymentFlow } from './helpers/payment-flow';
 import { unique } from './helpers/test-app';
 import { appOnFakeClock } from './helpers/worker-tick';
+import { numberAt, objectAt, type JsonObject } from './helpers/json';
 
 /*
  * A wallet payment locks its rate, and so gets its net, only when the channel settles: a dispute
@@ -23,14 +24,14 @@ function interleavings(): Step[][] {
   const all: Step[][] = [];
   const walk = (dispute: Step[], money: Step[], steps: Step[]): void => {
     if (dispute.length === 0 && money.length === 0) all.push(steps);
-    if (dispute.length > 0) walk(dispute.slice(1), money, [...steps, dispute[0] as Step]);
-    if (money.length > 0) walk(dispute, money.slice(1), [...steps, money[0] as Step]);
+    if (dispute.length > 0) walk(dispute.slice(1), money, [...steps, dispute[0]]);
+    if (money.length > 0) walk(dispute, money.slice(1), [...steps, money[0]]);
   };
   walk(['open', 'rule'], ['price', 'release'], []);
   return all;
 }
 
-const thb = (amount: number): Json[] => [{ amount, currency: 'THB' }];
+const thb = (amount: number): JsonObject[] => [{ amount, currency: 'THB' }];
 
 for (const steps of interleavings()) {
   for (const outcome of ['won', 'lost', 'open'] as Outcome[]) {
@@ -44,7 +45,7 @@ for (const steps of interleavings()) {
       const flow = paymentFlow(app(), key);
       const intent = await flow.createIntent({ amount: 100_000, currency: 'USD', payment_method: 'alipay_plus' });
       await flow.attempt(intent.id, { payment_method: 'alipay_plus' });
-      t.is(((await flow.simulate(intent.id, { outcome: 'succeeded' })).result as Json).status, 'succeeded');
+      t.is(objectAt((await flow.simulate(intent.id, { outcome: 'succeeded' })).result).status, 'succeeded');
 
       for (const step of steps) {
         if (step === 'open') t.is((await flow.simulate(intent.id, { outcome: 'dispute_opened' })).statusCode, 200);
@@ -59,7 +60,7 @@ for (const steps of interleavings()) {
         }
       }
 
-      const net = (await flow.intent(intent.id)).net?.amount as number;
+      const net = numberAt(await flow.intent(intent.id), 'net', 'amount');
       t.true(Number.isSafeInteger(net) && net > 0);
       const heldAfterPricing = steps.indexOf('open') > steps.indexOf('price');
       const expected =
