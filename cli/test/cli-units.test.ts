@@ -139,7 +139,7 @@ test('the CLI is built on the SDK only: no imports beyond @payments/sdk, node: b
   for (const file of files) {
     const text = readFileSync(join(srcDir, file), 'utf8');
     for (const [, specifier] of text.matchAll(/from '([^']+)'/g)) {
-      t.true(specifier === '@payments/sdk' || specifier!.startsWith('node:') || specifier!.startsWith('.'), `${file} imports ${specifier}`);
+      t.true(specifier === '@payments/sdk' || specifier.startsWith('node:') || specifier.startsWith('.'), `${file} imports ${specifier}`);
     }
     // The API is reached through the SDK; fetch is only for POSTing to a developer's --forward-to receiver.
     if (file !== 'forward.ts') t.false(/\bfetch\(/.test(text), `${file} calls fetch`);
@@ -152,15 +152,20 @@ test('the command model (command-line/) needs nothing but node: built-ins, so ot
   t.true(files.length > 3);
   for (const file of files) {
     for (const [, specifier] of readFileSync(join(dir, file), 'utf8').matchAll(/from '([^']+)'/g)) {
-      t.true(specifier!.startsWith('node:') || /^\.\/[^/]+$/.test(specifier!), `${file} imports ${specifier}`);
+      t.true(specifier.startsWith('node:') || /^\.\/[^/]+$/.test(specifier), `${file} imports ${specifier}`);
     }
   }
 });
 
 test('following events: new ones oldest first, a late-committed one below the cursor too, nothing twice', async (t) => {
   const at = (seconds: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, seconds)).toISOString().replace('.000', '');
-  const event = (id: string, seconds: number) =>
-    ({ id, type: 'payment_intent.succeeded', created: at(seconds), livemode: false, data: {} }) as unknown as Event;
+  const event = (id: string, seconds: number): Event => ({
+    id,
+    type: 'payment_intent.succeeded',
+    created: at(seconds),
+    livemode: false,
+    data: { id: 'pi_1', object: 'payment_intent', status: 'succeeded', merchant: 'mch_1', mode: 'test' },
+  });
   async function* list(...events: Event[]): AsyncGenerator<Event> {
     yield* events;
   }
@@ -193,6 +198,6 @@ test('following events: new ones oldest first, a late-committed one below the cu
 
   // An event far older than the look-back window below the cursor is not taken (it is history).
   const old = event('evt_OLD', 1);
-  const later = { ...e3, created: new Date(Date.parse(e3.created) + LOOKBACK_MS + 5000).toISOString() } as Event;
+  const later = { ...e3, created: new Date(Date.parse(e3.created) + LOOKBACK_MS + 5000).toISOString() };
   t.deepEqual(await pollEvents(list(later, old), { cursor: 'evt_C', seen: ['evt_C'] }), []);
 });

@@ -16,7 +16,7 @@ function sourceFiles(dir: string): string[] {
 
 /** Every `import … from '…'` / `export … from '…'` / `import('…')` specifier of a file. */
 function specifiers(text: string): string[] {
-  return [...text.matchAll(/(?:from\s+|import\s*\(|require\s*\()\s*['"]([^'"]+)['"]/g)].map((match) => match[1] as string);
+  return [...text.matchAll(/(?:from\s+|import\s*\(|require\s*\()\s*['"]([^'"]+)['"]/g)].map((match) => match[1]);
 }
 
 /** The source file (relative to src, `/`-separated, no extension) a relative specifier names. */

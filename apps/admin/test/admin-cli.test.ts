@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
+import { objectAt, textAt } from '@payments/api/dist/test/helpers/json';
 import { commandHelp, overviewHelp } from '@payments/cli/command-line';
 import { ADMIN } from '../src/commands';
 
@@ -27,10 +28,10 @@ function usageError(t: ExecutionContext, result: ReturnType<typeof admin>, help:
   t.is(result.code, 2, result.stderr);
   t.is(result.stdout, '');
   const [first, ...rest] = result.stderr.split('\n');
-  const { error } = JSON.parse(first ?? '') as { error: { code: string; message: string } };
+  const error = objectAt(JSON.parse(first ?? ''), 'error');
   t.is(error.code, 'usage');
   t.is(rest.join('\n'), help);
-  return error.message;
+  return textAt(error, 'message');
 }
 
 function helpOf(name: string): string {

@@ -1,5 +1,6 @@
 import test from 'ava';
 import { MerchantRepository } from '@payments/core';
+import { jsonAt } from './helpers/json';
 import { startTestApp, type TestApp } from './helpers/test-app';
 
 let t0: TestApp;
@@ -39,6 +40,6 @@ test('errors carry Api-Version and Request-Id too', async (t) => {
   const res = await t0.request({ method: 'GET', url: '/v1/payment_intents' });
   t.is(res.statusCode, 401);
   t.is(res.headers['api-version'], '2026-09-01');
-  t.regex(res.headers['request-id'] as string, /^req_[0-9A-Za-z]{22}$/);
-  t.is((res.result as { error: { request_id: string } }).error.request_id, res.headers['request-id'] as string);
+  t.regex(String(res.headers['request-id']), /^req_[0-9A-Za-z]{22}$/);
+  t.is(jsonAt(res.result, 'error', 'request_id'), res.headers['request-id']);
 });

@@ -1,5 +1,6 @@
 import test from 'ava';
 import { MerchantRepository } from '@payments/core';
+import { textAt } from './helpers/json';
 import { createBody, startTestApp, unique, type TestApp } from './helpers/test-app';
 
 let t0: TestApp;
@@ -64,7 +65,7 @@ test('a live key reaches live data only and a test key test data only', async (t
   const live = await shop.liveKey();
   const made = await t0.request({ method: 'POST', url: '/v1/payment_intents', key: live, idempotencyKey: unique(), payload: createBody() });
   t.is(made.statusCode, 201);
-  const fromTest = await t0.request({ method: 'GET', url: `/v1/payment_intents/${(made.result as { id: string }).id}`, key: shop.testKey });
+  const fromTest = await t0.request({ method: 'GET', url: `/v1/payment_intents/${textAt(made.result, 'id')}`, key: shop.testKey });
   t.is(fromTest.statusCode, 404);
 });
 

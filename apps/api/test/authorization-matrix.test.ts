@@ -5,7 +5,8 @@ import { MerchantRepository, mayPerform, type DashboardAction, type UserRole } f
 import { startTestApp, unique, type TestApp, type TestMerchant } from './helpers/test-app';
 import { signIn, totpCode, type SignedInUser } from './helpers/dashboard';
 import { checkoutClient } from './helpers/checkout';
-import { paymentFlow, type Json } from './helpers/payment-flow';
+import { paymentFlow } from './helpers/payment-flow';
+import { apiObjectsAt, jsonAt, objectAt, textAt } from './helpers/json';
 
 /**
  * The authorization matrix: every route of `server.table()` × every kind of credential, against
@@ -129,7 +130,7 @@ test.before(async () => {
   const liveSession = await checkout.createIntent(liveKeyA);
   checkoutToken = testSession.token;
   liveCheckoutToken = liveSession.token;
-  ids.intent = { test: testSession.intent.id as string, live: liveSession.intent.id as string };
+  ids.intent = { test: testSession.intent.id, live: liveSession.intent.id };
 
   // A dispute on a paid test intent; live disputes cannot be simulated, so a well-formed id stands in.
   const flow = paymentFlow(t0, shopA.testKey);
@@ -137,15 +138,15 @@ test.before(async () => {
   await flow.attempt(paid.id);
   await flow.simulate(paid.id, { outcome: 'succeeded' });
   await flow.simulate(paid.id, { outcome: 'dispute_opened' });
-  const disputes = (await flow.get('/v1/disputes')).data as Json[];
-  ids.dispute = { test: (disputes[0]?.id as string | undefined) ?? 'dp_0000000000000000000000', live: 'dp_1111111111111111111111' };
+  const disputes = apiObjectsAt(await flow.get('/v1/disputes'), 'data');
+  ids.dispute = { test: disputes[0]?.id ?? 'dp_0000000000000000000000', live: 'dp_1111111111111111111111' };
   ids.settlement = { test: 'st_AAAAAAAAAAAAAAAAAAAAAA', live: 'st_BBBBBBBBBBBBBBBBBBBBBB' };
   // A refund of another paid test intent; live refunds need a live payment, so a well-formed id stands in.
   const refunded = await flow.createIntent();
   await flow.attempt(refunded.id);
   await flow.simulate(refunded.id, { outcome: 'succeeded' });
-  const refund = (await flow.post('/v1/refunds', { payment_intent: refunded.id, amount: 100 })).result as Json;
-  ids.refund = { test: (refund.id as string | undefined) ?? 're_AAAAAAAAAAAAAAAAAAAAAAAAAA', live: 're_BBBBBBBBBBBBBBBBBBBBBBBBBB' };
+  const refund = (await flow.post('/v1/refunds', { payment_intent: refunded.id, amount: 100 })).result;
+  ids.refund = { test: textAt(refund, 'id'), live: 're_BBBBBBBBBBBBBBBBBBBBBBBBBB' };
 
   for (const role of ROLES) users[role] = await signIn(t0, { merchantId: shopA.id, role });
   ownerB = await signIn(t0, { merchantId: shopB.id, role: 'owner' });
@@ -158,8 +159,8 @@ test.before(async () => {
     headers: owner,
     payload: { url: 'https://hooks.example.com/payments' },
   });
-  dashboardIds.apiKey = ((keys.result as Json).data as Json[])[0]!.id as string;
-  dashboardIds.webhookEndpoint = (endpoint.result as Json).id as string;
+  dashboardIds.apiKey = apiObjectsAt(objectAt(keys.result), 'data')[0].id;
+  dashboardIds.webhookEndpoint = textAt(endpoint.result, 'id');
   if (!dashboardIds.apiKey || !dashboardIds.webhookEndpoint) throw new Error(`setup: ${keys.payload} ${endpoint.payload}`);
 });
 test.after.always(async () => t0?.close());
@@ -172,13 +173,13 @@ function routesOfServer(): string[] {
 }
 
 function groupOf(route: string): Group | undefined {
-  const path = route.split(' ')[1] as string;
+  const path = route.split(' ')[1];
   return ROUTES[route] ?? (OPEN_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`)) ? { kind: 'open' } : undefined);
 }
 
 /** A concrete URL for a route template, the ids pointing at A's objects of `mode`. */
 function urlOf(route: string, mode: 'test' | 'live' = 'test', token = checkoutToken, real = false): string {
-  const [, template] = route.split(' ') as [string, string];
+  const [, template] = route.split(' ');
   const group = groupOf(route);
   let url = template
     .replace('{token}', token)
@@ -186,7 +187,7 @@ function urlOf(route: string, mode: 'test' | 'live' = 'test', token = checkoutTo
     .replace('{order}', 'order-1')
     .replace('{channel}', 'simulator')
     .replace('{mode}', 'test');
-  if (group?.kind === 'v1' && group.scope !== 'collection') url = url.replace('{id}', ids[group.scope]![mode]);
+  if (group?.kind === 'v1' && group.scope !== 'collection') url = url.replace('{id}', ids[group.scope][mode]);
   if (group?.kind === 'dashboard' && template.includes('{id}')) url = url.replace('{id}', dashboardIdOf(route, real));
   if (route === 'GET /v1/fx/quotes') url += '?from=THB&to=USD';
   // The routes marked *mode* take ?mode=test|live.
@@ -205,11 +206,11 @@ function dashboardIdOf(route: string, real: boolean): string {
   if (route.includes('/webhook_endpoints/')) return real ? dashboardIds.webhookEndpoint : 'we_0000000000000000000000';
   if (route.includes('/payout_methods/')) return 'pd_0000000000000000000000';
   if (route.includes('/webhook_deliveries/')) return 'whd_AAAAAAAAAAAAAAAAAAAAAA';
-  if (route.includes('/payment_intents/')) return real ? (ids.intent?.test as string) : 'pi_0000000000000000000000';
+  if (route.includes('/payment_intents/')) return real ? ids.intent?.test : 'pi_0000000000000000000000';
   throw new Error(`no id for ${route}`);
 }
 
-function bodyOf(route: string): unknown {
+function bodyOf(route: string): object | undefined {
   if (!route.startsWith('POST') && !route.startsWith('PATCH')) return undefined;
   if (route.includes('/simulate')) return { outcome: 'failed' };
   if (route.includes('/advance')) return { clock: 'expiry' };
@@ -225,26 +226,26 @@ async function send(
   mode: 'test' | 'live' = 'test',
   token?: string,
   real = false,
-  body?: unknown,
+  body?: object,
 ): Promise<ServerInjectResponse> {
-  const method = route.split(' ')[0] as string;
+  const method = route.split(' ')[0];
   const payload = body ?? bodyOf(route);
   return t0.server.inject({
     method,
     url: urlOf(route, mode, token, real),
     headers: { ...(method === 'POST' ? { 'idempotency-key': unique('authz') } : {}), ...credential },
-    ...(payload === undefined ? {} : { payload: payload as object }),
+    ...(payload === undefined ? {} : { payload }),
   });
 }
 
 function check(mismatches: string[], label: string, res: ServerInjectResponse, expected: Expect): void {
   let code: unknown;
   try {
-    code = (JSON.parse(res.payload) as { error?: { code?: unknown } }).error?.code;
+    code = jsonAt(JSON.parse(res.payload), 'error', 'code');
   } catch {
     code = undefined;
   }
-  const got = `${res.statusCode} ${String(code ?? '')}`.trim();
+  const got = `${res.statusCode} ${typeof code === 'string' ? code : ''}`.trim();
   if (res.statusCode >= 500) {
     mismatches.push(`${label}: ${got} (a 5xx) ${res.payload.slice(0, 200)}`);
   } else if (expected === 'allowed') {
@@ -365,7 +366,7 @@ test.serial('open routes need no credential and refuse none with 401/403', async
       const res = await send(route, credential);
       if (res.statusCode >= 500) mismatches.push(`${route} × ${name}: a 5xx ${res.statusCode}`);
       // The sign-in and MFA claim answer 401 invalid_credentials to a bad body; that is not an authorization refusal.
-      const code = res.payload.includes('"code"') ? (JSON.parse(res.payload) as { error?: { code?: string } }).error?.code : undefined;
+      const code = res.payload.includes('"code"') ? jsonAt(JSON.parse(res.payload), 'error', 'code') : undefined;
       if (code === 'authentication_required' || code === 'forbidden') mismatches.push(`${route} × ${name}: ${res.statusCode} ${code}`);
     }
   }

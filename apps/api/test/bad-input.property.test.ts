@@ -1,5 +1,7 @@
 import test from 'ava';
 import fc from 'fast-check';
+import { assertProperAnswer } from './helpers/error-envelope';
+import { apiObjectAt, jsonAt, textAt } from './helpers/json';
 import { withAppAndMerchant, type TestApp, type TestMerchant } from './helpers/test-app';
 
 let t0: TestApp;
@@ -33,21 +35,6 @@ const anyValue = fc.oneof(
 );
 const createBodyArb = fc.dictionary(fc.oneof(fc.constantFrom(...CREATE_FIELDS), fc.string({ maxLength: 10 })), anyValue, { maxKeys: 12 });
 
-interface Envelope {
-  error?: { code?: unknown; message?: unknown; request_id?: unknown; param?: unknown };
-}
-
-function assertProperAnswer(status: number, body: Envelope, payload: string): void {
-  if (status >= 500) throw new Error(`5xx answer: ${status} ${payload}`);
-  if (status >= 400) {
-    const error = body.error;
-    if (!error || typeof error.code !== 'string' || typeof error.message !== 'string' || typeof error.request_id !== 'string') {
-      throw new Error(`not the error envelope: ${status} ${payload}`);
-    }
-    if (error.code === 'invalid_parameter' && typeof error.param !== 'string') throw new Error(`invalid_parameter without param: ${payload}`);
-  }
-}
-
 test('no create body makes a 5xx, and every refusal is the envelope naming the field', async (t) => {
   let seq = 0;
   await fc.assert(
@@ -60,12 +47,11 @@ test('no create body makes a 5xx, and every refusal is the envelope naming the f
         idempotencyKey: `fuzz-${seq}-${Math.random()}`,
         payload: body,
       });
-      assertProperAnswer(res.statusCode, res.result as Envelope, res.payload);
-      const error = (res.result as Envelope).error;
+      assertProperAnswer(res.statusCode, res.result, res.payload);
       // A body that is not JSON at all (e.g. a __proto__ key) names no field: invalid_json.
-      if (res.statusCode === 400 && error?.code !== 'invalid_json') {
-        const param = error?.param as string;
-        const field = param.split('.')[0] as string;
+      if (res.statusCode === 400 && jsonAt(res.result, 'error', 'code') !== 'invalid_json') {
+        const param = textAt(res.result, 'error', 'param');
+        const field = param.split('.')[0];
         if (!(field in body) && !['merchant_order_id', 'amount', 'currency', 'Idempotency-Key'].includes(field)) {
           throw new Error(`param ${param} names no field of ${JSON.stringify(body)}`);
         }
@@ -90,7 +76,7 @@ test('no list query makes a 5xx', async (t) => {
         .map(([key, value]) => `${encodeURIComponent(key)}=${value.startsWith('%') ? value : encodeURIComponent(value)}`)
         .join('&');
       const res = await t0.request({ method: 'GET', url: `/v1/payment_intents?${qs}`, key: shop.testKey });
-      assertProperAnswer(res.statusCode, res.result as Envelope, res.payload);
+      assertProperAnswer(res.statusCode, res.result, res.payload);
     }),
     { numRuns: 300 },
   );
@@ -112,7 +98,7 @@ test('no header combination makes a 5xx', async (t) => {
         headers: { ...(useKey ? { authorization: `Bearer ${shop.testKey}` } : {}), ...headers },
         payload: JSON.stringify({ amount: 100, currency: 'THB', merchant_order_id: `h-${Math.random()}` }),
       });
-      assertProperAnswer(res.statusCode, res.result as Envelope, res.payload);
+      assertProperAnswer(res.statusCode, res.result, res.payload);
     }),
     { numRuns: 300 },
   );
@@ -138,13 +124,13 @@ test('no attempt or simulate body makes a 5xx, and every refusal is the envelope
   };
   await fc.assert(
     fc.asyncProperty(attemptBodyArb, simulateBodyArb, async (attemptBody, simulateBody) => {
-      const intent = (await post('/v1/payment_intents', { amount: 1000, currency: 'THB', merchant_order_id: `fz-${seq}-${Math.random()}` })).result as {
-        id: string;
-      };
+      const intent = apiObjectAt(
+        (await post('/v1/payment_intents', { amount: 1000, currency: 'THB', merchant_order_id: `fz-${seq}-${Math.random()}` })).result,
+      );
       const attempt = await post(`/v1/payment_intents/${intent.id}/attempts`, attemptBody);
-      assertProperAnswer(attempt.statusCode, attempt.result as Envelope, attempt.payload);
+      assertProperAnswer(attempt.statusCode, attempt.result, attempt.payload);
       const simulated = await post(`/v1/test/payment_intents/${intent.id}/simulate`, simulateBody);
-      assertProperAnswer(simulated.statusCode, simulated.result as Envelope, simulated.payload);
+      assertProperAnswer(simulated.statusCode, simulated.result, simulated.payload);
     }),
     { numRuns: 100 },
   );

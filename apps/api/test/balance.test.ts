@@ -1,10 +1,11 @@
 import test from 'ava';
-import { paymentFlow, type Json } from './helpers/payment-flow';
+import { paymentFlow } from './helpers/payment-flow';
 import { appOnFakeClock } from './helpers/worker-tick';
+import { numberAt, objectAt, type JsonObject } from './helpers/json';
 
 const { app, tick } = appOnFakeClock();
 
-const thb = (amount: number): Json[] => [{ amount, currency: 'THB' }];
+const thb = (amount: number): JsonObject[] => [{ amount, currency: 'THB' }];
 
 test.serial('a new merchant sees zeros in its settlement currency', async (t) => {
   const shop = await app().merchant();
@@ -16,12 +17,12 @@ test.serial('a new merchant sees zeros in its settlement currency', async (t) =>
 test.serial('a payment shows in pending once paid and moves to available when the release timer fires', async (t) => {
   const shop = await app().merchant();
   const flow = paymentFlow(app(), shop.testKey);
-  const balance = async (): Promise<Json> => flow.get('/v1/balance');
+  const balance = async (): Promise<JsonObject> => flow.get('/v1/balance');
   const intent = await flow.createIntent({ amount: 25_000 });
   await flow.attempt(intent.id);
-  const paid = (await flow.simulate(intent.id, { outcome: 'succeeded' })).result as Json;
-  const net = paid.net.amount as number;
-  t.is(net, 25_000 - paid.fee.amount);
+  const paid = objectAt((await flow.simulate(intent.id, { outcome: 'succeeded' })).result);
+  const net = numberAt(paid, 'net', 'amount');
+  t.is(net, 25_000 - numberAt(paid, 'fee', 'amount'));
   t.like(await balance(), { available: thb(0), pending: thb(net), dispute_hold: thb(0) });
 
   // A replayed success (the same callback again, through the reconciler's path) books nothing twice.

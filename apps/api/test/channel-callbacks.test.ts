@@ -14,11 +14,12 @@ import {
   type PlaceOrderResult,
 } from '@payments/core';
 import { FakeClock } from '@payments/in-memory';
-import { paymentFlow, withMerchantFlow, type Json } from './helpers/payment-flow';
+import { type paymentFlow, withMerchantFlow } from './helpers/payment-flow';
 import type { TestApp } from './helpers/test-app';
 import { runJob } from './helpers/worker-tick';
 import { AppConfig, simulatorCallbackSecret } from '../src/container';
 import type { Config } from '../src/config';
+import { apiObjectAt, objectAt, textAt, type ApiObject } from './helpers/json';
 
 /**
  * A channel under the test's control: it refuses orders for amounts ending in 99, never calls
@@ -68,10 +69,10 @@ withMerchantFlow({ clock, channels: [scripted] }, (started) => ({ t0, flow } = s
 const callback = (path: string, body: string, headers: Record<string, string> = {}) =>
   t0.server.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/json', ...headers }, payload: body });
 
-async function pendingSimulatorAttempt(): Promise<{ intent: Json; attempt: Json; orderId: string }> {
+async function pendingSimulatorAttempt(): Promise<{ intent: ApiObject; attempt: ApiObject; orderId: string }> {
   const intent = await flow.createIntent();
-  const attempt = (await flow.attempt(intent.id)).result as Json;
-  const orderId = (attempt.next_action.qr_data as string).split('|')[2] as string;
+  const attempt = apiObjectAt((await flow.attempt(intent.id)).result);
+  const orderId = textAt(attempt, 'next_action', 'qr_data').split('|')[2];
   return { intent, attempt, orderId };
 }
 
@@ -89,7 +90,7 @@ test.serial('callbacks with a missing or forged signature, or for another channe
   const badMode = await callback('/channels/simulator/callback/prod', body);
   t.is(badMode.statusCode, 400);
   t.is((await flow.intent(intent.id)).status, 'requires_payment');
-  t.is((await flow.attempts(intent.id))[0]!.status, 'pending');
+  t.is((await flow.attempts(intent.id))[0].status, 'pending');
 });
 
 test.serial('a refused order is a failed attempt and a 402 payment_failed, remembered under its key', async (t) => {
@@ -119,7 +120,7 @@ test.serial('concurrent attempt creates place exactly one order with the channel
 
 test.serial('a lost callback: the reconciler asks the channel and records the payment', async (t) => {
   const intent = await flow.createIntent({ amount: 3000 });
-  const attempt = (await flow.attempt(intent.id, { payment_method: 'promptpay', channel: 'scripted' })).result as Json;
+  const attempt = objectAt((await flow.attempt(intent.id, { payment_method: 'promptpay', channel: 'scripted' })).result);
   const order = [...scripted.orders.values()].find((o) => o.reference === attempt.id)!;
   scripted.orders.set(order.channelOrderId, { ...order, status: 'paid' });
   t.is((await flow.intent(intent.id)).status, 'requires_payment');
@@ -132,7 +133,7 @@ test.serial('a lost callback: the reconciler asks the channel and records the pa
 
 test.serial('a confirmed amount that differs from the order fails the attempt instead of succeeding', async (t) => {
   const intent = await flow.createIntent({ amount: 4000 });
-  const attempt = (await flow.attempt(intent.id, { payment_method: 'promptpay', channel: 'scripted' })).result as Json;
+  const attempt = objectAt((await flow.attempt(intent.id, { payment_method: 'promptpay', channel: 'scripted' })).result);
   const order = [...scripted.orders.values()].find((o) => o.reference === attempt.id)!;
   scripted.orders.set(order.channelOrderId, { ...order, status: 'paid', amount: 3999 });
   await runJob(t0.app, ReconcileAttempts, 100);
@@ -177,7 +178,7 @@ test.serial('a signed callback for an order of another attempt, or truncated, is
 test.serial('a channel that is down is asked once per tick, not once per payment', async (t) => {
   for (let i = 0; i < 3; i += 1) {
     const intent = await flow.createIntent({ amount: 6000 + i });
-    const attempt = (await flow.attempt(intent.id, { payment_method: 'promptpay', channel: 'scripted' })).result as Json;
+    const attempt = objectAt((await flow.attempt(intent.id, { payment_method: 'promptpay', channel: 'scripted' })).result);
     const order = [...scripted.orders.values()].find((o) => o.reference === attempt.id)!;
     scripted.orders.set(order.channelOrderId, { ...order, status: 'paid' });
   }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import test from 'ava';
 import fc from 'fast-check';
 import { signIn, type SignedInUser } from './helpers/dashboard';
+import { assertProperAnswer } from './helpers/error-envelope';
 import { withAppAndMerchant, type TestApp, type TestMerchant } from './helpers/test-app';
 
 let t0: TestApp;
@@ -37,19 +38,8 @@ function bodyArb(fields: string[]) {
   });
 }
 
-interface Envelope {
-  error?: { code?: unknown; message?: unknown; request_id?: unknown; param?: unknown };
-}
-
 function assertProper(res: { statusCode: number; payload: string; result: unknown }, body: Record<string, unknown>): void {
-  if (res.statusCode >= 500) throw new Error(`5xx answer: ${res.statusCode} ${res.payload}`);
-  if (res.statusCode >= 400) {
-    const error = (res.result as Envelope | null)?.error;
-    if (!error || typeof error.code !== 'string' || typeof error.message !== 'string' || typeof error.request_id !== 'string') {
-      throw new Error(`not the error envelope: ${res.statusCode} ${res.payload}`);
-    }
-    if (error.code === 'invalid_parameter' && typeof error.param !== 'string') throw new Error(`invalid_parameter without param: ${res.payload}`);
-  }
+  assertProperAnswer(res.statusCode, res.result, res.payload);
   for (const [key, value] of Object.entries(body)) {
     if (typeof value !== 'string' || !value.startsWith('Sx')) continue;
     const escaped = JSON.stringify(value).slice(1, -1);
@@ -88,7 +78,7 @@ test('no team body makes a 5xx, refusals are the envelope, and no password is ec
         'PATCH /dashboard/v1/users/{bad}',
       ),
       async (body, route) => {
-        const [method, template] = route.split(' ') as [string, string];
+        const [method, template] = route.split(' ');
         // Never disable or reset the member the other property signs in with: it would only make refusals of it.
         const target = template.replace('{member}', 'usr_00000000000000000000').replace('{owner}', owner.userId).replace('{bad}', 'usr_$$');
         const res = await t0.request({ method, url: target, payload: body, headers: { cookie: owner.cookie } });

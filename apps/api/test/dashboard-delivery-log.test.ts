@@ -1,6 +1,7 @@
 import test from 'ava';
 import { asUser, signIn, type SignedInUser } from './helpers/dashboard';
 import { createBody, startTestApp, unique, type TestApp, type TestMerchant } from './helpers/test-app';
+import { apiObjectAt, apiObjectsAt, objectAt, textAt, type ApiObject } from './helpers/json';
 
 /*
  * GET /dashboard/v1/webhook_deliveries is not a mode route: `endpoint` alone names the
@@ -8,30 +9,28 @@ import { createBody, startTestApp, unique, type TestApp, type TestMerchant } fro
  * the list has both modes, each delivery naming its mode.
  */
 
-type Json = Record<string, any>;
 let t0: TestApp;
 test.before(async () => {
   t0 = await startTestApp();
 });
 test.after.always(async () => t0?.close());
 
-const as = (user: SignedInUser, method: string, url: string, payload?: unknown) =>
-  asUser(t0, user, { method, url, ...(payload === undefined ? {} : { payload }) });
+const as = (user: SignedInUser, method: string, url: string, payload?: unknown) => asUser(t0, user, { method, url, payload });
 
-async function endpoint(user: SignedInUser, mode: 'test' | 'live'): Promise<Json> {
+async function endpoint(user: SignedInUser, mode: 'test' | 'live'): Promise<ApiObject> {
   const res = await as(user, 'POST', `/dashboard/v1/webhook_endpoints?mode=${mode}`, { url: `https://hooks-${unique()}.example.com/in` });
   if (res.statusCode !== 201) throw new Error(`create answered ${res.statusCode}: ${res.payload}`);
-  return res.result as Json;
+  return apiObjectAt(res.result);
 }
 
 /** Creates and cancels an intent with `key`: one event, so one delivery per endpoint of its mode. */
 async function cancelIntent(key: string): Promise<void> {
   const created = await t0.request({ method: 'POST', url: '/v1/payment_intents', key, idempotencyKey: unique(), payload: createBody() });
-  const id = (created.result as Json).id as string;
+  const id = textAt(created.result, 'id');
   await t0.request({ method: 'POST', url: `/v1/payment_intents/${id}/cancel`, key, idempotencyKey: unique() });
 }
 
-async function accountWithBothModes(): Promise<{ shop: TestMerchant; user: SignedInUser; testEndpoint: Json; liveEndpoint: Json }> {
+async function accountWithBothModes(): Promise<{ shop: TestMerchant; user: SignedInUser; testEndpoint: ApiObject; liveEndpoint: ApiObject }> {
   const shop = await t0.merchant();
   const liveKey = await shop.liveKey();
   const user = await signIn(t0, { merchantId: shop.id, role: 'developer' });
@@ -43,10 +42,10 @@ async function accountWithBothModes(): Promise<{ shop: TestMerchant; user: Signe
   return { shop, user, testEndpoint, liveEndpoint };
 }
 
-const listed = async (user: SignedInUser, query: string): Promise<Json[]> => {
+const listed = async (user: SignedInUser, query: string): Promise<ApiObject[]> => {
   const res = await as(user, 'GET', `/dashboard/v1/webhook_deliveries${query}`);
   if (res.statusCode !== 200) throw new Error(`list answered ${res.statusCode}: ${res.payload}`);
-  return (res.result as Json).data as Json[];
+  return apiObjectsAt(res.result, 'data');
 };
 
 test("with endpoint and no mode: that endpoint's deliveries, whatever its mode", async (t) => {
@@ -83,9 +82,9 @@ test('with neither: both modes, newest first, each naming its mode; resend takes
     all.filter((d) => d.mode === 'test').map((d) => d.id),
   );
   // Paging across both modes.
-  const firstPage = (await as(user, 'GET', '/dashboard/v1/webhook_deliveries?limit=2')).result as Json;
+  const firstPage = objectAt((await as(user, 'GET', '/dashboard/v1/webhook_deliveries?limit=2')).result);
   t.true(firstPage.has_more);
-  const next = await listed(user, `?limit=100&starting_after=${firstPage.data[1].id}`);
+  const next = await listed(user, `?limit=100&starting_after=${apiObjectsAt(firstPage, 'data')[1].id}`);
   t.deepEqual(
     next.map((d) => d.id),
     all.slice(2).map((d) => d.id),

@@ -4,29 +4,27 @@ import { join } from 'node:path';
 import test from 'ava';
 import { FakeClock } from '@payments/in-memory';
 import { buildDashboardOpenApi } from '../src/openapi/build-dashboard-openapi';
+import type { OpenApiDocument } from '../src/openapi/build-openapi';
 import { asUser, freshCode, signIn, type SignedInUser } from './helpers/dashboard';
 import { createBody, startTestApp, unique, type TestApp } from './helpers/test-app';
 import { ResponseValidator } from './openapi/response-validator';
-
-type Json = Record<string, any>;
+import { apiObjectAt, apiObjectsAt, jsonAt, listAt, objectAt, textAt } from './helpers/json';
 
 const clock = new FakeClock(new Date('2026-09-01T10:00:00Z'));
 let t0: TestApp;
-let document: Json;
+let document: OpenApiDocument;
 let validator: ResponseValidator;
 test.before(async () => {
   t0 = await startTestApp({ clock });
-  document = buildDashboardOpenApi(t0.server.table()) as Json;
+  document = buildDashboardOpenApi(t0.server.table());
   validator = new ResponseValidator(document);
 });
 test.after.always(async () => t0?.close());
 
 /** Sends a dashboard request and checks its answer against the document for the route it reached. */
-async function call(user: SignedInUser | undefined, method: string, url: string, payload?: unknown): Promise<{ status: number; body: Json }> {
-  const res = await (user
-    ? asUser(t0, user, { method, url, ...(payload === undefined ? {} : { payload }) })
-    : t0.request({ method, url, ...(payload === undefined ? {} : { payload }) }));
-  const body = (res.payload === '' ? undefined : JSON.parse(res.payload)) as Json;
+async function call(user: SignedInUser | undefined, method: string, url: string, payload?: unknown): Promise<{ status: number; body: unknown }> {
+  const res = await (user ? asUser(t0, user, { method, url, payload }) : t0.request({ method, url, payload }));
+  const body: unknown = res.payload === '' ? undefined : JSON.parse(res.payload);
   if (body !== undefined) validator.check(method, res.request.route.path, res.statusCode, body);
   return { status: res.statusCode, body };
 }
@@ -37,9 +35,9 @@ test('every /dashboard/v1 route is in the document, with an operation, its calle
     .filter((route) => route.path.startsWith('/dashboard/v1/'))
     .map((route) => `${route.method.toUpperCase()} ${route.path}`)
     .sort();
-  const documented = Object.entries(document.paths as Json).flatMap(([path, item]) =>
-    Object.entries(item as Json)
-      .filter(([, operation]) => (operation as Json).operationId && !(operation as Json)['x-undocumented'])
+  const documented = Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([, operation]) => operation.operationId && !operation['x-undocumented'])
       .map(([method]) => `${method.toUpperCase()} ${path}`),
   );
   t.deepEqual(
@@ -52,7 +50,7 @@ test('every /dashboard/v1 route is in the document, with an operation, its calle
   t.deepEqual(document.paths['/dashboard/v1/session'].post.security, []);
   // The delivery log is not a mode route: no parameter is required.
   t.deepEqual(
-    document.paths['/dashboard/v1/webhook_deliveries'].get.parameters.filter((p: Json) => p.required),
+    listAt(document.paths['/dashboard/v1/webhook_deliveries'].get, 'parameters').filter((p) => jsonAt(p, 'required')),
     [],
   );
   for (const [path, method] of [
@@ -63,15 +61,16 @@ test('every /dashboard/v1 route is in the document, with an operation, its calle
     ['/dashboard/v1/payout_methods/{id}/default', 'post'],
   ] as const) {
     const operation = document.paths[path][method];
-    t.truthy(operation.responses['429'], `${method} ${path} lists 429`);
-    t.regex(operation.description, /mfa_code_invalid/);
-    const body = document.components.schemas[operation.requestBody.content['application/json'].schema.$ref.split('/').pop()];
-    t.truthy(body.properties.code, `${method} ${path} takes code`);
+    t.truthy(jsonAt(operation, 'responses', '429'), `${method} ${path} lists 429`);
+    t.regex(textAt(operation, 'description'), /mfa_code_invalid/);
+    const ref = textAt(operation, 'requestBody', 'content', 'application/json', 'schema', '$ref');
+    const body = document.components.schemas[ref.slice(ref.lastIndexOf('/') + 1)];
+    t.truthy(jsonAt(body, 'properties', 'code'), `${method} ${path} takes code`);
   }
 });
 
 test('docs/dashboard-openapi.json is what the route table says (run `npm run openapi` after changing a dashboard route)', (t) => {
-  const written = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', '..', 'docs', 'dashboard-openapi.json'), 'utf8')) as Json;
+  const written = objectAt(JSON.parse(readFileSync(join(__dirname, '..', '..', '..', '..', 'docs', 'dashboard-openapi.json'), 'utf8')));
   t.deepEqual(written, JSON.parse(JSON.stringify(document)));
 });
 
@@ -89,7 +88,9 @@ test.serial('answers of the dashboard routes, successes and errors, validate aga
   // Team, with the step-up code.
   const email = `member-${unique()}@example.com`;
   t.is((await call(owner, 'POST', '/dashboard/v1/users', { email, password: 'a long enough password', role: 'developer' })).status, 403);
-  const member = (await call(owner, 'POST', '/dashboard/v1/users', { email, password: 'a long enough password', role: 'developer', code: code() })).body;
+  const member = apiObjectAt(
+    (await call(owner, 'POST', '/dashboard/v1/users', { email, password: 'a long enough password', role: 'developer', code: code() })).body,
+  );
   t.is((await call(owner, 'POST', '/dashboard/v1/users', { email, password: 'a long enough password', role: 'viewer', code: code() })).status, 409);
   t.is((await call(undefined, 'POST', '/dashboard/v1/mfa', { email, password: 'a long enough password' })).status, 200);
   t.is((await call(owner, 'GET', '/dashboard/v1/users')).status, 200);
@@ -103,7 +104,7 @@ test.serial('answers of the dashboard routes, successes and errors, validate aga
   t.is((await call(owner, 'PATCH', '/dashboard/v1/settings', { support_email: 'help@example.com' })).status, 200);
 
   // Keys.
-  const apiKey = (await call(owner, 'POST', '/dashboard/v1/api_keys', { mode: 'test', name: 'doc' })).body;
+  const apiKey = apiObjectAt((await call(owner, 'POST', '/dashboard/v1/api_keys', { mode: 'test', name: 'doc' })).body);
   t.is((await call(owner, 'GET', '/dashboard/v1/api_keys')).status, 200);
   t.is((await call(owner, 'POST', `/dashboard/v1/api_keys/${apiKey.id}/revoke`)).status, 200);
   const publicKey = generateKeyPairSync('ed25519').publicKey.export({ format: 'der', type: 'spki' }).subarray(-32).toString('base64');
@@ -112,20 +113,22 @@ test.serial('answers of the dashboard routes, successes and errors, validate aga
 
   // Payout methods.
   const destination = { type: 'simulated', currency: 'THB', account_holder: 'Doc Shop', bank_code: '004', account_number: '1234567890' };
-  const payout = (await call(owner, 'POST', '/dashboard/v1/payout_methods?mode=test', { ...destination, code: code() })).body;
+  const payout = apiObjectAt((await call(owner, 'POST', '/dashboard/v1/payout_methods?mode=test', { ...destination, code: code() })).body);
   t.is((await call(owner, 'POST', `/dashboard/v1/payout_methods/${payout.id}/default?mode=test`, { code: code() })).status, 200);
   t.is((await call(owner, 'GET', '/dashboard/v1/payout_methods?mode=test')).status, 200);
 
   // Webhook endpoints and the delivery log.
-  const endpoint = (await call(owner, 'POST', '/dashboard/v1/webhook_endpoints?mode=test', { url: `https://hooks-${unique()}.example.com/in` })).body;
+  const endpoint = apiObjectAt(
+    (await call(owner, 'POST', '/dashboard/v1/webhook_endpoints?mode=test', { url: `https://hooks-${unique()}.example.com/in` })).body,
+  );
   const created = await t0.request({ method: 'POST', url: '/v1/payment_intents', key: shop.testKey, idempotencyKey: unique(), payload: createBody() });
-  await t0.request({ method: 'POST', url: `/v1/payment_intents/${(created.result as Json).id}/cancel`, key: shop.testKey, idempotencyKey: unique() });
+  await t0.request({ method: 'POST', url: `/v1/payment_intents/${textAt(created.result, 'id')}/cancel`, key: shop.testKey, idempotencyKey: unique() });
   t.is((await call(owner, 'PATCH', `/dashboard/v1/webhook_endpoints/${endpoint.id}`, { description: 'docs' })).status, 200);
   t.is((await call(owner, 'GET', '/dashboard/v1/webhook_endpoints?mode=test')).status, 200);
-  const deliveries = (await call(owner, 'GET', `/dashboard/v1/webhook_deliveries?endpoint=${endpoint.id}`)).body;
-  t.true(deliveries.data.length > 0);
+  const deliveries = apiObjectsAt((await call(owner, 'GET', `/dashboard/v1/webhook_deliveries?endpoint=${endpoint.id}`)).body, 'data');
+  t.true(deliveries.length > 0);
   t.is((await call(owner, 'GET', '/dashboard/v1/webhook_deliveries')).status, 200);
-  t.is((await call(owner, 'POST', `/dashboard/v1/webhook_deliveries/${deliveries.data[0].id}/resend?mode=test`)).status, 202);
+  t.is((await call(owner, 'POST', `/dashboard/v1/webhook_deliveries/${deliveries[0].id}/resend?mode=test`)).status, 202);
   t.is((await call(owner, 'DELETE', `/dashboard/v1/webhook_endpoints/${endpoint.id}`)).status, 200);
 
   // A role without the right, and sign-out.

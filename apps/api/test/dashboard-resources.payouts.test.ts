@@ -4,6 +4,7 @@ import { AuditLog, DeliverNotices, NoticeOutbox } from './helpers/dashboard-reso
 import { asUser, errorOf, freshCode as nextStepCode, signIn, type SignedInUser } from './helpers/dashboard';
 import { withAppAndMerchant, type TestApp, type TestMerchant } from './helpers/test-app';
 import { runJob } from './helpers/worker-tick';
+import { apiObjectAt, apiObjectsAt, listAt, objectAt, textAt } from './helpers/json';
 
 const clock = new FakeClock(new Date('2026-09-01T10:00:00Z'));
 let t0: TestApp;
@@ -14,16 +15,7 @@ withAppAndMerchant({ clock }, async (started) => {
   owner = await signIn(t0, { merchantId: shop.id, role: 'owner' });
 });
 
-interface PayoutMethod {
-  id: string;
-  default: boolean;
-  status: string;
-  hold_until?: string;
-  account_number: string;
-  account_number_last4: string;
-}
-const as = (user: SignedInUser, method: string, url: string, payload?: unknown) =>
-  asUser(t0, user, { method, url, ...(payload === undefined ? {} : { payload }) });
+const as = (user: SignedInUser, method: string, url: string, payload?: unknown) => asUser(t0, user, { method, url, payload });
 
 /** A fresh code of the next step (tests in this file run one at a time, see below). */
 const freshCode = (user: SignedInUser): string => nextStepCode(t0, clock, user);
@@ -53,7 +45,7 @@ test.serial('mode is required and must be test or live', async (t) => {
     const res = await as(owner, 'GET', url);
     t.is(res.statusCode, 400, url);
     t.is(errorOf(res).code, 'invalid_parameter');
-    t.true(['mode', 'extra'].includes(errorOf(res).param ?? ''));
+    t.true(['mode', 'extra'].includes(textAt(errorOf(res), 'param')));
   }
 });
 
@@ -61,7 +53,7 @@ test.serial('test mode: a simulated destination is registered with a code, verif
   const { merchant, user } = await account('admin');
   const res = await as(user, 'POST', '/dashboard/v1/payout_methods?mode=test', { ...simulated(), code: freshCode(user) });
   t.is(res.statusCode, 201);
-  const created = res.result as PayoutMethod;
+  const created = apiObjectAt(res.result);
   t.like(created, {
     object: 'payout_method',
     mode: 'test',
@@ -79,9 +71,9 @@ test.serial('test mode: a simulated destination is registered with a code, verif
 
   const list = await as(user, 'GET', '/dashboard/v1/payout_methods?mode=test');
   t.like(list.result, { object: 'list', has_more: false });
-  t.deepEqual((list.result as { data: PayoutMethod[] }).data, [created]);
+  t.deepEqual(apiObjectsAt(list.result, 'data'), [created]);
   t.false(list.payload.includes('1234567890'));
-  t.deepEqual(((await as(user, 'GET', '/dashboard/v1/payout_methods?mode=live')).result as { data: unknown[] }).data, [], 'each mode has its own');
+  t.deepEqual(listAt((await as(user, 'GET', '/dashboard/v1/payout_methods?mode=live')).result, 'data'), [], 'each mode has its own');
 
   const [notice] = await notices(merchant.id);
   t.like(notice, { kind: 'payout_destination.registered', details: { destination: created.id, mode: 'test', account_last4: '7890' } });
@@ -102,7 +94,7 @@ test.serial('a missing, wrong, malformed or reused code is 403 mfa_code_invalid 
     t.false(res.payload.includes('1234567890'));
     t.false(res.payload.includes(good));
   }
-  t.deepEqual(((await as(user, 'GET', '/dashboard/v1/payout_methods?mode=test')).result as { data: unknown[] }).data, []);
+  t.deepEqual(listAt((await as(user, 'GET', '/dashboard/v1/payout_methods?mode=test')).result, 'data'), []);
   t.deepEqual(await notices(merchant.id), []);
   t.is((await t0.app.get<AuditLog>(AuditLog).listForMerchant(merchant.id, 50)).filter((e) => e.action === 'payout_methods.write').length, 0);
 
@@ -147,14 +139,14 @@ test.serial('live mode: a bank account starts unverified, arms the 24-hour hold,
   const { merchant, user } = await account();
   const res = await as(user, 'POST', '/dashboard/v1/payout_methods?mode=live', { ...bankAccount(), code: freshCode(user) });
   t.is(res.statusCode, 201);
-  const created = res.result as PayoutMethod;
+  const created = apiObjectAt(res.result);
   t.like(created, { mode: 'live', type: 'bank_account', status: 'unverified', default: false, account_number: '****1098' });
   t.is(created.hold_until, new Date(clock.now().getTime() + 24 * 3600_000).toISOString().replace('.000Z', 'Z'));
   t.false(res.payload.includes('987654321098'));
 
   const refused = await as(user, 'POST', `/dashboard/v1/payout_methods/${created.id}/default?mode=live`, { code: freshCode(user) });
   t.like({ status: refused.statusCode, ...errorOf(refused) }, { status: 409, code: 'destination_unverified' });
-  t.false(((await as(user, 'GET', '/dashboard/v1/payout_methods?mode=live')).result as { data: PayoutMethod[] }).data[0]?.default);
+  t.false(apiObjectsAt((await as(user, 'GET', '/dashboard/v1/payout_methods?mode=live')).result, 'data')[0]?.default);
   t.deepEqual(
     (await notices(merchant.id)).map((n) => n.kind),
     ['payout_destination.registered'],
@@ -164,10 +156,10 @@ test.serial('live mode: a bank account starts unverified, arms the 24-hour hold,
 
 test.serial('test mode: the default moves with a code; the old default loses it; a notice is written', async (t) => {
   const { merchant, user } = await account();
-  const first = (await as(user, 'POST', '/dashboard/v1/payout_methods?mode=test', { ...simulated(), code: freshCode(user) })).result as PayoutMethod;
-  const second = (
-    await as(user, 'POST', '/dashboard/v1/payout_methods?mode=test', { ...simulated({ account_number: '2222-3333-4444' }), code: freshCode(user) })
-  ).result as PayoutMethod;
+  const first = apiObjectAt((await as(user, 'POST', '/dashboard/v1/payout_methods?mode=test', { ...simulated(), code: freshCode(user) })).result);
+  const second = apiObjectAt(
+    (await as(user, 'POST', '/dashboard/v1/payout_methods?mode=test', { ...simulated({ account_number: '2222-3333-4444' }), code: freshCode(user) })).result,
+  );
   t.true(first.default);
   t.false(second.default);
 
@@ -178,8 +170,8 @@ test.serial('test mode: the default moves with a code; the old default loses it;
   const res = await as(user, 'POST', `/dashboard/v1/payout_methods/${second.id}/default?mode=test`, { code: freshCode(user) });
   t.is(res.statusCode, 200);
   t.like(res.result, { id: second.id, default: true, account_number: '****4444' });
-  t.false('hold_until' in (res.result as object));
-  const listed = ((await as(user, 'GET', '/dashboard/v1/payout_methods?mode=test')).result as { data: PayoutMethod[] }).data;
+  t.false('hold_until' in objectAt(res.result));
+  const listed = apiObjectsAt((await as(user, 'GET', '/dashboard/v1/payout_methods?mode=test')).result, 'data');
   t.deepEqual(
     listed.map((d) => [d.id, d.default]),
     [
@@ -196,10 +188,10 @@ test.serial('test mode: the default moves with a code; the old default loses it;
 test.serial("tenancy: another merchant's destination, or another mode's, is 404; a malformed id is 400", async (t) => {
   const { user } = await account();
   const { user: stranger } = await account();
-  const mine = (await as(user, 'POST', '/dashboard/v1/payout_methods?mode=test', { ...simulated(), code: freshCode(user) })).result as PayoutMethod;
+  const mine = apiObjectAt((await as(user, 'POST', '/dashboard/v1/payout_methods?mode=test', { ...simulated(), code: freshCode(user) })).result);
   const theirs = await as(stranger, 'POST', `/dashboard/v1/payout_methods/${mine.id}/default?mode=test`, { code: freshCode(stranger) });
   t.like({ status: theirs.statusCode, ...errorOf(theirs) }, { status: 404, code: 'resource_not_found' });
-  t.deepEqual(((await as(stranger, 'GET', '/dashboard/v1/payout_methods?mode=test')).result as { data: unknown[] }).data, []);
+  t.deepEqual(listAt((await as(stranger, 'GET', '/dashboard/v1/payout_methods?mode=test')).result, 'data'), []);
   const otherMode = await as(user, 'POST', `/dashboard/v1/payout_methods/${mine.id}/default?mode=live`, { code: freshCode(user) });
   t.is(otherMode.statusCode, 404);
   const malformed = await as(user, 'POST', '/dashboard/v1/payout_methods/1234567890/default?mode=test', { code: freshCode(user) });

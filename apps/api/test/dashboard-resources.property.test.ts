@@ -3,6 +3,8 @@ import fc from 'fast-check';
 import { generateKeyPairSync } from 'node:crypto';
 import { FakeClock } from '@payments/in-memory';
 import { asUser, signIn, totpCode, type SignedInUser } from './helpers/dashboard';
+import { assertProperAnswer } from './helpers/error-envelope';
+import { textAt } from './helpers/json';
 import { withAppAndMerchant, type TestApp, type TestMerchant } from './helpers/test-app';
 
 const clock = new FakeClock(new Date('2026-09-01T10:00:00Z'));
@@ -15,7 +17,7 @@ const VALID_CODE = '<valid code>';
 
 const publicKey = (): string => {
   const { publicKey: key } = generateKeyPairSync('ed25519');
-  return Buffer.from(key.export({ format: 'jwk' }).x as string, 'base64url').toString('base64');
+  return Buffer.from(textAt(key.export({ format: 'jwk' }), 'x'), 'base64url').toString('base64');
 };
 
 /** Secret-looking values: account numbers and codes. No error may ever repeat one. */
@@ -64,10 +66,6 @@ const anyValue = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom(['payment_intent.succeeded'], ['dispute.opened', 'settlement.paid'], ['payment_intent.created'], []) },
 );
 
-interface Envelope {
-  error?: { code?: unknown; message?: unknown; request_id?: unknown; param?: unknown };
-}
-
 /** The values of `body` no answer may repeat: secret-looking strings, wherever they were sent. */
 function secretsIn(body: unknown): string[] {
   if (typeof body === 'string') return /[0-9]{6,}/.test(body.replace(/[\s-]/g, '')) ? [body, body.replace(/[\s-]/g, '')] : [];
@@ -86,14 +84,7 @@ function accountNumbersIn(body: unknown): string[] {
 }
 
 function check(status: number, payload: string, body: unknown, sent: unknown, route: string): void {
-  if (status >= 500) throw new Error(`${route}: 5xx ${status} ${payload}`);
-  if (status >= 400) {
-    const error = (body as Envelope).error;
-    if (!error || typeof error.code !== 'string' || typeof error.message !== 'string' || typeof error.request_id !== 'string') {
-      throw new Error(`${route}: not the error envelope: ${status} ${payload}`);
-    }
-    if (error.code === 'invalid_parameter' && typeof error.param !== 'string') throw new Error(`${route}: invalid_parameter without param: ${payload}`);
-  }
+  assertProperAnswer(status, body, payload, route);
   // A refusal never repeats a secret-looking value (account number, code, key), wherever it was sent.
   // Timestamps are the service's own: an account number that looks like a date may match one.
   const forbidden = status >= 400 ? secretsIn(sent) : accountNumbersIn(sent);
@@ -233,9 +224,9 @@ for (const route of ROUTES) {
       payload: { url: 'https://hooks.example.com/x' },
     });
     const fixtures: Fixtures = {
-      apiKeyId: (apiKey.result as { id: string }).id,
-      payoutId: (payout.result as { id: string }).id,
-      endpointId: (endpoint.result as { id: string }).id,
+      apiKeyId: textAt(apiKey.result, 'id'),
+      payoutId: textAt(payout.result, 'id'),
+      endpointId: textAt(endpoint.result, 'id'),
     };
     let validCodes = 0;
     const statuses = new Set<number>();

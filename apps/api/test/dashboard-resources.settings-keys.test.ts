@@ -3,6 +3,7 @@ import test from 'ava';
 import { AuditLog, CryptoEd25519KeyCheckForTests } from './helpers/dashboard-resources';
 import { asUser, errorOf, signIn, type SignedInUser } from './helpers/dashboard';
 import { withAppAndMerchant, type TestApp, type TestMerchant } from './helpers/test-app';
+import { apiObjectAt, apiObjectsAt, objectAt, textAt } from './helpers/json';
 
 let t0: TestApp;
 let shop: TestMerchant;
@@ -12,12 +13,11 @@ withAppAndMerchant({}, async (started) => {
   owner = await signIn(t0, { merchantId: shop.id, role: 'owner' });
 });
 
-const as = (user: SignedInUser, method: string, url: string, payload?: unknown) =>
-  asUser(t0, user, { method, url, ...(payload === undefined ? {} : { payload }) });
+const as = (user: SignedInUser, method: string, url: string, payload?: unknown) => asUser(t0, user, { method, url, payload });
 
 function ed25519PublicKey(): string {
   const { publicKey } = generateKeyPairSync('ed25519');
-  return Buffer.from(publicKey.export({ format: 'jwk' }).x as string, 'base64url').toString('base64');
+  return Buffer.from(textAt(publicKey.export({ format: 'jwk' }), 'x'), 'base64url').toString('base64');
 }
 
 // ── Settings ────────────────────────────────────────────────────────────────────────────────
@@ -27,7 +27,7 @@ test('settings show the four editable fields and the operator-set facts', async 
   const user = await signIn(t0, { merchantId: merchant.id, role: 'viewer' });
   const res = await as(user, 'GET', '/dashboard/v1/settings');
   t.is(res.statusCode, 200);
-  const body = res.result as Record<string, unknown>;
+  const body = objectAt(res.result);
   t.like(body, {
     object: 'merchant_settings',
     id: merchant.id,
@@ -130,24 +130,25 @@ test('a new key is shown once, works on /v1 at once, and is listed by prefix onl
   const developer = await signIn(t0, { merchantId: merchant.id, role: 'developer' });
   const res = await as(developer, 'POST', '/dashboard/v1/api_keys', { mode: 'test', name: 'CI' });
   t.is(res.statusCode, 201);
-  const created = res.result as { id: string; secret: string; prefix: string };
+  const created = apiObjectAt(res.result);
+  const secret = textAt(created, 'secret');
   t.like(created, { object: 'api_key', mode: 'test', name: 'CI' });
-  t.regex(created.secret, /^sk_test_[0-9A-Za-z]{32}$/);
-  t.is(created.prefix, created.secret.slice(0, 16));
-  t.is((await t0.request({ method: 'GET', url: '/v1/payment_intents', key: created.secret })).statusCode, 200);
+  t.regex(secret, /^sk_test_[0-9A-Za-z]{32}$/);
+  t.is(created.prefix, secret.slice(0, 16));
+  t.is((await t0.request({ method: 'GET', url: '/v1/payment_intents', key: secret })).statusCode, 200);
 
   const list = await as(developer, 'GET', '/dashboard/v1/api_keys');
   t.is(list.statusCode, 200);
   t.like(list.result, { object: 'list', has_more: false });
-  const data = (list.result as { data: Record<string, unknown>[] }).data;
+  const data = apiObjectsAt(list.result, 'data');
   t.is(data.length, 2, 'the onboarding key and the new one');
   t.is(data[0]?.id, created.id, 'newest first');
-  t.false(list.payload.includes(created.secret));
+  t.false(list.payload.includes(secret));
   t.false(list.payload.includes(merchant.testKey));
   for (const key of data) t.false('secret' in key || 'secret_digest' in key);
   const [entry] = await t0.app.get<AuditLog>(AuditLog).listForMerchant(merchant.id, 1);
   t.like(entry, { action: 'api_keys.write', objectId: created.id, userId: developer.userId, details: { change: 'created' } });
-  t.false(JSON.stringify(entry).includes(created.secret));
+  t.false(JSON.stringify(entry).includes(secret));
 });
 
 test('a live key is 403 live_not_enabled until review opens live mode', async (t) => {
@@ -159,7 +160,7 @@ test('a live key is 403 live_not_enabled until review opens live mode', async (t
   await merchant.liveKey();
   const minted = await as(user, 'POST', '/dashboard/v1/api_keys', { mode: 'live' });
   t.is(minted.statusCode, 201);
-  t.regex((minted.result as { secret: string }).secret, /^sk_live_/);
+  t.regex(textAt(minted.result, 'secret'), /^sk_live_/);
 });
 
 test('a key body takes mode and name only', async (t) => {
@@ -178,12 +179,14 @@ test('a key body takes mode and name only', async (t) => {
 test('revoking a key stops it on /v1 at once and takes it off the list; a second revoke answers it unchanged', async (t) => {
   const merchant = await t0.merchant();
   const admin = await signIn(t0, { merchantId: merchant.id, role: 'admin' });
-  const { id, secret } = (await as(admin, 'POST', '/dashboard/v1/api_keys', { mode: 'test' })).result as { id: string; secret: string };
+  const minted = apiObjectAt((await as(admin, 'POST', '/dashboard/v1/api_keys', { mode: 'test' })).result);
+  const { id } = minted;
+  const secret = textAt(minted, 'secret');
   t.is((await t0.request({ method: 'GET', url: '/v1/payment_intents', key: secret })).statusCode, 200);
 
   const res = await as(admin, 'POST', `/dashboard/v1/api_keys/${id}/revoke`);
   t.is(res.statusCode, 200);
-  const revoked = res.result as { revoked_at: string };
+  const revoked = objectAt(res.result);
   t.like(revoked, { id, object: 'api_key' });
   t.truthy(revoked.revoked_at);
   t.false('secret' in revoked);
@@ -191,8 +194,7 @@ test('revoking a key stops it on /v1 at once and takes it off the list; a second
   const refused = await t0.request({ method: 'GET', url: '/v1/payment_intents', key: secret });
   t.is(refused.statusCode, 401);
   t.is(errorOf(refused).code, 'authentication_required');
-  const list = (await as(admin, 'GET', '/dashboard/v1/api_keys')).result as { data: { id: string }[] };
-  t.false(list.data.some((key) => key.id === id));
+  t.false(apiObjectsAt((await as(admin, 'GET', '/dashboard/v1/api_keys')).result, 'data').some((key) => key.id === id));
   t.like((await as(admin, 'POST', `/dashboard/v1/api_keys/${id}/revoke`, {})).result, { id, revoked_at: revoked.revoked_at });
   // The merchant's other key is untouched.
   t.is((await t0.request({ method: 'GET', url: '/v1/payment_intents', key: merchant.testKey })).statusCode, 200);
@@ -201,12 +203,14 @@ test('revoking a key stops it on /v1 at once and takes it off the list; a second
 test("another merchant's key is 404 to revoke and keeps working; a malformed id is 400", async (t) => {
   const other = await t0.merchant();
   const otherAdmin = await signIn(t0, { merchantId: other.id, role: 'admin' });
-  const { id, secret } = (await as(otherAdmin, 'POST', '/dashboard/v1/api_keys', { mode: 'test' })).result as { id: string; secret: string };
+  const minted = apiObjectAt((await as(otherAdmin, 'POST', '/dashboard/v1/api_keys', { mode: 'test' })).result);
+  const { id } = minted;
+  const secret = textAt(minted, 'secret');
   const res = await as(owner, 'POST', `/dashboard/v1/api_keys/${id}/revoke`);
   t.is(res.statusCode, 404);
   t.is(errorOf(res).code, 'resource_not_found');
   t.is((await t0.request({ method: 'GET', url: '/v1/payment_intents', key: secret })).statusCode, 200);
-  t.false(((await as(owner, 'GET', '/dashboard/v1/api_keys')).result as { data: { id: string }[] }).data.some((key) => key.id === id));
+  t.false(apiObjectsAt((await as(owner, 'GET', '/dashboard/v1/api_keys')).result, 'data').some((key) => key.id === id));
   const malformed = await as(owner, 'POST', '/dashboard/v1/api_keys/sk_test_abc/revoke');
   t.like({ status: malformed.statusCode, ...errorOf(malformed) }, { status: 400, param: 'id' });
   t.false(malformed.payload.includes('sk_test_abc'));
@@ -216,7 +220,7 @@ test('viewers cannot mint or revoke keys', async (t) => {
   const viewer = await signIn(t0, { merchantId: shop.id, role: 'viewer' });
   t.is((await as(viewer, 'GET', '/dashboard/v1/api_keys')).statusCode, 200);
   t.is((await as(viewer, 'POST', '/dashboard/v1/api_keys', { mode: 'test' })).statusCode, 403);
-  const { id } = (await as(owner, 'POST', '/dashboard/v1/api_keys', { mode: 'test' })).result as { id: string };
+  const { id } = apiObjectAt((await as(owner, 'POST', '/dashboard/v1/api_keys', { mode: 'test' })).result);
   t.is((await as(viewer, 'POST', `/dashboard/v1/api_keys/${id}/revoke`)).statusCode, 403);
 });
 
@@ -229,18 +233,18 @@ test('an Ed25519 public key registers (201) and is listed; the same key again is
   const res = await as(developer, 'POST', '/dashboard/v1/signing_keys', { public_key: publicKey, name: 'deploy bot' });
   t.is(res.statusCode, 201);
   t.like(res.result, { object: 'signing_key', algorithm: 'ed25519', public_key: publicKey, name: 'deploy bot' });
-  const id = (res.result as { id: string }).id;
+  const id = apiObjectAt(res.result).id;
   t.regex(id, /^sgk_/);
   const list = await as(developer, 'GET', '/dashboard/v1/signing_keys');
   t.like(list.result, { object: 'list', has_more: false });
   t.deepEqual(
-    (list.result as { data: { id: string }[] }).data.map((key) => key.id),
+    apiObjectsAt(list.result, 'data').map((key) => key.id),
     [id],
   );
   const again = await as(developer, 'POST', '/dashboard/v1/signing_keys', { public_key: publicKey });
   t.like({ status: again.statusCode, ...errorOf(again) }, { status: 409, code: 'signing_key_exists' });
   t.is(
-    ((await as(owner, 'GET', '/dashboard/v1/signing_keys')).result as { data: unknown[] }).data.filter((key) => (key as { id: string }).id === id).length,
+    apiObjectsAt((await as(owner, 'GET', '/dashboard/v1/signing_keys')).result, 'data').filter((key) => apiObjectAt(key).id === id).length,
     0,
     'another merchant does not see it',
   );

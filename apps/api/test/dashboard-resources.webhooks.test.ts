@@ -2,6 +2,7 @@ import test from 'ava';
 import { AuditLog } from './helpers/dashboard-resources';
 import { asUser, errorOf, signIn, type SignedInUser } from './helpers/dashboard';
 import { withAppAndMerchant, type TestApp, type TestMerchant } from './helpers/test-app';
+import { apiObjectAt, apiObjectsAt, jsonAt, objectAt, textAt, type ApiObject } from './helpers/json';
 
 let t0: TestApp;
 let shop: TestMerchant;
@@ -11,21 +12,12 @@ withAppAndMerchant({}, async (started) => {
   developer = await signIn(t0, { merchantId: shop.id, role: 'developer' });
 });
 
-interface Endpoint {
-  id: string;
-  secret?: string;
-  url: string;
-  status: string;
-  api_version: string;
-  enabled_events: string[];
-}
-const as = (user: SignedInUser, method: string, url: string, payload?: unknown) =>
-  asUser(t0, user, { method, url, ...(payload === undefined ? {} : { payload }) });
+const as = (user: SignedInUser, method: string, url: string, payload?: unknown) => asUser(t0, user, { method, url, payload });
 
-async function create(user: SignedInUser, body: Record<string, unknown> = {}, mode = 'test'): Promise<Endpoint> {
+async function create(user: SignedInUser, body: Record<string, unknown> = {}, mode = 'test'): Promise<ApiObject> {
   const res = await as(user, 'POST', `/dashboard/v1/webhook_endpoints?mode=${mode}`, { url: 'https://hooks.example.com/payments', ...body });
   if (res.statusCode !== 201) throw new Error(`create answered ${res.statusCode}: ${res.payload}`);
-  return res.result as Endpoint;
+  return apiObjectAt(res.result);
 }
 
 test("create answers 201 with the secret once (64 hex), at the account's version, enabled; the list never shows it", async (t) => {
@@ -39,7 +31,7 @@ test("create answers 201 with the secret once (64 hex), at the account's version
     description: 'orders service',
   });
   t.is(res.statusCode, 201);
-  const created = res.result as Endpoint;
+  const created = apiObjectAt(res.result);
   t.like(created, {
     object: 'webhook_endpoint',
     mode: 'test',
@@ -49,21 +41,22 @@ test("create answers 201 with the secret once (64 hex), at the account's version
     status: 'enabled',
   });
   t.deepEqual(created.enabled_events, ['payment_intent.succeeded', 'settlement.paid']);
-  t.regex(created.secret ?? '', /^[0-9a-f]{64}$/);
+  const secret = textAt(created, 'secret');
+  t.regex(secret, /^[0-9a-f]{64}$/);
   t.regex(created.id, /^we_/);
 
   const list = await as(user, 'GET', '/dashboard/v1/webhook_endpoints?mode=test');
   t.is(list.statusCode, 200);
   t.like(list.result, { object: 'list', has_more: false });
-  const { secret, ...withoutSecret } = created;
-  t.deepEqual((list.result as { data: Endpoint[] }).data, [withoutSecret]);
-  t.false(list.payload.includes(secret as string));
+  const { secret: _shownOnce, ...withoutSecret } = created;
+  t.deepEqual(apiObjectsAt(list.result, 'data'), [withoutSecret]);
+  t.false(list.payload.includes(secret));
   const patched = await as(user, 'PATCH', `/dashboard/v1/webhook_endpoints/${created.id}`, { status: 'disabled' });
-  t.false(patched.payload.includes(secret as string));
-  t.false('secret' in (patched.result as object));
+  t.false(patched.payload.includes(secret));
+  t.false('secret' in objectAt(patched.result));
   const [entry] = await t0.app.get<AuditLog>(AuditLog).listForMerchant(merchant.id, 2);
-  t.false(JSON.stringify(entry).includes(secret as string));
-  t.deepEqual(((await as(user, 'GET', '/dashboard/v1/webhook_endpoints?mode=live')).result as { data: unknown[] }).data, [], 'per mode');
+  t.false(JSON.stringify(entry).includes(secret));
+  t.deepEqual(apiObjectsAt((await as(user, 'GET', '/dashboard/v1/webhook_endpoints?mode=live')).result, 'data'), [], 'per mode');
 });
 
 test('every endpoint gets a secret of its own, and an empty event list means every type', async (t) => {
@@ -123,7 +116,7 @@ test('PATCH changes url, events, api_version and status; an unknown version is 4
   });
   t.is(res.statusCode, 200);
   t.like(res.result, { id: endpoint.id, url: 'https://new.example.com/in', status: 'disabled', api_version: '2026-09-01' });
-  t.deepEqual((res.result as Endpoint).enabled_events, []);
+  t.deepEqual(jsonAt(res.result, 'enabled_events'), []);
   t.like((await as(developer, 'PATCH', `/dashboard/v1/webhook_endpoints/${endpoint.id}`, { status: 'enabled' })).result, {
     status: 'enabled',
     url: 'https://new.example.com/in',
@@ -148,7 +141,7 @@ test('DELETE answers the deleted marker, keeps a tombstone, and the endpoint is 
   const res = await as(developer, 'DELETE', `/dashboard/v1/webhook_endpoints/${endpoint.id}`);
   t.is(res.statusCode, 200);
   t.deepEqual(res.result, { id: endpoint.id, object: 'webhook_endpoint', deleted: true });
-  t.false(((await as(developer, 'GET', '/dashboard/v1/webhook_endpoints?mode=test')).result as { data: Endpoint[] }).data.some((e) => e.id === endpoint.id));
+  t.false(apiObjectsAt((await as(developer, 'GET', '/dashboard/v1/webhook_endpoints?mode=test')).result, 'data').some((e) => e.id === endpoint.id));
   for (const [method, payload] of [
     ['DELETE', undefined],
     ['PATCH', { status: 'enabled' }],
@@ -167,7 +160,7 @@ test('tenancy: another merchant cannot list, change or delete the endpoints', as
   const endpoint = await create(developer, {}, 'live');
   const other = await t0.merchant();
   const stranger = await signIn(t0, { merchantId: other.id, role: 'owner' });
-  t.deepEqual(((await as(stranger, 'GET', '/dashboard/v1/webhook_endpoints?mode=live')).result as { data: unknown[] }).data, []);
+  t.deepEqual(apiObjectsAt((await as(stranger, 'GET', '/dashboard/v1/webhook_endpoints?mode=live')).result, 'data'), []);
   for (const [method, payload] of [
     ['PATCH', { status: 'disabled' }],
     ['DELETE', undefined],
@@ -176,7 +169,7 @@ test('tenancy: another merchant cannot list, change or delete the endpoints', as
     t.like({ status: res.statusCode, ...errorOf(res) }, { status: 404, code: 'resource_not_found' }, method);
   }
   t.like(
-    ((await as(developer, 'GET', '/dashboard/v1/webhook_endpoints?mode=live')).result as { data: Endpoint[] }).data.find((e) => e.id === endpoint.id),
+    apiObjectsAt((await as(developer, 'GET', '/dashboard/v1/webhook_endpoints?mode=live')).result, 'data').find((e) => e.id === endpoint.id),
     {
       status: 'enabled',
     },

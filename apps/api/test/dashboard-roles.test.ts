@@ -1,6 +1,7 @@
 import test from 'ava';
-import { mayPerform, ROLE_PERMISSIONS, type DashboardAction, type UserRole } from '@payments/core';
+import { mayPerform, USER_ROLES, type DashboardAction } from '@payments/core';
 import { asUser, signIn } from './helpers/dashboard';
+import { jsonAt } from './helpers/json';
 import { withAppAndMerchant, type TestApp, type TestMerchant } from './helpers/test-app';
 
 let t0: TestApp;
@@ -21,7 +22,7 @@ function governedRoutes(): DashboardRoute[] {
       .map((route) => ({
         method: route.method.toUpperCase(),
         path: route.path,
-        action: (route.settings.plugins as { dashboard?: { action?: string } } | undefined)?.dashboard?.action,
+        action: route.settings.plugins?.dashboard?.action,
       }))
       .filter((route): route is DashboardRoute => route.action !== undefined && route.action !== 'open')
       // Signing out ends the session the rest uses: last.
@@ -52,14 +53,14 @@ test('the table covers every dashboard route the server has, and the auth slice 
     );
   // No dashboard route slips through without an action (it would be neither open nor governed).
   for (const route of t0.server.table().filter((r) => r.path.startsWith('/dashboard/'))) {
-    const action = (route.settings.plugins as { dashboard?: { action?: string } } | undefined)?.dashboard?.action;
+    const action = route.settings.plugins?.dashboard?.action;
     t.truthy(action, `${route.method} ${route.path} declares an action`);
   }
-  const open = t0.server.table().filter((r) => (r.settings.plugins as { dashboard?: { action?: string } } | undefined)?.dashboard?.action === 'open');
+  const open = t0.server.table().filter((r) => r.settings.plugins?.dashboard?.action === 'open');
   t.deepEqual(open.map((r) => `${r.method.toUpperCase()} ${r.path}`).sort(), ['POST /dashboard/v1/mfa', 'POST /dashboard/v1/session']);
 });
 
-for (const role of Object.keys(ROLE_PERMISSIONS) as UserRole[]) {
+for (const role of USER_ROLES) {
   test(`the ${role} role gets 403 forbidden exactly where the table says no`, async (t) => {
     const user = await signIn(t0, { merchantId: shop.id, role });
     const routes = governedRoutes();
@@ -67,7 +68,7 @@ for (const role of Object.keys(ROLE_PERMISSIONS) as UserRole[]) {
     for (const route of routes) {
       const res = await asUser(t0, user, plausibleRequest(route));
       const label = `${role} ${route.method} ${route.path} (${route.action}) answered ${res.statusCode} ${res.payload}`;
-      const code = (res.result as { error?: { code?: string } } | null)?.error?.code;
+      const code = jsonAt(res.result, 'error', 'code');
       if (mayPerform(role, route.action)) {
         t.false(res.statusCode === 403 && code === 'forbidden', label);
         t.not(res.statusCode, 401, label);

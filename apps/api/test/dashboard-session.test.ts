@@ -2,6 +2,7 @@ import test from 'ava';
 import { FakeClock } from '@payments/in-memory';
 import { UserRepository } from '@payments/core';
 import { asUser, signIn, signInAgain, totpCode, type SignedInUser } from './helpers/dashboard';
+import { keysAt, objectAt, textAt } from './helpers/json';
 import { startTestApp, withAppAndMerchant, type TestApp, type TestMerchant } from './helpers/test-app';
 
 const clock = new FakeClock(new Date('2026-09-01T10:00:00Z'));
@@ -19,7 +20,7 @@ const session = (cookie?: string, headers: Record<string, string> = {}) =>
 
 /** An error body without its request id, to compare refusals with each other. */
 function refusal(res: { statusCode: number; result: unknown; headers: Record<string, unknown> }) {
-  const { request_id: _id, ...error } = (res.result as { error: { request_id: string } }).error;
+  const { request_id: _id, ...error } = objectAt(res.result, 'error');
   void _id;
   return { status: res.statusCode, error, setCookie: res.headers['set-cookie'] };
 }
@@ -59,8 +60,8 @@ test.serial('the sign-in answer is the bare user and a cookie with the right att
   t.like(res.result, { id: member.userId, object: 'dashboard_user', mfa_enabled: true });
   const setCookie = [res.headers['set-cookie'] ?? []].flat();
   t.is(setCookie.length, 1);
-  const attributes = (setCookie[0] as string).split(/;\s*/);
-  t.regex(attributes[0] as string, /^dashboard_session=[A-Za-z0-9_-]{43}$/);
+  const attributes = setCookie[0].split(/;\s*/);
+  t.regex(attributes[0], /^dashboard_session=[A-Za-z0-9_-]{43}$/);
   for (const attribute of ['Max-Age=1800', 'Secure', 'HttpOnly', 'SameSite=Strict', 'Path=/dashboard']) t.true(attributes.includes(attribute), attribute);
   t.true(attributes.some((attribute) => attribute.startsWith('Expires=')));
 });
@@ -135,7 +136,7 @@ test.serial('sign-out: 204, the cookie is cleared, and the token signs nobody in
   const res = await asUser(t0, member, { method: 'DELETE', url: '/dashboard/v1/session' });
   t.is(res.statusCode, 204);
   t.is(res.payload, '');
-  const cleared = [res.headers['set-cookie'] ?? []].flat()[0] as string;
+  const cleared = [res.headers['set-cookie'] ?? []].flat()[0];
   t.regex(cleared, /^dashboard_session=;/);
   t.true(cleared.includes('Max-Age=0'));
   t.true(cleared.includes('Path=/dashboard'));
@@ -203,14 +204,15 @@ test.serial('MFA claim answers the secret and an otpauth URL, and the secret is 
   await users.update(withoutMfa);
   const res = await t0.request({ method: 'POST', url: '/dashboard/v1/mfa', payload: { email: member.email, password: member.password } });
   t.is(res.statusCode, 200);
-  const body = res.result as { secret: string; otpauth_url: string };
-  t.deepEqual(Object.keys(body).sort(), ['otpauth_url', 'secret']);
-  t.regex(body.secret, /^[A-Z2-7]{16,}$/);
-  t.true(body.otpauth_url.startsWith('otpauth://totp/'));
-  t.true(body.otpauth_url.includes(`secret=${body.secret}`));
+  t.deepEqual(keysAt(res.result).sort(), ['otpauth_url', 'secret']);
+  const secret = textAt(res.result, 'secret');
+  const otpauthUrl = textAt(res.result, 'otpauth_url');
+  t.regex(secret, /^[A-Z2-7]{16,}$/);
+  t.true(otpauthUrl.startsWith('otpauth://totp/'));
+  t.true(otpauthUrl.includes(`secret=${secret}`));
   const sealed = (await users.findById(shop.id, member.userId))?.mfaSecret;
   t.truthy(sealed);
-  t.false(sealed!.includes(body.secret));
+  t.false(sealed!.includes(secret));
   t.is(res.headers['set-cookie'], undefined, 'claiming signs nobody in');
 });
 

@@ -3,6 +3,7 @@ import test from 'ava';
 import { MerchantRepository, NoticeOutbox, UserRepository, type Notice } from '@payments/core';
 import { FakeClock } from '@payments/in-memory';
 import { asUser, freshCode, signIn, totpCode, type SignedInUser } from './helpers/dashboard';
+import { apiObjectAt, jsonAt } from './helpers/json';
 import { startTestApp, type TestApp, type TestMerchant } from './helpers/test-app';
 
 /*
@@ -27,9 +28,8 @@ interface Answer {
   headers: Record<string, unknown>;
   result: unknown;
 }
-const errorCode = (res: Answer): string | undefined => (res.result as { error?: { code?: string } }).error?.code;
-const as = (user: SignedInUser, method: string, url: string, payload?: unknown) =>
-  asUser(t0, user, { method, url, ...(payload === undefined ? {} : { payload }) });
+const errorCode = (res: Answer): unknown => jsonAt(res.result, 'error', 'code');
+const as = (user: SignedInUser, method: string, url: string, payload?: unknown) => asUser(t0, user, { method, url, payload });
 const newEmail = (): string => `member-${randomBytes(6).toString('hex')}@example.com`;
 const code = (user: SignedInUser): string => freshCode(t0, clock, user);
 /** A code that is certainly not the user's current one (the current one is skipped if it happens to be 000000). */
@@ -75,7 +75,7 @@ test.serial('40 wrong codes in a row on a step-up route: ten are 403, the rest 4
   const blocked = await registerPayout(owner, code(owner));
   t.is(blocked.statusCode, 429);
   t.true(Number(blocked.headers['retry-after']) > 0 && Number(blocked.headers['retry-after']) <= 900);
-  t.deepEqual((await as(owner, 'GET', '/dashboard/v1/payout_methods?mode=test')).result, { object: 'list', data: [], has_more: false } as never);
+  t.deepEqual((await as(owner, 'GET', '/dashboard/v1/payout_methods?mode=test')).result, { object: 'list', data: [], has_more: false });
   t.deepEqual(await noticesOf(shop.id), []);
 
   clock.advance(FIFTEEN_MINUTES);
@@ -103,8 +103,9 @@ test.serial('a burst of parallel wrong codes gets no more tries than the limit',
 
 test.serial('wrong codes on every step-up route count into one tally per user', async (t) => {
   const { owner } = await account();
-  const developer = (await as(owner, 'POST', '/dashboard/v1/users', { email: newEmail(), password: PASSWORD, role: 'developer', code: code(owner) }))
-    .result as { id: string };
+  const developer = apiObjectAt(
+    (await as(owner, 'POST', '/dashboard/v1/users', { email: newEmail(), password: PASSWORD, role: 'developer', code: code(owner) })).result,
+  );
   const routes: [string, string, Record<string, unknown>][] = [
     ['POST', '/dashboard/v1/users', { email: newEmail(), password: PASSWORD, role: 'viewer' }],
     ['PATCH', `/dashboard/v1/users/${developer.id}`, { role: 'admin' }],
@@ -112,7 +113,7 @@ test.serial('wrong codes on every step-up route count into one tally per user', 
     ['POST', '/dashboard/v1/payout_methods?mode=test', simulated()],
   ];
   for (let i = 0; i < 10; i += 1) {
-    const [method, url, body] = routes[i % routes.length]!;
+    const [method, url, body] = routes[i % routes.length];
     const res = await as(owner, method, url, { ...body, code: wrongCode(owner) });
     t.is(res.statusCode, 403, `${method} ${url}`);
     t.is(errorCode(res), 'mfa_code_invalid');
@@ -139,13 +140,13 @@ test.serial('adding a member takes the acting code and tells the account email',
 
   const added = await as(admin, 'POST', '/dashboard/v1/users', { email, password: PASSWORD, role: 'admin', code: code(admin) });
   t.is(added.statusCode, 201);
-  const member = added.result as { id: string; role: string };
+  const member = apiObjectAt(added.result);
   t.is(member.role, 'admin');
   t.false(added.payload.includes('"code"'));
   const notices = await noticesOf(shop.id);
   t.deepEqual(
-    notices.map((notice) => [notice.kind, notice.recipient, notice.details]),
-    [['user.added', await accountEmail(shop.id), { user: member.id, user_email: email, role: 'admin', added_by: admin.email }]] as never,
+    notices.map((notice): unknown[] => [notice.kind, notice.recipient, notice.details]),
+    [['user.added', await accountEmail(shop.id), { user: member.id, user_email: email, role: 'admin', added_by: admin.email }]],
   );
 });
 
@@ -174,11 +175,11 @@ test.serial('granting admin or owner takes the acting code and tells the account
 
   const notices = (await noticesOf(shop.id)).reverse();
   t.deepEqual(
-    notices.map((notice) => [notice.kind, notice.recipient, notice.details.role_from, notice.details.role_to, notice.details.granted_by]),
+    notices.map((notice): unknown[] => [notice.kind, notice.recipient, notice.details.role_from, notice.details.role_to, notice.details.granted_by]),
     [
       ['user.role_granted', accountAddress, 'viewer', 'admin', owner.email],
       ['user.role_granted', accountAddress, 'admin', 'owner', owner.email],
-    ] as never,
+    ],
   );
 });
 
@@ -196,10 +197,10 @@ test.serial("resetting a member's second factor takes the acting code; the notic
   t.like(reset.result, { id: member.userId, mfa_enabled: false });
   t.is((await as(member, 'GET', '/dashboard/v1/session')).statusCode, 401);
   t.deepEqual(
-    (await noticesOf(shop.id)).map((notice) => [notice.kind, notice.recipient]).sort(),
+    (await noticesOf(shop.id)).map((notice): unknown[] => [notice.kind, notice.recipient]).sort(),
     [
       ['user.mfa_reset', await accountEmail(shop.id)],
       ['user.mfa_reset', member.email],
-    ].sort() as never,
+    ].sort(),
   );
 });

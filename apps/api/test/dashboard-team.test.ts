@@ -3,6 +3,7 @@ import test from 'ava';
 import { AuditLog, MerchantRepository, NoticeOutbox, UserRepository, type UserRole } from '@payments/core';
 import { FakeClock } from '@payments/in-memory';
 import { asUser, claimMfa, freshCode, signIn, signInWith, totpCode, type SignedInUser } from './helpers/dashboard';
+import { apiObjectAt, apiObjectsAt, objectAt, type ApiObject } from './helpers/json';
 import { withAppAndMerchant, type TestApp, type TestMerchant } from './helpers/test-app';
 
 const clock = new FakeClock(new Date('2026-09-01T10:00:00Z'));
@@ -10,25 +11,16 @@ let t0: TestApp;
 let shop: TestMerchant;
 withAppAndMerchant({ clock }, (started) => ({ t0, shop } = started));
 
-const as = (user: SignedInUser, method: string, url: string, payload?: unknown) =>
-  asUser(t0, user, { method, url, ...(payload === undefined ? {} : { payload }) });
+const as = (user: SignedInUser, method: string, url: string, payload?: unknown) => asUser(t0, user, { method, url, payload });
 const newEmail = (): string => `member-${randomBytes(6).toString('hex')}@example.com`;
 /** The acting user's one-time code for a step-up route, of a step no earlier request used. */
 const codeOf = (user: SignedInUser): string => freshCode(t0, clock, user);
 const PASSWORD = 'a long enough password';
 
-interface UserJson {
-  id: string;
-  email: string;
-  role: UserRole;
-  status: string;
-  mfa_enabled: boolean;
-}
-
-async function addMember(by: SignedInUser, role: UserRole, extra: Record<string, unknown> = {}): Promise<UserJson> {
+async function addMember(by: SignedInUser, role: UserRole, extra: Record<string, unknown> = {}): Promise<ApiObject> {
   const res = await as(by, 'POST', '/dashboard/v1/users', { email: newEmail(), password: PASSWORD, role, code: codeOf(by), ...extra });
   if (res.statusCode !== 201) throw new Error(`add member answered ${res.statusCode}: ${res.payload}`);
-  return res.result as UserJson;
+  return apiObjectAt(res.result);
 }
 
 test.serial('an owner adds a member: 201 the bare user, no second factor yet, nothing secret', async (t) => {
@@ -42,7 +34,7 @@ test.serial('an owner adds a member: 201 the bare user, no second factor yet, no
     code: codeOf(owner),
   });
   t.is(res.statusCode, 201);
-  const user = res.result as UserJson & { created: string };
+  const user = apiObjectAt(res.result);
   t.regex(user.id, /^usr_[0-9A-Za-z]+$/);
   // Created at the step the owner's code moved the clock to.
   t.deepEqual(user, {
@@ -54,15 +46,15 @@ test.serial('an owner adds a member: 201 the bare user, no second factor yet, no
     status: 'active',
     mfa_enabled: false,
     created: '2026-09-01T10:00:30Z',
-  } as never);
+  });
   t.false(res.payload.includes(PASSWORD));
   t.false(res.payload.includes('scrypt'));
   const list = await as(owner, 'GET', '/dashboard/v1/users');
   t.is(list.statusCode, 200);
-  const body = list.result as { object: string; data: UserJson[]; has_more: boolean };
+  const body = objectAt(list.result);
   t.is(body.object, 'list');
   t.false(body.has_more);
-  t.true(body.data.some((member) => member.id === user.id));
+  t.true(apiObjectsAt(body, 'data').some((member) => member.id === user.id));
   t.false(list.payload.includes('scrypt'));
   // The new member's first call is the MFA claim, then sign-in.
   const secret = await claimMfa(t0, email, PASSWORD);
@@ -207,8 +199,8 @@ test.serial("another merchant's user is 404 and is never listed", async (t) => {
     t.is(res.statusCode, 404, `${method} ${path}`);
     t.like(res.result, { error: { code: 'resource_not_found' } });
   }
-  const list = (await as(owner, 'GET', '/dashboard/v1/users')).result as { data: UserJson[] };
-  t.false(list.data.some((user) => user.id === stranger.userId));
+  const list = apiObjectsAt((await as(owner, 'GET', '/dashboard/v1/users')).result, 'data');
+  t.false(list.some((user) => user.id === stranger.userId));
   t.is((await as(stranger, 'GET', '/dashboard/v1/session')).statusCode, 200, 'the stranger was not touched');
 });
 
@@ -257,12 +249,12 @@ test.serial('every team change is in the audit log with who made it', async (t) 
   const accountEmail = (await t0.app.get<MerchantRepository>(MerchantRepository).findById(shop.id))?.email;
   const notices = (await t0.app.get<NoticeOutbox>(NoticeOutbox).listForMerchant(shop.id, 100)).filter((notice) => notice.details.user === member.id);
   t.deepEqual(
-    notices.map((notice) => [notice.kind, notice.recipient]).sort(),
+    notices.map((notice): unknown[] => [notice.kind, notice.recipient]).sort(),
     [
       ['user.added', accountEmail],
       ['user.mfa_reset', accountEmail],
       ['user.mfa_reset', member.email],
-    ].sort() as never,
+    ].sort(),
   );
   const sessions = (await t0.app.get<AuditLog>(AuditLog).listForMerchant(shop.id, 500)).filter(
     (entry) => entry.userId === owner.userId && entry.action === 'session.created',

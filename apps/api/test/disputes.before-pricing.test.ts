@@ -2,9 +2,10 @@ import test from 'ava';
 import { CreateMerchant, type AccountScope } from '@payments/core';
 import { disputeInterleavings } from '@payments/core/dist/test/use-cases/dispute-interleavings';
 import { assertLedgerVerifies, assertMerchantMoney } from './helpers/money-invariants';
-import { paymentFlow, type Json } from './helpers/payment-flow';
+import { paymentFlow } from './helpers/payment-flow';
 import { unique } from './helpers/test-app';
 import { appOnFakeClock } from './helpers/worker-tick';
+import { numberAt, objectAt, type JsonObject } from './helpers/json';
 
 /*
  * A wallet payment locks its rate, and so gets its net, only when the channel settles: a dispute
@@ -18,7 +19,7 @@ const DISPUTE_FEE = 1500;
 
 type Outcome = 'won' | 'lost' | 'open';
 
-const thb = (amount: number): Json[] => [{ amount, currency: 'THB' }];
+const thb = (amount: number): JsonObject[] => [{ amount, currency: 'THB' }];
 
 for (const steps of disputeInterleavings()) {
   for (const outcome of ['won', 'lost', 'open'] as Outcome[]) {
@@ -32,7 +33,7 @@ for (const steps of disputeInterleavings()) {
       const flow = paymentFlow(app(), key);
       const intent = await flow.createIntent({ amount: 100_000, currency: 'USD', payment_method: 'alipay_plus' });
       await flow.attempt(intent.id, { payment_method: 'alipay_plus' });
-      t.is(((await flow.simulate(intent.id, { outcome: 'succeeded' })).result as Json).status, 'succeeded');
+      t.is(objectAt((await flow.simulate(intent.id, { outcome: 'succeeded' })).result).status, 'succeeded');
 
       for (const step of steps) {
         if (step === 'open') t.is((await flow.simulate(intent.id, { outcome: 'dispute_opened' })).statusCode, 200);
@@ -47,7 +48,7 @@ for (const steps of disputeInterleavings()) {
         }
       }
 
-      const net = (await flow.intent(intent.id)).net?.amount as number;
+      const net = numberAt(await flow.intent(intent.id), 'net', 'amount');
       t.true(Number.isSafeInteger(net) && net > 0);
       const heldAfterPricing = steps.indexOf('open') > steps.indexOf('price');
       const expected =

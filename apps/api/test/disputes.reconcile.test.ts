@@ -6,9 +6,10 @@ import { FakeClock } from '@payments/in-memory';
 import { createKnex } from '@payments/storage-sql';
 import { AppConfig } from '../src/container';
 import type { Config } from '../src/config';
-import { paymentFlow, type Json } from './helpers/payment-flow';
+import { paymentFlow } from './helpers/payment-flow';
 import { startTestApp, type TestApp } from './helpers/test-app';
 import { runJob } from './helpers/worker-tick';
+import { apiObjectsAt, numberAt, objectAt, type JsonObject } from './helpers/json';
 
 const QUIET_S = 600;
 const clock = new FakeClock(new Date());
@@ -24,22 +25,22 @@ test.after.always(async () => {
   await t0?.close();
 });
 
-const thb = (amount: number): Json[] => [{ amount, currency: 'THB' }];
+const thb = (amount: number): JsonObject[] => [{ amount, currency: 'THB' }];
 
 /** A paid intent with a dispute the simulator opened and notified; the channel's own record of it. */
 async function disputed(flow: ReturnType<typeof paymentFlow>) {
   const intent = await flow.createIntent();
   await flow.attempt(intent.id);
-  const paid = (await flow.simulate(intent.id, { outcome: 'succeeded' })).result as Json;
+  const paid = objectAt((await flow.simulate(intent.id, { outcome: 'succeeded' })).result);
   await flow.simulate(intent.id, { outcome: 'dispute_opened' });
-  const attempt = (await flow.attempts(intent.id))[0]!;
+  const attempt = (await flow.attempts(intent.id))[0];
   const book = new KnexSimulatorOrderBook(knex);
-  const order = await knex('simulator_orders').where({ reference: attempt.id }).first();
+  const order = await knex('simulator_orders').where({ reference: attempt.id }).first<{ id: string }>();
   const channelDispute = (await book.findLatestDispute(order.id))!;
-  const dispute = ((await flow.get('/v1/disputes?limit=100')).data as Json[]).find((d) => d.payment_intent === intent.id)!;
+  const dispute = apiObjectsAt(await flow.get('/v1/disputes?limit=100'), 'data').find((d) => d.payment_intent === intent.id)!;
   /** The channel rules in its own book and its notice is lost: nothing reaches the service. */
   const ruleSilently = (status: 'won' | 'lost') => book.updateDispute({ ...channelDispute, status, updated: clock.now() });
-  return { intent, net: paid.net.amount as number, dispute, ruleSilently };
+  return { intent, net: numberAt(paid, 'net', 'amount'), dispute, ruleSilently };
 }
 
 test.serial('a ruling whose notice was lost is applied by the reconciler once the dispute is quiet long enough, once', async (t) => {

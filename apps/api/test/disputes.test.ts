@@ -5,9 +5,10 @@ import { FakeClock } from '@payments/in-memory';
 import { createKnex } from '@payments/storage-sql';
 import { AppConfig, simulatorCallbackSecret } from '../src/container';
 import type { Config } from '../src/config';
-import { paymentFlow, withMerchantFlow, type Json } from './helpers/payment-flow';
+import { paymentFlow, withMerchantFlow } from './helpers/payment-flow';
 import { unique, type TestApp, type TestMerchant } from './helpers/test-app';
 import { moneyTick } from './helpers/worker-tick';
+import { apiObjectAt, apiObjectsAt, jsonAt, keysAt, numberAt, textAt, type ApiObject } from './helpers/json';
 
 const clock = new FakeClock(new Date());
 const WEEK_MS = 7 * 24 * 3600 * 1000;
@@ -25,24 +26,24 @@ async function newShop(): Promise<{ shop: TestMerchant; flow: ReturnType<typeof 
   return { shop: merchant, flow: paymentFlow(t0, merchant.testKey) };
 }
 
-async function paidIntent(f: ReturnType<typeof paymentFlow>, amount = 10000): Promise<Json> {
+async function paidIntent(f: ReturnType<typeof paymentFlow>, amount = 10000): Promise<ApiObject> {
   const intent = await f.createIntent({ amount });
   await f.attempt(intent.id);
   const paid = await f.simulate(intent.id, { outcome: 'succeeded' });
-  if ((paid.result as Json).status !== 'succeeded') throw new Error(`payment did not succeed: ${paid.payload}`);
-  return paid.result as Json;
+  if (jsonAt(paid.result, 'status') !== 'succeeded') throw new Error(`payment did not succeed: ${paid.payload}`);
+  return apiObjectAt(paid.result);
 }
 
-async function disputesOf(f: ReturnType<typeof paymentFlow>, intentId: string): Promise<Json[]> {
-  return ((await f.get('/v1/disputes?limit=100')).data as Json[]).filter((dispute) => dispute.payment_intent === intentId);
+async function disputesOf(f: ReturnType<typeof paymentFlow>, intentId: string): Promise<ApiObject[]> {
+  return apiObjectsAt(await f.get('/v1/disputes?limit=100'), 'data').filter((dispute) => dispute.payment_intent === intentId);
 }
 
-const thb = (amount: number): Json[] => [{ amount, currency: 'THB' }];
+const thb = (amount: number) => [{ amount, currency: 'THB' }];
 
 test.serial('dispute_opened holds the net from pending, shows the whole ordered amount and emits dispute.opened', async (t) => {
   const { flow: f } = await newShop();
   const intent = await paidIntent(f, 10000);
-  const net = intent.net.amount as number;
+  const net = numberAt(intent, 'net', 'amount');
   t.like(await f.get('/v1/balance'), { pending: thb(net), dispute_hold: thb(0) });
 
   const opened = await f.simulate(intent.id, { outcome: 'dispute_opened' });
@@ -51,7 +52,7 @@ test.serial('dispute_opened holds the net from pending, shows the whole ordered 
 
   const [dispute] = await disputesOf(f, intent.id);
   t.truthy(dispute);
-  t.regex(dispute!.id, /^dp_[0-9A-Za-z]+$/);
+  t.regex(dispute.id, /^dp_[0-9A-Za-z]+$/);
   t.like(dispute, {
     object: 'dispute',
     payment_intent: intent.id,
@@ -61,15 +62,15 @@ test.serial('dispute_opened holds the net from pending, shows the whole ordered 
     held: { amount: net, currency: 'THB' },
     evidence: {},
   });
-  t.is(dispute!.fee, undefined);
-  t.is(dispute!.closed_at, undefined);
-  t.is(Date.parse(dispute!.due_by) - Date.parse(dispute!.opened_at), WEEK_MS);
-  t.deepEqual(await f.get(`/v1/disputes/${dispute!.id}`), dispute);
+  t.is(dispute.fee, undefined);
+  t.is(dispute.closed_at, undefined);
+  t.is(Date.parse(textAt(dispute, 'due_by')) - Date.parse(textAt(dispute, 'opened_at')), WEEK_MS);
+  t.deepEqual(await f.get(`/v1/disputes/${dispute.id}`), dispute);
   t.like(await f.get('/v1/balance'), { available: thb(0), pending: thb(0), dispute_hold: thb(net) });
 
-  const events = ((await f.get('/v1/events?limit=100')).data as Json[]).filter((event) => event.data.id === dispute!.id);
+  const events = apiObjectsAt(await f.get('/v1/events?limit=100'), 'data').filter((event) => jsonAt(event, 'data', 'id') === dispute.id);
   t.is(events.length, 1);
-  t.like(events[0], { type: 'dispute.opened', data: { id: dispute!.id, object: 'dispute', status: 'opened', mode: 'test' } });
+  t.like(events[0], { type: 'dispute.opened', data: { id: dispute.id, object: 'dispute', status: 'opened', mode: 'test' } });
 });
 
 test.serial('evidence merges key by key, puts the dispute under review, emits dispute.updated and replays under its key', async (t) => {
@@ -79,26 +80,23 @@ test.serial('evidence merges key by key, puts the dispute under review, emits di
   const [dispute] = await disputesOf(f, intent.id);
 
   const key = unique();
-  const first = await f.post(`/v1/disputes/${dispute!.id}/evidence`, { evidence: { receipt: 'r-1', note: 'shipped' } }, key);
+  const first = await f.post(`/v1/disputes/${dispute.id}/evidence`, { evidence: { receipt: 'r-1', note: 'shipped' } }, key);
   t.is(first.statusCode, 200);
-  t.like(first.result, { id: dispute!.id, status: 'under_review', evidence: { receipt: 'r-1', note: 'shipped' } });
-  const replay = await f.post(`/v1/disputes/${dispute!.id}/evidence`, { evidence: { receipt: 'r-1', note: 'shipped' } }, key);
+  t.like(first.result, { id: dispute.id, status: 'under_review', evidence: { receipt: 'r-1', note: 'shipped' } });
+  const replay = await f.post(`/v1/disputes/${dispute.id}/evidence`, { evidence: { receipt: 'r-1', note: 'shipped' } }, key);
   t.is(replay.statusCode, 200);
   t.is(replay.headers['idempotent-replayed'], 'true');
   t.is(replay.payload, first.payload);
-  const reused = await f.post(`/v1/disputes/${dispute!.id}/evidence`, { evidence: { other: 'x' } }, key);
+  const reused = await f.post(`/v1/disputes/${dispute.id}/evidence`, { evidence: { other: 'x' } }, key);
   t.is(reused.statusCode, 422);
   t.like(reused.result, { error: { code: 'idempotency_key_reused' } });
 
-  const second = await f.post(`/v1/disputes/${dispute!.id}/evidence`, { evidence: { note: 'delivered', tracking: 'TH123' } });
+  const second = await f.post(`/v1/disputes/${dispute.id}/evidence`, { evidence: { note: 'delivered', tracking: 'TH123' } });
   t.is(second.statusCode, 200);
-  t.deepEqual((second.result as Json).evidence, { receipt: 'r-1', note: 'delivered', tracking: 'TH123' });
-  t.like(await f.get(`/v1/disputes/${dispute!.id}`), { status: 'under_review', evidence: { receipt: 'r-1', note: 'delivered', tracking: 'TH123' } });
+  t.deepEqual(jsonAt(second.result, 'evidence'), { receipt: 'r-1', note: 'delivered', tracking: 'TH123' });
+  t.like(await f.get(`/v1/disputes/${dispute.id}`), { status: 'under_review', evidence: { receipt: 'r-1', note: 'delivered', tracking: 'TH123' } });
 
-  const types = ((await f.get('/v1/events?limit=100')).data as Json[])
-    .filter((event) => event.data.id === dispute!.id)
-    .map((event) => event.type)
-    .reverse();
+  const types = await f.eventTypes(dispute.id);
   t.deepEqual(types, ['dispute.opened', 'dispute.updated', 'dispute.updated']);
 });
 
@@ -106,7 +104,7 @@ test.serial('evidence body rules: object of strings, at most 50 keys of 40 chara
   const intent = await paidIntent(flow);
   await flow.simulate(intent.id, { outcome: 'dispute_opened' });
   const [dispute] = await disputesOf(flow, intent.id);
-  const url = `/v1/disputes/${dispute!.id}/evidence`;
+  const url = `/v1/disputes/${dispute.id}/evidence`;
   const bad: unknown[] = [
     {},
     { evidence: 'text' },
@@ -120,7 +118,7 @@ test.serial('evidence body rules: object of strings, at most 50 keys of 40 chara
   for (const payload of bad) {
     const res = await flow.post(url, payload);
     t.is(res.statusCode, 400, JSON.stringify(payload).slice(0, 80));
-    t.is((res.result as Json).error.code, 'invalid_parameter');
+    t.is(jsonAt(res.result, 'error', 'code'), 'invalid_parameter');
   }
   const noKey = await t0.request({ method: 'POST', url, key: shop.testKey, payload: { evidence: { k: 'v' } } });
   t.is(noKey.statusCode, 400);
@@ -131,25 +129,25 @@ test.serial('evidence body rules: object of strings, at most 50 keys of 40 chara
   const over = await flow.post(url, { evidence: { another: 'v' } });
   t.is(over.statusCode, 400);
   t.like(over.result, { error: { code: 'invalid_parameter', param: 'evidence' } });
-  t.is(Object.keys((await flow.get(`/v1/disputes/${dispute!.id}`)).evidence).length, 50);
+  t.is(keysAt(await flow.get(`/v1/disputes/${dispute.id}`), 'evidence').length, 50);
 });
 
 test.serial('dispute_won before release returns the hold to pending, closes the dispute and refuses more evidence', async (t) => {
   const { flow: f } = await newShop();
   const intent = await paidIntent(f);
-  const net = intent.net.amount as number;
+  const net = numberAt(intent, 'net', 'amount');
   await f.simulate(intent.id, { outcome: 'dispute_opened' });
   const [dispute] = await disputesOf(f, intent.id);
   const won = await f.simulate(intent.id, { outcome: 'dispute_won' });
   t.is(won.statusCode, 200);
   t.like(won.result, { id: intent.id, status: 'succeeded' });
-  const closed = await f.get(`/v1/disputes/${dispute!.id}`);
+  const closed = await f.get(`/v1/disputes/${dispute.id}`);
   t.like(closed, { status: 'won', held: { amount: net, currency: 'THB' } });
   t.truthy(closed.closed_at);
   t.is(closed.fee, undefined);
   t.like(await f.get('/v1/balance'), { available: thb(0), pending: thb(net), dispute_hold: thb(0) });
 
-  const late = await f.post(`/v1/disputes/${dispute!.id}/evidence`, { evidence: { k: 'v' } });
+  const late = await f.post(`/v1/disputes/${dispute.id}/evidence`, { evidence: { k: 'v' } });
   t.is(late.statusCode, 409);
   t.like(late.result, { error: { code: 'dispute_closed' } });
   for (const outcome of ['dispute_won', 'dispute_lost']) {
@@ -157,17 +155,14 @@ test.serial('dispute_won before release returns the hold to pending, closes the 
     t.is(again.statusCode, 409);
     t.like(again.result, { error: { code: 'invalid_state_transition' } });
   }
-  const types = ((await f.get('/v1/events?limit=100')).data as Json[])
-    .filter((event) => event.data.id === dispute!.id)
-    .map((event) => event.type)
-    .reverse();
+  const types = await f.eventTypes(dispute.id);
   t.deepEqual(types, ['dispute.opened', 'dispute.closed']);
 });
 
 test.serial('after release, dispute_lost takes the hold from available and debits the dispute fee; available may go negative', async (t) => {
   const { flow: f } = await newShop();
   const intent = await paidIntent(f);
-  const net = intent.net.amount as number;
+  const net = numberAt(intent, 'net', 'amount');
   await tick(); // the simulator settles the order
   await tick(); // channel_settled
   t.is((await f.advance(intent.id, 'release')).statusCode, 200);
@@ -181,9 +176,11 @@ test.serial('after release, dispute_lost takes the hold from available and debit
   t.like(lost.result, { status: 'channel_settled' });
   const [dispute] = await disputesOf(f, intent.id);
   t.like(dispute, { status: 'lost', held: { amount: net, currency: 'THB' }, fee: { amount: 1500, currency: 'THB' } });
-  t.truthy(dispute!.closed_at);
+  t.truthy(dispute.closed_at);
   t.like(await f.get('/v1/balance'), { available: thb(-1500), pending: thb(0), dispute_hold: thb(0) });
-  const closed = ((await f.get('/v1/events?limit=100')).data as Json[]).find((event) => event.data.id === dispute!.id && event.type === 'dispute.closed');
+  const closed = apiObjectsAt(await f.get('/v1/events?limit=100'), 'data').find(
+    (event) => jsonAt(event, 'data', 'id') === dispute.id && event.type === 'dispute.closed',
+  );
   t.like(closed, { data: { status: 'lost', object: 'dispute' } });
   // The claim went back to the payer: nothing is left to dispute, and the net is not taken twice.
   const again = await f.simulate(intent.id, { outcome: 'dispute_opened' });
@@ -196,7 +193,7 @@ test.serial('after release, dispute_lost takes the hold from available and debit
 test.serial('won after release returns the hold to available', async (t) => {
   const { flow: f } = await newShop();
   const intent = await paidIntent(f);
-  const net = intent.net.amount as number;
+  const net = numberAt(intent, 'net', 'amount');
   await f.simulate(intent.id, { outcome: 'dispute_opened' });
   await tick();
   await tick();
@@ -255,7 +252,7 @@ test.serial('reads: a malformed id is 400, an unknown or foreign one 404; lists 
   for (let i = 0; i < 3; i++) {
     const intent = await paidIntent(f);
     await f.simulate(intent.id, { outcome: 'dispute_opened' });
-    ids.push((await disputesOf(f, intent.id))[0]!.id);
+    ids.push((await disputesOf(f, intent.id))[0].id);
   }
   const [firstIntentDispute] = ids;
   await f.post(`/v1/disputes/${firstIntentDispute}/evidence`, { evidence: { k: 'v' } });
@@ -263,18 +260,18 @@ test.serial('reads: a malformed id is 400, an unknown or foreign one 404; lists 
   const page = await f.get('/v1/disputes?limit=2');
   t.like(page, { object: 'list', has_more: true });
   t.deepEqual(
-    (page.data as Json[]).map((d) => d.id),
+    apiObjectsAt(page, 'data').map((d) => d.id),
     [ids[2], ids[1]],
   );
   const next = await f.get(`/v1/disputes?limit=2&starting_after=${ids[1]}`);
   t.deepEqual(
-    (next.data as Json[]).map((d) => d.id),
+    apiObjectsAt(next, 'data').map((d) => d.id),
     [ids[0]],
   );
   t.false(next.has_more);
   const reviewing = await f.get('/v1/disputes?status=under_review');
   t.deepEqual(
-    (reviewing.data as Json[]).map((d) => d.id),
+    apiObjectsAt(reviewing, 'data').map((d) => d.id),
     [ids[0]],
   );
   const badStatus = await t0.request({ method: 'GET', url: '/v1/disputes?status=closed', key: (await newShop()).shop.testKey });
@@ -301,7 +298,7 @@ test.serial('reads: a malformed id is 400, an unknown or foreign one 404; lists 
   t.is(foreign.statusCode, 404);
   const foreignEvidence = await flow.post(`/v1/disputes/${ids[0]}/evidence`, { evidence: { k: 'v' } });
   t.is(foreignEvidence.statusCode, 404);
-  t.false(((await flow.get('/v1/disputes?limit=100')).data as Json[]).some((d) => ids.includes(d.id)));
+  t.false(apiObjectsAt(await flow.get('/v1/disputes?limit=100'), 'data').some((d) => ids.includes(d.id)));
   // The live mode of the same merchant sees none of its test disputes.
   const live = await t0.request({ method: 'GET', url: `/v1/disputes/${ids[0]}`, key: await (await t0.merchant()).liveKey() });
   t.is(live.statusCode, 404);
@@ -321,21 +318,21 @@ function deliverNotice(body: Record<string, unknown>): Promise<{ statusCode: num
 }
 
 async function storedDispute(scopeShop: TestMerchant, id: string): Promise<Dispute> {
-  return (await t0.app.get<DisputeRepository>(DisputeRepository).findById({ merchantId: scopeShop.id, mode: 'test' }, id)) as Dispute;
+  return (await t0.app.get<DisputeRepository>(DisputeRepository).findById({ merchantId: scopeShop.id, mode: 'test' }, id))!;
 }
 
 test.serial('a dispute notice replayed 20 times in parallel records one dispute and posts once; so does a ruling', async (t) => {
   const { shop: s, flow: f } = await newShop();
   const intent = await paidIntent(f);
-  const net = intent.net.amount as number;
+  const net = numberAt(intent, 'net', 'amount');
   const scope = { merchantId: s.id, mode: 'test' as const };
-  const attempt = (await f.attempts(intent.id))[0]!;
+  const attempt = (await f.attempts(intent.id))[0];
   // The channel opens a dispute we have not heard of yet: written straight into its book.
   const config = t0.app.get<Config>(AppConfig);
   const knex = createKnex(config.databaseUrl);
   try {
     const book = new KnexSimulatorOrderBook(knex);
-    const orders = await knex('simulator_orders').where({ reference: attempt.id }).first();
+    const orders = await knex('simulator_orders').where({ reference: attempt.id }).first<{ id: string }>();
     const channelDisputeId = `sdp_replay${Date.now()}`;
     const now = clock.now();
     await book.insertDispute({
@@ -364,7 +361,7 @@ test.serial('a dispute notice replayed 20 times in parallel records one dispute 
       pending: [{ amount: 0n, currency: 'THB' }],
       dispute_hold: [{ amount: BigInt(net), currency: 'THB' }],
     });
-    t.true(await ledger.hasPosted(`dispute_opened:${disputes[0]!.id}`));
+    t.true(await ledger.hasPosted(`dispute_opened:${disputes[0].id}`));
 
     // The channel rules; its notice arrives 20 times at once.
     const stored = await book.findDispute(channelDisputeId);
@@ -376,10 +373,9 @@ test.serial('a dispute notice replayed 20 times in parallel records one dispute 
       pending: [{ amount: 0n, currency: 'THB' }],
       dispute_hold: [{ amount: 0n, currency: 'THB' }],
     });
-    const row = await storedDispute(s, disputes[0]!.id);
+    const row = await storedDispute(s, disputes[0].id);
     t.like(row, { status: 'lost', fee: { amount: 1500, currency: 'THB' }, channel: 'simulator', channelDisputeId });
-    const types = ((await f.get('/v1/events?limit=100')).data as Json[]).filter((event) => event.data.id === row.id).map((event) => event.type);
-    t.deepEqual(types.sort(), ['dispute.closed', 'dispute.opened']);
+    t.deepEqual((await f.eventTypes(row.id)).sort(), ['dispute.closed', 'dispute.opened']);
   } finally {
     await knex.destroy();
   }

@@ -1,10 +1,11 @@
 import test from 'ava';
-import { ListDuplicatePayments, PaymentAttemptRepository, RecordChannelReport, VerifyLedger, type PaymentAttempt } from '@payments/core';
+import { ListDuplicatePayments, PaymentAttemptRepository, RecordChannelReport, VerifyLedger } from '@payments/core';
 import { AppMetrics } from '../src/container';
 import type { ServiceMetrics } from '../src/metrics';
 import { capturedLogger, flushLogs } from './helpers/captured-logger';
-import { paymentFlow, type Json } from './helpers/payment-flow';
+import { paymentFlow } from './helpers/payment-flow';
 import { startTestApp } from './helpers/test-app';
+import { objectAt } from './helpers/json';
 
 test('a payer who pays a failed attempt after another paid the intent: recorded, owed back, alerted; the merchant sees one payment', async (t) => {
   const log = capturedLogger();
@@ -16,7 +17,7 @@ test('a payer who pays a failed attempt after another paid the intent: recorded,
     t.is((await flow.attempt(intent.id)).statusCode, 201);
     t.is((await flow.simulate(intent.id, { outcome: 'failed' })).statusCode, 200);
     t.is((await flow.attempt(intent.id)).statusCode, 201);
-    const paid = (await flow.simulate(intent.id, { outcome: 'succeeded' })).result as Json;
+    const paid = objectAt((await flow.simulate(intent.id, { outcome: 'succeeded' })).result);
     t.is(paid.status, 'succeeded');
     const balance = await flow.get('/v1/balance');
     const listed = await flow.attempts(intent.id);
@@ -26,13 +27,13 @@ test('a payer who pays a failed attempt after another paid the intent: recorded,
 
     // The channel's confirming query now says the first order was paid after all.
     const attempts = t0.app.get<PaymentAttemptRepository>(PaymentAttemptRepository);
-    const late = (await attempts.findById({ merchantId: shop.id, mode: 'test' }, firstAttempt!.id)) as PaymentAttempt;
-    const report = { channelOrderId: late.channelOrderId as string, reference: late.id, status: 'paid' as const, amount: late.amount, currency: late.currency };
+    const late = (await attempts.findById({ merchantId: shop.id, mode: 'test' }, firstAttempt!.id))!;
+    const report = { channelOrderId: late.channelOrderId!, reference: late.id, status: 'paid' as const, amount: late.amount, currency: late.currency };
     await t0.app.get(RecordChannelReport).execute({ attempt: late, report });
     await t0.app.get(RecordChannelReport).execute({ attempt: late, report });
 
     t.like(await flow.intent(intent.id), { status: 'succeeded', amount: 25_000, net: paid.net });
-    const after = new Map((await flow.attempts(intent.id)).map((attempt) => [attempt.id as string, attempt.status as string]));
+    const after = new Map((await flow.attempts(intent.id)).map((attempt): [string, unknown] => [attempt.id, attempt.status]));
     t.deepEqual(
       after,
       new Map([

@@ -10,7 +10,7 @@ import { MAX_BODY_BYTES } from '../src/server';
 import { unique, withAppAndMerchant, type TestApp, type TestMerchant } from './helpers/test-app';
 import { signIn, type SignedInUser } from './helpers/dashboard';
 import { checkoutClient } from './helpers/checkout';
-import type { Json } from './helpers/payment-flow';
+import { jsonAt, listAt, objectAt, textAt, type JsonObject } from './helpers/json';
 
 /**
  * Bad input: a property-based fuzzer over every operation of the OpenAPI document the
@@ -26,7 +26,7 @@ import type { Json } from './helpers/payment-flow';
 const RUNS = Number(process.env.FUZZ_RUNS ?? 150);
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
 const PATH = process.env.FUZZ_PATH;
-const params = (numRuns = RUNS): fc.Parameters<any> => ({
+const params = (numRuns = RUNS) => ({
   numRuns,
   ...(SEED === undefined ? {} : { seed: SEED }),
   ...(PATH === undefined ? {} : { path: PATH }),
@@ -58,8 +58,8 @@ let secrets: string[] = [];
 interface Operation {
   readonly method: string;
   readonly path: string;
-  readonly query: Array<{ name: string; schema: Json }>;
-  readonly body?: Json;
+  readonly query: Array<{ name: string; schema: JsonObject }>;
+  readonly body?: JsonObject;
 }
 
 withAppAndMerchant({ logger: pino({ level: 'trace', base: undefined }, logSink) }, async (started) => {
@@ -68,22 +68,23 @@ withAppAndMerchant({ logger: pino({ level: 'trace', base: undefined }, logSink) 
   owner = await signIn(t0, { merchantId: shop.id, role: 'owner' });
   const checkout = checkoutClient(t0);
   const sessions = await Promise.all([1, 2, 3].map(() => checkout.createIntent(shop.testKey)));
-  checkoutToken = sessions[0]!.token;
-  quietToken = sessions[2]!.token;
-  intentIds = sessions.map((session) => session.intent.id as string);
+  checkoutToken = sessions[0].token;
+  quietToken = sessions[2].token;
+  intentIds = sessions.map((session) => session.intent.id);
   const endpoint = await t0.request({
     method: 'POST',
     url: '/dashboard/v1/webhook_endpoints?mode=test',
     headers: { cookie: owner.cookie },
     payload: { url: 'https://hooks.example.com/fuzz' },
   });
-  webhookSecret = (endpoint.result as Json).secret as string;
-  if (typeof webhookSecret !== 'string') throw new Error(`setup: no webhook secret in ${endpoint.payload}`);
+  const secret = jsonAt(endpoint.result, 'secret');
+  if (typeof secret !== 'string') throw new Error(`setup: no webhook secret in ${endpoint.payload}`);
+  webhookSecret = secret;
   const config = t0.app.get<Config>(AppConfig);
   secrets = [
     shop.testKey,
     liveKey,
-    owner.cookie.split('=')[1] as string,
+    owner.cookie.split('=')[1],
     owner.password,
     owner.totpSecret,
     ...sessions.map((session) => session.token),
@@ -92,23 +93,23 @@ withAppAndMerchant({ logger: pino({ level: 'trace', base: undefined }, logSink) 
     config.masterKey.toString('base64'),
   ];
 
-  const doc = (await t0.request({ method: 'GET', url: '/v1/openapi.json' })).result as Json;
-  const resolve = (schema: Json | undefined): Json | undefined => {
+  const doc = objectAt((await t0.request({ method: 'GET', url: '/v1/openapi.json' })).result);
+  const resolve = (schema: JsonObject | undefined): JsonObject | undefined => {
     if (!schema?.$ref) return schema;
-    return (schema.$ref as string)
+    return textAt(schema, '$ref')
       .split('/')
       .slice(1)
-      .reduce<Json>((node, part) => node[part] as Json, doc);
+      .reduce<JsonObject>((node, part) => objectAt(node, part), doc);
   };
-  operations = Object.entries(doc.paths as Record<string, Record<string, Json>>).flatMap(([path, ops]) =>
-    Object.entries(ops).map(([method, op]) => ({
+  operations = Object.entries(objectAt(doc, 'paths')).flatMap(([path, ops]) =>
+    Object.entries(objectAt(ops)).map(([method, op]) => ({
       method: method.toUpperCase(),
       path,
-      query: ((op.parameters ?? []) as Json[])
-        .map((p) => resolve(p) as Json)
+      query: listOr(op, 'parameters')
+        .map((p) => objectAt(resolve(objectAt(p))))
         .filter((p) => p.in === 'query')
-        .map((p) => ({ name: p.name as string, schema: resolve(p.schema as Json) ?? {} })),
-      ...(op.requestBody ? { body: resolveDeep(resolve(op.requestBody.content?.['application/json']?.schema as Json) ?? {}, resolve) } : {}),
+        .map((p) => ({ name: textAt(p, 'name'), schema: resolve(schemaAt(p, 'schema')) ?? {} })),
+      ...(jsonAt(op, 'requestBody') ? { body: resolveDeep(resolve(schemaAt(op, 'requestBody', 'content', 'application/json', 'schema')) ?? {}, resolve) } : {}),
     })),
   );
   if (operations.length < 15) throw new Error(`the OpenAPI document lists only ${operations.length} operations`);
@@ -119,13 +120,33 @@ test.after('summary', (t) => {
   t.log(`answers by status: ${JSON.stringify(Object.fromEntries([...seen.statuses].sort()))}; log lines checked: ${seen.logLines}`);
 });
 
-function resolveDeep(schema: Json, resolve: (s: Json | undefined) => Json | undefined, depth = 0): Json {
+/** The schema object at `path`, or undefined where there is none. */
+function schemaAt(value: unknown, ...path: string[]): JsonObject | undefined {
+  return jsonAt(value, ...path) === undefined ? undefined : objectAt(value, ...path);
+}
+
+/** The list at `path`, or an empty one where there is none. */
+function listOr(value: unknown, ...path: string[]): unknown[] {
+  return jsonAt(value, ...path) === undefined ? [] : listAt(value, ...path);
+}
+
+/** The number at `path`, or `otherwise` where there is none. */
+function numberOr(value: unknown, name: string, otherwise: number): number {
+  const found = jsonAt(value, name);
+  return typeof found === 'number' ? found : otherwise;
+}
+
+/** A schema's properties by name (none when it has none). */
+function propertiesOf(schema: JsonObject): Array<[string, JsonObject]> {
+  return Object.entries(schema.properties ? objectAt(schema, 'properties') : {}).map(([name, sub]): [string, JsonObject] => [name, objectAt(sub)]);
+}
+
+function resolveDeep(schema: JsonObject, resolve: (s: JsonObject | undefined) => JsonObject | undefined, depth = 0): JsonObject {
   const node = resolve(schema) ?? {};
   if (depth > 6) return node;
-  const out: Json = { ...node };
-  if (node.properties)
-    out.properties = Object.fromEntries(Object.entries(node.properties as Record<string, Json>).map(([k, v]) => [k, resolveDeep(v, resolve, depth + 1)]));
-  if (node.items) out.items = resolveDeep(node.items as Json, resolve, depth + 1);
+  const out: JsonObject = { ...node };
+  if (node.properties) out.properties = Object.fromEntries(propertiesOf(node).map(([k, v]) => [k, resolveDeep(v, resolve, depth + 1)]));
+  if (node.items) out.items = resolveDeep(objectAt(node, 'items'), resolve, depth + 1);
   return out;
 }
 
@@ -142,7 +163,8 @@ const edgeNumbers = fc.constantFrom(
   2 ** 53 + 2,
   -(2 ** 53),
   2 ** 63,
-  9223372036854775807,
+  // int64's maximum as a client writes it; as a double it is 2^63.
+  Number('9223372036854775807'),
   1e308,
   -1e308,
   0.5,
@@ -184,27 +206,28 @@ const anyJson: fc.Arbitrary<unknown> = fc.oneof(
 );
 
 /** A value that fits `schema` as far as cheaply possible (enums, patterns aside), to get past the first check. */
-function fitting(schema: Json, depth = 0): fc.Arbitrary<unknown> {
-  if (Array.isArray(schema.enum) && schema.enum.length > 0) return fc.constantFrom(...(schema.enum as unknown[]));
-  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+function fitting(schema: JsonObject, depth = 0): fc.Arbitrary<unknown> {
+  const choices = listOr(schema, 'enum');
+  if (choices.length > 0) return fc.constantFrom(...choices);
+  const type = Array.isArray(schema.type) ? jsonAt(schema, 'type', 0) : schema.type;
   if (type === 'integer')
-    return fc.oneof(fc.integer({ min: (schema.minimum as number) ?? 0, max: Math.min((schema.maximum as number) ?? 1e9, 1e9) }), edgeNumbers);
+    return fc.oneof(fc.integer({ min: numberOr(schema, 'minimum', 0), max: Math.min(numberOr(schema, 'maximum', 1e9), 1e9) }), edgeNumbers);
   if (type === 'number') return fc.double({ noNaN: true });
   if (type === 'boolean') return fc.boolean();
-  if (type === 'array') return fc.array(schema.items && depth < 4 ? fitting(schema.items as Json, depth + 1) : anyJson, { maxLength: 3 });
+  if (type === 'array') return fc.array(schema.items && depth < 4 ? fitting(objectAt(schema, 'items'), depth + 1) : anyJson, { maxLength: 3 });
   if (type === 'object' || schema.properties) return mutatedObject(schema, depth + 1);
   if (schema.format === 'uri')
     return fc.constantFrom('https://shop.example.com/return', 'http://127.0.0.1/', 'javascript:alert(1)', 'https://' + 'a'.repeat(3000) + '.com');
   if (schema.pattern === '^[A-Z]{3}$') return fc.constantFrom('THB', 'USD', 'SGD', 'EUR', 'XXX', 'thb');
   return fc.oneof(
-    fc.string({ maxLength: (schema.maxLength as number) ?? 40 }),
+    fc.string({ maxLength: numberOr(schema, 'maxLength', 40) }),
     fc.constantFrom('promptpay', 'truemoney', 'paynow', 'simulator', 'succeeded', 'failed', 'expiry', 'release'),
   );
 }
 
 /** An object of the schema's fields, each present or not, fitting or any JSON, plus unknown fields now and then. */
-function mutatedObject(schema: Json, depth = 0): fc.Arbitrary<Json> {
-  const properties = Object.entries((schema.properties ?? {}) as Record<string, Json>);
+function mutatedObject(schema: JsonObject, depth = 0): fc.Arbitrary<JsonObject> {
+  const properties = propertiesOf(schema);
   const fields = Object.fromEntries(
     properties.map(([name, sub]) => [name, depth > 4 ? anyJson : fc.oneof({ weight: 3, arbitrary: fitting(sub, depth) }, { weight: 1, arbitrary: anyJson })]),
   );
@@ -217,16 +240,16 @@ function mutatedObject(schema: Json, depth = 0): fc.Arbitrary<Json> {
  * The schema's required fields fitting and its optional ones fitting or absent, then at most one
  * field dropped or replaced by any JSON: bodies that get past the first check and reach the use cases.
  */
-function nearlyValid(schema: Json): fc.Arbitrary<Json> {
-  const properties = Object.entries((schema.properties ?? {}) as Record<string, Json>);
-  const required = new Set((schema.required ?? []) as string[]);
+function nearlyValid(schema: JsonObject): fc.Arbitrary<JsonObject> {
+  const properties = propertiesOf(schema);
+  const required = new Set(listOr(schema, 'required'));
   // Required fields always, each optional one about one time in four.
   const base = fc.tuple(...properties.map(([name, sub]) => fc.tuple(fc.constant(name), clean(name, sub), fc.integer({ min: 0, max: 3 }))));
   const names = properties.map(([name]) => name);
   return fc
     .tuple(base, fc.constantFrom('keep', 'keep', 'keep', 'drop', 'replace'), names.length ? fc.constantFrom(...names) : fc.constant('x'), anyJson)
     .map(([fields, how, name, value]) => {
-      const out: Json = {};
+      const out: JsonObject = {};
       for (const [field, fieldValue, dice] of fields)
         if (required.has(field) || dice === 0) out[field] = field === 'merchant_order_id' ? unique('order') : fieldValue;
       if (how === 'drop') delete out[name];
@@ -236,9 +259,10 @@ function nearlyValid(schema: Json): fc.Arbitrary<Json> {
 }
 
 /** A value the API should take for a field of this name and schema. */
-function clean(name: string, schema: Json): fc.Arbitrary<unknown> {
-  if (Array.isArray(schema.enum) && schema.enum.length > 0) return fc.constantFrom(...(schema.enum as unknown[]));
-  if (schema.type === 'integer') return fc.integer({ min: (schema.minimum as number) ?? 0, max: Math.min((schema.maximum as number) ?? 1e6, 1e6) });
+function clean(name: string, schema: JsonObject): fc.Arbitrary<unknown> {
+  const choices = listOr(schema, 'enum');
+  if (choices.length > 0) return fc.constantFrom(...choices);
+  if (schema.type === 'integer') return fc.integer({ min: numberOr(schema, 'minimum', 0), max: Math.min(numberOr(schema, 'maximum', 1e6), 1e6) });
   if (schema.type === 'object') return fc.dictionary(text(1, 10), text(0, 20), { maxKeys: 3 });
   if (name === 'currency' || schema.pattern === '^[A-Z]{3}$') return fc.constantFrom('THB', 'USD', 'SGD');
   if (name === 'payment_method' || name === 'channel_preference') return fc.constantFrom('promptpay', 'truemoney', 'paynow');
@@ -247,7 +271,7 @@ function clean(name: string, schema: Json): fc.Arbitrary<unknown> {
   if (name === 'outcome') return fc.constantFrom('succeeded', 'failed', 'pending', 'dispute_opened', 'dispute_won', 'dispute_lost');
   if (name === 'failure_code') return fc.constantFrom('insufficient_funds', 'payer_cancelled', 'risk_blocked');
   if (name === 'clock') return fc.constantFrom('expiry', 'release');
-  return text(Math.max(1, (schema.minLength as number) ?? 1), Math.min((schema.maxLength as number) ?? 40, 40));
+  return text(Math.max(1, numberOr(schema, 'minLength', 1)), Math.min(numberOr(schema, 'maxLength', 40), 40));
 }
 
 /** ASCII, or any Unicode (emoji, 4-byte characters, combining marks, lone surrogates): a column must take what the schema allows. */
@@ -307,7 +331,7 @@ const contentTypes = fc.constantFrom<string | undefined>(
 );
 
 /** What goes in the body: a mutated object as JSON, or raw text with any content type. */
-function bodyArb(schema: Json | undefined): fc.Arbitrary<RawBody | undefined> {
+function bodyArb(schema: JsonObject | undefined): fc.Arbitrary<RawBody | undefined> {
   const json = (schema ? mutatedObject(schema) : fc.dictionary(fc.string({ maxLength: 8 }), anyJson, { maxKeys: 3 })).map((value) => ({
     text: JSON.stringify(value),
     contentType: 'application/json',
@@ -468,32 +492,32 @@ function assertAnswer(req: Sent, res: ServerInjectResponse): void {
   const key = `${res.statusCode}`;
   seen.statuses.set(key, (seen.statuses.get(key) ?? 0) + 1);
   if (process.env.FUZZ_DEBUG) {
-    const detail = `${req.method} ${req.url.split('?')[0]!.slice(0, 40)} ${res.statusCode} ${res.payload.slice(0, 120)}`.replace(/req_\w+/, '');
+    const detail = `${req.method} ${req.url.split('?')[0].slice(0, 40)} ${res.statusCode} ${res.payload.slice(0, 120)}`.replace(/req_\w+/, '');
     seen.details.set(detail, (seen.details.get(detail) ?? 0) + 1);
   }
   if (res.statusCode >= 500) fail('a 5xx answer');
   if (res.statusCode >= 400) {
-    let body: { error?: Json };
+    let body: unknown;
     try {
-      body = JSON.parse(res.payload) as { error?: Json };
+      body = JSON.parse(res.payload);
     } catch {
       // The hosted checkout page answers a person with HTML; its errors are pages, not JSON.
       if (req.url.startsWith('/c/') && String(res.headers['content-type']).startsWith('text/html')) return assertNoSecret(req, res, res.payload);
       return fail('an error that is not JSON');
     }
-    const error = body.error;
-    if (!error || typeof error.code !== 'string' || typeof error.message !== 'string') fail('not the error envelope');
+    const error = jsonAt(body, 'error');
+    const [code, requestId, param] = [jsonAt(error, 'code'), jsonAt(error, 'request_id'), jsonAt(error, 'param')];
+    if (typeof code !== 'string' || typeof jsonAt(error, 'message') !== 'string') fail('not the error envelope');
     // An idempotent replay answers the stored first answer (docs/architecture.md): its request_id
     // is the first request's, which this run saw as a Request-Id header; any other answer's is its own.
     const replayed = res.headers['idempotent-replayed'] === 'true';
-    if (typeof error!.request_id !== 'string') fail('no request_id');
-    else if (replayed ? !requestIdsSeen.has(error!.request_id) : error!.request_id !== res.headers['request-id'])
-      fail(`request_id ${error!.request_id} is not the Request-Id header ${String(res.headers['request-id'])}${replayed ? ' of the first answer' : ''}`);
+    if (typeof requestId !== 'string') fail('no request_id');
+    else if (replayed ? !requestIdsSeen.has(requestId) : requestId !== res.headers['request-id'])
+      fail(`request_id ${requestId} is not the Request-Id header ${String(res.headers['request-id'])}${replayed ? ' of the first answer' : ''}`);
     // A field literally named "" (`?=1`, `{"":1}`) is named by param "".
     const emptyName = /[?&]=|[?&]$|"":/.test(req.url + (req.body?.text ?? ''));
-    if (error!.code === 'invalid_parameter' && (typeof error!.param !== 'string' || (error!.param === '' && !emptyName)))
-      fail('invalid_parameter names no param');
-    if (res.statusCode === 413 && error!.code !== 'request_too_large') fail('a 413 that is not request_too_large');
+    if (code === 'invalid_parameter' && (typeof param !== 'string' || (param === '' && !emptyName))) fail('invalid_parameter names no param');
+    if (res.statusCode === 413 && code !== 'request_too_large') fail('a 413 that is not request_too_large');
     assertNoSecret(req, res, res.payload);
   }
   // A JSON body over the limit on a route that reads one is 413, whatever else is wrong with it.
@@ -627,7 +651,7 @@ test.serial('every route the document leaves out (hosted checkout, dashboard, ch
     fc.asyncProperty(routeArb, async ({ route, segments, query, headers, credential, body, signature }) => {
       let i = 0;
       const url = route.path.replace(/\{(\w+)\}/g, (_match, name: string) => {
-        const value = segments[i++ % segments.length] as string;
+        const value = segments[i++ % segments.length];
         if (value !== 'REAL') return value;
         if (name === 'token') return checkoutToken;
         if (name === 'id' && route.path.includes('/users/')) return owner.userId;

@@ -1,10 +1,11 @@
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import { compareDecimal } from '@payments/core';
 import { REFERENCE_RATES } from '@payments/fx-rates';
+import { listeningPort } from '@payments/node-runtime';
 import { ConfigError, loadConfig } from '../src/config';
 import { startTestApp, type TestApp, type TestMerchant } from './helpers/test-app';
+import { objectAt, textAt } from './helpers/json';
 
 /** A rate feed speaking the documented protocol (docs/fx.md) on a local socket. */
 interface Feed {
@@ -26,8 +27,7 @@ async function startFeed(): Promise<Feed> {
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(FEED_TABLE));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return { url: `http://127.0.0.1:${listeningPort(server)}`, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
 let bundled: TestApp; // the shipped reference table, default spread (50 bps), default fees
@@ -60,14 +60,6 @@ test.after.always(async () => {
 
 const quote = (query: string, key = shop.testKey, app = bundled) => app.request({ method: 'GET', url: `/v1/fx/quotes?${query}`, key });
 
-interface Quote {
-  indicative: boolean;
-  from: string;
-  to: string;
-  rate: string;
-  estimated?: { amount: number; currency: string };
-}
-
 test("a quote is indicative, its rate a decimal string with the spread taken in the platform's favour", async (t) => {
   const res = await quote('from=USD&to=THB');
   t.is(res.statusCode, 200);
@@ -84,10 +76,10 @@ test("a quote is indicative, its rate a decimal string with the spread taken in 
     ['KWD', 'JPY', '471.36780104712041885', '469.010962041'],
   ];
   for (const [from, to, mid, rate] of cases) {
-    const body = (await quote(`from=${from}&to=${to}`)).result as Quote;
-    t.is(body.rate, rate, `${from}/${to}`);
-    t.regex(body.rate, /^[0-9]+\.[0-9]+$/);
-    t.is(compareDecimal(body.rate, mid), -1, 'the merchant gets fewer units of to than at mid');
+    const quoted = textAt((await quote(`from=${from}&to=${to}`)).result, 'rate');
+    t.is(quoted, rate, `${from}/${to}`);
+    t.regex(quoted, /^[0-9]+\.[0-9]+$/);
+    t.is(compareDecimal(quoted, mid), -1, 'the merchant gets fewer units of to than at mid');
   }
   t.is(REFERENCE_RATES.rates.THB, '32.54', 'the expectations above are computed from the shipped table');
 });
@@ -102,7 +94,7 @@ test('estimated rounds half-even to the minor units of the target currency (JPY 
     ['from=USD&to=KWD&amount=0', 0],
   ];
   for (const [query, amount] of cases) {
-    const body = (await quote(query)).result as Quote;
+    const body = objectAt((await quote(query)).result);
     t.deepEqual(body.estimated, { amount, currency: body.to }, query);
   }
 });
@@ -139,7 +131,7 @@ test("with payment_method, estimated is the converted amount less that method's 
     estimated: { amount: 14_690, currency: 'JPY' },
   });
   // A method but no amount: nothing to estimate.
-  const rateOnly = (await quote('from=THB&to=USD&payment_method=promptpay')).result as Quote;
+  const rateOnly = objectAt((await quote('from=THB&to=USD&payment_method=promptpay')).result);
   t.false('estimated' in rateOnly);
 });
 
@@ -192,10 +184,10 @@ test('every bad input is a 400 envelope naming the field', async (t) => {
   for (const [query, param, code = 'invalid_parameter'] of cases) {
     const res = await quote(query);
     t.is(res.statusCode, 400, query);
-    const error = (res.result as { error: Record<string, unknown> }).error;
+    const error = objectAt(res.result, 'error');
     t.like(error, { code, param }, query);
     t.is(typeof error.message, 'string');
-    t.regex(String(error.request_id), /^req_/);
+    t.regex(textAt(error, 'request_id'), /^req_/);
   }
 });
 

@@ -3,12 +3,14 @@ import type { Knex } from 'knex';
 import { JobItemFailures, ReportChannelSettlements, RunItemJobs } from '@payments/core';
 import { SimulatorPaymentChannel } from '@payments/channel-simulator';
 import { FakeClock } from '@payments/in-memory';
+import { dialectOf } from '@payments/storage-sql';
 import { Writable } from 'node:stream';
 import { AppKnex, AppMetrics } from '../src/container';
 import { createLogger } from '../src/logger';
 import type { ServiceMetrics } from '../src/metrics';
-import { paymentFlow, type Json } from './helpers/payment-flow';
+import { paymentFlow } from './helpers/payment-flow';
 import { startTestApp, type TestApp } from './helpers/test-app';
+import { objectAt, textAt, type JsonObject } from './helpers/json';
 
 /**
  * One merchant's payment that cannot be moved (here a database trigger refuses its change, as any
@@ -36,7 +38,7 @@ test.after.always(async () => t0?.close());
 /** A trigger that refuses to mark the merchant's intents channel_settled (SQLite or MariaDB). */
 async function poison(knex: Knex, merchantId: string): Promise<() => Promise<void>> {
   const name = `poison_${merchantId.replace(/[^A-Za-z0-9]/g, '')}`;
-  if (knex.client.config.client === 'mysql2') {
+  if (dialectOf(knex) === 'mysql') {
     await knex.raw(
       `CREATE TRIGGER ${name} BEFORE UPDATE ON payment_intents FOR EACH ROW BEGIN IF NEW.merchant_id = '${merchantId}' AND NEW.status = 'channel_settled' THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'poisoned'; END IF; END`,
     );
@@ -50,10 +52,10 @@ async function poison(knex: Knex, merchantId: string): Promise<() => Promise<voi
   };
 }
 
-async function paidIntent(flow: ReturnType<typeof paymentFlow>): Promise<Json> {
+async function paidIntent(flow: ReturnType<typeof paymentFlow>): Promise<JsonObject> {
   const intent = await flow.createIntent({ amount: 20000 });
-  await flow.attempt(intent.id as string);
-  const simulated = await flow.simulate(intent.id as string, { outcome: 'succeeded' });
+  await flow.attempt(intent.id);
+  const simulated = await flow.simulate(intent.id, { outcome: 'succeeded' });
   if (simulated.statusCode !== 200) throw new Error(`simulate: ${simulated.statusCode} ${simulated.payload}`);
   return intent;
 }
@@ -87,20 +89,20 @@ test('a payment that fails in the settlement report is recorded and skipped; the
   const scraped = await app.get<ServiceMetrics>(AppMetrics).registry.metrics();
   t.regex(scraped, /payments_job_item_failures_total\{job="report-channel-settlements",lane="test",code="[A-Z_]+"\} 1/);
   logger.flush();
-  const warning = logged.map((line) => JSON.parse(line) as Json).find((line) => line.item === stuck.id);
+  const warning = logged.map((line) => objectAt(JSON.parse(line))).find((line) => line.item === stuck.id);
   t.like(warning, { level: 40, job: 'report-channel-settlements', lane: 'test', error_code: record?.errorCode, attempts: 1 });
   t.false(JSON.stringify(warning).includes('poisoned'), 'no driver text in the log');
 
   await runner.run(job, 'test', 1);
   await runner.run(job, 'test', 1);
-  for (const intent of healthy) t.is((await healthyFlow.intent(intent.id as string)).status, 'channel_settled');
-  t.is((await stuckFlow.intent(stuck.id as string)).status, 'succeeded', 'its change rolled back');
+  for (const intent of healthy) t.is((await healthyFlow.intent(textAt(intent, 'id'))).status, 'channel_settled');
+  t.is((await stuckFlow.intent(textAt(stuck, 'id'))).status, 'succeeded', 'its change rolled back');
 
   // Fixed, then retried by the operator: it settles on the next pass, and its record is gone.
   await unpoison();
-  t.is(await failures.retryNow(stuck.id as string, clock.now()), 1);
+  t.is(await failures.retryNow(textAt(stuck, 'id'), clock.now()), 1);
   await runner.run(job, 'test', 1);
-  t.is((await stuckFlow.intent(stuck.id as string)).status, 'channel_settled');
+  t.is((await stuckFlow.intent(textAt(stuck, 'id'))).status, 'channel_settled');
   t.deepEqual(
     (await failures.list(100)).filter((failure) => failure.itemId === stuck.id),
     [],

@@ -6,9 +6,10 @@ import { FakeClock } from '@payments/in-memory';
 import { AppConfig, simulatorCallbackSecret } from '../src/container';
 import type { Config } from '../src/config';
 import { assertLedgerVerifies, assertMerchantMoney } from './helpers/money-invariants';
-import { paymentFlow, type Json } from './helpers/payment-flow';
+import { paymentFlow } from './helpers/payment-flow';
 import { startTestApp, unique, type TestApp } from './helpers/test-app';
 import { moneyTick } from './helpers/worker-tick';
+import { jsonAt, listAt, numberAt, objectAt } from './helpers/json';
 
 /**
  * Random sequences of what happens to a merchant's money (payments, failures, callbacks replayed
@@ -125,7 +126,7 @@ async function deliver(body: Record<string, unknown>): Promise<number> {
 
 async function run(shops: Shop[], action: Step): Promise<void> {
   if (action.kind === 'tick') return tick();
-  const shop = shops[action.shop] as Shop;
+  const shop = shops[action.shop];
   const { flow } = shop;
   switch (action.kind) {
     case 'pay':
@@ -142,7 +143,7 @@ async function run(shops: Shop[], action: Step): Promise<void> {
       await run(shops, { kind: 'pay', shop: action.shop, hundreds: action.hundreds });
       await tick();
       await tick();
-      await flow.advance(shop.intents.at(-1) as string, 'release');
+      await flow.advance(shop.intents.at(-1)!, 'release');
       return tick();
     }
     case 'replay_callback': {
@@ -193,7 +194,7 @@ async function run(shops: Shop[], action: Step): Promise<void> {
       return;
     }
     case 'settle': {
-      const before = (await flow.get('/v1/balance')).available as Json[];
+      const before = listAt(await flow.get('/v1/balance'), 'available');
       const answers = await Promise.all(Array.from({ length: action.racers }, () => flow.post('/v1/settlements')));
       const made = answers.filter((res) => res.statusCode === 201);
       reached.settlements += made.length;
@@ -201,9 +202,13 @@ async function run(shops: Shop[], action: Step): Promise<void> {
       for (const res of answers) {
         if (res.statusCode !== 201 && res.statusCode !== 409) throw new Error(`settlement answered ${res.statusCode}: ${res.payload}`);
       }
-      const amount = (made[0]?.result as Json | undefined)?.amount as Json | undefined;
-      const available = before.find((money) => money.currency === amount?.currency)?.amount as number | undefined;
-      if (amount && (available === undefined || amount.amount > available)) throw new Error(`settled ${amount.amount} with ${available} available`);
+      const amount = made.length > 0 ? objectAt(made[0].result, 'amount') : undefined;
+      const available = jsonAt(
+        before.find((money) => jsonAt(money, 'currency') === amount?.currency),
+        'amount',
+      );
+      if (amount && (typeof available !== 'number' || numberAt(amount, 'amount') > available))
+        throw new Error(`settled ${numberAt(amount, 'amount')} with ${JSON.stringify(available)} available`);
       return;
     }
   }
@@ -224,7 +229,7 @@ test.serial('after every step of random money flows the ledger balances and the 
           await run(shops, action);
           await checkInvariants(shops);
         } catch (error) {
-          throw new Error(`step ${index} ${JSON.stringify(action)}: ${(error as Error).message}`);
+          throw new Error(`step ${index} ${JSON.stringify(action)}: ${error instanceof Error ? error.message : String(error)}`);
         }
       }
     }),
@@ -237,5 +242,6 @@ test.serial('after every step of random money flows the ledger balances and the 
   );
   t.log(`reached: ${JSON.stringify(reached)}`);
   // The failing step and its broken invariant, then fast-check's replay line.
-  t.false(details.failed, `${(details.errorInstance as Error | undefined)?.message}\n${fc.defaultReportMessage(details)}`);
+  const failure = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
+  t.false(details.failed, `${failure}\n${fc.defaultReportMessage(details)}`);
 });

@@ -3,6 +3,7 @@ import test from 'ava';
 import pino from 'pino';
 import { renderNotice, type Notice } from '@payments/core';
 import { LogEmailSender } from '../src/log-email-sender';
+import { jsonAt, textAt } from './helpers/json';
 
 test('the log email sender writes the rendered notice at info, with the last four of the account only', async (t) => {
   const lines: string[] = [];
@@ -31,9 +32,9 @@ test('the log email sender writes the rendered notice at info, with the last fou
   };
   await sender.send({ to: notice.recipient, ...renderNotice(notice) });
   t.is(lines.length, 1);
-  const line = JSON.parse(lines[0] as string) as { level: number; email: { to: string; subject: string; text: string } };
-  t.is(line.level, 30);
-  t.like(line.email, { to: 'owner@siam.example', subject: 'Your default payout destination changed' });
-  t.regex(line.email.text, /bank account ending 4321 \(THB, live mode\)/);
-  t.regex(line.email.text, /held until 2026-09-02T10:00:00.000Z/);
+  const line: unknown = JSON.parse(lines[0]);
+  t.is(jsonAt(line, 'level'), 30);
+  t.like(jsonAt(line, 'email'), { to: 'owner@siam.example', subject: 'Your default payout destination changed' });
+  t.regex(textAt(line, 'email', 'text'), /bank account ending 4321 \(THB, live mode\)/);
+  t.regex(textAt(line, 'email', 'text'), /held until 2026-09-02T10:00:00.000Z/);
 });

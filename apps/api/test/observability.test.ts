@@ -8,8 +8,7 @@ import type { ServiceMetrics } from '../src/metrics';
 import { Readiness } from '../src/readiness';
 import { capturedLogger, flushLogs as flush } from './helpers/captured-logger';
 import { createBody, startTestApp, unique, type TestApp } from './helpers/test-app';
-
-type Json = Record<string, any>;
+import { apiObjectAt, objectAt, textAt, type JsonObject } from './helpers/json';
 
 test('the shared redaction list censors secrets wherever they sit; idempotency keys stay', async (t) => {
   const log = capturedLogger();
@@ -43,8 +42,8 @@ test.serial('request lines: one per request, the Request-Id of the answer, the r
     const key = unique('idem');
     const created = await t0.request({ method: 'POST', url: '/v1/payment_intents', key: shop.testKey, idempotencyKey: key, payload: createBody() });
     t.is(created.statusCode, 201);
-    const intent = created.result as Json;
-    const token = new URL(intent.checkout_url as string).pathname.split('/').pop()!;
+    const intent = apiObjectAt(created.result);
+    const token = new URL(textAt(intent, 'checkout_url')).pathname.split('/').pop()!;
     const status = await t0.server.inject({ method: 'GET', url: `/checkout/sessions/${token}/status?secret=shh` });
     const fetched = await t0.request({ method: 'GET', url: `/v1/payment_intents/${intent.id}`, key: shop.testKey });
     const refused = await t0.request({ method: 'GET', url: '/v1/payment_intents', key: 'sk_test_wrongwrongwrong' });
@@ -53,20 +52,20 @@ test.serial('request lines: one per request, the Request-Id of the answer, the r
     await flush();
 
     const requests = log.lines().filter((line) => line.msg === 'request');
-    const byId = new Map(requests.map((line) => [line.request_id as string, line]));
+    const byId = new Map(requests.map((line): [unknown, JsonObject] => [line.request_id, line]));
     for (const [res, route, method] of [
       [created, '/v1/payment_intents', 'POST'],
       [status, '/checkout/sessions/{token}/status', 'GET'],
       [fetched, '/v1/payment_intents/{id}', 'GET'],
       [refused, '/v1/payment_intents', 'GET'],
     ] as const) {
-      const line = byId.get(res.headers['request-id'] as string);
+      const line = byId.get(res.headers['request-id']);
       t.truthy(line, `a line for ${method} ${route}`);
       t.like(line, { method, route, res: { status: res.statusCode } });
       t.is(typeof line!.responseTime, 'number');
     }
     const text = log.text();
-    for (const secret of [shop.testKey, 'sk_test_wrongwrongwrong', token, intent.id as string, 'shh']) t.false(text.includes(secret), `${secret} in the logs`);
+    for (const secret of [shop.testKey, 'sk_test_wrongwrongwrong', token, intent.id, 'shh']) t.false(text.includes(secret), `${secret} in the logs`);
   } finally {
     await t0.close();
   }
@@ -131,16 +130,16 @@ test.serial('health: live and ready answer 200 when all is well; ready is 503 wh
     // Undo the record of the last migration: the code now knows one the database has not run.
     const knex = createKnex(databaseUrlOf(t0.app));
     try {
-      const [last] = (await knex('knex_migrations').orderBy('id', 'desc').limit(1)) as { id: number; name: string }[];
-      await knex('knex_migrations').where({ id: last!.id }).delete();
+      const [last] = await knex<{ id: number; name: string }>('knex_migrations').orderBy('id', 'desc').limit(1);
+      await knex('knex_migrations').where({ id: last.id }).delete();
       const pending = await readyOf(t0);
       t.is(pending.statusCode, 503);
       t.is(pending.headers['retry-after'], '5');
-      const error = (JSON.parse(pending.payload) as Json).error as Json;
+      const error = objectAt(JSON.parse(pending.payload), 'error');
       t.like(error, { code: 'api_error', request_id: pending.headers['request-id'] });
-      t.regex(error.message as string, /migrations pending/);
+      t.regex(textAt(error, 'message'), /migrations pending/);
       t.is((await t0.server.inject({ method: 'GET', url: '/health/live' })).statusCode, 200);
-      await knex('knex_migrations').insert(last!);
+      await knex('knex_migrations').insert(last);
       t.is((await readyOf(t0)).statusCode, 200);
     } finally {
       await knex.destroy();
@@ -158,9 +157,9 @@ test.serial('health: ready is 503 once the database is unreachable; live stays 2
     const res = await readyOf(t0);
     t.is(res.statusCode, 503);
     t.truthy(res.headers['retry-after']);
-    const error = (JSON.parse(res.payload) as Json).error as Json;
+    const error = objectAt(JSON.parse(res.payload), 'error');
     t.is(error.code, 'api_error');
-    t.regex(error.message as string, /database unreachable/);
+    t.regex(textAt(error, 'message'), /database unreachable/);
     t.false(res.payload.includes('sqlite') || res.payload.includes('mysql'), 'no connection string in the answer');
     t.is((await t0.server.inject({ method: 'GET', url: '/health/live' })).statusCode, 200);
   } finally {

@@ -7,19 +7,18 @@ import { FakeClock } from '@payments/in-memory';
 import { ResponseValidator } from './openapi/response-validator';
 import { createBody, startTestApp, unique, type TestApp } from './helpers/test-app';
 import { runJob } from './helpers/worker-tick';
-
-type Json = Record<string, any>;
+import { apiObjectAt, apiObjectsAt, jsonAt, keysAt, listAt, objectAt, textAt, type JsonObject } from './helpers/json';
 
 const clock = new FakeClock(new Date());
 let t0: TestApp;
-let document: Json;
+let document: JsonObject;
 let validator: ResponseValidator;
 
 test.before(async () => {
   t0 = await startTestApp({ clock });
   const res = await t0.request({ method: 'GET', url: '/v1/openapi.json' });
   if (res.statusCode !== 200) throw new Error(`GET /v1/openapi.json answered ${res.statusCode}: ${res.payload}`);
-  document = JSON.parse(res.payload) as Json;
+  document = objectAt(JSON.parse(res.payload));
   validator = new ResponseValidator(document);
 });
 test.after.always(async () => t0?.close());
@@ -40,7 +39,7 @@ async function call(
   url: string,
   payload?: unknown,
   headers: Record<string, string> = {},
-): Promise<{ status: number; body: Json }> {
+): Promise<{ status: number; body: JsonObject }> {
   const res = await t0.request({
     method,
     url,
@@ -49,16 +48,16 @@ async function call(
     ...(payload === undefined ? {} : { payload }),
     headers,
   });
-  const body = JSON.parse(res.payload) as Json;
+  const body = objectAt(JSON.parse(res.payload));
   const path = res.request.route.path;
   validator.check(method, path, res.statusCode, body);
   return { status: res.statusCode, body };
 }
 
 test('every /v1 route of the server is in the document, with an operation and a success answer', (t) => {
-  const documented = Object.entries(document.paths as Json).flatMap(([path, item]) =>
-    Object.entries(item as Json)
-      .filter(([, operation]) => (operation as Json).operationId && !(operation as Json)['x-undocumented'])
+  const documented = Object.entries(objectAt(document.paths)).flatMap(([path, item]) =>
+    Object.entries(objectAt(item))
+      .filter(([, operation]) => jsonAt(operation, 'operationId') && !jsonAt(operation, 'x-undocumented'))
       .map(([method]) => `${method.toUpperCase()} ${path}`),
   );
   const missing = serverRoutes().filter((route) => !documented.includes(route));
@@ -71,7 +70,7 @@ test('every /v1 route of the server is in the document, with an operation and a 
 });
 
 test('docs/openapi.json is what the server serves (run `npm run openapi` after changing a route)', (t) => {
-  const written = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', '..', 'docs', 'openapi.json'), 'utf8')) as Json;
+  const written = objectAt(JSON.parse(readFileSync(join(__dirname, '..', '..', '..', '..', 'docs', 'openapi.json'), 'utf8')));
   t.deepEqual(written, document);
 });
 
@@ -86,7 +85,7 @@ test.serial('answers of every /v1 route, successes and errors, validate against 
   const other = await t0.merchant();
 
   // Payment intents: create, replay-free errors, list, retrieve, cancel.
-  const intent = (await call(key, 'POST', '/v1/payment_intents', createBody({ amount: 10000, metadata: { order: '1' } }))).body;
+  const intent = apiObjectAt((await call(key, 'POST', '/v1/payment_intents', createBody({ amount: 10000, metadata: { order: '1' } }))).body);
   t.truthy(intent.checkout_url);
   t.is((await call(key, 'POST', '/v1/payment_intents', { amount: 0, currency: 'THB', merchant_order_id: 'x' })).status, 400);
   t.is((await call(key, 'POST', '/v1/payment_intents', createBody({ merchant_order_id: intent.merchant_order_id }))).status, 409);
@@ -94,14 +93,14 @@ test.serial('answers of every /v1 route, successes and errors, validate against 
   t.is((await call(key, 'GET', '/v1/payment_intents?status=created&limit=2')).status, 200);
   t.is((await call(key, 'GET', `/v1/payment_intents/${intent.id}`)).status, 200);
   t.is((await call(other.testKey, 'GET', `/v1/payment_intents/${intent.id}`)).status, 404);
-  const toCancel = (await call(key, 'POST', '/v1/payment_intents', createBody())).body;
+  const toCancel = apiObjectAt((await call(key, 'POST', '/v1/payment_intents', createBody())).body);
   t.is((await call(key, 'POST', `/v1/payment_intents/${toCancel.id}/cancel`)).body.status, 'canceled');
   t.is((await call(key, 'POST', `/v1/payment_intents/${toCancel.id}/cancel`)).status, 409);
 
   // Attempts and the test helpers: pay, settle at the channel, release.
   t.is((await call(key, 'POST', `/v1/payment_intents/${intent.id}/attempts`, { payment_method: 'promptpay' })).status, 201);
   t.is((await call(key, 'POST', `/v1/payment_intents/${intent.id}/attempts`, { payment_method: 'promptpay' })).status, 200);
-  t.is((await call(key, 'GET', `/v1/payment_intents/${intent.id}/attempts`)).body.data.length, 1);
+  t.is(listAt((await call(key, 'GET', `/v1/payment_intents/${intent.id}/attempts`)).body, 'data').length, 1);
   t.is((await call(key, 'POST', `/v1/test/payment_intents/${intent.id}/advance`, { clock: 'release' })).status, 409);
   t.is((await call(key, 'POST', `/v1/test/payment_intents/${intent.id}/simulate`, { outcome: 'succeeded' })).body.status, 'succeeded');
   await tick();
@@ -114,17 +113,17 @@ test.serial('answers of every /v1 route, successes and errors, validate against 
   const settlement = await call(key, 'POST', '/v1/settlements');
   t.is(settlement.status, 201, JSON.stringify(settlement.body));
   t.is((await call(other.testKey, 'POST', '/v1/settlements')).status, 403);
-  t.is((await call(key, 'GET', '/v1/settlements')).body.data.length, 1);
-  t.is((await call(key, 'GET', `/v1/settlements/${settlement.body.id}`)).status, 200);
+  t.is(listAt((await call(key, 'GET', '/v1/settlements')).body, 'data').length, 1);
+  t.is((await call(key, 'GET', `/v1/settlements/${textAt(settlement.body, 'id')}`)).status, 200);
 
   // Disputes on a second paid intent.
-  const disputed = (await call(key, 'POST', '/v1/payment_intents', createBody({ amount: 5000 }))).body;
+  const disputed = apiObjectAt((await call(key, 'POST', '/v1/payment_intents', createBody({ amount: 5000 }))).body);
   await call(key, 'POST', `/v1/payment_intents/${disputed.id}/attempts`, { payment_method: 'promptpay' });
   await call(key, 'POST', `/v1/test/payment_intents/${disputed.id}/simulate`, { outcome: 'succeeded' });
   await call(key, 'POST', `/v1/test/payment_intents/${disputed.id}/simulate`, { outcome: 'dispute_opened' });
-  const disputes = (await call(key, 'GET', '/v1/disputes?status=opened')).body;
-  t.is(disputes.data.length, 1);
-  const disputeId = disputes.data[0].id as string;
+  const disputes = apiObjectsAt((await call(key, 'GET', '/v1/disputes?status=opened')).body, 'data');
+  t.is(disputes.length, 1);
+  const disputeId = disputes[0].id;
   t.is((await call(key, 'GET', `/v1/disputes/${disputeId}`)).status, 200);
   t.is((await call(key, 'POST', `/v1/disputes/${disputeId}/evidence`, { evidence: { receipt: 'https://shop.example.com/r/1' } })).status, 200);
   t.is((await call(key, 'GET', '/v1/disputes/dp_missing')).status, 404);
@@ -132,23 +131,24 @@ test.serial('answers of every /v1 route, successes and errors, validate against 
   // Refunds of the first intent (paid and released): create, simulate, list, retrieve, the rules' 409s.
   const refund = await call(key, 'POST', '/v1/refunds', { payment_intent: intent.id, amount: 1000, reason: 'requested_by_customer' });
   t.is(refund.status, 201, JSON.stringify(refund.body));
-  t.is((await call(key, 'POST', `/v1/test/refunds/${refund.body.id}/simulate`, { outcome: 'succeeded' })).body.status, 'succeeded');
+  const refundId = textAt(refund.body, 'id');
+  t.is((await call(key, 'POST', `/v1/test/refunds/${refundId}/simulate`, { outcome: 'succeeded' })).body.status, 'succeeded');
   t.is((await call(key, 'POST', '/v1/refunds', { payment_intent: intent.id, amount: 10_000 })).status, 409);
   t.is((await call(key, 'POST', '/v1/refunds', { payment_intent: disputed.id })).status, 409);
-  t.is((await call(key, 'GET', `/v1/refunds?payment_intent=${intent.id}`)).body.data.length, 1);
-  t.is((await call(key, 'GET', `/v1/refunds/${refund.body.id}`)).status, 200);
-  t.is((await call(other.testKey, 'GET', `/v1/refunds/${refund.body.id}`)).status, 404);
+  t.is(listAt((await call(key, 'GET', `/v1/refunds?payment_intent=${intent.id}`)).body, 'data').length, 1);
+  t.is((await call(key, 'GET', `/v1/refunds/${refundId}`)).status, 200);
+  t.is((await call(other.testKey, 'GET', `/v1/refunds/${refundId}`)).status, 404);
 
   // FX, events, webhook keys, versions.
   t.is((await call(key, 'GET', '/v1/fx/quotes?from=USD&to=THB&amount=1000')).status, 200);
   t.is((await call(key, 'GET', '/v1/fx/quotes?from=usd&to=THB')).status, 400);
-  t.true((await call(key, 'GET', '/v1/events?limit=100')).body.data.length > 3);
+  t.true(listAt((await call(key, 'GET', '/v1/events?limit=100')).body, 'data').length > 3);
   t.is((await call(key, 'GET', '/v1/webhook_public_keys')).status, 200);
   t.is((await call(key, 'GET', '/v1/balance', undefined, { 'api-version': '1999-01-01' })).status, 400);
 
   // Every documented operation answered at least once with its success status.
-  const succeeded = Object.entries(document.paths as Json).flatMap(([path, item]) =>
-    Object.entries(item as Json).map(([method, operation]) => `${method.toUpperCase()} ${path} ${Object.keys((operation as Json).responses)[0]}`),
+  const succeeded = Object.entries(objectAt(document.paths)).flatMap(([path, item]) =>
+    Object.entries(objectAt(item)).map(([method, operation]) => `${method.toUpperCase()} ${path} ${keysAt(operation, 'responses')[0]}`),
   );
   const unseen = succeeded.filter((route) => !route.startsWith('GET /v1/openapi.json') && !validator.seen.has(route));
   t.deepEqual(unseen, []);

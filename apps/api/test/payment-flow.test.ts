@@ -2,9 +2,10 @@ import test from 'ava';
 import { ReconcileAttempts, ReleaseFunds, ReportChannelSettlements, ExpirePaymentIntents } from '@payments/core';
 import { SimulatorPaymentChannel } from '@payments/channel-simulator';
 import { FakeClock } from '@payments/in-memory';
-import { paymentFlow, withMerchantFlow, type Json } from './helpers/payment-flow';
+import { paymentFlow, withMerchantFlow } from './helpers/payment-flow';
 import { unique, type TestApp, type TestMerchant } from './helpers/test-app';
 import { runJob } from './helpers/worker-tick';
+import { apiObjectAt, jsonAt, numberAt, objectAt, textAt } from './helpers/json';
 
 const clock = new FakeClock(new Date());
 let t0: TestApp;
@@ -27,21 +28,22 @@ test.serial('a test payment end to end: attempt, simulate success, channel_settl
   const intent = await flow.createIntent({ amount: 10000 });
   const placed = await flow.attempt(intent.id);
   t.is(placed.statusCode, 201);
-  const attempt = placed.result as Json;
+  const attempt = apiObjectAt(placed.result);
   t.regex(attempt.id, /^pa_[A-Z2-7]+$/);
   t.like(attempt, { object: 'payment_attempt', status: 'pending', amount: 10000, currency: 'THB', payment_method: 'promptpay', channel: 'simulator' });
-  t.is(attempt.next_action.type, 'qr_code');
-  t.truthy(attempt.next_action.qr_data);
+  t.is(jsonAt(attempt, 'next_action', 'type'), 'qr_code');
+  t.truthy(jsonAt(attempt, 'next_action', 'qr_data'));
   t.like(await flow.intent(intent.id), { status: 'requires_payment', payment_method: 'promptpay', next_action: { type: 'qr_code' } });
 
   const simulated = await flow.simulate(intent.id, { outcome: 'succeeded' });
   t.is(simulated.statusCode, 200);
-  const paid = simulated.result as Json;
+  const paid = objectAt(simulated.result);
   t.is(paid.status, 'succeeded');
   // THB intent for a THB merchant: fee and net in THB, no fx.
-  t.is(paid.fee.currency, 'THB');
-  t.is(paid.net.amount, 10000 - paid.fee.amount);
-  t.true(paid.fee.amount > 0);
+  const fee = numberAt(paid, 'fee', 'amount');
+  t.is(jsonAt(paid, 'fee', 'currency'), 'THB');
+  t.is(jsonAt(paid, 'net', 'amount'), 10000 - fee);
+  t.true(fee > 0);
   t.is(paid.fx, undefined);
   t.like((await flow.attempts(intent.id))[0], { status: 'succeeded' });
 
@@ -49,17 +51,17 @@ test.serial('a test payment end to end: attempt, simulate success, channel_settl
   await tick(); // the settlement report reaches the intent
   const settled = await flow.intent(intent.id);
   t.is(settled.status, 'channel_settled');
-  const availableAt = Date.parse(settled.available_at);
+  const availableAt = Date.parse(textAt(settled, 'available_at'));
   // Two days (the default settlement delay) from the tick that settled it; timestamps show whole seconds.
   t.true(availableAt >= clock.now().getTime() + 2 * 24 * 3600 * 1000 - 3000);
 
   const advanced = await flow.advance(intent.id, 'release');
   t.is(advanced.statusCode, 200);
-  t.true(Date.parse((advanced.result as Json).available_at) <= clock.now().getTime());
+  t.true(Date.parse(textAt(advanced.result, 'available_at')) <= clock.now().getTime());
   // A repeat while the timer still runs answers 200 and changes nothing.
   const again = await flow.advance(intent.id, 'release');
   t.is(again.statusCode, 200);
-  t.is((again.result as Json).available_at, (advanced.result as Json).available_at);
+  t.is(jsonAt(again.result, 'available_at'), jsonAt(advanced.result, 'available_at'));
   await tick();
   const fired = await flow.advance(intent.id, 'release');
   t.is(fired.statusCode, 409);
@@ -74,19 +76,20 @@ test.serial('a pending attempt is answered again: no second order', async (t) =>
   const second = await flow.attempt(intent.id, { payment_method: 'truemoney' });
   t.is(first.statusCode, 201);
   t.is(second.statusCode, 200);
-  t.is((second.result as Json).id, (first.result as Json).id);
+  t.is(jsonAt(second.result, 'id'), jsonAt(first.result, 'id'));
   t.is((await flow.attempts(intent.id)).length, 1);
 });
 
 test.serial('concurrent attempt creates place exactly one channel order', async (t) => {
   const intent = await flow.createIntent();
   const answers = await Promise.all(Array.from({ length: 10 }, () => flow.attempt(intent.id)));
-  const ids = new Set(answers.filter((res) => res.statusCode < 300).map((res) => (res.result as Json).id));
+  const ids = new Set(answers.filter((res) => res.statusCode < 300).map((res) => jsonAt(res.result, 'id')));
   t.is(ids.size, 1, answers.map((res) => `${res.statusCode} ${res.payload.slice(0, 80)}`).join('\n'));
   t.is((await flow.attempts(intent.id)).length, 1);
+  const leaked = (await flow.attempts(intent.id))[0].channel_order_id;
   const orders = await t0.app
     .get(SimulatorPaymentChannel)
-    .queryOrder('test', (await flow.attempts(intent.id))[0]!.channel_order_id ?? '')
+    .queryOrder('test', typeof leaked === 'string' ? leaked : '')
     .catch(() => undefined);
   t.is(orders, undefined, 'the channel order id never leaves the service');
 });
@@ -99,7 +102,7 @@ test.serial('a failed payment fails the intent; a new attempt makes it payable a
   t.like((await flow.attempts(intent.id))[0], { status: 'failed', failure_code: 'insufficient_funds' });
   const retry = await flow.attempt(intent.id, { payment_method: 'truemoney' });
   t.is(retry.statusCode, 201);
-  t.is((retry.result as Json).next_action.type, 'redirect');
+  t.is(jsonAt(retry.result, 'next_action', 'type'), 'redirect');
   t.like(await flow.intent(intent.id), { status: 'requires_payment' });
   await flow.simulate(intent.id, { outcome: 'succeeded' });
   t.deepEqual(await flow.eventTypes(intent.id), [
@@ -175,8 +178,8 @@ test.serial('magic amounts report their outcome on the next tick', async (t) => 
   for (const id of ids) t.is((await flow.intent(id)).status, 'requires_payment');
   await tick();
   for (const [index, [, status, code]] of cases.entries()) {
-    t.is((await flow.intent(ids[index]!)).status, status, `amount ${cases[index]![0]}`);
-    if (code) t.is((await flow.attempts(ids[index]!))[0]!.failure_code, code);
+    t.is((await flow.intent(ids[index])).status, status, `amount ${cases[index][0]}`);
+    if (code) t.is((await flow.attempts(ids[index]))[0].failure_code, code);
   }
 });
 
@@ -186,7 +189,7 @@ test.serial('a simulate call replaces a magic outcome not yet reported', async (
   t.like((await flow.simulate(intent.id, { outcome: 'succeeded' })).result, { status: 'succeeded' });
   await tick();
   // The magic failure (02) was never reported: the payment stayed a success (and settled).
-  t.is((await flow.attempts(intent.id))[0]!.status, 'succeeded');
+  t.is((await flow.attempts(intent.id))[0].status, 'succeeded');
   t.false((await flow.eventTypes(intent.id)).includes('payment_intent.failed'));
 });
 
@@ -195,7 +198,7 @@ test.serial('expiry through advance and a tick voids the pending attempt; a late
   const attempt = await flow.attempt(intent.id);
   const advanced = await flow.advance(intent.id, 'expiry');
   t.is(advanced.statusCode, 200);
-  t.is((advanced.result as Json).status, 'requires_payment');
+  t.is(jsonAt(advanced.result, 'status'), 'requires_payment');
   await tick();
   t.is((await flow.intent(intent.id)).status, 'expired');
   t.like((await flow.attempts(intent.id))[0], { status: 'failed', failure_code: 'expired' });
@@ -203,7 +206,7 @@ test.serial('expiry through advance and a tick voids the pending attempt; a late
   const cancel = await flow.post(`/v1/payment_intents/${intent.id}/cancel`);
   t.is(cancel.statusCode, 409);
   // The payer pays the voided order anyway and the channel confirms it: the money is not dropped.
-  const orderId = ((attempt.result as Json).next_action.qr_data as string).split('|')[2] as string;
+  const orderId = textAt(attempt.result, 'next_action', 'qr_data').split('|')[2];
   await t0.app.get(SimulatorPaymentChannel).simulate('test', orderId, { status: 'paid' });
   t.like(await flow.intent(intent.id), { status: 'succeeded' });
   t.like((await flow.attempts(intent.id))[0], { status: 'succeeded' });
@@ -215,9 +218,9 @@ test.serial('release before channel settlement is 409; advance never moves a tim
   const early = await flow.advance(intent.id, 'release');
   t.is(early.statusCode, 409);
   t.like(early.result, { error: { code: 'invalid_state_transition' } });
-  const first = (await flow.advance(intent.id, 'expiry')).result as Json;
+  const first = objectAt((await flow.advance(intent.id, 'expiry')).result);
   clock.advance(1000);
-  const second = (await flow.advance(intent.id, 'expiry')).result as Json;
+  const second = objectAt((await flow.advance(intent.id, 'expiry')).result);
   t.is(second.expires_at, first.expires_at);
 });
 
@@ -251,26 +254,27 @@ test.serial('an intent in another currency locks its rate at the method lock poi
   t.deepEqual(intent.fx, { locked: false, quote_currency: 'THB' });
   await flow.attempt(intent.id, { payment_method: 'paynow' });
   t.like((await flow.intent(intent.id)).fx, { locked: false, lock_point: 'on_paid' });
-  const paid = (await flow.simulate(intent.id, { outcome: 'succeeded' })).result as Json;
+  const paid = objectAt((await flow.simulate(intent.id, { outcome: 'succeeded' })).result);
   t.like(paid.fx, { locked: true, lock_point: 'on_paid', quote_currency: 'THB' });
-  t.regex(paid.fx.rate, /^\d+(\.\d+)?$/);
-  t.is(typeof paid.fx.locked_at, 'string');
-  t.is(paid.fee.currency, 'THB');
-  t.is(paid.net.currency, 'THB');
+  t.regex(textAt(paid, 'fx', 'rate'), /^\d+(\.\d+)?$/);
+  t.is(typeof jsonAt(paid, 'fx', 'locked_at'), 'string');
+  t.is(jsonAt(paid, 'fee', 'currency'), 'THB');
+  t.is(jsonAt(paid, 'net', 'currency'), 'THB');
   // 100.00 SGD at roughly 25–27 THB per SGD, less the fee.
-  t.true(paid.net.amount > 200_000 && paid.net.amount < 280_000, String(paid.net.amount));
+  const net = numberAt(paid, 'net', 'amount');
+  t.true(net > 200_000 && net < 280_000, String(net));
 });
 
 test.serial('a wallet payment locks its rate only when the channel settles', async (t) => {
   const intent = await flow.createIntent({ amount: 2000, currency: 'USD' });
   await flow.attempt(intent.id, { payment_method: 'alipay_plus' });
-  const paid = (await flow.simulate(intent.id, { outcome: 'succeeded' })).result as Json;
+  const paid = objectAt((await flow.simulate(intent.id, { outcome: 'succeeded' })).result);
   t.like(paid, { status: 'succeeded', fx: { locked: false, lock_point: 'on_channel_settled' } });
   t.is(paid.fee, undefined);
   t.is(paid.net, undefined);
   await tick();
   const settled = await flow.intent(intent.id);
   t.like(settled, { status: 'channel_settled', fx: { locked: true, lock_point: 'on_channel_settled', quote_currency: 'THB' } });
-  t.is(settled.net.currency, 'THB');
-  t.is(settled.net.amount + settled.fee.amount > 0, true);
+  t.is(jsonAt(settled, 'net', 'currency'), 'THB');
+  t.is(numberAt(settled, 'net', 'amount') + numberAt(settled, 'fee', 'amount') > 0, true);
 });

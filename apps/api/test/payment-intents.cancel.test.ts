@@ -1,6 +1,7 @@
 import test from 'ava';
 import { ExpirePaymentIntents } from '@payments/core';
 import { FakeClock } from '@payments/in-memory';
+import { apiObjectAt, apiObjectsAt, jsonAt, objectAt, textAt, type ApiObject, type JsonObject } from './helpers/json';
 import { createBody, unique, withAppAndMerchant, type TestApp, type TestMerchant } from './helpers/test-app';
 import { runJob } from './helpers/worker-tick';
 
@@ -10,31 +11,35 @@ const clock = new FakeClock(new Date());
 
 withAppAndMerchant({ clock }, (started) => ({ t0, shop } = started));
 
-const createIntent = async (overrides: Record<string, unknown> = {}, key = shop.testKey): Promise<{ id: string }> =>
-  (await t0.request({ method: 'POST', url: '/v1/payment_intents', key, idempotencyKey: unique(), payload: createBody(overrides) })).result as { id: string };
+const createIntent = async (overrides: Record<string, unknown> = {}, key = shop.testKey): Promise<ApiObject> =>
+  apiObjectAt((await t0.request({ method: 'POST', url: '/v1/payment_intents', key, idempotencyKey: unique(), payload: createBody(overrides) })).result);
 const cancel = (id: string, idempotencyKey = unique(), key = shop.testKey) =>
   t0.request({ method: 'POST', url: `/v1/payment_intents/${id}/cancel`, key, idempotencyKey });
-type EventList = { data: Array<{ id: string; type: string; created: string; livemode: boolean; data: Record<string, unknown> }>; has_more: boolean };
-const events = async (key = shop.testKey, query = ''): Promise<EventList> =>
-  (await t0.request({ method: 'GET', url: `/v1/events${query}`, key })).result as EventList;
+/** A page of events: the events, and whether more follow. */
+const events = async (key = shop.testKey, query = ''): Promise<{ data: ApiObject[]; has_more: unknown }> => {
+  const page = (await t0.request({ method: 'GET', url: `/v1/events${query}`, key })).result;
+  return { data: apiObjectsAt(page, 'data'), has_more: jsonAt(page, 'has_more') };
+};
+/** The id of what an event is about. */
+const subjectOf = (event: ApiObject): unknown => jsonAt(event, 'data', 'id');
 
 test('cancel moves a created intent to canceled and writes payment_intent.canceled', async (t) => {
   const intent = await createIntent();
   const res = await cancel(intent.id);
   t.is(res.statusCode, 200);
   t.like(res.result, { id: intent.id, status: 'canceled' });
-  const event = (await events()).data.find((e) => e.data.id === intent.id);
+  const event = (await events()).data.find((e) => subjectOf(e) === intent.id);
   t.truthy(event);
   t.regex(event!.id, /^evt_[A-Z2-7]+$/);
   t.deepEqual(event!.data, { id: intent.id, object: 'payment_intent', status: 'canceled', merchant: shop.id, mode: 'test' });
   t.is(event!.type, 'payment_intent.canceled');
   t.false(event!.livemode);
-  t.regex(event!.created, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+  t.regex(textAt(event, 'created'), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
 });
 
 test('creating an intent writes no event', async (t) => {
   const intent = await createIntent();
-  t.false((await events()).data.some((e) => e.data.id === intent.id));
+  t.false((await events()).data.some((e) => subjectOf(e) === intent.id));
 });
 
 test('a second cancel is 409 invalid_state_transition and writes no second event', async (t) => {
@@ -43,7 +48,7 @@ test('a second cancel is 409 invalid_state_transition and writes no second event
   const again = await cancel(intent.id);
   t.is(again.statusCode, 409);
   t.like(again.result, { error: { code: 'invalid_state_transition' } });
-  t.is((await events()).data.filter((e) => e.data.id === intent.id).length, 1);
+  t.is((await events()).data.filter((e) => subjectOf(e) === intent.id).length, 1);
 });
 
 test('a cancel retried with its key replays, and the key on another intent is 422', async (t) => {
@@ -91,16 +96,13 @@ test.serial('the expiry timer expires intents past expires_at, once, with paymen
   const expire = () => runJob(t0.app, ExpirePaymentIntents, 1000);
   t.true((await expire()).progressed >= 1);
   await expire();
-  const read = async (id: string): Promise<{ status: string }> =>
-    (await t0.request({ method: 'GET', url: `/v1/payment_intents/${id}`, key: merchant.testKey })).result as { status: string };
+  const read = async (id: string): Promise<JsonObject> =>
+    objectAt((await t0.request({ method: 'GET', url: `/v1/payment_intents/${id}`, key: merchant.testKey })).result);
   t.is((await read(soon.id)).status, 'expired');
   t.is((await read(later.id)).status, 'created');
   t.is((await read(canceled.id)).status, 'canceled');
   const expiredEvents = (await events(merchant.testKey)).data.filter((e) => e.type === 'payment_intent.expired');
-  t.deepEqual(
-    expiredEvents.map((e) => e.data.id),
-    [soon.id],
-  );
+  t.deepEqual(expiredEvents.map(subjectOf), [soon.id]);
   const cancelExpired = await cancel(soon.id, unique(), merchant.testKey);
   t.is(cancelExpired.statusCode, 409);
 });
@@ -116,7 +118,7 @@ test('events page newest first with starting_after', async (t) => {
     firstPage.data.map((e) => e.id),
     all.data.slice(0, 2).map((e) => e.id),
   );
-  const next = await events(merchant.testKey, `?limit=2&starting_after=${firstPage.data[1]!.id}`);
+  const next = await events(merchant.testKey, `?limit=2&starting_after=${firstPage.data[1].id}`);
   t.deepEqual(
     next.data.map((e) => e.id),
     all.data.slice(2, 4).map((e) => e.id),

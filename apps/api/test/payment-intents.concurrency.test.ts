@@ -1,5 +1,6 @@
 import test from 'ava';
 import { createBody, startTestApp, unique, type TestApp } from './helpers/test-app';
+import { apiObjectAt, jsonAt, listAt, textAt } from './helpers/json';
 
 let t0: TestApp;
 test.before(async () => {
@@ -8,7 +9,7 @@ test.before(async () => {
 test.after.always(async () => t0?.close());
 
 const countByOrderId = async (key: string, orderId: string): Promise<number> =>
-  ((await t0.request({ method: 'GET', url: `/v1/payment_intents?merchant_order_id=${orderId}`, key })).result as { data: unknown[] }).data.length;
+  listAt((await t0.request({ method: 'GET', url: `/v1/payment_intents?merchant_order_id=${orderId}`, key })).result, 'data').length;
 
 test('20 simultaneous identical creates with one Idempotency-Key make exactly one intent', async (t) => {
   const shop = await t0.merchant();
@@ -21,13 +22,13 @@ test('20 simultaneous identical creates with one Idempotency-Key make exactly on
   const inFlight = answers.filter((res) => res.statusCode === 409);
   t.is(created.length + inFlight.length, 20, `unexpected statuses: ${answers.map((res) => res.statusCode).join(',')}`);
   t.true(created.length >= 1);
-  t.is(new Set(created.map((res) => (res.result as { id: string }).id)).size, 1);
+  t.is(new Set(created.map((res) => textAt(res.result, 'id'))).size, 1);
   for (const res of inFlight) t.like(res.result, { error: { code: 'idempotency_key_in_use' } });
-  t.is(await countByOrderId(shop.testKey, body.merchant_order_id as string), 1);
+  t.is(await countByOrderId(shop.testKey, textAt(body, 'merchant_order_id')), 1);
   // Once the first finished, the key replays it.
   const later = await t0.request({ method: 'POST', url: '/v1/payment_intents', key: shop.testKey, idempotencyKey: key, payload: body });
   t.is(later.statusCode, 201);
-  t.is(later.payload, created[0]!.payload);
+  t.is(later.payload, created[0].payload);
 });
 
 test('20 simultaneous creates with different keys and one merchant_order_id make one 201 and 19 409s', async (t) => {
@@ -53,8 +54,9 @@ test('20 simultaneous creates with different keys and one merchant_order_id make
 
 test('simultaneous cancels of one intent: one succeeds, one event', async (t) => {
   const shop = await t0.merchant();
-  const intent = (await t0.request({ method: 'POST', url: '/v1/payment_intents', key: shop.testKey, idempotencyKey: unique(), payload: createBody() }))
-    .result as { id: string };
+  const intent = apiObjectAt(
+    (await t0.request({ method: 'POST', url: '/v1/payment_intents', key: shop.testKey, idempotencyKey: unique(), payload: createBody() })).result,
+  );
   const answers = await Promise.all(
     Array.from({ length: 10 }, () =>
       t0.request({ method: 'POST', url: `/v1/payment_intents/${intent.id}/cancel`, key: shop.testKey, idempotencyKey: unique() }),
@@ -66,6 +68,6 @@ test('simultaneous cancels of one intent: one succeeds, one event', async (t) =>
     // Each later cancel waited for the first to commit and saw the intent canceled.
     t.like(res.result, { error: { code: 'invalid_state_transition' } });
   }
-  const events = (await t0.request({ method: 'GET', url: '/v1/events', key: shop.testKey })).result as { data: Array<{ data: { id: string } }> };
-  t.is(events.data.filter((event) => event.data.id === intent.id).length, 1);
+  const events = listAt((await t0.request({ method: 'GET', url: '/v1/events', key: shop.testKey })).result, 'data');
+  t.is(events.filter((event) => jsonAt(event, 'data', 'id') === intent.id).length, 1);
 });

@@ -1,5 +1,6 @@
 import test from 'ava';
 import { createBody, unique, withAppAndMerchant, type TestApp, type TestMerchant } from './helpers/test-app';
+import { apiObjectAt, apiObjectsAt, jsonAt, objectAt, textAt } from './helpers/json';
 
 let t0: TestApp;
 let shop: TestMerchant;
@@ -13,8 +14,8 @@ test('create answers 201 with the intent and its checkout_url', async (t) => {
   const body = createBody({ metadata: { cart: '42' }, payment_method: 'promptpay', return_url: 'https://shop.example.com/done' });
   const res = await create(body);
   t.is(res.statusCode, 201);
-  const intent = res.result as Record<string, unknown>;
-  t.regex(intent.id as string, /^pi_[0-9A-Za-z]+$/);
+  const intent = objectAt(res.result);
+  t.regex(textAt(intent, 'id'), /^pi_[0-9A-Za-z]+$/);
   t.like(intent, {
     object: 'payment_intent',
     mode: 'test',
@@ -25,20 +26,20 @@ test('create answers 201 with the intent and its checkout_url', async (t) => {
     payment_method: 'promptpay',
     metadata: { cart: '42' },
   });
-  t.regex(intent.checkout_url as string, /^https:\/\/pay\.example\.test\/c\/[A-Za-z0-9_-]{43}$/);
-  t.regex(intent.created as string, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
-  t.is(Date.parse(intent.expires_at as string) - Date.parse(intent.created as string), 3600_000);
-  t.regex(res.headers['request-id'] as string, /^req_/);
+  t.regex(textAt(intent, 'checkout_url'), /^https:\/\/pay\.example\.test\/c\/[A-Za-z0-9_-]{43}$/);
+  t.regex(textAt(intent, 'created'), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+  t.is(Date.parse(textAt(intent, 'expires_at')) - Date.parse(textAt(intent, 'created')), 3600_000);
+  t.regex(String(res.headers['request-id']), /^req_/);
   t.is(res.headers['api-version'], '2026-09-01');
 });
 
 test('checkout_url is on the create answer only', async (t) => {
-  const created = (await create(createBody())).result as { id: string };
+  const created = apiObjectAt((await create(createBody())).result);
   const got = await t0.request({ method: 'GET', url: `/v1/payment_intents/${created.id}`, key: shop.testKey });
   t.is(got.statusCode, 200);
-  t.false('checkout_url' in (got.result as object));
+  t.false('checkout_url' in objectAt(got.result));
   const listed = await t0.request({ method: 'GET', url: '/v1/payment_intents?limit=5', key: shop.testKey });
-  t.true((listed.result as { data: object[] }).data.every((intent) => !('checkout_url' in intent)));
+  t.true(apiObjectsAt(listed.result, 'data').every((intent) => !('checkout_url' in intent)));
 });
 
 test('the same key and body replays the first answer byte for byte', async (t) => {
@@ -50,8 +51,8 @@ test('the same key and body replays the first answer byte for byte', async (t) =
   t.is(second.payload, first.payload);
   t.is(second.headers['idempotent-replayed'], 'true');
   t.is(first.headers['idempotent-replayed'], undefined);
-  const listed = await t0.request({ method: 'GET', url: `/v1/payment_intents?merchant_order_id=${body.merchant_order_id}`, key: shop.testKey });
-  t.is((listed.result as { data: unknown[] }).data.length, 1);
+  const listed = await t0.request({ method: 'GET', url: `/v1/payment_intents?merchant_order_id=${textAt(body, 'merchant_order_id')}`, key: shop.testKey });
+  t.is(apiObjectsAt(listed.result, 'data').length, 1);
 });
 
 test('the same key with another body is 422 idempotency_key_reused and creates nothing', async (t) => {
@@ -61,8 +62,8 @@ test('the same key with another body is 422 idempotency_key_reused and creates n
   const res = await create(other, key);
   t.is(res.statusCode, 422);
   t.like(res.result, { error: { code: 'idempotency_key_reused', param: 'Idempotency-Key' } });
-  const listed = await t0.request({ method: 'GET', url: `/v1/payment_intents?merchant_order_id=${other.merchant_order_id}`, key: shop.testKey });
-  t.is((listed.result as { data: unknown[] }).data.length, 0);
+  const listed = await t0.request({ method: 'GET', url: `/v1/payment_intents?merchant_order_id=${textAt(other, 'merchant_order_id')}`, key: shop.testKey });
+  t.is(apiObjectsAt(listed.result, 'data').length, 0);
 });
 
 test('a POST without Idempotency-Key is 400 idempotency_key_required', async (t) => {
@@ -105,20 +106,20 @@ test('merchant_order_id is per mode: the same id in test and live is fine', asyn
   t.is((await create(body, unique(), merchant.testKey)).statusCode, 201);
   const inLive = await create(body, unique(), live);
   t.is(inLive.statusCode, 201);
-  t.is((inLive.result as { mode: string }).mode, 'live');
+  t.is(jsonAt(inLive.result, 'mode'), 'live');
 });
 
 test('test and live data never mix, and another merchant sees 404', async (t) => {
   const merchant = await t0.merchant();
   const live = await merchant.liveKey();
-  const testIntent = (await create(createBody(), unique(), merchant.testKey)).result as { id: string };
+  const testIntent = apiObjectAt((await create(createBody(), unique(), merchant.testKey)).result);
   const liveRead = await t0.request({ method: 'GET', url: `/v1/payment_intents/${testIntent.id}`, key: live });
   t.is(liveRead.statusCode, 404);
   t.like(liveRead.result, { error: { code: 'resource_not_found' } });
   const otherRead = await t0.request({ method: 'GET', url: `/v1/payment_intents/${testIntent.id}`, key: shop.testKey });
   t.is(otherRead.statusCode, 404);
   const liveList = await t0.request({ method: 'GET', url: '/v1/payment_intents', key: live });
-  t.false((liveList.result as { data: { id: string }[] }).data.some((intent) => intent.id === testIntent.id));
+  t.false(apiObjectsAt(liveList.result, 'data').some((intent) => intent.id === testIntent.id));
 });
 
 const invalid: Array<[string, Record<string, unknown>, string, string]> = [
@@ -158,14 +159,14 @@ for (const [name, change, code, param] of invalid) {
     const res = await create(body);
     t.is(res.statusCode, 400);
     t.like(res.result, { error: { code, param } });
-    t.regex((res.result as { error: { request_id: string } }).error.request_id, /^req_/);
+    t.regex(textAt(res.result, 'error', 'request_id'), /^req_/);
     if (typeof body.merchant_order_id === 'string' && body.merchant_order_id.length <= 255) {
       const listed = await t0.request({
         method: 'GET',
         url: `/v1/payment_intents?merchant_order_id=${encodeURIComponent(body.merchant_order_id)}`,
         key: shop.testKey,
       });
-      t.is((listed.result as { data: unknown[] }).data.length, 0);
+      t.is(apiObjectsAt(listed.result, 'data').length, 0);
     }
   });
 }
@@ -203,7 +204,7 @@ test('an unknown route is 404 in the envelope', async (t) => {
   const res = await t0.request({ method: 'GET', url: '/v1/nothing_here', key: shop.testKey });
   t.is(res.statusCode, 404);
   t.like(res.result, { error: { code: 'resource_not_found' } });
-  t.regex(res.headers['request-id'] as string, /^req_/);
+  t.regex(String(res.headers['request-id']), /^req_/);
 });
 
 test('deeply nested JSON near the size limit is a 400, never a 5xx', async (t) => {
@@ -221,7 +222,7 @@ test('deeply nested JSON near the size limit is a 400, never a 5xx', async (t) =
       headers: { 'content-type': 'application/json' },
     });
     t.is(res.statusCode, 400, res.payload.slice(0, 200));
-    t.is(typeof (res.result as { error: { code: string } }).error.code, 'string');
+    t.is(typeof jsonAt(res.result, 'error', 'code'), 'string');
   }
 });
 

@@ -1,4 +1,5 @@
 import test from 'ava';
+import { apiObjectsAt, jsonAt, listAt, objectAt, textAt, type JsonObject } from './helpers/json';
 import { createBody, unique, withAppAndMerchant, type TestApp, type TestMerchant } from './helpers/test-app';
 
 let t0: TestApp;
@@ -15,25 +16,23 @@ withAppAndMerchant({}, async (started) => {
       idempotencyKey: unique(),
       payload: createBody({ merchant_order_id: `list-${i}` }),
     });
-    created.push((res.result as { id: string }).id);
+    created.push(textAt(res.result, 'id'));
   }
 });
 
-type List = { object: string; data: Array<{ id: string; status: string; merchant_order_id: string }>; has_more: boolean };
-const get = async (query: string): Promise<{ status: number; body: List & { error?: { code: string; param?: string } } }> => {
+const get = async (query: string): Promise<{ status: number; body: JsonObject }> => {
   const res = await t0.request({ method: 'GET', url: `/v1/payment_intents${query}`, key: shop.testKey });
-  return { status: res.statusCode, body: res.result as List & { error?: { code: string; param?: string } } };
+  return { status: res.statusCode, body: objectAt(res.result) };
 };
+/** The ids of a list answer's intents, in its order. */
+const idsOf = (body: JsonObject): string[] => apiObjectsAt(body, 'data').map((intent) => intent.id);
 
 test('lists newest first with the list envelope and a default page of 20', async (t) => {
   const { status, body } = await get('');
   t.is(status, 200);
   t.is(body.object, 'list');
   t.false(body.has_more);
-  t.deepEqual(
-    body.data.map((intent) => intent.id),
-    [...created].reverse(),
-  );
+  t.deepEqual(idsOf(body), [...created].reverse());
 });
 
 test('pages with limit and starting_after until has_more is false, each intent once', async (t) => {
@@ -41,33 +40,28 @@ test('pages with limit and starting_after until has_more is false, each intent o
   let cursor = '';
   for (;;) {
     const { body } = await get(`?limit=3${cursor ? `&starting_after=${cursor}` : ''}`);
-    seen.push(...body.data.map((intent) => intent.id));
+    const ids = idsOf(body);
+    seen.push(...ids);
     if (!body.has_more) break;
-    cursor = body.data[body.data.length - 1]!.id;
+    cursor = ids[ids.length - 1];
   }
   t.deepEqual(seen, [...created].reverse());
 });
 
 test('filters by merchant_order_id and status', async (t) => {
   const byOrder = await get('?merchant_order_id=list-3');
-  t.deepEqual(
-    byOrder.body.data.map((intent) => intent.id),
-    [created[3]],
-  );
+  t.deepEqual(idsOf(byOrder.body), [created[3]]);
   await t0.request({ method: 'POST', url: `/v1/payment_intents/${created[1]}/cancel`, key: shop.testKey, idempotencyKey: unique() });
   const canceled = await get('?status=canceled');
-  t.deepEqual(
-    canceled.body.data.map((intent) => intent.id),
-    [created[1]],
-  );
+  t.deepEqual(idsOf(canceled.body), [created[1]]);
 });
 
 test('created[gte] keeps intents created at or after the instant', async (t) => {
   const future = await get(`?created[gte]=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`);
   t.is(future.status, 200);
-  t.is(future.body.data.length, 0);
+  t.is(listAt(future.body, 'data').length, 0);
   const past = await get(`?created[gte]=${encodeURIComponent('2020-01-01T00:00:00Z')}`);
-  t.is(past.body.data.length, created.length);
+  t.is(listAt(past.body, 'data').length, created.length);
 });
 
 for (const [query, param] of [
@@ -83,8 +77,8 @@ for (const [query, param] of [
   test(`list refuses ${query} with 400 naming ${param}`, async (t) => {
     const { status, body } = await get(query);
     t.is(status, 400);
-    t.is(body.error?.code, 'invalid_parameter');
-    t.is(body.error?.param, param);
+    t.is(jsonAt(body, 'error', 'code'), 'invalid_parameter');
+    t.is(jsonAt(body, 'error', 'param'), param);
   });
 }
 

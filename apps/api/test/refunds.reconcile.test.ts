@@ -6,7 +6,8 @@ import { FakeClock } from '@payments/in-memory';
 import { createKnex } from '@payments/storage-sql';
 import { AppConfig } from '../src/container';
 import type { Config } from '../src/config';
-import { paymentFlow, type Json } from './helpers/payment-flow';
+import { apiObjectAt, apiObjectsAt, jsonAt, numberAt, type ApiObject } from './helpers/json';
+import { paymentFlow } from './helpers/payment-flow';
 import { startTestApp, type TestApp } from './helpers/test-app';
 import { runJob } from './helpers/worker-tick';
 
@@ -24,12 +25,12 @@ test.after.always(async () => {
   await t0?.close();
 });
 
-async function pendingRefund(flow: ReturnType<typeof paymentFlow>, amount: number): Promise<{ refund: Json; net: number }> {
+async function pendingRefund(flow: ReturnType<typeof paymentFlow>, amount: number): Promise<{ refund: ApiObject; net: number }> {
   const intent = await flow.createIntent({ amount: 10_000 });
   await flow.attempt(intent.id);
-  const paid = (await flow.simulate(intent.id, { outcome: 'succeeded' })).result as Json;
-  const refund = (await flow.post('/v1/refunds', { payment_intent: intent.id, amount })).result as Json;
-  return { refund, net: paid.net.amount as number };
+  const paid = (await flow.simulate(intent.id, { outcome: 'succeeded' })).result;
+  const refund = apiObjectAt((await flow.post('/v1/refunds', { payment_intent: intent.id, amount })).result);
+  return { refund, net: numberAt(paid, 'net', 'amount') };
 }
 
 const reconcile = () => runJob(t0.app, ReconcileRefunds, 200);
@@ -46,7 +47,9 @@ test.serial('a refund whose notice was lost is settled by the reconciler once it
   clock.advance(QUIET_S * 1000);
   t.true((await reconcile()).progressed >= 1);
   t.like(await flow.get(`/v1/refunds/${refund.id}`), { status: 'failed', failure_code: 'channel_declined' });
-  const types = ((await flow.get('/v1/events?limit=100')).data as Json[]).filter((e) => e.data.id === refund.id).map((e) => e.type as string);
+  const types = apiObjectsAt(await flow.get('/v1/events?limit=100'), 'data')
+    .filter((e) => jsonAt(e, 'data', 'id') === refund.id)
+    .map((e) => e.type);
   t.deepEqual(types, ['refund.failed', 'refund.created']);
   clock.advance(QUIET_S * 1000);
   t.is((await reconcile()).progressed, 0, 'a settled refund is not asked about again');

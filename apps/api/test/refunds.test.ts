@@ -1,6 +1,7 @@
 import test from 'ava';
 import { CreateMerchant, MerchantRepository, VerifyLedger } from '@payments/core';
-import { paymentFlow, type Json } from './helpers/payment-flow';
+import { apiObjectAt, apiObjectsAt, jsonAt, listAt, numberAt, textAt, type ApiObject } from './helpers/json';
+import { paymentFlow } from './helpers/payment-flow';
 import { signIn } from './helpers/dashboard';
 import { unique } from './helpers/test-app';
 import { appOnFakeClock } from './helpers/worker-tick';
@@ -20,18 +21,22 @@ async function shop(settlementCurrency = 'THB'): Promise<{ flow: Flow; key: stri
   return { flow: paymentFlow(app(), key), key, merchantId: created.merchant.id };
 }
 
-async function paidIntent(flow: Flow, overrides: Record<string, unknown> = {}): Promise<Json> {
+async function paidIntent(flow: Flow, overrides: { amount?: number; currency?: string; payment_method?: string } = {}): Promise<ApiObject> {
   const intent = await flow.createIntent({ amount: 10_000, ...overrides });
-  const method = (overrides.payment_method as string | undefined) ?? 'promptpay';
-  await flow.attempt(intent.id, { payment_method: method });
-  const paid = (await flow.simulate(intent.id, { outcome: 'succeeded' })).result as Json;
+  await flow.attempt(intent.id, { payment_method: overrides.payment_method ?? 'promptpay' });
+  const paid = apiObjectAt((await flow.simulate(intent.id, { outcome: 'succeeded' })).result);
   if (paid.status !== 'succeeded') throw new Error(`setup: the payment did not succeed: ${JSON.stringify(paid)}`);
   return paid;
 }
 
+/** The intent's net in minor units of the settlement currency. */
+const netOf = (intent: unknown): number => numberAt(intent, 'net', 'amount');
+
 const refund = (flow: Flow, body: Record<string, unknown>, idempotencyKey?: string) => flow.post('/v1/refunds', body, idempotencyKey);
-const bucket = async (flow: Flow, name: 'pending' | 'available' | 'dispute_hold'): Promise<number> =>
-  ((await flow.get('/v1/balance'))[name] as Json[])[0]?.amount ?? 0;
+const bucket = async (flow: Flow, name: 'pending' | 'available' | 'dispute_hold'): Promise<number> => {
+  const amounts = listAt(await flow.get('/v1/balance'), name);
+  return amounts.length === 0 ? 0 : numberAt(amounts, 0, 'amount');
+};
 const halfEven = (x: number, net: number, amount: number): number => {
   const product = BigInt(x) * BigInt(net);
   const q = product / BigInt(amount);
@@ -46,12 +51,12 @@ async function ledgerIsWhole(): Promise<boolean> {
 test.serial('a partial refund: 201 pending, debits the share of the net from pending, raises amount_refunded, succeeds on the next tick', async (t) => {
   const { flow } = await shop();
   const intent = await paidIntent(flow);
-  const net = intent.net.amount as number;
+  const net = netOf(intent);
   t.is(intent.amount_refunded, 0);
 
   const res = await refund(flow, { payment_intent: intent.id, amount: 3_333, reason: 'requested_by_customer', metadata: { ticket: 'T-1' } });
   t.is(res.statusCode, 201, res.payload);
-  const created = res.result as Json;
+  const created = apiObjectAt(res.result);
   t.regex(created.id, /^re_[A-Z2-7]+$/);
   t.like(created, {
     object: 'refund',
@@ -73,7 +78,9 @@ test.serial('a partial refund: 201 pending, debits the share of the net from pen
   t.like(settled, { id: created.id, status: 'succeeded' });
   t.truthy(settled.succeeded_at);
   t.deepEqual(await flow.eventTypes(created.id), ['refund.created', 'refund.succeeded']);
-  const [event] = ((await flow.get('/v1/events?limit=100')).data as Json[]).filter((e) => e.type === 'refund.succeeded' && e.data.id === created.id);
+  const [event] = apiObjectsAt(await flow.get('/v1/events?limit=100'), 'data').filter(
+    (e) => e.type === 'refund.succeeded' && jsonAt(e, 'data', 'id') === created.id,
+  );
   t.like(event?.data, {
     id: created.id,
     object: 'refund',
@@ -91,7 +98,7 @@ test.serial('several partial refunds debit exactly the net in all, the amount de
   for (const amount of [1, 3_333, 3_333]) t.is((await refund(flow, { payment_intent: intent.id, amount })).statusCode, 201);
   const rest = await refund(flow, { payment_intent: intent.id });
   t.is(rest.statusCode, 201);
-  t.is((rest.result as Json).amount, 9_999 - 1 - 3_333 - 3_333);
+  t.is(numberAt(rest.result, 'amount'), 9_999 - 1 - 3_333 - 3_333);
   t.is(await bucket(flow, 'pending'), 0, 'the whole net was given back, not a rounding unit more or less');
   const over = await refund(flow, { payment_intent: intent.id, amount: 1 });
   t.is(over.statusCode, 409);
@@ -99,7 +106,7 @@ test.serial('several partial refunds debit exactly the net in all, the amount de
   t.is((await flow.intent(intent.id)).amount_refunded, 9_999);
   const listed = await flow.get(`/v1/refunds?payment_intent=${intent.id}`);
   t.deepEqual(
-    (listed.data as Json[]).map((r) => r.amount),
+    apiObjectsAt(listed, 'data').map((r) => r.amount),
     [9_999 - 6_667, 3_333, 3_333, 1],
     'newest first',
   );
@@ -131,7 +138,7 @@ test.serial('only a paid intent can be refunded: 409 invalid_state_transition ot
 test.serial('bad input is 400 in the envelope: amounts, reasons, unknown fields, ids, metadata', async (t) => {
   const { flow } = await shop();
   const intent = await paidIntent(flow);
-  const bad: Json[] = [
+  const bad: Record<string, unknown>[] = [
     {},
     { payment_intent: 'nope' },
     { payment_intent: intent.id, amount: 0 },
@@ -146,7 +153,7 @@ test.serial('bad input is 400 in the envelope: amounts, reasons, unknown fields,
   for (const body of bad) {
     const res = await refund(flow, body);
     t.is(res.statusCode, 400, JSON.stringify(body));
-    t.truthy((res.result as Json).error.code, JSON.stringify(body));
+    t.truthy(textAt(res.result, 'error', 'code'), JSON.stringify(body));
   }
   t.is((await flow.intent(intent.id)).amount_refunded, 0);
 });
@@ -154,7 +161,7 @@ test.serial('bad input is 400 in the envelope: amounts, reasons, unknown fields,
 test.serial('another merchant or the other mode sees 404: the intent to refund, the refund and the list', async (t) => {
   const { flow } = await shop();
   const intent = await paidIntent(flow);
-  const made = (await refund(flow, { payment_intent: intent.id, amount: 100 })).result as Json;
+  const made = apiObjectAt((await refund(flow, { payment_intent: intent.id, amount: 100 })).result);
   const other = await shop();
   t.is((await refund(other.flow, { payment_intent: intent.id })).statusCode, 404);
   t.is((await app().request({ method: 'GET', url: `/v1/refunds/${made.id}`, key: other.key })).statusCode, 404);
@@ -166,7 +173,7 @@ test.serial('another merchant or the other mode sees 404: the intent to refund, 
 test.serial('two concurrent refunds over the remainder: one wins, the other is 409, and the debit is booked once', async (t) => {
   const { flow } = await shop();
   const intent = await paidIntent(flow);
-  const net = intent.net.amount as number;
+  const net = netOf(intent);
   const results = await Promise.all([refund(flow, { payment_intent: intent.id, amount: 6_000 }), refund(flow, { payment_intent: intent.id, amount: 6_000 })]);
   t.deepEqual(results.map((r) => r.statusCode).sort(), [201, 409]);
   t.is(await bucket(flow, 'pending'), net - halfEven(6_000, net, 10_000));
@@ -177,8 +184,8 @@ test.serial('two concurrent refunds over the remainder: one wins, the other is 4
 test.serial('a failed refund (amounts ending in 06) gives the debit back and lowers amount_refunded', async (t) => {
   const { flow } = await shop();
   const intent = await paidIntent(flow);
-  const net = intent.net.amount as number;
-  const made = (await refund(flow, { payment_intent: intent.id, amount: 1_006 })).result as Json;
+  const net = netOf(intent);
+  const made = apiObjectAt((await refund(flow, { payment_intent: intent.id, amount: 1_006 })).result);
   t.is(await bucket(flow, 'pending'), net - halfEven(1_006, net, 10_000));
   await tick();
   t.like(await flow.get(`/v1/refunds/${made.id}`), { status: 'failed', failure_code: 'channel_declined' });
@@ -193,7 +200,7 @@ test.serial('a failed refund (amounts ending in 06) gives the debit back and low
 test.serial('simulate: a pending refund fails with the code told, a final one is 409, a live key is 403', async (t) => {
   const { flow } = await shop();
   const intent = await paidIntent(flow);
-  const made = (await refund(flow, { payment_intent: intent.id, amount: 2_000 })).result as Json;
+  const made = apiObjectAt((await refund(flow, { payment_intent: intent.id, amount: 2_000 })).result);
   const key = unique();
   const failed = await flow.post(`/v1/test/refunds/${made.id}/simulate`, { outcome: 'failed', failure_code: 'insufficient_channel_funds' }, key);
   t.is(failed.statusCode, 200, failed.payload);
@@ -239,7 +246,7 @@ test.serial('an open dispute is 409 payment_disputed; a won one allows refunds a
 test.serial('a refund racing a dispute: the dispute holds only what the refund left, and a loss takes no more than that', async (t) => {
   const { flow } = await shop();
   const intent = await paidIntent(flow);
-  const net = intent.net.amount as number;
+  const net = netOf(intent);
   await refund(flow, { payment_intent: intent.id, amount: 4_000 });
   await flow.simulate(intent.id, { outcome: 'dispute_opened' });
   const debit = halfEven(4_000, net, 10_000);
@@ -259,7 +266,7 @@ test.serial('a refund of a released payment drives available negative, and the n
   await tick();
   await flow.advance(first.id, 'release');
   await tick();
-  const net = first.net.amount as number;
+  const net = netOf(first);
   t.is(await bucket(flow, 'available'), net);
   const settled = await app().request({ method: 'POST', url: '/v1/settlements', key, idempotencyKey: unique() });
   t.is(settled.statusCode, 201, settled.payload);
@@ -274,7 +281,7 @@ test.serial('a refund of a released payment drives available negative, and the n
   await tick();
   await flow.advance(second.id, 'release');
   await tick();
-  const net2 = second.net.amount as number;
+  const net2 = netOf(second);
   const next = await app().request({ method: 'POST', url: '/v1/settlements', key, idempotencyKey: unique() });
   t.is(next.statusCode, 201, next.payload);
   t.like(next.result, { amount: { amount: net2 - net, currency: 'THB' } });
@@ -285,7 +292,7 @@ test.serial('a refund of a released payment drives available negative, and the n
 test.serial('a refund of an unreleased payment comes out of pending, and the release moves only the rest', async (t) => {
   const { flow } = await shop();
   const intent = await paidIntent(flow);
-  const net = intent.net.amount as number;
+  const net = netOf(intent);
   await refund(flow, { payment_intent: intent.id, amount: 2_500 });
   await tick();
   await tick();
@@ -307,8 +314,8 @@ test.serial('an FX payment: the refund is in the intent currency, the debit its 
   await tick();
   const priced = await flow.intent(intent.id);
   t.is(priced.status, 'channel_settled');
-  const net = priced.net.amount as number;
-  t.is(priced.net.currency, 'THB');
+  const net = netOf(priced);
+  t.is(textAt(priced, 'net', 'currency'), 'THB');
   const made = await refund(flow, { payment_intent: intent.id, amount: 1_000 });
   t.is(made.statusCode, 201, made.payload);
   t.like(made.result, { amount: 1_000, currency: 'USD' });
@@ -325,7 +332,7 @@ test.serial('idempotent: a retried create answers the same refund and books once
   t.is(second.payload, first.payload);
   t.is(second.headers['idempotent-replayed'], 'true');
   t.is((await flow.intent(intent.id)).amount_refunded, 500);
-  t.is(((await flow.get('/v1/refunds')).data as Json[]).length, 1);
+  t.is(listAt(await flow.get('/v1/refunds'), 'data').length, 1);
 });
 
 test.serial("the dashboard lists an intent's refunds for every role, per mode; another merchant's intent is 404", async (t) => {
@@ -337,7 +344,7 @@ test.serial("the dashboard lists an intent's refunds for every role, per mode; a
   const list = await app().request({ method: 'GET', url: `/dashboard/v1/payment_intents/${intent.id}/refunds?mode=test`, headers: { cookie: viewer.cookie } });
   t.is(list.statusCode, 200, list.payload);
   t.deepEqual(
-    ((list.result as Json).data as Json[]).map((r) => [r.object, r.amount]),
+    apiObjectsAt(list.result, 'data').map((r) => [r.object, r.amount]),
     [
       ['refund', 200],
       ['refund', 100],

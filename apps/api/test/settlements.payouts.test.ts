@@ -9,9 +9,10 @@ import {
   type PayoutResult,
 } from '@payments/core';
 import { FakeClock } from '@payments/in-memory';
-import { paymentFlow, type Json } from './helpers/payment-flow';
+import { paymentFlow } from './helpers/payment-flow';
 import { startTestApp, unique, type TestApp, type TestMerchant } from './helpers/test-app';
 import { moneyTick, runJob } from './helpers/worker-tick';
+import { apiObjectAt, numberAt, objectAt } from './helpers/json';
 
 /** A payout provider whose answers the test sets. */
 class ScriptedGateway implements PayoutGateway {
@@ -54,15 +55,15 @@ async function manualShopWithFunds(amount: number): Promise<{ shop: TestMerchant
   const flow = paymentFlow(t0, shop.testKey);
   const intent = await flow.createIntent({ amount });
   await flow.attempt(intent.id);
-  const paid = (await flow.simulate(intent.id, { outcome: 'succeeded' })).result as Json;
+  const paid = objectAt((await flow.simulate(intent.id, { outcome: 'succeeded' })).result);
   await tick();
   await tick();
   await flow.advance(intent.id, 'release');
   await tick();
-  return { shop, net: paid.net.amount as number };
+  return { shop, net: numberAt(paid, 'net', 'amount') };
 }
 
-const thb = (amount: number): Json[] => [{ amount, currency: 'THB' }];
+const thb = (amount: number) => [{ amount, currency: 'THB' }];
 
 test.serial('a failed payout answers the settlement failed, returns the funds to available and lets the payment be settled again', async (t) => {
   const { shop, net } = await manualShopWithFunds(20_000);
@@ -70,15 +71,11 @@ test.serial('a failed payout answers the settlement failed, returns the funds to
   gateway.next = { status: 'failed', failureReason: 'account_closed' };
   const res = await t0.request({ method: 'POST', url: '/v1/settlements', key: shop.testKey, idempotencyKey: unique() });
   t.is(res.statusCode, 201);
-  const failed = res.result as Json;
+  const failed = apiObjectAt(res.result);
   t.like(failed, { status: 'failed', amount: { amount: net, currency: 'THB' }, payments: 1 });
   t.false('failure_reason' in failed, 'operator detail stays inside');
   t.like(await flow.get('/v1/balance'), { available: thb(net) });
-  const events = ((await flow.get('/v1/events?limit=100')).data as Json[])
-    .filter((event) => event.data.id === failed.id)
-    .map((event) => event.type)
-    .reverse();
-  t.deepEqual(events, ['settlement.pending', 'settlement.processing', 'settlement.failed']);
+  t.deepEqual(await flow.eventTypes(failed.id), ['settlement.pending', 'settlement.processing', 'settlement.failed']);
 
   gateway.next = { status: 'paid' };
   const again = await t0.request({ method: 'POST', url: '/v1/settlements', key: shop.testKey, idempotencyKey: unique() });
@@ -90,7 +87,7 @@ test.serial('a payout still processing is answered processing and finished by th
   const { shop, net } = await manualShopWithFunds(30_000);
   const flow = paymentFlow(t0, shop.testKey);
   gateway.next = { status: 'processing' };
-  const created = (await t0.request({ method: 'POST', url: '/v1/settlements', key: shop.testKey, idempotencyKey: unique() })).result as Json;
+  const created = apiObjectAt((await t0.request({ method: 'POST', url: '/v1/settlements', key: shop.testKey, idempotencyKey: unique() })).result);
   t.like(created, { status: 'processing', amount: { amount: net, currency: 'THB' } });
   t.like(await flow.get('/v1/balance'), { available: thb(0) });
 

@@ -7,9 +7,10 @@ import {
   type Settlement,
   type SettlementSchedule,
 } from '@payments/core';
-import { paymentFlow, type Json } from './helpers/payment-flow';
+import { paymentFlow } from './helpers/payment-flow';
 import { unique, type TestMerchant } from './helpers/test-app';
 import { appOnFakeClock, runJob } from './helpers/worker-tick';
+import { apiObjectAt, apiObjectsAt, jsonAt, listAt, numberAt, objectAt, textAt, type ApiObject, type JsonObject } from './helpers/json';
 
 const { clock, app, tick } = appOnFakeClock();
 
@@ -28,17 +29,17 @@ async function merchantOn(schedule: SettlementSchedule): Promise<TestMerchant> {
 /** Payments of `amounts`, paid, channel-settled and released: available funds. Returns their nets. */
 async function releasedPayments(shop: TestMerchant, amounts: readonly number[]): Promise<number[]> {
   const flow = paymentFlow(app(), shop.testKey);
-  const intents: Json[] = [];
+  const intents: ApiObject[] = [];
   for (const amount of amounts) {
     const intent = await flow.createIntent({ amount });
     await flow.attempt(intent.id);
-    intents.push((await flow.simulate(intent.id, { outcome: 'succeeded' })).result as Json);
+    intents.push(apiObjectAt((await flow.simulate(intent.id, { outcome: 'succeeded' })).result));
   }
   await tick();
   await tick();
   for (const intent of intents) t0Assert((await flow.advance(intent.id, 'release')).statusCode === 200, 'release advanced');
   await tick();
-  return intents.map((intent) => intent.net.amount as number);
+  return intents.map((intent) => numberAt(intent, 'net', 'amount'));
 }
 
 function t0Assert(condition: boolean, what: string): void {
@@ -48,7 +49,7 @@ function t0Assert(condition: boolean, what: string): void {
 const settle = (shop: TestMerchant, idempotencyKey: string = unique('settle'), key: string = shop.testKey) =>
   app().request({ method: 'POST', url: '/v1/settlements', key, idempotencyKey });
 
-const thb = (amount: number): Json[] => [{ amount, currency: 'THB' }];
+const thb = (amount: number): JsonObject[] => [{ amount, currency: 'THB' }];
 
 test.serial('a merchant on a schedule may not ask: 403 forbidden, remembered under its key', async (t) => {
   const shop = await merchantOn('daily');
@@ -85,17 +86,17 @@ test.serial('a manual test settlement is created and paid at once: 201, replayed
   const shop = await merchantOn('manual');
   const flow = paymentFlow(app(), shop.testKey);
   const nets = await releasedPayments(shop, [10_000, 25_050]);
-  const total = nets[0]! + nets[1]!;
+  const total = nets[0] + nets[1];
   t.like(await flow.get('/v1/balance'), { available: thb(total) });
 
   const key = unique('settle');
   const res = await settle(shop, key);
   t.is(res.statusCode, 201);
-  const body = res.result as Json;
+  const body = apiObjectAt(res.result);
   t.regex(body.id, /^st_[A-Z2-7]+$/);
   t.like(body, { object: 'settlement', mode: 'test', status: 'paid', amount: { amount: total, currency: 'THB' }, payments: 2 });
-  for (const field of ['period_start', 'period_end', 'created']) t.regex(body[field], /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
-  t.true(body.period_start <= body.period_end);
+  for (const field of ['period_start', 'period_end', 'created']) t.regex(textAt(body, field), /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+  t.true(textAt(body, 'period_start') <= textAt(body, 'period_end'));
   t.deepEqual(Object.keys(body).sort(), ['amount', 'created', 'id', 'mode', 'object', 'payments', 'period_end', 'period_start', 'status']);
 
   const replay = await settle(shop, key);
@@ -107,7 +108,9 @@ test.serial('a manual test settlement is created and paid at once: 201, replayed
   t.deepEqual(await flow.get(`/v1/settlements/${body.id}`), body);
   t.deepEqual(await flow.get('/v1/settlements'), { object: 'list', data: [body], has_more: false });
 
-  const events = ((await flow.get('/v1/events?limit=100')).data as Json[]).filter((event) => event.data.id === body.id).reverse();
+  const events = apiObjectsAt(await flow.get('/v1/events?limit=100'), 'data')
+    .filter((event) => jsonAt(event, 'data', 'id') === body.id)
+    .reverse();
   t.deepEqual(
     events.map((event) => event.type),
     ['settlement.pending', 'settlement.processing', 'settlement.paid'],
@@ -136,7 +139,7 @@ test.serial('a retry after a crash between the work and its stored answer gets t
   const retry = await settle(shop, key);
   t.is(retry.statusCode, 201);
   t.like(retry.result, { id: first.id, status: 'paid', amount: { amount: nets[0], currency: 'THB' }, payments: 1 });
-  t.is((await flow.get('/v1/settlements')).data.length, 1, 'no second settlement');
+  t.is(listAt(await flow.get('/v1/settlements'), 'data').length, 1, 'no second settlement');
   t.like(await flow.get('/v1/balance'), { available: thb(0) });
   const replay = await settle(shop, key);
   t.is(replay.headers['idempotent-replayed'], 'true');
@@ -159,10 +162,10 @@ test.serial('a key reused after 24 hours is a new request: a new settlement, not
   const again = await settle(shop, key);
   t.is(again.statusCode, 201);
   t.is(again.headers['idempotent-replayed'], undefined);
-  t.not((again.result as Json).id, (first.result as Json).id);
+  t.not(jsonAt(again.result, 'id'), jsonAt(first.result, 'id'));
   t.like(again.result, { status: 'paid', amount: { amount: laterNet, currency: 'THB' }, payments: 1 });
-  t.is((await flow.get('/v1/settlements')).data.length, 2);
-  t.like(await flow.get(`/v1/settlements/${(first.result as Json).id}`), { status: 'paid', amount: { amount: firstNet, currency: 'THB' } });
+  t.is(listAt(await flow.get('/v1/settlements'), 'data').length, 2);
+  t.like(await flow.get(`/v1/settlements/${textAt(first.result, 'id')}`), { status: 'paid', amount: { amount: firstNet, currency: 'THB' } });
 });
 
 test.serial('a key reused for another request is 422 idempotency_key_reused', async (t) => {
@@ -197,17 +200,17 @@ test.serial('reads: newest first with cursor pages; malformed ids 400; unknown a
   const made: string[] = [];
   for (let i = 0; i < 3; i += 1) {
     await releasedPayments(shop, [10_000 + i]);
-    made.push(((await settle(shop)).result as Json).id as string);
+    made.push(textAt((await settle(shop)).result, 'id'));
   }
   const page = await flow.get('/v1/settlements?limit=2');
   t.deepEqual(
-    page.data.map((s: Json) => s.id),
+    apiObjectsAt(page, 'data').map((s) => s.id),
     [made[2], made[1]],
   );
   t.true(page.has_more);
   const next = await flow.get(`/v1/settlements?limit=2&starting_after=${made[1]}`);
   t.deepEqual(
-    next.data.map((s: Json) => s.id),
+    apiObjectsAt(next, 'data').map((s) => s.id),
     [made[0]],
   );
   t.false(next.has_more);
@@ -240,9 +243,9 @@ test.serial('ten manual settlements racing for the same funds: one 201, the rest
   const statuses = answers.map((res) => res.statusCode).sort();
   t.deepEqual(statuses, [201, 409, 409, 409, 409, 409, 409, 409, 409, 409], JSON.stringify(answers.map((res) => res.result)));
   for (const res of answers.filter((answer) => answer.statusCode === 409)) t.like(res.result, { error: { code: 'nothing_to_settle' } });
-  const winner = answers.find((res) => res.statusCode === 201)?.result as Json;
+  const winner = objectAt(answers.find((res) => res.statusCode === 201)?.result);
   t.like(winner, { status: 'paid', payments: 4, amount: { amount: total, currency: 'THB' } });
-  const listed = (await flow.get('/v1/settlements')).data as Json[];
+  const listed = apiObjectsAt(await flow.get('/v1/settlements'), 'data');
   t.deepEqual(
     listed.map((s) => s.id),
     [winner.id],

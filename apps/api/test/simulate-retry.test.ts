@@ -6,8 +6,9 @@ import { FakeClock } from '@payments/in-memory';
 import { createKnex } from '@payments/storage-sql';
 import { AppConfig } from '../src/container';
 import type { Config } from '../src/config';
-import { paymentFlow, type Json } from './helpers/payment-flow';
+import { paymentFlow } from './helpers/payment-flow';
 import { startTestApp, unique, type TestApp, type TestMerchant } from './helpers/test-app';
+import { apiObjectsAt, jsonAt } from './helpers/json';
 
 const clock = new FakeClock(new Date());
 let t0: TestApp;
@@ -49,7 +50,7 @@ test.serial("a simulate retried after a crash that followed the channel's action
 
   const retry = await flow.simulate(intent.id, { outcome: 'succeeded' }, key);
   t.is(retry.statusCode, 200, retry.payload);
-  t.like(retry.result, { id: intent.id, object: 'payment_intent', status: 'succeeded', amount: 10000, net: (first.result as Json).net });
+  t.like(retry.result, { id: intent.id, object: 'payment_intent', status: 'succeeded', amount: 10000, net: jsonAt(first.result, 'net') });
   t.is(retry.headers['idempotent-replayed'], undefined);
   // Its answer is remembered now like any other.
   const replay = await flow.simulate(intent.id, { outcome: 'succeeded' }, key);
@@ -78,7 +79,7 @@ test.serial('a dispute_opened or dispute_lost retried after such a crash answers
     t.is(fresh.statusCode, 409, outcome);
     t.like(fresh.result, { error: { code: 'invalid_state_transition' } });
   }
-  const disputes = ((await flow.get('/v1/disputes?limit=100')).data as Json[]).filter((dispute) => dispute.payment_intent === intent.id);
+  const disputes = apiObjectsAt(await flow.get('/v1/disputes?limit=100'), 'data').filter((dispute) => dispute.payment_intent === intent.id);
   t.is(disputes.length, 1);
   t.like(disputes[0], { status: 'lost', fee: { amount: 1500, currency: 'THB' } });
   t.like(await flow.get('/v1/balance'), {

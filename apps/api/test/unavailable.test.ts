@@ -7,8 +7,7 @@ import { toCoreError } from '../src/http/boom-to-core-error';
 import { httpStatusOf } from '../src/http/error-envelope';
 import { DATABASE_RETRY_AFTER_SECONDS, unavailableOf } from '../src/http/unavailable';
 import { createBody, startTestApp, unique, type TestApp, type TestMerchant } from './helpers/test-app';
-
-type Json = Record<string, any>;
+import { jsonAt, textAt } from './helpers/json';
 
 /**
  * A TCP forwarder in front of a real server that the test can cut (every connection dropped, new
@@ -72,7 +71,7 @@ const withPort = (url: string, port: number): string => {
 async function outageTest(
   t: ExecutionContext,
   server: { readonly name: string; readonly url: string | undefined; readonly defaultPort: number },
-  appOptions: (forwarderPort: number) => Parameters<typeof startTestApp>[0],
+  appOptions: (forwarderPort: number, serverUrl: string) => Parameters<typeof startTestApp>[0],
   outage: (started: { t0: TestApp; forwarder: Forwarder; shop: TestMerchant; intentId: string }) => Promise<void>,
 ): Promise<void> {
   if (!server.url) {
@@ -81,12 +80,12 @@ async function outageTest(
   }
   const target = new URL(server.url);
   const forwarder = await startForwarder(target.hostname, Number(target.port || server.defaultPort));
-  const t0 = await startTestApp(appOptions(forwarder.port));
+  const t0 = await startTestApp(appOptions(forwarder.port, server.url));
   try {
     const shop = await t0.merchant();
     const created = await t0.request({ method: 'POST', url: '/v1/payment_intents', key: shop.testKey, idempotencyKey: unique('idem'), payload: createBody() });
     t.is(created.statusCode, 201);
-    await outage({ t0, forwarder, shop, intentId: (created.result as Json).id as string });
+    await outage({ t0, forwarder, shop, intentId: textAt(created.result, 'id') });
   } finally {
     await t0.close();
     await forwarder.close();
@@ -111,7 +110,7 @@ test('unavailableOf: dependency outages become 503 api_error with Retry-After; b
   t.is(unavailableOf(Object.assign(new Error('Duplicate entry'), { errno: 1062, code: 'ER_DUP_ENTRY' })), undefined);
 
   // What a route that let the driver error through answers: 503, not 500.
-  t.is(httpStatusOf(toCoreError(refused as Error)), 503);
+  t.is(httpStatusOf(toCoreError(refused)), 503);
   t.is(httpStatusOf(toCoreError(new Error('a bug'))), 500);
 });
 
@@ -135,12 +134,12 @@ test.serial(
           const res = await t0.request({ method, url, key: shop.testKey, ...(idempotencyKey ? { idempotencyKey } : {}), ...(payload ? { payload } : {}) });
           t.is(res.statusCode, 503, `${method} ${url}: ${res.payload}`);
           t.is(res.headers['retry-after'], String(DATABASE_RETRY_AFTER_SECONDS));
-          t.like((res.result as Json).error, { code: 'api_error', request_id: res.headers['request-id'] });
+          t.like(jsonAt(res.result, 'error'), { code: 'api_error', request_id: res.headers['request-id'] });
           t.false(res.payload.includes(String(forwarder.port)), 'no address in the answer');
         }
         const ready = await t0.server.inject({ method: 'GET', url: '/health/ready' });
         t.is(ready.statusCode, 503);
-        t.regex((JSON.parse(ready.payload) as Json).error.message as string, /database unreachable/);
+        t.regex(textAt(JSON.parse(ready.payload), 'error', 'message'), /database unreachable/);
 
         await forwarder.restore();
         // The failed request's key was released once the database came back (no 60 s of 409s):
@@ -152,7 +151,7 @@ test.serial(
         }
         t.is(retried.statusCode, 201, retried.payload);
         const replay = await t0.request({ method: 'POST', url: '/v1/payment_intents', key: shop.testKey, idempotencyKey: key, payload: body });
-        t.is((replay.result as Json).id, (retried.result as Json).id);
+        t.is(jsonAt(replay.result, 'id'), jsonAt(retried.result, 'id'));
         t.is((await t0.request({ method: 'GET', url: `/v1/payment_intents/${intentId}`, key: shop.testKey })).statusCode, 200);
         t.is((await t0.server.inject({ method: 'GET', url: '/health/ready' })).statusCode, 200);
       },
@@ -167,7 +166,7 @@ test.serial(
     await outageTest(
       t,
       redis,
-      (port) => ({ env: { PAYMENTS_REDIS_URL: withPort(redis.url as string, port) } }),
+      (port, url) => ({ env: { PAYMENTS_REDIS_URL: withPort(url, port) } }),
       async ({ t0, forwarder, shop, intentId }) => {
         await forwarder.cut();
         const key = unique('idem');
@@ -181,12 +180,12 @@ test.serial(
         });
         t.is(attempt.statusCode, 503, attempt.payload);
         t.truthy(attempt.headers['retry-after']);
-        t.like((attempt.result as Json).error, { code: 'api_error' });
+        t.like(jsonAt(attempt.result, 'error'), { code: 'api_error' });
         // A read needs no Redis: it keeps working.
         t.is((await t0.request({ method: 'GET', url: `/v1/payment_intents/${intentId}`, key: shop.testKey })).statusCode, 200);
         const ready = await t0.server.inject({ method: 'GET', url: '/health/ready' });
         t.is(ready.statusCode, 503);
-        t.regex((JSON.parse(ready.payload) as Json).error.message as string, /redis unreachable/);
+        t.regex(textAt(JSON.parse(ready.payload), 'error', 'message'), /redis unreachable/);
 
         await forwarder.restore();
         // The client reconnects on its own (capped backoff, at most 2 s apart).

@@ -5,6 +5,7 @@ import { FakeClock } from '@payments/in-memory';
 import { asUser, signIn, type SignedInUser } from './helpers/dashboard';
 import { createBody, startTestApp, unique, type TestApp, type TestMerchant } from './helpers/test-app';
 import { runJob } from './helpers/worker-tick';
+import { apiObjectAt, apiObjectsAt, jsonAt, listAt, objectAt, textAt, type ApiObject } from './helpers/json';
 
 /** Records every request; answers with `status` (changeable by the test). */
 class RecordingSender implements WebhookSender {
@@ -16,7 +17,6 @@ class RecordingSender implements WebhookSender {
   }
 }
 
-type Json = Record<string, any>;
 let t0: TestApp;
 const sender = new RecordingSender();
 const clock = new FakeClock(new Date('2026-09-01T12:00:00Z'));
@@ -26,20 +26,19 @@ test.before(async () => {
 test.after.always(async () => t0?.close());
 
 const relay = () => runJob(t0.app, RelayWebhookDeliveries, 100);
-const as = (user: SignedInUser, method: string, url: string, payload?: unknown) =>
-  asUser(t0, user, { method, url, ...(payload === undefined ? {} : { payload }) });
+const as = (user: SignedInUser, method: string, url: string, payload?: unknown) => asUser(t0, user, { method, url, payload });
 
-async function shopWithEndpoint(): Promise<{ shop: TestMerchant; user: SignedInUser; endpoint: Json }> {
+async function shopWithEndpoint(): Promise<{ shop: TestMerchant; user: SignedInUser; endpoint: ApiObject }> {
   const shop = await t0.merchant();
   const user = await signIn(t0, { merchantId: shop.id, role: 'developer' });
   const res = await as(user, 'POST', '/dashboard/v1/webhook_endpoints?mode=test', { url: `https://hooks-${unique()}.example.com/in` });
   if (res.statusCode !== 201) throw new Error(`create answered ${res.statusCode}: ${res.payload}`);
-  return { shop, user, endpoint: res.result as Json };
+  return { shop, user, endpoint: apiObjectAt(res.result) };
 }
 
 async function cancelIntent(shop: TestMerchant): Promise<string> {
   const created = await t0.request({ method: 'POST', url: '/v1/payment_intents', key: shop.testKey, idempotencyKey: unique(), payload: createBody() });
-  const id = (created.result as Json).id as string;
+  const id = textAt(created.result, 'id');
   await t0.request({ method: 'POST', url: `/v1/payment_intents/${id}/cancel`, key: shop.testKey, idempotencyKey: unique() });
   return id;
 }
@@ -51,26 +50,34 @@ test.serial('a status change is delivered signed; GET /v1/events returns the sam
   await relay();
   const mine = sender.requests.slice(before).filter((r) => r.url === endpoint.url);
   t.is(mine.length, 1);
-  const request = mine[0]!;
-  const body = JSON.parse(request.body) as Json;
+  const request = mine[0];
+  const body = objectAt(JSON.parse(request.body));
   t.is(body.type, 'payment_intent.canceled');
-  t.is(body.data.id, intentId);
+  t.is(jsonAt(body, 'data', 'id'), intentId);
   const events = (await t0.request({ method: 'GET', url: '/v1/events', key: shop.testKey })).payload;
-  const listed = (JSON.parse(events) as Json).data as Json[];
+  const listed = apiObjectsAt(JSON.parse(events), 'data');
   const same = listed.find((event) => event.id === body.id);
   t.truthy(same);
   t.is(JSON.stringify(same), request.body, 'byte for byte the same body');
 
-  const header = request.headers['x-webhook-signature']!;
+  const header = request.headers['x-webhook-signature'];
   const parts = Object.fromEntries(header.split(',').map((part) => [part.slice(0, part.indexOf('=')), part.slice(part.indexOf('=') + 1)]));
-  t.is(parts.v1, createHmac('sha256', Buffer.from(endpoint.secret, 'hex')).update(`${parts.t}.${request.body}`).digest('hex'));
-  const keys = (await t0.request({ method: 'GET', url: '/v1/webhook_public_keys', key: shop.testKey })).result as Json;
+  t.is(
+    parts.v1,
+    createHmac('sha256', Buffer.from(textAt(endpoint, 'secret'), 'hex'))
+      .update(`${parts.t}.${request.body}`)
+      .digest('hex'),
+  );
+  const keys = objectAt((await t0.request({ method: 'GET', url: '/v1/webhook_public_keys', key: shop.testKey })).result);
   t.like(keys, { object: 'list', has_more: false });
-  const key = (keys.data as Json[]).find((k) => k.id === parts.v2_kid)!;
+  const key = apiObjectsAt(keys, 'data').find((k) => k.id === parts.v2_kid)!;
   t.like(key, { object: 'webhook_public_key', algorithm: 'ed25519' });
   t.deepEqual(Object.keys(key).sort(), ['algorithm', 'id', 'object', 'public_key']);
-  const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(key.public_key, 'base64').toString('base64url') }, format: 'jwk' });
-  t.true(verify(null, Buffer.from(`${parts.t}.${request.body}`), publicKey, Buffer.from(parts.v2!, 'base64')));
+  const publicKey = createPublicKey({
+    key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(textAt(key, 'public_key'), 'base64').toString('base64url') },
+    format: 'jwk',
+  });
+  t.true(verify(null, Buffer.from(`${parts.t}.${request.body}`), publicKey, Buffer.from(parts.v2, 'base64')));
 });
 
 test.serial('GET /v1/webhook_public_keys needs an API key', async (t) => {
@@ -85,47 +92,47 @@ test.serial('dashboard: deliveries listed newest first per endpoint; resend re-a
   await relay();
   const list = await as(user, 'GET', `/dashboard/v1/webhook_deliveries?mode=test&endpoint=${endpoint.id}`);
   t.is(list.statusCode, 200);
-  const page = list.result as Json;
+  const page = objectAt(list.result);
   t.like(page, { object: 'list', has_more: false });
-  t.is(page.data.length, 2);
-  const [newest, older] = page.data as Json[];
+  t.is(listAt(page, 'data').length, 2);
+  const [newest, older] = apiObjectsAt(page, 'data');
   t.deepEqual(
-    Object.keys(newest!).sort(),
+    Object.keys(newest).sort(),
     ['attempts', 'created', 'endpoint', 'event', 'id', 'mode', 'next_retry_at', 'object', 'response_status', 'status', 'url'].sort(),
   );
   t.like(newest, { object: 'webhook_delivery', endpoint: endpoint.id, url: endpoint.url, status: 'pending', attempts: 1, response_status: 500 });
-  const paged = (await as(user, 'GET', `/dashboard/v1/webhook_deliveries?mode=test&limit=1&starting_after=${newest!.id}`)).result as Json;
+  const paged = objectAt((await as(user, 'GET', `/dashboard/v1/webhook_deliveries?mode=test&limit=1&starting_after=${newest.id}`)).result);
   t.deepEqual(
-    paged.data.map((d: Json) => d.id),
-    [older!.id],
+    apiObjectsAt(paged, 'data').map((d) => d.id),
+    [older.id],
   );
 
-  const health = ((await as(user, 'GET', '/dashboard/v1/webhook_endpoints?mode=test')).result as Json).data[0] as Json;
+  const health = jsonAt((await as(user, 'GET', '/dashboard/v1/webhook_endpoints?mode=test')).result, 'data', 0);
   t.like(health, { delivery_attempts: 2, success_rate: 0, last_error: 'HTTP 500' });
 
   const calls = sender.requests.length;
-  const resent = await as(user, 'POST', `/dashboard/v1/webhook_deliveries/${newest!.id}/resend?mode=test`);
+  const resent = await as(user, 'POST', `/dashboard/v1/webhook_deliveries/${newest.id}/resend?mode=test`);
   t.is(resent.statusCode, 202);
-  t.like(resent.result, { id: newest!.id, status: 'pending', next_retry_at: '2026-09-01T12:00:00Z' });
+  t.like(resent.result, { id: newest.id, status: 'pending', next_retry_at: '2026-09-01T12:00:00Z' });
   t.is(sender.requests.length, calls, 'the resend calls nothing itself');
   sender.status = 200;
   await relay();
-  const after = (await as(user, 'GET', `/dashboard/v1/webhook_deliveries?mode=test&endpoint=${endpoint.id}`)).result as Json;
-  t.like(after.data[0], { id: newest!.id, status: 'delivered', attempts: 2, response_status: 200 });
-  t.false('next_retry_at' in after.data[0]);
-  const rate = ((await as(user, 'GET', '/dashboard/v1/webhook_endpoints?mode=test')).result as Json).data[0] as Json;
+  const after = objectAt((await as(user, 'GET', `/dashboard/v1/webhook_deliveries?mode=test&endpoint=${endpoint.id}`)).result);
+  t.like(jsonAt(after, 'data', 0), { id: newest.id, status: 'delivered', attempts: 2, response_status: 200 });
+  t.false('next_retry_at' in objectAt(after, 'data', 0));
+  const rate = jsonAt((await as(user, 'GET', '/dashboard/v1/webhook_endpoints?mode=test')).result, 'data', 0);
   t.like(rate, { delivery_attempts: 3, success_rate: 0.3333 });
 });
 
 test.serial("another merchant's delivery is 404 to list filters and resend", async (t) => {
   const { shop, user } = await shopWithEndpoint();
   await cancelIntent(shop);
-  const [delivery] = ((await as(user, 'GET', '/dashboard/v1/webhook_deliveries?mode=test')).result as Json).data as Json[];
+  const [delivery] = apiObjectsAt((await as(user, 'GET', '/dashboard/v1/webhook_deliveries?mode=test')).result, 'data');
   const stranger = await signIn(t0, { merchantId: (await t0.merchant()).id, role: 'owner' });
-  t.is((await as(stranger, 'POST', `/dashboard/v1/webhook_deliveries/${delivery!.id}/resend?mode=test`)).statusCode, 404);
-  t.deepEqual(((await as(stranger, 'GET', '/dashboard/v1/webhook_deliveries?mode=test')).result as Json).data, []);
-  t.is((await as(stranger, 'GET', `/dashboard/v1/webhook_deliveries?mode=test&starting_after=${delivery!.id}`)).statusCode, 400);
-  t.is((await as(user, 'POST', `/dashboard/v1/webhook_deliveries/${delivery!.id}/resend?mode=live`)).statusCode, 404, 'other mode');
+  t.is((await as(stranger, 'POST', `/dashboard/v1/webhook_deliveries/${delivery.id}/resend?mode=test`)).statusCode, 404);
+  t.deepEqual(jsonAt((await as(stranger, 'GET', '/dashboard/v1/webhook_deliveries?mode=test')).result, 'data'), []);
+  t.is((await as(stranger, 'GET', `/dashboard/v1/webhook_deliveries?mode=test&starting_after=${delivery.id}`)).statusCode, 400);
+  t.is((await as(user, 'POST', `/dashboard/v1/webhook_deliveries/${delivery.id}/resend?mode=live`)).statusCode, 404, 'other mode');
 });
 
 test.serial('a deleted endpoint is queued nothing; its old deliveries keep their url', async (t) => {
@@ -133,7 +140,7 @@ test.serial('a deleted endpoint is queued nothing; its old deliveries keep their
   await cancelIntent(shop);
   t.is((await as(user, 'DELETE', `/dashboard/v1/webhook_endpoints/${endpoint.id}`)).statusCode, 200);
   await cancelIntent(shop);
-  const data = ((await as(user, 'GET', '/dashboard/v1/webhook_deliveries?mode=test')).result as Json).data as Json[];
+  const data = apiObjectsAt((await as(user, 'GET', '/dashboard/v1/webhook_deliveries?mode=test')).result, 'data');
   t.is(data.length, 1);
-  t.is(data[0]!.url, endpoint.url);
+  t.is(data[0].url, endpoint.url);
 });

@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import test from 'ava';
 import { RestPaymentChannel } from '@payments/channel-rest';
@@ -40,7 +39,9 @@ class CallbackReceiver {
 
   async start(): Promise<void> {
     await new Promise<void>((done) => this.server.listen(0, '127.0.0.1', done));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/channels/rest/callback`;
+    const address = this.server.address();
+    if (address === null || typeof address === 'string') throw new Error('The callback receiver is not listening on a port.');
+    this.url = `http://127.0.0.1:${address.port}/channels/rest/callback`;
   }
 
   async waitFor(count: number, timeoutMs = 5_000): Promise<ReceivedCallback> {
@@ -49,7 +50,7 @@ class CallbackReceiver {
       if (Date.now() > deadline) throw new Error(`expected ${count} callbacks, got ${this.received.length}`);
       await new Promise((r) => setTimeout(r, 20));
     }
-    return this.received[count - 1] as ReceivedCallback;
+    return this.received[count - 1];
   }
 
   close(): Promise<void> {
@@ -68,7 +69,7 @@ interface World {
   readonly sandbox: ChannelSandbox;
   readonly receiver: CallbackReceiver;
   readonly channel: RestPaymentChannel;
-  close(): Promise<void>;
+  readonly close: () => Promise<void>;
 }
 
 async function world(settleAfterMs = 300, refundAfterMs = 300): Promise<World> {
@@ -102,13 +103,19 @@ function placeRequest(receiver: CallbackReceiver, overrides: Record<string, unkn
   };
 }
 
-async function payer(sandboxUrl: string, orderId: string, action: string, body: unknown = {}): Promise<{ status: number; body: any }> {
-  const response = await fetch(`${sandboxUrl}/sandbox/orders/${orderId}/${action}`, {
+/** A POST to the sandbox's own pages (`/sandbox/…`): the desk's, or the payer's on an order. */
+async function desk(sandboxUrl: string, path: string, body: unknown = {}): Promise<{ status: number; body: unknown }> {
+  const response = await fetch(`${sandboxUrl}/sandbox/${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
-  return { status: response.status, body: await response.json() };
+  const answer: unknown = await response.json();
+  return { status: response.status, body: answer };
+}
+
+function payer(sandboxUrl: string, orderId: string, action: string, body: unknown = {}): Promise<{ status: number; body: unknown }> {
+  return desk(sandboxUrl, `orders/${orderId}/${action}`, body);
 }
 
 test('place, query, pay: the signed callback verifies, the query says paid, then settled after SANDBOX_SETTLE_AFTER_MS', async (t) => {
@@ -125,7 +132,7 @@ test('place, query, pay: the signed callback verifies, the query says paid, then
 
   const paid = await payer(w.sandbox.url, placed.channelOrderId, 'pay');
   t.is(paid.status, 200);
-  t.true(paid.body.callback.delivered, 'the payer endpoint waits for the callback delivery');
+  t.like(paid.body, { callback: { delivered: true } }, 'the payer endpoint waits for the callback delivery');
   const first = await w.receiver.waitFor(1);
   const callback = w.channel.verifyCallback('test', first.headers, first.rawBody);
   t.deepEqual(callback, { kind: 'order', channelOrderId: placed.channelOrderId, reference: pending.reference, reportedStatus: 'paid' });
@@ -138,7 +145,7 @@ test('place, query, pay: the signed callback verifies, the query says paid, then
   t.like(w.channel.verifyCallback('test', settledCallback.headers, settledCallback.rawBody), { reportedStatus: 'paid' });
   const settled = await w.channel.queryOrder('test', placed.channelOrderId);
   t.true(settled.settledAt instanceof Date);
-  t.true((settled.settledAt as Date).getTime() <= Date.now());
+  t.true(settled.settledAt!.getTime() <= Date.now());
 });
 
 test('create is idempotent on the reference; a conflicting repeat is a channel_error refusal', async (t) => {
@@ -159,7 +166,7 @@ test('a wallet gets a redirect URL that shows the order to the payer', async (t)
   const placed = await w.channel.placeOrder(placeRequest(w.receiver, { paymentMethod: 'gcash', currency: 'PHP' }));
   if (placed.outcome !== 'placed') return t.fail(placed.message);
   t.is(placed.nextAction.type, 'redirect');
-  const page = await fetch(placed.nextAction.url as string);
+  const page = await fetch(placed.nextAction.url!);
   t.is(page.status, 200);
   t.like(await page.json(), { id: placed.channelOrderId, status: 'pending', payment_method: 'gcash' });
 });
@@ -221,7 +228,7 @@ test('callback delivery is retried until our side answers 2xx', async (t) => {
   const placed = await w.channel.placeOrder(placeRequest(w.receiver));
   if (placed.outcome !== 'placed') return t.fail(placed.message);
   const paid = await payer(w.sandbox.url, placed.channelOrderId, 'pay');
-  t.like(paid.body.callback, { delivered: true, attempts: 3 });
+  t.like(paid.body, { callback: { delivered: true, attempts: 3 } });
   t.is(w.receiver.received.length, 1);
 });
 
@@ -256,7 +263,8 @@ test('node dist/src/main.js logs its URL as a JSON line, serves, and stops on SI
   let url: string | undefined;
   while (!url && Date.now() < deadline) {
     const line = stdout.split('\n').find((l) => l.includes('"sandbox listening"'));
-    url = line ? (JSON.parse(line) as { url: string }).url : undefined;
+    const logged: unknown = line ? JSON.parse(line) : undefined;
+    url = typeof logged === 'object' && logged !== null && 'url' in logged && typeof logged.url === 'string' ? logged.url : undefined;
     if (!url) await new Promise((r) => setTimeout(r, 25));
   }
   t.regex(url ?? '', /^http:\/\/127\.0\.0\.1:\d+$/);
@@ -273,15 +281,6 @@ test('node dist/src/main.js logs its URL as a JSON line, serves, and stops on SI
   t.regex(stderr, /SANDBOX_API_KEY/);
 });
 
-async function desk(sandboxUrl: string, path: string, body: unknown = {}): Promise<{ status: number; body: any }> {
-  const response = await fetch(`${sandboxUrl}/sandbox/${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, body: await response.json() };
-}
-
 test('disputes: the desk opens one on a paid order, the notice verifies, the query and evidence follow the protocol', async (t) => {
   const w = await world(60_000);
   const placed = await w.channel.placeOrder(placeRequest(w.receiver));
@@ -292,7 +291,7 @@ test('disputes: the desk opens one on a paid order, the notice verifies, the que
 
   const opened = await desk(w.sandbox.url, `orders/${placed.channelOrderId}/dispute`, { reason: 'product_not_received' });
   t.is(opened.status, 200);
-  t.true(opened.body.callback.delivered);
+  t.like(opened.body, { callback: { delivered: true } });
   const notice = await w.receiver.waitFor(before + 1);
   const parsed = w.channel.verifyCallback('test', notice.headers, notice.rawBody);
   if (parsed.kind !== 'dispute') return t.fail();

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import test from 'ava';
 import { workerTestConfig } from './helpers/worker-test-config';
 import { freePort } from '@payments/node-runtime';
+import { textAt } from '@payments/api/dist/test/helpers/json';
 import { AppMetrics, buildContainer, createLogger, createServer, type ServiceMetrics } from '@payments/api';
 import { CreateMerchant, CreateWebhookEndpoint, LockManager, type WebhookRequest, type WebhookResponse, type WebhookSender } from '@payments/core';
 import { workerLanes } from '../src/jobs';
@@ -46,7 +47,7 @@ test('worker metrics: backlog, delivery outcomes, scheduler lag and job duration
       payload: { amount: 1000, currency: 'THB', merchant_order_id: `o-${suffix}` },
     });
     t.is(created.statusCode, 201);
-    const id = (JSON.parse(created.payload) as { id: string }).id;
+    const id = textAt(JSON.parse(created.payload), 'id');
     t.is(
       (await server.inject({ method: 'POST', url: `/v1/payment_intents/${id}/cancel`, headers: { ...auth, 'idempotency-key': `c-${suffix}` } })).statusCode,
       200,

@@ -1,7 +1,8 @@
-import { createServer } from 'node:net';
 import test from 'ava';
 import pino from 'pino';
 import { InMemoryLockManager } from '@payments/in-memory';
+import { freePort } from '@payments/node-runtime';
+import { numberAt, objectAt, type JsonObject } from '@payments/api/dist/test/helpers/json';
 import { createKnex } from '@payments/storage-sql';
 import { Scheduler, type Job, type Lane } from '../src/scheduler';
 
@@ -121,14 +122,9 @@ test('a job that is not exclusive runs in every worker at once', async (t) => {
 });
 
 test('a job failing on an unreachable database is logged as skipped (warn, not error) and runs again on the next pass', async (t) => {
-  const port = await new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const address = probe.address() as { port: number };
-      probe.close(() => resolve(address.port));
-    });
-  });
-  const lines: Array<{ level: number; msg: string; job?: string }> = [];
-  const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as { level: number; msg: string }) });
+  const port = await freePort();
+  const lines: JsonObject[] = [];
+  const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(objectAt(JSON.parse(line))) });
   const closed = createKnex(`mysql://root@127.0.0.1:${port}/payments`);
   let databaseUp = false;
   const pass = job('expire', 0, async () => {
@@ -140,7 +136,7 @@ test('a job failing on an unreachable database is logged as skipped (warn, not e
     await scheduler.pass();
     t.like(lines.at(-1), { level: 40, msg: 'job skipped: a dependency is unavailable', job: 'expire' });
     t.false(
-      lines.some((line) => line.level >= 50),
+      lines.some((line) => numberAt(line, 'level') >= 50),
       'an outage is not logged as an error',
     );
     databaseUp = true;

@@ -64,9 +64,9 @@ test('computeFee stays exact at 2^53 scale', (t) => {
 });
 
 test('computeFee refuses a method without a rule and a bad amount', (t) => {
-  t.is((t.throws(() => computeFee(100, 'THB', 'truemoney', SCHEDULE)) as CoreError).param, 'payment_method');
-  t.is((t.throws(() => computeFee(100, 'THB', 'toString', SCHEDULE)) as CoreError).param, 'payment_method');
-  for (const amount of [-1, 1.5, MAX + 1]) t.is((t.throws(() => computeFee(amount, 'THB', 'promptpay', SCHEDULE)) as CoreError).param, 'amount');
+  t.is(t.throws<CoreError>(() => computeFee(100, 'THB', 'truemoney', SCHEDULE)).param, 'payment_method');
+  t.is(t.throws<CoreError>(() => computeFee(100, 'THB', 'toString', SCHEDULE)).param, 'payment_method');
+  for (const amount of [-1, 1.5, MAX + 1]) t.is(t.throws<CoreError>(() => computeFee(amount, 'THB', 'promptpay', SCHEDULE)).param, 'amount');
 });
 
 test('netOf subtracts a fee of the same currency only', (t) => {
@@ -126,7 +126,7 @@ test('parseFeeSchedule refuses what it cannot price', (t) => {
     JSON.parse('{"__proto__": {"percent": "1"}}'),
   ];
   for (const override of bad) {
-    t.is((t.throws(() => parseFeeSchedule(override)) as CoreError).code, 'invalid_fee_schedule', JSON.stringify(override));
+    t.is(t.throws<CoreError>(() => parseFeeSchedule(override)).code, 'invalid_fee_schedule', JSON.stringify(override));
   }
   t.notThrows(() => parseFeeSchedule({ promptpay: { percent: '100', fixed: { THB: 0 } } }));
 });

@@ -115,13 +115,13 @@ test('convertAmount stays exact at 2^53 scale, where float arithmetic drifts', (
 });
 
 test('convertAmount refuses a result beyond 2^53 − 1 or a non-integer amount, naming amount', (t) => {
-  t.throws(() => convertAmount(MAX, 'USD', 'IDR', '16235'), { instanceOf: CoreError, code: 'invalid_parameter' } as never);
-  t.is((t.throws(() => convertAmount(MAX, 'USD', 'KWD', '2')) as CoreError).param, 'amount');
+  t.throws(() => convertAmount(MAX, 'USD', 'IDR', '16235'), { instanceOf: CoreError, code: 'invalid_parameter' });
+  t.is(t.throws<CoreError>(() => convertAmount(MAX, 'USD', 'KWD', '2')).param, 'amount');
   for (const amount of [1.5, MAX + 1, Number.NaN, Number.POSITIVE_INFINITY]) {
-    t.is((t.throws(() => convertAmount(amount, 'USD', 'THB', '35')) as CoreError).param, 'amount');
+    t.is(t.throws<CoreError>(() => convertAmount(amount, 'USD', 'THB', '35')).param, 'amount');
   }
   t.throws(() => convertAmount(100, 'USD', 'THB', '35.1e2'), { instanceOf: CoreError });
-  t.is((t.throws(() => convertAmount(100, 'USD', 'XYZ', '1')) as CoreError).code, 'invalid_currency');
+  t.is(t.throws<CoreError>(() => convertAmount(100, 'USD', 'XYZ', '1')).code, 'invalid_currency');
 });
 
 test('compareDecimal orders decimal strings without floats', (t) => {

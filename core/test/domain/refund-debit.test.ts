@@ -25,7 +25,7 @@ test('the debits of any split of an intent into refunds add up to the net exactl
         let refunded = 0;
         let debited = 0;
         for (let index = 1; index < points.length; index += 1) {
-          const piece = (points[index] as number) - (points[index - 1] as number);
+          const piece = points[index] - points[index - 1];
           if (piece === 0) continue;
           const debit = refundDebit({ amount, net }, piece, refunded, debited).amount;
           if (debit < 0 || !Number.isSafeInteger(debit)) return false;

@@ -1,4 +1,5 @@
 import test from 'ava';
+import { isRecord } from '../../src/common/guards';
 import { withoutUndefined } from '../../src/common/without-undefined';
 
 test('undefined fields are left out; null, 0, false and empty text stay', (t) => {
@@ -7,7 +8,8 @@ test('undefined fields are left out; null, 0, false and empty text stay', (t) =>
 });
 
 test('a field named __proto__ stays an own field and never becomes the prototype', (t) => {
-  const parsed = JSON.parse('{"__proto__": {"polluted": true}, "kept": 1}') as Record<string, unknown>;
+  const parsed: unknown = JSON.parse('{"__proto__": {"polluted": true}, "kept": 1}');
+  if (!isRecord(parsed)) return t.fail('the text is a JSON object');
   const result = withoutUndefined(parsed);
   t.deepEqual(Object.keys(result), ['__proto__', 'kept']);
   t.is(Object.getPrototypeOf(result), Object.prototype);

@@ -1,11 +1,12 @@
 import test from 'ava';
+import { InMemoryLockManager } from '@payments/in-memory';
 import type { PaymentIntentRepository } from '../../src/payments/ports/payment-intent.repository.port';
 import { GetCheckoutPage } from '../../src/checkout/use-cases/get-checkout-page.use-case';
 import { PayCheckoutSession } from '../../src/checkout/use-cases/pay-checkout-session.use-case';
-import type { PlaceAttempt } from '../../src/payments/use-cases/place-attempt.use-case';
+import { PlaceAttempt } from '../../src/payments/use-cases/place-attempt.use-case';
 import { ResolveCheckoutSession } from '../../src/checkout/use-cases/resolve-checkout-session.use-case';
 import { SimulateCheckoutPayment } from '../../src/checkout/use-cases/simulate-checkout-payment.use-case';
-import type { SimulatePayment } from '../../src/payments/use-cases/simulate-payment.use-case';
+import { SimulatePayment } from '../../src/payments/use-cases/simulate-payment.use-case';
 import { harness } from './harness';
 
 async function setup() {
@@ -16,9 +17,9 @@ async function setup() {
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver) as unknown;
       if (property === 'findById' && typeof value === 'function') {
-        return (...args: unknown[]) => {
+        return (...args: unknown[]): unknown => {
           intentReads += 1;
-          return (value as (...a: unknown[]) => unknown).apply(target, args);
+          return Reflect.apply(value, target, args);
         };
       }
       return value;
@@ -34,7 +35,7 @@ async function setup() {
       merchantOrderId: `o-${Math.random()}`,
       expiresIn,
     });
-    return { intent, token: checkoutUrl.split('/c/')[1] as string };
+    return { intent, token: checkoutUrl.split('/c/')[1] };
   };
   return { ...h, merchant, resolve, newSession, intentReads: () => intentReads };
 }
@@ -68,7 +69,15 @@ test('pay on a live session whose live mode is closed is live_not_enabled and pl
   const s = await setup();
   const { token } = await s.newSession('live');
   let placed = 0;
-  const placeAttempt = { execute: async () => ((placed += 1), Promise.reject(new Error('not reached'))) } as unknown as PlaceAttempt;
+  const placeAttempt = new PlaceAttempt({
+    ...s.statusChange,
+    uow: s.storage.uow,
+    locks: new InMemoryLockManager(),
+    attempts: s.storage.attempts,
+    channels: s.noChannels,
+    settings: { callbackBaseUrl: 'https://pay.example.com' },
+  });
+  placeAttempt.execute = async () => ((placed += 1), Promise.reject(new Error('not reached')));
   const pay = new PayCheckoutSession({
     resolve: s.resolve,
     merchants: s.storage.merchants,
@@ -83,7 +92,8 @@ test('pay on a live session whose live mode is closed is live_not_enabled and pl
 test('simulate on a live session answers like an unknown token, even once expired', async (t) => {
   const s = await setup();
   const { token } = await s.newSession('live', 60);
-  const simulate = { execute: () => Promise.reject(new Error('not reached')) } as unknown as SimulatePayment;
+  const simulate = new SimulatePayment({ intents: s.storage.intents, attempts: s.storage.attempts, channels: s.noChannels });
+  simulate.execute = () => Promise.reject(new Error('not reached'));
   const use = new SimulateCheckoutPayment({ resolve: s.resolve, simulate, attempts: s.storage.attempts });
   t.like(await t.throwsAsync(use.execute({ token, outcome: 'succeeded' })), { code: 'resource_not_found' });
   s.clock.advance(61_000);

@@ -6,8 +6,8 @@ export function disputeInterleavings(): DisputeStep[][] {
   const all: DisputeStep[][] = [];
   const walk = (dispute: DisputeStep[], money: DisputeStep[], steps: DisputeStep[]): void => {
     if (dispute.length === 0 && money.length === 0) all.push(steps);
-    if (dispute.length > 0) walk(dispute.slice(1), money, [...steps, dispute[0] as DisputeStep]);
-    if (money.length > 0) walk(dispute, money.slice(1), [...steps, money[0] as DisputeStep]);
+    if (dispute.length > 0) walk(dispute.slice(1), money, [...steps, dispute[0]]);
+    if (money.length > 0) walk(dispute, money.slice(1), [...steps, money[0]]);
   };
   walk(['open', 'rule'], ['price', 'release'], []);
   return all;

@@ -11,11 +11,10 @@ import type { ChannelDisputeStatus, ChannelNotice, PaymentChannel, SimulatedDisp
 import { HandleChannelCallback } from '../../src/payments/use-cases/handle-channel-callback.use-case';
 import { GetDispute } from '../../src/disputes/use-cases/get-dispute.use-case';
 import { ListDisputes } from '../../src/disputes/use-cases/list-disputes.use-case';
-import type { RecordChannelReport } from '../../src/payments/use-cases/record-channel-report.use-case';
 import type { DisputeWriteDeps } from '../../src/disputes/use-cases/record-dispute-report.use-case';
 import { SimulatePayment } from '../../src/payments/use-cases/simulate-payment.use-case';
 import { SubmitDisputeEvidence } from '../../src/disputes/use-cases/submit-dispute-evidence.use-case';
-import { fakeAttempt, FakeChannel, fakeCapabilities, fakeChannels, fakeIntent, harness } from './harness';
+import { fakeAttempt, FakeChannel, fakeCapabilities, fakeChannels, fakeIntent, harness, noticeOf } from './harness';
 
 const FEE = 2000;
 
@@ -33,7 +32,7 @@ class DisputingChannel extends FakeChannel {
   private n = 0;
 
   override verifyCallback(_mode: unknown, _headers: unknown, rawBody: string): ChannelNotice {
-    return JSON.parse(rawBody) as ChannelNotice;
+    return noticeOf(rawBody);
   }
   async queryDispute(_mode: unknown, id: string): Promise<ChannelDisputeStatus> {
     const dispute = this.disputes.get(id);
@@ -69,7 +68,7 @@ class DisputingChannel extends FakeChannel {
   }
   /** Sets what the query answers without notifying. */
   set(id: string, change: Partial<ChannelDisputeStatus>): void {
-    this.disputes.set(id, { ...(this.disputes.get(id) as ChannelDisputeStatus), ...change });
+    this.disputes.set(id, { ...this.disputes.get(id)!, ...change });
   }
 }
 
@@ -82,7 +81,7 @@ async function setup() {
   const channels = fakeChannels(channel);
   const deps: DisputeWriteDeps = { ...h.statusChange, uow: storage.uow, disputes: storage.disputes, ledger: storage.ledger };
   const record = h.recordDisputeReport(FEE);
-  const callbacks = new HandleChannelCallback({ channels, attempts: storage.attempts, recordReport: {} as RecordChannelReport, recordDisputeReport: record });
+  const callbacks = new HandleChannelCallback({ channels, attempts: storage.attempts, recordReport: h.recordChannelReport(), recordDisputeReport: record });
   const deliver = (notice: ChannelNotice) => callbacks.execute({ channel: 'fake', mode: 'test', headers: {}, rawBody: JSON.stringify(notice) });
   channel.deliver = deliver;
   const evidence = new SubmitDisputeEvidence({ ...deps, channels });
@@ -108,7 +107,7 @@ async function setup() {
       channelOrderId: `ord_${n}`,
     });
     await storage.attempts.insert(attempt);
-    channel.orders.set(attempt.channelOrderId as string, attempt.id);
+    channel.orders.set(attempt.channelOrderId!, attempt.id);
     if (net && options.status !== 'requires_payment') {
       await storage.ledger.post(
         paymentPosting({ id: intent.id, merchantId: scope.merchantId, mode: 'test', net, fee: { amount: 10000 - net.amount, currency: 'THB' } }, now),
@@ -125,8 +124,8 @@ async function setup() {
 
   /** Opens a channel dispute on the attempt's order and returns our record of it. */
   const open = async (attempt: PaymentAttempt): Promise<{ dispute: Dispute; channelDisputeId: string }> => {
-    await channel.simulateDispute('test', attempt.channelOrderId as string, 'opened', attempt.id);
-    const dispute = (await storage.disputes.findLatestForIntent(scope, attempt.paymentIntentId)) as Dispute;
+    await channel.simulateDispute('test', attempt.channelOrderId!, 'opened', attempt.id);
+    const dispute = (await storage.disputes.findLatestForIntent(scope, attempt.paymentIntentId))!;
     return { dispute, channelDisputeId: dispute.channelDisputeId };
   };
   const balance = async (): Promise<MerchantBalance> => merchantBalance(await storage.ledger.balances(scope));
@@ -182,7 +181,7 @@ test('after release the hold comes from available; a win returns it to available
   const { dispute } = await s.open(attempt);
   t.is(dispute.heldFrom, 'available');
   t.like(await s.balance(), { available: thb(0), dispute_hold: thb(9700) });
-  await s.channel.simulateDispute('test', attempt.channelOrderId as string, 'won');
+  await s.channel.simulateDispute('test', attempt.channelOrderId!, 'won');
   const won = await s.get.execute({ scope: s.scope, id: dispute.id });
   t.like(won, { status: 'won', closedAt: s.clock.now() });
   t.is(won.fee, undefined);
@@ -194,16 +193,16 @@ test('a win before release returns the hold to pending; one after a release that
   const s = await setup();
   const early = await s.paidIntent();
   await s.open(early.attempt);
-  await s.channel.simulateDispute('test', early.attempt.channelOrderId as string, 'won');
+  await s.channel.simulateDispute('test', early.attempt.channelOrderId!, 'won');
   t.like(await s.balance(), { pending: thb(9700), available: thb(0), dispute_hold: thb(0) });
 
   const s2 = await setup();
   const late = await s2.paidIntent();
   await s2.open(late.attempt);
   // The release timer fires while the dispute holds the money: it marks the intent, moves nothing.
-  const intent = (await s2.storage.intents.findById(s2.scope, late.intent.id)) as PaymentIntent;
+  const intent = (await s2.storage.intents.findById(s2.scope, late.intent.id))!;
   await s2.storage.intents.update({ ...intent, releasedAt: s2.clock.now() });
-  await s2.channel.simulateDispute('test', late.attempt.channelOrderId as string, 'won');
+  await s2.channel.simulateDispute('test', late.attempt.channelOrderId!, 'won');
   t.like(await s2.balance(), { pending: thb(0), available: thb(9700), dispute_hold: thb(0) });
 });
 
@@ -212,7 +211,7 @@ test('a loss gives the hold to the channel and debits the configured fee from av
   const { attempt } = await s.paidIntent();
   const { dispute } = await s.open(attempt);
   s.clock.advance(60_000);
-  await s.channel.simulateDispute('test', attempt.channelOrderId as string, 'lost');
+  await s.channel.simulateDispute('test', attempt.channelOrderId!, 'lost');
   const lost = await s.get.execute({ scope: s.scope, id: dispute.id });
   t.like(lost, { status: 'lost', fee: { amount: FEE, currency: 'THB' }, held: { amount: 9700, currency: 'THB' }, closedAt: s.clock.now() });
   t.like(await s.balance(), { available: thb(-FEE), pending: thb(0), dispute_hold: thb(0) });
@@ -242,14 +241,14 @@ test('a dispute first heard of already ruled is opened and ruled in one go', asy
   const { attempt } = await s.paidIntent();
   s.channel.disputes.set('cd_late', {
     channelDisputeId: 'cd_late',
-    channelOrderId: attempt.channelOrderId as string,
+    channelOrderId: attempt.channelOrderId!,
     reference: attempt.id,
     status: 'lost',
     amount: 10000,
     currency: 'THB',
   });
   await s.deliver({ kind: 'dispute', channelDisputeId: 'cd_late' });
-  const dispute = (await s.storage.disputes.findByChannelDisputeId('fake', 'test', 'cd_late')) as Dispute;
+  const dispute = (await s.storage.disputes.findByChannelDisputeId('fake', 'test', 'cd_late'))!;
   t.like(dispute, { status: 'lost', held: { amount: 9700 }, fee: { amount: FEE } });
   t.like(await s.balance(), { available: thb(-FEE), pending: thb(0), dispute_hold: thb(0) });
   t.deepEqual(await s.events(dispute.id), ['dispute.opened', 'dispute.closed']);
@@ -273,7 +272,7 @@ test('an intent without a net yet opens a dispute that holds nothing and posts n
   t.is(dispute.held, undefined);
   t.is(dispute.heldFrom, undefined);
   t.false(await s.storage.ledger.hasPosted(`dispute_opened:${dispute.id}`));
-  await s.channel.simulateDispute('test', attempt.channelOrderId as string, 'lost');
+  await s.channel.simulateDispute('test', attempt.channelOrderId!, 'lost');
   t.like(await s.get.execute({ scope: s.scope, id: dispute.id }), { status: 'lost', fee: { amount: FEE, currency: 'THB' } });
   t.like(await s.balance(), { available: thb(-FEE), dispute_hold: thb(0) });
 });
@@ -282,10 +281,10 @@ test('a second dispute the channel opens while one is open does not hold the net
   const s = await setup();
   const { attempt } = await s.paidIntent();
   await s.open(attempt);
-  await s.channel.simulateDispute('test', attempt.channelOrderId as string, 'opened', attempt.id);
+  await s.channel.simulateDispute('test', attempt.channelOrderId!, 'opened', attempt.id);
   const all = (await s.list.execute({ scope: s.scope, filter: {}, page: { limit: 10 } })).data;
   t.is(all.length, 2);
-  t.is(all[0]!.held, undefined);
+  t.is(all[0].held, undefined);
   t.like(await s.balance(), { dispute_hold: thb(9700), pending: thb(0) });
 });
 
@@ -293,9 +292,9 @@ test('a dispute the channel opens after one was lost holds nothing: the money is
   const s = await setup();
   const { attempt } = await s.paidIntent();
   await s.open(attempt);
-  await s.channel.simulateDispute('test', attempt.channelOrderId as string, 'lost', attempt.id);
+  await s.channel.simulateDispute('test', attempt.channelOrderId!, 'lost', attempt.id);
   const afterLoss = await s.balance();
-  await s.channel.simulateDispute('test', attempt.channelOrderId as string, 'opened', attempt.id);
+  await s.channel.simulateDispute('test', attempt.channelOrderId!, 'opened', attempt.id);
   const reopened = (await s.list.execute({ scope: s.scope, filter: {}, page: { limit: 1 } })).data[0];
   t.like(reopened, { status: 'opened', held: undefined });
   t.deepEqual(await s.balance(), afterLoss, 'pending stays at zero instead of going negative');
@@ -351,7 +350,7 @@ test('evidence: a channel failure stores nothing; a ruled dispute is dispute_clo
   });
   await t.throwsAsync(s.get.execute({ scope: { merchantId: 'mch_other', mode: 'test' }, id: dispute.id }), { code: 'resource_not_found' });
 
-  await s.channel.simulateDispute('test', attempt.channelOrderId as string, 'won');
+  await s.channel.simulateDispute('test', attempt.channelOrderId!, 'won');
   const closed = await t.throwsAsync(s.evidence.execute({ scope: s.scope, disputeId: dispute.id, evidence: { k: 'v' } }));
   t.like(closed, { code: 'dispute_closed', category: 'conflict' });
 });
@@ -377,13 +376,17 @@ test('simulated dispute outcomes: paid intents only, one open dispute, rulings n
   });
 
   // A channel that cannot be told to dispute.
+  const muteChannel: PaymentChannel = {
+    capabilities: s.channel.capabilities,
+    placeOrder: (request) => s.channel.placeOrder(request),
+    queryOrder: (mode, id) => s.channel.queryOrder(mode, id),
+    verifyCallback: (mode, headers, rawBody) => s.channel.verifyCallback(mode, headers, rawBody),
+    voidOrder: (mode, id) => s.channel.voidOrder(mode, id),
+  };
   const mute = new SimulatePayment({
     intents: s.storage.intents,
     attempts: s.storage.attempts,
-    channels: {
-      find: () => ({ ...s.channel, capabilities: s.channel.capabilities, simulateDispute: undefined }) as unknown as PaymentChannel,
-      forMode: () => [],
-    },
+    channels: { find: () => muteChannel, forMode: () => [] },
     disputes: s.storage.disputes,
   });
   const other = await s.paidIntent();
@@ -394,7 +397,7 @@ test('lists are newest first, filter by status and page with starting_after', as
   const s = await setup();
   const ids: string[] = [];
   for (let i = 0; i < 3; i++) ids.push((await s.open((await s.paidIntent()).attempt)).dispute.id);
-  await s.evidence.execute({ scope: s.scope, disputeId: ids[1] as string, evidence: { k: 'v' } });
+  await s.evidence.execute({ scope: s.scope, disputeId: ids[1], evidence: { k: 'v' } });
   const page = await s.list.execute({ scope: s.scope, filter: {}, page: { limit: 2 } });
   t.deepEqual(
     page.data.map((d) => d.id),
@@ -438,7 +441,7 @@ test('a channel dispute id known in test and in live is two disputes, and a repe
   await s.storage.attempts.insert(liveAttempt);
   const opened = (attempt: PaymentAttempt): ChannelDisputeStatus => ({
     channelDisputeId: 'cd_same_number',
-    channelOrderId: attempt.channelOrderId as string,
+    channelOrderId: attempt.channelOrderId!,
     reference: attempt.id,
     status: 'opened',
     amount: 10000,

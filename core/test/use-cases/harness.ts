@@ -15,6 +15,7 @@ import type {
   PlaceOrderResult,
 } from '../../src/payments/ports/payment-channel.port';
 import type { AccountScope, Mode } from '../../src/common/mode';
+import { isOneOf, isRecord } from '../../src/common/guards';
 import type { PaymentAttempt } from '../../src/payments/domain/payment-attempt.entity';
 import type { PaymentIntent } from '../../src/payments/domain/payment-intent.entity';
 import type { OperatorAlerts } from '../../src/common/operator-alerts.port';
@@ -84,6 +85,21 @@ export const fakeIntent = (scope: AccountScope, now: Date, fields: Pick<PaymentI
   version: 0,
   ...fields,
 });
+
+const REPORTED_STATUSES = ['processing', 'paid', 'failed'] as const;
+
+/** The notice a fake channel sent as JSON, read back where a real channel would check its signature. */
+export function noticeOf(rawBody: string): ChannelNotice {
+  const notice: unknown = JSON.parse(rawBody);
+  if (isRecord(notice) && notice.kind === 'dispute' && typeof notice.channelDisputeId === 'string') {
+    return { kind: 'dispute', channelDisputeId: notice.channelDisputeId };
+  }
+  if (isRecord(notice) && typeof notice.channelOrderId === 'string' && typeof notice.reference === 'string' && typeof notice.reportedStatus === 'string') {
+    const { channelOrderId, reference, reportedStatus } = notice;
+    if (isOneOf(REPORTED_STATUSES, reportedStatus)) return { kind: 'order', channelOrderId, reference, reportedStatus };
+  }
+  throw new Error(`Not a notice a fake channel sends: ${rawBody}`);
+}
 
 /** An attempt made at `now` for the whole of `intent` at the `fake` channel, by promptpay unless `fields` say otherwise. */
 export const fakeAttempt = (

@@ -30,17 +30,16 @@ class SettledChannel extends FakeChannel {
     super();
   }
   override async queryOrder(_mode: unknown, channelOrderId: string): Promise<ChannelOrderStatus> {
-    const attempt = this.orders.get(channelOrderId) as PaymentAttempt;
+    const attempt = this.orders.get(channelOrderId)!;
     return { channelOrderId, reference: attempt.id, status: 'paid', amount: attempt.amount, currency: attempt.currency, settledAt: this.now() };
   }
 }
 
 async function setup(settlementCurrency = 'THB') {
-  let channel: SettledChannel | undefined;
-  const shop = await edgeShop(settlementCurrency, (attempt) => channel?.orders.set(attempt.channelOrderId as string, attempt));
+  // The channel needs the shop's clock; the shop tells it of payments only once they are made.
+  const shop = await edgeShop(settlementCurrency, (attempt) => fake.orders.set(attempt.channelOrderId!, attempt));
   const { storage, clock } = shop;
-  channel = new SettledChannel(() => clock.now());
-  const fake = channel;
+  const fake = new SettledChannel(() => clock.now());
   const reportSettlements = shop.reportChannelSettlements(fakeChannels(fake));
   const release = new ReleaseFunds({
     uow: storage.uow,
@@ -66,7 +65,7 @@ async function setup(settlementCurrency = 'THB') {
       attempt,
       report: {
         channelDisputeId: id,
-        channelOrderId: attempt.channelOrderId as string,
+        channelOrderId: attempt.channelOrderId!,
         reference: attempt.id,
         status,
         amount: attempt.amount,
@@ -145,10 +144,12 @@ test('a dispute opened before or after pricing, won, lost or left open, in every
       // No payout ever covers a disputed payment (open or lost); a won one is settled in full.
       const settled = await s.storage.uow
         .run(() => openSettlement(s.settlementDeps, { merchant: s.merchant, scope: s.scope, trigger: 'manual', releasedBefore: s.clock.now() }))
-        .catch((error: unknown) => (isCoreError(error) ? error.code : error));
+        .catch((error: unknown) => {
+          if (isCoreError(error)) return error.code;
+          throw error;
+        });
       if (outcome === 'won') {
-        if (typeof settled === 'string' || (settled as { amount: { amount: number } }).amount.amount !== Number(net))
-          throw new Error(`a won payment settles its net: ${String(settled)}`);
+        if (typeof settled === 'string' || settled.amount.amount !== Number(net)) throw new Error(`a won payment settles its net: ${JSON.stringify(settled)}`);
       } else if (settled !== 'nothing_to_settle') {
         throw new Error(`a disputed payment reached a settlement: ${JSON.stringify(settled)}`);
       }

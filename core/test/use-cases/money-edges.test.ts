@@ -162,7 +162,21 @@ test('property: settlement parts keep every payment in order, each part fits in 
   let split = 0;
   fc.assert(
     fc.property(fc.array(net, { minLength: 1, maxLength: 40 }), (nets) => {
-      const payments = nets.map((amount, index) => ({ id: `pi_${index}`, net: { amount, currency: 'THB' } }) as PaymentIntent);
+      const now = new Date();
+      const payments = nets.map((amount, index): PaymentIntent => ({
+        id: `pi_${index}`,
+        merchantId: 'mch_P',
+        mode: 'test',
+        amount,
+        currency: 'THB',
+        merchantOrderId: `o-${index}`,
+        status: 'channel_settled',
+        metadata: {},
+        net: { amount, currency: 'THB' },
+        created: now,
+        updated: now,
+        version: 0,
+      }));
       const parts = settlementParts(payments);
       if (parts.flatMap((part) => part.payments.map((payment) => payment.id)).join() !== payments.map((payment) => payment.id).join())
         throw new Error('payments lost or reordered');

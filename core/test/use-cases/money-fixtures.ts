@@ -52,7 +52,7 @@ export async function edgeShop(settlementCurrency = 'THB', onWallet: (attempt: P
     return { intent, attempt };
   };
 
-  const intentOf = async (id: string): Promise<PaymentIntent> => (await storage.intents.findById(scope, id)) as PaymentIntent;
+  const intentOf = async (id: string): Promise<PaymentIntent> => (await storage.intents.findById(scope, id))!;
   const balance = async (account: string): Promise<bigint> => storage.uow.run(() => storage.ledger.balanceForUpdate(account));
   const buckets = async () => ({
     pending: await balance(merchantAccount(scope, 'pending', settlementCurrency)),

@@ -16,7 +16,7 @@ function setup() {
 test('create stores the intent and a checkout session keyed by the token digest, never the token', async (t) => {
   const s = setup();
   const { intent, checkoutUrl } = await s.create.execute({ scope: s.scope, amount: 2500, currency: 'THB', merchantOrderId: 'A-1' });
-  const token = checkoutUrl.split('/c/')[1] as string;
+  const token = checkoutUrl.split('/c/')[1];
   t.true(checkoutUrl.startsWith('https://pay.example.com/c/'));
   t.is(token.length, 43);
   const session = await s.storage.checkoutSessions.findByTokenDigest(s.digest.sha256Hex(token));

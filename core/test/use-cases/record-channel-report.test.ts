@@ -36,7 +36,7 @@ async function setup() {
     record.execute({
       attempt,
       report: {
-        channelOrderId: attempt.channelOrderId as string,
+        channelOrderId: attempt.channelOrderId!,
         reference: attempt.id,
         status,
         amount: attempt.amount,
@@ -93,7 +93,7 @@ test('a late success of an earlier attempt after another paid the intent: succee
   );
 
   // The channel telling it again changes nothing, posts nothing and alerts nobody.
-  await s.report((await s.storage.attempts.findById(s.scope, first.id)) as PaymentAttempt, 'paid');
+  await s.report((await s.storage.attempts.findById(s.scope, first.id))!, 'paid');
   await s.report(first, 'paid');
   t.is(s.alerts.duplicates.length, 1);
   t.is(await s.platformBalance('payer_refunds_due'), 10000);

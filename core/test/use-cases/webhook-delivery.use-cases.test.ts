@@ -4,6 +4,7 @@ import test from 'ava';
 import type { DomainEvent } from '../../src/webhooks/domain/event.entity';
 import { publishEvent } from '../../src/webhooks/use-cases/event-publishing';
 import { renderEventBody } from '../../src/webhooks/domain/event-rendering';
+import { isRecord } from '../../src/common/guards';
 import { newId } from '../../src/common/ids';
 import type { Mode } from '../../src/common/mode';
 import type { WebhookEndpoint } from '../../src/webhooks/domain/webhook-endpoint.entity';
@@ -33,6 +34,13 @@ class ScriptedSender implements WebhookSender {
   }
 }
 
+/** The fields of a delivered body (the relay renders each event as a JSON object). */
+function fieldsOf(body: string): Record<string, unknown> {
+  const parsed: unknown = JSON.parse(body);
+  if (!isRecord(parsed)) throw new TypeError(`Not a JSON object: ${body}`);
+  return parsed;
+}
+
 /** The storage's delivery repository with its two attempt writes seen (and replaced) by the test. */
 function watchedWrites(
   repository: WebhookDeliveryRepository,
@@ -41,11 +49,14 @@ function watchedWrites(
     single?: (record: DeliveryAttemptRecord, write: () => Promise<boolean>) => Promise<boolean>;
   },
 ): WebhookDeliveryRepository {
-  return Object.assign(Object.create(repository) as WebhookDeliveryRepository, {
-    recordAttempts: (records: readonly DeliveryAttemptRecord[]) =>
-      (writes.shared ?? ((_r, write) => write()))(records, () => repository.recordAttempts(records)),
-    recordAttempt: (next: DeliveryAttemptRecord['next'], heldUntil: Date, attempt: DeliveryAttemptRecord['attempt']) =>
+  const replaced: Pick<WebhookDeliveryRepository, 'recordAttempts' | 'recordAttempt'> = {
+    recordAttempts: (records) => (writes.shared ?? ((_r, write) => write()))(records, () => repository.recordAttempts(records)),
+    recordAttempt: (next, heldUntil, attempt) =>
       (writes.single ?? ((_r, write) => write()))({ next, heldUntil, attempt }, () => repository.recordAttempt(next, heldUntil, attempt)),
+  };
+  return new Proxy(repository, {
+    get: (target, property, receiver): unknown =>
+      property === 'recordAttempts' || property === 'recordAttempt' ? replaced[property] : Reflect.get(target, property, receiver),
   });
 }
 
@@ -102,7 +113,7 @@ function setup(
     merchantId,
     mode,
     created: new Date(Math.floor(h.clock.now().getTime() / 1000) * 1000),
-    data: { id: 'pi_1', object: 'payment_intent', status: type.split('.')[1] as string, merchant: merchantId, mode },
+    data: { id: 'pi_1', object: 'payment_intent', status: type.split('.')[1], merchant: merchantId, mode },
   });
   const publish = (e: DomainEvent) => h.storage.uow.run(() => publishEvent(publishDeps, e, h.clock.now()));
   const audit = new AuditRecorder({ log: h.storage.audit, clock: h.clock, random: h.random });
@@ -162,7 +173,7 @@ test('retry schedule attempt by attempt: 1 min, 5 min, 30 min, 2 h, 8 h, 24 h, t
   const { merchant } = await s.newMerchant();
   await s.addEndpoint(merchant.id);
   const [queued] = await s.publish(s.event(merchant.id));
-  const id = queued!.id;
+  const id = queued.id;
   const scope = { merchantId: merchant.id, mode: 'test' as const };
   const waits = [60_000, 300_000, 1_800_000, 7_200_000, 28_800_000, 86_400_000];
   for (let attempt = 1; attempt <= 6; attempt += 1) {
@@ -172,8 +183,8 @@ test('retry schedule attempt by attempt: 1 min, 5 min, 30 min, 2 h, 8 h, 24 h, t
     t.is(delivery.attempts, attempt);
     t.is(delivery.status, 'pending');
     t.is(delivery.responseStatus, 500);
-    t.is(delivery.nextRetryAt!.getTime() - before, waits[attempt - 1]!, `wait after attempt ${attempt}`);
-    s.clock.advance(waits[attempt - 1]! - 1);
+    t.is(delivery.nextRetryAt!.getTime() - before, waits[attempt - 1], `wait after attempt ${attempt}`);
+    s.clock.advance(waits[attempt - 1] - 1);
     t.is((await s.relayPass(10)).claimed, 0, 'nothing before it is due');
     s.clock.advance(1);
   }
@@ -187,7 +198,7 @@ test('retry schedule attempt by attempt: 1 min, 5 min, 30 min, 2 h, 8 h, 24 h, t
   t.is((await s.storage.webhookDeliveries.listAttempts(id)).length, 7);
 
   // A resend re-arms exactly one attempt; failing it, the delivery is failed again.
-  const actor = (await s.storage.users.listByMerchant(merchant.id))[0]!;
+  const actor = (await s.storage.users.listByMerchant(merchant.id))[0];
   const rearmed = await s.resend.execute(actor, 'test', id);
   t.is(rearmed.status, 'pending');
   t.is(rearmed.nextRetryAt!.getTime(), s.clock.now().getTime());
@@ -205,7 +216,7 @@ test('retry schedule attempt by attempt: 1 min, 5 min, 30 min, 2 h, 8 h, 24 h, t
   t.is(delivered.status, 'delivered');
   t.is(delivered.attempts, 9);
   t.is(delivered.responseStatus, 204);
-  const ids = new Set(sender.requests.map((r) => JSON.parse(r.body).id));
+  const ids = new Set(sender.requests.map((r) => fieldsOf(r.body).id));
   t.is(ids.size, 1, 'the same event id on every attempt and resend');
   t.is((await s.storage.webhookDeliveries.listAttempts(id)).length, 9);
 });
@@ -218,14 +229,14 @@ test('a retry goes to the url the endpoint has now: a merchant who fixes a broke
   const [queued] = await s.publish(s.event(merchant.id));
   const scope = { merchantId: merchant.id, mode: 'test' as const };
   await s.relayPass(10);
-  t.is(sender.requests[0]!.url, 'https://old.example.com/hooks');
+  t.is(sender.requests[0].url, 'https://old.example.com/hooks');
   const { secret: _secret, ...stored } = endpoint;
   void _secret;
   t.true(await s.storage.webhookEndpoints.update({ ...stored, url: 'https://new.example.com/hooks', updated: s.clock.now() }));
   s.clock.advance(60_000);
   t.is((await s.relayPass(10)).claimed, 1);
-  t.is(sender.requests[1]!.url, 'https://new.example.com/hooks');
-  t.like(await s.storage.webhookDeliveries.findById(scope, queued!.id), { status: 'delivered', url: 'https://new.example.com/hooks' });
+  t.is(sender.requests[1].url, 'https://new.example.com/hooks');
+  t.like(await s.storage.webhookDeliveries.findById(scope, queued.id), { status: 'delivered', url: 'https://new.example.com/hooks' });
 });
 
 test('another merchant cannot resend a delivery (404)', async (t) => {
@@ -234,8 +245,8 @@ test('another merchant cannot resend a delivery (404)', async (t) => {
   const { merchant: other } = await s.newMerchant();
   await s.addEndpoint(merchant.id);
   const [queued] = await s.publish(s.event(merchant.id));
-  const intruder = (await s.storage.users.listByMerchant(other.id))[0]!;
-  await t.throwsAsync(s.resend.execute(intruder, 'test', queued!.id), { message: /webhook delivery/ });
+  const intruder = (await s.storage.users.listByMerchant(other.id))[0];
+  await t.throwsAsync(s.resend.execute(intruder, 'test', queued.id), { message: /webhook delivery/ });
 });
 
 test('two relay passes at once send every delivery exactly once', async (t) => {
@@ -246,8 +257,8 @@ test('two relay passes at once send every delivery exactly once', async (t) => {
   for (let i = 0; i < 30; i += 1) await s.publish(s.event(merchant.id));
   const [a, b] = await Promise.all([s.relayPass(20), s.relayPass(20)]);
   await s.relayPass(20);
-  t.is(a!.claimed + b!.claimed <= 30, true);
-  const ids = sender.requests.map((r) => JSON.parse(r.body).id as string);
+  t.is(a.claimed + b.claimed <= 30, true);
+  const ids = sender.requests.map((r) => fieldsOf(r.body).id);
   t.is(ids.length, 30);
   t.is(new Set(ids).size, 30);
 });
@@ -277,36 +288,41 @@ test('signatures verify independently: v1 HMAC, v2 Ed25519 and the Standard Webh
   await s.relayPass(10);
   const [request] = sender.requests;
   t.truthy(request);
-  const { body, headers } = request!;
+  const { body, headers } = request;
   t.is(body, renderEventBody(e, '2026-09-01'));
-  t.deepEqual(Object.keys(JSON.parse(body)), ['id', 'type', 'created', 'livemode', 'data']);
-  t.regex(JSON.parse(body).created, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+  t.deepEqual(Object.keys(fieldsOf(body)), ['id', 'type', 'created', 'livemode', 'data']);
+  t.regex(String(fieldsOf(body).created), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
   t.is(headers['content-type'], 'application/json; charset=utf-8');
-  t.is(request!.timeoutMs, 10_000);
+  t.is(request.timeoutMs, 10_000);
 
-  const parts = Object.fromEntries(headers['x-webhook-signature']!.split(',').map((p) => p.split('=', 2) as [string, string]));
-  const sigHeader = headers['x-webhook-signature']!;
-  const v2 = /v2=([^,]+)/.exec(sigHeader)![1]!;
+  const parts = Object.fromEntries(
+    headers['x-webhook-signature'].split(',').map((p): [string, string] => {
+      const [name, value] = p.split('=', 2);
+      return [name, value];
+    }),
+  );
+  const sigHeader = headers['x-webhook-signature'];
+  const v2 = /v2=([^,]+)/.exec(sigHeader)![1];
   t.is(parts.v1_kid, '1');
-  t.regex(parts.v2_kid!, /^key_[A-Z2-7]+$/);
+  t.regex(parts.v2_kid, /^key_[A-Z2-7]+$/);
   t.is(String(Math.floor(s.clock.now().getTime() / 1000)), parts.t);
   const key = Buffer.from(endpoint.secret, 'hex');
   t.is(parts.v1, createHmac('sha256', key).update(`${parts.t}.${body}`).digest('hex'));
   const [published] = await s.platformKeys.published();
-  t.is(published!.id, parts.v2_kid);
+  t.is(published.id, parts.v2_kid);
   const publicKey = createPublicKey({
-    key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(published!.publicKey, 'base64').toString('base64url') },
+    key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(published.publicKey, 'base64').toString('base64url') },
     format: 'jwk',
   });
   t.true(verify(null, Buffer.from(`${parts.t}.${body}`), publicKey, Buffer.from(v2, 'base64')));
 
   t.is(headers['webhook-id'], e.id);
   t.is(headers['webhook-timestamp'], parts.t);
-  const [hmacSig, edSig] = headers['webhook-signature']!.split(' ');
+  const [hmacSig, edSig] = headers['webhook-signature'].split(' ');
   const message = `${e.id}.${parts.t}.${body}`;
   t.is(hmacSig, `v1,${createHmac('sha256', key).update(message).digest('base64')}`);
-  t.true(edSig!.startsWith('v1a,'));
-  t.true(verify(null, Buffer.from(message), publicKey, Buffer.from(edSig!.slice(4), 'base64')));
+  t.true(edSig.startsWith('v1a,'));
+  t.true(verify(null, Buffer.from(message), publicKey, Buffer.from(edSig.slice(4), 'base64')));
 });
 
 test('key rotation: the new key is published at once and signs only after the activation delay', async (t) => {
@@ -327,7 +343,7 @@ test('key rotation: the new key is published at once and signs only after the ac
   await s.addEndpoint(merchant.id);
   await s.publish(s.event(merchant.id));
   await s.relayPass(10);
-  t.true(sender.requests[0]!.headers['x-webhook-signature']!.endsWith(`v2_kid=${rotated.id}`));
+  t.true(sender.requests[0].headers['x-webhook-signature'].endsWith(`v2_kid=${rotated.id}`));
 });
 
 test('concurrent first use creates one platform key', async (t) => {
@@ -417,7 +433,7 @@ test('a record that cannot be stored fails its own delivery only: the others of 
   await s.addEndpoint(merchant.id);
   const queued = [];
   for (let i = 0; i < 5; i += 1) queued.push(...(await s.publish(s.event(merchant.id))));
-  bad = queued[2]!.id;
+  bad = queued[2].id;
   t.like(await s.relayPass(10), { claimed: 5, delivered: 4 });
   t.true(
     shared.some((ids) => ids.length > 1 && ids.includes(bad)),

@@ -6,6 +6,16 @@ import type { OperationInfo } from '../openapi/build-openapi';
 import type { Key } from '../modules/wiring';
 import type { ValueOf } from './typed-schema';
 
+declare module '@hapi/hapi' {
+  /** What the route plugins record on each route, for the OpenAPI documents to read back. */
+  interface PluginSpecificConfiguration {
+    /** A `/v1` route's entry in the merchant document (merchant-v1 and open routes). */
+    openapi?: OperationInfo | undefined;
+    /** A dashboard route's action (who may call it) and its entry in the dashboard document. */
+    dashboard?: { readonly action: DashboardAction | 'open'; readonly openapi: DashboardOperationInfo };
+  }
+}
+
 /** The app container's `get`. */
 export type Resolve = <T>(key: Key<T>) => T;
 
@@ -97,7 +107,7 @@ export type Route = RouteCore<Uses, Validation> &
 export function defineRoute<U extends Uses = Record<never, never>, V extends Validation = Record<never, never>, I extends Idempotency | undefined = undefined>(
   route: RouteDefinition<U, V, I>,
 ): Route {
-  // Hapi validated the request against `validate` before the handler runs: that makes its types true.
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- Hapi validated the request against `validate` before the handler runs: that makes its types true.
   return route as unknown as Route;
 }
 

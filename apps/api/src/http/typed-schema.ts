@@ -40,14 +40,20 @@ export function objectSchema<F extends Record<string, AnySchema>>(fields: F): Jo
   return Joi.object(fields);
 }
 
+/** `change` made by joi to `schema` (a new schema of the same kind), with the marks `M` the change makes true. */
+function changed<S extends AnySchema, M>(schema: S, change: (schema: Joi.Schema) => Joi.Schema): S & M {
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- every builder's S is a joi schema, and joi's methods answer one of the same kind; the marks exist in types only
+  return change(schema as unknown as Joi.Schema) as unknown as S & M;
+}
+
 /** `schema.required()`. */
 export function required<S extends AnySchema>(schema: S): S & Present {
-  return (schema as unknown as Joi.Schema).required() as unknown as S & Present;
+  return changed<S, Present>(schema, (joi) => joi.required());
 }
 
 /** `schema.default(value)`: the key is there after validation even when the caller left it out. */
 export function withDefault<S extends AnySchema>(schema: S, value: ValueOf<S> & Joi.BasicType): S & Present {
-  return (schema as unknown as Joi.Schema).default(value) as unknown as S & Present;
+  return changed<S, Present>(schema, (joi) => joi.default(value));
 }
 
 /** `Joi.string().valid(...values)`, typed as the union of the values. */
@@ -57,5 +63,5 @@ export function oneOf<const T extends string>(values: readonly T[]): Joi.StringS
 
 /** `schema.allow(null)`. */
 export function orNull<S extends AnySchema>(schema: S): S & Nullable {
-  return (schema as unknown as Joi.Schema).allow(null) as unknown as S & Nullable;
+  return changed<S, Nullable>(schema, (joi) => joi.allow(null));
 }

@@ -1,6 +1,6 @@
 import type { RequestRoute } from '@hapi/hapi';
 import { mayPerform, USER_ROLES, type DashboardAction } from '@payments/core';
-import { operationOf, routeParameters, type OpenApiDocument, type RouteValidation } from './build-openapi';
+import { routeParameters, routeValidation, type OpenApiDocument, type RouteValidation } from './build-openapi';
 import { DASHBOARD_SCHEMAS } from './dashboard-schemas';
 import { joiToJsonSchema } from './joi-schema';
 import type { JsonSchema } from './response-schemas';
@@ -70,9 +70,9 @@ export function buildDashboardOpenApi(table: readonly RequestRoute[]): OpenApiDo
     .sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
   for (const route of routes) {
     const method = route.method.toLowerCase();
-    const info = operationOf<DashboardOperationInfo>(route);
-    const validate = (route.settings.validate ?? {}) as RouteValidation;
-    const action = (route.settings.plugins as { dashboard?: { action?: string } } | undefined)?.dashboard?.action;
+    const info = route.settings.plugins?.dashboard?.openapi;
+    const validate = routeValidation(route);
+    const action = route.settings.plugins?.dashboard?.action;
     const operation = info ? describedOperation(info, action, validate, schemas) : { 'x-undocumented': true, responses: {} };
     (paths[route.path] ??= {})[method] = { ...operation, parameters: routeParameters(validate) };
   }
@@ -94,7 +94,7 @@ export function buildDashboardOpenApi(table: readonly RequestRoute[]): OpenApiDo
 
 function describedOperation(
   info: DashboardOperationInfo,
-  action: string | undefined,
+  action: DashboardAction | 'open' | undefined,
   validate: RouteValidation,
   schemas: Record<string, JsonSchema>,
 ): JsonSchema {
@@ -113,9 +113,9 @@ function describedOperation(
     responses,
   };
   if (open) operation.security = [];
-  else if (action !== undefined) operation['x-roles'] = USER_ROLES.filter((role) => mayPerform(role, action as DashboardAction));
+  else if (action !== undefined) operation['x-roles'] = USER_ROLES.filter((role) => mayPerform(role, action));
   if (validate.payload) {
-    const name = `${info.operationId[0]!.toUpperCase()}${info.operationId.slice(1)}Body`;
+    const name = `${info.operationId[0].toUpperCase()}${info.operationId.slice(1)}Body`;
     schemas[name] = joiToJsonSchema(validate.payload);
     operation.requestBody = { required: true, content: content(name) };
   }

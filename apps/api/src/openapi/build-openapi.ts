@@ -1,6 +1,6 @@
 import type { RequestRoute } from '@hapi/hapi';
-import { API_VERSION_PATTERN, CURRENT_API_VERSION, IDEMPOTENCY } from '@payments/core';
-import type { Schema } from 'joi';
+import { API_VERSION_PATTERN, CURRENT_API_VERSION, IDEMPOTENCY, isRecord } from '@payments/core';
+import Joi, { type Schema } from 'joi';
 import { joiToJsonSchema } from './joi-schema';
 import { RESPONSE_SCHEMAS, type JsonSchema } from './response-schemas';
 
@@ -48,11 +48,6 @@ export interface OperationInfo {
 /** What every POST can add: a key in use or reused with another body, a body too large or not JSON. */
 export const POST_ERRORS = [409, 413, 415, 422] as const;
 
-/** The entry a route carries for its document (`options.plugins.openapi`). */
-export function operationOf<T>(route: RequestRoute): T | undefined {
-  return (route.settings.plugins as { openapi?: T } | undefined)?.openapi;
-}
-
 /** Errors any `/v1` route can answer, whatever it does. */
 const GENERIC_ERRORS = [400, 401, 403, 429, 500, 503] as const;
 
@@ -77,6 +72,13 @@ export interface RouteValidation {
   payload?: Schema;
 }
 
+/** The joi schemas a route validates with (what is not one, a route cannot document). */
+export function routeValidation(route: RequestRoute): RouteValidation {
+  const validate = route.settings.validate;
+  const schema = (value: unknown): Schema | undefined => (Joi.isSchema(value) ? value : undefined);
+  return { params: schema(validate?.params), query: schema(validate?.query), payload: schema(validate?.payload) };
+}
+
 /**
  * The OpenAPI 3.1 document of `/v1`, made from the live route table: paths, parameters and
  * request bodies from each route's joi schemas; answers from each route's `openapi` entry and
@@ -89,8 +91,8 @@ export function buildOpenApi(table: readonly RequestRoute[]): OpenApiDocument {
   const routes = table.filter((route) => route.path.startsWith('/v1/')).sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
   for (const route of routes) {
     const method = route.method.toLowerCase();
-    const info = operationOf<OperationInfo>(route);
-    const validate = (route.settings.validate ?? {}) as RouteValidation;
+    const info = route.settings.plugins?.openapi;
+    const validate = routeValidation(route);
     const operation = info ? describedOperation(info, method, validate, schemas) : { 'x-undocumented': true, responses: {} };
     (paths[route.path] ??= {})[method] = { ...operation, parameters: parameters(method, validate, info) };
   }
@@ -148,8 +150,8 @@ export function routeParameters(validate: RouteValidation): JsonSchema[] {
   ] as const) {
     if (!schema) continue;
     const json = joiToJsonSchema(schema);
-    const required = new Set((json.required as string[] | undefined) ?? []);
-    for (const [name, property] of Object.entries((json.properties ?? {}) as Record<string, JsonSchema>)) {
+    const required = new Set<unknown>(Array.isArray(json.required) ? json.required : []);
+    for (const [name, property] of Object.entries(isRecord(json.properties) ? json.properties : {})) {
       list.push({ name, in: where, required: where === 'path' || required.has(name), schema: property });
     }
   }

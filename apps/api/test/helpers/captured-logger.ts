@@ -1,10 +1,9 @@
 import { PassThrough } from 'node:stream';
 import { createLogger } from '../../src/logger';
-
-type Json = Record<string, any>;
+import { objectAt, type JsonObject } from './json';
 
 /** A logger writing into memory, and what it wrote so far as parsed lines. */
-export function capturedLogger(): { logger: ReturnType<typeof createLogger>; text: () => string; lines: () => Json[] } {
+export function capturedLogger(): { logger: ReturnType<typeof createLogger>; text: () => string; lines: () => JsonObject[] } {
   const stream = new PassThrough();
   let text = '';
   stream.on('data', (chunk: Buffer) => {
@@ -17,7 +16,7 @@ export function capturedLogger(): { logger: ReturnType<typeof createLogger>; tex
       text
         .split('\n')
         .filter((line) => line.length > 0)
-        .map((line) => JSON.parse(line) as Json),
+        .map((line) => objectAt(JSON.parse(line))),
   };
 }
 

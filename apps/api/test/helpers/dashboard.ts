@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Clock, newId, PasswordHasher, RandomSource, UserRepository, type UserRole } from '@payments/core';
 import { OtplibOneTimeCodes } from '@payments/otp';
+import { objectAt, textAt, type JsonObject } from './json';
 import type { TestApp } from './test-app';
 
 const codes = new OtplibOneTimeCodes();
@@ -43,7 +44,7 @@ export function freshCode(t0: TestApp, clock: { advance(ms: number): void }, use
 export function sessionCookieOf(setCookie: string | string[] | undefined): string {
   const header = [setCookie ?? []].flat().find((value) => value.startsWith('dashboard_session='));
   if (!header) throw new Error(`no dashboard_session cookie in ${JSON.stringify(setCookie)}`);
-  return header.split(';')[0] as string;
+  return header.split(';')[0];
 }
 
 /**
@@ -87,7 +88,7 @@ function nextHelperAddress(): string {
 export async function claimMfa(t0: TestApp, email: string, password: string): Promise<string> {
   const res = await t0.request({ method: 'POST', url: '/dashboard/v1/mfa', payload: { email, password }, remoteAddress: nextHelperAddress() });
   if (res.statusCode !== 200) throw new Error(`MFA claim answered ${res.statusCode}: ${res.payload}`);
-  return (res.result as { secret: string }).secret;
+  return textAt(res.result, 'secret');
 }
 
 /** `POST /dashboard/v1/session`; returns the cookie, failing loudly on anything but 200. */
@@ -112,8 +113,8 @@ export function signInAgain(t0: TestApp, user: SignedInUser, steps = 1): Promise
 }
 
 /** The `error` object of an error answer. */
-export function errorOf(res: { result: unknown }): { code: string; message: string; param?: string; request_id: string } {
-  return (res.result as { error: ReturnType<typeof errorOf> }).error;
+export function errorOf(res: { result: unknown }): JsonObject {
+  return objectAt(res.result, 'error');
 }
 
 /** A request with the session cookie (and nothing else) as the credential. */

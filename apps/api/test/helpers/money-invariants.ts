@@ -1,19 +1,21 @@
 import { PaymentIntentRepository, RefundRepository, VerifyLedger, type AccountScope, type PaymentIntent } from '@payments/core';
-import type { Json, paymentFlow } from './payment-flow';
+import { apiObjectsAt, jsonAt, numberAt, objectAt, textAt, type ApiObject, type JsonObject } from './json';
+import type { paymentFlow } from './payment-flow';
 import type { TestApp } from './test-app';
 
 type Flow = ReturnType<typeof paymentFlow>;
 
 /** Every item of a `/v1` list, page after page. */
-export async function listAll<T = Json>(flow: Flow, url: string): Promise<T[]> {
-  const items: T[] = [];
+export async function listAll(flow: Flow, url: string): Promise<ApiObject[]> {
+  const items: ApiObject[] = [];
   let after: string | undefined;
   for (;;) {
     const page = await flow.get(`${url}${url.includes('?') ? '&' : '?'}limit=100${after ? `&starting_after=${after}` : ''}`);
     if (!Array.isArray(page.data)) throw new Error(`GET ${url} answered ${JSON.stringify(page)}`);
-    items.push(...(page.data as T[]));
+    const data = apiObjectsAt(page, 'data');
+    items.push(...data);
     if (!page.has_more) return items;
-    after = (page.data as Json[]).at(-1)?.id as string;
+    after = data.at(-1)?.id;
   }
 }
 
@@ -43,8 +45,8 @@ export async function assertLedgerVerifies(t0: TestApp): Promise<void> {
  * JSON whose integers may pass 2^53 − 1 (the balance sends sums exactly): every integer of 16 or
  * more digits is read as a string of its digits, so nothing is rounded on the way in.
  */
-export function parseExactJson(text: string): Json {
-  return JSON.parse(text.replace(/([:[,]\s*)(-?\d{16,})(?=\s*[,}\]])/g, '$1"$2"')) as Json;
+export function parseExactJson(text: string): JsonObject {
+  return objectAt(JSON.parse(text.replace(/([:[,]\s*)(-?\d{16,})(?=\s*[,}\]])/g, '$1"$2"')));
 }
 
 export interface MerchantMoneyCheck {
@@ -76,11 +78,11 @@ export interface MerchantMoneyCheck {
  * - `pending` and `dispute_hold` never go negative, and `dispute_hold` is what open disputes hold.
  * Answers the intents it read (the API's and the stored), for checks of their own.
  */
-export async function assertMerchantMoney(t0: TestApp, flow: Flow, check: MerchantMoneyCheck): Promise<{ intents: Json[]; stored: PaymentIntent[] }> {
+export async function assertMerchantMoney(t0: TestApp, flow: Flow, check: MerchantMoneyCheck): Promise<{ intents: ApiObject[]; stored: PaymentIntent[] }> {
   const { scope, currency } = check;
-  const intents = await listAll<Json>(flow, '/v1/payment_intents');
-  const disputes = await listAll<Json>(flow, '/v1/disputes');
-  const settlements = await listAll<Json>(flow, '/v1/settlements');
+  const intents = await listAll(flow, '/v1/payment_intents');
+  const disputes = await listAll(flow, '/v1/disputes');
+  const settlements = await listAll(flow, '/v1/settlements');
   const balanceAnswer = await t0.request({ method: 'GET', url: '/v1/balance', key: check.key });
   if (balanceAnswer.statusCode !== 200) throw new Error(`GET /v1/balance answered ${balanceAnswer.statusCode}: ${balanceAnswer.payload}`);
   const balance = parseExactJson(balanceAnswer.payload);
@@ -89,37 +91,49 @@ export async function assertMerchantMoney(t0: TestApp, flow: Flow, check: Mercha
   const exact = (value: unknown, what: string): bigint => {
     if (value === undefined) return 0n;
     if (typeof value === 'string' && /^-?\d+$/.test(value)) return BigInt(value);
-    if (!Number.isSafeInteger(value)) throw new Error(`${who}: ${what} is ${String(value)}, not an exact integer of minor units`);
-    return BigInt(value as number);
+    if (typeof value !== 'number' || !Number.isSafeInteger(value))
+      throw new Error(`${who}: ${what} is ${JSON.stringify(value)}, not an exact integer of minor units`);
+    return BigInt(value);
   };
-  const bucket = (name: string): bigint =>
-    exact((balance[name] as Json[] | undefined)?.find((money) => money.currency === currency)?.amount, `balance.${name}`);
+  const bucket = (name: string): bigint => {
+    const buckets = jsonAt(balance, name);
+    const money: unknown = Array.isArray(buckets) ? buckets.find((entry) => jsonAt(entry, 'currency') === currency) : undefined;
+    return exact(jsonAt(money, 'amount'), `balance.${name}`);
+  };
   const sum = (values: bigint[]): bigint => values.reduce((total, value) => total + value, 0n);
 
   const paid = intents.filter((pi) => (pi.status === 'succeeded' || pi.status === 'channel_settled') && pi.net);
-  const booked = sum(paid.map((pi) => exact(pi.net.amount, `${pi.id}.net`)));
+  const booked = sum(paid.map((pi) => exact(jsonAt(pi, 'net', 'amount'), `${pi.id}.net`)));
   const lost = disputes.filter((dp) => dp.status === 'lost');
   // A lost dispute takes back what it held, or, when it was opened before the payment was priced
   // (nothing to hold then), the payment's net once priced; and its fee.
-  const netOf = (intentId: string): unknown => intents.find((pi) => pi.id === intentId)?.net?.amount;
-  const lostMoney = sum(lost.map((dp) => exact(dp.held?.amount ?? netOf(dp.payment_intent), `${dp.id}.held`) + exact(dp.fee?.amount, `${dp.id}.fee`)));
+  const netOf = (intentId: unknown): unknown =>
+    jsonAt(
+      intents.find((pi) => pi.id === intentId),
+      'net',
+      'amount',
+    );
+  const lostMoney = sum(
+    lost.map((dp) => exact(jsonAt(dp, 'held', 'amount') ?? netOf(dp.payment_intent), `${dp.id}.held`) + exact(jsonAt(dp, 'fee', 'amount'), `${dp.id}.fee`)),
+  );
   const made = settlements.filter((st) => st.status !== 'failed');
-  const outflow = sum(made.map((st) => exact(st.amount.amount, `${st.id}.amount`)));
-  const refunds = await listAll<Json>(flow, '/v1/refunds');
+  const outflow = sum(made.map((st) => exact(jsonAt(st, 'amount', 'amount'), `${st.id}.amount`)));
+  const refunds = await listAll(flow, '/v1/refunds');
   const refundRepository = t0.app.get<RefundRepository>(RefundRepository);
   let refunded = 0n;
   for (const pi of intents) {
     const given = sum(refunds.filter((re) => re.payment_intent === pi.id && re.status !== 'failed').map((re) => exact(re.amount, `${re.id}.amount`)));
     if (given !== exact(pi.amount_refunded, `${pi.id}.amount_refunded`) || given > exact(pi.amount, `${pi.id}.amount`)) {
-      throw new Error(`${who}: ${pi.id} shows amount_refunded ${pi.amount_refunded} of ${pi.amount}, its refunds add up to ${given}`);
+      throw new Error(`${who}: ${pi.id} shows amount_refunded ${String(pi.amount_refunded)} of ${String(pi.amount)}, its refunds add up to ${given}`);
     }
-    if (given > 0n) refunded += BigInt((await refundRepository.totalsForIntent(scope, pi.id as string)).debited);
+    if (given > 0n) refunded += BigInt((await refundRepository.totalsForIntent(scope, pi.id)).debited);
   }
   const total = bucket('pending') + bucket('available') + bucket('dispute_hold');
   if (total !== booked - lostMoney - refunded - outflow) {
     const story = lost.map((dp) => {
       const pi = intents.find((intent) => intent.id === dp.payment_intent);
-      return `${dp.id} held ${JSON.stringify(dp.held)} fee ${JSON.stringify(dp.fee)} on ${pi?.id} (${pi?.status}, ${pi?.amount} ${pi?.currency}, net ${JSON.stringify(pi?.net)})`;
+      const paid = pi && { id: pi.id, status: pi.status, amount: pi.amount, currency: pi.currency, net: pi.net };
+      return `${dp.id} held ${JSON.stringify(dp.held)} fee ${JSON.stringify(dp.fee)} on ${JSON.stringify(paid)}`;
     });
     throw new Error(
       `${who}: buckets hold ${total}, payments ${booked} − lost ${lostMoney} − refunded ${refunded} − settled ${outflow}; lost disputes: ${story.join('; ') || 'none'}; balance ${JSON.stringify(balance)}`,
@@ -127,23 +141,26 @@ export async function assertMerchantMoney(t0: TestApp, flow: Flow, check: Mercha
   }
 
   const stored = await storedIntents(t0, scope);
-  const lostAt = new Map(lost.filter((dp) => dp.closed_at).map((dp) => [dp.payment_intent as string, Date.parse(dp.closed_at as string)]));
+  const lostAt = new Map(lost.filter((dp) => dp.closed_at).map((dp): [string, number] => [textAt(dp, 'payment_intent'), Date.parse(textAt(dp, 'closed_at'))]));
   for (const st of made) {
     if (check.checkedSettlements?.has(st.id)) continue;
     const covered = stored.filter((pi) => pi.settlementId === st.id);
     const wrong = covered.find((pi) => pi.status !== 'channel_settled' || !pi.releasedAt);
     if (wrong) throw new Error(`${who}: ${st.id} covers ${wrong.id}, ${wrong.status}, released ${String(wrong.releasedAt)}`);
     const worth = sum(covered.map((pi) => BigInt(pi.net?.amount ?? 0)));
-    if (worth < BigInt(st.amount.amount) || BigInt(st.amount.amount) <= 0n || covered.length !== st.payments)
-      throw new Error(`${who}: ${st.id}: ${st.amount.amount} for ${st.payments} payments, but covers ${covered.length} worth ${worth}`);
-    const lostFirst = covered.find((pi) => (lostAt.get(pi.id) ?? Infinity) < Date.parse(st.created as string));
-    if (lostFirst) throw new Error(`${who}: ${st.id} (made ${st.created}) pays out ${lostFirst.id}, whose dispute was lost before`);
+    const [amount, payments, created] = [numberAt(st, 'amount', 'amount'), numberAt(st, 'payments'), textAt(st, 'created')];
+    if (worth < BigInt(amount) || amount <= 0 || covered.length !== payments)
+      throw new Error(`${who}: ${st.id}: ${amount} for ${payments} payments, but covers ${covered.length} worth ${worth}`);
+    const lostFirst = covered.find((pi) => (lostAt.get(pi.id) ?? Infinity) < Date.parse(created));
+    if (lostFirst) throw new Error(`${who}: ${st.id} (made ${created}) pays out ${lostFirst.id}, whose dispute was lost before`);
     check.checkedSettlements?.add(st.id);
   }
   const released = sum(stored.filter((pi) => pi.status === 'channel_settled' && pi.releasedAt).map((pi) => BigInt(pi.net?.amount ?? 0)));
   if (outflow > released) throw new Error(`${who}: ${outflow} settled but only ${released} was released by channels`);
   if (bucket('pending') < 0n || bucket('dispute_hold') < 0n) throw new Error(`${who}: a bucket went negative: ${JSON.stringify(balance)}`);
-  const held = sum(disputes.filter((dp) => dp.status === 'opened' || dp.status === 'under_review').map((dp) => exact(dp.held?.amount, `${dp.id}.held`)));
+  const held = sum(
+    disputes.filter((dp) => dp.status === 'opened' || dp.status === 'under_review').map((dp) => exact(jsonAt(dp, 'held', 'amount'), `${dp.id}.held`)),
+  );
   if (bucket('dispute_hold') !== held) throw new Error(`${who}: dispute_hold ${bucket('dispute_hold')} but open disputes hold ${held}`);
   return { intents, stored };
 }

@@ -25,13 +25,16 @@ export interface TestMerchant {
   liveKey(): Promise<string>;
 }
 
+/** An answer as tests read it: `result` is the parsed JSON of a JSON answer, of no known shape. */
+export type TestResponse = ServerInjectResponse<unknown>;
+
 export interface TestApp {
   readonly server: Server;
   readonly app: AppContainer;
   /** A fresh merchant with a test key. */
   merchant(): Promise<TestMerchant>;
   /** Sends a request the way a merchant's client would. */
-  request(options: RequestOptions): Promise<ServerInjectResponse>;
+  request(options: RequestOptions): Promise<TestResponse>;
   close(): Promise<void>;
 }
 
@@ -40,10 +43,21 @@ export interface RequestOptions {
   readonly url: string;
   readonly key?: string;
   readonly idempotencyKey?: string;
+  /** Sent as `server.inject` would send it: text as it is, any other JSON value as JSON. */
   readonly payload?: unknown;
   readonly headers?: Record<string, string>;
   /** The client's address as the server sees it (default 127.0.0.1); sign-in throttling counts per IP. */
   readonly remoteAddress?: string;
+}
+
+/**
+ * What `server.inject` makes of a payload, made here so that any JSON value can be sent: text as
+ * it is, anything else as its JSON with that content type, nothing at all for a falsy value.
+ */
+function encodedPayload(payload: unknown): { text?: string; headers: Record<string, string> } {
+  if (!payload) return { headers: {} };
+  if (typeof payload === 'string') return { text: payload, headers: {} };
+  return { text: JSON.stringify(payload), headers: { 'content-type': 'application/json' } };
 }
 
 /** Cheap scrypt for tests: the parameters are stored with each hash, so verification still works. */
@@ -108,20 +122,22 @@ export async function startTestApp(
     };
   };
 
-  const request = async (req: RequestOptions): Promise<ServerInjectResponse> => {
-    const res = await server.inject({
+  const request = async (req: RequestOptions): Promise<TestResponse> => {
+    const body = encodedPayload(req.payload);
+    const res = await server.inject<unknown>({
       method: req.method,
       url: req.url,
       headers: {
+        ...body.headers,
         ...(req.key ? { authorization: `Bearer ${req.key}` } : {}),
         ...(req.idempotencyKey ? { 'idempotency-key': req.idempotencyKey } : {}),
         ...req.headers,
       },
-      ...(req.payload === undefined ? {} : { payload: req.payload as object }),
+      ...(body.text === undefined ? {} : { payload: body.text }),
       ...(req.remoteAddress === undefined ? {} : { remoteAddress: req.remoteAddress }),
     });
     // Idempotent routes answer with the stored JSON text; tests read every answer as parsed JSON.
-    if (String(res.headers['content-type']).startsWith('application/json')) res.result = JSON.parse(res.payload);
+    if (String(res.headers['content-type']).startsWith('application/json')) res.result = JSON.parse(res.payload) as unknown;
     return res;
   };
 

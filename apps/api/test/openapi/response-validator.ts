@@ -1,7 +1,6 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-
-type Json = Record<string, any>;
+import { jsonAt, objectAt, textAt } from '../helpers/json';
 
 /**
  * Checks real answers against the OpenAPI document: the schema of the route's status, with
@@ -14,18 +13,18 @@ export class ResponseValidator {
   /** `METHOD path status` of every answer checked. */
   readonly seen = new Set<string>();
 
-  constructor(private readonly document: Json) {
+  constructor(private readonly document: object) {
     addFormats(this.ajv);
-    this.ajv.addSchema({ $id: 'openapi', components: { schemas: closed(structuredClone(document.components.schemas)) } });
+    this.ajv.addSchema({ $id: 'openapi', components: { schemas: closed(structuredClone(objectAt(document, 'components', 'schemas'))) } });
   }
 
   /** Throws with ajv's errors when `body` is not what the document says `METHOD path` answers with `status`. */
   check(method: string, path: string, status: number, body: unknown): void {
-    const operation = this.document.paths[path]?.[method.toLowerCase()];
+    const operation = jsonAt(this.document, 'paths', path, method.toLowerCase());
     if (!operation) throw new Error(`${method} ${path} is not in the document`);
-    const response = operation.responses[String(status)];
+    const response = jsonAt(operation, 'responses', String(status));
     if (!response) throw new Error(`${method} ${path} answered ${status}, which the document does not list`);
-    const ref: string = response.content['application/json'].schema.$ref;
+    const ref = textAt(response, 'content', 'application/json', 'schema', '$ref');
     const validate = this.validator(ref);
     if (!validate(body)) throw new Error(`${method} ${path} ${status} does not match ${ref}: ${this.ajv.errorsText(validate.errors)}\n${JSON.stringify(body)}`);
     this.seen.add(`${method.toUpperCase()} ${path} ${status}`);
@@ -42,12 +41,12 @@ export class ResponseValidator {
 }
 
 /** Closes every object schema that has `properties` and says nothing about other keys. */
-function closed(schema: any): any {
+function closed(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(closed);
   if (schema === null || typeof schema !== 'object') return schema;
-  const out: Json = {};
+  const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema))
-    out[key] = key === 'properties' ? Object.fromEntries(Object.entries(value as Json).map(([k, v]) => [k, closed(v)])) : closed(value);
+    out[key] = key === 'properties' ? Object.fromEntries(Object.entries(objectAt(value)).map(([k, v]) => [k, closed(v)])) : closed(value);
   if (out.properties && out.additionalProperties === undefined && out.type === 'object') out.additionalProperties = false;
   return out;
 }

@@ -9,7 +9,7 @@ export interface WorkerTestConfig {
   readonly config: Config;
   readonly database: TestDatabase;
   /** Drops the database and the data directory. */
-  remove(): Promise<void>;
+  readonly remove: () => Promise<void>;
 }
 
 /**

@@ -21,11 +21,12 @@ import {
 import { FakeClock } from '@payments/in-memory';
 import { signIn, totpCode } from '@payments/api/dist/test/helpers/dashboard';
 import { assertLedgerVerifies, assertMerchantMoney } from '@payments/api/dist/test/helpers/money-invariants';
-import { paymentFlow, type Json } from '@payments/api/dist/test/helpers/payment-flow';
-import { startTestApp, unique, type TestApp } from '@payments/api/dist/test/helpers/test-app';
+import { paymentFlow } from '@payments/api/dist/test/helpers/payment-flow';
+import { startTestApp, unique, type TestApp, type TestResponse } from '@payments/api/dist/test/helpers/test-app';
 import { workerLanes } from '../../src/jobs';
 import { Scheduler, type JobObserver, type Lane } from '../../src/scheduler';
 import { SandboxLiveChannel } from './live-channel';
+import { apiObjectAt, jsonAt, numberAt, objectAt, textAt } from '@payments/api/dist/test/helpers/json';
 
 /**
  * A seeded, replayable hostile history: several merchants (test and live, several settlement
@@ -181,7 +182,7 @@ export function stepsOf(seed: number, count: number): Step[] {
     method: 1_000,
     outcome: 'succeeded',
   };
-  const random = count > 1 ? (fc.sample(fc.array(step, { minLength: count - 1, maxLength: count - 1 }), { seed, numRuns: 1 })[0] as Step[]) : [];
+  const random = count > 1 ? fc.sample(fc.array(step, { minLength: count - 1, maxLength: count - 1 }), { seed, numRuns: 1 })[0] : [];
   return [opening, ...random];
 }
 
@@ -234,7 +235,9 @@ export async function runHostileHistory(seed: number, count: number): Promise<Ru
         await world.run(action);
         await world.check();
       } catch (error) {
-        throw new StepFailure(`seed ${seed}, step ${index} of ${steps.length} ${JSON.stringify(action)}: ${(error as Error).message}`);
+        throw new StepFailure(
+          `seed ${seed}, step ${index} of ${steps.length} ${JSON.stringify(action)}: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
     }
     // The payments of the last steps must get there too.
@@ -243,7 +246,7 @@ export async function runHostileHistory(seed: number, count: number): Promise<Ru
         await world.run({ kind: 'tick', count: 1 });
         await world.check();
       } catch (error) {
-        throw new StepFailure(`seed ${seed}, closing tick ${index}: ${(error as Error).message}`);
+        throw new StepFailure(`seed ${seed}, closing tick ${index}: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
     world.reached.settlementsChecked = world.merchants.reduce((sum, shop) => sum + shop.checkedSettlements.size, 0);
@@ -360,7 +363,7 @@ class World {
         // Opened before any worker pass: a wallet payment in another currency is not priced yet.
         const id = await this.pay(action, 'succeeded');
         if (!id) return;
-        const shop = this.merchants[action.merchant] as SimMerchant;
+        const shop = this.merchants[action.merchant];
         await this.dispute(shop, id, 'opened');
         if (action.ruling !== 'none') await this.dispute(shop, id, action.ruling);
         return;
@@ -368,7 +371,7 @@ class World {
       case 'callbacks':
         return this.callbacks(action);
       case 'dispute': {
-        const shop = this.merchants[action.merchant] as SimMerchant;
+        const shop = this.merchants[action.merchant];
         const open = [...shop.disputed];
         // Rulings aim at an open dispute when there is one (else they exercise the refusal).
         const id = action.outcome !== 'opened' && open.length > 0 ? open[action.pick % open.length] : this.chosen(shop, action.pick);
@@ -380,24 +383,24 @@ class World {
       case 'refund':
         return this.refund(action);
       case 'evidence': {
-        const shop = this.merchants[action.merchant] as SimMerchant;
+        const shop = this.merchants[action.merchant];
         const id = this.chosen(shop, action.pick);
         const dispute = id ? await this.t0.app.get<DisputeRepository>(DisputeRepository).findLatestForIntent(shop.scope, id) : undefined;
         if (dispute) await shop.flow.post(`/v1/disputes/${dispute.id}/evidence`, { evidence: { receipt: `receipt for ${id}` } });
         return;
       }
       case 'release': {
-        const shop = this.merchants[action.merchant] as SimMerchant;
+        const shop = this.merchants[action.merchant];
         const id = this.chosen(shop, action.pick);
         // The test-mode timer shortcut; live mode refuses it with a 4xx.
         if (id) await shop.flow.advance(id, 'release');
         return;
       }
       case 'settle':
-        return this.settle(this.merchants[action.merchant] as SimMerchant, action.racers);
+        return this.settle(this.merchants[action.merchant], action.racers);
       case 'big_batch': {
         // Payments near 2^53 each, released and settled together: their sum passes 2^53.
-        const shop = this.merchants[action.merchant] as SimMerchant;
+        const shop = this.merchants[action.merchant];
         const currency = shop.profile.currency === 'KWD' ? 'THB' : shop.profile.currency;
         for (let index = 0; index < action.payments; index += 1) {
           await this.pay(
@@ -423,25 +426,25 @@ class World {
 
   /** Creates an intent and an attempt, and has the payer pay, fail or walk away. Answers the intent id. */
   private async pay(action: { merchant: number; amount: number; currency: number; method: number }, outcome: Outcome): Promise<string | undefined> {
-    const shop = this.merchants[action.merchant] as SimMerchant;
+    const shop = this.merchants[action.merchant];
     const { hostile } = shop.profile;
     const catalog = payableCurrencies();
     const ordinary = Object.keys(ORDINARY_UNIT);
-    const currency = hostile ? (catalog[action.currency % catalog.length] as string) : (ordinary[action.currency % ordinary.length] as string);
+    const currency = hostile ? catalog[action.currency % catalog.length] : ordinary[action.currency % ordinary.length];
     const methods = methodsForCurrency(currency);
     // The opening step names alipay_plus; otherwise any method that takes the currency.
-    const method = action.method === 1_000 ? 'alipay_plus' : (methods[action.method % methods.length]?.method as string);
+    const method = action.method === 1_000 ? 'alipay_plus' : methods[action.method % methods.length]?.method;
     const amount = hostile
-      ? (HOSTILE_AMOUNTS[action.amount % HOSTILE_AMOUNTS.length] as number)
+      ? HOSTILE_AMOUNTS[action.amount % HOSTILE_AMOUNTS.length]
       : // Whole hundreds never end in a magic 01–05, so only the payer decides the outcome.
-        Math.max(100, Math.round(((ORDINARY_UNIT[currency] as number) * (5 + (action.amount % 400))) / 100) * 100);
+        Math.max(100, Math.round((ORDINARY_UNIT[currency] * (5 + (action.amount % 400))) / 100) * 100);
     const created = await shop.flow.post('/v1/payment_intents', { amount, currency, merchant_order_id: unique('order') });
     if (created.statusCode !== 201) {
       if (!hostile) throw new Error(`an ordinary intent of ${amount} ${currency} was refused: ${created.statusCode} ${created.payload}`);
       this.count('refused');
       return undefined;
     }
-    const id = (JSON.parse(created.payload) as Json).id as string;
+    const id = textAt(JSON.parse(created.payload), 'id');
     shop.intents.push(id);
     const attempt = await shop.flow.attempt(id, { payment_method: method });
     if (attempt.statusCode !== 201) {
@@ -500,7 +503,7 @@ class World {
 
   /** Order notices replayed, in the order drawn, one after another or all at once. */
   private async callbacks(action: Extract<Step, { kind: 'callbacks' }>): Promise<void> {
-    const shop = this.merchants[action.merchant] as SimMerchant;
+    const shop = this.merchants[action.merchant];
     const id = this.chosen(shop, action.pick);
     if (!id) return;
     const attempt = (await this.t0.app.get<PaymentAttemptRepository>(PaymentAttemptRepository).listForIntent(shop.scope, id)).at(-1);
@@ -510,7 +513,7 @@ class World {
         await this.deliverTest({ id: attempt.channelOrderId, reference: attempt.id, status, amount: attempt.amount, currency: attempt.currency });
       } else {
         // A claim: the service believes only its confirming query.
-        const order = await this.live.order(attempt.channelOrderId as string);
+        const order = await this.live.order(attempt.channelOrderId!);
         if (order) await this.deliverLive(JSON.stringify({ ...order, status }));
       }
     };
@@ -536,8 +539,8 @@ class World {
             : undefined;
       ok = answer?.status === 200;
       if (answer && ok) {
-        const dispute = answer.json.dispute as Json;
-        shop.channelDisputes.set(id, dispute.id as string);
+        const dispute = objectAt(answer.json, 'dispute');
+        shop.channelDisputes.set(id, textAt(dispute, 'id'));
         await this.deliverLive(JSON.stringify({ type: 'dispute', ...dispute }));
       }
     }
@@ -554,25 +557,25 @@ class World {
    * at once; in test mode, some told to fail by the channel (the rest succeed on the next tick).
    */
   private async refund(action: Extract<Step, { kind: 'refund' }>): Promise<void> {
-    const shop = this.merchants[action.merchant] as SimMerchant;
+    const shop = this.merchants[action.merchant];
     const id = this.chosen(shop, action.pick);
     if (!id) return;
-    const intent = await shop.flow.intent(id);
-    const sizes = [undefined, 1, Math.floor((intent.amount as number) / 2), (intent.amount as number) + 1, undefined, 1];
+    const whole = numberAt(await shop.flow.intent(id), 'amount');
+    const sizes = [undefined, 1, Math.floor(whole / 2), whole + 1, undefined, 1];
     const amount = sizes[action.size % sizes.length];
     const body = { payment_intent: id, ...(amount === undefined || amount < 1 ? {} : { amount }) };
     const answers = await Promise.all(Array.from({ length: action.racers }, () => shop.flow.post('/v1/refunds', body)));
-    const made = answers.filter((res) => res.statusCode === 201).map((res) => JSON.parse(res.payload) as Json);
+    const made = answers.filter((res) => res.statusCode === 201).map((res) => apiObjectAt(res.result));
     this.count('refunds', made.length);
     if (!action.fail || shop.profile.mode !== 'test') return;
     for (const refund of made) {
-      const res = await shop.flow.post(`/v1/test/refunds/${refund.id as string}/simulate`, { outcome: 'failed' });
+      const res = await shop.flow.post(`/v1/test/refunds/${refund.id}/simulate`, { outcome: 'failed' });
       if (res.statusCode === 200) this.count('refundsFailed');
     }
   }
 
   private async disputeNotice(action: Extract<Step, { kind: 'dispute_notice' }>): Promise<void> {
-    const shop = this.merchants[action.merchant] as SimMerchant;
+    const shop = this.merchants[action.merchant];
     const id = this.chosen(shop, action.pick);
     const dispute = id ? await this.t0.app.get<DisputeRepository>(DisputeRepository).findLatestForIntent(shop.scope, id) : undefined;
     if (!dispute) return;
@@ -595,7 +598,7 @@ class World {
 
   /** Two dashboard edits of one merchant at once, by two owners signed in now. */
   private async dashboard(action: Extract<Step, { kind: 'dashboard' }>): Promise<void> {
-    const shop = this.merchants[action.merchant] as SimMerchant;
+    const shop = this.merchants[action.merchant];
     const [first, second] = await Promise.all([
       signIn(this.t0, { merchantId: shop.scope.merchantId, role: 'owner' }),
       signIn(this.t0, { merchantId: shop.scope.merchantId, role: 'owner' }),
@@ -606,15 +609,16 @@ class World {
     this.count('dashboardRaces');
     if (action.edit === 'schedule' || action.edit === 'name') {
       const field = action.edit === 'schedule' ? 'settlement_schedule' : 'business_name';
-      const values = action.picks.map((value) => (action.edit === 'schedule' ? schedules[value] : `Shop ${value}`)) as [string, string];
+      const values = action.picks.map((value) => (action.edit === 'schedule' ? schedules[value] : `Shop ${value}`));
       const answers = await Promise.all([
-        as(first!, 'PATCH', '/dashboard/v1/settings', { [field]: values[0] }),
-        as(second!, 'PATCH', '/dashboard/v1/settings', { [field]: values[1] }),
+        as(first, 'PATCH', '/dashboard/v1/settings', { [field]: values[0] }),
+        as(second, 'PATCH', '/dashboard/v1/settings', { [field]: values[1] }),
       ]);
       if (answers.some((res) => res.statusCode === 200)) this.count('settingsEdited');
-      const settings = await as(first!, 'GET', '/dashboard/v1/settings');
-      if (answers.every((res) => res.statusCode === 200) && settings.statusCode === 200 && !values.includes((settings.result as Json)[field])) {
-        throw new Error(`after two edits of ${field} to ${values.join(' and ')} the settings show ${(settings.result as Json)[field]}`);
+      const settings = await as(first, 'GET', '/dashboard/v1/settings');
+      const shown = jsonAt(settings.result, field);
+      if (answers.every((res) => res.statusCode === 200) && settings.statusCode === 200 && !values.some((value) => value === shown)) {
+        throw new Error(`after two edits of ${field} to ${values.join(' and ')} the settings show ${JSON.stringify(shown)}`);
       }
       return;
     }
@@ -627,20 +631,21 @@ class World {
       role: 'developer',
       code: totpCode(this.t0, user.totpSecret, 1),
     });
-    const added = await Promise.all([as(first!, 'POST', '/dashboard/v1/users', body(first!)), as(second!, 'POST', '/dashboard/v1/users', body(second!))]);
+    const added = await Promise.all([as(first, 'POST', '/dashboard/v1/users', body(first)), as(second, 'POST', '/dashboard/v1/users', body(second))]);
     if (added.filter((res) => res.statusCode === 201).length > 1) throw new Error(`one email was added twice: ${added.map((res) => res.payload).join(' / ')}`);
-    const user = added.find((res) => res.statusCode === 201)?.result as Json | undefined;
-    if (!user) return;
+    const made = added.find((res) => res.statusCode === 201);
+    if (!made) return;
+    const user = apiObjectAt(made.result);
     this.count('colleaguesAdded');
     // Roles below admin: granting admin or owner would take another code.
     const roles = ['viewer', 'support', 'developer', 'viewer'];
     await Promise.all([
-      as(first!, 'PATCH', `/dashboard/v1/users/${user.id}`, { role: roles[action.picks[0]] }),
-      as(second!, 'PATCH', `/dashboard/v1/users/${user.id}`, { role: roles[action.picks[1]] }),
+      as(first, 'PATCH', `/dashboard/v1/users/${user.id}`, { role: roles[action.picks[0]] }),
+      as(second, 'PATCH', `/dashboard/v1/users/${user.id}`, { role: roles[action.picks[1]] }),
     ]);
   }
 
-  private async request(options: { method: string; url: string; headers: Record<string, string>; payload?: unknown }): Promise<ServerInjectResponse> {
+  private async request(options: { method: string; url: string; headers: Record<string, string>; payload?: unknown }): Promise<TestResponse> {
     const res = await this.t0.request(options);
     if (res.statusCode >= 500) throw new Error(`${options.method} ${options.url} answered ${res.statusCode}: ${res.payload}`);
     return res;
@@ -662,11 +667,12 @@ class World {
       for (const intent of intents) {
         const progress = this.progress.get(intent.id) ?? {};
         if (intent.status === 'succeeded') progress.succeededAt ??= this.ticks;
-        if (intent.status === 'channel_settled' && !releasedIds.has(intent.id) && Date.parse(intent.available_at) <= now) progress.releasableAt ??= this.ticks;
+        if (intent.status === 'channel_settled' && !releasedIds.has(intent.id) && Date.parse(textAt(intent, 'available_at')) <= now)
+          progress.releasableAt ??= this.ticks;
         this.progress.set(intent.id, progress);
-        const who = `${shop.profile.name}'s ${intent.id} (${intent.amount} ${intent.currency})`;
-        if (intent.status === 'succeeded' && this.ticks - (progress.succeededAt as number) > LIVENESS_TICKS) {
-          throw new Error(`liveness: ${who} succeeded ${this.ticks - (progress.succeededAt as number)} worker passes ago and is not channel_settled`);
+        const who = `${shop.profile.name}'s ${intent.id} (${numberAt(intent, 'amount')} ${textAt(intent, 'currency')})`;
+        if (intent.status === 'succeeded' && this.ticks - progress.succeededAt! > LIVENESS_TICKS) {
+          throw new Error(`liveness: ${who} succeeded ${this.ticks - progress.succeededAt!} worker passes ago and is not channel_settled`);
         }
         if (progress.releasableAt !== undefined && !releasedIds.has(intent.id) && this.ticks - progress.releasableAt > LIVENESS_TICKS) {
           throw new Error(`liveness: ${who} was due for release ${this.ticks - progress.releasableAt} worker passes ago and is not available`);

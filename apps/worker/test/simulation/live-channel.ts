@@ -1,5 +1,6 @@
 import { RestPaymentChannel, signRestCallback } from '@payments/channel-rest';
 import { ChannelSandbox } from '@payments/channel-sandbox';
+import { objectAt } from '@payments/api/dist/test/helpers/json';
 import type {
   ChannelCapabilities,
   ChannelNotice,
@@ -44,16 +45,17 @@ export class SandboxLiveChannel implements PaymentChannel {
   }
 
   /** The payer's and the dispute desk's side of the sandbox (`/sandbox/…`). */
-  async desk(path: string, body: Record<string, unknown> = {}): Promise<{ status: number; json: Record<string, any> }> {
+  async desk(path: string, body: Record<string, unknown> = {}): Promise<{ status: number; json: unknown }> {
     const res = await fetch(`${this.sandbox.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    return { status: res.status, json: (await res.json()) as Record<string, any> };
+    const json: unknown = await res.json();
+    return { status: res.status, json };
   }
 
   /** The sandbox's record of an order, as its callbacks carry it. */
   async order(orderId: string): Promise<Record<string, unknown> | undefined> {
     const res = await fetch(`${this.sandbox.url}/sandbox/orders/${orderId}`);
     if (res.status !== 200) return undefined;
-    const { payment_method: _method, expires_at: _expires, ...view } = (await res.json()) as Record<string, unknown>;
+    const { payment_method: _method, expires_at: _expires, ...view } = objectAt(await res.json());
     return view;
   }
 

@@ -21,10 +21,10 @@ class QuietChannel extends FakeChannel {
   async queryDispute(_mode: unknown, id: string): Promise<ChannelDisputeStatus> {
     this.asked.push(id);
     if (this.down) throw new CoreError('channel_error', 'unavailable', 'channel down');
-    return this.disputes.get(id) as ChannelDisputeStatus;
+    return this.disputes.get(id)!;
   }
   rule(id: string, status: ChannelDisputeStatus['status']): void {
-    this.disputes.set(id, { ...(this.disputes.get(id) as ChannelDisputeStatus), status });
+    this.disputes.set(id, { ...this.disputes.get(id)!, status });
   }
 }
 
@@ -78,7 +78,7 @@ async function setup() {
       .filter((event) => event.data.id === id)
       .map((event) => event.type)
       .reverse();
-  const stored = async (id: string) => (await storage.disputes.findById(scope, id)) as Dispute;
+  const stored = async (id: string) => (await storage.disputes.findById(scope, id))!;
   /** One reconciler pass over every lane: how many disputes it changed. */
   const runReconcile = async (limit: number): Promise<number> => (await h.runJob(reconcile, limit)).progressed;
   return { ...h, scope, channel, record, runReconcile, disputed, balance, events, stored };
@@ -105,7 +105,7 @@ test('a ruling the channel knows but never notified is applied once the dispute 
   t.is(await s.runReconcile(10), 0);
   t.is(s.channel.asked.length, 1, 'a ruled dispute is not asked about again');
   const [attempt] = await s.storage.attempts.listForIntent(s.scope, dispute.paymentIntentId);
-  await s.record.execute({ attempt: attempt!, report: s.channel.disputes.get(dispute.channelDisputeId)! });
+  await s.record.execute({ attempt, report: s.channel.disputes.get(dispute.channelDisputeId)! });
   t.like(await s.balance(), { pending: thb(0), available: thb(-FEE), dispute_hold: thb(0) });
   t.deepEqual(await s.events(dispute.id), ['dispute.opened', 'dispute.closed']);
 });
@@ -177,7 +177,7 @@ test('an answer about another order or another dispute is not applied', async (t
     ...report,
     status: 'lost',
     reference: other.attempt.id,
-    channelOrderId: other.attempt.channelOrderId as string,
+    channelOrderId: other.attempt.channelOrderId!,
   });
   s.clock.advance(QUIET_MS);
   t.is(await s.runReconcile(10), 0);

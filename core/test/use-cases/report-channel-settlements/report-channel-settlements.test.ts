@@ -16,7 +16,7 @@ class SlowSettlingChannel extends FakeChannel {
   }
   override async queryOrder(_mode: unknown, channelOrderId: string): Promise<ChannelOrderStatus> {
     this.asked.push(channelOrderId);
-    const attempt = this.orders.get(channelOrderId) as PaymentAttempt;
+    const attempt = this.orders.get(channelOrderId)!;
     return {
       channelOrderId,
       reference: attempt.id,
@@ -29,18 +29,17 @@ class SlowSettlingChannel extends FakeChannel {
 }
 
 test('payments a channel has not settled yet are asked about again later, so they never crowd out the ones behind them', async (t) => {
-  let channel: SlowSettlingChannel | undefined;
-  const shop = await edgeShop('THB', (attempt) => channel?.orders.set(attempt.channelOrderId as string, attempt));
+  // The channel needs the shop's clock; the shop tells it of payments only once they are made.
+  const shop = await edgeShop('THB', (attempt) => fake.orders.set(attempt.channelOrderId!, attempt));
   const { clock } = shop;
-  channel = new SlowSettlingChannel(() => clock.now());
-  const fake = channel;
+  const fake = new SlowSettlingChannel(() => clock.now());
   const job = shop.reportChannelSettlements(fakeChannels(fake));
 
   // Two old payments the channel will settle days from now, then a fresh one it settled already.
   const slow = [await shop.succeededWallet(10_000, 'THB'), await shop.succeededWallet(10_000, 'THB')];
   clock.advance(60_000);
   const fresh = await shop.succeededWallet(10_000, 'THB');
-  fake.settled.add(fresh.attempt.channelOrderId as string);
+  fake.settled.add(fresh.attempt.channelOrderId!);
 
   // Batches of one: each unsettled payment is asked once and waits; the fresh one is reached.
   for (let pass = 0; pass < 3; pass += 1) await shop.runJob(job, 1);
@@ -53,11 +52,11 @@ test('payments a channel has not settled yet are asked about again later, so the
   // Not asked again before a quarter of their wait has passed; then asked, and settled once the channel did.
   await shop.runJob(job, 10);
   t.is(fake.asked.length, 3, 'nothing is due');
-  fake.settled.add(slow[0]?.attempt.channelOrderId as string);
+  fake.settled.add(slow[0].attempt.channelOrderId!);
   clock.advance(settlementRecheckMs(60_000));
   await shop.runJob(job, 10);
-  t.is((await shop.intentOf(slow[0]?.intent.id as string)).status, 'channel_settled');
-  t.is((await shop.intentOf(slow[1]?.intent.id as string)).status, 'succeeded');
+  t.is((await shop.intentOf(slow[0]?.intent.id)).status, 'channel_settled');
+  t.is((await shop.intentOf(slow[1]?.intent.id)).status, 'succeeded');
 });
 
 test("the wait before asking again grows with the payment's age, from a second to an hour", (t) => {

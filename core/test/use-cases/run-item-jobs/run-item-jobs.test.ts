@@ -10,7 +10,7 @@ import { JOB_ITEM_RETRY, RunItemJobs } from '../../../src/jobs/use-cases/run-ite
  * an item that keeps failing never moves and stays at the head of the queue, as the payment that
  * opened this work did (its rolled-back change left its sort key untouched).
  */
-function queueJob(items: string[], fails: (id: string) => unknown, lanes: readonly JobLane[] = ['test']) {
+function queueJob(items: string[], fails: (id: string) => Error | undefined, lanes: readonly JobLane[] = ['test']) {
   const waiting = [...items];
   const handled: string[] = [];
   const job: ItemJob<string> & { concurrency?: number } = {

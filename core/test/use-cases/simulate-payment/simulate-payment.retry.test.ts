@@ -13,7 +13,7 @@ import type {
 } from '../../../src/payments/ports/payment-channel.port';
 import { HandleChannelCallback } from '../../../src/payments/use-cases/handle-channel-callback.use-case';
 import { SimulatePayment } from '../../../src/payments/use-cases/simulate-payment.use-case';
-import { fakeAttempt, FakeChannel, fakeIntent, fakeCapabilities, fakeChannels, harness } from '../harness';
+import { fakeAttempt, FakeChannel, fakeIntent, fakeCapabilities, fakeChannels, harness, noticeOf } from '../harness';
 
 interface Told {
   readonly orderId: string;
@@ -37,17 +37,17 @@ class RememberingChannel extends FakeChannel {
   deliver: (notice: ChannelNotice) => Promise<unknown> = async () => undefined;
 
   override async queryOrder(_mode: unknown, id: string): Promise<ChannelOrderStatus> {
-    return this.orders.get(id) as ChannelOrderStatus;
+    return this.orders.get(id)!;
   }
   async queryDispute(_mode: unknown, id: string): Promise<ChannelDisputeStatus> {
-    return this.disputes.get(id) as ChannelDisputeStatus;
+    return this.disputes.get(id)!;
   }
   override verifyCallback(_mode: unknown, _headers: unknown, rawBody: string): ChannelNotice {
-    return JSON.parse(rawBody) as ChannelNotice;
+    return noticeOf(rawBody);
   }
 
   async simulate(_mode: unknown, orderId: string, outcome: SimulatedOutcome, key?: string): Promise<void> {
-    const order = this.orders.get(orderId) as ChannelOrderStatus;
+    const order = this.orders.get(orderId)!;
     this.orders.set(orderId, { ...order, status: outcome.status, ...(outcome.failureCode ? { failureCode: outcome.failureCode } : {}) });
     await this.send({
       orderId,
@@ -59,7 +59,7 @@ class RememberingChannel extends FakeChannel {
   }
 
   async simulateDispute(_mode: unknown, orderId: string, outcome: SimulatedDisputeOutcome, key?: string): Promise<void> {
-    const order = this.orders.get(orderId) as ChannelOrderStatus;
+    const order = this.orders.get(orderId)!;
     const open = [...this.disputes.values()].find((d) => d.channelOrderId === orderId && (d.status === 'opened' || d.status === 'under_review'));
     if (outcome === 'opened' ? open !== undefined : open === undefined) throw new CoreError('invalid_state_transition', 'conflict', 'the channel refuses');
     const id = open?.channelDisputeId ?? `cd_${this.disputes.size + 1}`;
@@ -187,7 +187,7 @@ test('dispute outcomes: a retried open or ruling answers the intent and moves mo
   const s = await setup();
   const intent = await s.pendingIntent();
   const paid = await s.run(intent.id, 'succeeded', 'pay');
-  const net = paid.net?.amount as number;
+  const net = paid.net!.amount;
   await s.run(intent.id, 'dispute_opened', 'open');
   t.like(await s.run(intent.id, 'dispute_opened', 'open'), { id: intent.id, status: 'succeeded' });
   await t.throwsAsync(s.run(intent.id, 'dispute_opened', 'open-again'), { code: 'invalid_state_transition' });

@@ -24,7 +24,7 @@ export const dashboardPlugin: Plugin<DashboardOptions> = {
       const { action } = route;
       return {
         auth: action === 'open' ? false : 'dashboard-session',
-        plugins: { dashboard: { action }, openapi: route.openapi },
+        plugins: { dashboard: { action, openapi: route.openapi } },
         // Right after authentication, before validation: a role without the right is 403 whatever
         // it sent, and learns nothing about the body a route expects; no handler checks roles itself.
         ext:
