@@ -47,6 +47,7 @@ export const refundsModule: Capability = {
         disputes: DisputeRepository,
         channels: PaymentChannelRegistry,
         settings: value({ callbackBaseUrl: config.channelCallbackUrl }),
+        recordReport: RecordRefundReport,
       };
       bindClass(options, CreateRefund, placing);
       bindClass(options, RecordRefundReport, refundWrites);

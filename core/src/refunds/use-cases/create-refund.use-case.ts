@@ -7,7 +7,7 @@ import type { AccountScope, Metadata } from '../../common';
 import { assertAmount, CoreError, isCoreError, isOneOf, newId, notFound, validateMetadata } from '../../common';
 import { publishEvent } from '../../webhooks';
 import { REFUND_REASONS, refundDebit, refundExceedsRemaining, type Refund, type RefundReason } from '../domain/refund.entity';
-import { RecordRefundReport, type RefundWriteDeps } from './record-refund-report.use-case';
+import type { RecordRefundReport, RefundWriteDeps } from './record-refund-report.use-case';
 import { refundEvent } from './refund-events';
 
 /** Intent statuses that hold money a refund can give back. */
@@ -18,6 +18,8 @@ export type CreateRefundDeps = RefundWriteDeps & {
   readonly disputes: DisputeRepository;
   readonly channels: PaymentChannelRegistry;
   readonly settings: ChannelCallbackSettings;
+  /** Records what the channel answers to the placement. */
+  readonly recordReport: RecordRefundReport;
 };
 
 export interface CreateRefundInput {
@@ -39,11 +41,7 @@ export interface CreateRefundInput {
  * places it again. A channel that refuses fails it, and the failure gives the debit back.
  */
 export class CreateRefund {
-  private readonly recordReport: RecordRefundReport;
-
-  constructor(private readonly deps: CreateRefundDeps) {
-    this.recordReport = new RecordRefundReport(deps);
-  }
+  constructor(private readonly deps: CreateRefundDeps) {}
 
   async execute(input: CreateRefundInput): Promise<Refund> {
     if (input.amount !== undefined) assertAmount(input.amount, 'amount');
@@ -52,7 +50,7 @@ export class CreateRefund {
     }
     const metadata = validateMetadata(input.metadata ?? {});
     const refund = await this.record(input, metadata, input.reason);
-    return placeRefund(this.deps, this.recordReport, refund);
+    return placeRefund(this.deps, refund);
   }
 
   private record(input: CreateRefundInput, metadata: Metadata, reason: RefundReason | undefined): Promise<Refund> {
@@ -125,9 +123,9 @@ export class CreateRefund {
  * (the refund stays pending until the channel reports), `refused` fails it. Throws nothing for an
  * unreachable channel: the refund is answered pending, and the reconciler places it again.
  */
-export async function placeRefund(deps: CreateRefundDeps, record: RecordRefundReport, refund: Refund): Promise<Refund> {
+export async function placeRefund(deps: CreateRefundDeps, refund: Refund): Promise<Refund> {
   const channel = deps.channels.find(refund.channel);
-  if (!channel?.placeRefund) return record.execute({ refund, report: { status: 'failed', failureCode: 'channel_declined' } });
+  if (!channel?.placeRefund) return deps.recordReport.execute({ refund, report: { status: 'failed', failureCode: 'channel_declined' } });
   let result;
   try {
     result = await channel.placeRefund({
@@ -143,8 +141,8 @@ export async function placeRefund(deps: CreateRefundDeps, record: RecordRefundRe
     if (isCoreError(error) && error.category === 'unavailable') return refund;
     throw error;
   }
-  if (result.outcome === 'refused') return record.execute({ refund, report: { status: 'failed', failureCode: result.failureCode } });
-  return record.execute({ refund, report: { status: 'pending', channelRefundId: result.channelRefundId } });
+  if (result.outcome === 'refused') return deps.recordReport.execute({ refund, report: { status: 'failed', failureCode: result.failureCode } });
+  return deps.recordReport.execute({ refund, report: { status: 'pending', channelRefundId: result.channelRefundId } });
 }
 
 /**

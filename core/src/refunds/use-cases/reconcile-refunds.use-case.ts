@@ -3,7 +3,7 @@ import type { Clock } from '../../common';
 import { MODES, type Mode } from '../../common';
 import type { Refund } from '../domain/refund.entity';
 import { placeRefund, type CreateRefundDeps } from './create-refund.use-case';
-import { RecordRefundReport, refundReportOf } from './record-refund-report.use-case';
+import { refundReportOf } from './record-refund-report.use-case';
 
 export interface RefundReconcileRules {
   /** How long a refund may stay pending before its channel is asked about it, and between asks. */
@@ -22,11 +22,7 @@ export type ReconcileRefundsDeps = CreateRefundDeps & {
  * channel is idempotent on the refund id, so this never refunds twice.
  */
 export class ReconcileRefunds implements ItemJob<Refund> {
-  private readonly recordReport: RecordRefundReport;
-
-  constructor(private readonly deps: ReconcileRefundsDeps) {
-    this.recordReport = new RecordRefundReport(deps);
-  }
+  constructor(private readonly deps: ReconcileRefundsDeps) {}
 
   readonly name = 'reconcile-refunds';
   readonly lanes = MODES;
@@ -53,7 +49,7 @@ export class ReconcileRefunds implements ItemJob<Refund> {
     const channel = this.deps.channels.find(refund.channel);
     if (!channel || pass.isDown(refund.channel)) return false;
     if (refund.channelRefundId === undefined || !channel.queryRefund) {
-      const placed = await placeRefund(this.deps, this.recordReport, refund);
+      const placed = await placeRefund(this.deps, refund);
       return placed.status !== refund.status;
     }
     const report = await channel.queryRefund(refund.mode, refund.channelRefundId).catch(() => {
@@ -61,7 +57,7 @@ export class ReconcileRefunds implements ItemJob<Refund> {
       return undefined;
     });
     if (!report || report.status === 'pending' || report.reference !== refund.id) return false;
-    const recorded = await this.recordReport.execute({ refund, report: refundReportOf(report) });
+    const recorded = await this.deps.recordReport.execute({ refund, report: refundReportOf(report) });
     return recorded.status !== refund.status;
   }
 }

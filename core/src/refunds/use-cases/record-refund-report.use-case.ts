@@ -49,10 +49,11 @@ export class RecordRefundReport {
         throw new CoreError('channel_error', 'unavailable', 'The channel answered about another refund.', { retryAfterSeconds: 5 });
       }
       const now = deps.clock.now();
-      const channelRefundId = refund.channelRefundId ?? report.channelRefundId;
-      const known = channelRefundId === undefined ? refund : { ...refund, channelRefundId };
+      // The channel's id for the refund, learnt from its first answer that names it.
+      const learnt = refund.channelRefundId === undefined && report.channelRefundId !== undefined;
+      const known: Refund = learnt ? { ...refund, channelRefundId: report.channelRefundId } : refund;
       if (report.status === 'pending') {
-        if (known !== refund) await deps.refunds.update({ ...known, updated: now });
+        if (learnt) await deps.refunds.update({ ...known, updated: now });
         return known;
       }
       if (report.status === 'succeeded') {
