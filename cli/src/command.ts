@@ -24,4 +24,6 @@ export interface Context extends CommandLine {
 export interface Command extends CommandOf<Context> {
   /** Handles SIGINT/SIGTERM itself through `context.signal` (else a signal ends the process). */
   handlesSignals?: boolean;
+  /** Has no end of its own (listen): SIGTERM is its normal stop, so it exits with its own code then, not 143. */
+  runsUntilStopped?: boolean;
 }

@@ -63,6 +63,19 @@ export class ConfigStore {
     return next;
   }
 
+  /** Removes the profile's API key and keeps the rest; answers the key removed, if there was one. */
+  forgetKey(name: string): string | undefined {
+    checkProfileName(name);
+    const config = this.read();
+    const profile = config.profiles[name];
+    const key = profile?.api_key;
+    if (!profile || key === undefined) return undefined;
+    const { api_key: _removed, ...rest } = profile;
+    config.profiles[name] = rest;
+    this.write(this.configPath, config);
+    return key;
+  }
+
   listenState(profile: string): ListenState {
     checkProfileName(profile);
     return readJson<ListenState>(this.listenPath(profile)) ?? {};

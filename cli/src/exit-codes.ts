@@ -10,6 +10,7 @@ import {
   PermissionError,
   RateLimitError,
 } from '@payments/sdk';
+import { constants } from 'node:os';
 import { CliError, COMMON_EXIT } from './command-line/index.js';
 
 export { CliError, UsageError } from './command-line/index.js';
@@ -38,7 +39,14 @@ export const EXIT = {
   connection: 8,
   /** `wait` (or a trigger's wait step) ran out of time or the object can no longer get there. */
   waitFailed: 9,
+  /** Ctrl-C (SIGINT): 128 + 2, as a shell reports a command the signal ended. */
+  interrupted: 130,
 } as const;
+
+/** What a signal that stopped a command makes it exit with: 128 + the signal's number (130 for SIGINT, 143 for SIGTERM). */
+export function signalExitCode(signal: NodeJS.Signals): number {
+  return 128 + (constants.signals[signal] ?? 0);
+}
 
 export function exitCodeOf(error: unknown): number {
   if (error instanceof CliError) return error.exitCode;
@@ -49,6 +57,40 @@ export function exitCodeOf(error: unknown): number {
   if (error instanceof RateLimitError) return EXIT.rateLimited;
   if (error instanceof ApiConnectionError) return EXIT.connection;
   return EXIT.apiError;
+}
+
+/** The `code` of an error the CLI itself detected, by its exit code; the API's own codes are kept as they are. */
+const CLI_ERROR_CODES: Readonly<Record<number, string>> = {
+  [EXIT.apiError]: 'api_error',
+  [EXIT.usage]: 'usage',
+  [EXIT.authentication]: 'authentication_required',
+  [EXIT.notFound]: 'resource_not_found',
+  [EXIT.connection]: 'connection_error',
+  [EXIT.waitFailed]: 'wait_failed',
+};
+
+export interface ErrorEnvelope {
+  error: { code: string; message: string; param?: string; request_id?: string };
+}
+
+/**
+ * The error in the API's envelope (`{error: {code, message, param?, request_id?}}`), what `--json`
+ * prints on stderr: a script parses one shape whether the API or the CLI refused.
+ */
+export function errorEnvelope(error: unknown): ErrorEnvelope {
+  const message = error instanceof Error ? oneLine(error.message) : oneLine(String(error));
+  if (error instanceof PaymentsError) {
+    return {
+      error: {
+        code: error.code ?? CLI_ERROR_CODES[exitCodeOf(error)] ?? 'api_error',
+        message,
+        ...(error.param ? { param: error.param } : {}),
+        ...(error.requestId ? { request_id: error.requestId } : {}),
+      },
+    };
+  }
+  const exitCode = exitCodeOf(error);
+  return { error: { code: exitCode >= 128 ? 'interrupted' : (CLI_ERROR_CODES[exitCode] ?? 'cli_error'), message } };
 }
 
 /** One line for stderr: the message, then what support needs (code, status, request id, param). */

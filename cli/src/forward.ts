@@ -1,8 +1,9 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, createPrivateKey, randomBytes, sign } from 'node:crypto';
 import type { Event, Payments } from '@payments/sdk';
 import { SIGNATURE_HEADER } from '@payments/sdk';
 import type { ConfigStore } from './config.js';
 import { UsageError } from './exit-codes.js';
+import type { ListenKey } from './listen-keys.js';
 
 /** What one forwarded delivery did; printed as a status line or a JSON line. */
 export interface Delivery {
@@ -31,6 +32,38 @@ export function webhookSecret(store: ConfigStore, profile: string): string {
   return secret;
 }
 
+/** The secret as Standard Webhooks libraries take it: `whsec_` + base64 of its 32 bytes. */
+export function standardWebhooksSecret(secretHex: string): string {
+  return `whsec_${Buffer.from(secretHex, 'hex').toString('base64')}`;
+}
+
+/** What a forwarded event is signed with: the profile's secret, and the run's key (none for `events resend`). */
+export interface Signer {
+  secret: string;
+  key?: ListenKey;
+}
+
+/**
+ * The signature headers the service sends (docs/webhooks.md), made with local stand-ins for its
+ * secrets: `X-Webhook-Signature` (`t`, `v1` HMAC with the secret, `v2` Ed25519 with the run's key,
+ * by the SDK's generateTestHeader) and Standard Webhooks' `webhook-id`, `webhook-timestamp` and
+ * `webhook-signature` (`v1,` HMAC and `v1a,` Ed25519 over `<id>.<t>.<body>`). So a handler
+ * written against any of the verifiers the service supports accepts forwarded events.
+ */
+export function signatureHeaders(client: Payments, signer: Signer, eventId: string, body: string, timestamp: number): Record<string, string> {
+  const { secret, key } = signer;
+  const ours = client.webhooks.generateTestHeader({ payload: body, secret, timestamp, ...(key ? { privateKey: key.privateKeyPem, keyId: key.id } : {}) });
+  const standard = Buffer.from(`${eventId}.${timestamp}.${body}`, 'utf8');
+  const signatures = [`v1,${createHmac('sha256', Buffer.from(secret, 'hex')).update(standard).digest('base64')}`];
+  if (key) signatures.push(`v1a,${sign(null, standard, createPrivateKey(key.privateKeyPem)).toString('base64')}`);
+  return {
+    [SIGNATURE_HEADER]: ours,
+    'webhook-id': eventId,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': signatures.join(' '),
+  };
+}
+
 export function checkForwardUrl(url: string | undefined): string {
   if (!url) throw new UsageError('--forward-to <url> is required, e.g. --forward-to http://localhost:3000/webhooks.');
   let parsed: URL;
@@ -43,19 +76,16 @@ export function checkForwardUrl(url: string | undefined): string {
   return parsed.toString();
 }
 
-/**
- * POSTs the event as the service would: the compact JSON body and an `X-Webhook-Signature`
- * header made by the SDK's generateTestHeader (t and v1, HMAC-SHA256 with the secret's 32 bytes).
- */
-export async function forwardEvent(client: Payments, secret: string, event: Event, url: string): Promise<Delivery> {
+/** POSTs the event as the service would: the compact JSON body, its signature headers, no redirects, 10 seconds. */
+export async function forwardEvent(client: Payments, signer: Signer, event: Event, url: string): Promise<Delivery> {
   const body = JSON.stringify(event);
-  const header = client.webhooks.generateTestHeader({ payload: body, secret });
+  const headers = signatureHeaders(client, signer, event.id, body, Math.floor(Date.now() / 1000));
   const started = Date.now();
   const base = { event: event.id, type: event.type, url };
   try {
     const response = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json; charset=utf-8', [SIGNATURE_HEADER]: header, 'user-agent': 'payments-cli-listen' },
+      headers: { 'content-type': 'application/json; charset=utf-8', ...headers, 'user-agent': 'payments-cli-listen' },
       body,
       signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
       redirect: 'manual',

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 import { Payments } from '@payments/sdk';
-import type { Context } from './command.js';
+import type { Command, Context } from './command.js';
 import { optionalString, parseCommandLine, route } from './command-line/index.js';
 import { ConfigStore, configDir, DEFAULT_API_BASE, keyPrefix } from './config.js';
-import { CliError, describeError, EXIT, exitCodeOf, UsageError } from './exit-codes.js';
+import { CliError, describeError, errorEnvelope, EXIT, exitCodeOf, signalExitCode, UsageError } from './exit-codes.js';
 import { Output } from './output.js';
 import { PROGRAM } from './registry.js';
 
@@ -14,9 +14,14 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env):
   try {
     return await dispatch(argv, env, out);
   } catch (error) {
-    out.log(describeError(error));
+    report(out, error);
     return exitCodeOf(error);
   }
+}
+
+/** An error on stderr: one line of text, or with --json the API's error envelope as one JSON line. */
+function report(out: Output, error: unknown): void {
+  out.log(out.json ? JSON.stringify(errorEnvelope(error)) : describeError(error));
 }
 
 async function dispatch(argv: string[], env: NodeJS.ProcessEnv, out: Output): Promise<number> {
@@ -26,7 +31,8 @@ async function dispatch(argv: string[], env: NodeJS.ProcessEnv, out: Output): Pr
     return EXIT.ok;
   }
   if (routed.kind === 'overview') {
-    // No command named: the overview, on stderr as for any usage error.
+    // No command named: the overview, on stderr as for any usage error (with --json, the error as JSON instead).
+    if (out.json) throw new UsageError(`No command given; run ${PROGRAM.name} --help.`);
     process.stderr.write(routed.text);
     return EXIT.usage;
   }
@@ -39,9 +45,11 @@ async function dispatch(argv: string[], env: NodeJS.ProcessEnv, out: Output): Pr
   const apiBase = checkApiBase(optionalString(values, 'api-base') ?? env.PAYMENTS_API_BASE ?? profile.api_base ?? DEFAULT_API_BASE);
 
   const controller = new AbortController();
-  const onSignal = () => {
+  let stoppedBy: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
     // A second Ctrl-C, or one during a command that does not stop by itself, ends at once.
-    if (controller.signal.aborted || !command.handlesSignals) process.exit(130);
+    if (controller.signal.aborted || !command.handlesSignals) process.exit(signalExitCode(signal));
+    stoppedBy = signal;
     controller.abort();
   };
   process.on('SIGINT', onSignal);
@@ -51,10 +59,7 @@ async function dispatch(argv: string[], env: NodeJS.ProcessEnv, out: Output): Pr
   const apiKeyInEffect = (): string => {
     const apiKey = optionalString(values, 'api-key') ?? env.PAYMENTS_API_KEY ?? profile.api_key;
     if (!apiKey) {
-      throw new CliError(
-        `No API key for profile ${profileName}: run payments login --api-key sk_test_…, or pass --api-key or PAYMENTS_API_KEY.`,
-        EXIT.authentication,
-      );
+      throw new CliError(`No API key for profile ${profileName}: run payments login, or pass --api-key or PAYMENTS_API_KEY.`, EXIT.authentication);
     }
     if (!/^sk_(test|live)_/.test(apiKey))
       throw new CliError('The API key in use does not start with sk_test_ or sk_live_ (it is not shown).', EXIT.authentication);
@@ -88,11 +93,27 @@ async function dispatch(argv: string[], env: NodeJS.ProcessEnv, out: Output): Pr
     },
   };
   try {
-    return (await command.run(context)) ?? EXIT.ok;
+    const code = (await command.run(context)) ?? EXIT.ok;
+    return stoppedBy ? stoppedExitCode(command, stoppedBy, code) : code;
+  } catch (error) {
+    if (!stoppedBy) throw error;
+    // What the command was doing when it stopped ("Stopped while waiting: pi_… is processing."), and the signal's exit code.
+    report(out, new CliError(error instanceof Error ? error.message : String(error), signalExitCode(stoppedBy)));
+    return signalExitCode(stoppedBy);
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
+}
+
+/**
+ * A command stopped by a signal exits as a shell reports one (130 for Ctrl-C, 143 for SIGTERM),
+ * so a script tells "interrupted" from "done" and from "failed". A command that runs until it is
+ * stopped (listen) exits with its own code on SIGTERM: that is how a supervisor ends it.
+ */
+function stoppedExitCode(command: Command, signal: NodeJS.Signals, code: number): number {
+  if (signal === 'SIGTERM' && command.runsUntilStopped) return code;
+  return signalExitCode(signal);
 }
 
 function checkApiBase(value: string): string {

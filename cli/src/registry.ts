@@ -1,6 +1,7 @@
 import type { Command } from './command.js';
 import type { Program } from './command-line/index.js';
 import { balanceCommands } from './commands/balance.js';
+import { completionCommands } from './commands/completion.js';
 import { disputeCommands } from './commands/disputes.js';
 import { eventCommands } from './commands/events.js';
 import { listenCommands } from './commands/listen.js';
@@ -12,6 +13,7 @@ import { settlementCommands } from './commands/settlements.js';
 import { testModeCommands } from './commands/test-mode.js';
 import { triggerCommands } from './commands/trigger.js';
 import { EXIT } from './exit-codes.js';
+import { versionLine } from './version.js';
 
 /** Every command, in the order `payments --help` lists them. */
 export const COMMANDS: readonly Command[] = [
@@ -26,6 +28,8 @@ export const COMMANDS: readonly Command[] = [
   ...testModeCommands,
   ...triggerCommands,
   ...listenCommands,
+  // A getter: the completion script is made of this very list.
+  ...completionCommands(() => PROGRAM),
 ];
 
 export const PROGRAM: Program<Command> = {
@@ -47,4 +51,5 @@ export const PROGRAM: Program<Command> = {
     '  payments login --api-key sk_test_…',
     '  payments trigger payment.succeeded',
   ],
+  version: versionLine(),
 };

@@ -17,8 +17,8 @@ import {
 } from '@payments/sdk';
 import { baseline, handled, LOOKBACK_MS, pollEvents, type FollowState } from '../src/event-follower.js';
 import { ConfigStore, configDir, keyPrefix } from '../src/config.js';
-import { describeError, EXIT, exitCodeOf, UsageError } from '../src/exit-codes.js';
-import { FIXTURES_DIR, loadScenario } from '../src/commands/trigger.js';
+import { CliError, describeError, errorEnvelope, EXIT, exitCodeOf, signalExitCode, UsageError } from '../src/exit-codes.js';
+import { applyOverrides, FIXTURES_DIR, loadScenario } from '../src/commands/trigger.js';
 import { parseDuration } from '../src/values.js';
 import { Output } from '../src/output.js';
 import { reached, waitForRefund } from '../src/wait.js';
@@ -92,7 +92,10 @@ test('exit codes by error category are stable', (t) => {
     rateLimited: 7,
     connection: 8,
     waitFailed: 9,
+    interrupted: 130,
   });
+  t.is(signalExitCode('SIGINT'), 130);
+  t.is(signalExitCode('SIGTERM'), 143);
   t.is(exitCodeOf(new AuthenticationError({ message: 'x' })), 3);
   t.is(exitCodeOf(new InvalidRequestError({ message: 'x' })), 4);
   t.is(exitCodeOf(new NotFoundError({ message: 'x' })), 5);
@@ -105,6 +108,54 @@ test('exit codes by error category are stable', (t) => {
     describeError(new NotFoundError({ message: 'No such\nthing.', code: 'resource_not_found', statusCode: 404, requestId: 'req_1' })),
     'Error: No such thing. (code resource_not_found, status 404, request req_1)',
   );
+});
+
+test('--json errors: the API envelope, with the API code or the CLI one for its own errors', (t) => {
+  t.deepEqual(errorEnvelope(new NotFoundError({ message: 'No such\nthing.', code: 'resource_not_found', statusCode: 404, requestId: 'req_1', param: 'id' })), {
+    error: { code: 'resource_not_found', message: 'No such thing.', param: 'id', request_id: 'req_1' },
+  });
+  t.deepEqual(errorEnvelope(new ApiConnectionError({ message: 'Could not reach the API.' })), {
+    error: { code: 'connection_error', message: 'Could not reach the API.' },
+  });
+  t.deepEqual(errorEnvelope(new UsageError('--amount is required.')), { error: { code: 'usage', message: '--amount is required.' } });
+  t.deepEqual(errorEnvelope(new CliError('Timed out.', EXIT.waitFailed)), { error: { code: 'wait_failed', message: 'Timed out.' } });
+  t.deepEqual(errorEnvelope(new CliError('Stopped.', 130)), { error: { code: 'interrupted', message: 'Stopped.' } });
+  t.deepEqual(errorEnvelope(new Error('boom')), { error: { code: 'api_error', message: 'boom' } });
+});
+
+test('trigger --override sets a field of a request body, keeping its type', (t) => {
+  const scenario = loadScenario(join(FIXTURES_DIR, 'refund.failed.json'));
+  const params = (s: typeof scenario, index: number) => s.steps[index]?.params;
+  // No step named: the first request body.
+  const first = applyOverrides(scenario, ['amount=1006', 'currency=PHP', 'metadata.order=A1', 'metadata.count=3', 'metadata.flags={"x":true}']);
+  t.deepEqual(params(first, 0), {
+    amount: 1006,
+    currency: 'PHP',
+    merchant_order_id: 'trigger-{{run}}',
+    description: 'payments trigger refund.failed',
+    metadata: { order: 'A1', count: 3, flags: { x: true } },
+  });
+  t.deepEqual(
+    params(scenario, 0),
+    { amount: 25000, currency: 'THB', merchant_order_id: 'trigger-{{run}}', description: 'payments trigger refund.failed' },
+    'the loaded scenario is untouched',
+  );
+  // By the step's name or its action; a string stays a string even when it reads as a number.
+  t.like(params(applyOverrides(scenario, ['refund:amount=5000']), 4), { amount: 5000, reason: 'requested_by_customer' });
+  t.like(params(applyOverrides(scenario, ['refunds.create:reason=duplicate']), 4), { amount: 10006, reason: 'duplicate' });
+  t.like(params(applyOverrides(scenario, ['merchant_order_id=12345']), 0), { merchant_order_id: '12345' });
+  t.throws(() => applyOverrides(scenario, ['amount=12.5']), {
+    instanceOf: UsageError,
+    message: '--override amount is a whole number in this scenario, not "12.5".',
+  });
+  t.throws(() => applyOverrides(scenario, ['amount']), { instanceOf: UsageError });
+  t.throws(() => applyOverrides(scenario, ['payout:amount=1']), {
+    instanceOf: UsageError,
+    message:
+      'refund.failed has no step "payout"; its steps: payment_intent, payment_intents.create, attempts.create, simulate, wait, refund, refunds.create, payment_intents.retrieve.',
+  });
+  t.throws(() => applyOverrides(scenario, ['__proto__.polluted=1']), { instanceOf: UsageError });
+  t.is(Reflect.get({}, 'polluted'), undefined);
 });
 
 test('config: XDG first, PAYMENTS_CONFIG_DIR over all; files 0600 in a 0700 dir; the prefix only', (t) => {

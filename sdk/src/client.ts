@@ -1,7 +1,7 @@
 import type { CryptoProvider } from './crypto/crypto-provider.js';
-import { NodeCryptoProvider } from './crypto/node-crypto.js';
-import { FetchHttpClient, type HttpClient } from './http/http-client.js';
-import { RequestSender, type ResponseInfo } from './http/request-sender.js';
+import { WebCryptoProvider } from './crypto/web-crypto.js';
+import { FetchHttpClient, type HttpClient, type HttpMethod } from './http/http-client.js';
+import { RequestSender, type ApiResponse, type QueryValue, type RequestHookName, type RequestHooks, type ResponseInfo } from './http/request-sender.js';
 import { DEFAULT_BACKOFF, type BackoffOptions } from './http/retry.js';
 import { Disputes } from './resources/disputes.js';
 import { BalanceResource, Events, Fx, WebhookPublicKeys } from './resources/misc.js';
@@ -9,6 +9,7 @@ import { PaymentIntents } from './resources/payment-intents.js';
 import { Refunds } from './resources/refunds.js';
 import { Settlements } from './resources/settlements.js';
 import { TestHelpers } from './resources/test-helpers.js';
+import type { RequestOptions } from './types.js';
 import { VERSION } from './version.js';
 import { Webhooks } from './webhooks.js';
 
@@ -29,12 +30,19 @@ export interface PaymentsConfig {
   timeout?: number;
   /** How to send HTTP; default the global `fetch`. */
   httpClient?: HttpClient;
-  /** Crypto operations (Idempotency-Keys, webhook signatures); default `node:crypto`. */
+  /** Crypto operations (Idempotency-Keys, webhook signatures); default `node:crypto` in Node, WebCrypto elsewhere. */
   crypto?: CryptoProvider;
   /** Backoff between retries; default 0.5 s doubling to at most 8 s, with jitter. */
   backoff?: Partial<BackoffOptions>;
-  /** Called after every answered call, with its request id; never receives the API key. */
+  /** Called after every successful call, with its request id; never receives the API key (`on('response')` sees every try). */
   onResponse?: (info: ResponseInfo) => void;
+}
+
+/** `rawRequest`'s parameters: the call's JSON body and query, and the per-call options. */
+export interface RawRequestParams extends RequestOptions {
+  /** Sent as JSON; not for GET. */
+  body?: object;
+  query?: Record<string, QueryValue>;
 }
 
 /**
@@ -46,6 +54,13 @@ export interface PaymentsConfig {
  * ```
  */
 export class Payments {
+  /** Crypto of this build when the config names none: WebCrypto here, `node:crypto` in the Node build. */
+  protected static defaultCrypto(): CryptoProvider {
+    return new WebCryptoProvider();
+  }
+  /** The runtime the User-Agent names. */
+  protected static readonly runtime: string = 'js';
+
   readonly paymentIntents: PaymentIntents;
   readonly refunds: Refunds;
   readonly disputes: Disputes;
@@ -56,6 +71,7 @@ export class Payments {
   readonly webhookPublicKeys: WebhookPublicKeys;
   readonly testHelpers: TestHelpers;
   readonly webhooks: Webhooks;
+  private readonly sender: RequestSender;
 
   /**
    * @param apiKey a secret key, `sk_test_…` or `sk_live_…`
@@ -65,7 +81,7 @@ export class Payments {
       // Never echo the value: it may be a live key pasted into the wrong place.
       throw new TypeError('Payments needs an API key that starts with sk_test_ or sk_live_.');
     }
-    const crypto = config.crypto ?? new NodeCryptoProvider();
+    const crypto = config.crypto ?? new.target.defaultCrypto();
     const sender = new RequestSender({
       apiKey,
       baseUrl: config.baseUrl ?? 'http://localhost:4242',
@@ -75,9 +91,10 @@ export class Payments {
       httpClient: config.httpClient ?? new FetchHttpClient(),
       crypto,
       backoff: { ...DEFAULT_BACKOFF, ...config.backoff },
-      userAgent: `payments-sdk-node/${VERSION}`,
+      userAgent: `payments-sdk-${new.target.runtime}/${VERSION}`,
     });
     sender.onResponse = config.onResponse;
+    this.sender = sender;
     this.paymentIntents = new PaymentIntents(sender);
     this.refunds = new Refunds(sender);
     this.disputes = new Disputes(sender);
@@ -88,6 +105,38 @@ export class Payments {
     this.webhookPublicKeys = new WebhookPublicKeys(sender);
     this.testHelpers = new TestHelpers(sender);
     this.webhooks = new Webhooks(crypto, () => this.webhookPublicKeys.list());
+  }
+
+  /**
+   * Calls `listener` for every try of every call: `'request'` before it is sent, `'response'`
+   * when it ended, answered (`status`) or not (`error`), retries included. Listeners never see
+   * the API key; one that throws is ignored.
+   */
+  on<Name extends RequestHookName>(name: Name, listener: (event: RequestHooks[Name]) => void): this {
+    this.sender.on(name, listener);
+    return this;
+  }
+
+  /** Stops calling a listener given to `on`. */
+  off<Name extends RequestHookName>(name: Name, listener: (event: RequestHooks[Name]) => void): this {
+    this.sender.off(name, listener);
+    return this;
+  }
+
+  /**
+   * Calls a route the SDK has no method for, with the client's key, version, retries, hooks and
+   * Idempotency-Key (all but GET): `path` is the API path (`/v1/…`), `body` is sent as JSON.
+   * Resolves to the parsed answer, with `lastResponse`; errors throw as their classes.
+   */
+  rawRequest<T = Record<string, unknown>>(method: HttpMethod, path: string, params: RawRequestParams = {}): Promise<ApiResponse<T>> {
+    const { body, query, ...options } = params;
+    if (!['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].includes(method))
+      throw new TypeError(`rawRequest: ${String(method)} is not GET, POST, PUT, PATCH or DELETE.`);
+    // A path such as `//host/…` or `/../` would leave the API's base URL, and the key with it.
+    if (typeof path !== 'string' || !/^\/(?!\/)/.test(path) || !this.sender.keepsToBase(path.slice(1))) {
+      throw new TypeError('rawRequest: the path must be an API path such as /v1/balance.');
+    }
+    return this.sender.send<T>({ method, path: path.slice(1), ...(query ? { query } : {}), ...(body === undefined ? {} : { body }), options });
   }
 }
 

@@ -1,14 +1,15 @@
+import type { ApiResponse } from './http/request-sender.js';
 import type { List, ListParams } from './types.js';
 
 /** Fetches one page of a list after `starting_after` (undefined for the first page). */
-export type PageFetcher<T> = (startingAfter: string | undefined) => Promise<List<T>>;
+export type PageFetcher<T> = (startingAfter: string | undefined) => Promise<ApiResponse<List<T>>>;
 
 /**
  * What a `list` method returns: awaitable for one page (`await payments.paymentIntents.list()`),
  * and async-iterable over every item of every page (`for await (const pi of payments.paymentIntents.list())`),
  * fetching the next page only when the loop reaches it.
  */
-export interface ListPromise<T> extends Promise<List<T>>, AsyncIterable<T> {
+export interface ListPromise<T> extends Promise<ApiResponse<List<T>>>, AsyncIterable<T> {
   /** Every item across pages, stopping after `limit` items (required: a list can be long). */
   autoPagingToArray(options: { limit: number }): Promise<T[]>;
   /** Calls `onItem` for every item across pages; return `false` from it to stop. */
@@ -19,7 +20,7 @@ export interface ListPromise<T> extends Promise<List<T>>, AsyncIterable<T> {
 export const MAX_AUTO_PAGING_TO_ARRAY = 10_000;
 
 export function listPromise<T extends { id: string }>(params: ListParams | undefined, fetchPage: PageFetcher<T>): ListPromise<T> {
-  let first: Promise<List<T>> | undefined;
+  let first: Promise<ApiResponse<List<T>>> | undefined;
   // The first page is fetched once, whether the caller awaits it, iterates, or both.
   const firstPage = () => (first ??= fetchPage(params?.starting_after));
 
@@ -34,8 +35,8 @@ export function listPromise<T extends { id: string }>(params: ListParams | undef
   }
 
   const promise = {
-    then: <A = List<T>, B = never>(
-      onFulfilled?: ((value: List<T>) => A | PromiseLike<A>) | null,
+    then: <A = ApiResponse<List<T>>, B = never>(
+      onFulfilled?: ((value: ApiResponse<List<T>>) => A | PromiseLike<A>) | null,
       onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
     ) => firstPage().then(onFulfilled, onRejected),
     catch: <B = never>(onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null) => firstPage().catch(onRejected),

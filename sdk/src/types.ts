@@ -378,4 +378,11 @@ export interface RequestOptions {
   timeout?: number;
   /** Overrides the client's retry count for this call. */
   maxNetworkRetries?: number;
+  /** Aborts the call, its retries and the waits between them; it then rejects with RequestAbortedError. */
+  signal?: AbortSignal;
+  /**
+   * More headers for this call (names are case-insensitive). `Authorization` and `Idempotency-Key`
+   * are not taken here: use a client of that key, and `idempotencyKey`.
+   */
+  headers?: Readonly<Record<string, string>>;
 }

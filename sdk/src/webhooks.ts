@@ -1,11 +1,14 @@
-import type { CryptoProvider } from './crypto/crypto-provider.js';
+import { isSyncCryptoProvider, type CryptoProvider, type SyncCryptoProvider } from './crypto/crypto-provider.js';
+import { fromBase64, fromHex, toBase64, toHex } from './crypto/encoding.js';
 import { SignatureVerificationError, type SignatureFailureReason } from './errors.js';
 import type { Event, List, WebhookPublicKey } from './types.js';
+import { parseSignatures, type OwnSignatures, type ParsedSignatures, type SignatureHeaders, type StandardSignatures } from './webhooks/headers.js';
+import { PlatformKeyCache } from './webhooks/platform-keys.js';
 
-/** The header every delivery carries: `t=<unix>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key_id>`. */
-export const SIGNATURE_HEADER = 'x-webhook-signature';
+export { SIGNATURE_HEADER, STANDARD_HEADERS, type HeaderGetter, type HeaderRecord, type SignatureHeaders } from './webhooks/headers.js';
+export { PLATFORM_KEYS_MAX_AGE_SECONDS, REMOVED_KEY_GRACE_SECONDS } from './webhooks/platform-keys.js';
 
-/** How far `t` may be from this machine's clock, either way (the API's rule: 300 seconds). */
+/** How far the timestamp may be from this machine's clock, either way (the API's rule: 300 seconds). */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
 /** Public keys by id (`{key_…: base64}`), or the list `GET /v1/webhook_public_keys` answered. */
@@ -13,13 +16,16 @@ export type PublicKeys = Readonly<Record<string, string>> | readonly WebhookPubl
 
 /** What to check a signature with: the endpoint's secret (v1), the platform's keys (v2), or both. */
 export interface WebhookVerifier {
-  /** The endpoint secret: 64 hex characters, shown once when the endpoint was created. */
+  /**
+   * The endpoint secret: 64 hex characters, shown once when the endpoint was created (or the same
+   * 32 bytes as Standard Webhooks spells them, `whsec_` + base64).
+   */
   secret?: string;
   publicKeys?: PublicKeys;
 }
 
 export interface ConstructEventOptions {
-  /** Seconds `t` may be from this machine's clock; default 300. */
+  /** Seconds the timestamp may be from this machine's clock; default 300. */
   tolerance?: number;
 }
 
@@ -37,18 +43,33 @@ export interface TestHeaderOptions {
   secretVersion?: number;
 }
 
-type RawBody = string | Uint8Array;
-
-interface ParsedHeader {
-  t: string;
-  v1: string[];
-  v2: string[];
-  v2Kid: string | undefined;
-}
+/** The raw body as received: a string, bytes (Buffer, Uint8Array) or an ArrayBuffer (`await request.arrayBuffer()`). */
+export type RawBody = string | Uint8Array | ArrayBuffer;
 
 interface Problem {
   reason: SignatureFailureReason;
   message: string;
+}
+
+/** One cryptographic check: any of `signatures` made over `message` with `key` passes it. */
+interface Attempt {
+  kind: 'hmac' | 'ed25519';
+  key: Uint8Array;
+  message: Uint8Array;
+  signatures: Uint8Array[];
+}
+
+/** A way a delivery could verify (one scheme, one verifier), with what to say when it does not. */
+interface Check {
+  timestamp: string;
+  attempts: Attempt[];
+  problem: Problem;
+}
+
+/** Every check a delivery allows, and the problems found before any crypto ran. */
+interface Plan {
+  checks: Check[];
+  problems: Problem[];
 }
 
 /** Order in which a failure is named when several apply: the most certain diagnosis first. */
@@ -58,192 +79,301 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /**
- * Verifies webhook deliveries. `constructEvent` checks with what it is given; `constructEventAsync`
- * can also fetch the platform's public keys from the API (cached by key id, fetched again when
- * a delivery names a key not seen yet, as after a rotation).
+ * Verifies webhook deliveries, by `X-Webhook-Signature` or the Standard Webhooks headers.
+ * `constructEventAsync` works in every runtime and can fetch the platform's public keys from the
+ * API (cached by key id, fetched again when a delivery names a key not held yet, as after a
+ * rotation); `constructEvent` is its synchronous twin for Node.
  */
 export class Webhooks {
-  private readonly keyCache = new Map<string, string>();
-  private lastFetch = 0;
+  private readonly keys: PlatformKeyCache | undefined;
 
   constructor(
     private readonly crypto: CryptoProvider,
-    private readonly fetchPublicKeys?: () => Promise<List<WebhookPublicKey>>,
-  ) {}
-
-  /**
-   * The event of a delivery, once its signature checks out: v1 against `secret`, or v2 against
-   * `publicKeys` (either is enough), and `t` within `tolerance` seconds.
-   * @param rawBody the body exactly as received (string or bytes), never re-serialized JSON
-   * @param header the `X-Webhook-Signature` header
-   * @throws SignatureVerificationError whose `reason` and message say why
-   */
-  constructEvent<E extends Event = Event>(
-    rawBody: RawBody,
-    header: string | null | undefined,
-    verifier: WebhookVerifier,
-    options: ConstructEventOptions = {},
-  ): E {
-    const body = bodyBytes(rawBody);
-    const parsed = parseHeader(header);
-    if (!verifier || (verifier.secret === undefined && verifier.publicKeys === undefined)) {
-      throw new SignatureVerificationError('no_verifier', 'Pass the endpoint {secret} or the platform {publicKeys} to verify with.');
-    }
-    const message = concat(encoder.encode(`${parsed.t}.`), body);
-    const problems: Problem[] = [];
-    const verified = this.checkV1(parsed, message, rawBody, verifier.secret, problems) || this.checkV2(parsed, message, verifier.publicKeys, problems);
-    if (!verified) {
-      problems.sort((a, b) => PRIORITY.indexOf(a.reason) - PRIORITY.indexOf(b.reason));
-      const first = problems[0] ?? { reason: 'no_signature', message: 'The header carries no signature this verifier can check.' };
-      throw new SignatureVerificationError(first.reason, problems.map((problem) => problem.message).join(' ') || first.message);
-    }
-    const tolerance = options.tolerance ?? DEFAULT_TOLERANCE_SECONDS;
-    const age = Math.floor(Date.now() / 1000) - Number(parsed.t);
-    if (Math.abs(age) > tolerance) {
-      throw new SignatureVerificationError(
-        'timestamp_outside_tolerance',
-        `The signature is valid but its timestamp is ${Math.abs(age)} s ${age > 0 ? 'old' : 'in the future'} (tolerance ${tolerance} s): a replayed delivery, or this machine's clock is off.`,
-      );
-    }
-    try {
-      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a verified body is the service's event, which types-agree holds to the API document
-      return JSON.parse(typeof rawBody === 'string' ? rawBody : decoder.decode(body)) as E;
-    } catch {
-      throw new SignatureVerificationError('body_changed', 'The signature is valid but the body is not JSON.');
-    }
+    fetchPublicKeys?: () => Promise<List<WebhookPublicKey>>,
+  ) {
+    this.keys = fetchPublicKeys && new PlatformKeyCache(fetchPublicKeys);
   }
 
   /**
-   * Like `constructEvent`, and without a verifier it checks v2 against the platform keys of
-   * `GET /v1/webhook_public_keys`, fetched with the client's API key and cached by key id.
+   * The event of a delivery, once a signature checks out: v1 against `secret`, or v2 against
+   * `publicKeys` (either is enough), in either header scheme, and its timestamp within `tolerance`
+   * seconds. Synchronous, so it needs `node:crypto` (the Node build's default); everywhere else use
+   * `constructEventAsync`.
+   * @param rawBody the body exactly as received (string or bytes), never re-serialized JSON
+   * @param headers the request's headers (`req.headers`, a fetch `Headers`), or the `X-Webhook-Signature` value
+   * @throws SignatureVerificationError whose `reason` and message say why
+   */
+  constructEvent<E extends Event = Event>(rawBody: RawBody, headers: SignatureHeaders, verifier: WebhookVerifier, options: ConstructEventOptions = {}): E {
+    const crypto = this.syncCrypto('constructEvent', 'constructEventAsync');
+    const body = bodyBytes(rawBody);
+    const plan = planChecks(body, parseSignatures(headers), requireVerifier(verifier));
+    const passed = plan.checks.find((check) => check.attempts.some((attempt) => runSync(crypto, attempt)));
+    return decide<E>(plan, passed, body, options);
+  }
+
+  /**
+   * Like `constructEvent`, in any runtime (WebCrypto or `node:crypto`). Without a verifier it
+   * checks v2 against the platform keys of `GET /v1/webhook_public_keys`, fetched with the client's
+   * API key and cached by key id (deliveries arriving together share one fetch).
    */
   async constructEventAsync<E extends Event = Event>(
     rawBody: RawBody,
-    header: string | null | undefined,
+    headers: SignatureHeaders,
     verifier: WebhookVerifier = {},
     options: ConstructEventOptions = {},
   ): Promise<E> {
-    if (verifier.secret !== undefined || verifier.publicKeys !== undefined) return this.constructEvent<E>(rawBody, header, verifier, options);
-    const kid = parseHeader(header).v2Kid;
-    if (kid !== undefined && !this.keyCache.has(kid)) await this.refreshKeys();
-    return this.constructEvent<E>(rawBody, header, { publicKeys: Object.fromEntries(this.keyCache) }, options);
+    const body = bodyBytes(rawBody);
+    const signatures = parseSignatures(headers);
+    if (verifier.secret !== undefined || verifier.publicKeys !== undefined) return this.verifyAsync<E>(body, signatures, verifier, options);
+    const keys = this.keys;
+    if (!keys) throw new SignatureVerificationError('no_verifier', 'No API client to fetch public keys with: pass {secret} or {publicKeys}.');
+    const kid = signatures.own?.v2Kid;
+    await keys.ensure(kid);
+    try {
+      return await this.verifyAsync<E>(body, signatures, { publicKeys: keys.trusted() }, options);
+    } catch (error) {
+      // Standard Webhooks' v1a names no key: a key published since the last fetch can only be found by fetching.
+      const keyless = kid === undefined && error instanceof SignatureVerificationError && error.reason === 'body_changed';
+      if (!keyless || !keys.mayRefresh()) throw error;
+      await keys.refresh();
+      return this.verifyAsync<E>(body, signatures, { publicKeys: keys.trusted() }, options);
+    }
   }
 
   /**
    * A signature header for `payload`, as the service would send it: for merchants' own tests of
    * their webhook handler. Needs a `secret` (v1), a `privateKey` with `keyId` (v2), or both.
+   * Synchronous, so it needs `node:crypto`; everywhere else use `generateTestHeaderAsync`.
    */
   generateTestHeader(options: TestHeaderOptions): string {
-    const t = String(options.timestamp ?? Math.floor(Date.now() / 1000));
-    const message = concat(encoder.encode(`${t}.`), bodyBytes(options.payload));
-    const parts = [`t=${t}`];
-    if (options.secret !== undefined) {
-      parts.push(`v1=${this.crypto.hmacSha256Hex(secretBytes(options.secret), message)}`, `v1_kid=${options.secretVersion ?? 1}`);
-    }
-    if (options.privateKey !== undefined) {
-      if (!options.keyId) throw new TypeError('generateTestHeader: a privateKey needs its keyId.');
-      parts.push(`v2=${this.crypto.signEd25519(options.privateKey, message)}`, `v2_kid=${options.keyId}`);
-    }
-    if (parts.length === 1) throw new TypeError('generateTestHeader: pass a secret, a privateKey with keyId, or both.');
-    return parts.join(',');
-  }
-
-  private checkV1(parsed: ParsedHeader, message: Uint8Array, rawBody: RawBody, secret: string | undefined, problems: Problem[]): boolean {
-    if (secret === undefined) return false;
-    if (!/^[0-9a-fA-F]{64}$/.test(secret)) {
-      problems.push({
-        reason: 'invalid_secret',
-        message: 'The secret is not an endpoint secret (64 hex characters, shown once when the endpoint was created).',
-      });
-      return false;
-    }
-    if (parsed.v1.length === 0) {
-      problems.push({ reason: 'no_signature', message: 'The header has no v1 signature to check the secret against.' });
-      return false;
-    }
-    const expected = this.crypto.hmacSha256Hex(secretBytes(secret), message);
-    if (parsed.v1.some((signature) => this.crypto.timingSafeEqual(signature.toLowerCase(), expected))) return true;
-    problems.push(
-      isCompactJson(rawBody)
-        ? {
-            reason: 'wrong_secret',
-            message:
-              'No v1 signature matches this secret: check it is the secret of this endpoint and mode (test and live endpoints have their own), or the body changed since signing.',
-          }
-        : {
-            reason: 'body_changed',
-            message:
-              'No v1 signature matches: the body changed since signing (it is not the compact JSON the service sends; pass the raw body, not parsed and re-serialized JSON).',
-          },
+    const crypto = this.syncCrypto('generateTestHeader', 'generateTestHeaderAsync');
+    const { t, message } = testMessage(options);
+    return testHeader(
+      t,
+      options,
+      options.secret === undefined ? undefined : crypto.hmacSha256Sync(testSecret(options.secret), message),
+      options.privateKey === undefined ? undefined : crypto.signEd25519Sync(options.privateKey, message),
     );
-    return false;
   }
 
-  private checkV2(parsed: ParsedHeader, message: Uint8Array, publicKeys: PublicKeys | undefined, problems: Problem[]): boolean {
-    if (publicKeys === undefined) return false;
-    if (parsed.v2.length === 0 || parsed.v2Kid === undefined) {
-      problems.push({ reason: 'no_signature', message: 'The header has no v2 signature with a key id to check the public keys against.' });
-      return false;
+  /** `generateTestHeader` in any runtime. */
+  async generateTestHeaderAsync(options: TestHeaderOptions): Promise<string> {
+    const { t, message } = testMessage(options);
+    return testHeader(
+      t,
+      options,
+      options.secret === undefined ? undefined : await this.crypto.hmacSha256(testSecret(options.secret), message),
+      options.privateKey === undefined ? undefined : await this.crypto.signEd25519(options.privateKey, message),
+    );
+  }
+
+  private async verifyAsync<E extends Event>(
+    body: Uint8Array,
+    signatures: ParsedSignatures,
+    verifier: WebhookVerifier,
+    options: ConstructEventOptions,
+  ): Promise<E> {
+    const plan = planChecks(body, signatures, requireVerifier(verifier));
+    for (const check of plan.checks) {
+      for (const attempt of check.attempts) if (await runAsync(this.crypto, attempt)) return decide<E>(plan, check, body, options);
     }
-    const keys = keysById(publicKeys);
-    // Own properties only: a key id such as `__proto__` must not reach the object's prototype.
-    const key = Object.prototype.hasOwnProperty.call(keys, parsed.v2Kid) ? keys[parsed.v2Kid] : undefined;
-    if (typeof key !== 'string') {
-      problems.push({ reason: 'unknown_key_id', message: `Unknown key id ${parsed.v2Kid}: fetch the current keys from GET /v1/webhook_public_keys.` });
-      return false;
+    return decide<E>(plan, undefined, body, options);
+  }
+
+  private syncCrypto(method: string, asyncMethod: string): SyncCryptoProvider {
+    if (!isSyncCryptoProvider(this.crypto)) {
+      throw new TypeError(
+        `${method} needs synchronous crypto (node:crypto), which this runtime's build does not use: await webhooks.${asyncMethod}(…) instead.`,
+      );
     }
-    if (parsed.v2.some((signature) => this.crypto.verifyEd25519(key, message, signature))) return true;
-    // The platform key is the right one, so only the signed bytes can differ.
-    problems.push({
-      reason: 'body_changed',
-      message: `The v2 signature does not match under key ${parsed.v2Kid}: the body or timestamp changed since signing (pass the raw body exactly as received).`,
+    return this.crypto;
+  }
+}
+
+function requireVerifier(verifier: WebhookVerifier): WebhookVerifier {
+  if (!verifier || (verifier.secret === undefined && verifier.publicKeys === undefined)) {
+    throw new SignatureVerificationError('no_verifier', 'Pass the endpoint {secret} or the platform {publicKeys} to verify with.');
+  }
+  return verifier;
+}
+
+/** The checks each present scheme allows with this verifier, own header first. */
+function planChecks(body: Uint8Array, signatures: ParsedSignatures, verifier: WebhookVerifier): Plan {
+  const plan: Plan = { checks: [], problems: [] };
+  const secret = verifier.secret === undefined ? undefined : secretBytes(verifier.secret);
+  if (verifier.secret !== undefined && secret === undefined) {
+    plan.problems.push({
+      reason: 'invalid_secret',
+      message: 'The secret is not an endpoint secret (64 hex characters, shown once when the endpoint was created).',
     });
-    return false;
   }
+  const keys = verifier.publicKeys === undefined ? undefined : keysById(verifier.publicKeys);
+  if (signatures.own) planOwn(plan, body, signatures.own, secret, keys);
+  if (signatures.standard) planStandard(plan, body, signatures.standard, secret, keys);
+  return plan;
+}
 
-  private async refreshKeys(): Promise<void> {
-    if (!this.fetchPublicKeys) throw new SignatureVerificationError('no_verifier', 'No API client to fetch public keys with: pass {secret} or {publicKeys}.');
-    // A flood of deliveries naming an unknown key must not become a flood of key fetches.
-    if (Date.now() - this.lastFetch < 10_000) return;
-    this.lastFetch = Date.now();
-    for (const key of (await this.fetchPublicKeys()).data) this.keyCache.set(key.id, key.public_key);
+function planOwn(plan: Plan, body: Uint8Array, own: OwnSignatures, secret: Uint8Array | undefined, keys: Readonly<Record<string, string>> | undefined): void {
+  const message = concat(encoder.encode(`${own.t}.`), body);
+  if (secret) {
+    if (own.v1.length === 0) plan.problems.push({ reason: 'no_signature', message: 'The header has no v1 signature to check the secret against.' });
+    else plan.checks.push({ timestamp: own.t, attempts: [{ kind: 'hmac', key: secret, message, signatures: own.v1 }], problem: hmacProblem(body, 'v1') });
+  }
+  if (!keys) return;
+  if (own.v2.length === 0 || own.v2Kid === undefined) {
+    plan.problems.push({ reason: 'no_signature', message: 'The header has no v2 signature with a key id to check the public keys against.' });
+    return;
+  }
+  // Own properties only: a key id such as `__proto__` must not reach the object's prototype.
+  const key = Object.prototype.hasOwnProperty.call(keys, own.v2Kid) ? keys[own.v2Kid] : undefined;
+  const raw = typeof key === 'string' ? fromBase64(key) : undefined;
+  if (!raw) {
+    plan.problems.push({ reason: 'unknown_key_id', message: `Unknown key id ${own.v2Kid}: fetch the current keys from GET /v1/webhook_public_keys.` });
+    return;
+  }
+  plan.checks.push({
+    timestamp: own.t,
+    attempts: [{ kind: 'ed25519', key: raw, message, signatures: own.v2 }],
+    // The platform key is the right one, so only the signed bytes can differ.
+    problem: {
+      reason: 'body_changed',
+      message: `The v2 signature does not match under key ${own.v2Kid}: the body or timestamp changed since signing (pass the raw body exactly as received).`,
+    },
+  });
+}
+
+function planStandard(
+  plan: Plan,
+  body: Uint8Array,
+  standard: StandardSignatures,
+  secret: Uint8Array | undefined,
+  keys: Readonly<Record<string, string>> | undefined,
+): void {
+  const message = concat(encoder.encode(`${standard.id}.${standard.t}.`), body);
+  if (secret) {
+    if (standard.v1.length === 0)
+      plan.problems.push({ reason: 'no_signature', message: 'The webhook-signature header has no v1 signature to check the secret against.' });
+    else
+      plan.checks.push({
+        timestamp: standard.t,
+        attempts: [{ kind: 'hmac', key: secret, message, signatures: standard.v1 }],
+        problem: hmacProblem(body, 'webhook-signature v1'),
+      });
+  }
+  if (!keys) return;
+  if (standard.v1a.length === 0) {
+    plan.problems.push({ reason: 'no_signature', message: 'The webhook-signature header has no v1a signature to check the public keys against.' });
+    return;
+  }
+  const raws = Object.values(keys).flatMap((key) => fromBase64(key) ?? []);
+  if (raws.length === 0) {
+    plan.problems.push({
+      reason: 'unknown_key_id',
+      message: 'No platform public key to check the v1a signature with: fetch them from GET /v1/webhook_public_keys.',
+    });
+    return;
+  }
+  plan.checks.push({
+    timestamp: standard.t,
+    attempts: raws.map((key) => ({ kind: 'ed25519' as const, key, message, signatures: standard.v1a })),
+    problem: {
+      reason: 'body_changed',
+      message:
+        'No webhook-signature v1a signature matches a platform key: the body, webhook-id or webhook-timestamp changed since signing (pass the raw body exactly as received), or the key is newer than the list.',
+    },
+  });
+}
+
+/** Why an HMAC did not match: a body that is not what the service sends was changed; otherwise the secret is the likelier culprit. */
+function hmacProblem(body: Uint8Array, name: string): Problem {
+  return isCompactJson(body)
+    ? {
+        reason: 'wrong_secret',
+        message: `No ${name} signature matches this secret: check it is the secret of this endpoint and mode (test and live endpoints have their own), or the body changed since signing.`,
+      }
+    : {
+        reason: 'body_changed',
+        message: `No ${name} signature matches: the body changed since signing (it is not the compact JSON the service sends; pass the raw body, not parsed and re-serialized JSON).`,
+      };
+}
+
+function runSync(crypto: SyncCryptoProvider, attempt: Attempt): boolean {
+  if (attempt.kind === 'ed25519') return attempt.signatures.some((signature) => crypto.verifyEd25519Sync(attempt.key, attempt.message, signature));
+  const expected = crypto.hmacSha256Sync(attempt.key, attempt.message);
+  return attempt.signatures.some((signature) => crypto.timingSafeEqual(signature, expected));
+}
+
+async function runAsync(crypto: CryptoProvider, attempt: Attempt): Promise<boolean> {
+  if (attempt.kind === 'hmac') {
+    const expected = await crypto.hmacSha256(attempt.key, attempt.message);
+    return attempt.signatures.some((signature) => crypto.timingSafeEqual(signature, expected));
+  }
+  for (const signature of attempt.signatures) if (await crypto.verifyEd25519(attempt.key, attempt.message, signature)) return true;
+  return false;
+}
+
+/** The event once `passed` verified (its timestamp in tolerance), or the best-named failure. */
+function decide<E extends Event>(plan: Plan, passed: Check | undefined, body: Uint8Array, options: ConstructEventOptions): E {
+  if (!passed) {
+    const problems = [...plan.problems, ...plan.checks.map((check) => check.problem)];
+    problems.sort((a, b) => PRIORITY.indexOf(a.reason) - PRIORITY.indexOf(b.reason));
+    const first = problems[0] ?? { reason: 'no_signature', message: 'The headers carry no signature this verifier can check.' };
+    throw new SignatureVerificationError(first.reason, problems.map((problem) => problem.message).join(' ') || first.message);
+  }
+  const tolerance = options.tolerance ?? DEFAULT_TOLERANCE_SECONDS;
+  const age = Math.floor(Date.now() / 1000) - Number(passed.timestamp);
+  if (Math.abs(age) > tolerance) {
+    throw new SignatureVerificationError(
+      'timestamp_outside_tolerance',
+      `The signature is valid but its timestamp is ${Math.abs(age)} s ${age > 0 ? 'old' : 'in the future'} (tolerance ${tolerance} s): a replayed delivery, or this machine's clock is off.`,
+    );
+  }
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a verified body is the service's event, which types-agree holds to the API document
+    return JSON.parse(decoder.decode(body)) as E;
+  } catch {
+    throw new SignatureVerificationError('body_changed', 'The signature is valid but the body is not JSON.');
   }
 }
 
-function parseHeader(header: string | null | undefined): ParsedHeader {
-  if (typeof header !== 'string' || header.trim() === '') {
-    throw new SignatureVerificationError('malformed_header', 'No X-Webhook-Signature header: was the delivery sent by the payment service?');
-  }
-  const parsed: ParsedHeader = { t: '', v1: [], v2: [], v2Kid: undefined };
-  for (const part of header.split(',')) {
-    const at = part.indexOf('=');
-    if (at <= 0) continue;
-    const name = part.slice(0, at).trim();
-    const value = part.slice(at + 1).trim();
-    // Unknown fields are ignored, as the API asks: new ones may be added.
-    if (name === 't') parsed.t = value;
-    else if (name === 'v1') parsed.v1.push(value);
-    else if (name === 'v2') parsed.v2.push(value);
-    else if (name === 'v2_kid') parsed.v2Kid = value;
-  }
-  if (!/^[0-9]{1,12}$/.test(parsed.t)) throw new SignatureVerificationError('malformed_header', 'The signature header has no t=<unix seconds>.');
-  if (parsed.v1.length === 0 && parsed.v2.length === 0)
-    throw new SignatureVerificationError('no_signature', 'The signature header carries neither a v1 nor a v2 signature.');
-  return parsed;
+function testMessage(options: TestHeaderOptions): { t: string; message: Uint8Array } {
+  if (options.secret === undefined && options.privateKey === undefined)
+    throw new TypeError('generateTestHeader: pass a secret, a privateKey with keyId, or both.');
+  if (options.privateKey !== undefined && !options.keyId) throw new TypeError('generateTestHeader: a privateKey needs its keyId.');
+  const t = String(options.timestamp ?? Math.floor(Date.now() / 1000));
+  return { t, message: concat(encoder.encode(`${t}.`), bodyBytes(options.payload)) };
 }
 
+function testHeader(t: string, options: TestHeaderOptions, v1: Uint8Array | undefined, v2: Uint8Array | undefined): string {
+  const parts = [`t=${t}`];
+  if (v1) parts.push(`v1=${toHex(v1)}`, `v1_kid=${options.secretVersion ?? 1}`);
+  if (v2) parts.push(`v2=${toBase64(v2)}`, `v2_kid=${options.keyId}`);
+  return parts.join(',');
+}
+
+function testSecret(secret: string): Uint8Array {
+  const bytes = secretBytes(secret);
+  if (!bytes) throw new TypeError('generateTestHeader: the secret must be 64 hex characters (or whsec_ and the base64 of 32 bytes).');
+  return bytes;
+}
+
+/**
+ * The body's bytes. Views are read by `ArrayBuffer.isView`, not `instanceof`, so bytes made in
+ * another realm (a vm context, an iframe) are taken too.
+ */
 function bodyBytes(rawBody: RawBody): Uint8Array {
   if (typeof rawBody === 'string') return encoder.encode(rawBody);
-  if (rawBody instanceof Uint8Array) return rawBody;
+  if (ArrayBuffer.isView(rawBody)) return new Uint8Array(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength);
+  if (Object.prototype.toString.call(rawBody) === '[object ArrayBuffer]') return new Uint8Array(rawBody);
   throw new SignatureVerificationError(
     'body_changed',
-    'The body must be the raw request body (a string or Buffer) exactly as received; parsed JSON cannot be verified.',
+    'The body must be the raw request body (a string, Buffer or ArrayBuffer) exactly as received; parsed JSON cannot be verified.',
   );
 }
 
 /** Whether the body is byte for byte what JSON.stringify makes of it: the form the service signs. */
-function isCompactJson(rawBody: RawBody): boolean {
-  const text = typeof rawBody === 'string' ? rawBody : decoder.decode(rawBody);
+function isCompactJson(body: Uint8Array): boolean {
+  const text = decoder.decode(body);
   try {
     return JSON.stringify(JSON.parse(text)) === text;
   } catch {
@@ -261,10 +391,10 @@ function keysById(publicKeys: PublicKeys): Readonly<Record<string, string>> {
   return publicKeys;
 }
 
-function secretBytes(hex: string): Uint8Array {
-  const bytes = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < bytes.length; i += 1) bytes[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
-  return bytes;
+/** The 32 key bytes of an endpoint secret, as hex (ours) or `whsec_` + base64 (Standard Webhooks), or undefined. */
+function secretBytes(secret: string): Uint8Array | undefined {
+  const bytes = /^[0-9a-fA-F]{64}$/.test(secret) ? fromHex(secret) : secret.startsWith('whsec_') ? fromBase64(secret.slice('whsec_'.length)) : undefined;
+  return bytes?.length === 32 ? bytes : undefined;
 }
 
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array {

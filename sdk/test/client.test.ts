@@ -11,25 +11,9 @@ import {
   Payments,
   PermissionError,
   RateLimitError,
-  type PaymentsConfig,
   type PaymentsError,
 } from '@payments/sdk';
-import { apiError, fakeApi, intent, KEY, type FakeApi, type Reply } from './helpers/fake-api';
-
-const FAST_BACKOFF = { initialDelayMs: 5, maxDelayMs: 20 };
-
-async function withApi(
-  reply: (request: FakeApi['received'][number], index: number) => Reply,
-  run: (payments: Payments, api: FakeApi) => Promise<void>,
-  config: PaymentsConfig = {},
-): Promise<void> {
-  const api = await fakeApi(reply);
-  try {
-    await run(new Payments(KEY, { baseUrl: api.baseUrl, backoff: FAST_BACKOFF, ...config }), api);
-  } finally {
-    await api.close();
-  }
-}
+import { apiError, FAST_BACKOFF, intent, KEY, withApi, type FakeApi, type Reply } from './helpers/fake-api';
 
 const created = { amount: 100, currency: 'THB', merchant_order_id: 'o-1' };
 
@@ -247,10 +231,7 @@ test('every resource calls its route', async (t) => {
   await withApi(
     (req) => ({
       status: 200,
-      body:
-        req.url.pathname === '/v1/events'
-          ? { object: 'list', data: [{ id: 'evt_A', type: 'payment_intent.canceled' }], has_more: false }
-          : { object: 'list', data: [], has_more: false },
+      body: req.url.pathname.startsWith('/v1/events/') ? { id: 'evt_A', type: 'payment_intent.canceled' } : { object: 'list', data: [], has_more: false },
     }),
     async (payments, api) => {
       await payments.paymentIntents.attempts.create('pi_1', { payment_method: 'promptpay' });
@@ -269,7 +250,6 @@ test('every resource calls its route', async (t) => {
       await payments.refunds.list({ payment_intent: 'pi_1', status: 'pending' });
       await payments.testHelpers.refunds.simulate('re_A', { outcome: 'failed', failure_code: 'channel_declined' });
       t.is((await payments.events.retrieve('evt_A'))?.type, 'payment_intent.canceled');
-      t.is(await payments.events.retrieve('evt_NOPE'), undefined);
       t.deepEqual(
         api.received.map((r) => `${r.method} ${r.url.pathname}${r.url.search}`),
         [
@@ -288,14 +268,36 @@ test('every resource calls its route', async (t) => {
           'GET /v1/refunds/re_A',
           'GET /v1/refunds?payment_intent=pi_1&status=pending',
           'POST /v1/test/refunds/re_A/simulate',
-          'GET /v1/events?limit=100',
-          'GET /v1/events?limit=100',
+          'GET /v1/events/evt_A',
         ],
       );
       t.deepEqual(JSON.parse(api.received[4]?.body ?? ''), { evidence: { receipt: 'r' } });
       t.deepEqual(JSON.parse(api.received[11]?.body ?? ''), { payment_intent: 'pi_1', amount: 500, reason: 'duplicate' });
       t.regex(String(api.received[11]?.headers['idempotency-key']), /^[0-9a-f-]{36}$/);
       t.deepEqual(JSON.parse(api.received[14]?.body ?? ''), { outcome: 'failed', failure_code: 'channel_declined' });
+    },
+  );
+});
+
+test('events.retrieve reads GET /v1/events/{id}: the body a delivery carried, undefined when the key sees no such event, other errors thrown', async (t) => {
+  const event = { id: 'evt_A', type: 'payment_intent.succeeded', created: '2026-09-01T00:00:00Z', livemode: false, data: { id: 'pi_1', status: 'succeeded' } };
+  await withApi(
+    (req) => {
+      if (req.url.pathname === '/v1/events/evt_A') return { status: 200, body: event };
+      if (req.url.pathname === '/v1/events/evt_BROKEN') return { status: 500, body: apiError('api_error') };
+      return { status: 404, body: apiError('resource_not_found', 'No such event.') };
+    },
+    async (payments, api) => {
+      const found = await payments.events.retrieve('evt_A');
+      t.deepEqual(JSON.parse(JSON.stringify(found)), event);
+      t.is(found?.lastResponse.statusCode, 200);
+      t.is(await payments.events.retrieve('evt_NOPE'), undefined);
+      await t.throwsAsync(payments.events.retrieve('evt_BROKEN', { maxNetworkRetries: 0 }), { instanceOf: ApiError });
+      await payments.events.retrieve('evt/../x');
+      t.deepEqual(
+        api.received.map((r) => `${r.method} ${r.url.pathname}`),
+        ['GET /v1/events/evt_A', 'GET /v1/events/evt_NOPE', 'GET /v1/events/evt_BROKEN', 'GET /v1/events/evt%2F..%2Fx'],
+      );
     },
   );
 });

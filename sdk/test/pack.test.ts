@@ -115,3 +115,50 @@ test('TypeScript finds the declarations from both module systems', (t) => {
   const run = spawnSync(process.execPath, [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], { encoding: 'utf8' });
   t.is(run.status, 0, run.stdout + run.stderr);
 });
+
+test("TypeScript for a browser or worker finds the web build's declarations, with DOM types and no Node types", (t) => {
+  const project = join(work, 'consumer', 'web');
+  mkdirSync(project, { recursive: true });
+  writeFileSync(
+    join(project, 'worker.ts'),
+    `import { Payments, SignatureVerificationError, WebCryptoProvider, type Event } from '@payments/sdk';
+    const payments = new Payments('sk_test_x', { crypto: new WebCryptoProvider() });
+    export async function handle(request: Request): Promise<Response> {
+      try {
+        const event: Event = await payments.webhooks.constructEventAsync(await request.arrayBuffer(), request.headers, { secret: 'ab'.repeat(32) });
+        return new Response(event.id);
+      } catch (error) {
+        return new Response(error instanceof SignatureVerificationError ? error.reason : 'error', { status: 400 });
+      }
+    }
+    export const aborted = (signal: AbortSignal) => payments.balance.retrieve({ signal }).then((balance) => balance.lastResponse.requestId);\n`,
+  );
+  writeFileSync(
+    join(project, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        module: 'esnext',
+        moduleResolution: 'bundler',
+        customConditions: ['worker'],
+        target: 'ES2022',
+        lib: ['ES2022', 'DOM'],
+        types: [],
+        strict: true,
+        noEmit: true,
+      },
+      files: ['worker.ts'],
+    }),
+  );
+  const run = spawnSync(process.execPath, [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project, '--traceResolution'], {
+    encoding: 'utf8',
+  });
+  t.is(
+    run.status,
+    0,
+    run.stdout
+      .split('\n')
+      .filter((line) => line.includes('error'))
+      .join('\n') + run.stderr,
+  );
+  t.regex(run.stdout, /'@payments\/sdk' was successfully resolved to '[^']*\/esm\/web\.d\.ts'/);
+});

@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import test from 'ava';
 import { webhookSignatureHeaders } from '@payments/core';
 import { CryptoWebhookCrypto } from '@payments/node-runtime';
-import { Payments, SignatureVerificationError, type Event, type SignatureFailureReason } from '@payments/sdk';
+import { Payments, SignatureVerificationError, WebCryptoProvider, type Event, type SignatureFailureReason } from '@payments/sdk';
 import { fakeApi, KEY } from './helpers/fake-api';
 
 const payments = new Payments(KEY);
@@ -22,8 +22,8 @@ const now = () => Math.floor(Date.now() / 1000);
 const platform = new CryptoWebhookCrypto().generateEd25519();
 const KID = 'key_TESTKEY';
 
-/** The header the service itself would send (core's signer), for `body` at time `t`. */
-function serviceHeader(payload = body, t = now(), secret = SECRET): string {
+/** Every header the service itself would send (core's signer), for `body` at time `t`. */
+function serviceHeaders(payload = body, t = now(), secret = SECRET): Record<string, string> {
   return webhookSignatureHeaders(new CryptoWebhookCrypto(), {
     eventId: 'evt_ABC',
     timestamp: t,
@@ -32,8 +32,23 @@ function serviceHeader(payload = body, t = now(), secret = SECRET): string {
     secretVersion: 3,
     platformKeyId: KID,
     platformPrivateKey: platform.privateKey,
-  })['x-webhook-signature'];
+  });
 }
+
+/** The X-Webhook-Signature the service would send. */
+function serviceHeader(payload = body, t = now(), secret = SECRET): string {
+  return serviceHeaders(payload, t, secret)['x-webhook-signature'] ?? '';
+}
+
+/** Only the Standard Webhooks headers of a delivery, as Node's req.headers would hold them. */
+function standardOnly(headers = serviceHeaders()): Record<string, string> {
+  const { 'x-webhook-signature': _own, ...rest } = headers;
+  return rest;
+}
+
+const PUBLIC_KEYS = { [KID]: platform.publicKey };
+/** The endpoint secret as Standard Webhooks libraries spell it. */
+const WHSEC = `whsec_${Buffer.from(SECRET, 'hex').toString('base64')}`;
 
 function reasonOf(run: () => unknown): SignatureFailureReason | undefined {
   try {
@@ -212,4 +227,107 @@ test('constructEventAsync fetches the platform keys once and caches them by key 
   } finally {
     await api.close();
   }
+});
+
+test('the Standard Webhooks headers alone verify: v1 by the secret (hex or whsec_), v1a by the platform keys, from req.headers or a fetch Headers', async (t) => {
+  const headers = standardOnly();
+  t.is(webhooks.constructEvent(body, headers, { secret: SECRET }).id, 'evt_ABC');
+  t.is(webhooks.constructEvent(body, headers, { secret: WHSEC }).id, 'evt_ABC');
+  t.is(webhooks.constructEvent(body, headers, { publicKeys: PUBLIC_KEYS }).id, 'evt_ABC');
+  t.is((await webhooks.constructEventAsync(body, new Headers(headers), { secret: SECRET })).id, 'evt_ABC');
+  t.is((await webhooks.constructEventAsync(Buffer.from(body), new Headers(headers), { publicKeys: PUBLIC_KEYS })).id, 'evt_ABC');
+  // Node gives some repeated headers as arrays; names may come in any case from hand-made records.
+  const { 'webhook-id': id, ...others } = headers;
+  const asNode = { ...others, 'webhook-signature': (headers['webhook-signature'] ?? '').split(' '), 'Webhook-Id': id };
+  t.is(webhooks.constructEvent(body, asNode, { secret: SECRET }).id, 'evt_ABC');
+  t.is(
+    webhooks.constructEvent(body, { ...headers, 'webhook-signature': `v2,future ${headers['webhook-signature']}` }, { secret: SECRET }).id,
+    'evt_ABC',
+    'unknown versions are ignored',
+  );
+});
+
+test('with every header of a delivery either scheme is enough, and a tampered body, id or timestamp is refused', (t) => {
+  const headers = serviceHeaders();
+  t.is(webhooks.constructEvent(body, headers, { secret: SECRET }).id, 'evt_ABC');
+  t.is(webhooks.constructEvent(body, { ...headers, 'x-webhook-signature': 'garbage' }, { secret: SECRET }).id, 'evt_ABC');
+  t.is(webhooks.constructEvent(body, { ...headers, 'webhook-signature': 'v1,AAAA' }, { publicKeys: PUBLIC_KEYS }).id, 'evt_ABC');
+  const edited = body.replace('"succeeded"', '"failed"');
+  t.is(
+    reasonOf(() => webhooks.constructEvent(edited, standardOnly(), { secret: SECRET, publicKeys: PUBLIC_KEYS })),
+    'body_changed',
+  );
+  t.is(
+    reasonOf(() => webhooks.constructEvent(edited, standardOnly(), { secret: SECRET })),
+    'wrong_secret',
+  );
+  t.is(
+    reasonOf(() => webhooks.constructEvent(body, { ...standardOnly(), 'webhook-id': 'evt_OTHER' }, { secret: SECRET, publicKeys: PUBLIC_KEYS })),
+    'body_changed',
+  );
+  t.is(
+    reasonOf(() => webhooks.constructEvent(body, { ...standardOnly(), 'webhook-timestamp': String(now() - 1) }, { publicKeys: PUBLIC_KEYS })),
+    'body_changed',
+  );
+  t.is(
+    reasonOf(() => webhooks.constructEvent(body, standardOnly(serviceHeaders(body, now() - 400)), { secret: SECRET })),
+    'timestamp_outside_tolerance',
+  );
+  t.is(
+    reasonOf(() => webhooks.constructEvent(body, standardOnly(), { secret: OTHER_SECRET })),
+    'wrong_secret',
+  );
+});
+
+test('headers that cannot be read say so: none at all, a webhook-signature without its id or timestamp, or its value alone', (t) => {
+  t.is(
+    reasonOf(() => webhooks.constructEvent(body, { 'content-type': 'application/json' }, { secret: SECRET })),
+    'malformed_header',
+  );
+  const { 'webhook-id': _id, ...withoutId } = standardOnly();
+  t.is(
+    reasonOf(() => webhooks.constructEvent(body, withoutId, { secret: SECRET })),
+    'malformed_header',
+  );
+  t.is(
+    reasonOf(() => webhooks.constructEvent(body, { ...standardOnly(), 'webhook-signature': 'v9,abc' }, { secret: SECRET })),
+    'no_signature',
+  );
+  const error = t.throws(
+    () => {
+      webhooks.constructEvent(body, standardOnly()['webhook-signature'], { secret: SECRET });
+    },
+    { instanceOf: SignatureVerificationError },
+  );
+  t.is(error?.reason, 'malformed_header');
+  t.regex(error?.message ?? '', /pass the request headers/);
+});
+
+test('with WebCrypto the async methods verify and sign every way, and the synchronous ones point to them', async (t) => {
+  const web = new Payments(KEY, { crypto: new WebCryptoProvider() }).webhooks;
+  t.is((await web.constructEventAsync(body, serviceHeader(), { secret: SECRET })).id, 'evt_ABC');
+  t.is((await web.constructEventAsync(body, serviceHeader(), { publicKeys: PUBLIC_KEYS })).id, 'evt_ABC');
+  t.is((await web.constructEventAsync(new TextEncoder().encode(body).buffer, new Headers(standardOnly()), { publicKeys: PUBLIC_KEYS })).id, 'evt_ABC');
+  t.is((await web.constructEventAsync(body, standardOnly(), { secret: WHSEC })).id, 'evt_ABC');
+  const tampered = await t.throwsAsync(web.constructEventAsync(body.replace('pi_1', 'pi_2'), serviceHeaders(), { publicKeys: PUBLIC_KEYS }), {
+    instanceOf: SignatureVerificationError,
+  });
+  t.is(tampered?.reason, 'body_changed');
+  t.throws(
+    () => {
+      web.constructEvent(body, serviceHeader(), { secret: SECRET });
+    },
+    { instanceOf: TypeError, message: /constructEventAsync/ },
+  );
+
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  const pem = privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+  const raw = (publicKey.export({ format: 'der', type: 'spki' }) as Buffer).subarray(-32).toString('base64');
+  const header = await web.generateTestHeaderAsync({ payload: body, secret: SECRET, privateKey: pem, keyId: 'key_MINE' });
+  t.is(webhooks.constructEvent(body, header, { secret: SECRET }).id, 'evt_ABC', 'the Node provider agrees with WebCrypto');
+  t.is(webhooks.constructEvent(body, header, { publicKeys: { key_MINE: raw } }).id, 'evt_ABC');
+  t.is(
+    header,
+    webhooks.generateTestHeader({ payload: body, secret: SECRET, privateKey: pem, keyId: 'key_MINE', timestamp: Number(/t=(\d+)/.exec(header)?.[1]) }),
+  );
 });

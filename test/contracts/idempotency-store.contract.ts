@@ -8,7 +8,7 @@ const RETENTION_MS = 24 * 3600 * 1000;
 const at = (ms: number): Date => new Date(T0.getTime() + ms);
 
 function aKeyScope(mode: Mode = 'test', merchantId: string = ids.merchant()): IdempotencyScope {
-  return { merchantId, mode, key: `key-${ids.token()}` };
+  return { merchantId, mode, caller: 'api', key: `key-${ids.token()}` };
 }
 
 function request(scope: IdempotencyScope, overrides: Partial<ClaimRequest> = {}): ClaimRequest {
@@ -75,12 +75,20 @@ export function idempotencyStoreContract(adapter: StorageAdapter): void {
     });
   });
 
-  test(title('keys are scoped to merchant and mode'), async (t) => {
+  test(title('keys are scoped to merchant, mode and caller'), async (t) => {
     const { idempotency } = storage();
     const scope = aKeyScope('test');
-    await claimOrFail(idempotency, request(scope));
+    const claim = await claimOrFail(idempotency, request(scope));
     t.is((await idempotency.claim(request({ ...scope, mode: 'live' }))).outcome, 'claimed');
     t.is((await idempotency.claim(request({ ...scope, merchantId: ids.merchant() }))).outcome, 'claimed');
+    const dashboardUser = { ...scope, caller: 'dashboard:usr_someone' };
+    t.is((await idempotency.claim(request(dashboardUser, { fingerprint: 'fp-user' }))).outcome, 'claimed', "a dashboard user's key is not the API's");
+    t.true(await idempotency.complete(claim, { status: 201, body: '{"api":true}' }, T0));
+    t.is(
+      await idempotency.find(dashboardUser, at(1)).then((known) => known?.outcome),
+      'in_flight',
+      'completing one caller’s key answers nothing for the other',
+    );
     t.is((await idempotency.claim(request({ ...scope, key: scope.key.toUpperCase() }))).outcome, 'claimed', 'keys are case-sensitive');
   });
 

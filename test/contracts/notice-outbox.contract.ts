@@ -46,6 +46,30 @@ export function noticeOutboxContract(adapter: StorageAdapter): void {
     });
   });
 
+  test(title('claim leases an unsent notice to one caller until its lease ends; a sent one is never leased'), async (t) => {
+    const { notices } = storage();
+    const notice = aNotice();
+    await notices.append(notice);
+    const leases = await Promise.all(Array.from({ length: 5 }, () => notices.claim(notice.id, later(0), later(60_000))));
+    t.is(leases.filter(Boolean).length, 1, 'one of five callers at once');
+    t.false(await notices.claim(notice.id, later(59_999), later(120_000)), 'not while the lease runs');
+    t.true(await notices.claim(notice.id, later(60_000), later(120_000)), 'once it ran out');
+    t.true(await notices.markSent(notice.id, later(61_000)));
+    t.false(await notices.claim(notice.id, later(200_000), later(260_000)));
+    t.false(await notices.claim('ntc_unknown', later(0), later(60_000)));
+  });
+
+  test(title('release gives up only the lease it names'), async (t) => {
+    const { notices } = storage();
+    const notice = aNotice();
+    await notices.append(notice);
+    t.true(await notices.claim(notice.id, later(0), later(60_000)));
+    await notices.release(notice.id, later(59_000));
+    t.false(await notices.claim(notice.id, later(1_000), later(61_000)), 'another lease is untouched');
+    await notices.release(notice.id, later(60_000));
+    t.true(await notices.claim(notice.id, later(1_000), later(61_000)));
+  });
+
   test(title('a notice appended in a unit of work that fails is gone with it'), async (t) => {
     const { notices, uow } = storage();
     const notice = aNotice();

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import test from 'ava';
-import { withoutUndefined, type AccountScope, type PaymentAttempt } from '@payments/core';
+import { ConcurrentUpdateError, withoutUndefined, type AccountScope, type PaymentAttempt } from '@payments/core';
 import { aScope, ids, T0 } from '../fixtures';
 import { sharedStorage, withOwnStorage, type StorageAdapter } from './storage-adapters';
 
@@ -29,6 +29,37 @@ function anAttempt(scope: AccountScope, paymentIntentId: string, overrides: Part
 export function paymentAttemptRepositoryContract(adapter: StorageAdapter): void {
   const storage = sharedStorage(adapter);
   const title = (what: string): string => `${adapter.name} PaymentAttemptRepository: ${what}`;
+
+  test(
+    title('an intent has one pending attempt at most: a second is pending_attempt_exists, written or not; once the first ends, another may start'),
+    async (t) => {
+      const { attempts } = storage();
+      const scope = aScope();
+      const intentId = ids.paymentIntent();
+      const first = anAttempt(scope, intentId, { channelOrderId: undefined });
+      await attempts.insert(first);
+      const refused = await t.throwsAsync(attempts.insert(anAttempt(scope, intentId)), { instanceOf: ConcurrentUpdateError });
+      t.like(refused, { code: 'pending_attempt_exists', category: 'conflict' });
+      await attempts.insert(anAttempt(scope, intentId, { status: 'failed', failureCode: 'expired' }));
+      await attempts.insert(anAttempt(scope, ids.paymentIntent()));
+      // Recording the order keeps the attempt pending and its place.
+      const placed = await attempts.update({ ...first, channelOrderId: 'ord_first' });
+      await t.throwsAsync(attempts.insert(anAttempt(scope, intentId)), { instanceOf: ConcurrentUpdateError });
+      await attempts.update({ ...placed, status: 'failed', failureCode: 'expired' });
+      const next = anAttempt(scope, intentId);
+      await attempts.insert(next);
+      t.is((await attempts.findPending(scope, intentId))?.id, next.id);
+    },
+  );
+
+  test(title('of ten pending attempts inserted at once for one intent, one is stored'), async (t) => {
+    const { attempts, uow } = storage();
+    const scope = aScope();
+    const intentId = ids.paymentIntent();
+    const outcomes = await Promise.allSettled(Array.from({ length: 10 }, () => uow.run(() => attempts.insert(anAttempt(scope, intentId)))));
+    t.is(outcomes.filter((outcome) => outcome.status === 'fulfilled').length, 1);
+    t.is((await attempts.listForIntent(scope, intentId)).length, 1);
+  });
 
   test(title('duplicateOf reads back, and is absent when unset'), async (t) => {
     const { attempts } = storage();

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { CoreError, type AccountScope, type PaymentIntent, type PaymentIntentRepository } from '@payments/core';
+import { ConcurrentUpdateError, CoreError, type AccountScope, type PaymentIntent, type PaymentIntentRepository } from '@payments/core';
 import { aPaymentIntent, aScope, ids, T0 } from '../fixtures';
 import { sharedStorage, withOwnStorage, type StorageAdapter } from './storage-adapters';
 
@@ -152,6 +152,22 @@ export function paymentIntentRepositoryContract(adapter: StorageAdapter): void {
     t.is((await intents.findById(scope, intent.id))?.version, 1);
   });
 
+  test(title('bumpVersion raises the version read and nothing else; over a stale version, or for another merchant, it is concurrent_update'), async (t) => {
+    const { intents } = storage();
+    const scope = aScope();
+    const intent = aPaymentIntent(scope, { status: 'requires_payment' });
+    await intents.insert(intent);
+    const bumped = await intents.bumpVersion(intent);
+    t.deepEqual(bumped, { ...intent, version: 1 });
+    t.deepEqual(await intents.findById(scope, intent.id), bumped);
+    await t.throwsAsync(intents.bumpVersion(intent), { instanceOf: ConcurrentUpdateError, message: /changed by another request/ });
+    await t.throwsAsync(intents.update({ ...intent, status: 'canceled' }), { instanceOf: ConcurrentUpdateError });
+    await t.throwsAsync(intents.bumpVersion({ ...bumped, merchantId: ids.merchant() }), { instanceOf: ConcurrentUpdateError });
+    t.is((await intents.findById(scope, intent.id))?.version, 1);
+    const results = await Promise.allSettled(Array.from({ length: 5 }, () => intents.bumpVersion(bumped)));
+    t.is(results.filter((result) => result.status === 'fulfilled').length, 1);
+  });
+
   test(title("an update of another merchant's intent is concurrent_update, never a write"), async (t) => {
     const { intents } = storage();
     const scope = aScope();
@@ -193,7 +209,7 @@ export function paymentIntentRepositoryContract(adapter: StorageAdapter): void {
     t.deepEqual(exact.data[4], made[0], 'listed intents are whole');
   });
 
-  test(title('list filters by status, merchant_order_id and created_gte'), async (t) => {
+  test(title('list filters by status, merchant_order_id, created_gte and created_lte'), async (t) => {
     const { intents } = storage();
     const scope = aScope();
     const made = await insertMany(intents, scope, 4, (i) => ({
@@ -209,10 +225,31 @@ export function paymentIntentRepositoryContract(adapter: StorageAdapter): void {
     t.deepEqual(idsOf(await intents.list(scope, { status: 'created', createdGte: at(1_000) }, { limit: 10 })), [made[2]?.id]);
     t.deepEqual(idsOf(await intents.list(scope, { status: 'succeeded' }, { limit: 10 })), []);
 
+    t.deepEqual(idsOf(await intents.list(scope, { createdLte: at(1_000) }, { limit: 10 })), [made[1]?.id, made[0]?.id], 'created_lte is inclusive');
+    t.deepEqual(idsOf(await intents.list(scope, { createdGte: at(1_000), createdLte: at(2_000) }, { limit: 10 })), [made[2]?.id, made[1]?.id]);
+
     const page = await intents.list(scope, { status: 'created' }, { limit: 1 });
     t.true(page.hasMore);
     const next = await intents.list(scope, { status: 'created' }, { limit: 1, startingAfter: made[3]?.id });
     t.deepEqual(idsOf(next), [made[2]?.id], 'a cursor the filter would not keep still positions the page');
+  });
+
+  test(title('idOrMerchantOrderId finds the intent of that id or of that merchant_order_id, exactly, in the scope only'), async (t) => {
+    const { intents } = storage();
+    const scope = aScope();
+    const [first, second, third] = await insertMany(intents, scope, 3, (i) => ({ merchantOrderId: `search-${i}` }));
+    // An order id that is another intent's id: both are found.
+    const namedLikeAnId = aPaymentIntent(scope, { merchantOrderId: first.id });
+    await intents.insert(namedLikeAnId);
+    const idsOf = (page: { data: PaymentIntent[] }): string[] => page.data.map((intent) => intent.id);
+
+    t.deepEqual(idsOf(await intents.list(scope, { idOrMerchantOrderId: second.id }, { limit: 10 })), [second.id]);
+    t.deepEqual(idsOf(await intents.list(scope, { idOrMerchantOrderId: 'search-2' }, { limit: 10 })), [third.id]);
+    t.deepEqual(idsOf(await intents.list(scope, { idOrMerchantOrderId: first.id }, { limit: 10 })), [namedLikeAnId.id, first.id]);
+    t.deepEqual(idsOf(await intents.list(scope, { idOrMerchantOrderId: 'search' }, { limit: 10 })), [], 'no prefix match');
+    t.deepEqual(idsOf(await intents.list(scope, { idOrMerchantOrderId: 'search-2', status: 'succeeded' }, { limit: 10 })), [], 'with the other filters');
+    t.deepEqual(idsOf(await intents.list(aScope('live', scope.merchantId), { idOrMerchantOrderId: second.id }, { limit: 10 })), [], 'another mode');
+    t.deepEqual(idsOf(await intents.list(aScope('test'), { idOrMerchantOrderId: 'search-2' }, { limit: 10 })), [], 'another merchant');
   });
 
   test(title("list shows only the scope's intents"), async (t) => {

@@ -109,26 +109,35 @@ export function settlementRepositoryContract(adapter: StorageAdapter): void {
     t.is(await settlements.findScheduled(aScope('test'), T0), undefined);
   });
 
-  test(title('findByRequestKey finds the manual settlement of that key, in its scope only; the key is unique per merchant and mode'), async (t) => {
-    const { settlements } = storage();
-    const scope = aScope('test');
-    const key = `key-${randomBytes(6).toString('hex')}`;
-    const made = aSettlement(scope, { trigger: 'manual', requestKey: key });
-    await settlements.insert(made);
-    await settlements.insert(aSettlement(scope, { trigger: 'manual' }));
-    t.deepEqual(await settlements.findByRequestKey(scope, key), made);
-    t.is(await settlements.findByRequestKey(scope, `${key}-other`), undefined);
-    t.is(await settlements.findByRequestKey({ ...scope, mode: 'live' }, key), undefined, 'another mode');
-    t.is(await settlements.findByRequestKey(aScope('test'), key), undefined, 'another merchant');
-    await settlements.insert(aSettlement({ ...scope, mode: 'live' }, { trigger: 'manual', requestKey: key }));
-    await settlements.insert(aSettlement(aScope('test'), { trigger: 'manual', requestKey: key }));
-    await t.throwsAsync(() => settlements.insert(aSettlement(scope, { trigger: 'manual', requestKey: key })), { any: true });
-  });
+  test(
+    title('findByRequestKey finds the manual settlement of that key, in its scope and of its caller only; the key is unique per merchant, mode and caller'),
+    async (t) => {
+      const { settlements } = storage();
+      const scope = aScope('test');
+      const key = { caller: 'api', key: `key-${randomBytes(6).toString('hex')}` };
+      const made = aSettlement(scope, { trigger: 'manual', requestKey: key });
+      await settlements.insert(made);
+      await settlements.insert(aSettlement(scope, { trigger: 'manual' }));
+      t.deepEqual(await settlements.findByRequestKey(scope, key), made);
+      t.is(await settlements.findByRequestKey(scope, { ...key, key: `${key.key}-other` }), undefined);
+      const dashboardKey = { caller: 'dashboard:usr_someone', key: key.key };
+      t.is(await settlements.findByRequestKey(scope, dashboardKey), undefined, 'the same key of another caller');
+      const theirs = aSettlement(scope, { trigger: 'manual', requestKey: dashboardKey });
+      await settlements.insert(theirs);
+      t.deepEqual(await settlements.findByRequestKey(scope, dashboardKey), theirs);
+      t.deepEqual(await settlements.findByRequestKey(scope, key), made);
+      t.is(await settlements.findByRequestKey({ ...scope, mode: 'live' }, key), undefined, 'another mode');
+      t.is(await settlements.findByRequestKey(aScope('test'), key), undefined, 'another merchant');
+      await settlements.insert(aSettlement({ ...scope, mode: 'live' }, { trigger: 'manual', requestKey: key }));
+      await settlements.insert(aSettlement(aScope('test'), { trigger: 'manual', requestKey: key }));
+      await t.throwsAsync(() => settlements.insert(aSettlement(scope, { trigger: 'manual', requestKey: key })), { any: true });
+    },
+  );
 
   test(title('forgetRequestKey frees the key for a new settlement; update never writes the key back'), async (t) => {
     const { settlements } = storage();
     const scope = aScope('test');
-    const key = `key-${randomBytes(6).toString('hex')}`;
+    const key = { caller: 'api', key: `key-${randomBytes(6).toString('hex')}` };
     const old = aSettlement(scope, { trigger: 'manual', requestKey: key });
     await settlements.insert(old);
     await settlements.forgetRequestKey({ ...scope, mode: 'live' }, old.id);

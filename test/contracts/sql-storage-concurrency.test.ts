@@ -38,7 +38,7 @@ test(title('of 20 concurrent units of work inserting one merchant_order_id exact
     listed.data.map((intent) => intent.id),
     committed,
   );
-  const announced = await events.list(scope, { limit: 100 });
+  const announced = await events.list(scope, {}, { limit: 100 });
   t.deepEqual(
     announced.data.map((event) => event.data.id),
     committed,
@@ -58,5 +58,5 @@ test(title('concurrent units of work inserting distinct intents all commit'), as
     ),
   );
   t.is((await intents.list(scope, {}, { limit: 100 })).data.length, 20);
-  t.is((await events.list(scope, { limit: 100 })).data.length, 20);
+  t.is((await events.list(scope, {}, { limit: 100 })).data.length, 20);
 });

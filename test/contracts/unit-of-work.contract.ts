@@ -23,7 +23,7 @@ export function unitOfWorkContract(adapter: StorageAdapter): void {
     t.is(value, 'done');
     t.deepEqual(await intents.findById(scope, intent.id), intent);
     t.deepEqual(await checkoutSessions.findByTokenDigest(session.tokenDigest), session);
-    t.deepEqual((await events.list(scope, { limit: 10 })).data, [event]);
+    t.deepEqual((await events.list(scope, {}, { limit: 10 })).data, [event]);
   });
 
   test(title('a unit of work that throws leaves nothing behind, and its error reaches the caller'), async (t) => {
@@ -44,7 +44,7 @@ export function unitOfWorkContract(adapter: StorageAdapter): void {
     t.is(thrown, boom);
     t.is(await intents.findById(scope, intent.id), undefined);
     t.is(await checkoutSessions.findByTokenDigest(session.tokenDigest), undefined);
-    t.deepEqual(await events.list(scope, { limit: 10 }), { data: [], hasMore: false });
+    t.deepEqual(await events.list(scope, {}, { limit: 10 }), { data: [], hasMore: false });
   });
 
   test(title('an update rolled back restores the previous version'), async (t) => {
@@ -80,7 +80,7 @@ export function unitOfWorkContract(adapter: StorageAdapter): void {
       }),
     );
     t.is(await intents.findById(scope, inner.id), undefined, 'the nested insert went with the outer rollback');
-    t.deepEqual((await events.list(scope, { limit: 10 })).data, []);
+    t.deepEqual((await events.list(scope, {}, { limit: 10 })).data, []);
 
     const kept = aPaymentIntent(scope);
     await uow.run(() => uow.run(() => intents.insert(kept)));
@@ -99,7 +99,7 @@ export function unitOfWorkContract(adapter: StorageAdapter): void {
       await events.append(event);
     });
     t.deepEqual(await intents.findById(scope, first.id), first);
-    t.deepEqual((await events.list(scope, { limit: 10 })).data, [event]);
+    t.deepEqual((await events.list(scope, {}, { limit: 10 })).data, [event]);
   });
 
   test(title('a read outside a running unit of work never sees its uncommitted writes'), async (t) => {
@@ -140,6 +140,6 @@ export function unitOfWorkContract(adapter: StorageAdapter): void {
     );
     const listed = await intents.list(scope, {}, { limit: 100 });
     t.deepEqual(listed.data.map((intent) => intent.id).sort(), made.map((intent) => intent.id).sort());
-    t.is((await events.list(scope, { limit: 100 })).data.length, 10);
+    t.is((await events.list(scope, {}, { limit: 100 })).data.length, 10);
   });
 }

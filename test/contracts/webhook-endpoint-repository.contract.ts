@@ -55,10 +55,16 @@ export function webhookEndpointRepositoryContract(adapter: StorageAdapter): void
       enabledEvents: ['dispute.opened'],
       apiVersion: '2026-09-01',
       status: 'disabled' as const,
+      disabledReason: 'gone' as const,
       updated: later(5000),
     };
     t.true(await webhookEndpoints.update({ ...changed, secretSealed: 'v1.x.y.z', created: later(1), mode: 'test' }));
     t.deepEqual(await webhookEndpoints.findById(scope.merchantId, endpoint.id), changed, 'secret, created and mode never change');
+    const { disabledReason: _reason, ...enabledAgain } = { ...changed, status: 'enabled' as const };
+    void _reason;
+    t.true(await webhookEndpoints.update(enabledAgain));
+    t.deepEqual(await webhookEndpoints.findById(scope.merchantId, endpoint.id), enabledAgain, 'enabled again, the reason is gone');
+    t.true(await webhookEndpoints.update(changed));
     t.false(await webhookEndpoints.update({ ...changed, merchantId: ids.merchant() }));
     t.true(await webhookEndpoints.markDeleted(scope.merchantId, endpoint.id, later(6000)));
     t.false(await webhookEndpoints.update(changed));

@@ -1,22 +1,46 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import test from 'ava';
 import { listeningPort } from '@payments/node-runtime';
 import { Payments, SIGNATURE_HEADER, type Event } from '@payments/sdk';
-import { cliEnvironment, createMerchant, runCli, startCli } from './cli-process';
+import { textAt } from '../fixtures';
+import { cliEnvironment, createMerchant, runCli, startCli, type CliProcess } from './cli-process';
+import { standardWebhooksSecret, verifyStandardWebhook, verifyStandardWebhookEd25519 } from './standard-webhooks';
 import { freePort, serviceEnvironment, startService, type RunningService, type ServiceEnvironment } from './process';
 
 /*
- * `payments listen` forwards events to a local receiver that verifies each delivery as a
- * production handler would (SDK constructEvent with the secret listen printed), resumes from
- * its stored cursor after a restart with no duplicate and no gap, and `events resend` re-delivers.
+ * `payments listen` forwards events to a local receiver that verifies each delivery every way a
+ * production handler may: the SDK's constructEvent with the secret listen printed (v1), its
+ * constructEventAsync with a client pointed at the key listen serves (v2), the standardwebhooks
+ * package with the whsec_ secret (Standard Webhooks v1) and the v1a Ed25519 entry. It resumes
+ * from its stored cursor after a restart with no duplicate and no gap, and `events resend`
+ * re-delivers.
  */
 
-interface Received {
+/** Which of the signatures of one delivery verified. */
+interface Checks {
+  v1: boolean;
+  v2: boolean;
+  standard: boolean;
+  standardEd25519: boolean;
+}
+
+interface Received extends Checks {
   id: string;
   type: string;
-  verified: boolean;
-  why?: string;
+  /** Why a check failed. */
+  why: string[];
 }
+
+/** What the running listen printed: the secret, and the run's v2 key and where it is served. */
+interface ListenRun {
+  secret: string;
+  keyId: string;
+  publicKey: string;
+  /** A client whose constructEventAsync fetches the keys from listen's key server. */
+  verifier: Payments;
+}
+
+const ALL_VERIFIED: Checks = { v1: true, v2: true, standard: true, standardEd25519: true };
 
 let environment: ServiceEnvironment;
 let service: RunningService;
@@ -24,8 +48,49 @@ let payments: Payments;
 let env: NodeJS.ProcessEnv;
 let server: Server;
 let receiverUrl: string;
-let secret: string | undefined;
+let current: ListenRun | undefined;
 const received: Received[] = [];
+
+/**
+ * The listen run that signed a delivery: the one whose v2 key the header names. A run forwards as
+ * soon as it starts (a replay with --since does at once), possibly before this test has read its
+ * ready lines, so a delivery waits a little for its run to be known rather than being checked
+ * against the previous run's keys.
+ */
+async function runThatSigned(header: string | undefined): Promise<ListenRun | undefined> {
+  const kid = /(?:^|,)v2_kid=([^,]+)/.exec(header ?? '')?.[1];
+  for (const deadline = Date.now() + 5_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 25))) {
+    if (current && (kid === undefined || current.keyId === kid)) return current;
+  }
+  return current;
+}
+
+async function verify(headers: IncomingHttpHeaders, body: Buffer): Promise<Received> {
+  const why: string[] = [];
+  const header = typeof headers[SIGNATURE_HEADER] === 'string' ? headers[SIGNATURE_HEADER] : undefined;
+  const run = await runThatSigned(header);
+  const check = async (name: string, attempt: (signer: ListenRun) => unknown): Promise<boolean> => {
+    try {
+      if (!run) throw new Error('no listen run yet');
+      await attempt(run);
+      return true;
+    } catch (error) {
+      why.push(`${name}: ${String(error)}`);
+      return false;
+    }
+  };
+  const request = { headers, rawBody: body };
+  const checks: Checks = {
+    v1: await check('v1', (signer) => payments.webhooks.constructEvent(body, header, { secret: signer.secret })),
+    v2: await check('v2', (signer) => signer.verifier.webhooks.constructEventAsync(body, header)),
+    standard: await check('standard', (signer) => verifyStandardWebhook(request, signer.secret)),
+    standardEd25519: await check('v1a', (signer) => {
+      if (!verifyStandardWebhookEd25519(request, signer.publicKey)) throw new Error('no v1a entry verifies');
+    }),
+  };
+  const event: unknown = JSON.parse(body.toString('utf8'));
+  return { id: textAt(event, 'id'), type: textAt(event, 'type'), ...checks, why };
+}
 
 test.before(async () => {
   environment = await serviceEnvironment();
@@ -37,17 +102,10 @@ test.before(async () => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const body = Buffer.concat(chunks);
-      try {
-        if (!secret) throw new Error('no secret yet');
-        const header = request.headers[SIGNATURE_HEADER];
-        const event = payments.webhooks.constructEvent(body, typeof header === 'string' ? header : undefined, { secret });
-        received.push({ id: event.id, type: event.type, verified: true });
-        response.writeHead(200).end('ok');
-      } catch (error) {
-        received.push({ id: '?', type: '?', verified: false, why: String(error) });
-        response.writeHead(400).end('bad signature');
-      }
+      void verify(request.headers, Buffer.concat(chunks)).then((delivery) => {
+        received.push(delivery);
+        response.writeHead(delivery.v1 ? 200 : 400).end(delivery.v1 ? 'ok' : 'bad signature');
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -58,6 +116,19 @@ test.after.always(async () => {
   await service?.stop();
   await environment?.cleanup();
 });
+
+const READY =
+  /Webhook signing secret: ([0-9a-f]{64})\nStandard Webhooks secret: (whsec_\S+)\nv2 key (key_LISTEN[A-Z2-7]{20}): (\S+), served at (http:\/\/127\.0\.0\.1:\d+)\/v1\/webhook_public_keys\n/;
+
+/** Starts listen and waits for its ready lines; what the receiver verifies with from then on. */
+async function startListen(args: string[]): Promise<{ listen: CliProcess; run: ListenRun; keysBaseUrl: string }> {
+  const listen = startCli(env, args);
+  await listen.waitFor(() => READY.test(listen.stderr()) && listen.stderr().includes('Ctrl-C to stop'), 'the ready lines');
+  const [, secret = '', whsec = '', keyId = '', publicKey = '', keysBaseUrl = ''] = READY.exec(listen.stderr()) ?? [];
+  if (whsec !== standardWebhooksSecret(secret)) throw new Error(`the whsec_ secret ${whsec} is not the secret's`);
+  current = { secret, keyId, publicKey, verifier: new Payments('sk_test_verifieronly0000', { baseUrl: keysBaseUrl }) };
+  return { listen, run: current, keysBaseUrl };
+}
 
 /** Every event after `cursor`, oldest first, as the API lists them. */
 async function eventsAfter(cursor: string | undefined): Promise<Event[]> {
@@ -77,14 +148,23 @@ test.serial('listen forwards verified events, resumes after a restart without du
   const startCursor = (await payments.events.list({ limit: 1 })).data[0]?.id;
   t.truthy(startCursor);
 
-  const args = ['listen', '--forward-to', receiverUrl, '--interval', '200ms'];
-  let listen = startCli(env, args);
-  await listen.waitFor(() => /Webhook signing secret: [0-9a-f]{64}\n/.test(listen.stderr()), 'the ready lines');
-  secret = /Webhook signing secret: ([0-9a-f]{64})\n/.exec(listen.stderr())?.[1];
+  const args = ['listen', '--forward-to', receiverUrl, '--interval', '200ms', '--keys-port', '0'];
+  let { listen, run, keysBaseUrl } = await startListen(args);
   t.is(
     listen.stderr(),
-    `Ready. Forwarding events to ${receiverUrl} (profile default).\nWebhook signing secret: ${secret}\nResuming after ${startCursor}. Ctrl-C to stop.\n`,
+    `Ready. Forwarding events to ${receiverUrl} (profile default).\nWebhook signing secret: ${run.secret}\n` +
+      `Standard Webhooks secret: ${standardWebhooksSecret(run.secret)}\n` +
+      `v2 key ${run.keyId}: ${run.publicKey}, served at ${keysBaseUrl}/v1/webhook_public_keys\nResuming after ${startCursor}. Ctrl-C to stop.\n`,
   );
+  // The key server answers in the API's shape; nothing else.
+  t.deepEqual(await run.verifier.webhookPublicKeys.list(), {
+    object: 'list',
+    data: [{ id: run.keyId, object: 'webhook_public_key', algorithm: 'ed25519', public_key: run.publicKey }],
+    has_more: false,
+  });
+  const other = await fetch(`${keysBaseUrl}/v1/balance`);
+  t.is(other.status, 404);
+  t.like(await other.json(), { error: { code: 'resource_not_found' } });
 
   await runFlow('payment.succeeded');
   let expected = await eventsAfter(startCursor);
@@ -111,19 +191,17 @@ test.serial('listen forwards verified events, resumes after a restart without du
 
   // Events that happen while listen is stopped are forwarded by the next run, after the cursor.
   await runFlow('payment.failed');
-  listen = startCli(env, args);
-  await listen.waitFor(() => listen.stderr().includes('Ctrl-C to stop'), 'the restart');
+  ({ listen, run, keysBaseUrl } = await startListen(args));
   t.true(listen.stderr().includes(`Resuming after ${lastForwarded}.`));
   expected = await eventsAfter(startCursor);
   await listen.waitFor(() => received.some((event) => event.type === 'payment_intent.failed'), 'the failed event');
   await new Promise((r) => setTimeout(r, 1000));
-  t.is(await listen.stop('SIGINT'), 0);
+  // Ctrl-C: exit 130, as a shell reports an interrupted command; the cursor is kept all the same.
+  t.is(await listen.stop('SIGINT'), 130);
+  t.regex(listen.stderr(), /\nStopped\. The next listen resumes after evt_\w+\.\n$/);
 
   expected = await eventsAfter(startCursor);
-  t.true(
-    received.every((event) => event.verified),
-    JSON.stringify(received.filter((event) => !event.verified)),
-  );
+  for (const delivery of received) t.like(delivery, { ...ALL_VERIFIED, why: [] }, `${delivery.id}: ${delivery.why.join('; ')}`);
   t.deepEqual(
     received.map((event) => event.id),
     expected.map((event) => event.id),
@@ -135,7 +213,8 @@ test.serial('listen forwards verified events, resumes after a restart without du
   const resend = await runCli(env, ['events', 'resend', again.id, '--forward-to', receiverUrl, '--json']);
   t.is(resend.code, 0, resend.stderr);
   t.like(JSON.parse(resend.stdout), { event: again.id, type: again.type, url: receiverUrl, status: 200, ok: true });
-  t.deepEqual(received[received.length - 1], { id: again.id, type: again.type, verified: true });
+  // Signed with the secret (v1, and Standard Webhooks' v1); the v2 key lived only while listen ran.
+  t.like(received[received.length - 1], { id: again.id, type: again.type, v1: true, standard: true, v2: false, standardEd25519: false });
 
   // A receiver that is not there: exit 8, the status line says why.
   const nowhere = await runCli(env, ['events', 'resend', again.id, '--forward-to', `http://127.0.0.1:${await freePort()}/webhooks`]);
@@ -143,8 +222,8 @@ test.serial('listen forwards verified events, resumes after a restart without du
   t.regex(nowhere.stdout, /\[failed: ECONNREFUSED\]/);
 
   // --since replays from an older event, and the filter keeps only the types asked for.
-  const replay = startCli(env, [...args, '--since', startCursor, '--events', 'payment_intent.succeeded']);
   const before = received.length;
+  const { listen: replay } = await startListen([...args, '--since', startCursor, '--events', 'payment_intent.succeeded']);
   await replay.waitFor(() => received.length > before, 'the replay');
   await new Promise((r) => setTimeout(r, 800));
   t.is(await replay.stop(), 0);
@@ -153,6 +232,7 @@ test.serial('listen forwards verified events, resumes after a restart without du
     replayed.map((event) => event.type),
     ['payment_intent.succeeded'],
   );
+  t.like(replayed[0], ALL_VERIFIED, "signed with the new run's key");
 
   const missing = await runCli(env, ['events', 'get', 'evt_AAAAAAAAAAAAAAAAAAAAAAAAAA']);
   t.is(missing.code, 5);

@@ -30,9 +30,15 @@ export function cliEnvironment(baseUrl: string, extra: NodeJS.ProcessEnv = {}): 
   };
 }
 
-/** Runs `payments …args` to its end; asynchronous so receivers in this process keep answering. */
-export function runCli(env: NodeJS.ProcessEnv, args: string[]): Promise<CliRun> {
-  return runNode(env, CLI, args);
+/**
+ * Runs `payments …args` to its end; asynchronous so receivers in this process keep answering.
+ * With `input`, that is piped to its stdin (which is then closed).
+ */
+export function runCli(env: NodeJS.ProcessEnv, args: string[], input?: string): Promise<CliRun> {
+  if (input === undefined) return runNode(env, CLI, args);
+  const { child, stdout, stderr } = spawnNode(env, CLI, args);
+  child.stdin.end(input);
+  return new Promise((resolveRun) => child.once('close', (code) => resolveRun({ code, stdout: stdout(), stderr: stderr() })));
 }
 
 /** A long-running `payments` process (listen) with its output so far. */

@@ -1,9 +1,9 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
 import { Payments } from '@payments/sdk';
-import { jsonAt, textAt } from '../fixtures';
-import { cliEnvironment, createMerchant, runCli, type CliEnvironment } from './cli-process';
+import { jsonAt, listAt, objectAt, textAt } from '../fixtures';
+import { cliEnvironment, createMerchant, runCli, startCli, type CliEnvironment } from './cli-process';
 import { serviceEnvironment, startService, type RunningService, type ServiceEnvironment } from './process';
 
 /*
@@ -46,6 +46,77 @@ test.serial('login checks the key, stores it in a 0600 file in a 0700 dir and ne
   t.is(statSync(file).mode & 0o777, 0o600);
   t.is(statSync(dir).mode & 0o777, 0o700);
   t.is(jsonAt(JSON.parse(readFileSync(file, 'utf8')), 'profiles', 'default', 'api_key'), key);
+});
+
+test.serial('login reads the key from stdin (--stdin, or whenever stdin is piped); logout removes it; profiles list masks it', async (t) => {
+  const own = cliEnvironment(service.baseUrl);
+  const file = join(own.PAYMENTS_CONFIG_DIR, 'config.json');
+  const storedKey = (profile: string) => jsonAt(JSON.parse(readFileSync(file, 'utf8')), 'profiles', profile, 'api_key');
+  const never = (run: { stdout: string; stderr: string }) => t.false(run.stdout.includes(key) || run.stderr.includes(key), 'the key is never printed');
+
+  const piped = await runCli(own, ['login', '--stdin', '--json'], `${key}\n`);
+  t.is(piped.code, 0, piped.stderr);
+  t.like(JSON.parse(piped.stdout), { profile: 'default', mode: 'test', key_prefix: `${key.slice(0, 16)}…` });
+  t.is(storedKey('default'), key);
+  never(piped);
+
+  // Not a terminal and no --api-key: stdin is read without being asked for.
+  const implicit = await runCli(own, ['login', '--profile', 'staging'], `  ${key}  \n`);
+  t.is(implicit.code, 0, implicit.stderr);
+  t.is(storedKey('staging'), key);
+  never(implicit);
+
+  // A refused key from stdin: checked against the API, not stored, not echoed.
+  const refused = await runCli(own, ['login', '--stdin', '--profile', 'other'], 'sk_test_doesnotexist1234\n');
+  t.is(refused.code, 3);
+  t.false(refused.stderr.includes('doesnotexist'));
+  t.is(storedKey('other'), undefined);
+  const nothing = await runCli(own, ['login', '--stdin', '--profile', 'other'], '');
+  t.is(nothing.code, 2);
+  t.is(nothing.stderr, 'Error: No API key given: type it at the prompt, pipe it in (--stdin), or pass --api-key.\n');
+  const both = await runCli(own, ['login', '--stdin', '--api-key', key], key);
+  t.is(both.code, 2);
+  t.is(both.stderr, 'Error: Pass the key either on stdin (--stdin) or with --api-key, not both.\n');
+  never(both);
+
+  const list = await runCli({ ...own, PAYMENTS_PROFILE: 'staging' }, ['profiles', 'list']);
+  t.is(list.code, 0, list.stderr);
+  t.deepEqual(
+    list.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => line.split(/ {2,}/)),
+    [
+      ['', 'PROFILE', 'MODE', 'KEY', 'API_BASE'],
+      ['', 'default', 'test', `${key.slice(0, 16)}…`, service.baseUrl],
+      ['*', 'staging', 'test', `${key.slice(0, 16)}…`, service.baseUrl],
+    ],
+  );
+  never(list);
+
+  const logout = await runCli(own, ['logout', '--json']);
+  t.is(logout.code, 0, logout.stderr);
+  t.deepEqual(JSON.parse(logout.stdout), { logged_out: [{ profile: 'default', key_prefix: `${key.slice(0, 16)}…` }] });
+  t.is(logout.stderr, `Logged out: profile default no longer holds ${key.slice(0, 16)}….\n`);
+  t.is(storedKey('default'), undefined);
+  t.is(storedKey('staging'), key, 'other profiles keep theirs');
+  never(logout);
+  const after = await runCli(own, ['balance']);
+  t.is(after.code, 3);
+  t.is(after.stderr, 'Error: No API key for profile default: run payments login, or pass --api-key or PAYMENTS_API_KEY.\n');
+  const again = await runCli(own, ['logout']);
+  t.is(again.code, 0);
+  t.is(again.stderr, 'No stored key to remove (profile default).\n');
+
+  const listed = await runCli(own, ['profiles', 'list', '--json']);
+  t.deepEqual(JSON.parse(listed.stdout), [
+    { profile: 'default', active: true, mode: null, key_prefix: null, api_base: service.baseUrl },
+    { profile: 'staging', active: false, mode: 'test', key_prefix: `${key.slice(0, 16)}…`, api_base: service.baseUrl },
+  ]);
+  const all = await runCli(own, ['logout', '--all']);
+  t.is(all.code, 0);
+  t.is(all.stderr, `Logged out: profile staging no longer holds ${key.slice(0, 16)}….\n`);
+  t.false(readFileSync(file, 'utf8').includes('sk_'), 'no key left in the file');
 });
 
 test.serial('--json prints the API object; tables otherwise; data on stdout only', async (t) => {
@@ -121,11 +192,127 @@ test.serial('errors: one line on stderr and the documented exit code', async (t)
 
   const noKey = await runCli(cliEnvironment(service.baseUrl), ['balance']);
   t.is(noKey.code, 3);
-  t.is(noKey.stderr, 'Error: No API key for profile default: run payments login --api-key sk_test_…, or pass --api-key or PAYMENTS_API_KEY.\n');
+  t.is(noKey.stderr, 'Error: No API key for profile default: run payments login, or pass --api-key or PAYMENTS_API_KEY.\n');
 
   const down = await runCli(env, ['balance', '--api-base', 'http://127.0.0.1:9']);
   t.is(down.code, 8);
   t.regex(down.stderr, /^Error: Could not reach the API[^\n]*\(code connection_error\)\n$/);
+});
+
+test.serial('errors with --json: the error envelope as one JSON line on stderr, stdout empty, the same exit codes', async (t) => {
+  const envelope = (run: { stdout: string; stderr: string }) => {
+    t.is(run.stdout, '');
+    t.true(run.stderr.endsWith('\n') && !run.stderr.trimEnd().includes('\n'), run.stderr);
+    return objectAt(JSON.parse(run.stderr), 'error');
+  };
+  const missing = await runCli(env, ['payment-intents', 'get', 'pi_doesnotexist', '--json']);
+  t.is(missing.code, 5);
+  const notFound = envelope(missing);
+  t.like(notFound, { code: 'resource_not_found', param: 'id' });
+  t.regex(textAt(notFound, 'request_id'), /^req_\w+$/);
+  t.deepEqual(Object.keys(notFound).sort(), ['code', 'message', 'param', 'request_id']);
+
+  const usage = await runCli(env, ['payment-intents', 'create', '--currency', 'THB', '--json']);
+  t.is(usage.code, 2);
+  t.deepEqual(envelope(usage), { code: 'usage', message: '--amount is required.' });
+  const unknownCommand = await runCli(env, ['payouts', 'create', '--json']);
+  t.is(unknownCommand.code, 2);
+  t.deepEqual(envelope(unknownCommand), { code: 'usage', message: 'Unknown command "payouts"; run payments --help.' });
+  const noCommand = await runCli(env, ['--json']);
+  t.is(noCommand.code, 2);
+  t.deepEqual(envelope(noCommand), { code: 'usage', message: 'No command given; run payments --help.' });
+
+  const noKey = await runCli(cliEnvironment(service.baseUrl), ['balance', '--json']);
+  t.is(noKey.code, 3);
+  t.like(envelope(noKey), { code: 'authentication_required' });
+  const badKey = await runCli(env, ['balance', '--json', '--api-key', 'sk_test_doesnotexist1234']);
+  t.is(badKey.code, 3);
+  t.like(envelope(badKey), { code: 'authentication_required' });
+  t.false(badKey.stderr.includes('doesnotexist'));
+
+  const down = await runCli(env, ['balance', '--json', '--api-base', 'http://127.0.0.1:9']);
+  t.is(down.code, 8);
+  t.like(envelope(down), { code: 'connection_error' });
+
+  const intent = await payments.paymentIntents.create({ amount: 5000, currency: 'THB', merchant_order_id: `cli-json-wait-${Date.now()}` });
+  const timedOut = await runCli(env, ['wait', intent.id, '--status', 'succeeded', '--timeout', '300ms', '--json']);
+  t.is(timedOut.code, 9);
+  t.deepEqual(envelope(timedOut), { code: 'wait_failed', message: `Timed out after 300ms: ${intent.id} is created, not succeeded.` });
+});
+
+test.serial('--all follows has_more to the last page and prints one list', async (t) => {
+  for (let i = 0; i < 3; i += 1) await payments.paymentIntents.create({ amount: 100 + i, currency: 'THB', merchant_order_id: `cli-all-${Date.now()}-${i}` });
+  const everyIntent = await payments.paymentIntents.list({ limit: 100 }).autoPagingToArray({ limit: 10_000 });
+  t.true(everyIntent.length > 3);
+
+  const all = await runCli(env, ['payment-intents', 'list', '--limit', '2', '--all', '--json']);
+  t.is(all.code, 0, all.stderr);
+  t.deepEqual(JSON.parse(all.stdout), { object: 'list', data: everyIntent, has_more: false });
+
+  const table = await runCli(env, ['payment-intents', 'list', '--limit', '2', '--all']);
+  t.is(table.code, 0);
+  t.is(table.stdout.trimEnd().split('\n').length, everyIntent.length + 1);
+  t.is(table.stderr, '', 'no paging hint: there is no page left');
+
+  const onePage = await runCli(env, ['payment-intents', 'list', '--limit', '2']);
+  t.regex(onePage.stderr, /^More: add --starting-after pi_\w+ \(or --all\)\n$/);
+
+  // A paid intent makes a few events; the worker may add more meanwhile, so: at least those there were before.
+  const paid = await payments.paymentIntents.create({ amount: 100, currency: 'THB', merchant_order_id: `cli-all-paid-${Date.now()}` });
+  await payments.paymentIntents.attempts.create(paid.id, { payment_method: 'promptpay' });
+  await payments.testHelpers.paymentIntents.simulate(paid.id, { outcome: 'succeeded' });
+  const eventsBefore = (await payments.events.list({ limit: 100 }).autoPagingToArray({ limit: 10_000 })).length;
+  t.true(eventsBefore > 1);
+  const events = await runCli(env, ['events', 'list', '--limit', '1', '--all', '--json']);
+  t.is(jsonAt(JSON.parse(events.stdout), 'has_more'), false);
+  t.true(listAt(JSON.parse(events.stdout), 'data').length >= eventsBefore);
+});
+
+test.serial('Ctrl-C during wait or trigger exits 130 (SIGTERM 143), saying where it stopped', async (t) => {
+  const intent = await payments.paymentIntents.create({ amount: 5000, currency: 'THB', merchant_order_id: `cli-sigint-${Date.now()}` });
+  const waiting = startCli(env, ['wait', intent.id, '--status', 'succeeded', '--timeout', '60s']);
+  await new Promise((r) => setTimeout(r, 800));
+  t.is(await waiting.stop('SIGINT'), 130);
+  t.is(waiting.stderr(), `Error: Stopped while waiting: ${intent.id} is created.\n`);
+  t.is(waiting.stdout(), '');
+
+  const terminated = startCli(env, ['wait', intent.id, '--status', 'succeeded', '--timeout', '60s', '--json']);
+  await new Promise((r) => setTimeout(r, 800));
+  t.is(await terminated.stop('SIGTERM'), 143);
+  t.deepEqual(JSON.parse(terminated.stderr()), { error: { code: 'interrupted', message: `Stopped while waiting: ${intent.id} is created.` } });
+
+  // A scenario that would wait a minute for a payment nobody makes.
+  const flow = join(env.PAYMENTS_CONFIG_DIR, '..', 'never-paid.json');
+  writeFileSync(
+    flow,
+    JSON.stringify({
+      name: 'never.paid',
+      steps: [
+        { action: 'payment_intents.create', name: 'payment_intent', params: { amount: 5000, currency: 'THB', merchant_order_id: 'never-{{run}}' } },
+        { action: 'wait', payment_intent: '{{payment_intent.id}}', status: 'succeeded', timeout: '60s' },
+      ],
+    }),
+  );
+  const trigger = startCli(env, ['trigger', '--file', flow]);
+  await trigger.waitFor(() => trigger.stderr().includes('1/2 payment_intents.create'), 'the first step');
+  t.is(await trigger.stop('SIGINT'), 130);
+  t.regex(trigger.stderr(), /\nError: Stopped while waiting: pi_\w+ is created\.\n$/);
+});
+
+test.serial("trigger --override sets a field of the scenario's request body, typed", async (t) => {
+  const run = await runCli(env, ['trigger', 'payment.succeeded', '--override', 'amount=4242', '--override', 'payment_intent:metadata.source=cli', '--json']);
+  t.is(run.code, 0, run.stderr);
+  const intent = await payments.paymentIntents.retrieve(textAt(JSON.parse(run.stdout), 'objects', 'payment_intent', 'id'));
+  t.like(intent, { amount: 4242, currency: 'THB', metadata: { source: 'cli' } });
+  t.true(['succeeded', 'channel_settled'].includes(intent.status));
+
+  const refund = await runCli(env, ['trigger', 'refund.succeeded', '--override', 'refund:amount=1006']);
+  t.is(refund.code, 9, 'a refund amount ending in 06 is declined in test mode, so the wait for succeeded fails');
+  t.regex(refund.stderr, /\nError: re_\w+ is failed and can no longer become succeeded\.\n$/);
+
+  const typo = await runCli(env, ['trigger', 'payment.succeeded', '--override', 'amount=12.50']);
+  t.is(typo.code, 2);
+  t.is(typo.stderr, 'Error: --override amount is a whole number in this scenario, not "12.50".\n');
 });
 
 test.serial('trigger scenarios end in the expected states', async (t) => {
@@ -221,7 +408,7 @@ test.serial('refunds: create with its flags, get and list; a missing flag is usa
   t.deepEqual(lines[0]?.split(/ {2,}/), ['ID', 'STATUS', 'PAYMENT_INTENT', 'AMOUNT', 'CURRENCY', 'REASON', 'CREATED']);
   t.deepEqual(lines[1]?.split(/ {2,}/).slice(2, 5), [intent.id, '13000', 'THB']);
   t.is(lines.length, 3, table.stdout);
-  t.regex(table.stderr, /^More: add --starting-after re_[A-Z2-7]+\n$/);
+  t.regex(table.stderr, /^More: add --starting-after re_[A-Z2-7]+ \(or --all\)\n$/);
 
   const missing = await runCli(env, ['refunds', 'create', '--amount', '100']);
   t.is(missing.code, 2);

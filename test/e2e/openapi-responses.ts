@@ -32,17 +32,17 @@ export class OpenApiResponses {
       request: async (request: HttpRequest): Promise<HttpResponse> => {
         const response = await fetch(request.url, { method: request.method, headers: request.headers, body: request.body, signal: request.signal });
         const text = await response.text();
-        this.check(request.method, new URL(request.url).pathname, response.status, text);
+        this.check(request.method, new URL(request.url).pathname, response.status, text, Object.fromEntries(response.headers));
         return { status: response.status, headers: response.headers, text: async () => text };
       },
     };
   }
 
-  private check(method: string, path: string, status: number, text: string): void {
+  private check(method: string, path: string, status: number, text: string, headers: Record<string, string>): void {
     const route = this.routes.find((candidate) => candidate.method === method && candidate.pattern.test(path));
     if (!route) return void this.problems.push(`${method} ${path}: not in the document`);
     try {
-      this.validator.check(method, route.template, status, JSON.parse(text));
+      this.validator.check(method, route.template, status, JSON.parse(text), headers);
     } catch (error) {
       this.problems.push(error instanceof Error ? error.message : String(error));
     }

@@ -46,6 +46,11 @@ test('a delivery verifies with the secret (v1) and with the fetched platform key
   t.like(bySecret, { type: 'payment_intent.canceled', data: { id: intent.id, status: 'canceled' } });
   const byKeys = await payments.webhooks.constructEventAsync(delivery.rawBody, header);
   t.is(byKeys.id, bySecret.id);
+  // From every header as Node's req.headers holds them, and by the Standard Webhooks headers alone.
+  t.is((await payments.webhooks.constructEventAsync(delivery.rawBody, delivery.headers, { secret })).id, bySecret.id);
+  const { 'x-webhook-signature': _own, ...standard } = delivery.headers;
+  t.is((await payments.webhooks.constructEventAsync(delivery.rawBody, standard, { secret })).id, bySecret.id);
+  t.is((await payments.webhooks.constructEventAsync(delivery.rawBody, standard)).id, bySecret.id);
   t.deepEqual(await payments.events.retrieve(bySecret.id), bySecret, 'the same body as GET /v1/events');
 
   const wrong = t.throws(

@@ -232,6 +232,7 @@ test.serial('every answer above matches the OpenAPI document, and every /v1 oper
     'GET /v1/disputes',
     'GET /v1/disputes/{id}',
     'GET /v1/events',
+    'GET /v1/events/{id}',
     'GET /v1/fx/quotes',
     'GET /v1/payment_intents',
     'GET /v1/payment_intents/{id}',

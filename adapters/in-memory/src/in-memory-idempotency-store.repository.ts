@@ -3,7 +3,7 @@ import type { IdempotencyRecord, InMemoryStore } from './in-memory-store';
 
 /** A collision-free map key (a separator character could also appear inside a key). */
 function keyOf(scope: IdempotencyScope): string {
-  return JSON.stringify([scope.merchantId, scope.mode, scope.key]);
+  return JSON.stringify([scope.merchantId, scope.mode, scope.caller, scope.key]);
 }
 
 /** The SQL store's rules, decided in one synchronous step so concurrent claims cannot interleave. */

@@ -1,5 +1,5 @@
 import type { Mode } from '@payments/core';
-import { CoreError, type AccountScope, type PaymentAttempt, type PaymentAttemptRepository } from '@payments/core';
+import { ConcurrentUpdateError, type AccountScope, type PaymentAttempt, type PaymentAttemptRepository } from '@payments/core';
 import { deepCopy } from './deep-copy';
 import { earliestFirst, findInScope, inScope, oldestFirst, type InMemoryStore, type Sequenced } from './in-memory-store';
 
@@ -14,6 +14,10 @@ export class InMemoryPaymentAttemptRepository implements PaymentAttemptRepositor
 
   insert(attempt: PaymentAttempt): Promise<void> {
     return this.store.atomic(() => {
+      // The SQL adapter's unique pending slot: one pending attempt per intent, whoever writes it.
+      if (attempt.status === 'pending' && this.ofIntent(attempt, attempt.paymentIntentId).some((row) => row.value.status === 'pending')) {
+        throw new ConcurrentUpdateError(`Payment intent ${attempt.paymentIntentId} has a pending attempt already.`, 'pending_attempt_exists');
+      }
       this.store.insertRow(this.store.tables.attempts, attempt.id, attempt, 'payment attempt');
     });
   }
@@ -61,7 +65,7 @@ export class InMemoryPaymentAttemptRepository implements PaymentAttemptRepositor
     return this.store.atomic(() => {
       const row = this.store.tables.attempts.get(attempt.id);
       if (!row || !inScope(row.value, attempt) || row.value.version !== attempt.version) {
-        throw new CoreError('concurrent_update', 'conflict', `Payment attempt ${attempt.id} was changed by another request; read it again and retry.`);
+        throw new ConcurrentUpdateError(`Payment attempt ${attempt.id} was changed by another request; read it again and retry.`);
       }
       const stored = deepCopy({ ...attempt, version: attempt.version + 1 });
       this.store.tables.attempts.set(attempt.id, { seq: row.seq, value: stored });

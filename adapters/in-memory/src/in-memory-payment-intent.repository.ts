@@ -1,5 +1,6 @@
 import type { Mode } from '@payments/core';
 import {
+  ConcurrentUpdateError,
   CoreError,
   isDueForExpiry,
   type AccountScope,
@@ -20,6 +21,10 @@ function merchantOrderIdTaken(merchantOrderId: string): CoreError {
     `A payment intent with merchant_order_id '${merchantOrderId}' already exists; use a new order id or retrieve the existing intent.`,
     { param: 'merchant_order_id' },
   );
+}
+
+function changedMeanwhile(id: string): ConcurrentUpdateError {
+  return new ConcurrentUpdateError(`Payment intent ${id} was changed by another request; read it again and retry.`);
 }
 
 export class InMemoryPaymentIntentRepository implements PaymentIntentRepository {
@@ -55,9 +60,7 @@ export class InMemoryPaymentIntentRepository implements PaymentIntentRepository 
   update(intent: PaymentIntent): Promise<PaymentIntent> {
     return this.store.atomic(() => {
       const row = this.store.tables.intents.get(intent.id);
-      if (!row || !inScope(row.value, intent) || row.value.version !== intent.version) {
-        throw new CoreError('concurrent_update', 'conflict', `Payment intent ${intent.id} was changed by another request; read it again and retry.`);
-      }
+      if (!row || !inScope(row.value, intent) || row.value.version !== intent.version) throw changedMeanwhile(intent.id);
       if (this.orderIdTaken(intent)) throw merchantOrderIdTaken(intent.merchantOrderId);
       // The settlement mark is the settlement repository's to write: an intent read before it
       // was set must not clear it (the SQL adapter leaves the column out of its update too).
@@ -66,6 +69,16 @@ export class InMemoryPaymentIntentRepository implements PaymentIntentRepository 
       const stored = deepCopy({ ...changed, ...(covered === undefined ? {} : { settlementId: covered }), version: intent.version + 1 });
       this.store.tables.intents.set(intent.id, { seq: row.seq, value: stored });
       return deepCopy(stored);
+    });
+  }
+
+  bumpVersion(intent: PaymentIntent): Promise<PaymentIntent> {
+    return this.store.atomic(() => {
+      const row = this.store.tables.intents.get(intent.id);
+      if (!row || !inScope(row.value, intent) || row.value.version !== intent.version) throw changedMeanwhile(intent.id);
+      const version = intent.version + 1;
+      this.store.tables.intents.set(intent.id, { seq: row.seq, value: { ...row.value, version } });
+      return { ...deepCopy(intent), version };
     });
   }
 
@@ -79,7 +92,9 @@ export class InMemoryPaymentIntentRepository implements PaymentIntentRepository 
         (intent) =>
           (filter.status === undefined || intent.status === filter.status) &&
           (filter.merchantOrderId === undefined || intent.merchantOrderId === filter.merchantOrderId) &&
-          (filter.createdGte === undefined || intent.created.getTime() >= filter.createdGte.getTime()),
+          (filter.createdGte === undefined || intent.created.getTime() >= filter.createdGte.getTime()) &&
+          (filter.createdLte === undefined || intent.created.getTime() <= filter.createdLte.getTime()) &&
+          (filter.idOrMerchantOrderId === undefined || intent.id === filter.idOrMerchantOrderId || intent.merchantOrderId === filter.idOrMerchantOrderId),
       ),
     );
   }

@@ -1,17 +1,22 @@
 import type { Mode } from '@payments/core';
 import {
-  CoreError,
+  ConcurrentUpdateError,
   type AccountScope,
   type DisputeStatus,
   type Page,
   type PageRequest,
   type PaymentIntent,
+  type RequestKey,
   type Settlement,
   type SettlementRepository,
 } from '@payments/core';
 import { deepCopy } from './deep-copy';
 import { pageNewestFirst } from './in-memory-pagination';
 import { copiesOf, earliestFirst, findInScope, inScope, oldestFirst, type InMemoryStore } from './in-memory-store';
+
+function sameRequestKey(a: RequestKey | undefined, b: RequestKey): boolean {
+  return a !== undefined && a.caller === b.caller && a.key === b.key;
+}
 
 /** Disputes that keep a payment out of settlement: its money is held, or was taken back. */
 const BLOCKING_DISPUTES: readonly DisputeStatus[] = ['opened', 'under_review', 'lost'];
@@ -28,15 +33,15 @@ export class InMemorySettlementRepository implements SettlementRepository {
         for (const { value } of table.values()) {
           const samePart = (value.part ?? 1) === (settlement.part ?? 1);
           if (value.trigger === 'scheduled' && inScope(value, settlement) && value.periodEnd.getTime() === settlement.periodEnd.getTime() && samePart) {
-            throw new CoreError('settlement_conflict', 'conflict', 'A scheduled settlement of this period exists already.');
+            throw new ConcurrentUpdateError('A scheduled settlement of this period exists already.', 'settlement_conflict');
           }
         }
       }
       // And the one on request keys: one manual settlement per request.
       if (settlement.requestKey !== undefined) {
         for (const { value } of table.values()) {
-          if (inScope(value, settlement) && value.requestKey === settlement.requestKey)
-            throw new Error(`Duplicate settlement request key ${settlement.requestKey}`);
+          if (inScope(value, settlement) && sameRequestKey(value.requestKey, settlement.requestKey))
+            throw new ConcurrentUpdateError('A settlement of this request exists already.', 'settlement_conflict');
         }
       }
       table.set(settlement.id, this.store.sequenced(settlement));
@@ -47,10 +52,10 @@ export class InMemorySettlementRepository implements SettlementRepository {
     return this.store.atomic(() => findInScope(this.store.tables.settlements, scope, id));
   }
 
-  findByRequestKey(scope: AccountScope, requestKey: string): Promise<Settlement | undefined> {
+  findByRequestKey(scope: AccountScope, requestKey: RequestKey): Promise<Settlement | undefined> {
     return this.store.atomic(() => {
       for (const { value } of this.store.tables.settlements.values()) {
-        if (inScope(value, scope) && value.requestKey === requestKey) return deepCopy(value);
+        if (inScope(value, scope) && sameRequestKey(value.requestKey, requestKey)) return deepCopy(value);
       }
       return undefined;
     });

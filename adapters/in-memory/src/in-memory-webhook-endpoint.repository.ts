@@ -33,11 +33,13 @@ export class InMemoryWebhookEndpointRepository implements WebhookEndpointReposit
       const row = this.live(endpoint.merchantId, endpoint.id);
       if (!row) return false;
       // Only the changeable fields, as the SQL adapter stores them.
-      const { description: _old, ...rest } = row.value;
+      const { description: _old, disabledReason: _reason, ...rest } = row.value;
       void _old;
+      void _reason;
       const updated: WebhookEndpoint = {
         ...rest,
         ...(endpoint.description === undefined ? {} : { description: endpoint.description }),
+        ...(endpoint.disabledReason === undefined ? {} : { disabledReason: endpoint.disabledReason }),
         url: endpoint.url,
         enabledEvents: [...endpoint.enabledEvents],
         apiVersion: endpoint.apiVersion,

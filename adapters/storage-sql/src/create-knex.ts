@@ -44,14 +44,38 @@ function withPreparedStatementCache(connection: SqliteConnection): void {
 
 type PoolDone = (error: Error | null, connection: unknown) => void;
 
-function mysqlSession(connection: MysqlConnection, done: PoolDone): void {
+export interface KnexOptions {
+  /**
+   * MySQL / MariaDB sessions in REPEATABLE READ with MariaDB's `innodb_snapshot_isolation`
+   * (10.6.18, 10.11.8 and later): a write to a row that another transaction changed after this
+   * one's snapshot fails (1020) instead of waiting and going on, the first-committer-wins rule a
+   * Galera cluster's certification applies between its nodes. Test support only: the tests of
+   * what the database refuses between the writers of a multi-writer cluster run one server this
+   * way. The service runs READ COMMITTED.
+   */
+  readonly firstCommitterWins?: boolean;
+}
+
+/** The statements every pooled MySQL / MariaDB connection runs first. */
+function mysqlSessionStatements(options: KnexOptions): string[] {
   // READ COMMITTED keeps InnoDB from taking gap locks on our lookups, which would otherwise turn
   // concurrent inserts of different intents into deadlocks. Timestamps are epoch ms, but UTC keeps
   // any NOW() an operator runs unambiguous.
-  connection.query('SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED', (isolationError) => {
-    if (isolationError) return done(isolationError, connection);
-    connection.query("SET time_zone = '+00:00'", (zoneError) => done(zoneError, connection));
-  });
+  const isolation = options.firstCommitterWins
+    ? ['SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ', 'SET SESSION innodb_snapshot_isolation = ON']
+    : ['SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED'];
+  return [...isolation, "SET time_zone = '+00:00'"];
+}
+
+function mysqlSession(statements: readonly string[]): (connection: MysqlConnection, done: PoolDone) => void {
+  return (connection, done) => {
+    const next = (index: number): void => {
+      const statement = statements[index];
+      if (statement === undefined) return done(null, connection);
+      connection.query(statement, (error) => (error ? done(error, connection) : next(index + 1)));
+    };
+    next(0);
+  };
 }
 
 function sqliteSession(connection: SqliteConnection, done: PoolDone): void {
@@ -100,7 +124,7 @@ function withoutBoundValuesInErrors(knex: Knex): Knex {
  * through mysql2) or `sqlite:<path>` (better-sqlite3; the file's directory is created). SQLite gets
  * one connection: better-sqlite3 is synchronous, so more would only contend for the file lock.
  */
-export function createKnex(databaseUrl: string): Knex {
+export function createKnex(databaseUrl: string, options: KnexOptions = {}): Knex {
   const target = parseDatabaseUrl(databaseUrl);
   if (target.dialect === 'sqlite') {
     if (target.filename !== ':memory:') mkdirSync(dirname(target.filename), { recursive: true });
@@ -130,7 +154,7 @@ export function createKnex(databaseUrl: string): Knex {
         // exact, as strings beyond 2^53 instead of silently rounded.
         supportBigNumbers: true,
       },
-      pool: { min: 0, max: 10, afterCreate: mysqlSession },
+      pool: { min: 0, max: 10, afterCreate: mysqlSession(mysqlSessionStatements(options)) },
     }),
   );
 }

@@ -1,7 +1,7 @@
 import type { StoragePorts } from '@payments/core';
 import type { Knex } from 'knex';
-import { KnexContext } from './knex-context';
-import { KnexUnitOfWork, type KnexUnitOfWorkOptions } from './knex-unit-of-work';
+import { KnexContext, type KnexContextOptions } from './knex-context';
+import { KnexUnitOfWork } from './knex-unit-of-work';
 import { KnexApiKeyRepository } from './repositories/knex-api-key.repository';
 import { KnexAuditLog } from './repositories/knex-audit-log.repository';
 import { KnexCheckoutSessionRepository } from './repositories/knex-checkout-session.repository';
@@ -32,10 +32,10 @@ export type SqlStorage = StoragePorts;
  * Build it once per knex instance: two storages on one knex would not see each other's
  * transactions.
  */
-export function createSqlStorage(knex: Knex, options: KnexUnitOfWorkOptions = {}): SqlStorage {
-  const context = new KnexContext(knex);
+export function createSqlStorage(knex: Knex, options: KnexContextOptions = {}): SqlStorage {
+  const context = new KnexContext(knex, options);
   return {
-    uow: new KnexUnitOfWork(context, options),
+    uow: new KnexUnitOfWork(context),
     merchants: new KnexMerchantRepository(context),
     users: new KnexUserRepository(context),
     apiKeys: new KnexApiKeyRepository(context),

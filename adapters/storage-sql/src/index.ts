@@ -5,6 +5,7 @@ export * from './sql-errors';
 export * from './migrations/migrate';
 export * from './knex-context';
 export * from './knex-unit-of-work';
+export * from './transaction-retry';
 export * from './repositories/knex-merchant.repository';
 export * from './repositories/knex-user.repository';
 export * from './repositories/knex-api-key.repository';

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Knex } from 'knex';
-import { clientOf } from './dialect';
+import { clientOf, dialectOf } from './dialect';
+import { runRetrying, type TransactionRetryOptions } from './transaction-retry';
 
 /** A pooled driver connection as knex hands it out; knex marks one inside a transaction for observers. */
 type PooledConnection = { __knexTxId?: string } & object;
@@ -58,6 +59,15 @@ export async function onOneConnection<T>(knex: Knex, work: (trx: Knex) => Promis
   }
 }
 
+export interface KnexContextOptions extends TransactionRetryOptions {
+  /**
+   * False makes `FOR UPDATE` and `SKIP LOCKED` plain reads: what a transaction on another node of
+   * a multi-writer cluster (Galera) sees of this node's row locks, which is nothing. For tests of
+   * what the database itself refuses; the service always locks (default true).
+   */
+  readonly rowLocks?: boolean;
+}
+
 /**
  * Shared by the unit of work and every repository of one storage: the unit of work puts its
  * transaction here, and repositories query through it without being handed a transaction, so
@@ -66,7 +76,10 @@ export async function onOneConnection<T>(knex: Knex, work: (trx: Knex) => Promis
 export class KnexContext {
   private readonly transactions = new AsyncLocalStorage<Knex>();
 
-  constructor(readonly knex: Knex) {}
+  constructor(
+    readonly knex: Knex,
+    private readonly options: KnexContextOptions = {},
+  ) {}
 
   /** The query builder to use now: the current unit of work's transaction, else the pool. */
   db(): Knex {
@@ -80,15 +93,46 @@ export class KnexContext {
 
   /**
    * Runs `work` in the current transaction, or in one of its own (see onOneConnection) that
-   * every `db()` inside it answers. `onTransaction` sees a transaction this call opens, before
-   * the work runs.
+   * every `db()` inside it answers. A transaction of its own is run again, whole, when the
+   * database gives it up for contention (`runRetrying`); inside another, the outermost one does
+   * that. `onTransaction` sees each transaction this call opens, before the work runs in it.
    */
   inTransaction<T>(work: () => Promise<T>, onTransaction: (trx: Knex) => void = () => undefined): Promise<T> {
     if (this.currentTransaction()) return work();
-    return onOneConnection(this.knex, (trx) => {
-      onTransaction(trx);
-      return this.transactions.run(trx, work);
-    });
+    return runRetrying(this.options, () =>
+      onOneConnection(this.knex, (trx) => {
+        onTransaction(trx);
+        return this.transactions.run(trx, work);
+      }),
+    );
+  }
+
+  /**
+   * `statements` that commit on their own (no transaction is open): run again like a transaction
+   * when the database gives them up for contention. Inside a transaction it just runs them: the
+   * error is the transaction's, and its outermost run retries it whole.
+   */
+  retrying<T>(statements: () => Promise<T>): Promise<T> {
+    return this.currentTransaction() ? statements() : runRetrying(this.options, statements);
+  }
+
+  /**
+   * `query` reading its rows locked until the transaction ends (`FOR UPDATE`) on MySQL / MariaDB.
+   * SQLite has no row locks: its write transactions already run one at a time.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- knex's own bound on a row type
+  lockedRead<TRecord extends {}, TResult>(query: Knex.QueryBuilder<TRecord, TResult>): Knex.QueryBuilder<TRecord, TResult> {
+    return this.locksRows() ? query.forUpdate() : query;
+  }
+
+  /** `query` taking only rows no other transaction holds locked (`FOR UPDATE SKIP LOCKED`), else a plain read. */
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- knex's own bound on a row type
+  skippingLockedRead<TRecord extends {}, TResult>(query: Knex.QueryBuilder<TRecord, TResult>): Knex.QueryBuilder<TRecord, TResult> {
+    return this.locksRows() ? query.forUpdate().skipLocked() : query;
+  }
+
+  private locksRows(): boolean {
+    return this.options.rowLocks !== false && dialectOf(this.db()) === 'mysql';
   }
 }
 

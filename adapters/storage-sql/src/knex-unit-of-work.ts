@@ -1,33 +1,16 @@
 import type { UnitOfWork } from '@payments/core';
 import type { KnexContext } from './knex-context';
-import { isRetryableTransactionError } from './sql-errors';
-
-export interface KnexUnitOfWorkOptions {
-  /** How many times a unit of work is run again after a deadlock or busy database (default 3). */
-  readonly maxRetries?: number;
-  /** First backoff in ms; doubles each retry, with full jitter (default 20). */
-  readonly baseDelayMs?: number;
-}
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * One knex transaction per outermost `run`; nested runs join it through the shared context.
- * Deadlocks are a normal outcome of concurrent InnoDB writers (and SQLITE_BUSY of concurrent
- * processes on one file), so the outermost run retries the whole work a few times: the port
- * requires the work to be storage-only, which makes that safe.
+ * Deadlocks, lock wait timeouts, a cluster's certification failures (and SQLITE_BUSY of
+ * concurrent processes on one file) are normal outcomes of concurrent writers, as are the
+ * ConcurrentUpdateErrors of version checks and guard keys: the context runs the whole work again
+ * (`runRetrying`), which the port allows because the work is storage-only, and answers 503 once
+ * the retries run out.
  */
 export class KnexUnitOfWork implements UnitOfWork {
-  private readonly maxRetries: number;
-  private readonly baseDelayMs: number;
-
-  constructor(
-    private readonly context: KnexContext,
-    options: KnexUnitOfWorkOptions = {},
-  ) {
-    this.maxRetries = options.maxRetries ?? 3;
-    this.baseDelayMs = options.baseDelayMs ?? 20;
-  }
+  constructor(private readonly context: KnexContext) {}
 
   /** Callbacks waiting for the commit of each outermost transaction. */
   private readonly pending = new WeakMap<object, Array<() => Promise<void>>>();
@@ -41,16 +24,14 @@ export class KnexUnitOfWork implements UnitOfWork {
 
   async run<T>(work: () => Promise<T>): Promise<T> {
     if (this.context.currentTransaction()) return work();
-    for (let attempt = 0; ; attempt += 1) {
-      const callbacks: Array<() => Promise<void>> = [];
-      try {
-        const result = await this.context.inTransaction(work, (trx) => this.pending.set(trx, callbacks));
-        for (const callback of callbacks) await callback().catch(() => undefined);
-        return result;
-      } catch (error) {
-        if (attempt >= this.maxRetries || !isRetryableTransactionError(error)) throw error;
-        await sleep(Math.random() * this.baseDelayMs * 2 ** attempt);
-      }
-    }
+    // Each run of the work queues into a list of its own: a run that is rolled back and retried
+    // leaves its callbacks behind, and only the committed run's are called.
+    let callbacks: Array<() => Promise<void>> = [];
+    const result = await this.context.inTransaction(work, (trx) => {
+      callbacks = [];
+      this.pending.set(trx, callbacks);
+    });
+    for (const callback of callbacks) await callback().catch(() => undefined);
+    return result;
   }
 }

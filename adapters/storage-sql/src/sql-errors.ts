@@ -1,3 +1,5 @@
+import { ConcurrentUpdateError } from '@payments/core';
+
 /**
  * Driver error recognition for both drivers. Knex passes the driver's error through (with the SQL
  * prepended to the message), so the driver's `code` / `errno` are what we branch on.
@@ -17,6 +19,12 @@ function asDriverError(error: unknown): DriverError | undefined {
 const MYSQL_DUPLICATE_ENTRY = 1062;
 const MYSQL_LOCK_WAIT_TIMEOUT = 1205;
 const MYSQL_DEADLOCK = 1213;
+/** ER_CHECKREAD: MariaDB's snapshot isolation refused a write to a row changed since this transaction's snapshot. */
+const MYSQL_RECORD_CHANGED = 1020;
+/** ER_ERROR_DURING_COMMIT: the COMMIT failed; rolled back, and worth running again when the handler's error was a deadlock. */
+const MYSQL_ERROR_DURING_COMMIT = 1180;
+/** The storage engine's HA_ERR_LOCK_DEADLOCK, as ER_ERROR_DURING_COMMIT quotes it: `Got error 149 … during COMMIT`. */
+const HANDLER_LOCK_DEADLOCK = /\bGot error 149\b/;
 
 /** Where a unique rule lives, so a duplicate can be told apart from one on another column. */
 export interface UniqueConstraint {
@@ -55,14 +63,32 @@ export function isLockWaitTimeout(error: unknown): boolean {
 }
 
 /**
- * True when the database gave up on the transaction for contention, not for its content: the
- * whole unit of work may be run again (MySQL deadlock 1213, lock wait timeout 1205, SQLITE_BUSY).
+ * True when the transaction was given up for contention, not for its content, and nothing of it
+ * committed: the whole transaction may be run again and decides afresh on what the others
+ * committed. That is
+ * - 1213 ER_LOCK_DEADLOCK: an InnoDB deadlock, and also how Galera reports a transaction that
+ *   failed certification (another node committed a write to the same row or unique key first)
+ *   or that a replicated write aborted;
+ * - 1205 ER_LOCK_WAIT_TIMEOUT;
+ * - 1020 ER_CHECKREAD: MariaDB with `innodb_snapshot_isolation` (REPEATABLE READ) refused a write
+ *   to a row another transaction changed after this one's snapshot, the same first-committer-wins
+ *   rule as certification;
+ * - 1180 ER_ERROR_DURING_COMMIT naming the engine's deadlock (error 149): the COMMIT failed and
+ *   rolled back. Other 1180s, and 1181 (an error during ROLLBACK, which only follows another
+ *   error), are not retried;
+ * - SQLITE_BUSY (another process holds the file's write lock);
+ * - ConcurrentUpdateError: a version check, a guard's unique key or a conditional mark found that
+ *   another transaction got there first.
  */
 export function isRetryableTransactionError(error: unknown): boolean {
+  if (error instanceof ConcurrentUpdateError) return true;
   const driver = asDriverError(error);
   if (!driver) return false;
-  if (driver.errno === MYSQL_DEADLOCK || driver.errno === MYSQL_LOCK_WAIT_TIMEOUT) return true;
-  if (driver.code === 'ER_LOCK_DEADLOCK' || driver.code === 'ER_LOCK_WAIT_TIMEOUT') return true;
+  if (driver.errno === MYSQL_DEADLOCK || driver.errno === MYSQL_LOCK_WAIT_TIMEOUT || driver.errno === MYSQL_RECORD_CHANGED) return true;
+  if (driver.code === 'ER_LOCK_DEADLOCK' || driver.code === 'ER_LOCK_WAIT_TIMEOUT' || driver.code === 'ER_CHECKREAD') return true;
+  if (driver.errno === MYSQL_ERROR_DURING_COMMIT || driver.code === 'ER_ERROR_DURING_COMMIT') {
+    return typeof driver.message === 'string' && HANDLER_LOCK_DEADLOCK.test(driver.message);
+  }
   return typeof driver.code === 'string' && driver.code.startsWith('SQLITE_BUSY');
 }
 
@@ -79,9 +105,11 @@ const MYSQL_CLIENT_CODES = new Set([
 
 /**
  * Server answers meaning "not now" rather than "not this": shutting down (1053), too many
- * connections (1040), this connection was killed (1927, MariaDB), server gone / lost (2006, 2013).
+ * connections (1040), this connection was killed (1927, MariaDB), server gone / lost (2006, 2013),
+ * and a Galera node outside the cluster's primary component (1047, "WSREP has not yet prepared
+ * node for application use").
  */
-const MYSQL_UNAVAILABLE_ERRNOS = new Set([1040, 1053, 1927, 2006, 2013]);
+const MYSQL_UNAVAILABLE_ERRNOS = new Set([1040, 1047, 1053, 1927, 2006, 2013]);
 const MYSQL_UNAVAILABLE_CODES = new Set(['ER_CON_COUNT_ERROR', 'ER_SERVER_SHUTDOWN', 'ER_CONNECTION_KILLED', 'CR_SERVER_GONE_ERROR', 'CR_SERVER_LOST']);
 
 /**

@@ -2,12 +2,21 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import test from 'ava';
+import type { Knex } from 'knex';
 import { migrateLatest } from '../src/migrations/migrate';
-import { MIGRATION_NAMES } from '../src/migrations/migration-source';
+import { InCodeMigrationSource, MIGRATION_NAMES } from '../src/migrations/migration-source';
+import { KnexEventOutbox } from '../src/repositories/knex-event-outbox.repository';
+import { KnexContext } from '../src/knex-context';
 import { createTestDatabase } from '../src/testing/create-test-database';
 import { onMysql } from './test-support';
 
 const run = promisify(execFile);
+const source = { migrationSource: new InCodeMigrationSource() };
+
+/** Rolls migrations back, the last first, until `name` is undone too. */
+async function rollBackThrough(knex: Knex, name: string): Promise<void> {
+  while ((await knex('knex_migrations').where({ name }).first()) !== undefined) await knex.migrate.down(source);
+}
 const TABLES = [
   'merchants',
   'users',
@@ -73,6 +82,122 @@ test('processes starting together on an empty database migrate it once, and none
     for (const table of TABLES) t.true(await database.knex.schema.hasTable(table), table);
     t.is((await database.knex('knex_migrations').select('name')).length, MIGRATION_NAMES.length);
     t.deepEqual(await database.knex('knex_migrations_lock').select('index', 'is_locked'), [{ index: 1, is_locked: 0 }]);
+  } finally {
+    await database.destroy();
+  }
+});
+
+test("019 files the events written before it under their intent, and keeps every idempotency key as an API caller's; down undoes it", async (t) => {
+  const database = await createTestDatabase();
+  const { knex } = database;
+  try {
+    await rollBackThrough(knex, '019-dashboard-console');
+    const scope = { merchant_id: 'mch_before', mode: 'test' };
+    const event = (id: string, type: string, data: object) => ({ id, ...scope, type, created_at: 0, data: JSON.stringify(data) });
+    await knex('disputes').insert({
+      id: 'dp_before',
+      ...scope,
+      payment_intent_id: 'pi_disputed',
+      status: 'opened',
+      amount: 100,
+      currency: 'THB',
+      evidence: '{}',
+      channel: 'simulator',
+      channel_dispute_id: 'chd_before',
+      due_by: 0,
+      opened_at: 0,
+      created_at: 0,
+      updated_at: 0,
+    });
+    await knex('events').insert([
+      event('evt_A', 'payment_intent.succeeded', { id: 'pi_paid', object: 'payment_intent' }),
+      event('evt_B', 'refund.created', { id: 're_A', object: 'refund', payment_intent: 'pi_paid' }),
+      event('evt_C', 'dispute.opened', { id: 'dp_before', object: 'dispute' }),
+      event('evt_D', 'settlement.paid', { id: 'st_A', object: 'settlement' }),
+    ]);
+    await knex('idempotency_keys').insert({ ...scope, idem_key: 'k1', fingerprint: 'f', token: 't', state: 'completed', created_at: 0, expires_at: 1 });
+
+    await migrateLatest(knex);
+    const rows = await knex('events').select('id', 'payment_intent_id').orderBy('id');
+    t.deepEqual(
+      rows.map((row: { id: string; payment_intent_id: string | null }) => [row.id, row.payment_intent_id]),
+      [
+        ['evt_A', 'pi_paid'],
+        ['evt_B', 'pi_paid'],
+        ['evt_C', 'pi_disputed'],
+        ['evt_D', null],
+      ],
+    );
+    const events = new KnexEventOutbox(new KnexContext(knex));
+    const about = await events.listForPaymentIntent({ merchantId: 'mch_before', mode: 'test' }, 'pi_paid');
+    t.deepEqual(
+      about.map((found) => found.id),
+      ['evt_A', 'evt_B'],
+    );
+    t.deepEqual(await knex('idempotency_keys').select('caller', 'idem_key'), [{ caller: 'api', idem_key: 'k1' }]);
+
+    await knex('idempotency_keys').insert({
+      ...scope,
+      caller: 'dashboard:usr_A',
+      idem_key: 'k1',
+      fingerprint: 'f',
+      token: 't',
+      state: 'completed',
+      created_at: 0,
+      expires_at: 1,
+    });
+    await rollBackThrough(knex, '019-dashboard-console');
+    t.deepEqual(await knex('idempotency_keys').select('idem_key'), [{ idem_key: 'k1' }], "a dashboard user's key is forgotten");
+    t.false(await knex.schema.hasColumn('events', 'payment_intent_id'));
+    await migrateLatest(knex);
+  } finally {
+    await database.destroy();
+  }
+});
+
+test('020 gives each intent one pending slot, on its oldest pending attempt, and the index refuses a second; down undoes it', async (t) => {
+  const database = await createTestDatabase();
+  const { knex } = database;
+  try {
+    await rollBackThrough(knex, '020-multi-writer-guards');
+    const attempt = (id: string, intent: string, status: string) => ({
+      id,
+      payment_intent_id: intent,
+      merchant_id: 'mch_before',
+      mode: 'test',
+      status,
+      amount: 100,
+      currency: 'THB',
+      payment_method: 'promptpay',
+      channel: 'simulator',
+      created_at: 0,
+      updated_at: 0,
+      version: 0,
+    });
+    // Two pending attempts of one intent: what a multi-writer cluster could leave before this rule.
+    for (const row of [
+      attempt('pa_1', 'pi_A', 'failed'),
+      attempt('pa_2', 'pi_A', 'pending'),
+      attempt('pa_3', 'pi_A', 'pending'),
+      attempt('pa_4', 'pi_B', 'pending'),
+    ]) {
+      await knex('payment_attempts').insert(row);
+    }
+
+    await migrateLatest(knex);
+    t.deepEqual(await knex('payment_attempts').select('id', 'pending_slot').orderBy('id'), [
+      { id: 'pa_1', pending_slot: null },
+      { id: 'pa_2', pending_slot: 1 },
+      { id: 'pa_3', pending_slot: null },
+      { id: 'pa_4', pending_slot: 1 },
+    ]);
+    await t.throwsAsync(knex('payment_attempts').insert({ ...attempt('pa_5', 'pi_B', 'pending'), pending_slot: 1 }), { any: true });
+    t.true(await knex.schema.hasColumn('notices', 'locked_until'));
+
+    await rollBackThrough(knex, '020-multi-writer-guards');
+    t.false(await knex.schema.hasColumn('payment_attempts', 'pending_slot'));
+    t.false(await knex.schema.hasColumn('notices', 'locked_until'));
+    await migrateLatest(knex);
   } finally {
     await database.destroy();
   }

@@ -19,6 +19,7 @@ import { requestLogPlugin } from './plugins/request-log.plugin';
 import type { ServiceMetrics } from './metrics';
 import { channelCallbacksPlugin } from './plugins/channel-callbacks.plugin';
 import { checkoutPlugin } from './plugins/checkout/checkout.plugin';
+import { consolePlugin } from './plugins/console.plugin';
 import { dashboardPlugin } from './plugins/dashboard/dashboard.plugin';
 import { merchantV1Plugin } from './plugins/merchant-v1/merchant-v1.plugin';
 import { openPlugin } from './plugins/open.plugin';
@@ -68,10 +69,14 @@ export async function createServer(app: AppContainer): Promise<Server> {
     plugin: checkoutPlugin,
     options: { rateLimiter: app.get<RateLimiter>(RateLimiter), perTokenPerSecond: config.rateLimitCheckout, digest: app.get<Digest>(Digest), ...routes },
   });
+  await server.register({ plugin: consolePlugin, options: routes });
   await server.register({
     plugin: dashboardPlugin,
     options: {
       sessions: { secureCookie: config.baseUrl.startsWith('https:'), authenticate: app.get(AuthenticateDashboardSession) },
+      origin: new URL(config.baseUrl).origin,
+      runIdempotently: app.get(RunIdempotently),
+      digest: app.get<Digest>(Digest),
       ...routes,
     },
   });

@@ -17,7 +17,7 @@ import { apiObjectsAt, jsonAt, objectAt, textAt } from './helpers/json';
 
 type Group =
   /** `/v1` behind a bearer API key; `scope` says what the path points at. */
-  | { kind: 'v1'; scope: 'collection' | 'intent' | 'dispute' | 'settlement' | 'refund'; testOnly?: boolean }
+  | { kind: 'v1'; scope: 'collection' | 'intent' | 'dispute' | 'settlement' | 'refund' | 'event'; testOnly?: boolean }
   /** `/dashboard/v1` behind the session cookie; the action the role table decides on. */
   | { kind: 'dashboard'; action: DashboardAction }
   /** No credential at all: the token in the path is the whole authority. */
@@ -49,6 +49,7 @@ const ROUTES: Record<string, Group> = {
   'GET /v1/balance': { kind: 'v1', scope: 'collection' },
   'GET /v1/fx/quotes': { kind: 'v1', scope: 'collection' },
   'GET /v1/events': { kind: 'v1', scope: 'collection' },
+  'GET /v1/events/{id}': { kind: 'v1', scope: 'event' },
   'GET /v1/webhook_public_keys': { kind: 'v1', scope: 'collection' },
   'GET /v1/openapi.json': { kind: 'open' },
   // Hosted checkout (no key; the token in the path is the whole authority)
@@ -58,6 +59,9 @@ const ROUTES: Record<string, Group> = {
   'GET /checkout/sessions/{token}/status': { kind: 'checkout' },
   'GET /checkout/assets/{file}': { kind: 'open' },
   'GET /checkout/simulator-wallet/{order}': { kind: 'open' },
+  // The merchant console's page and files: no data in them, the session is checked by /dashboard/v1
+  'GET /dashboard/{path*}': { kind: 'open' },
+  'GET /dashboard/assets/{file}': { kind: 'open' },
   // Channels report with their own signature over the body
   'POST /channels/{channel}/callback/{mode}': { kind: 'open' },
   // Dashboard (`/dashboard/v1`, cookie `dashboard_session`, unless open)
@@ -84,7 +88,22 @@ const ROUTES: Record<string, Group> = {
   'PATCH /dashboard/v1/webhook_endpoints/{id}': { kind: 'dashboard', action: 'webhook_endpoints.write' },
   'DELETE /dashboard/v1/webhook_endpoints/{id}': { kind: 'dashboard', action: 'webhook_endpoints.write' },
   'GET /dashboard/v1/webhook_deliveries': { kind: 'dashboard', action: 'webhook_deliveries.read' },
+  'GET /dashboard/v1/payment_intents': { kind: 'dashboard', action: 'payments.read' },
+  'GET /dashboard/v1/payment_intents/{id}': { kind: 'dashboard', action: 'payments.read' },
+  'GET /dashboard/v1/payment_intents/{id}/attempts': { kind: 'dashboard', action: 'payments.read' },
+  'GET /dashboard/v1/payment_intents/{id}/events': { kind: 'dashboard', action: 'payments.read' },
+  'GET /dashboard/v1/payment_intents/{id}/disputes': { kind: 'dashboard', action: 'payments.read' },
   'GET /dashboard/v1/payment_intents/{id}/refunds': { kind: 'dashboard', action: 'payments.read' },
+  'POST /dashboard/v1/refunds': { kind: 'dashboard', action: 'refunds.write' },
+  'GET /dashboard/v1/disputes': { kind: 'dashboard', action: 'disputes.read' },
+  'GET /dashboard/v1/disputes/{id}': { kind: 'dashboard', action: 'disputes.read' },
+  'POST /dashboard/v1/disputes/{id}/evidence': { kind: 'dashboard', action: 'disputes.write' },
+  'GET /dashboard/v1/balance': { kind: 'dashboard', action: 'balance.read' },
+  'GET /dashboard/v1/settlements': { kind: 'dashboard', action: 'settlements.read' },
+  'GET /dashboard/v1/settlements/{id}': { kind: 'dashboard', action: 'settlements.read' },
+  'POST /dashboard/v1/settlements': { kind: 'dashboard', action: 'settlements.write' },
+  'GET /dashboard/v1/events': { kind: 'dashboard', action: 'events.read' },
+  'GET /dashboard/v1/events/{id}': { kind: 'dashboard', action: 'events.read' },
   'POST /dashboard/v1/webhook_deliveries/{id}/resend': { kind: 'dashboard', action: 'webhook_deliveries.write' },
 };
 
@@ -114,13 +133,15 @@ let liveCheckoutToken: string;
 const users: Partial<Record<UserRole, SignedInUser>> = {};
 let ownerB: SignedInUser;
 let targetUserId: string;
-const dashboardIds = { apiKey: '', webhookEndpoint: '' };
+const dashboardIds = { apiKey: '', webhookEndpoint: '', event: '' };
 
 test.before(async () => {
   t0 = await startTestApp();
   shopA = await t0.merchant();
   shopB = await t0.merchant();
   liveKeyA = await shopA.liveKey();
+  // A settles on request, so "pay out now" gets past its schedule rule to the money (409 nothing_to_settle).
+  await t0.app.get<MerchantRepository>(MerchantRepository).updateSettings(shopA.id, { settlementSchedule: 'manual' });
   const shopC = await t0.merchant();
   liveKeyBeforeReview = await shopC.liveKey();
   await t0.app.get<MerchantRepository>(MerchantRepository).setLiveEnabled(shopC.id, false);
@@ -160,8 +181,15 @@ test.before(async () => {
     payload: { url: 'https://hooks.example.com/payments' },
   });
   dashboardIds.apiKey = apiObjectsAt(objectAt(keys.result), 'data')[0].id;
+  dashboardIds.event = apiObjectsAt(await flow.get('/v1/events'), 'data')[0]?.id ?? '';
   dashboardIds.webhookEndpoint = textAt(endpoint.result, 'id');
-  if (!dashboardIds.apiKey || !dashboardIds.webhookEndpoint) throw new Error(`setup: ${keys.payload} ${endpoint.payload}`);
+  // An event of A's live mode: canceling a live intent writes one.
+  const liveFlow = paymentFlow(t0, liveKeyA);
+  const canceled = await liveFlow.createIntent();
+  await liveFlow.post(`/v1/payment_intents/${canceled.id}/cancel`, {});
+  ids.event = { test: dashboardIds.event, live: apiObjectsAt(await liveFlow.get('/v1/events'), 'data')[0]?.id ?? '' };
+  if (!ids.event.live) throw new Error('setup: no live event');
+  if (!dashboardIds.apiKey || !dashboardIds.webhookEndpoint || !dashboardIds.event) throw new Error(`setup: ${keys.payload} ${endpoint.payload}`);
 });
 test.after.always(async () => t0?.close());
 
@@ -193,7 +221,10 @@ function urlOf(route: string, mode: 'test' | 'live' = 'test', token = checkoutTo
   // The routes marked *mode* take ?mode=test|live.
   if (
     group?.kind === 'dashboard' &&
-    (/payout_methods/.test(route) || /webhook_endpoints$/.test(route) || route.includes('webhook_deliveries/{id}') || route.endsWith('/refunds'))
+    (/payout_methods/.test(route) ||
+      /webhook_endpoints$/.test(route) ||
+      route.includes('webhook_deliveries/{id}') ||
+      /\/dashboard\/v1\/(payment_intents|refunds|disputes|balance|settlements|events)/.test(route))
   )
     url += '?mode=test';
   return url;
@@ -207,6 +238,9 @@ function dashboardIdOf(route: string, real: boolean): string {
   if (route.includes('/payout_methods/')) return 'pd_0000000000000000000000';
   if (route.includes('/webhook_deliveries/')) return 'whd_AAAAAAAAAAAAAAAAAAAAAA';
   if (route.includes('/payment_intents/')) return real ? ids.intent?.test : 'pi_0000000000000000000000';
+  if (route.includes('/disputes/')) return real ? ids.dispute?.test : 'dp_0000000000000000000000';
+  if (route.includes('/settlements/')) return ids.settlement.test;
+  if (route.includes('/events/')) return real ? dashboardIds.event : 'evt_AAAAAAAAAAAAAAAAAAAAAAAAAA';
   throw new Error(`no id for ${route}`);
 }
 
@@ -280,7 +314,8 @@ test.serial('/v1 routes: the credential decides, as the authentication rules say
     ];
     if (group.scope !== 'collection') {
       cases.push(["other merchant's test key on A's test object", { authorization: `Bearer ${shopB.testKey}` }, NOT_FOUND]);
-      if (group.scope === 'intent') {
+      // Test and live objects never see each other: an intent or event of one mode is 404 to a key of the other.
+      if (group.scope === 'intent' || group.scope === 'event') {
         cases.push(['test key on live data', { authorization: `Bearer ${shopA.testKey}` }, NOT_FOUND, 'live']);
         cases.push(['live key on test data', { authorization: `Bearer ${liveKeyA}` }, group.testOnly ? TEST_MODE_REQUIRED : NOT_FOUND, 'test']);
       }

@@ -25,7 +25,7 @@ test.after.always(async () => t0?.close());
 async function call(user: SignedInUser | undefined, method: string, url: string, payload?: unknown): Promise<{ status: number; body: unknown }> {
   const res = await (user ? asUser(t0, user, { method, url, payload }) : t0.request({ method, url, payload }));
   const body: unknown = res.payload === '' ? undefined : JSON.parse(res.payload);
-  if (body !== undefined) validator.check(method, res.request.route.path, res.statusCode, body);
+  if (body !== undefined) validator.check(method, res.request.route.path, res.statusCode, body, res.headers);
   return { status: res.statusCode, body };
 }
 

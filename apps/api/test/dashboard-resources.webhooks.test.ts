@@ -115,12 +115,13 @@ test('PATCH changes url, events, api_version and status; an unknown version is 4
     status: 'disabled',
   });
   t.is(res.statusCode, 200);
-  t.like(res.result, { id: endpoint.id, url: 'https://new.example.com/in', status: 'disabled', api_version: '2026-09-01' });
+  t.like(res.result, { id: endpoint.id, url: 'https://new.example.com/in', status: 'disabled', disabled_reason: 'manual', api_version: '2026-09-01' });
   t.deepEqual(jsonAt(res.result, 'enabled_events'), []);
-  t.like((await as(developer, 'PATCH', `/dashboard/v1/webhook_endpoints/${endpoint.id}`, { status: 'enabled' })).result, {
-    status: 'enabled',
-    url: 'https://new.example.com/in',
-  });
+  const listed = apiObjectsAt((await as(developer, 'GET', '/dashboard/v1/webhook_endpoints?mode=test')).result, 'data').find((e) => e.id === endpoint.id);
+  t.like(listed, { status: 'disabled', disabled_reason: 'manual' }, 'the list says why too');
+  const enabled = await as(developer, 'PATCH', `/dashboard/v1/webhook_endpoints/${endpoint.id}`, { status: 'enabled' });
+  t.like(enabled.result, { status: 'enabled', url: 'https://new.example.com/in' });
+  t.false('disabled_reason' in objectAt(enabled.result), 'an enabled endpoint has no reason');
 
   for (const [payload, code, param] of [
     [{ api_version: '2025-01-01' }, 'invalid_api_version', 'api_version'],

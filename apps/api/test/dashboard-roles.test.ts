@@ -1,7 +1,7 @@
 import test from 'ava';
 import { mayPerform, USER_ROLES, type DashboardAction } from '@payments/core';
 import { asUser, signIn } from './helpers/dashboard';
-import { jsonAt } from './helpers/json';
+import { jsonAt, listAt } from './helpers/json';
 import { withAppAndMerchant, type TestApp, type TestMerchant } from './helpers/test-app';
 
 let t0: TestApp;
@@ -52,7 +52,7 @@ test('the table covers every dashboard route the server has, and the auth slice 
       route,
     );
   // No dashboard route slips through without an action (it would be neither open nor governed).
-  for (const route of t0.server.table().filter((r) => r.path.startsWith('/dashboard/'))) {
+  for (const route of t0.server.table().filter((r) => r.path.startsWith('/dashboard/v1/'))) {
     const action = route.settings.plugins?.dashboard?.action;
     t.truthy(action, `${route.method} ${route.path} declares an action`);
   }
@@ -61,6 +61,20 @@ test('the table covers every dashboard route the server has, and the auth slice 
 });
 
 for (const role of USER_ROLES) {
+  test(`the ${role} role's session lists exactly the actions the table lets it perform`, async (t) => {
+    const user = await signIn(t0, { merchantId: shop.id, role });
+    const res = await asUser(t0, user, { method: 'GET', url: '/dashboard/v1/session' });
+    t.is(res.statusCode, 200);
+    const expected = governedRoutes()
+      .map((route) => route.action)
+      .filter((action) => mayPerform(role, action));
+    const permissions = listAt(res.result, 'permissions');
+    for (const action of expected) t.true(permissions.includes(action), `${role} may ${action}`);
+    // Nothing more: every listed action is one a route of the table lets this role perform.
+    const allowed = new Set<unknown>(expected);
+    for (const action of permissions) t.true(allowed.has(action), `${role} lists ${String(action)}`);
+  });
+
   test(`the ${role} role gets 403 forbidden exactly where the table says no`, async (t) => {
     const user = await signIn(t0, { merchantId: shop.id, role });
     const routes = governedRoutes();

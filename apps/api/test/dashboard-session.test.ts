@@ -1,6 +1,6 @@
 import test from 'ava';
 import { FakeClock } from '@payments/in-memory';
-import { UserRepository } from '@payments/core';
+import { ROLE_PERMISSIONS, UserRepository } from '@payments/core';
 import { asUser, signIn, signInAgain, totpCode, type SignedInUser } from './helpers/dashboard';
 import { keysAt, objectAt, textAt } from './helpers/json';
 import { startTestApp, withAppAndMerchant, type TestApp, type TestMerchant } from './helpers/test-app';
@@ -48,6 +48,8 @@ test.serial('claim, sign in with a real TOTP code, read the session: the user an
     status: 'active',
     mfa_enabled: true,
     created: '2026-09-01T10:00:00Z',
+    // What an admin may do, for a client to offer (dashboard-roles holds it to the role table).
+    permissions: [...ROLE_PERMISSIONS.admin],
   });
   t.false(res.payload.includes(member.totpSecret));
   t.false(res.payload.includes('scrypt'));

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
-import { CreateMerchant, ReleaseFunds, ReportChannelSettlements } from '@payments/core';
+import { CreateMerchant, EVENT_TYPES, ReleaseFunds, ReportChannelSettlements } from '@payments/core';
 import { SimulatorPaymentChannel } from '@payments/channel-simulator';
 import { FakeClock } from '@payments/in-memory';
+import { documentedCodes } from './openapi/error-codes';
 import { ResponseValidator } from './openapi/response-validator';
 import { createBody, startTestApp, unique, type TestApp } from './helpers/test-app';
 import { runJob } from './helpers/worker-tick';
@@ -39,7 +40,7 @@ async function call(
   url: string,
   payload?: unknown,
   headers: Record<string, string> = {},
-): Promise<{ status: number; body: JsonObject }> {
+): Promise<{ status: number; body: JsonObject; headers: Readonly<Record<string, unknown>> }> {
   const res = await t0.request({
     method,
     url,
@@ -50,8 +51,8 @@ async function call(
   });
   const body = objectAt(JSON.parse(res.payload));
   const path = res.request.route.path;
-  validator.check(method, path, res.statusCode, body);
-  return { status: res.statusCode, body };
+  validator.check(method, path, res.statusCode, body, res.headers);
+  return { status: res.statusCode, body, headers: res.headers };
 }
 
 test('every /v1 route of the server is in the document, with an operation and a success answer', (t) => {
@@ -74,6 +75,161 @@ test('docs/openapi.json is what the server serves (run `npm run openapi` after c
   t.deepEqual(written, document);
 });
 
+/** Every operation of the document, its webhooks' included, as `label` and the operation. */
+function operations(): { label: string; operation: JsonObject }[] {
+  const of = (section: 'paths' | 'webhooks') =>
+    Object.entries(objectAt(document, section)).flatMap(([path, item]) =>
+      Object.entries(objectAt(item)).map(([method, operation]) => ({ label: `${section} ${method.toUpperCase()} ${path}`, operation: objectAt(operation) })),
+    );
+  return [...of('paths'), ...of('webhooks')];
+}
+
+/** What a `$ref` into the document points at. */
+function resolved(value: unknown): JsonObject {
+  const ref = jsonAt(value, '$ref');
+  if (typeof ref !== 'string') return objectAt(value);
+  return objectAt(document, ...ref.slice(2).split('/'));
+}
+
+/** The schemas of the document: the components and those written in place in bodies and answers, with where each is. */
+function schemas(): { where: string; schema: unknown }[] {
+  const found = Object.entries(objectAt(document, 'components', 'schemas')).map(([name, schema]) => ({ where: `components.schemas.${name}`, schema }));
+  for (const { label, operation } of operations()) {
+    const body = jsonAt(operation, 'requestBody', 'content', 'application/json', 'schema');
+    if (body) found.push({ where: `${label} request body`, schema: body });
+    for (const [status, response] of Object.entries(objectAt(operation, 'responses'))) {
+      const schema = jsonAt(response, 'content', 'application/json', 'schema');
+      if (schema) found.push({ where: `${label} ${status}`, schema });
+    }
+  }
+  return found;
+}
+
+/** The properties in a schema and every schema inside it, as `where.name`, with their schemas. */
+function propertiesIn(where: string, schema: unknown): { where: string; property: unknown }[] {
+  if (Array.isArray(schema)) return schema.flatMap((item, index) => propertiesIn(`${where}[${index}]`, item));
+  if (typeof schema !== 'object' || schema === null) return [];
+  return Object.entries(schema).flatMap(([key, value]) => {
+    if (key === 'properties') {
+      return Object.entries(objectAt(value)).flatMap(([name, property]) => [
+        { where: `${where}.${name}`, property },
+        ...propertiesIn(`${where}.${name}`, property),
+      ]);
+    }
+    return ['items', 'allOf', 'anyOf', 'oneOf', 'additionalProperties'].includes(key) ? propertiesIn(`${where}/${key}`, value) : [];
+  });
+}
+
+const described = (value: unknown): boolean => {
+  const description = jsonAt(value, 'description');
+  return typeof description === 'string' && description.trim().length > 0;
+};
+
+test('every operation, parameter, tag and property of every body and answer has a description', (t) => {
+  const missing: string[] = [];
+  for (const { label, operation } of operations()) {
+    if (!described(operation)) missing.push(`${label}: the operation`);
+    for (const parameter of listAt(operation, 'parameters')) {
+      if (!described(resolved(parameter))) missing.push(`${label}: parameter ${textAt(resolved(parameter), 'name')}`);
+    }
+    for (const [status, response] of Object.entries(objectAt(operation, 'responses'))) if (!described(response)) missing.push(`${label} ${status}`);
+  }
+  for (const tag of listAt(document, 'tags')) if (!described(tag)) missing.push(`tag ${textAt(tag, 'name')}`);
+  for (const { where, schema } of schemas()) {
+    for (const found of propertiesIn(where, schema)) if (!described(found.property)) missing.push(found.where);
+  }
+  t.deepEqual(missing, [], 'describe each for a person: in the schema beside its presenter, the joi schema of the route, or its openapi entry');
+});
+
+test('every request body and success answer has an example, and each example is what its schema describes', (t) => {
+  const problems: string[] = [];
+  const check = (where: string, media: unknown) => {
+    const schema = objectAt(media, 'schema');
+    const example = jsonAt(media, 'example');
+    if (example === undefined) return void problems.push(`${where}: no example`);
+    const errors = validator.errorsOf(schema, example);
+    if (errors !== undefined) problems.push(`${where}: ${errors}`);
+  };
+  for (const { label, operation } of operations()) {
+    const body = jsonAt(operation, 'requestBody', 'content', 'application/json');
+    if (body) check(`${label} request body`, body);
+    for (const [status, response] of Object.entries(objectAt(operation, 'responses'))) {
+      const media = jsonAt(response, 'content', 'application/json');
+      if (Number(status) < 400 && media) check(`${label} ${status}`, media);
+    }
+  }
+  for (const [name, schema] of Object.entries(objectAt(document, 'components', 'schemas'))) {
+    for (const example of Array.isArray(jsonAt(schema, 'examples')) ? listAt(schema, 'examples') : []) {
+      const errors = validator.errorsOf({ $ref: `#/components/schemas/${name}` }, example);
+      if (errors !== undefined) problems.push(`components.schemas.${name} example: ${errors}`);
+    }
+  }
+  t.deepEqual(problems, []);
+});
+
+test('each error status of an operation lists the codes it can answer, each with what it means', (t) => {
+  const problems: string[] = [];
+  for (const [path, item] of Object.entries(objectAt(document, 'paths'))) {
+    for (const [method, operation] of Object.entries(objectAt(item))) {
+      for (const [status, response] of Object.entries(objectAt(operation, 'responses'))) {
+        if (Number(status) < 400) continue;
+        const codes = documentedCodes(document, method, path, Number(status)) ?? [];
+        if (codes.length === 0) problems.push(`${method} ${path} ${status}: no codes`);
+        for (const code of codes)
+          if (!textAt(response, 'description').includes(`\`${code}\``)) problems.push(`${method} ${path} ${status}: ${code} unexplained`);
+      }
+    }
+  }
+  t.deepEqual(problems, []);
+  // The codes come from one table per route, merged with those every route and every POST can answer.
+  t.deepEqual(documentedCodes(document, 'post', '/v1/payment_intents', 409), ['idempotency_key_in_use', 'merchant_order_id_taken']);
+  t.deepEqual(documentedCodes(document, 'post', '/v1/payment_intents/{id}/attempts', 402), ['payment_failed']);
+  t.deepEqual(documentedCodes(document, 'get', '/v1/events/{id}', 404), ['resource_not_found']);
+  t.deepEqual(documentedCodes(document, 'get', '/v1/balance', 401), ['authentication_required']);
+  t.deepEqual(documentedCodes(document, 'get', '/v1/openapi.json', 500), ['api_error']);
+});
+
+test('answers document the headers the service sends: Request-Id and Api-Version on each, Idempotent-Replayed on POSTs, Retry-After where it comes', (t) => {
+  const problems: string[] = [];
+  for (const [path, item] of Object.entries(objectAt(document, 'paths'))) {
+    for (const [method, operation] of Object.entries(objectAt(item))) {
+      for (const [status, response] of Object.entries(objectAt(operation, 'responses'))) {
+        const headers = keysAt(response, 'headers');
+        const expected = [
+          'Request-Id',
+          'Api-Version',
+          ...(method === 'post' && ['2', '402', '403', '404', '409'].some((prefix) => status.startsWith(prefix)) ? ['Idempotent-Replayed'] : []),
+          ...(['429', '503'].includes(status) || (method === 'post' && status === '409') ? ['Retry-After'] : []),
+        ];
+        const lacking = expected.filter((name) => !headers.includes(name));
+        if (lacking.length > 0) problems.push(`${method} ${path} ${status}: ${lacking.join(', ')}`);
+      }
+    }
+  }
+  t.deepEqual(problems, []);
+  for (const name of keysAt(document, 'components', 'headers')) t.true(described(objectAt(document, 'components', 'headers', name)), name);
+});
+
+test('webhooks: one entry per event type, its body the Event with that type, with the signature headers', (t) => {
+  t.deepEqual(keysAt(document, 'webhooks'), [...EVENT_TYPES]);
+  for (const type of EVENT_TYPES) {
+    const operation = objectAt(document, 'webhooks', type, 'post');
+    const media = objectAt(operation, 'requestBody', 'content', 'application/json');
+    t.deepEqual(listAt(media, 'schema', 'allOf')[0], { $ref: '#/components/schemas/Event' });
+    t.is(jsonAt(listAt(media, 'schema', 'allOf')[1], 'properties', 'type', 'const'), type);
+    t.is(textAt(media, 'example', 'type'), type);
+    t.not(
+      validator.errorsOf(objectAt(media, 'schema'), { ...objectAt(media, 'example'), type: type === 'refund.failed' ? 'refund.created' : 'refund.failed' }),
+      undefined,
+    );
+    t.deepEqual(
+      listAt(operation, 'parameters').map((parameter) => textAt(resolved(parameter), 'name')),
+      ['X-Webhook-Signature', 'webhook-id', 'webhook-timestamp', 'webhook-signature'],
+    );
+    t.truthy(jsonAt(operation, 'responses', '200'));
+  }
+});
+
 test.serial('answers of every /v1 route, successes and errors, validate against the document', async (t) => {
   const created = await t0.app.get(CreateMerchant).execute({
     name: 'OpenAPI Shop',
@@ -93,6 +249,10 @@ test.serial('answers of every /v1 route, successes and errors, validate against 
   t.is((await call(key, 'GET', '/v1/payment_intents?status=created&limit=2')).status, 200);
   t.is((await call(key, 'GET', `/v1/payment_intents/${intent.id}`)).status, 200);
   t.is((await call(other.testKey, 'GET', `/v1/payment_intents/${intent.id}`)).status, 404);
+  // A replay names itself in Idempotent-Replayed, which the document lists for it.
+  const replayed = { payload: createBody(), headers: { 'idempotency-key': unique() } };
+  t.is((await call(key, 'POST', '/v1/payment_intents', replayed.payload, replayed.headers)).headers['idempotent-replayed'], undefined);
+  t.is((await call(key, 'POST', '/v1/payment_intents', replayed.payload, replayed.headers)).headers['idempotent-replayed'], 'true');
   const toCancel = apiObjectAt((await call(key, 'POST', '/v1/payment_intents', createBody())).body);
   t.is((await call(key, 'POST', `/v1/payment_intents/${toCancel.id}/cancel`)).body.status, 'canceled');
   t.is((await call(key, 'POST', `/v1/payment_intents/${toCancel.id}/cancel`)).status, 409);
@@ -142,7 +302,10 @@ test.serial('answers of every /v1 route, successes and errors, validate against 
   // FX, events, webhook keys, versions.
   t.is((await call(key, 'GET', '/v1/fx/quotes?from=USD&to=THB&amount=1000')).status, 200);
   t.is((await call(key, 'GET', '/v1/fx/quotes?from=usd&to=THB')).status, 400);
-  t.true(listAt((await call(key, 'GET', '/v1/events?limit=100')).body, 'data').length > 3);
+  const events = apiObjectsAt((await call(key, 'GET', '/v1/events?limit=100')).body, 'data');
+  t.true(events.length > 3);
+  t.deepEqual((await call(key, 'GET', `/v1/events/${events[0].id}`)).body, events[0]);
+  t.is((await call(other.testKey, 'GET', `/v1/events/${events[0].id}`)).status, 404);
   t.is((await call(key, 'GET', '/v1/webhook_public_keys')).status, 200);
   t.is((await call(key, 'GET', '/v1/balance', undefined, { 'api-version': '1999-01-01' })).status, 400);
 

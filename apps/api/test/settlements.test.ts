@@ -1,5 +1,6 @@
 import test from 'ava';
 import {
+  API_CALLER,
   CreateManualSettlement,
   CreateScheduledSettlements,
   MerchantRepository,
@@ -133,7 +134,7 @@ test.serial('a retry after a crash between the work and its stored answer gets t
   // lease ran out) leaves it: the settlement exists, the key holds no answer.
   const first = await app()
     .app.get(CreateManualSettlement)
-    .execute({ scope: { merchantId: shop.id, mode: 'test' }, requestKey: key });
+    .execute({ scope: { merchantId: shop.id, mode: 'test' }, requestKey: { caller: API_CALLER, key } });
   t.is(first.status, 'paid');
 
   const retry = await settle(shop, key);

@@ -1,7 +1,7 @@
 import test from 'ava';
 import type { Knex } from 'knex';
-import { SimulatorPaymentChannel } from '@payments/channel-simulator';
-import { callbackUrl, newId, PaymentAttemptRepository, RandomSource, type PaymentAttempt } from '@payments/core';
+import { CALLBACK_ATTEMPTS, SimulatorPaymentChannel } from '@payments/channel-simulator';
+import { callbackUrl, newId, PaymentAttemptRepository, RandomSource, ReconcileAttempts, type PaymentAttempt } from '@payments/core';
 import { FakeClock } from '@payments/in-memory';
 import { createKnex } from '@payments/storage-sql';
 import { AppConfig } from '../src/container';
@@ -9,6 +9,7 @@ import type { Config } from '../src/config';
 import { paymentFlow } from './helpers/payment-flow';
 import { startTestApp, unique, type TestApp, type TestMerchant } from './helpers/test-app';
 import { apiObjectsAt, jsonAt } from './helpers/json';
+import { runJob } from './helpers/worker-tick';
 
 const clock = new FakeClock(new Date());
 let t0: TestApp;
@@ -89,21 +90,21 @@ test.serial('a dispute_opened or dispute_lost retried after such a crash answers
   });
 });
 
-test.serial('a magic outcome reported before its attempt recorded the order is refused, then delivered on a later tick', async (t) => {
-  const { shop, flow } = await newShop();
-  const intent = await flow.createIntent({ amount: 10001 });
+/**
+ * What a process killed inside PlaceAttempt leaves behind: its first transaction committed the
+ * attempt, the simulator took the order (a magic amount, reported on the next tick), and the second
+ * transaction, which records the order on the attempt, never ran.
+ */
+async function placedButNotRecorded(shop: TestMerchant, intentId: string, amount: number): Promise<PaymentAttempt> {
   const config = t0.app.get<Config>(AppConfig);
-  const simulator = t0.app.get(SimulatorPaymentChannel);
-  // PlaceAttempt's first transaction committed the attempt; the order is placed; the process
-  // stops before the second transaction records the order on the attempt.
   const now = clock.now();
   const attempt: PaymentAttempt = {
     id: newId(t0.app.get<RandomSource>(RandomSource), 'payment_attempt'),
-    paymentIntentId: intent.id,
+    paymentIntentId: intentId,
     merchantId: shop.id,
     mode: 'test',
     status: 'pending',
-    amount: 10001,
+    amount,
     currency: 'THB',
     paymentMethod: 'promptpay',
     channel: 'simulator',
@@ -112,15 +113,23 @@ test.serial('a magic outcome reported before its attempt recorded the order is r
     version: 0,
   };
   await t0.app.get<PaymentAttemptRepository>(PaymentAttemptRepository).insert(attempt);
-  await simulator.placeOrder({
+  await t0.app.get(SimulatorPaymentChannel).placeOrder({
     mode: 'test',
     reference: attempt.id,
-    amount: 10001,
+    amount,
     currency: 'THB',
     paymentMethod: 'promptpay',
     callbackUrl: callbackUrl({ callbackBaseUrl: config.channelCallbackUrl }, 'simulator', 'test'),
     expiresAt: new Date(now.getTime() + 3600_000),
   });
+  return attempt;
+}
+
+test.serial('a magic outcome reported before its attempt recorded the order is refused, then delivered on a later tick', async (t) => {
+  const { shop, flow } = await newShop();
+  const intent = await flow.createIntent({ amount: 10001 });
+  const simulator = t0.app.get(SimulatorPaymentChannel);
+  const attempt = await placedButNotRecorded(shop, intent.id, 10001);
   await simulator.tick(); // the worker reports the magic outcome: our route does not know the order yet
   const resumed = await flow.attempt(intent.id); // a retry resumes the attempt and records its order
   t.like(resumed.result, { id: attempt.id, status: 'pending' });
@@ -128,6 +137,33 @@ test.serial('a magic outcome reported before its attempt recorded the order is r
 
   clock.advance(1000);
   await simulator.tick();
+  t.is((await flow.intent(intent.id)).status, 'succeeded');
+  t.like((await flow.attempts(intent.id))[0], { id: attempt.id, status: 'succeeded' });
+});
+
+test.serial("a magic outcome whose callback tries all ran out before the retry recorded the order: the reconciler's next pass applies it", async (t) => {
+  const { shop, flow } = await newShop();
+  const intent = await flow.createIntent({ amount: 10001 });
+  const simulator = t0.app.get(SimulatorPaymentChannel);
+  const attempt = await placedButNotRecorded(shop, intent.id, 10001);
+  // The dead request holds the intent's lock and its key for a minute; the simulator's tries, 1, 2,
+  // 4 and 8 s apart, are all refused well before the client's retry can resume the attempt.
+  await simulator.tick();
+  for (let tries = 1; tries < CALLBACK_ATTEMPTS; tries += 1) {
+    clock.advance(1000 * 2 ** (tries - 1));
+    await simulator.tick();
+  }
+  const callback: unknown = await knex('simulator_callbacks')
+    .whereIn('order_id', knex('simulator_orders').select('id').where({ reference: attempt.id }))
+    .first('attempts', 'retry_at', 'delivered_at');
+  t.deepEqual(callback, { attempts: CALLBACK_ATTEMPTS, retry_at: null, delivered_at: null }, 'the simulator gave up on its callback');
+  clock.advance(60_000);
+
+  const resumed = await flow.attempt(intent.id);
+  t.like(resumed.result, { id: attempt.id, status: 'pending' });
+  await simulator.tick();
+  t.is((await flow.intent(intent.id)).status, 'requires_payment', 'no callback comes again');
+  t.like(await runJob(t0.app, ReconcileAttempts, 100), { progressed: 1 });
   t.is((await flow.intent(intent.id)).status, 'succeeded');
   t.like((await flow.attempts(intent.id))[0], { id: attempt.id, status: 'succeeded' });
 });

@@ -5,6 +5,7 @@ import { FakeClock } from '@payments/in-memory';
 import { asUser, signIn, type SignedInUser } from './helpers/dashboard';
 import { createBody, startTestApp, unique, type TestApp, type TestMerchant } from './helpers/test-app';
 import { runJob } from './helpers/worker-tick';
+import { ResponseValidator } from './openapi/response-validator';
 import { apiObjectAt, apiObjectsAt, jsonAt, listAt, objectAt, textAt, type ApiObject } from './helpers/json';
 
 /** Records every request; answers with `status` (changeable by the test). */
@@ -79,6 +80,64 @@ test.serial('a status change is delivered signed; GET /v1/events returns the sam
   });
   t.true(verify(null, Buffer.from(`${parts.t}.${request.body}`), publicKey, Buffer.from(parts.v2, 'base64')));
 });
+
+test.serial(
+  "GET /v1/events/{id}: the delivered body byte for byte, as the document's webhook entry of its type describes it; only for its merchant and mode",
+  async (t) => {
+    const { shop, endpoint } = await shopWithEndpoint();
+    const intentId = await cancelIntent(shop);
+    const before = sender.requests.length;
+    await relay();
+    const delivered = sender.requests.slice(before).find((r) => r.url === endpoint.url);
+    if (!delivered) return t.fail('nothing was delivered');
+    const id = textAt(JSON.parse(delivered.body), 'id');
+
+    const res = await t0.request({ method: 'GET', url: `/v1/events/${id}`, key: shop.testKey });
+    t.is(res.statusCode, 200);
+    t.is(res.payload, delivered.body, 'the body every delivery of the event carries');
+    t.is(jsonAt(res.result, 'data', 'id'), intentId);
+    const listed = apiObjectsAt((await t0.request({ method: 'GET', url: '/v1/events?limit=100', key: shop.testKey })).result, 'data');
+    t.deepEqual(
+      listed.find((event) => event.id === id),
+      objectAt(res.result),
+      'the same as its item of GET /v1/events',
+    );
+
+    const document = objectAt((await t0.request({ method: 'GET', url: '/v1/openapi.json' })).result);
+    const entry = objectAt(document, 'webhooks', 'payment_intent.canceled', 'post');
+    t.is(
+      new ResponseValidator(document).errorsOf(objectAt(entry, 'requestBody', 'content', 'application/json', 'schema'), JSON.parse(delivered.body)),
+      undefined,
+    );
+    const sent = Object.keys(delivered.headers).map((name) => name.toLowerCase());
+    for (const parameter of listAt(entry, 'parameters')) {
+      const name = textAt(objectAt(document, 'components', 'parameters', textAt(parameter, '$ref').split('/').pop() ?? ''), 'name');
+      t.true(sent.includes(name.toLowerCase()), `a delivery carries ${name}`);
+    }
+
+    // Another merchant's, the other mode's, an unknown one: 404 alike; a malformed id: 400 naming it.
+    const other = await t0.merchant();
+    const liveKey = await shop.liveKey();
+    const liveIntent = await t0.request({ method: 'POST', url: '/v1/payment_intents', key: liveKey, idempotencyKey: unique(), payload: createBody() });
+    await t0.request({ method: 'POST', url: `/v1/payment_intents/${textAt(liveIntent.result, 'id')}/cancel`, key: liveKey, idempotencyKey: unique() });
+    const liveEvent = apiObjectsAt((await t0.request({ method: 'GET', url: '/v1/events?limit=1', key: liveKey })).result, 'data')[0];
+    t.is(liveEvent.type, 'payment_intent.canceled');
+    t.is((await t0.request({ method: 'GET', url: `/v1/events/${liveEvent.id}`, key: liveKey })).statusCode, 200);
+    for (const [key, eventId] of [
+      [other.testKey, id],
+      [liveKey, id],
+      [shop.testKey, liveEvent.id],
+      [shop.testKey, 'evt_AAAAAAAAAAAAAAAAAAAAAAAAAA'],
+    ]) {
+      const missing = await t0.request({ method: 'GET', url: `/v1/events/${eventId}`, key });
+      t.is(missing.statusCode, 404);
+      t.is(jsonAt(missing.result, 'error', 'code'), 'resource_not_found');
+    }
+    const malformed = await t0.request({ method: 'GET', url: '/v1/events/pi_123', key: shop.testKey });
+    t.is(malformed.statusCode, 400);
+    t.like(objectAt(malformed.result, 'error'), { code: 'invalid_parameter', param: 'id' });
+  },
+);
 
 test.serial('GET /v1/webhook_public_keys needs an API key', async (t) => {
   t.is((await t0.request({ method: 'GET', url: '/v1/webhook_public_keys' })).statusCode, 401);

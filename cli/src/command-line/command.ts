@@ -38,9 +38,15 @@ export interface Program<K extends Command<never>> {
   commands: readonly K[];
   /** The overview's lines between the global options and the pointer to per-command help: exit codes, examples. */
   epilogue: string[];
+  /** What `--version` prints (a line); a program without one has no --version. */
+  version?: string;
 }
 
-/** The program's global options, with the --help every program has (listed last). */
+/** The program's global options, with the --help every program has (listed last) and --version when it has one. */
 export function globalOptions(program: Program<Command<never>>): Record<string, OptionSpec> {
-  return { ...program.globalOptions, help: { type: 'boolean', short: 'h', description: 'Show help.' } };
+  return {
+    ...program.globalOptions,
+    ...(program.version === undefined ? {} : { version: { type: 'boolean', description: 'Print the version and exit.' } }),
+    help: { type: 'boolean', short: 'h', description: 'Show help.' },
+  };
 }

@@ -3,3 +3,4 @@ export { CliError, COMMON_EXIT, UsageError } from './exit.js';
 export { commandHelp, overviewHelp } from './help.js';
 export { parseCommandLine, route, type Route } from './parse.js';
 export { optionalString, requiredString } from './values.js';
+export { completionScript, SHELLS, type Shell } from './completion.js';

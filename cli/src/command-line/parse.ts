@@ -8,8 +8,10 @@ export type Route<K> = { kind: 'help'; text: string } | { kind: 'overview'; text
 
 /** Finds the command a command line names; throws a UsageError for a name no command has. */
 export function route<K extends Command<never>>(program: Program<K>, argv: string[]): Route<K> {
-  // Lenient: only the command words and --help are wanted here; the command's own options are checked later.
+  // Lenient: only the command words, --help and --version are wanted here; the command's own options are checked later.
   const loose = parseArgs({ args: argv, options: parserOptions(globalOptions(program)), strict: false, allowPositionals: true });
+  // Anywhere on the line, as `git --version` or `npm -v`: a bug report's first question has one answer.
+  if (program.version !== undefined && loose.values.version === true) return { kind: 'help', text: `${program.version}\n` };
   const words = loose.positionals;
   if (words[0] === 'help') return route(program, [...words.slice(1), '--help']);
   const command = findCommand(program.commands, words);

@@ -32,8 +32,8 @@ export const attemptCommands: Command[] = [
     args: '<payment_intent>',
     examples: ['payments attempts list pi_123'],
     async run(context) {
-      const page = await context.client().paymentIntents.attempts.list(positional(context, 0, 'payment_intent', ID.paymentIntent));
-      printList(context, page, ['ID', 'STATUS', 'AMOUNT', 'CURRENCY', 'METHOD', 'FAILURE', 'CREATED'], (a) => [
+      const list = context.client().paymentIntents.attempts.list(positional(context, 0, 'payment_intent', ID.paymentIntent));
+      await printList(context, list, ['ID', 'STATUS', 'AMOUNT', 'CURRENCY', 'METHOD', 'FAILURE', 'CREATED'], (a) => [
         a.id,
         a.status,
         a.amount,

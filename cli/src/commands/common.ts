@@ -1,4 +1,4 @@
-import type { List } from '@payments/sdk';
+import type { List, ListPromise } from '@payments/sdk';
 import type { Context, OptionSpec } from '../command.js';
 import { keyValues, table, type Cell } from '../output.js';
 import { optionalInteger, optionalString } from '../values.js';
@@ -7,6 +7,7 @@ import { optionalInteger, optionalString } from '../values.js';
 export const LIST_OPTIONS: Record<string, OptionSpec> = {
   limit: { type: 'string', description: 'Items per page, 1 to 100 (default 20).', valueName: 'n' },
   'starting-after': { type: 'string', description: 'Id of the last item of the previous page.', valueName: 'id' },
+  all: { type: 'boolean', description: 'Every page: follows has_more to the end (--limit is then the page size).' },
 };
 
 export const IDEMPOTENCY_OPTION: Record<string, OptionSpec> = {
@@ -35,11 +36,26 @@ export function requestOptions(context: Context): { idempotencyKey?: string } {
   return key === undefined ? {} : { idempotencyKey: key };
 }
 
-/** A list page: the API's envelope with --json, a table otherwise (with a paging hint on stderr). */
-export function printList<T extends { id: string }>(context: Context, page: List<T>, headers: string[], row: (item: T) => Cell[]): void {
+/**
+ * A list: the API's envelope with --json, a table otherwise (with a paging hint on stderr). With
+ * --all, every page, fetched one after another while `has_more`, printed as one list.
+ */
+export async function printList<T extends { id: string }>(
+  context: Context,
+  list: ListPromise<T> | Promise<List<T>>,
+  headers: string[],
+  row: (item: T) => Cell[],
+): Promise<void> {
+  const page = context.values.all && Symbol.asyncIterator in list ? await everyPage(list) : await list;
   context.out.data(page, () => (page.data.length === 0 ? '(none)' : table(headers, page.data.map(row))));
   const last = page.data[page.data.length - 1];
-  if (page.has_more && last && !context.out.json) context.out.log(`More: add --starting-after ${last.id}`);
+  if (page.has_more && last && !context.out.json) context.out.log(`More: add --starting-after ${last.id} (or --all)`);
+}
+
+async function everyPage<T>(items: AsyncIterable<T>): Promise<List<T>> {
+  const data: T[] = [];
+  for await (const item of items) data.push(item);
+  return { object: 'list', data, has_more: false };
 }
 
 /** One object: the API's object with --json, field/value rows otherwise. */

@@ -14,8 +14,8 @@ export const disputeCommands: Command[] = [
     options: { ...LIST_OPTIONS, status: { type: 'string', description: `Only this status: ${DISPUTE_STATUSES.join(', ')}.`, valueName: 'status' } },
     examples: ['payments disputes list --status opened'],
     async run(context) {
-      const page = await context.client().disputes.list({ ...listParams(context), ...given('status', oneOf(context.values, 'status', DISPUTE_STATUSES)) });
-      printList(context, page, ['ID', 'STATUS', 'PAYMENT_INTENT', 'AMOUNT', 'CURRENCY', 'HELD', 'DUE_BY'], (d) => [
+      const list = context.client().disputes.list({ ...listParams(context), ...given('status', oneOf(context.values, 'status', DISPUTE_STATUSES)) });
+      await printList(context, list, ['ID', 'STATUS', 'PAYMENT_INTENT', 'AMOUNT', 'CURRENCY', 'HELD', 'DUE_BY'], (d) => [
         d.id,
         d.status,
         d.payment_intent,

@@ -19,8 +19,8 @@ export const eventCommands: Command[] = [
     options: { ...LIST_OPTIONS },
     examples: ['payments events list --limit 5'],
     async run(context) {
-      const page = await context.client().events.list(listParams(context));
-      printList(context, page, ['ID', 'TYPE', 'OBJECT', 'STATUS', 'CREATED'], (e) => [e.id, e.type, e.data.id, e.data.status, e.created]);
+      const list = context.client().events.list(listParams(context));
+      await printList(context, list, ['ID', 'TYPE', 'OBJECT', 'STATUS', 'CREATED'], (e) => [e.id, e.type, e.data.id, e.data.status, e.created]);
     },
   },
   {
@@ -38,11 +38,13 @@ export const eventCommands: Command[] = [
     args: '<event>',
     options: { 'forward-to': { type: 'string', description: 'Where to POST it (required).', valueName: 'url' } },
     examples: ['payments events resend evt_ABC234 --forward-to http://localhost:3000/webhooks'],
-    notes: 'Exits 0 when the receiver answers 2xx, 1 for another status, 8 when it cannot be reached.',
+    notes:
+      "Signed with the profile's listen secret (v1, and Standard Webhooks' v1); not with v2, whose key lives only while listen runs. " +
+      'Exits 0 when the receiver answers 2xx, 1 for another status, 8 when it cannot be reached.',
     async run(context) {
       const url = checkForwardUrl(optionalString(context.values, 'forward-to'));
       const event = await findEvent(context, positional(context, 0, 'event', ID.event));
-      const delivery = await forwardEvent(context.client(), webhookSecret(context.store, context.profileName), event, url);
+      const delivery = await forwardEvent(context.client(), { secret: webhookSecret(context.store, context.profileName) }, event, url);
       context.out.line(delivery, deliveryLine(delivery));
       if (delivery.ok) return EXIT.ok;
       return delivery.status === undefined ? EXIT.connection : EXIT.apiError;

@@ -66,12 +66,12 @@ export const paymentIntentCommands: Command[] = [
     },
     examples: ['payments payment-intents list --status succeeded --limit 5'],
     async run(context) {
-      const page = await context.client().paymentIntents.list({
+      const list = context.client().paymentIntents.list({
         ...listParams(context),
         ...given('status', oneOf(context.values, 'status', PAYMENT_INTENT_STATUSES)),
         ...given('merchant_order_id', optionalString(context.values, 'merchant-order-id')),
       });
-      printList(context, page, INTENT_HEADERS, intentRow);
+      await printList(context, list, INTENT_HEADERS, intentRow);
     },
   },
   {

@@ -47,12 +47,12 @@ export const refundCommands: Command[] = [
     },
     examples: ['payments refunds list --payment-intent pi_123 --limit 5'],
     async run(context) {
-      const page = await context.client().refunds.list({
+      const list = context.client().refunds.list({
         ...listParams(context),
         ...given('status', oneOf(context.values, 'status', REFUND_STATUSES)),
         ...given('payment_intent', optionalString(context.values, 'payment-intent')),
       });
-      printList(context, page, ['ID', 'STATUS', 'PAYMENT_INTENT', 'AMOUNT', 'CURRENCY', 'REASON', 'CREATED'], (r) => [
+      await printList(context, list, ['ID', 'STATUS', 'PAYMENT_INTENT', 'AMOUNT', 'CURRENCY', 'REASON', 'CREATED'], (r) => [
         r.id,
         r.status,
         r.payment_intent,

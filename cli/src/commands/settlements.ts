@@ -29,8 +29,8 @@ export const settlementCommands: Command[] = [
     options: { ...LIST_OPTIONS },
     examples: ['payments settlements list --limit 5'],
     async run(context) {
-      const page = await context.client().settlements.list(listParams(context));
-      printList(context, page, ['ID', 'STATUS', 'AMOUNT', 'PAYMENTS', 'PERIOD_START', 'PERIOD_END'], (s) => [
+      const list = context.client().settlements.list(listParams(context));
+      await printList(context, list, ['ID', 'STATUS', 'AMOUNT', 'PAYMENTS', 'PERIOD_START', 'PERIOD_END'], (s) => [
         s.id,
         s.status,
         money(s.amount),

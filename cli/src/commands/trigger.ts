@@ -62,16 +62,31 @@ export const triggerCommands: Command[] = [
     options: {
       file: { type: 'string', description: 'Run your own scenario file (copy one from the fixtures folder).', valueName: 'path' },
       list: { type: 'boolean', description: 'List the bundled scenarios.' },
+      override: {
+        type: 'string',
+        multiple: true,
+        description: "Set a field of a step's request body, repeatable: amount=1006, refund:amount=1006, payment_intent:metadata.order=A1.",
+        valueName: '[step:]path=value',
+      },
     },
-    examples: ['payments trigger payment.succeeded', 'payments trigger --list', 'payments trigger --file ./my-flow.json --json'],
-    notes: `Scenarios are JSON files in ${FIXTURES_DIR}. settlement.paid needs a merchant on the manual settlement schedule.`,
+    examples: [
+      'payments trigger payment.succeeded',
+      'payments trigger --list',
+      'payments trigger payment.succeeded --override amount=4200 --override currency=PHP',
+      'payments trigger refund.succeeded --override refund:amount=5000',
+      'payments trigger --file ./my-flow.json --json',
+    ],
+    notes:
+      `Scenarios are JSON files in ${FIXTURES_DIR}. settlement.paid needs a merchant on the manual settlement schedule. ` +
+      '--override names the step by its "name" or its action (refund, refunds.create); without one it sets the first request body of the scenario. ' +
+      'The value keeps the type of the field it replaces (amount=1006 stays a number); a new field is a number, true, false, null or JSON when it reads as one, else text.',
     handlesSignals: true,
     async run(context) {
       if (context.values.list) return listScenarios(context);
       const file = optionalString(context.values, 'file');
       const named = context.positionals[0];
       if (!file && !named) throw new UsageError('Name a scenario (payments trigger --list shows them) or pass --file.');
-      const scenario = loadScenario(file ?? scenarioPath(named));
+      const scenario = applyOverrides(loadScenario(file ?? scenarioPath(named)), overrideList(context));
       const results = await runScenario(context, scenario);
       context.out.data({ scenario: scenario.name, objects: results }, () =>
         table(
@@ -83,6 +98,73 @@ export const triggerCommands: Command[] = [
     },
   },
 ];
+
+function overrideList(context: Context): string[] {
+  const raw = context.values.override;
+  return (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).map(String);
+}
+
+/** Path segments a request body may have; never one that reaches an object's prototype. */
+const FIELD = /^[A-Za-z0-9_]+$/;
+const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * The scenario with each `[step:]path=value` set in a step's params. The step is named by its
+ * `name` or its action, else it is the first step with a request body.
+ */
+export function applyOverrides(scenario: Scenario, overrides: readonly string[]): Scenario {
+  // structuredClone: the bundled scenario stays as loaded; overrides change this run's copy only.
+  const steps = structuredClone(scenario.steps);
+  for (const override of overrides) {
+    const match = /^(?:([A-Za-z0-9_.]+):)?([^=:]+)=([\s\S]*)$/.exec(override);
+    if (!match) throw new UsageError(`--override takes [step:]path=value, e.g. amount=1006 or refund:amount=1006, not ${JSON.stringify(override)}.`);
+    const [, stepName, path = '', text = ''] = match;
+    const step = stepName === undefined ? steps.find((s) => s.params !== undefined) : steps.find((s) => s.name === stepName || s.action === stepName);
+    if (!step) {
+      const known = [...new Set(steps.flatMap((s) => (s.name ? [s.name, s.action] : [s.action])))].join(', ');
+      throw new UsageError(
+        stepName === undefined
+          ? `${scenario.name} has no step with a request body to override.`
+          : `${scenario.name} has no step ${JSON.stringify(stepName)}; its steps: ${known}.`,
+      );
+    }
+    const keys = path.split('.');
+    if (!keys.every((key) => FIELD.test(key) && !FORBIDDEN.has(key)))
+      throw new UsageError(`--override: ${JSON.stringify(path)} is not a field path (letters, digits, _ and dots).`);
+    let at: Record<string, unknown> = (step.params ??= {});
+    for (const key of keys.slice(0, -1)) {
+      const next = at[key];
+      at = isRecord(next) ? next : (at[key] = {});
+    }
+    const last = keys[keys.length - 1] ?? '';
+    at[last] = typedValue(text, at[last], path);
+  }
+  return { ...scenario, steps };
+}
+
+/** `text` as the type of the value it replaces; for a new field, what it reads as. */
+function typedValue(text: string, current: unknown, path: string): unknown {
+  if (typeof current === 'string') return text;
+  if (typeof current === 'number') {
+    // Whole numbers only: the API's numbers are amounts in minor units, counts and seconds.
+    if (!/^-?[0-9]+$/.test(text) || !Number.isSafeInteger(Number(text)))
+      throw new UsageError(`--override ${path} is a whole number in this scenario, not ${JSON.stringify(text)}.`);
+    return Number(text);
+  }
+  if (typeof current === 'boolean') {
+    if (text !== 'true' && text !== 'false') throw new UsageError(`--override ${path} is true or false in this scenario, not ${JSON.stringify(text)}.`);
+    return text === 'true';
+  }
+  if (/^-?[0-9]+$/.test(text) && Number.isSafeInteger(Number(text))) return Number(text);
+  if (text === 'true' || text === 'false' || text === 'null' || /^[[{]/.test(text)) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw new UsageError(`--override ${path}: ${JSON.stringify(text)} starts like JSON but is not JSON.`);
+    }
+  }
+  return text;
+}
 
 function listScenarios(context: Context): number {
   const scenarios = readdirSync(FIXTURES_DIR)

@@ -67,6 +67,23 @@ export class LockBusyError extends CoreError {
   }
 }
 
+/**
+ * A write the storage refused because another transaction changed what this one read: a version
+ * check that found a newer version, a guard's unique key (the intent's one pending attempt, one
+ * default payout destination, a period's batch) that another transaction filled, a conditional
+ * mark that another settlement made. Inside a unit of work it is not an answer: the unit of work
+ * runs the work again, which reads what the other transaction committed and answers as a request
+ * that came second would (the pending attempt, `nothing_to_settle`, `invalid_state_transition` …).
+ * Outside one, or when the retries run out, it is what it says (409 `concurrent_update`, or the
+ * guard's own code).
+ */
+export class ConcurrentUpdateError extends CoreError {
+  constructor(message: string, code = 'concurrent_update') {
+    super(code, 'conflict', message);
+    this.name = 'ConcurrentUpdateError';
+  }
+}
+
 export function isCoreError(error: unknown): error is CoreError {
   return error instanceof CoreError;
 }

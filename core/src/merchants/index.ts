@@ -3,6 +3,7 @@ export * from './domain/api-key.entity';
 export * from './domain/api-version';
 export * from './domain/merchant-settings';
 export * from './domain/merchant.entity';
+export * from './domain/request-key';
 export * from './ports/api-key.repository.port';
 export * from './ports/idempotency-store.port';
 export * from './ports/merchant.repository.port';

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { AuditRecorder } from '../../src/dashboard/use-cases/audit';
 import type { User } from '../../src/dashboard/domain/user.entity';
 import type { AuditLog } from '../../src/dashboard/ports/audit-log.port';
+import type { NoticeOutbox } from '../../src/dashboard/ports/notice-outbox.port';
 import type { Ed25519KeyCheck } from '../../src/dashboard/ports/ed25519-key-check.port';
 import type { Email, EmailSender } from '../../src/dashboard/ports/email-sender.port';
 import type { OneTimeCodes } from '../../src/dashboard/ports/one-time-codes.port';
@@ -329,6 +330,36 @@ test('payout destinations: notices go to the account email with the last four on
   t.false(sent[0]?.text.includes('567890'));
 });
 
+test('notices: two workers that both run the job (its lock taken twice) send each notice once', async (t) => {
+  const h = setup();
+  const actor = await h.owner();
+  await h.register.execute(actor, { mode: 'live', code: h.code(), ...bank({ type: 'bank_account', accountNumber: 'TH12 3456 7890 4321' }) });
+  const sent: Email[] = [];
+  let release!: () => void;
+  const bothRead = new Promise<void>((resolve) => (release = resolve));
+  let reads = 0;
+  // Both workers list the pending notice before either sends it.
+  const outbox = h.storage.notices;
+  const notices: NoticeOutbox = {
+    append: (notice) => outbox.append(notice),
+    pending: async (limit) => {
+      const found = await outbox.pending(limit);
+      reads += 1;
+      if (reads === 2) release();
+      await bothRead;
+      return found;
+    },
+    claim: (id, now, leaseUntil) => outbox.claim(id, now, leaseUntil),
+    release: (id, leaseUntil) => outbox.release(id, leaseUntil),
+    markSent: (id, at) => outbox.markSent(id, at),
+    listForMerchant: (merchantId, limit) => outbox.listForMerchant(merchantId, limit),
+  };
+  const worker = () => h.runJob(new DeliverNotices({ notices, email: { send: async (email) => void sent.push(email) }, clock: h.clock }), 10);
+  const passes = await Promise.all([worker(), worker()]);
+  t.is(sent.length, 1);
+  t.deepEqual(passes.map((pass) => pass.progressed).sort(), [0, 1]);
+});
+
 test('webhook endpoints: the secret is 32 random bytes in hex, stored sealed, at the pinned version', async (t) => {
   const h = setup();
   const actor = await h.owner();
@@ -373,6 +404,21 @@ test('webhook endpoints: URLs, events, versions and statuses are refused by name
   });
   t.like(await t.throwsAsync(h.updateEndpoint.execute(actor, endpoint.id, { status: 'paused' })), { code: 'invalid_parameter', param: 'status' });
   t.like(await t.throwsAsync(h.updateEndpoint.execute(actor, endpoint.id, { url: 'http://a.example.com/' })), { code: 'invalid_url' });
+});
+
+test("webhook endpoints say why they are disabled: a person's disabling is manual; the relay's reason stays through other changes; enabling clears it", async (t) => {
+  const h = setup();
+  const actor = await h.owner();
+  const { endpoint } = await h.createEndpoint.execute(actor, { mode: 'test', url: 'https://a.example.com/' });
+  t.is((await h.updateEndpoint.execute(actor, endpoint.id, { status: 'disabled' })).disabledReason, 'manual');
+  t.is((await h.updateEndpoint.execute(actor, endpoint.id, { status: 'enabled' })).disabledReason, undefined);
+  // As the relay leaves an endpoint that answered 410 Gone.
+  const current = await h.storage.webhookEndpoints.findById(actor.merchantId, endpoint.id);
+  await h.storage.webhookEndpoints.update({ ...current!, status: 'disabled', disabledReason: 'gone' });
+  t.like(await h.updateEndpoint.execute(actor, endpoint.id, { url: 'https://b.example.com/' }), { status: 'disabled', disabledReason: 'gone' });
+  t.like(await h.updateEndpoint.execute(actor, endpoint.id, { status: 'disabled' }), { status: 'disabled', disabledReason: 'gone' });
+  const enabled = await h.updateEndpoint.execute(actor, endpoint.id, { status: 'enabled' });
+  t.false('disabledReason' in enabled);
 });
 
 test('webhook endpoints: change, delete as a tombstone, then 404; another merchant never reaches them', async (t) => {

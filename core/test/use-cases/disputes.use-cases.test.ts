@@ -14,6 +14,7 @@ import { ListDisputes } from '../../src/disputes/use-cases/list-disputes.use-cas
 import type { DisputeWriteDeps } from '../../src/disputes/use-cases/record-dispute-report.use-case';
 import { SimulatePayment } from '../../src/payments/use-cases/simulate-payment.use-case';
 import { SubmitDisputeEvidence } from '../../src/disputes/use-cases/submit-dispute-evidence.use-case';
+import { AuditRecorder } from '../../src/dashboard/use-cases/audit';
 import { fakeAttempt, FakeChannel, fakeCapabilities, fakeChannels, fakeIntent, harness, noticeOf } from './harness';
 
 const FEE = 2000;
@@ -84,7 +85,7 @@ async function setup() {
   const callbacks = new HandleChannelCallback({ channels, attempts: storage.attempts, recordReport: h.recordChannelReport(), recordDisputeReport: record });
   const deliver = (notice: ChannelNotice) => callbacks.execute({ channel: 'fake', mode: 'test', headers: {}, rawBody: JSON.stringify(notice) });
   channel.deliver = deliver;
-  const evidence = new SubmitDisputeEvidence({ ...deps, channels });
+  const evidence = new SubmitDisputeEvidence({ ...deps, channels, audit: new AuditRecorder({ log: storage.audit, clock: h.clock, random: h.random }) });
   const simulate = new SimulatePayment({ intents: storage.intents, attempts: storage.attempts, channels, disputes: storage.disputes });
   let n = 0;
 
@@ -130,7 +131,7 @@ async function setup() {
   };
   const balance = async (): Promise<MerchantBalance> => merchantBalance(await storage.ledger.balances(scope));
   const events = async (id: string) =>
-    (await storage.events.list(scope, { limit: 100 })).data
+    (await storage.events.list(scope, {}, { limit: 100 })).data
       .filter((event) => event.data.id === id)
       .map((event) => event.type)
       .reverse();

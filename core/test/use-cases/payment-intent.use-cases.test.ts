@@ -47,7 +47,7 @@ test('cancel writes the status and its event together', async (t) => {
   const { intent } = await s.create.execute({ scope: s.scope, amount: 100, currency: 'THB', merchantOrderId: 'c1' });
   const canceled = await s.cancel.execute({ scope: s.scope, id: intent.id });
   t.is(canceled.status, 'canceled');
-  const events = await s.storage.events.list(s.scope, { limit: 10 });
+  const events = await s.storage.events.list(s.scope, {}, { limit: 10 });
   t.deepEqual(
     events.data.map((e) => [e.type, e.data.id]),
     [['payment_intent.canceled', intent.id]],

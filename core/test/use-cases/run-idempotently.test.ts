@@ -9,7 +9,7 @@ function setup() {
   const h = harness();
   const secrets = new AesGcmSecretBox(randomBytes(32));
   const run = new RunIdempotently({ store: h.storage.idempotency, uow: h.storage.uow, clock: h.clock, random: h.random, secrets });
-  const scope = { merchantId: 'mch_1', mode: 'test' as const, key: 'key-1' };
+  const scope = { merchantId: 'mch_1', mode: 'test' as const, caller: 'api', key: 'key-1' };
   let performed = 0;
   const request = (fingerprint: string, overrides: Partial<Parameters<RunIdempotently['execute']>[0]> = {}) => ({
     scope,
@@ -27,7 +27,7 @@ function setup() {
 /** What the store itself holds for a finished key: a claim on it answers the stored record. */
 async function storedAnswer(s: ReturnType<typeof setup>, key = 'key-1') {
   const result = await s.storage.idempotency.claim({
-    scope: { merchantId: 'mch_1', mode: 'test', key },
+    scope: { merchantId: 'mch_1', mode: 'test', caller: 'api', key },
     fingerprint: 'fp',
     token: 'reader',
     now: s.clock.now(),
@@ -58,7 +58,7 @@ test('a repeat while the first still runs is 409 idempotency_key_in_use', async 
   const s = setup();
   // Another process holds the key and has not finished (its lease is still running).
   await s.storage.idempotency.claim({
-    scope: { merchantId: 'mch_1', mode: 'test', key: 'key-1' },
+    scope: { merchantId: 'mch_1', mode: 'test', caller: 'api', key: 'key-1' },
     fingerprint: 'fp',
     token: 'other-process',
     now: s.clock.now(),
@@ -132,14 +132,14 @@ test('the work and the remembered answer commit together: failed work leaves no 
     },
   });
   await t.throwsAsync(s.run.execute(writeThenFail));
-  t.is((await s.storage.events.list(scope, { limit: 10 })).data.length, 0);
+  t.is((await s.storage.events.list(scope, {}, { limit: 10 })).data.length, 0);
 });
 
 test('a claim whose process died is taken over once its lease runs out', async (t) => {
   const s = setup();
   // Simulate a process killed mid-request: a claim made, never completed nor released.
   const claimed = await s.storage.idempotency.claim({
-    scope: { merchantId: 'mch_1', mode: 'test', key: 'key-1' },
+    scope: { merchantId: 'mch_1', mode: 'test', caller: 'api', key: 'key-1' },
     fingerprint: 'fp',
     token: 'dead-process',
     now: s.clock.now(),
@@ -185,7 +185,7 @@ test('a stored refusal is sealed too', async (t) => {
 
 test('an answer stored before answers were sealed is still replayed as stored', async (t) => {
   const s = setup();
-  const scope = { merchantId: 'mch_1', mode: 'test' as const, key: 'key-1' };
+  const scope = { merchantId: 'mch_1', mode: 'test' as const, caller: 'api', key: 'key-1' };
   const claimed = await s.storage.idempotency.claim({
     scope,
     fingerprint: 'fp',
@@ -203,8 +203,8 @@ test('an answer stored before answers were sealed is still replayed as stored', 
 test('a stored answer altered in the database is never replayed', async (t) => {
   const s = setup();
   await s.run.execute(s.request('fp'));
-  const scope = { merchantId: 'mch_1', mode: 'test' as const, key: 'key-1' };
-  const key = JSON.stringify([scope.merchantId, scope.mode, scope.key]);
+  const scope = { merchantId: 'mch_1', mode: 'test' as const, caller: 'api', key: 'key-1' };
+  const key = JSON.stringify([scope.merchantId, scope.mode, scope.caller, scope.key]);
   const record = s.storage.store.tables.idempotency.get(key);
   if (!record?.response) throw new Error('expected a stored answer');
   // One character inside the ciphertext, where every bit is data.

@@ -19,6 +19,7 @@ import { GetSettlement } from '../../src/settlements/use-cases/get-settlement.us
 import { ListSettlements } from '../../src/settlements/use-cases/list-settlements.use-case';
 import { PaySettlement, PaySettlements } from '../../src/settlements/use-cases/pay-settlement.use-case';
 import { VerifyPayoutDestinations } from '../../src/settlements/use-cases/verify-payout-destinations.use-case';
+import { AuditRecorder } from '../../src/dashboard/use-cases/audit';
 import { harness } from './harness';
 
 const HOUR = 3_600_000;
@@ -68,7 +69,7 @@ async function setup(schedule: SettlementSchedule = 'manual') {
   };
   const writers = { ...deps, uow: h.storage.uow, merchants: h.storage.merchants, locks: new InMemoryLockManager() };
   const pay = new PaySettlement({ ...writers, destinations: h.storage.payoutDestinations, secrets: box, gateway });
-  const create = new CreateManualSettlement({ ...writers, pay });
+  const create = new CreateManualSettlement({ ...writers, pay, audit: new AuditRecorder({ log: h.storage.audit, clock: h.clock, random: h.random }) });
   const scheduled = new CreateScheduledSettlements(writers);
   const payAll = new PaySettlements({ settlements: h.storage.settlements, pay });
   const verify = new VerifyPayoutDestinations({ uow: h.storage.uow, destinations: h.storage.payoutDestinations, gateway, secrets: box });
@@ -111,7 +112,7 @@ async function setup(schedule: SettlementSchedule = 'manual') {
     Number(await h.storage.uow.run(() => h.storage.ledger.balanceForUpdate(platformAccount(mode, 'payouts_in_transit', 'THB'))));
 
   const settlementEvents = async (mode: Mode = 'test') =>
-    (await h.storage.events.list(scope(mode), { limit: 100 })).data.filter((event) => event.type.startsWith('settlement.')).reverse();
+    (await h.storage.events.list(scope(mode), {}, { limit: 100 })).data.filter((event) => event.type.startsWith('settlement.')).reverse();
 
   const destination = async (mode: Mode, overrides: Partial<PayoutDestination> = {}): Promise<PayoutDestination> => {
     n += 1;
@@ -245,19 +246,25 @@ test('a retry of the request that made a settlement finds it (and pays it if the
   await s.releasedPayment('test', 4000);
   // The first try committed its settlement, then the process died before paying and answering.
   const opened = await s.h.storage.uow.run(() =>
-    openSettlement(s.deps, { merchant: s.merchant, scope: s.scope(), trigger: 'manual', releasedBefore: s.h.clock.now(), requestKey: 'key-1' }),
+    openSettlement(s.deps, {
+      merchant: s.merchant,
+      scope: s.scope(),
+      trigger: 'manual',
+      releasedBefore: s.h.clock.now(),
+      requestKey: { caller: 'api', key: 'key-1' },
+    }),
   );
   t.is(opened.status, 'pending');
   t.is(s.gateway.sent.length, 0);
 
-  const retried = await s.create.execute({ scope: s.scope(), requestKey: 'key-1' });
+  const retried = await s.create.execute({ scope: s.scope(), requestKey: { caller: 'api', key: 'key-1' } });
   t.is(retried.id, opened.id);
   t.is(retried.status, 'paid');
   t.is(s.gateway.sent.length, 1);
-  const again = await s.create.execute({ scope: s.scope(), requestKey: 'key-1' });
+  const again = await s.create.execute({ scope: s.scope(), requestKey: { caller: 'api', key: 'key-1' } });
   t.like(again, { id: opened.id, status: 'paid' });
   t.is(s.gateway.sent.length, 1, 'a paid settlement is not paid again');
-  t.is((await refusal(t, () => s.create.execute({ scope: s.scope(), requestKey: 'key-2' }))).code, 'nothing_to_settle');
+  t.is((await refusal(t, () => s.create.execute({ scope: s.scope(), requestKey: { caller: 'api', key: 'key-2' } }))).code, 'nothing_to_settle');
   t.is((await s.h.storage.settlements.list(s.scope(), { limit: 10 })).data.length, 1);
   t.is(await s.balance('test'), 0);
 });
@@ -265,21 +272,21 @@ test('a retry of the request that made a settlement finds it (and pays it if the
 test('a request key is remembered 24 hours: reused later, it makes a new settlement, and the old one keeps its payments', async (t) => {
   const s = await setup();
   const first = await s.releasedPayment('test', 4000);
-  const made = await s.create.execute({ scope: s.scope(), requestKey: 'key-1' });
+  const made = await s.create.execute({ scope: s.scope(), requestKey: { caller: 'api', key: 'key-1' } });
   t.is(made.status, 'paid');
 
   s.h.clock.advance(24 * HOUR - 1);
-  t.is((await s.create.execute({ scope: s.scope(), requestKey: 'key-1' })).id, made.id, 'still the same request within 24 hours');
+  t.is((await s.create.execute({ scope: s.scope(), requestKey: { caller: 'api', key: 'key-1' } })).id, made.id, 'still the same request within 24 hours');
 
   s.h.clock.advance(1);
   const second = await s.releasedPayment('test', 2500);
-  const remade = await s.create.execute({ scope: s.scope(), requestKey: 'key-1' });
+  const remade = await s.create.execute({ scope: s.scope(), requestKey: { caller: 'api', key: 'key-1' } });
   t.not(remade.id, made.id);
-  t.like(remade, { status: 'paid', amount: { amount: 2500, currency: 'THB' }, payments: 1, requestKey: 'key-1' });
+  t.like(remade, { status: 'paid', amount: { amount: 2500, currency: 'THB' }, payments: 1, requestKey: { caller: 'api', key: 'key-1' } });
   t.is((await s.h.storage.intents.findById(s.scope(), first.id))?.settlementId, made.id);
   t.is((await s.h.storage.intents.findById(s.scope(), second.id))?.settlementId, remade.id);
   t.like(await s.h.storage.settlements.findById(s.scope(), made.id), { status: 'paid', requestKey: undefined });
-  t.is((await s.create.execute({ scope: s.scope(), requestKey: 'key-1' })).id, remade.id, 'the key now answers for the new settlement');
+  t.is((await s.create.execute({ scope: s.scope(), requestKey: { caller: 'api', key: 'key-1' } })).id, remade.id, 'the key now answers for the new settlement');
 });
 
 test('a settlement nets what the available balance lacks: the payments are covered, only what is there is paid out', async (t) => {

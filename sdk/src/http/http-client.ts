@@ -1,17 +1,20 @@
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
 /** One HTTP request as the SDK sends it. */
 export interface HttpRequest {
-  method: 'GET' | 'POST';
+  method: HttpMethod;
   url: string;
   headers: Record<string, string>;
   body?: string;
-  /** Aborted when the SDK's timeout passes. */
+  /** Aborted when the SDK's timeout passes or the caller's `signal` aborts. */
   signal: AbortSignal;
 }
 
 /** The parts of an HTTP answer the SDK reads. */
 export interface HttpResponse {
   status: number;
-  headers: { get(name: string): string | null };
+  /** `forEach` (a fetch Headers has it) lets `lastResponse.headers` hold every header, not only those the SDK reads. */
+  headers: { get(name: string): string | null; forEach?(callback: (value: string, name: string) => void): void };
   text(): Promise<string>;
 }
 
@@ -31,6 +34,8 @@ export class FetchHttpClient implements HttpClient {
   }
 
   request(request: HttpRequest): Promise<HttpResponse> {
-    return this.fetchFunction(request.url, { method: request.method, headers: request.headers, body: request.body, signal: request.signal });
+    // Called unbound: browsers refuse a fetch invoked as a method of another object ("Illegal invocation").
+    const fetchFunction = this.fetchFunction;
+    return fetchFunction(request.url, { method: request.method, headers: request.headers, body: request.body, signal: request.signal });
   }
 }

@@ -1,3 +1,4 @@
+import type { ApiResponse } from '../http/request-sender.js';
 import { listPromise, type ListPromise } from '../pagination.js';
 import type { Dispute, DisputeEvidenceParams, DisputeListParams, RequestOptions } from '../types.js';
 import { Resource, segment } from './resource.js';
@@ -11,12 +12,12 @@ export class Disputes extends Resource {
     );
   }
 
-  retrieve(id: string, options?: RequestOptions): Promise<Dispute> {
+  retrieve(id: string, options?: RequestOptions): Promise<ApiResponse<Dispute>> {
     return this.request({ method: 'GET', path: `v1/disputes/${segment(id)}`, ...(options ? { options } : {}) });
   }
 
   /** Merges `evidence` key by key into what the dispute holds; a ruled dispute accepts none. */
-  submitEvidence(id: string, params: DisputeEvidenceParams, options?: RequestOptions): Promise<Dispute> {
+  submitEvidence(id: string, params: DisputeEvidenceParams, options?: RequestOptions): Promise<ApiResponse<Dispute>> {
     return this.request({ method: 'POST', path: `v1/disputes/${segment(id)}/evidence`, body: params, ...(options ? { options } : {}) });
   }
 }

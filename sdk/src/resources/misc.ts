@@ -1,11 +1,12 @@
-import type { RequestSender } from '../http/request-sender.js';
+import { NotFoundError } from '../errors.js';
+import type { ApiResponse, RequestSender } from '../http/request-sender.js';
 import { listPromise, type ListPromise } from '../pagination.js';
 import type { Balance, Event, EventListParams, FxQuote, FxQuoteParams, List, RequestOptions, WebhookPublicKey } from '../types.js';
 import { Resource, segment } from './resource.js';
 
 /** `/v1/balance`. */
 export class BalanceResource extends Resource {
-  retrieve(options?: RequestOptions): Promise<Balance> {
+  retrieve(options?: RequestOptions): Promise<ApiResponse<Balance>> {
     return this.request({ method: 'GET', path: 'v1/balance', ...(options ? { options } : {}) });
   }
 }
@@ -13,7 +14,7 @@ export class BalanceResource extends Resource {
 /** `/v1/fx/quotes`. */
 export class FxQuotes extends Resource {
   /** An indicative quote from `from` to `to`; with `amount`, the estimated settlement amount too. */
-  retrieve(params: FxQuoteParams, options?: RequestOptions): Promise<FxQuote> {
+  retrieve(params: FxQuoteParams, options?: RequestOptions): Promise<ApiResponse<FxQuote>> {
     return this.request({ method: 'GET', path: 'v1/fx/quotes', query: { ...params }, ...(options ? { options } : {}) });
   }
 }
@@ -36,35 +37,23 @@ export class Events extends Resource {
   }
 
   /**
-   * The event with this id. The API has no route for one event, so this pages through
-   * `GET /v1/events` (newest first) until it finds it: cheap for recent events, slow for old ones.
-   * Resolves to undefined when no event has the id.
+   * The event with this id (`GET /v1/events/{id}`), its body as a webhook delivery carried it.
+   * Resolves to undefined when the key sees no such event (the other mode's events included);
+   * other failures throw as usual.
    */
-  async retrieve(id: string, options?: RequestOptions & { maxPages?: number }): Promise<Event | undefined> {
-    segment(id);
-    const maxPages = options?.maxPages ?? 20;
-    let pages = 0;
-    let startingAfter: string | undefined;
-    for (;;) {
-      const page: List<Event> = await this.request({
-        method: 'GET',
-        path: 'v1/events',
-        query: { limit: 100, starting_after: startingAfter },
-        ...(options ? { options } : {}),
-      });
-      const found = page.data.find((event) => event.id === id);
-      pages += 1;
-      if (found) return found;
-      const last = page.data[page.data.length - 1];
-      if (!page.has_more || !last || pages >= maxPages) return undefined;
-      startingAfter = last.id;
+  async retrieve(id: string, options?: RequestOptions): Promise<ApiResponse<Event> | undefined> {
+    try {
+      return await this.request<Event>({ method: 'GET', path: `v1/events/${segment(id)}`, ...(options ? { options } : {}) });
+    } catch (error) {
+      if (error instanceof NotFoundError) return undefined;
+      throw error;
     }
   }
 }
 
 /** `/v1/webhook_public_keys`: the Ed25519 keys webhook `v2` signatures are made with. */
 export class WebhookPublicKeys extends Resource {
-  list(options?: RequestOptions): Promise<List<WebhookPublicKey>> {
+  list(options?: RequestOptions): Promise<ApiResponse<List<WebhookPublicKey>>> {
     return this.request({ method: 'GET', path: 'v1/webhook_public_keys', ...(options ? { options } : {}) });
   }
 }

@@ -1,4 +1,4 @@
-import type { RequestSender } from '../http/request-sender.js';
+import type { ApiResponse, RequestSender } from '../http/request-sender.js';
 import { listPromise, type ListPromise } from '../pagination.js';
 import type {
   List,
@@ -14,12 +14,12 @@ import { Resource, segment } from './resource.js';
 /** `/v1/payment_intents/{id}/attempts`: tries at a channel. */
 export class PaymentAttempts extends Resource {
   /** Places an attempt; while one is pending the API answers with it again instead of a new order. */
-  create(paymentIntentId: string, params: PaymentAttemptCreateParams, options?: RequestOptions): Promise<PaymentAttempt> {
+  create(paymentIntentId: string, params: PaymentAttemptCreateParams, options?: RequestOptions): Promise<ApiResponse<PaymentAttempt>> {
     return this.request({ method: 'POST', path: `v1/payment_intents/${segment(paymentIntentId)}/attempts`, body: params, ...(options ? { options } : {}) });
   }
 
   /** Every attempt of an intent, oldest first (one page: the list is short). */
-  list(paymentIntentId: string, options?: RequestOptions): Promise<List<PaymentAttempt>> {
+  list(paymentIntentId: string, options?: RequestOptions): Promise<ApiResponse<List<PaymentAttempt>>> {
     return this.request({ method: 'GET', path: `v1/payment_intents/${segment(paymentIntentId)}/attempts`, ...(options ? { options } : {}) });
   }
 }
@@ -34,11 +34,11 @@ export class PaymentIntents extends Resource {
   }
 
   /** Creates an intent; the answer (and only it) carries `checkout_url`. */
-  create(params: PaymentIntentCreateParams, options?: RequestOptions): Promise<PaymentIntent> {
+  create(params: PaymentIntentCreateParams, options?: RequestOptions): Promise<ApiResponse<PaymentIntent>> {
     return this.request({ method: 'POST', path: 'v1/payment_intents', body: params, ...(options ? { options } : {}) });
   }
 
-  retrieve(id: string, options?: RequestOptions): Promise<PaymentIntent> {
+  retrieve(id: string, options?: RequestOptions): Promise<ApiResponse<PaymentIntent>> {
     return this.request({ method: 'GET', path: `v1/payment_intents/${segment(id)}`, ...(options ? { options } : {}) });
   }
 
@@ -55,7 +55,7 @@ export class PaymentIntents extends Resource {
   }
 
   /** Cancels an intent that is `created` or `requires_payment`. */
-  cancel(id: string, options?: RequestOptions): Promise<PaymentIntent> {
+  cancel(id: string, options?: RequestOptions): Promise<ApiResponse<PaymentIntent>> {
     return this.request({ method: 'POST', path: `v1/payment_intents/${segment(id)}/cancel`, ...(options ? { options } : {}) });
   }
 }

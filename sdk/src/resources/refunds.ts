@@ -1,3 +1,4 @@
+import type { ApiResponse } from '../http/request-sender.js';
 import { listPromise, type ListPromise } from '../pagination.js';
 import type { Refund, RefundCreateParams, RefundListParams, RequestOptions } from '../types.js';
 import { Resource, segment } from './resource.js';
@@ -8,11 +9,11 @@ export class Refunds extends Resource {
    * Refunds a `succeeded` or `channel_settled` intent (the whole remainder when `amount` is left out).
    * The answer is `pending` until the channel reports, or `failed` at once when the channel declines.
    */
-  create(params: RefundCreateParams, options?: RequestOptions): Promise<Refund> {
+  create(params: RefundCreateParams, options?: RequestOptions): Promise<ApiResponse<Refund>> {
     return this.request({ method: 'POST', path: 'v1/refunds', body: params, ...(options ? { options } : {}) });
   }
 
-  retrieve(id: string, options?: RequestOptions): Promise<Refund> {
+  retrieve(id: string, options?: RequestOptions): Promise<ApiResponse<Refund>> {
     return this.request({ method: 'GET', path: `v1/refunds/${segment(id)}`, ...(options ? { options } : {}) });
   }
 

@@ -1,10 +1,10 @@
-import type { ApiRequest, RequestSender } from '../http/request-sender.js';
+import type { ApiRequest, ApiResponse, RequestSender } from '../http/request-sender.js';
 
 /** Base of every resource: sends through the client's one RequestSender. */
 export abstract class Resource {
   constructor(protected readonly sender: RequestSender) {}
 
-  protected request<T>(request: ApiRequest): Promise<T> {
+  protected request<T>(request: ApiRequest): Promise<ApiResponse<T>> {
     return this.sender.send<T>(request);
   }
 }

@@ -1,3 +1,4 @@
+import type { ApiResponse } from '../http/request-sender.js';
 import { listPromise, type ListPromise } from '../pagination.js';
 import type { RequestOptions, Settlement, SettlementListParams } from '../types.js';
 import { Resource, segment } from './resource.js';
@@ -5,7 +6,7 @@ import { Resource, segment } from './resource.js';
 /** `/v1/settlements`. */
 export class Settlements extends Resource {
   /** Asks for a settlement now: only for merchants whose settlement_schedule is manual. */
-  create(options?: RequestOptions): Promise<Settlement> {
+  create(options?: RequestOptions): Promise<ApiResponse<Settlement>> {
     return this.request({ method: 'POST', path: 'v1/settlements', ...(options ? { options } : {}) });
   }
 
@@ -16,7 +17,7 @@ export class Settlements extends Resource {
     );
   }
 
-  retrieve(id: string, options?: RequestOptions): Promise<Settlement> {
+  retrieve(id: string, options?: RequestOptions): Promise<ApiResponse<Settlement>> {
     return this.request({ method: 'GET', path: `v1/settlements/${segment(id)}`, ...(options ? { options } : {}) });
   }
 }

@@ -11,7 +11,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve the balance: available, pending and dispute_hold, per currency */
+        /**
+         * Retrieve the balance: available, pending and dispute_hold, per currency
+         * @description The ledger’s balance of the key’s merchant and mode, in the settlement currency: a payment’s net enters `pending` when it is paid and priced, moves to `available` when its release timer fires, and leaves `available` when a settlement is made. Amounts are exact integers of any size: a reader that turns JSON numbers into doubles should read these as big integers.
+         */
         get: operations["retrieveBalance"];
         put?: never;
         post?: never;
@@ -28,7 +31,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List disputes, newest first */
+        /**
+         * List disputes, newest first
+         * @description The disputes of the key’s merchant and mode, newest first, a page at a time. A `starting_after` that is not a dispute of this merchant and mode is 400 `invalid_parameter`.
+         */
         get: operations["listDisputes"];
         put?: never;
         post?: never;
@@ -45,7 +51,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a dispute */
+        /**
+         * Retrieve a dispute
+         * @description A dispute as it stands now. Another merchant’s dispute, or one of the other mode, is 404 `resource_not_found` like an unknown one.
+         */
         get: operations["retrieveDispute"];
         put?: never;
         post?: never;
@@ -64,7 +73,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Submit evidence, merged key by key into what the dispute holds */
+        /**
+         * Submit evidence, merged key by key into what the dispute holds
+         * @description Merges the keys sent into the dispute’s evidence (a key sent again replaces its value) and sends the whole merged set to the channel before storing it; an opened dispute moves to `under_review` and `dispute.updated` is published. A ruled dispute (won or lost) is 409 `dispute_closed`. More than 50 keys in all is 400 naming `evidence`. A channel that cannot take it stores nothing: 503 `channel_error`, and a retry with the same Idempotency-Key is safe.
+         */
         post: operations["submitDisputeEvidence"];
         delete?: never;
         options?: never;
@@ -79,8 +91,31 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List events of the key’s mode, newest first (the bodies webhooks deliver) */
+        /**
+         * List events of the key’s mode, newest first (the bodies webhooks deliver)
+         * @description Every event of the key’s merchant and mode, of every type (refund events included, which reach only the webhook endpoints that name them), newest first, a page at a time; each item is the body a webhook delivery of it carries. A `starting_after` that is not an event of this merchant and mode is 400 `invalid_parameter`.
+         */
         get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve an event
+         * @description One event, with the body GET /v1/events lists it with: so a receiver can read back an event it was sent, or a client one it listed. Another merchant’s event, or one of the other mode, is 404 `resource_not_found` like an unknown one; an id of the wrong shape is 400 `invalid_parameter` naming `id`.
+         */
+        get: operations["retrieveEvent"];
         put?: never;
         post?: never;
         delete?: never;
@@ -96,7 +131,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An indicative FX quote */
+        /**
+         * An indicative FX quote
+         * @description The rate an intent paid now would be priced at (mid rate plus the platform’s spread) and, with `amount`, what it would come to. Live and test keys answer the same. A currency that is not three capitals or not ISO 4217, a `payment_method` outside the catalog or not collecting `from`, or an `amount` converting past 2^53 − 1 is 400 `invalid_parameter` naming it; a pair without a rate is 400 `unsupported_currency_pair`; a rate feed that fails is 503 `api_error`.
+         */
         get: operations["retrieveFxQuote"];
         put?: never;
         post?: never;
@@ -113,7 +151,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This document (no API key needed) */
+        /**
+         * This document (no API key needed)
+         * @description The OpenAPI 3.1 document of the /v1 routes this server has, built from its route table. No API key is needed: it describes the API and holds no data.
+         */
         get: operations["getOpenApiDocument"];
         put?: never;
         post?: never;
@@ -130,10 +171,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List payment intents, newest first */
+        /**
+         * List payment intents, newest first
+         * @description The intents of the key’s merchant and mode, newest first, a page at a time. The filters combine. Any other query parameter, or a `starting_after` that is not an intent of this merchant and mode, is 400 `invalid_parameter` naming it.
+         */
         get: operations["listPaymentIntents"];
         put?: never;
-        /** Create a payment intent (the answer carries checkout_url; an identical retry replays it) */
+        /**
+         * Create a payment intent (the answer carries checkout_url; an identical retry replays it)
+         * @description Answers 201 with the intent in `created` and `checkout_url`, the hosted page to send the payer to; only this answer (and its replay under the same Idempotency-Key) ever carries it. Nothing is coerced and unknown fields are refused by name (400 `invalid_parameter`). A used `merchant_order_id` of this mode is 409 `merchant_order_id_taken`; a `return_url` that is not a public https URL is 400 `invalid_return_url`. An intent in another currency than the settlement currency carries `fx`, and is refused (400, `param: amount`) when its amount converted at today’s rate passes half of 2^53 − 1.
+         */
         post: operations["createPaymentIntent"];
         delete?: never;
         options?: never;
@@ -148,7 +195,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a payment intent */
+        /**
+         * Retrieve a payment intent
+         * @description The intent as it stands now (never its `checkout_url`, which only the create answer carries). Another merchant’s intent, or one of the other mode, is 404 `resource_not_found` like an unknown one; an id of the wrong shape is 400 `invalid_parameter` naming `id`.
+         */
         get: operations["retrievePaymentIntent"];
         put?: never;
         post?: never;
@@ -165,10 +215,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List an intent's attempts, oldest first */
+        /**
+         * List an intent's attempts, oldest first
+         * @description Every attempt of the intent, oldest first, in one page (`has_more` is always false). An intent of another merchant or mode is 404 `resource_not_found`.
+         */
         get: operations["listPaymentAttempts"];
         put?: never;
-        /** Place an attempt at a channel (a pending attempt is answered again with 200) */
+        /**
+         * Place an attempt at a channel (a pending attempt is answered again with 200)
+         * @description Places an order with a channel and answers the attempt with the payer’s credential in `next_action` (a QR payload or a redirect URL): 201. One pending attempt at a time: while one is pending it is answered again, 200, and no second order is placed, whatever method the body names. An attempt starts only from `created`, `requires_payment` or `failed`, before `expires_at` (else 409 `invalid_state_transition`). A method that does not collect the intent’s currency is 400 naming `payment_method`; a channel that cannot take it, 400 naming `channel`. A channel that refuses the order at once, or cannot be reached, leaves a failed attempt in the history, makes the intent `failed`, and is 402 `payment_failed`.
+         */
         post: operations["createPaymentAttempt"];
         delete?: never;
         options?: never;
@@ -185,7 +241,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel a payment intent that is created or requires_payment */
+        /**
+         * Cancel a payment intent that is created or requires_payment
+         * @description Takes no body (or `{}`). Only an intent in `created` or `requires_payment` can be canceled; any other status is 409 `invalid_state_transition` (so a `processing` or `failed` intent cannot be). A pending attempt fails with `canceled` and its order is voided at the channel. Should the payer pay the voided order anyway, the intent still becomes `succeeded`: money a channel confirms is never dropped.
+         */
         post: operations["cancelPaymentIntent"];
         delete?: never;
         options?: never;
@@ -200,12 +259,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List refunds, newest first (of one payment intent with payment_intent) */
+        /**
+         * List refunds, newest first (of one payment intent with payment_intent)
+         * @description The refunds of the key’s merchant and mode, newest first, a page at a time; the filters combine. A `starting_after` that is not a refund of this merchant and mode is 400 `invalid_parameter`.
+         */
         get: operations["listRefunds"];
         put?: never;
         /**
          * Refund a paid payment intent, in whole or in part
-         * @description Only a succeeded or channel_settled intent can be refunded (else 409 invalid_state_transition); an open dispute is 409 payment_disputed; the refunds that did not fail never add up to more than the intent amount (409 refund_exceeds_remaining, also after a lost dispute). The merchant is debited amount × net / intent amount in the settlement currency at once; a failed refund gives it back.
+         * @description Only a succeeded or channel_settled intent can be refunded (else 409 invalid_state_transition); an open dispute is 409 payment_disputed; the refunds that did not fail never add up to more than the intent amount (409 refund_exceeds_remaining, also after a lost dispute). The merchant is debited amount × net / intent amount in the settlement currency at once; a failed refund gives it back. An intent of another merchant or mode is 404 `resource_not_found`. The channel is called before the answer: a channel that declines fails the refund at once (201 with `status: failed`), one that cannot be reached leaves it pending until the channel reports.
          */
         post: operations["createRefund"];
         delete?: never;
@@ -221,7 +283,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a refund */
+        /**
+         * Retrieve a refund
+         * @description A refund as it stands now. Another merchant’s refund, or one of the other mode, is 404 `resource_not_found` like an unknown one.
+         */
         get: operations["retrieveRefund"];
         put?: never;
         post?: never;
@@ -238,10 +303,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List settlements, newest first */
+        /**
+         * List settlements, newest first
+         * @description The settlements of the key’s merchant and mode, newest first, a page at a time. A `starting_after` that is not a settlement of this merchant and mode is 400 `invalid_parameter`.
+         */
         get: operations["listSettlements"];
         put?: never;
-        /** Ask for a settlement now (merchants on the manual schedule) */
+        /**
+         * Ask for a settlement now (merchants on the manual schedule)
+         * @description Takes no body (or `{}`). For an account on the `manual` schedule only (any other is 403 `forbidden`): settles every released payment not settled yet, their nets less what the available balance lacks. Nothing waiting is 409 `nothing_to_settle`; an available balance of zero or below is 409 `insufficient_available_balance`. Requests of one account and mode run one at a time: of several racing for the same funds one is 201, the rest 409. In test mode the settlement is paid at once (the answer reads `paid`); in live mode it answers `pending` and the worker pays it. A retry with the same Idempotency-Key is answered with the same settlement for 24 hours.
+         */
         post: operations["createSettlement"];
         delete?: never;
         options?: never;
@@ -256,7 +327,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a settlement */
+        /**
+         * Retrieve a settlement
+         * @description A settlement as it stands now. Another merchant’s settlement, or one of the other mode, is 404 `resource_not_found` like an unknown one.
+         */
         get: operations["retrieveSettlement"];
         put?: never;
         post?: never;
@@ -275,7 +349,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Test mode: move a running timer (expiry or release) to now */
+        /**
+         * Test mode: move a running timer (expiry or release) to now
+         * @description Test keys only (a live key is 403 `test_mode_required`). Moves the deadline of the timer (`expires_at` or `available_at`) to now; the worker acts on its next tick, as in live mode. A timer that is not running (never started, or already fired) is 409 `invalid_state_transition`; a timer is never moved later, so a repeat while it runs answers the intent unchanged.
+         */
         post: operations["advancePaymentIntentClock"];
         delete?: never;
         options?: never;
@@ -292,7 +369,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Test mode: tell the channel what to report, and wait for its callback */
+        /**
+         * Test mode: tell the channel what to report, and wait for its callback
+         * @description Test keys only (a live key is 403 `test_mode_required`). Tells the channel of the pending attempt what to report (replacing a magic outcome not reported yet); its signed callback takes the real path (signature, confirming query, state change), and the answer is the intent once the callback landed. No pending attempt with an order is 409 `invalid_state_transition`; a channel that cannot simulate (`rest`) is 409 `simulation_unsupported`. Dispute outcomes need a succeeded or channel_settled intent: `dispute_opened` with no open dispute and no lost one, a ruling with an open one (else 409 `invalid_state_transition`); `amount` and `currency` go with payment outcomes only (400).
+         */
         post: operations["simulatePaymentIntent"];
         delete?: never;
         options?: never;
@@ -309,7 +389,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Test mode: tell the channel what to report for a pending refund, and wait for its notice */
+        /**
+         * Test mode: tell the channel what to report for a pending refund, and wait for its notice
+         * @description Test keys only (a live key is 403 `test_mode_required`). Settles a pending refund at once through the channel’s signed notice, which takes the real path; the answer is the refund as that notice left it. A refund already succeeded or failed, or one the channel has not taken yet, is 409 `invalid_state_transition`; a channel that cannot simulate is 409 `simulation_unsupported`. `failure_code` goes with `failed` only (400).
+         */
         post: operations["simulateRefund"];
         delete?: never;
         options?: never;
@@ -324,7 +407,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The Ed25519 keys webhook v2 signatures are made with */
+        /**
+         * The Ed25519 keys webhook v2 signatures are made with
+         * @description The platform’s published keys, one page. `v2_kid` in a delivery’s X-Webhook-Signature names the key that signed it; a new key is published here before it signs anything, so fetch the list again when `v2_kid` is one you do not know.
+         */
         get: operations["listWebhookPublicKeys"];
         put?: never;
         post?: never;
@@ -335,14 +421,434 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "payment_intent.requires_payment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment_intent.requires_payment
+         * @description An attempt’s order was placed: the payer has a credential (a QR code or a redirect) to pay with. Delivered to endpoints whose `enabled_events` names it or is empty.
+         *
+         *     One HTTPS POST per attempt, with a 10-second timeout. Verify a signature over the raw body before parsing it. The body is a notice, not the object: read the object through the API before acting. Events may arrive out of order and more than once; de-duplicate on `id`. The body is rendered at the endpoint’s `api_version`. Any answer but a 2xx is retried after 1 minute, 5 minutes, 30 minutes, 2 hours, 8 hours and 24 hours; redirects are not followed.
+         */
+        post: operations["paymentIntentRequiresPaymentWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment_intent.processing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment_intent.processing
+         * @description The payer acted and the channel is processing the payment. Delivered to endpoints whose `enabled_events` names it or is empty.
+         *
+         *     One HTTPS POST per attempt, with a 10-second timeout. Verify a signature over the raw body before parsing it. The body is a notice, not the object: read the object through the API before acting. Events may arrive out of order and more than once; de-duplicate on `id`. The body is rendered at the endpoint’s `api_version`. Any answer but a 2xx is retried after 1 minute, 5 minutes, 30 minutes, 2 hours, 8 hours and 24 hours; redirects are not followed.
+         */
+        post: operations["paymentIntentProcessingWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment_intent.succeeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment_intent.succeeded
+         * @description The channel confirmed the payment at the ordered amount: the money is the merchant’s, pending until the channel settles it. Delivered to endpoints whose `enabled_events` names it or is empty.
+         *
+         *     One HTTPS POST per attempt, with a 10-second timeout. Verify a signature over the raw body before parsing it. The body is a notice, not the object: read the object through the API before acting. Events may arrive out of order and more than once; de-duplicate on `id`. The body is rendered at the endpoint’s `api_version`. Any answer but a 2xx is retried after 1 minute, 5 minutes, 30 minutes, 2 hours, 8 hours and 24 hours; redirects are not followed.
+         */
+        post: operations["paymentIntentSucceededWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment_intent.channel_settled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment_intent.channel_settled
+         * @description The channel settled the funds to the platform; the payment becomes available at `available_at`. Delivered to endpoints whose `enabled_events` names it or is empty.
+         *
+         *     One HTTPS POST per attempt, with a 10-second timeout. Verify a signature over the raw body before parsing it. The body is a notice, not the object: read the object through the API before acting. Events may arrive out of order and more than once; de-duplicate on `id`. The body is rendered at the endpoint’s `api_version`. Any answer but a 2xx is retried after 1 minute, 5 minutes, 30 minutes, 2 hours, 8 hours and 24 hours; redirects are not followed.
+         */
+        post: operations["paymentIntentChannelSettledWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment_intent.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment_intent.failed
+         * @description The channel refused or failed the payment; another attempt may be placed before the intent expires. Delivered to endpoints whose `enabled_events` names it or is empty.
+         *
+         *     One HTTPS POST per attempt, with a 10-second timeout. Verify a signature over the raw body before parsing it. The body is a notice, not the object: read the object through the API before acting. Events may arrive out of order and more than once; de-duplicate on `id`. The body is rendered at the endpoint’s `api_version`. Any answer but a 2xx is retried after 1 minute, 5 minutes, 30 minutes, 2 hours, 8 hours and 24 hours; redirects are not followed.
+         */
+        post: operations["paymentIntentFailedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment_intent.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment_intent.expired
+         * @description The intent passed `expires_at` unpaid; its pending order was voided. Delivered to endpoints whose `enabled_events` names it or is empty.
+         *
+         *     One HTTPS POST per attempt, with a 10-second timeout. Verify a signature over the raw body before parsing it. The body is a notice, not the object: read the object through the API before acting. Events may arrive out of order and more than once; de-duplicate on `id`. The body is rendered at the endpoint’s `api_version`. Any answer but a 2xx is retried after 1 minute, 5 minutes, 30 minutes, 2 hours, 8 hours and 24 hours; redirects are not followed.
+         */
+        post: operations["paymentIntentExpiredWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment_intent.canceled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment_intent.canceled
+         * @description The merchant canceled the intent; its pending order was voided. Delivered to endpoints whose `enabled_events` names it or is empty.
+         *
+         *     One HTTPS POST per attempt, with a 10-second timeout. Verify a signature over the raw body before parsing it. The body is a notice, not the object: read the object through the API before acting. Events may arrive out of order and more than once; de-duplicate on `id`. The body is rendered at the endpoint’s `api_version`. Any answer but a 2xx is retried after 1 minute, 5 minutes, 30 minutes, 2 hours, 8 hours and 24 hours; redirects are not followed.
+         */
+        post: operations["paymentIntentCanceledWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "dispute.opened": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * dispute.opened
+         * @description A payer disputed a payment: its net is held until the ruling. Delivered to endpoints whose `enabled_events` names it or is empty.
+         *
+         *     One HTTPS POST per attempt, with a 10-second timeout. Verify a signature over the raw body before parsing it. The body is a notice, not the object: read the object through the API before acting. Events may arrive out of order and more than once; de-duplicate on `id`. The body is rendered at the endpoint’s `api_version`. Any answer but a 2xx is retried after 1 minute, 5 minutes, 30 minutes, 2 hours, 8 hours and 24 hours; redirects are not followed.
+         */
+        post: operations["disputeOpenedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "dispute.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * dispute.updated
+         * @description Evidence was added, or the channel moved the dispute under review. Delivered to endpoints whose `enabled_events` names it or is empty.
+         *
+         *     One HTTPS POST per attempt, with a 10-second timeout. Verify a signature over the raw body before parsing it. The body is a notice, not the object: read the object through the API before acting. Events may arrive out of order and more than once; de-duplicate on `id`. The body is rendered at the endpoint’s `api_version`. Any answer but a 2xx is retried after 1 minute, 5 minutes, 30 minutes, 2 hours, 8 hours and 24 hours; redirects are not followed.
+         */
+        post: operations["disputeUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "dispute.closed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * dispute.closed
+         * @description The dispute was ruled, won (the hold is released) or lost (the payment is taken back). Delivered to endpoints whose `enabled_events` names it or is empty.
+         *
+         *     One HTTPS POST per attempt, with a 10-second timeout. Verify a signature over the raw body before parsing it. The body is a notice, not the object: read the object through the API before acting. Events may arrive out of order and more than once; de-duplicate on `id`. The body is rendered at the endpoint’s `api_version`. Any answer but a 2xx is retried after 1 minute, 5 minutes, 30 minutes, 2 hours, 8 hours and 24 hours; redirects are not followed.
+         */
+        post: operations["disputeClosedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "settlement.pending": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * settlement.pending
+         * @description A settlement was made of the available balance and waits to be paid out. Delivered to endpoints whose `enabled_events` names it or is empty.
+         *
+         *     One HTTPS POST per attempt, with a 10-second timeout. Verify a signature over the raw body before parsing it. The body is a notice, not the object: read the object through the API before acting. Events may arrive out of order and more than once; de-duplicate on `id`. The body is rendered at the endpoint’s `api_version`. Any answer but a 2xx is retried after 1 minute, 5 minutes, 30 minutes, 2 hours, 8 hours and 24 hours; redirects are not followed.
+         */
+        post: operations["settlementPendingWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "settlement.processing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * settlement.processing
+         * @description The payout of a settlement was sent to the payout provider. Delivered to endpoints whose `enabled_events` names it or is empty.
+         *
+         *     One HTTPS POST per attempt, with a 10-second timeout. Verify a signature over the raw body before parsing it. The body is a notice, not the object: read the object through the API before acting. Events may arrive out of order and more than once; de-duplicate on `id`. The body is rendered at the endpoint’s `api_version`. Any answer but a 2xx is retried after 1 minute, 5 minutes, 30 minutes, 2 hours, 8 hours and 24 hours; redirects are not followed.
+         */
+        post: operations["settlementProcessingWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "settlement.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * settlement.paid
+         * @description The payout of a settlement reached the merchant’s bank account. Delivered to endpoints whose `enabled_events` names it or is empty.
+         *
+         *     One HTTPS POST per attempt, with a 10-second timeout. Verify a signature over the raw body before parsing it. The body is a notice, not the object: read the object through the API before acting. Events may arrive out of order and more than once; de-duplicate on `id`. The body is rendered at the endpoint’s `api_version`. Any answer but a 2xx is retried after 1 minute, 5 minutes, 30 minutes, 2 hours, 8 hours and 24 hours; redirects are not followed.
+         */
+        post: operations["settlementPaidWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "settlement.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * settlement.failed
+         * @description The payout of a settlement failed; its payments are freed for the next settlement. Delivered to endpoints whose `enabled_events` names it or is empty.
+         *
+         *     One HTTPS POST per attempt, with a 10-second timeout. Verify a signature over the raw body before parsing it. The body is a notice, not the object: read the object through the API before acting. Events may arrive out of order and more than once; de-duplicate on `id`. The body is rendered at the endpoint’s `api_version`. Any answer but a 2xx is retried after 1 minute, 5 minutes, 30 minutes, 2 hours, 8 hours and 24 hours; redirects are not followed.
+         */
+        post: operations["settlementFailedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "refund.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * refund.created
+         * @description A refund was asked for and sent to the channel. Delivered only to endpoints whose `enabled_events` names it.
+         *
+         *     One HTTPS POST per attempt, with a 10-second timeout. Verify a signature over the raw body before parsing it. The body is a notice, not the object: read the object through the API before acting. Events may arrive out of order and more than once; de-duplicate on `id`. The body is rendered at the endpoint’s `api_version`. Any answer but a 2xx is retried after 1 minute, 5 minutes, 30 minutes, 2 hours, 8 hours and 24 hours; redirects are not followed.
+         */
+        post: operations["refundCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "refund.succeeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * refund.succeeded
+         * @description The channel returned the refund’s money to the payer. Delivered only to endpoints whose `enabled_events` names it.
+         *
+         *     One HTTPS POST per attempt, with a 10-second timeout. Verify a signature over the raw body before parsing it. The body is a notice, not the object: read the object through the API before acting. Events may arrive out of order and more than once; de-duplicate on `id`. The body is rendered at the endpoint’s `api_version`. Any answer but a 2xx is retried after 1 minute, 5 minutes, 30 minutes, 2 hours, 8 hours and 24 hours; redirects are not followed.
+         */
+        post: operations["refundSucceededWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "refund.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * refund.failed
+         * @description The channel did not return the money; the merchant’s balance is credited back. Delivered only to endpoints whose `enabled_events` names it.
+         *
+         *     One HTTPS POST per attempt, with a 10-second timeout. Verify a signature over the raw body before parsing it. The body is a notice, not the object: read the object through the API before acting. Events may arrive out of order and more than once; de-duplicate on `id`. The body is rendered at the endpoint’s `api_version`. Any answer but a 2xx is retried after 1 minute, 5 minutes, 30 minutes, 2 hours, 8 hours and 24 hours; redirects are not followed.
+         */
+        post: operations["refundFailedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
-        /** @description An amount in minor units and its currency. Amounts of payment intents, fees, nets, disputes, settlements and quotes are at most 2^53 − 1 (9007199254740991). */
-        Money: {
-            /** Format: int64 */
-            amount: number;
-            currency: string;
+        /** @description The envelope of every error answer. */
+        Error: {
+            /** @description What was refused, and why. */
+            error: {
+                /** @description Stable: the field to branch on. Each operation lists the codes each of its error statuses carries. */
+                code: string;
+                /** @description For a person; may change. Never repeats the value sent. */
+                message: string;
+                /** @description The field, query parameter or header at fault, as the request named it (`amount`, `metadata.order`, `Idempotency-Key`); always there with invalid_parameter. */
+                param?: string;
+                /** @description The id of the request that was refused (the Request-Id header of its answer); a replayed refusal keeps the first request’s. */
+                request_id: string;
+            };
+        };
+        /**
+         * @description What the ledger holds for the key’s merchant and mode.
+         * @example {
+         *       "object": "balance",
+         *       "available": [
+         *         {
+         *           "amount": 1254731,
+         *           "currency": "THB"
+         *         }
+         *       ],
+         *       "pending": [
+         *         {
+         *           "amount": 24588,
+         *           "currency": "THB"
+         *         }
+         *       ],
+         *       "dispute_hold": [
+         *         {
+         *           "amount": 0,
+         *           "currency": "THB"
+         *         }
+         *       ]
+         *     }
+         */
+        Balance: {
+            /**
+             * @description Always `balance`.
+             * @constant
+             */
+            object: "balance";
+            /** @description What a settlement may pay out, per currency: released nets less refunds and lost-dispute fees. May be negative; the next settlement nets it. */
+            available: components["schemas"]["BalanceAmount"][];
+            /** @description Nets of paid payments whose release timer has not fired yet, per currency. */
+            pending: components["schemas"]["BalanceAmount"][];
+            /** @description Nets frozen by open disputes, per currency. */
+            dispute_hold: components["schemas"]["BalanceAmount"][];
         };
         /** @description A balance bucket in one currency. */
         BalanceAmount: {
@@ -351,338 +857,912 @@ export interface components {
              * @description Exact minor units: a balance sums many payments and may pass 2^53 − 1. It is always written as the digits of the exact integer; a JSON reader that turns numbers into doubles rounds one past 2^53 − 1 (the SDK reads those as BigInt).
              */
             amount: number;
+            /** @description ISO 4217 code of the settlement currency the bucket holds. */
             currency: string;
         };
-        FxLock: {
-            locked: boolean;
-            /** @enum {string} */
-            lock_point?: "on_create" | "on_paid" | "on_channel_settled";
-            /** @description Decimal string, never a float. */
-            rate?: string;
-            quote_currency?: string;
-            /** Format: date-time */
-            locked_at?: string;
-        };
-        NextAction: {
-            /** @enum {string} */
-            type: "redirect" | "qr_code";
-            /** Format: uri */
-            url?: string;
-            qr_data?: string;
-        };
-        /** @description An amount a merchant wants to collect, and where its payment stands. */
-        PaymentIntent: {
-            id: string;
-            /** @constant */
-            object: "payment_intent";
-            /** @enum {string} */
-            mode: "live" | "test";
-            /** Format: int64 */
-            amount: number;
-            currency: string;
-            merchant_order_id: string;
-            /** @enum {string} */
-            status: "created" | "requires_payment" | "processing" | "succeeded" | "channel_settled" | "failed" | "expired" | "canceled";
-            payment_method?: string;
-            channel_preference?: string;
-            description?: string;
-            customer?: string;
-            /** Format: uri */
-            return_url?: string;
-            fee?: components["schemas"]["Money"];
-            net?: components["schemas"]["Money"];
+        /**
+         * @description A page of Dispute.
+         * @example {
+         *       "object": "list",
+         *       "data": [
+         *         {
+         *           "id": "dp_xJkNMBAYob3uSX8IkZURhUxx",
+         *           "object": "dispute",
+         *           "mode": "test",
+         *           "payment_intent": "pi_wRuAd6OgjF8fafigzwZwk6WP",
+         *           "status": "under_review",
+         *           "amount": 25000,
+         *           "currency": "THB",
+         *           "held": {
+         *             "amount": 24588,
+         *             "currency": "THB"
+         *           },
+         *           "reason": "product_not_received",
+         *           "evidence": {
+         *             "tracking_number": "TH1234567890",
+         *             "receipt": "https://shop.example.com/receipts/1001"
+         *           },
+         *           "due_by": "2026-09-12T09:30:00Z",
+         *           "opened_at": "2026-09-05T09:30:00Z",
+         *           "created": "2026-09-05T09:30:00Z"
+         *         }
+         *       ],
+         *       "has_more": false
+         *     }
+         */
+        DisputeList: {
             /**
-             * Format: int64
-             * @description What the refunds of this intent that did not fail add up to (pending ones included), in its currency; 0 when none.
+             * @description Always `list`.
+             * @constant
              */
-            amount_refunded: number;
-            fx?: components["schemas"]["FxLock"];
-            /** Format: date-time */
-            available_at?: string;
-            next_action?: components["schemas"]["NextAction"];
-            /**
-             * Format: uri
-             * @description Only in the answer of the create call.
-             */
-            checkout_url?: string;
-            /** Format: date-time */
-            created: string;
-            /** Format: date-time */
-            expires_at?: string;
-            metadata: {
-                [key: string]: string;
-            };
-        };
-        /** @description A page of PaymentIntent. */
-        PaymentIntentList: {
-            /** @constant */
             object: "list";
-            data: components["schemas"]["PaymentIntent"][];
+            /** @description The items of this page. */
+            data: components["schemas"]["Dispute"][];
+            /** @description Whether more items follow: ask for the next page with `starting_after` set to the `id` of the last item of this one. */
             has_more: boolean;
         };
-        /** @description One try at a channel. */
-        PaymentAttempt: {
-            id: string;
-            /** @constant */
-            object: "payment_attempt";
-            payment_intent: string;
-            /** @enum {string} */
-            status: "pending" | "succeeded" | "failed";
-            /** Format: int64 */
-            amount: number;
-            currency: string;
-            payment_method?: string;
-            channel?: string;
-            /** @description The payment credential, while the attempt is pending. */
-            next_action?: components["schemas"]["NextAction"];
-            failure_code?: string;
-            failure_message?: string;
-            /** Format: date-time */
-            succeeded_at?: string;
-            /** Format: date-time */
-            created: string;
-        };
-        /** @description A page of PaymentAttempt. */
-        PaymentAttemptList: {
-            /** @constant */
-            object: "list";
-            data: components["schemas"]["PaymentAttempt"][];
-            has_more: boolean;
-        };
-        /** @description Money returned to the payer of a paid payment intent, through the channel that took it. The merchant is debited its share of the net; the fee is not returned. */
-        Refund: {
-            id: string;
-            /** @constant */
-            object: "refund";
-            /** @enum {string} */
-            mode: "live" | "test";
-            payment_intent: string;
-            /**
-             * Format: int64
-             * @description Minor units of the payment intent's currency, given back to the payer.
-             */
-            amount: number;
-            currency: string;
-            /**
-             * @description pending until the channel reports; succeeded and failed are final.
-             * @enum {string}
-             */
-            status: "pending" | "succeeded" | "failed";
-            /** @enum {string} */
-            reason?: "requested_by_customer" | "duplicate" | "fraudulent";
-            /**
-             * @description Why the channel did not return the money (when failed).
-             * @enum {string}
-             */
-            failure_code?: "insufficient_channel_funds" | "channel_declined" | "expired_credential";
-            metadata: {
-                [key: string]: string;
-            };
-            /** Format: date-time */
-            created: string;
-            /** Format: date-time */
-            succeeded_at?: string;
-        };
-        /** @description A page of Refund. */
-        RefundList: {
-            /** @constant */
-            object: "list";
-            data: components["schemas"]["Refund"][];
-            has_more: boolean;
-        };
+        /**
+         * @description A payer’s challenge of a paid payment intent, through its channel.
+         * @example {
+         *       "id": "dp_xJkNMBAYob3uSX8IkZURhUxx",
+         *       "object": "dispute",
+         *       "mode": "test",
+         *       "payment_intent": "pi_wRuAd6OgjF8fafigzwZwk6WP",
+         *       "status": "under_review",
+         *       "amount": 25000,
+         *       "currency": "THB",
+         *       "held": {
+         *         "amount": 24588,
+         *         "currency": "THB"
+         *       },
+         *       "reason": "product_not_received",
+         *       "evidence": {
+         *         "tracking_number": "TH1234567890",
+         *         "receipt": "https://shop.example.com/receipts/1001"
+         *       },
+         *       "due_by": "2026-09-12T09:30:00Z",
+         *       "opened_at": "2026-09-05T09:30:00Z",
+         *       "created": "2026-09-05T09:30:00Z"
+         *     }
+         */
         Dispute: {
+            /** @description Unique identifier, `dp_…`. */
             id: string;
-            /** @constant */
+            /**
+             * @description Always `dispute`.
+             * @constant
+             */
             object: "dispute";
-            /** @enum {string} */
+            /**
+             * @description The mode of the payment disputed.
+             * @enum {string}
+             */
             mode: "live" | "test";
+            /** @description The payment intent disputed. */
             payment_intent: string;
-            /** @enum {string} */
+            /**
+             * @description opened → under_review (evidence received, or the channel says so) → won or lost (ruled, final).
+             * @enum {string}
+             */
             status: "opened" | "under_review" | "won" | "lost";
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Minor units of `currency` the payer claims: the whole ordered amount.
+             */
             amount: number;
+            /** @description The payment intent’s currency. */
             currency: string;
+            /** @description What the dispute holds of the merchant’s balance while it runs (the net less what refunds took), in the settlement currency. Absent when the payment had no net yet. */
             held?: components["schemas"]["Money"];
+            /** @description The dispute fee debited when the dispute was lost. */
             fee?: components["schemas"]["Money"];
+            /** @description The channel’s reason for the dispute, as it gave it. */
             reason?: string;
+            /** @description The evidence sent so far, merged key by key from every submission. */
             evidence: {
                 [key: string]: string;
             };
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description The last moment to send evidence.
+             */
             due_by?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the channel opened it.
+             */
             opened_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was ruled.
+             */
             closed_at?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the service first heard of it.
+             */
             created: string;
         };
-        /** @description A page of Dispute. */
-        DisputeList: {
-            /** @constant */
+        /** @description An amount in minor units and its currency. Amounts of payment intents, fees, nets, disputes, settlements and quotes are at most 2^53 − 1 (9007199254740991). */
+        Money: {
+            /**
+             * Format: int64
+             * @description Minor units of `currency` (satang for THB, cents for USD): an integer, never a decimal.
+             */
+            amount: number;
+            /** @description ISO 4217 code, upper case. */
+            currency: string;
+        };
+        DisputeEvidenceParams: {
+            /** @description Key-value pairs merged into what the dispute holds (a key sent again replaces its value): at least one, at most 50 keys in all, keys 1 to 40 characters, values of at most 5000. */
+            evidence: {
+                [key: string]: string;
+            };
+        };
+        /**
+         * @description A page of Event.
+         * @example {
+         *       "object": "list",
+         *       "data": [
+         *         {
+         *           "id": "evt_EHSRNWI3EMWGYZZFIJCSNYR7MX",
+         *           "type": "payment_intent.succeeded",
+         *           "created": "2026-09-01T10:02:41Z",
+         *           "livemode": false,
+         *           "data": {
+         *             "id": "pi_wRuAd6OgjF8fafigzwZwk6WP",
+         *             "object": "payment_intent",
+         *             "status": "succeeded",
+         *             "merchant": "mch_rQD6kiOB5qG3LzhjKL1k",
+         *             "mode": "test"
+         *           }
+         *         }
+         *       ],
+         *       "has_more": false
+         *     }
+         */
+        EventList: {
+            /**
+             * @description Always `list`.
+             * @constant
+             */
             object: "list";
-            data: components["schemas"]["Dispute"][];
+            /** @description The items of this page. */
+            data: components["schemas"]["Event"][];
+            /** @description Whether more items follow: ask for the next page with `starting_after` set to the `id` of the last item of this one. */
             has_more: boolean;
         };
-        Settlement: {
-            id: string;
-            /** @constant */
-            object: "settlement";
-            /** @enum {string} */
-            mode: "live" | "test";
-            /** @enum {string} */
-            status: "pending" | "processing" | "paid" | "failed";
-            /** @description At most 2^53 − 1: a batch whose payments sum past it is paid as several settlements of the same period. */
-            amount: components["schemas"]["Money"];
-            payments?: number;
-            /** Format: date-time */
-            period_start: string;
-            /** Format: date-time */
-            period_end: string;
-            /** Format: date-time */
-            created: string;
-        };
-        /** @description A page of Settlement. */
-        SettlementList: {
-            /** @constant */
-            object: "list";
-            data: components["schemas"]["Settlement"][];
-            has_more: boolean;
-        };
-        Balance: {
-            /** @constant */
-            object: "balance";
-            available: components["schemas"]["BalanceAmount"][];
-            pending: components["schemas"]["BalanceAmount"][];
-            dispute_hold: components["schemas"]["BalanceAmount"][];
-        };
-        FxQuote: {
-            /** @constant */
-            indicative: true;
-            from: string;
-            to: string;
-            rate: string;
-            estimated?: components["schemas"]["Money"];
-        };
-        /** @description A notice, not the object: read the object through the API before acting. */
-        EventData: {
-            id: string;
-            object: string;
-            status: string;
-            merchant: string;
-            /** @enum {string} */
-            mode: "live" | "test";
-            /** @description Settlement and refund events: the amount. */
-            amount?: components["schemas"]["Money"];
-            /** @description Refund events: the payment intent refunded. */
-            payment_intent?: string;
-        };
+        /**
+         * @description A change the service announces: what GET /v1/events lists and webhooks deliver.
+         * @example {
+         *       "id": "evt_EHSRNWI3EMWGYZZFIJCSNYR7MX",
+         *       "type": "payment_intent.succeeded",
+         *       "created": "2026-09-01T10:02:41Z",
+         *       "livemode": false,
+         *       "data": {
+         *         "id": "pi_wRuAd6OgjF8fafigzwZwk6WP",
+         *         "object": "payment_intent",
+         *         "status": "succeeded",
+         *         "merchant": "mch_rQD6kiOB5qG3LzhjKL1k",
+         *         "mode": "test"
+         *       }
+         *     }
+         */
         Event: {
+            /** @description Unique identifier, `evt_…`: the same on every delivery and resend of the event; de-duplicate on it. */
             id: string;
             /**
              * @description refund.created, refund.succeeded and refund.failed reach only the webhook endpoints whose enabled_events names them (an empty list means every other type); GET /v1/events lists them all.
              * @enum {string}
              */
             type: "payment_intent.requires_payment" | "payment_intent.processing" | "payment_intent.succeeded" | "payment_intent.channel_settled" | "payment_intent.failed" | "payment_intent.expired" | "payment_intent.canceled" | "dispute.opened" | "dispute.updated" | "dispute.closed" | "settlement.pending" | "settlement.processing" | "settlement.paid" | "settlement.failed" | "refund.created" | "refund.succeeded" | "refund.failed";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the change was made, to the second.
+             */
             created: string;
+            /** @description Whether it happened in live mode. */
             livemode: boolean;
+            /** @description The object the event is about, as the change left it. */
             data: components["schemas"]["EventData"];
         };
-        /** @description A page of Event. */
-        EventList: {
-            /** @constant */
-            object: "list";
-            data: components["schemas"]["Event"][];
-            has_more: boolean;
-        };
-        WebhookPublicKey: {
+        /** @description A notice, not the object: read the object through the API before acting. */
+        EventData: {
+            /** @description The id of the object the event is about (`pi_…`, `dp_…`, `st_…`, `re_…`). */
             id: string;
-            /** @constant */
-            object: "webhook_public_key";
-            /** @constant */
-            algorithm: "ed25519";
-            /** @description The raw 32-byte Ed25519 key. */
-            public_key: string;
+            /** @description Its kind: `payment_intent`, `dispute`, `settlement` or `refund`. */
+            object: string;
+            /** @description Its status once the change was made. */
+            status: string;
+            /** @description The merchant it belongs to. */
+            merchant: string;
+            /**
+             * @description Its mode.
+             * @enum {string}
+             */
+            mode: "live" | "test";
+            /** @description Settlement and refund events: the amount. */
+            amount?: components["schemas"]["Money"];
+            /** @description Refund events: the payment intent refunded. */
+            payment_intent?: string;
         };
-        /** @description A page of WebhookPublicKey. */
-        WebhookPublicKeyList: {
-            /** @constant */
-            object: "list";
-            data: components["schemas"]["WebhookPublicKey"][];
-            has_more: boolean;
+        /**
+         * @description What an amount would roughly come to in another currency now.
+         * @example {
+         *       "indicative": true,
+         *       "from": "THB",
+         *       "to": "USD",
+         *       "rate": "0.0305777504609",
+         *       "estimated": {
+         *         "amount": 3008,
+         *         "currency": "USD"
+         *       }
+         *     }
+         */
+        FxQuote: {
+            /**
+             * @description Always true: a quote locks nothing.
+             * @constant
+             */
+            indicative: true;
+            /** @description The currency converted from. */
+            from: string;
+            /** @description The currency converted to. */
+            to: string;
+            /** @description Units of `to` per unit of `from`: the mid rate with the platform’s spread, as a decimal string (never a float). "1" for one currency. */
+            rate: string;
+            /** @description With `amount`: it converted at `rate` and rounded half-even, less the fee of `payment_method` when one is given. */
+            estimated?: components["schemas"]["Money"];
         };
-        Error: {
-            error: {
-                /** @description Stable: the field to branch on. */
-                code: string;
-                /** @description For a person; may change. */
-                message: string;
-                param?: string;
-                request_id: string;
-            };
-        };
+        /**
+         * @description An OpenAPI 3.1 document.
+         * @example {
+         *       "openapi": "3.1.0",
+         *       "info": {
+         *         "title": "Payment service merchant API",
+         *         "version": "2026-09-01"
+         *       },
+         *       "paths": {}
+         *     }
+         */
         OpenApiDocument: {
+            /** @description The OpenAPI version of the document: 3.1.0. */
             openapi: string;
+            /** @description Its title, the current API version and an overview. */
             info: Record<string, never>;
+            /** @description Every route of /v1, by path and method. */
             paths: Record<string, never>;
         };
-        DisputeEvidenceParams: {
-            evidence: {
+        /**
+         * @description A page of PaymentIntent.
+         * @example {
+         *       "object": "list",
+         *       "data": [
+         *         {
+         *           "id": "pi_wRuAd6OgjF8fafigzwZwk6WP",
+         *           "object": "payment_intent",
+         *           "mode": "test",
+         *           "amount": 25000,
+         *           "currency": "THB",
+         *           "merchant_order_id": "order-1001",
+         *           "description": "Two tickets, Bangkok to Chiang Mai",
+         *           "customer": "cus_4821",
+         *           "return_url": "https://shop.example.com/thanks",
+         *           "metadata": {
+         *             "cart": "c-7731"
+         *           },
+         *           "amount_refunded": 0,
+         *           "created": "2026-09-01T10:00:00Z",
+         *           "expires_at": "2026-09-01T11:00:00Z",
+         *           "payment_method": "promptpay",
+         *           "fee": {
+         *             "amount": 412,
+         *             "currency": "THB"
+         *           },
+         *           "net": {
+         *             "amount": 24588,
+         *             "currency": "THB"
+         *           },
+         *           "status": "succeeded"
+         *         }
+         *       ],
+         *       "has_more": false
+         *     }
+         */
+        PaymentIntentList: {
+            /**
+             * @description Always `list`.
+             * @constant
+             */
+            object: "list";
+            /** @description The items of this page. */
+            data: components["schemas"]["PaymentIntent"][];
+            /** @description Whether more items follow: ask for the next page with `starting_after` set to the `id` of the last item of this one. */
+            has_more: boolean;
+        };
+        /**
+         * @description An amount a merchant wants to collect, and where its payment stands.
+         * @example {
+         *       "id": "pi_wRuAd6OgjF8fafigzwZwk6WP",
+         *       "object": "payment_intent",
+         *       "mode": "test",
+         *       "amount": 25000,
+         *       "currency": "THB",
+         *       "merchant_order_id": "order-1001",
+         *       "description": "Two tickets, Bangkok to Chiang Mai",
+         *       "customer": "cus_4821",
+         *       "return_url": "https://shop.example.com/thanks",
+         *       "metadata": {
+         *         "cart": "c-7731"
+         *       },
+         *       "amount_refunded": 0,
+         *       "created": "2026-09-01T10:00:00Z",
+         *       "expires_at": "2026-09-01T11:00:00Z",
+         *       "payment_method": "promptpay",
+         *       "fee": {
+         *         "amount": 412,
+         *         "currency": "THB"
+         *       },
+         *       "net": {
+         *         "amount": 24588,
+         *         "currency": "THB"
+         *       },
+         *       "status": "succeeded"
+         *     }
+         */
+        PaymentIntent: {
+            /** @description Unique identifier, `pi_…`. */
+            id: string;
+            /**
+             * @description Always `payment_intent`.
+             * @constant
+             */
+            object: "payment_intent";
+            /**
+             * @description The mode of the key that made it; keys of the other mode do not see it.
+             * @enum {string}
+             */
+            mode: "live" | "test";
+            /**
+             * Format: int64
+             * @description Minor units of `currency` to collect, 1 to 2^53 − 1.
+             */
+            amount: number;
+            /** @description ISO 4217 code of `amount`. */
+            currency: string;
+            /** @description The merchant’s own order reference, unique per merchant and mode. */
+            merchant_order_id: string;
+            /**
+             * @description Where the payment stands: created → requires_payment (an order placed) → processing → succeeded → channel_settled; or failed (another attempt may follow), expired, canceled. A payment the channel confirms is never dropped: failed, expired and canceled intents still become succeeded.
+             * @enum {string}
+             */
+            status: "created" | "requires_payment" | "processing" | "succeeded" | "channel_settled" | "failed" | "expired" | "canceled";
+            /** @description The method of the latest attempt, or the one asked for at creation (`promptpay`, `paynow`, `gcash` …). */
+            payment_method?: string;
+            /** @description The channel asked for at creation, tried first when it can take the payment. */
+            channel_preference?: string;
+            /** @description The merchant’s text, shown to the payer on the checkout page. */
+            description?: string;
+            /** @description The merchant’s reference for the payer. */
+            customer?: string;
+            /**
+             * Format: uri
+             * @description Where the checkout page sends the payer once the payment is over.
+             */
+            return_url?: string;
+            /** @description The platform’s fee, in the settlement currency; present once the payment is priced. */
+            fee?: components["schemas"]["Money"];
+            /** @description What the merchant receives (amount less fee), in the settlement currency; present once the payment is priced. */
+            net?: components["schemas"]["Money"];
+            /**
+             * Format: int64
+             * @description What the refunds of this intent that did not fail add up to (pending ones included), in its currency; 0 when none.
+             */
+            amount_refunded: number;
+            /** @description Present when the intent’s currency is not the settlement currency. */
+            fx?: components["schemas"]["FxLock"];
+            /**
+             * Format: date-time
+             * @description When the net becomes available to settle; set when the channel settles the payment.
+             */
+            available_at?: string;
+            /** @description The payer’s credential from the pending attempt; cleared once the intent succeeds, fails, expires or is canceled. */
+            next_action?: components["schemas"]["NextAction"];
+            /**
+             * Format: uri
+             * @description The hosted payment page to send the payer to. Only in the answer of the create call (and its replay), never again.
+             */
+            checkout_url?: string;
+            /**
+             * Format: date-time
+             * @description When it was created.
+             */
+            created: string;
+            /**
+             * Format: date-time
+             * @description After this no attempt is accepted and the intent expires.
+             */
+            expires_at?: string;
+            /** @description The merchant’s own key-value pairs, as sent at creation. */
+            metadata: {
                 [key: string]: string;
             };
+        };
+        /** @description What the payer needs to pay a pending attempt. */
+        NextAction: {
+            /**
+             * @description What the payer does: scan `qr_data`, or open `url`.
+             * @enum {string}
+             */
+            type: "redirect" | "qr_code";
+            /**
+             * Format: uri
+             * @description With `redirect`: the page where the payer pays.
+             */
+            url?: string;
+            /** @description With `qr_code`: the payload to render as a QR code. */
+            qr_data?: string;
+        };
+        /** @description The exchange rate of an intent in another currency than the settlement currency. */
+        FxLock: {
+            /** @description Whether the rate is fixed yet; fee and net are priced once it is. */
+            locked: boolean;
+            /**
+             * @description When the rate locks: when the payment succeeds (QR methods) or when the channel settles it (wallets). Absent until a payment method is known.
+             * @enum {string}
+             */
+            lock_point?: "on_create" | "on_paid" | "on_channel_settled";
+            /** @description The locked rate, settlement currency per unit of the intent’s: a decimal string, never a float. Absent until locked. */
+            rate?: string;
+            /** @description The settlement currency the intent is priced in. */
+            quote_currency?: string;
+            /**
+             * Format: date-time
+             * @description When the rate locked.
+             */
+            locked_at?: string;
         };
         PaymentIntentCreateParams: {
             /** @description Minor units of currency, 1 to 9007199254740991 (2^53 − 1, the largest integer every JSON reader holds exactly). In another currency than the settlement currency, the amount converted at today's rate may be at most 4503599627370495 (half of 2^53 − 1, so the rate may move before it locks); more is 400 invalid_parameter with param amount. */
             amount: number;
+            /** @description ISO 4217 code that some payment method collects: IDR, MYR, PHP, SGD, THB or USD. */
             currency: string;
+            /** @description Your order reference, 1 to 255 characters, unique per merchant and mode: a used one is 409 merchant_order_id_taken. */
             merchant_order_id: string;
+            /** @description A catalog method that collects `currency` (`promptpay`, `paynow`, `duitnow`, `qris`, `gcash`, `truemoney`, `alipay_plus`), preselected on the checkout page; the payer may still pick another. */
             payment_method?: string;
+            /** @description The channel to try first when it can take the payment: `simulator` or `rest`. */
             channel_preference?: string;
+            /** @description Text for the payer’s checkout page, at most 1000 characters. */
             description?: string;
+            /** @description Your reference for the payer, at most 255 characters. */
             customer?: string;
+            /** @description Where the checkout page sends the payer afterwards: an absolute https URL on a public host name, at most 2048 characters; any refusal is 400 invalid_return_url. */
             return_url?: string;
+            /** @description Seconds until the intent expires unpaid, 60 to 604800; default 3600. */
             expires_in?: number;
+            /** @description The merchant’s own key-value pairs, stored as sent and never changed: at most 50 keys of 1 to 40 characters, string values of at most 500. */
             metadata?: {
                 [key: string]: string;
             };
         };
+        /**
+         * @description A page of PaymentAttempt.
+         * @example {
+         *       "object": "list",
+         *       "data": [
+         *         {
+         *           "id": "pa_SGRHO7EPLY2NEU2CYBV4IIM2SV",
+         *           "object": "payment_attempt",
+         *           "payment_intent": "pi_wRuAd6OgjF8fafigzwZwk6WP",
+         *           "status": "pending",
+         *           "amount": 25000,
+         *           "currency": "THB",
+         *           "payment_method": "promptpay",
+         *           "channel": "simulator",
+         *           "next_action": {
+         *             "type": "qr_code",
+         *             "qr_data": "SIMULATOR|promptpay|sim_BTNZV2MPQCS2CY6ZGWHXS6RGFT|25000|THB"
+         *           },
+         *           "created": "2026-09-01T10:01:12Z"
+         *         }
+         *       ],
+         *       "has_more": false
+         *     }
+         */
+        PaymentAttemptList: {
+            /**
+             * @description Always `list`.
+             * @constant
+             */
+            object: "list";
+            /** @description The items of this page. */
+            data: components["schemas"]["PaymentAttempt"][];
+            /** @description Whether more items follow: ask for the next page with `starting_after` set to the `id` of the last item of this one. */
+            has_more: boolean;
+        };
+        /**
+         * @description One try at a channel.
+         * @example {
+         *       "id": "pa_SGRHO7EPLY2NEU2CYBV4IIM2SV",
+         *       "object": "payment_attempt",
+         *       "payment_intent": "pi_wRuAd6OgjF8fafigzwZwk6WP",
+         *       "status": "pending",
+         *       "amount": 25000,
+         *       "currency": "THB",
+         *       "payment_method": "promptpay",
+         *       "channel": "simulator",
+         *       "next_action": {
+         *         "type": "qr_code",
+         *         "qr_data": "SIMULATOR|promptpay|sim_BTNZV2MPQCS2CY6ZGWHXS6RGFT|25000|THB"
+         *       },
+         *       "created": "2026-09-01T10:01:12Z"
+         *     }
+         */
+        PaymentAttempt: {
+            /** @description Unique identifier, `pa_…`. */
+            id: string;
+            /**
+             * @description Always `payment_attempt`.
+             * @constant
+             */
+            object: "payment_attempt";
+            /** @description The payment intent it tries to pay. */
+            payment_intent: string;
+            /**
+             * @description pending while the channel waits for the payer; succeeded and failed are final.
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
+            /**
+             * Format: int64
+             * @description The intent’s amount, in its minor units.
+             */
+            amount: number;
+            /** @description The intent’s currency. */
+            currency: string;
+            /** @description How the payer pays (`promptpay`, `gcash` …). */
+            payment_method?: string;
+            /** @description The channel the order went to (`simulator` in test mode, `rest` …). */
+            channel?: string;
+            /** @description The payment credential, while the attempt is pending. */
+            next_action?: components["schemas"]["NextAction"];
+            /** @description Once failed, why: insufficient_funds, payer_cancelled, risk_blocked (the payer’s channel), expired (the intent expired), canceled (the merchant canceled the intent) or channel_error (the channel could not take the payment, or confirmed another amount). */
+            failure_code?: string;
+            /** @description Once failed, a sentence for a person; branch on `failure_code`. */
+            failure_message?: string;
+            /**
+             * Format: date-time
+             * @description When the channel confirmed the payment.
+             */
+            succeeded_at?: string;
+            /**
+             * Format: date-time
+             * @description When the order was placed.
+             */
+            created: string;
+        };
         PaymentAttemptCreateParams: {
+            /** @description A catalog method that collects the intent’s currency (`promptpay`, `gcash` …). */
             payment_method: string;
+            /** @description The channel to place the order with; it must serve the mode, the method and the currency. Left out: the intent’s `channel_preference`, else the first that can. */
             channel?: string;
         };
+        /**
+         * @description A page of Refund.
+         * @example {
+         *       "object": "list",
+         *       "data": [
+         *         {
+         *           "id": "re_6ARALTDKWAYPRCBBH2ADCANQIF",
+         *           "object": "refund",
+         *           "mode": "test",
+         *           "payment_intent": "pi_wRuAd6OgjF8fafigzwZwk6WP",
+         *           "amount": 5000,
+         *           "currency": "THB",
+         *           "status": "succeeded",
+         *           "reason": "requested_by_customer",
+         *           "metadata": {
+         *             "ticket": "T-2209"
+         *           },
+         *           "created": "2026-09-03T08:15:00Z",
+         *           "succeeded_at": "2026-09-03T08:15:02Z"
+         *         }
+         *       ],
+         *       "has_more": false
+         *     }
+         */
+        RefundList: {
+            /**
+             * @description Always `list`.
+             * @constant
+             */
+            object: "list";
+            /** @description The items of this page. */
+            data: components["schemas"]["Refund"][];
+            /** @description Whether more items follow: ask for the next page with `starting_after` set to the `id` of the last item of this one. */
+            has_more: boolean;
+        };
+        /**
+         * @description Money returned to the payer of a paid payment intent, through the channel that took it. The merchant is debited its share of the net; the fee is not returned.
+         * @example {
+         *       "id": "re_6ARALTDKWAYPRCBBH2ADCANQIF",
+         *       "object": "refund",
+         *       "mode": "test",
+         *       "payment_intent": "pi_wRuAd6OgjF8fafigzwZwk6WP",
+         *       "amount": 5000,
+         *       "currency": "THB",
+         *       "status": "succeeded",
+         *       "reason": "requested_by_customer",
+         *       "metadata": {
+         *         "ticket": "T-2209"
+         *       },
+         *       "created": "2026-09-03T08:15:00Z",
+         *       "succeeded_at": "2026-09-03T08:15:02Z"
+         *     }
+         */
+        Refund: {
+            /** @description Unique identifier, `re_…`. */
+            id: string;
+            /**
+             * @description Always `refund`.
+             * @constant
+             */
+            object: "refund";
+            /**
+             * @description The mode of the key that made it.
+             * @enum {string}
+             */
+            mode: "live" | "test";
+            /** @description The payment intent refunded. */
+            payment_intent: string;
+            /**
+             * Format: int64
+             * @description Minor units of the payment intent's currency, given back to the payer.
+             */
+            amount: number;
+            /** @description The payment intent’s currency. */
+            currency: string;
+            /**
+             * @description pending until the channel reports; succeeded and failed are final.
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
+            /**
+             * @description Why the merchant gives the money back, as given at creation.
+             * @enum {string}
+             */
+            reason?: "requested_by_customer" | "duplicate" | "fraudulent";
+            /**
+             * @description Why the channel did not return the money (when failed); the merchant’s debit is given back and the amount can be refunded again.
+             * @enum {string}
+             */
+            failure_code?: "insufficient_channel_funds" | "channel_declined" | "expired_credential";
+            /** @description The merchant’s own key-value pairs, as sent at creation. */
+            metadata: {
+                [key: string]: string;
+            };
+            /**
+             * Format: date-time
+             * @description When it was asked for.
+             */
+            created: string;
+            /**
+             * Format: date-time
+             * @description When the channel reported the money returned.
+             */
+            succeeded_at?: string;
+        };
         RefundCreateParams: {
+            /** @description The payment intent to refund: succeeded or channel_settled, of this merchant and mode. */
             payment_intent: string;
             /** @description Minor units of the intent's currency; left out, the whole amount not refunded yet. */
             amount?: number;
-            /** @enum {string} */
+            /**
+             * @description Why the money goes back, for the merchant’s records and the channel’s.
+             * @enum {string}
+             */
             reason?: "requested_by_customer" | "duplicate" | "fraudulent";
+            /** @description The merchant’s own key-value pairs, stored as sent and never changed: at most 50 keys of 1 to 40 characters, string values of at most 500. */
             metadata?: {
                 [key: string]: string;
             };
         };
+        /**
+         * @description A page of Settlement.
+         * @example {
+         *       "object": "list",
+         *       "data": [
+         *         {
+         *           "id": "st_7KI3F6H43Q6IW6HBIH5VUP6KQQ",
+         *           "object": "settlement",
+         *           "mode": "test",
+         *           "status": "paid",
+         *           "amount": {
+         *             "amount": 1254731,
+         *             "currency": "THB"
+         *           },
+         *           "payments": 52,
+         *           "period_start": "2026-09-01T10:04:00Z",
+         *           "period_end": "2026-09-07T16:20:00Z",
+         *           "created": "2026-09-07T16:20:00Z"
+         *         }
+         *       ],
+         *       "has_more": false
+         *     }
+         */
+        SettlementList: {
+            /**
+             * @description Always `list`.
+             * @constant
+             */
+            object: "list";
+            /** @description The items of this page. */
+            data: components["schemas"]["Settlement"][];
+            /** @description Whether more items follow: ask for the next page with `starting_after` set to the `id` of the last item of this one. */
+            has_more: boolean;
+        };
+        /**
+         * @description A payout of released payments’ nets to the merchant’s bank account.
+         * @example {
+         *       "id": "st_7KI3F6H43Q6IW6HBIH5VUP6KQQ",
+         *       "object": "settlement",
+         *       "mode": "test",
+         *       "status": "paid",
+         *       "amount": {
+         *         "amount": 1254731,
+         *         "currency": "THB"
+         *       },
+         *       "payments": 52,
+         *       "period_start": "2026-09-01T10:04:00Z",
+         *       "period_end": "2026-09-07T16:20:00Z",
+         *       "created": "2026-09-07T16:20:00Z"
+         *     }
+         */
+        Settlement: {
+            /** @description Unique identifier, `st_…`; also the payout’s reference at the provider. */
+            id: string;
+            /**
+             * @description Always `settlement`.
+             * @constant
+             */
+            object: "settlement";
+            /**
+             * @description The mode whose payments it pays.
+             * @enum {string}
+             */
+            mode: "live" | "test";
+            /**
+             * @description pending (made; its amount left the available balance) → processing (the payout was sent) → paid, or failed (the amount returns to the available balance and its payments are freed).
+             * @enum {string}
+             */
+            status: "pending" | "processing" | "paid" | "failed";
+            /** @description What is paid out, in the settlement currency: the nets of the payments it covers, less what the available balance lacked. At most 2^53 − 1: a batch whose payments sum past it is paid as several settlements of the same period. */
+            amount: components["schemas"]["Money"];
+            /** @description How many payments it covers; each payment is settled once. */
+            payments?: number;
+            /**
+             * Format: date-time
+             * @description Start of the period: the earliest release it covers (manual), or the period’s start (scheduled).
+             */
+            period_start: string;
+            /**
+             * Format: date-time
+             * @description End of the period, exclusive: the moment of the request (manual), or the period’s end (scheduled).
+             */
+            period_end: string;
+            /**
+             * Format: date-time
+             * @description When it was made.
+             */
+            created: string;
+        };
         PaymentIntentAdvanceParams: {
-            /** @enum {string} */
+            /**
+             * @description The timer to move: `expiry` (runs while the intent is created, requires_payment or failed) or `release` (runs while it is channel_settled and not released yet).
+             * @enum {string}
+             */
             clock: "expiry" | "release";
         };
         PaymentIntentSimulateParams: {
-            /** @enum {string} */
+            /**
+             * @description What the channel reports: `succeeded`, `failed`, `pending` (the payer acted, the channel is processing), or of a dispute over the paid amount: `dispute_opened`, then `dispute_won` or `dispute_lost`.
+             * @enum {string}
+             */
             outcome: "succeeded" | "failed" | "pending" | "dispute_opened" | "dispute_won" | "dispute_lost";
+            /** @description With `failed` only: `insufficient_funds`, `payer_cancelled` (the default) or `risk_blocked`. */
             failure_code?: string;
+            /** @description What the callback claims was paid (payment outcomes only). The confirming query answers the order book, so it changes nothing. */
             amount?: number;
+            /** @description What the callback claims the currency was (payment outcomes only); changes nothing, like `amount`. */
             currency?: string;
         };
         RefundSimulateParams: {
-            /** @enum {string} */
+            /**
+             * @description What the channel reports: the money returned, or not.
+             * @enum {string}
+             */
             outcome: "succeeded" | "failed";
-            /** @enum {string} */
+            /**
+             * @description With `failed` only: why (default `channel_declined`).
+             * @enum {string}
+             */
             failure_code?: "insufficient_channel_funds" | "channel_declined" | "expired_credential";
+        };
+        /**
+         * @description A page of WebhookPublicKey.
+         * @example {
+         *       "object": "list",
+         *       "data": [
+         *         {
+         *           "id": "key_JA4CPBU4FLHX5ZINY6BHZKST52",
+         *           "object": "webhook_public_key",
+         *           "algorithm": "ed25519",
+         *           "public_key": "D3ywXq2VtNnWc8x6dO4fKcJr7pS9uYh1mLbZaEgT0Ao="
+         *         }
+         *       ],
+         *       "has_more": false
+         *     }
+         */
+        WebhookPublicKeyList: {
+            /**
+             * @description Always `list`.
+             * @constant
+             */
+            object: "list";
+            /** @description The items of this page. */
+            data: components["schemas"]["WebhookPublicKey"][];
+            /** @description Whether more items follow: ask for the next page with `starting_after` set to the `id` of the last item of this one. */
+            has_more: boolean;
+        };
+        /**
+         * @description A key the platform signs webhook deliveries with (`v2` of X-Webhook-Signature).
+         * @example {
+         *       "id": "key_JA4CPBU4FLHX5ZINY6BHZKST52",
+         *       "object": "webhook_public_key",
+         *       "algorithm": "ed25519",
+         *       "public_key": "D3ywXq2VtNnWc8x6dO4fKcJr7pS9uYh1mLbZaEgT0Ao="
+         *     }
+         */
+        WebhookPublicKey: {
+            /** @description Unique identifier, `key_…`: what `v2_kid` names. */
+            id: string;
+            /**
+             * @description Always `webhook_public_key`.
+             * @constant
+             */
+            object: "webhook_public_key";
+            /**
+             * @description Always `ed25519`.
+             * @constant
+             */
+            algorithm: "ed25519";
+            /** @description The raw 32-byte Ed25519 key. */
+            public_key: string;
         };
     };
     responses: never;
-    parameters: never;
+    parameters: {
+        /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. */
+        WebhookSignature: string;
+        /** @description Standard Webhooks: the event id, the same on every attempt and resend; de-duplicate on it. */
+        WebhookId: string;
+        /** @description Standard Webhooks: the same unix seconds as `t` in X-Webhook-Signature. */
+        WebhookTimestamp: string;
+        /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. */
+        WebhookStandardSignature: string;
+    };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The id of this request, also in `error.request_id` of an error. Quote it when asking about a request; the service logs it with every line. */
+        RequestId: string;
+        /** @description The API version that answered: the `Api-Version` the request named, else the version the account is pinned to. */
+        ApiVersion: string;
+        /** @description Present, `true`, when this is the stored answer of an earlier request with the same Idempotency-Key and body, replayed byte for byte (its `request_id` is the first request’s; the Request-Id header names this one). Absent on the first answer. */
+        IdempotentReplayed: "true";
+        /** @description Whole seconds to wait before trying again (with the same Idempotency-Key, for a POST). */
+        RetryAfter: number;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -702,64 +1782,182 @@ export interface operations {
             /** @description The balance. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "balance",
+                     *       "available": [
+                     *         {
+                     *           "amount": 1254731,
+                     *           "currency": "THB"
+                     *         }
+                     *       ],
+                     *       "pending": [
+                     *         {
+                     *           "amount": 24588,
+                     *           "currency": "THB"
+                     *         }
+                     *       ],
+                     *       "dispute_hold": [
+                     *         {
+                     *           "amount": 0,
+                     *           "currency": "THB"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Balance"];
                 };
             };
-            /** @description Bad parameter (`code` names it, `param` points at it). */
+            /**
+             * @description The request is refused as sent; nothing changed.
+             *
+             *     - `invalid_request`: The request is malformed where no one field is at fault: a body that is not a JSON object, a query string or path that does not parse.
+             *     - `invalid_api_version`: The Api-Version header is not a date such as 2026-09-01.
+             */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "invalid_request" | "invalid_api_version";
+                        };
+                    };
                 };
             };
-            /** @description Missing or bad API key. */
+            /**
+             * @description No usable API key.
+             *
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…`.
+             */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "authentication_required";
+                        };
+                    };
                 };
             };
-            /** @description Forbidden (for example live_not_enabled, or settlement on a schedule). */
+            /**
+             * @description This key may not do this.
+             *
+             *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "live_not_enabled";
+                        };
+                    };
                 };
             };
-            /** @description Rate limited; Retry-After says when to try again. */
+            /**
+             * @description Rate limited.
+             *
+             *     - `rate_limited`: Too many requests for this key; retry after Retry-After seconds.
+             */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
-            /** @description api_error: retrying with the same Idempotency-Key is safe. */
+            /**
+             * @description A fault of the service.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
                 };
             };
-            /** @description api_error: a dependency (database, Redis, a rate source) is unreachable for now; Retry-After says when to try again, with the same Idempotency-Key. */
+            /**
+             * @description A dependency is unreachable for now.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
                 };
             };
         };
@@ -767,8 +1965,11 @@ export interface operations {
     listDisputes: {
         parameters: {
             query?: {
+                /** @description How many items a page holds: 1 to 100, default 20. */
                 limit?: number;
+                /** @description Cursor: the `id` of the last item of the page before; the page that follows it. An id of this merchant and mode. */
                 starting_after?: string;
+                /** @description Only disputes in this status. */
                 status?: "opened" | "under_review" | "won" | "lost";
             };
             header?: {
@@ -783,64 +1984,189 @@ export interface operations {
             /** @description A page of disputes. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "dp_xJkNMBAYob3uSX8IkZURhUxx",
+                     *           "object": "dispute",
+                     *           "mode": "test",
+                     *           "payment_intent": "pi_wRuAd6OgjF8fafigzwZwk6WP",
+                     *           "status": "under_review",
+                     *           "amount": 25000,
+                     *           "currency": "THB",
+                     *           "held": {
+                     *             "amount": 24588,
+                     *             "currency": "THB"
+                     *           },
+                     *           "reason": "product_not_received",
+                     *           "evidence": {
+                     *             "tracking_number": "TH1234567890",
+                     *             "receipt": "https://shop.example.com/receipts/1001"
+                     *           },
+                     *           "due_by": "2026-09-12T09:30:00Z",
+                     *           "opened_at": "2026-09-05T09:30:00Z",
+                     *           "created": "2026-09-05T09:30:00Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["DisputeList"];
                 };
             };
-            /** @description Bad parameter (`code` names it, `param` points at it). */
+            /**
+             * @description The request is refused as sent; nothing changed.
+             *
+             *     - `invalid_parameter`: A field, query parameter or header breaks a rule: `param` names it (`amount`, `metadata.order`, `Idempotency-Key`) and `message` says which rule.
+             *     - `invalid_request`: The request is malformed where no one field is at fault: a body that is not a JSON object, a query string or path that does not parse.
+             *     - `invalid_api_version`: The Api-Version header is not a date such as 2026-09-01.
+             */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "invalid_parameter" | "invalid_request" | "invalid_api_version";
+                        };
+                    };
                 };
             };
-            /** @description Missing or bad API key. */
+            /**
+             * @description No usable API key.
+             *
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…`.
+             */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "authentication_required";
+                        };
+                    };
                 };
             };
-            /** @description Forbidden (for example live_not_enabled, or settlement on a schedule). */
+            /**
+             * @description This key may not do this.
+             *
+             *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "live_not_enabled";
+                        };
+                    };
                 };
             };
-            /** @description Rate limited; Retry-After says when to try again. */
+            /**
+             * @description Rate limited.
+             *
+             *     - `rate_limited`: Too many requests for this key; retry after Retry-After seconds.
+             */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
-            /** @description api_error: retrying with the same Idempotency-Key is safe. */
+            /**
+             * @description A fault of the service.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
                 };
             };
-            /** @description api_error: a dependency (database, Redis, a rate source) is unreachable for now; Retry-After says when to try again, with the same Idempotency-Key. */
+            /**
+             * @description A dependency is unreachable for now.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
                 };
             };
         };
@@ -853,6 +2179,7 @@ export interface operations {
                 "Api-Version"?: string;
             };
             path: {
+                /** @description A dispute id, `dp_…`. */
                 id: string;
             };
             cookie?: never;
@@ -862,73 +2189,207 @@ export interface operations {
             /** @description The dispute. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "dp_xJkNMBAYob3uSX8IkZURhUxx",
+                     *       "object": "dispute",
+                     *       "mode": "test",
+                     *       "payment_intent": "pi_wRuAd6OgjF8fafigzwZwk6WP",
+                     *       "status": "under_review",
+                     *       "amount": 25000,
+                     *       "currency": "THB",
+                     *       "held": {
+                     *         "amount": 24588,
+                     *         "currency": "THB"
+                     *       },
+                     *       "reason": "product_not_received",
+                     *       "evidence": {
+                     *         "tracking_number": "TH1234567890",
+                     *         "receipt": "https://shop.example.com/receipts/1001"
+                     *       },
+                     *       "due_by": "2026-09-12T09:30:00Z",
+                     *       "opened_at": "2026-09-05T09:30:00Z",
+                     *       "created": "2026-09-05T09:30:00Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Dispute"];
                 };
             };
-            /** @description Bad parameter (`code` names it, `param` points at it). */
+            /**
+             * @description The request is refused as sent; nothing changed.
+             *
+             *     - `invalid_parameter`: A field, query parameter or header breaks a rule: `param` names it (`amount`, `metadata.order`, `Idempotency-Key`) and `message` says which rule.
+             *     - `invalid_request`: The request is malformed where no one field is at fault: a body that is not a JSON object, a query string or path that does not parse.
+             *     - `invalid_api_version`: The Api-Version header is not a date such as 2026-09-01.
+             */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "invalid_parameter" | "invalid_request" | "invalid_api_version";
+                        };
+                    };
                 };
             };
-            /** @description Missing or bad API key. */
+            /**
+             * @description No usable API key.
+             *
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…`.
+             */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "authentication_required";
+                        };
+                    };
                 };
             };
-            /** @description Forbidden (for example live_not_enabled, or settlement on a schedule). */
+            /**
+             * @description This key may not do this.
+             *
+             *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "live_not_enabled";
+                        };
+                    };
                 };
             };
-            /** @description No such object for this key. */
+            /**
+             * @description No such object for this key.
+             *
+             *     - `resource_not_found`: No such object for this key: unknown, another merchant’s, or of the other mode (test and live never see each other’s objects).
+             */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "resource_not_found";
+                        };
+                    };
                 };
             };
-            /** @description Rate limited; Retry-After says when to try again. */
+            /**
+             * @description Rate limited.
+             *
+             *     - `rate_limited`: Too many requests for this key; retry after Retry-After seconds.
+             */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
-            /** @description api_error: retrying with the same Idempotency-Key is safe. */
+            /**
+             * @description A fault of the service.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
                 };
             };
-            /** @description api_error: a dependency (database, Redis, a rate source) is unreachable for now; Retry-After says when to try again, with the same Idempotency-Key. */
+            /**
+             * @description A dependency is unreachable for now.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
                 };
             };
         };
@@ -943,122 +2404,334 @@ export interface operations {
                 "Idempotency-Key": string;
             };
             path: {
+                /** @description A dispute id, `dp_…`. */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "evidence": {
+                 *         "tracking_number": "TH1234567890",
+                 *         "receipt": "https://shop.example.com/receipts/1001"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["DisputeEvidenceParams"];
             };
         };
         responses: {
-            /** @description The dispute. */
+            /** @description The dispute, with the merged evidence. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "dp_xJkNMBAYob3uSX8IkZURhUxx",
+                     *       "object": "dispute",
+                     *       "mode": "test",
+                     *       "payment_intent": "pi_wRuAd6OgjF8fafigzwZwk6WP",
+                     *       "status": "under_review",
+                     *       "amount": 25000,
+                     *       "currency": "THB",
+                     *       "held": {
+                     *         "amount": 24588,
+                     *         "currency": "THB"
+                     *       },
+                     *       "reason": "product_not_received",
+                     *       "evidence": {
+                     *         "tracking_number": "TH1234567890",
+                     *         "receipt": "https://shop.example.com/receipts/1001"
+                     *       },
+                     *       "due_by": "2026-09-12T09:30:00Z",
+                     *       "opened_at": "2026-09-05T09:30:00Z",
+                     *       "created": "2026-09-05T09:30:00Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Dispute"];
                 };
             };
-            /** @description Bad parameter (`code` names it, `param` points at it). */
+            /**
+             * @description The request is refused as sent; nothing changed.
+             *
+             *     - `invalid_parameter`: A field, query parameter or header breaks a rule: `param` names it (`amount`, `metadata.order`, `Idempotency-Key`) and `message` says which rule.
+             *     - `invalid_request`: The request is malformed where no one field is at fault: a body that is not a JSON object, a query string or path that does not parse.
+             *     - `invalid_api_version`: The Api-Version header is not a date such as 2026-09-01.
+             *     - `invalid_json`: The body is not valid JSON.
+             *     - `idempotency_key_required`: A POST without an Idempotency-Key header; send a fresh key (a UUID, say) with each new request.
+             */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "invalid_parameter" | "invalid_request" | "invalid_api_version" | "invalid_json" | "idempotency_key_required";
+                        };
+                    };
                 };
             };
-            /** @description Missing or bad API key. */
+            /**
+             * @description No usable API key.
+             *
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…`.
+             */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "authentication_required";
+                        };
+                    };
                 };
             };
-            /** @description Forbidden (for example live_not_enabled, or settlement on a schedule). */
+            /**
+             * @description This key may not do this.
+             *
+             *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "live_not_enabled";
+                        };
+                    };
                 };
             };
-            /** @description No such object for this key. */
+            /**
+             * @description No such object for this key.
+             *
+             *     - `resource_not_found`: No such object for this key: unknown, another merchant’s, or of the other mode (test and live never see each other’s objects).
+             */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "resource_not_found";
+                        };
+                    };
                 };
             };
-            /** @description Conflict: idempotency_key_in_use, merchant_order_id_taken, invalid_state_transition … */
+            /**
+             * @description The state of an object, or a request running with the same key, refuses this; nothing changed.
+             *
+             *     - `idempotency_key_in_use`: A request with this Idempotency-Key is still running; retry with the same key after Retry-After seconds.
+             *     - `dispute_closed`: The dispute is ruled (won or lost); it takes no more evidence.
+             */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "idempotency_key_in_use" | "dispute_closed";
+                        };
+                    };
                 };
             };
-            /** @description request_too_large: body over 64 KiB. */
+            /**
+             * @description The body is too large.
+             *
+             *     - `request_too_large`: The body is larger than 64 KiB.
+             */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "request_too_large";
+                        };
+                    };
                 };
             };
-            /** @description Only application/json bodies are read. */
+            /**
+             * @description The body is not JSON.
+             *
+             *     - `unsupported_media_type`: The body is not `application/json`.
+             */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "unsupported_media_type";
+                        };
+                    };
                 };
             };
-            /** @description Idempotency-Key reused with a different request. */
+            /**
+             * @description The Idempotency-Key belongs to another request.
+             *
+             *     - `idempotency_key_reused`: This Idempotency-Key was used with another request (another method, path or body); use a fresh key for a new request.
+             */
             422: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "idempotency_key_reused";
+                        };
+                    };
                 };
             };
-            /** @description Rate limited; Retry-After says when to try again. */
+            /**
+             * @description Rate limited.
+             *
+             *     - `rate_limited`: Too many requests for this key; retry after Retry-After seconds.
+             */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
-            /** @description api_error: retrying with the same Idempotency-Key is safe. */
+            /**
+             * @description A fault of the service.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
                 };
             };
-            /** @description api_error: a dependency (database, Redis, a rate source) is unreachable for now; Retry-After says when to try again, with the same Idempotency-Key. */
+            /**
+             * @description A dependency is unreachable for now.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             *     - `channel_error`: The payment channel is unreachable or answered about something else; retry after Retry-After seconds with the same Idempotency-Key.
+             */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error" | "channel_error";
+                        };
+                    };
                 };
             };
         };
@@ -1066,7 +2739,9 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
+                /** @description How many items a page holds: 1 to 100, default 20. */
                 limit?: number;
+                /** @description Cursor: the `id` of the last item of the page before; the page that follows it. An id of this merchant and mode. */
                 starting_after?: string;
             };
             header?: {
@@ -1081,64 +2756,396 @@ export interface operations {
             /** @description A page of events. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "evt_EHSRNWI3EMWGYZZFIJCSNYR7MX",
+                     *           "type": "payment_intent.succeeded",
+                     *           "created": "2026-09-01T10:02:41Z",
+                     *           "livemode": false,
+                     *           "data": {
+                     *             "id": "pi_wRuAd6OgjF8fafigzwZwk6WP",
+                     *             "object": "payment_intent",
+                     *             "status": "succeeded",
+                     *             "merchant": "mch_rQD6kiOB5qG3LzhjKL1k",
+                     *             "mode": "test"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["EventList"];
                 };
             };
-            /** @description Bad parameter (`code` names it, `param` points at it). */
+            /**
+             * @description The request is refused as sent; nothing changed.
+             *
+             *     - `invalid_parameter`: A field, query parameter or header breaks a rule: `param` names it (`amount`, `metadata.order`, `Idempotency-Key`) and `message` says which rule.
+             *     - `invalid_request`: The request is malformed where no one field is at fault: a body that is not a JSON object, a query string or path that does not parse.
+             *     - `invalid_api_version`: The Api-Version header is not a date such as 2026-09-01.
+             */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "invalid_parameter" | "invalid_request" | "invalid_api_version";
+                        };
+                    };
                 };
             };
-            /** @description Missing or bad API key. */
+            /**
+             * @description No usable API key.
+             *
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…`.
+             */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "authentication_required";
+                        };
+                    };
                 };
             };
-            /** @description Forbidden (for example live_not_enabled, or settlement on a schedule). */
+            /**
+             * @description This key may not do this.
+             *
+             *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "live_not_enabled";
+                        };
+                    };
                 };
             };
-            /** @description Rate limited; Retry-After says when to try again. */
+            /**
+             * @description Rate limited.
+             *
+             *     - `rate_limited`: Too many requests for this key; retry after Retry-After seconds.
+             */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
-            /** @description api_error: retrying with the same Idempotency-Key is safe. */
+            /**
+             * @description A fault of the service.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
                 };
             };
-            /** @description api_error: a dependency (database, Redis, a rate source) is unreachable for now; Retry-After says when to try again, with the same Idempotency-Key. */
+            /**
+             * @description A dependency is unreachable for now.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    retrieveEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The API version that answers; without it, the account’s pinned version. */
+                "Api-Version"?: string;
+            };
+            path: {
+                /** @description An event id, `evt_…`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "evt_EHSRNWI3EMWGYZZFIJCSNYR7MX",
+                     *       "type": "payment_intent.succeeded",
+                     *       "created": "2026-09-01T10:02:41Z",
+                     *       "livemode": false,
+                     *       "data": {
+                     *         "id": "pi_wRuAd6OgjF8fafigzwZwk6WP",
+                     *         "object": "payment_intent",
+                     *         "status": "succeeded",
+                     *         "merchant": "mch_rQD6kiOB5qG3LzhjKL1k",
+                     *         "mode": "test"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            /**
+             * @description The request is refused as sent; nothing changed.
+             *
+             *     - `invalid_parameter`: A field, query parameter or header breaks a rule: `param` names it (`amount`, `metadata.order`, `Idempotency-Key`) and `message` says which rule.
+             *     - `invalid_request`: The request is malformed where no one field is at fault: a body that is not a JSON object, a query string or path that does not parse.
+             *     - `invalid_api_version`: The Api-Version header is not a date such as 2026-09-01.
+             */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "invalid_parameter" | "invalid_request" | "invalid_api_version";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description No usable API key.
+             *
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…`.
+             */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "authentication_required";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description This key may not do this.
+             *
+             *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "live_not_enabled";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description No such object for this key.
+             *
+             *     - `resource_not_found`: No such object for this key: unknown, another merchant’s, or of the other mode (test and live never see each other’s objects).
+             */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "resource_not_found";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description Rate limited.
+             *
+             *     - `rate_limited`: Too many requests for this key; retry after Retry-After seconds.
+             */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description A fault of the service.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description A dependency is unreachable for now.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
                 };
             };
         };
@@ -1146,9 +3153,13 @@ export interface operations {
     retrieveFxQuote: {
         parameters: {
             query: {
+                /** @description ISO 4217 code of the currency converted from. */
                 from: string;
+                /** @description ISO 4217 code of the currency converted to. */
                 to: string;
+                /** @description A catalog payment method collecting `from`: the estimate is then less its fee, as a settlement would be. */
                 payment_method?: string;
+                /** @description Plain digits: minor units of `from`, 0 to 2^53 − 1. With it, the answer estimates what it comes to. */
                 amount?: string;
             };
             header?: {
@@ -1163,64 +3174,173 @@ export interface operations {
             /** @description The quote. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "indicative": true,
+                     *       "from": "THB",
+                     *       "to": "USD",
+                     *       "rate": "0.0305777504609",
+                     *       "estimated": {
+                     *         "amount": 3008,
+                     *         "currency": "USD"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["FxQuote"];
                 };
             };
-            /** @description Bad parameter (`code` names it, `param` points at it). */
+            /**
+             * @description The request is refused as sent; nothing changed.
+             *
+             *     - `invalid_parameter`: A field, query parameter or header breaks a rule: `param` names it (`amount`, `metadata.order`, `Idempotency-Key`) and `message` says which rule.
+             *     - `invalid_request`: The request is malformed where no one field is at fault: a body that is not a JSON object, a query string or path that does not parse.
+             *     - `invalid_api_version`: The Api-Version header is not a date such as 2026-09-01.
+             *     - `unsupported_currency_pair`: No rate is known between the two currencies.
+             */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "invalid_parameter" | "invalid_request" | "invalid_api_version" | "unsupported_currency_pair";
+                        };
+                    };
                 };
             };
-            /** @description Missing or bad API key. */
+            /**
+             * @description No usable API key.
+             *
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…`.
+             */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "authentication_required";
+                        };
+                    };
                 };
             };
-            /** @description Forbidden (for example live_not_enabled, or settlement on a schedule). */
+            /**
+             * @description This key may not do this.
+             *
+             *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "live_not_enabled";
+                        };
+                    };
                 };
             };
-            /** @description Rate limited; Retry-After says when to try again. */
+            /**
+             * @description Rate limited.
+             *
+             *     - `rate_limited`: Too many requests for this key; retry after Retry-After seconds.
+             */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
-            /** @description api_error: retrying with the same Idempotency-Key is safe. */
+            /**
+             * @description A fault of the service.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
                 };
             };
-            /** @description api_error: a dependency (database, Redis, a rate source) is unreachable for now; Retry-After says when to try again, with the same Idempotency-Key. */
+            /**
+             * @description A dependency is unreachable for now.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
                 };
             };
         };
@@ -1237,19 +3357,46 @@ export interface operations {
             /** @description The OpenAPI 3.1 document of /v1. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "openapi": "3.1.0",
+                     *       "info": {
+                     *         "title": "Payment service merchant API",
+                     *         "version": "2026-09-01"
+                     *       },
+                     *       "paths": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["OpenApiDocument"];
                 };
             };
-            /** @description api_error: retrying with the same Idempotency-Key is safe. */
+            /**
+             * @description A fault of the service.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
                 };
             };
         };
@@ -1257,10 +3404,15 @@ export interface operations {
     listPaymentIntents: {
         parameters: {
             query?: {
+                /** @description How many items a page holds: 1 to 100, default 20. */
                 limit?: number;
+                /** @description Cursor: the `id` of the last item of the page before; the page that follows it. An id of this merchant and mode. */
                 starting_after?: string;
+                /** @description Only intents in this status. */
                 status?: "created" | "requires_payment" | "processing" | "succeeded" | "channel_settled" | "failed" | "expired" | "canceled";
+                /** @description Only the intent with this order reference (exact). */
                 merchant_order_id?: string;
+                /** @description Only intents created at or after this ISO 8601 instant. */
                 "created[gte]"?: string;
             };
             header?: {
@@ -1275,64 +3427,195 @@ export interface operations {
             /** @description A page of payment intents. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "pi_wRuAd6OgjF8fafigzwZwk6WP",
+                     *           "object": "payment_intent",
+                     *           "mode": "test",
+                     *           "amount": 25000,
+                     *           "currency": "THB",
+                     *           "merchant_order_id": "order-1001",
+                     *           "description": "Two tickets, Bangkok to Chiang Mai",
+                     *           "customer": "cus_4821",
+                     *           "return_url": "https://shop.example.com/thanks",
+                     *           "metadata": {
+                     *             "cart": "c-7731"
+                     *           },
+                     *           "amount_refunded": 0,
+                     *           "created": "2026-09-01T10:00:00Z",
+                     *           "expires_at": "2026-09-01T11:00:00Z",
+                     *           "payment_method": "promptpay",
+                     *           "fee": {
+                     *             "amount": 412,
+                     *             "currency": "THB"
+                     *           },
+                     *           "net": {
+                     *             "amount": 24588,
+                     *             "currency": "THB"
+                     *           },
+                     *           "status": "succeeded"
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["PaymentIntentList"];
                 };
             };
-            /** @description Bad parameter (`code` names it, `param` points at it). */
+            /**
+             * @description The request is refused as sent; nothing changed.
+             *
+             *     - `invalid_parameter`: A field, query parameter or header breaks a rule: `param` names it (`amount`, `metadata.order`, `Idempotency-Key`) and `message` says which rule.
+             *     - `invalid_request`: The request is malformed where no one field is at fault: a body that is not a JSON object, a query string or path that does not parse.
+             *     - `invalid_api_version`: The Api-Version header is not a date such as 2026-09-01.
+             */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "invalid_parameter" | "invalid_request" | "invalid_api_version";
+                        };
+                    };
                 };
             };
-            /** @description Missing or bad API key. */
+            /**
+             * @description No usable API key.
+             *
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…`.
+             */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "authentication_required";
+                        };
+                    };
                 };
             };
-            /** @description Forbidden (for example live_not_enabled, or settlement on a schedule). */
+            /**
+             * @description This key may not do this.
+             *
+             *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "live_not_enabled";
+                        };
+                    };
                 };
             };
-            /** @description Rate limited; Retry-After says when to try again. */
+            /**
+             * @description Rate limited.
+             *
+             *     - `rate_limited`: Too many requests for this key; retry after Retry-After seconds.
+             */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
-            /** @description api_error: retrying with the same Idempotency-Key is safe. */
+            /**
+             * @description A fault of the service.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
                 };
             };
-            /** @description api_error: a dependency (database, Redis, a rate source) is unreachable for now; Retry-After says when to try again, with the same Idempotency-Key. */
+            /**
+             * @description A dependency is unreachable for now.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
                 };
             };
         };
@@ -1351,6 +3634,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "amount": 25000,
+                 *       "currency": "THB",
+                 *       "merchant_order_id": "order-1001",
+                 *       "description": "Two tickets, Bangkok to Chiang Mai",
+                 *       "customer": "cus_4821",
+                 *       "return_url": "https://shop.example.com/thanks",
+                 *       "metadata": {
+                 *         "cart": "c-7731"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["PaymentIntentCreateParams"];
             };
         };
@@ -1358,100 +3654,285 @@ export interface operations {
             /** @description The payment intent. */
             201: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pi_wRuAd6OgjF8fafigzwZwk6WP",
+                     *       "object": "payment_intent",
+                     *       "mode": "test",
+                     *       "amount": 25000,
+                     *       "currency": "THB",
+                     *       "merchant_order_id": "order-1001",
+                     *       "description": "Two tickets, Bangkok to Chiang Mai",
+                     *       "customer": "cus_4821",
+                     *       "return_url": "https://shop.example.com/thanks",
+                     *       "metadata": {
+                     *         "cart": "c-7731"
+                     *       },
+                     *       "amount_refunded": 0,
+                     *       "created": "2026-09-01T10:00:00Z",
+                     *       "expires_at": "2026-09-01T11:00:00Z",
+                     *       "status": "created",
+                     *       "checkout_url": "https://pay.example.com/c/kN3w0xQm6RvT1yB8pZc4HdLs9JfAeU2oGi7WqYt5Xk0"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PaymentIntent"];
                 };
             };
-            /** @description Bad parameter (`code` names it, `param` points at it). */
+            /**
+             * @description The request is refused as sent; nothing changed.
+             *
+             *     - `invalid_parameter`: A field, query parameter or header breaks a rule: `param` names it (`amount`, `metadata.order`, `Idempotency-Key`) and `message` says which rule.
+             *     - `invalid_request`: The request is malformed where no one field is at fault: a body that is not a JSON object, a query string or path that does not parse.
+             *     - `invalid_api_version`: The Api-Version header is not a date such as 2026-09-01.
+             *     - `invalid_json`: The body is not valid JSON.
+             *     - `idempotency_key_required`: A POST without an Idempotency-Key header; send a fresh key (a UUID, say) with each new request.
+             *     - `invalid_return_url`: `return_url` is not an absolute https URL on a public host name (no IP literal, no localhost), or is longer than 2048 characters.
+             */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "invalid_parameter" | "invalid_request" | "invalid_api_version" | "invalid_json" | "idempotency_key_required" | "invalid_return_url";
+                        };
+                    };
                 };
             };
-            /** @description Missing or bad API key. */
+            /**
+             * @description No usable API key.
+             *
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…`.
+             */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "authentication_required";
+                        };
+                    };
                 };
             };
-            /** @description Forbidden (for example live_not_enabled, or settlement on a schedule). */
+            /**
+             * @description This key may not do this.
+             *
+             *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "live_not_enabled";
+                        };
+                    };
                 };
             };
-            /** @description Conflict: idempotency_key_in_use, merchant_order_id_taken, invalid_state_transition … */
+            /**
+             * @description The state of an object, or a request running with the same key, refuses this; nothing changed.
+             *
+             *     - `idempotency_key_in_use`: A request with this Idempotency-Key is still running; retry with the same key after Retry-After seconds.
+             *     - `merchant_order_id_taken`: `merchant_order_id` is used by another payment intent of this merchant in this mode.
+             */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "idempotency_key_in_use" | "merchant_order_id_taken";
+                        };
+                    };
                 };
             };
-            /** @description request_too_large: body over 64 KiB. */
+            /**
+             * @description The body is too large.
+             *
+             *     - `request_too_large`: The body is larger than 64 KiB.
+             */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "request_too_large";
+                        };
+                    };
                 };
             };
-            /** @description Only application/json bodies are read. */
+            /**
+             * @description The body is not JSON.
+             *
+             *     - `unsupported_media_type`: The body is not `application/json`.
+             */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "unsupported_media_type";
+                        };
+                    };
                 };
             };
-            /** @description Idempotency-Key reused with a different request. */
+            /**
+             * @description The Idempotency-Key belongs to another request.
+             *
+             *     - `idempotency_key_reused`: This Idempotency-Key was used with another request (another method, path or body); use a fresh key for a new request.
+             */
             422: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "idempotency_key_reused";
+                        };
+                    };
                 };
             };
-            /** @description Rate limited; Retry-After says when to try again. */
+            /**
+             * @description Rate limited.
+             *
+             *     - `rate_limited`: Too many requests for this key; retry after Retry-After seconds.
+             */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
-            /** @description api_error: retrying with the same Idempotency-Key is safe. */
+            /**
+             * @description A fault of the service.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
                 };
             };
-            /** @description api_error: a dependency (database, Redis, a rate source) is unreachable for now; Retry-After says when to try again, with the same Idempotency-Key. */
+            /**
+             * @description A dependency is unreachable for now.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
                 };
             };
         };
@@ -1464,6 +3945,7 @@ export interface operations {
                 "Api-Version"?: string;
             };
             path: {
+                /** @description A payment intent id, `pi_…`. */
                 id: string;
             };
             cookie?: never;
@@ -1473,73 +3955,213 @@ export interface operations {
             /** @description The payment intent. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pi_wRuAd6OgjF8fafigzwZwk6WP",
+                     *       "object": "payment_intent",
+                     *       "mode": "test",
+                     *       "amount": 25000,
+                     *       "currency": "THB",
+                     *       "merchant_order_id": "order-1001",
+                     *       "description": "Two tickets, Bangkok to Chiang Mai",
+                     *       "customer": "cus_4821",
+                     *       "return_url": "https://shop.example.com/thanks",
+                     *       "metadata": {
+                     *         "cart": "c-7731"
+                     *       },
+                     *       "amount_refunded": 0,
+                     *       "created": "2026-09-01T10:00:00Z",
+                     *       "expires_at": "2026-09-01T11:00:00Z",
+                     *       "payment_method": "promptpay",
+                     *       "fee": {
+                     *         "amount": 412,
+                     *         "currency": "THB"
+                     *       },
+                     *       "net": {
+                     *         "amount": 24588,
+                     *         "currency": "THB"
+                     *       },
+                     *       "status": "succeeded"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PaymentIntent"];
                 };
             };
-            /** @description Bad parameter (`code` names it, `param` points at it). */
+            /**
+             * @description The request is refused as sent; nothing changed.
+             *
+             *     - `invalid_parameter`: A field, query parameter or header breaks a rule: `param` names it (`amount`, `metadata.order`, `Idempotency-Key`) and `message` says which rule.
+             *     - `invalid_request`: The request is malformed where no one field is at fault: a body that is not a JSON object, a query string or path that does not parse.
+             *     - `invalid_api_version`: The Api-Version header is not a date such as 2026-09-01.
+             */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "invalid_parameter" | "invalid_request" | "invalid_api_version";
+                        };
+                    };
                 };
             };
-            /** @description Missing or bad API key. */
+            /**
+             * @description No usable API key.
+             *
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…`.
+             */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "authentication_required";
+                        };
+                    };
                 };
             };
-            /** @description Forbidden (for example live_not_enabled, or settlement on a schedule). */
+            /**
+             * @description This key may not do this.
+             *
+             *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "live_not_enabled";
+                        };
+                    };
                 };
             };
-            /** @description No such object for this key. */
+            /**
+             * @description No such object for this key.
+             *
+             *     - `resource_not_found`: No such object for this key: unknown, another merchant’s, or of the other mode (test and live never see each other’s objects).
+             */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "resource_not_found";
+                        };
+                    };
                 };
             };
-            /** @description Rate limited; Retry-After says when to try again. */
+            /**
+             * @description Rate limited.
+             *
+             *     - `rate_limited`: Too many requests for this key; retry after Retry-After seconds.
+             */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
-            /** @description api_error: retrying with the same Idempotency-Key is safe. */
+            /**
+             * @description A fault of the service.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
                 };
             };
-            /** @description api_error: a dependency (database, Redis, a rate source) is unreachable for now; Retry-After says when to try again, with the same Idempotency-Key. */
+            /**
+             * @description A dependency is unreachable for now.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
                 };
             };
         };
@@ -1552,6 +4174,7 @@ export interface operations {
                 "Api-Version"?: string;
             };
             path: {
+                /** @description A payment intent id, `pi_…`. */
                 id: string;
             };
             cookie?: never;
@@ -1561,73 +4184,207 @@ export interface operations {
             /** @description Every attempt of the intent. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "pa_SGRHO7EPLY2NEU2CYBV4IIM2SV",
+                     *           "object": "payment_attempt",
+                     *           "payment_intent": "pi_wRuAd6OgjF8fafigzwZwk6WP",
+                     *           "status": "pending",
+                     *           "amount": 25000,
+                     *           "currency": "THB",
+                     *           "payment_method": "promptpay",
+                     *           "channel": "simulator",
+                     *           "next_action": {
+                     *             "type": "qr_code",
+                     *             "qr_data": "SIMULATOR|promptpay|sim_BTNZV2MPQCS2CY6ZGWHXS6RGFT|25000|THB"
+                     *           },
+                     *           "created": "2026-09-01T10:01:12Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["PaymentAttemptList"];
                 };
             };
-            /** @description Bad parameter (`code` names it, `param` points at it). */
+            /**
+             * @description The request is refused as sent; nothing changed.
+             *
+             *     - `invalid_parameter`: A field, query parameter or header breaks a rule: `param` names it (`amount`, `metadata.order`, `Idempotency-Key`) and `message` says which rule.
+             *     - `invalid_request`: The request is malformed where no one field is at fault: a body that is not a JSON object, a query string or path that does not parse.
+             *     - `invalid_api_version`: The Api-Version header is not a date such as 2026-09-01.
+             */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "invalid_parameter" | "invalid_request" | "invalid_api_version";
+                        };
+                    };
                 };
             };
-            /** @description Missing or bad API key. */
+            /**
+             * @description No usable API key.
+             *
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…`.
+             */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "authentication_required";
+                        };
+                    };
                 };
             };
-            /** @description Forbidden (for example live_not_enabled, or settlement on a schedule). */
+            /**
+             * @description This key may not do this.
+             *
+             *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "live_not_enabled";
+                        };
+                    };
                 };
             };
-            /** @description No such object for this key. */
+            /**
+             * @description No such object for this key.
+             *
+             *     - `resource_not_found`: No such object for this key: unknown, another merchant’s, or of the other mode (test and live never see each other’s objects).
+             */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "resource_not_found";
+                        };
+                    };
                 };
             };
-            /** @description Rate limited; Retry-After says when to try again. */
+            /**
+             * @description Rate limited.
+             *
+             *     - `rate_limited`: Too many requests for this key; retry after Retry-After seconds.
+             */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
-            /** @description api_error: retrying with the same Idempotency-Key is safe. */
+            /**
+             * @description A fault of the service.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
                 };
             };
-            /** @description api_error: a dependency (database, Redis, a rate source) is unreachable for now; Retry-After says when to try again, with the same Idempotency-Key. */
+            /**
+             * @description A dependency is unreachable for now.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
                 };
             };
         };
@@ -1642,140 +4399,378 @@ export interface operations {
                 "Idempotency-Key": string;
             };
             path: {
+                /** @description A payment intent id, `pi_…`. */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "payment_method": "promptpay"
+                 *     }
+                 */
                 "application/json": components["schemas"]["PaymentAttemptCreateParams"];
             };
         };
         responses: {
-            /** @description The attempt, with its credential in next_action. */
+            /** @description The attempt, with its credential in next_action (200: the pending attempt, answered again). */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pa_SGRHO7EPLY2NEU2CYBV4IIM2SV",
+                     *       "object": "payment_attempt",
+                     *       "payment_intent": "pi_wRuAd6OgjF8fafigzwZwk6WP",
+                     *       "status": "pending",
+                     *       "amount": 25000,
+                     *       "currency": "THB",
+                     *       "payment_method": "promptpay",
+                     *       "channel": "simulator",
+                     *       "next_action": {
+                     *         "type": "qr_code",
+                     *         "qr_data": "SIMULATOR|promptpay|sim_BTNZV2MPQCS2CY6ZGWHXS6RGFT|25000|THB"
+                     *       },
+                     *       "created": "2026-09-01T10:01:12Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PaymentAttempt"];
                 };
             };
-            /** @description The attempt, with its credential in next_action. */
+            /** @description The attempt, with its credential in next_action (200: the pending attempt, answered again). */
             201: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pa_SGRHO7EPLY2NEU2CYBV4IIM2SV",
+                     *       "object": "payment_attempt",
+                     *       "payment_intent": "pi_wRuAd6OgjF8fafigzwZwk6WP",
+                     *       "status": "pending",
+                     *       "amount": 25000,
+                     *       "currency": "THB",
+                     *       "payment_method": "promptpay",
+                     *       "channel": "simulator",
+                     *       "next_action": {
+                     *         "type": "qr_code",
+                     *         "qr_data": "SIMULATOR|promptpay|sim_BTNZV2MPQCS2CY6ZGWHXS6RGFT|25000|THB"
+                     *       },
+                     *       "created": "2026-09-01T10:01:12Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PaymentAttempt"];
                 };
             };
-            /** @description Bad parameter (`code` names it, `param` points at it). */
+            /**
+             * @description The request is refused as sent; nothing changed.
+             *
+             *     - `invalid_parameter`: A field, query parameter or header breaks a rule: `param` names it (`amount`, `metadata.order`, `Idempotency-Key`) and `message` says which rule.
+             *     - `invalid_request`: The request is malformed where no one field is at fault: a body that is not a JSON object, a query string or path that does not parse.
+             *     - `invalid_api_version`: The Api-Version header is not a date such as 2026-09-01.
+             *     - `invalid_json`: The body is not valid JSON.
+             *     - `idempotency_key_required`: A POST without an Idempotency-Key header; send a fresh key (a UUID, say) with each new request.
+             */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "invalid_parameter" | "invalid_request" | "invalid_api_version" | "invalid_json" | "idempotency_key_required";
+                        };
+                    };
                 };
             };
-            /** @description Missing or bad API key. */
+            /**
+             * @description No usable API key.
+             *
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…`.
+             */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "authentication_required";
+                        };
+                    };
                 };
             };
-            /** @description The channel refused the payment; the failed attempt stays in the history. */
+            /**
+             * @description The channel refused the payment.
+             *
+             *     - `payment_failed`: The channel refused the payment; the failed attempt stays in the intent’s attempts with its `failure_code`, and another attempt may be placed.
+             */
             402: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "payment_failed";
+                        };
+                    };
                 };
             };
-            /** @description Forbidden (for example live_not_enabled, or settlement on a schedule). */
+            /**
+             * @description This key may not do this.
+             *
+             *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "live_not_enabled";
+                        };
+                    };
                 };
             };
-            /** @description No such object for this key. */
+            /**
+             * @description No such object for this key.
+             *
+             *     - `resource_not_found`: No such object for this key: unknown, another merchant’s, or of the other mode (test and live never see each other’s objects).
+             */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "resource_not_found";
+                        };
+                    };
                 };
             };
-            /** @description Conflict: idempotency_key_in_use, merchant_order_id_taken, invalid_state_transition … */
+            /**
+             * @description The state of an object, or a request running with the same key, refuses this; nothing changed.
+             *
+             *     - `idempotency_key_in_use`: A request with this Idempotency-Key is still running; retry with the same key after Retry-After seconds.
+             *     - `invalid_state_transition`: The object’s status does not allow this; `message` names the status it is in.
+             */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "idempotency_key_in_use" | "invalid_state_transition";
+                        };
+                    };
                 };
             };
-            /** @description request_too_large: body over 64 KiB. */
+            /**
+             * @description The body is too large.
+             *
+             *     - `request_too_large`: The body is larger than 64 KiB.
+             */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "request_too_large";
+                        };
+                    };
                 };
             };
-            /** @description Only application/json bodies are read. */
+            /**
+             * @description The body is not JSON.
+             *
+             *     - `unsupported_media_type`: The body is not `application/json`.
+             */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "unsupported_media_type";
+                        };
+                    };
                 };
             };
-            /** @description Idempotency-Key reused with a different request. */
+            /**
+             * @description The Idempotency-Key belongs to another request.
+             *
+             *     - `idempotency_key_reused`: This Idempotency-Key was used with another request (another method, path or body); use a fresh key for a new request.
+             */
             422: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "idempotency_key_reused";
+                        };
+                    };
                 };
             };
-            /** @description Rate limited; Retry-After says when to try again. */
+            /**
+             * @description Rate limited.
+             *
+             *     - `rate_limited`: Too many requests for this key; retry after Retry-After seconds.
+             */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
-            /** @description api_error: retrying with the same Idempotency-Key is safe. */
+            /**
+             * @description A fault of the service.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
                 };
             };
-            /** @description api_error: a dependency (database, Redis, a rate source) is unreachable for now; Retry-After says when to try again, with the same Idempotency-Key. */
+            /**
+             * @description A dependency is unreachable for now.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
                 };
             };
         };
@@ -1790,6 +4785,7 @@ export interface operations {
                 "Idempotency-Key": string;
             };
             path: {
+                /** @description A payment intent id, `pi_…`. */
                 id: string;
             };
             cookie?: never;
@@ -1799,109 +4795,303 @@ export interface operations {
             /** @description The canceled payment intent. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pi_rYlJD7eKhD56Yi1TrEN77cX9",
+                     *       "object": "payment_intent",
+                     *       "mode": "test",
+                     *       "amount": 89900,
+                     *       "currency": "THB",
+                     *       "merchant_order_id": "order-1002",
+                     *       "status": "canceled",
+                     *       "amount_refunded": 0,
+                     *       "created": "2026-09-01T10:20:00Z",
+                     *       "expires_at": "2026-09-01T11:20:00Z",
+                     *       "metadata": {}
+                     *     }
+                     */
                     "application/json": components["schemas"]["PaymentIntent"];
                 };
             };
-            /** @description Bad parameter (`code` names it, `param` points at it). */
+            /**
+             * @description The request is refused as sent; nothing changed.
+             *
+             *     - `invalid_parameter`: A field, query parameter or header breaks a rule: `param` names it (`amount`, `metadata.order`, `Idempotency-Key`) and `message` says which rule.
+             *     - `invalid_request`: The request is malformed where no one field is at fault: a body that is not a JSON object, a query string or path that does not parse.
+             *     - `invalid_api_version`: The Api-Version header is not a date such as 2026-09-01.
+             *     - `invalid_json`: The body is not valid JSON.
+             *     - `idempotency_key_required`: A POST without an Idempotency-Key header; send a fresh key (a UUID, say) with each new request.
+             */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "invalid_parameter" | "invalid_request" | "invalid_api_version" | "invalid_json" | "idempotency_key_required";
+                        };
+                    };
                 };
             };
-            /** @description Missing or bad API key. */
+            /**
+             * @description No usable API key.
+             *
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…`.
+             */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "authentication_required";
+                        };
+                    };
                 };
             };
-            /** @description Forbidden (for example live_not_enabled, or settlement on a schedule). */
+            /**
+             * @description This key may not do this.
+             *
+             *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "live_not_enabled";
+                        };
+                    };
                 };
             };
-            /** @description No such object for this key. */
+            /**
+             * @description No such object for this key.
+             *
+             *     - `resource_not_found`: No such object for this key: unknown, another merchant’s, or of the other mode (test and live never see each other’s objects).
+             */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "resource_not_found";
+                        };
+                    };
                 };
             };
-            /** @description Conflict: idempotency_key_in_use, merchant_order_id_taken, invalid_state_transition … */
+            /**
+             * @description The state of an object, or a request running with the same key, refuses this; nothing changed.
+             *
+             *     - `idempotency_key_in_use`: A request with this Idempotency-Key is still running; retry with the same key after Retry-After seconds.
+             *     - `invalid_state_transition`: The object’s status does not allow this; `message` names the status it is in.
+             */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "idempotency_key_in_use" | "invalid_state_transition";
+                        };
+                    };
                 };
             };
-            /** @description request_too_large: body over 64 KiB. */
+            /**
+             * @description The body is too large.
+             *
+             *     - `request_too_large`: The body is larger than 64 KiB.
+             */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "request_too_large";
+                        };
+                    };
                 };
             };
-            /** @description Only application/json bodies are read. */
+            /**
+             * @description The body is not JSON.
+             *
+             *     - `unsupported_media_type`: The body is not `application/json`.
+             */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "unsupported_media_type";
+                        };
+                    };
                 };
             };
-            /** @description Idempotency-Key reused with a different request. */
+            /**
+             * @description The Idempotency-Key belongs to another request.
+             *
+             *     - `idempotency_key_reused`: This Idempotency-Key was used with another request (another method, path or body); use a fresh key for a new request.
+             */
             422: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "idempotency_key_reused";
+                        };
+                    };
                 };
             };
-            /** @description Rate limited; Retry-After says when to try again. */
+            /**
+             * @description Rate limited.
+             *
+             *     - `rate_limited`: Too many requests for this key; retry after Retry-After seconds.
+             */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
-            /** @description api_error: retrying with the same Idempotency-Key is safe. */
+            /**
+             * @description A fault of the service.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
                 };
             };
-            /** @description api_error: a dependency (database, Redis, a rate source) is unreachable for now; Retry-After says when to try again, with the same Idempotency-Key. */
+            /**
+             * @description A dependency is unreachable for now.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
                 };
             };
         };
@@ -1909,9 +5099,13 @@ export interface operations {
     listRefunds: {
         parameters: {
             query?: {
+                /** @description How many items a page holds: 1 to 100, default 20. */
                 limit?: number;
+                /** @description Cursor: the `id` of the last item of the page before; the page that follows it. An id of this merchant and mode. */
                 starting_after?: string;
+                /** @description Only the refunds of this payment intent. */
                 payment_intent?: string;
+                /** @description Only refunds in this status. */
                 status?: "pending" | "succeeded" | "failed";
             };
             header?: {
@@ -1926,64 +5120,183 @@ export interface operations {
             /** @description A page of refunds. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "re_6ARALTDKWAYPRCBBH2ADCANQIF",
+                     *           "object": "refund",
+                     *           "mode": "test",
+                     *           "payment_intent": "pi_wRuAd6OgjF8fafigzwZwk6WP",
+                     *           "amount": 5000,
+                     *           "currency": "THB",
+                     *           "status": "succeeded",
+                     *           "reason": "requested_by_customer",
+                     *           "metadata": {
+                     *             "ticket": "T-2209"
+                     *           },
+                     *           "created": "2026-09-03T08:15:00Z",
+                     *           "succeeded_at": "2026-09-03T08:15:02Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["RefundList"];
                 };
             };
-            /** @description Bad parameter (`code` names it, `param` points at it). */
+            /**
+             * @description The request is refused as sent; nothing changed.
+             *
+             *     - `invalid_parameter`: A field, query parameter or header breaks a rule: `param` names it (`amount`, `metadata.order`, `Idempotency-Key`) and `message` says which rule.
+             *     - `invalid_request`: The request is malformed where no one field is at fault: a body that is not a JSON object, a query string or path that does not parse.
+             *     - `invalid_api_version`: The Api-Version header is not a date such as 2026-09-01.
+             */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "invalid_parameter" | "invalid_request" | "invalid_api_version";
+                        };
+                    };
                 };
             };
-            /** @description Missing or bad API key. */
+            /**
+             * @description No usable API key.
+             *
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…`.
+             */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "authentication_required";
+                        };
+                    };
                 };
             };
-            /** @description Forbidden (for example live_not_enabled, or settlement on a schedule). */
+            /**
+             * @description This key may not do this.
+             *
+             *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "live_not_enabled";
+                        };
+                    };
                 };
             };
-            /** @description Rate limited; Retry-After says when to try again. */
+            /**
+             * @description Rate limited.
+             *
+             *     - `rate_limited`: Too many requests for this key; retry after Retry-After seconds.
+             */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
-            /** @description api_error: retrying with the same Idempotency-Key is safe. */
+            /**
+             * @description A fault of the service.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
                 };
             };
-            /** @description api_error: a dependency (database, Redis, a rate source) is unreachable for now; Retry-After says when to try again, with the same Idempotency-Key. */
+            /**
+             * @description A dependency is unreachable for now.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
                 };
             };
         };
@@ -2002,6 +5315,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "payment_intent": "pi_wRuAd6OgjF8fafigzwZwk6WP",
+                 *       "amount": 5000,
+                 *       "reason": "requested_by_customer",
+                 *       "metadata": {
+                 *         "ticket": "T-2209"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["RefundCreateParams"];
             };
         };
@@ -2009,109 +5332,306 @@ export interface operations {
             /** @description The refund, pending until the channel reports (failed at once when the channel declines it). */
             201: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "re_6ARALTDKWAYPRCBBH2ADCANQIF",
+                     *       "object": "refund",
+                     *       "mode": "test",
+                     *       "payment_intent": "pi_wRuAd6OgjF8fafigzwZwk6WP",
+                     *       "amount": 5000,
+                     *       "currency": "THB",
+                     *       "status": "pending",
+                     *       "reason": "requested_by_customer",
+                     *       "metadata": {
+                     *         "ticket": "T-2209"
+                     *       },
+                     *       "created": "2026-09-03T08:15:00Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Refund"];
                 };
             };
-            /** @description Bad parameter (`code` names it, `param` points at it). */
+            /**
+             * @description The request is refused as sent; nothing changed.
+             *
+             *     - `invalid_parameter`: A field, query parameter or header breaks a rule: `param` names it (`amount`, `metadata.order`, `Idempotency-Key`) and `message` says which rule.
+             *     - `invalid_request`: The request is malformed where no one field is at fault: a body that is not a JSON object, a query string or path that does not parse.
+             *     - `invalid_api_version`: The Api-Version header is not a date such as 2026-09-01.
+             *     - `invalid_json`: The body is not valid JSON.
+             *     - `idempotency_key_required`: A POST without an Idempotency-Key header; send a fresh key (a UUID, say) with each new request.
+             */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "invalid_parameter" | "invalid_request" | "invalid_api_version" | "invalid_json" | "idempotency_key_required";
+                        };
+                    };
                 };
             };
-            /** @description Missing or bad API key. */
+            /**
+             * @description No usable API key.
+             *
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…`.
+             */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "authentication_required";
+                        };
+                    };
                 };
             };
-            /** @description Forbidden (for example live_not_enabled, or settlement on a schedule). */
+            /**
+             * @description This key may not do this.
+             *
+             *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "live_not_enabled";
+                        };
+                    };
                 };
             };
-            /** @description No such object for this key. */
+            /**
+             * @description No such object for this key.
+             *
+             *     - `resource_not_found`: No such object for this key: unknown, another merchant’s, or of the other mode (test and live never see each other’s objects).
+             */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "resource_not_found";
+                        };
+                    };
                 };
             };
-            /** @description Conflict: idempotency_key_in_use, merchant_order_id_taken, invalid_state_transition … */
+            /**
+             * @description The state of an object, or a request running with the same key, refuses this; nothing changed.
+             *
+             *     - `idempotency_key_in_use`: A request with this Idempotency-Key is still running; retry with the same key after Retry-After seconds.
+             *     - `invalid_state_transition`: The object’s status does not allow this; `message` names the status it is in.
+             *     - `payment_disputed`: The payment has an open dispute; it cannot be refunded until the dispute is ruled.
+             *     - `refund_exceeds_remaining`: The refund is more than what is left to refund of the payment (or a lost dispute already took the payment back).
+             */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "idempotency_key_in_use" | "invalid_state_transition" | "payment_disputed" | "refund_exceeds_remaining";
+                        };
+                    };
                 };
             };
-            /** @description request_too_large: body over 64 KiB. */
+            /**
+             * @description The body is too large.
+             *
+             *     - `request_too_large`: The body is larger than 64 KiB.
+             */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "request_too_large";
+                        };
+                    };
                 };
             };
-            /** @description Only application/json bodies are read. */
+            /**
+             * @description The body is not JSON.
+             *
+             *     - `unsupported_media_type`: The body is not `application/json`.
+             */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "unsupported_media_type";
+                        };
+                    };
                 };
             };
-            /** @description Idempotency-Key reused with a different request. */
+            /**
+             * @description The Idempotency-Key belongs to another request.
+             *
+             *     - `idempotency_key_reused`: This Idempotency-Key was used with another request (another method, path or body); use a fresh key for a new request.
+             */
             422: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "idempotency_key_reused";
+                        };
+                    };
                 };
             };
-            /** @description Rate limited; Retry-After says when to try again. */
+            /**
+             * @description Rate limited.
+             *
+             *     - `rate_limited`: Too many requests for this key; retry after Retry-After seconds.
+             */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
-            /** @description api_error: retrying with the same Idempotency-Key is safe. */
+            /**
+             * @description A fault of the service.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
                 };
             };
-            /** @description api_error: a dependency (database, Redis, a rate source) is unreachable for now; Retry-After says when to try again, with the same Idempotency-Key. */
+            /**
+             * @description A dependency is unreachable for now.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
                 };
             };
         };
@@ -2124,6 +5644,7 @@ export interface operations {
                 "Api-Version"?: string;
             };
             path: {
+                /** @description A refund id, `re_…`. */
                 id: string;
             };
             cookie?: never;
@@ -2133,73 +5654,201 @@ export interface operations {
             /** @description The refund. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "re_6ARALTDKWAYPRCBBH2ADCANQIF",
+                     *       "object": "refund",
+                     *       "mode": "test",
+                     *       "payment_intent": "pi_wRuAd6OgjF8fafigzwZwk6WP",
+                     *       "amount": 5000,
+                     *       "currency": "THB",
+                     *       "status": "succeeded",
+                     *       "reason": "requested_by_customer",
+                     *       "metadata": {
+                     *         "ticket": "T-2209"
+                     *       },
+                     *       "created": "2026-09-03T08:15:00Z",
+                     *       "succeeded_at": "2026-09-03T08:15:02Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Refund"];
                 };
             };
-            /** @description Bad parameter (`code` names it, `param` points at it). */
+            /**
+             * @description The request is refused as sent; nothing changed.
+             *
+             *     - `invalid_parameter`: A field, query parameter or header breaks a rule: `param` names it (`amount`, `metadata.order`, `Idempotency-Key`) and `message` says which rule.
+             *     - `invalid_request`: The request is malformed where no one field is at fault: a body that is not a JSON object, a query string or path that does not parse.
+             *     - `invalid_api_version`: The Api-Version header is not a date such as 2026-09-01.
+             */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "invalid_parameter" | "invalid_request" | "invalid_api_version";
+                        };
+                    };
                 };
             };
-            /** @description Missing or bad API key. */
+            /**
+             * @description No usable API key.
+             *
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…`.
+             */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "authentication_required";
+                        };
+                    };
                 };
             };
-            /** @description Forbidden (for example live_not_enabled, or settlement on a schedule). */
+            /**
+             * @description This key may not do this.
+             *
+             *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "live_not_enabled";
+                        };
+                    };
                 };
             };
-            /** @description No such object for this key. */
+            /**
+             * @description No such object for this key.
+             *
+             *     - `resource_not_found`: No such object for this key: unknown, another merchant’s, or of the other mode (test and live never see each other’s objects).
+             */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "resource_not_found";
+                        };
+                    };
                 };
             };
-            /** @description Rate limited; Retry-After says when to try again. */
+            /**
+             * @description Rate limited.
+             *
+             *     - `rate_limited`: Too many requests for this key; retry after Retry-After seconds.
+             */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
-            /** @description api_error: retrying with the same Idempotency-Key is safe. */
+            /**
+             * @description A fault of the service.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
                 };
             };
-            /** @description api_error: a dependency (database, Redis, a rate source) is unreachable for now; Retry-After says when to try again, with the same Idempotency-Key. */
+            /**
+             * @description A dependency is unreachable for now.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
                 };
             };
         };
@@ -2207,7 +5856,9 @@ export interface operations {
     listSettlements: {
         parameters: {
             query?: {
+                /** @description How many items a page holds: 1 to 100, default 20. */
                 limit?: number;
+                /** @description Cursor: the `id` of the last item of the page before; the page that follows it. An id of this merchant and mode. */
                 starting_after?: string;
             };
             header?: {
@@ -2222,64 +5873,182 @@ export interface operations {
             /** @description A page of settlements. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "st_7KI3F6H43Q6IW6HBIH5VUP6KQQ",
+                     *           "object": "settlement",
+                     *           "mode": "test",
+                     *           "status": "paid",
+                     *           "amount": {
+                     *             "amount": 1254731,
+                     *             "currency": "THB"
+                     *           },
+                     *           "payments": 52,
+                     *           "period_start": "2026-09-01T10:04:00Z",
+                     *           "period_end": "2026-09-07T16:20:00Z",
+                     *           "created": "2026-09-07T16:20:00Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["SettlementList"];
                 };
             };
-            /** @description Bad parameter (`code` names it, `param` points at it). */
+            /**
+             * @description The request is refused as sent; nothing changed.
+             *
+             *     - `invalid_parameter`: A field, query parameter or header breaks a rule: `param` names it (`amount`, `metadata.order`, `Idempotency-Key`) and `message` says which rule.
+             *     - `invalid_request`: The request is malformed where no one field is at fault: a body that is not a JSON object, a query string or path that does not parse.
+             *     - `invalid_api_version`: The Api-Version header is not a date such as 2026-09-01.
+             */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "invalid_parameter" | "invalid_request" | "invalid_api_version";
+                        };
+                    };
                 };
             };
-            /** @description Missing or bad API key. */
+            /**
+             * @description No usable API key.
+             *
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…`.
+             */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "authentication_required";
+                        };
+                    };
                 };
             };
-            /** @description Forbidden (for example live_not_enabled, or settlement on a schedule). */
+            /**
+             * @description This key may not do this.
+             *
+             *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "live_not_enabled";
+                        };
+                    };
                 };
             };
-            /** @description Rate limited; Retry-After says when to try again. */
+            /**
+             * @description Rate limited.
+             *
+             *     - `rate_limited`: Too many requests for this key; retry after Retry-After seconds.
+             */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
-            /** @description api_error: retrying with the same Idempotency-Key is safe. */
+            /**
+             * @description A fault of the service.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
                 };
             };
-            /** @description api_error: a dependency (database, Redis, a rate source) is unreachable for now; Retry-After says when to try again, with the same Idempotency-Key. */
+            /**
+             * @description A dependency is unreachable for now.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
                 };
             };
         };
@@ -2301,100 +6070,282 @@ export interface operations {
             /** @description The settlement. */
             201: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "st_7KI3F6H43Q6IW6HBIH5VUP6KQQ",
+                     *       "object": "settlement",
+                     *       "mode": "test",
+                     *       "status": "paid",
+                     *       "amount": {
+                     *         "amount": 1254731,
+                     *         "currency": "THB"
+                     *       },
+                     *       "payments": 52,
+                     *       "period_start": "2026-09-01T10:04:00Z",
+                     *       "period_end": "2026-09-07T16:20:00Z",
+                     *       "created": "2026-09-07T16:20:00Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Settlement"];
                 };
             };
-            /** @description Bad parameter (`code` names it, `param` points at it). */
+            /**
+             * @description The request is refused as sent; nothing changed.
+             *
+             *     - `invalid_parameter`: A field, query parameter or header breaks a rule: `param` names it (`amount`, `metadata.order`, `Idempotency-Key`) and `message` says which rule.
+             *     - `invalid_request`: The request is malformed where no one field is at fault: a body that is not a JSON object, a query string or path that does not parse.
+             *     - `invalid_api_version`: The Api-Version header is not a date such as 2026-09-01.
+             *     - `invalid_json`: The body is not valid JSON.
+             *     - `idempotency_key_required`: A POST without an Idempotency-Key header; send a fresh key (a UUID, say) with each new request.
+             */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "invalid_parameter" | "invalid_request" | "invalid_api_version" | "invalid_json" | "idempotency_key_required";
+                        };
+                    };
                 };
             };
-            /** @description Missing or bad API key. */
+            /**
+             * @description No usable API key.
+             *
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…`.
+             */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "authentication_required";
+                        };
+                    };
                 };
             };
-            /** @description Forbidden (for example live_not_enabled, or settlement on a schedule). */
+            /**
+             * @description This key may not do this.
+             *
+             *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             *     - `forbidden`: This account may not do this: only accounts on the manual settlement schedule may ask for a settlement.
+             */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "live_not_enabled" | "forbidden";
+                        };
+                    };
                 };
             };
-            /** @description Conflict: idempotency_key_in_use, merchant_order_id_taken, invalid_state_transition … */
+            /**
+             * @description The state of an object, or a request running with the same key, refuses this; nothing changed.
+             *
+             *     - `idempotency_key_in_use`: A request with this Idempotency-Key is still running; retry with the same key after Retry-After seconds.
+             *     - `nothing_to_settle`: No released payment waits to be settled.
+             *     - `insufficient_available_balance`: Refunds or lost disputes overdrew the available balance; the payments wait until new ones cover it.
+             *     - `settlement_conflict`: Another settlement of this account was made at the same moment; read the settlements and retry if nothing covers the payments.
+             */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "idempotency_key_in_use" | "nothing_to_settle" | "insufficient_available_balance" | "settlement_conflict";
+                        };
+                    };
                 };
             };
-            /** @description request_too_large: body over 64 KiB. */
+            /**
+             * @description The body is too large.
+             *
+             *     - `request_too_large`: The body is larger than 64 KiB.
+             */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "request_too_large";
+                        };
+                    };
                 };
             };
-            /** @description Only application/json bodies are read. */
+            /**
+             * @description The body is not JSON.
+             *
+             *     - `unsupported_media_type`: The body is not `application/json`.
+             */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "unsupported_media_type";
+                        };
+                    };
                 };
             };
-            /** @description Idempotency-Key reused with a different request. */
+            /**
+             * @description The Idempotency-Key belongs to another request.
+             *
+             *     - `idempotency_key_reused`: This Idempotency-Key was used with another request (another method, path or body); use a fresh key for a new request.
+             */
             422: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "idempotency_key_reused";
+                        };
+                    };
                 };
             };
-            /** @description Rate limited; Retry-After says when to try again. */
+            /**
+             * @description Rate limited.
+             *
+             *     - `rate_limited`: Too many requests for this key; retry after Retry-After seconds.
+             */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
-            /** @description api_error: retrying with the same Idempotency-Key is safe. */
+            /**
+             * @description A fault of the service.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
                 };
             };
-            /** @description api_error: a dependency (database, Redis, a rate source) is unreachable for now; Retry-After says when to try again, with the same Idempotency-Key. */
+            /**
+             * @description A dependency is unreachable for now.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
                 };
             };
         };
@@ -2407,6 +6358,7 @@ export interface operations {
                 "Api-Version"?: string;
             };
             path: {
+                /** @description A settlement id, `st_…`. */
                 id: string;
             };
             cookie?: never;
@@ -2416,73 +6368,200 @@ export interface operations {
             /** @description The settlement. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "st_7KI3F6H43Q6IW6HBIH5VUP6KQQ",
+                     *       "object": "settlement",
+                     *       "mode": "test",
+                     *       "status": "paid",
+                     *       "amount": {
+                     *         "amount": 1254731,
+                     *         "currency": "THB"
+                     *       },
+                     *       "payments": 52,
+                     *       "period_start": "2026-09-01T10:04:00Z",
+                     *       "period_end": "2026-09-07T16:20:00Z",
+                     *       "created": "2026-09-07T16:20:00Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Settlement"];
                 };
             };
-            /** @description Bad parameter (`code` names it, `param` points at it). */
+            /**
+             * @description The request is refused as sent; nothing changed.
+             *
+             *     - `invalid_parameter`: A field, query parameter or header breaks a rule: `param` names it (`amount`, `metadata.order`, `Idempotency-Key`) and `message` says which rule.
+             *     - `invalid_request`: The request is malformed where no one field is at fault: a body that is not a JSON object, a query string or path that does not parse.
+             *     - `invalid_api_version`: The Api-Version header is not a date such as 2026-09-01.
+             */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "invalid_parameter" | "invalid_request" | "invalid_api_version";
+                        };
+                    };
                 };
             };
-            /** @description Missing or bad API key. */
+            /**
+             * @description No usable API key.
+             *
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…`.
+             */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "authentication_required";
+                        };
+                    };
                 };
             };
-            /** @description Forbidden (for example live_not_enabled, or settlement on a schedule). */
+            /**
+             * @description This key may not do this.
+             *
+             *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "live_not_enabled";
+                        };
+                    };
                 };
             };
-            /** @description No such object for this key. */
+            /**
+             * @description No such object for this key.
+             *
+             *     - `resource_not_found`: No such object for this key: unknown, another merchant’s, or of the other mode (test and live never see each other’s objects).
+             */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "resource_not_found";
+                        };
+                    };
                 };
             };
-            /** @description Rate limited; Retry-After says when to try again. */
+            /**
+             * @description Rate limited.
+             *
+             *     - `rate_limited`: Too many requests for this key; retry after Retry-After seconds.
+             */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
-            /** @description api_error: retrying with the same Idempotency-Key is safe. */
+            /**
+             * @description A fault of the service.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
                 };
             };
-            /** @description api_error: a dependency (database, Redis, a rate source) is unreachable for now; Retry-After says when to try again, with the same Idempotency-Key. */
+            /**
+             * @description A dependency is unreachable for now.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
                 };
             };
         };
@@ -2497,12 +6576,18 @@ export interface operations {
                 "Idempotency-Key": string;
             };
             path: {
+                /** @description A payment intent id, `pi_…`. */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "clock": "release"
+                 *     }
+                 */
                 "application/json": components["schemas"]["PaymentIntentAdvanceParams"];
             };
         };
@@ -2510,109 +6595,319 @@ export interface operations {
             /** @description The payment intent with the timer moved. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pi_wRuAd6OgjF8fafigzwZwk6WP",
+                     *       "object": "payment_intent",
+                     *       "mode": "test",
+                     *       "amount": 25000,
+                     *       "currency": "THB",
+                     *       "merchant_order_id": "order-1001",
+                     *       "description": "Two tickets, Bangkok to Chiang Mai",
+                     *       "customer": "cus_4821",
+                     *       "return_url": "https://shop.example.com/thanks",
+                     *       "metadata": {
+                     *         "cart": "c-7731"
+                     *       },
+                     *       "amount_refunded": 0,
+                     *       "created": "2026-09-01T10:00:00Z",
+                     *       "expires_at": "2026-09-01T11:00:00Z",
+                     *       "payment_method": "promptpay",
+                     *       "fee": {
+                     *         "amount": 412,
+                     *         "currency": "THB"
+                     *       },
+                     *       "net": {
+                     *         "amount": 24588,
+                     *         "currency": "THB"
+                     *       },
+                     *       "status": "channel_settled",
+                     *       "available_at": "2026-09-03T10:02:00Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PaymentIntent"];
                 };
             };
-            /** @description Bad parameter (`code` names it, `param` points at it). */
+            /**
+             * @description The request is refused as sent; nothing changed.
+             *
+             *     - `invalid_parameter`: A field, query parameter or header breaks a rule: `param` names it (`amount`, `metadata.order`, `Idempotency-Key`) and `message` says which rule.
+             *     - `invalid_request`: The request is malformed where no one field is at fault: a body that is not a JSON object, a query string or path that does not parse.
+             *     - `invalid_api_version`: The Api-Version header is not a date such as 2026-09-01.
+             *     - `invalid_json`: The body is not valid JSON.
+             *     - `idempotency_key_required`: A POST without an Idempotency-Key header; send a fresh key (a UUID, say) with each new request.
+             */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "invalid_parameter" | "invalid_request" | "invalid_api_version" | "invalid_json" | "idempotency_key_required";
+                        };
+                    };
                 };
             };
-            /** @description Missing or bad API key. */
+            /**
+             * @description No usable API key.
+             *
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…`.
+             */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "authentication_required";
+                        };
+                    };
                 };
             };
-            /** @description Forbidden (for example live_not_enabled, or settlement on a schedule). */
+            /**
+             * @description This key may not do this.
+             *
+             *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             *     - `test_mode_required`: A test helper called with a live key: only test-mode objects can be simulated or moved in time.
+             */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "live_not_enabled" | "test_mode_required";
+                        };
+                    };
                 };
             };
-            /** @description No such object for this key. */
+            /**
+             * @description No such object for this key.
+             *
+             *     - `resource_not_found`: No such object for this key: unknown, another merchant’s, or of the other mode (test and live never see each other’s objects).
+             */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "resource_not_found";
+                        };
+                    };
                 };
             };
-            /** @description Conflict: idempotency_key_in_use, merchant_order_id_taken, invalid_state_transition … */
+            /**
+             * @description The state of an object, or a request running with the same key, refuses this; nothing changed.
+             *
+             *     - `idempotency_key_in_use`: A request with this Idempotency-Key is still running; retry with the same key after Retry-After seconds.
+             *     - `invalid_state_transition`: The object’s status does not allow this; `message` names the status it is in.
+             */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "idempotency_key_in_use" | "invalid_state_transition";
+                        };
+                    };
                 };
             };
-            /** @description request_too_large: body over 64 KiB. */
+            /**
+             * @description The body is too large.
+             *
+             *     - `request_too_large`: The body is larger than 64 KiB.
+             */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "request_too_large";
+                        };
+                    };
                 };
             };
-            /** @description Only application/json bodies are read. */
+            /**
+             * @description The body is not JSON.
+             *
+             *     - `unsupported_media_type`: The body is not `application/json`.
+             */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "unsupported_media_type";
+                        };
+                    };
                 };
             };
-            /** @description Idempotency-Key reused with a different request. */
+            /**
+             * @description The Idempotency-Key belongs to another request.
+             *
+             *     - `idempotency_key_reused`: This Idempotency-Key was used with another request (another method, path or body); use a fresh key for a new request.
+             */
             422: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "idempotency_key_reused";
+                        };
+                    };
                 };
             };
-            /** @description Rate limited; Retry-After says when to try again. */
+            /**
+             * @description Rate limited.
+             *
+             *     - `rate_limited`: Too many requests for this key; retry after Retry-After seconds.
+             */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
-            /** @description api_error: retrying with the same Idempotency-Key is safe. */
+            /**
+             * @description A fault of the service.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
                 };
             };
-            /** @description api_error: a dependency (database, Redis, a rate source) is unreachable for now; Retry-After says when to try again, with the same Idempotency-Key. */
+            /**
+             * @description A dependency is unreachable for now.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
                 };
             };
         };
@@ -2627,12 +6922,18 @@ export interface operations {
                 "Idempotency-Key": string;
             };
             path: {
+                /** @description A payment intent id, `pi_…`. */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "outcome": "succeeded"
+                 *     }
+                 */
                 "application/json": components["schemas"]["PaymentIntentSimulateParams"];
             };
         };
@@ -2640,109 +6941,320 @@ export interface operations {
             /** @description The payment intent as it stands once the callback landed. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pi_wRuAd6OgjF8fafigzwZwk6WP",
+                     *       "object": "payment_intent",
+                     *       "mode": "test",
+                     *       "amount": 25000,
+                     *       "currency": "THB",
+                     *       "merchant_order_id": "order-1001",
+                     *       "description": "Two tickets, Bangkok to Chiang Mai",
+                     *       "customer": "cus_4821",
+                     *       "return_url": "https://shop.example.com/thanks",
+                     *       "metadata": {
+                     *         "cart": "c-7731"
+                     *       },
+                     *       "amount_refunded": 0,
+                     *       "created": "2026-09-01T10:00:00Z",
+                     *       "expires_at": "2026-09-01T11:00:00Z",
+                     *       "payment_method": "promptpay",
+                     *       "fee": {
+                     *         "amount": 412,
+                     *         "currency": "THB"
+                     *       },
+                     *       "net": {
+                     *         "amount": 24588,
+                     *         "currency": "THB"
+                     *       },
+                     *       "status": "succeeded"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PaymentIntent"];
                 };
             };
-            /** @description Bad parameter (`code` names it, `param` points at it). */
+            /**
+             * @description The request is refused as sent; nothing changed.
+             *
+             *     - `invalid_parameter`: A field, query parameter or header breaks a rule: `param` names it (`amount`, `metadata.order`, `Idempotency-Key`) and `message` says which rule.
+             *     - `invalid_request`: The request is malformed where no one field is at fault: a body that is not a JSON object, a query string or path that does not parse.
+             *     - `invalid_api_version`: The Api-Version header is not a date such as 2026-09-01.
+             *     - `invalid_json`: The body is not valid JSON.
+             *     - `idempotency_key_required`: A POST without an Idempotency-Key header; send a fresh key (a UUID, say) with each new request.
+             */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "invalid_parameter" | "invalid_request" | "invalid_api_version" | "invalid_json" | "idempotency_key_required";
+                        };
+                    };
                 };
             };
-            /** @description Missing or bad API key. */
+            /**
+             * @description No usable API key.
+             *
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…`.
+             */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "authentication_required";
+                        };
+                    };
                 };
             };
-            /** @description Forbidden (for example live_not_enabled, or settlement on a schedule). */
+            /**
+             * @description This key may not do this.
+             *
+             *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             *     - `test_mode_required`: A test helper called with a live key: only test-mode objects can be simulated or moved in time.
+             */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "live_not_enabled" | "test_mode_required";
+                        };
+                    };
                 };
             };
-            /** @description No such object for this key. */
+            /**
+             * @description No such object for this key.
+             *
+             *     - `resource_not_found`: No such object for this key: unknown, another merchant’s, or of the other mode (test and live never see each other’s objects).
+             */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "resource_not_found";
+                        };
+                    };
                 };
             };
-            /** @description Conflict: idempotency_key_in_use, merchant_order_id_taken, invalid_state_transition … */
+            /**
+             * @description The state of an object, or a request running with the same key, refuses this; nothing changed.
+             *
+             *     - `idempotency_key_in_use`: A request with this Idempotency-Key is still running; retry with the same key after Retry-After seconds.
+             *     - `invalid_state_transition`: The object’s status does not allow this; `message` names the status it is in.
+             *     - `simulation_unsupported`: The channel that took this payment cannot be told what to report (only the test-mode simulator can).
+             */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "idempotency_key_in_use" | "invalid_state_transition" | "simulation_unsupported";
+                        };
+                    };
                 };
             };
-            /** @description request_too_large: body over 64 KiB. */
+            /**
+             * @description The body is too large.
+             *
+             *     - `request_too_large`: The body is larger than 64 KiB.
+             */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "request_too_large";
+                        };
+                    };
                 };
             };
-            /** @description Only application/json bodies are read. */
+            /**
+             * @description The body is not JSON.
+             *
+             *     - `unsupported_media_type`: The body is not `application/json`.
+             */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "unsupported_media_type";
+                        };
+                    };
                 };
             };
-            /** @description Idempotency-Key reused with a different request. */
+            /**
+             * @description The Idempotency-Key belongs to another request.
+             *
+             *     - `idempotency_key_reused`: This Idempotency-Key was used with another request (another method, path or body); use a fresh key for a new request.
+             */
             422: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "idempotency_key_reused";
+                        };
+                    };
                 };
             };
-            /** @description Rate limited; Retry-After says when to try again. */
+            /**
+             * @description Rate limited.
+             *
+             *     - `rate_limited`: Too many requests for this key; retry after Retry-After seconds.
+             */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
-            /** @description api_error: retrying with the same Idempotency-Key is safe. */
+            /**
+             * @description A fault of the service.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
                 };
             };
-            /** @description api_error: a dependency (database, Redis, a rate source) is unreachable for now; Retry-After says when to try again, with the same Idempotency-Key. */
+            /**
+             * @description A dependency is unreachable for now.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             *     - `channel_error`: The payment channel is unreachable or answered about something else; retry after Retry-After seconds with the same Idempotency-Key.
+             */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error" | "channel_error";
+                        };
+                    };
                 };
             };
         };
@@ -2757,12 +7269,18 @@ export interface operations {
                 "Idempotency-Key": string;
             };
             path: {
+                /** @description A refund id, `re_…`. */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "outcome": "succeeded"
+                 *     }
+                 */
                 "application/json": components["schemas"]["RefundSimulateParams"];
             };
         };
@@ -2770,109 +7288,308 @@ export interface operations {
             /** @description The refund as the channel's report left it. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "re_6ARALTDKWAYPRCBBH2ADCANQIF",
+                     *       "object": "refund",
+                     *       "mode": "test",
+                     *       "payment_intent": "pi_wRuAd6OgjF8fafigzwZwk6WP",
+                     *       "amount": 5000,
+                     *       "currency": "THB",
+                     *       "status": "succeeded",
+                     *       "reason": "requested_by_customer",
+                     *       "metadata": {
+                     *         "ticket": "T-2209"
+                     *       },
+                     *       "created": "2026-09-03T08:15:00Z",
+                     *       "succeeded_at": "2026-09-03T08:15:02Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Refund"];
                 };
             };
-            /** @description Bad parameter (`code` names it, `param` points at it). */
+            /**
+             * @description The request is refused as sent; nothing changed.
+             *
+             *     - `invalid_parameter`: A field, query parameter or header breaks a rule: `param` names it (`amount`, `metadata.order`, `Idempotency-Key`) and `message` says which rule.
+             *     - `invalid_request`: The request is malformed where no one field is at fault: a body that is not a JSON object, a query string or path that does not parse.
+             *     - `invalid_api_version`: The Api-Version header is not a date such as 2026-09-01.
+             *     - `invalid_json`: The body is not valid JSON.
+             *     - `idempotency_key_required`: A POST without an Idempotency-Key header; send a fresh key (a UUID, say) with each new request.
+             */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "invalid_parameter" | "invalid_request" | "invalid_api_version" | "invalid_json" | "idempotency_key_required";
+                        };
+                    };
                 };
             };
-            /** @description Missing or bad API key. */
+            /**
+             * @description No usable API key.
+             *
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…`.
+             */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "authentication_required";
+                        };
+                    };
                 };
             };
-            /** @description Forbidden (for example live_not_enabled, or settlement on a schedule). */
+            /**
+             * @description This key may not do this.
+             *
+             *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             *     - `test_mode_required`: A test helper called with a live key: only test-mode objects can be simulated or moved in time.
+             */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "live_not_enabled" | "test_mode_required";
+                        };
+                    };
                 };
             };
-            /** @description No such object for this key. */
+            /**
+             * @description No such object for this key.
+             *
+             *     - `resource_not_found`: No such object for this key: unknown, another merchant’s, or of the other mode (test and live never see each other’s objects).
+             */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "resource_not_found";
+                        };
+                    };
                 };
             };
-            /** @description Conflict: idempotency_key_in_use, merchant_order_id_taken, invalid_state_transition … */
+            /**
+             * @description The state of an object, or a request running with the same key, refuses this; nothing changed.
+             *
+             *     - `idempotency_key_in_use`: A request with this Idempotency-Key is still running; retry with the same key after Retry-After seconds.
+             *     - `invalid_state_transition`: The object’s status does not allow this; `message` names the status it is in.
+             *     - `simulation_unsupported`: The channel that took this payment cannot be told what to report (only the test-mode simulator can).
+             */
             409: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "idempotency_key_in_use" | "invalid_state_transition" | "simulation_unsupported";
+                        };
+                    };
                 };
             };
-            /** @description request_too_large: body over 64 KiB. */
+            /**
+             * @description The body is too large.
+             *
+             *     - `request_too_large`: The body is larger than 64 KiB.
+             */
             413: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "request_too_large";
+                        };
+                    };
                 };
             };
-            /** @description Only application/json bodies are read. */
+            /**
+             * @description The body is not JSON.
+             *
+             *     - `unsupported_media_type`: The body is not `application/json`.
+             */
             415: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "unsupported_media_type";
+                        };
+                    };
                 };
             };
-            /** @description Idempotency-Key reused with a different request. */
+            /**
+             * @description The Idempotency-Key belongs to another request.
+             *
+             *     - `idempotency_key_reused`: This Idempotency-Key was used with another request (another method, path or body); use a fresh key for a new request.
+             */
             422: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "idempotency_key_reused";
+                        };
+                    };
                 };
             };
-            /** @description Rate limited; Retry-After says when to try again. */
+            /**
+             * @description Rate limited.
+             *
+             *     - `rate_limited`: Too many requests for this key; retry after Retry-After seconds.
+             */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
-            /** @description api_error: retrying with the same Idempotency-Key is safe. */
+            /**
+             * @description A fault of the service.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
                 };
             };
-            /** @description api_error: a dependency (database, Redis, a rate source) is unreachable for now; Retry-After says when to try again, with the same Idempotency-Key. */
+            /**
+             * @description A dependency is unreachable for now.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             *     - `channel_error`: The payment channel is unreachable or answered about something else; retry after Retry-After seconds with the same Idempotency-Key.
+             */
             503: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error" | "channel_error";
+                        };
+                    };
                 };
             };
         };
@@ -2892,65 +7609,1208 @@ export interface operations {
             /** @description The published keys. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "key_JA4CPBU4FLHX5ZINY6BHZKST52",
+                     *           "object": "webhook_public_key",
+                     *           "algorithm": "ed25519",
+                     *           "public_key": "D3ywXq2VtNnWc8x6dO4fKcJr7pS9uYh1mLbZaEgT0Ao="
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookPublicKeyList"];
                 };
             };
-            /** @description Bad parameter (`code` names it, `param` points at it). */
+            /**
+             * @description The request is refused as sent; nothing changed.
+             *
+             *     - `invalid_request`: The request is malformed where no one field is at fault: a body that is not a JSON object, a query string or path that does not parse.
+             *     - `invalid_api_version`: The Api-Version header is not a date such as 2026-09-01.
+             */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "invalid_request" | "invalid_api_version";
+                        };
+                    };
                 };
             };
-            /** @description Missing or bad API key. */
+            /**
+             * @description No usable API key.
+             *
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…`.
+             */
             401: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "authentication_required";
+                        };
+                    };
                 };
             };
-            /** @description Forbidden (for example live_not_enabled, or settlement on a schedule). */
+            /**
+             * @description This key may not do this.
+             *
+             *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             */
             403: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "live_not_enabled";
+                        };
+                    };
                 };
             };
-            /** @description Rate limited; Retry-After says when to try again. */
+            /**
+             * @description Rate limited.
+             *
+             *     - `rate_limited`: Too many requests for this key; retry after Retry-After seconds.
+             */
             429: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "rate_limited";
+                        };
+                    };
                 };
             };
-            /** @description api_error: retrying with the same Idempotency-Key is safe. */
+            /**
+             * @description A fault of the service.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
             500: {
                 headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
                 };
             };
-            /** @description api_error: a dependency (database, Redis, a rate source) is unreachable for now; Retry-After says when to try again, with the same Idempotency-Key. */
+            /**
+             * @description A dependency is unreachable for now.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
             503: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    paymentIntentRequiresPaymentWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. */
+                "X-Webhook-Signature": components["parameters"]["WebhookSignature"];
+                /** @description Standard Webhooks: the event id, the same on every attempt and resend; de-duplicate on it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Standard Webhooks: the same unix seconds as `t` in X-Webhook-Signature. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. */
+                "webhook-signature": components["parameters"]["WebhookStandardSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_EHSRNWI3EMWGYZZFIJCSNYR7MX",
+                 *       "type": "payment_intent.requires_payment",
+                 *       "created": "2026-09-01T10:02:41Z",
+                 *       "livemode": false,
+                 *       "data": {
+                 *         "id": "pi_wRuAd6OgjF8fafigzwZwk6WP",
+                 *         "object": "payment_intent",
+                 *         "status": "requires_payment",
+                 *         "merchant": "mch_rQD6kiOB5qG3LzhjKL1k",
+                 *         "mode": "test"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    /**
+                     * @description This entry’s event type.
+                     * @constant
+                     */
+                    type?: "payment_intent.requires_payment";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx marks the delivery delivered; answer at once and do the work afterwards. */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["Error"];
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled (`disabled_reason: gone`) and gets nothing more until it is enabled again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
                 };
+                content?: never;
+            };
+        };
+    };
+    paymentIntentProcessingWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. */
+                "X-Webhook-Signature": components["parameters"]["WebhookSignature"];
+                /** @description Standard Webhooks: the event id, the same on every attempt and resend; de-duplicate on it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Standard Webhooks: the same unix seconds as `t` in X-Webhook-Signature. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. */
+                "webhook-signature": components["parameters"]["WebhookStandardSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_EHSRNWI3EMWGYZZFIJCSNYR7MX",
+                 *       "type": "payment_intent.processing",
+                 *       "created": "2026-09-01T10:02:41Z",
+                 *       "livemode": false,
+                 *       "data": {
+                 *         "id": "pi_wRuAd6OgjF8fafigzwZwk6WP",
+                 *         "object": "payment_intent",
+                 *         "status": "processing",
+                 *         "merchant": "mch_rQD6kiOB5qG3LzhjKL1k",
+                 *         "mode": "test"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    /**
+                     * @description This entry’s event type.
+                     * @constant
+                     */
+                    type?: "payment_intent.processing";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx marks the delivery delivered; answer at once and do the work afterwards. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled (`disabled_reason: gone`) and gets nothing more until it is enabled again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentIntentSucceededWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. */
+                "X-Webhook-Signature": components["parameters"]["WebhookSignature"];
+                /** @description Standard Webhooks: the event id, the same on every attempt and resend; de-duplicate on it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Standard Webhooks: the same unix seconds as `t` in X-Webhook-Signature. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. */
+                "webhook-signature": components["parameters"]["WebhookStandardSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_EHSRNWI3EMWGYZZFIJCSNYR7MX",
+                 *       "type": "payment_intent.succeeded",
+                 *       "created": "2026-09-01T10:02:41Z",
+                 *       "livemode": false,
+                 *       "data": {
+                 *         "id": "pi_wRuAd6OgjF8fafigzwZwk6WP",
+                 *         "object": "payment_intent",
+                 *         "status": "succeeded",
+                 *         "merchant": "mch_rQD6kiOB5qG3LzhjKL1k",
+                 *         "mode": "test"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    /**
+                     * @description This entry’s event type.
+                     * @constant
+                     */
+                    type?: "payment_intent.succeeded";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx marks the delivery delivered; answer at once and do the work afterwards. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled (`disabled_reason: gone`) and gets nothing more until it is enabled again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentIntentChannelSettledWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. */
+                "X-Webhook-Signature": components["parameters"]["WebhookSignature"];
+                /** @description Standard Webhooks: the event id, the same on every attempt and resend; de-duplicate on it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Standard Webhooks: the same unix seconds as `t` in X-Webhook-Signature. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. */
+                "webhook-signature": components["parameters"]["WebhookStandardSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_EHSRNWI3EMWGYZZFIJCSNYR7MX",
+                 *       "type": "payment_intent.channel_settled",
+                 *       "created": "2026-09-01T10:02:41Z",
+                 *       "livemode": false,
+                 *       "data": {
+                 *         "id": "pi_wRuAd6OgjF8fafigzwZwk6WP",
+                 *         "object": "payment_intent",
+                 *         "status": "channel_settled",
+                 *         "merchant": "mch_rQD6kiOB5qG3LzhjKL1k",
+                 *         "mode": "test"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    /**
+                     * @description This entry’s event type.
+                     * @constant
+                     */
+                    type?: "payment_intent.channel_settled";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx marks the delivery delivered; answer at once and do the work afterwards. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled (`disabled_reason: gone`) and gets nothing more until it is enabled again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentIntentFailedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. */
+                "X-Webhook-Signature": components["parameters"]["WebhookSignature"];
+                /** @description Standard Webhooks: the event id, the same on every attempt and resend; de-duplicate on it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Standard Webhooks: the same unix seconds as `t` in X-Webhook-Signature. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. */
+                "webhook-signature": components["parameters"]["WebhookStandardSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_EHSRNWI3EMWGYZZFIJCSNYR7MX",
+                 *       "type": "payment_intent.failed",
+                 *       "created": "2026-09-01T10:02:41Z",
+                 *       "livemode": false,
+                 *       "data": {
+                 *         "id": "pi_wRuAd6OgjF8fafigzwZwk6WP",
+                 *         "object": "payment_intent",
+                 *         "status": "failed",
+                 *         "merchant": "mch_rQD6kiOB5qG3LzhjKL1k",
+                 *         "mode": "test"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    /**
+                     * @description This entry’s event type.
+                     * @constant
+                     */
+                    type?: "payment_intent.failed";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx marks the delivery delivered; answer at once and do the work afterwards. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled (`disabled_reason: gone`) and gets nothing more until it is enabled again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentIntentExpiredWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. */
+                "X-Webhook-Signature": components["parameters"]["WebhookSignature"];
+                /** @description Standard Webhooks: the event id, the same on every attempt and resend; de-duplicate on it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Standard Webhooks: the same unix seconds as `t` in X-Webhook-Signature. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. */
+                "webhook-signature": components["parameters"]["WebhookStandardSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_EHSRNWI3EMWGYZZFIJCSNYR7MX",
+                 *       "type": "payment_intent.expired",
+                 *       "created": "2026-09-01T10:02:41Z",
+                 *       "livemode": false,
+                 *       "data": {
+                 *         "id": "pi_wRuAd6OgjF8fafigzwZwk6WP",
+                 *         "object": "payment_intent",
+                 *         "status": "expired",
+                 *         "merchant": "mch_rQD6kiOB5qG3LzhjKL1k",
+                 *         "mode": "test"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    /**
+                     * @description This entry’s event type.
+                     * @constant
+                     */
+                    type?: "payment_intent.expired";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx marks the delivery delivered; answer at once and do the work afterwards. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled (`disabled_reason: gone`) and gets nothing more until it is enabled again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentIntentCanceledWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. */
+                "X-Webhook-Signature": components["parameters"]["WebhookSignature"];
+                /** @description Standard Webhooks: the event id, the same on every attempt and resend; de-duplicate on it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Standard Webhooks: the same unix seconds as `t` in X-Webhook-Signature. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. */
+                "webhook-signature": components["parameters"]["WebhookStandardSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_EHSRNWI3EMWGYZZFIJCSNYR7MX",
+                 *       "type": "payment_intent.canceled",
+                 *       "created": "2026-09-01T10:02:41Z",
+                 *       "livemode": false,
+                 *       "data": {
+                 *         "id": "pi_wRuAd6OgjF8fafigzwZwk6WP",
+                 *         "object": "payment_intent",
+                 *         "status": "canceled",
+                 *         "merchant": "mch_rQD6kiOB5qG3LzhjKL1k",
+                 *         "mode": "test"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    /**
+                     * @description This entry’s event type.
+                     * @constant
+                     */
+                    type?: "payment_intent.canceled";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx marks the delivery delivered; answer at once and do the work afterwards. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled (`disabled_reason: gone`) and gets nothing more until it is enabled again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    disputeOpenedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. */
+                "X-Webhook-Signature": components["parameters"]["WebhookSignature"];
+                /** @description Standard Webhooks: the event id, the same on every attempt and resend; de-duplicate on it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Standard Webhooks: the same unix seconds as `t` in X-Webhook-Signature. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. */
+                "webhook-signature": components["parameters"]["WebhookStandardSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_EHSRNWI3EMWGYZZFIJCSNYR7MX",
+                 *       "type": "dispute.opened",
+                 *       "created": "2026-09-01T10:02:41Z",
+                 *       "livemode": false,
+                 *       "data": {
+                 *         "id": "dp_xJkNMBAYob3uSX8IkZURhUxx",
+                 *         "object": "dispute",
+                 *         "status": "opened",
+                 *         "merchant": "mch_rQD6kiOB5qG3LzhjKL1k",
+                 *         "mode": "test"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    /**
+                     * @description This entry’s event type.
+                     * @constant
+                     */
+                    type?: "dispute.opened";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx marks the delivery delivered; answer at once and do the work afterwards. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled (`disabled_reason: gone`) and gets nothing more until it is enabled again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    disputeUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. */
+                "X-Webhook-Signature": components["parameters"]["WebhookSignature"];
+                /** @description Standard Webhooks: the event id, the same on every attempt and resend; de-duplicate on it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Standard Webhooks: the same unix seconds as `t` in X-Webhook-Signature. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. */
+                "webhook-signature": components["parameters"]["WebhookStandardSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_EHSRNWI3EMWGYZZFIJCSNYR7MX",
+                 *       "type": "dispute.updated",
+                 *       "created": "2026-09-01T10:02:41Z",
+                 *       "livemode": false,
+                 *       "data": {
+                 *         "id": "dp_xJkNMBAYob3uSX8IkZURhUxx",
+                 *         "object": "dispute",
+                 *         "status": "under_review",
+                 *         "merchant": "mch_rQD6kiOB5qG3LzhjKL1k",
+                 *         "mode": "test"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    /**
+                     * @description This entry’s event type.
+                     * @constant
+                     */
+                    type?: "dispute.updated";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx marks the delivery delivered; answer at once and do the work afterwards. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled (`disabled_reason: gone`) and gets nothing more until it is enabled again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    disputeClosedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. */
+                "X-Webhook-Signature": components["parameters"]["WebhookSignature"];
+                /** @description Standard Webhooks: the event id, the same on every attempt and resend; de-duplicate on it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Standard Webhooks: the same unix seconds as `t` in X-Webhook-Signature. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. */
+                "webhook-signature": components["parameters"]["WebhookStandardSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_EHSRNWI3EMWGYZZFIJCSNYR7MX",
+                 *       "type": "dispute.closed",
+                 *       "created": "2026-09-01T10:02:41Z",
+                 *       "livemode": false,
+                 *       "data": {
+                 *         "id": "dp_xJkNMBAYob3uSX8IkZURhUxx",
+                 *         "object": "dispute",
+                 *         "status": "won",
+                 *         "merchant": "mch_rQD6kiOB5qG3LzhjKL1k",
+                 *         "mode": "test"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    /**
+                     * @description This entry’s event type.
+                     * @constant
+                     */
+                    type?: "dispute.closed";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx marks the delivery delivered; answer at once and do the work afterwards. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled (`disabled_reason: gone`) and gets nothing more until it is enabled again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    settlementPendingWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. */
+                "X-Webhook-Signature": components["parameters"]["WebhookSignature"];
+                /** @description Standard Webhooks: the event id, the same on every attempt and resend; de-duplicate on it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Standard Webhooks: the same unix seconds as `t` in X-Webhook-Signature. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. */
+                "webhook-signature": components["parameters"]["WebhookStandardSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_EHSRNWI3EMWGYZZFIJCSNYR7MX",
+                 *       "type": "settlement.pending",
+                 *       "created": "2026-09-01T10:02:41Z",
+                 *       "livemode": false,
+                 *       "data": {
+                 *         "id": "st_7KI3F6H43Q6IW6HBIH5VUP6KQQ",
+                 *         "object": "settlement",
+                 *         "amount": {
+                 *           "amount": 1254731,
+                 *           "currency": "THB"
+                 *         },
+                 *         "status": "pending",
+                 *         "merchant": "mch_rQD6kiOB5qG3LzhjKL1k",
+                 *         "mode": "test"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    /**
+                     * @description This entry’s event type.
+                     * @constant
+                     */
+                    type?: "settlement.pending";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx marks the delivery delivered; answer at once and do the work afterwards. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled (`disabled_reason: gone`) and gets nothing more until it is enabled again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    settlementProcessingWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. */
+                "X-Webhook-Signature": components["parameters"]["WebhookSignature"];
+                /** @description Standard Webhooks: the event id, the same on every attempt and resend; de-duplicate on it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Standard Webhooks: the same unix seconds as `t` in X-Webhook-Signature. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. */
+                "webhook-signature": components["parameters"]["WebhookStandardSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_EHSRNWI3EMWGYZZFIJCSNYR7MX",
+                 *       "type": "settlement.processing",
+                 *       "created": "2026-09-01T10:02:41Z",
+                 *       "livemode": false,
+                 *       "data": {
+                 *         "id": "st_7KI3F6H43Q6IW6HBIH5VUP6KQQ",
+                 *         "object": "settlement",
+                 *         "amount": {
+                 *           "amount": 1254731,
+                 *           "currency": "THB"
+                 *         },
+                 *         "status": "processing",
+                 *         "merchant": "mch_rQD6kiOB5qG3LzhjKL1k",
+                 *         "mode": "test"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    /**
+                     * @description This entry’s event type.
+                     * @constant
+                     */
+                    type?: "settlement.processing";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx marks the delivery delivered; answer at once and do the work afterwards. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled (`disabled_reason: gone`) and gets nothing more until it is enabled again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    settlementPaidWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. */
+                "X-Webhook-Signature": components["parameters"]["WebhookSignature"];
+                /** @description Standard Webhooks: the event id, the same on every attempt and resend; de-duplicate on it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Standard Webhooks: the same unix seconds as `t` in X-Webhook-Signature. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. */
+                "webhook-signature": components["parameters"]["WebhookStandardSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_EHSRNWI3EMWGYZZFIJCSNYR7MX",
+                 *       "type": "settlement.paid",
+                 *       "created": "2026-09-01T10:02:41Z",
+                 *       "livemode": false,
+                 *       "data": {
+                 *         "id": "st_7KI3F6H43Q6IW6HBIH5VUP6KQQ",
+                 *         "object": "settlement",
+                 *         "amount": {
+                 *           "amount": 1254731,
+                 *           "currency": "THB"
+                 *         },
+                 *         "status": "paid",
+                 *         "merchant": "mch_rQD6kiOB5qG3LzhjKL1k",
+                 *         "mode": "test"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    /**
+                     * @description This entry’s event type.
+                     * @constant
+                     */
+                    type?: "settlement.paid";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx marks the delivery delivered; answer at once and do the work afterwards. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled (`disabled_reason: gone`) and gets nothing more until it is enabled again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    settlementFailedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. */
+                "X-Webhook-Signature": components["parameters"]["WebhookSignature"];
+                /** @description Standard Webhooks: the event id, the same on every attempt and resend; de-duplicate on it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Standard Webhooks: the same unix seconds as `t` in X-Webhook-Signature. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. */
+                "webhook-signature": components["parameters"]["WebhookStandardSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_EHSRNWI3EMWGYZZFIJCSNYR7MX",
+                 *       "type": "settlement.failed",
+                 *       "created": "2026-09-01T10:02:41Z",
+                 *       "livemode": false,
+                 *       "data": {
+                 *         "id": "st_7KI3F6H43Q6IW6HBIH5VUP6KQQ",
+                 *         "object": "settlement",
+                 *         "amount": {
+                 *           "amount": 1254731,
+                 *           "currency": "THB"
+                 *         },
+                 *         "status": "failed",
+                 *         "merchant": "mch_rQD6kiOB5qG3LzhjKL1k",
+                 *         "mode": "test"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    /**
+                     * @description This entry’s event type.
+                     * @constant
+                     */
+                    type?: "settlement.failed";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx marks the delivery delivered; answer at once and do the work afterwards. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled (`disabled_reason: gone`) and gets nothing more until it is enabled again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    refundCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. */
+                "X-Webhook-Signature": components["parameters"]["WebhookSignature"];
+                /** @description Standard Webhooks: the event id, the same on every attempt and resend; de-duplicate on it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Standard Webhooks: the same unix seconds as `t` in X-Webhook-Signature. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. */
+                "webhook-signature": components["parameters"]["WebhookStandardSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_EHSRNWI3EMWGYZZFIJCSNYR7MX",
+                 *       "type": "refund.created",
+                 *       "created": "2026-09-01T10:02:41Z",
+                 *       "livemode": false,
+                 *       "data": {
+                 *         "id": "re_6ARALTDKWAYPRCBBH2ADCANQIF",
+                 *         "object": "refund",
+                 *         "payment_intent": "pi_wRuAd6OgjF8fafigzwZwk6WP",
+                 *         "amount": {
+                 *           "amount": 5000,
+                 *           "currency": "THB"
+                 *         },
+                 *         "status": "pending",
+                 *         "merchant": "mch_rQD6kiOB5qG3LzhjKL1k",
+                 *         "mode": "test"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    /**
+                     * @description This entry’s event type.
+                     * @constant
+                     */
+                    type?: "refund.created";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx marks the delivery delivered; answer at once and do the work afterwards. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled (`disabled_reason: gone`) and gets nothing more until it is enabled again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    refundSucceededWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. */
+                "X-Webhook-Signature": components["parameters"]["WebhookSignature"];
+                /** @description Standard Webhooks: the event id, the same on every attempt and resend; de-duplicate on it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Standard Webhooks: the same unix seconds as `t` in X-Webhook-Signature. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. */
+                "webhook-signature": components["parameters"]["WebhookStandardSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_EHSRNWI3EMWGYZZFIJCSNYR7MX",
+                 *       "type": "refund.succeeded",
+                 *       "created": "2026-09-01T10:02:41Z",
+                 *       "livemode": false,
+                 *       "data": {
+                 *         "id": "re_6ARALTDKWAYPRCBBH2ADCANQIF",
+                 *         "object": "refund",
+                 *         "payment_intent": "pi_wRuAd6OgjF8fafigzwZwk6WP",
+                 *         "amount": {
+                 *           "amount": 5000,
+                 *           "currency": "THB"
+                 *         },
+                 *         "status": "succeeded",
+                 *         "merchant": "mch_rQD6kiOB5qG3LzhjKL1k",
+                 *         "mode": "test"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    /**
+                     * @description This entry’s event type.
+                     * @constant
+                     */
+                    type?: "refund.succeeded";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx marks the delivery delivered; answer at once and do the work afterwards. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled (`disabled_reason: gone`) and gets nothing more until it is enabled again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    refundFailedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. */
+                "X-Webhook-Signature": components["parameters"]["WebhookSignature"];
+                /** @description Standard Webhooks: the event id, the same on every attempt and resend; de-duplicate on it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Standard Webhooks: the same unix seconds as `t` in X-Webhook-Signature. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. */
+                "webhook-signature": components["parameters"]["WebhookStandardSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_EHSRNWI3EMWGYZZFIJCSNYR7MX",
+                 *       "type": "refund.failed",
+                 *       "created": "2026-09-01T10:02:41Z",
+                 *       "livemode": false,
+                 *       "data": {
+                 *         "id": "re_6ARALTDKWAYPRCBBH2ADCANQIF",
+                 *         "object": "refund",
+                 *         "payment_intent": "pi_wRuAd6OgjF8fafigzwZwk6WP",
+                 *         "amount": {
+                 *           "amount": 5000,
+                 *           "currency": "THB"
+                 *         },
+                 *         "status": "failed",
+                 *         "merchant": "mch_rQD6kiOB5qG3LzhjKL1k",
+                 *         "mode": "test"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Event"] & {
+                    /**
+                     * @description This entry’s event type.
+                     * @constant
+                     */
+                    type?: "refund.failed";
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx marks the delivery delivered; answer at once and do the work afterwards. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled (`disabled_reason: gone`) and gets nothing more until it is enabled again. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

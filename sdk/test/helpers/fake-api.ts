@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { listeningPort } from '@payments/node-runtime';
+import { Payments, type PaymentsConfig } from '@payments/sdk';
 
 /** A request as the fake API received it. */
 export interface Received {
@@ -81,4 +82,21 @@ export function intent(id: string, status = 'created'): Record<string, unknown> 
     created: '2026-09-01T00:00:00Z',
     metadata: {},
   };
+}
+
+/** Retries a test can wait out. */
+export const FAST_BACKOFF = { initialDelayMs: 5, maxDelayMs: 20 };
+
+/** Runs `run` with a client of a fake API answering `reply` (fast retries unless `config` says otherwise), closing the fake after. */
+export async function withApi(
+  reply: (request: Received, index: number) => Reply,
+  run: (payments: Payments, api: FakeApi) => Promise<void>,
+  config: PaymentsConfig = {},
+): Promise<void> {
+  const api = await fakeApi(reply);
+  try {
+    await run(new Payments(KEY, { baseUrl: api.baseUrl, backoff: FAST_BACKOFF, ...config }), api);
+  } finally {
+    await api.close();
+  }
 }

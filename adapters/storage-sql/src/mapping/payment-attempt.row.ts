@@ -33,6 +33,8 @@ export interface PaymentAttemptRow {
   created_at: BigIntValue;
   updated_at: BigIntValue;
   version: number;
+  /** 1 on an attempt created pending until it is not (migration 020); no field of the entity. */
+  pending_slot?: number | null;
 }
 
 export function toPaymentAttemptRow(attempt: PaymentAttempt): PaymentAttemptRow {

@@ -16,6 +16,8 @@ import { disputeModesAndDuplicatePayments } from './015-dispute-modes-and-duplic
 import { settlementParts } from './016-settlement-parts.migration';
 import { settlementChecks } from './017-settlement-checks.migration';
 import { refunds } from './018-refunds.migration';
+import { dashboardConsole } from './019-dashboard-console.migration';
+import { multiWriterGuards } from './020-multi-writer-guards.migration';
 
 interface NamedMigration {
   readonly name: string;
@@ -41,6 +43,8 @@ const MIGRATIONS: readonly NamedMigration[] = [
   { name: '016-settlement-parts', migration: settlementParts },
   { name: '017-settlement-checks', migration: settlementChecks },
   { name: '018-refunds', migration: refunds },
+  { name: '019-dashboard-console', migration: dashboardConsole },
+  { name: '020-multi-writer-guards', migration: multiWriterGuards },
 ];
 
 /** The names of every migration, in the order they run. */

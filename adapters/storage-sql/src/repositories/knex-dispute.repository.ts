@@ -9,7 +9,6 @@ import {
   type Page,
   type PageRequest,
 } from '@payments/core';
-import { dialectOf } from '../dialect';
 import { DISPUTE_MODE_INDEXES } from '../migrations/015-dispute-modes-and-duplicate-payments.migration';
 import { isDuplicateKeyError } from '../sql-errors';
 import { KnexTable } from '../knex-context';
@@ -46,8 +45,7 @@ export class KnexDisputeRepository extends KnexTable<DisputeRow> implements Disp
 
   async findByIdForUpdate(scope: AccountScope, id: string): Promise<Dispute | undefined> {
     const query = this.table().where({ id, merchant_id: scope.merchantId, mode: scope.mode });
-    // SQLite has no row locks: its write transactions already run one at a time.
-    const row = await (dialectOf(this.context.db()) === 'mysql' ? query.forUpdate() : query).first();
+    const row = await this.context.lockedRead(query).first();
     return row === undefined ? undefined : toDispute(row);
   }
 

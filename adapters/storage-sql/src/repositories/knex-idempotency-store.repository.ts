@@ -18,6 +18,7 @@ import { isDatabaseUnavailableError, isDuplicateKeyError, isLockWaitTimeout } fr
 interface IdempotencyRow {
   merchant_id: string;
   mode: string;
+  caller: string;
   idem_key: string;
   fingerprint: string;
   token: string;
@@ -39,15 +40,15 @@ const MAX_CLAIM_ROUNDS = 8;
 const RELEASE_RETRY_WINDOW_MS = IDEMPOTENCY.leaseMs;
 const RELEASE_RETRY_MAX_DELAY_MS = 2_000;
 
-function keyColumns(scope: IdempotencyScope): Pick<IdempotencyRow, 'merchant_id' | 'mode' | 'idem_key'> {
-  return { merchant_id: scope.merchantId, mode: scope.mode, idem_key: scope.key };
+function keyColumns(scope: IdempotencyScope): Pick<IdempotencyRow, 'merchant_id' | 'mode' | 'caller' | 'idem_key'> {
+  return { merchant_id: scope.merchantId, mode: scope.mode, caller: scope.caller, idem_key: scope.key };
 }
 
 /** What `find` and a lost INSERT read: the row without the key columns the caller already has. */
 const READ_COLUMNS = ['fingerprint', 'token', 'state', 'locked_until', 'response_status', 'response_body', 'expires_at'] as const;
 type ReadRow = Pick<IdempotencyRow, (typeof READ_COLUMNS)[number]>;
 /** Every POST reads its key first: written out once rather than compiled per request. */
-const FIND_KEY = `select ${READ_COLUMNS.map((column) => `\`${column}\``).join(', ')} from \`idempotency_keys\` where \`merchant_id\` = ? and \`mode\` = ? and \`idem_key\` = ? limit 1`;
+const FIND_KEY = `select ${READ_COLUMNS.map((column) => `\`${column}\``).join(', ')} from \`idempotency_keys\` where \`merchant_id\` = ? and \`mode\` = ? and \`caller\` = ? and \`idem_key\` = ? limit 1`;
 
 /** The row as seen at `now`: its answer, in flight, or undefined when it may be claimed. */
 function knownOf(row: ReadRow, now: number): KnownKey | undefined {
@@ -60,7 +61,7 @@ function knownOf(row: ReadRow, now: number): KnownKey | undefined {
 }
 
 /**
- * Claims are decided by the primary key (merchant, mode, key) and by compare-and-set on the
+ * Claims are decided by the primary key (merchant, mode, caller, key) and by compare-and-set on the
  * claim token, never by read-then-write, so concurrent requests on any number of processes get
  * exactly one owner. A claim made inside the request's transaction commits with its work and
  * answer (one durable commit per request); its INSERT never waits for another transaction's
@@ -71,7 +72,10 @@ export class KnexIdempotencyStore extends KnexTable<IdempotencyRow> implements I
 
   async claim(request: ClaimRequest): Promise<ClaimResult> {
     try {
-      return await this.claimOnce(request);
+      // Outside a transaction its statements commit one by one, and a cluster may still refuse
+      // one (another node inserted the same key first: a certification failure): run again, it
+      // finds that node's claim and answers from it.
+      return await this.context.retrying(() => this.claimOnce(request));
     } catch (error) {
       // The connection died after our INSERT or take-over may have landed: the row would hold our
       // token, which nobody else knows, for the whole lease. Free it once the database is back.
@@ -82,7 +86,7 @@ export class KnexIdempotencyStore extends KnexTable<IdempotencyRow> implements I
   }
 
   async find(scope: IdempotencyScope, now: Date): Promise<KnownKey | undefined> {
-    const [row] = await selectRows<ReadRow>(this.context.db(), FIND_KEY, [scope.merchantId, scope.mode, scope.key]);
+    const [row] = await selectRows<ReadRow>(this.context.db(), FIND_KEY, [scope.merchantId, scope.mode, scope.caller, scope.key]);
     return row === undefined ? undefined : knownOf(row, now.getTime());
   }
 

@@ -9,7 +9,6 @@ import {
   type UnbalancedTransaction,
 } from '@payments/core';
 import type { Knex } from 'knex';
-import { dialectOf } from '../dialect';
 import type { KnexContext } from '../knex-context';
 import { toBigInt, toMillis, toNumber, type BigIntValue } from '../mapping/column-values';
 import { isDuplicateKeyError } from '../sql-errors';
@@ -73,7 +72,7 @@ export class KnexLedger implements Ledger {
     const query = db('ledger_balances')
       .select(exactText(db, 'balance', 'balance'))
       .where({ account });
-    const row = await (dialectOf(db) === 'mysql' ? query.forUpdate() : query).first<{ balance: BigIntValue } | undefined>();
+    const row = await this.context.lockedRead(query).first<{ balance: BigIntValue } | undefined>();
     return row ? toBigInt(row.balance) : 0n;
   }
 

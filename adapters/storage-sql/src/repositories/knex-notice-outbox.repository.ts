@@ -11,6 +11,8 @@ interface NoticeRow {
   details: string;
   created_at: BigIntValue;
   sent_at: BigIntValue | null;
+  /** The lease of the worker sending it (migration 020); no field of the entity. */
+  locked_until?: BigIntValue | null;
 }
 
 function toEntity(row: NoticeRow): Notice {
@@ -42,6 +44,21 @@ export class KnexNoticeOutbox extends KnexTable<NoticeRow> implements NoticeOutb
 
   async pending(limit: number): Promise<Notice[]> {
     return (await this.table().whereNull('sent_at').orderBy('seq', 'asc').limit(limit)).map(toEntity);
+  }
+
+  async claim(id: string, now: Date, leaseUntil: Date): Promise<boolean> {
+    const leased = await this.table()
+      .where({ id })
+      .whereNull('sent_at')
+      .where((free) => void free.whereNull('locked_until').orWhere('locked_until', '<=', toMillis(now)))
+      .update({ locked_until: toMillis(leaseUntil) });
+    return leased > 0;
+  }
+
+  async release(id: string, leaseUntil: Date): Promise<void> {
+    await this.table()
+      .where({ id, locked_until: toMillis(leaseUntil) })
+      .update({ locked_until: null });
   }
 
   async markSent(id: string, at: Date): Promise<boolean> {

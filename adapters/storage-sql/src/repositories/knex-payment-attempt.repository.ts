@@ -1,7 +1,14 @@
 import type { Mode } from '@payments/core';
-import { CoreError, type AccountScope, type PaymentAttempt, type PaymentAttemptRepository } from '@payments/core';
+import { ConcurrentUpdateError, type AccountScope, type PaymentAttempt, type PaymentAttemptRepository } from '@payments/core';
 import { KnexTable } from '../knex-context';
 import { toPaymentAttempt, toPaymentAttemptRow, type PaymentAttemptRow } from '../mapping/payment-attempt.row';
+import { GUARD_INDEXES } from '../migrations/020-multi-writer-guards.migration';
+import { isDuplicateKeyError } from '../sql-errors';
+
+const PENDING_SLOT_UNIQUE = {
+  indexName: GUARD_INDEXES.attemptPendingSlot,
+  sqliteColumns: ['payment_attempts.payment_intent_id', 'payment_attempts.pending_slot'],
+} as const;
 
 export class KnexPaymentAttemptRepository extends KnexTable<PaymentAttemptRow> implements PaymentAttemptRepository {
   protected readonly tableName = 'payment_attempts';
@@ -11,7 +18,15 @@ export class KnexPaymentAttemptRepository extends KnexTable<PaymentAttemptRow> i
   }
 
   async insert(attempt: PaymentAttempt): Promise<void> {
-    await this.table().insert(toPaymentAttemptRow(attempt));
+    try {
+      await this.table().insert({ ...toPaymentAttemptRow(attempt), pending_slot: attempt.status === 'pending' ? 1 : null });
+    } catch (error) {
+      // The unique slot is the rule: another request made the intent's pending attempt first.
+      if (isDuplicateKeyError(error, PENDING_SLOT_UNIQUE)) {
+        throw new ConcurrentUpdateError(`Payment intent ${attempt.paymentIntentId} has a pending attempt already.`, 'pending_attempt_exists');
+      }
+      throw error;
+    }
   }
 
   async findById(scope: AccountScope, id: string): Promise<PaymentAttempt | undefined> {
@@ -42,10 +57,12 @@ export class KnexPaymentAttemptRepository extends KnexTable<PaymentAttemptRow> i
   async update(attempt: PaymentAttempt): Promise<PaymentAttempt> {
     const stored: PaymentAttempt = { ...attempt, version: attempt.version + 1 };
     const { id, merchant_id, mode, ...columns } = toPaymentAttemptRow(stored);
-    const changed = await this.table().where({ id, merchant_id, mode, version: attempt.version }).update(columns);
-    if (changed === 0) {
-      throw new CoreError('concurrent_update', 'conflict', `Payment attempt ${attempt.id} was changed by another request; read it again and retry.`);
-    }
+    // An attempt never becomes pending again: the slot is only ever given up.
+    const slot = stored.status === 'pending' ? {} : { pending_slot: null };
+    const changed = await this.table()
+      .where({ id, merchant_id, mode, version: attempt.version })
+      .update({ ...columns, ...slot });
+    if (changed === 0) throw new ConcurrentUpdateError(`Payment attempt ${attempt.id} was changed by another request; read it again and retry.`);
     return stored;
   }
 

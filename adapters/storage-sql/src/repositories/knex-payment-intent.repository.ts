@@ -1,5 +1,6 @@
 import type { Mode } from '@payments/core';
 import {
+  ConcurrentUpdateError,
   CoreError,
   EXPIRABLE,
   type AccountScope,
@@ -12,7 +13,6 @@ import {
 import { KnexTable } from '../knex-context';
 import { toPaymentIntent, toPaymentIntentRow, type PaymentIntentRow } from '../mapping/payment-intent.row';
 import { INDEXES } from '../migrations/001-initial-schema.migration';
-import { dialectOf } from '../dialect';
 import { isDuplicateKeyError } from '../sql-errors';
 import { selectRows } from '../select-rows';
 import { cursorSeq } from './cursor';
@@ -32,6 +32,10 @@ function merchantOrderIdTaken(merchantOrderId: string, cause: unknown): CoreErro
     `A payment intent with merchant_order_id '${merchantOrderId}' already exists; use a new order id or retrieve the existing intent.`,
     { param: 'merchant_order_id', cause },
   );
+}
+
+function changedMeanwhile(id: string): ConcurrentUpdateError {
+  return new ConcurrentUpdateError(`Payment intent ${id} was changed by another request; read it again and retry.`);
 }
 
 export class KnexPaymentIntentRepository extends KnexTable<PaymentIntentRow> implements PaymentIntentRepository {
@@ -54,8 +58,7 @@ export class KnexPaymentIntentRepository extends KnexTable<PaymentIntentRow> imp
 
   async findByIdForUpdate(scope: AccountScope, id: string): Promise<PaymentIntent | undefined> {
     const query = this.table().where({ id, merchant_id: scope.merchantId, mode: scope.mode });
-    // SQLite has no row locks: its write transactions already run one at a time.
-    const row = await (dialectOf(this.context.db()) === 'mysql' ? query.forUpdate() : query).first();
+    const row = await this.context.lockedRead(query).first();
     return row === undefined ? undefined : toPaymentIntent(row);
   }
 
@@ -71,10 +74,16 @@ export class KnexPaymentIntentRepository extends KnexTable<PaymentIntentRow> imp
       if (isDuplicateKeyError(error, MERCHANT_ORDER_UNIQUE)) throw merchantOrderIdTaken(intent.merchantOrderId, error);
       throw error;
     }
-    if (changed === 0) {
-      throw new CoreError('concurrent_update', 'conflict', `Payment intent ${intent.id} was changed by another request; read it again and retry.`);
-    }
+    if (changed === 0) throw changedMeanwhile(intent.id);
     return stored;
+  }
+
+  async bumpVersion(intent: PaymentIntent): Promise<PaymentIntent> {
+    const changed = await this.table()
+      .where({ id: intent.id, merchant_id: intent.merchantId, mode: intent.mode, version: intent.version })
+      .update({ version: intent.version + 1 });
+    if (changed === 0) throw changedMeanwhile(intent.id);
+    return { ...intent, version: intent.version + 1 };
   }
 
   async list(scope: AccountScope, filter: PaymentIntentFilter, page: PageRequest): Promise<Page<PaymentIntent>> {
@@ -85,6 +94,13 @@ export class KnexPaymentIntentRepository extends KnexTable<PaymentIntentRow> imp
     if (filter.status !== undefined) query.where('status', filter.status);
     if (filter.merchantOrderId !== undefined) query.where('merchant_order_id', filter.merchantOrderId);
     if (filter.createdGte !== undefined) query.where('created_at', '>=', filter.createdGte.getTime());
+    if (filter.createdLte !== undefined) query.where('created_at', '<=', filter.createdLte.getTime());
+    const wanted = filter.idOrMerchantOrderId;
+    if (wanted !== undefined) {
+      // Two unique lookups: an OR of the id and the order id is served by no single index.
+      const byOrder = await this.table().select('id').where({ merchant_id: scope.merchantId, mode: scope.mode, merchant_order_id: wanted }).first();
+      query.whereIn('id', byOrder === undefined ? [wanted] : [wanted, byOrder.id]);
+    }
     // One extra row tells whether another page follows without a COUNT.
     const rows = await query.orderBy('seq', 'desc').limit(page.limit + 1);
     return { data: rows.slice(0, page.limit).map(toPaymentIntent), hasMore: rows.length > page.limit };

@@ -1,7 +1,14 @@
 import type { AccountScope, Mode, PayoutDestination, PayoutDestinationRepository, PayoutDestinationStatus, PayoutDestinationType } from '@payments/core';
-import { dialectOf } from '../dialect';
+import { ConcurrentUpdateError } from '@payments/core';
 import { KnexTable } from '../knex-context';
 import { toDate, toMillis, toNullableMillis, toNumber, toOptionalDate, withoutUndefined, type BigIntValue } from '../mapping/column-values';
+import { DASHBOARD_RESOURCE_INDEXES } from '../migrations/005-dashboard-resources.migration';
+import { isDuplicateKeyError } from '../sql-errors';
+
+const DEFAULT_UNIQUE = {
+  indexName: DASHBOARD_RESOURCE_INDEXES.payoutDestinationsDefault,
+  sqliteColumns: ['payout_destinations.merchant_id', 'payout_destinations.mode', 'payout_destinations.default_marker'],
+} as const;
 
 interface PayoutDestinationRow {
   seq?: BigIntValue;
@@ -82,13 +89,20 @@ export class KnexPayoutDestinationRepository extends KnexTable<PayoutDestination
       // Lock the scope's rows first (MySQL): two concurrent changes then run one after the other
       // instead of both clearing a stale default and colliding on the unique index.
       const lock = this.scoped(scope).select('id');
-      await (dialectOf(this.context.db()) === 'mysql' ? lock.forUpdate() : lock);
+      await this.context.lockedRead(lock);
       const target = await this.scoped(scope).where({ id }).first();
       if (target === undefined) return undefined;
       await this.scoped(scope).where({ default_marker: 1 }).whereNot({ id }).update({ default_marker: null });
-      await this.scoped(scope)
-        .where({ id })
-        .update({ default_marker: 1, ...(holdUntil === undefined ? {} : { hold_until: toMillis(holdUntil) }) });
+      try {
+        await this.scoped(scope)
+          .where({ id })
+          .update({ default_marker: 1, ...(holdUntil === undefined ? {} : { hold_until: toMillis(holdUntil) }) });
+      } catch (error) {
+        // The unique marker is the rule where the lock is not (another node of a cluster): a
+        // default set meanwhile. The transaction runs again and decides on it.
+        if (isDuplicateKeyError(error, DEFAULT_UNIQUE)) throw new ConcurrentUpdateError('Another payout destination became the default meanwhile.');
+        throw error;
+      }
       return this.findById(scope, id);
     });
   }

@@ -8,7 +8,6 @@ import {
   type RefundFilter,
   type RefundRepository,
 } from '@payments/core';
-import { dialectOf } from '../dialect';
 import { KnexTable } from '../knex-context';
 import { toNumber, type BigIntValue } from '../mapping/column-values';
 import { toRefund, toRefundRow, type RefundRow } from '../mapping/refund.row';
@@ -28,8 +27,7 @@ export class KnexRefundRepository extends KnexTable<RefundRow> implements Refund
 
   async findByIdForUpdate(scope: AccountScope, id: string): Promise<Refund | undefined> {
     const query = this.table().where({ id, merchant_id: scope.merchantId, mode: scope.mode });
-    // SQLite has no row locks: its write transactions already run one at a time.
-    const row = await (dialectOf(this.context.db()) === 'mysql' ? query.forUpdate() : query).first();
+    const row = await this.context.lockedRead(query).first();
     return row === undefined ? undefined : toRefund(row);
   }
 

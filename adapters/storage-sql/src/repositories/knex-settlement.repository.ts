@@ -1,15 +1,15 @@
 import {
-  CoreError,
+  ConcurrentUpdateError,
   type AccountScope,
   type Mode,
   type Page,
   type PageRequest,
   type PaymentIntent,
+  type RequestKey,
   type Settlement,
   type SettlementRepository,
   type SettlementStatus,
 } from '@payments/core';
-import { dialectOf } from '../dialect';
 import { KnexTable } from '../knex-context';
 import {
   toDate,
@@ -24,6 +24,7 @@ import {
 } from '../mapping/column-values';
 import { toPaymentIntent, type PaymentIntentRow } from '../mapping/payment-intent.row';
 import { SETTLEMENT_PART_INDEXES } from '../migrations/016-settlement-parts.migration';
+import { CONSOLE_INDEXES } from '../migrations/019-dashboard-console.migration';
 import { isDuplicateKeyError } from '../sql-errors';
 import { cursorSeq } from './cursor';
 
@@ -41,6 +42,7 @@ interface SettlementRow {
   trigger: Settlement['trigger'];
   scheduled_period_end: BigIntValue | null;
   scheduled_part: number | null;
+  request_caller: string | null;
   request_key: string | null;
   destination_id: string | null;
   failure_reason: string | null;
@@ -52,6 +54,11 @@ interface SettlementRow {
 const SCHEDULED_PART_UNIQUE = {
   indexName: SETTLEMENT_PART_INDEXES.scheduledPart,
   sqliteColumns: ['settlements.merchant_id', 'settlements.mode', 'settlements.scheduled_period_end', 'settlements.scheduled_part'],
+} as const;
+
+const REQUEST_KEY_UNIQUE = {
+  indexName: CONSOLE_INDEXES.settlementRequestKey,
+  sqliteColumns: ['settlements.merchant_id', 'settlements.mode', 'settlements.request_caller', 'settlements.request_key'],
 } as const;
 
 /** Disputes that keep a payment out of settlement: its money is held, or was taken back. */
@@ -74,7 +81,8 @@ function toRow(settlement: Settlement): SettlementRow {
     trigger: settlement.trigger,
     scheduled_period_end: settlement.trigger === 'scheduled' ? toMillis(settlement.periodEnd) : null,
     scheduled_part: settlement.trigger === 'scheduled' ? (settlement.part ?? 1) : null,
-    request_key: toNullable(settlement.requestKey),
+    request_caller: toNullable(settlement.requestKey?.caller),
+    request_key: toNullable(settlement.requestKey?.key),
     destination_id: toNullable(settlement.destinationId),
     failure_reason: toNullable(settlement.failureReason),
     paid_at: toNullableMillis(settlement.paidAt),
@@ -95,7 +103,7 @@ function toEntity(row: SettlementRow): Settlement {
     periodEnd: toDate(row.period_end),
     trigger: row.trigger,
     part: toOptional(row.scheduled_part),
-    requestKey: toOptional(row.request_key),
+    requestKey: row.request_key === null || row.request_caller === null ? undefined : { caller: row.request_caller, key: row.request_key },
     destinationId: toOptional(row.destination_id),
     failureReason: toOptional(row.failure_reason),
     paidAt: toOptionalDate(row.paid_at),
@@ -115,9 +123,13 @@ export class KnexSettlementRepository extends KnexTable<SettlementRow> implement
     try {
       await this.table().insert(toRow(settlement));
     } catch (error) {
-      // The unique index is the rule: two workers making one period's batch at once.
+      // The unique indexes are the rules: two workers making one period's batch at once, two
+      // requests of one key. The unit of work runs again and finds the other's settlement.
       if (isDuplicateKeyError(error, SCHEDULED_PART_UNIQUE)) {
-        throw new CoreError('settlement_conflict', 'conflict', 'A scheduled settlement of this period exists already.', { cause: error });
+        throw new ConcurrentUpdateError('A scheduled settlement of this period exists already.', 'settlement_conflict');
+      }
+      if (isDuplicateKeyError(error, REQUEST_KEY_UNIQUE)) {
+        throw new ConcurrentUpdateError('A settlement of this request exists already.', 'settlement_conflict');
       }
       throw error;
     }
@@ -128,25 +140,24 @@ export class KnexSettlementRepository extends KnexTable<SettlementRow> implement
     return row === undefined ? undefined : toEntity(row);
   }
 
-  async findByRequestKey(scope: AccountScope, requestKey: string): Promise<Settlement | undefined> {
-    const row = await this.scoped(scope).where({ request_key: requestKey }).first();
+  async findByRequestKey(scope: AccountScope, requestKey: RequestKey): Promise<Settlement | undefined> {
+    const row = await this.scoped(scope).where({ request_caller: requestKey.caller, request_key: requestKey.key }).first();
     return row === undefined ? undefined : toEntity(row);
   }
 
   async forgetRequestKey(scope: AccountScope, id: string): Promise<void> {
-    await this.scoped(scope).where({ id }).update({ request_key: null });
+    await this.scoped(scope).where({ id }).update({ request_caller: null, request_key: null });
   }
 
   async findByIdForUpdate(scope: AccountScope, id: string): Promise<Settlement | undefined> {
     const query = this.scoped(scope).where({ id });
-    // SQLite has no row locks: its write transactions already run one at a time.
-    const row = await (dialectOf(this.context.db()) === 'mysql' ? query.forUpdate() : query).first();
+    const row = await this.context.lockedRead(query).first();
     return row === undefined ? undefined : toEntity(row);
   }
 
   /** Leaves `request_key` alone: a settlement read before its key was forgotten must not bring the key back. */
   async update(settlement: Settlement): Promise<void> {
-    const { id, merchant_id, mode, request_key: _requestKey, ...columns } = toRow(settlement);
+    const { id, merchant_id, mode, request_caller: _requestCaller, request_key: _requestKey, ...columns } = toRow(settlement);
     const changed = await this.table().where({ id, merchant_id, mode }).update(columns);
     if (changed === 0) throw new Error(`Unknown settlement ${id}`);
   }

@@ -1,5 +1,4 @@
 import { CoreError, type User, type UserRepository, type UserRole, type UserStatus } from '@payments/core';
-import { dialectOf } from '../dialect';
 import { KnexTable } from '../knex-context';
 import { toDate, toMillis, toNullable, toOptional, withoutUndefined, type BigIntValue } from '../mapping/column-values';
 import { INDEXES } from '../migrations/001-initial-schema.migration';
@@ -76,8 +75,7 @@ export class KnexUserRepository extends KnexTable<UserRow> implements UserReposi
 
   async findByIdForUpdate(merchantId: string, id: string): Promise<User | undefined> {
     const query = this.table().where({ id, merchant_id: merchantId });
-    // SQLite has no row locks: its write transactions already run one at a time.
-    const row = await (dialectOf(this.context.db()) === 'mysql' ? query.forUpdate() : query).first();
+    const row = await this.context.lockedRead(query).first();
     return row === undefined ? undefined : toEntity(row);
   }
 

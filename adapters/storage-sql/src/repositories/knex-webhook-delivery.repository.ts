@@ -12,9 +12,10 @@ import type {
   WebhookDeliveryStatus,
   WebhookEndpointHealth,
 } from '@payments/core';
+import { ConcurrentUpdateError } from '@payments/core';
 import type { Knex } from 'knex';
-import { dialectOf } from '../dialect';
 import type { KnexContext } from '../knex-context';
+import { ContendedTransactionError } from '../transaction-retry';
 import {
   toDate,
   toMillis,
@@ -171,12 +172,18 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
         .limit(limit);
       // MySQL/MariaDB: concurrent passes skip each other's rows instead of waiting or double-claiming.
       // SQLite: one connection, so the transaction alone serialises claimers.
-      const rows = await (dialectOf(trx) === 'mysql' ? query.forUpdate().skipLocked() : query);
+      const rows = await this.context.skippingLockedRead(query);
       if (rows.length === 0) return [];
       const ids = rows.map((row) => row.id);
-      await this.table(trx)
+      // The lease is taken only where none runs, and every row must take it: SKIP LOCKED skips
+      // nothing that another node of a multi-writer cluster locked, so a row claimed there
+      // meanwhile fails this claim, which runs again and leaves that row to its holder.
+      const leased = await this.table(trx)
         .whereIn('id', ids)
+        .where({ status: 'pending' })
+        .where((q) => void q.whereNull('locked_until').orWhere('locked_until', '<=', t))
         .update({ locked_until: toMillis(leaseUntil) });
+      if (leased !== ids.length) throw new ConcurrentUpdateError('Another relay pass claimed some of these deliveries meanwhile.');
       const events = await trx<EventRow>('events').whereIn('id', [...new Set(rows.map((row) => row.event_id))]);
       const byId = new Map(events.map((row) => [row.id, eventFromRow(row)]));
       return rows.map((row) => {
@@ -185,7 +192,13 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
         return { delivery: toEntity({ ...row, locked_until: toMillis(leaseUntil) }), event };
       });
     };
-    return this.inTransaction(claim);
+    try {
+      return await this.inTransaction(claim);
+    } catch (error) {
+      // Other passes kept taking the same rows: they are being delivered, so this pass has nothing.
+      if (error instanceof ContendedTransactionError) return [];
+      throw error;
+    }
   }
 
   async recordAttempt(next: WebhookDelivery, heldUntil: Date, attempt: WebhookDeliveryAttempt | undefined): Promise<boolean> {
@@ -224,12 +237,7 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
       )
       .select('id', 'locked_until');
     // MySQL/MariaDB: the rows stay locked until the commit, so no other pass takes a lease over between this read and the update.
-    const leases = new Map(
-      (await (dialectOf(trx) === 'mysql' ? query.forUpdate() : query)).map((row) => [
-        row.id,
-        row.locked_until === null ? undefined : toNumber(row.locked_until),
-      ]),
-    );
+    const leases = new Map((await this.context.lockedRead(query)).map((row) => [row.id, row.locked_until === null ? undefined : toNumber(row.locked_until)]));
     const held = records.map((r) => leases.get(r.next.id) === toMillis(r.heldUntil));
     const kept = records.filter((_, i) => held[i]);
     if (kept.length === 0) return held;
@@ -239,12 +247,14 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
     const update = Object.fromEntries(
       columns.map((column) => [column, trx.raw(`case ?? ${whens} else ?? end`, ['id', ...states.flatMap(({ id, state }) => [id, state[column]]), column])]),
     );
-    await this.table(trx)
-      .whereIn(
-        'id',
-        states.map(({ id }) => id),
-      )
+    // Each row only while it still holds the lease it was read with: a lease another node's pass
+    // took over meanwhile (its lock held nobody up here) fails the record, which runs again.
+    const written = await this.table(trx)
+      .where((held) => {
+        for (const r of kept) void held.orWhere({ id: r.next.id, locked_until: toMillis(r.heldUntil) });
+      })
       .update(update);
+    if (written !== kept.length) throw new ConcurrentUpdateError('Another relay pass took some of these deliveries over meanwhile.');
     const attempts = kept.flatMap((r) => (r.attempt ? [attemptRow(r.attempt, r.next.endpointId)] : []));
     if (attempts.length > 0) await trx<AttemptRow>('webhook_delivery_attempts').insert(attempts);
     return held;

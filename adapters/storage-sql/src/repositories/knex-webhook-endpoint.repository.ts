@@ -1,4 +1,4 @@
-import type { AccountScope, Mode, WebhookEndpoint, WebhookEndpointRepository, WebhookEndpointStatus } from '@payments/core';
+import type { AccountScope, Mode, WebhookEndpoint, WebhookEndpointDisabledReason, WebhookEndpointRepository, WebhookEndpointStatus } from '@payments/core';
 import { KnexTable } from '../knex-context';
 import { fromJson, toDate, toMillis, toNullable, toOptional, toOptionalDate, withoutUndefined, type BigIntValue } from '../mapping/column-values';
 
@@ -12,6 +12,7 @@ interface WebhookEndpointRow {
   description: string | null;
   api_version: string;
   status: WebhookEndpointStatus;
+  disabled_reason: WebhookEndpointDisabledReason | null;
   secret_sealed: string;
   secret_version: number;
   created_at: BigIntValue;
@@ -29,6 +30,7 @@ function toEntity(row: WebhookEndpointRow): WebhookEndpoint {
     description: toOptional(row.description),
     apiVersion: row.api_version,
     status: row.status,
+    disabledReason: toOptional(row.disabled_reason),
     secretSealed: row.secret_sealed,
     secretVersion: row.secret_version,
     created: toDate(row.created_at),
@@ -50,6 +52,7 @@ export class KnexWebhookEndpointRepository extends KnexTable<WebhookEndpointRow>
       description: toNullable(endpoint.description),
       api_version: endpoint.apiVersion,
       status: endpoint.status,
+      disabled_reason: toNullable(endpoint.disabledReason),
       secret_sealed: endpoint.secretSealed,
       secret_version: endpoint.secretVersion,
       created_at: toMillis(endpoint.created),
@@ -78,6 +81,7 @@ export class KnexWebhookEndpointRepository extends KnexTable<WebhookEndpointRow>
         description: toNullable(endpoint.description),
         api_version: endpoint.apiVersion,
         status: endpoint.status,
+        disabled_reason: toNullable(endpoint.disabledReason),
         updated_at: toMillis(endpoint.updated),
       });
     return matched > 0;

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Knex } from 'knex';
-import { createKnex } from '../create-knex';
+import { createKnex, type KnexOptions } from '../create-knex';
 import { parseDatabaseUrl } from '../database-url';
 import { migrateLatest } from '../migrations/migrate';
 import { VerifyLedger } from '@payments/core';
@@ -30,6 +30,8 @@ export interface TestDatabaseOptions {
    * `PAYMENTS_TEST_DATABASE_URL`; when neither is set, a SQLite file in a temporary directory.
    */
   readonly serverUrl?: string;
+  /** MySQL / MariaDB: sessions that refuse a write like a cluster's certification would (see `KnexOptions`). */
+  readonly firstCommitterWins?: boolean;
 }
 
 function withDatabase(serverUrl: string, database: string): string {
@@ -38,7 +40,7 @@ function withDatabase(serverUrl: string, database: string): string {
   return url.toString();
 }
 
-async function createMysqlTestDatabase(serverUrl: string): Promise<TestDatabase> {
+async function createMysqlTestDatabase(serverUrl: string, options: KnexOptions): Promise<TestDatabase> {
   // Only [a-z0-9_] in the name, so it can be interpolated into DDL safely.
   const name = `pt_${randomBytes(8).toString('hex')}`;
   const admin = createKnex(serverUrl);
@@ -48,7 +50,7 @@ async function createMysqlTestDatabase(serverUrl: string): Promise<TestDatabase>
     await admin.destroy();
   }
   const url = withDatabase(serverUrl, name);
-  const knex = createKnex(url);
+  const knex = createKnex(url, options);
   const destroy = async (): Promise<void> => {
     await knex.destroy();
     const dropper = createKnex(serverUrl);
@@ -83,7 +85,7 @@ export async function createTestDatabase(options: TestDatabaseOptions = {}): Pro
   if (parseDatabaseUrl(serverUrl).dialect !== 'mysql') {
     throw new Error('PAYMENTS_TEST_DATABASE_URL must be a mysql:// or mariadb:// URL of a server tests may create databases on.');
   }
-  return createMysqlTestDatabase(serverUrl);
+  return createMysqlTestDatabase(serverUrl, { firstCommitterWins: options.firstCommitterWins ?? false });
 }
 
 /** Runs the migrations on a fresh test database; one that fails to migrate is removed again. */

@@ -11,8 +11,8 @@ declare module '@hapi/hapi' {
   interface PluginSpecificConfiguration {
     /** A `/v1` route's entry in the merchant document (merchant-v1 and open routes). */
     openapi?: OperationInfo | undefined;
-    /** A dashboard route's action (who may call it) and its entry in the dashboard document. */
-    dashboard?: { readonly action: DashboardAction | 'open'; readonly openapi: DashboardOperationInfo };
+    /** A dashboard route's action (who may call it), its entry in the dashboard document, and whether it runs once per Idempotency-Key. */
+    dashboard?: { readonly action: DashboardAction | 'open'; readonly openapi: DashboardOperationInfo; readonly idempotent?: boolean };
   }
 }
 
@@ -72,10 +72,19 @@ type Access<I> =
       readonly access: 'dashboard';
       readonly action: DashboardAction | 'open';
       readonly openapi: DashboardOperationInfo;
+      /**
+       * Writes that move money (a refund, a payout) run once per Idempotency-Key, which they then
+       * require, so a double click does them once. Such a route takes `?mode=`.
+       */
+      readonly idempotent?: I;
     }
   | {
-      /** `checkout-token`: whoever holds the token in the path. `checkout-open`: the checkout page's files, anyone. `channel-signature`: a channel, by its signature over the raw body. */
-      readonly access: 'checkout-token' | 'checkout-open' | 'channel-signature';
+      /**
+       * `checkout-token`: whoever holds the token in the path. `checkout-open`: the checkout page's files, anyone.
+       * `channel-signature`: a channel, by its signature over the raw body. `console-page`: the merchant console's page and
+       * files, anyone (it reads and writes only through the dashboard routes, which check the session).
+       */
+      readonly access: 'checkout-token' | 'checkout-open' | 'channel-signature' | 'console-page';
     }
   | {
       /** Anyone, no credentials. */

@@ -1,4 +1,5 @@
 import {
+  AuditRecorder,
   Clock,
   DisputeRepository,
   GetDispute,
@@ -23,6 +24,10 @@ import type { Capability } from './capability';
 import listDisputes from '../routes/disputes/list-disputes.route';
 import getDispute from '../routes/disputes/get-dispute.route';
 import submitDisputeEvidence from '../routes/disputes/submit-dispute-evidence.route';
+import dashboardListDisputes from '../routes/disputes/dashboard-list-disputes.route';
+import dashboardGetDispute from '../routes/disputes/dashboard-get-dispute.route';
+import dashboardSubmitDisputeEvidence from '../routes/disputes/dashboard-submit-dispute-evidence.route';
+import dashboardListIntentDisputes from '../routes/disputes/dashboard-list-intent-disputes.route';
 
 /** The one place a dispute changes writes through these. */
 const disputeWrites: Wiring<DisputeWriteDeps> = {
@@ -47,7 +52,7 @@ export const disputesModule: Capability = {
       });
       bindClass(options, ListDisputes, { disputes: DisputeRepository });
       bindClass(options, GetDispute, { disputes: DisputeRepository });
-      bindClass(options, SubmitDisputeEvidence, { ...disputeWrites, channels: PaymentChannelRegistry });
+      bindClass(options, SubmitDisputeEvidence, { ...disputeWrites, channels: PaymentChannelRegistry, audit: AuditRecorder });
       bindClass(options, ReconcileDisputes, {
         disputes: DisputeRepository,
         attempts: PaymentAttemptRepository,
@@ -57,5 +62,13 @@ export const disputesModule: Capability = {
         rules: value({ staleAfterMs: config.disputeReconcileAfterMs }),
       });
     }),
-  routes: [listDisputes, getDispute, submitDisputeEvidence],
+  routes: [
+    listDisputes,
+    getDispute,
+    submitDisputeEvidence,
+    dashboardListDisputes,
+    dashboardGetDispute,
+    dashboardSubmitDisputeEvidence,
+    dashboardListIntentDisputes,
+  ],
 };

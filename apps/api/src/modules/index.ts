@@ -1,5 +1,6 @@
 import type { Capability } from './capability';
 import { checkoutModule } from './checkout.module';
+import { consoleModule } from './console.module';
 import { dashboardModule } from './dashboard.module';
 import { disputesModule } from './disputes.module';
 import { fxModule } from './fx.module';
@@ -25,5 +26,6 @@ export const CAPABILITIES: readonly Capability[] = [
   webhooksModule,
   dashboardModule,
   checkoutModule,
+  consoleModule,
   metaModule,
 ];

@@ -14,6 +14,7 @@ import { ContainerModule } from 'inversify';
 import { bindClass } from './wiring';
 import type { Capability } from './capability';
 import getBalance from '../routes/ledger/get-balance.route';
+import dashboardGetBalance from '../routes/ledger/dashboard-get-balance.route';
 
 /** The balance, the ledger's check, and releasing held funds. */
 export const ledgerModule: Capability = {
@@ -30,5 +31,5 @@ export const ledgerModule: Capability = {
         clock: Clock,
       });
     }),
-  routes: [getBalance],
+  routes: [getBalance, dashboardGetBalance],
 };

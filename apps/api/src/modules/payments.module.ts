@@ -45,6 +45,9 @@ import listPaymentAttempts from '../routes/payments/list-payment-attempts.route'
 import simulatePayment from '../routes/payments/simulate-payment.route';
 import advanceTimer from '../routes/payments/advance-timer.route';
 import channelCallback from '../routes/payments/channel-callback.route';
+import dashboardListPaymentIntents from '../routes/payments/dashboard-list-payment-intents.route';
+import dashboardGetPaymentIntent from '../routes/payments/dashboard-get-payment-intent.route';
+import dashboardListPaymentAttempts from '../routes/payments/dashboard-list-payment-attempts.route';
 
 /** What every change of an intent's status writes through: the intent, its event and webhook deliveries. */
 export const statusChangeWiring: Wiring<StatusChangeDeps> = { ...publishingWiring, intents: PaymentIntentRepository, clock: Clock, random: RandomSource };
@@ -122,5 +125,8 @@ export const paymentsModule: Capability = {
     simulatePayment,
     advanceTimer,
     channelCallback,
+    dashboardListPaymentIntents,
+    dashboardGetPaymentIntent,
+    dashboardListPaymentAttempts,
   ],
 };

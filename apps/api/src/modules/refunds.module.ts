@@ -1,4 +1,5 @@
 import {
+  AuditRecorder,
   Clock,
   CreateRefund,
   DisputeRepository,
@@ -25,6 +26,7 @@ import listRefunds from '../routes/refunds/list-refunds.route';
 import getRefund from '../routes/refunds/get-refund.route';
 import simulateRefund from '../routes/refunds/simulate-refund.route';
 import listPaymentIntentRefunds from '../routes/refunds/dashboard-list-intent-refunds.route';
+import dashboardCreateRefund from '../routes/refunds/dashboard-create-refund.route';
 
 /** What every change of a refund writes through, in one unit of work. */
 const refundWrites: Wiring<RefundWriteDeps> = {
@@ -48,6 +50,7 @@ export const refundsModule: Capability = {
         channels: PaymentChannelRegistry,
         settings: value({ callbackBaseUrl: config.channelCallbackUrl }),
         recordReport: RecordRefundReport,
+        audit: AuditRecorder,
       };
       bindClass(options, CreateRefund, placing);
       bindClass(options, RecordRefundReport, refundWrites);
@@ -56,5 +59,5 @@ export const refundsModule: Capability = {
       bindClass(options, SimulateRefund, { refunds: RefundRepository, channels: PaymentChannelRegistry });
       bindClass(options, ReconcileRefunds, { ...placing, rules: value({ staleAfterMs: config.refundReconcileAfterMs }) });
     }),
-  routes: [createRefund, listRefunds, getRefund, simulateRefund, listPaymentIntentRefunds],
+  routes: [createRefund, listRefunds, getRefund, simulateRefund, listPaymentIntentRefunds, dashboardCreateRefund],
 };

@@ -34,6 +34,9 @@ import getSettlement from '../routes/settlements/get-settlement.route';
 import listPayoutMethods from '../routes/settlements/list-payout-methods.route';
 import registerPayoutMethod from '../routes/settlements/register-payout-method.route';
 import setDefaultPayoutMethod from '../routes/settlements/set-default-payout-method.route';
+import dashboardListSettlements from '../routes/settlements/dashboard-list-settlements.route';
+import dashboardGetSettlement from '../routes/settlements/dashboard-get-settlement.route';
+import dashboardCreateSettlement from '../routes/settlements/dashboard-create-settlement.route';
 
 const settlementWriters: Wiring<SettlementWriterDeps> = {
   ...publishingWiring,
@@ -52,7 +55,7 @@ export const settlementsModule: Capability = {
     new ContainerModule((options) => {
       bindClass(options, PaySettlement, { ...settlementWriters, destinations: PayoutDestinationRepository, secrets: SecretBox, gateway: PayoutGateway });
       bindClass(options, PaySettlements, { settlements: SettlementRepository, pay: PaySettlement });
-      bindClass(options, CreateManualSettlement, { ...settlementWriters, pay: PaySettlement });
+      bindClass(options, CreateManualSettlement, { ...settlementWriters, pay: PaySettlement, audit: AuditRecorder });
       bindClass(options, CreateScheduledSettlements, settlementWriters);
       bindClass(options, VerifyPayoutDestinations, { uow: UnitOfWork, destinations: PayoutDestinationRepository, gateway: PayoutGateway, secrets: SecretBox });
       bindClass(options, ListSettlements, { settlements: SettlementRepository });
@@ -71,5 +74,15 @@ export const settlementsModule: Capability = {
       bindClass(options, RegisterPayoutDestination, { ...destinationChange, secrets: SecretBox });
       bindClass(options, SetDefaultPayoutDestination, destinationChange);
     }),
-  routes: [createSettlement, listSettlements, getSettlement, listPayoutMethods, registerPayoutMethod, setDefaultPayoutMethod],
+  routes: [
+    createSettlement,
+    listSettlements,
+    getSettlement,
+    listPayoutMethods,
+    registerPayoutMethod,
+    setDefaultPayoutMethod,
+    dashboardListSettlements,
+    dashboardGetSettlement,
+    dashboardCreateSettlement,
+  ],
 };

@@ -4,8 +4,10 @@ import {
   CreateWebhookEndpoint,
   DeleteWebhookEndpoint,
   EventOutbox,
+  GetEvent,
   GetWebhookEndpointHealth,
   ListEvents,
+  ListPaymentIntentEvents,
   ListWebhookDeliveries,
   ListWebhookEndpoints,
   MerchantRepository,
@@ -28,6 +30,7 @@ import { ContainerModule } from 'inversify';
 import { bindClass, value, type Wiring } from './wiring';
 import type { Capability } from './capability';
 import listEvents from '../routes/webhooks/list-events.route';
+import getEvent from '../routes/webhooks/get-event.route';
 import listWebhookPublicKeys from '../routes/webhooks/list-webhook-public-keys.route';
 import listWebhookEndpoints from '../routes/webhooks/list-webhook-endpoints.route';
 import createWebhookEndpoint from '../routes/webhooks/create-webhook-endpoint.route';
@@ -35,6 +38,9 @@ import updateWebhookEndpoint from '../routes/webhooks/update-webhook-endpoint.ro
 import deleteWebhookEndpoint from '../routes/webhooks/delete-webhook-endpoint.route';
 import listWebhookDeliveries from '../routes/webhooks/list-webhook-deliveries.route';
 import resendWebhookDelivery from '../routes/webhooks/resend-webhook-delivery.route';
+import dashboardListEvents from '../routes/webhooks/dashboard-list-events.route';
+import dashboardGetEvent from '../routes/webhooks/dashboard-get-event.route';
+import dashboardListIntentEvents from '../routes/webhooks/dashboard-list-intent-events.route';
 
 /** What every change that announces itself writes through: the event log and a delivery per subscribed endpoint. */
 export const publishingWiring: Wiring<EventPublishDeps> = {
@@ -49,6 +55,8 @@ export const webhooksModule: Capability = {
   bindings: (config) =>
     new ContainerModule((options) => {
       bindClass(options, ListEvents, { events: EventOutbox });
+      bindClass(options, GetEvent, { events: EventOutbox });
+      bindClass(options, ListPaymentIntentEvents, { events: EventOutbox });
       bindClass(options, PlatformKeys, {
         keys: PlatformKeyRepository,
         crypto: WebhookCrypto,
@@ -90,6 +98,7 @@ export const webhooksModule: Capability = {
     }),
   routes: [
     listEvents,
+    getEvent,
     listWebhookPublicKeys,
     listWebhookEndpoints,
     createWebhookEndpoint,
@@ -97,5 +106,8 @@ export const webhooksModule: Capability = {
     deleteWebhookEndpoint,
     listWebhookDeliveries,
     resendWebhookDelivery,
+    dashboardListEvents,
+    dashboardGetEvent,
+    dashboardListIntentEvents,
   ],
 };

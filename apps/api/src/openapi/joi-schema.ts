@@ -1,7 +1,7 @@
 import { isRecord } from '@payments/core';
 import type { Schema } from 'joi';
 import parse from 'joi-to-json';
-import type { JsonSchema } from './response-schemas';
+import type { JsonSchema } from './json-schema';
 
 /**
  * A joi schema as OpenAPI 3.1 JSON Schema, by joi-to-json. One gap is filled by hand:

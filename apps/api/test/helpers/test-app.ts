@@ -17,6 +17,7 @@ import { buildContainer, type AppContainer } from '../../src/container';
 import { loadConfig } from '../../src/config';
 import { createServer } from '../../src/server';
 import type { Logger } from '../../src/logger';
+import { recordErrorAnswers } from '../openapi/error-codes';
 
 export interface TestMerchant {
   readonly id: string;
@@ -106,6 +107,8 @@ export async function startTestApp(
     ...(options.payoutGateway ? { payoutGateway: options.payoutGateway } : {}),
   });
   const server = await createServer(app);
+  // Every suite holds the error codes it meets to the ones the document lists for each operation.
+  const errorAnswers = recordErrorAnswers(server);
   await server.start();
 
   const merchant = async (): Promise<TestMerchant> => {
@@ -150,6 +153,7 @@ export async function startTestApp(
       await server.stop();
       await app.close();
       await database.destroy();
+      errorAnswers.check();
     },
   };
 }

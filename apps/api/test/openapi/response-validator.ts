@@ -1,6 +1,6 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { jsonAt, objectAt, textAt } from '../helpers/json';
+import { jsonAt, objectAt, type JsonObject } from '../helpers/json';
 
 /**
  * Checks real answers against the OpenAPI document: the schema of the route's status, with
@@ -18,26 +18,55 @@ export class ResponseValidator {
     this.ajv.addSchema({ $id: 'openapi', components: { schemas: closed(structuredClone(objectAt(document, 'components', 'schemas'))) } });
   }
 
-  /** Throws with ajv's errors when `body` is not what the document says `METHOD path` answers with `status`. */
-  check(method: string, path: string, status: number, body: unknown): void {
+  /**
+   * Throws with ajv's errors when `body` is not what the document says `METHOD path` answers with
+   * `status`, or when `headers` carry one of the service's own headers the answer does not list.
+   */
+  check(method: string, path: string, status: number, body: unknown, headers: Readonly<Record<string, unknown>> = {}): void {
     const operation = jsonAt(this.document, 'paths', path, method.toLowerCase());
     if (!operation) throw new Error(`${method} ${path} is not in the document`);
     const response = jsonAt(operation, 'responses', String(status));
     if (!response) throw new Error(`${method} ${path} answered ${status}, which the document does not list`);
-    const ref = textAt(response, 'content', 'application/json', 'schema', '$ref');
-    const validate = this.validator(ref);
-    if (!validate(body)) throw new Error(`${method} ${path} ${status} does not match ${ref}: ${this.ajv.errorsText(validate.errors)}\n${JSON.stringify(body)}`);
+    const schema = objectAt(response, 'content', 'application/json', 'schema');
+    const errors = this.errorsOf(schema, body);
+    if (errors !== undefined) throw new Error(`${method} ${path} ${status} does not match ${JSON.stringify(schema)}: ${errors}\n${JSON.stringify(body)}`);
+    const documented = new Set(Object.keys(objectAt(response, 'headers')).map((name) => name.toLowerCase()));
+    const undocumented = SERVICE_HEADERS.filter((name) => headers[name] !== undefined && !documented.has(name));
+    if (undocumented.length > 0) throw new Error(`${method} ${path} ${status} sent ${undocumented.join(', ')}, which the document does not list for it`);
     this.seen.add(`${method.toUpperCase()} ${path} ${status}`);
   }
 
-  private validator(ref: string): ValidateFunction {
-    let validate = this.cache.get(ref);
+  /** ajv's errors when `value` does not match `schema` (a schema of the document, or one whose `$ref`s point into it); undefined when it does. */
+  errorsOf(schema: JsonObject, value: unknown): string | undefined {
+    const validate = this.validator(schema);
+    return validate(value) ? undefined : this.ajv.errorsText(validate.errors);
+  }
+
+  /** A validator of a schema of the document: a `$ref` into it, or one written in place (its `$ref`s point into the document). */
+  private validator(schema: JsonObject): ValidateFunction {
+    const key = JSON.stringify(schema);
+    let validate = this.cache.get(key);
     if (!validate) {
-      validate = this.ajv.compile({ $ref: `openapi${ref}` });
-      this.cache.set(ref, validate);
+      validate = this.ajv.compile(objectAt(closed(intoDocument(schema))));
+      this.cache.set(key, validate);
     }
     return validate;
   }
+}
+
+/** The headers the service sets on its answers; each one an answer carries must be documented for it. */
+const SERVICE_HEADERS = ['request-id', 'api-version', 'idempotent-replayed', 'retry-after'];
+
+/** A schema whose `$ref`s into the document (`#/components/…`) point at the schema added as `openapi`. */
+function intoDocument(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(intoDocument);
+  if (schema === null || typeof schema !== 'object') return schema;
+  return Object.fromEntries(
+    Object.entries(schema).map(([key, value]) => [
+      key,
+      key === '$ref' && typeof value === 'string' && value.startsWith('#/') ? `openapi${value}` : intoDocument(value),
+    ]),
+  );
 }
 
 /** Closes every object schema that has `properties` and says nothing about other keys. */

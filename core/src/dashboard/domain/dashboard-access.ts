@@ -23,6 +23,13 @@ export const DASHBOARD_ACTIONS = [
   'webhook_deliveries.read',
   'webhook_deliveries.write',
   'payments.read',
+  'disputes.read',
+  'disputes.write',
+  'balance.read',
+  'settlements.read',
+  'settlements.write',
+  'events.read',
+  'refunds.write',
 ] as const;
 export type DashboardAction = (typeof DASHBOARD_ACTIONS)[number];
 
@@ -31,7 +38,8 @@ const READS: readonly DashboardAction[] = DASHBOARD_ACTIONS.filter((action) => a
 /**
  * The roles (docs/dashboard.md): owner everything; admin everything (granting or removing the owner
  * role is refused by the team use cases, not here); developer API keys, signing keys, webhook
- * endpoints and deliveries, and reads the rest; viewer reads only.
+ * endpoints and deliveries, and reads the rest; viewer reads only. Moving money (refunds, payouts)
+ * and answering disputes are owner and admin work: developer and viewer only read them.
  */
 export const ROLE_PERMISSIONS: Readonly<Record<UserRole, readonly DashboardAction[]>> = {
   owner: DASHBOARD_ACTIONS,

@@ -34,8 +34,9 @@ export type RecordDisputeReportDeps = DisputeWriteDeps & {
 /**
  * Applies what a channel's dispute query says: the one place a dispute is opened or changes.
  * Callbacks and simulations end here with the query's answer, never a notice's claims. The
- * intent's row is locked for the whole unit of work, so concurrent notices of one dispute apply
- * one after the other; the dispute row, its ledger posting and its event commit together, and a
+ * intent's row is locked for the whole unit of work, and written (its version) by every change, so
+ * concurrent notices of one intent's disputes apply one after the other, on one database or on a
+ * multi-writer cluster; the dispute row, its ledger posting and its event commit together, and a
  * replayed notice changes nothing and posts nothing (every posting is idempotent on its cause).
  *
  * Money (docs/disputes.md): opening holds the intent's `net` (settlement currency) less what its
@@ -59,14 +60,19 @@ export class RecordDisputeReport {
     const { deps } = this;
 
     return deps.uow.run(async () => {
-      const intent = await deps.intents.findByIdForUpdate(scope, attempt.paymentIntentId);
-      if (!intent) throw notFound('payment_intent', attempt.paymentIntentId);
+      const locked = await deps.intents.findByIdForUpdate(scope, attempt.paymentIntentId);
+      if (!locked) throw notFound('payment_intent', attempt.paymentIntentId);
       const now = deps.clock.now();
       const known = await deps.disputes.findByChannelDisputeId(attempt.channel, attempt.mode, report.channelDisputeId);
       // Locked too: evidence writes lock the dispute row alone, so this change cannot overwrite one.
       const stored = known && (await deps.disputes.findByIdForUpdate(scope, known.id));
+      if (stored && isRuled(stored)) return stored;
+      // Every dispute change writes the intent's row, before anything else: the hold and the
+      // ruling depend on the intent's other disputes and on its release, and on a multi-writer
+      // cluster only a write (not the lock) keeps two such changes of one intent from both
+      // committing. The one that lost runs again and sees the other's dispute.
+      const intent = await deps.intents.bumpVersion(locked);
       const dispute = stored ?? (await this.open(intent, attempt, report, now));
-      if (isRuled(dispute)) return dispute;
 
       if (report.status === 'won' || report.status === 'lost') {
         const ruled = await this.rule(dispute, intent, report.status, merchant.settlementCurrency, now);

@@ -1,3 +1,4 @@
+import type { AuditActor, AuditRecorder } from '../../dashboard';
 import type { PaymentChannelRegistry } from '../../payments';
 import type { AccountScope } from '../../common';
 import { CoreError, invalidParameter, notFound } from '../../common';
@@ -14,9 +15,12 @@ export interface SubmitDisputeEvidenceInput {
   readonly scope: AccountScope;
   readonly disputeId: string;
   readonly evidence: DisputeEvidence;
+  /** A dashboard user submitting: audited with the stored change (`disputes.write`, the keys only: values may be personal). */
+  readonly actor?: AuditActor;
 }
 export type SubmitDisputeEvidenceDeps = DisputeWriteDeps & {
   readonly channels: PaymentChannelRegistry;
+  readonly audit: AuditRecorder;
 };
 
 /**
@@ -58,6 +62,14 @@ export class SubmitDisputeEvidence {
       };
       await deps.disputes.update(changed);
       await publishEvent(deps, disputeEvent(changed, 'dispute.updated', deps.random, now), now);
+      if (input.actor) {
+        await deps.audit.recordAction(
+          input.actor,
+          'disputes.write',
+          { type: 'dispute', id: changed.id },
+          { change: 'evidence', mode: changed.mode, keys: Object.keys(input.evidence).join(',') },
+        );
+      }
       return changed;
     });
   }

@@ -1,11 +1,11 @@
 import type { Mode } from '../../common';
 import { token } from '../../common';
+import type { RequestKey } from '../domain/request-key';
 
-/** Keys are scoped to merchant + mode: a test key never replays a live answer. */
-export interface IdempotencyScope {
+/** Keys are scoped to merchant + mode + caller: a test key never replays a live answer. */
+export interface IdempotencyScope extends RequestKey {
   readonly merchantId: string;
   readonly mode: Mode;
-  readonly key: string;
 }
 
 /** The answer replayed for a repeated request: HTTP status and the exact body bytes. */

@@ -80,7 +80,7 @@ function openAnswer(secrets: SecretBox, stored: StoredResponse): StoredResponse 
 
 /** A collision-free name of a key's scope (a separator could also appear inside a key). */
 function scopeName(scope: IdempotencyScope): string {
-  return JSON.stringify([scope.merchantId, scope.mode, scope.key]);
+  return JSON.stringify([scope.merchantId, scope.mode, scope.caller, scope.key]);
 }
 export interface RunIdempotentlyDeps {
   readonly store: IdempotencyStore;

@@ -3,6 +3,11 @@ import { token } from '../../common';
 import type { PaymentAttempt } from '../domain/payment-attempt.entity';
 
 export interface PaymentAttemptRepository {
+  /**
+   * Stores a new attempt. An intent has at most one pending attempt, whatever writes them: a
+   * pending attempt of an intent that has one already is ConcurrentUpdateError
+   * (`pending_attempt_exists`), as is `update` to pending while another one is.
+   */
   insert(attempt: PaymentAttempt): Promise<void>;
   /** The attempt of this merchant and mode, or undefined. */
   findById(scope: AccountScope, id: string): Promise<PaymentAttempt | undefined>;
@@ -19,7 +24,7 @@ export interface PaymentAttemptRepository {
   listForIntent(scope: AccountScope, paymentIntentId: string): Promise<PaymentAttempt[]>;
   /**
    * Stores `attempt` over the version it was read at and returns it with the version raised.
-   * Throws CoreError `concurrent_update` (conflict) when someone else changed it since.
+   * Throws ConcurrentUpdateError (`concurrent_update`) when someone else changed it since.
    */
   update(attempt: PaymentAttempt): Promise<PaymentAttempt>;
   /** Attempts of any merchant and mode marked `duplicateOf` (payers who paid twice), latest success first. */

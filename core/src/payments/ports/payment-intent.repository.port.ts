@@ -5,7 +5,12 @@ import type { PaymentIntent, PaymentIntentStatus } from '../domain/payment-inten
 export interface PaymentIntentFilter {
   readonly status?: PaymentIntentStatus;
   readonly merchantOrderId?: string;
+  /** Created at or after this instant. */
   readonly createdGte?: Date;
+  /** Created at or before this instant. */
+  readonly createdLte?: Date;
+  /** The intent whose id, or whose merchant_order_id, is exactly this (a search box's answer). */
+  readonly idOrMerchantOrderId?: string;
 }
 
 export interface PaymentIntentRepository {
@@ -24,9 +29,18 @@ export interface PaymentIntentRepository {
   findByIdForUpdate(scope: AccountScope, id: string): Promise<PaymentIntent | undefined>;
   /**
    * Stores `intent` over the version it was read at and returns it with the version raised.
-   * Throws CoreError `concurrent_update` (conflict) when someone else changed it since.
+   * Throws ConcurrentUpdateError (`concurrent_update`) when someone else changed it since.
    */
   update(intent: PaymentIntent): Promise<PaymentIntent>;
+  /**
+   * Raises the version of the intent read at `intent.version`, changing nothing else, and returns
+   * it with the new version; ConcurrentUpdateError when someone else changed it since. For a unit
+   * of work that changes what belongs to the intent (a new attempt, a dispute) but not the intent:
+   * a row lock taken on one node of a multi-writer cluster holds nobody up on another, but two
+   * transactions that both write the intent's row cannot both commit, so the rule the lock
+   * protects holds there too.
+   */
+  bumpVersion(intent: PaymentIntent): Promise<PaymentIntent>;
   /**
    * Newest first. Throws CoreError `invalid_parameter` on `starting_after` when the cursor names
    * no intent of this scope.

@@ -36,10 +36,13 @@ export type PlaceAttemptDeps = StatusChangeDeps & {
 
 /**
  * `POST /v1/payment_intents/{id}/attempts`. At most one attempt is pending per intent: under the
- * intent's lock a pending attempt is answered again and no second order is placed. The order is
- * placed outside any transaction, between two short ones: the first records the attempt (so a
- * crash leaves a trace the retry resumes from, the channel being idempotent on the attempt id),
- * the second records the channel's answer with the intent's change and event.
+ * intent's lock a pending attempt is answered again and no second order is placed. The lock only
+ * spares work: the database keeps one pending attempt per intent by itself, so two requests that
+ * met no lock (two nodes of a cluster, a Redis that restarted empty) still make one attempt, and
+ * the one that lost, run again, goes on with the winner's (the channel is idempotent on its id).
+ * The order is placed outside any transaction, between two short ones: the first records the
+ * attempt (so a crash leaves a trace the retry resumes from, the channel being idempotent on the
+ * attempt id), the second records the channel's answer with the intent's change and event.
  */
 export class PlaceAttempt {
   constructor(private readonly deps: PlaceAttemptDeps) {}
@@ -48,7 +51,7 @@ export class PlaceAttempt {
     return this.deps.locks.withLock(`payment_intent:${input.intentId}:attempt`, 60_000, async () => {
       const reserved = await this.reserve(input);
       if (reserved.kind === 'existing') return { attempt: reserved.attempt, created: false };
-      const { attempt, channel, intent } = reserved;
+      const { attempt, channel, intent, resumed } = reserved;
       const result = await channel.placeOrder({
         mode: attempt.mode,
         reference: attempt.id,
@@ -58,7 +61,7 @@ export class PlaceAttempt {
         callbackUrl: callbackUrl(this.deps.settings, channel.capabilities.name, attempt.mode),
         expiresAt: intent.expiresAt ?? new Date(this.deps.clock.now().getTime() + 3600_000),
       });
-      const recorded = await this.record(input.scope, attempt, channel, result);
+      const recorded = await this.record(input.scope, attempt, channel, result, resumed);
       if (result.outcome === 'placed' && recorded.status !== 'pending') {
         // The intent was canceled or expired while the order was being placed: nobody may pay it now.
         await channel.voidOrder(recorded.mode, result.channelOrderId).catch(() => undefined);
@@ -72,7 +75,9 @@ export class PlaceAttempt {
     intentId: string;
     paymentMethod: string;
     channel?: string;
-  }): Promise<{ kind: 'existing'; attempt: PaymentAttempt } | { kind: 'new'; attempt: PaymentAttempt; channel: PaymentChannel; intent: PaymentIntent }> {
+  }): Promise<
+    { kind: 'existing'; attempt: PaymentAttempt } | { kind: 'new'; attempt: PaymentAttempt; channel: PaymentChannel; intent: PaymentIntent; resumed: boolean }
+  > {
     return this.deps.uow.run(async () => {
       const intent = await this.deps.intents.findByIdForUpdate(input.scope, input.intentId);
       if (!intent) throw notFound('payment_intent', input.intentId);
@@ -85,7 +90,7 @@ export class PlaceAttempt {
       if (pending) {
         // A crash between placing and recording: resume with the same attempt (same channel reference).
         const channel = this.deps.channels.find(pending.channel);
-        if (channel) return { kind: 'new', attempt: pending, channel, intent };
+        if (channel) return { kind: 'new', attempt: pending, channel, intent, resumed: true };
       }
       const method = findPaymentMethod(input.paymentMethod);
       if (!method) throw invalidParameter('payment_method', `Unknown payment_method '${input.paymentMethod}'.`);
@@ -113,12 +118,26 @@ export class PlaceAttempt {
         updated: now,
         version: 0,
       };
+      // Written, not only locked: on a multi-writer cluster the row lock holds up no transaction of
+      // another node, but a concurrent attempt, cancel or expiry writes this row too, and only one
+      // of them commits (the unique pending slot alone would not stop an attempt on an intent
+      // canceled at the same moment).
+      const claimed = await this.deps.intents.bumpVersion(intent);
       await this.deps.attempts.insert(attempt);
-      return { kind: 'new', attempt, channel, intent };
+      return { kind: 'new', attempt, channel, intent: claimed, resumed: false };
     });
   }
 
-  private record(scope: AccountScope, placed: PaymentAttempt, channel: PaymentChannel, result: PlaceOrderResult): Promise<PaymentAttempt> {
+  /**
+   * `resumed`: the order was placed by an earlier request that died before this step. Until now no
+   * attempt named the order, so every callback the channel sent about it was refused as unknown,
+   * and its retries may be spent by the time the retry comes (the dead request's lock and key are
+   * leased for a minute, and a client may retry much later). The channel may well have decided the
+   * order meanwhile (a magic amount does so by itself), so the reconciler asks at its next pass
+   * instead of after the channel's pending timeout. Recorded in the same transaction as the
+   * order's id, so no crash can separate the two.
+   */
+  private record(scope: AccountScope, placed: PaymentAttempt, channel: PaymentChannel, result: PlaceOrderResult, resumed: boolean): Promise<PaymentAttempt> {
     return this.deps.uow.run(async () => {
       const intent = await this.deps.intents.findByIdForUpdate(scope, placed.paymentIntentId);
       const attempt = await this.deps.attempts.findById(scope, placed.id);
@@ -143,7 +162,7 @@ export class PlaceAttempt {
         ...attempt,
         channelOrderId: result.channelOrderId,
         nextAction: result.nextAction,
-        nextCheckAt: new Date(now.getTime() + channel.capabilities.pendingTimeoutMs),
+        nextCheckAt: resumed ? now : new Date(now.getTime() + channel.capabilities.pendingTimeoutMs),
         updated: now,
       });
       const withCredential = {

@@ -1,3 +1,4 @@
+import type { AuditActor, AuditRecorder } from '../../dashboard';
 import type { DisputeRepository } from '../../disputes';
 import { isRuled } from '../../disputes';
 import { refundPosting } from '../../ledger';
@@ -20,6 +21,7 @@ export type CreateRefundDeps = RefundWriteDeps & {
   readonly settings: ChannelCallbackSettings;
   /** Records what the channel answers to the placement. */
   readonly recordReport: RecordRefundReport;
+  readonly audit: AuditRecorder;
 };
 
 export interface CreateRefundInput {
@@ -29,6 +31,8 @@ export interface CreateRefundInput {
   readonly amount?: number;
   readonly reason?: string;
   readonly metadata?: Record<string, unknown>;
+  /** A dashboard user asking: the refund is audited in the transaction that records it (`refunds.write`). */
+  readonly actor?: AuditActor;
 }
 
 /**
@@ -92,6 +96,14 @@ export class CreateRefund {
       await deps.ledger.post(refundPosting({ refundId: refund.id, scope, debit: refund.debit }, debitedFrom, now));
       await deps.intents.update({ ...intent, amountRefunded: totals.refunded + amount, updated: now });
       await publishEvent(deps, refundEvent(refund, 'refund.created', deps.random, now), now);
+      if (input.actor) {
+        await deps.audit.recordAction(
+          input.actor,
+          'refunds.write',
+          { type: 'refund', id: refund.id },
+          { change: 'created', mode: scope.mode, payment_intent: intent.id, amount, currency: intent.currency },
+        );
+      }
       return refund;
     });
   }

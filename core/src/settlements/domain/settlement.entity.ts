@@ -1,4 +1,5 @@
 import type { Mode, Money } from '../../common';
+import type { RequestKey } from '../../merchants';
 
 export type SettlementStatus = 'pending' | 'processing' | 'paid' | 'failed';
 export const SETTLEMENT_STATUSES: readonly SettlementStatus[] = ['pending', 'processing', 'paid', 'failed'];
@@ -27,10 +28,11 @@ export interface Settlement {
    */
   readonly part?: number;
   /**
-   * The Idempotency-Key of the manual request that made it (never shown): a retry of that request
-   * after a crash finds its settlement instead of answering `nothing_to_settle`.
+   * The Idempotency-Key of the manual request that made it, and whose key it is (never shown): a
+   * retry of that request after a crash finds its settlement instead of answering
+   * `nothing_to_settle`.
    */
-  readonly requestKey?: string;
+  readonly requestKey?: RequestKey;
   /** The payout destination it is paid to, once chosen. */
   readonly destinationId?: string;
   /** Why the payout failed (for operators; never shown with account details). */

@@ -13,7 +13,9 @@ export interface PayoutDestinationRepository {
   /**
    * Makes `id` the scope's only default and, when `holdUntil` is given, sets its hold. Returns the
    * destination as stored afterwards, or undefined when the scope has no such destination. Call it
-   * inside a unit of work: the old default loses the flag in the same transaction.
+   * inside a unit of work: the old default loses the flag in the same transaction. One default per
+   * scope is a unique key: a default another transaction set meanwhile is ConcurrentUpdateError,
+   * and the unit of work runs again on it.
    */
   makeDefault(scope: AccountScope, id: string, holdUntil: Date | undefined): Promise<PayoutDestination | undefined>;
   /**

@@ -1,10 +1,15 @@
+import type { RequestKey } from '../../merchants';
 import type { PaymentIntent } from '../../payments';
 import type { AccountScope, Mode, Page, PageRequest } from '../../common';
 import { token } from '../../common';
 import type { Settlement } from '../domain/settlement.entity';
 
 export interface SettlementRepository {
-  /** Stores a new settlement. A second `scheduled` one for the same merchant, mode, period end and part is CoreError `conflict`. */
+  /**
+   * Stores a new settlement. A second `scheduled` one for the same merchant, mode, period end and
+   * part, or a second one of the same request key, is ConcurrentUpdateError (`settlement_conflict`):
+   * the unit of work runs again and finds the other.
+   */
   insert(settlement: Settlement): Promise<void>;
   findById(scope: AccountScope, id: string): Promise<Settlement | undefined>;
   /** Like `findById`, and locks the row until the unit of work ends. */
@@ -15,11 +20,11 @@ export interface SettlementRepository {
   list(scope: AccountScope, page: PageRequest): Promise<Page<Settlement>>;
   /** The scheduled batch of this merchant and mode that ends at `periodEnd` (its first part), if one was made. */
   findScheduled(scope: AccountScope, periodEnd: Date): Promise<Settlement | undefined>;
-  /** The manual settlement this merchant and mode made for the request with this Idempotency-Key. */
-  findByRequestKey(scope: AccountScope, requestKey: string): Promise<Settlement | undefined>;
+  /** The manual settlement this merchant and mode made for the request with this Idempotency-Key of this caller. */
+  findByRequestKey(scope: AccountScope, requestKey: RequestKey): Promise<Settlement | undefined>;
   /**
    * Clears the request key of a settlement whose key is no longer remembered, so the key can name
-   * a new settlement (a key names one settlement of a merchant and mode at a time).
+   * a new settlement (a caller's key names one settlement of a merchant and mode at a time).
    */
   forgetRequestKey(scope: AccountScope, id: string): Promise<void>;
   /** Settlements of any merchant still `pending` or `processing`, oldest first: the payout job's work. */

@@ -1,5 +1,6 @@
 import type { SettlementWriterDeps } from './settlement-batch';
-import { IDEMPOTENCY } from '../../merchants';
+import type { AuditActor, AuditRecorder } from '../../dashboard';
+import { IDEMPOTENCY, type RequestKey } from '../../merchants';
 import type { AccountScope } from '../../common';
 import { CoreError, notFound } from '../../common';
 import type { Settlement } from '../domain/settlement.entity';
@@ -15,10 +16,19 @@ function stillAnswersFor(settlement: Settlement, now: Date): boolean {
 }
 export interface CreateManualSettlementDeps extends SettlementWriterDeps {
   readonly pay: PaySettlement;
+  readonly audit: AuditRecorder;
+}
+
+export interface CreateManualSettlementInput {
+  readonly scope: AccountScope;
+  /** The request's Idempotency-Key and whose it is. */
+  readonly requestKey?: RequestKey;
+  /** A dashboard user asking: the settlement is audited in its own transaction (`settlements.write`). */
+  readonly actor?: AuditActor;
 }
 
 /**
- * `POST /v1/settlements`: a merchant on the `manual` schedule settles what is available now. Others
+ * `POST /v1/settlements` (and the dashboard's "pay out now"): a merchant on the `manual` schedule settles what is available now. Others
  * are 403 `forbidden`; 409 `nothing_to_settle` or `insufficient_available_balance` when there is
  * nothing to pay or the balance does not cover it. Creations of one merchant and mode run one at a
  * time under a lock, and each is one transaction; in test mode the settlement is then paid at once
@@ -33,8 +43,8 @@ export interface CreateManualSettlementDeps extends SettlementWriterDeps {
 export class CreateManualSettlement {
   constructor(private readonly deps: CreateManualSettlementDeps) {}
 
-  async execute(input: { scope: AccountScope; requestKey?: string }): Promise<Settlement> {
-    const { scope, requestKey } = input;
+  async execute(input: CreateManualSettlementInput): Promise<Settlement> {
+    const { scope, requestKey, actor } = input;
     const merchant = await this.deps.merchants.findById(scope.merchantId);
     if (!merchant) throw notFound('merchant', scope.merchantId);
     if (merchant.settlementSchedule !== 'manual') {
@@ -44,16 +54,29 @@ export class CreateManualSettlement {
         `This account settles on its ${merchant.settlementSchedule} schedule; only an account whose settlement_schedule is manual may ask for a settlement.`,
       );
     }
-    const created = await this.deps.locks.withLock(settlementLockKey(scope), SETTLEMENT_LOCK_TTL_MS, async () => {
-      const earlier = requestKey === undefined ? undefined : await this.deps.settlements.findByRequestKey(scope, requestKey);
-      const now = this.deps.clock.now();
-      if (earlier && stillAnswersFor(earlier, now)) return earlier;
-      return this.deps.uow.run(async () => {
+    const created = await this.deps.locks.withLock(settlementLockKey(scope), SETTLEMENT_LOCK_TTL_MS, () =>
+      this.deps.uow.run(async () => {
+        // Read in the transaction that makes the settlement: when a request with the same key got
+        // past a lock that did not hold (a Redis that restarted empty), the key's unique index
+        // refuses the second settlement and the unit of work, run again, finds the first here.
+        const earlier = requestKey === undefined ? undefined : await this.deps.settlements.findByRequestKey(scope, requestKey);
+        const now = this.deps.clock.now();
+        if (earlier && stillAnswersFor(earlier, now)) return earlier;
         // In the new settlement's transaction: should opening it fail, the old one keeps its key.
         if (earlier) await this.deps.settlements.forgetRequestKey(scope, earlier.id);
-        return openSettlement(this.deps, { merchant, scope, trigger: 'manual', releasedBefore: now, requestKey });
-      });
-    });
+        const settlement = await openSettlement(this.deps, { merchant, scope, trigger: 'manual', releasedBefore: now, requestKey });
+        if (actor) {
+          const { amount, currency } = settlement.amount;
+          await this.deps.audit.recordAction(
+            actor,
+            'settlements.write',
+            { type: 'settlement', id: settlement.id },
+            { change: 'created', mode: scope.mode, amount, currency },
+          );
+        }
+        return settlement;
+      }),
+    );
     if (scope.mode !== 'test' || created.status !== 'pending') return created;
     try {
       const outcome = await this.deps.pay.execute({ scope, id: created.id });

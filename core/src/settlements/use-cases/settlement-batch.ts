@@ -1,9 +1,9 @@
 import type { Ledger } from '../../ledger';
 import { merchantAccount, settlementCreatedPosting } from '../../ledger';
-import type { Merchant, MerchantRepository } from '../../merchants';
+import type { Merchant, MerchantRepository, RequestKey } from '../../merchants';
 import type { PaymentIntent } from '../../payments';
 import type { AccountScope, Clock, LockManager, RandomSource, UnitOfWork } from '../../common';
-import { CoreError, MAX_AMOUNT, newId } from '../../common';
+import { ConcurrentUpdateError, CoreError, MAX_AMOUNT, newId } from '../../common';
 import { domainEvent, publishEvent, type DomainEvent, type EventPublishDeps } from '../../webhooks';
 import type { Settlement } from '../domain/settlement.entity';
 import type { SettlementRepository } from '../ports/settlement.repository.port';
@@ -59,7 +59,7 @@ export interface OpenSettlementInput {
   /** Scheduled batches: the period; manual ones span the covered payments' releases up to now. */
   readonly period?: { readonly start: Date; readonly end: Date };
   /** Manual ones: the request's Idempotency-Key, stored on the settlement. */
-  readonly requestKey?: string;
+  readonly requestKey?: RequestKey;
 }
 
 /** Payments that one settlement covers, and the sum of their nets (at most 2^53 − 1). */
@@ -132,8 +132,9 @@ export function nettedParts(parts: readonly SettlementPart[], shortfall: bigint)
  * the first part (the oldest payments) and leaves the rest to the next request. The answer is the
  * first settlement made; `openSettlementParts` answers them all.
  *
- * Throws 409 `nothing_to_settle`, 409 `insufficient_available_balance`, or 409
- * `settlement_conflict` when another settlement took some of the payments meanwhile.
+ * Throws 409 `nothing_to_settle`, 409 `insufficient_available_balance`, or ConcurrentUpdateError
+ * (`settlement_conflict`) when another settlement took some of the payments meanwhile, which the
+ * unit of work answers by running again.
  */
 export async function openSettlement(deps: SettlementDeps, input: OpenSettlementInput): Promise<Settlement> {
   return (await openSettlementParts(deps, input))[0];
@@ -180,8 +181,9 @@ export async function openSettlementParts(deps: SettlementDeps, input: OpenSettl
       part.payments.map((intent) => intent.id),
     );
     if (assigned !== part.payments.length) {
-      // Thrown inside the unit of work: the settlements and the marks made so far roll back.
-      throw new CoreError('settlement_conflict', 'conflict', 'Another settlement covered some of these payments at the same time; retry.');
+      // Thrown inside the unit of work: the settlements and the marks made so far roll back, and
+      // the unit of work runs again on what the other settlement left (nothing_to_settle, or the rest).
+      throw new ConcurrentUpdateError('Another settlement covered some of these payments at the same time; retry.', 'settlement_conflict');
     }
     await deps.ledger.post(settlementCreatedPosting({ settlementId: settlement.id, scope, amount: settlement.amount }, now));
     await publishEvent(deps, settlementEvent(settlement, deps.random, now), now);

@@ -23,6 +23,12 @@ export interface DomainEvent {
   readonly mode: Mode;
   readonly created: Date;
   readonly data: EventData;
+  /**
+   * The payment intent the event concerns: the intent's own events and those of its refunds and
+   * disputes. Not part of the body (a dispute event never named its intent); it is what lists an
+   * intent's events.
+   */
+  readonly paymentIntentId?: string;
 }
 
 /** What an event is about: an object of one merchant and mode, in some status. */
@@ -31,12 +37,15 @@ export interface EventSubject {
   readonly merchantId: string;
   readonly mode: Mode;
   readonly status: string;
+  /** The payment intent a refund or a dispute is of. */
+  readonly paymentIntentId?: string;
 }
 
 /**
  * The event `type` about `subject`, an `object` ('payment_intent', 'dispute' …): a fresh id, the
  * time cut to the second, and as data `{id, object, status, merchant, mode}` then `more` (in that
- * order: it is the order of the JSON receivers get).
+ * order: it is the order of the JSON receivers get). An intent's event concerns the intent, a
+ * refund's or a dispute's the intent they are of.
  */
 export function domainEvent(
   type: string,
@@ -47,6 +56,7 @@ export function domainEvent(
   more: Pick<EventData, 'amount' | 'payment_intent'> = {},
 ): DomainEvent {
   const { id, merchantId, mode, status } = subject;
+  const paymentIntentId = object === 'payment_intent' ? id : subject.paymentIntentId;
   return {
     id: newId(random, 'event'),
     type,
@@ -54,6 +64,7 @@ export function domainEvent(
     mode,
     created: truncateToSecond(now),
     data: { id, object, status, merchant: merchantId, mode, ...more },
+    ...(paymentIntentId === undefined ? {} : { paymentIntentId }),
   };
 }
 

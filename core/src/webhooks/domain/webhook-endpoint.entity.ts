@@ -5,6 +5,13 @@ import { isEventType } from './event-types';
 export type WebhookEndpointStatus = 'enabled' | 'disabled';
 export const WEBHOOK_ENDPOINT_STATUSES: readonly WebhookEndpointStatus[] = ['enabled', 'disabled'];
 
+/**
+ * Why an endpoint is disabled: `gone` it answered 410 Gone, `failing` it failed for five days
+ * without a success (both by the relay), `manual` a person disabled it.
+ */
+export type WebhookEndpointDisabledReason = 'gone' | 'failing' | 'manual';
+export const WEBHOOK_ENDPOINT_DISABLED_REASONS: readonly WebhookEndpointDisabledReason[] = ['gone', 'failing', 'manual'];
+
 export const WEBHOOK_ENDPOINT_LIMITS = { urlLength: 2048, descriptionLength: 500, enabledEvents: 64 } as const;
 
 /** Bytes of an endpoint secret: shown once as 64 hex characters; the v1 HMAC key is these bytes. */
@@ -26,6 +33,8 @@ export interface WebhookEndpoint {
   /** The version every delivery is rendered at. */
   readonly apiVersion: string;
   readonly status: WebhookEndpointStatus;
+  /** Why it is disabled; absent while enabled (and on endpoints disabled before reasons were kept). */
+  readonly disabledReason?: WebhookEndpointDisabledReason;
   /** The signing secret, sealed by the SecretBox. */
   readonly secretSealed: string;
   /** The version of the secret (`v1_kid` in the signature header). */

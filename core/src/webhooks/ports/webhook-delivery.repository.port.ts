@@ -42,8 +42,9 @@ export interface WebhookDeliveryRepository {
   /**
    * Leases up to `limit` due deliveries of one mode (pending, `nextRetryAt` ≤ now, no live
    * lease, not in `excluding`) until `leaseUntil`, oldest due first, and returns them with their
-   * events. Concurrent callers never
-   * get the same delivery while its lease lives (SQL: `FOR UPDATE SKIP LOCKED`).
+   * events. Concurrent callers never get the same delivery while its lease lives (SQL: `FOR UPDATE
+   * SKIP LOCKED`, and a lease is only written where none runs, which also holds across the nodes
+   * of a multi-writer cluster). A claim that keeps meeting other passes' leases claims nothing.
    */
   claimDue(mode: Mode, now: Date, leaseUntil: Date, limit: number, excluding?: ReadonlySet<string>): Promise<ClaimedDelivery[]>;
   /**

@@ -5,7 +5,7 @@ import type { Clock, RandomSource, SecretBox, UnitOfWork } from '../../common';
 import { MODES, newId, type Mode } from '../../common';
 import { renderEventBody } from '../domain/event-rendering';
 import { afterAttempt, WEBHOOK_LEASE_MS, WEBHOOK_TIMEOUT_MS, type WebhookDelivery, type WebhookDeliveryAttempt } from '../domain/webhook-delivery.entity';
-import type { WebhookEndpoint } from '../domain/webhook-endpoint.entity';
+import type { WebhookEndpoint, WebhookEndpointDisabledReason } from '../domain/webhook-endpoint.entity';
 import type { WebhookCrypto } from '../ports/webhook-crypto.port';
 import type { ClaimedDelivery, WebhookDeliveryRepository } from '../ports/webhook-delivery.repository.port';
 import type { WebhookEndpointRepository } from '../ports/webhook-endpoint.repository.port';
@@ -147,7 +147,7 @@ export class RelayWebhookDeliveries implements ItemJob<ClaimedDelivery, WebhookD
 
   /** Disables an endpoint that answered 410 Gone or has failed for five days without a success, with a notice. */
   private async checkHealth(endpoint: WebhookEndpoint, status: number | undefined, now: Date): Promise<void> {
-    let reason: string | undefined;
+    let reason: WebhookEndpointDisabledReason | undefined;
     if (status === 410) reason = 'gone';
     else {
       const health = await this.deps.deliveries.endpointHealth(endpoint.id);
@@ -157,7 +157,7 @@ export class RelayWebhookDeliveries implements ItemJob<ClaimedDelivery, WebhookD
     await this.deps.uow.run(async () => {
       const current = await this.deps.endpoints.findById(endpoint.merchantId, endpoint.id);
       if (!current || current.status !== 'enabled') return;
-      await this.deps.endpoints.update({ ...current, status: 'disabled', updated: now });
+      await this.deps.endpoints.update({ ...current, status: 'disabled', disabledReason: reason, updated: now });
       const merchant = await this.deps.merchants.findById(endpoint.merchantId);
       if (!merchant) return;
       await this.deps.notices.append({

@@ -55,16 +55,21 @@ export class UpdateWebhookEndpoint {
     return this.deps.uow.run(async () => {
       const current = await this.deps.endpoints.findById(actor.merchantId, id);
       if (!current) throw notFound('webhook endpoint', id);
-      const { description: _old, ...withoutDescription } = current;
+      const { description: _old, disabledReason: _reason, ...kept } = current;
       void _old;
+      void _reason;
       const keptDescription = change.description === undefined ? current.description : description;
+      const newStatus = status ?? current.status;
+      // A person disabling an enabled endpoint says why; one already disabled keeps the relay's reason.
+      const disabledReason = newStatus === 'enabled' ? undefined : current.status === 'disabled' ? current.disabledReason : 'manual';
       const updated: WebhookEndpoint = {
-        ...withoutDescription,
+        ...kept,
         ...(keptDescription === undefined ? {} : { description: keptDescription }),
+        ...(disabledReason === undefined ? {} : { disabledReason }),
         url: url ?? current.url,
         enabledEvents: enabledEvents ?? current.enabledEvents,
         apiVersion: change.apiVersion ?? current.apiVersion,
-        status: status ?? current.status,
+        status: newStatus,
         updated: this.deps.clock.now(),
       };
       if (!(await this.deps.endpoints.update(updated))) throw notFound('webhook endpoint', id);

@@ -74,7 +74,7 @@ async function setup() {
   };
   const balance = async () => merchantBalance(await storage.ledger.balances(scope));
   const events = async (id: string) =>
-    (await storage.events.list(scope, { limit: 100 })).data
+    (await storage.events.list(scope, {}, { limit: 100 })).data
       .filter((event) => event.data.id === id)
       .map((event) => event.type)
       .reverse();

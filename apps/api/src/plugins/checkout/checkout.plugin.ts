@@ -1,8 +1,8 @@
-import type { Lifecycle, Plugin, Request, ResponseToolkit } from '@hapi/hapi';
-import { isBoom } from '@hapi/boom';
+import type { Lifecycle, Plugin } from '@hapi/hapi';
 import { CoreError, type Digest, type RateLimiter } from '@payments/core';
 import { registerRoutes, type Resolve, type Route } from '../../http/define-route';
 import { header } from '../../http/headers';
+import { pageSecurityHeaders } from '../../http/page-security';
 import { pickLanguage } from './language';
 import { checkoutViews } from './views';
 
@@ -15,29 +15,6 @@ export interface CheckoutOptions {
   /** Every route of the app; this plugin registers the checkout's (by token, and its open files). */
   readonly routes: readonly Route[];
 }
-
-/**
- * No third-party anything: scripts, styles and fetches go to this origin only, no inline script or
- * style (so no inline handlers), no framing, forms post nowhere else.
- */
-export const CHECKOUT_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self'",
-  "connect-src 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-].join('; ');
-
-/** Every checkout answer, the error envelopes included. */
-const CHECKOUT_HEADERS: Readonly<Record<string, string>> = {
-  'Cache-Control': 'no-store',
-  'Referrer-Policy': 'no-referrer',
-  'Content-Security-Policy': CHECKOUT_CSP,
-  'Cross-Origin-Opener-Policy': 'same-origin',
-};
 
 /**
  * The hosted checkout: `/c/{token}` (the page), `/checkout/sessions/{token}/{pay,simulate,status}`
@@ -74,29 +51,19 @@ export const checkoutPlugin: Plugin<CheckoutOptions> = {
       return h.continue;
     };
 
-    // Every checkout answer, error or not, is uncached, leaks no referrer and runs under the CSP.
-    const securityHeaders = (request: Request, h: ResponseToolkit): symbol => {
-      const response = request.response;
-      if (!response) return h.continue;
-      for (const [name, value] of Object.entries(CHECKOUT_HEADERS)) {
-        if (isBoom(response)) response.output.headers[name] = value;
-        else response.header(name, value);
-      }
-      return h.continue;
-    };
-
     registerRoutes(server, options.routes, options.resolve, 'checkout-token', (route, handler) => ({
       auth: false,
       // Cookies are never read here: a dashboard cookie sent along changes nothing.
       state: { parse: false, failAction: 'ignore' },
       payload: route.method === 'POST' ? { allow: 'application/json' } : undefined,
-      ext: { onPreAuth: { method: limitPerToken }, onPreResponse: { method: securityHeaders } },
+      ext: { onPreAuth: { method: limitPerToken }, onPreResponse: { method: pageSecurityHeaders } },
       handler,
     }));
-    // The page's own files and the simulator's wallet: the same headers, no token involved.
+    // Every checkout answer, error or not, is uncached, leaks no referrer and runs under the CSP;
+    // the page's own files and the simulator's wallet too, no token involved.
     registerRoutes(server, options.routes, options.resolve, 'checkout-open', (_route, handler) => ({
       auth: false,
-      ext: { onPreResponse: { method: securityHeaders } },
+      ext: { onPreResponse: { method: pageSecurityHeaders } },
       handler,
     }));
   },

@@ -3,7 +3,8 @@ import type { ResolveApiVersion } from '@payments/core';
 import { registerRoutes, type IdempotentWork, type Resolve, type Route } from '../../http/define-route';
 import { registerApiKeyAuth, type ApiKeyAuthOptions } from './api-key-auth.scheme';
 import { registerApiVersion } from './api-version.ext';
-import { idempotent, requireIdempotencyKey, type IdempotentDeps } from './idempotency';
+import { idempotent, type IdempotentDeps } from '../../http/idempotency';
+import { apiKeyOwner, requireIdempotencyKey } from './idempotency';
 
 export interface MerchantV1Options extends IdempotentDeps {
   readonly auth: ApiKeyAuthOptions;
@@ -31,7 +32,7 @@ export const merchantV1Plugin: Plugin<MerchantV1Options> = {
         plugins: { openapi: route.openapi },
         // defineRoute has an idempotent route's handler answer a RouteAnswer.
         // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- defineRoute's types make an idempotent route's handler an IdempotentWork
-        handler: route.idempotent ? idempotent(options, handler as IdempotentWork, route.idempotent) : handler,
+        handler: route.idempotent ? idempotent(options, handler as IdempotentWork, route.idempotent, apiKeyOwner) : handler,
       };
     });
   },

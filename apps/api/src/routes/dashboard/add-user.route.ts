@@ -5,7 +5,7 @@ import { objectSchema, oneOf, required } from '../../http/typed-schema';
 import { STEP_UP } from '../../openapi/build-dashboard-openapi';
 import { actorOf } from '../../plugins/dashboard/actor';
 import { codeOf, email, password, stepUpCode } from '../schemas';
-import { presentUser } from './presenters';
+import { DASHBOARD_SCHEMAS, presentUser } from './presenters';
 
 export default defineRoute({
   method: 'POST',
@@ -27,7 +27,7 @@ export default defineRoute({
     description: `Only an owner adds an owner. A notice goes to the account's email. ${STEP_UP}`,
     tag: 'Team',
     stepUp: true,
-    success: { status: 201, schema: 'DashboardUser', description: 'The new member.' },
+    success: { status: 201, schema: DASHBOARD_SCHEMAS.DashboardUser, description: 'The new member.' },
     errors: [409],
   },
   uses: { addTeamUser: AddTeamUser },

@@ -4,6 +4,7 @@ import { ClientIp } from '../../http/client-ip';
 import { defineRoute } from '../../http/define-route';
 import { objectSchema } from '../../http/typed-schema';
 import { email, password } from '../schemas';
+import { DASHBOARD_SCHEMAS } from './presenters';
 
 export default defineRoute({
   method: 'POST',
@@ -16,7 +17,7 @@ export default defineRoute({
     summary: 'Claim a second factor with email and password (once per user, until a reset)',
     description: 'Throttled with sign-in (same counts). A user who has a second factor gets the same 401 as a wrong password.',
     tag: 'Session',
-    success: { status: 200, schema: 'MfaClaim', description: 'The TOTP secret, shown this once.' },
+    success: { status: 200, schema: DASHBOARD_SCHEMAS.MfaClaim, description: 'The TOTP secret, shown this once.' },
   },
   uses: { claimMfa: ClaimMfa, config: AppConfig },
   handler: ({ claimMfa, config }) => {

@@ -3,7 +3,7 @@ import { defineRoute } from '../../http/define-route';
 import { oneOf, required } from '../../http/typed-schema';
 import { actorOf } from '../../plugins/dashboard/actor';
 import { jsonBody, text } from '../schemas';
-import { presentApiKey } from './presenters';
+import { DASHBOARD_SCHEMAS, presentApiKey } from './presenters';
 
 export default defineRoute({
   method: 'POST',
@@ -15,7 +15,7 @@ export default defineRoute({
     operationId: 'createApiKey',
     summary: 'Mint an API key; its secret is in this answer only',
     tag: 'API keys',
-    success: { status: 201, schema: 'ApiKey', description: 'The key with its secret.' },
+    success: { status: 201, schema: DASHBOARD_SCHEMAS.ApiKey, description: 'The key with its secret.' },
     errors: [409],
   },
   uses: { createApiKey: CreateApiKey },

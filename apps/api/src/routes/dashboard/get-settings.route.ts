@@ -1,7 +1,7 @@
 import { GetMerchantSettings } from '@payments/core';
 import { defineRoute } from '../../http/define-route';
 import { actorOf } from '../../plugins/dashboard/actor';
-import { presentSettings } from './presenters';
+import { DASHBOARD_SCHEMAS, presentSettings } from './presenters';
 
 export default defineRoute({
   method: 'GET',
@@ -12,7 +12,7 @@ export default defineRoute({
     operationId: 'getSettings',
     summary: 'The account settings (the four editable fields always present, null when unset)',
     tag: 'Settings',
-    success: { status: 200, schema: 'MerchantSettings', description: 'The settings.' },
+    success: { status: 200, schema: DASHBOARD_SCHEMAS.MerchantSettings, description: 'The settings.' },
   },
   uses: { getMerchantSettings: GetMerchantSettings },
   handler:

@@ -2,7 +2,7 @@ import { ListApiKeys } from '@payments/core';
 import { defineRoute } from '../../http/define-route';
 import { presentList } from '../../http/presenting';
 import { actorOf } from '../../plugins/dashboard/actor';
-import { presentApiKey } from './presenters';
+import { DASHBOARD_SCHEMAS, presentApiKey } from './presenters';
 
 export default defineRoute({
   method: 'GET',
@@ -13,7 +13,7 @@ export default defineRoute({
     operationId: 'listApiKeys',
     summary: 'List the API keys (prefixes only)',
     tag: 'API keys',
-    success: { status: 200, schema: 'ApiKeyList', description: 'The keys.' },
+    success: { status: 200, schema: DASHBOARD_SCHEMAS.ApiKeyList, description: 'The keys.' },
   },
   uses: { listApiKeys: ListApiKeys },
   handler:

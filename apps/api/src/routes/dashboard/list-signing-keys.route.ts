@@ -2,7 +2,7 @@ import { ListSigningKeys } from '@payments/core';
 import { defineRoute } from '../../http/define-route';
 import { presentList } from '../../http/presenting';
 import { actorOf } from '../../plugins/dashboard/actor';
-import { presentSigningKey } from './presenters';
+import { DASHBOARD_SCHEMAS, presentSigningKey } from './presenters';
 
 export default defineRoute({
   method: 'GET',
@@ -13,7 +13,7 @@ export default defineRoute({
     operationId: 'listSigningKeys',
     summary: 'List the registered Ed25519 signing keys',
     tag: 'Signing keys',
-    success: { status: 200, schema: 'SigningKeyList', description: 'The keys.' },
+    success: { status: 200, schema: DASHBOARD_SCHEMAS.SigningKeyList, description: 'The keys.' },
   },
   uses: { listSigningKeys: ListSigningKeys },
   handler:

@@ -2,7 +2,7 @@ import { ListTeamUsers } from '@payments/core';
 import { defineRoute } from '../../http/define-route';
 import { presentList } from '../../http/presenting';
 import { actorOf } from '../../plugins/dashboard/actor';
-import { presentUser } from './presenters';
+import { DASHBOARD_SCHEMAS, presentUser } from './presenters';
 
 export default defineRoute({
   method: 'GET',
@@ -13,7 +13,7 @@ export default defineRoute({
     operationId: 'listUsers',
     summary: 'List the team, oldest first',
     tag: 'Team',
-    success: { status: 200, schema: 'DashboardUserList', description: 'Every member.' },
+    success: { status: 200, schema: DASHBOARD_SCHEMAS.DashboardUserList, description: 'Every member.' },
   },
   uses: { listTeamUsers: ListTeamUsers },
   handler:

@@ -1,5 +1,16 @@
-import type { ApiKey, Merchant, SigningKey, User } from '@payments/core';
+import {
+  type ApiKey,
+  DASHBOARD_ACTIONS,
+  ID_PATTERNS,
+  type Merchant,
+  SETTLEMENT_SCHEDULES,
+  type SigningKey,
+  type User,
+  USER_ROLES,
+  USER_STATUSES,
+} from '@payments/core';
 import { compact, timestamp } from '../../http/presenting';
+import { components, constant, dateTime, idMatching, type JsonSchema, list, mode, object } from '../../openapi/json-schema';
 
 export interface DashboardUserJson {
   readonly id: string;
@@ -70,3 +81,92 @@ export function presentSigningKey(key: SigningKey): Record<string, unknown> {
     created: timestamp(key.created),
   });
 }
+
+const nullableString = (description: string): JsonSchema => ({ type: ['string', 'null'], description });
+/** A member as both the team list and the session show them. */
+const USER_REQUIRED = ['id', 'object', 'email', 'role', 'status', 'mfa_enabled', 'created'];
+const USER_PROPERTIES: Record<string, JsonSchema> = {
+  id: idMatching(ID_PATTERNS.user),
+  object: constant('dashboard_user'),
+  email: { type: 'string' },
+  name: { type: 'string' },
+  role: { type: 'string', enum: [...USER_ROLES] },
+  status: { type: 'string', enum: [...USER_STATUSES] },
+  mfa_enabled: { type: 'boolean', description: 'Whether the member has claimed a second factor; a new or reset member has not.' },
+  created: dateTime,
+};
+
+/** The answers of the team, sessions, keys and settings (dashboard). */
+export const DASHBOARD_SCHEMAS = components({
+  DashboardUser: object(USER_REQUIRED, USER_PROPERTIES, 'A member of the team. Never the password, its hash or the second-factor secret.'),
+  DashboardSession: object(
+    [...USER_REQUIRED, 'permissions'],
+    {
+      ...USER_PROPERTIES,
+      permissions: {
+        type: 'array',
+        items: { type: 'string', enum: [...DASHBOARD_ACTIONS] },
+        description: "The actions this user's role may perform (the role table); every other route answers 403.",
+      },
+    },
+    'The signed-in user and what their role may do.',
+  ),
+  DashboardUserList: list('DashboardUser'),
+  MfaClaim: object(
+    ['secret', 'otpauth_url'],
+    {
+      secret: { type: 'string', description: 'The base32 TOTP secret (SHA-1, 6 digits, 30 seconds), shown this once; only its sealed form is stored.' },
+      otpauth_url: { type: 'string', description: '`otpauth://totp/…` for an authenticator app to scan.' },
+    },
+    'A claimed second factor.',
+  ),
+  MerchantSettings: object(
+    [
+      'object',
+      'id',
+      'business_name',
+      'support_email',
+      'statement_descriptor',
+      'settlement_schedule',
+      'status',
+      'kyb_status',
+      'live_enabled',
+      'settlement_currency',
+      'settlement_delay_days',
+    ],
+    {
+      object: constant('merchant_settings'),
+      id: { type: 'string', pattern: '^mch_' },
+      business_name: { type: 'string' },
+      support_email: nullableString('null when unset.'),
+      statement_descriptor: nullableString('null when unset.'),
+      settlement_schedule: { type: 'string', enum: [...SETTLEMENT_SCHEDULES] },
+      status: { type: 'string' },
+      kyb_status: { type: 'string', enum: ['pending', 'approved'] },
+      live_enabled: { type: 'boolean' },
+      settlement_currency: { type: 'string', pattern: '^[A-Z]{3}$' },
+      settlement_delay_days: { type: 'integer' },
+    },
+    'The account settings: the four fields the merchant edits are always present (null when unset); the rest are set by the operator.',
+  ),
+  ApiKey: object(['id', 'object', 'mode', 'prefix', 'created'], {
+    id: idMatching(ID_PATTERNS.api_key),
+    object: constant('api_key'),
+    mode,
+    name: { type: 'string' },
+    prefix: { type: 'string' },
+    secret: { type: 'string', description: 'Only in the answer that creates the key, never again.' },
+    created: dateTime,
+    revoked_at: dateTime,
+  }),
+  ApiKeyList: list('ApiKey'),
+  SigningKey: object(['id', 'object', 'algorithm', 'public_key', 'created'], {
+    id: { type: 'string', pattern: '^sgk_' },
+    object: constant('signing_key'),
+    algorithm: { type: 'string' },
+    public_key: { type: 'string' },
+    name: { type: 'string' },
+    created: dateTime,
+  }),
+  SigningKeyList: list('SigningKey'),
+});

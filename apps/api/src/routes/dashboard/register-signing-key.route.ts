@@ -3,7 +3,7 @@ import { defineRoute } from '../../http/define-route';
 import { required } from '../../http/typed-schema';
 import { actorOf } from '../../plugins/dashboard/actor';
 import { jsonBody, text } from '../schemas';
-import { presentSigningKey } from './presenters';
+import { DASHBOARD_SCHEMAS, presentSigningKey } from './presenters';
 
 export default defineRoute({
   method: 'POST',
@@ -15,7 +15,7 @@ export default defineRoute({
     operationId: 'registerSigningKey',
     summary: 'Register an Ed25519 public key',
     tag: 'Signing keys',
-    success: { status: 201, schema: 'SigningKey', description: 'The key.' },
+    success: { status: 201, schema: DASHBOARD_SCHEMAS.SigningKey, description: 'The key.' },
     errors: [409],
   },
   uses: { registerSigningKey: RegisterSigningKey },

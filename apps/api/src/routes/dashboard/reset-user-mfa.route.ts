@@ -4,7 +4,7 @@ import { objectSchema, orNull } from '../../http/typed-schema';
 import { STEP_UP } from '../../openapi/build-dashboard-openapi';
 import { actorOf } from '../../plugins/dashboard/actor';
 import { codeOf, stepUpCode, userIdParams } from '../schemas';
-import { presentUser } from './presenters';
+import { DASHBOARD_SCHEMAS, presentUser } from './presenters';
 
 export default defineRoute({
   method: 'POST',
@@ -18,7 +18,7 @@ export default defineRoute({
     description: `The old codes stop at once and the member's sessions end; they claim a new one with email and password. Notices go to the member and the account's email. ${STEP_UP}`,
     tag: 'Team',
     stepUp: true,
-    success: { status: 200, schema: 'DashboardUser', description: 'The member, without a second factor.' },
+    success: { status: 200, schema: DASHBOARD_SCHEMAS.DashboardUser, description: 'The member, without a second factor.' },
     errors: [404],
   },
   uses: { resetTeamUserMfa: ResetTeamUserMfa },

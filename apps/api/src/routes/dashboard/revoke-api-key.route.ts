@@ -2,7 +2,7 @@ import { ID_PATTERNS, RevokeApiKey } from '@payments/core';
 import { defineRoute } from '../../http/define-route';
 import { actorOf } from '../../plugins/dashboard/actor';
 import { idParams, noBody } from '../schemas';
-import { presentApiKey } from './presenters';
+import { DASHBOARD_SCHEMAS, presentApiKey } from './presenters';
 
 export default defineRoute({
   method: 'POST',
@@ -14,7 +14,7 @@ export default defineRoute({
     operationId: 'revokeApiKey',
     summary: 'Revoke an API key',
     tag: 'API keys',
-    success: { status: 200, schema: 'ApiKey', description: 'The revoked key.' },
+    success: { status: 200, schema: DASHBOARD_SCHEMAS.ApiKey, description: 'The revoked key.' },
     errors: [404],
   },
   uses: { revokeApiKey: RevokeApiKey },

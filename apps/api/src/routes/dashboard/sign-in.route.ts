@@ -6,7 +6,7 @@ import { defineRoute } from '../../http/define-route';
 import { objectSchema, required } from '../../http/typed-schema';
 import { SESSION_COOKIE } from '../../plugins/dashboard/session-auth.scheme';
 import { email, password } from '../schemas';
-import { presentUser } from './presenters';
+import { DASHBOARD_SCHEMAS, presentUser } from './presenters';
 
 export default defineRoute({
   method: 'POST',
@@ -21,7 +21,7 @@ export default defineRoute({
       'Answers the user and sets the `dashboard_session` cookie (HttpOnly, SameSite=Strict, 30 minutes from sign-in). Every refusal is the same 401 `invalid_credentials`. ' +
       '10 failures within 15 minutes for one email, or from one client address, make further attempts 429 `rate_limited` with Retry-After, checked before the password is.',
     tag: 'Session',
-    success: { status: 200, schema: 'DashboardUser', description: 'The signed-in user; the session is in the cookie.' },
+    success: { status: 200, schema: DASHBOARD_SCHEMAS.DashboardUser, description: 'The signed-in user; the session is in the cookie.' },
   },
   uses: { signIn: SignIn, config: AppConfig },
   handler: ({ signIn, config }) => {

@@ -3,7 +3,7 @@ import { defineRoute } from '../../http/define-route';
 import { orNull } from '../../http/typed-schema';
 import { actorOf } from '../../plugins/dashboard/actor';
 import { jsonBody, text } from '../schemas';
-import { presentSettings } from './presenters';
+import { DASHBOARD_SCHEMAS, presentSettings } from './presenters';
 
 const settingsPatchBody = jsonBody({
   business_name: text,
@@ -22,7 +22,7 @@ export default defineRoute({
     operationId: 'updateSettings',
     summary: 'Change business_name, support_email, statement_descriptor or settlement_schedule (null clears the optional ones)',
     tag: 'Settings',
-    success: { status: 200, schema: 'MerchantSettings', description: 'The settings as changed.' },
+    success: { status: 200, schema: DASHBOARD_SCHEMAS.MerchantSettings, description: 'The settings as changed.' },
   },
   uses: { updateMerchantSettings: UpdateMerchantSettings },
   handler:

@@ -4,7 +4,7 @@ import { objectSchema, oneOf } from '../../http/typed-schema';
 import { STEP_UP } from '../../openapi/build-dashboard-openapi';
 import { actorOf } from '../../plugins/dashboard/actor';
 import { codeOf, stepUpCode, userIdParams } from '../schemas';
-import { presentUser } from './presenters';
+import { DASHBOARD_SCHEMAS, presentUser } from './presenters';
 
 export default defineRoute({
   method: 'PATCH',
@@ -24,7 +24,7 @@ export default defineRoute({
       'Concurrent changes of one member run one after the other, so none undoes another.',
     tag: 'Team',
     stepUp: true,
-    success: { status: 200, schema: 'DashboardUser', description: 'The member as changed.' },
+    success: { status: 200, schema: DASHBOARD_SCHEMAS.DashboardUser, description: 'The member as changed.' },
     errors: [404],
   },
   uses: { updateTeamUser: UpdateTeamUser },

@@ -2,7 +2,7 @@ import { GetDispute } from '@payments/core';
 import { defineRoute } from '../../http/define-route';
 import { scopeOf } from '../../plugins/merchant-v1/caller';
 import { disputeParams } from '../schemas';
-import { presentDispute } from './presenter';
+import { DISPUTE_SCHEMAS, presentDispute } from './presenter';
 
 export default defineRoute({
   method: 'GET',
@@ -12,9 +12,10 @@ export default defineRoute({
   openapi: {
     operationId: 'retrieveDispute',
     summary: 'Retrieve a dispute',
+    description: 'A dispute as it stands now. Another merchant’s dispute, or one of the other mode, is 404 `resource_not_found` like an unknown one.',
     tag: 'Disputes',
-    success: { status: 200, schema: 'Dispute', description: 'The dispute.' },
-    errors: [404],
+    success: { status: 200, schema: DISPUTE_SCHEMAS.Dispute, description: 'The dispute.' },
+    errors: { 404: ['resource_not_found'] },
   },
   uses: { getDispute: GetDispute },
   handler:

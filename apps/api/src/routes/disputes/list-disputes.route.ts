@@ -3,13 +3,13 @@ import { defineRoute } from '../../http/define-route';
 import { presentList } from '../../http/presenting';
 import { objectSchema, oneOf } from '../../http/typed-schema';
 import { scopeOf } from '../../plugins/merchant-v1/caller';
-import { disputeId, limit } from '../schemas';
-import { presentDispute } from './presenter';
+import { disputeId, limit, pageOf, startingAfter } from '../schemas';
+import { DISPUTE_SCHEMAS, presentDispute } from './presenter';
 
 const disputeListQuery = objectSchema({
   limit,
-  starting_after: disputeId,
-  status: oneOf(DISPUTE_STATUSES),
+  starting_after: startingAfter(disputeId),
+  status: oneOf(DISPUTE_STATUSES).description('Only disputes in this status.'),
 });
 
 export default defineRoute({
@@ -20,8 +20,10 @@ export default defineRoute({
   openapi: {
     operationId: 'listDisputes',
     summary: 'List disputes, newest first',
+    description:
+      'The disputes of the key’s merchant and mode, newest first, a page at a time. A `starting_after` that is not a dispute of this merchant and mode is 400 `invalid_parameter`.',
     tag: 'Disputes',
-    success: { status: 200, schema: 'DisputeList', description: 'A page of disputes.' },
+    success: { status: 200, schema: DISPUTE_SCHEMAS.DisputeList, description: 'A page of disputes.' },
   },
   uses: { listDisputes: ListDisputes },
   handler:
@@ -31,7 +33,7 @@ export default defineRoute({
       const page = await listDisputes.execute({
         scope: scopeOf(request),
         filter: { status: query.status },
-        page: { limit: query.limit, startingAfter: query.starting_after },
+        page: pageOf(query),
       });
       return presentList(page, presentDispute);
     },

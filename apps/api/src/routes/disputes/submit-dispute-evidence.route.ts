@@ -1,21 +1,8 @@
-import { DISPUTE_EVIDENCE_LIMITS, SubmitDisputeEvidence } from '@payments/core';
-import Joi from 'joi';
+import { SubmitDisputeEvidence } from '@payments/core';
 import { defineRoute } from '../../http/define-route';
-import { required } from '../../http/typed-schema';
-import { POST_ERRORS } from '../../openapi/build-openapi';
 import { scopeOf } from '../../plugins/merchant-v1/caller';
-import { disputeParams, jsonBody } from '../schemas';
-import { presentDispute } from './presenter';
-
-/** Evidence is a flat map of strings, bounded like metadata so one dispute stays small. */
-const disputeEvidenceBody = jsonBody({
-  evidence: required(
-    Joi.object<Record<string, string>>()
-      .min(1)
-      .max(DISPUTE_EVIDENCE_LIMITS.keys)
-      .pattern(Joi.string().min(1).max(DISPUTE_EVIDENCE_LIMITS.keyLength), Joi.string().allow('').max(DISPUTE_EVIDENCE_LIMITS.valueLength)),
-  ),
-});
+import { disputeEvidenceBody, disputeParams } from '../schemas';
+import { DISPUTE_SCHEMAS, presentDispute } from './presenter';
 
 export default defineRoute({
   method: 'POST',
@@ -27,10 +14,17 @@ export default defineRoute({
   openapi: {
     operationId: 'submitDisputeEvidence',
     summary: 'Submit evidence, merged key by key into what the dispute holds',
+    description:
+      'Merges the keys sent into the dispute’s evidence (a key sent again replaces its value) and sends the whole merged set to the channel before storing it; ' +
+      'an opened dispute moves to `under_review` and `dispute.updated` is published. A ruled dispute (won or lost) is 409 `dispute_closed`. More than 50 keys in all ' +
+      'is 400 naming `evidence`. A channel that cannot take it stores nothing: 503 `channel_error`, and a retry with the same Idempotency-Key is safe.',
     tag: 'Disputes',
-    success: { status: 200, schema: 'Dispute', description: 'The dispute.' },
-    requestBody: 'DisputeEvidenceParams',
-    errors: [404, ...POST_ERRORS],
+    success: { status: 200, schema: DISPUTE_SCHEMAS.Dispute, description: 'The dispute, with the merged evidence.' },
+    requestBody: {
+      name: 'DisputeEvidenceParams',
+      example: { evidence: { tracking_number: 'TH1234567890', receipt: 'https://shop.example.com/receipts/1001' } },
+    },
+    errors: { 404: ['resource_not_found'], 409: ['dispute_closed'], 503: ['channel_error'] },
   },
   uses: { submitDisputeEvidence: SubmitDisputeEvidence },
   handler:

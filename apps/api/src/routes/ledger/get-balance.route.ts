@@ -1,16 +1,7 @@
-import { GetBalance, type MerchantBalance } from '@payments/core';
+import { GetBalance } from '@payments/core';
 import { defineRoute } from '../../http/define-route';
-import { exactJson } from '../../http/exact-json';
 import { scopeOf } from '../../plugins/merchant-v1/caller';
-
-/**
- * Balance as the API shows it (schema Balance in docs/openapi.json): three buckets of Money, one
- * entry per currency. The amounts are BigInt (a sum of many payments may pass 2^53 − 1) and go
- * out as exact JSON integers (`exactJson`), never as rounded doubles.
- */
-function presentBalance(balance: MerchantBalance): Record<string, unknown> {
-  return { object: 'balance', available: balance.available, pending: balance.pending, dispute_hold: balance.dispute_hold };
-}
+import { BALANCE_SCHEMAS, balanceResponse } from './presenter';
 
 export default defineRoute({
   method: 'GET',
@@ -19,12 +10,16 @@ export default defineRoute({
   openapi: {
     operationId: 'retrieveBalance',
     summary: 'Retrieve the balance: available, pending and dispute_hold, per currency',
+    description:
+      'The ledger’s balance of the key’s merchant and mode, in the settlement currency: a payment’s net enters `pending` when it is paid and priced, ' +
+      'moves to `available` when its release timer fires, and leaves `available` when a settlement is made. Amounts are exact integers of any size: ' +
+      'a reader that turns JSON numbers into doubles should read these as big integers.',
     tag: 'Balance',
-    success: { status: 200, schema: 'Balance', description: 'The balance.' },
+    success: { status: 200, schema: BALANCE_SCHEMAS.Balance, description: 'The balance.' },
   },
   uses: { getBalance: GetBalance },
   handler:
     ({ getBalance }) =>
     async (request, h) =>
-      h.response(exactJson(presentBalance(await getBalance.execute(scopeOf(request))))).type('application/json; charset=utf-8'),
+      balanceResponse(h, await getBalance.execute(scopeOf(request))),
 });

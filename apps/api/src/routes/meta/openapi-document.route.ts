@@ -1,5 +1,21 @@
 import { defineRoute } from '../../http/define-route';
 import { buildOpenApi, type OpenApiDocument } from '../../openapi/build-openapi';
+import { components } from '../../openapi/json-schema';
+
+/** The answer of the document route. */
+export const OPENAPI_DOCUMENT_SCHEMAS = components({
+  OpenApiDocument: {
+    type: 'object',
+    description: 'An OpenAPI 3.1 document.',
+    required: ['openapi', 'info', 'paths'],
+    properties: {
+      openapi: { type: 'string', description: 'The OpenAPI version of the document: 3.1.0.' },
+      info: { type: 'object', description: 'Its title, the current API version and an overview.' },
+      paths: { type: 'object', description: 'Every route of /v1, by path and method.' },
+    },
+    examples: [{ openapi: '3.1.0', info: { title: 'Payment service merchant API', version: '2026-09-01' }, paths: {} }],
+  },
+});
 
 /**
  * The OpenAPI document of the `/v1` routes this server really has. Open like `/health`: it
@@ -12,8 +28,10 @@ export default defineRoute({
   openapi: {
     operationId: 'getOpenApiDocument',
     summary: 'This document (no API key needed)',
+    description:
+      'The OpenAPI 3.1 document of the /v1 routes this server has, built from its route table. No API key is needed: it describes the API and holds no data.',
     tag: 'Meta',
-    success: { status: 200, schema: 'OpenApiDocument', description: 'The OpenAPI 3.1 document of /v1.' },
+    success: { status: 200, schema: OPENAPI_DOCUMENT_SCHEMAS.OpenApiDocument, description: 'The OpenAPI 3.1 document of /v1.' },
     open: true,
   },
   handler: () => {

@@ -3,7 +3,7 @@ import { defineRoute } from '../../http/define-route';
 import { presentList } from '../../http/presenting';
 import { scopeOf } from '../../plugins/merchant-v1/caller';
 import { paymentIntentParams } from '../schemas';
-import { presentAttempt } from './presenters';
+import { PAYMENT_SCHEMAS, presentAttempt } from './presenters';
 
 export default defineRoute({
   method: 'GET',
@@ -13,9 +13,11 @@ export default defineRoute({
   openapi: {
     operationId: 'listPaymentAttempts',
     summary: "List an intent's attempts, oldest first",
+    description:
+      'Every attempt of the intent, oldest first, in one page (`has_more` is always false). An intent of another merchant or mode is 404 `resource_not_found`.',
     tag: 'Payment attempts',
-    success: { status: 200, schema: 'PaymentAttemptList', description: 'Every attempt of the intent.' },
-    errors: [404],
+    success: { status: 200, schema: PAYMENT_SCHEMAS.PaymentAttemptList, description: 'Every attempt of the intent.' },
+    errors: { 404: ['resource_not_found'] },
   },
   uses: { listAttempts: ListAttempts },
   handler:

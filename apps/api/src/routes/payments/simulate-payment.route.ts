@@ -2,17 +2,23 @@ import { MAX_AMOUNT, SIMULATE_OUTCOMES, SimulatePayment } from '@payments/core';
 import Joi from 'joi';
 import { defineRoute } from '../../http/define-route';
 import { oneOf, required } from '../../http/typed-schema';
-import { POST_ERRORS } from '../../openapi/build-openapi';
 import { scopeOf } from '../../plugins/merchant-v1/caller';
-import { idempotencyKeyOf } from '../../plugins/merchant-v1/idempotency';
+import { idempotencyKeyOf } from '../../http/idempotency';
 import { currency, jsonBody, paymentIntentParams } from '../schemas';
-import { presentPaymentIntent } from './presenters';
+import { PAYMENT_EXAMPLES, PAYMENT_SCHEMAS, presentPaymentIntent } from './presenters';
 
 const simulateBody = jsonBody({
-  outcome: required(oneOf(SIMULATE_OUTCOMES)),
-  failure_code: Joi.string().max(64),
-  amount: Joi.number().integer().min(0).max(MAX_AMOUNT),
-  currency,
+  outcome: required(oneOf(SIMULATE_OUTCOMES)).description(
+    'What the channel reports: `succeeded`, `failed`, `pending` (the payer acted, the channel is processing), or of a dispute over the paid amount: ' +
+      '`dispute_opened`, then `dispute_won` or `dispute_lost`.',
+  ),
+  failure_code: Joi.string().max(64).description('With `failed` only: `insufficient_funds`, `payer_cancelled` (the default) or `risk_blocked`.'),
+  amount: Joi.number()
+    .integer()
+    .min(0)
+    .max(MAX_AMOUNT)
+    .description('What the callback claims was paid (payment outcomes only). The confirming query answers the order book, so it changes nothing.'),
+  currency: currency.description('What the callback claims the currency was (payment outcomes only); changes nothing, like `amount`.'),
 });
 
 /** Test mode: tell the channel what to report. */
@@ -26,10 +32,26 @@ export default defineRoute({
   openapi: {
     operationId: 'simulatePaymentIntent',
     summary: 'Test mode: tell the channel what to report, and wait for its callback',
+    description:
+      'Test keys only (a live key is 403 `test_mode_required`). Tells the channel of the pending attempt what to report (replacing a magic outcome not reported yet); ' +
+      'its signed callback takes the real path (signature, confirming query, state change), and the answer is the intent once the callback landed. ' +
+      'No pending attempt with an order is 409 `invalid_state_transition`; a channel that cannot simulate (`rest`) is 409 `simulation_unsupported`. ' +
+      'Dispute outcomes need a succeeded or channel_settled intent: `dispute_opened` with no open dispute and no lost one, a ruling with an open one ' +
+      '(else 409 `invalid_state_transition`); `amount` and `currency` go with payment outcomes only (400).',
     tag: 'Test helpers',
-    success: { status: 200, schema: 'PaymentIntent', description: 'The payment intent as it stands once the callback landed.' },
-    requestBody: 'PaymentIntentSimulateParams',
-    errors: [404, ...POST_ERRORS],
+    success: {
+      status: 200,
+      schema: PAYMENT_SCHEMAS.PaymentIntent,
+      description: 'The payment intent as it stands once the callback landed.',
+      example: PAYMENT_EXAMPLES.succeeded,
+    },
+    requestBody: { name: 'PaymentIntentSimulateParams', example: { outcome: 'succeeded' } },
+    errors: {
+      403: ['test_mode_required'],
+      404: ['resource_not_found'],
+      409: ['invalid_state_transition', 'simulation_unsupported'],
+      503: ['channel_error'],
+    },
   },
   uses: { simulatePayment: SimulatePayment },
   handler:

@@ -1,18 +1,10 @@
-import { CreateRefund, ID_PATTERNS, MAX_AMOUNT, REFUND_REASONS } from '@payments/core';
-import Joi from 'joi';
+import { CreateRefund } from '@payments/core';
 import { defineRoute } from '../../http/define-route';
-import { oneOf, required } from '../../http/typed-schema';
-import { POST_ERRORS } from '../../openapi/build-openapi';
 import { scopeOf } from '../../plugins/merchant-v1/caller';
-import { idOf, jsonBody, metadata } from '../schemas';
-import { presentRefund } from './presenter';
+import { jsonBody, metadata, refundFields } from '../schemas';
+import { REFUND_CREATE_RULES, REFUND_PENDING_EXAMPLE, REFUND_SCHEMAS, presentRefund } from './presenter';
 
-const refundCreateBody = jsonBody({
-  payment_intent: required(idOf(ID_PATTERNS.payment_intent, 'payment intent id')),
-  amount: Joi.number().integer().min(1).max(MAX_AMOUNT).description("Minor units of the intent's currency; left out, the whole amount not refunded yet."),
-  reason: oneOf(REFUND_REASONS),
-  metadata,
-});
+const refundCreateBody = jsonBody({ ...refundFields, metadata });
 
 export default defineRoute({
   method: 'POST',
@@ -25,13 +17,20 @@ export default defineRoute({
     operationId: 'createRefund',
     summary: 'Refund a paid payment intent, in whole or in part',
     description:
-      'Only a succeeded or channel_settled intent can be refunded (else 409 invalid_state_transition); an open dispute is 409 payment_disputed; ' +
-      'the refunds that did not fail never add up to more than the intent amount (409 refund_exceeds_remaining, also after a lost dispute). ' +
-      'The merchant is debited amount × net / intent amount in the settlement currency at once; a failed refund gives it back.',
+      `${REFUND_CREATE_RULES} An intent of another merchant or mode is 404 \`resource_not_found\`. The channel is called before the answer: a channel that ` +
+      'declines fails the refund at once (201 with `status: failed`), one that cannot be reached leaves it pending until the channel reports.',
     tag: 'Refunds',
-    success: { status: 201, schema: 'Refund', description: 'The refund, pending until the channel reports (failed at once when the channel declines it).' },
-    requestBody: 'RefundCreateParams',
-    errors: [404, ...POST_ERRORS],
+    success: {
+      status: 201,
+      schema: REFUND_SCHEMAS.Refund,
+      description: 'The refund, pending until the channel reports (failed at once when the channel declines it).',
+      example: REFUND_PENDING_EXAMPLE,
+    },
+    requestBody: {
+      name: 'RefundCreateParams',
+      example: { payment_intent: 'pi_wRuAd6OgjF8fafigzwZwk6WP', amount: 5000, reason: 'requested_by_customer', metadata: { ticket: 'T-2209' } },
+    },
+    errors: { 404: ['resource_not_found'], 409: ['invalid_state_transition', 'payment_disputed', 'refund_exceeds_remaining'] },
   },
   uses: { createRefund: CreateRefund },
   handler:

@@ -1,15 +1,14 @@
 import { REFUND_FAILURE_CODES, SimulateRefund } from '@payments/core';
 import { defineRoute } from '../../http/define-route';
 import { oneOf, required } from '../../http/typed-schema';
-import { POST_ERRORS } from '../../openapi/build-openapi';
 import { scopeOf } from '../../plugins/merchant-v1/caller';
-import { idempotencyKeyOf } from '../../plugins/merchant-v1/idempotency';
+import { idempotencyKeyOf } from '../../http/idempotency';
 import { jsonBody, refundParams } from '../schemas';
-import { presentRefund } from './presenter';
+import { REFUND_SCHEMAS, presentRefund } from './presenter';
 
 const simulateRefundBody = jsonBody({
-  outcome: required(oneOf(['succeeded', 'failed'] as const)),
-  failure_code: oneOf(REFUND_FAILURE_CODES),
+  outcome: required(oneOf(['succeeded', 'failed'] as const)).description('What the channel reports: the money returned, or not.'),
+  failure_code: oneOf(REFUND_FAILURE_CODES).description('With `failed` only: why (default `channel_declined`).'),
 });
 
 /** Test mode: tell the channel what to report for a pending refund. */
@@ -23,10 +22,19 @@ export default defineRoute({
   openapi: {
     operationId: 'simulateRefund',
     summary: 'Test mode: tell the channel what to report for a pending refund, and wait for its notice',
+    description:
+      'Test keys only (a live key is 403 `test_mode_required`). Settles a pending refund at once through the channel’s signed notice, which takes the real path; ' +
+      'the answer is the refund as that notice left it. A refund already succeeded or failed, or one the channel has not taken yet, is 409 ' +
+      '`invalid_state_transition`; a channel that cannot simulate is 409 `simulation_unsupported`. `failure_code` goes with `failed` only (400).',
     tag: 'Test helpers',
-    success: { status: 200, schema: 'Refund', description: "The refund as the channel's report left it." },
-    requestBody: 'RefundSimulateParams',
-    errors: [404, ...POST_ERRORS],
+    success: { status: 200, schema: REFUND_SCHEMAS.Refund, description: "The refund as the channel's report left it." },
+    requestBody: { name: 'RefundSimulateParams', example: { outcome: 'succeeded' } },
+    errors: {
+      403: ['test_mode_required'],
+      404: ['resource_not_found'],
+      409: ['invalid_state_transition', 'simulation_unsupported'],
+      503: ['channel_error'],
+    },
   },
   uses: { simulateRefund: SimulateRefund },
   handler:

@@ -1,10 +1,9 @@
-import { CreateManualSettlement } from '@payments/core';
+import { API_CALLER, CreateManualSettlement } from '@payments/core';
 import { defineRoute } from '../../http/define-route';
-import { POST_ERRORS } from '../../openapi/build-openapi';
 import { scopeOf } from '../../plugins/merchant-v1/caller';
-import { idempotencyKeyOf } from '../../plugins/merchant-v1/idempotency';
+import { idempotencyKeyOf } from '../../http/idempotency';
 import { noBody } from '../schemas';
-import { presentSettlement } from './presenters';
+import { SETTLEMENT_SCHEMAS, presentSettlement } from './presenters';
 
 export default defineRoute({
   method: 'POST',
@@ -17,15 +16,23 @@ export default defineRoute({
   openapi: {
     operationId: 'createSettlement',
     summary: 'Ask for a settlement now (merchants on the manual schedule)',
+    description:
+      'Takes no body (or `{}`). For an account on the `manual` schedule only (any other is 403 `forbidden`): settles every released payment not settled yet, ' +
+      'their nets less what the available balance lacks. Nothing waiting is 409 `nothing_to_settle`; an available balance of zero or below is 409 ' +
+      '`insufficient_available_balance`. Requests of one account and mode run one at a time: of several racing for the same funds one is 201, the rest 409. ' +
+      'In test mode the settlement is paid at once (the answer reads `paid`); in live mode it answers `pending` and the worker pays it. ' +
+      'A retry with the same Idempotency-Key is answered with the same settlement for 24 hours.',
     tag: 'Settlements',
-    success: { status: 201, schema: 'Settlement', description: 'The settlement.' },
-    errors: POST_ERRORS,
+    success: { status: 201, schema: SETTLEMENT_SCHEMAS.Settlement, description: 'The settlement.' },
+    errors: { 403: ['forbidden'], 409: ['nothing_to_settle', 'insufficient_available_balance', 'settlement_conflict'] },
   },
   uses: { createManualSettlement: CreateManualSettlement },
   handler:
     ({ createManualSettlement }) =>
     async (request) => ({
       status: 201,
-      body: presentSettlement(await createManualSettlement.execute({ scope: scopeOf(request), requestKey: idempotencyKeyOf(request) })),
+      body: presentSettlement(
+        await createManualSettlement.execute({ scope: scopeOf(request), requestKey: { caller: API_CALLER, key: idempotencyKeyOf(request) } }),
+      ),
     }),
 });

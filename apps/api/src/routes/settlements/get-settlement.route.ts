@@ -2,7 +2,7 @@ import { GetSettlement } from '@payments/core';
 import { defineRoute } from '../../http/define-route';
 import { scopeOf } from '../../plugins/merchant-v1/caller';
 import { settlementParams } from '../schemas';
-import { presentSettlement } from './presenters';
+import { SETTLEMENT_SCHEMAS, presentSettlement } from './presenters';
 
 export default defineRoute({
   method: 'GET',
@@ -12,9 +12,10 @@ export default defineRoute({
   openapi: {
     operationId: 'retrieveSettlement',
     summary: 'Retrieve a settlement',
+    description: 'A settlement as it stands now. Another merchant’s settlement, or one of the other mode, is 404 `resource_not_found` like an unknown one.',
     tag: 'Settlements',
-    success: { status: 200, schema: 'Settlement', description: 'The settlement.' },
-    errors: [404],
+    success: { status: 200, schema: SETTLEMENT_SCHEMAS.Settlement, description: 'The settlement.' },
+    errors: { 404: ['resource_not_found'] },
   },
   uses: { getSettlement: GetSettlement },
   handler:

@@ -3,7 +3,7 @@ import { defineRoute } from '../../http/define-route';
 import { presentList } from '../../http/presenting';
 import { actorOf } from '../../plugins/dashboard/actor';
 import { modeQuery } from '../schemas';
-import { presentPayoutMethod } from './presenters';
+import { PAYOUT_METHOD_SCHEMAS, presentPayoutMethod } from './presenters';
 
 export default defineRoute({
   method: 'GET',
@@ -15,7 +15,7 @@ export default defineRoute({
     operationId: 'listPayoutMethods',
     summary: "List the mode's payout destinations (masked)",
     tag: 'Payout methods',
-    success: { status: 200, schema: 'PayoutMethodList', description: 'The destinations.' },
+    success: { status: 200, schema: PAYOUT_METHOD_SCHEMAS.PayoutMethodList, description: 'The destinations.' },
   },
   uses: { listPayoutDestinations: ListPayoutDestinations },
   handler:

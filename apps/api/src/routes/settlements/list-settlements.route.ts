@@ -3,19 +3,21 @@ import { defineRoute } from '../../http/define-route';
 import { presentList } from '../../http/presenting';
 import { objectSchema } from '../../http/typed-schema';
 import { scopeOf } from '../../plugins/merchant-v1/caller';
-import { limit, settlementId } from '../schemas';
-import { presentSettlement } from './presenters';
+import { limit, pageOf, settlementId, startingAfter } from '../schemas';
+import { SETTLEMENT_SCHEMAS, presentSettlement } from './presenters';
 
 export default defineRoute({
   method: 'GET',
   path: '/v1/settlements',
   access: 'api-key',
-  validate: { query: objectSchema({ limit, starting_after: settlementId }) },
+  validate: { query: objectSchema({ limit, starting_after: startingAfter(settlementId) }) },
   openapi: {
     operationId: 'listSettlements',
     summary: 'List settlements, newest first',
+    description:
+      'The settlements of the key’s merchant and mode, newest first, a page at a time. A `starting_after` that is not a settlement of this merchant and mode is 400 `invalid_parameter`.',
     tag: 'Settlements',
-    success: { status: 200, schema: 'SettlementList', description: 'A page of settlements.' },
+    success: { status: 200, schema: SETTLEMENT_SCHEMAS.SettlementList, description: 'A page of settlements.' },
   },
   uses: { listSettlements: ListSettlements },
   handler:
@@ -23,7 +25,7 @@ export default defineRoute({
     async (request) => {
       const page = await listSettlements.execute({
         scope: scopeOf(request),
-        page: { limit: request.query.limit, startingAfter: request.query.starting_after },
+        page: pageOf(request.query),
       });
       return presentList(page, presentSettlement);
     },

@@ -4,7 +4,7 @@ import { required } from '../../http/typed-schema';
 import { STEP_UP } from '../../openapi/build-dashboard-openapi';
 import { actorOf } from '../../plugins/dashboard/actor';
 import { codeOf, jsonBody, modeQuery, stepUpCode, text } from '../schemas';
-import { presentPayoutMethod } from './presenters';
+import { PAYOUT_METHOD_SCHEMAS, presentPayoutMethod } from './presenters';
 
 const payoutMethodCreateBody = jsonBody({
   type: required(text),
@@ -27,7 +27,7 @@ export default defineRoute({
     description: `The fields are checked first (400), then the code. A notice goes to the account's email; live destinations start unverified and hold live settlements for 24 hours. ${STEP_UP}`,
     tag: 'Payout methods',
     stepUp: true,
-    success: { status: 201, schema: 'PayoutMethod', description: 'The destination.' },
+    success: { status: 201, schema: PAYOUT_METHOD_SCHEMAS.PayoutMethod, description: 'The destination.' },
   },
   uses: { registerPayoutDestination: RegisterPayoutDestination },
   handler:

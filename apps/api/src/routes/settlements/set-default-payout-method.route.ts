@@ -4,7 +4,7 @@ import { objectSchema, orNull } from '../../http/typed-schema';
 import { STEP_UP } from '../../openapi/build-dashboard-openapi';
 import { actorOf } from '../../plugins/dashboard/actor';
 import { codeOf, idParams, modeQuery, stepUpCode } from '../schemas';
-import { presentPayoutMethod } from './presenters';
+import { PAYOUT_METHOD_SCHEMAS, presentPayoutMethod } from './presenters';
 
 export default defineRoute({
   method: 'POST',
@@ -22,7 +22,7 @@ export default defineRoute({
     description: `A notice goes to the account's email; in live mode the 24-hour hold starts again. ${STEP_UP}`,
     tag: 'Payout methods',
     stepUp: true,
-    success: { status: 200, schema: 'PayoutMethod', description: 'The new default.' },
+    success: { status: 200, schema: PAYOUT_METHOD_SCHEMAS.PayoutMethod, description: 'The new default.' },
     errors: [404, 409],
   },
   uses: { setDefaultPayoutDestination: SetDefaultPayoutDestination },

@@ -3,7 +3,7 @@ import { defineRoute } from '../../http/define-route';
 import { required } from '../../http/typed-schema';
 import { actorOf } from '../../plugins/dashboard/actor';
 import { jsonBody, modeQuery, text, webhookDescription, webhookEvents } from '../schemas';
-import { presentEndpointWithHealth } from './presenters';
+import { WEBHOOK_ENDPOINT_SCHEMAS, presentEndpointWithHealth } from './presenters';
 
 export default defineRoute({
   method: 'POST',
@@ -15,7 +15,7 @@ export default defineRoute({
     operationId: 'createWebhookEndpoint',
     summary: 'Register a webhook endpoint; its signing secret is in this answer only',
     tag: 'Webhooks',
-    success: { status: 201, schema: 'WebhookEndpoint', description: 'The endpoint with its secret.' },
+    success: { status: 201, schema: WEBHOOK_ENDPOINT_SCHEMAS.WebhookEndpoint, description: 'The endpoint with its secret.' },
   },
   uses: { createWebhookEndpoint: CreateWebhookEndpoint, health: GetWebhookEndpointHealth },
   handler:

@@ -2,6 +2,7 @@ import { DeleteWebhookEndpoint } from '@payments/core';
 import { defineRoute } from '../../http/define-route';
 import { actorOf } from '../../plugins/dashboard/actor';
 import { webhookEndpointParams } from '../schemas';
+import { WEBHOOK_ENDPOINT_SCHEMAS } from './presenters';
 
 export default defineRoute({
   method: 'DELETE',
@@ -13,7 +14,7 @@ export default defineRoute({
     operationId: 'deleteWebhookEndpoint',
     summary: 'Delete a webhook endpoint (nothing more is queued for it)',
     tag: 'Webhooks',
-    success: { status: 200, schema: 'WebhookEndpointDeleted', description: 'Deleted.' },
+    success: { status: 200, schema: WEBHOOK_ENDPOINT_SCHEMAS.WebhookEndpointDeleted, description: 'Deleted.' },
     errors: [404],
   },
   uses: { deleteWebhookEndpoint: DeleteWebhookEndpoint },

@@ -4,7 +4,7 @@ import { presentList } from '../../http/presenting';
 import { objectSchema, oneOf } from '../../http/typed-schema';
 import { actorOf } from '../../plugins/dashboard/actor';
 import { idOf, limit } from '../schemas';
-import { presentWebhookDelivery } from './presenters';
+import { WEBHOOK_ENDPOINT_SCHEMAS, presentWebhookDelivery } from './presenters';
 
 /**
  * Not a *mode* route: `mode` is an optional filter. With `endpoint` the list is that endpoint's
@@ -32,7 +32,7 @@ export default defineRoute({
       "Not a per-mode route. With `endpoint`: that endpoint's deliveries, whatever its mode. Without it: the account's deliveries of both modes. " +
       '`mode` narrows either to one mode. Each delivery names its mode.',
     tag: 'Webhooks',
-    success: { status: 200, schema: 'WebhookDeliveryList', description: 'A page of deliveries.' },
+    success: { status: 200, schema: WEBHOOK_ENDPOINT_SCHEMAS.WebhookDeliveryList, description: 'A page of deliveries.' },
   },
   uses: { listWebhookDeliveries: ListWebhookDeliveries },
   handler:

@@ -3,7 +3,7 @@ import { defineRoute } from '../../http/define-route';
 import { presentList } from '../../http/presenting';
 import { actorOf } from '../../plugins/dashboard/actor';
 import { modeQuery } from '../schemas';
-import { presentEndpointWithHealth } from './presenters';
+import { WEBHOOK_ENDPOINT_SCHEMAS, presentEndpointWithHealth } from './presenters';
 
 export default defineRoute({
   method: 'GET',
@@ -15,7 +15,7 @@ export default defineRoute({
     operationId: 'listWebhookEndpoints',
     summary: "List the mode's webhook endpoints with their delivery health",
     tag: 'Webhooks',
-    success: { status: 200, schema: 'WebhookEndpointList', description: 'The endpoints.' },
+    success: { status: 200, schema: WEBHOOK_ENDPOINT_SCHEMAS.WebhookEndpointList, description: 'The endpoints.' },
   },
   uses: { listWebhookEndpoints: ListWebhookEndpoints, health: GetWebhookEndpointHealth },
   handler:

@@ -2,7 +2,7 @@ import { ID_PATTERNS, ResendWebhookDelivery } from '@payments/core';
 import { defineRoute } from '../../http/define-route';
 import { actorOf } from '../../plugins/dashboard/actor';
 import { idParams, modeQuery } from '../schemas';
-import { presentWebhookDelivery } from './presenters';
+import { WEBHOOK_ENDPOINT_SCHEMAS, presentWebhookDelivery } from './presenters';
 
 export default defineRoute({
   method: 'POST',
@@ -14,7 +14,7 @@ export default defineRoute({
     operationId: 'resendWebhookDelivery',
     summary: 'Queue one more attempt of a delivery (the relay sends it)',
     tag: 'Webhooks',
-    success: { status: 202, schema: 'WebhookDelivery', description: 'The delivery, due now.' },
+    success: { status: 202, schema: WEBHOOK_ENDPOINT_SCHEMAS.WebhookDelivery, description: 'The delivery, due now.' },
     errors: [404],
   },
   uses: { resendWebhookDelivery: ResendWebhookDelivery },

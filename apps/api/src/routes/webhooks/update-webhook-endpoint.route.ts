@@ -2,7 +2,7 @@ import { GetWebhookEndpointHealth, UpdateWebhookEndpoint } from '@payments/core'
 import { defineRoute } from '../../http/define-route';
 import { actorOf } from '../../plugins/dashboard/actor';
 import { jsonBody, text, webhookDescription, webhookEndpointParams, webhookEvents } from '../schemas';
-import { presentEndpointWithHealth } from './presenters';
+import { WEBHOOK_ENDPOINT_SCHEMAS, presentEndpointWithHealth } from './presenters';
 
 const webhookEndpointPatchBody = jsonBody({
   url: text,
@@ -22,7 +22,7 @@ export default defineRoute({
     operationId: 'updateWebhookEndpoint',
     summary: 'Change a webhook endpoint',
     tag: 'Webhooks',
-    success: { status: 200, schema: 'WebhookEndpoint', description: 'The endpoint as changed.' },
+    success: { status: 200, schema: WEBHOOK_ENDPOINT_SCHEMAS.WebhookEndpoint, description: 'The endpoint as changed.' },
     errors: [404],
   },
   uses: { updateWebhookEndpoint: UpdateWebhookEndpoint, health: GetWebhookEndpointHealth },

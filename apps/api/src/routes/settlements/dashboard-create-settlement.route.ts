@@ -1,0 +1,40 @@
+import { CreateManualSettlement, dashboardCaller } from '@payments/core';
+import { defineRoute } from '../../http/define-route';
+import { idempotencyKeyOf } from '../../http/idempotency';
+import { actorOf, scopeIn } from '../../plugins/dashboard/actor';
+import { modeQuery, noBody } from '../schemas';
+import { SETTLEMENT_SCHEMAS, presentSettlement } from './presenters';
+
+/** *mode*: "pay out now", as POST /v1/settlements; owner and admin, once per Idempotency-Key. */
+export default defineRoute({
+  method: 'POST',
+  path: '/dashboard/v1/settlements',
+  access: 'dashboard',
+  action: 'settlements.write',
+  // As on /v1: creation runs under the settlement lock, which must outlive its transaction, and a
+  // test-mode settlement is paid at once through the payout gateway.
+  idempotent: { transactional: false },
+  validate: { query: modeQuery, payload: noBody },
+  openapi: {
+    operationId: 'createSettlement',
+    summary: 'Pay out now: settle what is available (accounts on the manual schedule)',
+    description:
+      'The rules of POST /v1/settlements: an account on a daily, weekly or monthly schedule is 403 forbidden; nothing released to settle is 409 nothing_to_settle, ' +
+      'an available balance that does not cover it 409 insufficient_available_balance. A test-mode settlement is paid at once. The body is empty or `{}`. ' +
+      'Audited as settlements.write.',
+    tag: 'Settlements',
+    success: { status: 201, schema: SETTLEMENT_SCHEMAS.Settlement, description: 'The settlement.' },
+  },
+  uses: { createManualSettlement: CreateManualSettlement },
+  handler:
+    ({ createManualSettlement }) =>
+    async (request) => {
+      const { user } = actorOf(request);
+      const settlement = await createManualSettlement.execute({
+        scope: scopeIn(request, request.query.mode),
+        requestKey: { caller: dashboardCaller(user.id), key: idempotencyKeyOf(request) },
+        actor: user,
+      });
+      return { status: 201, body: presentSettlement(settlement) };
+    },
+});

@@ -1,0 +1,22 @@
+// Bundles the console for the browser: one script and one stylesheet in dist/, served by the API
+// under /dashboard/assets. Nothing is loaded from another origin at run time.
+import { build } from 'esbuild';
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+mkdirSync(join(here, 'dist'), { recursive: true });
+await build({
+  entryPoints: [join(here, 'src', 'main.tsx')],
+  outfile: join(here, 'dist', 'console.js'),
+  bundle: true,
+  minify: true,
+  format: 'esm',
+  target: ['chrome114', 'firefox115', 'safari16'],
+  jsx: 'automatic',
+  jsxImportSource: 'preact',
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+copyFileSync(join(here, 'src', 'console.css'), join(here, 'dist', 'console.css'));

@@ -1,0 +1,155 @@
+import { useState } from 'preact/hooks';
+import { api } from '../api';
+import { formatDate } from '../format';
+import { t } from '../i18n';
+import { useConsole } from '../state';
+import type { ApiKey, List, Mode, SigningKey } from '../types';
+import { useAction, useResource } from '../ui/hooks';
+import { ConfirmDialog, DataTable, Dialog, DialogActions, ErrorText, Field, Loading, SecretOnce } from '../ui/kit';
+
+/** The keys that work (mint with the secret shown once, revoke after a confirmation: it leaves the list) and signing keys. */
+export function ApiKeysPage() {
+  const { can, settings } = useConsole();
+  const keys = useResource(() => api<List<ApiKey>>('GET', '/api_keys'), []);
+  const [minted, setMinted] = useState<ApiKey | undefined>();
+  const [minting, setMinting] = useState(false);
+  const [revoking, setRevoking] = useState<ApiKey | undefined>();
+  const writable = can('api_keys.write');
+  return (
+    <>
+      <h1>{t('keys.title')}</h1>
+      {writable ? (
+        <button type="button" onClick={() => setMinting(true)}>
+          {t('keys.mint')}
+        </button>
+      ) : null}
+      {minted?.secret ? <SecretOnce label={t('keys.secret', { prefix: minted.prefix })} value={minted.secret} /> : null}
+      <Dialog title={t('keys.mint')} open={minting} onClose={() => setMinting(false)}>
+        <MintForm
+          liveEnabled={settings.live_enabled}
+          onCancel={() => setMinting(false)}
+          onMinted={(key) => {
+            setMinting(false);
+            setMinted(key);
+            keys.reload();
+          }}
+        />
+      </Dialog>
+      <ErrorText error={keys.error} />
+      <Loading when={keys.loading && !keys.data} />
+      <DataTable
+        rows={keys.data?.data}
+        rowKey={(key) => key.id}
+        empty={t('keys.none')}
+        columns={[
+          { label: t('keys.name'), cell: (key) => key.name ?? '—' },
+          { label: t('keys.prefix'), cell: (key) => <code>{key.prefix}…</code> },
+          { label: t('mode.label'), cell: (key) => t(`mode.${key.mode}`) },
+          { label: t('common.created'), wide: true, cell: (key) => formatDate(key.created) },
+          ...(writable
+            ? [
+                {
+                  label: t('common.actions'),
+                  cell: (key: ApiKey) => (
+                    <button type="button" class="danger" aria-label={t('keys.revokeOne', { prefix: key.prefix })} onClick={() => setRevoking(key)}>
+                      {t('keys.revoke')}
+                    </button>
+                  ),
+                },
+              ]
+            : []),
+        ]}
+      />
+      <ConfirmDialog
+        title={t('keys.revokeTitle')}
+        message={t('keys.revokeConfirm', { prefix: revoking?.prefix ?? '' })}
+        confirmLabel={t('keys.revoke')}
+        open={revoking !== undefined}
+        onClose={() => setRevoking(undefined)}
+        onConfirm={async () => {
+          if (revoking) await api('POST', `/api_keys/${encodeURIComponent(revoking.id)}/revoke`, { body: {} });
+          keys.reload();
+        }}
+      />
+      <SigningKeys />
+    </>
+  );
+}
+
+function MintForm(props: { liveEnabled: boolean; onCancel: () => void; onMinted: (key: ApiKey) => void }) {
+  const { mode: current } = useConsole();
+  const [mode, setMode] = useState<Mode>(current);
+  const [name, setName] = useState('');
+  const action = useAction();
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    await action.run(async () => props.onMinted(await api<ApiKey>('POST', '/api_keys', { body: { mode, ...(name ? { name } : {}) } })));
+  };
+  return (
+    <form onSubmit={(event) => void submit(event)}>
+      <Field label={t('keys.name')} id="key-name">
+        <input id="key-name" value={name} onInput={(e) => setName(e.currentTarget.value)} />
+      </Field>
+      <Field label={t('mode.label')} id="key-mode">
+        <select id="key-mode" value={mode} onChange={(e) => setMode(e.currentTarget.value === 'live' ? 'live' : 'test')}>
+          <option value="test">{t('mode.test')}</option>
+          <option value="live" disabled={!props.liveEnabled}>
+            {t('mode.live')}
+          </option>
+        </select>
+      </Field>
+      <ErrorText error={action.error} />
+      <DialogActions onCancel={props.onCancel} submitLabel={t('keys.mint')} disabled={action.busy} />
+    </form>
+  );
+}
+
+function SigningKeys() {
+  const { can } = useConsole();
+  const keys = useResource(() => api<List<SigningKey>>('GET', '/signing_keys'), []);
+  const [publicKey, setPublicKey] = useState('');
+  const [name, setName] = useState('');
+  const action = useAction();
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const done = await action.run(async () => {
+      await api('POST', '/signing_keys', { body: { public_key: publicKey, ...(name ? { name } : {}) } });
+    });
+    if (done) {
+      setPublicKey('');
+      setName('');
+      keys.reload();
+    }
+  };
+  return (
+    <>
+      <h2>{t('signing.title')}</h2>
+      <p class="muted">{t('signing.intro')}</p>
+      <ErrorText error={keys.error} />
+      {keys.data && keys.data.data.length === 0 ? <p>{t('signing.none')}</p> : null}
+      {keys.data && keys.data.data.length > 0 ? (
+        <ul>
+          {keys.data.data.map((key) => (
+            <li key={key.id}>
+              {key.name ?? key.id} · <code class="wrap">{key.public_key}</code> · {formatDate(key.created)}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {can('signing_keys.write') ? (
+        <form onSubmit={(event) => void submit(event)}>
+          <Field label={t('signing.publicKey')} id="signing-key">
+            <input id="signing-key" required value={publicKey} onInput={(e) => setPublicKey(e.currentTarget.value.trim())} />
+          </Field>
+          <Field label={t('keys.name')} id="signing-name">
+            <input id="signing-name" value={name} onInput={(e) => setName(e.currentTarget.value)} />
+          </Field>
+          <ErrorText error={action.error} />
+          <button type="submit" disabled={action.busy}>
+            {t('signing.register')}
+          </button>
+        </form>
+      ) : null}
+    </>
+  );
+}

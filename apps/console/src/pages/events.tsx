@@ -1,0 +1,95 @@
+import { useState } from 'preact/hooks';
+import { api } from '../api';
+import { formatDate } from '../format';
+import { t } from '../i18n';
+import { useConsole } from '../state';
+import type { ApiEvent, List } from '../types';
+import { useResource } from '../ui/hooks';
+import { ErrorText, Link, Loading, Pager, SelectFilter, usePager } from '../ui/kit';
+
+/** Every type the service publishes, the opt-in refund ones last (endpoints get those only when named). */
+export const EVENT_TYPES = [
+  'payment_intent.requires_payment',
+  'payment_intent.processing',
+  'payment_intent.succeeded',
+  'payment_intent.channel_settled',
+  'payment_intent.failed',
+  'payment_intent.expired',
+  'payment_intent.canceled',
+  'dispute.opened',
+  'dispute.updated',
+  'dispute.closed',
+  'settlement.pending',
+  'settlement.processing',
+  'settlement.paid',
+  'settlement.failed',
+  'refund.created',
+  'refund.succeeded',
+  'refund.failed',
+];
+
+/** The event as the API sends it, folded away until asked for. */
+export function EventBody(props: { event: ApiEvent; open?: boolean }) {
+  return (
+    <details open={props.open}>
+      <summary>{t('events.body')}</summary>
+      <pre class="json">{JSON.stringify(props.event, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value), 2)}</pre>
+    </details>
+  );
+}
+
+export function EventsPage() {
+  const { mode } = useConsole();
+  const pager = usePager();
+  const [type, setType] = useState('');
+  const list = useResource(() => api<List<ApiEvent>>('GET', '/events', { query: { mode, type, starting_after: pager.cursor } }), [mode, type, pager.cursor]);
+  return (
+    <>
+      <h1>{t('events.title')}</h1>
+      <div class="filters">
+        <SelectFilter
+          id="event-type"
+          label={t('events.type')}
+          value={type}
+          options={EVENT_TYPES}
+          optionLabel={(value) => value}
+          onChange={(value) => {
+            pager.reset();
+            setType(value);
+          }}
+        />
+      </div>
+      <ErrorText error={list.error} />
+      <Loading when={list.loading && !list.data} />
+      {list.data && list.data.data.length === 0 ? <p>{t('events.none')}</p> : null}
+      <ol class="timeline">
+        {(list.data?.data ?? []).map((event) => (
+          <li key={event.id}>
+            <span class="muted">{formatDate(event.created)}</span> <Link to={`/events/${event.id}`}>{event.type}</Link> <code>{event.id}</code>
+            <EventBody event={event} />
+          </li>
+        ))}
+      </ol>
+      <Pager pager={pager} hasMore={list.data?.has_more ?? false} lastId={list.data?.data.at(-1)?.id} />
+    </>
+  );
+}
+
+export function EventDetailPage(props: { id: string }) {
+  const { mode } = useConsole();
+  const event = useResource(() => api<ApiEvent>('GET', `/events/${encodeURIComponent(props.id)}`, { query: { mode } }), [props.id, mode]);
+  if (event.error) return <ErrorText error={event.error} />;
+  if (!event.data) return <Loading when />;
+  return (
+    <>
+      <p>
+        <Link to="/events">← {t('events.title')}</Link>
+      </p>
+      <h1>{event.data.type}</h1>
+      <p>
+        <code>{event.data.id}</code> · {formatDate(event.data.created)}
+      </p>
+      <EventBody event={event.data} open />
+    </>
+  );
+}
