@@ -31,6 +31,8 @@ interface Outage {
   readonly notReady: boolean[];
   /** Per API: readiness answered 200 again, ms after the server was back. */
   readonly readyAgainMs: Array<number | undefined>;
+  /** Per API: the last readiness answer seen after the restart (status and body). */
+  readonly lastReadiness: string[];
   /** The /v1 probes during the outage that were not a 503 api_error with Retry-After (a read without the database, a lock-taking write without Redis); undefined when all were. */
   readonly probe: string | undefined;
 }
@@ -40,7 +42,7 @@ async function probe(
   url: string,
   headers: Record<string, string> = {},
   body?: unknown,
-): Promise<{ status: number; retryAfter: string | null; code: unknown } | undefined> {
+): Promise<{ status: number; retryAfter: string | null; code: unknown; body: string } | undefined> {
   try {
     const init = body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) };
     const res = await fetch(url, { ...init, headers, signal: AbortSignal.timeout(5_000) });
@@ -51,10 +53,21 @@ async function probe(
     } catch {
       code = undefined;
     }
-    return { status: res.status, retryAfter: res.headers.get('retry-after'), code };
+    return { status: res.status, retryAfter: res.headers.get('retry-after'), code, body: text.slice(0, 300) };
   } catch {
     return undefined;
   }
+}
+
+/** The last `count` warnings and errors of each process's section of the cluster's log (sections start with `--- name ---`). */
+function lastWarningsPerProcess(logs: string, count: number): string {
+  return logs
+    .split(/^(?=--- )/m)
+    .map((section) => {
+      const [header, ...lines] = section.split('\n');
+      return [header, ...lines.filter((line) => /"level":(40|50|60)/.test(line)).slice(-count)].join('\n');
+    })
+    .join('\n');
 }
 
 /** A 503 as the API promises it during an outage: the api_error envelope and a Retry-After in seconds. */
@@ -159,16 +172,21 @@ if (skip) {
           await target.start();
           faultLog.push(`${((Date.now() - started) / 1000).toFixed(1)}s ${target.name} back after ${Date.now() - stoppedAt} ms`);
           const readyAgainMs: Array<number | undefined> = c.apiUrls.map(() => undefined);
+          // What each API's readiness said last, so a failure shows which check stayed down.
+          const lastReadiness: string[] = c.apiUrls.map(() => 'no answer');
           const deadline = Date.now() + 30_000;
           while (readyAgainMs.includes(undefined) && Date.now() < deadline) {
             await Promise.all(
               c.apiUrls.map(async (url, index) => {
-                if (readyAgainMs[index] === undefined && (await probe(`${url}/health/ready`))?.status === 200) readyAgainMs[index] = Date.now() - restartedAt;
+                if (readyAgainMs[index] !== undefined) return;
+                const answer = await probe(`${url}/health/ready`);
+                lastReadiness[index] = answer === undefined ? 'no answer within 5 s' : `${answer.status} ${answer.body}`;
+                if (answer?.status === 200) readyAgainMs[index] = Date.now() - restartedAt;
               }),
             );
             await sleep(100);
           }
-          outages.push({ signal, downMs, notReady, readyAgainMs, probe: probes.length === 0 ? undefined : probes.slice(0, 5).join('; ') });
+          outages.push({ signal, downMs, notReady, readyAgainMs, lastReadiness, probe: probes.length === 0 ? undefined : probes.slice(0, 5).join('; ') });
         }
       };
 
@@ -213,7 +231,7 @@ if (skip) {
           );
           t.false(
             outage.readyAgainMs.includes(undefined),
-            `every API was ready again within 30 s of the restart: ${JSON.stringify(outage.readyAgainMs)} (${replay})`,
+            `every API was ready again within 30 s of the restart: ${JSON.stringify(outage.readyAgainMs)}, last readiness ${JSON.stringify(outage.lastReadiness)} (${replay})`,
           );
           t.is(outage.probe, undefined, `probes during the outage (${replay})`);
         }
@@ -225,15 +243,7 @@ if (skip) {
       t.log(replay);
       throw error;
     } finally {
-      if (cluster && !t.passed)
-        t.log(
-          cluster
-            .logs()
-            .split('\n')
-            .filter((line) => line.startsWith('---') || /"level":(40|50|60)/.test(line))
-            .slice(-80)
-            .join('\n'),
-        );
+      if (cluster && !t.passed) t.log(lastWarningsPerProcess(cluster.logs(), 15));
       if (server && !t.passed) t.log(`--- ${server.name} ---\n${server.log().split('\n').slice(-30).join('\n')}`);
       await cluster?.close();
       await server?.close();
