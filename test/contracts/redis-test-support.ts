@@ -29,6 +29,7 @@ export class TcpRelay {
   private server: net.Server | undefined;
   private readonly sockets = new Set<net.Socket>();
   private silent = false;
+  private handshakesToDrop = 0;
   port = 0;
 
   constructor(private readonly target: { host: string; port: number }) {}
@@ -50,7 +51,12 @@ export class TcpRelay {
           upstream.destroy();
         });
       }
-      downstream.on('data', (chunk) => this.silent || upstream.write(chunk));
+      const dropHandshake = this.handshakesToDrop > 0;
+      if (dropHandshake) this.handshakesToDrop -= 1;
+      downstream.on('data', (chunk) => {
+        if (dropHandshake) return downstream.destroy();
+        return this.silent || upstream.write(chunk);
+      });
       upstream.on('data', (chunk) => this.silent || downstream.write(chunk));
       downstream.on('close', () => upstream.destroy());
       upstream.on('close', () => downstream.destroy());
@@ -61,6 +67,14 @@ export class TcpRelay {
     });
     this.port = listeningPort(server);
     this.server = server;
+  }
+
+  /**
+   * The next `count` connections are dropped as soon as the client sends its first bytes (its
+   * handshake): a server that accepts and goes away again, as one restarting does.
+   */
+  dropNextHandshakes(count: number): void {
+    this.handshakesToDrop = count;
   }
 
   /** Stops relaying in both directions while keeping every connection open. */
