@@ -396,7 +396,13 @@ test.serial('refunds: create with its flags, get and list; a missing flag is usa
 
   const got = await runCli(env, ['refunds', 'get', refundId, '--json']);
   t.is(got.code, 0, got.stderr);
-  t.deepEqual(JSON.parse(got.stdout), await payments.refunds.retrieve(refundId));
+  // The sandbox reports the refund shortly after it is placed, so it may succeed between the two
+  // reads: the CLI's answer is the API's object, compared on all but that progress.
+  const withoutProgress = (value: unknown): unknown =>
+    JSON.parse(JSON.stringify(value, (key, field: unknown) => (key === 'status' || key === 'succeeded_at' ? undefined : field)));
+  const viaCli: unknown = JSON.parse(got.stdout);
+  t.deepEqual(withoutProgress(viaCli), withoutProgress(await payments.refunds.retrieve(refundId)));
+  t.regex(textAt(viaCli, 'status'), /^(pending|succeeded)$/);
 
   const rest = await runCli(env, ['refunds', 'create', '--payment-intent', intent.id, '--json']);
   t.is(rest.code, 0, rest.stderr);
