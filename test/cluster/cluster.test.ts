@@ -272,7 +272,10 @@ if (skip) {
             const late = c.proxy.timings
               .filter(({ startedAt, answeredAt }) => startedAt <= outage.until && (answeredAt ?? Number.POSITIVE_INFINITY) >= outage.from)
               .filter(({ startedAt, answeredAt }) => (answeredAt ?? Date.now()) - startedAt > ANSWER_BOUND_MS)
-              .map(({ request, startedAt, answeredAt, status }) => `${request}: ${answeredAt === undefined ? 'never answered' : `${status} after ${answeredAt - startedAt} ms`}`);
+              .map(
+                ({ request, startedAt, answeredAt, status }) =>
+                  `${request}: ${answeredAt === undefined ? 'never answered' : `${status} after ${answeredAt - startedAt} ms`}`,
+              );
             t.deepEqual(late, [], `requests during the hang answered within ${ANSWER_BOUND_MS} ms (${replay})`);
           }
         }

@@ -60,12 +60,10 @@ export async function startRoundRobinProxy(upstreamPorts: readonly number[]): Pr
   const server = http.createServer((req, res) => {
     const timing: RoundRobinProxy['timings'][number] = { request: `${req.method} ${req.url}`, startedAt: Date.now(), answeredAt: undefined, status: undefined };
     timings.push(timing);
-    const writeHead = res.writeHead.bind(res);
-    res.writeHead = ((...args: Parameters<typeof res.writeHead>) => {
+    const answered = (status: number): void => {
       timing.answeredAt = Date.now();
-      timing.status = args[0];
-      return writeHead(...args);
-    }) as typeof res.writeHead;
+      timing.status = status;
+    };
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -102,6 +100,7 @@ export async function startRoundRobinProxy(upstreamPorts: readonly number[]): Pr
                   badUnavailable.push(`${req.method} ${req.url}: code ${String(code)}, Retry-After ${String(retryAfter)}`);
               });
             }
+            answered(answer.statusCode ?? 502);
             res.writeHead(answer.statusCode ?? 502, answer.headers);
             answer.pipe(res);
             answer.on('end', finish);
@@ -127,6 +126,7 @@ export async function startRoundRobinProxy(upstreamPorts: readonly number[]): Pr
           }
           stats.failed += 1;
           saw(502);
+          answered(502);
           res
             .writeHead(502, { 'content-type': 'application/json' })
             .end(JSON.stringify({ error: { code: 'api_error', message: `upstream failed: ${error.code ?? error.message}` } }));

@@ -127,8 +127,11 @@ const SERVER_FACTS_QUERY = "SHOW VARIABLES WHERE Variable_name IN ('version', 'w
 function serverFactsOf(rows: unknown): MysqlServerFacts {
   const values = new Map<string, string>();
   if (Array.isArray(rows))
-    for (const row of rows as Array<{ Variable_name?: unknown; Value?: unknown }>)
-      if (typeof row.Variable_name === 'string') values.set(row.Variable_name.toLowerCase(), String(row.Value));
+    for (const row of rows) {
+      const entry: unknown = row;
+      if (typeof entry === 'object' && entry !== null && 'Variable_name' in entry && typeof entry.Variable_name === 'string' && 'Value' in entry)
+        values.set(entry.Variable_name.toLowerCase(), String(entry.Value));
+    }
   const wsrepOn = values.get('wsrep_on');
   return { version: values.get('version') ?? '', wsrepOn: wsrepOn === undefined ? undefined : wsrepOn.toUpperCase() === 'ON' };
 }

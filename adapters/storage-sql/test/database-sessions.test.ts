@@ -29,7 +29,8 @@ test('wsrep_sync_wait is set on a Galera node only: 1 by default, the configured
   t.deepEqual(syncWait(mysql(true)), ['SET SESSION wsrep_sync_wait = 1']);
   // Plain MariaDB (wsrep compiled in, off) and MySQL (no such variable): untouched, whatever is configured.
   for (const server of [mariadb(false), mariadb(undefined), mysql(undefined)])
-    for (const wanted of [undefined, 'auto', 0, 7] as const) t.deepEqual(syncWait(server, wanted), [], `${server.version} ${String(server.wsrepOn)} ${String(wanted)}`);
+    for (const wanted of [undefined, 'auto', 0, 7] as const)
+      t.deepEqual(syncWait(server, wanted), [], `${server.version} ${String(server.wsrepOn)} ${String(wanted)}`);
 });
 
 test('readiness of a database node: a Galera node must be Synced and ready; a server without wsrep is ok whatever its status says', (t) => {
@@ -40,7 +41,8 @@ test('readiness of a database node: a Galera node must be Synced and ready; a se
       ['wsrep_ready', ready],
     ]);
   t.is(databaseNodeStateOf(on, status('Synced', 'ON')), 'ok');
-  for (const comment of ['Joining', 'Waiting on SST', 'Joined', 'Donor/Desynced', 'Initialized']) t.is(databaseNodeStateOf(on, status(comment, 'ON')), 'not_synced', comment);
+  for (const comment of ['Joining', 'Waiting on SST', 'Joined', 'Donor/Desynced', 'Initialized'])
+    t.is(databaseNodeStateOf(on, status(comment, 'ON')), 'not_synced', comment);
   t.is(databaseNodeStateOf(on, status('Synced', 'OFF')), 'not_synced');
   t.is(databaseNodeStateOf(on, new Map()), 'not_synced', 'no status at all');
   // Plain MariaDB reports wsrep_ready OFF: that says nothing about a server that is not a node.

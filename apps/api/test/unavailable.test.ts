@@ -8,7 +8,7 @@ import { toCoreError } from '../src/http/boom-to-core-error';
 import { httpStatusOf } from '../src/http/error-envelope';
 import { DATABASE_RETRY_AFTER_SECONDS, unavailableOf } from '../src/http/unavailable';
 import { createBody, startTestApp, unique, type TestApp, type TestMerchant, type TestResponse } from './helpers/test-app';
-import { jsonAt, textAt } from './helpers/json';
+import { jsonAt, listAt, textAt } from './helpers/json';
 
 /**
  * A TCP forwarder in front of a real server that the test can cut (every connection dropped, new
@@ -248,7 +248,7 @@ test.serial(
         t.is(retried.statusCode, 201, retried.payload);
         t.is(jsonAt((await create()).result, 'id'), jsonAt(retried.result, 'id'));
         const listed = await t0.request({ method: 'GET', url: '/v1/payment_intents?limit=100', key: shop.testKey });
-        const orders = (jsonAt(listed.result, 'data') as unknown[]).filter((intent) => jsonAt(intent, 'merchant_order_id') === body.merchant_order_id);
+        const orders = listAt(listed.result, 'data').filter((intent) => jsonAt(intent, 'merchant_order_id') === body.merchant_order_id);
         t.is(orders.length, 1, 'one intent for the key');
         t.is((await t0.server.inject({ method: 'GET', url: '/health/ready' })).statusCode, 200);
       },
