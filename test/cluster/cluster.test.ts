@@ -21,11 +21,23 @@ const scale = short
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** What a test does to the cluster while the workload runs. */
-type Fault = 'none' | 'kills' | 'mariadb' | 'redis';
+type Fault = 'none' | 'kills' | 'mariadb' | 'redis' | 'hang';
+
+/**
+ * The hang test: the database stops answering (SIGSTOP) for longer than ANSWER_BOUND_MS, and every
+ * request meanwhile must be answered within it (the APIs' request timeout plus slack for a loaded
+ * machine), readiness within READINESS_BOUND_MS (its 2 s check plus slack).
+ */
+const HANG_REQUEST_TIMEOUT_MS = 3_000;
+const ANSWER_BOUND_MS = 8_000;
+const READINESS_BOUND_MS = 4_000;
 
 /** One outage of a private server, as the fault loop ran it. */
 interface Outage {
-  readonly signal: 'SIGTERM' | 'SIGKILL';
+  readonly signal: 'SIGTERM' | 'SIGKILL' | 'SIGSTOP';
+  /** When the server stopped answering and when it was back (epoch ms). */
+  readonly from: number;
+  readonly until: number;
   readonly downMs: number;
   /** Per API: readiness answered 503 (api_error, Retry-After) while the server was down. */
   readonly notReady: boolean[];
@@ -42,10 +54,11 @@ async function probe(
   url: string,
   headers: Record<string, string> = {},
   body?: unknown,
+  timeoutMs = 5_000,
 ): Promise<{ status: number; retryAfter: string | null; code: unknown; body: string } | undefined> {
   try {
     const init = body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) };
-    const res = await fetch(url, { ...init, headers, signal: AbortSignal.timeout(5_000) });
+    const res = await fetch(url, { ...init, headers, signal: AbortSignal.timeout(timeoutMs) });
     const text = await res.text();
     let code: unknown;
     try {
@@ -88,14 +101,15 @@ if (skip) {
     let server: PrivateServer | undefined;
     try {
       // The outage tests stop a server: one of their own, never the shared one other suites use.
-      if (fault === 'mariadb') server = await startPrivateMariaDb();
+      if (fault === 'mariadb' || fault === 'hang') server = await startPrivateMariaDb();
       if (fault === 'redis') server = await startPrivateRedis();
       if (server) t.log(`private ${server.name} on port ${server.port} up in ${Date.now() - started} ms`);
       cluster = await startCluster({
         apis: 3,
         workers: 2,
-        ...(fault === 'mariadb' ? { databaseServerUrl: server!.url } : {}),
+        ...(fault === 'mariadb' || fault === 'hang' ? { databaseServerUrl: server!.url } : {}),
         ...(fault === 'redis' ? { redisUrl: server!.url } : {}),
+        ...(fault === 'hang' ? { env: { PAYMENTS_REQUEST_TIMEOUT_MS: String(HANG_REQUEST_TIMEOUT_MS) } } : {}),
       });
       t.log(`cluster up in ${Date.now() - started} ms, proxy ${cluster.proxy.url}`);
       const c = cluster;
@@ -138,25 +152,33 @@ if (skip) {
           await sleep((n === 0 ? 300 : 4000) + Math.floor(random() * 1000));
           // The first outage always happens (the workload waits it out); later ones only while there is work.
           if (n > 0 && workloadDone) break;
-          const signal = random() < 0.5 ? 'SIGKILL' : 'SIGTERM';
-          // Redis: the 10 s of the issue; MariaDB: a restart's few seconds.
-          const downMs = target.name === 'redis' ? 10_000 : 3000 + Math.floor(random() * 2000);
+          const hang = fault === 'hang';
+          const signal = hang ? 'SIGSTOP' : random() < 0.5 ? 'SIGKILL' : 'SIGTERM';
+          // Redis: the 10 s of the issue; MariaDB: a restart's few seconds; a hang: longer than any request may wait.
+          const downMs = target.name === 'redis' ? 10_000 : hang ? ANSWER_BOUND_MS + 1000 + Math.floor(random() * 2000) : 3000 + Math.floor(random() * 2000);
           const inFlight = c.apiUrls.reduce((sum, _, index) => sum + c.proxy.inFlight(index), 0);
           const stoppedAt = Date.now();
-          await target.stop(signal);
+          if (signal === 'SIGSTOP') target.pause();
+          else await target.stop(signal);
           faultLog.push(`${((Date.now() - started) / 1000).toFixed(1)}s ${signal} ${target.name} (${inFlight} requests in flight), down ${downMs} ms`);
           const notReady = c.apiUrls.map(() => false);
           const probes: string[] = [];
           while (Date.now() - stoppedAt < downMs) {
             await Promise.all(
               c.apiUrls.map(async (url, index) => {
-                if (isUnavailable(await probe(`${url}/health/ready`))) notReady[index] = true;
+                const asked = Date.now();
+                const answer = await probe(`${url}/health/ready`, {}, undefined, 15_000);
+                if (isUnavailable(answer)) notReady[index] = true;
+                // A hung database must not hang the probe: the balancer's health check gives up too.
+                if (hang && Date.now() - asked > READINESS_BOUND_MS) probes.push(`api-${index} readiness took ${Date.now() - asked} ms`);
               }),
             );
             if (target.name === 'mariadb') {
-              // A read needs the database and nothing else: it must be 503, never a 500 or a stale answer.
-              const read = await probe(`${c.proxy.url}/v1/payment_intents?limit=1`, { authorization: `Bearer ${c.testApiKey}` });
-              if (!isUnavailable(read)) probes.push(`GET /v1/payment_intents answered ${JSON.stringify(read)}`);
+              // A read needs the database and nothing else: it must be 503, never a 500 or a stale
+              // answer (during a hang, a read that ends once the server goes on may be answered).
+              const read = await probe(`${c.proxy.url}/v1/payment_intents?limit=1`, { authorization: `Bearer ${c.testApiKey}` }, undefined, 15_000);
+              if (!isUnavailable(read) && !(hang && read?.status === 200 && Date.now() - stoppedAt >= downMs))
+                probes.push(`GET /v1/payment_intents answered ${JSON.stringify(read)}`);
             }
             if (target.name === 'redis') {
               // A new attempt takes its intent's lock before anything else: without Redis it must be a
@@ -169,7 +191,8 @@ if (skip) {
             await sleep(250);
           }
           const restartedAt = Date.now();
-          await target.start();
+          if (signal === 'SIGSTOP') target.resume();
+          else await target.start();
           faultLog.push(`${((Date.now() - started) / 1000).toFixed(1)}s ${target.name} back after ${Date.now() - stoppedAt} ms`);
           const readyAgainMs: Array<number | undefined> = c.apiUrls.map(() => undefined);
           // What each API's readiness said last, so a failure shows which check stayed down.
@@ -186,7 +209,16 @@ if (skip) {
             );
             await sleep(100);
           }
-          outages.push({ signal, downMs, notReady, readyAgainMs, lastReadiness, probe: probes.length === 0 ? undefined : probes.slice(0, 5).join('; ') });
+          outages.push({
+            signal,
+            from: stoppedAt,
+            until: restartedAt,
+            downMs,
+            notReady,
+            readyAgainMs,
+            lastReadiness,
+            probe: probes.length === 0 ? undefined : probes.slice(0, 5).join('; '),
+          });
         }
       };
 
@@ -234,6 +266,18 @@ if (skip) {
             `every API was ready again within 30 s of the restart: ${JSON.stringify(outage.readyAgainMs)}, last readiness ${JSON.stringify(outage.lastReadiness)} (${replay})`,
           );
           t.is(outage.probe, undefined, `probes during the outage (${replay})`);
+          if (fault === 'hang') {
+            // Every request the clients had out while the server hung was answered in time: a 503
+            // with Retry-After (checked above for every 503) or its normal answer once it went on.
+            const late = c.proxy.timings
+              .filter(({ startedAt, answeredAt }) => startedAt <= outage.until && (answeredAt ?? Number.POSITIVE_INFINITY) >= outage.from)
+              .filter(({ startedAt, answeredAt }) => (answeredAt ?? Date.now()) - startedAt > ANSWER_BOUND_MS)
+              .map(
+                ({ request, startedAt, answeredAt, status }) =>
+                  `${request}: ${answeredAt === undefined ? 'never answered' : `${status} after ${answeredAt - startedAt} ms`}`,
+              );
+            t.deepEqual(late, [], `requests during the hang answered within ${ANSWER_BOUND_MS} ms (${replay})`);
+          }
         }
         // Recovered on their own: the processes that started are the ones that finished.
         for (const slot of [...c.apis, ...c.workers])
@@ -264,5 +308,9 @@ if (skip) {
       (t) => run(t, 'mariadb'),
     );
     test.serial('Redis down for 10 s mid-workload: 503 with Retry-After meanwhile, everything recovers, the same promises hold', (t) => run(t, 'redis'));
+    test.serial(
+      'MariaDB hung mid-workload (SIGSTOP for longer than a request may take, then SIGCONT): every request answered in time, 503 with Retry-After meanwhile, everything resumes without a restart, the same promises hold',
+      (t) => run(t, 'hang'),
+    );
   }
 }

@@ -48,6 +48,8 @@ export interface ClusterOptions {
   readonly databaseServerUrl?: string;
   /** A Redis instead of PAYMENTS_TEST_REDIS_URL's. */
   readonly redisUrl?: string;
+  /** More environment for every process (a test's own settings). */
+  readonly env?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -81,6 +83,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       PAYMENTS_WEBHOOK_LEASE_MS: '12000',
       PAYMENTS_TICK_MS: '200',
       PAYMENTS_METRICS_PORT: '0',
+      ...options.env,
     };
 
     const admin = await runAdmin(env, [

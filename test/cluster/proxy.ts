@@ -20,6 +20,8 @@ export interface RoundRobinProxy {
   readonly badUnavailable: string[];
   /** Upstream error answers by `status code` (`409 idempotency_key_in_use`): what the clients' retries met. */
   readonly errorCodes: Record<string, number>;
+  /** Every request the proxy took, when it came and when its answer's head went out (undefined: not yet, or never). */
+  readonly timings: Array<{ readonly request: string; readonly startedAt: number; answeredAt: number | undefined; status: number | undefined }>;
   close(): Promise<void>;
 }
 
@@ -36,6 +38,7 @@ export async function startRoundRobinProxy(upstreamPorts: readonly number[]): Pr
   const serverErrors: string[] = [];
   const badUnavailable: string[] = [];
   const errorCodes: Record<string, number> = {};
+  const timings: RoundRobinProxy['timings'] = [];
   const saw = (status: number): void => {
     statuses[status] = (statuses[status] ?? 0) + 1;
   };
@@ -55,6 +58,12 @@ export async function startRoundRobinProxy(upstreamPorts: readonly number[]): Pr
   };
 
   const server = http.createServer((req, res) => {
+    const timing: RoundRobinProxy['timings'][number] = { request: `${req.method} ${req.url}`, startedAt: Date.now(), answeredAt: undefined, status: undefined };
+    timings.push(timing);
+    const answered = (status: number): void => {
+      timing.answeredAt = Date.now();
+      timing.status = status;
+    };
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -91,6 +100,7 @@ export async function startRoundRobinProxy(upstreamPorts: readonly number[]): Pr
                   badUnavailable.push(`${req.method} ${req.url}: code ${String(code)}, Retry-After ${String(retryAfter)}`);
               });
             }
+            answered(answer.statusCode ?? 502);
             res.writeHead(answer.statusCode ?? 502, answer.headers);
             answer.pipe(res);
             answer.on('end', finish);
@@ -116,6 +126,7 @@ export async function startRoundRobinProxy(upstreamPorts: readonly number[]): Pr
           }
           stats.failed += 1;
           saw(502);
+          answered(502);
           res
             .writeHead(502, { 'content-type': 'application/json' })
             .end(JSON.stringify({ error: { code: 'api_error', message: `upstream failed: ${error.code ?? error.message}` } }));
@@ -139,6 +150,7 @@ export async function startRoundRobinProxy(upstreamPorts: readonly number[]): Pr
     serverErrors,
     badUnavailable,
     errorCodes,
+    timings,
     close,
   };
 }

@@ -21,6 +21,10 @@ export interface PrivateServer {
   stop(signal: 'SIGTERM' | 'SIGKILL'): Promise<void>;
   /** Starts it again on the same port and data; resolves once it answers. */
   start(): Promise<void>;
+  /** SIGSTOP: a hung server. Its sockets stay open and accept, nothing answers, no timeout of its own fires. */
+  pause(): void;
+  /** SIGCONT after `pause`: it goes on where it stopped. */
+  resume(): void;
   /** Its own log, for a failure's report. */
   log(): string;
   /** Stops it and removes its data directory. */
@@ -188,8 +192,11 @@ async function supervise(spec: {
     },
     stop: (signal) => halt(state, signal),
     start,
+    pause: () => state.child?.kill('SIGSTOP'),
+    resume: () => state.child?.kill('SIGCONT'),
     log: () => state.output,
     close: async () => {
+      state.child?.kill('SIGCONT');
       await halt(state, 'SIGKILL');
       rmSync(spec.dir, { recursive: true, force: true });
     },

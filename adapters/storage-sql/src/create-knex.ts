@@ -5,7 +5,7 @@ import { parseDatabaseUrl } from './database-url';
 
 /** The slice of a mysql2 callback connection that pool set-up needs. */
 interface MysqlConnection {
-  query(sql: string, callback: (error: Error | null) => void): void;
+  query(sql: string, callback: (error: Error | null, rows?: unknown) => void): void;
 }
 
 /** The slice of a better-sqlite3 Database that pool set-up needs. */
@@ -54,10 +54,46 @@ export interface KnexOptions {
    * way. The service runs READ COMMITTED.
    */
   readonly firstCommitterWins?: boolean;
+  /**
+   * Longest a statement may run on the server, in ms (MariaDB `max_statement_time`, MySQL
+   * `MAX_EXECUTION_TIME`, which MySQL applies to SELECTs only); 0 sets no limit. Default
+   * {@link DEFAULT_STATEMENT_TIMEOUT_MS}. Migrations run on an instance with 0.
+   */
+  readonly statementTimeoutMs?: number;
+  /**
+   * How long a query waits for a pooled MySQL / MariaDB connection before it fails with knex's
+   * KnexTimeoutError (an outage: 503). Default {@link DEFAULT_ACQUIRE_TIMEOUT_MS}. SQLite keeps
+   * knex's 60 s: its one connection is every query's, so waiting for it is normal.
+   */
+  readonly acquireTimeoutMs?: number;
+  /**
+   * `wsrep_sync_wait` of each session on a Galera node (`@@wsrep_on` ON): `auto` (the default) sets
+   * 1, so a read waits until the node applied every write the cluster committed before it (a
+   * request reads its own writes whichever node took them); a number 0–15 sets that value. A server
+   * without wsrep (plain MariaDB, MySQL) is left untouched either way.
+   */
+  readonly wsrepSyncWait?: WsrepSyncWait;
 }
 
-/** The statements every pooled MySQL / MariaDB connection runs first. */
-function mysqlSessionStatements(options: KnexOptions): string[] {
+export type WsrepSyncWait = 'auto' | number;
+
+/** Generous: no request or job statement of ours comes near it; only a hung or overloaded server does. */
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
+/** A few seconds: a request waiting longer for a connection is better answered 503 than left hanging. */
+export const DEFAULT_ACQUIRE_TIMEOUT_MS = 5_000;
+/** `wsrep_sync_wait` bit 0: reads (and SHOW) wait for the node to catch up with the cluster. */
+const WSREP_SYNC_WAIT_READS = 1;
+
+/** What a new connection learns about its server before its session is set up. */
+export interface MysqlServerFacts {
+  /** `VERSION()`: MariaDB names itself in it, MySQL does not. */
+  readonly version: string;
+  /** `@@wsrep_on`: undefined when the server has no such variable (MySQL). */
+  readonly wsrepOn: boolean | undefined;
+}
+
+/** The statements every pooled MySQL / MariaDB connection runs first, whatever its server. */
+function mysqlFixedSessionStatements(options: KnexOptions): string[] {
   // READ COMMITTED keeps InnoDB from taking gap locks on our lookups, which would otherwise turn
   // concurrent inserts of different intents into deadlocks. Timestamps are epoch ms, but UTC keeps
   // any NOW() an operator runs unambiguous.
@@ -67,14 +103,55 @@ function mysqlSessionStatements(options: KnexOptions): string[] {
   return [...isolation, "SET time_zone = '+00:00'"];
 }
 
-function mysqlSession(statements: readonly string[]): (connection: MysqlConnection, done: PoolDone) => void {
+/**
+ * The session settings that depend on the server: the statement timeout in its flavour's words,
+ * and `wsrep_sync_wait` on a Galera node only (elsewhere the variable is absent or meaningless).
+ */
+export function mysqlServerSessionStatements(server: MysqlServerFacts, options: KnexOptions): string[] {
+  const statements: string[] = [];
+  const timeoutMs = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
+  // Set even when 0: a server-wide default must not cut what was asked to run unbounded (migrations).
+  statements.push(
+    /mariadb/i.test(server.version) ? `SET SESSION max_statement_time = ${timeoutMs / 1000}` : `SET SESSION MAX_EXECUTION_TIME = ${Math.round(timeoutMs)}`,
+  );
+  if (server.wsrepOn === true) {
+    const wanted = options.wsrepSyncWait ?? 'auto';
+    statements.push(`SET SESSION wsrep_sync_wait = ${wanted === 'auto' ? WSREP_SYNC_WAIT_READS : wanted}`);
+  }
+  return statements;
+}
+
+/** One round trip that works on MySQL and MariaDB alike (`SELECT @@wsrep_on` fails on MySQL). */
+const SERVER_FACTS_QUERY = "SHOW VARIABLES WHERE Variable_name IN ('version', 'wsrep_on')";
+
+function serverFactsOf(rows: unknown): MysqlServerFacts {
+  const values = new Map<string, string>();
+  if (Array.isArray(rows))
+    for (const row of rows) {
+      const entry: unknown = row;
+      if (typeof entry === 'object' && entry !== null && 'Variable_name' in entry && typeof entry.Variable_name === 'string' && 'Value' in entry)
+        values.set(entry.Variable_name.toLowerCase(), String(entry.Value));
+    }
+  const wsrepOn = values.get('wsrep_on');
+  return { version: values.get('version') ?? '', wsrepOn: wsrepOn === undefined ? undefined : wsrepOn.toUpperCase() === 'ON' };
+}
+
+function mysqlSession(options: KnexOptions): (connection: MysqlConnection, done: PoolDone) => void {
   return (connection, done) => {
-    const next = (index: number): void => {
-      const statement = statements[index];
-      if (statement === undefined) return done(null, connection);
-      connection.query(statement, (error) => (error ? done(error, connection) : next(index + 1)));
+    const run = (statements: readonly string[], then: () => void): void => {
+      const next = (index: number): void => {
+        const statement = statements[index];
+        if (statement === undefined) return then();
+        connection.query(statement, (error) => (error ? done(error, connection) : next(index + 1)));
+      };
+      next(0);
     };
-    next(0);
+    run(mysqlFixedSessionStatements(options), () =>
+      connection.query(SERVER_FACTS_QUERY, (error, rows) => {
+        if (error) return done(error, connection);
+        run(mysqlServerSessionStatements(serverFactsOf(rows), options), () => done(null, connection));
+      }),
+    );
   };
 }
 
@@ -154,7 +231,8 @@ export function createKnex(databaseUrl: string, options: KnexOptions = {}): Knex
         // exact, as strings beyond 2^53 instead of silently rounded.
         supportBigNumbers: true,
       },
-      pool: { min: 0, max: 10, afterCreate: mysqlSession(mysqlSessionStatements(options)) },
+      acquireConnectionTimeout: options.acquireTimeoutMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS,
+      pool: { min: 0, max: 10, afterCreate: mysqlSession(options) },
     }),
   );
 }

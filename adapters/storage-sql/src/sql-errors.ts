@@ -92,6 +92,14 @@ export function isRetryableTransactionError(error: unknown): boolean {
   return typeof driver.code === 'string' && driver.code.startsWith('SQLITE_BUSY');
 }
 
+/** ER_UNKNOWN_COM_ERROR as Galera uses it: "WSREP has not yet prepared node for application use". */
+const MYSQL_WSREP_NOT_PREPARED = 1047;
+
+/** True when a Galera node refused the statement because it is not part of a synced primary component. */
+export function isDatabaseNodeNotReadyError(error: unknown): boolean {
+  return asDriverError(error)?.errno === MYSQL_WSREP_NOT_PREPARED;
+}
+
 /** Socket-level failures: nothing is listening, the peer went away, or the network dropped us. */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ECONNABORTED']);
 
@@ -106,18 +114,29 @@ const MYSQL_CLIENT_CODES = new Set([
 /**
  * Server answers meaning "not now" rather than "not this": shutting down (1053), too many
  * connections (1040), this connection was killed (1927, MariaDB), server gone / lost (2006, 2013),
- * and a Galera node outside the cluster's primary component (1047, "WSREP has not yet prepared
- * node for application use").
+ * a Galera node outside the cluster's primary component (1047, "WSREP has not yet prepared
+ * node for application use"), and a statement cut by the session's statement timeout (1969
+ * MariaDB `max_statement_time`, 3024 MySQL `MAX_EXECUTION_TIME`): none of ours runs that long
+ * unless the server is overloaded or stalled.
  */
-const MYSQL_UNAVAILABLE_ERRNOS = new Set([1040, 1047, 1053, 1927, 2006, 2013]);
-const MYSQL_UNAVAILABLE_CODES = new Set(['ER_CON_COUNT_ERROR', 'ER_SERVER_SHUTDOWN', 'ER_CONNECTION_KILLED', 'CR_SERVER_GONE_ERROR', 'CR_SERVER_LOST']);
+const MYSQL_UNAVAILABLE_ERRNOS = new Set([1040, 1047, 1053, 1927, 1969, 2006, 2013, 3024]);
+const MYSQL_UNAVAILABLE_CODES = new Set([
+  'ER_CON_COUNT_ERROR',
+  'ER_SERVER_SHUTDOWN',
+  'ER_CONNECTION_KILLED',
+  'CR_SERVER_GONE_ERROR',
+  'CR_SERVER_LOST',
+  'ER_STATEMENT_TIMEOUT',
+  'ER_QUERY_TIMEOUT',
+]);
 
 /**
  * True when the database could not be reached or dropped the connection, as opposed to refusing
  * the statement: the work did not happen (or its outcome is unknown and the caller's retry, under
  * the same idempotency key, finds out), and the same request may succeed once the database is
  * back. Covers mysql2's socket and protocol errors, MariaDB's shutdown and connection-limit
- * answers, knex's pool acquire timeout, and a command on a connection mysql2 already closed.
+ * answers, a statement timeout, knex's pool acquire timeout, and a command on a connection mysql2
+ * already closed.
  */
 export function isDatabaseUnavailableError(error: unknown): boolean {
   const driver = asDriverError(error);

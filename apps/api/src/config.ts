@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { DEFAULT_DISPUTE_FEE_MINOR, DEFAULT_FEE_SCHEDULE, parseFeeSchedule, type FeeSchedule } from '@payments/core';
+import { DEFAULT_ACQUIRE_TIMEOUT_MS, DEFAULT_STATEMENT_TIMEOUT_MS, type KnexOptions } from '@payments/storage-sql';
 import Joi from 'joi';
 import { isProxyEntry } from './http/client-ip';
 
@@ -16,6 +17,15 @@ export interface Config {
   readonly dataDir: string;
   /** `mysql://…` for production, `sqlite:<file>` for the embedded default. */
   readonly databaseUrl: string;
+  /**
+   * Session and pool settings of the database (MySQL / MariaDB): the statement timeout
+   * (PAYMENTS_DATABASE_STATEMENT_TIMEOUT_MS, default 30000; 0 = off), the pool's acquire timeout
+   * (PAYMENTS_DATABASE_ACQUIRE_TIMEOUT_MS, default 5000) and Galera's `wsrep_sync_wait`
+   * (PAYMENTS_DATABASE_WSREP_SYNC_WAIT, `auto` or 0–15).
+   */
+  readonly database: Required<Pick<KnexOptions, 'statementTimeoutMs' | 'acquireTimeoutMs' | 'wsrepSyncWait'>>;
+  /** Longest a request may take before it is answered 503 with Retry-After (PAYMENTS_REQUEST_TIMEOUT_MS, default 15000; 0 = off). */
+  readonly requestTimeoutMs: number;
   /** Redis for locks and rate limits shared by every process; absent: in-process (one process only). */
   readonly redisUrl?: string;
   readonly redisKeyPrefix: string;
@@ -81,6 +91,10 @@ interface ValidatedEnv {
   readonly PAYMENTS_BASE_URL: string;
   readonly PAYMENTS_DATA_DIR: string;
   readonly PAYMENTS_DATABASE_URL?: string;
+  readonly PAYMENTS_DATABASE_STATEMENT_TIMEOUT_MS: number;
+  readonly PAYMENTS_DATABASE_ACQUIRE_TIMEOUT_MS: number;
+  readonly PAYMENTS_DATABASE_WSREP_SYNC_WAIT: string;
+  readonly PAYMENTS_REQUEST_TIMEOUT_MS: number;
   readonly PAYMENTS_REDIS_URL?: string;
   readonly PAYMENTS_REDIS_PREFIX: string;
   readonly PAYMENTS_MASTER_KEY?: string;
@@ -125,6 +139,13 @@ const schema = Joi.object<ValidatedEnv>({
     .default('http://localhost:4242'),
   PAYMENTS_DATA_DIR: Joi.string().default('.data'),
   PAYMENTS_DATABASE_URL: Joi.string().pattern(/^(mysql|mariadb|sqlite):/, 'mysql://…, mariadb://… or sqlite:<file>'),
+  PAYMENTS_DATABASE_STATEMENT_TIMEOUT_MS: Joi.number().integer().min(0).default(DEFAULT_STATEMENT_TIMEOUT_MS),
+  PAYMENTS_DATABASE_ACQUIRE_TIMEOUT_MS: Joi.number().integer().min(100).default(DEFAULT_ACQUIRE_TIMEOUT_MS),
+  PAYMENTS_DATABASE_WSREP_SYNC_WAIT: Joi.string()
+    .pattern(/^(auto|[0-9]|1[0-5])$/, 'auto or 0–15')
+    .default('auto'),
+  // Below Hapi's socket timeout (2 minutes), which must stay the longer of the two.
+  PAYMENTS_REQUEST_TIMEOUT_MS: Joi.number().integer().min(0).max(110_000).default(15_000),
   PAYMENTS_REDIS_URL: Joi.string().uri({ scheme: ['redis', 'rediss'] }),
   PAYMENTS_REDIS_PREFIX: Joi.string().default('payments:'),
   PAYMENTS_MASTER_KEY: Joi.string().hex().length(64),
@@ -203,6 +224,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     baseUrl: value.PAYMENTS_BASE_URL.replace(/\/$/, ''),
     dataDir,
     databaseUrl: value.PAYMENTS_DATABASE_URL ?? `sqlite:${join(dataDir, 'payments.sqlite')}`,
+    database: {
+      statementTimeoutMs: value.PAYMENTS_DATABASE_STATEMENT_TIMEOUT_MS,
+      acquireTimeoutMs: value.PAYMENTS_DATABASE_ACQUIRE_TIMEOUT_MS,
+      wsrepSyncWait: value.PAYMENTS_DATABASE_WSREP_SYNC_WAIT === 'auto' ? 'auto' : Number(value.PAYMENTS_DATABASE_WSREP_SYNC_WAIT),
+    },
+    requestTimeoutMs: value.PAYMENTS_REQUEST_TIMEOUT_MS,
     redisUrl: value.PAYMENTS_REDIS_URL,
     redisKeyPrefix: value.PAYMENTS_REDIS_PREFIX,
     masterKey: masterKeyFrom(value.PAYMENTS_MASTER_KEY, nodeEnv, dataDir),

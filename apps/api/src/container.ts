@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { connectRedis, disconnectRedis, type RedisClient } from '@payments/locks-redis';
-import { createKnex, createSqlStorage, migrateLatest } from '@payments/storage-sql';
+import { createKnex, createSqlStorage, dialectOf, migrateLatest } from '@payments/storage-sql';
 import { Container, ContainerModule } from 'inversify';
 import type { Config } from './config';
 import { createLogger } from './logger';
@@ -28,6 +28,22 @@ export interface AppContainer {
 }
 
 /**
+ * Runs the migrations on a pool of their own whose sessions have no statement timeout: a migration
+ * may rewrite a large table, and the limit that keeps requests from waiting on a stalled server
+ * must not cut an ALTER half way. SQLite has no statement timeout (and an in-memory database lives
+ * in its one connection), so it migrates on the service's own instance.
+ */
+async function migrate(knex: ReturnType<typeof createKnex>, config: Config): Promise<void> {
+  if (dialectOf(knex) !== 'mysql') return migrateLatest(knex);
+  const migrator = createKnex(config.databaseUrl, { ...config.database, statementTimeoutMs: 0 });
+  try {
+    await migrateLatest(migrator);
+  } finally {
+    await migrator.destroy();
+  }
+}
+
+/**
  * The composition root: the only code that picks adapters (SQLite or MySQL by the database URL,
  * Redis or in-process by whether a Redis URL is set). The container is assembled from one module
  * per adapter family and one per capability (apps/api/src/modules, listed in CAPABILITIES); each
@@ -35,10 +51,10 @@ export interface AppContainer {
  */
 export async function buildContainer(config: Config, overrides: ContainerOverrides = {}): Promise<AppContainer> {
   const logger = overrides.logger ?? createLogger(config.logLevel);
-  const knex = createKnex(config.databaseUrl);
+  const knex = createKnex(config.databaseUrl, config.database);
   let redis: RedisClient | undefined;
   try {
-    await migrateLatest(knex);
+    await migrate(knex, config);
     if (config.redisUrl) redis = await connectRedis(config.redisUrl, { onError: (err) => logger.warn({ err }, 'redis connection error') });
   } catch (error) {
     await knex.destroy();

@@ -1,11 +1,15 @@
-import { pendingMigrations, pingDatabase } from '@payments/storage-sql';
+import { databaseNodeState, isDatabaseNodeNotReadyError, pendingMigrations, pingDatabase } from '@payments/storage-sql';
 import type { RedisClient } from '@payments/locks-redis';
 
 /** knex's type, as storage-sql takes it (the API does not depend on knex itself). */
 type Knex = Parameters<typeof pingDatabase>[0];
 
-/** One dependency's state: names and words only, never a URL, host or error text (they may hold credentials). */
-export type CheckState = 'ok' | 'unreachable' | 'pending' | 'not_configured';
+/**
+ * One dependency's state: names and words only, never a URL, host or error text (they may hold
+ * credentials). `not_synced`: the database answers but is a Galera node that is not synced with
+ * its cluster (or not in its primary component), so what it answers may be stale.
+ */
+export type CheckState = 'ok' | 'unreachable' | 'pending' | 'not_configured' | 'not_synced';
 
 export interface ReadinessReport {
   readonly ready: boolean;
@@ -38,10 +42,12 @@ export class Readiness {
 
   private async database(): Promise<CheckState> {
     try {
-      await within(pingDatabase(this.knex), CHECK_TIMEOUT_MS);
-      return 'ok';
-    } catch {
-      return 'unreachable';
+      return await within(
+        pingDatabase(this.knex).then(() => databaseNodeState(this.knex)),
+        CHECK_TIMEOUT_MS,
+      );
+    } catch (error) {
+      return isDatabaseNodeNotReadyError(error) ? 'not_synced' : 'unreachable';
     }
   }
 

@@ -43,6 +43,11 @@ export async function createServer(app: AppContainer): Promise<Server> {
       response: { emptyStatusCode: 204 },
       security: { noSniff: true, xframe: 'deny', hsts: config.baseUrl.startsWith('https:') },
       cache: { otherwise: 'no-store' },
+      // A request still unanswered after this (a database that stopped answering holds its
+      // queries: the TCP connection stays open and no server-side timeout can fire) is answered
+      // 503 with Retry-After; its work goes on and, if it commits, a retry under the same
+      // Idempotency-Key replays it.
+      ...(config.requestTimeoutMs > 0 ? { timeout: { server: config.requestTimeoutMs } } : {}),
     },
     router: { stripTrailingSlash: false },
   });

@@ -1,7 +1,7 @@
 import { isBoom, type Boom } from '@hapi/boom';
 import { CoreError, isCoreError } from '@payments/core';
 import { internalError } from './error-envelope';
-import { unavailableOf } from './unavailable';
+import { DATABASE_RETRY_AFTER_SECONDS, unavailableOf } from './unavailable';
 
 /**
  * Hapi and its plugins answer with Boom errors (unknown route, body too large, wrong content
@@ -28,6 +28,14 @@ export function toCoreError(error: Boom | Error): CoreError {
       return new CoreError('request_too_large', 'too_large', 'The request body is larger than 64 KiB.');
     case 415:
       return unsupportedMediaType();
+    case 503:
+      // Hapi's own: the route's server timeout ran out (see `requestTimeoutMs`).
+      return new CoreError(
+        'api_error',
+        'unavailable',
+        'The request took too long, most likely because the database is not answering; retry shortly. Retrying with the same Idempotency-Key is safe.',
+        { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS },
+      );
     default:
       return unavailableOf(error) ?? internalError(error);
   }
