@@ -20,7 +20,7 @@ export interface AfterChecks {
  * its id, no idempotency key had two effects, and everything the client saw is still readable.
  */
 export async function afterChecks(cluster: Cluster, record: WorkloadRecord, quiesceMs = 180_000): Promise<AfterChecks> {
-  const problems: string[] = [...record.violations.map((v) => `idempotency: ${v}`)];
+  const problems: string[] = [...record.violations.map((v) => `idempotency: ${v}`), ...record.staleReads.map((s) => `read-after-write: ${s}`)];
   const payments = workloadClient(cluster.testApiKey, cluster.proxy.url);
   const deadline = Date.now() + quiesceMs;
   // A killed worker's job locks run out after 60 s: only then are broken-off flows moved to their expiry.
