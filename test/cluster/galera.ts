@@ -74,7 +74,20 @@ interface NodeState {
   lastJoin: string;
 }
 
+/** Whether something accepts connections on `port` (so a pool is not made to log refused ones). */
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
 async function statusOf(port: number): Promise<Record<string, string>> {
+  if (!(await listening(port))) return { error: 'not listening' };
   const knex = createKnex(`mysql://root@127.0.0.1:${port}/mysql`);
   try {
     const [rows] = await knex.raw<[Array<{ Variable_name: string; Value: string }>]>(
