@@ -37,7 +37,7 @@ export interface GaleraNode {
   readonly url: string;
   /** Whether its process runs now. */
   readonly running: boolean;
-  /** How the node last joined: 'IST', 'SST' or 'bootstrap' (from its log). */
+  /** How the node last joined: 'IST', 'SST', 'bootstrap' or 'unknown' (from its log). */
   readonly lastJoin: string;
   /** Its log's tail, for a failure's report. */
   log(): string;
@@ -200,7 +200,7 @@ export async function startGaleraCluster(size = 3): Promise<GaleraCluster> {
       `--wsrep-cluster-address=gcomm://${nodes.map((n) => `127.0.0.1:${n.galeraPort}`).join(',')}`,
       `--wsrep-node-address=127.0.0.1:${node.galeraPort}`,
       `--wsrep-node-name=node${node.index}`,
-      `--wsrep-provider-options=base_port=${node.galeraPort}; ist.recv_addr=127.0.0.1:${node.istPort}; gcache.size=128M`,
+      `--wsrep-provider-options=base_port=${node.galeraPort}; gmcast.listen_addr=tcp://127.0.0.1:${node.galeraPort}; ist.recv_addr=127.0.0.1:${node.istPort}; gcache.size=128M`,
       '--wsrep-sst-method=rsync',
       `--wsrep-sst-receive-address=127.0.0.1:${node.sstPort}`,
       '--wsrep-slave-threads=2',
@@ -287,7 +287,8 @@ export async function startGaleraCluster(size = 3): Promise<GaleraCluster> {
         const position = recoveredPosition(node);
         launch(node, position ? [`--wsrep-start-position=${position}`] : []);
         await waitSynced();
-        node.lastJoin = /wsrep_sst_rsync.*--role 'joiner'/.test(node.sinceStart) && /SST received|SST succeeded/i.test(node.sinceStart) ? 'SST' : 'IST';
+        // With rsync the SST script runs for an IST too (and copies nothing): its own line says which it was.
+        node.lastJoin = /rsync SST completed on joiner/.test(node.sinceStart) ? 'SST' : /IST received/.test(node.sinceStart) ? 'IST' : 'unknown';
       },
       waitSynced,
       close,
