@@ -318,7 +318,8 @@ test('disputes: the desk opens one on a paid order, the notice verifies, the que
 });
 
 test('refunds: placed against a paid order (idempotent), reported after refundAfterMs with a signed notice; 06 amounts fail; declines at place', async (t) => {
-  const w = await world(60_000, 300);
+  // Long enough that the repeat, the conflict and the query all happen while the refund is pending, on a busy machine too.
+  const w = await world(60_000, 2_500);
   t.teardown(w.close);
   const placed = await w.channel.placeOrder(placeRequest(w.receiver));
   if (placed.outcome !== 'placed') return t.fail();

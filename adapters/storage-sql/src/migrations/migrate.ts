@@ -1,12 +1,12 @@
-import knexFactory, { type Knex } from 'knex';
-import { clientOf, dialectOf } from '../dialect';
+import type { Knex } from 'knex';
+import { dialectOf } from '../dialect';
+import { pendingMigrations } from '../observability';
 import { isDuplicateKeyError } from '../sql-errors';
+import { acquireMigrationLock } from './migration-lock';
 import { InCodeMigrationSource } from './migration-source';
 
 const MIGRATIONS_TABLE = 'knex_migrations';
 const LOCK_TABLE = 'knex_migrations_lock';
-const MYSQL_LOCK_NAME = 'payments:migrations';
-const MYSQL_LOCK_WAIT_SECONDS = 120;
 const LOCKED_RETRY = { attempts: 60, delayMs: 500 } as const;
 
 async function createTableIfMissing(knex: Knex, name: string, build: (table: Knex.CreateTableBuilder) => void): Promise<void> {
@@ -58,26 +58,21 @@ async function latestWaitingForOthers(knex: Knex): Promise<void> {
 }
 
 /**
- * On MySQL, DDL commits implicitly, so a process killed mid-migration would leave knex's lock row
- * set and block every later start. A server-side named lock (released when its session ends,
- * however the process died) serialises migrators instead; whoever holds it knows nobody else is
- * migrating and may clear a stale knex lock.
+ * On MySQL, processes serialise on a lock row every node of a multi-writer cluster sees
+ * (migration-lock.ts). DDL commits implicitly, so a process killed mid-migration would leave
+ * knex's own lock row set and block every later start: whoever holds our lock knows nobody else
+ * is migrating and clears it. A process that finds nothing pending takes no lock at all, so an
+ * everyday restart writes nothing.
  */
 async function migrateMysql(knex: Knex): Promise<void> {
-  // GET_LOCK belongs to one session, so take it on a connection of its own.
-  const session = knexFactory({ ...clientOf(knex).config, pool: { min: 1, max: 1 } });
+  if ((await pendingMigrations(knex)).length === 0) return;
+  const lock = await acquireMigrationLock(knex);
   try {
-    const [rows] = await session.raw<[{ acquired: number | null }[]]>('SELECT GET_LOCK(?, ?) AS acquired', [MYSQL_LOCK_NAME, MYSQL_LOCK_WAIT_SECONDS]);
-    if (rows[0]?.acquired !== 1) throw new Error(`Another process held the migration lock for ${MYSQL_LOCK_WAIT_SECONDS} s; is a migration stuck?`);
-    try {
-      await ensureBookkeepingTables(knex);
-      await knex(LOCK_TABLE).update({ is_locked: 0 });
-      await knex.migrate.latest({ migrationSource: new InCodeMigrationSource() });
-    } finally {
-      await session.raw('SELECT RELEASE_LOCK(?)', [MYSQL_LOCK_NAME]);
-    }
+    await ensureBookkeepingTables(knex);
+    await knex(LOCK_TABLE).update({ is_locked: 0 });
+    await knex.migrate.latest({ migrationSource: new InCodeMigrationSource() });
   } finally {
-    await session.destroy();
+    await lock.release();
   }
 }
 
