@@ -45,6 +45,12 @@ export interface GaleraNode {
 
 export interface GaleraCluster {
   readonly nodes: readonly GaleraNode[];
+  /**
+   * The balancers' health check, as HAProxy's clustercheck does it: whether node `index` answered,
+   * at its last check (every 250 ms), that it is Synced. A node that is joining accepts
+   * connections before it has caught up, and would answer reads from the past.
+   */
+  synced(index: number): boolean;
   /** SIGKILL one node: no shutdown at all, as when its machine dies. */
   kill(index: number): Promise<void>;
   /**
@@ -124,6 +130,8 @@ export async function startGaleraCluster(size = 3): Promise<GaleraCluster> {
   const clusterName = `payments-test-${randomBytes(4).toString('hex')}`;
   const nodes: NodeState[] = [];
   let closed = false;
+  const synced: boolean[] = [];
+  let checking: Promise<void> | undefined;
 
   const stop = async (node: NodeState, signal: 'SIGTERM' | 'SIGKILL'): Promise<void> => {
     const child = node.child;
@@ -139,6 +147,7 @@ export async function startGaleraCluster(size = 3): Promise<GaleraCluster> {
   };
   const close = async (): Promise<void> => {
     closed = true;
+    await checking;
     // Joiners first, so no node is left waiting for the others' state.
     for (const node of [...nodes].reverse()) await stop(node, 'SIGKILL').catch(() => undefined);
     rmSync(root, { recursive: true, force: true });
@@ -268,7 +277,22 @@ export async function startGaleraCluster(size = 3): Promise<GaleraCluster> {
       await waitSynced();
     }
 
+    const healthCheck = async (): Promise<void> => {
+      while (!closed) {
+        await Promise.all(
+          nodes.map(async (node) => {
+            const state = node.child ? await statusOf(node.port).catch(() => ({}) as Record<string, string>) : {};
+            synced[node.index] = state['wsrep_local_state_comment'] === 'Synced' && state['wsrep_ready'] === 'ON';
+          }),
+        );
+        await sleep(250);
+      }
+    };
+    nodes.forEach((node) => (synced[node.index] = true));
+    checking = healthCheck();
+
     const cluster: GaleraCluster = {
+      synced: (index) => synced[index] === true,
       nodes: nodes.map((node) => ({
         index: node.index,
         port: node.port,
@@ -281,7 +305,10 @@ export async function startGaleraCluster(size = 3): Promise<GaleraCluster> {
         },
         log: () => node.output,
       })),
-      kill: async (index) => stop(nodes[index], 'SIGKILL'),
+      kill: async (index) => {
+        await stop(nodes[index], 'SIGKILL');
+        synced[index] = false;
+      },
       restart: async (index) => {
         const node = nodes[index];
         const position = recoveredPosition(node);
@@ -310,10 +337,10 @@ export interface TcpBalancer {
 
 /**
  * Starts a TCP balancer on a free loopback port: each new connection goes to the next upstream
- * in turn; one that refuses (a node that is down) is skipped for the next. Established
+ * in turn that `healthy` passes; one that refuses (a node that is down) is skipped for the next. Established
  * connections are piped as they are, so a node that dies drops the connections it had.
  */
-export async function startTcpBalancer(upstreamPorts: readonly number[]): Promise<TcpBalancer> {
+export async function startTcpBalancer(upstreamPorts: readonly number[], healthy: (index: number) => boolean = () => true): Promise<TcpBalancer> {
   const connections = upstreamPorts.map(() => 0);
   const sockets = new Set<Socket>();
   let next = 0;
@@ -322,8 +349,11 @@ export async function startTcpBalancer(upstreamPorts: readonly number[]): Promis
     client.on('close', () => sockets.delete(client));
     client.pause();
     const tryUpstream = (tries: number): void => {
-      const index = next % upstreamPorts.length;
-      next += 1;
+      // The next healthy upstream; when none is, the next one anyway (the check may lag behind).
+      let index = next % upstreamPorts.length;
+      for (let i = 0; i < upstreamPorts.length && !healthy(index); i += 1) index = (index + 1) % upstreamPorts.length;
+      if (!healthy(index)) index = next % upstreamPorts.length;
+      next = index + 1;
       const upstream = connect(upstreamPorts[index], '127.0.0.1');
       sockets.add(upstream);
       upstream.on('close', () => sockets.delete(upstream));
