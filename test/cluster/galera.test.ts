@@ -181,7 +181,14 @@ if (skip) {
         const started = Date.now();
         const intents: string[] = [];
         for (let i = 0; i < scale.racePairs; i += 1)
-          intents.push((await payments.paymentIntents.create({ amount: 10_050 + i * 100, currency: 'THB', merchant_order_id: `race-${seed}-${round}-${i}` }, { idempotencyKey: randomUUID() })).id);
+          intents.push(
+            (
+              await payments.paymentIntents.create(
+                { amount: 10_050 + i * 100, currency: 'THB', merchant_order_id: `race-${seed}-${round}-${i}` },
+                { idempotencyKey: randomUUID() },
+              )
+            ).id,
+          );
         const place = async (apiUrl: string, intent: string): Promise<{ status: number; attempt: string | undefined }> => {
           const res = await fetch(`${apiUrl}/v1/payment_intents/${intent}/attempts`, {
             method: 'POST',
@@ -193,7 +200,8 @@ if (skip) {
           let attempt: string | undefined;
           try {
             const parsed: unknown = JSON.parse(body);
-            code = String(jsonAt(parsed, 'error', 'code') ?? '');
+            const errorCode = jsonAt(parsed, 'error', 'code');
+            code = typeof errorCode === 'string' ? errorCode : '';
             const id = jsonAt(parsed, 'id');
             attempt = typeof id === 'string' ? id : undefined;
           } catch {
@@ -201,7 +209,8 @@ if (skip) {
           }
           const label = `${res.status}${code ? ` ${code}` : ''}`;
           statuses[label] = (statuses[label] ?? 0) + 1;
-          if (!acceptable(res.status, res.headers.get('retry-after'), body)) unacceptable.push(`${res.status} POST attempts of ${intent}: ${body.slice(0, 200)}`);
+          if (!acceptable(res.status, res.headers.get('retry-after'), body))
+            unacceptable.push(`${res.status} POST attempts of ${intent}: ${body.slice(0, 200)}`);
           return { status: res.status, attempt };
         };
         // One pair at a time in flight per intent, a few intents at once: both requests of a pair leave together.
@@ -236,7 +245,15 @@ if (skip) {
       t.deepEqual(unacceptable, [], 'every answer was 2xx, 4xx or 503 with Retry-After');
       t.true(pairs >= scale.raceRounds * scale.racePairs, 'every pair raced');
     } finally {
-      if (!t.passed) t.log(cluster.logs().split('\n').filter((line) => /"level":(50|60)/.test(line)).slice(-20).join('\n'));
+      if (!t.passed)
+        t.log(
+          cluster
+            .logs()
+            .split('\n')
+            .filter((line) => /"level":(50|60)/.test(line))
+            .slice(-20)
+            .join('\n'),
+        );
       await reader.destroy();
       await cluster.close();
     }
@@ -274,9 +291,11 @@ if (skip) {
       };
       const workloadStarted = Date.now();
       const [record] = await Promise.all([
-        runWorkload({ seed, flows: scale.flows, concurrency: scale.concurrency, baseUrl: c.proxy.url, apiKey: c.testApiKey, readBackUrls: c.apiUrls }).finally(() => {
-          workloadDone = true;
-        }),
+        runWorkload({ seed, flows: scale.flows, concurrency: scale.concurrency, baseUrl: c.proxy.url, apiKey: c.testApiKey, readBackUrls: c.apiUrls }).finally(
+          () => {
+            workloadDone = true;
+          },
+        ),
         nodeLoss ? nodeLossLoop() : Promise.resolve(),
       ]);
       t.log(
@@ -286,7 +305,9 @@ if (skip) {
       t.log(
         `database connections per node (api-0…2, worker-0…1): ${[...spread.perProcess].map(([name, b]) => `${name} ${JSON.stringify(b.connections)}`).join(', ')}`,
       );
-      t.log(`statuses the clients saw: ${JSON.stringify(c.proxy.statuses)} (503s: ${c.proxy.statuses[503] ?? 0}), errors ${JSON.stringify(c.proxy.errorCodes)}`);
+      t.log(
+        `statuses the clients saw: ${JSON.stringify(c.proxy.statuses)} (503s: ${c.proxy.statuses[503] ?? 0}), errors ${JSON.stringify(c.proxy.errorCodes)}`,
+      );
       const checksStarted = Date.now();
       const checks = await afterChecks(c, record);
       t.log(

@@ -236,9 +236,12 @@ export async function startGaleraCluster(size = 3): Promise<GaleraCluster> {
       for (;;) {
         const running = nodes.filter((node) => node.child !== undefined);
         for (const node of running) {
-          if (node.child?.exitCode !== null || node.child.signalCode !== null) throw new Error(`Galera node ${node.index} exited:\n${node.output.slice(-4000)}`);
+          if (node.child?.exitCode !== null || node.child.signalCode !== null)
+            throw new Error(`Galera node ${node.index} exited:\n${node.output.slice(-4000)}`);
         }
-        const states = await Promise.all(running.map((node) => statusOf(node.port).catch((error: Error) => ({ error: error.message }) as Record<string, string>)));
+        const states = await Promise.all(
+          running.map((node) => statusOf(node.port).catch((error: Error): Record<string, string> => ({ error: error.message }))),
+        );
         last = JSON.stringify(states);
         if (
           states.every(
@@ -251,7 +254,9 @@ export async function startGaleraCluster(size = 3): Promise<GaleraCluster> {
         )
           return;
         if (closed || Date.now() > deadline)
-          throw new Error(`The Galera cluster did not sync: ${last}\n${nodes.map((node) => `--- node ${node.index} ---\n${node.output.slice(-3000)}`).join('\n')}`);
+          throw new Error(
+            `The Galera cluster did not sync: ${last}\n${nodes.map((node) => `--- node ${node.index} ---\n${node.output.slice(-3000)}`).join('\n')}`,
+          );
         await sleep(250);
       }
     };
@@ -281,7 +286,7 @@ export async function startGaleraCluster(size = 3): Promise<GaleraCluster> {
       while (!closed) {
         await Promise.all(
           nodes.map(async (node) => {
-            const state = node.child ? await statusOf(node.port).catch(() => ({}) as Record<string, string>) : {};
+            const state: Record<string, string> = node.child ? await statusOf(node.port).catch(() => ({})) : {};
             synced[node.index] = state['wsrep_local_state_comment'] === 'Synced' && state['wsrep_ready'] === 'ON';
           }),
         );
