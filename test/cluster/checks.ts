@@ -1,4 +1,5 @@
 import type { Event, PaymentIntent } from '@payments/sdk';
+import type { ExecutionContext } from 'ava';
 import { textAt } from '../fixtures';
 import type { Cluster } from './cluster';
 import { workloadClient, type WorkloadRecord } from './workload';
@@ -121,4 +122,16 @@ export async function afterChecks(cluster: Cluster, record: WorkloadRecord, quie
   if (verify.code !== 0) problems.push(`ledger verify exited ${verify.code}: ${verify.stdout}${verify.stderr}`);
 
   return { problems, events: events.length, deliveries: cluster.receiver.requests.length, intents: last.size };
+}
+
+/** Runs the after-checks, logs their figures, and asserts what every cluster test promises: no client error, no broken promise, work done. */
+export async function assertAfterChecks(t: ExecutionContext, cluster: Cluster, record: WorkloadRecord, started: number, replay: string): Promise<void> {
+  const checksStarted = Date.now();
+  const checks = await afterChecks(cluster, record);
+  t.log(
+    `after-checks: ${checks.intents} intents, ${checks.events} events, ${checks.deliveries} deliveries in ${Date.now() - checksStarted} ms; total ${Date.now() - started} ms`,
+  );
+  t.deepEqual(record.errors, [], `the client saw errors (${replay})`);
+  t.deepEqual(checks.problems, [], `broken promises (${replay})`);
+  t.true(record.intents.size > 0 && checks.events > 0, `the workload did something (${replay})`);
 }
