@@ -1,4 +1,5 @@
 import type { Event, PaymentIntent } from '@payments/sdk';
+import type { ExecutionContext } from 'ava';
 import { textAt } from '../fixtures';
 import type { Cluster } from './cluster';
 import { workloadClient, type WorkloadRecord } from './workload';
@@ -20,7 +21,7 @@ export interface AfterChecks {
  * its id, no idempotency key had two effects, and everything the client saw is still readable.
  */
 export async function afterChecks(cluster: Cluster, record: WorkloadRecord, quiesceMs = 180_000): Promise<AfterChecks> {
-  const problems: string[] = [...record.violations.map((v) => `idempotency: ${v}`)];
+  const problems: string[] = [...record.violations.map((v) => `idempotency: ${v}`), ...record.staleReads.map((s) => `read-after-write: ${s}`)];
   const payments = workloadClient(cluster.testApiKey, cluster.proxy.url);
   const deadline = Date.now() + quiesceMs;
   // A killed worker's job locks run out after 60 s: only then are broken-off flows moved to their expiry.
@@ -121,4 +122,16 @@ export async function afterChecks(cluster: Cluster, record: WorkloadRecord, quie
   if (verify.code !== 0) problems.push(`ledger verify exited ${verify.code}: ${verify.stdout}${verify.stderr}`);
 
   return { problems, events: events.length, deliveries: cluster.receiver.requests.length, intents: last.size };
+}
+
+/** Runs the after-checks, logs their figures, and asserts what every cluster test promises: no client error, no broken promise, work done. */
+export async function assertAfterChecks(t: ExecutionContext, cluster: Cluster, record: WorkloadRecord, started: number, replay: string): Promise<void> {
+  const checksStarted = Date.now();
+  const checks = await afterChecks(cluster, record);
+  t.log(
+    `after-checks: ${checks.intents} intents, ${checks.events} events, ${checks.deliveries} deliveries in ${Date.now() - checksStarted} ms; total ${Date.now() - started} ms`,
+  );
+  t.deepEqual(record.errors, [], `the client saw errors (${replay})`);
+  t.deepEqual(checks.problems, [], `broken promises (${replay})`);
+  t.true(record.intents.size > 0 && checks.events > 0, `the workload did something (${replay})`);
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import test, { type ExecutionContext } from 'ava';
 import { jsonAt } from '../fixtures';
-import { afterChecks } from './checks';
+import { assertAfterChecks } from './checks';
 import { clusterSkipReason, startCluster, type Cluster, type Slot } from './cluster';
 import { privateServersSkipReason, startPrivateMariaDb, startPrivateRedis, type PrivateServer } from './servers';
 import { runWorkload, seededRandom } from './workload';
@@ -240,14 +240,7 @@ if (skip) {
         t.log(
           `outage (${outage.signal}, ${outage.downMs} ms): readiness 503 per API ${JSON.stringify(outage.notReady)}, ready again after ${JSON.stringify(outage.readyAgainMs)} ms`,
         );
-      const checksStarted = Date.now();
-      const checks = await afterChecks(c, record);
-      t.log(
-        `after-checks: ${checks.intents} intents, ${checks.events} events, ${checks.deliveries} deliveries in ${Date.now() - checksStarted} ms; total ${Date.now() - started} ms`,
-      );
-      t.deepEqual(record.errors, [], `the client saw errors (${replay})`);
-      t.deepEqual(checks.problems, [], `broken promises (${replay})`);
-      t.true(record.intents.size > 0 && checks.events > 0, `the workload did something (${replay})`);
+      await assertAfterChecks(t, c, record, started, replay);
       if (fault === 'kills') t.true(faultLog.length > 0, 'faults were injected');
       if (server) {
         t.true(outages.length > 0, 'the outage happened');

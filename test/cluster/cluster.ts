@@ -50,6 +50,14 @@ export interface ClusterOptions {
   readonly redisUrl?: string;
   /** More environment for every process (a test's own settings). */
   readonly env?: NodeJS.ProcessEnv;
+  /** No Redis at all: every process keeps its locks in process, so only the database's own checks stand between processes. */
+  readonly withoutRedis?: boolean;
+  /**
+   * The database URL one process (`api-0`, `worker-1`, …) is given, from the cluster's database
+   * URL: another address of the same database, e.g. its own balancer over a cluster's nodes.
+   * Default: the cluster's URL for every process.
+   */
+  readonly processDatabaseUrl?: (url: string, processName: string) => string;
 }
 
 /**
@@ -72,8 +80,13 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     const proxy = await startRoundRobinProxy(apiPorts);
     closers.push(() => proxy.close());
 
+    const base: NodeJS.ProcessEnv = { ...environment.env };
+    if (options.withoutRedis) {
+      delete base['PAYMENTS_REDIS_URL'];
+      delete base['PAYMENTS_REDIS_PREFIX'];
+    }
     const env: NodeJS.ProcessEnv = {
-      ...environment.env,
+      ...base,
       ...receiver.env,
       PAYMENTS_MASTER_KEY: randomBytes(32).toString('hex'),
       // The balancer is the public address: checkout URLs and the channels' callbacks go through it.
@@ -105,6 +118,10 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     // Straight into the database, as the relay e2e tests do: the dashboard refuses the receiver's port-bearing test host.
     await insertWebhookEndpoint(env, { merchantId, url: receiver.url, secret: randomBytes(32).toString('hex') });
 
+    const databaseUrlOf = (name: string): NodeJS.ProcessEnv => {
+      const url = env['PAYMENTS_DATABASE_URL'];
+      return options.processDatabaseUrl && url ? { PAYMENTS_DATABASE_URL: options.processDatabaseUrl(url, name) } : {};
+    };
     const finished: string[] = [];
     const slot = (name: string, start: () => Promise<SpawnedProcess>, onDown: () => void, onUp: () => void): Slot => {
       let kills = 0;
@@ -133,7 +150,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     const apis = apiPorts.map((port, index) =>
       slot(
         `api-${index}`,
-        () => startService({ ...env, PAYMENTS_PORT: String(port) }, 'apps/api/dist/src/main.js', []),
+        () => startService({ ...env, PAYMENTS_PORT: String(port), ...databaseUrlOf(`api-${index}`) }, 'apps/api/dist/src/main.js', []),
         () => proxy.setUp(index, false),
         () => proxy.setUp(index, true),
       ),
@@ -141,7 +158,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     const workers = Array.from({ length: options.workers ?? 2 }, (_, index) =>
       slot(
         `worker-${index}`,
-        () => startWorker(env),
+        () => startWorker({ ...env, ...databaseUrlOf(`worker-${index}`) }),
         () => undefined,
         () => undefined,
       ),

@@ -32,6 +32,8 @@ export interface WorkloadRecord {
   readonly errors: string[];
   /** Idempotency violations the workload saw directly (a replay that answered another object). */
   readonly violations: string[];
+  /** Writes a read through another process did not see right after they were answered (with `readBackUrls`). */
+  readonly staleReads: string[];
   operations: number;
 }
 
@@ -41,6 +43,12 @@ export interface WorkloadOptions {
   readonly concurrency: number;
   readonly baseUrl: string;
   readonly apiKey: string;
+  /**
+   * Each API process's own address: every created intent and placed attempt is read back at once
+   * through each of them (so through processes, and database nodes, other than the one that
+   * wrote it), and must be there. Default: no read-back.
+   */
+  readonly readBackUrls?: readonly string[];
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -56,8 +64,19 @@ export function workloadClient(apiKey: string, baseUrl: string): Payments {
  */
 export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRecord> {
   const random = seededRandom(options.seed);
-  const record: WorkloadRecord = { intents: new Map(), disputes: new Map(), settlements: new Set(), errors: [], violations: [], operations: 0 };
+  const record: WorkloadRecord = { intents: new Map(), disputes: new Map(), settlements: new Set(), errors: [], violations: [], staleReads: [], operations: 0 };
   const payments = workloadClient(options.apiKey, options.baseUrl);
+  const readers = (options.readBackUrls ?? []).map((url) => ({ url, client: workloadClient(options.apiKey, url) }));
+  /** Reads `what` back through every reader; one that does not see it (or sees less) is a stale read. */
+  const readBack = async (what: string, read: (client: Payments) => Promise<boolean>): Promise<void> => {
+    for (const reader of readers) {
+      const seen = await read(reader.client).catch((error: Error) => {
+        record.staleReads.push(`${what} read through ${reader.url}: ${error.message}`);
+        return true;
+      });
+      if (!seen) record.staleReads.push(`${what} not seen through ${reader.url} right after it was answered`);
+    }
+  };
   const plan = Array.from({ length: options.flows }, (_, index) => {
     const total = KINDS.reduce((sum, [, weight]) => sum + weight, 0);
     let pick = random() * total;
@@ -85,6 +104,7 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRec
     const params = { amount, currency: 'THB', merchant_order_id: orderId };
     const intent = await op(() => payments.paymentIntents.create(params, { idempotencyKey: key(flow, 'create') }));
     record.intents.set(intent.id, { flow: kind, orderId, finals, settled: false });
+    await readBack(`intent ${intent.id}`, async (client) => (await client.paymentIntents.retrieve(intent.id)).amount === amount);
     if (replay) {
       const again = await op(() => payments.paymentIntents.create(params, { idempotencyKey: key(flow, 'create') }));
       if (again.id !== intent.id) record.violations.push(`create replay of ${key(flow, 'create')} answered ${again.id}, first ${intent.id}`);
@@ -93,6 +113,7 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRec
   };
   const attempt = async (flow: number, id: string, replay: boolean): Promise<void> => {
     const first = await op(() => payments.paymentIntents.attempts.create(id, { payment_method: 'promptpay' }, { idempotencyKey: key(flow, 'attempt') }));
+    await readBack(`attempt ${first.id} of ${id}`, async (client) => (await client.paymentIntents.attempts.list(id)).data.some((a) => a.id === first.id));
     if (replay) {
       const again = await op(() => payments.paymentIntents.attempts.create(id, { payment_method: 'promptpay' }, { idempotencyKey: key(flow, 'attempt') }));
       if (again.id !== first.id) record.violations.push(`attempt replay of ${key(flow, 'attempt')} answered ${again.id}, first ${first.id}`);

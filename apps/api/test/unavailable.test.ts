@@ -136,6 +136,10 @@ test('unavailableOf: dependency outages become 503 api_error with Retry-After; b
   t.is(unavailableOf(new CoreError('merchant_order_id_taken', 'conflict', 'taken')), undefined);
   t.is(unavailableOf(new Error('a bug')), undefined);
   t.is(unavailableOf(Object.assign(new Error('Duplicate entry'), { errno: 1062, code: 'ER_DUP_ENTRY' })), undefined);
+  // A deadlock or a cluster's certification failure that no retry caught (a write of the simulated channel's book): 503, not 500.
+  const deadlock = Object.assign(new Error('Deadlock found when trying to get lock; try restarting transaction'), { errno: 1213, code: 'ER_LOCK_DEADLOCK' });
+  t.like(unavailableOf(deadlock), { code: 'api_error', category: 'unavailable', retryAfterSeconds: 1 });
+  t.is(httpStatusOf(toCoreError(deadlock)), 503);
 
   // What a route that let the driver error through answers: 503, not 500.
   t.is(httpStatusOf(toCoreError(refused)), 503);

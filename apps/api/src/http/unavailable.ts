@@ -1,5 +1,5 @@
 import { CoreError, isCoreError } from '@payments/core';
-import { isDatabaseUnavailableError } from '@payments/storage-sql';
+import { ContendedTransactionError, isDatabaseUnavailableError, isRetryableTransactionError } from '@payments/storage-sql';
 
 /**
  * Seconds a caller should wait before retrying while the database is unreachable: a restart or a
@@ -12,7 +12,10 @@ export const DATABASE_RETRY_AFTER_SECONDS = 2;
  * The one place a failure of a shared dependency becomes "unavailable, retry later" (503
  * `api_error` with Retry-After) instead of a 500. Redis failures arrive as CoreError `unavailable`
  * already (locks-redis wraps every command); database failures arrive as driver or pool errors,
- * recognised by storage-sql. Anything else is not an outage: undefined, and the caller treats it as
+ * recognised by storage-sql. A transaction the database gave up for contention (a deadlock, a
+ * cluster's certification failure) that reached here was not run through storage-sql's retry (the
+ * simulated channel's own book writes outside it): nothing of it committed, so it is the same 503
+ * a retried one ends with. Anything else is not an outage: undefined, and the caller treats it as
  * the bug it is. Used by the HTTP error extension and by the worker's scheduler.
  */
 export function unavailableOf(error: unknown): CoreError | undefined {
@@ -23,5 +26,6 @@ export function unavailableOf(error: unknown): CoreError | undefined {
       cause: error,
     });
   }
+  if (isRetryableTransactionError(error)) return new ContendedTransactionError(error);
   return undefined;
 }
