@@ -59,6 +59,7 @@ test.serial("every command's --help renders its usage, options and example", (t)
       'payments duplicates',
       'platform-keys rotate',
       'platform-keys list',
+      'migrate',
       'ledger verify',
       'ledger rebuild-balances',
       'jobs failures',
@@ -94,4 +95,13 @@ test.serial('an unknown command, or none, exits 2 with a JSON usage error and th
 test.serial("a value the command refuses is a usage error too, after the service's container is up", (t) => {
   t.is(usageError(t, admin('payments', 'duplicates', '--limit', '0'), helpOf('payments duplicates')), '--limit takes a whole number from 1 to 1000.');
   t.is(usageError(t, admin('merchant', 'create', '--name', 'Shop', '--email', 'a@example.com'), helpOf('merchant create')), '--password is required.');
+});
+
+test.serial('migrate brings a new database up to date and says so; run again, it finds nothing left', (t) => {
+  for (let run = 0; run < 2; run += 1) {
+    const result = admin('migrate');
+    t.is(result.code, 0, result.stderr);
+    t.deepEqual(JSON.parse(result.stdout), { migrations: 'ok', database: 'ok' });
+  }
+  t.true(existsSync(database));
 });

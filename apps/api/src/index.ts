@@ -7,5 +7,6 @@ export * from './demo-merchant';
 export * from './start';
 export * from './metrics';
 export * from './readiness';
+export { AppReadiness } from './modules/app-tokens';
 export * from './redaction';
 export * from './http/unavailable';
