@@ -8,7 +8,13 @@ function setup() {
   const h = harness();
   const create = h.createPaymentIntent('https://pay.example.com/');
   const cancel = new CancelPaymentIntent({ uow: h.storage.uow, ...h.statusChange, attempts: h.storage.attempts, channels: h.noChannels });
-  const expire = new ExpirePaymentIntents({ uow: h.storage.uow, ...h.statusChange, attempts: h.storage.attempts, channels: h.noChannels });
+  const expire = new ExpirePaymentIntents({
+    uow: h.storage.uow,
+    ...h.statusChange,
+    attempts: h.storage.attempts,
+    channels: h.noChannels,
+    recordReport: h.recordChannelReport(),
+  });
   const scope = { merchantId: 'mch_1', mode: 'test' as const };
   return { ...h, create, cancel, expire, scope };
 }

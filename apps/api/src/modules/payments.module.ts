@@ -70,7 +70,7 @@ export const paymentsModule: Capability = {
       bindClass(options, ListPaymentIntents, { intents: PaymentIntentRepository });
       const endingAttempts = { ...statusChangeWiring, uow: UnitOfWork, attempts: PaymentAttemptRepository, channels: PaymentChannelRegistry };
       bindClass(options, CancelPaymentIntent, endingAttempts);
-      bindClass(options, ExpirePaymentIntents, endingAttempts);
+      bindClass(options, ExpirePaymentIntents, { ...endingAttempts, recordReport: RecordChannelReport });
       bindClass(options, AdvanceTimer, { uow: UnitOfWork, intents: PaymentIntentRepository, clock: Clock });
       bindClass(options, PlaceAttempt, { ...endingAttempts, locks: LockManager, settings: value({ callbackBaseUrl: config.channelCallbackUrl }) });
       bindClass(options, ListAttempts, { intents: PaymentIntentRepository, attempts: PaymentAttemptRepository });
