@@ -90,73 +90,112 @@ if (skip) {
     };
   };
 
-  test.serial('concurrent start-up on an empty database: one process per node, all come up, every migration runs once', async (t) => {
-    const galera = nodes();
-    for (let round = 1; round <= scale.startupRounds; round += 1) {
-      const name = `pg_${randomBytes(8).toString('hex')}`;
-      const admin = createKnex(galera.nodes[0].url);
-      const dataDirs: string[] = [];
-      const services: Array<RunningService | undefined> = [];
-      try {
-        await admin.raw(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
-        const masterKey = randomBytes(32).toString('hex');
-        const prefix = `galera-startup:${Date.now()}:`;
-        const envs = await Promise.all(
-          galera.nodes.map(async (node) => {
-            const dataDir = mkdtempSync(join(tmpdir(), 'payments-galera-startup-'));
-            dataDirs.push(dataDir);
-            const url = new URL(node.url);
-            url.pathname = `/${name}`;
-            return {
-              ...serviceBaseEnv(dataDir, await freePort()),
-              PAYMENTS_DATABASE_URL: url.toString(),
-              PAYMENTS_REDIS_URL: process.env.PAYMENTS_TEST_REDIS_URL,
-              PAYMENTS_REDIS_PREFIX: prefix,
-              PAYMENTS_MASTER_KEY: masterKey,
-              PAYMENTS_METRICS_PORT: '0',
-            };
-          }),
-        );
-        const started = Date.now();
-        // All at once, each on its own node: every one of them finds the schema missing.
-        const outcomes = await Promise.allSettled(envs.map((env) => startService(env, 'apps/api/dist/src/main.js', [])));
-        const failures: string[] = [];
-        for (const [index, outcome] of outcomes.entries()) {
-          if (outcome.status === 'fulfilled') services.push(outcome.value);
-          else failures.push(`node ${index}: ${outcome.reason instanceof Error ? outcome.reason.message.slice(-1500) : String(outcome.reason)}`);
-        }
-        const ready: boolean[] = [];
-        for (const service of services) {
-          let ok = false;
-          const deadline = Date.now() + 30_000;
-          while (!ok && Date.now() < deadline) {
-            const res = await fetch(`${service!.baseUrl}/health/ready`).catch(() => undefined);
-            ok = res?.status === 200;
-            if (!ok) await sleep(200);
-          }
-          ready.push(ok);
-        }
-        const [rows] = await admin.raw<[Array<{ name: string; times: number }>]>(
-          `SELECT name, COUNT(*) AS times FROM \`${name}\`.knex_migrations GROUP BY name ORDER BY name`,
-        );
-        const twice = rows.filter((row) => Number(row.times) !== 1).map((row) => `${row.name} ×${row.times}`);
-        const schema = createKnex(new URL(`/${name}`, galera.nodes[0].url).toString());
-        const pending = await pendingMigrations(schema).finally(() => schema.destroy());
-        t.log(
-          `start-up round ${round}: ${ready.filter(Boolean).length} of 3 ready in ${Date.now() - started} ms, ${rows.length} migrations recorded (${pending.length} pending), run more than once: ${twice.length}`,
-        );
-        t.deepEqual(failures, [], `round ${round}: every process started`);
-        t.deepEqual(ready, [true, true, true], `round ${round}: every process answered readiness 200`);
-        t.deepEqual(pending, [], `round ${round}: every migration recorded`);
-        t.deepEqual(twice, [], `round ${round}: no migration recorded twice`);
-      } finally {
-        for (const service of services) await service?.stop();
-        await admin.raw(`DROP DATABASE IF EXISTS \`${name}\``).catch(() => undefined);
-        await admin.destroy();
-        for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
-      }
+  /** What `GET /health/ready` of `service` answers now: its status and what it says of the database. */
+  const readiness = async (service: RunningService | undefined): Promise<string> => {
+    const res = await fetch(`${service!.baseUrl}/health/ready`).catch(() => undefined);
+    if (!res) return 'no answer';
+    const body: unknown = await res.json().catch(() => undefined);
+    // Ready: the database check's state; not ready: the envelope's message, which names the failing checks.
+    return `${res.status} ${String(res.status === 200 ? jsonAt(body, 'checks', 'database') : jsonAt(body, 'error', 'message'))}`;
+  };
+
+  /** Waits up to 15 s for `service`'s readiness to say `expected`; what it said last. */
+  const readinessBecomes = async (service: RunningService | undefined, expected: string): Promise<string> => {
+    let last = await readiness(service);
+    for (const deadline = Date.now() + 15_000; last !== expected && Date.now() < deadline; last = await readiness(service)) await sleep(200);
+    return last;
+  };
+
+  /**
+   * The balancer's view of a node that is not Synced: node 1 desynced (as a donor or a lagging
+   * node is), the API on it answers readiness 503 `not_synced` while the others stay ready, and
+   * ready again once the node is back in sync.
+   */
+  const desyncedNodeIsNotReady = async (t: ExecutionContext, galera: GaleraCluster, services: Array<RunningService | undefined>): Promise<void> => {
+    const node = createKnex(galera.nodes[1].url);
+    try {
+      await node.raw('SET GLOBAL wsrep_desync = ON');
+      const notSynced = '503 Not ready: database not_synced.';
+      t.is(await readinessBecomes(services[1], notSynced), notSynced, 'the API on a desynced node is not ready');
+      t.deepEqual([await readiness(services[0]), await readiness(services[2])], ['200 ok', '200 ok'], 'the APIs on synced nodes stay ready');
+    } finally {
+      await node.raw('SET GLOBAL wsrep_desync = OFF').catch(() => undefined);
     }
-  });
+    t.is(await readinessBecomes(services[1], '200 ok'), '200 ok', 'ready again once the node is Synced');
+    await node.destroy();
+  };
+
+  test.serial(
+    'concurrent start-up on an empty database: one process per node, all come up, every migration runs once; the API on a desynced node is not ready',
+    async (t) => {
+      const galera = nodes();
+      for (let round = 1; round <= scale.startupRounds; round += 1) {
+        const name = `pg_${randomBytes(8).toString('hex')}`;
+        const admin = createKnex(galera.nodes[0].url);
+        const dataDirs: string[] = [];
+        const services: Array<RunningService | undefined> = [];
+        try {
+          await admin.raw(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
+          const masterKey = randomBytes(32).toString('hex');
+          const prefix = `galera-startup:${Date.now()}:`;
+          const envs = await Promise.all(
+            galera.nodes.map(async (node) => {
+              const dataDir = mkdtempSync(join(tmpdir(), 'payments-galera-startup-'));
+              dataDirs.push(dataDir);
+              const url = new URL(node.url);
+              url.pathname = `/${name}`;
+              return {
+                ...serviceBaseEnv(dataDir, await freePort()),
+                PAYMENTS_DATABASE_URL: url.toString(),
+                PAYMENTS_REDIS_URL: process.env.PAYMENTS_TEST_REDIS_URL,
+                PAYMENTS_REDIS_PREFIX: prefix,
+                PAYMENTS_MASTER_KEY: masterKey,
+                PAYMENTS_METRICS_PORT: '0',
+              };
+            }),
+          );
+          const started = Date.now();
+          // All at once, each on its own node: every one of them finds the schema missing.
+          const outcomes = await Promise.allSettled(envs.map((env) => startService(env, 'apps/api/dist/src/main.js', [])));
+          const failures: string[] = [];
+          for (const [index, outcome] of outcomes.entries()) {
+            if (outcome.status === 'fulfilled') services.push(outcome.value);
+            else failures.push(`node ${index}: ${outcome.reason instanceof Error ? outcome.reason.message.slice(-1500) : String(outcome.reason)}`);
+          }
+          const ready: boolean[] = [];
+          for (const service of services) {
+            let ok = false;
+            const deadline = Date.now() + 30_000;
+            while (!ok && Date.now() < deadline) {
+              const res = await fetch(`${service!.baseUrl}/health/ready`).catch(() => undefined);
+              ok = res?.status === 200;
+              if (!ok) await sleep(200);
+            }
+            ready.push(ok);
+          }
+          const [rows] = await admin.raw<[Array<{ name: string; times: number }>]>(
+            `SELECT name, COUNT(*) AS times FROM \`${name}\`.knex_migrations GROUP BY name ORDER BY name`,
+          );
+          const twice = rows.filter((row) => Number(row.times) !== 1).map((row) => `${row.name} ×${row.times}`);
+          const schema = createKnex(new URL(`/${name}`, galera.nodes[0].url).toString());
+          const pending = await pendingMigrations(schema).finally(() => schema.destroy());
+          t.log(
+            `start-up round ${round}: ${ready.filter(Boolean).length} of 3 ready in ${Date.now() - started} ms, ${rows.length} migrations recorded (${pending.length} pending), run more than once: ${twice.length}`,
+          );
+          t.deepEqual(failures, [], `round ${round}: every process started`);
+          t.deepEqual(ready, [true, true, true], `round ${round}: every process answered readiness 200`);
+          t.deepEqual(pending, [], `round ${round}: every migration recorded`);
+          t.deepEqual(twice, [], `round ${round}: no migration recorded twice`);
+          if (round === 1 && services.length === 3) await desyncedNodeIsNotReady(t, galera, services);
+        } finally {
+          for (const service of services) await service?.stop();
+          await admin.raw(`DROP DATABASE IF EXISTS \`${name}\``).catch(() => undefined);
+          await admin.destroy();
+          for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+        }
+      }
+    },
+  );
 
   test.serial('two APIs on two nodes without Redis: two attempts raced at every intent leave at most one pending', async (t) => {
     const galera = nodes();
