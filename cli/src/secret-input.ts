@@ -52,8 +52,9 @@ export function promptSecret(prompt: string, { stdin, stderr }: SecretStreams): 
         else if (char >= ' ' && value.length < MAX_INPUT) value += char;
       }
     };
-    stderr.write(prompt);
+    // Raw mode before the prompt: a key typed (or pasted) the moment the prompt shows must never be echoed.
     stdin.setRawMode?.(true);
+    stderr.write(prompt);
     stdin.on('data', onData);
     stdin.on('end', onEnd);
     stdin.resume();

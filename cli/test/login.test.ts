@@ -21,9 +21,16 @@ function fakeTerminal() {
   const stdin = Object.assign(new PassThrough(), { isTTY: true, modes: [] as boolean[] });
   const terminal = Object.assign(stdin, { setRawMode: (raw: boolean) => stdin.modes.push(raw) });
   let shown = '';
+  /** Whether raw mode was on when the prompt was written (a key typed at once is then never echoed). */
+  let rawAtPrompt: boolean | undefined;
   const stderr = new PassThrough();
+  const write = stderr.write.bind(stderr);
+  stderr.write = ((chunk: string) => {
+    rawAtPrompt ??= stdin.modes.at(-1) === true;
+    return write(chunk);
+  }) as typeof stderr.write;
   stderr.on('data', (chunk: Buffer) => (shown += chunk.toString('utf8')));
-  return { stdin: terminal, stderr, shown: () => shown };
+  return { stdin: terminal, stderr, shown: () => shown, rawAtPrompt: () => rawAtPrompt };
 }
 
 test('the prompt reads a line in raw mode and echoes nothing; backspace edits, escape sequences are dropped', async (t) => {
@@ -35,6 +42,7 @@ test('the prompt reads a line in raw mode and echoes nothing; backspace edits, e
   t.is(await answer, KEY);
   t.is(terminal.shown(), 'Key: \n');
   t.deepEqual(terminal.stdin.modes, [true, false], 'raw mode on, then off again');
+  t.true(terminal.rawAtPrompt(), 'raw mode was on before the prompt showed');
 });
 
 test('Ctrl-C at the prompt cancels with exit 130 and leaves raw mode', async (t) => {
