@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
-import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page, Response } from 'playwright-core';
 import { OtplibOneTimeCodes } from '@payments/otp';
 import {
   createMerchantWithAdmin,
@@ -126,10 +126,34 @@ async function shoot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SHOTS, `console-${name}.png`), fullPage: true });
 }
 
+/** The service's last warnings and errors (its log is JSON lines), for a failure's report. */
+function lastWarnings(): string {
+  return service
+    .output()
+    .split('\n')
+    .filter((line) => /"level":(40|50|60)/.test(line))
+    .slice(-15)
+    .join('\n');
+}
+
+/**
+ * Whether `locator` shows within a few seconds. After a reload the page fetches its data on its
+ * own, so a check made at once would see the page before its data and never succeed on a slow run.
+ */
+function appears(locator: Locator, timeoutMs = 5_000): Promise<boolean> {
+  return locator
+    .first()
+    .waitFor({ timeout: timeoutMs })
+    .then(
+      () => true,
+      () => false,
+    );
+}
+
 async function until(check: () => Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; the service's last warnings:\n${lastWarnings()}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
@@ -196,7 +220,7 @@ test.serial('a new owner: second factor, a payment refunded, a dispute answered,
     await page.locator('table').filter({ hasText: '250.50 THB' }).waitFor();
     await until(async () => {
       await page.reload();
-      return (await page.getByRole('heading', { name: 'Timeline' }).isVisible()) && (await page.getByRole('link', { name: 'refund.succeeded' }).count()) > 0;
+      return appears(page.getByRole('link', { name: 'refund.succeeded' }));
     }, 'the refund to succeed at the simulator');
     await checkAccessible(t, page, 'payment detail');
     await shoot(page, 'payment');
@@ -215,7 +239,7 @@ test.serial('a new owner: second factor, a payment refunded, a dispute answered,
     await api('POST', `/v1/test/payment_intents/${disputedId}/simulate`, { outcome: 'dispute_won' });
     await until(async () => {
       await page.reload();
-      return page.getByText('This dispute has been ruled').isVisible();
+      return appears(page.getByText('This dispute has been ruled'));
     }, 'the dispute to be ruled');
     t.is(await page.getByRole('button', { name: 'Submit evidence' }).count(), 0, 'a ruled dispute takes no evidence');
 
@@ -251,7 +275,7 @@ test.serial('a new owner: second factor, a payment refunded, a dispute answered,
     await page.getByRole('link', { name: 'https://hooks.siam-coffee.invalid/payments' }).click();
     await until(async () => {
       await page.reload();
-      return (await page.getByRole('cell', { name: 'Failed' }).count()) + (await page.getByRole('cell', { name: 'Pending' }).count()) > 0;
+      return appears(page.getByRole('cell', { name: 'Failed' }).or(page.getByRole('cell', { name: 'Pending' })));
     }, 'a delivery attempt that failed');
     const resendButtons = page.getByRole('button', { name: /Resend event/ });
     const eventId = ((await resendButtons.first().getAttribute('aria-label')) ?? '').replace('Resend event ', '');
