@@ -12,7 +12,7 @@ import {
   type RunningService,
   type ServiceEnvironment,
 } from '../e2e/process';
-import { textAt } from '../fixtures';
+import { jsonAt, textAt } from '../fixtures';
 import { axeViolations, launchChromium, serious } from './checkout-browser';
 
 /**
@@ -245,6 +245,12 @@ test.serial('a new owner: second factor, a payment refunded, a dispute answered,
 
     // Balance and a payout: release the paid money, pay out now.
     await api('POST', `/v1/test/payment_intents/${paidId}/advance`, { clock: 'release' });
+    // The worker releases the money on its next pass: pay out once it is available, or the console
+    // rightly answers that there is nothing to settle.
+    await until(async () => {
+      const available = jsonAt(await api('GET', '/v1/balance'), 'available');
+      return Array.isArray(available) && available.some((entry) => jsonAt(entry, 'currency') === 'THB' && Number(jsonAt(entry, 'amount')) > 0);
+    }, 'the released money to be available');
     await go(page, 'Balance', 'Balance');
     await checkAccessible(t, page, 'balance');
     await page.getByRole('button', { name: 'Pay out now' }).click();
