@@ -97,7 +97,7 @@ export class KnexSimulatorOrderBook extends SimulatorTable<Row> implements Simul
       await this.table().where({ id }).update(columns);
       return;
     }
-    await this.knex.transaction(async (trx) => {
+    await this.transaction(async (trx) => {
       await this.table(trx).where({ id }).update(columns);
       await this.callbacks.retireOrderCallbacks(trx, order.id);
       await this.callbacks.insert(trx, callback);
@@ -117,7 +117,7 @@ export class KnexSimulatorOrderBook extends SimulatorTable<Row> implements Simul
   }
 
   insertDispute(dispute: SimulatorDispute, notice?: SimulatorCallback): Promise<void> {
-    return this.knex.transaction(async (trx) => {
+    return this.transaction(async (trx) => {
       await this.disputes.insert(dispute, trx);
       if (notice) await this.callbacks.insert(trx, notice);
     });
@@ -132,7 +132,7 @@ export class KnexSimulatorOrderBook extends SimulatorTable<Row> implements Simul
   }
 
   updateDispute(dispute: SimulatorDispute, notice?: SimulatorCallback): Promise<void> {
-    return this.knex.transaction(async (trx) => {
+    return this.transaction(async (trx) => {
       await this.disputes.update(dispute, trx);
       if (notice) await this.callbacks.insert(trx, notice);
     });
@@ -172,7 +172,7 @@ export class KnexSimulatorOrderBook extends SimulatorTable<Row> implements Simul
 
   /** A refund's newer notice retires its older ones not yet delivered, as an order's outcomes do. */
   updateRefund(refund: SimulatorRefund, notice: SimulatorCallback): Promise<void> {
-    return this.knex.transaction(async (trx) => {
+    return this.transaction(async (trx) => {
       await this.refunds.update(refund, trx);
       await this.callbacks.retireOrderCallbacks(trx, refund.id);
       await this.callbacks.insert(trx, notice);

@@ -1,3 +1,4 @@
+import { runRetrying } from '@payments/storage-sql';
 import { Client, type Knex } from 'knex';
 
 /** Instants are stored as epoch milliseconds (BIGINT, which mysql2 may hand back as a string). */
@@ -34,6 +35,14 @@ export abstract class SimulatorTable<Row extends { id: string }> {
   }
 
   /**
+   * One transaction of the book, under the storage's one retry policy: a deadlock or a cluster's
+   * certification failure runs it again, and one that keeps failing is a 503, never a 500.
+   */
+  protected transaction<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+    return runRetrying({}, () => this.knex.transaction(work));
+  }
+
+  /**
    * Takes the rows `due` selects for this worker and leases them (`lease` updates them) in one
    * transaction, so no other worker takes them until the lease ends.
    */
@@ -41,7 +50,7 @@ export abstract class SimulatorTable<Row extends { id: string }> {
     due: (trx: Knex.Transaction) => Knex.QueryBuilder<Row>,
     lease: (claimed: Knex.QueryBuilder<Row>, trx: Knex.Transaction) => Promise<unknown>,
   ): Promise<Row[]> {
-    return this.knex.transaction(async (trx) => {
+    return this.transaction(async (trx) => {
       const query = due(trx);
       // Several workers: each skips the rows another is claiming (SQLite writes one at a time anyway).
       // eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- knex types a generic table's rows as any; `due` selects from this Row table only

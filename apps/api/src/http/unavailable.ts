@@ -13,9 +13,9 @@ export const DATABASE_RETRY_AFTER_SECONDS = 2;
  * `api_error` with Retry-After) instead of a 500. Redis failures arrive as CoreError `unavailable`
  * already (locks-redis wraps every command); database failures arrive as driver or pool errors,
  * recognised by storage-sql. A transaction the database gave up for contention (a deadlock, a
- * cluster's certification failure) that reached here was not run through storage-sql's retry (the
- * simulated channel's own book writes outside it): nothing of it committed, so it is the same 503
- * a retried one ends with. Anything else is not an outage: undefined, and the caller treats it as
+ * cluster's certification failure) that reached here ran outside storage-sql's retry, which every
+ * transaction of ours goes through: nothing of it committed, so it is the same 503 a retried one
+ * ends with. Anything else is not an outage: undefined, and the caller treats it as
  * the bug it is. Used by the HTTP error extension and by the worker's scheduler.
  */
 export function unavailableOf(error: unknown): CoreError | undefined {
