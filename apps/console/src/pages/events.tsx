@@ -1,3 +1,4 @@
+import { EVENT_TYPES } from '@payments/sdk';
 import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { formatDate } from '../format';
@@ -6,27 +7,6 @@ import { useConsole } from '../state';
 import type { ApiEvent, List } from '../types';
 import { useResource } from '../ui/hooks';
 import { ErrorText, Link, Loading, Pager, SelectFilter, usePager } from '../ui/kit';
-
-/** Every type the service publishes, the opt-in refund ones last (endpoints get those only when named). */
-export const EVENT_TYPES = [
-  'payment_intent.requires_payment',
-  'payment_intent.processing',
-  'payment_intent.succeeded',
-  'payment_intent.channel_settled',
-  'payment_intent.failed',
-  'payment_intent.expired',
-  'payment_intent.canceled',
-  'dispute.opened',
-  'dispute.updated',
-  'dispute.closed',
-  'settlement.pending',
-  'settlement.processing',
-  'settlement.paid',
-  'settlement.failed',
-  'refund.created',
-  'refund.succeeded',
-  'refund.failed',
-];
 
 /** The event as the API sends it, folded away until asked for. */
 export function EventBody(props: { event: ApiEvent; open?: boolean }) {

@@ -1,3 +1,4 @@
+import { EVENT_TYPES } from '@payments/sdk';
 import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { formatDate } from '../format';
@@ -7,7 +8,6 @@ import { useConsole } from '../state';
 import type { List, WebhookDelivery, WebhookEndpoint } from '../types';
 import { useAction, useResource } from '../ui/hooks';
 import { ConfirmDialog, DataTable, Dialog, DialogActions, ErrorText, Facts, Field, Link, Loading, Pager, SecretOnce, Status, usePager } from '../ui/kit';
-import { EVENT_TYPES } from './events';
 
 function health(endpoint: WebhookEndpoint): string {
   if (endpoint.success_rate === undefined) return t('webhooks.noAttempts');
