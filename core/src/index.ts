@@ -2,6 +2,7 @@
 export * from './checkout';
 export * from './dashboard';
 export * from './disputes';
+export * from './funds';
 export * from './fx';
 export * from './jobs';
 export * from './ledger';

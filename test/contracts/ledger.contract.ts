@@ -4,7 +4,7 @@ import {
   merchantBalance,
   paymentPosting,
   platformAccount,
-  releasePosting,
+  paymentMovePosting,
   settlementCreatedPosting,
   VerifyLedger,
   type AccountScope,
@@ -15,6 +15,15 @@ import { sharedStorage, withOwnStorage, type StorageAdapter } from './storage-ad
 
 function aPayment(scope: AccountScope, net = 9_835, fee = 165): PricedPayment {
   return { id: ids.paymentIntent(), ...scope, net: { amount: net, currency: 'THB' }, fee: { amount: fee, currency: 'THB' } };
+}
+
+/** What the release timer books for a payment: its whole net from pending to available. */
+function releaseOf(payment: PricedPayment) {
+  const { net } = payment;
+  return paymentMovePosting(
+    { causeType: 'release', causeId: payment.id, scope: payment, paymentIntentId: payment.id, currency: net.currency, merchant: { pending: -net.amount, available: net.amount } },
+    T0,
+  );
 }
 
 /** What every Ledger promises. */
@@ -29,7 +38,7 @@ export function ledgerContract(adapter: StorageAdapter): void {
     t.true(await uow.run(() => ledger.post(paymentPosting(payment, T0))));
     t.false(await uow.run(() => ledger.post(paymentPosting(payment, T0))), 'a replayed cause posts nothing');
     t.true(await ledger.hasPosted(`payment:${payment.id}`));
-    await ledger.post(releasePosting(payment, T0));
+    await ledger.post(releaseOf(payment));
     const balance = merchantBalance(await ledger.balances(scope));
     t.deepEqual(balance, {
       available: [{ amount: 9_835n, currency: 'THB' }],
@@ -82,7 +91,7 @@ export function ledgerContract(adapter: StorageAdapter): void {
     const scope = aScope();
     const payment = aPayment(scope, 2_000, 0);
     await ledger.post(paymentPosting(payment, T0));
-    await ledger.post(releasePosting(payment, T0));
+    await ledger.post(releaseOf(payment));
     await ledger.post(
       settlementCreatedPosting({ settlementId: `st_${payment.id.slice(3, 10).toUpperCase()}`, scope, amount: { amount: 1_500, currency: 'THB' } }, T0),
     );
@@ -124,12 +133,23 @@ export function ledgerContract(adapter: StorageAdapter): void {
     });
   });
 
+  test(title("a payment's shares are what its own transactions left in each bucket, apart from other payments'"), async (t) => {
+    const { ledger } = storage();
+    const scope = aScope();
+    const [first, second] = [aPayment(scope), aPayment(scope)];
+    for (const payment of [first, second]) await ledger.post(paymentPosting(payment, T0));
+    await ledger.post(releaseOf(first));
+    t.deepEqual(await ledger.paymentShares(scope, first.id), { pending: 0n, available: 9_835n, dispute_hold: 0n });
+    t.deepEqual(await ledger.paymentShares(scope, second.id), { pending: 9_835n, available: 0n, dispute_hold: 0n });
+    t.deepEqual(await ledger.paymentShares({ ...scope, mode: 'live' }, first.id), { pending: 0n, available: 0n, dispute_hold: 0n }, 'another mode sees none of it');
+  });
+
   test(title('verify passes on a healthy journal and names a balance row that drifted; rebuild repairs it'), async (t) => {
     await withOwnStorage(adapter, async ({ ledger }) => {
       const scope = aScope();
       const payment = aPayment(scope);
       await ledger.post(paymentPosting(payment, T0));
-      await ledger.post(releasePosting(payment, T0));
+      await ledger.post(releaseOf(payment));
       const healthy = await new VerifyLedger({ ledger }).execute({ limit: 10 });
       t.deepEqual(healthy, { ok: true, accounts: 4, breaks: [] });
 

@@ -5,17 +5,16 @@ import {
   CreateManualSettlement,
   CreateRefund,
   CreateScheduledSettlements,
+  isCoreError,
+  merchantAccount,
+  openSettlement,
+  paymentDisputesOf,
+  PaymentFunds,
   PaySettlement,
   PlaceAttempt,
   RecordDisputeReport,
   RecordRefundReport,
   SubmitDisputeEvidence,
-  isCoreError,
-  merchantAccount,
-  openSettlement,
-  paymentPosting,
-  pricedPayment,
-  releasePosting,
   withoutUndefined,
   type AccountScope,
   type ChannelCapabilities,
@@ -84,6 +83,11 @@ function nodeStorage(session: Session): StoragePorts {
   const database = databases.get(session);
   if (!database) throw new Error(`No ${session} database`);
   return createSqlStorage(database.knex, { rowLocks: false, baseDelayMs: 2 });
+}
+
+/** The one owner of a payment's money, over the storage's ledger and disputes. */
+function fundsOf(storage: StoragePorts): PaymentFunds {
+  return new PaymentFunds({ ledger: storage.ledger, disputes: paymentDisputesOf(storage.disputes) });
 }
 
 /** Holds the first `count` callers until all of them arrived; later ones (a run the unit of work retries) pass at once. */
@@ -156,7 +160,7 @@ const registryOf = (channel: PaymentChannel): PaymentChannelRegistry => ({ find:
 
 /** What use cases take from the storage, the clock and randomness: their deps objects pick their fields from it. */
 function depsOf(storage: StoragePorts) {
-  return { ...storage, destinations: storage.payoutDestinations, clock, random, locks: noLocks };
+  return { ...storage, funds: fundsOf(storage), destinations: storage.payoutDestinations, clock, random, locks: noLocks };
 }
 
 /** Both outcomes of two racing calls; a rejection that is not a CoreError (a driver error, a bug) fails the test. */
@@ -218,9 +222,9 @@ async function paidIntent(
     version: 0,
   };
   await storage.attempts.insert(attempt);
-  const payment = pricedPayment(intent);
-  if (payment) await storage.ledger.post(paymentPosting(payment, now));
-  if (payment && intent.releasedAt) await storage.ledger.post(releasePosting(payment, now));
+  const funds = fundsOf(storage);
+  await funds.book(intent, now);
+  if (intent.releasedAt) await funds.release(intent, now);
   return { intent, attempt };
 }
 

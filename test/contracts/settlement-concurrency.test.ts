@@ -3,9 +3,9 @@ import {
   isCoreError,
   merchantAccount,
   openSettlement,
-  paymentPosting,
+  paymentDisputesOf,
+  PaymentFunds,
   platformAccount,
-  releasePosting,
   withoutUndefined,
   type Settlement,
   type SettlementDeps,
@@ -39,17 +39,18 @@ test(`${sqlStorageAdapter.name}: ten settlements racing for the same available f
         }),
       ),
     );
+    const funds = new PaymentFunds({ ledger: storage.ledger, disputes: paymentDisputesOf(storage.disputes) });
     for (const intent of intents) {
       await storage.intents.insert(intent);
-      const priced = { id: intent.id, merchantId: merchant.id, mode: 'test' as const, net: intent.net!, fee: intent.fee! };
       await storage.uow.run(async () => {
-        await storage.ledger.post(paymentPosting(priced, T0));
-        await storage.ledger.post(releasePosting(priced, T0));
+        await funds.book(intent, T0);
+        await funds.release(intent, T0);
       });
     }
     const deps: SettlementDeps = {
       settlements: storage.settlements,
       ledger: storage.ledger,
+      funds,
       events: storage.events,
       webhookEndpoints: storage.webhookEndpoints,
       webhookDeliveries: storage.webhookDeliveries,

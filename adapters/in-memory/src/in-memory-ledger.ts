@@ -7,6 +7,7 @@ import {
   type LedgerBalance,
   type LedgerEntry,
   type LedgerTransaction,
+  type MerchantBucket,
   type UnbalancedTransaction,
 } from '@payments/core';
 import { deepCopy } from './deep-copy';
@@ -33,6 +34,20 @@ export class InMemoryLedger implements Ledger {
 
   hasPosted(cause: string): Promise<boolean> {
     return this.store.atomic(() => this.store.tables.ledgerTransactions.has(cause));
+  }
+
+  paymentShares(scope: AccountScope, paymentIntentId: string): Promise<Record<MerchantBucket, bigint>> {
+    return this.store.atomic(() => {
+      const shares: Record<MerchantBucket, bigint> = { pending: 0n, available: 0n, dispute_hold: 0n };
+      for (const tx of this.store.tables.ledgerTransactions.values()) {
+        if (tx.paymentIntentId !== paymentIntentId || tx.merchantId !== scope.merchantId || tx.mode !== scope.mode) continue;
+        for (const entry of tx.entries) {
+          const account = parseAccountCode(entry.account);
+          if (account?.kind === 'merchant') shares[account.bucket] += BigInt(entry.amount);
+        }
+      }
+      return shares;
+    });
   }
 
   balances(scope: AccountScope): Promise<LedgerBalance[]> {

@@ -54,14 +54,14 @@ export class InMemoryRefundRepository implements RefundRepository {
     return this.store.atomic(() => {
       let refunded = 0;
       let debited = 0;
-      let debitedFromPending = 0;
+      let cleared = 0;
       for (const { value } of this.store.tables.refunds.values()) {
         if (!inScope(value, scope) || value.paymentIntentId !== paymentIntentId || !countsAgainstIntent(value)) continue;
         refunded += value.amount;
         debited += value.debit.amount;
-        if (value.debitedFrom === 'pending') debitedFromPending += value.debit.amount;
+        cleared += (value.cleared ?? value.debit).amount;
       }
-      return { refunded, debited, debitedFromPending };
+      return { refunded, debited, cleared };
     });
   }
 

@@ -49,3 +49,16 @@ export function assertCurrency(currency: string, param = 'currency'): void {
     throw invalidParameter(param, `${param} must be an ISO 4217 currency code such as THB; '${currency}' is not one.`);
   }
 }
+
+/**
+ * `value × numerator / denominator`, rounded half-even to an integer, exactly (BigInt: the product
+ * of two amounts passes 2^53). All three are non-negative integers, the denominator positive.
+ */
+export function mulDivHalfEven(value: number, numerator: number, denominator: number): number {
+  const product = BigInt(value) * BigInt(numerator);
+  const divisor = BigInt(denominator);
+  const quotient = product / divisor;
+  const twiceRemainder = (product % divisor) * 2n;
+  const roundUp = twiceRemainder > divisor || (twiceRemainder === divisor && quotient % 2n === 1n);
+  return Number(roundUp ? quotient + 1n : quotient);
+}

@@ -3,5 +3,4 @@ export * from './domain/ledger';
 export * from './domain/ledger-postings';
 export * from './ports/ledger.port';
 export * from './use-cases/get-balance.use-case';
-export * from './use-cases/release-funds.use-case';
 export * from './use-cases/verify-ledger.use-case';

@@ -21,5 +21,6 @@ export * from './use-cases/pending-attempt';
 export * from './use-cases/place-attempt.use-case';
 export * from './use-cases/reconcile-attempts.use-case';
 export * from './use-cases/record-channel-report.use-case';
+export * from './use-cases/release-funds.use-case';
 export * from './use-cases/report-channel-settlements.use-case';
 export * from './use-cases/simulate-payment.use-case';

@@ -12,11 +12,8 @@ import {
   type LedgerTransaction,
 } from '../../src/ledger/domain/ledger';
 import {
-  disputeLostPosting,
-  disputeOpenedPosting,
-  disputeWonPosting,
+  paymentMovePosting,
   paymentPosting,
-  releasePosting,
   settlementCreatedPosting,
   settlementFailedPosting,
   settlementPaidPosting,
@@ -39,14 +36,15 @@ test('account codes round-trip and anything else is refused', (t) => {
 });
 
 test('every posting of the money flow sums to zero per currency and stays in its merchant and mode', (t) => {
-  const hold = { disputeId: 'dp_1', scope, held: thb(9_835) };
+  const move = (causeType: 'release' | 'dispute_opened' | 'dispute_won' | 'dispute_lost', causeId: string, merchant: Record<string, number>, platform = {}) =>
+    paymentMovePosting({ causeType, causeId, scope, paymentIntentId: 'pi_1', currency: 'THB', merchant, platform }, NOW);
   const settlement = { settlementId: 'st_1', scope, amount: thb(9_835) };
   const postings = [
     paymentPosting(payment, NOW),
-    releasePosting(payment, NOW),
-    disputeOpenedPosting(hold, 'available', NOW),
-    disputeWonPosting(hold, 'available', NOW),
-    disputeLostPosting(hold, thb(1_500), NOW),
+    move('release', 'pi_1', { pending: -9_835, available: 9_835 }),
+    move('dispute_opened', 'dp_1', { available: -9_835, dispute_hold: 9_835 }),
+    move('dispute_won', 'dp_1', { dispute_hold: -9_835, available: 9_835 }),
+    move('dispute_lost', 'dp_1', { dispute_hold: -9_835, available: -1_500 }, { fee_revenue: 1_500, channel_clearing: 10_000, dispute_losses: 9_835 - 10_000 }),
     settlementCreatedPosting(settlement, NOW),
     settlementPaidPosting(settlement, NOW),
     settlementFailedPosting(settlement, NOW),
@@ -115,7 +113,10 @@ test('zero legs drop out, and a transaction of zero legs only is empty: it books
 test('sums are exact past 2^53: legs of up to 2^53 − 1 that cancel out are balanced, an off-by-one is not', (t) => {
   const max = Number.MAX_SAFE_INTEGER;
   const lost = (hold: number, fee: number) =>
-    disputeLostPosting({ disputeId: 'dp_1', scope, held: { amount: hold, currency: 'THB' } }, { amount: fee, currency: 'THB' }, NOW);
+    paymentMovePosting(
+      { causeType: 'dispute_lost', causeId: 'dp_1', scope, paymentIntentId: 'pi_1', currency: 'THB', merchant: { dispute_hold: -hold, available: -fee }, platform: { dispute_losses: hold, fee_revenue: fee } },
+      NOW,
+    );
   t.is(lost(max, max).entries.length, 4);
   // In numbers, max + max − max − (max − 1) rounds to 0 and would pass; in BigInt it is 1.
   const entries = [

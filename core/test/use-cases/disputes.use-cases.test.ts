@@ -1,7 +1,6 @@
 import test from 'ava';
 import { DISPUTE_RESPONSE_WINDOW_MS, type Dispute } from '../../src/disputes/domain/dispute.entity';
 import { merchantBalance, type BalanceAmount, type MerchantBalance } from '../../src/ledger/domain/ledger';
-import { paymentPosting, releasePosting } from '../../src/ledger/domain/ledger-postings';
 import type { AccountScope } from '../../src/common/mode';
 import type { Money } from '../../src/common/money';
 import type { PaymentAttempt } from '../../src/payments/domain/payment-attempt.entity';
@@ -80,7 +79,7 @@ async function setup() {
   const scope: AccountScope = { merchantId: merchant.id, mode: 'test' };
   const channel = new DisputingChannel();
   const channels = fakeChannels(channel);
-  const deps: DisputeWriteDeps = { ...h.statusChange, uow: storage.uow, disputes: storage.disputes, ledger: storage.ledger };
+  const deps: DisputeWriteDeps = { ...h.statusChange, uow: storage.uow, disputes: storage.disputes, funds: h.funds };
   const record = h.recordDisputeReport(FEE);
   const callbacks = new HandleChannelCallback({ channels, attempts: storage.attempts, recordReport: h.recordChannelReport(), recordDisputeReport: record });
   const deliver = (notice: ChannelNotice) => callbacks.execute({ channel: 'fake', mode: 'test', headers: {}, rawBody: JSON.stringify(notice) });
@@ -110,15 +109,9 @@ async function setup() {
     await storage.attempts.insert(attempt);
     channel.orders.set(attempt.channelOrderId!, attempt.id);
     if (net && options.status !== 'requires_payment') {
-      await storage.ledger.post(
-        paymentPosting({ id: intent.id, merchantId: scope.merchantId, mode: 'test', net, fee: { amount: 10000 - net.amount, currency: 'THB' } }, now),
-      );
-      if (options.released) {
-        // What the release timer books: pending → available.
-        await storage.ledger.post(
-          releasePosting({ id: intent.id, merchantId: scope.merchantId, mode: 'test', net, fee: { amount: 10000 - net.amount, currency: 'THB' } }, now),
-        );
-      }
+      await h.funds.book(intent, now);
+      // What the release timer books: pending → available.
+      if (options.released) await h.funds.release(intent, now);
     }
     return { intent, attempt };
   };

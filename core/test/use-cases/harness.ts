@@ -23,6 +23,8 @@ import { CreatePaymentIntent } from '../../src/payments/use-cases/create-payment
 import { RecordChannelReport } from '../../src/payments/use-cases/record-channel-report.use-case';
 import { ReportChannelSettlements } from '../../src/payments/use-cases/report-channel-settlements.use-case';
 import { RecordDisputeReport } from '../../src/disputes/use-cases/record-dispute-report.use-case';
+import { paymentDisputesOf } from '../../src/disputes/use-cases/payment-disputes';
+import { PaymentFunds } from '../../src/funds/use-cases/payment-funds';
 import { CreateMerchant } from '../../src/merchants/use-cases/create-merchant.use-case';
 import { IssueApiKey } from '../../src/merchants/use-cases/issue-api-key.use-case';
 import type { ItemJob } from '../../src/jobs/use-cases/item-job';
@@ -126,6 +128,7 @@ export function harness() {
   const clock = new FakeClock(new Date('2026-09-01T10:00:00Z'));
   const random = new CryptoRandomSource();
   const digest = new CryptoDigest();
+  const funds = new PaymentFunds({ ledger: storage.ledger, disputes: paymentDisputesOf(storage.disputes) });
   const statusChange: StatusChangeDeps = {
     intents: storage.intents,
     events: storage.events,
@@ -180,7 +183,7 @@ export function harness() {
       merchants: storage.merchants,
       ...statusChange,
       pricing: noRates,
-      ledger: storage.ledger,
+      funds,
       alerts,
     });
   };
@@ -189,8 +192,7 @@ export function harness() {
       ...statusChange,
       uow: storage.uow,
       disputes: storage.disputes,
-      refunds: storage.refunds,
-      ledger: storage.ledger,
+      funds,
       merchants: storage.merchants,
       rules: { disputeFeeMinor },
     });
@@ -202,9 +204,8 @@ export function harness() {
       channels,
       ...statusChange,
       pricing,
-      ledger: storage.ledger,
-      disputes: storage.disputes,
+      funds,
     });
   const useCases = { createPaymentIntent, recordChannelReport, recordDisputeReport, reportChannelSettlements };
-  return { storage, clock, random, digest, noChannels, rates, pricing, statusChange, issueApiKey, createMerchant, newMerchant, runJob, ...useCases };
+  return { storage, clock, random, digest, funds, noChannels, rates, pricing, statusChange, issueApiKey, createMerchant, newMerchant, runJob, ...useCases };
 }

@@ -6,7 +6,7 @@ import type { PaymentAttempt } from '../../src/payments/domain/payment-attempt.e
 import { openSettlement } from '../../src/settlements/use-cases/settlement-batch';
 import { isCoreError } from '../../src/common/core-error';
 import type { ChannelDisputeStatusName, ChannelOrderStatus } from '../../src/payments/ports/payment-channel.port';
-import { ReleaseFunds } from '../../src/ledger/use-cases/release-funds.use-case';
+import { ReleaseFunds } from '../../src/payments/use-cases/release-funds.use-case';
 import { JobPass } from '../../src/jobs/use-cases/item-job';
 import { FakeChannel, fakeCapabilities, fakeChannels } from './harness';
 import { edgeShop } from './money-fixtures';
@@ -44,9 +44,7 @@ async function setup(settlementCurrency = 'THB') {
   const release = new ReleaseFunds({
     uow: storage.uow,
     intents: storage.intents,
-    disputes: storage.disputes,
-    refunds: storage.refunds,
-    ledger: storage.ledger,
+    funds: shop.funds,
     clock,
   });
   const disputes = shop.recordDisputeReport(DISPUTE_FEE);
@@ -115,23 +113,21 @@ test('a dispute opened before or after pricing, won, lost or left open, in every
         if (step === 'price') await s.channelSettles(intent.id);
         if (step === 'release') await s.releaseFunds(intent.id);
       }
-      const net = BigInt((await s.intentOf(intent.id)).net?.amount ?? -1);
+      const priced = await s.intentOf(intent.id);
+      const net = BigInt(priced.net?.amount ?? -1);
       if (net <= 0n) throw new Error('the payment was not priced');
+      // The chargeback takes back the whole amount paid (net and fee, at the payment's rate); the merchant gives back its net.
+      const gross = net + BigInt(priced.fee?.amount ?? 0);
       const report = await s.verify();
       if (!report.ok) throw new Error(JSON.stringify(report.breaks));
       const { pending, available, hold, losses } = await s.buckets();
       const expected =
         outcome === 'lost'
-          ? { pending: 0n, available: -BigInt(DISPUTE_FEE), hold: 0n, losses: net }
+          ? { pending: 0n, available: -BigInt(DISPUTE_FEE), hold: 0n, losses: net - gross }
           : outcome === 'won'
             ? { pending: 0n, available: net, hold: 0n, losses: 0n }
-            : // Still open: held when opened after pricing, else in available but kept out of settlements.
-              {
-                pending: 0n,
-                available: steps.indexOf('open') > steps.indexOf('price') ? 0n : net,
-                hold: steps.indexOf('open') > steps.indexOf('price') ? net : 0n,
-                losses: 0n,
-              };
+            : // Still open: held, whether the payment was priced before the dispute opened or after.
+              { pending: 0n, available: 0n, hold: net, losses: 0n };
       const actual = { pending, available, hold, losses };
       if (
         JSON.stringify(actual, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) !==

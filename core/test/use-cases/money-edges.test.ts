@@ -1,7 +1,8 @@
 import test from 'ava';
 import fc from 'fast-check';
 import { PAYMENT_METHODS } from '../../src/payments/domain/catalog';
-import { paymentPosting, pricedPayment, releasePosting } from '../../src/ledger/domain/ledger-postings';
+import { paymentPosting, pricedPayment } from '../../src/ledger/domain/ledger-postings';
+
 import type { AccountScope } from '../../src/common/mode';
 import { MAX_AMOUNT } from '../../src/common/money';
 import type { PaymentIntent } from '../../src/payments/domain/payment-intent.entity';
@@ -111,10 +112,9 @@ test('a scheduled batch whose nets pass 2^53 − 1 is split into parts that each
         availableAt: now,
       };
       await s.storage.intents.update(settled);
-      const payment = pricedPayment(settled);
       // Booked and released as the payment and release jobs book them.
-      await s.storage.ledger.post(paymentPosting(payment!, now));
-      await s.storage.ledger.post(releasePosting(payment!, now));
+      await s.funds.book(settled, now);
+      await s.funds.release(settled, now);
     }
     const available = (await s.buckets()).available;
     t.is(

@@ -23,7 +23,7 @@ export async function edgeShop(settlementCurrency = 'THB', onWallet: (attempt: P
     settlementSchedule: 'manual',
   });
   const scope: AccountScope = { merchantId: merchant.id, mode: 'test' };
-  const settlementDeps: SettlementDeps = { ...h.statusChange, settlements: storage.settlements, ledger: storage.ledger };
+  const settlementDeps: SettlementDeps = { ...h.statusChange, settlements: storage.settlements, ledger: storage.ledger, funds: h.funds };
   let n = 0;
 
   /** A wallet payment (its rate locks when the channel settles) that succeeded and is not priced yet. */

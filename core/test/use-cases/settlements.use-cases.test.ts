@@ -4,7 +4,6 @@ import { InMemoryLockManager } from '@payments/in-memory';
 import { AesGcmSecretBox } from '@payments/node-runtime';
 import type { Dispute } from '../../src/disputes/domain/dispute.entity';
 import { merchantAccount, platformAccount } from '../../src/ledger/domain/ledger';
-import { disputeLostPosting, disputeOpenedPosting, paymentPosting, releasePosting } from '../../src/ledger/domain/ledger-postings';
 import type { SettlementSchedule } from '../../src/merchants/domain/merchant.entity';
 import type { AccountScope, Mode } from '../../src/common/mode';
 import { PAYOUT_HOLD_MS, type PayoutDestination } from '../../src/settlements/domain/payout-destination.entity';
@@ -61,6 +60,7 @@ async function setup(schedule: SettlementSchedule = 'manual') {
   const deps: SettlementDeps = {
     settlements: h.storage.settlements,
     ledger: h.storage.ledger,
+    funds: h.funds,
     events: h.storage.events,
     webhookEndpoints: h.storage.webhookEndpoints,
     webhookDeliveries: h.storage.webhookDeliveries,
@@ -99,9 +99,8 @@ async function setup(schedule: SettlementSchedule = 'manual') {
       version: 3,
     };
     await h.storage.intents.insert(intent);
-    const priced = { id: intent.id, merchantId: merchant.id, mode, net: { amount: net, currency: 'THB' }, fee: { amount: 100, currency: 'THB' } };
-    await h.storage.ledger.post(paymentPosting(priced, releasedAt));
-    await h.storage.ledger.post(releasePosting(priced, releasedAt));
+    await h.funds.book(intent, releasedAt);
+    await h.funds.release(intent, releasedAt);
     return intent;
   };
 
@@ -294,10 +293,10 @@ test('a settlement nets what the available balance lacks: the payments are cover
   const payment = await s.releasedPayment('test', 5000);
   const other = await s.releasedPayment('test', 1000);
   // A lost dispute on the other payment: its hold leaves, and the fee takes available below the 5000 still waiting.
-  const hold = { disputeId: 'dp_lost1', scope: s.scope(), held: { amount: 1000, currency: 'THB' } };
-  await s.h.storage.ledger.post(disputeOpenedPosting(hold, 'available', s.h.clock.now()));
-  await s.h.storage.ledger.post(disputeLostPosting(hold, { amount: 1500, currency: 'THB' }, s.h.clock.now()));
-  await s.h.storage.disputes.insert(aDispute(s.scope(), other.id, 'lost'));
+  const lost = aDispute(s.scope(), other.id, 'lost');
+  await s.h.funds.disputeOpened(other, lost.id, s.h.clock.now());
+  await s.h.storage.disputes.insert(lost);
+  await s.h.funds.disputeRuled(other, lost, 'lost', { amount: 1500, currency: 'THB' }, s.h.clock.now());
   t.is(await s.balance('test'), 3500);
 
   const settlement = await s.create.execute({ scope: s.scope() });
@@ -325,9 +324,15 @@ test('payments under an open or lost dispute are left out; a won one is settled'
   const lost = await s.releasedPayment('test', 2000);
   const won = await s.releasedPayment('test', 4000);
   const plain = await s.releasedPayment('test', 8000);
-  await s.h.storage.disputes.insert(aDispute(s.scope(), open.id, 'under_review'));
-  await s.h.storage.disputes.insert(aDispute(s.scope(), lost.id, 'lost'));
-  await s.h.storage.disputes.insert(aDispute(s.scope(), won.id, 'won'));
+  // Each dispute moves the money as its ruling does: the open one holds, the lost one took it, the won one gave it back.
+  const now = s.h.clock.now();
+  for (const [intent, status] of [[open, 'under_review'], [lost, 'lost'], [won, 'won']] as const) {
+    const dispute = aDispute(s.scope(), intent.id, status);
+    await s.h.funds.disputeOpened(intent, dispute.id, now);
+    await s.h.storage.disputes.insert({ ...dispute, status: 'opened' });
+    if (status !== 'under_review') await s.h.funds.disputeRuled(intent, dispute, status, { amount: 0, currency: 'THB' }, now);
+    await s.h.storage.disputes.update(dispute);
+  }
   const settlement = await s.create.execute({ scope: s.scope() });
   t.is(settlement.amount.amount, 12_000);
   t.is(settlement.payments, 2);

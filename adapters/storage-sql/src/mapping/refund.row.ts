@@ -26,6 +26,7 @@ export interface RefundRow {
   metadata: string;
   debit_amount: BigIntValue;
   debit_currency: string;
+  cleared_amount: BigIntValue | null;
   debited_from: Refund['debitedFrom'];
   channel: string;
   channel_order_id: string;
@@ -49,6 +50,7 @@ export function toRefundRow(refund: Refund): RefundRow {
     metadata: JSON.stringify(refund.metadata),
     debit_amount: refund.debit.amount,
     debit_currency: refund.debit.currency,
+    cleared_amount: toNullable(refund.cleared?.amount),
     debited_from: refund.debitedFrom,
     channel: refund.channel,
     channel_order_id: refund.channelOrderId,
@@ -72,6 +74,7 @@ export function toRefund(row: RefundRow): Refund {
     failureCode: toOptional(row.failure_code),
     metadata: fromJson<Metadata>(row.metadata),
     debit: { amount: toNumber(row.debit_amount), currency: row.debit_currency },
+    cleared: row.cleared_amount === null ? undefined : { amount: toNumber(row.cleared_amount), currency: row.debit_currency },
     debitedFrom: row.debited_from,
     channel: row.channel,
     channelOrderId: row.channel_order_id,

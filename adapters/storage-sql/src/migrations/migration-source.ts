@@ -18,6 +18,7 @@ import { settlementChecks } from './017-settlement-checks.migration';
 import { refunds } from './018-refunds.migration';
 import { dashboardConsole } from './019-dashboard-console.migration';
 import { multiWriterGuards } from './020-multi-writer-guards.migration';
+import { paymentMoney } from './021-payment-money.migration';
 
 interface NamedMigration {
   readonly name: string;
@@ -45,6 +46,7 @@ const MIGRATIONS: readonly NamedMigration[] = [
   { name: '018-refunds', migration: refunds },
   { name: '019-dashboard-console', migration: dashboardConsole },
   { name: '020-multi-writer-guards', migration: multiWriterGuards },
+  { name: '021-payment-money', migration: paymentMoney },
 ];
 
 /** The names of every migration, in the order they run. */

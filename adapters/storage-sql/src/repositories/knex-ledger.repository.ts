@@ -6,6 +6,7 @@ import {
   type Ledger,
   type LedgerBalance,
   type LedgerTransaction,
+  type MerchantBucket,
   type UnbalancedTransaction,
 } from '@payments/core';
 import type { Knex } from 'knex';
@@ -56,6 +57,22 @@ export class KnexLedger implements Ledger {
 
   async hasPosted(cause: string): Promise<boolean> {
     return (await this.context.db()('ledger_transactions').where({ cause }).first('seq')) !== undefined;
+  }
+
+  async paymentShares(scope: AccountScope, paymentIntentId: string): Promise<Record<MerchantBucket, bigint>> {
+    const db = this.context.db();
+    const rows = await db('ledger_entries as e')
+      .join('ledger_transactions as t', 't.seq', 'e.transaction_seq')
+      .where({ 't.merchant_id': scope.merchantId, 't.mode': scope.mode, 't.payment_intent_id': paymentIntentId })
+      .whereNotNull('e.account_merchant_id')
+      .groupBy('e.account')
+      .select<AccountBalance[]>('e.account', exactText(db, 'SUM(e.amount)', 'balance'));
+    const shares: Record<MerchantBucket, bigint> = { pending: 0n, available: 0n, dispute_hold: 0n };
+    for (const row of rows) {
+      const account = parseAccountCode(row.account);
+      if (account?.kind === 'merchant') shares[account.bucket] += toBigInt(row.balance);
+    }
+    return shares;
   }
 
   async balances(scope: AccountScope): Promise<LedgerBalance[]> {
@@ -147,6 +164,7 @@ export class KnexLedger implements Ledger {
         cause_id: tx.causeId,
         merchant_id: tx.merchantId,
         mode: tx.mode,
+        payment_intent_id: tx.paymentIntentId ?? null,
         created_at: toMillis(tx.created),
       });
       seq = toNumber(inserted);

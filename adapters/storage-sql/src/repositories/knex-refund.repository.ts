@@ -51,13 +51,14 @@ export class KnexRefundRepository extends KnexTable<RefundRow> implements Refund
       .select(
         db.raw('COALESCE(SUM(amount), 0) AS refunded'),
         db.raw('COALESCE(SUM(debit_amount), 0) AS debited'),
-        db.raw("COALESCE(SUM(CASE WHEN debited_from = 'pending' THEN debit_amount ELSE 0 END), 0) AS from_pending"),
+        // A refund made before the channel's side was recorded moved it by its debit.
+        db.raw('COALESCE(SUM(COALESCE(cleared_amount, debit_amount)), 0) AS cleared'),
       )
-      .first<{ refunded: BigIntValue; debited: BigIntValue; from_pending: BigIntValue } | undefined>();
+      .first<{ refunded: BigIntValue; debited: BigIntValue; cleared: BigIntValue } | undefined>();
     return {
       refunded: toNumber(row?.refunded ?? 0),
       debited: toNumber(row?.debited ?? 0),
-      debitedFromPending: toNumber(row?.from_pending ?? 0),
+      cleared: toNumber(row?.cleared ?? 0),
     };
   }
 

@@ -3,16 +3,15 @@ import {
   Clock,
   DisputeRepository,
   GetDispute,
-  Ledger,
   ListDisputes,
   MerchantRepository,
   PaymentAttemptRepository,
   PaymentChannelRegistry,
+  PaymentFunds,
   PaymentIntentRepository,
   RandomSource,
   ReconcileDisputes,
   RecordDisputeReport,
-  RefundRepository,
   SubmitDisputeEvidence,
   UnitOfWork,
   type DisputeWriteDeps,
@@ -35,7 +34,7 @@ const disputeWrites: Wiring<DisputeWriteDeps> = {
   uow: UnitOfWork,
   disputes: DisputeRepository,
   intents: PaymentIntentRepository,
-  ledger: Ledger,
+  funds: PaymentFunds,
   clock: Clock,
   random: RandomSource,
 };
@@ -47,7 +46,6 @@ export const disputesModule: Capability = {
       bindClass(options, RecordDisputeReport, {
         ...disputeWrites,
         merchants: MerchantRepository,
-        refunds: RefundRepository,
         rules: value({ disputeFeeMinor: config.disputeFeeMinor }),
       });
       bindClass(options, ListDisputes, { disputes: DisputeRepository });

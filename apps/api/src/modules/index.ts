@@ -3,6 +3,7 @@ import { checkoutModule } from './checkout.module';
 import { consoleModule } from './console.module';
 import { dashboardModule } from './dashboard.module';
 import { disputesModule } from './disputes.module';
+import { fundsModule } from './funds.module';
 import { fxModule } from './fx.module';
 import { jobsModule } from './jobs.module';
 import { ledgerModule } from './ledger.module';
@@ -20,6 +21,7 @@ export const CAPABILITIES: readonly Capability[] = [
   paymentsModule,
   refundsModule,
   fxModule,
+  fundsModule,
   ledgerModule,
   disputesModule,
   settlementsModule,

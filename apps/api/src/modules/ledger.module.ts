@@ -1,13 +1,7 @@
 import {
-  Clock,
-  DisputeRepository,
-  RefundRepository,
   GetBalance,
   Ledger,
   MerchantRepository,
-  PaymentIntentRepository,
-  ReleaseFunds,
-  UnitOfWork,
   VerifyLedger,
 } from '@payments/core';
 import { ContainerModule } from 'inversify';
@@ -22,14 +16,6 @@ export const ledgerModule: Capability = {
     new ContainerModule((options) => {
       bindClass(options, GetBalance, { ledger: Ledger, merchants: MerchantRepository });
       bindClass(options, VerifyLedger, { ledger: Ledger });
-      bindClass(options, ReleaseFunds, {
-        uow: UnitOfWork,
-        intents: PaymentIntentRepository,
-        disputes: DisputeRepository,
-        refunds: RefundRepository,
-        ledger: Ledger,
-        clock: Clock,
-      });
     }),
   routes: [getBalance, dashboardGetBalance],
 };

@@ -5,10 +5,10 @@ import {
   Clock,
   CreatePaymentIntent,
   Digest,
+  DisputeRepository,
   ExpirePaymentIntents,
   GetPaymentIntent,
   HandleChannelCallback,
-  Ledger,
   ListAttempts,
   ListDuplicatePayments,
   ListPaymentIntents,
@@ -17,6 +17,7 @@ import {
   OperatorAlerts,
   PaymentAttemptRepository,
   PaymentChannelRegistry,
+  PaymentFunds,
   PaymentIntentRepository,
   PaymentPricing,
   PlaceAttempt,
@@ -24,12 +25,12 @@ import {
   ReconcileAttempts,
   RecordChannelReport,
   RecordDisputeReport,
+  RecordRefundReport,
+  RefundRepository,
+  ReleaseFunds,
   ReportChannelSettlements,
   SimulatePayment,
-  DisputeRepository,
   UnitOfWork,
-  RefundRepository,
-  RecordRefundReport,
   type StatusChangeDeps,
 } from '@payments/core';
 import { ContainerModule } from 'inversify';
@@ -72,6 +73,7 @@ export const paymentsModule: Capability = {
       bindClass(options, CancelPaymentIntent, endingAttempts);
       bindClass(options, ExpirePaymentIntents, { ...endingAttempts, recordReport: RecordChannelReport });
       bindClass(options, AdvanceTimer, { uow: UnitOfWork, intents: PaymentIntentRepository, clock: Clock });
+      bindClass(options, ReleaseFunds, { uow: UnitOfWork, intents: PaymentIntentRepository, funds: PaymentFunds, clock: Clock });
       bindClass(options, PlaceAttempt, { ...endingAttempts, locks: LockManager, settings: value({ callbackBaseUrl: config.channelCallbackUrl }) });
       bindClass(options, ListAttempts, { intents: PaymentIntentRepository, attempts: PaymentAttemptRepository });
       bindClass(options, ListDuplicatePayments, { attempts: PaymentAttemptRepository });
@@ -81,7 +83,7 @@ export const paymentsModule: Capability = {
         attempts: PaymentAttemptRepository,
         merchants: MerchantRepository,
         pricing: PaymentPricing,
-        ledger: Ledger,
+        funds: PaymentFunds,
         alerts: OperatorAlerts,
       });
       bindClass(options, HandleChannelCallback, {
@@ -111,8 +113,7 @@ export const paymentsModule: Capability = {
         merchants: MerchantRepository,
         channels: PaymentChannelRegistry,
         pricing: PaymentPricing,
-        ledger: Ledger,
-        disputes: DisputeRepository,
+        funds: PaymentFunds,
       });
     }),
   routes: [

@@ -1,14 +1,11 @@
-import type { Ledger } from '../../ledger';
-import { disputeLostPosting, disputeOpenedPosting, disputeWonPosting, type DisputeHold } from '../../ledger';
+import type { PaymentFunds } from '../../funds';
 import type { MerchantRepository } from '../../merchants';
 import type { ChannelDisputeStatus, PaymentAttempt, PaymentIntent, PaymentIntentRepository } from '../../payments';
-import type { RefundRepository } from '../../refunds';
 import type { AccountScope, Clock, Money, RandomSource, UnitOfWork } from '../../common';
 import { newId, notFound } from '../../common';
 import { publishEvent, type EventPublishDeps } from '../../webhooks';
 import { DISPUTE_RESPONSE_WINDOW_MS, isRuled, type Dispute, type DisputeStatus } from '../domain/dispute.entity';
 import type { DisputeRepository } from '../ports/dispute.repository.port';
-import { claimUnheldDisputeLoss } from './dispute-claims';
 import { disputeEvent, type DisputeEventType } from './dispute-events';
 
 /** The ports a dispute change writes through, all inside one unit of work. */
@@ -16,7 +13,7 @@ export interface DisputeWriteDeps extends EventPublishDeps {
   readonly uow: UnitOfWork;
   readonly disputes: DisputeRepository;
   readonly intents: PaymentIntentRepository;
-  readonly ledger: Ledger;
+  readonly funds: PaymentFunds;
   readonly clock: Clock;
   readonly random: RandomSource;
 }
@@ -27,7 +24,6 @@ export interface DisputeRules {
 }
 export type RecordDisputeReportDeps = DisputeWriteDeps & {
   readonly merchants: MerchantRepository;
-  readonly refunds: RefundRepository;
   readonly rules: DisputeRules;
 };
 
@@ -39,15 +35,11 @@ export type RecordDisputeReportDeps = DisputeWriteDeps & {
  * multi-writer cluster; the dispute row, its ledger posting and its event commit together, and a
  * replayed notice changes nothing and posts nothing (every posting is idempotent on its cause).
  *
- * Money (docs/disputes.md): opening holds the intent's `net` (settlement currency) less what its
- * refunds debited already, taken from
- * available once the release timer fired, else from pending. An intent whose rate is not locked
- * yet has no `net`: its dispute holds nothing and opening posts nothing. Won returns the hold to
- * available once the intent is released, else to pending. Lost gives the hold to the channel and
- * debits the dispute fee from available (which may go negative); the fee is charged even without
- * a hold, since the ruling costs it either way. A loss without a hold still takes the net: its
- * claim is booked against the net when both exist (`claimUnheldDisputeLoss`), here when the net
- * is already priced, else when the payment is booked at channel settlement.
+ * Money (docs/disputes.md): the payment's money is moved by `PaymentFunds`, by its rules. Opening
+ * holds everything the payment has left (nothing when it is not priced yet, another dispute holds
+ * it, or a loss took it); the hold stays while any dispute of the payment is open; the last one won
+ * gives it back; a loss takes everything the payment has left, charges the dispute fee (even when
+ * nothing was held, since the ruling costs it either way) and books the chargeback.
  */
 export class RecordDisputeReport {
   constructor(private readonly deps: RecordDisputeReportDeps) {}
@@ -74,13 +66,7 @@ export class RecordDisputeReport {
       const intent = await deps.intents.bumpVersion(locked);
       const dispute = stored ?? (await this.open(intent, attempt, report, now));
 
-      if (report.status === 'won' || report.status === 'lost') {
-        const ruled = await this.rule(dispute, intent, report.status, merchant.settlementCurrency, now);
-        // A loss that held nothing (opened before the payment was priced) still takes the net back,
-        // now if the net exists, else when it is booked; a win may leave such a loss to book.
-        await claimUnheldDisputeLoss(deps, intent, now);
-        return ruled;
-      }
+      if (report.status === 'won' || report.status === 'lost') return this.rule(dispute, intent, report.status, merchant.settlementCurrency, now);
       if (report.status === 'under_review' && dispute.status === 'opened') return this.change(dispute, 'under_review', 'dispute.updated', now);
       return dispute;
     });
@@ -89,22 +75,17 @@ export class RecordDisputeReport {
   /** Records a dispute the channel opened, its hold and `dispute.opened`. */
   private async open(intent: PaymentIntent, attempt: PaymentAttempt, report: ChannelDisputeStatus, now: Date): Promise<Dispute> {
     const { deps } = this;
-    // One hold per intent: should a channel open a second dispute while one is open, the net is
-    // already frozen once and must not be frozen twice; after a lost dispute it is gone for good.
-    const latest = await deps.disputes.findLatestForIntent(intent, intent.id);
-    const alreadyHeld = latest !== undefined && !isRuled(latest) && latest.held !== undefined;
-    const alreadyLost = (await deps.disputes.list(intent, { paymentIntentId: intent.id, status: 'lost' }, { limit: 1 })).data.length > 0;
-    const held = alreadyHeld || alreadyLost ? undefined : await this.unrefundedNet(intent);
-    const heldFrom = intent.releasedAt ? 'available' : 'pending';
+    const id = newId(deps.random, 'dispute');
+    const hold = await deps.funds.disputeOpened(intent, id, now);
     const dispute: Dispute = {
-      id: newId(deps.random, 'dispute'),
+      id,
       merchantId: intent.merchantId,
       mode: intent.mode,
       paymentIntentId: intent.id,
       status: 'opened',
       amount: report.amount,
       currency: report.currency,
-      ...(held ? { held: { amount: held.amount, currency: held.currency }, heldFrom } : {}),
+      ...(hold ? { held: hold.held, heldFrom: hold.from } : {}),
       ...(report.reason ? { reason: report.reason } : {}),
       evidence: {},
       channel: attempt.channel,
@@ -115,36 +96,15 @@ export class RecordDisputeReport {
       updated: now,
     };
     await deps.disputes.insert(dispute);
-    if (dispute.held) await deps.ledger.post(disputeOpenedPosting(holdOf(dispute, dispute.held), heldFrom, now));
     await publishEvent(deps, disputeEvent(dispute, 'dispute.opened', deps.random, now), now);
     return dispute;
-  }
-
-  /**
-   * What of the intent's net its refunds have not given back yet (refunds that did not fail): a
-   * dispute holds that, since the rest has already left the merchant's balance. A fully refunded
-   * payment's dispute holds 0, which books nothing, and is still a hold: its loss takes no net
-   * (`claimUnheldDisputeLoss` is for payments not priced when their dispute opened). Undefined
-   * when the payment is not priced.
-   */
-  private async unrefundedNet(intent: PaymentIntent): Promise<Money | undefined> {
-    if (!intent.net) return undefined;
-    const { debited } = await this.deps.refunds.totalsForIntent(intent, intent.id);
-    return { amount: Math.max(0, intent.net.amount - debited), currency: intent.net.currency };
   }
 
   /** Closes the dispute with the channel's ruling, moves its money and publishes `dispute.closed`. */
   private async rule(dispute: Dispute, intent: PaymentIntent, status: 'won' | 'lost', settlementCurrency: string, now: Date): Promise<Dispute> {
     const { deps } = this;
-    let fee: Money | undefined;
-    if (status === 'won') {
-      if (dispute.held) await deps.ledger.post(disputeWonPosting(holdOf(dispute, dispute.held), intent.releasedAt ? 'available' : 'pending', now));
-    } else {
-      fee = { amount: this.deps.rules.disputeFeeMinor, currency: dispute.held?.currency ?? settlementCurrency };
-      // Without a hold the claim's legs are zero and drop out: only the fee is booked.
-      const held = dispute.held ?? { amount: 0, currency: fee.currency };
-      if (held.amount > 0 || fee.amount > 0) await deps.ledger.post(disputeLostPosting(holdOf(dispute, held), fee, now));
-    }
+    const fee: Money | undefined = status === 'lost' ? { amount: deps.rules.disputeFeeMinor, currency: dispute.held?.currency ?? settlementCurrency } : undefined;
+    await deps.funds.disputeRuled(intent, dispute, status, fee ?? { amount: 0, currency: settlementCurrency }, now);
     return this.change({ ...dispute, ...(fee ? { fee } : {}), closedAt: now }, status, 'dispute.closed', now);
   }
 
@@ -154,8 +114,4 @@ export class RecordDisputeReport {
     await publishEvent(this.deps, disputeEvent(changed, type, this.deps.random, now), now);
     return changed;
   }
-}
-
-function holdOf(dispute: Dispute, held: Money): DisputeHold {
-  return { disputeId: dispute.id, scope: { merchantId: dispute.merchantId, mode: dispute.mode }, held };
 }

@@ -28,61 +28,39 @@ export interface PricedPayment {
 /** A payment is booked: the channel owes us the gross, the merchant's net waits in pending, the fee is ours. */
 export function paymentPosting(payment: PricedPayment, now: Date): LedgerTransaction {
   const currency = payment.net.currency;
-  return posting('payment', payment.id, payment, now, [
+  return paymentTransaction('payment', payment.id, payment, now, [
     { account: platformAccount(payment.mode, 'channel_clearing', currency), amount: -(payment.net.amount + payment.fee.amount), currency },
     { account: merchantAccount(payment, 'pending', currency), amount: payment.net.amount, currency },
     { account: platformAccount(payment.mode, 'fee_revenue', currency), amount: payment.fee.amount, currency },
   ]);
 }
 
-/**
- * The release timer fired: what of the payment's net is still in pending (`money`: the net, less
- * what refunds and a dispute took from pending meanwhile) moves to available.
- */
-export function releasePosting(payment: PricedPayment, now: Date, money: Money = payment.net): LedgerTransaction {
-  return posting('release', payment.id, payment, now, legs(payment, money, merchant('pending'), merchant('available')));
-}
+/** One payment's money in the scope's buckets, as `Ledger.paymentShares` reads it. */
+export type PaymentShares = Readonly<Record<MerchantBucket, bigint>>;
 
-export interface DisputeHold {
-  readonly disputeId: string;
+/**
+ * A move of one payment's money between the merchant's buckets (and, for the money that leaves,
+ * the platform's accounts): the cause names the event, `paymentIntentId` the payment, so the
+ * payment's shares stay readable from the journal. Every leg is signed, credit positive.
+ */
+export interface PaymentMove {
+  readonly causeType: LedgerCauseType;
+  readonly causeId: string;
   readonly scope: AccountScope;
-  /** The intent's net, frozen while the dispute is open. */
-  readonly held: Money;
+  readonly paymentIntentId: string;
+  readonly currency: string;
+  readonly merchant?: Partial<Record<MerchantBucket, number>>;
+  readonly platform?: Partial<Record<PlatformAccountName, number>>;
 }
 
-/** A dispute opened: its hold leaves `from` (available once released, else pending) for dispute_hold. */
-export function disputeOpenedPosting(hold: DisputeHold, from: 'available' | 'pending', now: Date): LedgerTransaction {
-  return posting('dispute_opened', hold.disputeId, hold.scope, now, legs(hold.scope, hold.held, merchant(from), merchant('dispute_hold')));
-}
-
-/** A dispute won: the hold goes back to `to` (available once the payment was released, else pending). */
-export function disputeWonPosting(hold: DisputeHold, to: 'available' | 'pending', now: Date): LedgerTransaction {
-  return posting('dispute_won', hold.disputeId, hold.scope, now, legs(hold.scope, hold.held, merchant('dispute_hold'), merchant(to)));
-}
-
-/** A dispute lost: the channel takes the hold back, and the dispute fee is debited from available (which may go negative). */
-export function disputeLostPosting(hold: DisputeHold, fee: Money, now: Date): LedgerTransaction {
-  const { scope, held } = hold;
-  return posting('dispute_lost', hold.disputeId, scope, now, [
-    ...legs(scope, held, merchant('dispute_hold'), platform('dispute_losses')),
-    ...legs(scope, fee, merchant('available'), platform('fee_revenue')),
-  ]);
-}
-
-/** The cause of the claim on an intent's net booked outside a hold (`disputeClaimPosting`): one per intent. */
-export function disputeClaimCause(paymentIntentId: string): string {
-  return `dispute_claim:${paymentIntentId}`;
-}
-
-/**
- * A dispute was lost that held nothing, because it opened before the payment was priced (wallets
- * lock their rate when the channel settles): the channel took the payment back all the same, so
- * its net leaves `from` (available once released, else pending) for dispute_losses as soon as
- * both the loss and the net exist. Caused by the intent, so the net is taken once however many
- * disputes it had.
- */
-export function disputeClaimPosting(payment: PricedPayment, from: 'available' | 'pending', now: Date): LedgerTransaction {
-  return posting('dispute_claim', payment.id, payment, now, legs(payment, payment.net, merchant(from), platform('dispute_losses')));
+/** The transaction of a payment's money move. */
+export function paymentMovePosting(move: PaymentMove, now: Date): LedgerTransaction {
+  const { scope, currency } = move;
+  const entries: LedgerEntry[] = [
+    ...Object.entries(move.merchant ?? {}).map(([bucket, amount]) => ({ account: merchantAccount(scope, bucket as MerchantBucket, currency), amount: amount ?? 0, currency })),
+    ...Object.entries(move.platform ?? {}).map(([name, amount]) => ({ account: platformAccount(scope.mode, name as PlatformAccountName, currency), amount: amount ?? 0, currency })),
+  ];
+  return ledgerTransaction({ causeType: move.causeType, causeId: move.causeId, merchantId: scope.merchantId, mode: scope.mode, paymentIntentId: move.paymentIntentId, created: now, entries });
 }
 
 export interface SettlementAmount {
@@ -122,28 +100,6 @@ export function duplicatePaymentPosting(payment: DuplicatePayment, now: Date): L
   return transfer('duplicate_payment', payment.attemptId, payment, now, platform('channel_clearing'), platform('payer_refunds_due'));
 }
 
-/** A refund's cost to the merchant, `debit`, as the refund books it or its failure gives it back. */
-export interface RefundDebit {
-  readonly refundId: string;
-  readonly scope: AccountScope;
-  readonly debit: Money;
-}
-
-/**
- * A refund was made: its debit (the merchant's share of the net, settlement currency) leaves
- * `from` (available once the payment was released, else pending; available may go negative, and
- * the next settlement nets it) for the channel's clearing funds it goes back to the payer from.
- * The fee stays the platform's: fee_revenue is not touched.
- */
-export function refundPosting(refund: RefundDebit, from: 'available' | 'pending', now: Date): LedgerTransaction {
-  return posting('refund', refund.refundId, refund.scope, now, legs(refund.scope, refund.debit, merchant(from), platform('channel_clearing')));
-}
-
-/** A refund failed: its debit comes back to `to` (available once the payment was released, else pending). */
-export function refundFailedPosting(refund: RefundDebit, to: 'available' | 'pending', now: Date): LedgerTransaction {
-  return posting('refund_failed', refund.refundId, refund.scope, now, legs(refund.scope, refund.debit, platform('channel_clearing'), merchant(to)));
-}
-
 /** An amount that moves between two accounts of a scope. */
 interface Movement {
   readonly scope: AccountScope;
@@ -179,6 +135,11 @@ function transfer(causeType: LedgerCauseType, causeId: string, movement: Movemen
 /** The transaction of `entries` that the cause books in the scope's merchant and mode. */
 function posting(causeType: LedgerCauseType, causeId: string, scope: AccountScope, now: Date, entries: LedgerEntry[]): LedgerTransaction {
   return ledgerTransaction({ causeType, causeId, merchantId: scope.merchantId, mode: scope.mode, created: now, entries });
+}
+
+/** The transaction of `entries` that moves the payment's own money. */
+function paymentTransaction(causeType: LedgerCauseType, causeId: string, payment: PricedPayment, now: Date, entries: LedgerEntry[]): LedgerTransaction {
+  return ledgerTransaction({ causeType, causeId, merchantId: payment.merchantId, mode: payment.mode, paymentIntentId: payment.id, created: now, entries });
 }
 
 /** The intent as the ledger sees it, once priced (fee and net known); undefined before its rate locked. */

@@ -17,15 +17,22 @@ export const MERCHANT_BUCKETS: readonly MerchantBucket[] = ['pending', 'availabl
  * - `channel_clearing`: money channels collected for us (negative) less what left the platform
  *   to merchants' banks;
  * - `fee_revenue`: our fees, and the fees of lost disputes;
- * - `dispute_losses`: claims channels took back on lost disputes;
+ * - `refunded_fees`: the fee share of refunds, which the channel gave back to payers with the
+ *   rest of the refunded amount while the merchant was debited only its share of the net (the
+ *   platform's cost: it goes negative);
+ * - `dispute_losses`: what lost disputes cost the platform: the channel took back the disputed
+ *   amount (a credit of channel_clearing), the merchant gave back what it still had of the
+ *   payment (credited here), and the rest (the fee share, what refunds had given back) is ours to
+ *   bear;
  * - `payouts_in_transit`: settlements created and not yet paid or failed;
  * - `payer_refunds_due`: what payers paid for an intent another attempt had already paid, owed
  *   back to them (booked in the currency they paid).
  */
-export type PlatformAccountName = 'channel_clearing' | 'fee_revenue' | 'dispute_losses' | 'payouts_in_transit' | 'payer_refunds_due';
+export type PlatformAccountName = 'channel_clearing' | 'fee_revenue' | 'refunded_fees' | 'dispute_losses' | 'payouts_in_transit' | 'payer_refunds_due';
 export const PLATFORM_ACCOUNT_NAMES: readonly PlatformAccountName[] = [
   'channel_clearing',
   'fee_revenue',
+  'refunded_fees',
   'dispute_losses',
   'payouts_in_transit',
   'payer_refunds_due',
@@ -40,6 +47,7 @@ export type LedgerCauseType =
   | 'payment'
   | 'release'
   | 'dispute_opened'
+  | 'dispute_hold'
   | 'dispute_won'
   | 'dispute_lost'
   | 'dispute_claim'
@@ -66,6 +74,12 @@ export interface LedgerTransaction {
   readonly causeId: string;
   readonly merchantId: string;
   readonly mode: Mode;
+  /**
+   * The payment whose money it moves, when it moves one payment's money (everything but
+   * settlements and duplicate payments): the payment's share of each bucket is the sum of its
+   * transactions' merchant entries (`Ledger.paymentShares`).
+   */
+  readonly paymentIntentId?: string;
   readonly entries: readonly LedgerEntry[];
   readonly created: Date;
 }

@@ -1,6 +1,6 @@
 import type { AccountScope } from '../../common';
 import { token } from '../../common';
-import type { LedgerBalance, LedgerTransaction } from '../domain/ledger';
+import type { LedgerBalance, LedgerTransaction, MerchantBucket } from '../domain/ledger';
 
 /** A journal transaction whose entries do not sum to zero in one currency. */
 export interface UnbalancedTransaction {
@@ -31,6 +31,11 @@ export interface Ledger {
   post(tx: LedgerTransaction): Promise<boolean>;
   /** Whether the transaction of `cause` was posted. */
   hasPosted(cause: string): Promise<boolean>;
+  /**
+   * What one payment's transactions (those that name it, `paymentIntentId`) left in each of the
+   * merchant's buckets: where that payment's money sits now. Zeros for a payment never booked.
+   */
+  paymentShares(scope: AccountScope, paymentIntentId: string): Promise<Record<MerchantBucket, bigint>>;
   /** The balance rows of a merchant's accounts in one mode (from the balance table). */
   balances(scope: AccountScope): Promise<LedgerBalance[]>;
   /**

@@ -1,6 +1,5 @@
 import type { PaymentPricing } from '../../fx';
-import type { Ledger } from '../../ledger';
-import { duplicatePaymentPosting, paymentPosting, pricedPayment } from '../../ledger';
+import type { PaymentFunds } from '../../funds';
 import type { MerchantRepository } from '../../merchants';
 import type { AccountScope, OperatorAlerts, UnitOfWork } from '../../common';
 import { notFound } from '../../common';
@@ -20,7 +19,7 @@ export type RecordChannelReportDeps = StatusChangeDeps & {
   readonly attempts: PaymentAttemptRepository;
   readonly merchants: MerchantRepository;
   readonly pricing: PaymentPricing;
-  readonly ledger: Ledger;
+  readonly funds: PaymentFunds;
   readonly alerts: OperatorAlerts;
 };
 
@@ -81,8 +80,7 @@ export class RecordChannelReport {
         );
         const succeeded = await changeStatus(this.deps, paid, 'succeeded');
         // Booked with the success when priced now; a rate that locks at channel settlement books it then.
-        const payment = pricedPayment(succeeded);
-        if (payment) await this.deps.ledger.post(paymentPosting(payment, now));
+        await this.deps.funds.book(succeeded, now);
         return succeeded;
       }
 
@@ -116,9 +114,7 @@ export class RecordChannelReport {
     if (!paidBy) throw new Error(`Payment intent ${intent.id} is ${intent.status} but none of its attempts succeeded.`);
     const duplicate = await this.deps.attempts.update({ ...succeeded, duplicateOf: paidBy.id });
     const scope: AccountScope = { merchantId: intent.merchantId, mode: intent.mode };
-    await this.deps.ledger.post(
-      duplicatePaymentPosting({ attemptId: duplicate.id, scope, amount: { amount: duplicate.amount, currency: duplicate.currency } }, now),
-    );
+    await this.deps.funds.duplicatePayment({ attemptId: duplicate.id, scope, amount: { amount: duplicate.amount, currency: duplicate.currency } }, now);
     this.deps.uow.afterCommit(async () =>
       this.deps.alerts.duplicatePayment({
         attemptId: duplicate.id,

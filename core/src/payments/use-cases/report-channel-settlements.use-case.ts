@@ -1,8 +1,6 @@
-import type { DisputeRepository } from '../../disputes';
-import { bookPayment } from '../../disputes';
+import type { PaymentFunds } from '../../funds';
 import type { PaymentPricing } from '../../fx';
 import type { ItemJob, JobPass } from '../../jobs';
-import type { Ledger } from '../../ledger';
 import type { MerchantRepository } from '../../merchants';
 import type { UnitOfWork } from '../../common';
 import { CoreError, MODES, type Mode } from '../../common';
@@ -36,8 +34,7 @@ export type ReportChannelSettlementsDeps = StatusChangeDeps & {
   readonly merchants: MerchantRepository;
   readonly channels: PaymentChannelRegistry;
   readonly pricing: PaymentPricing;
-  readonly ledger: Ledger;
-  readonly disputes: DisputeRepository;
+  readonly funds: PaymentFunds;
 };
 
 /**
@@ -100,7 +97,7 @@ export class ReportChannelSettlements implements ItemJob<PaymentIntent> {
       );
       // A payment whose rate locked only now is booked now (with the claim of a dispute it lost
       // meanwhile); one booked at success posts nothing again.
-      await bookPayment({ ledger: this.deps.ledger, disputes: this.deps.disputes }, settledIntent, now);
+      await this.deps.funds.book(settledIntent, now);
       return true;
     });
   }

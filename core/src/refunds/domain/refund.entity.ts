@@ -32,6 +32,12 @@ export interface Refund {
   readonly failureCode?: RefundFailureCode;
   readonly metadata: Metadata;
   readonly debit: Money;
+  /**
+   * What the channel gives back for it in the settlement currency: the refunded amount at the
+   * payment's rate, fee share included (the platform bears the fee share). Absent on refunds made
+   * before it was recorded, which moved the channel's side by the debit alone.
+   */
+  readonly cleared?: Money;
   readonly debitedFrom: 'pending' | 'available';
   /** The channel that took the payment, the paid order, and the channel's id for the refund once placed. */
   readonly channel: string;
@@ -50,31 +56,6 @@ export function isFinal(refund: Pick<Refund, 'status'>): boolean {
 /** Refunds that count against what an intent can still give back: all but the failed ones. */
 export function countsAgainstIntent(refund: Pick<Refund, 'status'>): boolean {
   return refund.status !== 'failed';
-}
-
-/**
- * `value × numerator / denominator`, rounded half-even to an integer, exactly (BigInt: the product
- * of two amounts passes 2^53). All three are non-negative integers, the denominator positive.
- */
-export function mulDivHalfEven(value: number, numerator: number, denominator: number): number {
-  const product = BigInt(value) * BigInt(numerator);
-  const divisor = BigInt(denominator);
-  const quotient = product / divisor;
-  const twiceRemainder = (product % divisor) * 2n;
-  const roundUp = twiceRemainder > divisor || (twiceRemainder === divisor && quotient % 2n === 1n);
-  return Number(roundUp ? quotient + 1n : quotient);
-}
-
-/**
- * What refunding `amount` more of an intent costs the merchant: its share of the net
- * (`amount × net / intent amount`, half-even), taken so the debits of an intent's refunds always
- * add up to the share of everything refunded so far. `refundedBefore` is the sum of the amounts
- * of the intent's refunds that did not fail, `debitedBefore` the sum of their debits. A whole
- * refund in several parts thus debits exactly the net, never a rounding unit more or less.
- */
-export function refundDebit(intent: { readonly amount: number; readonly net: Money }, amount: number, refundedBefore: number, debitedBefore: number): Money {
-  const shareAfter = mulDivHalfEven(refundedBefore + amount, intent.net.amount, intent.amount);
-  return { amount: Math.max(0, shareAfter - debitedBefore), currency: intent.net.currency };
 }
 
 export function refundExceedsRemaining(remaining: number, currency: string): CoreError {

@@ -12,9 +12,9 @@ export interface RefundFilter {
 export interface IntentRefundTotals {
   /** In the intent's currency. */
   readonly refunded: number;
-  /** In the settlement currency: every debit, and those taken from pending. */
+  /** In the settlement currency: the merchant's debits, and what the channel gave back. */
   readonly debited: number;
-  readonly debitedFromPending: number;
+  readonly cleared: number;
 }
 
 export interface RefundRepository {

@@ -1,13 +1,13 @@
 import type { AuditActor, AuditRecorder } from '../../dashboard';
 import type { DisputeRepository } from '../../disputes';
 import { isRuled } from '../../disputes';
-import { refundPosting } from '../../ledger';
+import { isPriced, refundShares, type PricedFigures } from '../../funds';
 import type { ChannelCallbackSettings, PaymentAttemptRepository, PaymentChannelRegistry, PaymentIntent } from '../../payments';
 import { callbackUrl } from '../../payments';
 import type { AccountScope, Metadata } from '../../common';
 import { assertAmount, CoreError, isCoreError, isOneOf, newId, notFound, validateMetadata } from '../../common';
 import { publishEvent } from '../../webhooks';
-import { REFUND_REASONS, refundDebit, refundExceedsRemaining, type Refund, type RefundReason } from '../domain/refund.entity';
+import { REFUND_REASONS, refundExceedsRemaining, type Refund, type RefundReason } from '../domain/refund.entity';
 import type { RecordRefundReport, RefundWriteDeps } from './record-refund-report.use-case';
 import { refundEvent } from './refund-events';
 
@@ -63,7 +63,7 @@ export class CreateRefund {
     return deps.uow.run(async () => {
       const intent = await deps.intents.findByIdForUpdate(scope, input.paymentIntentId);
       if (!intent) throw notFound('payment_intent', input.paymentIntentId, 'payment_intent');
-      const net = refundableNet(intent);
+      const priced = refundablePayment(intent);
       await this.assertNotDisputed(intent);
       const attempt = await deps.attempts.findSucceeded(scope, intent.id);
       if (!attempt?.channelOrderId) throw notRefundable(`Payment intent ${intent.id} has no paid order at a channel to refund.`);
@@ -75,6 +75,7 @@ export class CreateRefund {
 
       const now = deps.clock.now();
       const debitedFrom = intent.releasedAt ? 'available' : 'pending';
+      const { debit, cleared } = refundShares(priced, amount, totals);
       const refund: Refund = {
         id: newId(deps.random, 'refund'),
         merchantId: scope.merchantId,
@@ -85,7 +86,8 @@ export class CreateRefund {
         status: 'pending',
         ...(reason ? { reason } : {}),
         metadata,
-        debit: refundDebit({ amount: intent.amount, net }, amount, totals.refunded, totals.debited),
+        debit,
+        cleared,
         debitedFrom,
         channel: attempt.channel,
         channelOrderId: attempt.channelOrderId,
@@ -93,7 +95,7 @@ export class CreateRefund {
         updated: now,
       };
       await deps.refunds.insert(refund);
-      await deps.ledger.post(refundPosting({ refundId: refund.id, scope, debit: refund.debit }, debitedFrom, now));
+      await deps.funds.refundMade(priced, refund, now);
       await deps.intents.update({ ...intent, amountRefunded: totals.refunded + amount, updated: now });
       await publishEvent(deps, refundEvent(refund, 'refund.created', deps.random, now), now);
       if (input.actor) {
@@ -158,20 +160,20 @@ export async function placeRefund(deps: CreateRefundDeps, refund: Refund): Promi
 }
 
 /**
- * The intent's net, when it can be refunded: paid (succeeded or channel_settled) and priced. A
- * payment whose exchange rate locks when the channel settles has no net before that, and the
- * refund's cost to the merchant cannot be known until then.
+ * The intent, when it can be refunded: paid (succeeded or channel_settled) and priced. A payment
+ * whose exchange rate locks when the channel settles has no net before that, and the refund's
+ * cost to the merchant cannot be known until then.
  */
-function refundableNet(intent: PaymentIntent): NonNullable<PaymentIntent['net']> {
+function refundablePayment(intent: PaymentIntent): PaymentIntent & PricedFigures {
   if (!isOneOf(REFUNDABLE, intent.status)) {
     throw notRefundable(`A payment intent in status '${intent.status}' has no payment to refund; only succeeded and channel_settled ones do.`);
   }
-  if (!intent.net) {
+  if (!isPriced(intent)) {
     throw notRefundable(
       `Payment intent ${intent.id} is not priced yet: its exchange rate locks when the channel settles it. Refund it once it is channel_settled.`,
     );
   }
-  return intent.net;
+  return intent;
 }
 
 function notRefundable(message: string): CoreError {

@@ -1,5 +1,4 @@
-import type { Ledger } from '../../ledger';
-import { refundFailedPosting } from '../../ledger';
+import { isPriced, type PaymentFunds } from '../../funds';
 import type { ChannelRefundStatus, PaymentIntentRepository } from '../../payments';
 import type { AccountScope, Clock, RandomSource, UnitOfWork } from '../../common';
 import { CoreError, notFound } from '../../common';
@@ -13,7 +12,7 @@ export interface RefundWriteDeps extends EventPublishDeps {
   readonly uow: UnitOfWork;
   readonly refunds: RefundRepository;
   readonly intents: PaymentIntentRepository;
-  readonly ledger: Ledger;
+  readonly funds: PaymentFunds;
   readonly clock: Clock;
   readonly random: RandomSource;
 }
@@ -28,8 +27,9 @@ export type RefundReport =
  * Applies what the channel says of a refund: the one place a refund changes after it was made.
  * The intent's row is locked first (as every change of its money is), then the refund's, so
  * concurrent notices apply one after the other and a replayed one changes nothing. A success
- * publishes `refund.succeeded`; a failure gives the debit back (to available once the payment was
- * released, else to pending), lowers the intent's `amount_refunded` and publishes
+ * publishes `refund.succeeded`; a failure gives the debit back (`PaymentFunds.refundFailed`: to
+ * the hold while a dispute is open, to the chargeback once one was lost, else to available once
+ * the payment was released, else to pending), lowers the intent's `amount_refunded` and publishes
  * `refund.failed`, in one transaction. A final refund never changes again.
  */
 export class RecordRefundReport {
@@ -64,7 +64,8 @@ export class RecordRefundReport {
       }
       const failed: Refund = { ...known, status: 'failed', failureCode: report.failureCode, updated: now };
       await deps.refunds.update(failed);
-      await deps.ledger.post(refundFailedPosting({ refundId: failed.id, scope, debit: failed.debit }, intent.releasedAt ? 'available' : 'pending', now));
+      // A refund is only made of a priced payment, so its intent is priced.
+      if (isPriced(intent)) await deps.funds.refundFailed(intent, failed, now);
       await deps.intents.update({ ...intent, amountRefunded: Math.max(0, (intent.amountRefunded ?? 0) - failed.amount), updated: now });
       await publishEvent(deps, refundEvent(failed, 'refund.failed', deps.random, now), now);
       return failed;

@@ -1,5 +1,4 @@
 import type { ItemJob } from '../../jobs';
-import { settlementFailedPosting, settlementPaidPosting } from '../../ledger';
 import type { MerchantRepository } from '../../merchants';
 import type { SecretBox, UnitOfWork } from '../../common';
 import { isCoreError, MODES, type AccountScope, type Mode } from '../../common';
@@ -105,12 +104,12 @@ export class PaySettlement {
       if (result.status === 'paid') {
         finished = { ...settlement, status: 'paid', paidAt: now, updated: now };
         await deps.settlements.update(finished);
-        await deps.ledger.post(settlementPaidPosting(money, now));
+        await deps.funds.settlementPaid(money, now);
       } else {
         finished = { ...settlement, status: 'failed', failureReason: result.failureReason ?? 'payout_failed', updated: now };
         await deps.settlements.update(finished);
         // The money returns to available and the payments may be settled again.
-        await deps.ledger.post(settlementFailedPosting(money, now));
+        await deps.funds.settlementFailed(money, now);
         await deps.settlements.releasePayments(scope, settlement.id);
       }
       await publishEvent(deps, settlementEvent(finished, deps.random, now), now);

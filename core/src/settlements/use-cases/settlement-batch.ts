@@ -1,5 +1,6 @@
+import type { PaymentFunds } from '../../funds';
 import type { Ledger } from '../../ledger';
-import { merchantAccount, settlementCreatedPosting } from '../../ledger';
+import { merchantAccount } from '../../ledger';
 import type { Merchant, MerchantRepository, RequestKey } from '../../merchants';
 import type { PaymentIntent } from '../../payments';
 import type { AccountScope, Clock, LockManager, RandomSource, UnitOfWork } from '../../common';
@@ -11,7 +12,9 @@ import type { SettlementRepository } from '../ports/settlement.repository.port';
 /** The ports creating and moving settlements write through. */
 export interface SettlementDeps extends EventPublishDeps {
   readonly settlements: SettlementRepository;
+  /** Read only: the available balance a settlement pays. */
   readonly ledger: Ledger;
+  readonly funds: PaymentFunds;
   readonly clock: Clock;
   readonly random: RandomSource;
 }
@@ -38,7 +41,7 @@ export function settlementEvent(settlement: Settlement, random: RandomSource, no
 }
 
 export function nothingToSettle(): CoreError {
-  return new CoreError('nothing_to_settle', 'conflict', 'No available payment waits to be settled.');
+  return new CoreError('nothing_to_settle', 'conflict', 'Nothing is available to settle: no released payment waits and the available balance is not above zero.');
 }
 
 export function insufficientAvailableBalance(available: bigint, amount: bigint, currency: string): CoreError {
@@ -118,12 +121,40 @@ export function nettedParts(parts: readonly SettlementPart[], shortfall: bigint)
   return netted;
 }
 
+function laterOf(a: Date, b: Date): Date {
+  return a > b ? a : b;
+}
+
 /**
- * Creates a `pending` settlement of the payments that wait: released, covered by no settlement, no
- * open or lost dispute, net in the settlement currency. Their nets sum to the amount, less what the
- * available balance (read with its row locked) lacks to cover it: refunds of payments released or
- * settled before, and lost-dispute fees, debit available, which may go negative, and the next
- * settlement nets that. An available balance of zero or less pays nothing. The settlement, the payments' marks, the
+ * Adds `surplus` (available money no waiting payment accounts for) to the parts: the last part
+ * takes what fits under 2^53 − 1, and the rest is paid in parts of their own, covering no payment.
+ */
+export function withSurplus(parts: readonly SettlementPart[], surplus: bigint): SettlementPart[] {
+  const result = [...parts];
+  let left = surplus;
+  const last = result.at(-1);
+  if (last && left > 0n) {
+    const room = BigInt(MAX_AMOUNT - last.amount);
+    const added = left < room ? left : room;
+    result[result.length - 1] = { payments: last.payments, amount: last.amount + Number(added) };
+    left -= added;
+  }
+  while (left > 0n) {
+    const amount = left < BigInt(MAX_AMOUNT) ? left : BigInt(MAX_AMOUNT);
+    result.push({ payments: [], amount: Number(amount) });
+    left -= amount;
+  }
+  return result;
+}
+
+/**
+ * Creates a `pending` settlement of what is available: it covers the payments that wait (released,
+ * covered by no settlement, no open or lost dispute, net in the settlement currency) and pays the
+ * whole available balance (read with its row locked): their nets, less what available lacks to
+ * cover them (refunds of payments settled before and lost-dispute fees debit available, which may
+ * go negative, and the next settlement nets that), or plus what it holds beyond them (a failed
+ * refund's debit given back, a hold a won dispute returned after its payment was settled). An
+ * available balance of zero or less pays nothing. The settlement, the payments' marks, the
  * `settlement_created` posting and `settlement.pending` commit together. Call it inside a unit of
  * work, under the scope's settlement lock.
  *
@@ -144,21 +175,26 @@ export async function openSettlement(deps: SettlementDeps, input: OpenSettlement
 export async function openSettlementParts(deps: SettlementDeps, input: OpenSettlementInput): Promise<Settlement[]> {
   const { scope, merchant } = input;
   const currency = merchant.settlementCurrency;
-  const payments = (await deps.settlements.findSettleable(scope, input.releasedBefore)).filter(
+  const now = deps.clock.now();
+  // Every payment waiting now, so that money a later payment brings is never paid as a surplus.
+  const waiting = (await deps.settlements.findSettleable(scope, laterOf(now, input.releasedBefore))).filter(
     (intent) => intent.net !== undefined && intent.net.currency === currency && intent.net.amount > 0,
   );
-  if (payments.length === 0) throw nothingToSettle();
+  const payments = waiting.filter((intent) => intent.releasedAt !== undefined && intent.releasedAt <= input.releasedBefore);
   const split = settlementParts(payments);
   const covered = input.trigger === 'scheduled' ? split : split.slice(0, 1);
   const total = covered.reduce((sum, part) => sum + BigInt(part.amount), 0n);
   const available = await deps.ledger.balanceForUpdate(merchantAccount(scope, 'available', currency));
-  if (available <= 0n) throw insufficientAvailableBalance(available, total, currency);
-  const parts = available < total ? nettedParts(covered, total - available) : covered;
+  if (available <= 0n) throw payments.length === 0 ? nothingToSettle() : insufficientAvailableBalance(available, total, currency);
+  // What is available beyond the payments' nets (a failed refund's debit given back, a hold
+  // released after the payment was settled) is paid too, once every waiting payment is covered.
+  const waitingTotal = waiting.reduce((sum, intent) => sum + BigInt(intent.net?.amount ?? 0), 0n);
+  const surplus = covered.length === split.length && available > waitingTotal ? available - waitingTotal : 0n;
+  const parts = available < total ? nettedParts(covered, total - available) : withSurplus(covered, surplus);
 
-  const now = deps.clock.now();
   const made: Settlement[] = [];
   for (const [index, part] of parts.entries()) {
-    const releases = part.payments.map((intent) => (intent.releasedAt ?? now).getTime());
+    const releases = part.payments.length === 0 ? [now.getTime()] : part.payments.map((intent) => (intent.releasedAt ?? now).getTime());
     const settlement: Settlement = {
       id: newId(deps.random, 'settlement'),
       merchantId: scope.merchantId,
@@ -185,7 +221,7 @@ export async function openSettlementParts(deps: SettlementDeps, input: OpenSettl
       // the unit of work runs again on what the other settlement left (nothing_to_settle, or the rest).
       throw new ConcurrentUpdateError('Another settlement covered some of these payments at the same time; retry.', 'settlement_conflict');
     }
-    await deps.ledger.post(settlementCreatedPosting({ settlementId: settlement.id, scope, amount: settlement.amount }, now));
+    await deps.funds.settlementCreated({ settlementId: settlement.id, scope, amount: settlement.amount }, now);
     await publishEvent(deps, settlementEvent(settlement, deps.random, now), now);
     made.push(settlement);
   }

@@ -1,0 +1,224 @@
+import type { AccountScope, Money } from '../../common';
+import type { Ledger, LedgerTransaction, MerchantBucket, PaymentMove, SettlementAmount } from '../../ledger';
+import {
+  duplicatePaymentPosting,
+  paymentMovePosting,
+  paymentPosting,
+  settlementCreatedPosting,
+  settlementFailedPosting,
+  settlementPaidPosting,
+  type DuplicatePayment,
+} from '../../ledger';
+import { chargebackOf, homeBucket, isPriced, type PaymentFigures, type PricedFigures } from '../domain/payment-money';
+import type { PaymentDispute, PaymentDisputes } from '../ports/payment-disputes.port';
+
+export interface PaymentFundsDeps {
+  readonly ledger: Ledger;
+  readonly disputes: PaymentDisputes;
+}
+
+/** A refund as its money sees it: the merchant's debit and what the channel gives back (settlement currency). */
+export interface RefundMoney {
+  readonly id: string;
+  readonly debit: Money;
+  /** Absent on refunds recorded before the channel's side was: they moved it by the debit. */
+  readonly cleared?: Money;
+}
+
+/** Where a failed refund's debit went. */
+export type RefundReturn = MerchantBucket | 'dispute_losses';
+
+/** A dispute as its ruling needs it. */
+export interface RuledDispute {
+  readonly id: string;
+  /** What the channel took back (lost) in the payment's currency. */
+  readonly amount: number;
+}
+
+/** What a dispute's opening froze: undefined when it holds nothing (not priced, another holds, a loss took all). */
+export type DisputeHoldResult = { readonly held: Money; readonly from: 'available' | 'pending' } | undefined;
+
+/**
+ * The one owner of a payment's money (docs/ledger.md, "A payment's money"). Payments, refunds,
+ * disputes and settlements ask it to move money and never post to the ledger themselves; each
+ * method books one event of the payment's life by its rules, idempotently (every posting is
+ * unique on its cause). Where the payment's money sits is read from the journal itself
+ * (`Ledger.paymentShares`), so no second copy of it can drift. Call every method inside the unit
+ * of work of the change that causes it, with the payment's intent row locked (every change of a
+ * payment's money locks it first), and with the intent as that change leaves it.
+ *
+ * The rules, whatever the order of events:
+ * - booked: the net waits in pending (the fee is ours, the channel owes the gross); booked while a
+ *   dispute is open, it goes straight to the hold; booked after a loss, to the chargeback;
+ * - released: what the payment has in pending moves to available;
+ * - a refund debits the merchant's share of the net from where the payment's money sits (available
+ *   once released, else pending); the channel gives back the whole amount, and the fee share is
+ *   the platform's cost (`refunded_fees`);
+ * - a failed refund gives its debit back to the hold when a dispute is open, to the platform when
+ *   a dispute was lost (the chargeback took that money already), else where the payment's money sits;
+ * - a dispute holds everything the payment has left, unless another dispute holds it already or a
+ *   loss took it; the hold stays while any dispute of the payment is open; the last one won gives it
+ *   back; a loss takes everything the payment has left, charges its fee, and books the chargeback
+ *   (the channel took back the disputed amount at the payment's rate; the platform bears the rest).
+ */
+export class PaymentFunds {
+  constructor(private readonly deps: PaymentFundsDeps) {}
+
+  /** Books a priced payment once; a dispute already open holds its net, a lost one takes it. */
+  async book(payment: PaymentFigures, now: Date): Promise<void> {
+    if (!isPriced(payment)) return;
+    if (!(await this.deps.ledger.post(paymentPosting(payment, now)))) return;
+    const disputes = await this.disputesOf(payment);
+    const lost = disputes.filter((dispute) => dispute.state === 'lost');
+    const net = payment.net.amount;
+    if (lost.length > 0) {
+      // Lost before the payment was priced: the chargebacks took it back, the merchant keeps none of it.
+      const chargebacks = lost.reduce((sum, dispute) => sum + chargebackOf(payment, dispute.amount).amount, 0);
+      await this.move(payment, 'dispute_claim', payment.id, now, { pending: -net }, { channel_clearing: chargebacks, dispute_losses: net - chargebacks });
+      return;
+    }
+    const holder = disputes.find((dispute) => dispute.state === 'open');
+    if (holder) {
+      await this.move(payment, 'dispute_hold', payment.id, now, { pending: -net, dispute_hold: net });
+      await this.deps.disputes.setHeld(payment, holder.id, { amount: (holder.held ?? 0) + net, currency: payment.net.currency });
+    }
+  }
+
+  /** The release timer fired (`payment.releasedAt` is set): what the payment has in pending becomes available. */
+  async release(payment: PaymentFigures, now: Date): Promise<void> {
+    if (!isPriced(payment)) return;
+    const { pending } = await this.sharesOf(payment);
+    if (pending > 0n) await this.move(payment, 'release', payment.id, now, { pending: -Number(pending), available: Number(pending) });
+  }
+
+  /** A refund was made: the merchant's debit leaves where the payment's money sits; the channel gives back `cleared`. */
+  async refundMade(payment: PricedFigures, refund: RefundMoney, now: Date): Promise<void> {
+    const debit = refund.debit.amount;
+    const cleared = refund.cleared?.amount ?? debit;
+    await this.move(payment, 'refund', refund.id, now, { [homeBucket(payment)]: -debit }, { channel_clearing: cleared, refunded_fees: debit - cleared });
+  }
+
+  /** A refund failed: the channel gave nothing back, and the debit returns (see the rules above). Answers where it went. */
+  async refundFailed(payment: PricedFigures, refund: RefundMoney, now: Date): Promise<RefundReturn> {
+    const debit = refund.debit.amount;
+    const cleared = refund.cleared?.amount ?? debit;
+    const disputes = await this.disputesOf(payment);
+    const holder = disputes.find((dispute) => dispute.state === 'open');
+    const to: RefundReturn = holder ? 'dispute_hold' : disputes.some((dispute) => dispute.state === 'lost') ? 'dispute_losses' : homeBucket(payment);
+    const platform = { channel_clearing: -cleared, refunded_fees: cleared - debit };
+    if (to === 'dispute_losses') {
+      await this.move(payment, 'refund_failed', refund.id, now, {}, { ...platform, dispute_losses: debit });
+    } else {
+      await this.move(payment, 'refund_failed', refund.id, now, { [to]: debit }, platform);
+    }
+    if (holder && debit > 0) await this.deps.disputes.setHeld(payment, holder.id, { amount: (holder.held ?? 0) + debit, currency: refund.debit.currency });
+    return to;
+  }
+
+  /**
+   * A dispute opened (call it before recording the dispute): it holds everything the payment has
+   * left in pending and available, unless the payment is not priced yet, another open dispute
+   * holds it already, or a dispute was lost.
+   */
+  async disputeOpened(payment: PaymentFigures, disputeId: string, now: Date): Promise<DisputeHoldResult> {
+    if (!isPriced(payment)) return undefined;
+    const disputes = await this.disputesOf(payment);
+    if (disputes.some((dispute) => dispute.id !== disputeId && dispute.state !== 'won')) return undefined;
+    const shares = await this.sharesOf(payment);
+    const pending = positive(shares.pending);
+    const available = positive(shares.available);
+    await this.move(payment, 'dispute_opened', disputeId, now, { pending: -pending, available: -available, dispute_hold: pending + available });
+    return { held: { amount: pending + available, currency: payment.net.currency }, from: homeBucket(payment) };
+  }
+
+  /**
+   * A dispute was ruled (call it before recording the ruling). Won: the hold stays for another open
+   * dispute of the payment, else goes back where the payment's money sits. Lost: everything the
+   * payment has left leaves the merchant, the fee is debited from available, and the chargeback is
+   * booked once the payment is priced (`book` does it for one priced later).
+   */
+  async disputeRuled(payment: PaymentFigures, dispute: RuledDispute, ruling: 'won' | 'lost', fee: Money, now: Date): Promise<void> {
+    const others = (await this.disputesOf(payment)).filter((other) => other.id !== dispute.id && other.state === 'open');
+    if (ruling === 'won') {
+      if (!isPriced(payment)) return;
+      const { dispute_hold: held } = await this.sharesOf(payment);
+      if (others.length > 0) {
+        if (held > 0n) await this.deps.disputes.setHeld(payment, others[0].id, { amount: Number(held), currency: payment.net.currency });
+        return;
+      }
+      if (held > 0n) await this.move(payment, 'dispute_won', dispute.id, now, { dispute_hold: -Number(held), [homeBucket(payment)]: Number(held) });
+      return;
+    }
+    for (const other of others.filter((open) => (open.held ?? 0) > 0)) await this.deps.disputes.setHeld(payment, other.id, { amount: 0, currency: fee.currency });
+    if (!isPriced(payment)) {
+      await this.move(payment, 'dispute_lost', dispute.id, now, { available: -fee.amount }, { fee_revenue: fee.amount }, fee.currency);
+      return;
+    }
+    const shares = await this.sharesOf(payment);
+    const [held, pending, available] = [positive(shares.dispute_hold), positive(shares.pending), positive(shares.available)];
+    const taken = held + pending + available;
+    const chargeback = chargebackOf(payment, dispute.amount).amount;
+    await this.move(
+      payment,
+      'dispute_lost',
+      dispute.id,
+      now,
+      { dispute_hold: -held, pending: -pending, available: -available - fee.amount },
+      { fee_revenue: fee.amount, channel_clearing: chargeback, dispute_losses: taken - chargeback },
+    );
+  }
+
+  /** A second payment of an already paid intent: the channel holds it for the payer, not the merchant. */
+  async duplicatePayment(payment: DuplicatePayment, now: Date): Promise<void> {
+    await this.deps.ledger.post(duplicatePaymentPosting(payment, now));
+  }
+
+  /** A settlement made: its amount leaves available for the merchant's bank. */
+  async settlementCreated(settlement: SettlementAmount, now: Date): Promise<void> {
+    await this.deps.ledger.post(settlementCreatedPosting(settlement, now));
+  }
+
+  /** A settlement paid: the money left the platform. */
+  async settlementPaid(settlement: SettlementAmount, now: Date): Promise<void> {
+    await this.deps.ledger.post(settlementPaidPosting(settlement, now));
+  }
+
+  /** A settlement failed: its amount returns to available. */
+  async settlementFailed(settlement: SettlementAmount, now: Date): Promise<void> {
+    await this.deps.ledger.post(settlementFailedPosting(settlement, now));
+  }
+
+  private disputesOf(payment: PaymentFigures): Promise<PaymentDispute[]> {
+    return this.deps.disputes.ofPayment(scopeOf(payment), payment.id);
+  }
+
+  private sharesOf(payment: PaymentFigures): Promise<Record<MerchantBucket, bigint>> {
+    return this.deps.ledger.paymentShares(scopeOf(payment), payment.id);
+  }
+
+  private async move(
+    payment: PaymentFigures,
+    causeType: PaymentMove['causeType'],
+    causeId: string,
+    now: Date,
+    merchant: PaymentMove['merchant'],
+    platform: PaymentMove['platform'] = {},
+    currency = payment.net?.currency,
+  ): Promise<boolean> {
+    if (currency === undefined) return false;
+    const tx: LedgerTransaction = paymentMovePosting(
+      { causeType, causeId, scope: scopeOf(payment), paymentIntentId: payment.id, currency, merchant, platform },
+      now,
+    );
+    return this.deps.ledger.post(tx);
+  }
+}
+
+function scopeOf(payment: PaymentFigures): AccountScope {
+  return { merchantId: payment.merchantId, mode: payment.mode };
+}
+
+/** A share as a number of minor units, or 0 when it is not above zero (a payment's share never passes its net). */
+function positive(share: bigint): number {
+  return share > 0n ? Number(share) : 0;
+}
