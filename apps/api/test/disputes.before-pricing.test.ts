@@ -50,13 +50,13 @@ for (const steps of disputeInterleavings()) {
 
       const net = numberAt(await flow.intent(intent.id), 'net', 'amount');
       t.true(Number.isSafeInteger(net) && net > 0);
-      const heldAfterPricing = steps.indexOf('open') > steps.indexOf('price');
       const expected =
         outcome === 'lost'
           ? { available: thb(-DISPUTE_FEE), pending: thb(0), dispute_hold: thb(0) }
           : outcome === 'won'
             ? { available: thb(net), pending: thb(0), dispute_hold: thb(0) }
-            : { available: thb(heldAfterPricing ? 0 : net), pending: thb(0), dispute_hold: thb(heldAfterPricing ? net : 0) };
+            : // Held, whether the payment was priced before the dispute opened or after (then its net goes straight to the hold).
+              { available: thb(0), pending: thb(0), dispute_hold: thb(net) };
       t.like(await flow.get('/v1/balance'), expected);
 
       const settle = await flow.post('/v1/settlements', {});
