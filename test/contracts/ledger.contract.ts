@@ -21,7 +21,14 @@ function aPayment(scope: AccountScope, net = 9_835, fee = 165): PricedPayment {
 function releaseOf(payment: PricedPayment) {
   const { net } = payment;
   return paymentMovePosting(
-    { causeType: 'release', causeId: payment.id, scope: payment, paymentIntentId: payment.id, currency: net.currency, merchant: { pending: -net.amount, available: net.amount } },
+    {
+      causeType: 'release',
+      causeId: payment.id,
+      scope: payment,
+      paymentIntentId: payment.id,
+      currency: net.currency,
+      merchant: { pending: -net.amount, available: net.amount },
+    },
     T0,
   );
 }
@@ -141,7 +148,11 @@ export function ledgerContract(adapter: StorageAdapter): void {
     await ledger.post(releaseOf(first));
     t.deepEqual(await ledger.paymentShares(scope, first.id), { pending: 0n, available: 9_835n, dispute_hold: 0n });
     t.deepEqual(await ledger.paymentShares(scope, second.id), { pending: 9_835n, available: 0n, dispute_hold: 0n });
-    t.deepEqual(await ledger.paymentShares({ ...scope, mode: 'live' }, first.id), { pending: 0n, available: 0n, dispute_hold: 0n }, 'another mode sees none of it');
+    t.deepEqual(
+      await ledger.paymentShares({ ...scope, mode: 'live' }, first.id),
+      { pending: 0n, available: 0n, dispute_hold: 0n },
+      'another mode sees none of it',
+    );
   });
 
   test(title('verify passes on a healthy journal and names a balance row that drifted; rebuild repairs it'), async (t) => {

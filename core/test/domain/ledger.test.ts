@@ -114,7 +114,15 @@ test('sums are exact past 2^53: legs of up to 2^53 − 1 that cancel out are bal
   const max = Number.MAX_SAFE_INTEGER;
   const lost = (hold: number, fee: number) =>
     paymentMovePosting(
-      { causeType: 'dispute_lost', causeId: 'dp_1', scope, paymentIntentId: 'pi_1', currency: 'THB', merchant: { dispute_hold: -hold, available: -fee }, platform: { dispute_losses: hold, fee_revenue: fee } },
+      {
+        causeType: 'dispute_lost',
+        causeId: 'dp_1',
+        scope,
+        paymentIntentId: 'pi_1',
+        currency: 'THB',
+        merchant: { dispute_hold: -hold, available: -fee },
+        platform: { dispute_losses: hold, fee_revenue: fee },
+      },
       NOW,
     );
   t.is(lost(max, max).entries.length, 4);

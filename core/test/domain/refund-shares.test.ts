@@ -20,7 +20,15 @@ test('the debits and clearings of any split of an intent into refunds add up to 
       fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 1, maxLength: 8 }),
       (amount, netShare, cuts) => {
         const net = { amount: Math.floor(amount * netShare), currency: 'THB' };
-        const payment = { id: 'pi_1', merchantId: 'mch_1', mode: 'test' as const, amount, currency: 'THB', net, fee: { amount: amount - net.amount, currency: 'THB' } };
+        const payment = {
+          id: 'pi_1',
+          merchantId: 'mch_1',
+          mode: 'test' as const,
+          amount,
+          currency: 'THB',
+          net,
+          fee: { amount: amount - net.amount, currency: 'THB' },
+        };
         let cleared = 0;
         // Cut points of the amount, in order: the refunds are the pieces between them.
         const points = [...new Set([0, ...cuts.map((cut) => Math.floor(cut * amount)), amount])].sort((a, b) => a - b);

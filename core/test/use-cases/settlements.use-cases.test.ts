@@ -326,7 +326,11 @@ test('payments under an open or lost dispute are left out; a won one is settled'
   const plain = await s.releasedPayment('test', 8000);
   // Each dispute moves the money as its ruling does: the open one holds, the lost one took it, the won one gave it back.
   const now = s.h.clock.now();
-  for (const [intent, status] of [[open, 'under_review'], [lost, 'lost'], [won, 'won']] as const) {
+  for (const [intent, status] of [
+    [open, 'under_review'],
+    [lost, 'lost'],
+    [won, 'won'],
+  ] as const) {
     const dispute = aDispute(s.scope(), intent.id, status);
     await s.h.funds.disputeOpened(intent, dispute.id, now);
     await s.h.storage.disputes.insert({ ...dispute, status: 'opened' });

@@ -1,9 +1,4 @@
-import {
-  GetBalance,
-  Ledger,
-  MerchantRepository,
-  VerifyLedger,
-} from '@payments/core';
+import { GetBalance, Ledger, MerchantRepository, VerifyLedger } from '@payments/core';
 import { ContainerModule } from 'inversify';
 import { bindClass } from './wiring';
 import type { Capability } from './capability';

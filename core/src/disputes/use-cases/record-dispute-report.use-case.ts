@@ -103,7 +103,8 @@ export class RecordDisputeReport {
   /** Closes the dispute with the channel's ruling, moves its money and publishes `dispute.closed`. */
   private async rule(dispute: Dispute, intent: PaymentIntent, status: 'won' | 'lost', settlementCurrency: string, now: Date): Promise<Dispute> {
     const { deps } = this;
-    const fee: Money | undefined = status === 'lost' ? { amount: deps.rules.disputeFeeMinor, currency: dispute.held?.currency ?? settlementCurrency } : undefined;
+    const fee: Money | undefined =
+      status === 'lost' ? { amount: deps.rules.disputeFeeMinor, currency: dispute.held?.currency ?? settlementCurrency } : undefined;
     await deps.funds.disputeRuled(intent, dispute, status, fee ?? { amount: 0, currency: settlementCurrency }, now);
     return this.change({ ...dispute, ...(fee ? { fee } : {}), closedAt: now }, status, 'dispute.closed', now);
   }

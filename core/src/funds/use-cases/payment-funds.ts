@@ -149,7 +149,8 @@ export class PaymentFunds {
       if (held > 0n) await this.move(payment, 'dispute_won', dispute.id, now, { dispute_hold: -Number(held), [homeBucket(payment)]: Number(held) });
       return;
     }
-    for (const other of others.filter((open) => (open.held ?? 0) > 0)) await this.deps.disputes.setHeld(payment, other.id, { amount: 0, currency: fee.currency });
+    for (const other of others.filter((open) => (open.held ?? 0) > 0))
+      await this.deps.disputes.setHeld(payment, other.id, { amount: 0, currency: fee.currency });
     if (!isPriced(payment)) {
       await this.move(payment, 'dispute_lost', dispute.id, now, { available: -fee.amount }, { fee_revenue: fee.amount }, fee.currency);
       return;

@@ -57,10 +57,26 @@ export interface PaymentMove {
 export function paymentMovePosting(move: PaymentMove, now: Date): LedgerTransaction {
   const { scope, currency } = move;
   const entries: LedgerEntry[] = [
-    ...Object.entries(move.merchant ?? {}).map(([bucket, amount]) => ({ account: merchantAccount(scope, bucket as MerchantBucket, currency), amount: amount ?? 0, currency })),
-    ...Object.entries(move.platform ?? {}).map(([name, amount]) => ({ account: platformAccount(scope.mode, name as PlatformAccountName, currency), amount: amount ?? 0, currency })),
+    ...Object.entries(move.merchant ?? {}).map(([bucket, amount]) => ({
+      account: merchantAccount(scope, bucket as MerchantBucket, currency),
+      amount: amount ?? 0,
+      currency,
+    })),
+    ...Object.entries(move.platform ?? {}).map(([name, amount]) => ({
+      account: platformAccount(scope.mode, name as PlatformAccountName, currency),
+      amount: amount ?? 0,
+      currency,
+    })),
   ];
-  return ledgerTransaction({ causeType: move.causeType, causeId: move.causeId, merchantId: scope.merchantId, mode: scope.mode, paymentIntentId: move.paymentIntentId, created: now, entries });
+  return ledgerTransaction({
+    causeType: move.causeType,
+    causeId: move.causeId,
+    merchantId: scope.merchantId,
+    mode: scope.mode,
+    paymentIntentId: move.paymentIntentId,
+    created: now,
+    entries,
+  });
 }
 
 export interface SettlementAmount {

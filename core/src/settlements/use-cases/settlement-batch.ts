@@ -41,7 +41,11 @@ export function settlementEvent(settlement: Settlement, random: RandomSource, no
 }
 
 export function nothingToSettle(): CoreError {
-  return new CoreError('nothing_to_settle', 'conflict', 'Nothing is available to settle: no released payment waits and the available balance is not above zero.');
+  return new CoreError(
+    'nothing_to_settle',
+    'conflict',
+    'Nothing is available to settle: no released payment waits and the available balance is not above zero.',
+  );
 }
 
 export function insufficientAvailableBalance(available: bigint, amount: bigint, currency: string): CoreError {
