@@ -8,6 +8,7 @@ import type { PaymentIntent } from '../../src/payments/domain/payment-intent.ent
 import { CoreError } from '../../src/common/core-error';
 import type { ChannelDisputeStatus, ChannelNotice, PaymentChannel, SimulatedDisputeOutcome } from '../../src/payments/ports/payment-channel.port';
 import { HandleChannelCallback } from '../../src/payments/use-cases/handle-channel-callback.use-case';
+import { paymentDisputesOf } from '../../src/disputes/use-cases/payment-disputes';
 import { GetDispute } from '../../src/disputes/use-cases/get-dispute.use-case';
 import { ListDisputes } from '../../src/disputes/use-cases/list-disputes.use-case';
 import type { DisputeWriteDeps } from '../../src/disputes/use-cases/record-dispute-report.use-case';
@@ -85,7 +86,7 @@ async function setup() {
   const deliver = (notice: ChannelNotice) => callbacks.execute({ channel: 'fake', mode: 'test', headers: {}, rawBody: JSON.stringify(notice) });
   channel.deliver = deliver;
   const evidence = new SubmitDisputeEvidence({ ...deps, channels, audit: new AuditRecorder({ log: storage.audit, clock: h.clock, random: h.random }) });
-  const simulate = new SimulatePayment({ intents: storage.intents, attempts: storage.attempts, channels, disputes: storage.disputes });
+  const simulate = new SimulatePayment({ intents: storage.intents, attempts: storage.attempts, channels, disputes: paymentDisputesOf(storage.disputes) });
   let n = 0;
 
   /** A paid intent (net booked to pending) and its succeeded attempt, as the payment slice leaves them. */
@@ -381,7 +382,7 @@ test('simulated dispute outcomes: paid intents only, one open dispute, rulings n
     intents: s.storage.intents,
     attempts: s.storage.attempts,
     channels: { find: () => muteChannel, forMode: () => [] },
-    disputes: s.storage.disputes,
+    disputes: paymentDisputesOf(s.storage.disputes),
   });
   const other = await s.paidIntent();
   await t.throwsAsync(mute.execute({ scope: s.scope, intentId: other.intent.id, outcome: 'dispute_opened' }), { code: 'simulation_unsupported' });

@@ -5,7 +5,6 @@ import {
   Clock,
   CreatePaymentIntent,
   Digest,
-  DisputeRepository,
   ExpirePaymentIntents,
   GetPaymentIntent,
   HandleChannelCallback,
@@ -17,6 +16,7 @@ import {
   OperatorAlerts,
   PaymentAttemptRepository,
   PaymentChannelRegistry,
+  PaymentDisputes,
   PaymentFunds,
   PaymentIntentRepository,
   PaymentPricing,
@@ -25,8 +25,7 @@ import {
   ReconcileAttempts,
   RecordChannelReport,
   RecordDisputeReport,
-  RecordRefundReport,
-  RefundRepository,
+  RecordRefundNotice,
   ReleaseFunds,
   ReportChannelSettlements,
   SimulatePayment,
@@ -91,14 +90,13 @@ export const paymentsModule: Capability = {
         attempts: PaymentAttemptRepository,
         recordReport: RecordChannelReport,
         recordDisputeReport: RecordDisputeReport,
-        refunds: RefundRepository,
-        recordRefundReport: RecordRefundReport,
+        recordRefundNotice: RecordRefundNotice,
       });
       bindClass(options, SimulatePayment, {
         intents: PaymentIntentRepository,
         attempts: PaymentAttemptRepository,
         channels: PaymentChannelRegistry,
-        disputes: DisputeRepository,
+        disputes: PaymentDisputes,
       });
       bindClass(options, ReconcileAttempts, {
         attempts: PaymentAttemptRepository,

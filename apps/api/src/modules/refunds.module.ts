@@ -11,6 +11,7 @@ import {
   PaymentIntentRepository,
   RandomSource,
   ReconcileRefunds,
+  RecordRefundNotice,
   RecordRefundReport,
   RefundRepository,
   SimulateRefund,
@@ -54,6 +55,7 @@ export const refundsModule: Capability = {
       };
       bindClass(options, CreateRefund, placing);
       bindClass(options, RecordRefundReport, refundWrites);
+      bindClass(options, RecordRefundNotice, { refunds: RefundRepository, recordReport: RecordRefundReport });
       bindClass(options, GetRefund, { refunds: RefundRepository });
       bindClass(options, ListRefunds, { refunds: RefundRepository });
       bindClass(options, SimulateRefund, { refunds: RefundRepository, channels: PaymentChannelRegistry });

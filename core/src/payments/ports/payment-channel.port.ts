@@ -2,7 +2,10 @@ import type { Mode } from '../../common';
 import { token } from '../../common';
 import type { AttemptFailureCode } from '../domain/payment-attempt.entity';
 import type { NextAction } from '../domain/payment-intent.entity';
-import type { RefundFailureCode } from '../../refunds';
+
+/** Why a channel did not return a refund's money (the refunds capability's failure codes). */
+export const REFUND_FAILURE_CODES = ['insufficient_channel_funds', 'channel_declined', 'expired_credential'] as const;
+export type RefundFailureCode = (typeof REFUND_FAILURE_CODES)[number];
 
 /** What a channel can do; routing and the simulate route read it. */
 export interface ChannelCapabilities {

@@ -1,5 +1,4 @@
-import type { DisputeRepository } from '../../disputes';
-import { isRuled } from '../../disputes';
+import type { PaymentDisputes } from '../../funds';
 import type { AccountScope } from '../../common';
 import { CoreError, invalidParameter, isOneOf, notFound } from '../../common';
 import { PAYER_FAILURE_CODES } from '../domain/payment-attempt.entity';
@@ -39,7 +38,8 @@ export interface SimulatePaymentDeps {
   readonly intents: PaymentIntentRepository;
   readonly attempts: PaymentAttemptRepository;
   readonly channels: PaymentChannelRegistry;
-  readonly disputes?: DisputeRepository;
+  /** The payment's disputes, to refuse a dispute simulation its channel could not act on. */
+  readonly disputes?: PaymentDisputes;
 }
 
 /**
@@ -122,12 +122,12 @@ export class SimulatePayment {
     simulationKey: string | undefined,
   ): Promise<void> {
     const paid = intent.status === 'succeeded' || intent.status === 'channel_settled';
-    const latest = this.deps.disputes ? await this.deps.disputes.findLatestForIntent(scope, intent.id) : undefined;
-    const open = latest !== undefined && !isRuled(latest);
+    const disputes = this.deps.disputes ? await this.deps.disputes.ofPayment(scope, intent.id) : [];
+    const open = disputes.some((dispute) => dispute.state === 'open');
     if (channelOutcome === 'opened') {
       if (!paid) throw invalidTransition(`A dispute can be opened on a paid payment intent only; this one is ${intent.status}.`);
       if (open) throw invalidTransition('The payment intent already has an open dispute; rule on it first (dispute_won or dispute_lost).');
-      if (latest?.status === 'lost')
+      if (disputes.some((dispute) => dispute.state === 'lost'))
         throw invalidTransition('The payment intent lost a dispute already: its money went back to the payer, so there is nothing left to dispute.');
     } else if (!open) {
       throw invalidTransition('The payment intent has no open dispute to rule on; simulate dispute_opened first.');

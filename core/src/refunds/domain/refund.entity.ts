@@ -1,3 +1,4 @@
+import type { RefundFailureCode } from '../../payments';
 import type { Metadata, Mode, Money } from '../../common';
 import { CoreError } from '../../common';
 
@@ -8,10 +9,6 @@ export type RefundStatus = (typeof REFUND_STATUSES)[number];
 /** Why the merchant gives the money back (optional, for its own records and the channel's). */
 export const REFUND_REASONS = ['requested_by_customer', 'duplicate', 'fraudulent'] as const;
 export type RefundReason = (typeof REFUND_REASONS)[number];
-
-/** Why a channel did not return the money. */
-export const REFUND_FAILURE_CODES = ['insufficient_channel_funds', 'channel_declined', 'expired_credential'] as const;
-export type RefundFailureCode = (typeof REFUND_FAILURE_CODES)[number];
 
 /**
  * Money a merchant returns to the payer of a paid intent, through the channel that took it.

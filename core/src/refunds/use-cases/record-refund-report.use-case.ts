@@ -1,9 +1,9 @@
 import { isPriced, type PaymentFunds } from '../../funds';
-import type { ChannelRefundStatus, PaymentIntentRepository } from '../../payments';
+import type { ChannelRefundStatus, PaymentIntentRepository, RefundFailureCode } from '../../payments';
 import type { AccountScope, Clock, RandomSource, UnitOfWork } from '../../common';
 import { CoreError, notFound } from '../../common';
 import { publishEvent, type EventPublishDeps } from '../../webhooks';
-import { isFinal, type Refund, type RefundFailureCode } from '../domain/refund.entity';
+import { isFinal, type Refund } from '../domain/refund.entity';
 import type { RefundRepository } from '../ports/refund.repository.port';
 import { refundEvent } from './refund-events';
 

@@ -1,8 +1,8 @@
 import type { PaymentChannelRegistry, SimulatedRefundOutcome } from '../../payments';
-import { testModeRequired } from '../../payments';
+import { REFUND_FAILURE_CODES, testModeRequired } from '../../payments';
 import type { AccountScope } from '../../common';
 import { CoreError, invalidParameter, isOneOf, notFound } from '../../common';
-import { isFinal, REFUND_FAILURE_CODES, type Refund } from '../domain/refund.entity';
+import { isFinal, type Refund } from '../domain/refund.entity';
 import type { RefundRepository } from '../ports/refund.repository.port';
 
 export interface SimulateRefundInput {

@@ -1,4 +1,5 @@
 import test from 'ava';
+import { paymentDisputesOf } from '../../../src/disputes/use-cases/payment-disputes';
 import { merchantBalance } from '../../../src/ledger/domain/ledger';
 import type { AccountScope } from '../../../src/common/mode';
 import type { PaymentIntent } from '../../../src/payments/domain/payment-intent.entity';
@@ -122,7 +123,7 @@ async function setup() {
     recordDisputeReport: h.recordDisputeReport(1500),
   });
   channel.deliver = (notice) => callbacks.execute({ channel: 'fake', mode: 'test', headers: {}, rawBody: JSON.stringify(notice) });
-  const simulate = new SimulatePayment({ intents: storage.intents, attempts: storage.attempts, channels, disputes: storage.disputes });
+  const simulate = new SimulatePayment({ intents: storage.intents, attempts: storage.attempts, channels, disputes: paymentDisputesOf(storage.disputes) });
   let n = 0;
 
   /** An intent waiting for its payer: one pending attempt whose order the channel holds. */
