@@ -329,6 +329,7 @@ for (const session of onMysql ? SESSIONS : []) {
       intents: meetingAfter(storage.intents, 'findByIdForUpdate', meeting()),
       channels: registryOf(channel),
       settings: { callbackBaseUrl: 'https://pay.example.com' },
+      disputes: paymentDisputesOf(storage.disputes),
       recordReport: new RecordRefundReport(writes),
       audit: new AuditRecorder({ log: storage.audit, clock, random }),
     });

@@ -1,7 +1,5 @@
 import type { AuditActor, AuditRecorder } from '../../dashboard';
-import type { DisputeRepository } from '../../disputes';
-import { isRuled } from '../../disputes';
-import { isPriced, refundShares, type PricedFigures } from '../../funds';
+import { isPriced, refundShares, type PaymentDisputes, type PricedFigures } from '../../funds';
 import type { ChannelCallbackSettings, PaymentAttemptRepository, PaymentChannelRegistry, PaymentIntent } from '../../payments';
 import { callbackUrl } from '../../payments';
 import type { AccountScope, Metadata } from '../../common';
@@ -16,7 +14,8 @@ const REFUNDABLE = ['succeeded', 'channel_settled'] as const;
 
 export type CreateRefundDeps = RefundWriteDeps & {
   readonly attempts: PaymentAttemptRepository;
-  readonly disputes: DisputeRepository;
+  /** All of the payment's disputes: any open one freezes it, a lost one took it back. */
+  readonly disputes: PaymentDisputes;
   readonly channels: PaymentChannelRegistry;
   readonly settings: ChannelCallbackSettings;
   /** Records what the channel answers to the placement. */
@@ -112,20 +111,21 @@ export class CreateRefund {
 
   /** An open dispute freezes the payment (409 `payment_disputed`); a lost one took it back whole. */
   private async assertNotDisputed(intent: PaymentIntent): Promise<void> {
-    const latest = await this.deps.disputes.findLatestForIntent(intent, intent.id);
-    if (latest && !isRuled(latest)) {
+    const disputes = await this.deps.disputes.ofPayment(intent, intent.id);
+    const open = disputes.find((dispute) => dispute.state === 'open');
+    if (open) {
       throw new CoreError(
         'payment_disputed',
         'conflict',
-        `Payment intent ${intent.id} has an open dispute (${latest.id}); it cannot be refunded until it is ruled.`,
+        `Payment intent ${intent.id} has an open dispute (${open.id}); it cannot be refunded until it is ruled.`,
       );
     }
-    const lost = await this.deps.disputes.list(intent, { paymentIntentId: intent.id, status: 'lost' }, { limit: 1 });
-    if (lost.data.length > 0) {
+    const lost = disputes.find((dispute) => dispute.state === 'lost');
+    if (lost) {
       throw new CoreError(
         'refund_exceeds_remaining',
         'conflict',
-        `Payment intent ${intent.id} lost a dispute (${lost.data[0].id}): the channel took the payment back, and nothing is left to refund.`,
+        `Payment intent ${intent.id} lost a dispute (${lost.id}): the channel took the payment back, and nothing is left to refund.`,
         { param: 'amount' },
       );
     }
