@@ -33,7 +33,7 @@ export const ERROR_CODE_MEANINGS = {
   refund_exceeds_remaining: 'The refund is more than what is left to refund of the payment (or a lost dispute already took the payment back).',
   payment_disputed: 'The payment has an open dispute; it cannot be refunded until the dispute is ruled.',
   dispute_closed: 'The dispute is ruled (won or lost); it takes no more evidence.',
-  nothing_to_settle: 'No released payment waits to be settled.',
+  nothing_to_settle: 'Nothing is available to settle: no released payment waits and the available balance is not above zero.',
   insufficient_available_balance: 'Refunds or lost disputes overdrew the available balance; the payments wait until new ones cover it.',
   settlement_conflict: 'Another settlement of this account was made at the same moment; read the settlements and retry if nothing covers the payments.',
   idempotency_key_in_use: 'A request with this Idempotency-Key is still running; retry with the same key after Retry-After seconds.',

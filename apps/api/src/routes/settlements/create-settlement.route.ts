@@ -17,9 +17,9 @@ export default defineRoute({
     operationId: 'createSettlement',
     summary: 'Ask for a settlement now (merchants on the manual schedule)',
     description:
-      'Takes no body (or `{}`). For an account on the `manual` schedule only (any other is 403 `forbidden`): settles every released payment not settled yet, ' +
-      'their nets less what the available balance lacks. Nothing waiting is 409 `nothing_to_settle`; an available balance of zero or below is 409 ' +
-      '`insufficient_available_balance`. Requests of one account and mode run one at a time: of several racing for the same funds one is 201, the rest 409. ' +
+      'Takes no body (or `{}`). For an account on the `manual` schedule only (any other is 403 `forbidden`): pays the whole available balance: the nets of the released payments not settled yet, ' +
+      'less what the available balance lacks or plus what it holds beyond them (a refund that failed after it was netted, a hold given back). ' +
+      'An available balance of zero or below is 409 `nothing_to_settle` when no payment waits, else 409 `insufficient_available_balance`. Requests of one account and mode run one at a time: of several racing for the same funds one is 201, the rest 409. ' +
       'In test mode the settlement is paid at once (the answer reads `paid`); in live mode it answers `pending` and the worker pays it. ' +
       'A retry with the same Idempotency-Key is answered with the same settlement for 24 hours.',
     tag: 'Settlements',

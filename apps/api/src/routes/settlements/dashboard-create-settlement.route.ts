@@ -19,8 +19,8 @@ export default defineRoute({
     operationId: 'createSettlement',
     summary: 'Pay out now: settle what is available (accounts on the manual schedule)',
     description:
-      'The rules of POST /v1/settlements: an account on a daily, weekly or monthly schedule is 403 forbidden; nothing released to settle is 409 nothing_to_settle, ' +
-      'an available balance that does not cover it 409 insufficient_available_balance. A test-mode settlement is paid at once. The body is empty or `{}`. ' +
+      'The rules of POST /v1/settlements: an account on a daily, weekly or monthly schedule is 403 forbidden; it pays the whole available balance; ' +
+      'an available balance of zero or below is 409 nothing_to_settle (no payment waits) or insufficient_available_balance. A test-mode settlement is paid at once. The body is empty or `{}`. ' +
       'Audited as settlements.write.',
     tag: 'Settlements',
     success: { status: 201, schema: SETTLEMENT_SCHEMAS.Settlement, description: 'The settlement.' },

@@ -68,9 +68,9 @@ export const SETTLEMENT_SCHEMAS = components({
         amount: {
           ...ref('Money'),
           description:
-            'What is paid out, in the settlement currency: the nets of the payments it covers, less what the available balance lacked. At most 2^53 − 1: a batch whose payments sum past it is paid as several settlements of the same period.',
+            'What is paid out, in the settlement currency: the whole available balance, that is the nets of the payments it covers, less what the available balance lacked or plus what it held beyond them (adjustments such as a failed refund given back). At most 2^53 − 1: a batch whose payments sum past it is paid as several settlements of the same period.',
         },
-        payments: { type: 'integer', description: 'How many payments it covers; each payment is settled once.' },
+        payments: { type: 'integer', description: 'How many payments it covers; each payment is settled once. 0 for a settlement of adjustments alone.' },
         period_start: { ...dateTime, description: 'Start of the period: the earliest release it covers (manual), or the period’s start (scheduled).' },
         period_end: { ...dateTime, description: 'End of the period, exclusive: the moment of the request (manual), or the period’s end (scheduled).' },
         created: { ...dateTime, description: 'When it was made.' },
