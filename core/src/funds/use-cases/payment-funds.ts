@@ -73,8 +73,8 @@ export class PaymentFunds {
     const net = payment.net.amount;
     if (lost.length > 0) {
       // Lost before the payment was priced: the chargebacks took it back, the merchant keeps none of it.
-      const chargebacks = lost.reduce((sum, dispute) => sum + chargebackOf(payment, dispute.amount).amount, 0);
-      await this.move(payment, 'dispute_claim', payment.id, now, { pending: -net }, { channel_clearing: chargebacks, dispute_losses: net - chargebacks });
+      await this.move(payment, 'dispute_claim', payment.id, now, { pending: -net }, { dispute_losses: net });
+      for (const dispute of lost) await this.chargeback(payment, dispute, now);
       return;
     }
     const holder = disputes.find((dispute) => dispute.state === 'open');
@@ -157,16 +157,24 @@ export class PaymentFunds {
     }
     const shares = await this.sharesOf(payment);
     const [held, pending, available] = [positive(shares.dispute_hold), positive(shares.pending), positive(shares.available)];
-    const taken = held + pending + available;
-    const chargeback = chargebackOf(payment, dispute.amount).amount;
     await this.move(
       payment,
       'dispute_lost',
       dispute.id,
       now,
       { dispute_hold: -held, pending: -pending, available: -available - fee.amount },
-      { fee_revenue: fee.amount, channel_clearing: chargeback, dispute_losses: taken - chargeback },
+      { fee_revenue: fee.amount, dispute_losses: held + pending + available },
     );
+    await this.chargeback(payment, dispute, now);
+  }
+
+  /**
+   * The channel took back the disputed amount, at the payment's rate: channel_clearing moves by
+   * it, and `dispute_losses` bears it, less what the merchant gave back (booked with the ruling).
+   */
+  private async chargeback(payment: PricedFigures, dispute: RuledDispute, now: Date): Promise<void> {
+    const taken = chargebackOf(payment, dispute.amount).amount;
+    await this.move(payment, 'chargeback', dispute.id, now, {}, { channel_clearing: taken, dispute_losses: -taken });
   }
 
   /** A second payment of an already paid intent: the channel holds it for the payer, not the merchant. */

@@ -51,6 +51,7 @@ export type LedgerCauseType =
   | 'dispute_won'
   | 'dispute_lost'
   | 'dispute_claim'
+  | 'chargeback'
   | 'settlement_created'
   | 'settlement_paid'
   | 'settlement_failed'
