@@ -1,5 +1,4 @@
 /** Payments: payment intents and their state machine, payment attempts at a channel, the channel port and its reports. */
-export * from './domain/catalog';
 export * from './domain/payment-attempt.entity';
 export * from './domain/payment-intent.entity';
 export * from './domain/return-url';

@@ -1,6 +1,6 @@
 import test from 'ava';
 import fc from 'fast-check';
-import { PAYMENT_METHODS } from '../../src/payments/domain/catalog';
+import { PAYMENT_METHODS } from '../../src/catalog/domain/catalog';
 import { paymentPosting, pricedPayment, releasePosting } from '../../src/ledger/domain/ledger-postings';
 import type { AccountScope } from '../../src/common/mode';
 import { MAX_AMOUNT } from '../../src/common/money';
