@@ -23,7 +23,7 @@ import { CreatePaymentIntent } from '../../src/payments/use-cases/create-payment
 import { RecordChannelReport } from '../../src/payments/use-cases/record-channel-report.use-case';
 import { ReportChannelSettlements } from '../../src/payments/use-cases/report-channel-settlements.use-case';
 import { RecordDisputeReport } from '../../src/disputes/use-cases/record-dispute-report.use-case';
-import { CreateMerchant } from '../../src/merchants/use-cases/create-merchant.use-case';
+import { CreateMerchant } from '../../src/dashboard/use-cases/create-merchant.use-case';
 import { IssueApiKey } from '../../src/merchants/use-cases/issue-api-key.use-case';
 import type { ItemJob } from '../../src/jobs/use-cases/item-job';
 import { RunItemJobs } from '../../src/jobs/use-cases/run-item-jobs.use-case';
