@@ -1,4 +1,5 @@
 /** The pure core of the payment service, one module per capability; each module's index is its public face. */
+export * from './catalog';
 export * from './checkout';
 export * from './dashboard';
 export * from './disputes';

@@ -1,10 +1,9 @@
-import type { CheckoutSessionRepository } from './checkout';
 import type { AuditLog, DashboardSessionRepository, NoticeOutbox, SigningKeyRepository, UserRepository } from './dashboard';
 import type { DisputeRepository } from './disputes';
 import type { JobItemFailures } from './jobs';
 import type { Ledger } from './ledger';
 import type { ApiKeyRepository, IdempotencyStore, MerchantRepository } from './merchants';
-import type { PaymentAttemptRepository, PaymentIntentRepository } from './payments';
+import type { CheckoutSessionRepository, PaymentAttemptRepository, PaymentIntentRepository } from './payments';
 import type { RefundRepository } from './refunds';
 import type { PayoutDestinationRepository, SettlementRepository } from './settlements';
 import type { UnitOfWork } from './common';

@@ -1,5 +1,4 @@
-/** Hosted checkout: the session a checkout token opens, the page, paying and its state. */
-export * from './ports/checkout-session.repository.port';
+/** Hosted checkout: resolving a checkout token to its session, the page, paying and its state. */
 export * from './use-cases/get-checkout-page.use-case';
 export * from './use-cases/get-checkout-state.use-case';
 export * from './use-cases/pay-checkout-session.use-case';

@@ -1,4 +1,4 @@
-/** The dashboard: team members and roles, sign-in with a second factor, sessions, step-up, audit, notices, API keys, signing keys and settings. */
+/** The dashboard: onboarding a merchant with its owner, team members and roles, sign-in with a second factor, sessions, step-up, audit, notices, API keys, signing keys and settings. */
 export * from './domain/dashboard-access';
 export * from './domain/dashboard-session.entity';
 export * from './domain/notice.entity';
@@ -18,6 +18,7 @@ export * from './use-cases/audit';
 export * from './use-cases/authenticate-dashboard-session.use-case';
 export * from './use-cases/claim-mfa.use-case';
 export * from './use-cases/create-api-key.use-case';
+export * from './use-cases/create-merchant.use-case';
 export * from './use-cases/dashboard-credentials';
 export * from './use-cases/deliver-notices.use-case';
 export * from './use-cases/get-merchant-settings.use-case';

@@ -8,7 +8,6 @@ export * from './ports/api-key.repository.port';
 export * from './ports/idempotency-store.port';
 export * from './ports/merchant.repository.port';
 export * from './use-cases/authenticate-api-key.use-case';
-export * from './use-cases/create-merchant.use-case';
 export * from './use-cases/issue-api-key.use-case';
 export * from './use-cases/resolve-api-version.use-case';
 export * from './use-cases/run-idempotently.use-case';

@@ -1,8 +1,8 @@
-/** Payments: payment intents and their state machine, payment attempts at a channel, the channel port and its reports. */
-export * from './domain/catalog';
+/** Payments: payment intents and their state machine, the checkout session made with each, payment attempts at a channel, the channel port and its reports. */
 export * from './domain/payment-attempt.entity';
 export * from './domain/payment-intent.entity';
 export * from './domain/return-url';
+export * from './ports/checkout-session.repository.port';
 export * from './ports/payment-attempt.repository.port';
 export * from './ports/payment-channel.port';
 export * from './ports/payment-intent.repository.port';

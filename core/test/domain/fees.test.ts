@@ -1,5 +1,5 @@
 import test from 'ava';
-import { PAYMENT_METHODS } from '../../src/payments/domain/catalog';
+import { PAYMENT_METHODS } from '../../src/catalog/domain/catalog';
 import { computeFee, DEFAULT_FEE_SCHEDULE, netOf, parseFeeSchedule, settlementBreakdown, type FeeSchedule } from '../../src/fx/domain/fees';
 import { CoreError } from '../../src/common/core-error';
 

@@ -25,7 +25,7 @@ import { ReportChannelSettlements } from '../../src/payments/use-cases/report-ch
 import { RecordDisputeReport } from '../../src/disputes/use-cases/record-dispute-report.use-case';
 import { paymentDisputesOf } from '../../src/disputes/use-cases/payment-disputes';
 import { PaymentFunds } from '../../src/funds/use-cases/payment-funds';
-import { CreateMerchant } from '../../src/merchants/use-cases/create-merchant.use-case';
+import { CreateMerchant } from '../../src/dashboard/use-cases/create-merchant.use-case';
 import { IssueApiKey } from '../../src/merchants/use-cases/issue-api-key.use-case';
 import type { ItemJob } from '../../src/jobs/use-cases/item-job';
 import { RunItemJobs } from '../../src/jobs/use-cases/run-item-jobs.use-case';

@@ -1,8 +1,7 @@
 import test from 'ava';
 import fc from 'fast-check';
-import { PAYMENT_METHODS } from '../../src/payments/domain/catalog';
+import { PAYMENT_METHODS } from '../../src/catalog/domain/catalog';
 import { paymentPosting, pricedPayment } from '../../src/ledger/domain/ledger-postings';
-
 import type { AccountScope } from '../../src/common/mode';
 import { MAX_AMOUNT } from '../../src/common/money';
 import type { PaymentIntent } from '../../src/payments/domain/payment-intent.entity';

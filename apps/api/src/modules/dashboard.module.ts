@@ -7,6 +7,7 @@ import {
   ClaimMfa,
   Clock,
   CreateApiKey,
+  CreateMerchant,
   DashboardCredentials,
   DashboardSessionRepository,
   DeliverNotices,
@@ -58,11 +59,20 @@ import revokeApiKey from '../routes/dashboard/revoke-api-key.route';
 import listSigningKeys from '../routes/dashboard/list-signing-keys.route';
 import registerSigningKey from '../routes/dashboard/register-signing-key.route';
 
-/** The dashboard: sign-in with a second factor, sessions, step-up, the team, keys, settings, audit and notices. */
+/** The dashboard: onboarding a merchant with its owner, sign-in with a second factor, sessions, step-up, the team, keys, settings, audit and notices. */
 export const dashboardModule: Capability = {
   bindings: () =>
     new ContainerModule((options) => {
       bindClass(options, AuditRecorder, { log: AuditLog, clock: Clock, random: RandomSource });
+      bindClass(options, CreateMerchant, {
+        uow: UnitOfWork,
+        merchants: MerchantRepository,
+        users: UserRepository,
+        issueApiKey: IssueApiKey,
+        passwords: PasswordHasher,
+        clock: Clock,
+        random: RandomSource,
+      });
       bindClass(options, VerifyOneTimeCode, { uow: UnitOfWork, users: UserRepository, codes: OneTimeCodes, secrets: SecretBox, clock: Clock });
       bindClass(options, SignInThrottle, { counter: FailureCounter, clock: Clock, digest: Digest });
       bindClass(options, StepUp, { verifyCode: VerifyOneTimeCode, failures: FailureCounter, clock: Clock });

@@ -1,6 +1,6 @@
 import type { MerchantRepository } from '../../merchants';
 import type { PaymentAttemptRepository } from '../../payments';
-import { methodsForCurrency, type PaymentMethodEntry } from '../../payments';
+import { methodsForCurrency, type PaymentMethodEntry } from '../../catalog';
 import type { Mode } from '../../common';
 import { checkoutStateOf, type CheckoutState } from './get-checkout-state.use-case';
 import type { ResolveCheckoutSession } from './resolve-checkout-session.use-case';

@@ -1,8 +1,7 @@
-import type { PaymentIntentRepository } from '../../payments';
+import type { CheckoutSession, CheckoutSessionRepository, PaymentIntentRepository } from '../../payments';
 import { EXPIRABLE, type PaymentIntent } from '../../payments';
 import type { Clock, Digest } from '../../common';
 import { CoreError } from '../../common';
-import type { CheckoutSession, CheckoutSessionRepository } from '../ports/checkout-session.repository.port';
 
 /** A live checkout session and the intent it pays. */
 export interface OpenCheckoutSession {

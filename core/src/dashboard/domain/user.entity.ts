@@ -3,6 +3,9 @@ export type UserStatus = 'active' | 'disabled';
 export const USER_ROLES: readonly UserRole[] = ['owner', 'admin', 'developer', 'viewer'];
 export const USER_STATUSES: readonly UserStatus[] = ['active', 'disabled'];
 
+/** The length of a dashboard password, checked for the owner at onboarding and for every member added. */
+export const PASSWORD_LENGTH = { min: 12, max: 256 } as const;
+
 /** A member of a merchant's team who signs in to the dashboard. */
 export interface User {
   readonly id: string;

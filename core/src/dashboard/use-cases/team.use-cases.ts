@@ -1,8 +1,7 @@
 import type { MerchantRepository } from '../../merchants';
-import { PASSWORD_LENGTH } from '../../merchants';
 import type { Clock, RandomSource, UnitOfWork } from '../../common';
 import { CoreError, invalidParameter, newId, notFound } from '../../common';
-import { USER_ROLES, USER_STATUSES, type User, type UserRole, type UserStatus } from '../domain/user.entity';
+import { PASSWORD_LENGTH, USER_ROLES, USER_STATUSES, type User, type UserRole, type UserStatus } from '../domain/user.entity';
 import type { DashboardSessionRepository } from '../ports/dashboard-session.repository.port';
 import type { NoticeOutbox } from '../ports/notice-outbox.port';
 import type { PasswordHasher } from '../ports/password-hasher.port';

@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import { findPaymentMethod, PAYMENT_METHODS } from '../../payments';
+import { findPaymentMethod, PAYMENT_METHODS } from '../../catalog';
 import { CoreError, invalidParameter, isKnownCurrency, isRecord, MAX_AMOUNT, type Money } from '../../common';
 import { convertAmount } from './fx';
 

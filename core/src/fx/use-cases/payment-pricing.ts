@@ -1,9 +1,9 @@
-import type { FxLock, PaymentIntent } from '../../payments';
-import { findPaymentMethod } from '../../payments';
-import type { Clock } from '../../common';
+import { findPaymentMethod } from '../../catalog';
+import type { Clock, Money } from '../../common';
 import { invalidParameter, MAX_AMOUNT } from '../../common';
 import { settlementBreakdown, type FeeSchedule } from '../domain/fees';
 import { applySpread, convertAmount } from '../domain/fx';
+import type { FxLock } from '../domain/fx-lock';
 import type { FxRateSource } from '../ports/fx-rate-source.port';
 
 /**
@@ -22,6 +22,18 @@ export function unlockedFx(currency: string, settlementCurrency: string, payment
  * paid, or when the channel settles) and the converted amount, fee and net stay exact numbers.
  */
 export const MAX_CONVERTED_AT_CREATION = Math.floor(MAX_AMOUNT / 2);
+
+/**
+ * What pricing reads of a payment and sets on it (a payment intent is one): fx knows payments
+ * only by this shape, so payments may import fx and not the other way round.
+ */
+export interface PriceablePayment {
+  readonly amount: number;
+  readonly currency: string;
+  readonly fee?: Money;
+  readonly net?: Money;
+  readonly fx?: FxLock;
+}
 
 export interface PricingSettings {
   /** The platform's spread in basis points, in its favour. */
@@ -46,7 +58,7 @@ export class PaymentPricing {
    * Undefined when no conversion is needed, or when the source cannot answer: a confirmed
    * payment is recorded all the same and its rate locks on a later step.
    */
-  async rateFor(intent: PaymentIntent, settlementCurrency: string): Promise<string | undefined> {
+  async rateFor(intent: PriceablePayment, settlementCurrency: string): Promise<string | undefined> {
     if (intent.currency === settlementCurrency || intent.fx?.locked) return undefined;
     try {
       return applySpread(await this.deps.rates.midRate(intent.currency, settlementCurrency), this.deps.settings.spreadBps);
@@ -86,22 +98,22 @@ export class PaymentPricing {
   }
 
   /** The intent as it stands once paid: locked and priced now when its lock point is `on_paid`. */
-  onPaid(intent: PaymentIntent, paymentMethod: string, settlementCurrency: string, rate: string | undefined): PaymentIntent {
+  onPaid<T extends PriceablePayment>(intent: T, paymentMethod: string, settlementCurrency: string, rate: string | undefined): T {
     const lockPoint = findPaymentMethod(paymentMethod)?.fxLockPoint ?? 'on_paid';
     return this.price(intent, paymentMethod, settlementCurrency, rate, lockPoint === 'on_channel_settled' ? 'later' : 'now');
   }
 
   /** The intent as it stands once the channel settled: every rate not locked yet locks now. */
-  onChannelSettled(intent: PaymentIntent, paymentMethod: string, settlementCurrency: string, rate: string | undefined): PaymentIntent {
+  onChannelSettled<T extends PriceablePayment>(intent: T, paymentMethod: string, settlementCurrency: string, rate: string | undefined): T {
     return this.price(intent, paymentMethod, settlementCurrency, rate, 'now');
   }
 
   /** True when the intent still needs a rate at channel settlement. */
-  needsRate(intent: PaymentIntent, settlementCurrency: string): boolean {
+  needsRate(intent: PriceablePayment, settlementCurrency: string): boolean {
     return intent.currency !== settlementCurrency && !intent.fx?.locked;
   }
 
-  private price(intent: PaymentIntent, method: string, settlementCurrency: string, rate: string | undefined, lock: 'now' | 'later'): PaymentIntent {
+  private price<T extends PriceablePayment>(intent: T, method: string, settlementCurrency: string, rate: string | undefined, lock: 'now' | 'later'): T {
     const lockPoint = findPaymentMethod(method)?.fxLockPoint;
     if (intent.currency === settlementCurrency) {
       const { fee, net } = settlementBreakdown({

@@ -1,4 +1,4 @@
-import { findPaymentMethod } from '../../payments';
+import { findPaymentMethod } from '../../catalog';
 import { assertAmount, assertCurrency, CoreError, invalidParameter, type Money } from '../../common';
 import { computeFee, type FeeSchedule } from '../domain/fees';
 import { applySpread, convertAmount, MAX_SPREAD_BPS } from '../domain/fx';

@@ -1,6 +1,7 @@
 import type { Metadata, Mode, Money } from '../../common';
 import { CoreError } from '../../common';
-import type { FxLockPoint, NextActionType } from './catalog';
+import type { NextActionType } from '../../catalog';
+import type { FxLock } from '../../fx';
 
 /** Every status a payment intent can have, in the order of a payment's life; the type is this list's. */
 export const PAYMENT_INTENT_STATUSES = ['created', 'requires_payment', 'processing', 'succeeded', 'channel_settled', 'failed', 'expired', 'canceled'] as const;
@@ -11,14 +12,6 @@ export interface NextAction {
   readonly type: NextActionType;
   readonly url?: string;
   readonly qrData?: string;
-}
-
-export interface FxLock {
-  readonly locked: boolean;
-  readonly lockPoint?: FxLockPoint;
-  readonly rate?: string;
-  readonly quoteCurrency?: string;
-  readonly lockedAt?: Date;
 }
 
 export interface PaymentIntent {

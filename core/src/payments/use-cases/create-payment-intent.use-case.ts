@@ -1,9 +1,9 @@
-import type { CheckoutSessionRepository } from '../../checkout';
+import { CHANNELS, findPaymentMethod, payableCurrencies } from '../../catalog';
 import { unlockedFx, type PaymentPricing } from '../../fx';
 import type { AccountScope, Clock, Digest, RandomSource, UnitOfWork } from '../../common';
 import { assertAmount, assertCurrency, base64url, invalidParameter, newId, validateMetadata } from '../../common';
-import { CHANNELS, findPaymentMethod, payableCurrencies } from '../domain/catalog';
 import type { PaymentIntent } from '../domain/payment-intent.entity';
+import type { CheckoutSessionRepository } from '../ports/checkout-session.repository.port';
 import { validateReturnUrl } from '../domain/return-url';
 import type { PaymentIntentRepository } from '../ports/payment-intent.repository.port';
 

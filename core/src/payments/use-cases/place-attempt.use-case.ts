@@ -1,7 +1,7 @@
+import { findPaymentMethod } from '../../catalog';
 import { unlockedFx } from '../../fx';
 import type { AccountScope, LockManager, UnitOfWork } from '../../common';
 import { CoreError, invalidParameter, newId, notFound } from '../../common';
-import { findPaymentMethod } from '../domain/catalog';
 import { describeFailure, type PaymentAttempt } from '../domain/payment-attempt.entity';
 import type { PaymentIntent } from '../domain/payment-intent.entity';
 import type { PaymentAttemptRepository } from '../ports/payment-attempt.repository.port';

@@ -1,7 +1,10 @@
 import type { Mode } from '../../common';
 import { token } from '../../common';
 
-/** The hosted checkout session of an intent. Only the token's digest is stored. */
+/**
+ * The hosted checkout session of an intent, made with it (CreatePaymentIntent) and opened by the
+ * checkout module. Only the token's digest is stored.
+ */
 export interface CheckoutSession {
   readonly tokenDigest: string;
   readonly paymentIntentId: string;

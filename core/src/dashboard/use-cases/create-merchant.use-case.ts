@@ -1,11 +1,11 @@
-import type { PasswordHasher, User, UserRepository } from '../../dashboard';
+import type { IssueApiKey, IssuedApiKey, Merchant, MerchantRepository } from '../../merchants';
+import { SETTLEMENT_SCHEDULES } from '../../merchants';
 import type { Clock, RandomSource, UnitOfWork } from '../../common';
 import { assertCurrency, invalidParameter, isOneOf, newId } from '../../common';
-import { SETTLEMENT_SCHEDULES, type Merchant } from '../domain/merchant.entity';
-import type { MerchantRepository } from '../ports/merchant.repository.port';
-import type { IssueApiKey, IssuedApiKey } from './issue-api-key.use-case';
+import { PASSWORD_LENGTH, type User } from '../domain/user.entity';
+import type { PasswordHasher } from '../ports/password-hasher.port';
+import type { UserRepository } from '../ports/user.repository.port';
 
-export const PASSWORD_LENGTH = { min: 12, max: 256 } as const;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export interface CreateMerchantInput {
