@@ -1,7 +1,9 @@
 import type { AccountScope, Money } from '../../common';
 import {
   ledgerTransaction,
+  MERCHANT_BUCKETS,
   merchantAccount,
+  PLATFORM_ACCOUNT_NAMES,
   platformAccount,
   type LedgerCauseType,
   type LedgerEntry,
@@ -56,17 +58,11 @@ export interface PaymentMove {
 /** The transaction of a payment's money move. */
 export function paymentMovePosting(move: PaymentMove, now: Date): LedgerTransaction {
   const { scope, currency } = move;
+  const merchant = move.merchant ?? {};
+  const platform = move.platform ?? {};
   const entries: LedgerEntry[] = [
-    ...Object.entries(move.merchant ?? {}).map(([bucket, amount]) => ({
-      account: merchantAccount(scope, bucket as MerchantBucket, currency),
-      amount: amount ?? 0,
-      currency,
-    })),
-    ...Object.entries(move.platform ?? {}).map(([name, amount]) => ({
-      account: platformAccount(scope.mode, name as PlatformAccountName, currency),
-      amount: amount ?? 0,
-      currency,
-    })),
+    ...MERCHANT_BUCKETS.map((bucket) => ({ account: merchantAccount(scope, bucket, currency), amount: merchant[bucket] ?? 0, currency })),
+    ...PLATFORM_ACCOUNT_NAMES.map((name) => ({ account: platformAccount(scope.mode, name, currency), amount: platform[name] ?? 0, currency })),
   ];
   return ledgerTransaction({
     causeType: move.causeType,
