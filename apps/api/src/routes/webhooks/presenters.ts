@@ -187,7 +187,7 @@ export const WEBHOOK_ENDPOINT_SCHEMAS = components({
   WebhookDelivery: object(['id', 'object', 'mode', 'event', 'endpoint', 'url', 'status', 'attempts', 'created'], {
     id: idMatching(ID_PATTERNS.webhook_delivery),
     object: constant('webhook_delivery'),
-    mode: { ...mode, description: 'The mode of its endpoint and event; resend takes it as `?mode=`.' },
+    mode: { ...mode, description: 'The mode of its endpoint and event (a resend needs no `?mode=`).' },
     event: idMatching(ID_PATTERNS.event),
     endpoint: idMatching(ID_PATTERNS.webhook_endpoint),
     url: { type: 'string', description: 'Where its last attempt went (the endpoint’s url of that moment).' },
