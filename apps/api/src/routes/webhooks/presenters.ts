@@ -105,8 +105,13 @@ export const EVENT_SCHEMAS = components({
       id: { type: 'string', description: 'The id of the object the event is about (`pi_…`, `dp_…`, `st_…`, `re_…`).' },
       object: { type: 'string', description: 'Its kind: `payment_intent`, `dispute`, `settlement` or `refund`.' },
       status: { type: 'string', description: 'Its status once the change was made.' },
-      merchant: { type: 'string', pattern: '^mch_', description: 'The merchant it belongs to.' },
-      mode: { ...mode, description: 'Its mode.' },
+      merchant: {
+        type: 'string',
+        pattern: '^mch_',
+        description:
+          'The merchant it belongs to, the only one its deliveries go to. The platform key (v2) signs every merchant’s deliveries alike, so a receiver verifying by it checks this is its own merchant id.',
+      },
+      mode: { ...mode, description: 'Its mode, as `livemode` says; a receiver verifying by the platform key (v2) checks it is the mode of its own key.' },
       amount: { ...ref('Money'), description: 'Settlement and refund events: the amount.' },
       payment_intent: { type: 'string', description: 'Refund events: the payment intent refunded.' },
     },
