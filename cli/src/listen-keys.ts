@@ -1,6 +1,6 @@
 import { generateKeyPairSync, randomInt } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import type { WebhookPublicKey } from '@payments/sdk';
+import type { Event, WebhookPublicKey } from '@payments/sdk';
 import { CliError, EXIT } from './exit-codes.js';
 
 /** The Ed25519 key `listen` signs v2 with: made at start, never written anywhere, gone when it stops. */
@@ -29,15 +29,23 @@ export const DEFAULT_KEYS_PORT = 4243;
 export interface KeysServer {
   /** What a Payments client's `baseUrl` is set to, so its constructEventAsync fetches this key. */
   baseUrl: string;
+  /** Serves `event` at `GET /v1/events/{id}` from now on: call it before forwarding the event. */
+  remember(event: Event): void;
   close(): Promise<void>;
 }
+
+/** Forwarded events served back, at most (the oldest go first). */
+const REMEMBERED_EVENTS = 1_000;
 
 /**
  * Serves `GET /v1/webhook_public_keys` with the run's key, in the API's shape, on 127.0.0.1: a
  * handler verifying v2 with `constructEventAsync` gets its keys from here instead of the API,
  * which does not know this key. Only the public half is served, to any caller (it is public).
- * With the default port taken (a second listen), another one is used and said so; a port asked
- * for with --keys-port must be free.
+ * It also serves `GET /v1/events/{id}` of the events this run forwarded (the API's own bodies):
+ * the platform key is the same for every merchant, so the SDK checks a v2-verified event names
+ * its client's merchant, which a client not given its `account` learns by reading the first such
+ * event back. With the default port taken (a second listen), another one is used and said so; a
+ * port asked for with --keys-port must be free.
  */
 export async function serveListenKey(key: ListenKey, port: number | undefined, log: (message: string) => void): Promise<KeysServer> {
   const list = {
@@ -45,12 +53,25 @@ export async function serveListenKey(key: ListenKey, port: number | undefined, l
     data: [{ id: key.id, object: 'webhook_public_key', algorithm: 'ed25519', public_key: key.publicKey } satisfies WebhookPublicKey],
     has_more: false,
   };
+  const events = new Map<string, Event>();
   const server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
+    const event = request.method === 'GET' && path.startsWith('/v1/events/') ? events.get(decodeURIComponent(path.slice('/v1/events/'.length))) : undefined;
     const [status, body] =
       request.method === 'GET' && path === '/v1/webhook_public_keys'
         ? [200, list]
-        : [404, { error: { code: 'resource_not_found', message: 'payments listen serves GET /v1/webhook_public_keys only; other requests go to the API.' } }];
+        : event
+          ? [200, event]
+          : [
+              404,
+              {
+                error: {
+                  code: 'resource_not_found',
+                  message:
+                    'payments listen serves GET /v1/webhook_public_keys and the events it forwarded (GET /v1/events/{id}) only; other requests go to the API.',
+                },
+              },
+            ];
     response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }).end(JSON.stringify(body));
   });
   try {
@@ -64,6 +85,11 @@ export async function serveListenKey(key: ListenKey, port: number | undefined, l
   const address = server.address();
   return {
     baseUrl: `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : port}`,
+    remember: (event) => {
+      events.delete(event.id);
+      events.set(event.id, event);
+      if (events.size > REMEMBERED_EVENTS) events.delete(events.keys().next().value ?? '');
+    },
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

@@ -4,7 +4,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import { Payments, SIGNATURE_HEADER, type Event } from '@payments/sdk';
+import { Payments, SIGNATURE_HEADER, SignatureVerificationError, type Event } from '@payments/sdk';
 import { nextPollDelay } from '../src/commands/listen.js';
 
 /*
@@ -114,6 +114,9 @@ test('idle, listen polls less and less often; an event makes it quick again; wha
     const sdk = new Payments('sk_test_verifier00000000000', { baseUrl: keys });
     t.is(sdk.webhooks.constructEvent(body, header, { secret }).id, 'evt_AAAAAAAAAAAAAAAAAAAAAAAAAA');
     t.is((await sdk.webhooks.constructEventAsync(body, header)).id, 'evt_AAAAAAAAAAAAAAAAAAAAAAAAAA');
+    // v2 also binds the merchant and mode, as with the service's deliveries: the key server serves the forwarded event back to learn them.
+    const stranger = new Payments('sk_test_verifier00000000000', { baseUrl: keys, account: 'mch_OTHER' });
+    await t.throwsAsync(stranger.webhooks.constructEventAsync(body, header), { instanceOf: SignatureVerificationError, message: /merchant mch_1/ });
     t.regex(header, /^t=\d+,v1=[0-9a-f]{64},v1_kid=1,v2=[A-Za-z0-9+/=]+,v2_kid=key_LISTEN[A-Z2-7]{20}$/);
     t.like(headers, { 'webhook-id': 'evt_AAAAAAAAAAAAAAAAAAAAAAAAAA', 'webhook-timestamp': /t=(\d+)/.exec(header)?.[1] });
     t.regex(String(headers['webhook-signature']), /^v1,[A-Za-z0-9+/=]+ v1a,[A-Za-z0-9+/=]+$/);

@@ -36,6 +36,14 @@ export interface PaymentsConfig {
   backoff?: Partial<BackoffOptions>;
   /** Called after every successful call, with its request id; never receives the API key (`on('response')` sees every try). */
   onResponse?: (info: ResponseInfo) => void;
+  /**
+   * The merchant id (`mch_…`) the API key belongs to, as every event's `data.merchant` names it.
+   * A webhook delivery verified by the platform's key (v2) must name this merchant (and the key's
+   * mode), or it is refused. Without it, `webhooks.constructEventAsync` looks it up once (it reads
+   * the first such delivery's event back with the key), and the synchronous `constructEvent`
+   * refuses v2-only deliveries until then (`no_account`).
+   */
+  account?: string;
 }
 
 /** `rawRequest`'s parameters: the call's JSON body and query, and the per-call options. */
@@ -81,6 +89,9 @@ export class Payments {
       // Never echo the value: it may be a live key pasted into the wrong place.
       throw new TypeError('Payments needs an API key that starts with sk_test_ or sk_live_.');
     }
+    if (config.account !== undefined && (typeof config.account !== 'string' || !/^mch_[A-Za-z0-9]+$/.test(config.account))) {
+      throw new TypeError('account must be a merchant id, mch_….');
+    }
     const crypto = config.crypto ?? new.target.defaultCrypto();
     const sender = new RequestSender({
       apiKey,
@@ -104,7 +115,11 @@ export class Payments {
     this.events = new Events(sender);
     this.webhookPublicKeys = new WebhookPublicKeys(sender);
     this.testHelpers = new TestHelpers(sender);
-    this.webhooks = new Webhooks(crypto, () => this.webhookPublicKeys.list());
+    this.webhooks = new Webhooks(crypto, () => this.webhookPublicKeys.list(), {
+      mode: apiKey.startsWith('sk_live_') ? 'live' : 'test',
+      ...(config.account === undefined ? {} : { account: config.account }),
+      fetchEvent: (id) => this.events.retrieve(id),
+    });
   }
 
   /**

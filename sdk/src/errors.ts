@@ -147,8 +147,23 @@ export class SignatureVerificationError extends PaymentsError {
   }
 }
 
+/**
+ * Why a delivery was refused. `wrong_account` and `wrong_mode`: validly signed by a platform key,
+ * but for another merchant or the other mode (a delivery captured elsewhere and replayed here);
+ * `no_account`: platform-key verification by a client that does not know its merchant id.
+ */
 export type SignatureFailureReason =
-  'malformed_header' | 'no_signature' | 'no_verifier' | 'invalid_secret' | 'wrong_secret' | 'body_changed' | 'unknown_key_id' | 'timestamp_outside_tolerance';
+  | 'malformed_header'
+  | 'no_signature'
+  | 'no_verifier'
+  | 'invalid_secret'
+  | 'wrong_secret'
+  | 'body_changed'
+  | 'unknown_key_id'
+  | 'timestamp_outside_tolerance'
+  | 'wrong_account'
+  | 'wrong_mode'
+  | 'no_account';
 
 /** The error class of an HTTP error status. */
 export function errorFromResponse(statusCode: number, body: ApiErrorBody | undefined, requestId: string | undefined, retryAfter?: number): PaymentsError {

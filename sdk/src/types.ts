@@ -242,8 +242,12 @@ export interface EventData<O extends string = string, S extends string = string>
   id: string;
   object: O;
   status: S;
-  /** The merchant's id (`mch_…`). */
+  /**
+   * The merchant's id (`mch_…`): the one the event is delivered to. A delivery verified by the
+   * platform key (v2) must name the client's own (its `account`), or it is refused.
+   */
   merchant: string;
+  /** The event's mode, as `livemode` says: a v2-verified delivery must be of the client's key's mode. */
   mode: Mode;
   /** Settlement and refund events carry the amount. */
   amount?: Money;

@@ -4,6 +4,7 @@ import { SignatureVerificationError, type SignatureFailureReason } from './error
 import type { Event, List, WebhookPublicKey } from './types.js';
 import { parseSignatures, type OwnSignatures, type ParsedSignatures, type SignatureHeaders, type StandardSignatures } from './webhooks/headers.js';
 import { PlatformKeyCache } from './webhooks/platform-keys.js';
+import { WebhookRecipient, type RecipientOptions } from './webhooks/recipient.js';
 
 export { SIGNATURE_HEADER, STANDARD_HEADERS, type HeaderGetter, type HeaderRecord, type SignatureHeaders } from './webhooks/headers.js';
 export { PLATFORM_KEYS_MAX_AGE_SECONDS, REMOVED_KEY_GRACE_SECONDS } from './webhooks/platform-keys.js';
@@ -51,7 +52,7 @@ interface Problem {
   message: string;
 }
 
-/** One cryptographic check: any of `signatures` made over `message` with `key` passes it. */
+/** One cryptographic check: any of `signatures` made over `message` with `key` passes it (`ed25519`: a platform key, the same for every merchant). */
 interface Attempt {
   kind: 'hmac' | 'ed25519';
   key: Uint8Array;
@@ -83,22 +84,31 @@ const decoder = new TextDecoder();
  * `constructEventAsync` works in every runtime and can fetch the platform's public keys from the
  * API (cached by key id, fetched again when a delivery names a key not held yet, as after a
  * rotation); `constructEvent` is its synchronous twin for Node.
+ *
+ * A platform key signs every merchant's deliveries, so an event verified by one (v2, or Standard
+ * Webhooks' v1a) must also name this client's merchant and mode, or it is refused
+ * (`wrong_account`, `wrong_mode`): see WebhookRecipient. The endpoint secret (v1) is the
+ * endpoint's own and needs no such check.
  */
 export class Webhooks {
   private readonly keys: PlatformKeyCache | undefined;
+  private readonly recipient: WebhookRecipient | undefined;
 
   constructor(
     private readonly crypto: CryptoProvider,
     fetchPublicKeys?: () => Promise<List<WebhookPublicKey>>,
+    recipient?: RecipientOptions,
   ) {
     this.keys = fetchPublicKeys && new PlatformKeyCache(fetchPublicKeys);
+    this.recipient = recipient && new WebhookRecipient(recipient);
   }
 
   /**
    * The event of a delivery, once a signature checks out: v1 against `secret`, or v2 against
    * `publicKeys` (either is enough), in either header scheme, and its timestamp within `tolerance`
-   * seconds. Synchronous, so it needs `node:crypto` (the Node build's default); everywhere else use
-   * `constructEventAsync`.
+   * seconds; by v2 alone, the event must also name this client's merchant (the client's `account`
+   * option, or the one an earlier `constructEventAsync` looked up) and mode. Synchronous, so it
+   * needs `node:crypto` (the Node build's default); everywhere else use `constructEventAsync`.
    * @param rawBody the body exactly as received (string or bytes), never re-serialized JSON
    * @param headers the request's headers (`req.headers`, a fetch `Headers`), or the `X-Webhook-Signature` value
    * @throws SignatureVerificationError whose `reason` and message say why
@@ -108,13 +118,18 @@ export class Webhooks {
     const body = bodyBytes(rawBody);
     const plan = planChecks(body, parseSignatures(headers), requireVerifier(verifier));
     const passed = plan.checks.find((check) => check.attempts.some((attempt) => runSync(crypto, attempt)));
-    return decide<E>(plan, passed, body, options);
+    const { event, byKey } = decide<E>(plan, passed, body, options);
+    if (byKey) this.recipientOrRefuse().checkSync(event);
+    return event;
   }
 
   /**
    * Like `constructEvent`, in any runtime (WebCrypto or `node:crypto`). Without a verifier it
    * checks v2 against the platform keys of `GET /v1/webhook_public_keys`, fetched with the client's
-   * API key and cached by key id (deliveries arriving together share one fetch).
+   * API key and cached by key id (deliveries arriving together share one fetch). A client not
+   * given its `account` looks its merchant up once, on the first delivery verified by v2: it
+   * reads that event back (`GET /v1/events/{id}`), which the API answers only for the key's own
+   * merchant and mode.
    */
   async constructEventAsync<E extends Event = Event>(
     rawBody: RawBody,
@@ -174,10 +189,18 @@ export class Webhooks {
     options: ConstructEventOptions,
   ): Promise<E> {
     const plan = planChecks(body, signatures, requireVerifier(verifier));
-    for (const check of plan.checks) {
-      for (const attempt of check.attempts) if (await runAsync(this.crypto, attempt)) return decide<E>(plan, check, body, options);
-    }
-    return decide<E>(plan, undefined, body, options);
+    const { event, byKey } = decide<E>(plan, await firstPassing(this.crypto, plan.checks), body, options);
+    if (byKey) await this.recipientOrRefuse().check(event);
+    return event;
+  }
+
+  /** Who this client is, for key-signed deliveries; a Webhooks made without a client cannot say. */
+  private recipientOrRefuse(): WebhookRecipient {
+    if (this.recipient) return this.recipient;
+    throw new SignatureVerificationError(
+      'no_account',
+      "The signature is valid, but a platform-key signature is the same for every merchant: verify with a Payments client's webhooks, which knows its merchant and mode.",
+    );
   }
 
   private syncCrypto(method: string, asyncMethod: string): SyncCryptoProvider {
@@ -303,6 +326,14 @@ function runSync(crypto: SyncCryptoProvider, attempt: Attempt): boolean {
   return attempt.signatures.some((signature) => crypto.timingSafeEqual(signature, expected));
 }
 
+/** The first check (in the plan's order) that one of its attempts passes. */
+async function firstPassing(crypto: CryptoProvider, checks: readonly Check[]): Promise<Check | undefined> {
+  for (const check of checks) {
+    for (const attempt of check.attempts) if (await runAsync(crypto, attempt)) return check;
+  }
+  return undefined;
+}
+
 async function runAsync(crypto: CryptoProvider, attempt: Attempt): Promise<boolean> {
   if (attempt.kind === 'hmac') {
     const expected = await crypto.hmacSha256(attempt.key, attempt.message);
@@ -312,8 +343,11 @@ async function runAsync(crypto: CryptoProvider, attempt: Attempt): Promise<boole
   return false;
 }
 
-/** The event once `passed` verified (its timestamp in tolerance), or the best-named failure. */
-function decide<E extends Event>(plan: Plan, passed: Check | undefined, body: Uint8Array, options: ConstructEventOptions): E {
+/**
+ * The event once `passed` verified (its timestamp in tolerance), and whether only a platform key
+ * vouched for it (so its recipient is still to be checked); or the best-named failure.
+ */
+function decide<E extends Event>(plan: Plan, passed: Check | undefined, body: Uint8Array, options: ConstructEventOptions): { event: E; byKey: boolean } {
   if (!passed) {
     const problems = [...plan.problems, ...plan.checks.map((check) => check.problem)];
     problems.sort((a, b) => PRIORITY.indexOf(a.reason) - PRIORITY.indexOf(b.reason));
@@ -328,9 +362,10 @@ function decide<E extends Event>(plan: Plan, passed: Check | undefined, body: Ui
       `The signature is valid but its timestamp is ${Math.abs(age)} s ${age > 0 ? 'old' : 'in the future'} (tolerance ${tolerance} s): a replayed delivery, or this machine's clock is off.`,
     );
   }
+  const byKey = passed.attempts.every((attempt) => attempt.kind === 'ed25519');
   try {
     // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a verified body is the service's event, which types-agree holds to the API document
-    return JSON.parse(decoder.decode(body)) as E;
+    return { event: JSON.parse(decoder.decode(body)) as E, byKey };
   } catch {
     throw new SignatureVerificationError('body_changed', 'The signature is valid but the body is not JSON.');
   }

@@ -13,7 +13,14 @@ import { apiError, fakeApi, KEY, type Reply } from './helpers/fake-api';
 const crypto = new CryptoWebhookCrypto();
 const keyPairs = { key_A: crypto.generateEd25519(), key_B: crypto.generateEd25519(), key_C: crypto.generateEd25519() };
 type KeyId = keyof typeof keyPairs;
-const body = JSON.stringify({ id: 'evt_KEYS', type: 'payment_intent.canceled', created: '2026-09-01T00:00:00Z', livemode: false, data: { id: 'pi_1' } });
+const ACCOUNT = 'mch_1';
+const body = JSON.stringify({
+  id: 'evt_KEYS',
+  type: 'payment_intent.canceled',
+  created: '2026-09-01T00:00:00Z',
+  livemode: false,
+  data: { id: 'pi_1', object: 'payment_intent', status: 'canceled', merchant: ACCOUNT, mode: 'test' },
+});
 
 /** The headers the service would send, signed by platform key `kid` at this moment's clock. */
 function signedBy(kid: KeyId): Record<string, string> {
@@ -47,7 +54,7 @@ test.serial('deliveries arriving together on a cold start share one key fetch an
     return keyList('key_A');
   });
   try {
-    const payments = new Payments(KEY, { baseUrl: api.baseUrl });
+    const payments = new Payments(KEY, { baseUrl: api.baseUrl, account: ACCOUNT });
     const { 'x-webhook-signature': own, ...standard } = signedBy('key_A');
     const deliveries = Array.from({ length: 20 }, (_, i) => payments.webhooks.constructEventAsync(body, i % 2 === 0 ? own : standard));
     const events = await Promise.all(deliveries);
@@ -64,7 +71,7 @@ test.serial('a failed key fetch fails only the deliveries that shared it: the ne
     return index === 0 ? { status: 503, body: apiError('unavailable') } : keyList('key_A');
   });
   try {
-    const payments = new Payments(KEY, { baseUrl: api.baseUrl, maxNetworkRetries: 0 });
+    const payments = new Payments(KEY, { baseUrl: api.baseUrl, maxNetworkRetries: 0, account: ACCOUNT });
     const header = signedBy('key_A')['x-webhook-signature'];
     const first = await Promise.allSettled(Array.from({ length: 5 }, () => payments.webhooks.constructEventAsync(body, header)));
     t.true(first.every((outcome) => outcome.status === 'rejected' && outcome.reason instanceof ApiError));
@@ -85,7 +92,7 @@ test.serial('a key the list drops stays trusted for the grace period; an unknown
   let offset = 0;
   Date.now = () => realNow() + offset;
   try {
-    const payments = new Payments(KEY, { baseUrl: api.baseUrl, maxNetworkRetries: 0 });
+    const payments = new Payments(KEY, { baseUrl: api.baseUrl, maxNetworkRetries: 0, account: ACCOUNT });
     const verify = (kid: KeyId) => payments.webhooks.constructEventAsync(body, signedBy(kid)['x-webhook-signature']);
     t.is((await verify('key_A')).id, 'evt_KEYS');
     t.is(api.received.length, 1);

@@ -5,7 +5,9 @@ import { CryptoWebhookCrypto } from '@payments/node-runtime';
 import { Payments, SignatureVerificationError, WebCryptoProvider, type Event, type SignatureFailureReason } from '@payments/sdk';
 import { fakeApi, KEY } from './helpers/fake-api';
 
-const payments = new Payments(KEY);
+/** The merchant every test event names (a client verifying by the platform key must be its). */
+const ACCOUNT = 'mch_1';
+const payments = new Payments(KEY, { account: ACCOUNT });
 const webhooks = payments.webhooks;
 const SECRET = 'a'.repeat(64);
 const OTHER_SECRET = 'b'.repeat(64);
@@ -217,7 +219,7 @@ test('constructEventAsync fetches the platform keys once and caches them by key 
     body: { object: 'list', has_more: false, data: [{ id: KID, object: 'webhook_public_key', algorithm: 'ed25519', public_key: platform.publicKey }] },
   }));
   try {
-    const client = new Payments(KEY, { baseUrl: api.baseUrl });
+    const client = new Payments(KEY, { baseUrl: api.baseUrl, account: ACCOUNT });
     t.is((await client.webhooks.constructEventAsync(body, serviceHeader())).id, 'evt_ABC');
     t.is((await client.webhooks.constructEventAsync(body, serviceHeader())).id, 'evt_ABC');
     t.is(api.received.length, 1);
@@ -304,7 +306,7 @@ test('headers that cannot be read say so: none at all, a webhook-signature witho
 });
 
 test('with WebCrypto the async methods verify and sign every way, and the synchronous ones point to them', async (t) => {
-  const web = new Payments(KEY, { crypto: new WebCryptoProvider() }).webhooks;
+  const web = new Payments(KEY, { crypto: new WebCryptoProvider(), account: ACCOUNT }).webhooks;
   t.is((await web.constructEventAsync(body, serviceHeader(), { secret: SECRET })).id, 'evt_ABC');
   t.is((await web.constructEventAsync(body, serviceHeader(), { publicKeys: PUBLIC_KEYS })).id, 'evt_ABC');
   t.is((await web.constructEventAsync(new TextEncoder().encode(body).buffer, new Headers(standardOnly()), { publicKeys: PUBLIC_KEYS })).id, 'evt_ABC');
@@ -330,4 +332,137 @@ test('with WebCrypto the async methods verify and sign every way, and the synchr
     header,
     webhooks.generateTestHeader({ payload: body, secret: SECRET, privateKey: pem, keyId: 'key_MINE', timestamp: Number(/t=(\d+)/.exec(header)?.[1]) }),
   );
+});
+
+/*
+ * The platform key signs every merchant's deliveries alike, so a key-verified event must name the
+ * client's merchant (`data.merchant`) and mode (`livemode`, `data.mode`).
+ */
+
+/** `body` as another merchant's or mode's event would be: the same shape, another recipient. */
+function eventFor(merchant: string, mode: 'test' | 'live', id = 'evt_ABC'): string {
+  return JSON.stringify({
+    id,
+    type: 'payment_intent.succeeded',
+    created: '2026-09-01T00:00:00Z',
+    livemode: mode === 'live',
+    data: { id: 'pi_1', object: 'payment_intent', status: 'succeeded', merchant, mode },
+  });
+}
+
+test("by the platform key, another merchant's event is refused (wrong_account) and the other mode's (wrong_mode); by the endpoint secret both pass", (t) => {
+  const foreign = eventFor('mch_OTHER', 'test');
+  t.is(
+    reasonOf(() => webhooks.constructEvent(foreign, serviceHeader(foreign), { publicKeys: PUBLIC_KEYS })),
+    'wrong_account',
+  );
+  t.is(
+    reasonOf(() => webhooks.constructEvent(foreign, standardOnly(serviceHeaders(foreign)), { publicKeys: PUBLIC_KEYS })),
+    'wrong_account',
+    'v1a alike',
+  );
+  const live = eventFor(ACCOUNT, 'live');
+  const error = t.throws(
+    () => {
+      webhooks.constructEvent(live, serviceHeader(live), { publicKeys: PUBLIC_KEYS });
+    },
+    { instanceOf: SignatureVerificationError },
+  );
+  t.is(error?.reason, 'wrong_mode');
+  t.is(error?.code, 'wrong_mode');
+  t.regex(error?.message ?? '', /live event.*test mode/);
+  // A live key's client refuses test events, and takes live ones.
+  const liveClient = new Payments('sk_live_0123456789abcdefghijklmnop', { account: ACCOUNT }).webhooks;
+  t.is(
+    reasonOf(() => liveClient.constructEvent(body, serviceHeader(), { publicKeys: PUBLIC_KEYS })),
+    'wrong_mode',
+  );
+  t.is(liveClient.constructEvent(live, serviceHeader(live), { publicKeys: PUBLIC_KEYS }).id, 'evt_ABC');
+  // The endpoint secret is the endpoint's own: it binds the recipient by itself.
+  t.is(webhooks.constructEvent(foreign, serviceHeader(foreign), { secret: SECRET }).id, 'evt_ABC');
+  t.is(webhooks.constructEvent(foreign, serviceHeader(foreign), { secret: SECRET, publicKeys: PUBLIC_KEYS }).id, 'evt_ABC');
+  // The recipient is checked after the timestamp, like any valid signature's.
+  t.is(
+    reasonOf(() => webhooks.constructEvent(foreign, serviceHeader(foreign, now() - 400), { publicKeys: PUBLIC_KEYS })),
+    'timestamp_outside_tolerance',
+  );
+});
+
+test('a client that does not know its merchant refuses key-only deliveries synchronously (no_account), and a bad account option is a TypeError', (t) => {
+  const unknown = new Payments(KEY).webhooks;
+  const error = t.throws(
+    () => {
+      unknown.constructEvent(body, serviceHeader(), { publicKeys: PUBLIC_KEYS });
+    },
+    { instanceOf: SignatureVerificationError },
+  );
+  t.is(error?.reason, 'no_account');
+  t.regex(error?.message ?? '', /account: 'mch_…'.*constructEventAsync/);
+  t.is(unknown.constructEvent(body, serviceHeader(), { secret: SECRET }).id, 'evt_ABC', 'the secret needs no account');
+  t.throws(() => new Payments(KEY, { account: 'acct_1' }), { instanceOf: TypeError, message: /mch_/ });
+});
+
+test('without an account, constructEventAsync learns it once by reading the first key-verified event back; a 404 is wrong_account', async (t) => {
+  const keys = { object: 'list', has_more: false, data: [{ id: KID, object: 'webhook_public_key', algorithm: 'ed25519', public_key: platform.publicKey }] };
+  const api = await fakeApi((request) => {
+    if (request.url.pathname === '/v1/webhook_public_keys') return { status: 200, body: keys };
+    if (request.url.pathname === '/v1/events/evt_ABC') return { status: 200, body: JSON.parse(body) as unknown };
+    return { status: 404, body: { error: { code: 'resource_not_found', message: 'No such event.' } } };
+  });
+  try {
+    const client = new Payments(KEY, { baseUrl: api.baseUrl, maxNetworkRetries: 0 });
+    const eventPaths = () => api.received.filter((request) => request.url.pathname.startsWith('/v1/events/')).map((request) => request.url.pathname);
+    // Another merchant's event replayed before the client knows its own: the API has no such event for this key.
+    const replayed = eventFor('mch_OTHER', 'test', 'evt_THEIRS');
+    const refused = await t.throwsAsync(client.webhooks.constructEventAsync(replayed, serviceHeader(replayed)), { instanceOf: SignatureVerificationError });
+    t.is(refused?.reason, 'wrong_account');
+    t.regex(refused?.message ?? '', /evt_THEIRS/);
+    // The same replay again costs no second look-up.
+    t.is(
+      (await t.throwsAsync(client.webhooks.constructEventAsync(replayed, serviceHeader(replayed)), { instanceOf: SignatureVerificationError }))?.reason,
+      'wrong_account',
+    );
+    t.deepEqual(eventPaths(), ['/v1/events/evt_THEIRS']);
+    // Its own event: read back once, which names the merchant.
+    const [first, second] = await Promise.all([
+      client.webhooks.constructEventAsync(body, serviceHeader()),
+      client.webhooks.constructEventAsync(body, standardOnly()),
+    ]);
+    t.is(first.id, 'evt_ABC');
+    t.is(second.id, 'evt_ABC');
+    t.deepEqual(eventPaths(), ['/v1/events/evt_THEIRS', '/v1/events/evt_ABC'], 'deliveries of one event share the look-up');
+    // Known now: another merchant's event is refused without asking, and so synchronously too.
+    const other = eventFor('mch_OTHER', 'test', 'evt_OTHER');
+    t.is(
+      (await t.throwsAsync(client.webhooks.constructEventAsync(other, serviceHeader(other)), { instanceOf: SignatureVerificationError }))?.reason,
+      'wrong_account',
+    );
+    t.is(
+      (await client.webhooks.constructEventAsync(eventFor(ACCOUNT, 'test', 'evt_MINE2'), serviceHeader(eventFor(ACCOUNT, 'test', 'evt_MINE2')))).id,
+      'evt_MINE2',
+    );
+    t.is(eventPaths().length, 2);
+    t.is(client.webhooks.constructEvent(body, serviceHeader(), { publicKeys: PUBLIC_KEYS }).id, 'evt_ABC');
+    // The other mode is refused before any look-up.
+    const live = eventFor(ACCOUNT, 'live', 'evt_LIVE');
+    t.is(
+      (await t.throwsAsync(client.webhooks.constructEventAsync(live, serviceHeader(live)), { instanceOf: SignatureVerificationError }))?.reason,
+      'wrong_mode',
+    );
+    t.is(eventPaths().length, 2);
+  } finally {
+    await api.close();
+  }
+});
+
+test('a look-up that cannot reach the API fails the delivery with that error (answer 5xx: it is retried), not as a forgery', async (t) => {
+  const keys = { object: 'list', has_more: false, data: [{ id: KID, object: 'webhook_public_key', algorithm: 'ed25519', public_key: platform.publicKey }] };
+  const api = await fakeApi((request) => (request.url.pathname === '/v1/webhook_public_keys' ? { status: 200, body: keys } : { status: 503, body: {} }));
+  try {
+    const client = new Payments(KEY, { baseUrl: api.baseUrl, maxNetworkRetries: 0 });
+    const error = await t.throwsAsync(client.webhooks.constructEventAsync(body, serviceHeader()));
+    t.false(error instanceof SignatureVerificationError);
+  } finally {
+    await api.close();
+  }
 });

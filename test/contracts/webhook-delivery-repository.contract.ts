@@ -42,6 +42,13 @@ export function webhookDeliveryRepositoryContract(adapter: StorageAdapter): void
     const { delivery } = await queue(s, scope);
     t.deepEqual(await s.webhookDeliveries.findById(scope, delivery.id), withoutUndefined(delivery));
     t.is(await s.webhookDeliveries.findById(aScope(), delivery.id), undefined, "another merchant's is unknown");
+    t.deepEqual(await s.webhookDeliveries.findById({ merchantId: scope.merchantId }, delivery.id), withoutUndefined(delivery), 'no mode: either mode');
+    t.is(
+      await s.webhookDeliveries.findById({ ...scope, mode: scope.mode === 'live' ? 'test' : 'live' }, delivery.id),
+      undefined,
+      "the other mode's is unknown",
+    );
+    t.is(await s.webhookDeliveries.findById({ merchantId: aScope().merchantId }, delivery.id), undefined, "no mode: still not another merchant's");
     await t.throwsAsync(
       s.uow.run(async () => {
         await publishEvent({ ...s, random }, anEvent(scope), T0);

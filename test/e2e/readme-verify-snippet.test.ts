@@ -3,7 +3,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
 
-type Verify = (header: string, rawBody: Buffer, secretHex: string | undefined, publicKeys?: Record<string, string>, now?: number) => boolean;
+interface Platform {
+  publicKeys?: Record<string, string>;
+  account?: string;
+  livemode?: boolean;
+}
+type Verify = (header: string, rawBody: Buffer, secretHex: string | undefined, platform?: Platform, now?: number) => boolean;
 
 const REPO_ROOT = join(__dirname, '..', '..', '..');
 
@@ -38,7 +43,7 @@ function signatureHeader(options: { t?: number; body?: Buffer; v1?: boolean; v2?
 }
 
 test('the README snippet accepts v1 alone, v2 alone and both, ignoring unknown fields', (t_) => {
-  const keys = { whk_1: publicKeyB64 };
+  const keys: Platform = { publicKeys: { whk_1: publicKeyB64 }, account: 'mch_1', livemode: false };
   t_.true(verifyWebhook(signatureHeader(), body, secretHex, keys, t));
   t_.true(verifyWebhook(signatureHeader({ v2: false }), body, secretHex, {}, t), 'v1 with the endpoint secret');
   t_.true(verifyWebhook(signatureHeader({ v1: false }), body, undefined, keys, t), 'v2 with the platform key');
@@ -46,17 +51,31 @@ test('the README snippet accepts v1 alone, v2 alone and both, ignoring unknown f
 });
 
 test('the README snippet refuses a changed body, a wrong secret or key, and a timestamp outside 300 s', (t_) => {
-  const keys = { whk_1: publicKeyB64 };
+  const keys: Platform = { publicKeys: { whk_1: publicKeyB64 }, account: 'mch_1', livemode: false };
   const tampered = Buffer.from(body.toString().replace('succeeded', 'failed'));
   t_.false(verifyWebhook(signatureHeader(), tampered, secretHex, keys, t));
   t_.false(verifyWebhook(signatureHeader({ v2: false }), body, randomBytes(32).toString('hex'), keys, t));
   const other = generateKeyPairSync('ed25519').publicKey.export({ format: 'der', type: 'spki' }) as Buffer;
-  t_.false(verifyWebhook(signatureHeader({ v1: false }), body, undefined, { whk_1: other.subarray(12).toString('base64') }, t));
-  t_.false(verifyWebhook(signatureHeader({ v1: false }), body, undefined, { other_key: publicKeyB64 }, t), 'v2_kid names an unknown key');
+  t_.false(verifyWebhook(signatureHeader({ v1: false }), body, undefined, { ...keys, publicKeys: { whk_1: other.subarray(12).toString('base64') } }, t));
+  t_.false(
+    verifyWebhook(signatureHeader({ v1: false }), body, undefined, { ...keys, publicKeys: { other_key: publicKeyB64 } }, t),
+    'v2_kid names an unknown key',
+  );
   t_.true(verifyWebhook(signatureHeader(), body, secretHex, keys, t + 300));
   t_.true(verifyWebhook(signatureHeader(), body, secretHex, keys, t - 300));
   t_.false(verifyWebhook(signatureHeader(), body, secretHex, keys, t + 301));
   t_.false(verifyWebhook(signatureHeader(), body, secretHex, keys, t - 301));
   t_.false(verifyWebhook('v1=00,v2=00', body, secretHex, keys, t), 'no t');
   t_.false(verifyWebhook(signatureHeader().replace(/v1=[0-9a-f]+/, 'v1=abcd'), body, secretHex, {}, t), 'a short v1');
+});
+
+test("the README snippet refuses by v2 another merchant's or the other mode's delivery (the platform key signs them all), and a v2 check without an account", (t_) => {
+  const keys: Platform = { publicKeys: { whk_1: publicKeyB64 }, account: 'mch_1', livemode: false };
+  const v2Only = (payload: Buffer) => signatureHeader({ v1: false, body: payload });
+  t_.true(verifyWebhook(v2Only(body), body, undefined, keys, t));
+  t_.false(verifyWebhook(v2Only(body), body, undefined, { ...keys, account: 'mch_2' }, t), "another merchant's delivery");
+  t_.false(verifyWebhook(v2Only(body), body, undefined, { ...keys, livemode: true }, t), "the test endpoint's delivery at a live handler");
+  t_.false(verifyWebhook(v2Only(body), body, undefined, { publicKeys: keys.publicKeys }, t), 'no account to check against');
+  // The endpoint secret is the endpoint's own: v1 needs no such check.
+  t_.true(verifyWebhook(signatureHeader({ v2: false }), body, secretHex, { ...keys, account: 'mch_2' }, t));
 });

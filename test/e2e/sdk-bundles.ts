@@ -88,6 +88,7 @@ export const EXPECTED_RESULTS = {
   standardV1a: 'evt_RUNTIME',
   tamperedByKeys: 'body_changed',
   tamperedStandard: 'body_changed',
+  otherMerchant: 'wrong_account',
   tamperedIsSignatureError: true,
   synchronousVerification: 'TypeError',
   testHeaderRoundTrip: 'evt_RUNTIME',
@@ -99,7 +100,9 @@ export const EXPECTED_RESULTS = {
  * Headers), refuses the tampered body, and with a base URL fetches the platform keys through fetch.
  */
 export const RUNTIME_CHECKS = `async (sdk, delivery, baseUrl) => {
-  const payments = new sdk.Payments('sk_test_runtime', baseUrl ? { baseUrl } : {});
+  // The merchant the delivery names: a v2 signature is the platform's, so the event must be this client's.
+  const payments = new sdk.Payments('sk_test_runtime', baseUrl ? { baseUrl, account: 'mch_1' } : { account: 'mch_1' });
+  const elsewhere = new sdk.Payments('sk_test_runtime', { account: 'mch_2' }).webhooks;
   const webhooks = payments.webhooks;
   const own = delivery.headers['x-webhook-signature'];
   const standard = new Headers(Object.entries(delivery.headers).filter(([name]) => name !== 'x-webhook-signature'));
@@ -119,6 +122,7 @@ export const RUNTIME_CHECKS = `async (sdk, delivery, baseUrl) => {
     standardV1a: (await webhooks.constructEventAsync(delivery.body, standard, { publicKeys })).id,
     tamperedByKeys: await refusal(() => webhooks.constructEventAsync(delivery.tampered, own, { publicKeys, secret: delivery.secret })),
     tamperedStandard: await refusal(() => webhooks.constructEventAsync(delivery.tampered, standard, { publicKeys })),
+    otherMerchant: await refusal(() => elsewhere.constructEventAsync(delivery.body, own, { publicKeys })),
     tamperedIsSignatureError: await webhooks.constructEventAsync(delivery.tampered, own, { publicKeys }).then(
       () => false,
       (error) => error instanceof sdk.PaymentsError && error.type === 'SignatureVerificationError',

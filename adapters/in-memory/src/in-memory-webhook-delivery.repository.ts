@@ -1,6 +1,5 @@
 import type { Mode } from '@payments/core';
 import type {
-  AccountScope,
   ClaimedDelivery,
   DeliveryAttemptRecord,
   Page,
@@ -79,10 +78,11 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
     );
   }
 
-  findById(scope: AccountScope, id: string): Promise<WebhookDelivery | undefined> {
+  findById(scope: WebhookDeliveryListScope, id: string): Promise<WebhookDelivery | undefined> {
     return this.store.atomic(() => {
       const row = this.store.tables.webhookDeliveries.get(id);
-      return row && row.value.merchantId === scope.merchantId && row.value.mode === scope.mode ? deepCopy(row.value) : undefined;
+      const inScope = row && row.value.merchantId === scope.merchantId && (scope.mode === undefined || row.value.mode === scope.mode);
+      return inScope ? deepCopy(row.value) : undefined;
     });
   }
 

@@ -6,7 +6,7 @@ import { apiObjectAt, apiObjectsAt, objectAt, textAt, type ApiObject } from './h
 /*
  * GET /dashboard/v1/webhook_deliveries is not a mode route: `endpoint` alone names the
  * deliveries to list (an endpoint has one mode), `mode` is an optional filter, and with neither
- * the list has both modes, each delivery naming its mode.
+ * the list has both modes, each delivery naming its mode. Nor is the resend of one delivery.
  */
 
 let t0: TestApp;
@@ -64,7 +64,7 @@ test("with endpoint and no mode: that endpoint's deliveries, whatever its mode",
   );
 });
 
-test('with neither: both modes, newest first, each naming its mode; resend takes that mode', async (t) => {
+test('with neither: both modes, newest first, each naming its mode; resend with that mode as a filter', async (t) => {
   const { user } = await accountWithBothModes();
   const all = await listed(user, '?limit=100');
   t.deepEqual([...new Set(all.map((delivery) => delivery.mode))].sort(), ['live', 'test']);
@@ -92,6 +92,26 @@ test('with neither: both modes, newest first, each naming its mode; resend takes
 
   const liveDelivery = all.find((d) => d.mode === 'live')!;
   t.is((await as(user, 'POST', `/dashboard/v1/webhook_deliveries/${liveDelivery.id}/resend?mode=live`)).statusCode, 202);
+});
+
+test("resend is not a mode route: without mode it re-arms the delivery of either mode; a mode filter or another merchant's delivery is 404", async (t) => {
+  const { user } = await accountWithBothModes();
+  const all = await listed(user, '?limit=100');
+  for (const mode of ['live', 'test'] as const) {
+    const delivery = all.find((d) => d.mode === mode)!;
+    const res = await as(user, 'POST', `/dashboard/v1/webhook_deliveries/${delivery.id}/resend`);
+    t.is(res.statusCode, 202, `${mode}: ${res.payload}`);
+    t.like(res.result, { id: delivery.id, object: 'webhook_delivery', mode, status: 'pending' });
+    const other = mode === 'live' ? 'test' : 'live';
+    const filtered = await as(user, 'POST', `/dashboard/v1/webhook_deliveries/${delivery.id}/resend?mode=${other}`);
+    t.is(filtered.statusCode, 404, `${mode} delivery under ?mode=${other}`);
+    t.like(filtered.result, { error: { code: 'resource_not_found' } });
+  }
+  const stranger = await signIn(t0, { merchantId: (await t0.merchant()).id, role: 'owner' });
+  t.is((await as(stranger, 'POST', `/dashboard/v1/webhook_deliveries/${all[0].id}/resend`)).statusCode, 404);
+  const bad = await as(user, 'POST', `/dashboard/v1/webhook_deliveries/${all[0].id}/resend?mode=prod`);
+  t.is(bad.statusCode, 400);
+  t.like(bad.result, { error: { code: 'invalid_parameter', param: 'mode' } });
 });
 
 test("another merchant's endpoint lists nothing; a bad mode or endpoint id is 400", async (t) => {

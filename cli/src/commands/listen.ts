@@ -3,7 +3,7 @@ import type { Command, Context } from '../command.js';
 import { describeError, EXIT, UsageError } from '../exit-codes.js';
 import { baseline, handled, pollEvents, type FollowState } from '../event-follower.js';
 import { checkForwardUrl, deliveryLine, forwardEvent, standardWebhooksSecret, webhookSecret, type Signer } from '../forward.js';
-import { DEFAULT_KEYS_PORT, generateListenKey, serveListenKey } from '../listen-keys.js';
+import { DEFAULT_KEYS_PORT, generateListenKey, serveListenKey, type KeysServer } from '../listen-keys.js';
 import { durationOption, ID, optionalInteger, optionalString, sleep } from '../values.js';
 import { findEvent } from './events.js';
 
@@ -50,7 +50,8 @@ export const listenCommands: Command[] = [
       'The first run starts at the newest event; later runs resume after the last event handled, so nothing is missed across restarts. ' +
       'Each event carries X-Webhook-Signature (t, v1 with the printed secret, v2 with a key made at start) and the Standard Webhooks headers, as real deliveries do. ' +
       'Verify v1 with the secret: payments.webhooks.constructEvent(rawBody, header, { secret }); ' +
-      'v2 with a client whose baseUrl is the printed keys URL: constructEventAsync(rawBody, header); ' +
+      'v2 with a client of this mode whose baseUrl is the printed keys URL: constructEventAsync(rawBody, header) (the key server also answers GET /v1/events/{id} ' +
+      'of the events forwarded, which the SDK reads to learn its merchant: a v2 signature must come with an event of its own merchant and mode); ' +
       'Standard Webhooks libraries with the printed whsec_ secret. ' +
       `Polls every --interval while events come; each poll that finds none waits ${BACKOFF_FACTOR}x longer, up to --max-interval. ` +
       'Ctrl-C exits 130 and SIGTERM 0, after the delivery in flight.',
@@ -84,7 +85,7 @@ export const listenCommands: Command[] = [
         context.out.log(`Standard Webhooks secret: ${standardWebhooksSecret(secret)}`);
         context.out.log(`v2 key ${key.id}: ${key.publicKey}, served at ${keys.baseUrl}/v1/webhook_public_keys`);
         context.out.log(state.cursor ? `Resuming after ${state.cursor}. Ctrl-C to stop.` : 'Forwarding every event from the first. Ctrl-C to stop.');
-        state = await follow(context, { client, state, save, matches, url, signer: { secret, key }, intervals });
+        state = await follow(context, { client, state, save, matches, url, signer: { secret, key }, keys, intervals });
       } finally {
         await keys.close();
       }
@@ -111,11 +112,13 @@ interface Following {
   matches: (type: string) => boolean;
   url: string;
   signer: Signer;
+  /** Serves each forwarded event back, for a v2 verifier pointed at it to learn its merchant. */
+  keys: KeysServer;
   intervals: { min: number; max: number };
 }
 
 /** Polls and forwards until the command is stopped; the state it got to. */
-async function follow(context: Context, { client, save, matches, url, signer, intervals, ...start }: Following): Promise<FollowState> {
+async function follow(context: Context, { client, save, matches, url, signer, keys, intervals, ...start }: Following): Promise<FollowState> {
   let state = start.state;
   let failures = 0;
   let delay: number | undefined;
@@ -125,6 +128,7 @@ async function follow(context: Context, { client, save, matches, url, signer, in
       for (const pending of await pollEvents(client.events.list({ limit: 100 }), state)) {
         found = true;
         if (matches(pending.event.type)) {
+          keys.remember(pending.event);
           const delivery = await forwardEvent(client, signer, pending.event, url);
           context.out.line(delivery, deliveryLine(delivery));
         }

@@ -1074,10 +1074,10 @@ export interface components {
             object: string;
             /** @description Its status once the change was made. */
             status: string;
-            /** @description The merchant it belongs to. */
+            /** @description The merchant it belongs to, the only one its deliveries go to. The platform key (v2) signs every merchant’s deliveries alike, so a receiver verifying by it checks this is its own merchant id. */
             merchant: string;
             /**
-             * @description Its mode.
+             * @description Its mode, as `livemode` says; a receiver verifying by the platform key (v2) checks it is the mode of its own key.
              * @enum {string}
              */
             mode: "live" | "test";
@@ -1743,13 +1743,13 @@ export interface components {
     };
     responses: never;
     parameters: {
-        /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. */
+        /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. The platform key signs every merchant’s deliveries alike: a receiver that checks only `v2` also checks the body names its own merchant (`data.merchant`) and mode (`livemode`). */
         WebhookSignature: string;
         /** @description Standard Webhooks: the event id, the same on every attempt and resend; de-duplicate on it. */
         WebhookId: string;
         /** @description Standard Webhooks: the same unix seconds as `t` in X-Webhook-Signature. */
         WebhookTimestamp: string;
-        /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. */
+        /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. A receiver that checks only `v1a` also checks the body names its own merchant and mode, as for `v2`. */
         WebhookStandardSignature: string;
     };
     requestBodies: never;
@@ -7784,13 +7784,13 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. */
+                /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. The platform key signs every merchant’s deliveries alike: a receiver that checks only `v2` also checks the body names its own merchant (`data.merchant`) and mode (`livemode`). */
                 "X-Webhook-Signature": components["parameters"]["WebhookSignature"];
                 /** @description Standard Webhooks: the event id, the same on every attempt and resend; de-duplicate on it. */
                 "webhook-id": components["parameters"]["WebhookId"];
                 /** @description Standard Webhooks: the same unix seconds as `t` in X-Webhook-Signature. */
                 "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
-                /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. */
+                /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. A receiver that checks only `v1a` also checks the body names its own merchant and mode, as for `v2`. */
                 "webhook-signature": components["parameters"]["WebhookStandardSignature"];
             };
             path?: never;
@@ -7843,13 +7843,13 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. */
+                /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. The platform key signs every merchant’s deliveries alike: a receiver that checks only `v2` also checks the body names its own merchant (`data.merchant`) and mode (`livemode`). */
                 "X-Webhook-Signature": components["parameters"]["WebhookSignature"];
                 /** @description Standard Webhooks: the event id, the same on every attempt and resend; de-duplicate on it. */
                 "webhook-id": components["parameters"]["WebhookId"];
                 /** @description Standard Webhooks: the same unix seconds as `t` in X-Webhook-Signature. */
                 "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
-                /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. */
+                /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. A receiver that checks only `v1a` also checks the body names its own merchant and mode, as for `v2`. */
                 "webhook-signature": components["parameters"]["WebhookStandardSignature"];
             };
             path?: never;
@@ -7902,13 +7902,13 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. */
+                /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. The platform key signs every merchant’s deliveries alike: a receiver that checks only `v2` also checks the body names its own merchant (`data.merchant`) and mode (`livemode`). */
                 "X-Webhook-Signature": components["parameters"]["WebhookSignature"];
                 /** @description Standard Webhooks: the event id, the same on every attempt and resend; de-duplicate on it. */
                 "webhook-id": components["parameters"]["WebhookId"];
                 /** @description Standard Webhooks: the same unix seconds as `t` in X-Webhook-Signature. */
                 "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
-                /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. */
+                /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. A receiver that checks only `v1a` also checks the body names its own merchant and mode, as for `v2`. */
                 "webhook-signature": components["parameters"]["WebhookStandardSignature"];
             };
             path?: never;
@@ -7961,13 +7961,13 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. */
+                /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. The platform key signs every merchant’s deliveries alike: a receiver that checks only `v2` also checks the body names its own merchant (`data.merchant`) and mode (`livemode`). */
                 "X-Webhook-Signature": components["parameters"]["WebhookSignature"];
                 /** @description Standard Webhooks: the event id, the same on every attempt and resend; de-duplicate on it. */
                 "webhook-id": components["parameters"]["WebhookId"];
                 /** @description Standard Webhooks: the same unix seconds as `t` in X-Webhook-Signature. */
                 "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
-                /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. */
+                /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. A receiver that checks only `v1a` also checks the body names its own merchant and mode, as for `v2`. */
                 "webhook-signature": components["parameters"]["WebhookStandardSignature"];
             };
             path?: never;
@@ -8020,13 +8020,13 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. */
+                /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. The platform key signs every merchant’s deliveries alike: a receiver that checks only `v2` also checks the body names its own merchant (`data.merchant`) and mode (`livemode`). */
                 "X-Webhook-Signature": components["parameters"]["WebhookSignature"];
                 /** @description Standard Webhooks: the event id, the same on every attempt and resend; de-duplicate on it. */
                 "webhook-id": components["parameters"]["WebhookId"];
                 /** @description Standard Webhooks: the same unix seconds as `t` in X-Webhook-Signature. */
                 "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
-                /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. */
+                /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. A receiver that checks only `v1a` also checks the body names its own merchant and mode, as for `v2`. */
                 "webhook-signature": components["parameters"]["WebhookStandardSignature"];
             };
             path?: never;
@@ -8079,13 +8079,13 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. */
+                /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. The platform key signs every merchant’s deliveries alike: a receiver that checks only `v2` also checks the body names its own merchant (`data.merchant`) and mode (`livemode`). */
                 "X-Webhook-Signature": components["parameters"]["WebhookSignature"];
                 /** @description Standard Webhooks: the event id, the same on every attempt and resend; de-duplicate on it. */
                 "webhook-id": components["parameters"]["WebhookId"];
                 /** @description Standard Webhooks: the same unix seconds as `t` in X-Webhook-Signature. */
                 "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
-                /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. */
+                /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. A receiver that checks only `v1a` also checks the body names its own merchant and mode, as for `v2`. */
                 "webhook-signature": components["parameters"]["WebhookStandardSignature"];
             };
             path?: never;
@@ -8138,13 +8138,13 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. */
+                /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. The platform key signs every merchant’s deliveries alike: a receiver that checks only `v2` also checks the body names its own merchant (`data.merchant`) and mode (`livemode`). */
                 "X-Webhook-Signature": components["parameters"]["WebhookSignature"];
                 /** @description Standard Webhooks: the event id, the same on every attempt and resend; de-duplicate on it. */
                 "webhook-id": components["parameters"]["WebhookId"];
                 /** @description Standard Webhooks: the same unix seconds as `t` in X-Webhook-Signature. */
                 "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
-                /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. */
+                /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. A receiver that checks only `v1a` also checks the body names its own merchant and mode, as for `v2`. */
                 "webhook-signature": components["parameters"]["WebhookStandardSignature"];
             };
             path?: never;
@@ -8197,13 +8197,13 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. */
+                /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. The platform key signs every merchant’s deliveries alike: a receiver that checks only `v2` also checks the body names its own merchant (`data.merchant`) and mode (`livemode`). */
                 "X-Webhook-Signature": components["parameters"]["WebhookSignature"];
                 /** @description Standard Webhooks: the event id, the same on every attempt and resend; de-duplicate on it. */
                 "webhook-id": components["parameters"]["WebhookId"];
                 /** @description Standard Webhooks: the same unix seconds as `t` in X-Webhook-Signature. */
                 "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
-                /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. */
+                /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. A receiver that checks only `v1a` also checks the body names its own merchant and mode, as for `v2`. */
                 "webhook-signature": components["parameters"]["WebhookStandardSignature"];
             };
             path?: never;
@@ -8256,13 +8256,13 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. */
+                /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. The platform key signs every merchant’s deliveries alike: a receiver that checks only `v2` also checks the body names its own merchant (`data.merchant`) and mode (`livemode`). */
                 "X-Webhook-Signature": components["parameters"]["WebhookSignature"];
                 /** @description Standard Webhooks: the event id, the same on every attempt and resend; de-duplicate on it. */
                 "webhook-id": components["parameters"]["WebhookId"];
                 /** @description Standard Webhooks: the same unix seconds as `t` in X-Webhook-Signature. */
                 "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
-                /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. */
+                /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. A receiver that checks only `v1a` also checks the body names its own merchant and mode, as for `v2`. */
                 "webhook-signature": components["parameters"]["WebhookStandardSignature"];
             };
             path?: never;
@@ -8315,13 +8315,13 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. */
+                /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. The platform key signs every merchant’s deliveries alike: a receiver that checks only `v2` also checks the body names its own merchant (`data.merchant`) and mode (`livemode`). */
                 "X-Webhook-Signature": components["parameters"]["WebhookSignature"];
                 /** @description Standard Webhooks: the event id, the same on every attempt and resend; de-duplicate on it. */
                 "webhook-id": components["parameters"]["WebhookId"];
                 /** @description Standard Webhooks: the same unix seconds as `t` in X-Webhook-Signature. */
                 "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
-                /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. */
+                /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. A receiver that checks only `v1a` also checks the body names its own merchant and mode, as for `v2`. */
                 "webhook-signature": components["parameters"]["WebhookStandardSignature"];
             };
             path?: never;
@@ -8374,13 +8374,13 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. */
+                /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. The platform key signs every merchant’s deliveries alike: a receiver that checks only `v2` also checks the body names its own merchant (`data.merchant`) and mode (`livemode`). */
                 "X-Webhook-Signature": components["parameters"]["WebhookSignature"];
                 /** @description Standard Webhooks: the event id, the same on every attempt and resend; de-duplicate on it. */
                 "webhook-id": components["parameters"]["WebhookId"];
                 /** @description Standard Webhooks: the same unix seconds as `t` in X-Webhook-Signature. */
                 "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
-                /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. */
+                /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. A receiver that checks only `v1a` also checks the body names its own merchant and mode, as for `v2`. */
                 "webhook-signature": components["parameters"]["WebhookStandardSignature"];
             };
             path?: never;
@@ -8437,13 +8437,13 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. */
+                /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. The platform key signs every merchant’s deliveries alike: a receiver that checks only `v2` also checks the body names its own merchant (`data.merchant`) and mode (`livemode`). */
                 "X-Webhook-Signature": components["parameters"]["WebhookSignature"];
                 /** @description Standard Webhooks: the event id, the same on every attempt and resend; de-duplicate on it. */
                 "webhook-id": components["parameters"]["WebhookId"];
                 /** @description Standard Webhooks: the same unix seconds as `t` in X-Webhook-Signature. */
                 "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
-                /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. */
+                /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. A receiver that checks only `v1a` also checks the body names its own merchant and mode, as for `v2`. */
                 "webhook-signature": components["parameters"]["WebhookStandardSignature"];
             };
             path?: never;
@@ -8500,13 +8500,13 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. */
+                /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. The platform key signs every merchant’s deliveries alike: a receiver that checks only `v2` also checks the body names its own merchant (`data.merchant`) and mode (`livemode`). */
                 "X-Webhook-Signature": components["parameters"]["WebhookSignature"];
                 /** @description Standard Webhooks: the event id, the same on every attempt and resend; de-duplicate on it. */
                 "webhook-id": components["parameters"]["WebhookId"];
                 /** @description Standard Webhooks: the same unix seconds as `t` in X-Webhook-Signature. */
                 "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
-                /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. */
+                /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. A receiver that checks only `v1a` also checks the body names its own merchant and mode, as for `v2`. */
                 "webhook-signature": components["parameters"]["WebhookStandardSignature"];
             };
             path?: never;
@@ -8563,13 +8563,13 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. */
+                /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. The platform key signs every merchant’s deliveries alike: a receiver that checks only `v2` also checks the body names its own merchant (`data.merchant`) and mode (`livemode`). */
                 "X-Webhook-Signature": components["parameters"]["WebhookSignature"];
                 /** @description Standard Webhooks: the event id, the same on every attempt and resend; de-duplicate on it. */
                 "webhook-id": components["parameters"]["WebhookId"];
                 /** @description Standard Webhooks: the same unix seconds as `t` in X-Webhook-Signature. */
                 "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
-                /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. */
+                /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. A receiver that checks only `v1a` also checks the body names its own merchant and mode, as for `v2`. */
                 "webhook-signature": components["parameters"]["WebhookStandardSignature"];
             };
             path?: never;
@@ -8626,13 +8626,13 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. */
+                /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. The platform key signs every merchant’s deliveries alike: a receiver that checks only `v2` also checks the body names its own merchant (`data.merchant`) and mode (`livemode`). */
                 "X-Webhook-Signature": components["parameters"]["WebhookSignature"];
                 /** @description Standard Webhooks: the event id, the same on every attempt and resend; de-duplicate on it. */
                 "webhook-id": components["parameters"]["WebhookId"];
                 /** @description Standard Webhooks: the same unix seconds as `t` in X-Webhook-Signature. */
                 "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
-                /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. */
+                /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. A receiver that checks only `v1a` also checks the body names its own merchant and mode, as for `v2`. */
                 "webhook-signature": components["parameters"]["WebhookStandardSignature"];
             };
             path?: never;
@@ -8690,13 +8690,13 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. */
+                /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. The platform key signs every merchant’s deliveries alike: a receiver that checks only `v2` also checks the body names its own merchant (`data.merchant`) and mode (`livemode`). */
                 "X-Webhook-Signature": components["parameters"]["WebhookSignature"];
                 /** @description Standard Webhooks: the event id, the same on every attempt and resend; de-duplicate on it. */
                 "webhook-id": components["parameters"]["WebhookId"];
                 /** @description Standard Webhooks: the same unix seconds as `t` in X-Webhook-Signature. */
                 "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
-                /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. */
+                /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. A receiver that checks only `v1a` also checks the body names its own merchant and mode, as for `v2`. */
                 "webhook-signature": components["parameters"]["WebhookStandardSignature"];
             };
             path?: never;
@@ -8754,13 +8754,13 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. */
+                /** @description `t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. `v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key `v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. The platform key signs every merchant’s deliveries alike: a receiver that checks only `v2` also checks the body names its own merchant (`data.merchant`) and mode (`livemode`). */
                 "X-Webhook-Signature": components["parameters"]["WebhookSignature"];
                 /** @description Standard Webhooks: the event id, the same on every attempt and resend; de-duplicate on it. */
                 "webhook-id": components["parameters"]["WebhookId"];
                 /** @description Standard Webhooks: the same unix seconds as `t` in X-Webhook-Signature. */
                 "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
-                /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. */
+                /** @description Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. A receiver that checks only `v1a` also checks the body names its own merchant and mode, as for `v2`. */
                 "webhook-signature": components["parameters"]["WebhookStandardSignature"];
             };
             path?: never;

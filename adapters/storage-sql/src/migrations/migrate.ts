@@ -61,16 +61,19 @@ async function latestWaitingForOthers(knex: Knex): Promise<void> {
  * On MySQL, processes serialise on a lock row every node of a multi-writer cluster sees
  * (migration-lock.ts). DDL commits implicitly, so a process killed mid-migration would leave
  * knex's own lock row set and block every later start: whoever holds our lock knows nobody else
- * is migrating and clears it. A process that finds nothing pending takes no lock at all, so an
- * everyday restart writes nothing.
+ * is migrating and clears it. A holder that loses the lock (its lease ran out and a waiter took it
+ * over) stops at its next statement with MigrationLockLostError. A process that finds nothing
+ * pending takes no lock at all, so an everyday restart writes nothing.
  */
 async function migrateMysql(knex: Knex): Promise<void> {
   if ((await pendingMigrations(knex)).length === 0) return;
   const lock = await acquireMigrationLock(knex);
   try {
-    await ensureBookkeepingTables(knex);
-    await knex(LOCK_TABLE).update({ is_locked: 0 });
-    await knex.migrate.latest({ migrationSource: new InCodeMigrationSource() });
+    await lock.guard(async () => {
+      await ensureBookkeepingTables(knex);
+      await knex(LOCK_TABLE).update({ is_locked: 0 });
+      await knex.migrate.latest({ migrationSource: new InCodeMigrationSource() });
+    });
   } finally {
     await lock.release();
   }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Knex } from 'knex';
+import { dialectOf } from '../dialect';
 import { isDuplicateKeyError, isRetryableTransactionError } from '../sql-errors';
 
 const LOCK_TABLE = 'payments_migration_lock';
@@ -19,10 +20,25 @@ export interface MigrationLockTiming {
 
 export const MIGRATION_LOCK_TIMING: MigrationLockTiming = { leaseMs: 30_000, renewEveryMs: 5_000, waitMs: 15 * 60_000, pollMs: 250 };
 
-/** The lock while held: gives it back. */
+/** The lock while held: guards the statements run under it, and gives it back. */
 export interface HeldMigrationLock {
   readonly holder: string;
+  /**
+   * Runs `work` with every statement of this knex instance checked first: once a renewal found the
+   * lock taken over, the next statement (a ROLLBACK aside) throws MigrationLockLostError instead
+   * of running, so `work` stops there. Only for work that has the knex instance to itself, as
+   * migrating at start has.
+   */
+  guard<T>(work: () => Promise<T>): Promise<T>;
   release(): Promise<void>;
+}
+
+/** The holder's lease was taken over (it ran out by the database's clock): it must stop migrating. */
+export class MigrationLockLostError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MigrationLockLost';
+  }
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -41,6 +57,24 @@ async function ensureLockTable(knex: Knex): Promise<void> {
   );
 }
 
+/**
+ * The database's clock as milliseconds since the epoch: every lease is written and compared with
+ * it, never with a process's own clock, so a process whose clock is off takes no live lease over.
+ * Numbers on both, never a datetime text (SQLite's CURRENT_TIMESTAMP is whole seconds, in its
+ * own text format). SQLite's `now` is the same for every use within one statement; MySQL's
+ * UTC_TIMESTAMP does not depend on the session's time zone.
+ */
+function databaseNowMs(knex: Knex): string {
+  return dialectOf(knex) === 'mysql'
+    ? "(TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(6)) DIV 1000)"
+    : "(CAST(strftime('%s', 'now') AS INTEGER) * 1000 + CAST(substr(strftime('%f', 'now'), 4) AS INTEGER))";
+}
+
+/** `now + leaseMs` by the database's clock. */
+function leaseEnd(knex: Knex, leaseMs: number): Knex.Raw {
+  return knex.raw(`${databaseNowMs(knex)} + ?`, [leaseMs]);
+}
+
 /** Another process holds the row (a duplicate key), or took it at the same moment on another node (1213 at certification). */
 function isTaken(error: unknown): boolean {
   return isDuplicateKeyError(error) || isRetryableTransactionError(error);
@@ -51,15 +85,18 @@ function isTaken(error: unknown): boolean {
  * Every node of a multi-writer cluster sees that row, where a server-side named lock (GET_LOCK) is
  * granted by each node on its own. The holder renews a lease while it migrates; a holder that died
  * (killed mid-migration, its host lost) stops renewing, and a waiting process takes the lock over
- * once the lease has run out.
+ * once the lease has run out. Leases are written and compared by the database's clock (on a
+ * cluster, the clock of the node the statement runs on), so a waiter's own clock never decides.
+ * A holder whose renewal finds the row no longer its own stops (see `guard`).
  */
 export async function acquireMigrationLock(knex: Knex, timing: MigrationLockTiming = MIGRATION_LOCK_TIMING): Promise<HeldMigrationLock> {
   await ensureLockTable(knex);
   const holder = `${hostname()}:${process.pid}:${randomUUID()}`;
-  const giveUpAt = Date.now() + timing.waitMs;
+  // Elapsed time only, on the process's monotonic clock.
+  const giveUpAt = performance.now() + timing.waitMs;
   for (;;) {
     try {
-      await knex(LOCK_TABLE).insert({ name: LOCK_NAME, holder, expires_at: Date.now() + timing.leaseMs });
+      await knex(LOCK_TABLE).insert({ name: LOCK_NAME, holder, expires_at: leaseEnd(knex, timing.leaseMs) });
       return holdLease(knex, holder, timing);
     } catch (error) {
       if (!isTaken(error)) throw error;
@@ -67,12 +104,15 @@ export async function acquireMigrationLock(knex: Knex, timing: MigrationLockTimi
     // The holder's lease ran out: it died. The delete is conditional, so of several waiters
     // one removes the row and all of them race for the insert again.
     try {
-      const removed = await knex(LOCK_TABLE).where({ name: LOCK_NAME }).andWhere('expires_at', '<', Date.now()).delete();
+      const removed = await knex(LOCK_TABLE)
+        .where({ name: LOCK_NAME })
+        .andWhere('expires_at', '<', knex.raw(databaseNowMs(knex)))
+        .delete();
       if (removed > 0) continue;
     } catch (error) {
       if (!isRetryableTransactionError(error)) throw error;
     }
-    if (Date.now() >= giveUpAt) {
+    if (performance.now() >= giveUpAt) {
       const row = await knex(LOCK_TABLE).where({ name: LOCK_NAME }).first<{ holder: string } | undefined>('holder');
       throw new Error(
         `The migration lock was held by ${row?.holder ?? 'another process'} for over ${Math.round(timing.waitMs / 1000)} s; is a migration stuck?`,
@@ -82,18 +122,56 @@ export async function acquireMigrationLock(knex: Knex, timing: MigrationLockTimi
   }
 }
 
+/** Transaction control that must still run once the lock is lost: undoing is always safe. */
+const ROLLBACK = /^\s*rollback\b/i;
+/** Marks the lock's own look-up of who took it over, which the guard lets through. */
+const OWN_STATEMENT = Object.freeze({ migrationLock: 'own statement' });
+
 function holdLease(knex: Knex, holder: string, timing: MigrationLockTiming): HeldMigrationLock {
+  let lost: MigrationLockLostError | undefined;
   let renewing: Promise<unknown> = Promise.resolve();
+  const renew = async (): Promise<void> => {
+    const renewed = await knex(LOCK_TABLE)
+      .where({ name: LOCK_NAME, holder })
+      .update({ expires_at: leaseEnd(knex, timing.leaseMs) });
+    if (renewed > 0 || lost) return;
+    clearInterval(timer);
+    const lostTo = (by: string): MigrationLockLostError =>
+      new MigrationLockLostError(
+        `The migration lock of ${holder} was taken over${by} (its lease ran out by the database's clock before a renewal): ` +
+          'this process stops migrating; the new holder runs what is left.',
+      );
+    // Lost from now on; then the message names the new holder, if there is one to name.
+    lost = lostTo('');
+    const row = await knex(LOCK_TABLE)
+      .where({ name: LOCK_NAME })
+      .first<{ holder: string } | undefined>('holder')
+      .queryContext(OWN_STATEMENT)
+      .catch(() => undefined);
+    if (row) lost = lostTo(` by ${row.holder}`);
+  };
   const timer = setInterval(() => {
     // A failed renewal is tried again at the next tick; the lease outlasts several ticks.
-    renewing = knex(LOCK_TABLE)
-      .where({ name: LOCK_NAME, holder })
-      .update({ expires_at: Date.now() + timing.leaseMs })
-      .catch(() => undefined);
+    renewing = renew().catch(() => undefined);
   }, timing.renewEveryMs);
   timer.unref();
+  const check = (query: { sql?: unknown; queryContext?: unknown }): void => {
+    if (!lost || query.queryContext === OWN_STATEMENT || (typeof query.sql === 'string' && ROLLBACK.test(query.sql))) return;
+    throw lost;
+  };
   return {
     holder,
+    guard: async (work) => {
+      // knex emits `query` synchronously before it sends a statement (transactions' included), so a throw here stops it.
+      knex.on('query', check);
+      try {
+        const result = await work();
+        if (lost) throw lost;
+        return result;
+      } finally {
+        knex.off('query', check);
+      }
+    },
     release: async () => {
       clearInterval(timer);
       await renewing;

@@ -1,5 +1,4 @@
 import type {
-  AccountScope,
   ClaimedDelivery,
   DeliveryAttemptRecord,
   Mode,
@@ -265,8 +264,10 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
     return rows.map(attemptToEntity);
   }
 
-  async findById(scope: AccountScope, id: string): Promise<WebhookDelivery | undefined> {
-    const row = await this.table().where({ id, merchant_id: scope.merchantId, mode: scope.mode }).first();
+  async findById(scope: WebhookDeliveryListScope, id: string): Promise<WebhookDelivery | undefined> {
+    const query = this.table().where({ id, merchant_id: scope.merchantId });
+    if (scope.mode !== undefined) query.where({ mode: scope.mode });
+    const row = await query.first();
     return row ? toEntity(row) : undefined;
   }
 

@@ -32,7 +32,8 @@ export const WEBHOOK_HEADER_PARAMETERS: Readonly<Record<string, JsonSchema>> = {
     description:
       '`t=<unix seconds>,v1=<hex>,v2=<base64>,v1_kid=<n>,v2_kid=<key id>`. The signed message is the `t` value as sent, a dot, and the raw body bytes. ' +
       '`v1` is HMAC-SHA256 keyed by the 32 bytes the endpoint secret (64 hex characters) encodes, in hex; `v2` is an Ed25519 signature under the platform key ' +
-      '`v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know.',
+      '`v2_kid` of GET /v1/webhook_public_keys, in base64. One valid signature is enough; refuse a `t` more than 300 seconds from your clock, and ignore fields you do not know. ' +
+      'The platform key signs every merchant’s deliveries alike: a receiver that checks only `v2` also checks the body names its own merchant (`data.merchant`) and mode (`livemode`).',
     schema: { type: 'string', examples: ['t=1788256800,v1=5f2b…,v2=kTq…,v1_kid=1,v2_kid=key_GEZDGNBVGY3TQOJQGEZDGNBVGY'] },
   },
   WebhookId: {
@@ -55,7 +56,8 @@ export const WEBHOOK_HEADER_PARAMETERS: Readonly<Record<string, JsonSchema>> = {
     required: true,
     description:
       'Standard Webhooks: `v1,<base64>` (HMAC-SHA256 keyed by the endpoint secret’s 32 bytes) and `v1a,<base64>` (the platform’s Ed25519 signature), ' +
-      'space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes.',
+      'space separated, over `<webhook-id>.<webhook-timestamp>.<raw body>`. Its libraries want the secret as `whsec_` + base64 of the 32 bytes. ' +
+      'A receiver that checks only `v1a` also checks the body names its own merchant and mode, as for `v2`.',
     schema: { type: 'string' },
   },
 };

@@ -11,7 +11,12 @@ export function rfc3339Seconds(date: Date): string {
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-/** 2026-09-01: `{id, type, created, livemode, data}`. */
+/**
+ * 2026-09-01: `{id, type, created, livemode, data}`. The body names its recipient, the merchant
+ * and mode the event is delivered to (`data.merchant`, `data.mode`, `livemode`), from the event's
+ * own scope: the platform key signs every merchant's deliveries alike, and receivers that verify
+ * by it tell their own events from another merchant's or mode's by these fields.
+ */
 function render20260901(event: DomainEvent): RenderedEvent {
   const amount = event.data.amount && { amount: event.data.amount.amount, currency: event.data.amount.currency };
   return {
@@ -19,7 +24,7 @@ function render20260901(event: DomainEvent): RenderedEvent {
     type: event.type,
     created: rfc3339Seconds(event.created),
     livemode: event.mode === 'live',
-    data: withoutUndefined({ ...event.data, amount }),
+    data: withoutUndefined({ ...event.data, merchant: event.merchantId, mode: event.mode, amount }),
   };
 }
 

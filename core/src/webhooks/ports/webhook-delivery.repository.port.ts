@@ -1,4 +1,4 @@
-import type { AccountScope, Mode, Page, PageRequest } from '../../common';
+import type { Mode, Page, PageRequest } from '../../common';
 import { token } from '../../common';
 import type { DomainEvent } from '../domain/event.entity';
 import type { WebhookDelivery, WebhookDeliveryAttempt } from '../domain/webhook-delivery.entity';
@@ -20,7 +20,7 @@ export interface WebhookDeliveryListRequest extends PageRequest {
   readonly endpointId?: string;
 }
 
-/** Whose deliveries a list shows: the merchant's, of one mode, or of both when `mode` is absent. */
+/** Whose deliveries a list or a lookup sees: the merchant's, of one mode, or of both when `mode` is absent. */
 export interface WebhookDeliveryListScope {
   readonly merchantId: string;
   readonly mode?: Mode;
@@ -61,8 +61,8 @@ export interface WebhookDeliveryRepository {
   recordAttempts(records: readonly DeliveryAttemptRecord[]): Promise<boolean[]>;
   /** The delivery's attempts, oldest first. */
   listAttempts(deliveryId: string): Promise<WebhookDeliveryAttempt[]>;
-  /** The scope's delivery; undefined for another merchant's or mode's. */
-  findById(scope: AccountScope, id: string): Promise<WebhookDelivery | undefined>;
+  /** The scope's delivery (of either mode when the scope has none); undefined for another merchant's or mode's. */
+  findById(scope: WebhookDeliveryListScope, id: string): Promise<WebhookDelivery | undefined>;
   /**
    * Newest first (of both modes together when the scope has none). Throws CoreError
    * `invalid_parameter` on `starting_after` when the cursor names no delivery of this scope.

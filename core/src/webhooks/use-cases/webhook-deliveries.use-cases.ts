@@ -27,14 +27,15 @@ export interface ResendWebhookDeliveryDeps {
 
 /**
  * Re-arms one attempt of a delivery for the next relay pass (never calls the endpoint itself).
- * Another merchant's or mode's delivery is 404.
+ * The delivery names its mode, so none is needed; `mode`, when given, is a filter (a delivery of
+ * the other mode is then 404, like another merchant's).
  */
 export class ResendWebhookDelivery {
   constructor(private readonly deps: ResendWebhookDeliveryDeps) {}
 
-  execute(actor: User, mode: Mode, id: string): Promise<WebhookDelivery> {
+  execute(actor: User, mode: Mode | undefined, id: string): Promise<WebhookDelivery> {
     return this.deps.uow.run(async () => {
-      const found = await this.deps.deliveries.findById({ merchantId: actor.merchantId, mode }, id);
+      const found = await this.deps.deliveries.findById({ merchantId: actor.merchantId, ...(mode === undefined ? {} : { mode }) }, id);
       if (!found) throw notFound('webhook delivery', id);
       const next = armResend(found, this.deps.clock.now());
       if (!(await this.deps.deliveries.rearm(next))) throw notFound('webhook delivery', id);

@@ -9,7 +9,7 @@ import { WEBHOOK_ENDPOINT_SCHEMAS, presentWebhookDelivery } from './presenters';
 /**
  * Not a *mode* route: `mode` is an optional filter. With `endpoint` the list is that endpoint's
  * deliveries (an endpoint has one mode); without either, the account's deliveries of both modes,
- * each naming its mode (which resend needs).
+ * each naming its mode.
  */
 const listQuery = objectSchema({
   mode: oneOf(MODES).description('Only deliveries of this mode. Without it: both modes.'),

@@ -105,8 +105,13 @@ export const EVENT_SCHEMAS = components({
       id: { type: 'string', description: 'The id of the object the event is about (`pi_…`, `dp_…`, `st_…`, `re_…`).' },
       object: { type: 'string', description: 'Its kind: `payment_intent`, `dispute`, `settlement` or `refund`.' },
       status: { type: 'string', description: 'Its status once the change was made.' },
-      merchant: { type: 'string', pattern: '^mch_', description: 'The merchant it belongs to.' },
-      mode: { ...mode, description: 'Its mode.' },
+      merchant: {
+        type: 'string',
+        pattern: '^mch_',
+        description:
+          'The merchant it belongs to, the only one its deliveries go to. The platform key (v2) signs every merchant’s deliveries alike, so a receiver verifying by it checks this is its own merchant id.',
+      },
+      mode: { ...mode, description: 'Its mode, as `livemode` says; a receiver verifying by the platform key (v2) checks it is the mode of its own key.' },
       amount: { ...ref('Money'), description: 'Settlement and refund events: the amount.' },
       payment_intent: { type: 'string', description: 'Refund events: the payment intent refunded.' },
     },
@@ -187,7 +192,7 @@ export const WEBHOOK_ENDPOINT_SCHEMAS = components({
   WebhookDelivery: object(['id', 'object', 'mode', 'event', 'endpoint', 'url', 'status', 'attempts', 'created'], {
     id: idMatching(ID_PATTERNS.webhook_delivery),
     object: constant('webhook_delivery'),
-    mode: { ...mode, description: 'The mode of its endpoint and event; resend takes it as `?mode=`.' },
+    mode: { ...mode, description: 'The mode of its endpoint and event (a resend needs no `?mode=`).' },
     event: idMatching(ID_PATTERNS.event),
     endpoint: idMatching(ID_PATTERNS.webhook_endpoint),
     url: { type: 'string', description: 'Where its last attempt went (the endpoint’s url of that moment).' },
