@@ -311,7 +311,7 @@ export interface paths {
         put?: never;
         /**
          * Ask for a settlement now (merchants on the manual schedule)
-         * @description Takes no body (or `{}`). For an account on the `manual` schedule only (any other is 403 `forbidden`): settles every released payment not settled yet, their nets less what the available balance lacks. Nothing waiting is 409 `nothing_to_settle`; an available balance of zero or below is 409 `insufficient_available_balance`. Requests of one account and mode run one at a time: of several racing for the same funds one is 201, the rest 409. In test mode the settlement is paid at once (the answer reads `paid`); in live mode it answers `pending` and the worker pays it. A retry with the same Idempotency-Key is answered with the same settlement for 24 hours.
+         * @description Takes no body (or `{}`). For an account on the `manual` schedule only (any other is 403 `forbidden`): pays the whole available balance: the nets of the released payments not settled yet, less what the available balance lacks or plus what it holds beyond them (a refund that failed after it was netted, a hold given back). An available balance of zero or below is 409 `nothing_to_settle` when no payment waits, else 409 `insufficient_available_balance`. Requests of one account and mode run one at a time: of several racing for the same funds one is 201, the rest 409. In test mode the settlement is paid at once (the answer reads `paid`); in live mode it answers `pending` and the worker pays it. A retry with the same Idempotency-Key is answered with the same settlement for 24 hours.
          */
         post: operations["createSettlement"];
         delete?: never;
@@ -1637,9 +1637,9 @@ export interface components {
              * @enum {string}
              */
             status: "pending" | "processing" | "paid" | "failed";
-            /** @description What is paid out, in the settlement currency: the nets of the payments it covers, less what the available balance lacked. At most 2^53 − 1: a batch whose payments sum past it is paid as several settlements of the same period. */
+            /** @description What is paid out, in the settlement currency: the whole available balance, that is the nets of the payments it covers, less what the available balance lacked or plus what it held beyond them (adjustments such as a failed refund given back). At most 2^53 − 1: a batch whose payments sum past it is paid as several settlements of the same period. */
             amount: components["schemas"]["Money"];
-            /** @description How many payments it covers; each payment is settled once. */
+            /** @description How many payments it covers; each payment is settled once. 0 for a settlement of adjustments alone. */
             payments?: number;
             /**
              * Format: date-time
@@ -6177,7 +6177,7 @@ export interface operations {
              * @description The state of an object, or a request running with the same key, refuses this; nothing changed.
              *
              *     - `idempotency_key_in_use`: A request with this Idempotency-Key is still running; retry with the same key after Retry-After seconds.
-             *     - `nothing_to_settle`: No released payment waits to be settled.
+             *     - `nothing_to_settle`: Nothing is available to settle: no released payment waits and the available balance is not above zero.
              *     - `insufficient_available_balance`: Refunds or lost disputes overdrew the available balance; the payments wait until new ones cover it.
              *     - `settlement_conflict`: Another settlement of this account was made at the same moment; read the settlements and retry if nothing covers the payments.
              */
