@@ -115,7 +115,8 @@ export function matchStatement(lines: readonly KeyTotal[], movements: readonly K
   const statement = amountsByKey(lines);
   const ledger = amountsByKey(movements);
   const merchants = new Map<string, string>();
-  for (const total of [...movements, ...lines]) if (total.merchantId !== undefined && !merchants.has(matchKey(total))) merchants.set(matchKey(total), total.merchantId);
+  for (const total of [...movements, ...lines])
+    if (total.merchantId !== undefined && !merchants.has(matchKey(total))) merchants.set(matchKey(total), total.merchantId);
   const keys = [...new Set([...statement.keys(), ...ledger.keys()])].sort();
   const mismatches: Mismatch[] = [];
   for (const key of keys) {
@@ -181,7 +182,13 @@ export function judge(input: JudgeInput): Judgement {
       }
       continue;
     }
-    const identity: ItemIdentity = { id: item?.id ?? input.newId(), channel: input.channel, mode: input.mode, kind: mismatch.kind, reference: mismatch.reference };
+    const identity: ItemIdentity = {
+      id: item?.id ?? input.newId(),
+      channel: input.channel,
+      mode: input.mode,
+      kind: mismatch.kind,
+      reference: mismatch.reference,
+    };
     const merchantId = mismatch.merchantId ?? item?.merchantId;
     const sides = {
       reason: mismatch.reason,

@@ -65,7 +65,12 @@ export interface ReconciliationStore {
    * removed, and that every key active before `checkedUntil` was compared. At most one item per
    * key is not cleared: a second is refused (a concurrent run), and the whole write with it.
    */
-  record(channel: string, mode: Mode, changes: { readonly save: readonly ReconciliationItem[]; readonly remove: readonly string[] }, checkedUntil: Date): Promise<void>;
+  record(
+    channel: string,
+    mode: Mode,
+    changes: { readonly save: readonly ReconciliationItem[]; readonly remove: readonly string[] },
+    checkedUntil: Date,
+  ): Promise<void>;
   /** Items across channels, the most recently changed first. */
   list(filter: ReconciliationItemFilter): Promise<ReconciliationItem[]>;
   /** Open breaks per channel, mode and reason. */

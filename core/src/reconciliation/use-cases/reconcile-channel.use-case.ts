@@ -1,19 +1,10 @@
 import type { Clock, LockManager, Mode, RandomSource } from '../../common';
-import { CoreError, MODES, newId } from '../../common';
+import { CoreError, LockBusyError, MODES, newId } from '../../common';
 import type { ItemJob } from '../../jobs';
 import type { ChannelMovementKey, ChannelMovementTotal, Ledger } from '../../ledger';
-import type { PaymentAttemptRepository, PaymentChannel, PaymentChannelRegistry, PaymentIntentRepository } from '../../payments';
+import type { ChannelStatement, PaymentAttemptRepository, PaymentChannel, PaymentChannelRegistry, PaymentIntentRepository } from '../../payments';
 import type { RefundRepository } from '../../refunds';
-import {
-  judge,
-  matchKey,
-  matchStatement,
-  parseMatchKey,
-  type KeyTotal,
-  type MatchKey,
-  type Mismatch,
-  type ReconciliationItem,
-} from '../domain/reconciliation';
+import { judge, matchKey, matchStatement, parseMatchKey, type KeyTotal, type MatchKey, type Mismatch, type ReconciliationItem } from '../domain/reconciliation';
 import type { ReconciliationAlerts, ReconciliationStore } from '../ports/reconciliation-store.port';
 
 /** The reconciliation's settings (PAYMENTS_RECON_*). */
@@ -95,8 +86,18 @@ export class ReconcileChannel implements ItemJob<ChannelToReconcile, Reconciliat
     return `${item.channel}:${item.mode}`;
   }
 
-  handle(item: ChannelToReconcile): Promise<ReconciliationRun> {
-    return this.reconcile(item);
+  /**
+   * One channel and mode. A statement that cannot be read fails this item alone (recorded as
+   * `channel_error`, tried again after its backoff); another run holding the item (the admin CLI)
+   * makes it a run that did nothing.
+   */
+  async handle(item: ChannelToReconcile): Promise<ReconciliationRun> {
+    try {
+      return await this.reconcile(item);
+    } catch (error) {
+      if (error instanceof LockBusyError) return { ...item, linesRead: 0, checked: 0, opened: [], cleared: [], open: [], waiting: 0 };
+      throw error;
+    }
   }
 
   progressed(run: ReconciliationRun): boolean {
@@ -115,12 +116,17 @@ export class ReconcileChannel implements ItemJob<ChannelToReconcile, Reconciliat
       throw new CoreError('resource_not_found', 'not_found', `No channel '${input.channel}' with a statement in ${input.mode} mode.`, { param: 'channel' });
     }
     const open: ReconciliationItem[] = [];
-    let failure: unknown;
+    let failure: Error | undefined;
     for (const channel of channels) {
       try {
         open.push(...(await this.reconcile({ channel: channel.capabilities.name, mode: input.mode })).open);
       } catch (error) {
-        failure ??= error;
+        failure ??=
+          error instanceof StatementUnavailable
+            ? new CoreError('channel_error', 'unavailable', error.message, { cause: error.cause })
+            : error instanceof Error
+              ? error
+              : new Error(String(error));
       }
     }
     if (failure !== undefined) throw failure;
@@ -153,7 +159,12 @@ export class ReconcileChannel implements ItemJob<ChannelToReconcile, Reconciliat
     if (since) {
       const moved = new Set(movements.map(matchKey));
       const listed = new Set(lines.map(matchKey));
-      for (const keys of chunks([...checked].filter((key) => !moved.has(key)).map(movementKey).filter(isDefined))) {
+      for (const keys of chunks(
+        [...checked]
+          .filter((key) => !moved.has(key))
+          .map(movementKey)
+          .filter(isDefined),
+      )) {
         movements.push(...toKeyTotals(await ledger.channelMovements({ mode, channel: name, keys })));
       }
       for (const keys of chunks([...checked].filter((key) => !listed.has(key)))) {
@@ -210,8 +221,13 @@ export class ReconcileChannel implements ItemJob<ChannelToReconcile, Reconciliat
     let after = cursor;
     let read = 0;
     for (let page = 0; page < maxPages; page += 1) {
-      // Checked above: only channels with a statement are reconciled.
-      const statement = await channel.statement!(mode, { ...(after === undefined ? {} : { after }), limit: pageSize });
+      let statement: ChannelStatement;
+      try {
+        // Checked above: only channels with a statement are reconciled.
+        statement = await channel.statement!(mode, { ...(after === undefined ? {} : { after }), limit: pageSize });
+      } catch (error) {
+        throw new StatementUnavailable(channel.capabilities.name, mode, error);
+      }
       read += await this.deps.store.saveStatementPage(channel.capabilities.name, mode, statement, now);
       after = statement.next;
       if (!statement.hasMore) break;
@@ -239,8 +255,29 @@ export class ReconcileChannel implements ItemJob<ChannelToReconcile, Reconciliat
   }
 }
 
+/**
+ * A channel's statement could not be read (the channel is down, or answered nonsense). Not a
+ * CoreError of category `unavailable` on purpose: the job runner takes those for an outage of every
+ * item (the database) and stops the pass, while this is one channel's item failing alone. Its
+ * `code` is what the failure record keeps.
+ */
+export class StatementUnavailable extends Error {
+  readonly code = 'channel_error';
+
+  constructor(channel: string, mode: Mode, cause: unknown) {
+    super(`The ${mode} statement of channel ${channel} could not be read.`, { cause });
+    this.name = 'StatementUnavailable';
+  }
+}
+
 function toKeyTotals(totals: readonly ChannelMovementTotal[]): KeyTotal[] {
-  return totals.map((total) => ({ kind: total.kind, reference: total.reference, currency: total.currency, amount: total.amount, merchantId: total.merchantId }));
+  return totals.map((total) => ({
+    kind: total.kind,
+    reference: total.reference,
+    currency: total.currency,
+    amount: total.amount,
+    merchantId: total.merchantId,
+  }));
 }
 
 /** A text key as the ledger's key; undefined for a fee, which the ledger never records. */
