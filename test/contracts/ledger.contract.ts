@@ -206,7 +206,14 @@ export function ledgerContract(adapter: StorageAdapter): void {
       active.find((total) => total.reference === 're_failed'),
       { channel, kind: 'refund', firstCreated: T0, lastCreated: later },
     );
-    const named = await ledger.channelMovements({ mode: scope.mode, channel, keys: [{ kind: 'payment', reference: 'pa_2' }, { kind: 'refund', reference: 'pa_2' }] });
+    const named = await ledger.channelMovements({
+      mode: scope.mode,
+      channel,
+      keys: [
+        { kind: 'payment', reference: 'pa_2' },
+        { kind: 'refund', reference: 'pa_2' },
+      ],
+    });
     t.deepEqual(byKey(named), { 'payment:pa_2:SGD': [300n, 1, scope.merchantId] });
     t.deepEqual(await ledger.channelMovements({ mode: scope.mode, channel, keys: [] }), []);
     t.deepEqual(await ledger.channelMovements({ mode: 'live', channel }), [], 'another mode has none of them');

@@ -48,7 +48,11 @@ export function reconciliationStoreContract(adapter: StorageAdapter): void {
     const byKey = (totals: Awaited<ReturnType<typeof store.lineTotals>>) =>
       Object.fromEntries(totals.map((total) => [`${total.kind}:${total.reference}:${total.currency}`, total.amount]));
     t.deepEqual(byKey(await store.lineTotals({ channel, mode: 'test' })), { 'payment:pa_1:THB': 9_000n, 'refund:re_1:THB': 3_000n, 'payment:pa_2:IDR': 1n });
-    t.deepEqual(byKey(await store.lineTotals({ channel, mode: 'test', fetchedSince: at(60_000) })), { 'payment:pa_1:THB': 9_000n }, "a key fetched since: all of its lines");
+    t.deepEqual(
+      byKey(await store.lineTotals({ channel, mode: 'test', fetchedSince: at(60_000) })),
+      { 'payment:pa_1:THB': 9_000n },
+      'a key fetched since: all of its lines',
+    );
     t.deepEqual(byKey(await store.lineTotals({ channel, mode: 'test', keys: [{ kind: 'refund', reference: 're_1' }] })), { 'refund:re_1:THB': 3_000n });
     t.deepEqual(await store.lineTotals({ channel, mode: 'test', keys: [] }), []);
     t.deepEqual(await store.lineTotals({ channel, mode: 'live' }), []);
@@ -58,8 +62,21 @@ export function reconciliationStoreContract(adapter: StorageAdapter): void {
     const { reconciliation: store } = storage();
     const channel = aChannel();
     const waiting = anItem(channel);
-    const open = anItem(channel, { status: 'open', reason: 'amount_differs', ledger: [{ amount: 9_000n, currency: 'THB' }], merchantId: 'mch_A', openedAt: at(10), updated: at(10) });
-    const pending = anItem(channel, { kind: 'refund', reason: 'missing_in_statement', statement: [], ledger: [{ amount: 500n, currency: 'THB' }], detail: 'refund_pending' });
+    const open = anItem(channel, {
+      status: 'open',
+      reason: 'amount_differs',
+      ledger: [{ amount: 9_000n, currency: 'THB' }],
+      merchantId: 'mch_A',
+      openedAt: at(10),
+      updated: at(10),
+    });
+    const pending = anItem(channel, {
+      kind: 'refund',
+      reason: 'missing_in_statement',
+      statement: [],
+      ledger: [{ amount: 500n, currency: 'THB' }],
+      detail: 'refund_pending',
+    });
     await store.record(channel, 'test', { save: [waiting, open, pending], remove: [] }, at(20));
     t.like(await store.progress(channel, 'test'), { checkedUntil: at(20) });
     const unsettled = await store.unsettled(channel, 'test');
@@ -69,24 +86,22 @@ export function reconciliationStoreContract(adapter: StorageAdapter): void {
     );
     t.deepEqual((await store.list({ channel, limit: 10 }))[0], open);
     t.deepEqual(await store.list({ channel, status: 'open', limit: 10 }), [open]);
-    t.true((await store.countOpen()).some((count) => count.channel === channel && count.mode === 'test' && count.reason === 'amount_differs' && count.count === 1));
+    t.true(
+      (await store.countOpen()).some((count) => count.channel === channel && count.mode === 'test' && count.reason === 'amount_differs' && count.count === 1),
+    );
 
     // The waiting one matched (removed), the open one cleared (kept), and a new item for the cleared key.
     const cleared: ReconciliationItem = { ...open, status: 'cleared', clearedAt: at(30), updated: at(30) };
     const again = anItem(channel, { reference: open.reference, firstSeenAt: at(40), updated: at(40) });
     await store.record(channel, 'test', { save: [cleared, again], remove: [waiting.id] }, at(40));
-    t.deepEqual(
-      (await store.unsettled(channel, 'test')).map((item) => item.id).sort(),
-      [pending.id, again.id].sort(),
-    );
+    t.deepEqual((await store.unsettled(channel, 'test')).map((item) => item.id).sort(), [pending.id, again.id].sort());
     t.deepEqual(await store.list({ channel, status: 'cleared', limit: 10 }), [cleared]);
     t.false((await store.countOpen()).some((count) => count.channel === channel));
     // A second unsettled item of one key is refused, and nothing of that write is kept.
-    await t.throwsAsync(store.record(channel, 'test', { save: [anItem(channel, { reference: again.reference })], remove: [pending.id] }, at(50)), { any: true });
-    t.deepEqual(
-      (await store.unsettled(channel, 'test')).map((item) => item.id).sort(),
-      [pending.id, again.id].sort(),
-    );
+    await t.throwsAsync(store.record(channel, 'test', { save: [anItem(channel, { reference: again.reference })], remove: [pending.id] }, at(50)), {
+      any: true,
+    });
+    t.deepEqual((await store.unsettled(channel, 'test')).map((item) => item.id).sort(), [pending.id, again.id].sort());
     t.like(await store.progress(channel, 'test'), { checkedUntil: at(40) });
   });
 }

@@ -209,10 +209,20 @@ export class KnexSimulatorOrderBook extends SimulatorTable<Row> implements Simul
         // After the position: later in time, or at its time and later in (kind, id).
         if (source.kind < after.kind) void query.where(source.at, '>', after.at);
         else if (source.kind > after.kind) void query.where(source.at, '>=', after.at);
-        else void query.where((later) => void later.where(source.at, '>', after.at).orWhere((same) => void same.where(source.at, after.at).where('id', '>', after.id)));
+        else
+          void query.where(
+            (later) => void later.where(source.at, '>', after.at).orWhere((same) => void same.where(source.at, after.at).where('id', '>', after.id)),
+          );
       }
       for (const row of await query) {
-        lines.push({ kind: source.kind, reference: row.reference, channelId: row.id, amount: Number(row.amount), currency: row.currency, occurredAt: instant(row.at) });
+        lines.push({
+          kind: source.kind,
+          reference: row.reference,
+          channelId: row.id,
+          amount: Number(row.amount),
+          currency: row.currency,
+          occurredAt: instant(row.at),
+        });
       }
     }
     const order = (line: StatementLine): [number, string, string] => [line.occurredAt.getTime(), line.kind, line.channelId];

@@ -29,7 +29,12 @@ export class InMemoryLedger implements Ledger {
       const { ledgerTransactions, ledgerBalances, ledgerChannelMovements } = this.store.tables;
       // The channel's movement is kept once per cause, even when every leg rounded to zero.
       if (tx.channelMovement && !ledgerChannelMovements.has(tx.cause)) {
-        ledgerChannelMovements.set(tx.cause, { movement: deepCopy(tx.channelMovement), merchantId: tx.merchantId, mode: tx.mode, created: new Date(tx.created) });
+        ledgerChannelMovements.set(tx.cause, {
+          movement: deepCopy(tx.channelMovement),
+          merchantId: tx.merchantId,
+          mode: tx.mode,
+          created: new Date(tx.created),
+        });
       }
       if (isEmptyTransaction(tx) || ledgerTransactions.has(tx.cause)) return false;
       ledgerTransactions.set(tx.cause, deepCopy(tx));
@@ -40,9 +45,7 @@ export class InMemoryLedger implements Ledger {
 
   channelMovements(query: ChannelMovementQuery): Promise<ChannelMovementTotal[]> {
     return this.store.atomic(() => {
-      const stored = [...this.store.tables.ledgerChannelMovements.values()].filter(
-        (row) => row.mode === query.mode && row.movement.channel === query.channel,
-      );
+      const stored = [...this.store.tables.ledgerChannelMovements.values()].filter((row) => row.mode === query.mode && row.movement.channel === query.channel);
       const keyOf = (row: { movement: { kind: string; reference: string } }): string => `${row.movement.kind}:${row.movement.reference}`;
       const wanted = new Set((query.keys ?? []).map((key) => `${key.kind}:${key.reference}`));
       if (query.activeSince !== undefined) {

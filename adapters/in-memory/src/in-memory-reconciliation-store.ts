@@ -84,7 +84,9 @@ export class InMemoryReconciliationStore implements ReconciliationStore {
       for (const id of changes.remove) if (reconciliationItems.get(id)?.status === 'waiting') reconciliationItems.delete(id);
       for (const item of changes.save) {
         if (item.status !== 'cleared') {
-          const other = [...reconciliationItems.values()].find((known) => known.id !== item.id && known.status !== 'cleared' && openKey(known) === openKey(item));
+          const other = [...reconciliationItems.values()].find(
+            (known) => known.id !== item.id && known.status !== 'cleared' && openKey(known) === openKey(item),
+          );
           if (other) throw new Error(`A second unsettled reconciliation item for ${openKey(item)}`);
         }
         reconciliationItems.set(item.id, deepCopy(item));

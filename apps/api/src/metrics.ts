@@ -106,7 +106,7 @@ export class ServiceMetrics {
 
   readonly reconciliationBreaks = new Gauge({
     name: 'payments_reconciliation_breaks',
-    help: 'Open breaks between the channels\' statements and the ledger (admin: recon breaks), by channel, mode and reason (sampled on scrape by the worker).',
+    help: "Open breaks between the channels' statements and the ledger (admin: recon breaks), by channel, mode and reason (sampled on scrape by the worker).",
     labelNames: ['channel', 'mode', 'reason'] as const,
     registers: [this.registry],
     collect: () =>
@@ -118,7 +118,7 @@ export class ServiceMetrics {
 
   readonly reconciliationBreaksOpened = new Counter({
     name: 'payments_reconciliation_breaks_opened_total',
-    help: 'Breaks the reconciliation with the channels\' statements opened, by channel, mode and reason.',
+    help: "Breaks the reconciliation with the channels' statements opened, by channel, mode and reason.",
     labelNames: ['channel', 'mode', 'reason'] as const,
     registers: [this.registry],
   });

@@ -15,7 +15,12 @@ import {
 const T0 = new Date('2026-11-01T00:00:00Z');
 const HOUR = 3_600_000;
 const at = (ms: number): Date => new Date(T0.getTime() + ms);
-const total = (kind: KeyTotal['kind'], reference: string, amount: number, currency = 'THB'): KeyTotal => ({ kind, reference, currency, amount: BigInt(amount) });
+const total = (kind: KeyTotal['kind'], reference: string, amount: number, currency = 'THB'): KeyTotal => ({
+  kind,
+  reference,
+  currency,
+  amount: BigInt(amount),
+});
 const thb = (amount: number) => [{ amount: BigInt(amount), currency: 'THB' }];
 
 test('a statement that says what the ledger says has no mismatch, whatever the order and however each side is split', (t) => {
@@ -59,8 +64,14 @@ test('each side that lacks the other, and each amount or currency that differs, 
 
 test('sums are exact past 2^53 − 1', (t) => {
   const max = Number.MAX_SAFE_INTEGER;
-  t.deepEqual(matchStatement([total('payment', 'pa_big', max), total('payment', 'pa_big', max)], [total('payment', 'pa_big', max), total('payment', 'pa_big', max)]), []);
-  const [mismatch] = matchStatement([total('payment', 'pa_big', max), total('payment', 'pa_big', max)], [total('payment', 'pa_big', max), total('payment', 'pa_big', max - 1)]);
+  t.deepEqual(
+    matchStatement([total('payment', 'pa_big', max), total('payment', 'pa_big', max)], [total('payment', 'pa_big', max), total('payment', 'pa_big', max)]),
+    [],
+  );
+  const [mismatch] = matchStatement(
+    [total('payment', 'pa_big', max), total('payment', 'pa_big', max)],
+    [total('payment', 'pa_big', max), total('payment', 'pa_big', max - 1)],
+  );
   t.deepEqual(mismatch?.statement, [{ amount: 2n * BigInt(max), currency: 'THB' }]);
 });
 
@@ -163,7 +174,12 @@ test('the payment posting carries what the channel collected when told, and a du
   t.is(duplicatePaymentPosting({ attemptId: 'pa_3', scope: payment, amount: { amount: 10_000, currency: 'THB' } }, T0).channelMovement, undefined);
   // A movement of nothing is dropped; one that is not an exact integer is a bug.
   const base = { causeType: 'refund_failed' as const, causeId: 're_1', merchantId: 'mch_A', mode: 'test' as const, created: T0, entries: [] };
-  t.is(ledgerTransaction({ ...base, channelMovement: { channel: 'simulator', kind: 'refund', reference: 're_1', amount: 0, currency: 'THB' } }).channelMovement, undefined);
-  const error = t.throws(() => ledgerTransaction({ ...base, channelMovement: { channel: 'simulator', kind: 'refund', reference: 're_1', amount: 0.5, currency: 'THB' } }));
+  t.is(
+    ledgerTransaction({ ...base, channelMovement: { channel: 'simulator', kind: 'refund', reference: 're_1', amount: 0, currency: 'THB' } }).channelMovement,
+    undefined,
+  );
+  const error = t.throws(() =>
+    ledgerTransaction({ ...base, channelMovement: { channel: 'simulator', kind: 'refund', reference: 're_1', amount: 0.5, currency: 'THB' } }),
+  );
   t.true(error instanceof CoreError);
 });

@@ -218,7 +218,12 @@ export class KnexReconciliationStore implements ReconciliationStore {
       .db()('reconciliation_breaks')
       .where({ status: 'open' })
       .groupBy('channel', 'mode', 'reason')
-      .select<Array<{ channel: string; mode: Mode; reason: BreakReason; count: BigIntValue }>>('channel', 'mode', 'reason', this.context.db().raw('COUNT(*) AS ??', ['count']));
+      .select<Array<{ channel: string; mode: Mode; reason: BreakReason; count: BigIntValue }>>(
+        'channel',
+        'mode',
+        'reason',
+        this.context.db().raw('COUNT(*) AS ??', ['count']),
+      );
     return rows.map((row) => ({ channel: row.channel, mode: row.mode, reason: row.reason, count: toNumber(row.count) }));
   }
 }
