@@ -9,6 +9,7 @@ export * from './jobs';
 export * from './ledger';
 export * from './merchants';
 export * from './payments';
+export * from './reconciliation';
 export * from './refunds';
 export * from './settlements';
 export * from './common';

@@ -4,6 +4,7 @@ import type { JobItemFailures } from './jobs';
 import type { Ledger } from './ledger';
 import type { ApiKeyRepository, IdempotencyStore, MerchantRepository } from './merchants';
 import type { CheckoutSessionRepository, PaymentAttemptRepository, PaymentIntentRepository } from './payments';
+import type { ReconciliationStore } from './reconciliation';
 import type { RefundRepository } from './refunds';
 import type { PayoutDestinationRepository, SettlementRepository } from './settlements';
 import type { UnitOfWork } from './common';
@@ -36,4 +37,5 @@ export interface StoragePorts {
   readonly refunds: RefundRepository;
   readonly settlements: SettlementRepository;
   readonly jobItemFailures: JobItemFailures;
+  readonly reconciliation: ReconciliationStore;
 }

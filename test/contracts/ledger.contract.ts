@@ -1,5 +1,6 @@
 import test from 'ava';
 import {
+  ledgerTransaction,
   merchantAccount,
   merchantBalance,
   paymentPosting,
@@ -153,6 +154,83 @@ export function ledgerContract(adapter: StorageAdapter): void {
       { pending: 0n, available: 0n, dispute_hold: 0n },
       'another mode sees none of it',
     );
+  });
+
+  test(title('channel movements are kept once per cause, even with no leg to book, and summed per key over every movement'), async (t) => {
+    const { ledger, uow } = storage();
+    const scope = aScope();
+    const channel = `c-${scope.merchantId}`;
+    const paid = (payment: PricedPayment, attemptId: string, amount: number, currency = 'THB') =>
+      paymentPosting(payment, T0, { channel, attemptId, amount: { amount, currency } });
+    const [first, second] = [aPayment(scope), aPayment(scope)];
+    t.true(await uow.run(() => ledger.post(paid(first, 'pa_1', 10_000))));
+    t.false(await ledger.post(paid(first, 'pa_1', 10_000)), 'a replayed cause keeps no second movement');
+    await ledger.post(paid(second, 'pa_2', 300, 'SGD'));
+    // 1 IDR to a THB merchant: no leg to book, no journal transaction, but the channel collected it.
+    const zero = aPayment(scope, 0, 0);
+    t.false(await ledger.post(paid(zero, 'pa_zero', 1, 'IDR')));
+    t.false(await ledger.hasPosted(`payment:${zero.id}`));
+    // A refund made (+) and failed (−), and one made only: movements of the lead's refund postings.
+    const refund = (causeType: 'refund' | 'refund_failed', refundId: string, amount: number, created: Date) =>
+      ledgerTransaction({
+        causeType,
+        causeId: refundId,
+        merchantId: scope.merchantId,
+        mode: scope.mode,
+        paymentIntentId: first.id,
+        created,
+        entries: [
+          { account: merchantAccount(scope, 'pending', 'THB'), amount: -Math.sign(amount) * 100, currency: 'THB' },
+          { account: platformAccount(scope.mode, 'channel_clearing', 'THB'), amount: Math.sign(amount) * 100, currency: 'THB' },
+        ],
+        channelMovement: { channel, kind: 'refund', reference: refundId, amount, currency: 'THB' },
+      });
+    const later = new Date(T0.getTime() + 60_000);
+    await ledger.post(refund('refund', 're_failed', 2_000, T0));
+    await ledger.post(refund('refund_failed', 're_failed', -2_000, later));
+    await ledger.post(refund('refund', 're_made', 500, later));
+
+    const byKey = (totals: Awaited<ReturnType<typeof ledger.channelMovements>>) =>
+      Object.fromEntries(totals.map((total) => [`${total.kind}:${total.reference}:${total.currency}`, [total.amount, total.movements, total.merchantId]]));
+    t.deepEqual(byKey(await ledger.channelMovements({ mode: scope.mode, channel })), {
+      'payment:pa_1:THB': [10_000n, 1, scope.merchantId],
+      'payment:pa_2:SGD': [300n, 1, scope.merchantId],
+      'payment:pa_zero:IDR': [1n, 1, scope.merchantId],
+      'refund:re_failed:THB': [0n, 2, scope.merchantId],
+      'refund:re_made:THB': [500n, 1, scope.merchantId],
+    });
+    // Active since `later`: every movement of those keys, the older ones of re_failed included.
+    const active = await ledger.channelMovements({ mode: scope.mode, channel, activeSince: later });
+    t.deepEqual(byKey(active), { 'refund:re_failed:THB': [0n, 2, scope.merchantId], 'refund:re_made:THB': [500n, 1, scope.merchantId] });
+    t.like(
+      active.find((total) => total.reference === 're_failed'),
+      { channel, kind: 'refund', firstCreated: T0, lastCreated: later },
+    );
+    const named = await ledger.channelMovements({
+      mode: scope.mode,
+      channel,
+      keys: [
+        { kind: 'payment', reference: 'pa_2' },
+        { kind: 'refund', reference: 'pa_2' },
+      ],
+    });
+    t.deepEqual(byKey(named), { 'payment:pa_2:SGD': [300n, 1, scope.merchantId] });
+    t.deepEqual(await ledger.channelMovements({ mode: scope.mode, channel, keys: [] }), []);
+    t.deepEqual(await ledger.channelMovements({ mode: 'live', channel }), [], 'another mode has none of them');
+    t.true((await new VerifyLedger({ ledger }).execute({ limit: 10 })).ok);
+  });
+
+  test(title('a channel movement rolls back with its unit of work'), async (t) => {
+    const { ledger, uow } = storage();
+    const scope = aScope();
+    const channel = `c-${scope.merchantId}`;
+    await t.throwsAsync(
+      uow.run(async () => {
+        await ledger.post(paymentPosting(aPayment(scope, 0, 0), T0, { channel, attemptId: 'pa_1', amount: { amount: 1, currency: 'IDR' } }));
+        throw new Error('the change it belongs to failed');
+      }),
+    );
+    t.deepEqual(await ledger.channelMovements({ mode: scope.mode, channel }), []);
   });
 
   test(title('verify passes on a healthy journal and names a balance row that drifted; rebuild repairs it'), async (t) => {

@@ -21,6 +21,8 @@ import {
   type PlaceRefundRequest,
   type PlaceRefundResult,
   type RefundFailureCode,
+  type ChannelStatement,
+  type StatementQuery,
 } from '@payments/core';
 import { verifyRestCallbackSignature } from './callback-signature';
 import { send, sendWithRetries, TransportFailure, type HttpAnswer, type HttpRequest, type RetryPolicy } from './http-client';
@@ -39,6 +41,7 @@ import {
   readPlacedRefund,
   readRefund,
   readRefundNotice,
+  readStatement,
   refundFailureCode,
 } from './rest-protocol';
 
@@ -77,6 +80,8 @@ export const REST_CHANNEL_NAME = 'rest';
 const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_PENDING_TIMEOUT_MS = 15 * 60_000;
 const MAX_RETRY_DELAY_MS = 5_000;
+/** The most statement lines the protocol lets us ask for at once. */
+const MAX_STATEMENT_LIMIT = 1000;
 
 const systemClock: Clock = { now: () => new Date() };
 
@@ -342,6 +347,25 @@ export class RestPaymentChannel implements PaymentChannel {
    */
   async queryRefund(mode: Mode, channelRefundId: string): Promise<ChannelRefundStatus> {
     return channelRefundStatus(await this.query(mode, 'refunds', channelRefundId, readRefund));
+  }
+
+  /**
+   * `GET /v1/statement?after=…&limit=…` (section 6.3), retried like the order query: a page of
+   * the channel's statement after a cursor. Throws CoreError `channel_error` (unavailable) when no
+   * valid page came (a transport failure, any status but 200, a body that breaks the protocol).
+   */
+  async statement(mode: Mode, query: StatementQuery): Promise<ChannelStatement> {
+    const endpoint = this.requireEndpoint(mode);
+    const limit = Math.min(Math.max(1, Math.floor(query.limit)), MAX_STATEMENT_LIMIT);
+    const params = new URLSearchParams({ limit: String(limit), ...(query.after === undefined ? {} : { after: query.after }) });
+    const answer = await this.sendRetried(mode, 'statement', endpoint, { method: 'GET', url: `${endpoint.baseUrl}/v1/statement?${params.toString()}` });
+    if (answer.status !== 200) throw channelError(`The channel answered HTTP ${answer.status} to the statement.`);
+    try {
+      return readStatement(parseJsonObject(answer.body, 'statement'), limit);
+    } catch (error) {
+      if (error instanceof ProtocolViolation) throw channelError(`The channel's statement broke the protocol: ${error.message}`);
+      throw error;
+    }
   }
 
   /**

@@ -1,7 +1,11 @@
 import {
   PAYER_FAILURE_CODES,
   REFUND_FAILURE_CODES,
+  STATEMENT_LINE_KINDS,
   type AttemptFailureCode,
+  type ChannelStatement,
+  type StatementLine,
+  type StatementLineKind,
   type NextAction,
   type NextActionType,
   type RefundFailureCode,
@@ -292,4 +296,38 @@ export function readPlacedRefund(
     throw new ProtocolViolation("'amount' and 'currency' must echo the request.");
   }
   return refund;
+}
+
+/** The statement's line types (section 6.3) and ours: a `chargeback` line is keyed by its dispute id. */
+const STATEMENT_TYPES: readonly StatementLineKind[] = STATEMENT_LINE_KINDS;
+const isStatementType = oneOf(STATEMENT_TYPES);
+const isSignedAmount = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value !== 0;
+const isCursor = (value: unknown): value is string => isString(value) && value.length >= 1 && value.length <= MAX_REFERENCE_LENGTH;
+const isBoolean = (value: unknown): value is boolean => typeof value === 'boolean';
+
+/**
+ * Reads a statement page (`GET /v1/statement`): at most `limit` lines, each of a known type with
+ * the channel's id, our reference, a non-zero integer amount, its currency and time. A
+ * chargeback's reference, for us, is its dispute id (`id`); the order's reference it carries is
+ * not needed to match it.
+ */
+export function readStatement(object: JsonObject, limit: number): ChannelStatement {
+  const lines = object.lines;
+  if (!Array.isArray(lines) || lines.length > limit) throw new ProtocolViolation(`'lines' must be an array of at most ${limit} lines.`);
+  const read = lines.map((line: unknown, index): StatementLine => {
+    if (!isJsonObject(line)) throw new ProtocolViolation(`'lines[${index}]' must be an object.`);
+    const kind = field(line, 'type', isStatementType, 'is not a statement line type of the protocol');
+    const id = field(line, 'id', isOrderId, 'must be an id (letters, digits, _ and -, at most 64)');
+    const reference = field(line, 'reference', isReference, 'must be a string of 1 to 255 characters');
+    const amount = field(line, 'amount', isSignedAmount, 'must be a non-zero integer of minor units');
+    const currency = field(line, 'currency', isCurrency, 'must be an upper-case ISO 4217 code');
+    const occurredAt = readTimestamp(line, 'occurred_at');
+    return { kind, reference: kind === 'chargeback' ? id : reference, channelId: id, amount, currency, occurredAt };
+  });
+  return {
+    lines: read,
+    next: field(object, 'next_cursor', isCursor, 'must be a string of 1 to 255 characters'),
+    hasMore: field(object, 'has_more', isBoolean, 'must be true or false'),
+    asOf: readTimestamp(object, 'as_of'),
+  };
 }

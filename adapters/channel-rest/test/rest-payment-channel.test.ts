@@ -744,3 +744,52 @@ test('verifyCallback: a signed refund notice names the refund and our reference;
     t.is(error?.code, 'invalid_callback');
   }
 });
+
+// ---------------------------------------------------------------- statement
+
+test('statement: a page is read with the mode key after the cursor; a chargeback is keyed by its dispute id', async (t) => {
+  nock(TEST_URL, { reqheaders: { authorization: `Bearer ${TEST_KEY}` } })
+    .get('/v1/statement')
+    .query({ after: 'c-41', limit: '2' })
+    .reply(200, {
+      lines: [
+        { type: 'payment', id: 'ord_1', reference: 'att_1', amount: 10050, currency: 'THB', occurred_at: '2030-01-31T09:31:12.000Z' },
+        { type: 'chargeback', id: 'dsp_1', reference: 'att_1', amount: 10050, currency: 'THB', occurred_at: '2030-02-01T00:00:00Z', extra: 'ignored' },
+      ],
+      next_cursor: 'c-43',
+      has_more: true,
+      as_of: '2030-02-02T00:00:00.000Z',
+    });
+  t.deepEqual(await channel().statement('test', { after: 'c-41', limit: 2 }), {
+    lines: [
+      { kind: 'payment', reference: 'att_1', channelId: 'ord_1', amount: 10050, currency: 'THB', occurredAt: new Date('2030-01-31T09:31:12.000Z') },
+      { kind: 'chargeback', reference: 'dsp_1', channelId: 'dsp_1', amount: 10050, currency: 'THB', occurredAt: new Date('2030-02-01T00:00:00Z') },
+    ],
+    next: 'c-43',
+    hasMore: true,
+    asOf: new Date('2030-02-02T00:00:00.000Z'),
+  });
+});
+
+test('statement: a page that breaks the protocol, or a status but 200, throws channel_error naming the field, never the value', async (t) => {
+  const line = { type: 'refund', id: 'rfd_1', reference: 're_1', amount: 500, currency: 'THB', occurred_at: '2030-01-31T09:31:12.000Z' };
+  const page = { lines: [line], next_cursor: 'c-1', has_more: false, as_of: '2030-02-02T00:00:00.000Z' };
+  const broken: Array<[string, unknown]> = [
+    ['float amount', { ...page, lines: [{ ...line, amount: 5.5 }] }],
+    ['zero amount', { ...page, lines: [{ ...line, amount: 0 }] }],
+    ['unknown type', { ...page, lines: [{ ...line, type: CHANNEL_DETAIL }] }],
+    ['more lines than asked', { ...page, lines: [line, line, line] }],
+    ['no cursor', { ...page, next_cursor: '' }],
+    ['no as_of', { ...page, as_of: undefined }],
+  ];
+  for (const [what, body] of broken) {
+    nock(TEST_URL).get('/v1/statement').query(true).reply(200, JSON.stringify(body));
+    const error = await assertThrowsChannelError(t, () => channel().statement('test', { limit: 2 }));
+    t.regex(error.message, /statement broke the protocol/, what);
+  }
+  nock(TEST_URL)
+    .get('/v1/statement')
+    .query(true)
+    .reply(400, { error: { code: 'invalid_cursor', message: CHANNEL_DETAIL } });
+  await assertThrowsChannelError(t, () => channel().statement('test', { after: 'x', limit: 2 }));
+});

@@ -1,4 +1,4 @@
-import type { AttemptFailureCode, Mode, SimulatedOutcome } from '@payments/core';
+import type { AttemptFailureCode, Mode, SimulatedOutcome, StatementLine, StatementLineKind } from '@payments/core';
 import type { Knex } from 'knex';
 import { KnexSimulatorCallbacks } from './knex-simulator-callbacks';
 import { KnexSimulatorRefunds, type SimulatorRefund } from './knex-simulator-refunds';
@@ -9,6 +9,7 @@ import type {
   SimulatorOrder,
   SimulatorOrderBook,
   SimulatorOrderStatus,
+  StatementPosition,
 } from './simulator-order-book';
 import { date, fromJsonColumn, instant, millis, SimulatorTable, toJsonColumn, withoutUndefined } from './sql-values';
 
@@ -182,6 +183,60 @@ export class KnexSimulatorOrderBook extends SimulatorTable<Row> implements Simul
   claimDueRefunds(now: Date, limit: number, leaseUntil: Date): Promise<SimulatorRefund[]> {
     return this.refunds.claimDue(now, limit, leaseUntil);
   }
+
+  async statementLines(mode: Mode, after: StatementPosition | undefined, before: Date, limit: number): Promise<StatementLine[]> {
+    const sources: Array<{ kind: StatementLineKind; table: string; status: string; at: string; reference: string }> = [
+      { kind: 'chargeback', table: 'simulator_disputes', status: 'lost', at: 'updated_at', reference: 'id' },
+      { kind: 'payment', table: 'simulator_orders', status: 'paid', at: 'paid_at', reference: 'reference' },
+      { kind: 'refund', table: 'simulator_refunds', status: 'succeeded', at: 'updated_at', reference: 'reference' },
+    ];
+    const lines: StatementLine[] = [];
+    for (const source of sources) {
+      const query = this.knex(source.table)
+        .where({ mode, status: source.status })
+        .where(source.at, '<', before.getTime())
+        .orderBy(source.at, 'asc')
+        .orderBy('id', 'asc')
+        .limit(limit)
+        .select<Array<{ id: string; reference: string; amount: number | string; currency: string; at: number | string }>>(
+          'id',
+          `${source.reference} as reference`,
+          'amount',
+          'currency',
+          `${source.at} as at`,
+        );
+      if (after) {
+        // After the position: later in time, or at its time and later in (kind, id).
+        if (source.kind < after.kind) void query.where(source.at, '>', after.at);
+        else if (source.kind > after.kind) void query.where(source.at, '>=', after.at);
+        else
+          void query.where(
+            (later) => void later.where(source.at, '>', after.at).orWhere((same) => void same.where(source.at, after.at).where('id', '>', after.id)),
+          );
+      }
+      for (const row of await query) {
+        lines.push({
+          kind: source.kind,
+          reference: row.reference,
+          channelId: row.id,
+          amount: Number(row.amount),
+          currency: row.currency,
+          occurredAt: instant(row.at),
+        });
+      }
+    }
+    const order = (line: StatementLine): [number, string, string] => [line.occurredAt.getTime(), line.kind, line.channelId];
+    return lines
+      .sort((a, b) => {
+        const [x, y] = [order(a), order(b)];
+        return x[0] - y[0] || compareText(x[1], y[1]) || compareText(x[2], y[2]);
+      })
+      .slice(0, limit);
+  }
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 interface DisputeRow {

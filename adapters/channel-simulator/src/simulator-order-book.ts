@@ -1,4 +1,4 @@
-import type { AttemptFailureCode, Mode, SimulatedOutcome } from '@payments/core';
+import type { AttemptFailureCode, Mode, SimulatedOutcome, StatementLine } from '@payments/core';
 import type { SimulatorRefund } from './knex-simulator-refunds';
 
 export type SimulatorOrderStatus = 'pending' | 'processing' | 'paid' | 'failed';
@@ -67,6 +67,14 @@ export interface SimulatorCallback {
   readonly created: Date;
 }
 
+/** A place in the simulator's statement: lines are ordered by time, then kind, then the channel's id. */
+export interface StatementPosition {
+  /** Epoch milliseconds. */
+  readonly at: number;
+  readonly kind: string;
+  readonly id: string;
+}
+
 /** Where the simulator keeps its orders: shared by every process of a deployment. */
 export interface SimulatorOrderBook {
   /** Stores `order` unless one with its reference exists; returns the stored one either way. */
@@ -118,4 +126,9 @@ export interface SimulatorOrderBook {
   updateRefund(refund: SimulatorRefund, notice: SimulatorCallback): Promise<void>;
   /** Pending refunds due to be reported, each handed to one caller (leased as `claimDue` leases orders). */
   claimDueRefunds(now: Date, limit: number, leaseUntil: Date): Promise<SimulatorRefund[]>;
+  /**
+   * The statement's lines of `mode` after `after` and before `before` (by time, kind, id), at most
+   * `limit`: orders paid, refunds succeeded, disputes lost.
+   */
+  statementLines(mode: Mode, after: StatementPosition | undefined, before: Date, limit: number): Promise<StatementLine[]>;
 }

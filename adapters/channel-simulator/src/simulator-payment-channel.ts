@@ -27,9 +27,12 @@ import {
   type SimulationInstruction,
   type ItemJob,
   type JobLane,
+  type ChannelStatement,
+  type StatementLine,
+  type StatementQuery,
 } from '@payments/core';
 import { sign, SIGNATURE_HEADER, verify } from './callback-signature';
-import type { SimulatorCallback, SimulatorDispute, SimulatorOrder, SimulatorOrderBook } from './simulator-order-book';
+import type { SimulatorCallback, SimulatorDispute, SimulatorOrder, SimulatorOrderBook, StatementPosition } from './simulator-order-book';
 import type { SimulatorRefund } from './knex-simulator-refunds';
 
 /**
@@ -82,6 +85,12 @@ export interface SimulatorOptions {
    */
   readonly settleAfterMs?: number;
   /**
+   * How old a line must be before the statement lists it (default 1000 ms): a write under way when
+   * the statement was read has committed by then, so no line ever appears before a cursor handed
+   * out already.
+   */
+  readonly statementLagMs?: number;
+  /**
    * Where a redirect-wallet credential sends the payer (`<walletUrl>/<order id>`): the service's own
    * stand-in wallet page, so the redirect works on any machine. Default: an address that never
    * resolves (`https://simulator.invalid/pay`), for uses without the HTTP app.
@@ -128,6 +137,19 @@ export function canonicalInstruction(instruction: SimulationInstruction): string
   if (instruction.kind === 'refund') return JSON.stringify(['refund', instruction.outcome.status, instruction.outcome.failureCode ?? null]);
   const { status, failureCode, amount, currency } = instruction.outcome;
   return JSON.stringify(['payment', status, failureCode ?? null, amount ?? null, currency ?? null]);
+}
+
+/** The simulator's statement cursor before any line. */
+const STATEMENT_START = '0::';
+
+function statementCursor(line: StatementLine): string {
+  return `${line.occurredAt.getTime()}:${line.kind}:${line.channelId}`;
+}
+
+function statementPosition(cursor: string): StatementPosition {
+  const match = /^(\d{1,15}):([a-z]*):([A-Za-z0-9_-]*)$/.exec(cursor);
+  if (!match) throw new CoreError('channel_error', 'unavailable', 'The simulator does not know this statement cursor.');
+  return { at: Number(match[1]), kind: match[2], id: match[3] };
 }
 
 function invalidTransition(message: string): CoreError {
@@ -337,6 +359,21 @@ export class SimulatorPaymentChannel implements PaymentChannel {
     const refund = await this.book.findRefund(channelRefundId);
     if (!refund) throw new CoreError('channel_error', 'unavailable', 'The simulator has no such refund.');
     return channelRefundStatus(refund);
+  }
+
+  /**
+   * The simulator's statement: its paid orders (payments), succeeded refunds and lost disputes
+   * (chargebacks) of `mode`, by time, then kind, then id; it charges no fees. Lists lines older
+   * than `statementLagMs` only (`asOf`). The cursor is `<epoch ms>:<kind>:<id>` of the last line
+   * read (`0::` before any).
+   */
+  async statement(mode: Mode, query: StatementQuery): Promise<ChannelStatement> {
+    const asOf = new Date(this.clock.now().getTime() - (this.options.statementLagMs ?? 1000));
+    const after = query.after === undefined ? undefined : statementPosition(query.after);
+    const lines = await this.book.statementLines(mode, after, asOf, query.limit + 1);
+    const page = lines.slice(0, query.limit);
+    const last = page.at(-1);
+    return { lines: page, next: last ? statementCursor(last) : (query.after ?? STATEMENT_START), hasMore: lines.length > query.limit, asOf };
   }
 
   /** Settles a pending refund as told, then delivers its signed notice. */

@@ -150,3 +150,67 @@ test.serial('a simulated dispute claims the whole ordered amount, is notified si
   await sim.simulateDispute('test', placed.channelOrderId, 'opened');
   t.is(received.length, 3);
 });
+
+test.serial('the statement lists paid orders, succeeded refunds and lost disputes once each, a second old, in order, page by page', async (t) => {
+  const sim = channel();
+  const drain = async (after?: string): Promise<{ lines: Awaited<ReturnType<typeof sim.statement>>['lines']; next: string | undefined }> => {
+    const lines = [];
+    let next = after;
+    for (;;) {
+      const page = await sim.statement('test', { ...(next === undefined ? {} : { after: next }), limit: 1 });
+      lines.push(...page.lines);
+      next = page.next;
+      if (!page.hasMore) return { lines, next };
+    }
+  };
+  clock.advance(2_000);
+  const { next: start } = await drain();
+
+  // Three orders paid in one instant (ties are broken by id), one left unpaid.
+  const placed = [];
+  for (const amount of [1_000, 2_000, 3_000, 4_000]) {
+    const result = await sim.placeOrder(order(amount));
+    if (result.outcome !== 'placed') return t.fail();
+    placed.push(result.channelOrderId);
+  }
+  for (const id of placed.slice(0, 3)) await sim.simulate('test', id, { status: 'paid' });
+  t.deepEqual((await drain(start)).lines, [], 'not listed while younger than a second');
+  clock.advance(1_001);
+  const paid = await drain(start);
+  t.deepEqual(
+    paid.lines.map((line) => [line.kind, line.channelId, line.amount, line.currency]),
+    placed
+      .slice(0, 3)
+      .map((id, i) => ['payment', id, (i + 1) * 1_000, 'THB'])
+      .sort((a, b) => (String(a[1]) < String(b[1]) ? -1 : 1)),
+  );
+  t.true(paid.lines.every((line) => line.reference.startsWith('pa_TEST')));
+
+  // A refund that succeeds and one that fails; a dispute opened, and one lost.
+  const refund = async (orderId: string, reference: string, amount: number) => {
+    const result = await sim.placeRefund({ mode: 'test', reference, channelOrderId: orderId, amount, currency: 'THB', callbackUrl: receiver.url });
+    if (result.outcome !== 'placed') throw new Error('refund refused');
+    return result.channelRefundId;
+  };
+  const made = await refund(placed[0], `re_OK${Date.now()}`, 400);
+  const failed = await refund(placed[1], `re_KO${Date.now()}`, 500);
+  await sim.simulateRefund('test', made, { status: 'succeeded' });
+  await sim.simulateRefund('test', failed, { status: 'failed', failureCode: 'channel_declined' });
+  await sim.simulateDispute('test', placed[2], 'opened');
+  await sim.simulateDispute('test', placed[1], 'opened');
+  await sim.simulateDispute('test', placed[1], 'lost');
+  clock.advance(1_001);
+  const after = await drain(paid.next);
+  t.deepEqual(
+    after.lines.map((line) => [line.kind, line.amount]),
+    [
+      ['chargeback', 2_000],
+      ['refund', 400],
+    ],
+  );
+  const [chargeback, refunded] = after.lines;
+  t.is(chargeback?.reference, chargeback?.channelId, "a chargeback's reference is the channel's dispute id");
+  t.is(refunded?.channelId, made);
+  t.deepEqual((await drain(after.next)).lines, [], 'nothing is listed twice');
+  await t.throwsAsync(sim.statement('test', { after: 'nonsense', limit: 1 }), { instanceOf: CoreError, message: /cursor/ });
+});

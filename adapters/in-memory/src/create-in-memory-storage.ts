@@ -22,6 +22,7 @@ import { InMemorySettlementRepository } from './in-memory-settlement.repository'
 import { InMemoryDisputeRepository } from './in-memory-dispute.repository';
 import { InMemoryRefundRepository } from './in-memory-refund.repository';
 import { InMemoryJobItemFailures } from './in-memory-job-item-failures';
+import { InMemoryReconciliationStore } from './in-memory-reconciliation-store';
 
 /** The storage ports over one in-memory store; the same shape as `createSqlStorage`. */
 export interface InMemoryStorage extends StoragePorts {
@@ -53,5 +54,6 @@ export function createInMemoryStorage(store: InMemoryStore = new InMemoryStore()
     refunds: new InMemoryRefundRepository(store),
     settlements: new InMemorySettlementRepository(store),
     jobItemFailures: new InMemoryJobItemFailures(),
+    reconciliation: new InMemoryReconciliationStore(store),
   };
 }

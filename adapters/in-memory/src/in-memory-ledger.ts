@@ -2,6 +2,8 @@ import {
   isEmptyTransaction,
   parseAccountCode,
   type AccountScope,
+  type ChannelMovementQuery,
+  type ChannelMovementTotal,
   type ForeignEntry,
   type Ledger,
   type LedgerBalance,
@@ -24,11 +26,51 @@ export class InMemoryLedger implements Ledger {
 
   post(tx: LedgerTransaction): Promise<boolean> {
     return this.store.atomic(() => {
-      const { ledgerTransactions, ledgerBalances } = this.store.tables;
+      const { ledgerTransactions, ledgerBalances, ledgerChannelMovements } = this.store.tables;
+      // The channel's movement is kept once per cause, even when every leg rounded to zero.
+      if (tx.channelMovement && !ledgerChannelMovements.has(tx.cause)) {
+        ledgerChannelMovements.set(tx.cause, {
+          movement: deepCopy(tx.channelMovement),
+          merchantId: tx.merchantId,
+          mode: tx.mode,
+          created: new Date(tx.created),
+        });
+      }
       if (isEmptyTransaction(tx) || ledgerTransactions.has(tx.cause)) return false;
       ledgerTransactions.set(tx.cause, deepCopy(tx));
       for (const entry of tx.entries) addToBalance(ledgerBalances, entry);
       return true;
+    });
+  }
+
+  channelMovements(query: ChannelMovementQuery): Promise<ChannelMovementTotal[]> {
+    return this.store.atomic(() => {
+      const stored = [...this.store.tables.ledgerChannelMovements.values()].filter((row) => row.mode === query.mode && row.movement.channel === query.channel);
+      const keyOf = (row: { movement: { kind: string; reference: string } }): string => `${row.movement.kind}:${row.movement.reference}`;
+      const wanted = new Set((query.keys ?? []).map((key) => `${key.kind}:${key.reference}`));
+      if (query.activeSince !== undefined) {
+        for (const row of stored) if (row.created >= query.activeSince) wanted.add(keyOf(row));
+      }
+      const everything = query.activeSince === undefined && query.keys === undefined;
+      const totals = new Map<string, ChannelMovementTotal>();
+      for (const row of stored) {
+        if (!everything && !wanted.has(keyOf(row))) continue;
+        const { movement } = row;
+        const group = `${keyOf(row)}:${movement.currency}`;
+        const known = totals.get(group);
+        totals.set(group, {
+          channel: movement.channel,
+          kind: movement.kind,
+          reference: movement.reference,
+          currency: movement.currency,
+          amount: (known?.amount ?? 0n) + BigInt(movement.amount),
+          movements: (known?.movements ?? 0) + 1,
+          merchantId: known && known.merchantId < row.merchantId ? known.merchantId : row.merchantId,
+          firstCreated: known && known.firstCreated < row.created ? known.firstCreated : row.created,
+          lastCreated: known && known.lastCreated > row.created ? known.lastCreated : row.created,
+        });
+      }
+      return [...totals.values()].map(deepCopy);
     });
   }
 

@@ -2,7 +2,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ApiKey, AuditEntry, CheckoutSession, DashboardSession, DomainEvent, Merchant, PaymentAttempt, PaymentIntent, User } from '@payments/core';
 import type { Notice, PayoutDestination, SigningKey, WebhookEndpoint } from '@payments/core';
 import type { PlatformKey, WebhookDelivery, WebhookDeliveryAttempt } from '@payments/core';
-import type { LedgerBalance, LedgerTransaction } from '@payments/core';
+import type { ChannelMovement, LedgerBalance, LedgerTransaction } from '@payments/core';
+import type { Mode, ReconciliationItem, ReconciliationProgress, StatementLine } from '@payments/core';
 import type { Dispute, Refund } from '@payments/core';
 import type { Settlement } from '@payments/core';
 import type { AccountScope } from '@payments/core';
@@ -40,6 +41,22 @@ export function earliestFirst<T>(instant: (value: T) => Date | undefined): (a: S
   // The rows were kept for having the instant; a missing one (never) would sort first.
   const time = (row: Sequenced<T>) => instant(row.value)?.getTime() ?? 0;
   return (a, b) => time(a) - time(b) || a.seq - b.seq;
+}
+
+/** A channel movement with what the posting that kept it says of it. */
+export interface StoredChannelMovement {
+  readonly movement: ChannelMovement;
+  readonly merchantId: string;
+  readonly mode: Mode;
+  readonly created: Date;
+}
+
+/** A statement line as read, with its channel, mode and when it was read. */
+export interface StoredStatementLine {
+  readonly channel: string;
+  readonly mode: Mode;
+  readonly line: StatementLine;
+  readonly fetchedAt: Date;
 }
 
 export interface IdempotencyRecord {
@@ -89,6 +106,14 @@ export interface InMemoryTables {
   readonly ledgerTransactions: Map<string, LedgerTransaction>;
   /** The balance table, by account code. */
   readonly ledgerBalances: Map<string, LedgerBalance>;
+  /** What the channel moved, by the cause of the posting that kept it. */
+  readonly ledgerChannelMovements: Map<string, StoredChannelMovement>;
+  /** The channels' statement lines as read, by `<channel>:<mode>:<kind>:<channel id>`. */
+  readonly reconciliationLines: Map<string, StoredStatementLine>;
+  /** By `<channel>:<mode>`. */
+  readonly reconciliationProgress: Map<string, ReconciliationProgress>;
+  /** By id. */
+  readonly reconciliationItems: Map<string, ReconciliationItem>;
   /** By dispute id. */
   readonly disputes: Map<string, Sequenced<Dispute>>;
   /** By refund id. */
@@ -118,6 +143,10 @@ function emptyTables(): InMemoryTables {
     platformKeys: [],
     ledgerTransactions: new Map(),
     ledgerBalances: new Map(),
+    ledgerChannelMovements: new Map(),
+    reconciliationLines: new Map(),
+    reconciliationProgress: new Map(),
+    reconciliationItems: new Map(),
     disputes: new Map(),
     refunds: new Map(),
     settlements: new Map(),

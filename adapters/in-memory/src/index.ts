@@ -26,3 +26,4 @@ export * from './in-memory-dispute.repository';
 export * from './in-memory-settlement.repository';
 export * from './in-memory-job-item-failures';
 export * from './in-memory-refund.repository';
+export * from './in-memory-reconciliation-store';

@@ -23,6 +23,7 @@ import { KnexRefundRepository } from './repositories/knex-refund.repository';
 import { KnexDisputeRepository } from './repositories/knex-dispute.repository';
 import { KnexSettlementRepository } from './repositories/knex-settlement.repository';
 import { KnexJobItemFailures } from './repositories/knex-job-item-failures.repository';
+import { KnexReconciliationStore } from './repositories/knex-reconciliation-store.repository';
 
 /** The storage ports of one database, as the composition root binds them. */
 export type SqlStorage = StoragePorts;
@@ -57,5 +58,6 @@ export function createSqlStorage(knex: Knex, options: KnexContextOptions = {}): 
     refunds: new KnexRefundRepository(context),
     settlements: new KnexSettlementRepository(context),
     jobItemFailures: new KnexJobItemFailures(context),
+    reconciliation: new KnexReconciliationStore(context),
   };
 }

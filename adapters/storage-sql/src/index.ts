@@ -28,3 +28,4 @@ export * from './repositories/knex-ledger.repository';
 export * from './repositories/knex-dispute.repository';
 export * from './repositories/knex-settlement.repository';
 export * from './observability';
+export * from './repositories/knex-reconciliation-store.repository';

@@ -12,6 +12,16 @@ import { CreateMerchant, SetLiveMode } from '@payments/core';
 import { PlatformKeys, VerifyLedger, Ledger, type PlatformKey } from '@payments/core';
 import { Clock, CoreError, JobItemFailures, type JobItemFailure } from '@payments/core';
 import { DUPLICATE_PAYMENTS_MAX_LIMIT, ListDuplicatePayments, type PaymentAttempt } from '@payments/core';
+import {
+  isOneOf,
+  ListReconciliationBreaks,
+  MODES,
+  RECONCILIATION_STATUSES,
+  ReconcileChannel,
+  type Amount,
+  type Mode,
+  type ReconciliationItem,
+} from '@payments/core';
 import { AppReadiness, type AppContainer } from '@payments/api';
 
 /** Exit codes of the operator CLI; scripts and monitoring branch on them: never renumber them. */
@@ -22,6 +32,8 @@ export const EXIT = {
   usage: COMMON_EXIT.usage,
   /** `ledger verify` found a broken invariant (its report is still printed). */
   ledgerBroken: 3,
+  /** `recon run` left breaks open (they are still printed). */
+  reconBreaks: 4,
 } as const;
 
 /** What an admin command receives; its positionals are exactly those its `args` name (checked before it runs). */
@@ -246,6 +258,92 @@ const retryJobItem: AdminCommand = {
   },
 };
 
+/** An exact amount as JSON: a number while it is one exactly, else its digits. */
+function presentAmounts(amounts: readonly Amount[]): Array<{ amount: number | string; currency: string }> {
+  return amounts.map(({ amount, currency }) => ({
+    amount: amount <= BigInt(Number.MAX_SAFE_INTEGER) && amount >= -BigInt(Number.MAX_SAFE_INTEGER) ? Number(amount) : amount.toString(),
+    currency,
+  }));
+}
+
+/** A reconciliation item as the operator reads it (docs/operations.md, "Reconciliation breaks"). */
+function presentBreak(item: ReconciliationItem): Record<string, unknown> {
+  return {
+    id: item.id,
+    status: item.status,
+    reason: item.reason,
+    channel: item.channel,
+    mode: item.mode,
+    kind: item.kind,
+    reference: item.reference,
+    statement: presentAmounts(item.statement),
+    ledger: presentAmounts(item.ledger),
+    merchant: item.merchantId,
+    detail: item.detail,
+    first_seen_at: item.firstSeenAt.toISOString(),
+    opened_at: item.openedAt?.toISOString(),
+    cleared_at: item.clearedAt?.toISOString(),
+    updated: item.updated.toISOString(),
+  };
+}
+
+const RECON_FILTER_OPTIONS: Record<string, OptionSpec> = {
+  channel: { type: 'string', description: 'Only this channel (simulator, rest, …).', valueName: 'name' },
+  mode: { type: 'string', description: 'Only this mode: test or live.', valueName: 'mode' },
+};
+
+function modeOption(context: AdminContext): Mode | undefined {
+  const mode = optionalString(context.values, 'mode');
+  if (mode !== undefined && !isOneOf(MODES, mode)) throw new UsageError('--mode takes test or live.');
+  return mode;
+}
+
+const listReconBreaks: AdminCommand = {
+  name: 'recon breaks',
+  summary: "Breaks between the channels' statements and the ledger, the most recently changed first.",
+  options: {
+    ...RECON_FILTER_OPTIONS,
+    status: { type: 'string', description: 'open (default), waiting (not a break yet), cleared, or all.', valueName: 'status' },
+    ...limitOption(),
+  },
+  examples: ['npm run -s admin -- recon breaks', 'npm run -s admin -- recon breaks --status cleared --mode live'],
+  notes: 'What to do with each reason: docs/operations.md, "Reconciliation breaks".',
+  async run(context) {
+    const status = optionalString(context.values, 'status') ?? 'open';
+    if (status !== 'all' && !isOneOf(RECONCILIATION_STATUSES, status)) throw new UsageError('--status takes open, waiting, cleared or all.');
+    const mode = modeOption(context);
+    const channel = optionalString(context.values, 'channel');
+    const items = await context.app.get(ListReconciliationBreaks).execute({
+      limit: limitValue(context),
+      status,
+      ...(mode ? { mode } : {}),
+      ...(channel ? { channel } : {}),
+    });
+    context.print({ breaks: items.map(presentBreak) });
+  },
+};
+
+const runRecon: AdminCommand = {
+  name: 'recon run',
+  summary: `Reconcile the channels' statements with the ledger now; exit code ${EXIT.reconBreaks} when breaks stay open.`,
+  options: RECON_FILTER_OPTIONS,
+  examples: ['npm run -s admin -- recon run', 'npm run -s admin -- recon run --mode test --channel simulator'],
+  notes: 'The worker does the same every PAYMENTS_RECON_EVERY_S; a channel that does not answer fails the run (error channel_error).',
+  async run(context) {
+    const mode = modeOption(context);
+    const channel = optionalString(context.values, 'channel');
+    const reconcile = context.app.get(ReconcileChannel);
+    const open: ReconciliationItem[] = [];
+    for (const each of mode ? [mode] : MODES) {
+      // A named channel is looked for in every mode asked; one mode without it is not an error.
+      const channels = (await reconcile.due(each)).filter((item) => channel === undefined || item.channel === channel);
+      for (const item of channels) open.push(...(await reconcile.execute({ mode: each, channel: item.channel })));
+    }
+    context.print({ breaks: open.map(presentBreak) });
+    return open.length === 0 ? EXIT.ok : EXIT.reconBreaks;
+  },
+};
+
 export const ADMIN: Program<AdminCommand> = {
   name: 'npm run -s admin --',
   description: "admin: the operator CLI, on the service's own database and settings (the PAYMENTS_* variables).",
@@ -262,10 +360,12 @@ export const ADMIN: Program<AdminCommand> = {
     rebuildBalances,
     listJobFailures,
     retryJobItem,
+    listReconBreaks,
+    runRecon,
   ],
   epilogue: [
     'Prints JSON on stdout; an error is one JSON line on stderr: {"error": {"code": …, "message": …}}.',
-    `Exit codes: ${EXIT.ok} ok, ${EXIT.failed} failed (the error's code says why), ${EXIT.usage} usage, ${EXIT.ledgerBroken} ledger verify found a broken invariant.`,
+    `Exit codes: ${EXIT.ok} ok, ${EXIT.failed} failed (the error's code says why), ${EXIT.usage} usage, ${EXIT.ledgerBroken} ledger verify found a broken invariant, ${EXIT.reconBreaks} recon run left breaks open.`,
     '',
     'Example:',
     '  npm run -s admin -- ledger verify',

@@ -64,6 +64,8 @@ test.serial("every command's --help renders its usage, options and example", (t)
       'ledger rebuild-balances',
       'jobs failures',
       'jobs retry',
+      'recon breaks',
+      'recon run',
     ],
   );
   for (const command of ADMIN.commands) {
@@ -104,4 +106,17 @@ test.serial('migrate brings a new database up to date and says so; run again, it
     t.deepEqual(JSON.parse(result.stdout), { migrations: 'ok', database: 'ok' });
   }
   t.true(existsSync(database));
+});
+
+test.serial('recon run reconciles every channel with a statement and exits 0 with no break; recon breaks lists none and refuses an unknown status', (t) => {
+  const run = admin('recon', 'run');
+  t.is(run.code, 0, run.stderr);
+  t.deepEqual(JSON.parse(run.stdout), { breaks: [] });
+  for (const status of [[], ['--status', 'all'], ['--status', 'cleared', '--mode', 'test', '--channel', 'simulator']]) {
+    const listed = admin('recon', 'breaks', ...status);
+    t.is(listed.code, 0, listed.stderr);
+    t.deepEqual(JSON.parse(listed.stdout), { breaks: [] });
+  }
+  t.is(usageError(t, admin('recon', 'breaks', '--status', 'closed'), helpOf('recon breaks')), '--status takes open, waiting, cleared or all.');
+  t.is(usageError(t, admin('recon', 'run', '--mode', 'prod'), helpOf('recon run')), '--mode takes test or live.');
 });

@@ -68,6 +68,10 @@ export interface Config {
   readonly disputeReconcileAfterMs: number;
   /** How long a refund may stay pending before the worker asks its channel (PAYMENTS_REFUND_RECONCILE_AFTER_S, default 900), and again after each ask. */
   readonly refundReconcileAfterMs: number;
+  /** Seconds between the worker's reconciliations with the channels' statements (PAYMENTS_RECON_EVERY_S, default 300; 0 = off). */
+  readonly reconEverySeconds: number;
+  /** How long a mismatch with the statement may last before it is a break (PAYMENTS_RECON_GRACE_S, default 7200). */
+  readonly reconGraceMs: number;
   /** Proxies (IPs, CIDR ranges) whose X-Forwarded-For is believed: the client IP the sign-in throttle counts. */
   readonly trustedProxies: readonly string[];
   /** IPs the webhook egress guard lets through (PAYMENTS_EGRESS_ALLOW): local testing only, refused in production. */
@@ -113,6 +117,8 @@ interface ValidatedEnv {
   readonly PAYMENTS_DISPUTE_FEE: number;
   readonly PAYMENTS_DISPUTE_RECONCILE_AFTER_S: number;
   readonly PAYMENTS_REFUND_RECONCILE_AFTER_S: number;
+  readonly PAYMENTS_RECON_EVERY_S: number;
+  readonly PAYMENTS_RECON_GRACE_S: number;
   readonly PAYMENTS_REST_CHANNEL_TEST_URL?: string;
   readonly PAYMENTS_REST_CHANNEL_TEST_KEY?: string;
   readonly PAYMENTS_REST_CHANNEL_TEST_SECRET?: string;
@@ -172,6 +178,16 @@ const schema = Joi.object<ValidatedEnv>({
     .min(1)
     .max(30 * 24 * 3600)
     .default(900),
+  PAYMENTS_RECON_EVERY_S: Joi.number()
+    .integer()
+    .min(0)
+    .max(24 * 3600)
+    .default(300),
+  PAYMENTS_RECON_GRACE_S: Joi.number()
+    .integer()
+    .min(0)
+    .max(30 * 24 * 3600)
+    .default(7200),
   PAYMENTS_REST_CHANNEL_TEST_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
   PAYMENTS_REST_CHANNEL_TEST_KEY: Joi.string(),
   PAYMENTS_REST_CHANNEL_TEST_SECRET: Joi.string().min(16),
@@ -264,6 +280,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     disputeFeeMinor: value.PAYMENTS_DISPUTE_FEE,
     disputeReconcileAfterMs: value.PAYMENTS_DISPUTE_RECONCILE_AFTER_S * 1000,
     refundReconcileAfterMs: value.PAYMENTS_REFUND_RECONCILE_AFTER_S * 1000,
+    reconEverySeconds: value.PAYMENTS_RECON_EVERY_S,
+    reconGraceMs: value.PAYMENTS_RECON_GRACE_S * 1000,
     trustedProxies: splitList(value.PAYMENTS_TRUSTED_PROXIES ?? ''),
     egressAllow: egressAllowFrom(value.PAYMENTS_EGRESS_ALLOW ?? '', nodeEnv),
     dnsOverrides: dnsOverridesFrom(value.PAYMENTS_DNS_OVERRIDES ?? '') ?? {},

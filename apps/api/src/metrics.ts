@@ -104,7 +104,34 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
+  readonly reconciliationBreaks = new Gauge({
+    name: 'payments_reconciliation_breaks',
+    help: "Open breaks between the channels' statements and the ledger (admin: recon breaks), by channel, mode and reason (sampled on scrape by the worker).",
+    labelNames: ['channel', 'mode', 'reason'] as const,
+    registers: [this.registry],
+    collect: () =>
+      this.sample(this.breaksSource, (counts) => {
+        this.reconciliationBreaks.reset();
+        for (const { channel, mode, reason, count } of counts) this.reconciliationBreaks.set({ channel, mode, reason }, count);
+      }),
+  });
+
+  readonly reconciliationBreaksOpened = new Counter({
+    name: 'payments_reconciliation_breaks_opened_total',
+    help: "Breaks the reconciliation with the channels' statements opened, by channel, mode and reason.",
+    labelNames: ['channel', 'mode', 'reason'] as const,
+    registers: [this.registry],
+  });
+
+  readonly reconciliationBreaksCleared = new Counter({
+    name: 'payments_reconciliation_breaks_cleared_total',
+    help: 'Breaks that matched later and were cleared, by channel, mode and reason.',
+    labelNames: ['channel', 'mode', 'reason'] as const,
+    registers: [this.registry],
+  });
+
   private backlogSource: (() => Promise<number>) | undefined;
+  private breaksSource: (() => Promise<ReadonlyArray<{ channel: string; mode: string; reason: string; count: number }>>) | undefined;
   private waitingSource: (() => Promise<ReadonlyArray<{ job: string; lane: string; count: number }>>) | undefined;
   private server: Server | undefined;
   private defaultsCollected = false;
@@ -117,6 +144,11 @@ export class ServiceMetrics {
   /** The worker tells how to count failed items waiting for a retry (the job item failures table). */
   sampleWaitingItemsWith(source: () => Promise<ReadonlyArray<{ job: string; lane: string; count: number }>>): void {
     this.waitingSource = source;
+  }
+
+  /** The worker tells how to count the open reconciliation breaks (the breaks table). */
+  sampleReconciliationBreaksWith(source: () => Promise<ReadonlyArray<{ channel: string; mode: string; reason: string; count: number }>>): void {
+    this.breaksSource = source;
   }
 
   /**

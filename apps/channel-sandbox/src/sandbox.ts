@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
  * that act as the payer; disputes (query, evidence, signed notices) opened and ruled through
  * `/sandbox/orders/{id}/dispute` and `/sandbox/disputes/{id}/won|lost`, which act as the channel's
  * dispute desk; and refunds (place, query, signed notices), which it reports itself after
- * `refundAfterMs`. It is written from the protocol document, independently of the adapter,
+ * `refundAfterMs`; and its statement of the money it moved (`GET /v1/statement`). It is written from the protocol document, independently of the adapter,
  * so that the two check each other.
  */
 export interface SandboxOptions {
@@ -102,6 +102,23 @@ function disputeView(dispute: Dispute): Record<string, unknown> {
   };
 }
 
+/** One line of the statement (section 6.3): money the sandbox moved, in the order it moved it. */
+interface StatementLine {
+  readonly type: 'payment' | 'refund' | 'chargeback';
+  readonly id: string;
+  readonly reference: string;
+  readonly amount: number;
+  readonly currency: string;
+  readonly occurredAt: Date;
+}
+
+function statementLineView(line: StatementLine): Record<string, unknown> {
+  return { type: line.type, id: line.id, reference: line.reference, amount: line.amount, currency: line.currency, occurred_at: line.occurredAt.toISOString() };
+}
+
+const STATEMENT_DEFAULT_LIMIT = 100;
+const STATEMENT_MAX_LIMIT = 1000;
+
 export interface CallbackDelivery {
   readonly delivered: boolean;
   readonly attempts: number;
@@ -167,6 +184,8 @@ export class ChannelSandbox {
   private readonly disputes = new Map<string, Dispute>();
   private readonly refunds = new Map<string, Refund>();
   private readonly refundsByReference = new Map<string, Refund>();
+  /** Append-only: a line once listed never changes, and a cursor is how many lines were read. */
+  private readonly statementLines: StatementLine[] = [];
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly background = new Set<Promise<unknown>>();
   private readonly stopping = new AbortController();
@@ -229,6 +248,9 @@ export class ChannelSandbox {
       } else if (parts[0] === 'v1' && parts[1] === 'disputes') {
         this.authenticate(req);
         answer = await this.disputeProtocol(method, parts.slice(2), req);
+      } else if (method === 'GET' && url.pathname === '/v1/statement') {
+        this.authenticate(req);
+        answer = this.statement(url.searchParams);
       } else if (parts[0] === 'v1' && parts[1] === 'refunds') {
         this.authenticate(req);
         answer = await this.refundProtocol(method, parts.slice(2), req);
@@ -304,6 +326,27 @@ export class ChannelSandbox {
     throw new HttpError(404, 'not_found', 'No such route.');
   }
 
+  /** `GET /v1/statement?after=…&limit=…` (section 6.3): the lines after the cursor, oldest first. */
+  private statement(params: URLSearchParams): { status: number; body: unknown } {
+    const after = params.get('after');
+    const limitText = params.get('limit');
+    const start = after === null ? 0 : /^(0|[1-9][0-9]{0,9})$/.test(after) ? Number(after) : -1;
+    if (start < 0 || start > this.statementLines.length) throw new HttpError(400, 'invalid_cursor', 'after is not a cursor this statement handed out.');
+    const limit = limitText === null ? STATEMENT_DEFAULT_LIMIT : /^[1-9][0-9]{0,3}$/.test(limitText) ? Number(limitText) : 0;
+    if (limit < 1 || limit > STATEMENT_MAX_LIMIT) throw new HttpError(400, 'invalid_request', `limit must be a whole number from 1 to ${STATEMENT_MAX_LIMIT}.`);
+    const lines = this.statementLines.slice(start, start + limit);
+    const next = start + lines.length;
+    return {
+      status: 200,
+      body: { lines: lines.map(statementLineView), next_cursor: String(next), has_more: next < this.statementLines.length, as_of: new Date().toISOString() },
+    };
+  }
+
+  /** Books a movement of money on the statement. */
+  private book(type: StatementLine['type'], id: string, reference: string, amount: number, currency: string): void {
+    this.statementLines.push({ type, id, reference, amount, currency, occurredAt: new Date() });
+  }
+
   private findDispute(id: string): Dispute {
     const dispute = this.disputes.get(id);
     if (!dispute) throw new HttpError(404, 'dispute_not_found', `No dispute ${id}.`);
@@ -376,6 +419,7 @@ export class ChannelSandbox {
       const outcome = refundOutcome(refund.amount);
       refund.status = outcome.status;
       if (outcome.status === 'failed') refund.failureCode = outcome.failureCode;
+      else this.book('refund', refund.id, refund.reference, refund.amount, refund.currency);
       this.log({ msg: `refund ${refund.status}`, id: refund.id });
       this.inBackground(this.deliverRefund(refund));
     });
@@ -414,6 +458,7 @@ export class ChannelSandbox {
     const dispute = this.findDispute(id);
     if (dispute.status === 'won' || dispute.status === 'lost') throw new HttpError(409, 'dispute_closed', 'The dispute has been ruled on.');
     dispute.status = ruling;
+    if (ruling === 'lost') this.book('chargeback', dispute.id, dispute.order.reference, dispute.amount, dispute.currency);
     this.log({ msg: `dispute ${ruling}`, id: dispute.id });
     const callback = await this.deliverDispute(dispute);
     return { status: 200, body: { dispute: disputeView(dispute), callback } };
@@ -492,6 +537,7 @@ export class ChannelSandbox {
       order.status = 'processing';
     } else if (action === 'pay') {
       order.status = 'paid';
+      this.book('payment', order.id, order.reference, order.amount, order.currency);
       this.after(this.options.settleAfterMs ?? 2000, () => {
         order.settledAt = new Date();
         this.log({ msg: 'order settled', id: order.id });

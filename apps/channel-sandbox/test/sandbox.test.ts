@@ -360,3 +360,60 @@ test('refunds: placed against a paid order (idempotent), reported after refundAf
   t.like(await refund('re_NO_ORDER', 100, 'ord_unknown'), { outcome: 'refused', failureCode: 'channel_declined' });
   await t.throwsAsync(w.channel.queryRefund('test', 'rfd_unknown'), { message: /HTTP 404/ });
 });
+
+test('statement: an order paid, a refund that succeeded and a dispute lost are listed once each, in order, page by page; failed refunds, open disputes and unpaid orders are not', async (t) => {
+  const w = await world(60_000, 200);
+  t.teardown(w.close);
+  t.deepEqual((await w.channel.statement('test', { limit: 10 })).lines, [], 'an empty statement');
+  const paidRequest = placeRequest(w.receiver, { amount: 20_000 });
+  const paidOrder = await w.channel.placeOrder(paidRequest);
+  const unpaidOrder = await w.channel.placeOrder(placeRequest(w.receiver));
+  if (paidOrder.outcome !== 'placed' || unpaidOrder.outcome !== 'placed') return t.fail();
+  await payer(w.sandbox.url, paidOrder.channelOrderId, 'pay');
+  const refund = (reference: string, amount: number) =>
+    w.channel.placeRefund({ mode: 'test', reference, channelOrderId: paidOrder.channelOrderId, amount, currency: 'THB', callbackUrl: w.receiver.url });
+  const made = await refund('re_MADE', 3_000);
+  const failing = await refund('re_FAILS', 1_006);
+  if (made.outcome !== 'placed' || failing.outcome !== 'placed') return t.fail();
+  for (const id of [made.channelRefundId, failing.channelRefundId]) {
+    for (let tries = 0; (await w.channel.queryRefund('test', id)).status === 'pending'; tries += 1) {
+      if (tries > 100) return t.fail('the refund was never reported');
+      await new Promise((done) => setTimeout(done, 20));
+    }
+  }
+  const opened = await desk(w.sandbox.url, `orders/${paidOrder.channelOrderId}/dispute`);
+  const disputeId = textOf(opened.body, 'dispute', 'id');
+  const first = await w.channel.statement('test', { limit: 10 });
+  t.deepEqual(
+    first.lines.map((line) => [line.kind, line.reference, line.channelId, line.amount, line.currency]),
+    [
+      ['payment', paidRequest.reference, paidOrder.channelOrderId, 20_000, 'THB'],
+      ['refund', 're_MADE', made.channelRefundId, 3_000, 'THB'],
+    ],
+  );
+  t.false(first.hasMore);
+  t.true(first.asOf.getTime() <= Date.now());
+  t.true(first.lines.every((line) => line.occurredAt instanceof Date));
+  await desk(w.sandbox.url, `disputes/${disputeId}/lost`);
+
+  // From the cursor on: only what is new; a page of one at a time says there is more.
+  const next = await w.channel.statement('test', { after: first.next, limit: 1 });
+  t.deepEqual(
+    next.lines.map((line) => [line.kind, line.reference, line.channelId, line.amount]),
+    [['chargeback', disputeId, disputeId, 20_000]],
+    "a chargeback's reference is the channel's dispute id",
+  );
+  t.false(next.hasMore);
+  const paged = await w.channel.statement('test', { limit: 1 });
+  t.true(paged.hasMore);
+  t.is(paged.lines.length, 1);
+  t.deepEqual((await w.channel.statement('test', { after: next.next, limit: 10 })).lines, []);
+  await t.throwsAsync(w.channel.statement('test', { after: 'not-a-cursor', limit: 10 }), { message: /HTTP 400/ });
+});
+
+function textOf(value: unknown, ...path: string[]): string {
+  let at: unknown = value;
+  for (const key of path) at = typeof at === 'object' && at !== null ? Object.entries(at).find(([name]) => name === key)?.[1] : undefined;
+  if (typeof at !== 'string') throw new Error(`no text at ${path.join('.')}`);
+  return at;
+}

@@ -1,4 +1,4 @@
-import { AppMetrics, type AppContainer, type ServiceMetrics } from '@payments/api';
+import { AppConfig, AppMetrics, type AppContainer, type Config, type ServiceMetrics } from '@payments/api';
 import { SimulatorPaymentChannel } from '@payments/channel-simulator';
 import {
   Clock,
@@ -7,6 +7,7 @@ import {
   ExpirePaymentIntents,
   IdempotencyStore,
   ReconcileAttempts,
+  ReconcileChannel,
   ReconcileDisputes,
   ReconcileRefunds,
   RelayWebhookDeliveries,
@@ -49,12 +50,24 @@ export function workerLanes(app: AppContainer): Lane[] {
     // Settlements after releases, so a release of this tick is settled in the same pass.
     ...settlementJobs(app, mode),
     relayJob(app, mode),
+    // Last: it reads the channels' statements over the network, and sees what this pass booked.
+    ...reconciliationJobs(app, mode),
   ];
   return [
     { name: 'live', jobs: moneyJobs('live') },
     { name: 'test', jobs: [...simulatorJobs(app), ...moneyJobs('test')] },
     { name: 'platform', jobs: platformJobs(app) },
   ];
+}
+
+/**
+ * The reconciliation with the channels' statements (docs/reconciliation.md), every
+ * PAYMENTS_RECON_EVERY_S (none when 0): each channel of the lane's mode is an item of its own.
+ */
+export function reconciliationJobs(app: AppContainer, mode: 'live' | 'test'): Job[] {
+  const everySeconds = app.get<Config>(AppConfig).reconEverySeconds;
+  if (everySeconds === 0) return [];
+  return [itemJob(app, app.get(ReconcileChannel), mode, { everyMs: everySeconds * 1000 })];
 }
 
 /** The simulated channel's own clock (test mode only): settling paid orders, magic outcomes, refund reports, refused callbacks. */

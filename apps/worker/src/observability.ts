@@ -1,5 +1,5 @@
 import { AppConfig, AppMetrics, AppWebhookBacklog, type AppContainer, type Config, type ServiceMetrics } from '@payments/api';
-import { Clock, JobItemFailures, VerifyLedger } from '@payments/core';
+import { Clock, JobItemFailures, ReconciliationStore, VerifyLedger } from '@payments/core';
 import type { Job, JobObserver } from './scheduler';
 
 /** Breaks one verification reports at most; the gauge counts them, the admin CLI lists them. */
@@ -48,11 +48,13 @@ export function ledgerVerifyJobs(app: AppContainer): Job[] {
   ];
 }
 
-/** The worker's side of the metrics: the backlog and the failed items waiting are sampled from the database on each scrape. */
+/** The worker's side of the metrics: the backlog, the failed items waiting and the open reconciliation breaks are sampled from the database on each scrape. */
 export function enableWorkerMetrics(app: AppContainer): void {
   const metrics = app.get<ServiceMetrics>(AppMetrics);
   metrics.sampleBacklogWith(app.get<() => Promise<number>>(AppWebhookBacklog));
   const failures = app.get<JobItemFailures>(JobItemFailures);
   const clock = app.get<Clock>(Clock);
   metrics.sampleWaitingItemsWith(() => failures.countWaiting(clock.now()));
+  const reconciliation = app.get<ReconciliationStore>(ReconciliationStore);
+  metrics.sampleReconciliationBreaksWith(() => reconciliation.countOpen());
 }

@@ -25,6 +25,7 @@ export const ID_FORMATS = {
   notice: { prefix: 'ntc_', alphabet: BASE32, length: 26 },
   webhook_delivery: { prefix: 'whd_', alphabet: BASE32, length: 26 },
   webhook_delivery_attempt: { prefix: 'wha_', alphabet: BASE32, length: 26 },
+  reconciliation_item: { prefix: 'rcb_', alphabet: BASE32, length: 26 },
 } as const;
 
 export type IdKind = keyof typeof ID_FORMATS;

@@ -2,6 +2,9 @@ import {
   isEmptyTransaction,
   parseAccountCode,
   type AccountScope,
+  type ChannelMovementKind,
+  type ChannelMovementQuery,
+  type ChannelMovementTotal,
   type ForeignEntry,
   type Ledger,
   type LedgerBalance,
@@ -23,6 +26,17 @@ interface BalanceRow {
 }
 
 const CAUSE_UNIQUE = { indexName: 'ledger_transactions_cause_unique', sqliteColumns: ['ledger_transactions.cause'] };
+
+interface MovementTotalRow {
+  kind: ChannelMovementKind;
+  reference: string;
+  currency: string;
+  total: BigIntValue;
+  movements: BigIntValue;
+  merchant_id: string;
+  first_created: BigIntValue;
+  last_created: BigIntValue;
+}
 
 /** The columns a balance row derives from its account code. */
 function accountColumns(account: string): { merchant_id: string | null; mode: string } {
@@ -153,9 +167,74 @@ export class KnexLedger implements Ledger {
     });
   }
 
-  private async write(tx: LedgerTransaction): Promise<boolean> {
-    if (isEmptyTransaction(tx)) return false;
+  async channelMovements(query: ChannelMovementQuery): Promise<ChannelMovementTotal[]> {
     const db = this.context.db();
+    if (query.keys !== undefined && query.keys.length === 0 && query.activeSince === undefined) return [];
+    const rows = await db('ledger_channel_movements as m')
+      .where({ 'm.mode': query.mode, 'm.channel': query.channel })
+      .where((which) => {
+        if (query.activeSince !== undefined) {
+          // Every movement of a key that moved since: the key's whole sum, not only its recent part.
+          void which.orWhereExists(
+            db('ledger_channel_movements as recent')
+              .select(db.raw('1'))
+              .whereRaw('recent.mode = m.mode AND recent.channel = m.channel AND recent.kind = m.kind AND recent.reference = m.reference')
+              .where('recent.created_at', '>=', toMillis(query.activeSince)),
+          );
+        }
+        for (const key of query.keys ?? []) void which.orWhere((one) => void one.where({ 'm.kind': key.kind, 'm.reference': key.reference }));
+      })
+      .groupBy('m.kind', 'm.reference', 'm.currency')
+      .select<MovementTotalRow[]>(
+        'm.kind',
+        'm.reference',
+        'm.currency',
+        exactText(db, 'SUM(m.amount)', 'total'),
+        db.raw('COUNT(*) AS ??', ['movements']),
+        db.raw('MIN(m.merchant_id) AS ??', ['merchant_id']),
+        db.raw('MIN(m.created_at) AS ??', ['first_created']),
+        db.raw('MAX(m.created_at) AS ??', ['last_created']),
+      );
+    return rows.map((row) => ({
+      channel: query.channel,
+      kind: row.kind,
+      reference: row.reference,
+      currency: row.currency,
+      amount: toBigInt(row.total),
+      movements: toNumber(row.movements),
+      merchantId: row.merchant_id,
+      firstCreated: new Date(toNumber(row.first_created)),
+      lastCreated: new Date(toNumber(row.last_created)),
+    }));
+  }
+
+  /** Keeps what the channel moved, once per cause (a repeated posting writes nothing again). */
+  private async writeMovement(db: Knex, tx: LedgerTransaction): Promise<void> {
+    const movement = tx.channelMovement;
+    if (!movement) return;
+    await db('ledger_channel_movements')
+      .insert({
+        cause: tx.cause,
+        merchant_id: tx.merchantId,
+        mode: tx.mode,
+        channel: movement.channel,
+        kind: movement.kind,
+        reference: movement.reference,
+        currency: movement.currency,
+        amount: movement.amount,
+        created_at: toMillis(tx.created),
+      })
+      .onConflict('cause')
+      .ignore();
+  }
+
+  private async write(tx: LedgerTransaction): Promise<boolean> {
+    const db = this.context.db();
+    if (isEmptyTransaction(tx)) {
+      // Nothing to book, but the channel moved the money all the same: the reconciliation needs it.
+      await this.writeMovement(db, tx);
+      return false;
+    }
     let seq: number;
     try {
       const [inserted] = await db('ledger_transactions').insert({
@@ -187,6 +266,7 @@ export class KnexLedger implements Ledger {
       }),
     );
     await this.addToBalances(db, tx);
+    await this.writeMovement(db, tx);
     return true;
   }
 

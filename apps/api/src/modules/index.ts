@@ -10,6 +10,7 @@ import { ledgerModule } from './ledger.module';
 import { merchantsModule } from './merchants.module';
 import { metaModule } from './meta.module';
 import { paymentsModule } from './payments.module';
+import { reconciliationModule } from './reconciliation.module';
 import { refundsModule } from './refunds.module';
 import { settlementsModule } from './settlements.module';
 import { webhooksModule } from './webhooks.module';
@@ -25,6 +26,7 @@ export const CAPABILITIES: readonly Capability[] = [
   ledgerModule,
   disputesModule,
   settlementsModule,
+  reconciliationModule,
   webhooksModule,
   dashboardModule,
   checkoutModule,

@@ -7,6 +7,7 @@ import {
   OperatorAlerts,
   PasswordHasher,
   RandomSource,
+  ReconciliationAlerts,
   SecretBox,
   WebhookCrypto,
   WebhookSender,
@@ -26,6 +27,7 @@ import { ContainerModule } from 'inversify';
 import type { Config } from '../config';
 import { LogEmailSender } from '../log-email-sender';
 import { LogOperatorAlerts } from '../log-operator-alerts';
+import { LogReconciliationAlerts } from '../log-reconciliation-alerts';
 import type { Logger } from '../logger';
 import type { ServiceMetrics } from '../metrics';
 import type { ContainerOverrides } from './overrides';
@@ -44,6 +46,7 @@ export const runtimeModule = (config: Config, logger: Logger, metrics: ServiceMe
     bindValue(options, Ed25519KeyCheck, new CryptoEd25519KeyCheck());
     bindValue(options, EmailSender, new LogEmailSender(logger));
     bindValue(options, OperatorAlerts, new LogOperatorAlerts(logger, metrics));
+    bindValue(options, ReconciliationAlerts, new LogReconciliationAlerts(logger, metrics));
     bindValue(
       options,
       WebhookSender,

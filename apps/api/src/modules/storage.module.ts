@@ -16,6 +16,7 @@ import {
   PaymentIntentRepository,
   PayoutDestinationRepository,
   PlatformKeyRepository,
+  ReconciliationStore,
   SettlementRepository,
   SigningKeyRepository,
   UnitOfWork,
@@ -55,6 +56,7 @@ export const storageModule = (storage: StoragePorts, knex: Knex): ContainerModul
     bindValue(options, RefundRepository, storage.refunds);
     bindValue(options, JobItemFailures, storage.jobItemFailures);
     bindValue(options, SettlementRepository, storage.settlements);
+    bindValue(options, ReconciliationStore, storage.reconciliation);
     bindValue(options, AppKnex, knex);
     bindBuilt(options, AppWebhookBacklog, (ctx) => {
       const clock = resolve(ctx, Clock);

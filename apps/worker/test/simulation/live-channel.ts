@@ -3,6 +3,7 @@ import { ChannelSandbox } from '@payments/channel-sandbox';
 import { objectAt } from '@payments/api/dist/test/helpers/json';
 import type {
   ChannelCapabilities,
+  ChannelStatement,
   ChannelNotice,
   ChannelOrderStatus,
   ChannelDisputeStatus,
@@ -11,6 +12,7 @@ import type {
   PaymentChannel,
   PlaceOrderRequest,
   PlaceOrderResult,
+  StatementQuery,
 } from '@payments/core';
 
 const SANDBOX_KEY = 'sk_sandbox_simulation_0123456789';
@@ -85,5 +87,9 @@ export class SandboxLiveChannel implements PaymentChannel {
   }
   submitDisputeEvidence(_mode: Mode, channelDisputeId: string, evidence: Readonly<Record<string, string>>): Promise<void> {
     return this.rest.submitDisputeEvidence('test', channelDisputeId, evidence);
+  }
+  /** The sandbox's statement (rest protocol section 6.3), for the reconciliation of live mode. */
+  statement(_mode: Mode, query: StatementQuery): Promise<ChannelStatement> {
+    return this.rest.statement('test', query);
   }
 }

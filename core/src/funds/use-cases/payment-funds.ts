@@ -7,6 +7,7 @@ import {
   settlementCreatedPosting,
   settlementFailedPosting,
   settlementPaidPosting,
+  type ChannelPayment,
   type DuplicatePayment,
 } from '../../ledger';
 import { chargebackOf, homeBucket, isPriced, type PaymentFigures, type PricedFigures } from '../domain/payment-money';
@@ -64,10 +65,14 @@ export type DisputeHoldResult = { readonly held: Money; readonly from: 'availabl
 export class PaymentFunds {
   constructor(private readonly deps: PaymentFundsDeps) {}
 
-  /** Books a priced payment once; a dispute already open holds its net, a lost one takes it. */
-  async book(payment: PaymentFigures, now: Date): Promise<void> {
+  /**
+   * Books a priced payment once; a dispute already open holds its net, a lost one takes it.
+   * `paidBy` (the succeeded attempt and what its channel collected) is recorded with the posting
+   * for the reconciliation with the channel's statement.
+   */
+  async book(payment: PaymentFigures, now: Date, paidBy?: ChannelPayment): Promise<void> {
     if (!isPriced(payment)) return;
-    if (!(await this.deps.ledger.post(paymentPosting(payment, now)))) return;
+    if (!(await this.deps.ledger.post(paymentPosting(payment, now, paidBy)))) return;
     const disputes = await this.disputesOf(payment);
     const lost = disputes.filter((dispute) => dispute.state === 'lost');
     const net = payment.net.amount;

@@ -5,6 +5,7 @@ import {
   merchantAccount,
   PLATFORM_ACCOUNT_NAMES,
   platformAccount,
+  type ChannelMovement,
   type LedgerCauseType,
   type LedgerEntry,
   type LedgerTransaction,
@@ -27,14 +28,37 @@ export interface PricedPayment {
   readonly fee: Money;
 }
 
-/** A payment is booked: the channel owes us the gross, the merchant's net waits in pending, the fee is ours. */
-export function paymentPosting(payment: PricedPayment, now: Date): LedgerTransaction {
+/** What a channel collected for a payment: the succeeded attempt (our reference at the channel) and what the payer paid. */
+export interface ChannelPayment {
+  readonly channel: string;
+  readonly attemptId: string;
+  /** In the currency the payer paid (the attempt's). */
+  readonly amount: Money;
+}
+
+/** The channel movement of a payment the channel collected. */
+function collected(payment: ChannelPayment): ChannelMovement {
+  return { channel: payment.channel, kind: 'payment', reference: payment.attemptId, amount: payment.amount.amount, currency: payment.amount.currency };
+}
+
+/**
+ * A payment is booked: the channel owes us the gross, the merchant's net waits in pending, the fee
+ * is ours. With `paidBy`, the posting carries what the channel collected (its channel movement).
+ */
+export function paymentPosting(payment: PricedPayment, now: Date, paidBy?: ChannelPayment): LedgerTransaction {
   const currency = payment.net.currency;
-  return paymentTransaction('payment', payment.id, payment, now, [
-    { account: platformAccount(payment.mode, 'channel_clearing', currency), amount: -(payment.net.amount + payment.fee.amount), currency },
-    { account: merchantAccount(payment, 'pending', currency), amount: payment.net.amount, currency },
-    { account: platformAccount(payment.mode, 'fee_revenue', currency), amount: payment.fee.amount, currency },
-  ]);
+  return paymentTransaction(
+    'payment',
+    payment.id,
+    payment,
+    now,
+    [
+      { account: platformAccount(payment.mode, 'channel_clearing', currency), amount: -(payment.net.amount + payment.fee.amount), currency },
+      { account: merchantAccount(payment, 'pending', currency), amount: payment.net.amount, currency },
+      { account: platformAccount(payment.mode, 'fee_revenue', currency), amount: payment.fee.amount, currency },
+    ],
+    paidBy && collected(paidBy),
+  );
 }
 
 /** One payment's money in the scope's buckets, as `Ledger.paymentShares` reads it. */
@@ -101,6 +125,8 @@ export interface DuplicatePayment {
   readonly attemptId: string;
   readonly scope: AccountScope;
   readonly amount: Money;
+  /** The channel that collected it; with it, the posting carries the channel movement. */
+  readonly channel?: string;
 }
 
 /**
@@ -109,7 +135,9 @@ export interface DuplicatePayment {
  * whose order was paid once. In the currency the payer paid, since it goes back unconverted.
  */
 export function duplicatePaymentPosting(payment: DuplicatePayment, now: Date): LedgerTransaction {
-  return transfer('duplicate_payment', payment.attemptId, payment, now, platform('channel_clearing'), platform('payer_refunds_due'));
+  const tx = transfer('duplicate_payment', payment.attemptId, payment, now, platform('channel_clearing'), platform('payer_refunds_due'));
+  if (payment.channel === undefined) return tx;
+  return ledgerTransaction({ ...tx, channelMovement: collected({ channel: payment.channel, attemptId: payment.attemptId, amount: payment.amount }) });
 }
 
 /** An amount that moves between two accounts of a scope. */
@@ -149,9 +177,25 @@ function posting(causeType: LedgerCauseType, causeId: string, scope: AccountScop
   return ledgerTransaction({ causeType, causeId, merchantId: scope.merchantId, mode: scope.mode, created: now, entries });
 }
 
-/** The transaction of `entries` that moves the payment's own money. */
-function paymentTransaction(causeType: LedgerCauseType, causeId: string, payment: PricedPayment, now: Date, entries: LedgerEntry[]): LedgerTransaction {
-  return ledgerTransaction({ causeType, causeId, merchantId: payment.merchantId, mode: payment.mode, paymentIntentId: payment.id, created: now, entries });
+/** The transaction of `entries` that moves the payment's own money (with what the channel moved, when it mirrors the channel). */
+function paymentTransaction(
+  causeType: LedgerCauseType,
+  causeId: string,
+  payment: PricedPayment,
+  now: Date,
+  entries: LedgerEntry[],
+  channelMovement?: ChannelMovement,
+): LedgerTransaction {
+  return ledgerTransaction({
+    causeType,
+    causeId,
+    merchantId: payment.merchantId,
+    mode: payment.mode,
+    paymentIntentId: payment.id,
+    created: now,
+    entries,
+    ...(channelMovement ? { channelMovement } : {}),
+  });
 }
 
 /** The intent as the ledger sees it, once priced (fee and net known); undefined before its rate locked. */

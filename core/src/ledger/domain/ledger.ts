@@ -67,6 +67,55 @@ export interface LedgerEntry {
   readonly currency: string;
 }
 
+/** What a channel moved, by the kind of line its statement shows for it. */
+export type ChannelMovementKind = 'payment' | 'refund' | 'chargeback';
+export const CHANNEL_MOVEMENT_KINDS: readonly ChannelMovementKind[] = ['payment', 'refund', 'chargeback'];
+
+/**
+ * The channel's side of a posting that mirrors the channel (docs/reconciliation.md): what the
+ * channel moved, as its statement will show it, so the reconciliation can match the two. Amounts
+ * are the channel's (what the payer paid, in that currency), not the settlement currency's.
+ */
+export interface ChannelMovement {
+  /** The channel's name: `simulator`, `rest`, … */
+  readonly channel: string;
+  readonly kind: ChannelMovementKind;
+  /**
+   * The reference the service gave the channel (the attempt id for a payment, the refund id for a
+   * refund) or, for a chargeback, the channel's own dispute id.
+   */
+  readonly reference: string;
+  /**
+   * Signed minor units of `currency`: + collected for a payment, + paid out for a refund or a
+   * chargeback; a reversal (a failed refund) carries the negative.
+   */
+  readonly amount: number;
+  readonly currency: string;
+}
+
+/** The key the reconciliation matches on, within one channel and mode. */
+export interface ChannelMovementKey {
+  readonly kind: ChannelMovementKind;
+  readonly reference: string;
+}
+
+/**
+ * What the channel movements of one key add up to in one currency (`Ledger.channelMovements`):
+ * exact, since a sum may pass 2^53 − 1 where each movement does not.
+ */
+export interface ChannelMovementTotal extends ChannelMovementKey {
+  readonly channel: string;
+  readonly currency: string;
+  readonly amount: bigint;
+  /** How many movements were summed. */
+  readonly movements: number;
+  /** The merchant of the transactions that recorded them. */
+  readonly merchantId: string;
+  /** When the first and the last of them were posted. */
+  readonly firstCreated: Date;
+  readonly lastCreated: Date;
+}
+
 export interface LedgerTransaction {
   /** Unique: `<cause type>:<object id>`. Posting a cause twice posts nothing the second time. */
   readonly cause: string;
@@ -83,6 +132,12 @@ export interface LedgerTransaction {
   readonly paymentIntentId?: string;
   readonly entries: readonly LedgerEntry[];
   readonly created: Date;
+  /**
+   * For a posting that mirrors the channel, what the channel moved: kept with the transaction (even
+   * one whose legs all rounded to zero: the channel moved money all the same) for the
+   * reconciliation with the channel's statement.
+   */
+  readonly channelMovement?: ChannelMovement;
 }
 
 /**
@@ -140,13 +195,16 @@ export function parseAccountCode(code: string): LedgerAccount | undefined {
  */
 export function ledgerTransaction(input: Omit<LedgerTransaction, 'cause'>): LedgerTransaction {
   const entries = input.entries.filter((entry) => entry.amount !== 0);
-  const tx: LedgerTransaction = { ...input, cause: `${input.causeType}:${input.causeId}`, entries };
+  const { channelMovement, ...rest } = input;
+  // A movement of nothing is no movement, as a zero leg is no leg.
+  const movement = channelMovement && channelMovement.amount !== 0 ? { channelMovement } : {};
+  const tx: LedgerTransaction = { ...rest, ...movement, cause: `${input.causeType}:${input.causeId}`, entries };
   const problem = transactionProblem(tx);
   if (problem) throw new CoreError('ledger_unbalanced', 'internal', `Ledger transaction ${tx.cause} refused: ${problem}.`);
   return tx;
 }
 
-/** True when every leg of the transaction was zero: there is nothing to book. */
+/** True when every leg of the transaction was zero: there is nothing to book (its channel movement, if any, is still kept). */
 export function isEmptyTransaction(tx: LedgerTransaction): boolean {
   return tx.entries.length === 0;
 }
@@ -158,6 +216,12 @@ export function isEmptyTransaction(tx: LedgerTransaction): boolean {
  */
 export function transactionProblem(tx: LedgerTransaction): string | undefined {
   if (tx.entries.length === 1) return 'a single entry';
+  const movement = tx.channelMovement;
+  if (movement) {
+    if (!Number.isSafeInteger(movement.amount)) return `channel movement amount ${movement.amount} is not an exact integer`;
+    if (!isOneOf(CHANNEL_MOVEMENT_KINDS, movement.kind)) return `unknown channel movement kind ${String(movement.kind)}`;
+    if (movement.channel === '' || movement.reference === '') return 'a channel movement without its channel or reference';
+  }
   const sums = new Map<string, bigint>();
   for (const entry of tx.entries) {
     if (!Number.isSafeInteger(entry.amount) || entry.amount === 0) return `amount ${entry.amount} is not an exact non-zero integer`;

@@ -1,6 +1,6 @@
-import type { AccountScope } from '../../common';
+import type { AccountScope, Mode } from '../../common';
 import { token } from '../../common';
-import type { LedgerBalance, LedgerTransaction, MerchantBucket } from '../domain/ledger';
+import type { ChannelMovementKey, ChannelMovementTotal, LedgerBalance, LedgerTransaction, MerchantBucket } from '../domain/ledger';
 
 /** A journal transaction whose entries do not sum to zero in one currency. */
 export interface UnbalancedTransaction {
@@ -15,6 +15,16 @@ export interface ForeignEntry {
   readonly account: string;
 }
 
+/** Which keys' channel movements `Ledger.channelMovements` sums; with neither field, every key. */
+export interface ChannelMovementQuery {
+  readonly mode: Mode;
+  readonly channel: string;
+  /** Keys with a movement posted at or after this instant. */
+  readonly activeSince?: Date;
+  /** And these keys, however old their movements. */
+  readonly keys?: readonly ChannelMovementKey[];
+}
+
 /**
  * The journal and its balance table. Postings are append-only; a balance row changes in the same
  * transaction as the entries it sums. The invariants are checked by the `VerifyLedger` use case
@@ -25,10 +35,19 @@ export interface Ledger {
    * Appends `tx` and adds its entries to the balance table, unless a transaction with its cause
    * was posted before: then nothing is written and the answer is false. A transaction with no
    * entries (every leg was zero, `isEmptyTransaction`) writes nothing either and answers false:
-   * there is nothing to book, and the change that caused it commits all the same. Call it inside
-   * the unit of work of the change that causes it, so the two commit or roll back together.
+   * there is nothing to book, and the change that caused it commits all the same; its channel
+   * movement (`tx.channelMovement`) is kept even then, once per cause, since the channel moved the
+   * money whatever it converts to. Call it inside the unit of work of the change that causes it,
+   * so the two commit or roll back together.
    */
   post(tx: LedgerTransaction): Promise<boolean>;
+  /**
+   * The channel movements kept with postings (`LedgerTransaction.channelMovement`) of one channel
+   * and mode, summed per key and currency over all their movements, for the keys the query names
+   * (`ChannelMovementQuery`); in no particular order. A key whose movements cancel out (a refund
+   * and its reversal) answers a total of 0.
+   */
+  channelMovements(query: ChannelMovementQuery): Promise<ChannelMovementTotal[]>;
   /** Whether the transaction of `cause` was posted. */
   hasPosted(cause: string): Promise<boolean>;
   /**

@@ -199,6 +199,57 @@ export type SimulationInstruction =
   | { readonly kind: 'dispute'; readonly outcome: SimulatedDisputeOutcome }
   | { readonly kind: 'refund'; readonly outcome: SimulatedRefundOutcome };
 
+/** The kinds of money a channel's statement lists. */
+export type StatementLineKind = 'payment' | 'refund' | 'chargeback' | 'fee';
+export const STATEMENT_LINE_KINDS: readonly StatementLineKind[] = ['payment', 'refund', 'chargeback', 'fee'];
+
+/**
+ * One movement of money at the channel, as its statement lists it: a line exists only for what
+ * the channel actually moved (an order paid, a refund that succeeded, a dispute lost, a fee
+ * charged); a pending or failed refund, an open or won dispute, have none.
+ */
+export interface StatementLine {
+  readonly kind: StatementLineKind;
+  /**
+   * The reference the service gave the channel (the attempt id of a payment, the refund id of a
+   * refund; for a fee, that of what it was charged for) or, for a chargeback, the channel's own
+   * dispute id.
+   */
+  readonly reference: string;
+  /** The channel's own id of what moved (its order, refund, dispute or fee id): unique per kind. */
+  readonly channelId: string;
+  /**
+   * Signed minor units of `currency` (what the payer paid in): + collected for a payment, + paid
+   * out for a refund or a chargeback, + charged for a fee; a correction is a later line with the
+   * negative.
+   */
+  readonly amount: number;
+  readonly currency: string;
+  /** When the channel moved it, by the channel's clock. */
+  readonly occurredAt: Date;
+}
+
+/** Which part of the statement to read: the lines after `after` (a cursor a statement answered), at most `limit`. */
+export interface StatementQuery {
+  /** Absent: from the start of the channel's statement. */
+  readonly after?: string;
+  readonly limit: number;
+}
+
+/**
+ * A page of a channel's statement, in the channel's order. Lines never change and a later page
+ * never holds a line that belongs before `next`: what was read once is never read again.
+ */
+export interface ChannelStatement {
+  readonly lines: readonly StatementLine[];
+  /** Where the next read starts (`StatementQuery.after`); the same cursor when nothing was new. */
+  readonly next: string;
+  /** Whether more lines wait after `next` already. */
+  readonly hasMore: boolean;
+  /** The channel's clock when it answered: the statement is complete up to then. */
+  readonly asOf: Date;
+}
+
 /**
  * A payment channel: QR or wallet provider. Adapters translate their protocol to this port;
  * nothing a channel answers reaches a merchant except through our own objects.
@@ -281,6 +332,13 @@ export interface PaymentChannel {
    * such record leaves it out, and a retry after the first try took effect is then refused.
    */
   confirmSimulation?(mode: Mode, channelOrderId: string, instruction: SimulationInstruction, simulationKey: string): Promise<boolean>;
+  /**
+   * The channel's statement of `mode`: every payment it collected, refund it paid, chargeback it
+   * took and fee it charged, page by page after a cursor (`ChannelStatement`), for the
+   * reconciliation with the ledger. Throws CoreError `channel_error` (unavailable) when the
+   * channel cannot answer. Channels that keep no statement leave it out, and are not reconciled.
+   */
+  statement?(mode: Mode, query: StatementQuery): Promise<ChannelStatement>;
 }
 
 /** Every channel adapter the composition root registered, in routing order. */

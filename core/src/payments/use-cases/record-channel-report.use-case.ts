@@ -1,5 +1,6 @@
 import type { PaymentPricing } from '../../fx';
 import type { PaymentFunds } from '../../funds';
+import type { ChannelPayment } from '../../ledger';
 import type { MerchantRepository } from '../../merchants';
 import type { AccountScope, OperatorAlerts, UnitOfWork } from '../../common';
 import { notFound } from '../../common';
@@ -80,7 +81,7 @@ export class RecordChannelReport {
         );
         const succeeded = await changeStatus(this.deps, paid, 'succeeded');
         // Booked with the success when priced now; a rate that locks at channel settlement books it then.
-        await this.deps.funds.book(succeeded, now);
+        await this.deps.funds.book(succeeded, now, paidBy(attempt));
         return succeeded;
       }
 
@@ -114,7 +115,10 @@ export class RecordChannelReport {
     if (!paidBy) throw new Error(`Payment intent ${intent.id} is ${intent.status} but none of its attempts succeeded.`);
     const duplicate = await this.deps.attempts.update({ ...succeeded, duplicateOf: paidBy.id });
     const scope: AccountScope = { merchantId: intent.merchantId, mode: intent.mode };
-    await this.deps.funds.duplicatePayment({ attemptId: duplicate.id, scope, amount: { amount: duplicate.amount, currency: duplicate.currency } }, now);
+    await this.deps.funds.duplicatePayment(
+      { attemptId: duplicate.id, scope, amount: { amount: duplicate.amount, currency: duplicate.currency }, channel: duplicate.channel },
+      now,
+    );
     this.deps.uow.afterCommit(async () =>
       this.deps.alerts.duplicatePayment({
         attemptId: duplicate.id,
@@ -129,4 +133,9 @@ export class RecordChannelReport {
     );
     return intent;
   }
+}
+
+/** What the channel collected for a succeeded attempt, as its payment's posting records it. */
+export function paidBy(attempt: PaymentAttempt): ChannelPayment {
+  return { channel: attempt.channel, attemptId: attempt.id, amount: { amount: attempt.amount, currency: attempt.currency } };
 }

@@ -8,6 +8,7 @@ import type { PaymentIntent } from '../domain/payment-intent.entity';
 import type { PaymentAttemptRepository } from '../ports/payment-attempt.repository.port';
 import type { PaymentChannelRegistry } from '../ports/payment-channel.port';
 import { changeStatus, type StatusChangeDeps } from './payment-intent-status-change';
+import { paidBy } from './record-channel-report.use-case';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -97,7 +98,7 @@ export class ReportChannelSettlements implements ItemJob<PaymentIntent> {
       );
       // A payment whose rate locked only now is booked now (with the claim of a dispute it lost
       // meanwhile); one booked at success posts nothing again.
-      await this.deps.funds.book(settledIntent, now);
+      await this.deps.funds.book(settledIntent, now, paidBy(attempt));
       return true;
     });
   }
