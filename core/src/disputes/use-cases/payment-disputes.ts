@@ -16,9 +16,15 @@ export function paymentDisputesOf(repository: DisputeRepository): PaymentDispute
     async ofPayment(scope, paymentIntentId) {
       const { data } = await repository.list(scope, { paymentIntentId }, { limit: DISPUTES_PER_PAYMENT });
       // The list is newest first; the money rules read them in the order they opened.
-      return [...data]
-        .reverse()
-        .map((dispute) => ({ id: dispute.id, state: stateOf(dispute), amount: dispute.amount, ...(dispute.held ? { held: dispute.held.amount } : {}) }));
+      return [...data].reverse().map((dispute) => ({
+        id: dispute.id,
+        state: stateOf(dispute),
+        amount: dispute.amount,
+        currency: dispute.currency,
+        channel: dispute.channel,
+        channelDisputeId: dispute.channelDisputeId,
+        ...(dispute.held ? { held: dispute.held.amount } : {}),
+      }));
     },
     async setHeld(scope, disputeId, held) {
       const dispute = await repository.findById(scope, disputeId);

@@ -5,8 +5,11 @@ import { token } from '../../common';
 export interface PaymentDispute {
   readonly id: string;
   readonly state: 'open' | 'won' | 'lost';
-  /** What the channel claims back, in the payment's currency. */
+  /** What the channel claims back, in the payment's currency, and the channel's own id for the dispute. */
   readonly amount: number;
+  readonly currency: string;
+  readonly channel: string;
+  readonly channelDisputeId: string;
   /** What it shows as held now, in the settlement currency. */
   readonly held?: number;
 }

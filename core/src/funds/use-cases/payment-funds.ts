@@ -2,11 +2,13 @@ import type { AccountScope, Money } from '../../common';
 import type { Ledger, LedgerTransaction, MerchantBucket, PaymentMove, SettlementAmount } from '../../ledger';
 import {
   duplicatePaymentPosting,
+  ledgerTransaction,
   paymentMovePosting,
   paymentPosting,
   settlementCreatedPosting,
   settlementFailedPosting,
   settlementPaidPosting,
+  type ChannelMovement,
   type ChannelPayment,
   type DuplicatePayment,
 } from '../../ledger';
@@ -21,6 +23,10 @@ export interface PaymentFundsDeps {
 /** A refund as its money sees it: the merchant's debit and what the channel gives back (settlement currency). */
 export interface RefundMoney {
   readonly id: string;
+  /** The channel that refunds it, and the amount it gives back in the payment's currency (reconciliation). */
+  readonly channel: string;
+  readonly amount: number;
+  readonly currency: string;
   readonly debit: Money;
   /** Absent on refunds recorded before the channel's side was: they moved it by the debit. */
   readonly cleared?: Money;
@@ -29,12 +35,8 @@ export interface RefundMoney {
 /** Where a failed refund's debit went. */
 export type RefundReturn = MerchantBucket | 'dispute_losses';
 
-/** A dispute as its ruling needs it. */
-export interface RuledDispute {
-  readonly id: string;
-  /** What the channel took back (lost) in the payment's currency. */
-  readonly amount: number;
-}
+/** A dispute as its ruling needs it: what the channel took back (lost), by the channel's own dispute id. */
+export type RuledDispute = Pick<PaymentDispute, 'id' | 'amount' | 'currency' | 'channel' | 'channelDisputeId'>;
 
 /** What a dispute's opening froze: undefined when it holds nothing (not priced, another holds, a loss took all). */
 export type DisputeHoldResult = { readonly held: Money; readonly from: 'available' | 'pending' } | undefined;
@@ -78,13 +80,13 @@ export class PaymentFunds {
     const net = payment.net.amount;
     if (lost.length > 0) {
       // Lost before the payment was priced: the chargebacks took it back, the merchant keeps none of it.
-      await this.move(payment, 'dispute_claim', payment.id, now, { pending: -net }, { dispute_losses: net });
+      await this.move(payment, 'dispute_claim', payment.id, now, { merchant: { pending: -net }, platform: { dispute_losses: net } });
       for (const dispute of lost) await this.chargeback(payment, dispute, now);
       return;
     }
     const holder = disputes.find((dispute) => dispute.state === 'open');
     if (holder) {
-      await this.move(payment, 'dispute_hold', payment.id, now, { pending: -net, dispute_hold: net });
+      await this.move(payment, 'dispute_hold', payment.id, now, { merchant: { pending: -net, dispute_hold: net } });
       await this.deps.disputes.setHeld(payment, holder.id, { amount: (holder.held ?? 0) + net, currency: payment.net.currency });
     }
   }
@@ -93,14 +95,18 @@ export class PaymentFunds {
   async release(payment: PaymentFigures, now: Date): Promise<void> {
     if (!isPriced(payment)) return;
     const { pending } = await this.sharesOf(payment);
-    if (pending > 0n) await this.move(payment, 'release', payment.id, now, { pending: -Number(pending), available: Number(pending) });
+    if (pending > 0n) await this.move(payment, 'release', payment.id, now, { merchant: { pending: -Number(pending), available: Number(pending) } });
   }
 
   /** A refund was made: the merchant's debit leaves where the payment's money sits; the channel gives back `cleared`. */
   async refundMade(payment: PricedFigures, refund: RefundMoney, now: Date): Promise<void> {
     const debit = refund.debit.amount;
     const cleared = refund.cleared?.amount ?? debit;
-    await this.move(payment, 'refund', refund.id, now, { [homeBucket(payment)]: -debit }, { channel_clearing: cleared, refunded_fees: debit - cleared });
+    await this.move(payment, 'refund', refund.id, now, {
+      merchant: { [homeBucket(payment)]: -debit },
+      platform: { channel_clearing: cleared, refunded_fees: debit - cleared },
+      movement: refundMovement(refund, refund.amount),
+    });
   }
 
   /** A refund failed: the channel gave nothing back, and the debit returns (see the rules above). Answers where it went. */
@@ -111,10 +117,11 @@ export class PaymentFunds {
     const holder = disputes.find((dispute) => dispute.state === 'open');
     const to: RefundReturn = holder ? 'dispute_hold' : disputes.some((dispute) => dispute.state === 'lost') ? 'dispute_losses' : homeBucket(payment);
     const platform = { channel_clearing: -cleared, refunded_fees: cleared - debit };
+    const movement = refundMovement(refund, -refund.amount);
     if (to === 'dispute_losses') {
-      await this.move(payment, 'refund_failed', refund.id, now, {}, { ...platform, dispute_losses: debit });
+      await this.move(payment, 'refund_failed', refund.id, now, { platform: { ...platform, dispute_losses: debit }, movement });
     } else {
-      await this.move(payment, 'refund_failed', refund.id, now, { [to]: debit }, platform);
+      await this.move(payment, 'refund_failed', refund.id, now, { merchant: { [to]: debit }, platform, movement });
     }
     if (holder && debit > 0) await this.deps.disputes.setHeld(payment, holder.id, { amount: (holder.held ?? 0) + debit, currency: refund.debit.currency });
     return to;
@@ -132,7 +139,7 @@ export class PaymentFunds {
     const shares = await this.sharesOf(payment);
     const pending = positive(shares.pending);
     const available = positive(shares.available);
-    await this.move(payment, 'dispute_opened', disputeId, now, { pending: -pending, available: -available, dispute_hold: pending + available });
+    await this.move(payment, 'dispute_opened', disputeId, now, { merchant: { pending: -pending, available: -available, dispute_hold: pending + available } });
     return { held: { amount: pending + available, currency: payment.net.currency }, from: homeBucket(payment) };
   }
 
@@ -151,25 +158,26 @@ export class PaymentFunds {
         if (held > 0n) await this.deps.disputes.setHeld(payment, others[0].id, { amount: Number(held), currency: payment.net.currency });
         return;
       }
-      if (held > 0n) await this.move(payment, 'dispute_won', dispute.id, now, { dispute_hold: -Number(held), [homeBucket(payment)]: Number(held) });
+      if (held > 0n)
+        await this.move(payment, 'dispute_won', dispute.id, now, { merchant: { dispute_hold: -Number(held), [homeBucket(payment)]: Number(held) } });
       return;
     }
     for (const other of others.filter((open) => (open.held ?? 0) > 0))
       await this.deps.disputes.setHeld(payment, other.id, { amount: 0, currency: fee.currency });
     if (!isPriced(payment)) {
-      await this.move(payment, 'dispute_lost', dispute.id, now, { available: -fee.amount }, { fee_revenue: fee.amount }, fee.currency);
+      await this.move(payment, 'dispute_lost', dispute.id, now, {
+        merchant: { available: -fee.amount },
+        platform: { fee_revenue: fee.amount },
+        currency: fee.currency,
+      });
       return;
     }
     const shares = await this.sharesOf(payment);
     const [held, pending, available] = [positive(shares.dispute_hold), positive(shares.pending), positive(shares.available)];
-    await this.move(
-      payment,
-      'dispute_lost',
-      dispute.id,
-      now,
-      { dispute_hold: -held, pending: -pending, available: -available - fee.amount },
-      { fee_revenue: fee.amount, dispute_losses: held + pending + available },
-    );
+    await this.move(payment, 'dispute_lost', dispute.id, now, {
+      merchant: { dispute_hold: -held, pending: -pending, available: -available - fee.amount },
+      platform: { fee_revenue: fee.amount, dispute_losses: held + pending + available },
+    });
     await this.chargeback(payment, dispute, now);
   }
 
@@ -179,7 +187,10 @@ export class PaymentFunds {
    */
   private async chargeback(payment: PricedFigures, dispute: RuledDispute, now: Date): Promise<void> {
     const taken = chargebackOf(payment, dispute.amount).amount;
-    await this.move(payment, 'chargeback', dispute.id, now, {}, { channel_clearing: taken, dispute_losses: -taken });
+    await this.move(payment, 'chargeback', dispute.id, now, {
+      platform: { channel_clearing: taken, dispute_losses: -taken },
+      movement: { channel: dispute.channel, kind: 'chargeback', reference: dispute.channelDisputeId, amount: dispute.amount, currency: dispute.currency },
+    });
   }
 
   /** A second payment of an already paid intent: the channel holds it for the payer, not the merchant. */
@@ -210,26 +221,42 @@ export class PaymentFunds {
     return this.deps.ledger.paymentShares(scopeOf(payment), payment.id);
   }
 
-  private async move(
-    payment: PaymentFigures,
-    causeType: PaymentMove['causeType'],
-    causeId: string,
-    now: Date,
-    merchant: PaymentMove['merchant'],
-    platform: PaymentMove['platform'] = {},
-    currency = payment.net?.currency,
-  ): Promise<boolean> {
+  /**
+   * Posts one move of the payment's money, in its settlement currency (the fee's, for a payment
+   * not priced yet); `movement` is what the channel moved with it (reconciliation).
+   */
+  private async move(payment: PaymentFigures, causeType: PaymentMove['causeType'], causeId: string, now: Date, legs: MoveLegs): Promise<boolean> {
+    const currency = legs.currency ?? payment.net?.currency;
     if (currency === undefined) return false;
-    const tx: LedgerTransaction = paymentMovePosting(
-      { causeType, causeId, scope: scopeOf(payment), paymentIntentId: payment.id, currency, merchant, platform },
-      now,
-    );
-    return this.deps.ledger.post(tx);
+    const move: PaymentMove = {
+      causeType,
+      causeId,
+      scope: scopeOf(payment),
+      paymentIntentId: payment.id,
+      currency,
+      merchant: legs.merchant,
+      platform: legs.platform,
+    };
+    const tx: LedgerTransaction = paymentMovePosting(move, now);
+    return this.deps.ledger.post(legs.movement ? ledgerTransaction({ ...tx, channelMovement: legs.movement }) : tx);
   }
+}
+
+/** The legs of a move: signed amounts per merchant bucket and platform account, and what the channel moved. */
+interface MoveLegs {
+  readonly merchant?: PaymentMove['merchant'];
+  readonly platform?: PaymentMove['platform'];
+  readonly currency?: string;
+  readonly movement?: ChannelMovement;
 }
 
 function scopeOf(payment: PaymentFigures): AccountScope {
   return { merchantId: payment.merchantId, mode: payment.mode };
+}
+
+/** What the channel moves for a refund: its amount to the payer (negative when a failure takes it back). */
+function refundMovement(refund: RefundMoney, amount: number): ChannelMovement {
+  return { channel: refund.channel, kind: 'refund', reference: refund.id, amount, currency: refund.currency };
 }
 
 /** A share as a number of minor units, or 0 when it is not above zero (a payment's share never passes its net). */
