@@ -19,6 +19,7 @@ import { refunds } from './018-refunds.migration';
 import { dashboardConsole } from './019-dashboard-console.migration';
 import { multiWriterGuards } from './020-multi-writer-guards.migration';
 import { paymentMoney } from './021-payment-money.migration';
+import { idempotencyRecoveryPoints } from './023-idempotency-recovery-points.migration';
 
 interface NamedMigration {
   readonly name: string;
@@ -47,6 +48,7 @@ const MIGRATIONS: readonly NamedMigration[] = [
   { name: '019-dashboard-console', migration: dashboardConsole },
   { name: '020-multi-writer-guards', migration: multiWriterGuards },
   { name: '021-payment-money', migration: paymentMoney },
+  { name: '023-idempotency-recovery-points', migration: idempotencyRecoveryPoints },
 ];
 
 /** The names of every migration, in the order they run. */
