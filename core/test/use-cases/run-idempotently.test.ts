@@ -172,10 +172,9 @@ function boundWork(s: ReturnType<typeof setup>, resumes: (string | undefined)[],
 test('recovery points: a failure after the bind committed keeps the key, and the retry resumes with the bound object', async (t) => {
   const s = setup();
   const resumes: (string | undefined)[] = [];
-  await t.throwsAsync(
-    s.run.execute(boundWork(s, resumes, () => Promise.reject(new Error('the second transaction failed')))),
-    { message: 'the second transaction failed' },
-  );
+  await t.throwsAsync(s.run.execute(boundWork(s, resumes, () => Promise.reject(new Error('the second transaction failed')))), {
+    message: 'the second transaction failed',
+  });
   await t.throwsAsync(s.run.execute(s.request('other', { transactional: false })), { code: 'idempotency_key_reused' });
   const retry = await s.run.execute(boundWork(s, resumes, () => Promise.resolve()));
   t.deepEqual(retry, { response: { status: 201, body: '{"id":"re_1"}' }, replayed: false });

@@ -42,7 +42,7 @@ export function armedFaults(): string[] {
  * case). The app's unit of work is wrapped once so that a fault can let a transaction commit and
  * then report a failure: a COMMIT whose answer was lost with the connection.
  */
-export function faultsOf(app: AppContainer): { failAfterCommit(error: Error): void } {
+export function faultsOf(app: AppContainer): { readonly failAfterCommit: (error: Error) => void } {
   const units = new AsyncLocalStorage<{ error?: Error }>();
   const uow = app.get<UnitOfWork>(UnitOfWork);
   const run = uow.run.bind(uow);

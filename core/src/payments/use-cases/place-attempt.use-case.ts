@@ -96,7 +96,9 @@ export class PlaceAttempt {
     return attempt.status === 'pending' && attempt.channelOrderId === undefined ? undefined : attempt;
   }
 
-  private async reserve(input: PlaceAttemptInput): Promise<
+  private async reserve(
+    input: PlaceAttemptInput,
+  ): Promise<
     { kind: 'existing'; attempt: PaymentAttempt } | { kind: 'new'; attempt: PaymentAttempt; channel: PaymentChannel; intent: PaymentIntent; resumed: boolean }
   > {
     return this.deps.uow.run(async () => {
