@@ -249,6 +249,61 @@ export function idempotencyStoreContract(adapter: StorageAdapter): void {
     });
   }
 
+  test(title('a bound claim is never forgotten: released, it is resumable at once, by its own request only, with its recovery point'), async (t) => {
+    const { idempotency } = storage();
+    const scope = aKeyScope();
+    const first = await claimOrFail(idempotency, request(scope));
+    t.true(await idempotency.bind(first, 're_FIRST'));
+    t.true(await idempotency.bind(first, 're_FIRST'), 'binding the same object again holds');
+    await idempotency.release(first);
+    t.deepEqual(await idempotency.find(scope, at(1)), { outcome: 'resumable', fingerprint: 'fp-A' });
+    t.deepEqual(await idempotency.claim(request(scope, { fingerprint: 'fp-B', now: at(2) })), { outcome: 'resumable', fingerprint: 'fp-A' });
+    const retry = await idempotency.claim(request(scope, { now: at(3) }));
+    t.like(retry, { outcome: 'claimed', recoveryPoint: 're_FIRST' });
+    t.deepEqual(await idempotency.claim(request(scope, { now: at(4) })), { outcome: 'in_flight', fingerprint: 'fp-A' }, 'the retry holds a lease');
+    t.false(await idempotency.complete(first, { status: 201, body: 'stale' }, at(5)), 'the first claim lost the key');
+    t.true(await idempotency.complete(claimOf(retry), { status: 201, body: 'resumed' }, at(6)));
+    t.deepEqual(await idempotency.find(scope, at(7)), { outcome: 'completed', fingerprint: 'fp-A', response: { status: 201, body: 'resumed' } });
+  });
+
+  test(title("a bound claim whose process died is taken over with its recovery point once the lease runs out; the dead claim's bind then fails"), async (t) => {
+    const { idempotency } = storage();
+    const scope = aKeyScope();
+    const dead = await claimOrFail(idempotency, request(scope));
+    t.true(await idempotency.bind(dead, 'pa_DEAD'));
+    t.deepEqual(await idempotency.claim(request(scope, { now: at(LEASE_MS - 1) })), { outcome: 'in_flight', fingerprint: 'fp-A' });
+    t.like(await idempotency.claim(request(scope, { now: at(LEASE_MS) })), { outcome: 'claimed', recoveryPoint: 'pa_DEAD' });
+    t.false(await idempotency.bind(dead, 'pa_OTHER'));
+  });
+
+  test(title('a bind rolled back with its unit of work binds nothing: the release forgets the key'), async (t) => {
+    const { idempotency, uow } = storage();
+    const scope = aKeyScope();
+    const claim = await claimOrFail(idempotency, request(scope));
+    await t.throwsAsync(
+      uow.run(async () => {
+        t.true(await idempotency.bind(claim, 're_GONE'));
+        throw new Error('the transaction that made it failed');
+      }),
+    );
+    await idempotency.release(claim);
+    t.is(await idempotency.find(scope, at(1)), undefined);
+    const fresh = await idempotency.claim(request(scope, { now: at(2) }));
+    t.deepEqual(fresh, { outcome: 'claimed', claim: { scope, fingerprint: 'fp-A', token: claimOf(fresh).token } });
+  });
+
+  test(title('a resumable key past its retention is forgotten'), async (t) => {
+    const { idempotency } = storage();
+    const scope = aKeyScope();
+    const claim = await claimOrFail(idempotency, request(scope, { retentionMs: 10_000 }));
+    t.true(await idempotency.bind(claim, 're_OLD'));
+    await idempotency.release(claim);
+    t.is(await idempotency.find(scope, at(10_000)), undefined);
+    const fresh = await idempotency.claim(request(scope, { fingerprint: 'fp-new', now: at(10_000) }));
+    t.is(fresh.outcome, 'claimed');
+    t.false('recoveryPoint' in fresh);
+  });
+
   test(title('purgeExpired deletes exactly the keys past their retention'), async (t) => {
     await withOwnStorage(adapter, async ({ idempotency }) => {
       const short = aKeyScope();

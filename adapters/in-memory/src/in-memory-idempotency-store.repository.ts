@@ -21,6 +21,7 @@ export class InMemoryIdempotencyStore implements IdempotencyStore {
       return { outcome: 'completed', fingerprint: existing.fingerprint, response: { ...existing.response } };
     }
     if (existing.lockedUntil !== undefined && existing.lockedUntil > now) return { outcome: 'in_flight', fingerprint: existing.fingerprint };
+    if (existing.recoveryPoint !== undefined) return { outcome: 'resumable', fingerprint: existing.fingerprint };
     return undefined;
   }
 
@@ -29,17 +30,20 @@ export class InMemoryIdempotencyStore implements IdempotencyStore {
       const key = keyOf(request.scope);
       const now = request.now.getTime();
       const known = this.known(key, now);
-      if (known) return known;
-      // Unknown, forgotten after retention, or abandoned by a claim whose lease ran out.
+      if (known && (known.outcome !== 'resumable' || known.fingerprint !== request.fingerprint)) return known;
+      // Unknown, forgotten after retention, abandoned by a claim whose lease ran out, or resumable.
+      const recoveryPoint = known ? this.store.tables.idempotency.get(key)?.recoveryPoint : undefined;
       this.store.tables.idempotency.set(key, {
         fingerprint: request.fingerprint,
         token: request.token,
         state: 'in_flight',
         lockedUntil: now + request.leaseMs,
+        ...(recoveryPoint === undefined ? {} : { recoveryPoint }),
         createdAt: now,
         expiresAt: now + request.retentionMs,
       });
-      return { outcome: 'claimed', claim: { scope: request.scope, fingerprint: request.fingerprint, token: request.token } };
+      const claim = { scope: request.scope, fingerprint: request.fingerprint, token: request.token };
+      return recoveryPoint === undefined ? { outcome: 'claimed', claim } : { outcome: 'claimed', claim, recoveryPoint };
     });
   }
 
@@ -53,6 +57,7 @@ export class InMemoryIdempotencyStore implements IdempotencyStore {
         token: record.token,
         state: 'completed',
         response: { status: response.status, body: response.body },
+        ...(record.recoveryPoint === undefined ? {} : { recoveryPoint: record.recoveryPoint }),
         createdAt: record.createdAt,
         expiresAt: record.expiresAt,
       };
@@ -61,11 +66,24 @@ export class InMemoryIdempotencyStore implements IdempotencyStore {
     });
   }
 
+  bind(claim: IdempotencyClaim, recoveryPoint: string): Promise<boolean> {
+    return this.store.atomic(() => {
+      const key = keyOf(claim.scope);
+      const record = this.store.tables.idempotency.get(key);
+      if (!record || record.token !== claim.token || record.state !== 'in_flight') return false;
+      this.store.tables.idempotency.set(key, { ...record, recoveryPoint });
+      return true;
+    });
+  }
+
   release(claim: IdempotencyClaim): Promise<void> {
     return this.store.atomic(() => {
       const key = keyOf(claim.scope);
       const record = this.store.tables.idempotency.get(key);
-      if (record && record.token === claim.token && record.state === 'in_flight') this.store.tables.idempotency.delete(key);
+      if (!record || record.token !== claim.token || record.state !== 'in_flight') return;
+      // A bound key is never forgotten: it loses its lease, so a retry resumes at once.
+      if (record.recoveryPoint === undefined) this.store.tables.idempotency.delete(key);
+      else this.store.tables.idempotency.set(key, { ...record, lockedUntil: undefined });
     });
   }
 

@@ -65,6 +65,8 @@ export interface IdempotencyRecord {
   readonly state: 'in_flight' | 'completed';
   readonly lockedUntil?: number;
   readonly response?: { readonly status: number; readonly body: string };
+  /** The object the request bound to its key: where a retry resumes. */
+  readonly recoveryPoint?: string;
   readonly createdAt: number;
   readonly expiresAt: number;
 }

@@ -14,6 +14,7 @@ export * from './operator-alerts.port';
 export * from './pagination';
 export * from './public-url';
 export * from './random-source.port';
+export * from './recovery';
 export * from './rate-limiter.port';
 export * from './secret-box.port';
 export * from './token';

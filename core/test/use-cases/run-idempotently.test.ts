@@ -154,6 +154,76 @@ test('a claim whose process died is taken over once its lease runs out', async (
   t.is(s.performedCount(), 1);
 });
 
+/** Work that calls out between transactions: its first transaction makes an object and binds it; then `after` runs. */
+function boundWork(s: ReturnType<typeof setup>, resumes: (string | undefined)[], after: () => Promise<void>) {
+  return s.request('fp', {
+    transactional: false,
+    perform: async (recovery) => {
+      resumes.push(recovery.resume);
+      if (recovery.resume !== undefined) return { status: 201, body: JSON.stringify({ id: recovery.resume }) };
+      const id = `re_${resumes.length}`;
+      await s.storage.uow.run(() => recovery.bind(id));
+      await after();
+      return { status: 201, body: JSON.stringify({ id }) };
+    },
+  });
+}
+
+test('recovery points: a failure after the bind committed keeps the key, and the retry resumes with the bound object', async (t) => {
+  const s = setup();
+  const resumes: (string | undefined)[] = [];
+  await t.throwsAsync(s.run.execute(boundWork(s, resumes, () => Promise.reject(new Error('the second transaction failed')))), {
+    message: 'the second transaction failed',
+  });
+  await t.throwsAsync(s.run.execute(s.request('other', { transactional: false })), { code: 'idempotency_key_reused' });
+  const retry = await s.run.execute(boundWork(s, resumes, () => Promise.resolve()));
+  t.deepEqual(retry, { response: { status: 201, body: '{"id":"re_1"}' }, replayed: false });
+  t.deepEqual(resumes, [undefined, 're_1']);
+  t.deepEqual(await s.run.execute(boundWork(s, resumes, () => Promise.resolve())), { response: retry.response, replayed: true });
+});
+
+test('recovery points: a bind rolled back with its transaction binds nothing, and the failure forgets the key', async (t) => {
+  const s = setup();
+  await t.throwsAsync(
+    s.run.execute(
+      s.request('fp', {
+        transactional: false,
+        perform: (recovery) =>
+          s.storage.uow.run(async () => {
+            await recovery.bind('re_rolled_back');
+            throw new Error('the first transaction failed');
+          }),
+      }),
+    ),
+  );
+  const resumes: (string | undefined)[] = [];
+  const retry = await s.run.execute(boundWork(s, resumes, () => Promise.resolve()));
+  t.false(retry.replayed);
+  t.deepEqual(resumes, [undefined], 'the retry runs from scratch');
+});
+
+test('recovery points: after a process died past its bind, the retry waits out the lease, then resumes', async (t) => {
+  const s = setup();
+  const scope = { merchantId: 'mch_1', mode: 'test' as const, caller: 'api', key: 'key-1' };
+  const claimed = await s.storage.idempotency.claim({
+    scope,
+    fingerprint: 'fp',
+    token: 'dead-process',
+    now: s.clock.now(),
+    leaseMs: IDEMPOTENCY.leaseMs,
+    retentionMs: IDEMPOTENCY.retentionMs,
+  });
+  if (claimed.outcome !== 'claimed') throw new Error('setup: no claim');
+  t.true(await s.storage.idempotency.bind(claimed.claim, 'pa_dead'));
+  const resumes: (string | undefined)[] = [];
+  await t.throwsAsync(s.run.execute(boundWork(s, resumes, () => Promise.resolve())), { code: 'idempotency_key_in_use' });
+  s.clock.advance(IDEMPOTENCY.leaseMs);
+  const retry = await s.run.execute(boundWork(s, resumes, () => Promise.resolve()));
+  t.deepEqual(retry.response, { status: 201, body: '{"id":"pa_dead"}' });
+  t.deepEqual(resumes, ['pa_dead']);
+  t.false(await s.storage.idempotency.bind(claimed.claim, 'pa_late'), 'the dead claim lost the key');
+});
+
 test('a key is forgotten after 24 hours', async (t) => {
   const s = setup();
   await s.run.execute(s.request('fp'));

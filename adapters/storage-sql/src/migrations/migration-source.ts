@@ -20,6 +20,7 @@ import { dashboardConsole } from './019-dashboard-console.migration';
 import { multiWriterGuards } from './020-multi-writer-guards.migration';
 import { paymentMoney } from './021-payment-money.migration';
 import { channelReconciliation } from './022-channel-reconciliation.migration';
+import { idempotencyRecoveryPoints } from './023-idempotency-recovery-points.migration';
 
 interface NamedMigration {
   readonly name: string;
@@ -49,6 +50,7 @@ const MIGRATIONS: readonly NamedMigration[] = [
   { name: '020-multi-writer-guards', migration: multiWriterGuards },
   { name: '021-payment-money', migration: paymentMoney },
   { name: '022-channel-reconciliation', migration: channelReconciliation },
+  { name: '023-idempotency-recovery-points', migration: idempotencyRecoveryPoints },
 ];
 
 /** The names of every migration, in the order they run. */

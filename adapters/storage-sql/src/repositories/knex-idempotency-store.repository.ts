@@ -26,6 +26,8 @@ interface IdempotencyRow {
   locked_until: BigIntValue | null;
   response_status: number | null;
   response_body: string | null;
+  /** The object the request bound to its key (a refund, an attempt …): where a retry resumes. */
+  recovery_point: string | null;
   created_at: BigIntValue;
   expires_at: BigIntValue;
 }
@@ -45,18 +47,19 @@ function keyColumns(scope: IdempotencyScope): Pick<IdempotencyRow, 'merchant_id'
 }
 
 /** What `find` and a lost INSERT read: the row without the key columns the caller already has. */
-const READ_COLUMNS = ['fingerprint', 'token', 'state', 'locked_until', 'response_status', 'response_body', 'expires_at'] as const;
+const READ_COLUMNS = ['fingerprint', 'token', 'state', 'locked_until', 'response_status', 'response_body', 'recovery_point', 'expires_at'] as const;
 type ReadRow = Pick<IdempotencyRow, (typeof READ_COLUMNS)[number]>;
 /** Every POST reads its key first: written out once rather than compiled per request. */
 const FIND_KEY = `select ${READ_COLUMNS.map((column) => `\`${column}\``).join(', ')} from \`idempotency_keys\` where \`merchant_id\` = ? and \`mode\` = ? and \`caller\` = ? and \`idem_key\` = ? limit 1`;
 
-/** The row as seen at `now`: its answer, in flight, or undefined when it may be claimed. */
+/** The row as seen at `now`: its answer, in flight, resumable, or undefined when it may be claimed. */
 function knownOf(row: ReadRow, now: number): KnownKey | undefined {
   if (toNumber(row.expires_at) <= now) return undefined;
   if (row.state === 'completed') {
     return { outcome: 'completed', fingerprint: row.fingerprint, response: { status: row.response_status ?? 500, body: row.response_body ?? '' } };
   }
   if (row.locked_until !== null && toNumber(row.locked_until) > now) return { outcome: 'in_flight', fingerprint: row.fingerprint };
+  if (row.recovery_point !== null) return { outcome: 'resumable', fingerprint: row.fingerprint };
   return undefined;
 }
 
@@ -106,7 +109,7 @@ export class KnexIdempotencyStore extends KnexTable<IdempotencyRow> implements I
     };
     for (let round = 0; round < MAX_CLAIM_ROUNDS; round += 1) {
       try {
-        await this.insertWithoutWaiting({ ...key, ...fresh, state: 'in_flight', response_status: null, response_body: null });
+        await this.insertWithoutWaiting({ ...key, ...fresh, state: 'in_flight', response_status: null, response_body: null, recovery_point: null });
         return claimed;
       } catch (error) {
         // Another transaction holds this key's claim uncommitted: it is running now.
@@ -126,13 +129,15 @@ export class KnexIdempotencyStore extends KnexTable<IdempotencyRow> implements I
         continue;
       }
       const known = knownOf(row, now);
-      if (known) return known;
-      // The owner's lease ran out: its process died before committing anything (the answer
-      // commits with the work), so the key is free. Take it only if nobody else just did.
+      // A resumable key is taken over by a retry of its own request only.
+      if (known && (known.outcome !== 'resumable' || known.fingerprint !== request.fingerprint)) return known;
+      // The owner's lease ran out or was dropped. With no recovery point it committed nothing the
+      // key answers for, so the key is free; with one, the new claim keeps it and resumes from it.
+      // Take it only if nobody else just did.
       const taken = await this.table()
         .where({ ...key, token: row.token, state: 'in_flight' })
         .update(fresh);
-      if (taken === 1) return claimed;
+      if (taken === 1) return row.recovery_point === null ? claimed : { ...claimed, recoveryPoint: row.recovery_point };
     }
     throw new CoreError('api_error', 'unavailable', 'The idempotency key is under heavy contention; retry shortly.', {
       retryAfterSeconds: 1,
@@ -157,11 +162,19 @@ export class KnexIdempotencyStore extends KnexTable<IdempotencyRow> implements I
     return changed === 1;
   }
 
+  async bind(claim: IdempotencyClaim, recoveryPoint: string): Promise<boolean> {
+    const changed = await this.table()
+      .where({ ...keyColumns(claim.scope), token: claim.token, state: 'in_flight' })
+      .update({ recovery_point: recoveryPoint });
+    return changed === 1;
+  }
+
   /**
    * A release that cannot reach the database (the outage that failed the request, as often as not)
    * is tried again in the background until it lands or the lease would have freed the key anyway:
    * otherwise every client retry after a short outage meets 409 `idempotency_key_in_use` for the
-   * whole lease. Safe at any time: it deletes only this claim's row, and only while unfinished.
+   * whole lease. Safe at any time: it deletes only this claim's row, and only while unfinished and
+   * bound to nothing (a bound one keeps its recovery point and loses its lease).
    */
   async release(claim: IdempotencyClaim): Promise<void> {
     try {
@@ -172,10 +185,15 @@ export class KnexIdempotencyStore extends KnexTable<IdempotencyRow> implements I
     }
   }
 
-  private deleteClaim(claim: IdempotencyClaim): Promise<number> {
-    return this.table()
-      .where({ ...keyColumns(claim.scope), token: claim.token, state: 'in_flight' })
-      .delete();
+  /**
+   * Deletes the claim's row unless it holds a recovery point; one that does (whether or not this
+   * request knew its bind committed) keeps it and only loses its lease, so a retry resumes at once.
+   */
+  private async deleteClaim(claim: IdempotencyClaim): Promise<void> {
+    const owned = { ...keyColumns(claim.scope), token: claim.token, state: 'in_flight' } as const;
+    if ((await this.table().where(owned).whereNull('recovery_point').delete()) === 0) {
+      await this.table().where(owned).whereNotNull('recovery_point').update({ locked_until: null });
+    }
   }
 
   private releaseLater(claim: IdempotencyClaim, until: number, attempt: number): void {

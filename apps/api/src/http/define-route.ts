@@ -1,5 +1,5 @@
 import type { Lifecycle, ReqRefDefaults, Request, ResponseToolkit, RouteOptions, Server } from '@hapi/hapi';
-import type { DashboardAction } from '@payments/core';
+import type { DashboardAction, Recovery } from '@payments/core';
 import type Joi from 'joi';
 import type { DashboardOperationInfo } from '../openapi/build-dashboard-openapi';
 import type { OperationInfo } from '../openapi/build-openapi';
@@ -40,10 +40,20 @@ export type RouteRequest<V> = Request<{
   Params: Validated<V, 'params', ReqRefDefaults['Params']>;
 }>;
 
-/** Runs at most once per Idempotency-Key. Work that calls out (a channel, a payout) cannot hold one transaction. */
-export interface Idempotency {
-  readonly transactional: boolean;
-}
+/**
+ * Where a retry of work that calls out between transactions picks up (docs/idempotency.md,
+ * "Recovery points"). An object kind: the transaction that makes (or changes) that object binds it
+ * to the key, and the handler resumes with it (`recovery.resume`). `channel`: nothing is written
+ * before the call, and the channel remembers the key with what it was told (simulations).
+ * `settlement`: the settlement keeps the request's key, and a retry is answered with it.
+ */
+export type Resumption = 'payment_attempt' | 'refund' | 'dispute' | 'channel' | 'settlement';
+
+/**
+ * Runs at most once per Idempotency-Key: storage-only work in one transaction with its answer;
+ * work that calls out (a channel, a payout) cannot hold one, and names how a retry resumes it.
+ */
+export type Idempotency = { readonly transactional: true } | { readonly transactional: false; readonly resumes: Resumption };
 
 /** What an idempotent route's work answers; the wrapper serialises and remembers it. */
 export interface RouteAnswer {
@@ -51,10 +61,12 @@ export interface RouteAnswer {
   readonly body: unknown;
 }
 
-/** An idempotent route's handler, as the idempotency wrapper runs it. */
-export type IdempotentWork = (request: Request, h: ResponseToolkit) => Promise<RouteAnswer>;
+/** An idempotent route's handler, as the idempotency wrapper runs it; `recovery` is its key's recovery point. */
+export type IdempotentWork = (request: Request, h: ResponseToolkit, recovery: Recovery) => Promise<RouteAnswer>;
 
-type Handler<V, I> = (request: RouteRequest<V>, h: ResponseToolkit) => I extends Idempotency ? Promise<RouteAnswer> : Lifecycle.ReturnValue;
+type Handler<V, I> = I extends Idempotency
+  ? (request: RouteRequest<V>, h: ResponseToolkit, recovery: Recovery) => Promise<RouteAnswer>
+  : (request: RouteRequest<V>, h: ResponseToolkit) => Lifecycle.ReturnValue;
 
 /**
  * Who may call a route, and so which plugin registers it; where that plugin's document lists

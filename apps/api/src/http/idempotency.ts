@@ -1,5 +1,15 @@
 import type { Lifecycle, Request, ResponseToolkit } from '@hapi/hapi';
-import { CoreError, IDEMPOTENCY, isCoreError, type Digest, type IdempotencyScope, type RunIdempotently, type StoredResponse } from '@payments/core';
+import {
+  CoreError,
+  ID_FORMATS,
+  IDEMPOTENCY,
+  isCoreError,
+  type Digest,
+  type IdempotencyScope,
+  type Recovery,
+  type RunIdempotently,
+  type StoredResponse,
+} from '@payments/core';
 import stringify from 'safe-stable-stringify';
 import type { Idempotency, IdempotentWork } from './define-route';
 import { errorBody, httpStatusOf } from './error-envelope';
@@ -40,20 +50,38 @@ export interface IdempotentDeps {
 export type KeyOwner = (request: Request) => Omit<IdempotencyScope, 'key'>;
 
 /**
- * Wraps a POST handler so it runs at most once per key of `ownerOf(request)`: the work and the
- * remembered answer commit in one transaction (unless `transactional` is false); a repeat replays
- * the answer with `Idempotent-Replayed: true`.
+ * The handler's recovery: a route that resumes from an object binds only objects of that kind
+ * (a programming error otherwise, caught by the first test that runs it); others bind nothing.
  */
-export function idempotent(deps: IdempotentDeps, work: IdempotentWork, { transactional }: Idempotency, ownerOf: KeyOwner): Lifecycle.Method {
+function recoveryFor(idempotency: Idempotency, recovery: Recovery): Recovery {
+  if (idempotency.transactional) return recovery;
+  const { resumes } = idempotency;
+  const prefix = resumes === 'channel' || resumes === 'settlement' ? undefined : ID_FORMATS[resumes].prefix;
+  return {
+    ...recovery,
+    bind: (id) => {
+      if (prefix === undefined || !id.startsWith(prefix)) throw new Error(`A route that resumes from ${resumes} cannot bind ${id} to its key.`);
+      return recovery.bind(id);
+    },
+  };
+}
+
+/**
+ * Wraps a POST handler so it runs at most once per key of `ownerOf(request)`: the work and the
+ * remembered answer commit in one transaction (unless `transactional` is false: then the handler
+ * binds its object to the key and resumes with it, see `Resumption`); a repeat replays the answer
+ * with `Idempotent-Replayed: true`.
+ */
+export function idempotent(deps: IdempotentDeps, work: IdempotentWork, idempotency: Idempotency, ownerOf: KeyOwner): Lifecycle.Method {
   return async (request: Request, h: ResponseToolkit) => {
     const requestId = request.app.requestId;
     const fingerprint = deps.digest.sha256Hex(`${request.method.toUpperCase()} ${request.path}\n${stringify(request.payload ?? {})}`);
     const { response, replayed } = await deps.runIdempotently.execute({
       scope: { ...ownerOf(request), key: idempotencyKeyOf(request) },
       fingerprint,
-      transactional,
-      perform: async (): Promise<StoredResponse> => {
-        const answer = await work(request, h);
+      transactional: idempotency.transactional,
+      perform: async (recovery): Promise<StoredResponse> => {
+        const answer = await work(request, h, recoveryFor(idempotency, recovery));
         return { status: answer.status, body: JSON.stringify(answer.body) };
       },
       refusalToStore: (error): StoredResponse | undefined => {

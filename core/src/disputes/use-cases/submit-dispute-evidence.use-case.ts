@@ -1,6 +1,6 @@
 import type { AuditActor, AuditRecorder } from '../../dashboard';
 import type { PaymentChannelRegistry } from '../../payments';
-import type { AccountScope } from '../../common';
+import type { AccountScope, Recovery } from '../../common';
 import { CoreError, invalidParameter, notFound } from '../../common';
 import { publishEvent } from '../../webhooks';
 import { isRuled, type Dispute, type DisputeEvidence } from '../domain/dispute.entity';
@@ -17,6 +17,8 @@ export interface SubmitDisputeEvidenceInput {
   readonly evidence: DisputeEvidence;
   /** A dashboard user submitting: audited with the stored change (`disputes.write`, the keys only: values may be personal). */
   readonly actor?: AuditActor;
+  /** The request's recovery point: the dispute is bound to its key where the evidence is stored, and a retry answers it. */
+  readonly recovery?: Recovery;
 }
 export type SubmitDisputeEvidenceDeps = DisputeWriteDeps & {
   readonly channels: PaymentChannelRegistry;
@@ -28,13 +30,20 @@ export type SubmitDisputeEvidenceDeps = DisputeWriteDeps & {
  * forwards the merged set to the channel, then stores it; `opened` becomes `under_review` and
  * `dispute.updated` is published. The channel is called first and with no transaction open: a
  * channel failure stores nothing, and since the channel receives the whole merged set, a retry
- * under the same Idempotency-Key sends it again harmlessly.
+ * under the same Idempotency-Key sends it again harmlessly. The transaction that stores it binds
+ * the dispute to the key (its recovery point): a retry after that commit (the answer was not
+ * stored) answers the dispute as it stands, without sending or publishing it again.
  */
 export class SubmitDisputeEvidence {
   constructor(private readonly deps: SubmitDisputeEvidenceDeps) {}
 
   async execute(input: SubmitDisputeEvidenceInput): Promise<Dispute> {
     const { deps } = this;
+    if (input.recovery?.resume !== undefined) {
+      const stored = await deps.disputes.findById(input.scope, input.recovery.resume);
+      if (!stored) throw notFound('dispute', input.recovery.resume);
+      return stored;
+    }
     const before = await deps.disputes.findById(input.scope, input.disputeId);
     if (!before) throw notFound('dispute', input.disputeId);
     if (isRuled(before)) throw disputeClosed(before.id);
@@ -61,6 +70,7 @@ export class SubmitDisputeEvidence {
         updated: now,
       };
       await deps.disputes.update(changed);
+      await input.recovery?.bind(changed.id);
       await publishEvent(deps, disputeEvent(changed, 'dispute.updated', deps.random, now), now);
       if (input.actor) {
         await deps.audit.recordAction(

@@ -28,9 +28,21 @@ export type KnownKey =
    * `fingerprint` is absent when the owner's claim is not committed yet (it is part of a
    * transaction still running elsewhere, whose row no one else can read).
    */
-  | { readonly outcome: 'in_flight'; readonly fingerprint?: string };
+  | { readonly outcome: 'in_flight'; readonly fingerprint?: string }
+  /**
+   * Unfinished, with a recovery point and no live lease (its request failed, or its process died,
+   * after binding an object to it): a retry with this fingerprint claims it and resumes.
+   */
+  | { readonly outcome: 'resumable'; readonly fingerprint: string };
 
-export type ClaimResult = { readonly outcome: 'claimed'; readonly claim: IdempotencyClaim } | KnownKey;
+export type ClaimResult =
+  | {
+      readonly outcome: 'claimed';
+      readonly claim: IdempotencyClaim;
+      /** The object an earlier claim of this key bound to it, when this claim took over a resumable key. */
+      readonly recoveryPoint?: string;
+    }
+  | KnownKey;
 
 export interface ClaimRequest {
   readonly scope: IdempotencyScope;
@@ -53,8 +65,9 @@ export interface IdempotencyStore {
   find(scope: IdempotencyScope, now: Date): Promise<KnownKey | undefined>;
   /**
    * Claims the key atomically: exactly one of any number of concurrent callers gets `claimed`.
-   * A key whose claim lease ran out (its process died before committing anything) is claimed
-   * anew; a key older than its retention is forgotten and claimed anew. Inside a unit of work the
+   * A key whose claim lease ran out is taken over: anew when nothing was bound to it, with its
+   * recovery point (and only by the same fingerprint; another is answered `resumable`) when
+   * something was. A key older than its retention is forgotten and claimed anew. Inside a unit of work the
    * claim commits or rolls back with it, and a claim another unit of work holds uncommitted is
    * answered `in_flight` at once, never waited for.
    */
@@ -65,7 +78,16 @@ export interface IdempotencyStore {
    * caller must then roll back.
    */
   complete(claim: IdempotencyClaim, response: StoredResponse, now: Date): Promise<boolean>;
-  /** Forgets an unfinished claim so a corrected retry with the same key can run. */
+  /**
+   * Binds an object to the claim (its recovery point). Call it inside the unit of work that made
+   * the object, so both commit together. Returns false when the claim was lost; the caller must
+   * then roll back.
+   */
+  bind(claim: IdempotencyClaim, recoveryPoint: string): Promise<boolean>;
+  /**
+   * Forgets an unfinished claim so a corrected retry with the same key can run; a claim with a
+   * recovery point is never forgotten: only its lease is dropped, so a retry resumes at once.
+   */
   release(claim: IdempotencyClaim): Promise<void>;
   /** Deletes keys older than their retention; returns how many. */
   purgeExpired(now: Date): Promise<number>;

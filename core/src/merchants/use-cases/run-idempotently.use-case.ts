@@ -1,4 +1,4 @@
-import type { Clock, RandomSource, SecretBox, UnitOfWork } from '../../common';
+import type { Clock, RandomSource, Recovery, SecretBox, UnitOfWork } from '../../common';
 import { base64url, CoreError } from '../../common';
 import type { ClaimRequest, IdempotencyClaim, IdempotencyScope, IdempotencyStore, KnownKey, StoredResponse } from '../ports/idempotency-store.port';
 
@@ -14,14 +14,19 @@ export interface IdempotentRequest {
   readonly scope: IdempotencyScope;
   /** Digest of method, path and canonical body: what makes two requests "the same". */
   readonly fingerprint: string;
-  /** The request's work; runs in one transaction with the claim of its key and the recording of its answer. */
-  readonly perform: () => Promise<StoredResponse>;
+  /**
+   * The request's work; runs in one transaction with the claim of its key and the recording of its
+   * answer. `recovery` names the object an earlier try bound to the key (resume with it) and binds
+   * the one this try makes.
+   */
+  readonly perform: (recovery: Recovery) => Promise<StoredResponse>;
   /**
    * False for work that calls a channel: its claim then commits first, the work runs outside any
    * transaction (holding one across a network call would block the database) and its answer is
-   * recorded right after. Such work
-   * must be safe to run again after a crash between the two, which attempts and simulations are:
-   * the channel is idempotent on the attempt id, and a pending attempt is answered again.
+   * recorded right after. Such work has a recovery point: the transaction that makes its object
+   * binds it to the key (`recovery.bind`), and from that commit on the key is never forgotten; a
+   * retry after any failure (or after its process died and the lease ran out) gets that object in
+   * `recovery.resume` and finishes it or answers it, never making a second one.
    */
   readonly transactional?: boolean;
   /**
@@ -78,6 +83,10 @@ function openAnswer(secrets: SecretBox, stored: StoredResponse): StoredResponse 
   return { status: stored.status, body: secrets.open(stored.body.slice(SEALED_ANSWER_PREFIX.length)) };
 }
 
+function resumeOf(recoveryPoint: string | undefined): { resume?: string } {
+  return recoveryPoint === undefined ? {} : { resume: recoveryPoint };
+}
+
 /** A collision-free name of a key's scope (a separator could also appear inside a key). */
 function scopeName(scope: IdempotencyScope): string {
   return JSON.stringify([scope.merchantId, scope.mode, scope.caller, scope.key]);
@@ -100,6 +109,11 @@ export interface RunIdempotentlyDeps {
  * is first read without writing, so a repeat of a finished request (a client's retry) writes
  * nothing. Requests for a key this process is already running are answered from memory; one
  * running in another process is seen by the claim, which never waits for it.
+ *
+ * Work that calls a channel runs between transactions, with recovery points (Brandur Leach's
+ * "atomic phases"): its claim commits first; the transaction that makes its object binds it to the
+ * key; a failure before that commit forgets the key, a failure after it keeps the key resumable,
+ * and the retry resumes with the object.
  */
 export class RunIdempotently {
   /** Keys this process is running now, with their requests' fingerprints. */
@@ -111,7 +125,8 @@ export class RunIdempotently {
     const name = scopeName(request.scope);
     this.refuseIfRunningHere(name, request);
     const known = await this.deps.store.find(request.scope, this.deps.clock.now());
-    if (known) return this.answerKnown(known, request);
+    // A resumable key is claimed (taken over) by a retry of its own request.
+    if (known && !(known.outcome === 'resumable' && known.fingerprint === request.fingerprint)) return this.answerKnown(known, request);
     // Another request of this process may have found the key free during our read.
     this.refuseIfRunningHere(name, request);
     this.running.set(name, request.fingerprint);
@@ -130,7 +145,8 @@ export class RunIdempotently {
 
   private answerKnown(known: KnownKey, request: IdempotentRequest): IdempotentResult {
     if (known.fingerprint !== undefined && known.fingerprint !== request.fingerprint) throw keyReused();
-    if (known.outcome === 'in_flight') throw keyInUse();
+    // Resumable with our fingerprint is only answered here after another claim took it first.
+    if (known.outcome === 'in_flight' || known.outcome === 'resumable') throw keyInUse();
     return { response: openAnswer(this.deps.secrets, known.response), replayed: true };
   }
 
@@ -149,11 +165,12 @@ export class RunIdempotently {
    * Claims the key and records `respond`'s answer in one transaction; a key found taken meanwhile
    * is answered as it stands. A failure rolls the claim back with everything else.
    */
-  private async claimAndRecord(request: IdempotentRequest, respond: () => Promise<StoredResponse>): Promise<IdempotentResult> {
+  private async claimAndRecord(request: IdempotentRequest, respond: (recovery: Recovery) => Promise<StoredResponse>): Promise<IdempotentResult> {
     const outcome = await this.deps.uow.run(async (): Promise<KnownKey | StoredResponse> => {
       const claimed = await this.deps.store.claim(this.claimRequest(request));
       if (claimed.outcome !== 'claimed') return claimed;
-      const response = await respond();
+      // The work and its answer commit together: there is nothing between them to recover from.
+      const response = await respond({ ...resumeOf(claimed.recoveryPoint), bind: () => Promise.resolve() });
       await this.complete(claimed.claim, response);
       return response;
     });
@@ -177,19 +194,26 @@ export class RunIdempotently {
   private async runApart(request: IdempotentRequest): Promise<IdempotentResult> {
     const result = await this.deps.store.claim(this.claimRequest(request));
     if (result.outcome !== 'claimed') return this.answerKnown(result, request);
-    return { response: await this.performClaimed(result.claim, request), replayed: false };
+    return { response: await this.performClaimed(result.claim, request, result.recoveryPoint), replayed: false };
   }
 
-  private async performClaimed(claim: IdempotencyClaim, request: IdempotentRequest): Promise<StoredResponse> {
+  private async performClaimed(claim: IdempotencyClaim, request: IdempotentRequest, recoveryPoint: string | undefined): Promise<StoredResponse> {
+    const recovery: Recovery = {
+      ...resumeOf(recoveryPoint),
+      bind: async (id) => {
+        if (!(await this.deps.store.bind(claim, id))) throw new ClaimLost();
+      },
+    };
     try {
-      const response = await request.perform();
+      const response = await request.perform(recovery);
       await this.deps.uow.run(() => this.complete(claim, response));
       return response;
     } catch (error) {
       if (error instanceof ClaimLost) throw keyInUse();
       const refusal = request.refusalToStore(error);
       if (refusal === undefined) {
-        // If even the release fails, the lease runs out and the key frees itself.
+        // Forgets the key, unless a recovery point committed: then the store keeps it, its lease
+        // dropped, for the retry to resume. If even the release fails, the lease runs out.
         await this.deps.store.release(claim).catch(() => undefined);
         throw error;
       }

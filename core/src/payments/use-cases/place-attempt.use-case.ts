@@ -1,6 +1,6 @@
 import { findPaymentMethod } from '../../catalog';
 import { unlockedFx } from '../../fx';
-import type { AccountScope, LockManager, UnitOfWork } from '../../common';
+import type { AccountScope, LockManager, Recovery, UnitOfWork } from '../../common';
 import { CoreError, invalidParameter, newId, notFound } from '../../common';
 import { describeFailure, type PaymentAttempt } from '../domain/payment-attempt.entity';
 import type { PaymentIntent } from '../domain/payment-intent.entity';
@@ -15,6 +15,15 @@ const PAYABLE = ['created', 'requires_payment', 'failed'] as const;
 export interface ChannelCallbackSettings {
   /** Base URL channels call back to (`…/channels/<name>/callback/<mode>` is appended). */
   readonly callbackBaseUrl: string;
+}
+
+export interface PlaceAttemptInput {
+  readonly scope: AccountScope;
+  readonly intentId: string;
+  readonly paymentMethod: string;
+  readonly channel?: string;
+  /** The request's recovery point: the attempt is bound to its key where it is recorded, and a retry resumes with it. */
+  readonly recovery?: Recovery;
 }
 
 export interface PlaceAttemptResult {
@@ -42,13 +51,17 @@ export type PlaceAttemptDeps = StatusChangeDeps & {
  * the one that lost, run again, goes on with the winner's (the channel is idempotent on its id).
  * The order is placed outside any transaction, between two short ones: the first records the
  * attempt (so a crash leaves a trace the retry resumes from, the channel being idempotent on the
- * attempt id), the second records the channel's answer with the intent's change and event.
+ * attempt id) and binds it to the request's Idempotency-Key (its recovery point), the second records
+ * the channel's answer with the intent's change and event. A retry of the request resumes with the
+ * bound attempt: placed again if its order was never recorded, else answered as it stands.
  */
 export class PlaceAttempt {
   constructor(private readonly deps: PlaceAttemptDeps) {}
 
-  execute(input: { scope: AccountScope; intentId: string; paymentMethod: string; channel?: string }): Promise<PlaceAttemptResult> {
+  execute(input: PlaceAttemptInput): Promise<PlaceAttemptResult> {
     return this.deps.locks.withLock(`payment_intent:${input.intentId}:attempt`, 60_000, async () => {
+      const bound = await this.recorded(input);
+      if (bound) return { attempt: bound, created: true };
       const reserved = await this.reserve(input);
       if (reserved.kind === 'existing') return { attempt: reserved.attempt, created: false };
       const { attempt, channel, intent, resumed } = reserved;
@@ -70,12 +83,22 @@ export class PlaceAttempt {
     });
   }
 
-  private async reserve(input: {
-    scope: AccountScope;
-    intentId: string;
-    paymentMethod: string;
-    channel?: string;
-  }): Promise<
+  /**
+   * The attempt an earlier try of this request bound to its key, when its order was recorded (or it
+   * is no longer pending): answered as the request that made it would have been. One still waiting
+   * for its order is the intent's pending attempt, which `reserve` resumes.
+   */
+  private async recorded(input: PlaceAttemptInput): Promise<PaymentAttempt | undefined> {
+    const id = input.recovery?.resume;
+    if (id === undefined) return undefined;
+    const attempt = await this.deps.attempts.findById(input.scope, id);
+    if (!attempt) throw notFound('payment_attempt', id);
+    return attempt.status === 'pending' && attempt.channelOrderId === undefined ? undefined : attempt;
+  }
+
+  private async reserve(
+    input: PlaceAttemptInput,
+  ): Promise<
     { kind: 'existing'; attempt: PaymentAttempt } | { kind: 'new'; attempt: PaymentAttempt; channel: PaymentChannel; intent: PaymentIntent; resumed: boolean }
   > {
     return this.deps.uow.run(async () => {
@@ -90,7 +113,10 @@ export class PlaceAttempt {
       if (pending) {
         // A crash between placing and recording: resume with the same attempt (same channel reference).
         const channel = this.deps.channels.find(pending.channel);
-        if (channel) return { kind: 'new', attempt: pending, channel, intent, resumed: true };
+        if (channel) {
+          await input.recovery?.bind(pending.id);
+          return { kind: 'new', attempt: pending, channel, intent, resumed: true };
+        }
       }
       const method = findPaymentMethod(input.paymentMethod);
       if (!method) throw invalidParameter('payment_method', `Unknown payment_method '${input.paymentMethod}'.`);
@@ -124,6 +150,7 @@ export class PlaceAttempt {
       // canceled at the same moment).
       const claimed = await this.deps.intents.bumpVersion(intent);
       await this.deps.attempts.insert(attempt);
+      await input.recovery?.bind(attempt.id);
       return { kind: 'new', attempt, channel, intent: claimed, resumed: false };
     });
   }

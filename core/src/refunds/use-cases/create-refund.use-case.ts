@@ -2,7 +2,7 @@ import type { AuditActor, AuditRecorder } from '../../dashboard';
 import { isPriced, refundShares, type PaymentDisputes, type PricedFigures } from '../../funds';
 import type { ChannelCallbackSettings, PaymentAttemptRepository, PaymentChannelRegistry, PaymentIntent } from '../../payments';
 import { callbackUrl } from '../../payments';
-import type { AccountScope, Metadata } from '../../common';
+import type { AccountScope, Metadata, Recovery } from '../../common';
 import { assertAmount, CoreError, isCoreError, isOneOf, newId, notFound, validateMetadata } from '../../common';
 import { publishEvent } from '../../webhooks';
 import { REFUND_REASONS, refundExceedsRemaining, type Refund, type RefundReason } from '../domain/refund.entity';
@@ -32,6 +32,8 @@ export interface CreateRefundInput {
   readonly metadata?: Record<string, unknown>;
   /** A dashboard user asking: the refund is audited in the transaction that records it (`refunds.write`). */
   readonly actor?: AuditActor;
+  /** The request's recovery point: the refund is bound to its key where it is recorded, and a retry resumes with it. */
+  readonly recovery?: Recovery;
 }
 
 /**
@@ -41,12 +43,15 @@ export interface CreateRefundInput {
  * debit, raises the intent's `amount_refunded` and publishes `refund.created`; then the refund is
  * placed at the channel (idempotent on the refund id); the second records what the channel
  * answered. A channel that cannot be reached leaves the refund pending: the refund reconciler
- * places it again. A channel that refuses fails it, and the failure gives the debit back.
+ * places it again. A channel that refuses fails it, and the failure gives the debit back. The
+ * first transaction also binds the refund to the request's Idempotency-Key (its recovery point): a
+ * retry after any later failure resumes with that refund and never makes a second one.
  */
 export class CreateRefund {
   constructor(private readonly deps: CreateRefundDeps) {}
 
   async execute(input: CreateRefundInput): Promise<Refund> {
+    if (input.recovery?.resume !== undefined) return this.resume(input.scope, input.recovery.resume);
     if (input.amount !== undefined) assertAmount(input.amount, 'amount');
     if (input.reason !== undefined && !isOneOf(REFUND_REASONS, input.reason)) {
       throw new CoreError('invalid_parameter', 'validation', `reason must be one of ${REFUND_REASONS.join(', ')}.`, { param: 'reason' });
@@ -94,6 +99,7 @@ export class CreateRefund {
         updated: now,
       };
       await deps.refunds.insert(refund);
+      await input.recovery?.bind(refund.id);
       await deps.funds.refundMade(priced, refund, now);
       await deps.intents.update({ ...intent, amountRefunded: totals.refunded + amount, updated: now });
       await publishEvent(deps, refundEvent(refund, 'refund.created', deps.random, now), now);
@@ -107,6 +113,17 @@ export class CreateRefund {
       }
       return refund;
     });
+  }
+
+  /**
+   * A retry of a request whose refund was recorded (its key's recovery point): that refund, placed
+   * at its channel first if no placement was recorded (the channel is idempotent on the refund
+   * id), else as it stands. Never a second refund.
+   */
+  private async resume(scope: AccountScope, id: string): Promise<Refund> {
+    const refund = await this.deps.refunds.findById(scope, id);
+    if (!refund) throw notFound('refund', id);
+    return refund.status === 'pending' && refund.channelRefundId === undefined ? placeRefund(this.deps, refund) : refund;
   }
 
   /** An open dispute freezes the payment (409 `payment_disputed`); a lost one took it back whole. */

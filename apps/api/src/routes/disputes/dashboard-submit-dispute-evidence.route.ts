@@ -11,7 +11,8 @@ export default defineRoute({
   access: 'dashboard',
   action: 'disputes.write',
   // The evidence goes to the channel before it is stored; no transaction is held across that call.
-  idempotent: { transactional: false },
+  // The transaction that stores it binds the dispute to the key: a retry answers it as it stands.
+  idempotent: { transactional: false, resumes: 'dispute' },
   validate: { params: disputeParams, query: modeQuery, payload: disputeEvidenceBody },
   openapi: {
     operationId: 'submitDisputeEvidence',
@@ -26,12 +27,13 @@ export default defineRoute({
   uses: { submitDisputeEvidence: SubmitDisputeEvidence },
   handler:
     ({ submitDisputeEvidence }) =>
-    async (request) => {
+    async (request, _h, recovery) => {
       const dispute = await submitDisputeEvidence.execute({
         scope: scopeIn(request, request.query.mode),
         disputeId: request.params.id,
         evidence: request.payload.evidence,
         actor: actorOf(request).user,
+        recovery,
       });
       return { status: 200, body: presentDispute(dispute) };
     },

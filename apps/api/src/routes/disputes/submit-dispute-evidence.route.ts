@@ -9,7 +9,8 @@ export default defineRoute({
   path: '/v1/disputes/{id}/evidence',
   access: 'api-key',
   // The evidence goes to the channel before it is stored; no transaction is held across that call.
-  idempotent: { transactional: false },
+  // The transaction that stores it binds the dispute to the key: a retry answers it as it stands.
+  idempotent: { transactional: false, resumes: 'dispute' },
   validate: { params: disputeParams, payload: disputeEvidenceBody },
   openapi: {
     operationId: 'submitDisputeEvidence',
@@ -29,8 +30,13 @@ export default defineRoute({
   uses: { submitDisputeEvidence: SubmitDisputeEvidence },
   handler:
     ({ submitDisputeEvidence }) =>
-    async (request) => {
-      const dispute = await submitDisputeEvidence.execute({ scope: scopeOf(request), disputeId: request.params.id, evidence: request.payload.evidence });
+    async (request, _h, recovery) => {
+      const dispute = await submitDisputeEvidence.execute({
+        scope: scopeOf(request),
+        disputeId: request.params.id,
+        evidence: request.payload.evidence,
+        recovery,
+      });
       return { status: 200, body: presentDispute(dispute) };
     },
 });

@@ -20,8 +20,9 @@ export default defineRoute({
   method: 'POST',
   path: '/v1/payment_intents/{id}/attempts',
   access: 'api-key',
-  // The channel is called: see RunIdempotently for why this runs outside one transaction.
-  idempotent: { transactional: false },
+  // The channel is called between two transactions (see PlaceAttempt): the first binds the attempt
+  // to the key, and a retry resumes with it.
+  idempotent: { transactional: false, resumes: 'payment_attempt' },
   validate: { params: paymentIntentParams, payload: attemptCreateBody },
   openapi: {
     operationId: 'createPaymentAttempt',
@@ -45,12 +46,13 @@ export default defineRoute({
   uses: { placeAttempt: PlaceAttempt },
   handler:
     ({ placeAttempt }) =>
-    async (request) => {
+    async (request, _h, recovery) => {
       const { attempt, created } = await placeAttempt.execute({
         scope: scopeOf(request),
         intentId: request.params.id,
         paymentMethod: request.payload.payment_method,
         channel: request.payload.channel,
+        recovery,
       });
       if (created && attempt.status === 'failed') {
         // A refused order is recorded (the attempt stays in the history) and answered 402.

@@ -10,8 +10,9 @@ export default defineRoute({
   method: 'POST',
   path: '/v1/refunds',
   access: 'api-key',
-  // The channel is called between two transactions, as for attempts (see CreateRefund).
-  idempotent: { transactional: false },
+  // The channel is called between two transactions (see CreateRefund): the first binds the refund
+  // to the key, and a retry resumes with it.
+  idempotent: { transactional: false, resumes: 'refund' },
   validate: { payload: refundCreateBody },
   openapi: {
     operationId: 'createRefund',
@@ -35,7 +36,7 @@ export default defineRoute({
   uses: { createRefund: CreateRefund },
   handler:
     ({ createRefund }) =>
-    async (request) => {
+    async (request, _h, recovery) => {
       const body = request.payload;
       const refund = await createRefund.execute({
         scope: scopeOf(request),
@@ -43,6 +44,7 @@ export default defineRoute({
         amount: body.amount,
         reason: body.reason,
         metadata: body.metadata,
+        recovery,
       });
       return { status: 201, body: presentRefund(refund) };
     },

@@ -10,8 +10,9 @@ export default defineRoute({
   path: '/dashboard/v1/refunds',
   access: 'dashboard',
   action: 'refunds.write',
-  // The channel is called between two transactions, as for attempts (see CreateRefund).
-  idempotent: { transactional: false },
+  // The channel is called between two transactions (see CreateRefund): the first binds the refund
+  // to the key, and a retry resumes with it.
+  idempotent: { transactional: false, resumes: 'refund' },
   validate: { query: modeQuery, payload: jsonBody(refundFields) },
   openapi: {
     operationId: 'createRefund',
@@ -28,7 +29,7 @@ export default defineRoute({
   uses: { createRefund: CreateRefund },
   handler:
     ({ createRefund }) =>
-    async (request) => {
+    async (request, _h, recovery) => {
       const body = request.payload;
       const refund = await createRefund.execute({
         scope: scopeIn(request, request.query.mode),
@@ -36,6 +37,7 @@ export default defineRoute({
         amount: body.amount,
         reason: body.reason,
         actor: actorOf(request).user,
+        recovery,
       });
       return { status: 201, body: presentRefund(refund) };
     },

@@ -11,7 +11,8 @@ export default defineRoute({
   access: 'api-key',
   // Not one transaction: creation runs under the settlement lock, which must outlive its
   // transaction, and a test-mode settlement is paid at once through the payout gateway.
-  idempotent: { transactional: false },
+  // The settlement keeps the request's key: a retry is answered with it.
+  idempotent: { transactional: false, resumes: 'settlement' },
   validate: { payload: noBody },
   openapi: {
     operationId: 'createSettlement',

@@ -13,7 +13,8 @@ export default defineRoute({
   action: 'settlements.write',
   // As on /v1: creation runs under the settlement lock, which must outlive its transaction, and a
   // test-mode settlement is paid at once through the payout gateway.
-  idempotent: { transactional: false },
+  // The settlement keeps the request's key: a retry is answered with it.
+  idempotent: { transactional: false, resumes: 'settlement' },
   validate: { query: modeQuery, payload: noBody },
   openapi: {
     operationId: 'createSettlement',
