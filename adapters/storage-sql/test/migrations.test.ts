@@ -46,6 +46,10 @@ const TABLES = [
   'job_item_failures',
   'refunds',
   'simulator_refunds',
+  'ledger_channel_movements',
+  'reconciliation_statement_lines',
+  'reconciliation_progress',
+  'reconciliation_breaks',
 ];
 
 /** Migrates `url` in a process of its own, as the API and a worker do when they start. */
@@ -230,3 +234,19 @@ if (onMysql) {
     }
   });
 }
+
+test('022 adds the channel movements and the reconciliation tables; down removes them and up brings them back', async (t) => {
+  const database = await createTestDatabase();
+  const { knex } = database;
+  const added = ['ledger_channel_movements', 'reconciliation_statement_lines', 'reconciliation_progress', 'reconciliation_breaks'];
+  try {
+    for (const table of added) t.true(await knex.schema.hasTable(table), table);
+    await rollBackThrough(knex, '022-channel-reconciliation');
+    for (const table of added) t.false(await knex.schema.hasTable(table), table);
+    await migrateLatest(knex);
+    for (const table of added) t.true(await knex.schema.hasTable(table), table);
+    t.is((await knex('knex_migrations').select('name')).length, MIGRATION_NAMES.length);
+  } finally {
+    await database.destroy();
+  }
+});

@@ -15,7 +15,9 @@ import {
   CreateMerchant,
   JobItemFailures,
   ListReconciliationBreaks,
+  PaymentAttemptRepository,
   ReconcileChannel,
+  RecordChannelReport,
   type ChannelCapabilities,
   type ListReconciliationBreaksInput,
   type ChannelStatement,
@@ -120,6 +122,23 @@ test.serial(
     await pay({ amount: 10_000 });
     await pay({ amount: 25_050 });
     const wallet = await pay({ amount: 4_000, currency: 'SGD', payment_method: 'alipay_plus' }, 'alipay_plus');
+    // A payer who paid a failed attempt after another paid the intent: a second payment, owed back,
+    // which the channel lists like any other.
+    const twice = await flow.createIntent({ amount: 7_000 });
+    await flow.attempt(twice.id);
+    await flow.simulate(twice.id, { outcome: 'failed' });
+    await flow.attempt(twice.id);
+    await flow.simulate(twice.id, { outcome: 'succeeded' });
+    const [late] = (await flow.attempts(twice.id)).filter((attempt) => attempt.status === 'failed');
+    await knex('simulator_orders').where({ reference: late.id }).update({ status: 'paid', failure_code: null, paid_at: clock.now().getTime() });
+    const attempts = container.get<PaymentAttemptRepository>(PaymentAttemptRepository);
+    const lateAttempt = await attempts.findByReference(late.id);
+    if (!lateAttempt?.channelOrderId) return t.fail('the failed attempt has no channel order');
+    await container.get(RecordChannelReport).execute({
+      attempt: lateAttempt,
+      report: { channelOrderId: lateAttempt.channelOrderId, reference: late.id, status: 'paid', amount: 7_000, currency: 'THB' },
+    });
+    t.truthy((await attempts.findByReference(late.id))?.duplicateOf, 'a second payment of the intent');
     later();
     await reconcile();
     t.deepEqual(await breaks(), []);
