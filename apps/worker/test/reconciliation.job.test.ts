@@ -118,10 +118,23 @@ test.serial(
     const breaks = (status?: ListReconciliationBreaksInput['status']) =>
       container.get(ListReconciliationBreaks).execute({ limit: 100, ...(status ? { status } : {}) });
 
-    // Two payments booked at success, and a wallet payment in SGD whose rate locks at the channel's settlement.
-    await pay({ amount: 10_000 });
-    await pay({ amount: 25_050 });
+    // Payments booked at success, and a wallet payment in SGD whose rate locks at the channel's
+    // settlement; a refund that will succeed and one the channel declines (06); a dispute lost on a
+    // priced payment and one lost on the wallet payment before it was priced.
+    const first = await pay({ amount: 10_000 });
+    const second = await pay({ amount: 25_050 });
+    const disputed = await pay({ amount: 12_000 });
     const wallet = await pay({ amount: 4_000, currency: 'SGD', payment_method: 'alipay_plus' }, 'alipay_plus');
+    const refund = async (intent: string, amount: number): Promise<string> => {
+      const res = await flow.post('/v1/refunds', { payment_intent: intent, amount });
+      t.is(res.statusCode, 201, res.payload);
+      return textAt(res.result, 'id');
+    };
+    const refunded = await refund(first.intent, 3_000);
+    const declined = await refund(second.intent, 1_006);
+    for (const intent of [disputed.intent, wallet.intent]) {
+      for (const outcome of ['dispute_opened', 'dispute_lost']) t.is((await flow.simulate(intent, { outcome })).statusCode, 200, outcome);
+    }
     // A payer who paid a failed attempt after another paid the intent: a second payment, owed back,
     // which the channel lists like any other.
     const twice = await flow.createIntent({ amount: 7_000 });
@@ -142,11 +155,33 @@ test.serial(
     later();
     await reconcile();
     t.deepEqual(await breaks(), []);
-    t.like(await breaks('waiting'), [{ kind: 'payment', reference: wallet.attempt, reason: 'missing_in_ledger', detail: 'payment_not_priced' }]);
-    await tick(); // the simulator settles it, and it is booked
+    // On their way by our records: the refunds still pending, the wallet payment and its chargeback not priced yet.
+    const waiting = await breaks('waiting');
+    t.deepEqual(waiting.map((item) => [item.kind, item.reason, item.detail]).sort(), [
+      ['chargeback', 'missing_in_ledger', 'payment_not_priced'],
+      ['payment', 'missing_in_ledger', 'payment_not_priced'],
+      ['refund', 'missing_in_statement', 'refund_pending'],
+      ['refund', 'missing_in_statement', 'refund_pending'],
+    ]);
+    t.deepEqual(
+      waiting
+        .filter((item) => item.kind !== 'chargeback')
+        .map((item) => item.reference)
+        .sort(),
+      [wallet.attempt, refunded, declined].sort(),
+    );
+    await tick(); // the simulator reports the refunds (one paid, one declined) and settles the wallet payment, which is booked
+    t.like(await flow.get(`/v1/refunds/${refunded}`), { status: 'succeeded' });
+    t.like(await flow.get(`/v1/refunds/${declined}`), { status: 'failed' });
     later();
     await reconcile();
-    t.deepEqual(await breaks('all'), [], 'the wallet payment matches once booked: it never was a break');
+    t.deepEqual(await breaks('all'), [], 'everything matched once booked or paid: none of it ever was a break');
+    const lines = await knex('reconciliation_statement_lines').select('kind');
+    t.deepEqual(
+      [...new Set(lines.map((row: { kind: string }) => row.kind))].sort(),
+      ['chargeback', 'payment', 'refund'],
+      'the statement listed payments, the paid refund and the chargebacks',
+    );
     t.deepEqual(await container.get(ReconcileChannel).execute({ mode: 'test', channel: 'simulator' }), []);
 
     // The channel's statement failed for the other channel: recorded for it alone.

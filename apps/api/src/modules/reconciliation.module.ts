@@ -1,5 +1,6 @@
 import {
   Clock,
+  DisputeRepository,
   Ledger,
   ListReconciliationBreaks,
   LockManager,
@@ -27,6 +28,7 @@ export const reconciliationModule: Capability = {
         attempts: PaymentAttemptRepository,
         intents: PaymentIntentRepository,
         refunds: RefundRepository,
+        disputes: DisputeRepository,
         locks: LockManager,
         clock: Clock,
         random: RandomSource,

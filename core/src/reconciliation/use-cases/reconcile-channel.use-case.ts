@@ -1,5 +1,6 @@
-import type { Clock, LockManager, Mode, RandomSource } from '../../common';
+import type { AccountScope, Clock, LockManager, Mode, RandomSource } from '../../common';
 import { CoreError, LockBusyError, MODES, newId } from '../../common';
+import type { DisputeRepository } from '../../disputes';
 import type { ItemJob } from '../../jobs';
 import type { ChannelMovementKey, ChannelMovementTotal, Ledger } from '../../ledger';
 import type { ChannelStatement, PaymentAttemptRepository, PaymentChannel, PaymentChannelRegistry, PaymentIntentRepository } from '../../payments';
@@ -23,6 +24,7 @@ export interface ReconcileChannelDeps {
   readonly attempts: PaymentAttemptRepository;
   readonly intents: PaymentIntentRepository;
   readonly refunds: RefundRepository;
+  readonly disputes: DisputeRepository;
   readonly locks: LockManager;
   readonly clock: Clock;
   readonly random: RandomSource;
@@ -177,7 +179,7 @@ export class ReconcileChannel implements ItemJob<ChannelToReconcile, Reconciliat
     const inFlight = new Map<string, string>();
     for (const mismatch of mismatches) {
       if (openKeys.has(matchKey(mismatch))) continue;
-      const why = await this.onItsWay(mismatch, mode);
+      const why = await this.onItsWay(mismatch, name, mode);
       if (why !== undefined) inFlight.set(matchKey(mismatch), why);
     }
     const judgement = judge({
@@ -237,10 +239,10 @@ export class ReconcileChannel implements ItemJob<ChannelToReconcile, Reconciliat
 
   /**
    * Why a mismatch is not expected to match yet by our own records, or undefined: a refund still
-   * pending (the ledger books it when made, the channel lists it once paid), a payment whose rate
-   * locks only at the channel's settlement (booked then).
+   * pending (the ledger books it when made, the channel lists it once paid); a payment whose rate
+   * locks only at the channel's settlement, or a chargeback of such a payment (both booked then).
    */
-  private async onItsWay(mismatch: Mismatch, mode: Mode): Promise<string | undefined> {
+  private async onItsWay(mismatch: Mismatch, channel: string, mode: Mode): Promise<string | undefined> {
     if (mismatch.kind === 'refund') {
       const refund = await this.deps.refunds.findForChannel(mode, mismatch.reference);
       return refund?.status === 'pending' ? 'refund_pending' : undefined;
@@ -248,10 +250,20 @@ export class ReconcileChannel implements ItemJob<ChannelToReconcile, Reconciliat
     if (mismatch.kind === 'payment') {
       const attempt = await this.deps.attempts.findByReference(mismatch.reference);
       if (attempt?.mode !== mode || attempt.status !== 'succeeded' || attempt.duplicateOf !== undefined) return undefined;
-      const intent = await this.deps.intents.findById({ merchantId: attempt.merchantId, mode }, attempt.paymentIntentId);
-      return intent && (intent.net === undefined || intent.fee === undefined) ? 'payment_not_priced' : undefined;
+      return (await this.isUnpriced({ merchantId: attempt.merchantId, mode }, attempt.paymentIntentId)) ? 'payment_not_priced' : undefined;
+    }
+    if (mismatch.kind === 'chargeback') {
+      const dispute = await this.deps.disputes.findByChannelDisputeId(channel, mode, mismatch.reference);
+      if (dispute?.status !== 'lost') return undefined;
+      return (await this.isUnpriced({ merchantId: dispute.merchantId, mode }, dispute.paymentIntentId)) ? 'payment_not_priced' : undefined;
     }
     return undefined;
+  }
+
+  /** Whether the payment is not priced yet (its rate locks at the channel's settlement): nothing of it is booked. */
+  private async isUnpriced(scope: AccountScope, paymentIntentId: string): Promise<boolean> {
+    const intent = await this.deps.intents.findById(scope, paymentIntentId);
+    return intent !== undefined && (intent.net === undefined || intent.fee === undefined);
   }
 }
 
