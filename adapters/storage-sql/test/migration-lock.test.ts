@@ -10,14 +10,16 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 test('a second process waits while the first holds the lock, and gets it once released', async (t) => {
   const database = await createTestDatabase();
   try {
-    const first = await acquireMigrationLock(database.knex, FAST);
+    // A longer lease than FAST's: on a loaded machine a renewal can be late by most of a second.
+    const timing = { ...FAST, leaseMs: 2_500 };
+    const first = await acquireMigrationLock(database.knex, timing);
     const order: string[] = [];
-    const second = acquireMigrationLock(database.knex, FAST).then((lock) => {
+    const second = acquireMigrationLock(database.knex, timing).then((lock) => {
       order.push('second acquired');
       return lock;
     });
     // Past several leases: the holder renews, so nobody takes its lock over.
-    await sleep(FAST.leaseMs * 2.5);
+    await sleep(timing.leaseMs * 2.5);
     order.push('first released');
     await first.release();
     await (await second).release();
