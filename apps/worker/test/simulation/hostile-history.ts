@@ -160,6 +160,34 @@ const storyAct: fc.Arbitrary<StoryAct> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ act: fc.constant('settle' as const), bank }) },
   { weight: 1, arbitrary: fc.record({ act: fc.constant('tick' as const) }) },
 );
+/**
+ * A story around a dispute, whose compositions random acts rarely line up: a refund left pending
+ * (before or after release) when a dispute opens, then the refund's outcome and the ruling in
+ * either order, maybe a second dispute (after a win, or after a loss), maybe a settlement.
+ */
+const disputeStory: fc.Arbitrary<StoryAct[]> = fc
+  .record({
+    releaseFirst: fc.boolean(),
+    size: refundSize,
+    outcome: fc.constantFrom('failed' as const, 'succeeded' as const),
+    ruling: fc.constantFrom('won' as const, 'lost' as const),
+    outcomeFirst: fc.boolean(),
+    again: fc.constantFrom('none' as const, 'opened' as const, 'won' as const, 'lost' as const),
+    settle: fc.constantFrom<Bank | 'no'>('no', 'pays', 'fails'),
+  })
+  .map((drawn) => {
+    const outcome: StoryAct = { act: 'refund_outcome', outcome: drawn.outcome };
+    const ruling: StoryAct = { act: 'dispute', outcome: drawn.ruling };
+    return [
+      ...(drawn.releaseFirst ? [{ act: 'release' } as const] : []),
+      { act: 'refund', size: drawn.size, then: 'leave' } as const,
+      { act: 'dispute', outcome: 'opened' } as const,
+      ...(drawn.outcomeFirst ? [outcome, ruling] : [ruling, outcome]),
+      ...(drawn.again === 'none' ? [] : [{ act: 'dispute', outcome: 'opened' } as const]),
+      ...(drawn.again === 'won' || drawn.again === 'lost' ? [{ act: 'dispute', outcome: drawn.again } as const] : []),
+      ...(drawn.settle === 'no' ? [] : [{ act: 'release' } as const, { act: 'settle', bank: drawn.settle } as const]),
+    ];
+  });
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   {
@@ -180,7 +208,11 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   },
   {
     weight: 4,
-    arbitrary: fc.record({ kind: fc.constant('story' as const), ...payment, acts: fc.array(storyAct, { minLength: 2, maxLength: 7 }) }),
+    arbitrary: fc.record({
+      kind: fc.constant('story' as const),
+      ...payment,
+      acts: fc.oneof(fc.array(storyAct, { minLength: 2, maxLength: 7 }), disputeStory),
+    }),
   },
   {
     weight: 3,
@@ -287,6 +319,8 @@ export interface RunSummary {
   readonly ms: number;
   /** What the run reached, so a run that never settled or lost a dispute shows in the log. */
   readonly reached: Record<string, number>;
+  /** The money compositions the model saw (a refund failing while a dispute is open, …). */
+  readonly compositions: Record<string, number>;
   /** Items the worker's jobs recorded as failing at the end (job, lane, error code: how many). */
   readonly failingItems: Record<string, number>;
 }
@@ -359,7 +393,15 @@ export async function runHostileHistory(seed: number, count: number): Promise<Ru
       const key = `${failure.job}/${failure.lane}: ${failure.errorCode}`;
       failingItems[key] = (failingItems[key] ?? 0) + 1;
     }
-    return { seed, steps: steps.length, ticks: world.ticks, ms: Date.now() - started, reached: world.reached, failingItems };
+    return {
+      seed,
+      steps: steps.length,
+      ticks: world.ticks,
+      ms: Date.now() - started,
+      reached: world.reached,
+      compositions: world.compositions(),
+      failingItems,
+    };
   } finally {
     await t0?.close();
     await live.close();
@@ -446,6 +488,10 @@ class World {
 
   private count(what: string, by = 1): void {
     this.reached[what] = (this.reached[what] ?? 0) + by;
+  }
+
+  compositions(): Record<string, number> {
+    return this.watch.reached;
   }
 
   /** Names what the model books next (a step, an act of a story), for the story of a difference. */

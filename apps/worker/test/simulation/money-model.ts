@@ -169,6 +169,24 @@ export class MoneyModel {
   isPriced(id: string): boolean {
     return this.payments.get(id)?.priced !== undefined;
   }
+  /** What a payment has been through so far, for counting the compositions a history reached. */
+  situation(id: string): { priced: boolean; released: boolean; open: boolean; won: boolean; lost: boolean; pendingRefunds: number } {
+    const payment = this.payments.get(id);
+    const disputes = payment?.disputes ?? [];
+    return {
+      priced: payment?.priced !== undefined,
+      released: payment?.released ?? false,
+      open: disputes.some((dispute) => dispute.status === 'open'),
+      won: disputes.some((dispute) => dispute.status === 'won'),
+      lost: disputes.some((dispute) => dispute.status === 'lost'),
+      pendingRefunds: payment?.refunds.filter((refund) => refund.status === 'pending').length ?? 0,
+    };
+  }
+
+  paymentOfRefund(id: string): string | undefined {
+    return this.refunds.get(id)?.payment.id;
+  }
+
   /** Where what the merchant still has of a payment's net sits. */
   share(id: string): Readonly<Record<Bucket, bigint>> {
     return this.payments.get(id)?.share ?? { pending: 0n, available: 0n, dispute_hold: 0n };

@@ -45,6 +45,8 @@ export interface SettlementNews {
  */
 export class MoneyWatch {
   readonly model: MoneyModel;
+  /** The compositions the history reached (a refund failing while a dispute is open, …), by name. */
+  readonly reached: Record<string, number> = {};
 
   constructor(
     private readonly t0: TestApp,
@@ -67,7 +69,10 @@ export class MoneyWatch {
   private async observeOne(shop: WatchedMerchant): Promise<SettlementNews> {
     const { model } = this;
     const { merchantId: merchant, mode } = shop.scope;
-    const apply = (fact: MoneyFact): void => model.apply(fact);
+    const apply = (fact: MoneyFact): void => {
+      this.count(fact);
+      model.apply(fact);
+    };
     // Oldest first: the lists answer newest first.
     const intents = (await listAll(shop.flow, '/v1/payment_intents')).reverse();
     const disputes = (await listAll(shop.flow, '/v1/disputes')).reverse();
@@ -137,6 +142,32 @@ export class MoneyWatch {
       }
     }
     return { created, amount: sum, failed, later };
+  }
+
+  /** Counts the composition a fact makes with what its payment went through before. */
+  private count(fact: MoneyFact): void {
+    const { model } = this;
+    const of = (payment: string | undefined): ReturnType<MoneyModel['situation']> | undefined => (payment ? model.situation(payment) : undefined);
+    const where = (state: ReturnType<MoneyModel['situation']>): string =>
+      state.open ? 'while disputed' : state.lost ? 'after a loss' : state.won ? 'after a win' : state.released ? 'after release' : 'before release';
+    const names: string[] = [];
+    if (fact.kind === 'refund_failed' || fact.kind === 'refund_succeeded') {
+      const state = of(model.paymentOfRefund(fact.refund));
+      if (state && model.refundStatus(fact.refund) === 'pending')
+        names.push(`${fact.kind === 'refund_failed' ? 'refund failed' : 'refund succeeded'} ${where(state)}`);
+    }
+    if (fact.kind === 'refund_made') names.push(`refund made ${where(model.situation(fact.payment))}`);
+    if (fact.kind === 'dispute_opened') {
+      const state = model.situation(fact.payment);
+      if (state.lost || state.won) names.push(`dispute opened again ${state.lost ? 'after a loss' : 'after a win'}`);
+      if (!state.priced) names.push('dispute opened before the price');
+      if (state.pendingRefunds > 0) names.push('dispute opened with a refund pending');
+    }
+    if (fact.kind === 'priced') {
+      const state = model.situation(fact.payment);
+      if (state.open || state.lost) names.push(`priced ${state.open ? 'while disputed' : 'after a loss'}`);
+    }
+    for (const name of names) this.reached[name] = (this.reached[name] ?? 0) + 1;
   }
 
   /** Second payments of an intent the channel confirmed after another paid it (the stored attempts' `duplicateOf`). */
