@@ -23,7 +23,7 @@ for (const seed of seeds()) {
     try {
       const summary = await runHostileHistory(seed, steps);
       t.log(
-        `seed ${seed}: ${summary.steps} steps, ${summary.ticks} worker passes, ${(summary.ms / 1000).toFixed(1)} s; reached ${JSON.stringify(summary.reached)}; items failing at the end ${JSON.stringify(summary.failingItems)}`,
+        `seed ${seed}: ${summary.steps} steps, ${summary.ticks} worker passes, ${(summary.ms / 1000).toFixed(1)} s; reached ${JSON.stringify(summary.reached)}; money compositions ${JSON.stringify(summary.compositions)}; items failing at the end ${JSON.stringify(summary.failingItems)}`,
       );
       t.pass();
     } catch (error) {

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import type { ServerInjectResponse } from '@hapi/hapi';
 import { AppConfig, createLogger, simulatorCallbackSecret, type Config } from '@payments/api';
-import { sign, SIGNATURE_HEADER } from '@payments/channel-simulator';
+import { AppKnex } from '@payments/api/dist/src/modules/app-tokens';
+import { sign, SIGNATURE_HEADER, SimulatedPayoutGateway } from '@payments/channel-simulator';
 import { SIGNATURE_HEADER as REST_SIGNATURE_HEADER } from '@payments/channel-rest';
 import {
   CreateMerchant,
@@ -15,17 +16,22 @@ import {
   payableCurrencies,
   SetLiveMode,
   type AccountScope,
+  type DestinationVerification,
   type Mode,
+  type PayoutGateway,
+  type PayoutRequest,
+  type PayoutResult,
   type SettlementSchedule,
 } from '@payments/core';
 import { FakeClock } from '@payments/in-memory';
 import { signIn, totpCode } from '@payments/api/dist/test/helpers/dashboard';
-import { assertLedgerVerifies, assertMerchantMoney } from '@payments/api/dist/test/helpers/money-invariants';
+import { assertLedgerVerifies, assertMerchantMoney, listAll } from '@payments/api/dist/test/helpers/money-invariants';
 import { paymentFlow } from '@payments/api/dist/test/helpers/payment-flow';
 import { startTestApp, unique, type TestApp, type TestResponse } from '@payments/api/dist/test/helpers/test-app';
 import { workerLanes } from '../../src/jobs';
 import { Scheduler, type JobObserver, type Lane } from '../../src/scheduler';
 import { SandboxLiveChannel } from './live-channel';
+import { MoneyDifference, MoneyWatch, type SettlementNews } from './money-watch';
 import { apiObjectAt, jsonAt, numberAt, objectAt, textAt } from '@payments/api/dist/test/helpers/json';
 
 /**
@@ -33,10 +39,17 @@ import { apiObjectAt, jsonAt, numberAt, objectAt, textAt } from '@payments/api/d
  * currencies and schedules) through random steps of hostile and extreme inputs, driven through
  * the real routes, the real channels (the simulator; the rest protocol against the channel
  * sandbox for live mode) and the worker's own job list under a fake clock. After every step:
- * no 5xx, the ledger verifies, each merchant's money adds up (apps/api/test/helpers/
- * money-invariants.ts), no lost dispute's money is paid out, and every ordinary merchant's
- * payments reach `channel_settled` and are released within LIVENESS_TICKS worker passes while
- * the hostile merchants' items fail.
+ * no 5xx; every balance and ledger account equals, to the minor unit, what an independent model
+ * of the money computes from the facts the run observed (./money-model.ts, fed and compared by
+ * ./money-watch.ts), and refunds and settlements are answered as the rules say; the ledger
+ * verifies, each merchant's money adds up (apps/api/test/helpers/money-invariants.ts), no lost
+ * dispute's money is paid out, and every ordinary merchant's payments reach `channel_settled`
+ * and are released within LIVENESS_TICKS worker passes while the hostile merchants' items fail.
+ *
+ * Stories compose every money action with every other on one payment, in any order: refunds
+ * (left pending at a slow channel, failed, succeeded) before and after release, settlement and
+ * payout (paid or refused by the bank), while a dispute is open, won or lost, and several
+ * disputes per payment.
  */
 
 /** Worker passes (one fake second each) within which an ordinary payment must make each step. */
@@ -82,27 +95,99 @@ const HOSTILE_AMOUNTS: readonly number[] = [
   2 ** 52,
 ];
 
+/**
+ * The refund amounts drawn for an intent of `whole`: the whole remainder (no amount), one minor
+ * unit, half, one more than the intent, an amount ending in 06 (the simulated channel declines it
+ * on its next pass) and a third. Below one unit, no amount is sent (the remainder).
+ */
+function refundAmount(whole: number, size: number): number | undefined {
+  const declined = whole >= 106 ? Math.floor(whole / 200) * 100 + 6 : whole >= 6 ? 6 : 1;
+  const amount = [undefined, 1, Math.floor(whole / 2), whole + 1, declined, Math.floor(whole / 3)][size % REFUND_SIZES];
+  return amount === undefined || amount < 1 ? undefined : amount;
+}
+const REFUND_SIZES = 6;
+
 type Outcome = 'succeeded' | 'failed' | 'pending';
+
+/**
+ * What becomes of a refund once made: the simulated channel reports it on the next worker pass
+ * (`channel`: succeeded, or failed for amounts ending in 06), or it is told now to fail or to
+ * succeed, or the channel is slow (`leave`): the refund stays pending until a `refund_outcome`
+ * (test mode; a live refund is declined at once by the sandbox, which takes none).
+ */
+type RefundThen = 'channel' | 'fail' | 'succeed' | 'leave';
+/** Whether the (simulated, test-mode) bank pays the payouts of a step or refuses them. */
+type Bank = 'pays' | 'fails';
+
+/** One act of a story: every money action on one payment, in any order. */
+export type StoryAct =
+  | { act: 'refund'; size: number; then: RefundThen }
+  | { act: 'refund_outcome'; outcome: 'failed' | 'succeeded' }
+  | { act: 'dispute'; outcome: 'opened' | 'won' | 'lost' }
+  | { act: 'release' }
+  | { act: 'settle'; bank: Bank }
+  | { act: 'tick' };
 
 export type Step =
   | { kind: 'pay'; merchant: number; amount: number; currency: number; method: number; outcome: Outcome }
   | { kind: 'pay_and_dispute'; merchant: number; amount: number; currency: number; method: number; ruling: 'won' | 'lost' | 'none' }
+  | { kind: 'story'; merchant: number; amount: number; currency: number; method: number; acts: StoryAct[] }
   | { kind: 'callbacks'; merchant: number; pick: number; statuses: Array<'processing' | 'paid' | 'failed'>; together: boolean }
   | { kind: 'dispute'; merchant: number; pick: number; outcome: 'opened' | 'won' | 'lost' }
-  | { kind: 'refund'; merchant: number; pick: number; size: number; racers: number; fail: boolean }
+  | { kind: 'refund'; merchant: number; pick: number; size: number; racers: number; then: RefundThen }
+  | { kind: 'refund_outcome'; merchant: number; pick: number; outcome: 'failed' | 'succeeded' }
   | { kind: 'dispute_notice'; merchant: number; pick: number; times: number }
   | { kind: 'evidence'; merchant: number; pick: number }
   | { kind: 'release'; merchant: number; pick: number }
-  | { kind: 'settle'; merchant: number; racers: number }
+  | { kind: 'settle'; merchant: number; racers: number; bank: Bank }
   | { kind: 'big_batch'; merchant: number; payments: number }
   | { kind: 'dashboard'; merchant: number; edit: 'schedule' | 'name' | 'team'; picks: [number, number] }
   | { kind: 'tick'; count: number }
-  | { kind: 'midnight' };
+  | { kind: 'midnight'; bank: Bank };
 
 const merchant = fc.nat({ max: ROSTER.length - 1 });
 const pick = fc.nat({ max: 40 });
 const payment = { merchant, amount: fc.nat({ max: 10_000 }), currency: fc.nat({ max: 50 }), method: fc.nat({ max: 10 }) };
 const callbackStatus = fc.constantFrom('processing' as const, 'paid' as const, 'failed' as const);
+const refundSize = fc.nat({ max: REFUND_SIZES - 1 });
+const refundThen = fc.constantFrom<RefundThen>('channel', 'fail', 'succeed', 'leave', 'leave');
+const bank = fc.constantFrom<Bank>('pays', 'pays', 'fails');
+const storyAct: fc.Arbitrary<StoryAct> = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ act: fc.constant('refund' as const), size: refundSize, then: refundThen }) },
+  { weight: 2, arbitrary: fc.record({ act: fc.constant('refund_outcome' as const), outcome: fc.constantFrom('failed' as const, 'succeeded' as const) }) },
+  { weight: 4, arbitrary: fc.record({ act: fc.constant('dispute' as const), outcome: fc.constantFrom('opened' as const, 'won' as const, 'lost' as const) }) },
+  { weight: 2, arbitrary: fc.record({ act: fc.constant('release' as const) }) },
+  { weight: 2, arbitrary: fc.record({ act: fc.constant('settle' as const), bank }) },
+  { weight: 1, arbitrary: fc.record({ act: fc.constant('tick' as const) }) },
+);
+/**
+ * A story around a dispute, whose compositions random acts rarely line up: a refund left pending
+ * (before or after release) when a dispute opens, then the refund's outcome and the ruling in
+ * either order, maybe a second dispute (after a win, or after a loss), maybe a settlement.
+ */
+const disputeStory: fc.Arbitrary<StoryAct[]> = fc
+  .record({
+    releaseFirst: fc.boolean(),
+    size: refundSize,
+    outcome: fc.constantFrom('failed' as const, 'succeeded' as const),
+    ruling: fc.constantFrom('won' as const, 'lost' as const),
+    outcomeFirst: fc.boolean(),
+    again: fc.constantFrom('none' as const, 'opened' as const, 'won' as const, 'lost' as const),
+    settle: fc.constantFrom<Bank | 'no'>('no', 'pays', 'fails'),
+  })
+  .map((drawn) => {
+    const outcome: StoryAct = { act: 'refund_outcome', outcome: drawn.outcome };
+    const ruling: StoryAct = { act: 'dispute', outcome: drawn.ruling };
+    return [
+      ...(drawn.releaseFirst ? [{ act: 'release' } as const] : []),
+      { act: 'refund', size: drawn.size, then: 'leave' } as const,
+      { act: 'dispute', outcome: 'opened' } as const,
+      ...(drawn.outcomeFirst ? [outcome, ruling] : [ruling, outcome]),
+      ...(drawn.again === 'none' ? [] : [{ act: 'dispute', outcome: 'opened' } as const]),
+      ...(drawn.again === 'won' || drawn.again === 'lost' ? [{ act: 'dispute', outcome: drawn.again } as const] : []),
+      ...(drawn.settle === 'no' ? [] : [{ act: 'release' } as const, { act: 'settle', bank: drawn.settle } as const]),
+    ];
+  });
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   {
@@ -119,6 +204,14 @@ const step: fc.Arbitrary<Step> = fc.oneof(
       kind: fc.constant('pay_and_dispute' as const),
       ...payment,
       ruling: fc.constantFrom('won' as const, 'lost' as const, 'none' as const),
+    }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant('story' as const),
+      ...payment,
+      acts: fc.oneof(fc.array(storyAct, { minLength: 2, maxLength: 7 }), disputeStory),
     }),
   },
   {
@@ -146,15 +239,24 @@ const step: fc.Arbitrary<Step> = fc.oneof(
       kind: fc.constant('refund' as const),
       merchant,
       pick: fc.nat({ max: 6 }),
-      size: fc.nat({ max: 5 }),
+      size: refundSize,
       racers: fc.integer({ min: 1, max: 2 }),
-      fail: fc.boolean(),
+      then: refundThen,
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('refund_outcome' as const),
+      merchant,
+      pick,
+      outcome: fc.constantFrom('failed' as const, 'succeeded' as const),
     }),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('dispute_notice' as const), merchant, pick, times: fc.integer({ min: 1, max: 3 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('evidence' as const), merchant, pick }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('release' as const), merchant, pick }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('settle' as const), merchant, racers: fc.integer({ min: 1, max: 3 }) }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('settle' as const), merchant, racers: fc.integer({ min: 1, max: 3 }), bank }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('big_batch' as const), merchant: fc.nat({ max: 2 }), payments: fc.integer({ min: 2, max: 3 }) }) },
   {
     weight: 2,
@@ -166,7 +268,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     }),
   },
   { weight: 6, arbitrary: fc.record({ kind: fc.constant('tick' as const), count: fc.integer({ min: 1, max: 3 }) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('midnight' as const) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('midnight' as const), bank }) },
 );
 
 /**
@@ -198,6 +300,10 @@ interface SimMerchant {
   /** Live: the sandbox's dispute id per intent. */
   readonly channelDisputes: Map<string, string>;
   readonly checkedSettlements: Set<string>;
+  /** Refunds the (slow) channel has not reported and will not on its own: a `refund_outcome` settles them. */
+  readonly held: string[];
+  /** The merchant's settlement currency (as the money watch reads it). */
+  readonly currency: string;
 }
 
 /** When an ordinary payment was first seen needing the next step of its way (tick numbers). */
@@ -213,11 +319,40 @@ export interface RunSummary {
   readonly ms: number;
   /** What the run reached, so a run that never settled or lost a dispute shows in the log. */
   readonly reached: Record<string, number>;
+  /** The money compositions the model saw (a refund failing while a dispute is open, …). */
+  readonly compositions: Record<string, number>;
   /** Items the worker's jobs recorded as failing at the end (job, lane, error code: how many). */
   readonly failingItems: Record<string, number>;
 }
 
 export class StepFailure extends Error {}
+
+/**
+ * Test-mode payouts through the simulated bank, which refuses the next `refuse` payouts when told
+ * (a closed account): their settlements fail and their amounts return to available.
+ */
+class FlakyPayouts implements PayoutGateway {
+  refuse = 0;
+  private readonly bank = new SimulatedPayoutGateway();
+  private readonly refused = new Set<string>();
+
+  supports(mode: Mode): boolean {
+    return this.bank.supports(mode);
+  }
+  verifyDestination(mode: Mode): Promise<DestinationVerification> {
+    return this.bank.verifyDestination(mode);
+  }
+  async sendPayout(request: PayoutRequest): Promise<PayoutResult> {
+    if (!this.refused.has(request.reference) && this.refuse > 0 && this.bank.supports(request.mode)) {
+      this.refuse -= 1;
+      this.refused.add(request.reference);
+    }
+    return this.refused.has(request.reference) ? { status: 'failed', failureReason: 'account_closed' } : this.bank.sendPayout(request);
+  }
+  queryPayout(mode: Mode, reference: string): Promise<PayoutResult | undefined> {
+    return this.refused.has(reference) ? Promise.resolve({ status: 'failed', failureReason: 'account_closed' }) : this.bank.queryPayout(mode, reference);
+  }
+}
 
 /** One seeded run on a fresh app and database (SQLite, or MariaDB + Redis from the environment). */
 export async function runHostileHistory(seed: number, count: number): Promise<RunSummary> {
@@ -227,11 +362,13 @@ export async function runHostileHistory(seed: number, count: number): Promise<Ru
   const live = await SandboxLiveChannel.start(clock);
   let t0: TestApp | undefined;
   try {
-    t0 = await startTestApp({ clock, channels: [live] });
-    const world = await World.create(t0, clock, live);
+    const payouts = new FlakyPayouts();
+    t0 = await startTestApp({ clock, channels: [live], payoutGateway: payouts });
+    const world = await World.create(t0, clock, live, payouts);
     const steps = stepsOf(seed, count);
     for (const [index, action] of steps.entries()) {
       try {
+        world.label(`step ${index} ${action.kind}`);
         await world.run(action);
         await world.check();
       } catch (error) {
@@ -243,6 +380,7 @@ export async function runHostileHistory(seed: number, count: number): Promise<Ru
     // The payments of the last steps must get there too.
     for (let index = 0; index <= LIVENESS_TICKS; index += 1) {
       try {
+        world.label(`closing tick ${index}`);
         await world.run({ kind: 'tick', count: 1 });
         await world.check();
       } catch (error) {
@@ -255,7 +393,15 @@ export async function runHostileHistory(seed: number, count: number): Promise<Ru
       const key = `${failure.job}/${failure.lane}: ${failure.errorCode}`;
       failingItems[key] = (failingItems[key] ?? 0) + 1;
     }
-    return { seed, steps: steps.length, ticks: world.ticks, ms: Date.now() - started, reached: world.reached, failingItems };
+    return {
+      seed,
+      steps: steps.length,
+      ticks: world.ticks,
+      ms: Date.now() - started,
+      reached: world.reached,
+      compositions: world.compositions(),
+      failingItems,
+    };
   } finally {
     await t0?.close();
     await live.close();
@@ -277,14 +423,19 @@ class World {
   private readonly progress = new Map<string, Progress>();
   private readonly lanes: Lane[];
   private readonly observer: JobObserver;
+  /** The independent model of the money, fed with what the run observes. */
+  private readonly watch: MoneyWatch;
 
   private constructor(
     private readonly t0: TestApp,
     private readonly clock: FakeClock,
     private readonly live: SandboxLiveChannel,
+    private readonly payouts: FlakyPayouts,
     readonly merchants: SimMerchant[],
   ) {
     this.lanes = workerLanes(t0.app);
+    this.watch = new MoneyWatch(t0, t0.app.get<Config>(AppConfig).disputeFeeMinor);
+    for (const shop of merchants) this.watch.register(shop);
     this.observer = {
       jobRan: (_job, _lane, run) => {
         if (run.outcome === 'failed') this.count('jobFailures');
@@ -292,7 +443,7 @@ class World {
     };
   }
 
-  static async create(t0: TestApp, clock: FakeClock, live: SandboxLiveChannel): Promise<World> {
+  static async create(t0: TestApp, clock: FakeClock, live: SandboxLiveChannel, payouts: FlakyPayouts): Promise<World> {
     // Every answer goes through here: a 5xx is a broken invariant whatever the input was.
     const guarded: TestApp = {
       ...t0,
@@ -328,21 +479,59 @@ class World {
         disputed: new Set(),
         channelDisputes: new Map(),
         checkedSettlements: new Set(),
+        held: [],
+        currency: profile.currency,
       });
     }
-    return new World(t0, clock, live, merchants);
+    return new World(t0, clock, live, payouts, merchants);
   }
 
   private count(what: string, by = 1): void {
     this.reached[what] = (this.reached[what] ?? 0) + by;
   }
 
-  /** One pass of every lane of the worker's jobs, as the worker runs them, a fake second after the last. */
+  compositions(): Record<string, number> {
+    return this.watch.reached;
+  }
+
+  /** Names what the model books next (a step, an act of a story), for the story of a difference. */
+  label(text: string): void {
+    this.watch.model.label = text;
+  }
+
+  /**
+   * Feeds the model what happened to `shops` (all merchants by default). The run observes after
+   * each action whose order matters to the money, so the model sees them in their order. After a
+   * worker pass, a settlement made by a schedule must have paid the whole available balance: the
+   * settlement jobs run last in a pass, and a payout refused in it gives its amount back.
+   */
+  private observe(shops: readonly SimMerchant[] = this.merchants): Promise<Map<SimMerchant, SettlementNews>> {
+    return this.watch.observe(shops);
+  }
+
+  /**
+   * Throws unless a merchant that was just settled has nothing left above zero in available,
+   * beyond what one settlement can carry and `later`: what payments released after the period a
+   * scheduled batch closed hold there, which waits for the next period.
+   */
+  private assertSettledWhole(shop: SimMerchant, settled: bigint, why: string, later = 0n): void {
+    const left = this.watch.available(shop) - later;
+    if (left > 0n && left + settled <= BigInt(MAX_AMOUNT)) {
+      throw new MoneyDifference(
+        `${shop.profile.name} (${shop.scope.merchantId}): ${why}, yet ${left} ${shop.currency} stays in available by the model (settled ${settled}): a settlement pays the whole positive available balance\n${this.watch.story(shop, 'available')}`,
+      );
+    }
+  }
+
+  /** One pass of every lane of the worker's jobs, as the worker runs them, a fake second after the last; then what it did is observed. */
   private async tick(): Promise<void> {
     this.clock.advance(1_000);
     // A new scheduler each pass: its own interval memory (real time) would skip the minute jobs.
     await new Scheduler(this.lanes, 1_000, createLogger('silent'), this.t0.app.get<LockManager>(LockManager), this.observer).pass();
     this.ticks += 1;
+    for (const [shop, news] of await this.observe()) {
+      if (news.created > 0 && news.failed === 0) this.assertSettledWhole(shop, news.amount, `a worker pass made ${news.created} settlement(s)`, news.later);
+    }
   }
 
   async run(action: Step): Promise<void> {
@@ -354,8 +543,10 @@ class World {
         // A minute past the next UTC midnight: daily (and on Mondays weekly) periods close.
         const now = this.clock.now().getTime();
         this.clock.set(new Date(Math.floor(now / 86_400_000) * 86_400_000 + 86_400_000 + 60_000));
-        return this.tick();
+        return this.withBank(action.bank, () => this.tick());
       }
+      case 'story':
+        return this.story(action);
       case 'pay':
         await this.pay(action, action.outcome);
         return;
@@ -380,8 +571,19 @@ class World {
       }
       case 'dispute_notice':
         return this.disputeNotice(action);
-      case 'refund':
-        return this.refund(action);
+      case 'refund': {
+        const shop = this.merchants[action.merchant];
+        const id = this.chosen(shop, action.pick);
+        if (id) await this.refund(shop, id, action.size, action.racers, action.then);
+        return;
+      }
+      case 'refund_outcome': {
+        // A refund the slow channel holds, else any pending one of the merchant.
+        const shop = this.merchants[action.merchant];
+        const pending = shop.held.length > 0 ? shop.held : (await listAll(shop.flow, '/v1/refunds?status=pending')).map((refund) => refund.id);
+        if (pending.length > 0) await this.refundOutcome(shop, pending[action.pick % pending.length], action.outcome);
+        return;
+      }
       case 'evidence': {
         const shop = this.merchants[action.merchant];
         const id = this.chosen(shop, action.pick);
@@ -397,7 +599,9 @@ class World {
         return;
       }
       case 'settle':
-        return this.settle(this.merchants[action.merchant], action.racers);
+        return this.withBank(action.bank, async () => {
+          await this.settle(this.merchants[action.merchant], action.racers);
+        });
       case 'big_batch': {
         // Payments near 2^53 each, released and settled together: their sum passes 2^53.
         const shop = this.merchants[action.merchant];
@@ -412,7 +616,8 @@ class World {
         await this.tick();
         for (const id of shop.intents.slice(-action.payments)) await shop.flow.advance(id, 'release');
         await this.tick();
-        return this.settle(shop, 2);
+        await this.settle(shop, 2);
+        return;
       }
       case 'dashboard':
         return this.dashboard(action);
@@ -424,8 +629,70 @@ class World {
     return shop.intents.length === 0 ? undefined : shop.intents[shop.intents.length - 1 - (index % shop.intents.length)];
   }
 
-  /** Creates an intent and an attempt, and has the payer pay, fail or walk away. Answers the intent id. */
+  /**
+   * A story: one payment paid, then acts on it in the order drawn, each observed by the model
+   * before the next: refunds (left pending, failed, succeeded), disputes opened and ruled (again
+   * after a ruling), release, settlement (the bank paying or refusing the payout), worker passes.
+   */
+  private async story(action: Extract<Step, { kind: 'story' }>): Promise<void> {
+    const shop = this.merchants[action.merchant];
+    const id = await this.pay(action, 'succeeded');
+    if (!id) return;
+    this.count('stories');
+    const step = this.watch.model.label;
+    for (const [index, act] of action.acts.entries()) {
+      this.label(`${step}, act ${index} ${JSON.stringify(act)} on ${id}`);
+      switch (act.act) {
+        case 'refund':
+          await this.refund(shop, id, act.size, 1, act.then);
+          break;
+        case 'refund_outcome': {
+          const pending = await listAll(shop.flow, `/v1/refunds?payment_intent=${id}&status=pending`);
+          if (pending.length > 0) await this.refundOutcome(shop, pending[0].id, act.outcome);
+          break;
+        }
+        case 'dispute':
+          await this.dispute(shop, id, act.outcome);
+          break;
+        case 'release': {
+          // Channel-settled by the simulator's next passes, then its release timer fired (live: at once).
+          for (let pass = 0; pass < 3 && textAt(await shop.flow.intent(id), 'status') === 'succeeded'; pass += 1) await this.tick();
+          if (shop.profile.mode === 'test') await shop.flow.advance(id, 'release');
+          await this.tick();
+          break;
+        }
+        case 'settle':
+          await this.withBank(act.bank, async () => {
+            // A scheduled merchant is settled at its period's end.
+            if ((await this.settle(shop, 1)).every((status) => status === 403)) await this.run({ kind: 'midnight', bank: act.bank });
+          });
+          break;
+        case 'tick':
+          await this.tick();
+          break;
+      }
+    }
+  }
+
+  /** The simulated bank refuses the next payout while `work` runs (test mode), or pays as usual. */
+  private async withBank(bank: 'pays' | 'fails', work: () => Promise<void>): Promise<void> {
+    this.payouts.refuse = bank === 'fails' ? 1 : 0;
+    try {
+      await work();
+    } finally {
+      if (this.payouts.refuse === 0 && bank === 'fails') this.count('payoutsRefused');
+      this.payouts.refuse = 0;
+    }
+  }
+
+  /** Creates an intent and an attempt, and has the payer pay, fail or walk away, then observes the money. Answers the intent id. */
   private async pay(action: { merchant: number; amount: number; currency: number; method: number }, outcome: Outcome): Promise<string | undefined> {
+    const id = await this.payOnly(action, outcome);
+    await this.observe([this.merchants[action.merchant]]);
+    return id;
+  }
+
+  private async payOnly(action: { merchant: number; amount: number; currency: number; method: number }, outcome: Outcome): Promise<string | undefined> {
     const shop = this.merchants[action.merchant];
     const { hostile } = shop.profile;
     const catalog = payableCurrencies();
@@ -519,6 +786,8 @@ class World {
     };
     if (action.together) await Promise.all(action.statuses.map(send));
     else for (const status of action.statuses) await send(status);
+    // A payment the channel confirms for an intent another attempt paid is the payer's.
+    await this.watch.observeDuplicates(shop, id);
   }
 
   private async dispute(shop: SimMerchant, id: string, outcome: 'opened' | 'won' | 'lost'): Promise<void> {
@@ -545,6 +814,7 @@ class World {
       }
     }
     if (!ok) return;
+    await this.observe([shop]);
     if (outcome === 'opened') shop.disputed.add(id);
     else shop.disputed.delete(id);
     if (outcome === 'lost') this.count('disputesLost');
@@ -553,25 +823,53 @@ class World {
 
   /**
    * Refunds of one of the shop's intents, whatever its state (an unpaid or disputed one is
-   * refused): the whole remainder, one minor unit, half, or one more than the intent, alone or two
-   * at once; in test mode, some told to fail by the channel (the rest succeed on the next tick).
+   * refused, and the model says how): an amount of `refundAmount`, alone or two at once. Then, in
+   * test mode, each refund made is told to fail or to succeed now, or held pending at a slow
+   * channel, or left for the channel's next pass (`RefundThen`).
    */
-  private async refund(action: Extract<Step, { kind: 'refund' }>): Promise<void> {
-    const shop = this.merchants[action.merchant];
-    const id = this.chosen(shop, action.pick);
-    if (!id) return;
-    const whole = numberAt(await shop.flow.intent(id), 'amount');
-    const sizes = [undefined, 1, Math.floor(whole / 2), whole + 1, undefined, 1];
-    const amount = sizes[action.size % sizes.length];
-    const body = { payment_intent: id, ...(amount === undefined || amount < 1 ? {} : { amount }) };
-    const answers = await Promise.all(Array.from({ length: action.racers }, () => shop.flow.post('/v1/refunds', body)));
+  private async refund(shop: SimMerchant, id: string, size: number, racers: number, then: RefundThen): Promise<void> {
+    const amount = refundAmount(numberAt(await shop.flow.intent(id), 'amount'), size);
+    const body = { payment_intent: id, ...(amount === undefined ? {} : { amount }) };
+    const verdict = this.watch.refundVerdict(id, amount);
+    const answers = await Promise.all(Array.from({ length: racers }, () => shop.flow.post('/v1/refunds', body)));
     const made = answers.filter((res) => res.statusCode === 201).map((res) => apiObjectAt(res.result));
     this.count('refunds', made.length);
-    if (!action.fail || shop.profile.mode !== 'test') return;
-    for (const refund of made) {
-      const res = await shop.flow.post(`/v1/test/refunds/${refund.id}/simulate`, { outcome: 'failed' });
-      if (res.statusCode === 200) this.count('refundsFailed');
+    const expected = verdict.status === 201 ? '201' : `${verdict.status} ${verdict.code}`;
+    const got = answers.map((res) => (res.statusCode === 201 ? '201' : `${res.statusCode} ${String(jsonAt(res.result, 'error', 'code'))}`));
+    if (verdict.status === 201 ? !got.includes('201') : got.some((answer) => answer !== expected)) {
+      throw new MoneyDifference(
+        `a refund of ${amount ?? 'the remainder'} of ${id}: the rules answer ${expected}, the service ${got.join(', ')}; ${this.watch.model.describePayment(id)}`,
+      );
     }
+    if (verdict.status !== 201) this.count(`refundsRefused_${verdict.code}`);
+    await this.observe([shop]);
+    if (shop.profile.mode !== 'test') return;
+    for (const refund of made) {
+      if (refund.status !== 'pending') continue;
+      if (then === 'fail' || then === 'succeed') await this.refundOutcome(shop, refund.id, then === 'fail' ? 'failed' : 'succeeded');
+      if (then === 'leave') await this.holdRefund(shop, refund.id);
+    }
+  }
+
+  /**
+   * The simulated channel is slow with this refund: it reports it only when told (a
+   * `refund_outcome`), not on its next pass. Its row in the simulator's refund book loses its
+   * report time (the channel's side of the world; the service is not touched).
+   */
+  private async holdRefund(shop: SimMerchant, refundId: string): Promise<void> {
+    const held = await this.t0.app.get(AppKnex)('simulator_refunds').where({ reference: refundId, status: 'pending' }).update({ due_at: null });
+    if (held > 0) {
+      shop.held.push(refundId);
+      this.count('refundsHeld');
+    }
+  }
+
+  /** The channel reports a pending refund failed or succeeded now (test mode), and the money is observed. */
+  private async refundOutcome(shop: SimMerchant, refundId: string, outcome: 'failed' | 'succeeded'): Promise<void> {
+    const res = await shop.flow.post(`/v1/test/refunds/${refundId}/simulate`, { outcome });
+    if (res.statusCode === 200) this.count(outcome === 'failed' ? 'refundsFailed' : 'refundsSucceeded');
+    shop.held.splice(0, shop.held.length, ...shop.held.filter((held) => held !== refundId));
+    await this.observe([shop]);
   }
 
   private async disputeNotice(action: Extract<Step, { kind: 'dispute_notice' }>): Promise<void> {
@@ -590,10 +888,20 @@ class World {
   /**
    * Manual settlements, `racers` requests at once. More than one may be made (a batch past 2^53 is
    * settled in parts, one per request); the checks after the step prove no payment was paid twice.
+   * Whether made or refused (409), nothing above zero may stay in available by the model, unless
+   * the bank refused the payout (its amount came back) or one settlement could not carry it all.
+   * Answers the status codes.
    */
-  private async settle(shop: SimMerchant, racers: number): Promise<void> {
+  private async settle(shop: SimMerchant, racers: number): Promise<number[]> {
     const answers = await Promise.all(Array.from({ length: racers }, () => shop.flow.post('/v1/settlements')));
-    this.count('settlements', answers.filter((res) => res.statusCode === 201).length);
+    const made = answers.filter((res) => res.statusCode === 201).length;
+    this.count('settlements', made);
+    const news = (await this.observe([shop])).get(shop);
+    const refused = answers.filter((res) => res.statusCode === 409).map((res) => String(jsonAt(res.result, 'error', 'code')));
+    if (news && news.failed === 0 && (made > 0 || refused.length > 0)) {
+      this.assertSettledWhole(shop, news.amount, `POST /v1/settlements ×${racers} made ${made}${refused.length > 0 ? `, refused ${refused.join(', ')}` : ''}`);
+    }
+    return answers.map((res) => res.statusCode);
   }
 
   /** Two dashboard edits of one merchant at once, by two owners signed in now. */
@@ -653,6 +961,9 @@ class World {
 
   /** The invariants after a step. */
   async check(): Promise<void> {
+    // The model first: its difference names the rule a broken invariant below would only hint at.
+    await this.observe();
+    await this.watch.compare(this.merchants);
     await assertLedgerVerifies(this.t0);
     const now = this.clock.now().getTime();
     for (const shop of this.merchants) {
