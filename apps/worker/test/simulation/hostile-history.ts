@@ -10,9 +10,11 @@ import {
   IssueApiKey,
   JobItemFailures,
   LockManager,
+  MODES,
   MAX_AMOUNT,
   methodsForCurrency,
   PaymentAttemptRepository,
+  ReconcileChannel,
   payableCurrencies,
   SetLiveMode,
   type AccountScope,
@@ -543,7 +545,11 @@ class World {
         // A minute past the next UTC midnight: daily (and on Mondays weekly) periods close.
         const now = this.clock.now().getTime();
         this.clock.set(new Date(Math.floor(now / 86_400_000) * 86_400_000 + 86_400_000 + 60_000));
-        return this.withBank(action.bank, () => this.tick());
+        // Scheduled settlements are made at the pass after midnight: the books are reconciled after it.
+        return this.withBank(action.bank, async () => {
+          await this.tick();
+          await this.reconcile();
+        });
       }
       case 'story':
         return this.story(action);
@@ -901,7 +907,21 @@ class World {
     if (news && news.failed === 0 && (made > 0 || refused.length > 0)) {
       this.assertSettledWhole(shop, news.amount, `POST /v1/settlements ×${racers} made ${made}${refused.length > 0 ? `, refused ${refused.join(', ')}` : ''}`);
     }
+    await this.reconcile();
     return answers.map((res) => res.statusCode);
+  }
+
+  /**
+   * The books against the channels' own statements (docs/reconciliation.md), after every settlement
+   * step: in both modes, every statement line matches the ledger's channel movements and every
+   * movement a line, once nothing is on its way; an open break fails the step.
+   */
+  private async reconcile(): Promise<void> {
+    for (const mode of MODES) {
+      const open = await this.t0.app.get(ReconcileChannel).execute({ mode });
+      this.count('reconciliations');
+      if (open.length > 0) throw new Error(`reconciliation (${mode}): ${open.length} open break(s): ${JSON.stringify(open.slice(0, 5))}`);
+    }
   }
 
   /** Two dashboard edits of one merchant at once, by two owners signed in now. */

@@ -57,8 +57,9 @@ export type DisputeHoldResult = { readonly held: Money; readonly from: 'availabl
  * - a refund debits the merchant's share of the net from where the payment's money sits (available
  *   once released, else pending); the channel gives back the whole amount, and the fee share is
  *   the platform's cost (`refunded_fees`);
- * - a failed refund gives its debit back to the hold when a dispute is open, to the platform when
- *   a dispute was lost (the chargeback took that money already), else where the payment's money sits;
+ * - a failed refund gives its debit back to the platform when a dispute was lost (the chargeback
+ *   took that money already), else to the hold when a dispute is open, else where the payment's
+ *   money sits;
  * - a dispute holds everything the payment has left, unless another dispute holds it already or a
  *   loss took it; the hold stays while any dispute of the payment is open; the last one won gives it
  *   back; a loss takes everything the payment has left, charges its fee, and books the chargeback
@@ -114,8 +115,10 @@ export class PaymentFunds {
     const debit = refund.debit.amount;
     const cleared = refund.cleared?.amount ?? debit;
     const disputes = await this.disputesOf(payment);
-    const holder = disputes.find((dispute) => dispute.state === 'open');
-    const to: RefundReturn = holder ? 'dispute_hold' : disputes.some((dispute) => dispute.state === 'lost') ? 'dispute_losses' : homeBucket(payment);
+    // A loss comes first: the chargeback took the payment back, and a dispute opened after it holds nothing.
+    const lost = disputes.some((dispute) => dispute.state === 'lost');
+    const holder = lost ? undefined : disputes.find((dispute) => dispute.state === 'open');
+    const to: RefundReturn = lost ? 'dispute_losses' : holder ? 'dispute_hold' : homeBucket(payment);
     const platform = { channel_clearing: -cleared, refunded_fees: cleared - debit };
     const movement = refundMovement(refund, -refund.amount);
     if (to === 'dispute_losses') {
