@@ -86,3 +86,29 @@ test('a refund that fails while a dispute holds the payment gives its debit to t
   const left = await shares();
   t.is(left.pending + left.available + left.dispute_hold, -1500n);
 });
+
+test('a payment that books nothing (every leg rounds to 0) still records the chargeback of a dispute lost before it was priced', async (t) => {
+  const { h, now } = await setup();
+  const { merchant } = await h.newMerchant();
+  const scope = { merchantId: merchant.id, mode: 'test' as const };
+  const unpriced = { id: 'pi_zero', ...scope, amount: 99, currency: 'IDR' };
+  const lost = { id: 'dp_zero', amount: 99, currency: 'IDR', channel: 'simulator', channelDisputeId: 'chd_zero' };
+  await h.storage.disputes.insert({
+    ...lost,
+    ...scope,
+    paymentIntentId: unpriced.id,
+    status: 'lost',
+    evidence: {},
+    dueBy: now,
+    openedAt: now,
+    created: now,
+    updated: now,
+  });
+  await h.funds.disputeRuled(unpriced, lost, 'lost', { amount: 1500, currency: 'THB' }, now);
+  await h.funds.book({ ...unpriced, net: { amount: 0, currency: 'THB' }, fee: { amount: 0, currency: 'THB' } }, now);
+  const movements = await h.storage.ledger.channelMovements({ mode: 'test', channel: 'simulator' });
+  t.true(
+    movements.some((movement) => movement.kind === 'chargeback' && movement.reference === 'chd_zero' && movement.amount === 99n),
+    JSON.stringify(movements, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v)),
+  );
+});

@@ -920,7 +920,10 @@ class World {
     for (const mode of MODES) {
       const open = await this.t0.app.get(ReconcileChannel).execute({ mode });
       this.count('reconciliations');
-      if (open.length > 0) throw new Error(`reconciliation (${mode}): ${open.length} open break(s): ${JSON.stringify(open.slice(0, 5))}`);
+      if (open.length > 0) {
+        const shown = JSON.stringify(open.slice(0, 5), (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
+        throw new Error(`reconciliation (${mode}): ${open.length} open break(s): ${shown}`);
+      }
     }
   }
 

@@ -75,7 +75,12 @@ export class PaymentFunds {
    */
   async book(payment: PaymentFigures, now: Date, paidBy?: ChannelPayment): Promise<void> {
     if (!isPriced(payment)) return;
-    if (!(await this.deps.ledger.post(paymentPosting(payment, now, paidBy)))) return;
+    const booking = paymentPosting(payment, now, paidBy);
+    if (await this.deps.ledger.hasPosted(booking.cause)) return;
+    // A payment whose every leg rounds to zero (1 IDR to a THB merchant) books no journal row, so
+    // it is never "posted": what follows still runs, once per cause, and records a lost dispute's
+    // chargeback for the reconciliation with the channel.
+    await this.deps.ledger.post(booking);
     const disputes = await this.disputesOf(payment);
     const lost = disputes.filter((dispute) => dispute.state === 'lost');
     const net = payment.net.amount;
@@ -87,8 +92,8 @@ export class PaymentFunds {
     }
     const holder = disputes.find((dispute) => dispute.state === 'open');
     if (holder) {
-      await this.move(payment, 'dispute_hold', payment.id, now, { merchant: { pending: -net, dispute_hold: net } });
-      await this.deps.disputes.setHeld(payment, holder.id, { amount: (holder.held ?? 0) + net, currency: payment.net.currency });
+      const held = await this.move(payment, 'dispute_hold', payment.id, now, { merchant: { pending: -net, dispute_hold: net } });
+      if (held) await this.deps.disputes.setHeld(payment, holder.id, { amount: (holder.held ?? 0) + net, currency: payment.net.currency });
     }
   }
 
