@@ -21,6 +21,7 @@ import { multiWriterGuards } from './020-multi-writer-guards.migration';
 import { paymentMoney } from './021-payment-money.migration';
 import { channelReconciliation } from './022-channel-reconciliation.migration';
 import { idempotencyRecoveryPoints } from './023-idempotency-recovery-points.migration';
+import { settlementCoverage } from './024-settlement-coverage.migration';
 
 interface NamedMigration {
   readonly name: string;
@@ -51,6 +52,7 @@ const MIGRATIONS: readonly NamedMigration[] = [
   { name: '021-payment-money', migration: paymentMoney },
   { name: '022-channel-reconciliation', migration: channelReconciliation },
   { name: '023-idempotency-recovery-points', migration: idempotencyRecoveryPoints },
+  { name: '024-settlement-coverage', migration: settlementCoverage },
 ];
 
 /** The names of every migration, in the order they run. */
