@@ -63,7 +63,13 @@ async function history(storage: StoragePorts, scope: AccountScope): Promise<{ us
     availableAt: at(20),
     releasedAt: at(21),
   });
-  const thb = aPaymentIntent(scope, { amount: 20_000, status: 'channel_settled', net: { amount: 19_670, currency: 'THB' }, fee: { amount: 330, currency: 'THB' }, availableAt: at(24 * 60) });
+  const thb = aPaymentIntent(scope, {
+    amount: 20_000,
+    status: 'channel_settled',
+    net: { amount: 19_670, currency: 'THB' },
+    fee: { amount: 330, currency: 'THB' },
+    availableAt: at(24 * 60),
+  });
   await intents.insert(usd);
   await intents.insert(thb);
   const refund = aRefund(usd, 2_000, 64_000);
@@ -75,8 +81,7 @@ async function history(storage: StoragePorts, scope: AccountScope): Promise<{ us
     minutes: number,
     merchant: Partial<Record<MerchantBucket, number>>,
     platform: Partial<Record<PlatformAccountName, number>> = {},
-  ) =>
-    paymentMovePosting({ causeType, causeId, scope, paymentIntentId: payment.id, currency: 'THB', merchant, platform }, at(minutes));
+  ) => paymentMovePosting({ causeType, causeId, scope, paymentIntentId: payment.id, currency: 'THB', merchant, platform }, at(minutes));
   const settlementId = ids.settlement();
   const disputeId = `dp_${randomFrom(BASE62, 24)}`;
   const postings = [
@@ -147,8 +152,8 @@ export function balanceTransactionReaderContract(adapter: StorageAdapter): void 
       ],
       'the chargeback and the paid payout move platform money only',
     );
-    t.true(lines.every((line, index) => index === 0 || line.seq < lines[index - 1]!.seq));
-    const [usdPayment, thbPayment] = [lines[7]!, lines[5]!];
+    t.true(lines.every((line, index) => index === 0 || line.seq < lines[index - 1].seq));
+    const [usdPayment, thbPayment] = [lines[7], lines[5]];
     t.like(usdPayment, { amount: 325_000, fee: 5_000, net: 320_000, moves: { pending: 320_000 }, exchange: { amount: 10_000, currency: 'USD', rate: '32.5' } });
     t.deepEqual(usdPayment.availableOn, at(21), 'released: available from its release');
     t.deepEqual(thbPayment.availableOn, at(24 * 60), 'due: available when its release is due');
@@ -157,7 +162,7 @@ export function balanceTransactionReaderContract(adapter: StorageAdapter): void 
     t.like(lines[3], { amount: 65_000, fee: 1_000, net: 64_000, exchange: { amount: 2_000, currency: 'USD', rate: '32.5' } });
     t.is(lines[2]?.availableOn, undefined, 'a hold of pending money is not available');
 
-    const first = lines[0]!;
+    const first = lines[0];
     t.deepEqual(balanceTransactionOf(scope, (await storage().balanceTransactions.find(scope, first.seq))!), first);
     t.is(await storage().balanceTransactions.find(aScope(), first.seq), undefined, 'another merchant finds nothing');
     t.is(await storage().balanceTransactions.find({ ...scope, mode: 'live' }, first.seq), undefined, 'nor does the other mode');
@@ -208,6 +213,7 @@ export function balanceTransactionReaderContract(adapter: StorageAdapter): void 
       for (const bucket of ['pending', 'available', 'dispute_hold'] as const) sums[bucket] += BigInt(line.moves[bucket]);
     }
     const balance = new Map((await storage().ledger.balances(scope)).map((row) => [row.account, row.balance]));
-    for (const bucket of ['pending', 'available', 'dispute_hold'] as const) t.is(sums[bucket], balance.get(merchantAccount(scope, bucket, 'THB')) ?? 0n, bucket);
+    for (const bucket of ['pending', 'available', 'dispute_hold'] as const)
+      t.is(sums[bucket], balance.get(merchantAccount(scope, bucket, 'THB')) ?? 0n, bucket);
   });
 }

@@ -89,7 +89,16 @@ test.serial('a payment, its release, a partial refund, a failed refund and a pay
   let all = await lines(flow);
   t.is(all.length, 1);
   const payment = one(all, 'payment');
-  t.like(payment, { object: 'balance_transaction', amount: 30_000, fee, net, currency: 'THB', moves: moves(net, 0, 0), source: intent.id, payment_intent: intent.id });
+  t.like(payment, {
+    object: 'balance_transaction',
+    amount: 30_000,
+    fee,
+    net,
+    currency: 'THB',
+    moves: moves(net, 0, 0),
+    source: intent.id,
+    payment_intent: intent.id,
+  });
   t.regex(payment.id, /^txn_[1-9][0-9]*$/);
   t.is(payment.available_on, undefined, 'no release is scheduled before the channel settles the payment');
   t.is(payment.exchange, undefined, 'paid in the settlement currency');
@@ -175,7 +184,11 @@ test.serial('a payment in another currency: its line and its refund’s carry th
   const priced = await channelSettled(flow, intent.id);
   const rate = textAt(priced, 'fx', 'rate');
   const payment = one(await lines(flow), 'payment');
-  t.like(payment, { currency: 'THB', amount: numberAt(priced, 'net', 'amount') + numberAt(priced, 'fee', 'amount'), exchange: { amount: 100_000, currency: 'USD', rate } });
+  t.like(payment, {
+    currency: 'THB',
+    amount: numberAt(priced, 'net', 'amount') + numberAt(priced, 'fee', 'amount'),
+    exchange: { amount: 100_000, currency: 'USD', rate },
+  });
   await released(flow, intent.id);
   const partial = await refund(flow, intent.id, 25_000);
   const line = one(await lines(flow), 'refund', partial.id);
@@ -215,7 +228,11 @@ test.serial('filters combine, pages follow the cursor, and a settlement’s line
     [first.id],
   );
   const exactly = textAt(one(all, 'release', second.id), 'created');
-  t.is((await lines(flow, `?available_on[gte]=${exactly}&available_on[lte]=${exactly}&type=payment`)).length, 1, 'a released payment is available from its release');
+  t.is(
+    (await lines(flow, `?available_on[gte]=${exactly}&available_on[lte]=${exactly}&type=payment`)).length,
+    1,
+    'a released payment is available from its release',
+  );
   t.is((await lines(flow, `?available_on[gte]=${secondDay}`)).length, 2);
 
   const page = await flow.get('/v1/balance_transactions?limit=3');

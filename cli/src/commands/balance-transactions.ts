@@ -26,7 +26,10 @@ export const balanceTransactionCommands: Command[] = [
       'available-on-gte': date('Available at or after: a date or a date-time.'),
       'available-on-lte': date('Available at or before: a date (its whole day) or a date-time.'),
     },
-    examples: ['payments balance-transactions list --settlement st_ABC234 --all', 'payments balance-transactions list --type refund --created-gte 2026-05-01 --json'],
+    examples: [
+      'payments balance-transactions list --settlement st_ABC234 --all',
+      'payments balance-transactions list --type refund --created-gte 2026-05-01 --json',
+    ],
     notes: 'AMOUNT − FEE = NET on every line; the NET of all lines of a currency is its available + pending + dispute_hold.',
     async run(context) {
       const v = context.values;

@@ -9,7 +9,15 @@ import {
   type BalanceTransaction,
   type JournalRecord,
 } from '../../src/ledger/domain/balance-transaction';
-import { ledgerTransaction, merchantAccount, platformAccount, type LedgerCauseType, type LedgerTransaction, type MerchantBucket, type PlatformAccountName } from '../../src/ledger/domain/ledger';
+import {
+  ledgerTransaction,
+  merchantAccount,
+  platformAccount,
+  type LedgerCauseType,
+  type LedgerTransaction,
+  type MerchantBucket,
+  type PlatformAccountName,
+} from '../../src/ledger/domain/ledger';
 import {
   duplicatePaymentPosting,
   paymentMovePosting,
@@ -53,8 +61,7 @@ const move = (
   merchant: Partial<Record<MerchantBucket, number>>,
   platform: Partial<Record<PlatformAccountName, number>> = {},
   at = NOW,
-) =>
-  paymentMovePosting({ causeType, causeId, scope, paymentIntentId: 'pi_1', currency: 'THB', merchant, platform }, at);
+) => paymentMovePosting({ causeType, causeId, scope, paymentIntentId: 'pi_1', currency: 'THB', merchant, platform }, at);
 
 /** What every line keeps, whatever its type. */
 function adds(t: { is: (a: unknown, b: unknown, message?: string) => void }, line: BalanceTransaction): void {
@@ -65,7 +72,17 @@ function adds(t: { is: (a: unknown, b: unknown, message?: string) => void }, lin
 test('a payment: its gross, its fee and its net in pending; available when released, else when due, else unknown', (t) => {
   const tx = paymentPosting(payment, NOW);
   const line = lineOf(tx);
-  t.like(line, { id: 'txn_7', seq: 7, type: 'payment', amount: 1_000_000, fee: 16_500, net: 983_500, currency: 'THB', source: 'pi_1', paymentIntentId: 'pi_1' });
+  t.like(line, {
+    id: 'txn_7',
+    seq: 7,
+    type: 'payment',
+    amount: 1_000_000,
+    fee: 16_500,
+    net: 983_500,
+    currency: 'THB',
+    source: 'pi_1',
+    paymentIntentId: 'pi_1',
+  });
   t.deepEqual(line.moves, { pending: 983_500, available: 0, dispute_hold: 0 });
   t.is(line.availableOn, undefined, 'no release scheduled');
   t.is(line.settlementId, undefined);
@@ -119,9 +136,7 @@ test('disputes: a hold and its release move buckets only; a loss takes what was 
   const won = lineOf(move('dispute_won', 'dp_1', { dispute_hold: -983_500, available: 983_500 }));
   t.like(won, { type: 'dispute_release', net: 0, moves: { pending: 0, available: 983_500, dispute_hold: -983_500 } });
   t.deepEqual(won.availableOn, NOW);
-  const lost = lineOf(
-    move('dispute_lost', 'dp_1', { dispute_hold: -983_500, available: -FEE }, { dispute_losses: 983_500, fee_revenue: FEE }),
-  );
+  const lost = lineOf(move('dispute_lost', 'dp_1', { dispute_hold: -983_500, available: -FEE }, { dispute_losses: 983_500, fee_revenue: FEE }));
   t.like(lost, { type: 'dispute_loss', amount: -983_500, fee: FEE, net: -983_500 - FEE });
   t.deepEqual(lost.moves, { pending: 0, available: -FEE, dispute_hold: -983_500 });
   const claim = lineOf(move('dispute_claim', 'pi_1', { pending: -983_500 }, { dispute_losses: 983_500 }));
@@ -132,7 +147,10 @@ test('disputes: a hold and its release move buckets only; a loss takes what was 
 test('a settlement leaves available and names itself; a failed one comes back; paying it moves no merchant money', (t) => {
   const settlement = { settlementId: 'st_A', scope, amount: thb(500_000) };
   const created = settlementCreatedPosting(settlement, NOW);
-  const covered = { ...record(created), entries: created.entries.map((entry) => (entry.account.includes(':available:') ? { ...entry, settlementId: 'st_A' } : entry)) };
+  const covered = {
+    ...record(created),
+    entries: created.entries.map((entry) => (entry.account.includes(':available:') ? { ...entry, settlementId: 'st_A' } : entry)),
+  };
   const line = balanceTransactionOf(scope, covered)!;
   t.like(line, { type: 'settlement', amount: -500_000, fee: 0, net: -500_000, source: 'st_A', settlementId: 'st_A' });
   t.is(line.paymentIntentId, undefined);
@@ -200,7 +218,8 @@ test('a transaction moving merchant money in two currencies is a broken journal 
 test('line ids: txn_ and a positive safe sequence, nothing else', (t) => {
   t.is(balanceTransactionSeq('txn_1'), 1);
   t.is(balanceTransactionSeq('txn_9007199254740991'), Number.MAX_SAFE_INTEGER);
-  for (const bad of ['txn_0', 'txn_01', 'txn_', 'txn_-1', 'txn_1.5', 'pi_1', 'txn_9007199254740993', 'TXN_1', ' txn_1']) t.is(balanceTransactionSeq(bad), undefined, bad);
+  for (const bad of ['txn_0', 'txn_01', 'txn_', 'txn_-1', 'txn_1.5', 'pi_1', 'txn_9007199254740993', 'TXN_1', ' txn_1'])
+    t.is(balanceTransactionSeq(bad), undefined, bad);
 });
 
 test('filters: each bound inclusive, a line without available_on matches no available_on bound', (t) => {
@@ -208,7 +227,9 @@ test('filters: each bound inclusive, a line without available_on matches no avai
   const unknown = lineOf(paymentPosting(payment, NOW));
   const matches = (filter: Parameters<typeof matchesBalanceTransactionFilter>[1]) => matchesBalanceTransactionFilter(line, filter);
   t.true(matches({}));
-  t.true(matches({ type: 'payment', paymentIntentId: 'pi_1', currency: 'THB', createdGte: NOW, createdLte: NOW, availableOnGte: LATER, availableOnLte: LATER }));
+  t.true(
+    matches({ type: 'payment', paymentIntentId: 'pi_1', currency: 'THB', createdGte: NOW, createdLte: NOW, availableOnGte: LATER, availableOnLte: LATER }),
+  );
   t.false(matches({ type: 'refund' }));
   t.false(matches({ paymentIntentId: 'pi_2' }));
   t.false(matches({ currency: 'SGD' }));

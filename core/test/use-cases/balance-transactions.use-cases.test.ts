@@ -15,7 +15,10 @@ async function booked() {
   await storage.ledger.post(paymentPosting({ id: 'pi_1', ...scope, net: thb(9_835), fee: thb(165) }, NOW));
   await storage.ledger.post(paymentPosting({ id: 'pi_2', ...other, net: thb(500), fee: thb(5) }, NOW));
   await storage.ledger.post(
-    paymentMovePosting({ causeType: 'release', causeId: 'pi_1', scope, paymentIntentId: 'pi_1', currency: 'THB', merchant: { pending: -9_835, available: 9_835 } }, NOW),
+    paymentMovePosting(
+      { causeType: 'release', causeId: 'pi_1', scope, paymentIntentId: 'pi_1', currency: 'THB', merchant: { pending: -9_835, available: 9_835 } },
+      NOW,
+    ),
   );
   await storage.ledger.post(settlementCreatedPosting({ settlementId: 'st_A', scope, amount: thb(9_835) }, NOW));
   const deps = { balanceTransactions: storage.balanceTransactions };
@@ -39,7 +42,10 @@ test('lists the scope’s lines newest first, page after page from the cursor', 
     ['txn_1'],
   );
   t.false(next.hasMore);
-  t.deepEqual((await list.execute({ scope: other, filter: {}, page: { limit: 10 } })).data.map((line) => line.id), ['txn_2']);
+  t.deepEqual(
+    (await list.execute({ scope: other, filter: {}, page: { limit: 10 } })).data.map((line) => line.id),
+    ['txn_2'],
+  );
 });
 
 test('a cursor that is no line of the scope is 400 on starting_after', async (t) => {

@@ -61,7 +61,10 @@ export class KnexBalanceTransactionReader implements BalanceTransactionReader {
     if (filter.settlementId !== undefined) {
       // The (account, settlement_id) index of migration 024 finds a settlement's entries directly.
       if (available.length === 0) return { data: [], hasMore: false };
-      query.whereIn('t.seq', db('ledger_entries as s').select('s.transaction_seq').whereIn('s.account', available).where('s.settlement_id', filter.settlementId));
+      query.whereIn(
+        't.seq',
+        db('ledger_entries as s').select('s.transaction_seq').whereIn('s.account', available).where('s.settlement_id', filter.settlementId),
+      );
     }
     if (filter.availableOnGte !== undefined || filter.availableOnLte !== undefined) {
       const [expression, bindings] = availableOnSql(available);
@@ -86,18 +89,18 @@ export class KnexBalanceTransactionReader implements BalanceTransactionReader {
    * one entry on one of its accounts. The exact account columns, not the transaction's merchant: a
    * chargeback or a paid payout names the merchant but moves only platform money.
    */
-  private lines(db: Knex, scope: AccountScope, currency?: string): Knex.QueryBuilder<LineRow, LineRow[]> {
+  private lines(db: Knex, scope: AccountScope, currency?: string) {
     const merchantLegs = db('ledger_entries as m')
       .select(db.raw('1'))
       .whereRaw('m.transaction_seq = t.seq')
       .where({ 'm.account_merchant_id': scope.merchantId, 'm.account_mode': scope.mode });
     if (currency !== undefined) merchantLegs.where('m.currency', currency);
-    return db<LineRow, LineRow[]>('ledger_transactions as t')
+    return db('ledger_transactions as t')
       .leftJoin('payment_intents as pi', 'pi.id', 't.payment_intent_id')
       .leftJoin('refunds as r', (on) => void on.on('r.id', '=', 't.cause_id').andOnIn('t.cause_type', ['refund', 'refund_failed']))
       .where({ 't.merchant_id': scope.merchantId, 't.mode': scope.mode })
       .whereExists(merchantLegs)
-      .select(
+      .select<LineRow[]>(
         't.seq',
         't.cause_type',
         't.cause_id',

@@ -65,9 +65,15 @@ export function lineTotals(lines: readonly ApiObject[], who = 'lines'): Map<stri
   const totals = new Map<string, LineTotals>();
   for (const line of lines) {
     const [amount, fee, net] = [numberAt(line, 'amount'), numberAt(line, 'fee'), numberAt(line, 'net')];
-    const moves = { pending: numberAt(line, 'moves', 'pending'), available: numberAt(line, 'moves', 'available'), dispute_hold: numberAt(line, 'moves', 'dispute_hold') };
+    const moves = {
+      pending: numberAt(line, 'moves', 'pending'),
+      available: numberAt(line, 'moves', 'available'),
+      dispute_hold: numberAt(line, 'moves', 'dispute_hold'),
+    };
     if (amount - fee !== net || moves.pending + moves.available + moves.dispute_hold !== net) {
-      throw new Error(`${who}: ${line.id} (${String(line.type)}) shows amount ${amount}, fee ${fee}, net ${net} and moves ${JSON.stringify(moves)}, which do not add up`);
+      throw new Error(
+        `${who}: ${line.id} (${String(line.type)}) shows amount ${amount}, fee ${fee}, net ${net} and moves ${JSON.stringify(moves)}, which do not add up`,
+      );
     }
     const currency = textAt(line, 'currency');
     const known = totals.get(currency) ?? { pending: 0n, available: 0n, dispute_hold: 0n, net: 0n };
@@ -106,7 +112,8 @@ export async function assertLinesMatchBalance(t0: TestApp, flow: Flow, key: stri
     const sums = totals.get(currency) ?? { pending: 0n, available: 0n, dispute_hold: 0n, net: 0n };
     const held = { pending: shown('pending', currency), available: shown('available', currency), dispute_hold: shown('dispute_hold', currency) };
     for (const bucket of buckets) {
-      if (sums[bucket] !== held[bucket]) throw new Error(`${who}: the ${currency} lines move ${bucket} by ${sums[bucket]} in all, the balance holds ${held[bucket]}`);
+      if (sums[bucket] !== held[bucket])
+        throw new Error(`${who}: the ${currency} lines move ${bucket} by ${sums[bucket]} in all, the balance holds ${held[bucket]}`);
     }
     const whole = held.pending + held.available + held.dispute_hold;
     if (sums.net !== whole) throw new Error(`${who}: the ${currency} lines net ${sums.net} in all, the balance holds ${whole}`);

@@ -261,10 +261,16 @@ export class MoneyWatch {
         const model = this.model.merchantMoney(merchantId, mode, currency);
         for (const bucket of BUCKETS) {
           if (sums[bucket] !== model[bucket])
-            differences.push({ account: `m:${merchantId}:${mode}:${bucket}:${currency}`, model: model[bucket], service: sums[bucket], where: 'balance transactions' });
+            differences.push({
+              account: `m:${merchantId}:${mode}:${bucket}:${currency}`,
+              model: model[bucket],
+              service: sums[bucket],
+              where: 'balance transactions',
+            });
         }
         const whole = model.pending + model.available + model.dispute_hold;
-        if (sums.net !== whole) differences.push({ account: `m:${merchantId}:${mode}:*:${currency}`, model: whole, service: sums.net, where: 'Σ net of balance transactions' });
+        if (sums.net !== whole)
+          differences.push({ account: `m:${merchantId}:${mode}:*:${currency}`, model: whole, service: sums.net, where: 'Σ net of balance transactions' });
       }
     }
     for (const shop of shops) {

@@ -45,7 +45,7 @@ export const TYPED_CAUSES: readonly LedgerCauseType[] = Object.values(TYPE_CAUSE
 
 /** The type of a line whose transaction has `causeType`. */
 export function balanceTransactionType(causeType: string): BalanceTransactionType {
-  for (const [type, causes] of Object.entries(TYPE_CAUSES)) if ((causes as readonly string[]).includes(causeType)) return type as BalanceTransactionType;
+  for (const type of BALANCE_TRANSACTION_TYPES) if (type !== 'adjustment' && TYPE_CAUSES[type].some((cause) => cause === causeType)) return type;
   return 'adjustment';
 }
 
@@ -151,7 +151,10 @@ function exact(sum: bigint, what: string, seq: number): number {
  * - any other line that moved the available bucket: its `created`;
  * - any other (pending or hold only): undefined.
  */
-export function availableOn(record: Pick<JournalRecord, 'causeType' | 'created' | 'payment'>, moves: Readonly<Record<MerchantBucket, number>>): Date | undefined {
+export function availableOn(
+  record: Pick<JournalRecord, 'causeType' | 'created' | 'payment'>,
+  moves: Readonly<Record<MerchantBucket, number>>,
+): Date | undefined {
   if (record.causeType === 'payment') return record.payment?.releasedAt ?? record.payment?.availableAt;
   return moves.available !== 0 ? record.created : undefined;
 }

@@ -29,7 +29,8 @@ export class ListBalanceTransactions {
     for (const record of records.data) {
       const line = balanceTransactionOf(scope, record);
       // The reader answers only transactions with merchant legs; one without is a broken adapter.
-      if (line === undefined) throw new CoreError('api_error', 'internal', `The balance transaction reader answered txn_${record.seq}, which moves none of the merchant's money.`);
+      if (line === undefined)
+        throw new CoreError('api_error', 'internal', `The balance transaction reader answered txn_${record.seq}, which moves none of the merchant's money.`);
       data.push(line);
     }
     return { data, hasMore: records.hasMore };

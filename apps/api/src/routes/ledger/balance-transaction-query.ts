@@ -16,7 +16,9 @@ export const balanceTransactionListFields = {
   'created[gte]': dateOrDateTime.description('Created at or after: a date (its first instant, UTC) or a date-time.'),
   'created[lte]': dateOrDateTime.description('Created at or before: a date (its whole day, UTC, counts) or a date-time (its whole second, or minute, counts).'),
   'available_on[gte]': dateOrDateTime.description('`available_on` at or after this date or date-time; lines without `available_on` are left out.'),
-  'available_on[lte]': dateOrDateTime.description('`available_on` at or before this date (its whole day) or date-time; lines without `available_on` are left out.'),
+  'available_on[lte]': dateOrDateTime.description(
+    '`available_on` at or before this date (its whole day) or date-time; lines without `available_on` are left out.',
+  ),
 };
 
 /** The filter a validated list query asks for; an impossible date is 400 naming its parameter. */

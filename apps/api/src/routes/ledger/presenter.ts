@@ -146,7 +146,8 @@ export const BALANCE_TRANSACTION_SCHEMAS = components({
         },
         fee: {
           ...int64,
-          description: 'The platform’s fees in the line: a payment’s fee and a lost dispute’s fee (positive), the fee share a refund gives back (negative); 0 for the others.',
+          description:
+            'The platform’s fees in the line: a payment’s fee and a lost dispute’s fee (positive), the fee share a refund gives back (negative); 0 for the others.',
         },
         net: {
           ...int64,
@@ -160,7 +161,8 @@ export const BALANCE_TRANSACTION_SCHEMAS = components({
         },
         source: {
           type: 'string',
-          description: 'The object that caused it: a payment intent (`pi_…`: payment, release), a refund (`re_…`), a dispute (`dp_…`) or a settlement (`st_…`).',
+          description:
+            'The object that caused it: a payment intent (`pi_…`: payment, release), a refund (`re_…`), a dispute (`dp_…`) or a settlement (`st_…`).',
         },
         payment_intent: { ...idMatching(ID_PATTERNS.payment_intent), description: 'The payment whose money it moved; absent for settlements.' },
         available_on: {
