@@ -1,6 +1,7 @@
 import type { Command } from './command.js';
 import type { Program } from './command-line/index.js';
 import { balanceCommands } from './commands/balance.js';
+import { balanceTransactionCommands } from './commands/balance-transactions.js';
 import { completionCommands } from './commands/completion.js';
 import { disputeCommands } from './commands/disputes.js';
 import { eventCommands } from './commands/events.js';
@@ -24,6 +25,7 @@ export const COMMANDS: readonly Command[] = [
   ...disputeCommands,
   ...settlementCommands,
   ...balanceCommands,
+  ...balanceTransactionCommands,
   ...eventCommands,
   ...testModeCommands,
   ...triggerCommands,

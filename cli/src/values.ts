@@ -78,6 +78,7 @@ export const ID = {
   settlement: /^st_[A-Z2-7]+$/,
   refund: /^re_[A-Z2-7]+$/,
   event: /^evt_[A-Z2-7]+$/,
+  balanceTransaction: /^txn_[1-9][0-9]*$/,
 };
 
 /** Resolves after `ms`, or at once when `signal` aborts. */

@@ -1,7 +1,7 @@
 import type { AuditLog, DashboardSessionRepository, NoticeOutbox, SigningKeyRepository, UserRepository } from './dashboard';
 import type { DisputeRepository } from './disputes';
 import type { JobItemFailures } from './jobs';
-import type { Ledger } from './ledger';
+import type { BalanceTransactionReader, Ledger } from './ledger';
 import type { ApiKeyRepository, IdempotencyStore, MerchantRepository } from './merchants';
 import type { CheckoutSessionRepository, PaymentAttemptRepository, PaymentIntentRepository } from './payments';
 import type { ReconciliationStore } from './reconciliation';
@@ -33,6 +33,7 @@ export interface StoragePorts {
   readonly webhookDeliveries: WebhookDeliveryRepository;
   readonly platformKeys: PlatformKeyRepository;
   readonly ledger: Ledger;
+  readonly balanceTransactions: BalanceTransactionReader;
   readonly disputes: DisputeRepository;
   readonly refunds: RefundRepository;
   readonly settlements: SettlementRepository;

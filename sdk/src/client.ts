@@ -4,6 +4,7 @@ import { FetchHttpClient, type HttpClient, type HttpMethod } from './http/http-c
 import { RequestSender, type ApiResponse, type QueryValue, type RequestHookName, type RequestHooks, type ResponseInfo } from './http/request-sender.js';
 import { DEFAULT_BACKOFF, type BackoffOptions } from './http/retry.js';
 import { Disputes } from './resources/disputes.js';
+import { BalanceTransactions } from './resources/balance-transactions.js';
 import { BalanceResource, Events, Fx, WebhookPublicKeys } from './resources/misc.js';
 import { PaymentIntents } from './resources/payment-intents.js';
 import { Refunds } from './resources/refunds.js';
@@ -74,6 +75,7 @@ export class Payments {
   readonly disputes: Disputes;
   readonly settlements: Settlements;
   readonly balance: BalanceResource;
+  readonly balanceTransactions: BalanceTransactions;
   readonly fx: Fx;
   readonly events: Events;
   readonly webhookPublicKeys: WebhookPublicKeys;
@@ -111,6 +113,7 @@ export class Payments {
     this.disputes = new Disputes(sender);
     this.settlements = new Settlements(sender);
     this.balance = new BalanceResource(sender);
+    this.balanceTransactions = new BalanceTransactions(sender);
     this.fx = new Fx(sender);
     this.events = new Events(sender);
     this.webhookPublicKeys = new WebhookPublicKeys(sender);

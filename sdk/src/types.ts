@@ -126,6 +126,67 @@ export interface Settlement {
   created: string;
 }
 
+/** What moved a merchant's money, one per kind of line (docs/balance-transactions.md). */
+export const BALANCE_TRANSACTION_TYPES = [
+  'payment',
+  'release',
+  'refund',
+  'refund_reversal',
+  'dispute_hold',
+  'dispute_release',
+  'dispute_loss',
+  'settlement',
+  'settlement_failure',
+  'adjustment',
+] as const;
+export type BalanceTransactionType = (typeof BALANCE_TRANSACTION_TYPES)[number];
+
+/** The signed change of each bucket a line made; the three sum to its `net`. */
+export interface BalanceTransactionMoves {
+  pending: number;
+  available: number;
+  dispute_hold: number;
+}
+
+/** The payer's side of a payment or refund in another currency than the settlement currency. */
+export interface BalanceTransactionExchange {
+  /** Minor units of `currency`: paid (a payment), given back (a refund, negative) or returned (its reversal). */
+  amount: number;
+  currency: string;
+  /** Decimal string: units of the line's currency for one unit of `currency`. */
+  rate: string;
+}
+
+/**
+ * One movement of the merchant's money, as the ledger booked it. `amount − fee = net`; the nets of
+ * all lines of a currency sum to its available + pending + dispute_hold, and each bucket's moves to
+ * that bucket.
+ */
+export interface BalanceTransaction {
+  /** `txn_…`: the journal transaction it shows. */
+  id: string;
+  object: 'balance_transaction';
+  type: BalanceTransactionType;
+  /** `net + fee`: a payment's gross, a refund's whole amount (negative), what a lost dispute took (negative). */
+  amount: number;
+  /** A payment's or a lost dispute's fee (positive), a refund's fee share given back (negative). */
+  fee: number;
+  /** What the merchant's balance gained, all buckets together (negative: lost). */
+  net: number;
+  /** The settlement currency the line moved. */
+  currency: string;
+  moves: BalanceTransactionMoves;
+  /** The object that caused it: `pi_…`, `re_…`, `dp_…` or `st_…`. */
+  source: string;
+  payment_intent?: string;
+  /** When its money is (or was) available; absent while that is not known, and for pending or held money. */
+  available_on?: string;
+  /** The settlement that pays (or, on a `settlement` line, is) its movement of available money. */
+  settlement?: string;
+  created: string;
+  exchange?: BalanceTransactionExchange;
+}
+
 /** Every status a refund can have: pending until the channel reports, then succeeded or failed (final). */
 export const REFUND_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 export type RefundStatus = (typeof REFUND_STATUSES)[number];
@@ -362,6 +423,19 @@ export interface RefundSimulateParams {
 }
 
 export type SettlementListParams = ListParams;
+
+/** The filters of `balanceTransactions.list`; they combine. Dates are sent as RFC 3339; a date string (`2026-05-01`) as an upper bound takes in its whole day. */
+export interface BalanceTransactionListParams extends ListParams {
+  type?: BalanceTransactionType;
+  payment_intent?: string;
+  /** The lines whose available money this settlement covers, its own `settlement` line included. */
+  settlement?: string;
+  currency?: string;
+  'created[gte]'?: string | Date;
+  'created[lte]'?: string | Date;
+  'available_on[gte]'?: string | Date;
+  'available_on[lte]'?: string | Date;
+}
 export type EventListParams = ListParams;
 
 export interface FxQuoteParams {

@@ -227,6 +227,56 @@ test('lists page on demand: for await, autoPagingToArray and one awaited page', 
   });
 });
 
+test('balance transactions: the filters reach the query, every page is read in turn, and one line is retrieved', async (t) => {
+  const line = (seq: number) => ({
+    id: `txn_${seq}`,
+    object: 'balance_transaction',
+    type: 'payment',
+    amount: 10_000,
+    fee: 165,
+    net: 9_835,
+    currency: 'THB',
+    moves: { pending: 9_835, available: 0, dispute_hold: 0 },
+    source: 'pi_1',
+    payment_intent: 'pi_1',
+    created: '2026-09-01T00:00:00Z',
+  });
+  const all = Array.from({ length: 7 }, (_, i) => line(7 - i));
+  await withApi(
+    (req): Reply => {
+      if (req.url.pathname === '/v1/balance_transactions/txn_3') return { status: 200, body: line(3) };
+      const limit = Number(req.url.searchParams.get('limit') ?? 20);
+      const after = req.url.searchParams.get('starting_after');
+      const start = after ? all.findIndex((one) => one.id === after) + 1 : 0;
+      return { status: 200, body: { object: 'list', data: all.slice(start, start + limit), has_more: start + limit < all.length } };
+    },
+    async (payments, api) => {
+      const lines = await payments.balanceTransactions
+        .list({ limit: 3, type: 'payment', settlement: 'st_A', 'available_on[lte]': new Date('2026-09-30T00:00:00Z'), 'created[gte]': '2026-09-01' })
+        .autoPagingToArray({ limit: 100 });
+      t.deepEqual(
+        lines.map((one) => one.id),
+        all.map((one) => one.id),
+      );
+      t.deepEqual(
+        api.received.map((r) => r.url.searchParams.get('starting_after')),
+        [null, 'txn_5', 'txn_2'],
+      );
+      for (const r of api.received) {
+        t.like(Object.fromEntries(r.url.searchParams), {
+          type: 'payment',
+          settlement: 'st_A',
+          'available_on[lte]': '2026-09-30T00:00:00.000Z',
+          'created[gte]': '2026-09-01',
+        });
+      }
+      const one = await payments.balanceTransactions.retrieve('txn_3');
+      t.is(one.net, one.amount - one.fee);
+      t.is(api.received.at(-1)?.url.pathname, '/v1/balance_transactions/txn_3');
+    },
+  );
+});
+
 test('every resource calls its route', async (t) => {
   await withApi(
     (req) => ({

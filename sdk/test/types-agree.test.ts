@@ -44,6 +44,11 @@ export const objectsAgree: Record<string, true> = {
   // Balance amounts past 2^53 − 1 arrive as BigInt (the document's int64 is a number to the generator).
   Balance: true satisfies Agree<Sdk.Balance, WithExactAmounts<Schemas['Balance']>>,
   BalanceAmount: true satisfies Agree<Sdk.BalanceAmount, Omit<Schemas['BalanceAmount'], 'amount'> & { amount: Schemas['BalanceAmount']['amount'] | bigint }>,
+  BalanceTransaction: true satisfies Agree<Sdk.BalanceTransaction, Schemas['BalanceTransaction']>,
+  BalanceTransactionList: true satisfies Agree<Sdk.List<Sdk.BalanceTransaction>, Schemas['BalanceTransactionList']>,
+  BalanceTransactionMoves: true satisfies Agree<Sdk.BalanceTransactionMoves, Schemas['BalanceTransactionMoves']>,
+  BalanceTransactionExchange: true satisfies Agree<Sdk.BalanceTransactionExchange, Schemas['BalanceTransactionExchange']>,
+  BalanceTransactionType: true satisfies Equals<Sdk.BalanceTransactionType, Schemas['BalanceTransaction']['type']>,
   FxQuote: true satisfies Agree<Sdk.FxQuote, Schemas['FxQuote']>,
   WebhookPublicKey: true satisfies Agree<Sdk.WebhookPublicKey, Schemas['WebhookPublicKey']>,
   WebhookPublicKeyList: true satisfies Agree<Sdk.List<Sdk.WebhookPublicKey>, Schemas['WebhookPublicKeyList']>,
@@ -75,6 +80,7 @@ export const paramsAgree: Record<string, true> = {
   RefundListParams: true satisfies SameKeys<Sdk.RefundListParams, Query<'listRefunds'>>,
   SettlementListParams: true satisfies SameKeys<Sdk.SettlementListParams, Query<'listSettlements'>>,
   EventListParams: true satisfies SameKeys<Sdk.EventListParams, Query<'listEvents'>>,
+  BalanceTransactionListParams: true satisfies SameKeys<Sdk.BalanceTransactionListParams, Query<'listBalanceTransactions'>>,
   FxQuoteParams: true satisfies SameKeys<Sdk.FxQuoteParams, Query<'retrieveFxQuote'>>,
 };
 

@@ -430,6 +430,58 @@ test.serial('refunds: create with its flags, get and list; a missing flag is usa
   t.is(badId.stderr, 'Error: <refund> should look like re_[A-Z2-7]+, not "pi_123".\n');
 });
 
+test.serial(
+  'balance-transactions: list with filters as a table or JSON, and get one; a bad type or id is a usage error, a bad date the API’s 400',
+  async (t) => {
+    const intent = await payments.paymentIntents.create({ amount: 12_000, currency: 'THB', merchant_order_id: `cli-lines-${Date.now()}` });
+    await payments.paymentIntents.attempts.create(intent.id, { payment_method: 'promptpay' });
+    const paid = await payments.testHelpers.paymentIntents.simulate(intent.id, { outcome: 'succeeded' });
+    const net = paid.net?.amount ?? 0;
+    // Its own environment with the key: this test does not rely on the login of an earlier one.
+    const own = cliEnvironment(service.baseUrl, { PAYMENTS_API_KEY: key });
+
+    const listed = await runCli(own, [
+      'balance-transactions',
+      'list',
+      '--payment-intent',
+      intent.id,
+      '--type',
+      'payment',
+      '--created-gte',
+      '2020-01-01',
+      '--json',
+    ]);
+    t.is(listed.code, 0, listed.stderr);
+    const page: unknown = JSON.parse(listed.stdout);
+    t.is(listAt(page, 'data').length, 1);
+    const line = objectAt(listAt(page, 'data')[0]);
+    t.like(line, { object: 'balance_transaction', type: 'payment', amount: 12_000, net, currency: 'THB', source: intent.id, moves: { pending: net } });
+    t.deepEqual(line, JSON.parse(JSON.stringify(await payments.balanceTransactions.retrieve(textAt(line, 'id')))));
+
+    const table = await runCli(own, ['balance-transactions', 'list', '--payment-intent', intent.id, '--currency', 'thb']);
+    t.is(table.code, 0, table.stderr);
+    const rows = table.stdout.split('\n');
+    t.deepEqual(rows[0]?.split(/ {2,}/), ['ID', 'TYPE', 'AMOUNT', 'FEE', 'NET', 'CURRENCY', 'SOURCE', 'AVAILABLE_ON', 'SETTLEMENT', 'CREATED']);
+    t.deepEqual(rows[1]?.split(/ {2,}/).slice(0, 7), [textAt(line, 'id'), 'payment', '12000', String(12_000 - net), String(net), 'THB', intent.id]);
+
+    const got = await runCli(own, ['balance-transactions', 'get', textAt(line, 'id'), '--json']);
+    t.is(got.code, 0, got.stderr);
+    t.deepEqual(JSON.parse(got.stdout), line);
+    const none = await runCli(own, ['balance-transactions', 'list', '--payment-intent', intent.id, '--created-lte', '2020-01-01']);
+    t.is(none.stdout, '(none)\n');
+
+    const badType = await runCli(own, ['balance-transactions', 'list', '--type', 'fee']);
+    t.is(badType.code, 2);
+    t.regex(badType.stderr, /^Error: --type must be one of payment, release, refund, /);
+    const badId = await runCli(own, ['balance-transactions', 'get', 'pi_123']);
+    t.is(badId.code, 2);
+    t.is(badId.stderr, 'Error: <balance_transaction> should look like txn_[1-9][0-9]*, not "pi_123".\n');
+    const badDate = await runCli(own, ['balance-transactions', 'list', '--available-on-lte', '2026-02-30']);
+    t.is(badDate.code, 4, 'the API refuses the date: 400 invalid_parameter');
+    t.regex(badDate.stderr, /available_on\[lte\]/);
+  },
+);
+
 test.serial('wait returns the intent once it gets there, and times out with exit 9', async (t) => {
   const intent = await payments.paymentIntents.create({ amount: 5000, currency: 'THB', merchant_order_id: `cli-wait-${Date.now()}` });
   const timedOut = await runCli(env, ['wait', intent.id, '--status', 'succeeded', '--timeout', '1s']);

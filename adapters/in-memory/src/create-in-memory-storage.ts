@@ -18,6 +18,7 @@ import { InMemoryWebhookEndpointRepository } from './in-memory-webhook-endpoint.
 import { InMemoryWebhookDeliveryRepository } from './in-memory-webhook-delivery.repository';
 import { InMemoryPlatformKeyRepository } from './in-memory-platform-key.repository';
 import { InMemoryLedger } from './in-memory-ledger';
+import { InMemoryBalanceTransactionReader } from './in-memory-balance-transaction-reader';
 import { InMemorySettlementRepository } from './in-memory-settlement.repository';
 import { InMemoryDisputeRepository } from './in-memory-dispute.repository';
 import { InMemoryRefundRepository } from './in-memory-refund.repository';
@@ -50,6 +51,7 @@ export function createInMemoryStorage(store: InMemoryStore = new InMemoryStore()
     webhookDeliveries: new InMemoryWebhookDeliveryRepository(store),
     platformKeys: new InMemoryPlatformKeyRepository(store),
     ledger: new InMemoryLedger(store),
+    balanceTransactions: new InMemoryBalanceTransactionReader(store),
     disputes: new InMemoryDisputeRepository(store),
     refunds: new InMemoryRefundRepository(store),
     settlements: new InMemorySettlementRepository(store),

@@ -22,6 +22,7 @@ export * from './in-memory-notice-outbox';
 export * from './in-memory-webhook-delivery.repository';
 export * from './in-memory-platform-key.repository';
 export * from './in-memory-ledger';
+export * from './in-memory-balance-transaction-reader';
 export * from './in-memory-dispute.repository';
 export * from './in-memory-settlement.repository';
 export * from './in-memory-job-item-failures';

@@ -19,6 +19,7 @@ import { KnexWebhookEndpointRepository } from './repositories/knex-webhook-endpo
 import { KnexWebhookDeliveryRepository } from './repositories/knex-webhook-delivery.repository';
 import { KnexPlatformKeyRepository } from './repositories/knex-platform-key.repository';
 import { KnexLedger } from './repositories/knex-ledger.repository';
+import { KnexBalanceTransactionReader } from './repositories/knex-balance-transaction-reader.repository';
 import { KnexRefundRepository } from './repositories/knex-refund.repository';
 import { KnexDisputeRepository } from './repositories/knex-dispute.repository';
 import { KnexSettlementRepository } from './repositories/knex-settlement.repository';
@@ -54,6 +55,7 @@ export function createSqlStorage(knex: Knex, options: KnexContextOptions = {}): 
     webhookDeliveries: new KnexWebhookDeliveryRepository(context),
     platformKeys: new KnexPlatformKeyRepository(context),
     ledger: new KnexLedger(context),
+    balanceTransactions: new KnexBalanceTransactionReader(context),
     disputes: new KnexDisputeRepository(context),
     refunds: new KnexRefundRepository(context),
     settlements: new KnexSettlementRepository(context),

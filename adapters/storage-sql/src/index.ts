@@ -25,6 +25,7 @@ export * from './testing/create-test-database';
 export * from './repositories/knex-webhook-delivery.repository';
 export * from './repositories/knex-platform-key.repository';
 export * from './repositories/knex-ledger.repository';
+export * from './repositories/knex-balance-transaction-reader.repository';
 export * from './repositories/knex-dispute.repository';
 export * from './repositories/knex-settlement.repository';
 export * from './observability';

@@ -17,7 +17,7 @@ import { apiObjectsAt, jsonAt, objectAt, textAt } from './helpers/json';
 
 type Group =
   /** `/v1` behind a bearer API key; `scope` says what the path points at. */
-  | { kind: 'v1'; scope: 'collection' | 'intent' | 'dispute' | 'settlement' | 'refund' | 'event'; testOnly?: boolean }
+  | { kind: 'v1'; scope: 'collection' | 'intent' | 'dispute' | 'settlement' | 'refund' | 'event' | 'balance_transaction'; testOnly?: boolean }
   /** `/dashboard/v1` behind the session cookie; the action the role table decides on. */
   | { kind: 'dashboard'; action: DashboardAction }
   /** No credential at all: the token in the path is the whole authority. */
@@ -47,6 +47,8 @@ const ROUTES: Record<string, Group> = {
   'GET /v1/settlements': { kind: 'v1', scope: 'collection' },
   'GET /v1/settlements/{id}': { kind: 'v1', scope: 'settlement' },
   'GET /v1/balance': { kind: 'v1', scope: 'collection' },
+  'GET /v1/balance_transactions': { kind: 'v1', scope: 'collection' },
+  'GET /v1/balance_transactions/{id}': { kind: 'v1', scope: 'balance_transaction' },
   'GET /v1/fx/quotes': { kind: 'v1', scope: 'collection' },
   'GET /v1/events': { kind: 'v1', scope: 'collection' },
   'GET /v1/events/{id}': { kind: 'v1', scope: 'event' },
@@ -99,6 +101,8 @@ const ROUTES: Record<string, Group> = {
   'GET /dashboard/v1/disputes/{id}': { kind: 'dashboard', action: 'disputes.read' },
   'POST /dashboard/v1/disputes/{id}/evidence': { kind: 'dashboard', action: 'disputes.write' },
   'GET /dashboard/v1/balance': { kind: 'dashboard', action: 'balance.read' },
+  'GET /dashboard/v1/balance_transactions': { kind: 'dashboard', action: 'balance.read' },
+  'GET /dashboard/v1/balance_transactions/{id}': { kind: 'dashboard', action: 'balance.read' },
   'GET /dashboard/v1/settlements': { kind: 'dashboard', action: 'settlements.read' },
   'GET /dashboard/v1/settlements/{id}': { kind: 'dashboard', action: 'settlements.read' },
   'POST /dashboard/v1/settlements': { kind: 'dashboard', action: 'settlements.write' },
@@ -168,6 +172,9 @@ test.before(async () => {
   await flow.simulate(refunded.id, { outcome: 'succeeded' });
   const refund = (await flow.post('/v1/refunds', { payment_intent: refunded.id, amount: 100 })).result;
   ids.refund = { test: textAt(refund, 'id'), live: 're_BBBBBBBBBBBBBBBBBBBBBBBBBB' };
+  // A's newest test line (the refund's); A has no live money, so a well-formed id stands in.
+  ids.balance_transaction = { test: apiObjectsAt(await flow.get('/v1/balance_transactions?limit=1'), 'data')[0]?.id ?? '', live: 'txn_999999999' };
+  if (!ids.balance_transaction.test) throw new Error('setup: no balance transaction');
 
   for (const role of ROLES) users[role] = await signIn(t0, { merchantId: shopA.id, role });
   ownerB = await signIn(t0, { merchantId: shopB.id, role: 'owner' });
@@ -241,6 +248,7 @@ function dashboardIdOf(route: string, real: boolean): string {
   if (route.includes('/disputes/')) return real ? ids.dispute?.test : 'dp_0000000000000000000000';
   if (route.includes('/settlements/')) return ids.settlement.test;
   if (route.includes('/events/')) return real ? dashboardIds.event : 'evt_AAAAAAAAAAAAAAAAAAAAAAAAAA';
+  if (route.includes('/balance_transactions/')) return real ? ids.balance_transaction.test : 'txn_999999999';
   throw new Error(`no id for ${route}`);
 }
 
@@ -314,8 +322,8 @@ test.serial('/v1 routes: the credential decides, as the authentication rules say
     ];
     if (group.scope !== 'collection') {
       cases.push(["other merchant's test key on A's test object", { authorization: `Bearer ${shopB.testKey}` }, NOT_FOUND]);
-      // Test and live objects never see each other: an intent or event of one mode is 404 to a key of the other.
-      if (group.scope === 'intent' || group.scope === 'event') {
+      // Test and live objects never see each other: an intent, event or balance transaction of one mode is 404 to a key of the other.
+      if (group.scope === 'intent' || group.scope === 'event' || group.scope === 'balance_transaction') {
         cases.push(['test key on live data', { authorization: `Bearer ${shopA.testKey}` }, NOT_FOUND, 'live']);
         cases.push(['live key on test data', { authorization: `Bearer ${liveKeyA}` }, group.testOnly ? TEST_MODE_REQUIRED : NOT_FOUND, 'test']);
       }

@@ -131,6 +131,10 @@ test.serial('answers of the dashboard routes, successes and errors, validate aga
   t.is((await call(owner, 'POST', `/dashboard/v1/webhook_deliveries/${deliveries[0].id}/resend?mode=test`)).status, 202);
   t.is((await call(owner, 'DELETE', `/dashboard/v1/webhook_endpoints/${endpoint.id}`)).status, 200);
 
+  // Balance transactions (none yet in this shop's live mode).
+  t.is((await call(owner, 'GET', '/dashboard/v1/balance_transactions?mode=test&type=payment')).status, 200);
+  t.is((await call(owner, 'GET', '/dashboard/v1/balance_transactions/txn_1?mode=live')).status, 404);
+
   // A role without the right, and sign-out.
   const viewer = await signIn(t0, { merchantId: shop.id, role: 'viewer' });
   t.is((await call(viewer, 'POST', '/dashboard/v1/api_keys', { mode: 'test' })).status, 403);

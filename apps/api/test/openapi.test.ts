@@ -299,6 +299,14 @@ test.serial('answers of every /v1 route, successes and errors, validate against 
   t.is((await call(key, 'GET', `/v1/refunds/${refundId}`)).status, 200);
   t.is((await call(other.testKey, 'GET', `/v1/refunds/${refundId}`)).status, 404);
 
+  // Balance transactions: every line of this history, one retrieved, another merchant's 404, a bad filter 400.
+  const lines = apiObjectsAt((await call(key, 'GET', '/v1/balance_transactions?limit=100')).body, 'data');
+  t.true(lines.length >= 5);
+  t.is((await call(key, 'GET', `/v1/balance_transactions?type=refund&payment_intent=${intent.id}`)).status, 200);
+  t.deepEqual((await call(key, 'GET', `/v1/balance_transactions/${lines[0].id}`)).body, lines[0]);
+  t.is((await call(other.testKey, 'GET', `/v1/balance_transactions/${lines[0].id}`)).status, 404);
+  t.is((await call(key, 'GET', '/v1/balance_transactions?created[gte]=2026-13-01')).status, 400);
+
   // FX, events, webhook keys, versions.
   t.is((await call(key, 'GET', '/v1/fx/quotes?from=USD&to=THB&amount=1000')).status, 200);
   t.is((await call(key, 'GET', '/v1/fx/quotes?from=usd&to=THB')).status, 400);

@@ -24,6 +24,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/balance_transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List balance transactions, newest first
+         * @description Every movement of the key’s merchant’s money in this mode, one line per ledger transaction, newest first, a page at a time. The `net` of all lines of a currency sums to that currency’s available + pending + dispute_hold, and each bucket’s `moves` to that bucket. Filters combine: `type`, `payment_intent`, `settlement`, `currency`; `created[gte]`/`created[lte]` and `available_on[gte]`/`available_on[lte]`, inclusive, each a date or a date-time (a date as an upper bound takes in its whole day, UTC). Any other query parameter, or a `starting_after` that is not a line of this merchant and mode, is 400 `invalid_parameter` naming it.
+         */
+        get: operations["listBalanceTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/balance_transactions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a balance transaction
+         * @description One line as it stands now (`settlement` appears once a settlement covers it; a payment’s `available_on` once its release is scheduled). Another merchant’s line, or one of the other mode, is 404 `resource_not_found` like an unknown one.
+         */
+        get: operations["retrieveBalanceTransaction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/disputes": {
         parameters: {
             query?: never;
@@ -859,6 +899,156 @@ export interface components {
             amount: number;
             /** @description ISO 4217 code of the settlement currency the bucket holds. */
             currency: string;
+        };
+        /**
+         * @description A page of BalanceTransaction.
+         * @example {
+         *       "object": "list",
+         *       "data": [
+         *         {
+         *           "id": "txn_4187",
+         *           "object": "balance_transaction",
+         *           "type": "payment",
+         *           "amount": 3237730,
+         *           "fee": 53423,
+         *           "net": 3184307,
+         *           "currency": "THB",
+         *           "moves": {
+         *             "pending": 3184307,
+         *             "available": 0,
+         *             "dispute_hold": 0
+         *           },
+         *           "source": "pi_3kTqZ8cVb2NwX1yLmP0aRs4D",
+         *           "payment_intent": "pi_3kTqZ8cVb2NwX1yLmP0aRs4D",
+         *           "available_on": "2026-09-08T00:00:00Z",
+         *           "created": "2026-09-07T16:20:00Z",
+         *           "exchange": {
+         *             "amount": 100000,
+         *             "currency": "USD",
+         *             "rate": "32.3773"
+         *           }
+         *         }
+         *       ],
+         *       "has_more": false
+         *     }
+         */
+        BalanceTransactionList: {
+            /**
+             * @description Always `list`.
+             * @constant
+             */
+            object: "list";
+            /** @description The items of this page. */
+            data: components["schemas"]["BalanceTransaction"][];
+            /** @description Whether more items follow: ask for the next page with `starting_after` set to the `id` of the last item of this one. */
+            has_more: boolean;
+        };
+        /**
+         * @description One movement of the merchant’s money, as the ledger booked it.
+         * @example {
+         *       "id": "txn_4187",
+         *       "object": "balance_transaction",
+         *       "type": "payment",
+         *       "amount": 3237730,
+         *       "fee": 53423,
+         *       "net": 3184307,
+         *       "currency": "THB",
+         *       "moves": {
+         *         "pending": 3184307,
+         *         "available": 0,
+         *         "dispute_hold": 0
+         *       },
+         *       "source": "pi_3kTqZ8cVb2NwX1yLmP0aRs4D",
+         *       "payment_intent": "pi_3kTqZ8cVb2NwX1yLmP0aRs4D",
+         *       "available_on": "2026-09-08T00:00:00Z",
+         *       "created": "2026-09-07T16:20:00Z",
+         *       "exchange": {
+         *         "amount": 100000,
+         *         "currency": "USD",
+         *         "rate": "32.3773"
+         *       }
+         *     }
+         */
+        BalanceTransaction: {
+            /** @description Unique identifier, `txn_…`: the journal transaction it shows. Ids follow the journal’s order and say nothing else. */
+            id: string;
+            /**
+             * @description Always `balance_transaction`.
+             * @constant
+             */
+            object: "balance_transaction";
+            /**
+             * @description What moved the money: `payment` (a paid payment’s net enters pending), `release` (pending → available, net 0), `refund`, `refund_reversal` (a refund the channel failed: its debit comes back), `dispute_hold` (a dispute freezes the payment’s money, net 0), `dispute_release` (a won dispute gives it back, net 0), `dispute_loss` (a lost dispute takes it; `fee` is the dispute fee), `settlement` (a payout leaves available), `settlement_failure` (a failed payout comes back), `adjustment` (any other movement of the merchant’s money).
+             * @enum {string}
+             */
+            type: "payment" | "release" | "refund" | "refund_reversal" | "dispute_hold" | "dispute_release" | "dispute_loss" | "settlement" | "settlement_failure" | "adjustment";
+            /**
+             * Format: int64
+             * @description `net + fee`, minor units of `currency`: a payment’s gross, a refund’s whole amount (negative), what a lost dispute took (negative), a payout (negative). `amount − fee = net` always.
+             */
+            amount: number;
+            /**
+             * Format: int64
+             * @description The platform’s fees in the line: a payment’s fee and a lost dispute’s fee (positive), the fee share a refund gives back (negative); 0 for the others.
+             */
+            fee: number;
+            /**
+             * Format: int64
+             * @description What the merchant’s balance gained (negative: lost), all buckets together. The `net` of all lines of a currency is that currency’s available + pending + dispute_hold.
+             */
+            net: number;
+            /** @description ISO 4217 code of the settlement currency the line moved. */
+            currency: string;
+            /** @description The signed change of each bucket; summed over all lines of a currency, each is that bucket’s balance. */
+            moves: components["schemas"]["BalanceTransactionMoves"];
+            /** @description The object that caused it: a payment intent (`pi_…`: payment, release), a refund (`re_…`), a dispute (`dp_…`) or a settlement (`st_…`). */
+            source: string;
+            /** @description The payment whose money it moved; absent for settlements. */
+            payment_intent?: string;
+            /**
+             * Format: date-time
+             * @description When its money is (or was) available: for a payment, its release, or when the release is due once the channel settled it; for a line that moved `available`, its `created`. Absent while a payment’s release is not scheduled yet, and for lines that moved only pending or held money.
+             */
+            available_on?: string;
+            /** @description The settlement that pays (or, on a `settlement` line, is) its movement of available money, once one covers it. */
+            settlement?: string;
+            /**
+             * Format: date-time
+             * @description When the money moved.
+             */
+            created: string;
+            /** @description For a payment or refund whose payer paid in another currency: that amount, its currency and the rate. Absent otherwise. */
+            exchange?: components["schemas"]["BalanceTransactionExchange"];
+        };
+        /** @description The payer’s side of a payment or refund in another currency than the settlement currency. */
+        BalanceTransactionExchange: {
+            /**
+             * Format: int64
+             * @description Minor units of `currency` the payer paid (a payment) or got back (a refund, negative; its reversal, positive).
+             */
+            amount: number;
+            /** @description The currency the payer paid in: the payment intent’s. */
+            currency: string;
+            /** @description The rate the payment’s price locked at, as a decimal string: units of the line’s `currency` for one unit of this `currency`. */
+            rate: string;
+        };
+        /** @description Which buckets the line moved: the three sum to its `net`. */
+        BalanceTransactionMoves: {
+            /**
+             * Format: int64
+             * @description The signed change of the `pending` bucket, minor units of `currency`.
+             */
+            pending: number;
+            /**
+             * Format: int64
+             * @description The signed change of the `available` bucket.
+             */
+            available: number;
+            /**
+             * Format: int64
+             * @description The signed change of the `dispute_hold` bucket.
+             */
+            dispute_hold: number;
         };
         /**
          * @description A page of Dispute.
@@ -1882,6 +2072,456 @@ export interface operations {
                              * @enum {string}
                              */
                             code?: "live_not_enabled";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description Rate limited.
+             *
+             *     - `rate_limited`: Too many requests for this key; retry after Retry-After seconds.
+             */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description A fault of the service.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description A dependency is unreachable for now.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listBalanceTransactions: {
+        parameters: {
+            query?: {
+                /** @description How many items a page holds: 1 to 100, default 20. */
+                limit?: number;
+                /** @description Cursor: the `id` of the last item of the page before; the page that follows it. An id of this merchant and mode. */
+                starting_after?: string;
+                /** @description Only lines of this type. */
+                type?: "payment" | "release" | "refund" | "refund_reversal" | "dispute_hold" | "dispute_release" | "dispute_loss" | "settlement" | "settlement_failure" | "adjustment";
+                /** @description Only the lines of this payment intent (its payment, release, refunds and disputes). */
+                payment_intent?: string;
+                /** @description Only the lines whose available money this settlement covers, its own `settlement` line included. */
+                settlement?: string;
+                /** @description Only lines in this settlement currency (ISO 4217, upper case). */
+                currency?: string;
+                /** @description Created at or after: a date (its first instant, UTC) or a date-time. */
+                "created[gte]"?: string;
+                /** @description Created at or before: a date (its whole day, UTC, counts) or a date-time (its whole second, or minute, counts). */
+                "created[lte]"?: string;
+                /** @description `available_on` at or after this date or date-time; lines without `available_on` are left out. */
+                "available_on[gte]"?: string;
+                /** @description `available_on` at or before this date (its whole day) or date-time; lines without `available_on` are left out. */
+                "available_on[lte]"?: string;
+            };
+            header?: {
+                /** @description The API version that answers; without it, the account’s pinned version. */
+                "Api-Version"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of balance transactions. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "txn_4187",
+                     *           "object": "balance_transaction",
+                     *           "type": "payment",
+                     *           "amount": 3237730,
+                     *           "fee": 53423,
+                     *           "net": 3184307,
+                     *           "currency": "THB",
+                     *           "moves": {
+                     *             "pending": 3184307,
+                     *             "available": 0,
+                     *             "dispute_hold": 0
+                     *           },
+                     *           "source": "pi_3kTqZ8cVb2NwX1yLmP0aRs4D",
+                     *           "payment_intent": "pi_3kTqZ8cVb2NwX1yLmP0aRs4D",
+                     *           "available_on": "2026-09-08T00:00:00Z",
+                     *           "created": "2026-09-07T16:20:00Z",
+                     *           "exchange": {
+                     *             "amount": 100000,
+                     *             "currency": "USD",
+                     *             "rate": "32.3773"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BalanceTransactionList"];
+                };
+            };
+            /**
+             * @description The request is refused as sent; nothing changed.
+             *
+             *     - `invalid_parameter`: A field, query parameter or header breaks a rule: `param` names it (`amount`, `metadata.order`, `Idempotency-Key`) and `message` says which rule.
+             *     - `invalid_request`: The request is malformed where no one field is at fault: a body that is not a JSON object, a query string or path that does not parse.
+             *     - `invalid_api_version`: The Api-Version header is not a date such as 2026-09-01.
+             */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "invalid_parameter" | "invalid_request" | "invalid_api_version";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description No usable API key.
+             *
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…`.
+             */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "authentication_required";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description This key may not do this.
+             *
+             *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "live_not_enabled";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description Rate limited.
+             *
+             *     - `rate_limited`: Too many requests for this key; retry after Retry-After seconds.
+             */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description A fault of the service.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description A dependency is unreachable for now.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    retrieveBalanceTransaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The API version that answers; without it, the account’s pinned version. */
+                "Api-Version"?: string;
+            };
+            path: {
+                /** @description A balance transaction id, `txn_…`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The balance transaction. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "txn_4187",
+                     *       "object": "balance_transaction",
+                     *       "type": "payment",
+                     *       "amount": 3237730,
+                     *       "fee": 53423,
+                     *       "net": 3184307,
+                     *       "currency": "THB",
+                     *       "moves": {
+                     *         "pending": 3184307,
+                     *         "available": 0,
+                     *         "dispute_hold": 0
+                     *       },
+                     *       "source": "pi_3kTqZ8cVb2NwX1yLmP0aRs4D",
+                     *       "payment_intent": "pi_3kTqZ8cVb2NwX1yLmP0aRs4D",
+                     *       "available_on": "2026-09-08T00:00:00Z",
+                     *       "created": "2026-09-07T16:20:00Z",
+                     *       "exchange": {
+                     *         "amount": 100000,
+                     *         "currency": "USD",
+                     *         "rate": "32.3773"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BalanceTransaction"];
+                };
+            };
+            /**
+             * @description The request is refused as sent; nothing changed.
+             *
+             *     - `invalid_parameter`: A field, query parameter or header breaks a rule: `param` names it (`amount`, `metadata.order`, `Idempotency-Key`) and `message` says which rule.
+             *     - `invalid_request`: The request is malformed where no one field is at fault: a body that is not a JSON object, a query string or path that does not parse.
+             *     - `invalid_api_version`: The Api-Version header is not a date such as 2026-09-01.
+             */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "invalid_parameter" | "invalid_request" | "invalid_api_version";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description No usable API key.
+             *
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…`.
+             */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "authentication_required";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description This key may not do this.
+             *
+             *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "live_not_enabled";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description No such object for this key.
+             *
+             *     - `resource_not_found`: No such object for this key: unknown, another merchant’s, or of the other mode (test and live never see each other’s objects).
+             */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "resource_not_found";
                         };
                     };
                 };

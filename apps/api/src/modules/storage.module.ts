@@ -1,6 +1,7 @@
 import {
   ApiKeyRepository,
   AuditLog,
+  BalanceTransactionReader,
   CheckoutSessionRepository,
   Clock,
   DashboardSessionRepository,
@@ -52,6 +53,7 @@ export const storageModule = (storage: StoragePorts, knex: Knex): ContainerModul
     bindValue(options, WebhookDeliveryRepository, storage.webhookDeliveries);
     bindValue(options, PlatformKeyRepository, storage.platformKeys);
     bindValue(options, Ledger, storage.ledger);
+    bindValue(options, BalanceTransactionReader, storage.balanceTransactions);
     bindValue(options, DisputeRepository, storage.disputes);
     bindValue(options, RefundRepository, storage.refunds);
     bindValue(options, JobItemFailures, storage.jobItemFailures);

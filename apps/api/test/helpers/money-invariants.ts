@@ -49,6 +49,82 @@ export function parseExactJson(text: string): JsonObject {
   return objectAt(JSON.parse(text.replace(/([:[,]\s*)(-?\d{16,})(?=\s*[,}\]])/g, '$1"$2"')));
 }
 
+/** Per currency: what a merchant's lines add up to, each bucket's moves and the net of all. */
+export interface LineTotals {
+  readonly pending: bigint;
+  readonly available: bigint;
+  readonly dispute_hold: bigint;
+  readonly net: bigint;
+}
+
+/**
+ * Sums balance transactions per currency, checking each line on the way: `amount − fee = net`,
+ * and its three moves add up to its net. Throws naming the first line that breaks either.
+ */
+export function lineTotals(lines: readonly ApiObject[], who = 'lines'): Map<string, LineTotals> {
+  const totals = new Map<string, LineTotals>();
+  for (const line of lines) {
+    const [amount, fee, net] = [numberAt(line, 'amount'), numberAt(line, 'fee'), numberAt(line, 'net')];
+    const moves = {
+      pending: numberAt(line, 'moves', 'pending'),
+      available: numberAt(line, 'moves', 'available'),
+      dispute_hold: numberAt(line, 'moves', 'dispute_hold'),
+    };
+    if (amount - fee !== net || moves.pending + moves.available + moves.dispute_hold !== net) {
+      throw new Error(
+        `${who}: ${line.id} (${String(line.type)}) shows amount ${amount}, fee ${fee}, net ${net} and moves ${JSON.stringify(moves)}, which do not add up`,
+      );
+    }
+    const currency = textAt(line, 'currency');
+    const known = totals.get(currency) ?? { pending: 0n, available: 0n, dispute_hold: 0n, net: 0n };
+    totals.set(currency, {
+      pending: known.pending + BigInt(moves.pending),
+      available: known.available + BigInt(moves.available),
+      dispute_hold: known.dispute_hold + BigInt(moves.dispute_hold),
+      net: known.net + BigInt(net),
+    });
+  }
+  return totals;
+}
+
+/**
+ * The balance transactions of the key's merchant and mode against its balance, per currency: the
+ * nets of all lines sum to available + pending + dispute_hold, and each bucket's moves to that
+ * bucket (docs/balance-transactions.md). Answers the lines, newest first.
+ */
+export async function assertLinesMatchBalance(t0: TestApp, flow: Flow, key: string, who = 'lines'): Promise<ApiObject[]> {
+  const lines = await listAll(flow, '/v1/balance_transactions');
+  const answer = await t0.request({ method: 'GET', url: '/v1/balance', key });
+  if (answer.statusCode !== 200) throw new Error(`GET /v1/balance answered ${answer.statusCode}: ${answer.payload}`);
+  const balance = parseExactJson(answer.payload);
+  const totals = lineTotals(lines, who);
+  const buckets = ['pending', 'available', 'dispute_hold'] as const;
+  const shown = (bucket: (typeof buckets)[number], currency: string): bigint => {
+    const entries = jsonAt(balance, bucket);
+    const entry: unknown = Array.isArray(entries) ? entries.find((one) => jsonAt(one, 'currency') === currency) : undefined;
+    const amount = jsonAt(entry, 'amount');
+    if (amount === undefined) return 0n;
+    if ((typeof amount === 'string' && /^-?\d+$/.test(amount)) || (typeof amount === 'number' && Number.isSafeInteger(amount))) return BigInt(amount);
+    throw new Error(`${who}: balance.${bucket} of ${currency} is ${JSON.stringify(amount)}, not an exact integer`);
+  };
+  const currencies = new Set([...totals.keys(), ...buckets.flatMap((bucket) => listOfCurrencies(jsonAt(balance, bucket)))]);
+  for (const currency of currencies) {
+    const sums = totals.get(currency) ?? { pending: 0n, available: 0n, dispute_hold: 0n, net: 0n };
+    const held = { pending: shown('pending', currency), available: shown('available', currency), dispute_hold: shown('dispute_hold', currency) };
+    for (const bucket of buckets) {
+      if (sums[bucket] !== held[bucket])
+        throw new Error(`${who}: the ${currency} lines move ${bucket} by ${sums[bucket]} in all, the balance holds ${held[bucket]}`);
+    }
+    const whole = held.pending + held.available + held.dispute_hold;
+    if (sums.net !== whole) throw new Error(`${who}: the ${currency} lines net ${sums.net} in all, the balance holds ${whole}`);
+  }
+  return lines;
+}
+
+function listOfCurrencies(value: unknown): string[] {
+  return Array.isArray(value) ? value.map((entry) => textAt(entry, 'currency')) : [];
+}
+
 export interface MerchantMoneyCheck {
   readonly scope: AccountScope;
   /** The merchant's API key of that mode: the balance is read as raw JSON with it. */
@@ -76,7 +152,8 @@ export interface MerchantMoneyCheck {
  *   than its amount;
  * - no lost dispute's money reaches a payout: no settlement made after a dispute was lost covers
  *   that dispute's payment;
- * - `pending` and `dispute_hold` never go negative, and `dispute_hold` is what open disputes hold.
+ * - `pending` and `dispute_hold` never go negative, and `dispute_hold` is what open disputes hold;
+ * - the balance transactions add up to the balance, per bucket and in all (`assertLinesMatchBalance`).
  * Answers the intents it read (the API's and the stored), for checks of their own.
  */
 export async function assertMerchantMoney(t0: TestApp, flow: Flow, check: MerchantMoneyCheck): Promise<{ intents: ApiObject[]; stored: PaymentIntent[] }> {
@@ -159,5 +236,6 @@ export async function assertMerchantMoney(t0: TestApp, flow: Flow, check: Mercha
     disputes.filter((dp) => dp.status === 'opened' || dp.status === 'under_review').map((dp) => exact(jsonAt(dp, 'held', 'amount'), `${dp.id}.held`)),
   );
   if (bucket('dispute_hold') !== held) throw new Error(`${who}: dispute_hold ${bucket('dispute_hold')} but open disputes hold ${held}`);
+  await assertLinesMatchBalance(t0, flow, check.key, who);
   return { intents, stored };
 }

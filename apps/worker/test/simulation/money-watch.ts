@@ -1,6 +1,6 @@
 import { Ledger, PaymentAttemptRepository, type AccountScope } from '@payments/core';
-import { jsonAt, textAt, type ApiObject } from '@payments/api/dist/test/helpers/json';
-import { listAll, parseExactJson, storedIntents } from '@payments/api/dist/test/helpers/money-invariants';
+import { apiObjectsAt, jsonAt, textAt, type ApiObject } from '@payments/api/dist/test/helpers/json';
+import { lineTotals, listAll, parseExactJson, storedIntents, type LineTotals } from '@payments/api/dist/test/helpers/money-invariants';
 import type { paymentFlow } from '@payments/api/dist/test/helpers/payment-flow';
 import type { TestApp } from '@payments/api/dist/test/helpers/test-app';
 import { BUCKETS, MoneyModel, type MoneyFact, type RefundVerdict } from './money-model';
@@ -47,6 +47,12 @@ export class MoneyWatch {
   readonly model: MoneyModel;
   /** The compositions the history reached (a refund failing while a dispute is open, …), by name. */
   readonly reached: Record<string, number> = {};
+  /**
+   * Per merchant and mode, what its balance transactions read so far add up to per currency, and
+   * the sequence of the newest: a line never changes what it moved, so each step reads only the
+   * lines posted since the last.
+   */
+  private readonly lines = new Map<string, { newest: number; totals: Map<string, LineTotals> }>();
 
   constructor(
     private readonly t0: TestApp,
@@ -197,6 +203,40 @@ export class MoneyWatch {
   }
 
   /**
+   * What the merchant's balance transactions add up to per currency (each line checked on the way:
+   * `amount − fee = net`, its moves sum to its net), reading newest first only the lines posted
+   * since the last call.
+   */
+  private async lineTotals(shop: WatchedMerchant): Promise<Map<string, LineTotals>> {
+    const key = `${shop.scope.merchantId}:${shop.scope.mode}`;
+    const known = this.lines.get(key) ?? { newest: 0, totals: new Map<string, LineTotals>() };
+    const fresh: ApiObject[] = [];
+    let after: string | undefined;
+    reading: for (;;) {
+      const page = await shop.flow.get(`/v1/balance_transactions?limit=100${after ? `&starting_after=${after}` : ''}`);
+      const data = apiObjectsAt(page, 'data');
+      for (const line of data) {
+        if (seqOf(line.id) <= known.newest) break reading;
+        fresh.push(line);
+      }
+      if (page.has_more !== true || data.length === 0) break;
+      after = data.at(-1)?.id;
+    }
+    const totals = new Map(known.totals);
+    for (const [currency, sums] of lineTotals(fresh, `${key}'s balance transactions`)) {
+      const before = totals.get(currency) ?? { pending: 0n, available: 0n, dispute_hold: 0n, net: 0n };
+      totals.set(currency, {
+        pending: before.pending + sums.pending,
+        available: before.available + sums.available,
+        dispute_hold: before.dispute_hold + sums.dispute_hold,
+        net: before.net + sums.net,
+      });
+    }
+    this.lines.set(key, { newest: fresh.length > 0 ? seqOf(fresh[0].id) : known.newest, totals });
+    return totals;
+  }
+
+  /**
    * The service's balances and ledger accounts against the model's, to the minor unit: every
    * ledger account (merchants' buckets and the platform's accounts of each mode, which the
    * simulator's merchants share alone in their fresh database) and every merchant's
@@ -211,6 +251,27 @@ export class MoneyWatch {
     for (const account of new Set([...expected.keys(), ...ledger.keys()])) {
       const [model, service] = [expected.get(account) ?? 0n, ledger.get(account) ?? 0n];
       if (model !== service) differences.push({ account, model, service, where: 'ledger' });
+    }
+    for (const shop of shops) {
+      // The balance transactions: per currency, each bucket's moves sum to the model's bucket, and the nets to all three.
+      const { merchantId, mode } = shop.scope;
+      const totals = await this.lineTotals(shop);
+      for (const currency of new Set([shop.currency, ...totals.keys()])) {
+        const sums = totals.get(currency) ?? { pending: 0n, available: 0n, dispute_hold: 0n, net: 0n };
+        const model = this.model.merchantMoney(merchantId, mode, currency);
+        for (const bucket of BUCKETS) {
+          if (sums[bucket] !== model[bucket])
+            differences.push({
+              account: `m:${merchantId}:${mode}:${bucket}:${currency}`,
+              model: model[bucket],
+              service: sums[bucket],
+              where: 'balance transactions',
+            });
+        }
+        const whole = model.pending + model.available + model.dispute_hold;
+        if (sums.net !== whole)
+          differences.push({ account: `m:${merchantId}:${mode}:*:${currency}`, model: whole, service: sums.net, where: 'Σ net of balance transactions' });
+      }
     }
     for (const shop of shops) {
       const answer = await this.t0.request({ method: 'GET', url: '/v1/balance', key: shop.key });
@@ -253,6 +314,13 @@ export class MoneyWatch {
       ].join('\n'),
     );
   }
+}
+
+/** The journal sequence of a balance transaction id (`txn_<seq>`). */
+function seqOf(id: string): number {
+  const seq = Number(/^txn_(\d+)$/.exec(id)?.[1]);
+  if (!Number.isSafeInteger(seq)) throw new Error(`${id} is no balance transaction id`);
+  return seq;
 }
 
 function listOf(value: unknown): unknown[] {

@@ -1,7 +1,8 @@
 import type { ResponseObject, ResponseToolkit } from '@hapi/hapi';
-import type { MerchantBalance } from '@payments/core';
+import { BALANCE_TRANSACTION_ID, BALANCE_TRANSACTION_TYPES, ID_PATTERNS, type BalanceTransaction, type MerchantBalance } from '@payments/core';
 import { exactJson } from '../../http/exact-json';
-import { components, constant, currency, int64, object, ref } from '../../openapi/json-schema';
+import { compact, timestamp } from '../../http/presenting';
+import { components, constant, currency, dateTime, idMatching, int64, list, object, ref } from '../../openapi/json-schema';
 
 /**
  * Balance as the API shows it (schema Balance in docs/openapi.json): three buckets of Money, one
@@ -58,3 +59,131 @@ export const BALANCE_SCHEMAS = components({
 export function balanceResponse(h: ResponseToolkit, balance: MerchantBalance): ResponseObject {
   return h.response(exactJson(presentBalance(balance))).type('application/json; charset=utf-8');
 }
+
+/** A balance transaction as the API shows it (schema BalanceTransaction): absent fields are left out. */
+export function presentBalanceTransaction(line: BalanceTransaction): Record<string, unknown> {
+  return compact({
+    id: line.id,
+    object: 'balance_transaction',
+    type: line.type,
+    amount: line.amount,
+    fee: line.fee,
+    net: line.net,
+    currency: line.currency,
+    moves: { pending: line.moves.pending, available: line.moves.available, dispute_hold: line.moves.dispute_hold },
+    source: line.source,
+    payment_intent: line.paymentIntentId,
+    available_on: line.availableOn && timestamp(line.availableOn),
+    settlement: line.settlementId,
+    created: timestamp(line.created),
+    exchange: line.exchange && { amount: line.exchange.amount, currency: line.exchange.currency, rate: line.exchange.rate },
+  });
+}
+
+/** A payment of 1,000.00 USD to a THB merchant, its release due the next day. */
+export const BALANCE_TRANSACTION_EXAMPLE = {
+  id: 'txn_4187',
+  object: 'balance_transaction',
+  type: 'payment',
+  amount: 3237730,
+  fee: 53423,
+  net: 3184307,
+  currency: 'THB',
+  moves: { pending: 3184307, available: 0, dispute_hold: 0 },
+  source: 'pi_3kTqZ8cVb2NwX1yLmP0aRs4D',
+  payment_intent: 'pi_3kTqZ8cVb2NwX1yLmP0aRs4D',
+  available_on: '2026-09-08T00:00:00Z',
+  created: '2026-09-07T16:20:00Z',
+  exchange: { amount: 100000, currency: 'USD', rate: '32.3773' },
+} as const;
+
+/** The answers of balance transactions. */
+export const BALANCE_TRANSACTION_SCHEMAS = components({
+  BalanceTransactionMoves: object(
+    ['pending', 'available', 'dispute_hold'],
+    {
+      pending: { ...int64, description: 'The signed change of the `pending` bucket, minor units of `currency`.' },
+      available: { ...int64, description: 'The signed change of the `available` bucket.' },
+      dispute_hold: { ...int64, description: 'The signed change of the `dispute_hold` bucket.' },
+    },
+    'Which buckets the line moved: the three sum to its `net`.',
+  ),
+  BalanceTransactionExchange: object(
+    ['amount', 'currency', 'rate'],
+    {
+      amount: { ...int64, description: 'Minor units of `currency` the payer paid (a payment) or got back (a refund, negative; its reversal, positive).' },
+      currency: { ...currency, description: 'The currency the payer paid in: the payment intent’s.' },
+      rate: {
+        type: 'string',
+        pattern: '^(0|[1-9][0-9]*)(\\.[0-9]+)?$',
+        description: 'The rate the payment’s price locked at, as a decimal string: units of the line’s `currency` for one unit of this `currency`.',
+      },
+    },
+    'The payer’s side of a payment or refund in another currency than the settlement currency.',
+  ),
+  BalanceTransaction: {
+    ...object(
+      ['id', 'object', 'type', 'amount', 'fee', 'net', 'currency', 'moves', 'source', 'created'],
+      {
+        id: {
+          type: 'string',
+          pattern: BALANCE_TRANSACTION_ID.source,
+          description: 'Unique identifier, `txn_…`: the journal transaction it shows. Ids follow the journal’s order and say nothing else.',
+        },
+        object: { ...constant('balance_transaction'), description: 'Always `balance_transaction`.' },
+        type: {
+          type: 'string',
+          enum: [...BALANCE_TRANSACTION_TYPES],
+          description:
+            'What moved the money: `payment` (a paid payment’s net enters pending), `release` (pending → available, net 0), `refund`, `refund_reversal` (a refund the channel failed: its debit comes back), ' +
+            '`dispute_hold` (a dispute freezes the payment’s money, net 0), `dispute_release` (a won dispute gives it back, net 0), `dispute_loss` (a lost dispute takes it; `fee` is the dispute fee), ' +
+            '`settlement` (a payout leaves available), `settlement_failure` (a failed payout comes back), `adjustment` (any other movement of the merchant’s money).',
+        },
+        amount: {
+          ...int64,
+          description:
+            '`net + fee`, minor units of `currency`: a payment’s gross, a refund’s whole amount (negative), what a lost dispute took (negative), a payout (negative). `amount − fee = net` always.',
+        },
+        fee: {
+          ...int64,
+          description:
+            'The platform’s fees in the line: a payment’s fee and a lost dispute’s fee (positive), the fee share a refund gives back (negative); 0 for the others.',
+        },
+        net: {
+          ...int64,
+          description:
+            'What the merchant’s balance gained (negative: lost), all buckets together. The `net` of all lines of a currency is that currency’s available + pending + dispute_hold.',
+        },
+        currency: { ...currency, description: 'ISO 4217 code of the settlement currency the line moved.' },
+        moves: {
+          ...ref('BalanceTransactionMoves'),
+          description: 'The signed change of each bucket; summed over all lines of a currency, each is that bucket’s balance.',
+        },
+        source: {
+          type: 'string',
+          description:
+            'The object that caused it: a payment intent (`pi_…`: payment, release), a refund (`re_…`), a dispute (`dp_…`) or a settlement (`st_…`).',
+        },
+        payment_intent: { ...idMatching(ID_PATTERNS.payment_intent), description: 'The payment whose money it moved; absent for settlements.' },
+        available_on: {
+          ...dateTime,
+          description:
+            'When its money is (or was) available: for a payment, its release, or when the release is due once the channel settled it; for a line that moved `available`, its `created`. ' +
+            'Absent while a payment’s release is not scheduled yet, and for lines that moved only pending or held money.',
+        },
+        settlement: {
+          ...idMatching(ID_PATTERNS.settlement),
+          description: 'The settlement that pays (or, on a `settlement` line, is) its movement of available money, once one covers it.',
+        },
+        created: { ...dateTime, description: 'When the money moved.' },
+        exchange: {
+          ...ref('BalanceTransactionExchange'),
+          description: 'For a payment or refund whose payer paid in another currency: that amount, its currency and the rate. Absent otherwise.',
+        },
+      },
+      'One movement of the merchant’s money, as the ledger booked it.',
+    ),
+    examples: [BALANCE_TRANSACTION_EXAMPLE],
+  },
+  BalanceTransactionList: list('BalanceTransaction', BALANCE_TRANSACTION_EXAMPLE),
+});

@@ -1,16 +1,12 @@
-import { invalidParameter, ListPaymentIntents, PAYMENT_INTENT_LIMITS, PAYMENT_INTENT_STATUSES } from '@payments/core';
+import { ListPaymentIntents, PAYMENT_INTENT_LIMITS, PAYMENT_INTENT_STATUSES } from '@payments/core';
 import Joi from 'joi';
+import { dateOrDateTime, instantOf } from '../../http/date-range';
 import { defineRoute } from '../../http/define-route';
 import { presentList } from '../../http/presenting';
 import { oneOf } from '../../http/typed-schema';
 import { scopeIn } from '../../plugins/dashboard/actor';
 import { limit, pageOf, paymentIntentId, withMode } from '../schemas';
 import { PAYMENT_SCHEMAS, presentPaymentIntent } from './presenters';
-
-/** `2026-05-01`, or a date-time such as `2026-05-01T10:00:00Z` (UTC when it names no offset). */
-const DATE_OR_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?$/;
-const DAY_MS = 24 * 3600 * 1000;
-const dateOrDateTime = Joi.string().max(40).pattern(DATE_OR_DATE_TIME, 'ISO 8601 date or date-time');
 
 const paymentIntentsQuery = withMode({
   limit,
@@ -20,29 +16,6 @@ const paymentIntentsQuery = withMode({
   created_lte: dateOrDateTime.description('Created at or before: a date (its whole day, UTC, counts) or a date-time (its whole second, or minute, counts).'),
   q: Joi.string().min(1).max(PAYMENT_INTENT_LIMITS.merchantOrderIdLength).description('An intent id or a merchant_order_id, exactly.'),
 });
-
-/** How long the last unit `value` writes lasts: a day, a minute, a second, or a fraction of one. */
-function unitMs(time: string | undefined, seconds: string | undefined, fraction: string | undefined): number {
-  if (time === undefined) return DAY_MS;
-  if (seconds === undefined) return 60_000;
-  if (fraction === undefined) return 1000;
-  return Math.max(1, 10 ** (4 - fraction.length));
-}
-
-/**
- * The instant `value` names (a date-time without an offset is UTC), or with `end` the last instant
- * of what it names: a range's end takes in the whole day, minute or second written, so the
- * `created` an answer shows (whole seconds) finds its object. A date that is no day of the
- * calendar (2026-02-30) is 400 naming `param`, not rolled over into the next month.
- */
-function instantOf(value: string, param: string, end: boolean): Date {
-  const [, year, month, day, time, seconds, fraction, offset] = DATE_OR_DATE_TIME.exec(value) ?? [];
-  const midnight = Date.UTC(Number(year), Number(month) - 1, Number(day));
-  const calendarDay = new Date(midnight).toISOString().slice(0, 10) === value.slice(0, 10);
-  const start = time === undefined ? midnight : Date.parse(offset === undefined ? `${value}Z` : value);
-  if (!calendarDay || Number.isNaN(start)) throw invalidParameter(param, `${param} must be a real date or date-time (ISO 8601).`);
-  return new Date(end ? start + unitMs(time, seconds, fraction) - 1 : start);
-}
 
 /** *mode*: the account's intents, newest first, as the merchant API shows them, for every role. */
 export default defineRoute({
