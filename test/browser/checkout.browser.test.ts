@@ -161,6 +161,83 @@ test('the page follows the payment by itself (polling) and counts down to expiry
   }
 });
 
+/**
+ * Holds back the page's script until `release` is called, as a slow network or a busy machine
+ * does: the server-rendered page is on screen, its buttons visible, before the script runs.
+ */
+async function holdScript(context: BrowserContext): Promise<{ hold: () => void; release: () => void }> {
+  let gate: Promise<void> | undefined;
+  let open = (): void => undefined;
+  await context.route('**/checkout/assets/checkout.js', async (route) => {
+    await gate;
+    await route.continue();
+  });
+  return {
+    hold: () => {
+      gate = new Promise((resolve) => (open = resolve));
+    },
+    release: () => open(),
+  };
+}
+
+test('a button pressed before the page script has loaded is not lost: it waits, disabled, until the script can act on it', async (t) => {
+  const { checkoutUrl } = await newIntent();
+  const { context, page } = await phone();
+  try {
+    const script = await holdScript(context);
+    script.hold();
+    await page.goto(checkoutUrl, { waitUntil: 'commit' });
+    const pay = page.getByRole('button', { name: /Continue/ });
+    await pay.waitFor();
+    t.true(await pay.isDisabled(), 'Continue does nothing yet, so it looks so');
+    const continued = pay.click();
+    script.release();
+    await continued;
+    await page.locator('#qr svg').waitFor();
+
+    // The page the payment reloaded into: the QR is up before its script is.
+    script.hold();
+    await page.reload({ waitUntil: 'commit' });
+    await page.locator('#qr svg').waitFor();
+    const failure = page.getByRole('button', { name: 'Simulate failure' });
+    t.true(await failure.isDisabled());
+    const pressed = failure.click();
+    script.release();
+    await pressed;
+    const alert = page.getByRole('alert').filter({ hasText: "didn't go through" });
+    await alert.waitFor({ timeout: 15_000 });
+    t.true((await alert.textContent())?.includes('The account did not have enough funds.'));
+  } finally {
+    await context.close();
+  }
+});
+
+test('a status request that never answers does not stop the page following the payment', async (t) => {
+  const { id, checkoutUrl } = await newIntent();
+  const { context, page } = await phone();
+  try {
+    let hang = false;
+    let asked = 0;
+    // Once the QR is up, its first status request hangs (as one can on a phone switching
+    // networks: no answer, no error); the ones after it pass.
+    await context.route('**/checkout/sessions/*/status', async (route) => {
+      if (!hang) return route.continue();
+      asked += 1;
+      if (asked === 1) return undefined;
+      return route.continue();
+    });
+    await page.goto(checkoutUrl);
+    await page.getByRole('button', { name: /Continue/ }).click();
+    await page.locator('#qr svg').waitFor();
+    hang = true;
+    await api(`/v1/test/payment_intents/${id}/simulate`, { outcome: 'failed', failure_code: 'risk_blocked' });
+    await page.getByText('Your bank or wallet declined the payment.').waitFor({ timeout: 25_000 });
+    t.true(asked >= 2, 'the page asked again after the request that hung');
+  } finally {
+    await context.close();
+  }
+});
+
 test('an expired link shows an expired page and offers nothing to pay', async (t) => {
   const { id, checkoutUrl } = await newIntent();
   await api(`/v1/test/payment_intents/${id}/advance`, { clock: 'expiry' });

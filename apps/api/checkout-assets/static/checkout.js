@@ -2,14 +2,26 @@
 // script starts a payment, follows its status by polling, counts down to expiry and, once paid,
 // sends the payer to the shop's return URL. The token is the last segment of the page's own path,
 // so nothing secret is written into the markup.
+//
+// The server renders the buttons this script acts on (`data-needs-script`) disabled: the page is on
+// screen before this deferred script has run, and a press before it listens would be lost (a test
+// button doing nothing, or Continue submitting the form natively and reloading the page).
 (function () {
   'use strict';
+
+  // Called once every listener is attached, never before.
+  function enableButtons() {
+    Array.prototype.forEach.call(document.querySelectorAll('[data-needs-script]'), function (button) {
+      button.disabled = false;
+    });
+  }
 
   var wallet = document.getElementById('wallet-back');
   if (wallet) {
     wallet.addEventListener('click', function () {
       history.back();
     });
+    enableButtons();
   }
 
   var root = document.getElementById('checkout');
@@ -20,6 +32,10 @@
   var step = root.dataset.step;
   var POLL_MS = 2000;
   var REDIRECT_DELAY_MS = 1500;
+  // A request with no answer by then is given up, so one that hangs (a phone switching networks)
+  // cannot stop the polling for good. Paying and simulating wait for the channel, so longer.
+  var STATUS_TIMEOUT_MS = 10000;
+  var ACTION_TIMEOUT_MS = 30000;
 
   function showError(message) {
     var box = document.getElementById('form-error');
@@ -34,14 +50,32 @@
     return root.dataset.msgError;
   }
 
-  function post(path, body) {
-    return fetch(base + path, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify(body),
-      credentials: 'omit',
-      cache: 'no-store',
+  // One call to the session's routes: resolves with `{ok, status, state}` (the state read from a 2xx
+  // answer), rejects when the network fails or no whole answer came within `timeoutMs`.
+  function call(path, body, timeoutMs) {
+    var controller = typeof AbortController === 'function' ? new AbortController() : undefined;
+    var timer = controller
+      ? setTimeout(function () {
+          controller.abort();
+        }, timeoutMs)
+      : undefined;
+    var init = { headers: { accept: 'application/json' }, credentials: 'omit', cache: 'no-store', signal: controller && controller.signal };
+    if (body !== undefined) {
+      init.method = 'POST';
+      init.headers['content-type'] = 'application/json';
+      init.body = JSON.stringify(body);
+    }
+    var answer = fetch(base + path, init).then(function (response) {
+      if (!response.ok) return { ok: false, status: response.status };
+      return response.json().then(function (state) {
+        return { ok: true, status: response.status, state: state };
+      });
     });
+    var done = function () {
+      clearTimeout(timer);
+    };
+    answer.then(done, done);
+    return answer;
   }
 
   function reload() {
@@ -56,10 +90,11 @@
 
   // A changed state is rendered by the server: another status, or a payment that gained or lost
   // its next action (the server shows the pay step exactly when it has one). A paid page then
-  // sends the payer on by itself.
+  // sends the payer on by itself. True when the page reloads.
   function follow(state) {
-    if (state.status !== root.dataset.status) reload();
-    else if (state.status === 'requires_payment' && Boolean(state.next_action) !== (step === 'pay')) reload();
+    var changed = state.status !== root.dataset.status || (state.status === 'requires_payment' && Boolean(state.next_action) !== (step === 'pay'));
+    if (changed) reload();
+    return changed;
   }
 
   function busy(button, on) {
@@ -68,16 +103,24 @@
     button.setAttribute('aria-busy', on ? 'true' : 'false');
   }
 
-  function handle(response, button) {
-    if (response.ok) return response.json().then(follow);
+  function handle(answer, button) {
+    if (answer.ok) {
+      // Nothing changed (the page is up to date): the button is the payer's again.
+      if (!follow(answer.state)) busy(button, false);
+      return;
+    }
     // Gone (expired) and refused payments (402) are pages of their own: let the server say.
-    if (response.status === 410 || response.status === 402 || response.status === 404) {
+    if (answer.status === 410 || answer.status === 402 || answer.status === 404) {
       reload();
-      return undefined;
+      return;
     }
     busy(button, false);
-    showError(errorMessage(response.status));
-    return undefined;
+    showError(errorMessage(answer.status));
+  }
+
+  function failed(button) {
+    busy(button, false);
+    showError(root.dataset.msgError);
   }
 
   var form = document.getElementById('pay-form');
@@ -91,14 +134,14 @@
         return;
       }
       busy(button, true);
-      post('/pay', { payment_method: choice.value })
-        .then(function (response) {
-          return handle(response, button);
-        })
-        .catch(function () {
-          busy(button, false);
-          showError(root.dataset.msgError);
-        });
+      call('/pay', { payment_method: choice.value }, ACTION_TIMEOUT_MS).then(
+        function (answer) {
+          handle(answer, button);
+        },
+        function () {
+          failed(button);
+        },
+      );
     });
   }
 
@@ -107,16 +150,17 @@
       var outcome = button.getAttribute('data-outcome');
       var body = outcome === 'failed' ? { outcome: 'failed', failure_code: 'insufficient_funds' } : { outcome: 'succeeded' };
       busy(button, true);
-      post('/simulate', body)
-        .then(function (response) {
-          return handle(response, button);
-        })
-        .catch(function () {
-          busy(button, false);
-          showError(root.dataset.msgError);
-        });
+      call('/simulate', body, ACTION_TIMEOUT_MS).then(
+        function (answer) {
+          handle(answer, button);
+        },
+        function () {
+          failed(button);
+        },
+      );
     });
   });
+  enableButtons();
 
   if (step === 'succeeded') {
     if (root.dataset.returnUrl) goToShop(root.dataset.returnUrl);
@@ -141,15 +185,16 @@
   var timer = setInterval(tick, 1000);
   tick();
 
+  // Every poll, answered, refused, failed or given up, schedules the next one: the page keeps
+  // following the payment until it leaves.
   function poll() {
-    fetch(base + '/status', { headers: { accept: 'application/json' }, credentials: 'omit', cache: 'no-store' })
-      .then(function (response) {
-        if (response.ok) return response.json().then(follow);
-        if (response.status === 410 || response.status === 404) reload();
-        return undefined;
+    call('/status', undefined, STATUS_TIMEOUT_MS)
+      .then(function (answer) {
+        if (answer.ok) follow(answer.state);
+        else if (answer.status === 410 || answer.status === 404) reload();
       })
       .catch(function () {
-        /* offline for a moment: the next poll tries again */
+        /* offline for a moment, or no answer in time: the next poll tries again */
       })
       .then(function () {
         setTimeout(poll, POLL_MS);
