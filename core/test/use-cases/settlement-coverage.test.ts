@@ -4,6 +4,7 @@ import { InMemoryLockManager } from '@payments/in-memory';
 import { merchantAccount } from '../../src/ledger/domain/ledger';
 import type { SettlementSchedule } from '../../src/merchants/domain/merchant.entity';
 import type { AccountScope } from '../../src/common/mode';
+import type { Dispute } from '../../src/disputes/domain/dispute.entity';
 import type { PaymentIntent } from '../../src/payments/domain/payment-intent.entity';
 import type { PayoutGateway, PayoutResult } from '../../src/settlements/ports/payout-gateway.port';
 import type { Settlement } from '../../src/settlements/domain/settlement.entity';
@@ -28,6 +29,7 @@ const HOUR = 3_600_000;
 
 class Bank implements PayoutGateway {
   next: PayoutResult = { status: 'paid' };
+  queryAnswer: PayoutResult | undefined;
   supports(): boolean {
     return true;
   }
@@ -38,7 +40,7 @@ class Bank implements PayoutGateway {
     return this.next;
   }
   async queryPayout(): Promise<PayoutResult | undefined> {
-    return undefined;
+    return this.queryAnswer;
   }
 }
 
@@ -67,19 +69,24 @@ async function setup(schedule: SettlementSchedule = 'manual') {
   const available = merchantAccount(scope, 'available', 'THB');
   let n = 0;
 
-  /** A channel-settled payment of `net` (fee 100) booked like the real flow; released at `releasedAt` unless that is undefined (then due at `dueAt`). */
-  const payment = async (net: number, releasedAt: Date | undefined = h.clock.now(), dueAt: Date = releasedAt ?? h.clock.now()): Promise<PaymentIntent> => {
+  /** A channel-settled payment of `net` (fee `fee`) booked like the real flow; released at `releasedAt` unless that is undefined (then due at `dueAt`). */
+  const payment = async (
+    net: number,
+    releasedAt: Date | undefined = h.clock.now(),
+    dueAt: Date = releasedAt ?? h.clock.now(),
+    fee = 100,
+  ): Promise<PaymentIntent> => {
     n += 1;
     const intent: PaymentIntent = {
       id: `pi_cover${n}${randomBytes(4).toString('hex')}`,
       merchantId: merchant.id,
       mode: 'test',
-      amount: net + 100,
+      amount: net + fee,
       currency: 'THB',
       merchantOrderId: `order-${n}`,
       status: 'channel_settled',
       metadata: {},
-      fee: { amount: 100, currency: 'THB' },
+      fee: { amount: fee, currency: 'THB' },
       net: { amount: net, currency: 'THB' },
       availableAt: dueAt,
       ...(releasedAt === undefined ? {} : { releasedAt }),
@@ -92,10 +99,17 @@ async function setup(schedule: SettlementSchedule = 'manual') {
     if (releasedAt) await h.funds.release(intent, releasedAt);
     return intent;
   };
-  /** A refund of `debit` of the payment's net (the channel gives back as much). */
-  const refund = async (intent: PaymentIntent, debit: number) => {
+  /** A refund of `debit` of the payment's net (the channel gives back `cleared`, as much by default). */
+  const refund = async (intent: PaymentIntent, debit: number, cleared = debit) => {
     n += 1;
-    const money = { id: `re_cover${n}`, channel: 'simulator', amount: debit, currency: 'THB', debit: { amount: debit, currency: 'THB' } };
+    const money = {
+      id: `re_cover${n}`,
+      channel: 'simulator',
+      amount: cleared,
+      currency: 'THB',
+      debit: { amount: debit, currency: 'THB' },
+      cleared: { amount: cleared, currency: 'THB' },
+    };
     await h.funds.refundMade({ ...intent, fee: intent.fee!, net: intent.net! }, money, h.clock.now());
     return money;
   };
@@ -110,7 +124,7 @@ async function setup(schedule: SettlementSchedule = 'manual') {
     return { lines, summary, byType };
   };
   const scheduledPass = async () => (await h.runJob(scheduled, 100)).outcomes.flatMap(({ outcome }) => (typeof outcome === 'object' ? [outcome] : []));
-  return { h, bank, create, next, payment, refund, balance, uncovered, covered, scheduledPass, scope, available };
+  return { h, bank, pay, create, next, payment, refund, balance, uncovered, covered, scheduledPass, scope, available };
 }
 
 test('a settlement covers the entries it pays: they sum to its amount, its own entry names it, and what stays uncovered is the balance', async (t) => {
@@ -222,4 +236,69 @@ test('the next manual settlement is what pay-out-now pays, however the history w
   }
   for (const step of steps) await step();
   t.is(await s.uncovered(), await s.balance());
+});
+
+test('the worked example of docs/settlements.md', async (t) => {
+  const s = await setup();
+  const refused = async (code: string) => {
+    const error = await t.throwsAsync(() => s.create.execute({ scope: s.scope }));
+    t.like(error, { code });
+    t.deepEqual(await s.next.execute(s.scope), { amount: 0n, currency: 'THB', trigger: 'manual' });
+  };
+  const a = await s.payment(9700, s.h.clock.now(), s.h.clock.now(), 300);
+  s.bank.next = { status: 'processing' };
+  const st1 = await s.create.execute({ scope: s.scope });
+  t.like(st1, { amount: { amount: 9700 }, payments: 1, status: 'processing' });
+  await s.refund(a, 1940, 2000);
+  const b = await s.payment(4850, s.h.clock.now(), s.h.clock.now(), 150);
+  const dispute: Dispute = {
+    id: 'dp_worked',
+    merchantId: s.scope.merchantId,
+    mode: 'test',
+    paymentIntentId: b.id,
+    status: 'opened',
+    amount: 5000,
+    currency: 'THB',
+    reason: 'fraudulent',
+    channel: 'simulator',
+    channelDisputeId: 'sim_worked',
+    evidence: {},
+    dueBy: s.h.clock.now(),
+    openedAt: s.h.clock.now(),
+    created: s.h.clock.now(),
+    updated: s.h.clock.now(),
+  };
+  await s.h.funds.disputeOpened(b, dispute.id, s.h.clock.now());
+  await s.h.storage.disputes.insert(dispute);
+  t.is(await s.uncovered(), -1940n);
+  await refused('nothing_to_settle');
+  await s.payment(970, s.h.clock.now(), s.h.clock.now(), 30);
+  await refused('insufficient_available_balance');
+  await s.h.funds.disputeRuled(b, dispute, 'won', { amount: 0, currency: 'THB' }, s.h.clock.now());
+  await s.h.storage.disputes.update({ ...dispute, status: 'won' });
+  t.is(await s.uncovered(), 3880n);
+  s.bank.queryAnswer = { status: 'failed', failureReason: 'account_closed' };
+  t.like(await s.pay.execute({ scope: s.scope, id: st1.id }), { settlement: { status: 'failed' } });
+  t.is(await s.uncovered(), 13580n);
+  t.deepEqual(await s.next.execute(s.scope), { amount: 13580n, currency: 'THB', trigger: 'manual' });
+
+  s.bank.next = { status: 'paid' };
+  const st2 = await s.create.execute({ scope: s.scope });
+  t.like(st2, { amount: { amount: 13580 }, payments: 3, status: 'paid' });
+  const { summary, lines } = await s.covered(st2);
+  t.is(lines, 13580n);
+  t.deepEqual(summary, {
+    lines: {
+      release: { count: 2, amount: 5820n, gross: 6000n, fee: 180n, net: 5820n },
+      refund: { count: 1, amount: -1940n },
+      refund_reversal: { count: 0, amount: 0n },
+      dispute_hold: { count: 1, amount: -4850n },
+      dispute_release: { count: 1, amount: 4850n },
+      dispute_loss: { count: 0, amount: 0n },
+      settlement_failure: { count: 1, amount: 9700n },
+      adjustment: { count: 0, amount: 0n },
+    },
+    other: 0n,
+  });
+  t.is((await s.covered(st1)).lines, 9700n, 'the failed one keeps its own line');
 });
