@@ -111,19 +111,56 @@ export interface Dispute {
 
 export type SettlementStatus = 'pending' | 'processing' | 'paid' | 'failed';
 
+/**
+ * Lines of one type a settlement covers, summed. Sums are exact: one past 2^53 − 1 arrives as a
+ * BigInt (a smaller one stays a number).
+ */
+export interface SettlementLineTotal {
+  /** How many lines (balance transactions) of this type. */
+  count: number;
+  /** What they moved on the available balance, signed, in minor units of the settlement's currency. */
+  amount: number | bigint;
+}
+
+/** The payments a settlement pays (its `release` lines), with their gross, fee and net. */
+export interface SettlementPaymentLines extends SettlementLineTotal {
+  /** What their payers paid, in the settlement currency: `net + fee`. */
+  gross: number | bigint;
+  fee: number | bigint;
+  /** Their nets; `amount` is less where refunds or disputes took some before release. */
+  net: number | bigint;
+}
+
+/** What a settlement pays, by the type of the lines it covers: `lines.*.amount` and `other` sum to its `amount.amount`. */
+export interface SettlementSummary {
+  lines: {
+    release: SettlementPaymentLines;
+    refund: SettlementLineTotal;
+    refund_reversal: SettlementLineTotal;
+    dispute_hold: SettlementLineTotal;
+    dispute_release: SettlementLineTotal;
+    dispute_loss: SettlementLineTotal;
+    settlement_failure: SettlementLineTotal;
+    adjustment: SettlementLineTotal;
+  };
+  /** What `amount` pays beyond its lines: 0 but for settlements made before settlements recorded their lines (and the first one after). */
+  other: number | bigint;
+}
+
 /** A payout to the merchant. */
 export interface Settlement {
   id: string;
   object: 'settlement';
   mode: Mode;
   status: SettlementStatus;
-  /** What the merchant is paid: the sum of the settled payments. */
+  /** What the merchant is paid: the sum of the lines it covers (`summary`). */
   amount: Money;
   /** How many payment intents it covers. */
   payments?: number;
   period_start: string;
   period_end: string;
   created: string;
+  summary: SettlementSummary;
 }
 
 /** What moved a merchant's money, one per kind of line (docs/balance-transactions.md). */
@@ -229,12 +266,26 @@ export interface BalanceAmount {
   currency: string;
 }
 
-/** The balance in three buckets, one amount per currency in each. */
+/** What the next settlement will pay in one currency, and when. */
+export interface NextSettlement {
+  /**
+   * A manual account: what `settlements.create()` would pay now. A scheduled one: the batch made at
+   * `scheduled_for`, from what is known now. 0 when nothing would be paid. Exact, like the buckets.
+   */
+  amount: number | bigint;
+  currency: string;
+  trigger: 'scheduled' | 'manual';
+  /** Unix seconds when the schedule makes it; null for a manual account, or when nothing would be paid. */
+  scheduled_for: number | null;
+}
+
+/** The balance in three buckets, one amount per currency in each, and the next settlement per currency. */
 export interface Balance {
   object: 'balance';
   available: BalanceAmount[];
   pending: BalanceAmount[];
   dispute_hold: BalanceAmount[];
+  next_settlement: NextSettlement[];
 }
 
 /** An indicative FX quote: mid rate plus spread. */

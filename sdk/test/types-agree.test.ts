@@ -24,6 +24,15 @@ type Agree<A, B> = [keyof A] extends [keyof B] ? ([keyof B] extends [keyof A] ? 
 type SameKeys<A, B> = Equals<keyof A, keyof B>;
 /** The balance as the SDK reads it: each bucket's amounts may be BigInt. */
 type WithExactAmounts<B> = { [K in keyof B]: B[K] extends Array<infer M> ? Array<{ [F in keyof M]: F extends 'amount' ? M[F] | bigint : M[F] }> : B[K] };
+/** An object whose int64 sums (every field but counts) the SDK reads as BigInt past 2^53 − 1. */
+type ExactSums<O> = { [F in keyof O]: F extends 'count' ? O[F] : O[F] | bigint };
+/** A settlement summary as the SDK reads it. */
+type ExactSummary<S extends { lines: object; other: unknown }> = {
+  lines: { [T in keyof S['lines']]: ExactSums<S['lines'][T]> };
+  other: S['other'] | bigint;
+};
+/** A settlement as the SDK reads it: its summary's sums may be BigInt. */
+type ExactSettlement<S extends { summary: { lines: object; other: unknown } }> = Omit<S, 'summary'> & { summary: ExactSummary<S['summary']> };
 type Query<Op extends keyof operations> = NonNullable<operations[Op]['parameters']['query']>;
 
 // Each line fails to compile when the SDK and the document disagree on that type.
@@ -39,8 +48,13 @@ export const objectsAgree: Record<string, true> = {
   RefundList: true satisfies Agree<Sdk.List<Sdk.Refund>, Schemas['RefundList']>,
   Dispute: true satisfies Agree<Sdk.Dispute, Schemas['Dispute']>,
   DisputeList: true satisfies Agree<Sdk.List<Sdk.Dispute>, Schemas['DisputeList']>,
-  Settlement: true satisfies Agree<Sdk.Settlement, Schemas['Settlement']>,
-  SettlementList: true satisfies Agree<Sdk.List<Sdk.Settlement>, Schemas['SettlementList']>,
+  // A summary's sums past 2^53 − 1 arrive as BigInt (the document's int64 is a number to the generator).
+  Settlement: true satisfies Agree<Sdk.Settlement, ExactSettlement<Schemas['Settlement']>>,
+  SettlementList: true satisfies Agree<Sdk.List<Sdk.Settlement>, Omit<Schemas['SettlementList'], 'data'> & { data: ExactSettlement<Schemas['Settlement']>[] }>,
+  SettlementSummary: true satisfies Agree<Sdk.SettlementSummary, ExactSummary<Schemas['SettlementSummary']>>,
+  SettlementLineTotal: true satisfies Agree<Sdk.SettlementLineTotal, ExactSums<Schemas['SettlementLineTotal']>>,
+  SettlementPaymentLines: true satisfies Agree<Sdk.SettlementPaymentLines, ExactSums<Schemas['SettlementPaymentLines']>>,
+  NextSettlement: true satisfies Agree<Sdk.NextSettlement, Omit<Schemas['NextSettlement'], 'amount'> & { amount: Schemas['NextSettlement']['amount'] | bigint }>,
   // Balance amounts past 2^53 − 1 arrive as BigInt (the document's int64 is a number to the generator).
   Balance: true satisfies Agree<Sdk.Balance, WithExactAmounts<Schemas['Balance']>>,
   BalanceAmount: true satisfies Agree<Sdk.BalanceAmount, Omit<Schemas['BalanceAmount'], 'amount'> & { amount: Schemas['BalanceAmount']['amount'] | bigint }>,

@@ -6,10 +6,13 @@ import {
   type ChannelMovementTotal,
   type ForeignEntry,
   type Ledger,
+  type CoveredCauseTotal,
   type LedgerBalance,
   type LedgerEntry,
   type LedgerTransaction,
   type MerchantBucket,
+  type SettlementCoverage,
+  type UncoveredEntry,
   type UnbalancedTransaction,
 } from '@payments/core';
 import { deepCopy } from './deep-copy';
@@ -19,6 +22,11 @@ import type { InMemoryStore } from './in-memory-store';
 function addToBalance(balances: Map<string, LedgerBalance>, entry: LedgerEntry): void {
   const row = balances.get(entry.account);
   balances.set(entry.account, { account: entry.account, currency: entry.currency, balance: (row?.balance ?? 0n) + BigInt(entry.amount) });
+}
+
+/** An entry's identity: its transaction's cause and its place among the transaction's entries. */
+function entryId(tx: LedgerTransaction, index: number): string {
+  return `${tx.cause}#${index}`;
 }
 
 export class InMemoryLedger implements Ledger {
@@ -106,6 +114,105 @@ export class InMemoryLedger implements Ledger {
   /** The store's single writer lock already serialises units of work, so there is nothing more to lock. */
   balanceForUpdate(account: string): Promise<bigint> {
     return this.store.atomic(() => this.store.tables.ledgerBalances.get(account)?.balance ?? 0n);
+  }
+
+  uncoveredEntries(account: string): Promise<UncoveredEntry[]> {
+    return this.store.atomic(() => {
+      const found: UncoveredEntry[] = [];
+      for (const tx of this.store.tables.ledgerTransactions.values()) {
+        for (const [index, entry] of tx.entries.entries()) {
+          if (entry.account !== account || this.store.tables.ledgerCoverage.has(entryId(tx, index))) continue;
+          found.push({
+            id: entryId(tx, index),
+            amount: entry.amount,
+            causeType: tx.causeType,
+            causeId: tx.causeId,
+            ...(tx.paymentIntentId === undefined ? {} : { paymentIntentId: tx.paymentIntentId }),
+          });
+        }
+      }
+      return found;
+    });
+  }
+
+  coverEntries(account: string, settlementId: string, entryIds: readonly string[]): Promise<number> {
+    return this.store.atomic(() => {
+      const wanted = new Set(entryIds);
+      let marked = 0;
+      for (const tx of this.store.tables.ledgerTransactions.values()) {
+        for (const [index, entry] of tx.entries.entries()) {
+          const id = entryId(tx, index);
+          if (entry.account !== account || !wanted.has(id) || this.store.tables.ledgerCoverage.has(id)) continue;
+          this.store.tables.ledgerCoverage.set(id, settlementId);
+          marked += 1;
+        }
+      }
+      return marked;
+    });
+  }
+
+  coverCause(account: string, settlementId: string, cause: string): Promise<number> {
+    return this.store.atomic(() => {
+      const tx = this.store.tables.ledgerTransactions.get(cause);
+      let marked = 0;
+      for (const [index, entry] of tx?.entries.entries() ?? []) {
+        if (!tx || entry.account !== account || this.store.tables.ledgerCoverage.has(entryId(tx, index))) continue;
+        this.store.tables.ledgerCoverage.set(entryId(tx, index), settlementId);
+        marked += 1;
+      }
+      return marked;
+    });
+  }
+
+  coveredTotals(account: string, settlementIds: readonly string[]): Promise<SettlementCoverage[]> {
+    return this.store.atomic(() => {
+      const { ledgerTransactions, ledgerCoverage } = this.store.tables;
+      const causes = new Map<string, Map<LedgerTransaction['causeType'], CoveredCauseTotal>>();
+      const released = new Map<string, { count: number; net: bigint; fee: bigint }>();
+      const wanted = new Set(settlementIds);
+      for (const tx of ledgerTransactions.values()) {
+        for (const [index, entry] of tx.entries.entries()) {
+          const settlementId = ledgerCoverage.get(entryId(tx, index));
+          if (entry.account !== account || settlementId === undefined || !wanted.has(settlementId)) continue;
+          if (tx.causeType === 'settlement_created' && tx.causeId === settlementId) continue;
+          const totals = causes.get(settlementId) ?? new Map<LedgerTransaction['causeType'], CoveredCauseTotal>();
+          const known = totals.get(tx.causeType);
+          totals.set(tx.causeType, { causeType: tx.causeType, count: (known?.count ?? 0) + 1, amount: (known?.amount ?? 0n) + BigInt(entry.amount) });
+          causes.set(settlementId, totals);
+          if (tx.causeType !== 'release' || tx.paymentIntentId === undefined) continue;
+          const booked = [...ledgerTransactions.values()].find(
+            (other) => other.causeType === 'payment' && other.paymentIntentId === tx.paymentIntentId && other.merchantId === tx.merchantId && other.mode === tx.mode,
+          );
+          const sum = released.get(settlementId) ?? { count: 0, net: 0n, fee: 0n };
+          sum.count += 1;
+          for (const leg of booked?.entries ?? []) {
+            const legAccount = parseAccountCode(leg.account);
+            if (legAccount?.kind === 'merchant') sum.net += BigInt(leg.amount);
+            if (legAccount?.kind === 'platform' && legAccount.name === 'fee_revenue') sum.fee += BigInt(leg.amount);
+          }
+          released.set(settlementId, sum);
+        }
+      }
+      return settlementIds.map((settlementId) => ({
+        settlementId,
+        causes: [...(causes.get(settlementId)?.values() ?? [])],
+        released: released.get(settlementId) ?? { count: 0, net: 0n, fee: 0n },
+      }));
+    });
+  }
+
+  paymentsTotal(account: string, paymentIntentIds: readonly string[]): Promise<bigint> {
+    return this.store.atomic(() => {
+      const parsed = parseAccountCode(account);
+      if (parsed?.kind !== 'merchant') return 0n;
+      const wanted = new Set(paymentIntentIds);
+      let total = 0n;
+      for (const tx of this.store.tables.ledgerTransactions.values()) {
+        if (tx.paymentIntentId === undefined || !wanted.has(tx.paymentIntentId) || tx.merchantId !== parsed.merchantId || tx.mode !== parsed.mode) continue;
+        for (const entry of tx.entries) if (entry.account === account) total += BigInt(entry.amount);
+      }
+      return total;
+    });
   }
 
   balanceTable(): Promise<LedgerBalance[]> {

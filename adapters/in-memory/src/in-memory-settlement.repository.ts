@@ -131,6 +131,28 @@ export class InMemorySettlementRepository implements SettlementRepository {
     });
   }
 
+  findReleasing(scope: AccountScope, dueBefore: Date): Promise<PaymentIntent[]> {
+    return this.store.atomic(() => {
+      const blocked = new Set<string>();
+      for (const { value } of this.store.tables.disputes.values()) {
+        if (inScope(value, scope) && BLOCKING_DISPUTES.includes(value.status)) blocked.add(value.paymentIntentId);
+      }
+      return [...this.store.tables.intents.values()]
+        .filter(
+          ({ value }) =>
+            inScope(value, scope) &&
+            value.status === 'channel_settled' &&
+            value.releasedAt === undefined &&
+            value.availableAt !== undefined &&
+            value.availableAt.getTime() < dueBefore.getTime() &&
+            value.settlementId === undefined &&
+            !blocked.has(value.id),
+        )
+        .sort(earliestFirst((value) => value.availableAt))
+        .map((row) => deepCopy(row.value));
+    });
+  }
+
   assignPayments(scope: AccountScope, settlementId: string, intentIds: readonly string[]): Promise<number> {
     return this.store.atomic(() => {
       let marked = 0;

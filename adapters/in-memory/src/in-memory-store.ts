@@ -110,6 +110,8 @@ export interface InMemoryTables {
   readonly ledgerBalances: Map<string, LedgerBalance>;
   /** What the channel moved, by the cause of the posting that kept it. */
   readonly ledgerChannelMovements: Map<string, StoredChannelMovement>;
+  /** The settlement covering an entry of a merchant's available account, by `<cause>#<index of the entry>`. */
+  readonly ledgerCoverage: Map<string, string>;
   /** The channels' statement lines as read, by `<channel>:<mode>:<kind>:<channel id>`. */
   readonly reconciliationLines: Map<string, StoredStatementLine>;
   /** By `<channel>:<mode>`. */
@@ -146,6 +148,7 @@ function emptyTables(): InMemoryTables {
     ledgerTransactions: new Map(),
     ledgerBalances: new Map(),
     ledgerChannelMovements: new Map(),
+    ledgerCoverage: new Map(),
     reconciliationLines: new Map(),
     reconciliationProgress: new Map(),
     reconciliationItems: new Map(),

@@ -11,7 +11,13 @@ test.serial('a new merchant sees zeros in its settlement currency', async (t) =>
   const shop = await app().merchant();
   const res = await app().request({ method: 'GET', url: '/v1/balance', key: shop.testKey });
   t.is(res.statusCode, 200);
-  t.deepEqual(res.result, { object: 'balance', available: thb(0), pending: thb(0), dispute_hold: thb(0) });
+  t.deepEqual(res.result, {
+    object: 'balance',
+    available: thb(0),
+    pending: thb(0),
+    dispute_hold: thb(0),
+    next_settlement: [{ amount: 0, currency: 'THB', trigger: 'scheduled', scheduled_for: null }],
+  });
 });
 
 test.serial('a payment shows in pending once paid and moves to available when the release timer fires', async (t) => {

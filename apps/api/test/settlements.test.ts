@@ -88,7 +88,10 @@ test.serial('a manual test settlement is created and paid at once: 201, replayed
   const flow = paymentFlow(app(), shop.testKey);
   const nets = await releasedPayments(shop, [10_000, 25_050]);
   const total = nets[0] + nets[1];
-  t.like(await flow.get('/v1/balance'), { available: thb(total) });
+  t.like(await flow.get('/v1/balance'), {
+    available: thb(total),
+    next_settlement: [{ amount: total, currency: 'THB', trigger: 'manual', scheduled_for: null }],
+  });
 
   const key = unique('settle');
   const res = await settle(shop, key);
@@ -98,14 +101,29 @@ test.serial('a manual test settlement is created and paid at once: 201, replayed
   t.like(body, { object: 'settlement', mode: 'test', status: 'paid', amount: { amount: total, currency: 'THB' }, payments: 2 });
   for (const field of ['period_start', 'period_end', 'created']) t.regex(textAt(body, field), /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
   t.true(textAt(body, 'period_start') <= textAt(body, 'period_end'));
-  t.deepEqual(Object.keys(body).sort(), ['amount', 'created', 'id', 'mode', 'object', 'payments', 'period_end', 'period_start', 'status']);
+  t.deepEqual(Object.keys(body).sort(), ['amount', 'created', 'id', 'mode', 'object', 'payments', 'period_end', 'period_start', 'status', 'summary']);
+  // Its lines are the two payments' releases: gross, fee and net as they were priced, adding up to the amount.
+  const gross = 10_000 + 25_050;
+  t.deepEqual(body.summary, {
+    lines: {
+      release: { count: 2, amount: total, gross, fee: gross - total, net: total },
+      refund: { count: 0, amount: 0 },
+      refund_reversal: { count: 0, amount: 0 },
+      dispute_hold: { count: 0, amount: 0 },
+      dispute_release: { count: 0, amount: 0 },
+      dispute_loss: { count: 0, amount: 0 },
+      settlement_failure: { count: 0, amount: 0 },
+      adjustment: { count: 0, amount: 0 },
+    },
+    other: 0,
+  });
 
   const replay = await settle(shop, key);
   t.is(replay.statusCode, 201);
   t.is(replay.headers['idempotent-replayed'], 'true');
   t.deepEqual(replay.result, body);
 
-  t.like(await flow.get('/v1/balance'), { available: thb(0), pending: thb(0) });
+  t.like(await flow.get('/v1/balance'), { available: thb(0), pending: thb(0), next_settlement: [{ amount: 0, trigger: 'manual' }] });
   t.deepEqual(await flow.get(`/v1/settlements/${body.id}`), body);
   t.deepEqual(await flow.get('/v1/settlements'), { object: 'list', data: [body], has_more: false });
 

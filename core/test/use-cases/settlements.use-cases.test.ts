@@ -514,7 +514,7 @@ test('a scheduled batch covers payments released before its period end, once per
   );
 });
 
-test('a scheduled batch with nothing available is skipped, and a later pass nets the shortfall', async (t) => {
+test('a scheduled batch that would pay nothing is skipped; a payment released after its period does not make it, the next period nets the shortfall', async (t) => {
   const s = await setup('daily');
   await s.releasedPayment('test', 3000, new Date('2026-08-31T10:00:00Z'));
   // Only the fee of a lost dispute, larger than what waits: available drops to −500.
@@ -525,12 +525,20 @@ test('a scheduled batch with nothing available is skipped, and a later pass nets
   t.is(skipped.uncovered.length, 1);
   t.like(skipped.uncovered[0], { scope: s.scope(), period: { end: new Date('2026-09-01T00:00:00Z') } });
 
-  // Another payment released later brings available above zero (it belongs to the next period):
-  // the batch covers the first payment and pays what is there.
+  // A payment released after the period brings available above zero, but its money is the next
+  // period's: the batch of this one still pays nothing and is skipped again.
   await s.releasedPayment('test', 2000, new Date('2026-09-01T00:00:30Z'));
+  t.is(await s.balance('test'), 1500);
+  const still = await s.scheduledPass();
+  t.is(still.created.length, 0);
+  t.is(still.uncovered.length, 1);
+
+  // The next period's batch covers both payments and the fee: 3000 + 2000 − 3500.
+  s.h.clock.set(new Date('2026-09-02T00:01:00Z'));
   const made = await s.scheduledPass();
   t.is(made.created.length, 1);
-  t.is(made.created[0]?.amount.amount, 1500);
+  t.like(made.created[0], { amount: { amount: 1500 }, payments: 2 });
+  t.is(await s.balance('test'), 0);
 });
 
 /** A lost-dispute posting whose hold is already gone: only the fee, debited from available. */

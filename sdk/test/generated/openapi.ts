@@ -12,8 +12,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Retrieve the balance: available, pending and dispute_hold, per currency
-         * @description The ledger’s balance of the key’s merchant and mode, in the settlement currency: a payment’s net enters `pending` when it is paid and priced, moves to `available` when its release timer fires, and leaves `available` when a settlement is made. Amounts are exact integers of any size: a reader that turns JSON numbers into doubles should read these as big integers.
+         * Retrieve the balance: available, pending and dispute_hold, and the next settlement, per currency
+         * @description The ledger’s balance of the key’s merchant and mode, in the settlement currency: a payment’s net enters `pending` when it is paid and priced, moves to `available` when its release timer fires, and leaves `available` when a settlement is made; `next_settlement` says what the next settlement will pay, and when. Amounts are exact integers of any size: a reader that turns JSON numbers into doubles should read these as big integers.
          */
         get: operations["retrieveBalance"];
         put?: never;
@@ -351,7 +351,7 @@ export interface paths {
         put?: never;
         /**
          * Ask for a settlement now (merchants on the manual schedule)
-         * @description Takes no body (or `{}`). For an account on the `manual` schedule only (any other is 403 `forbidden`): pays the whole available balance: the nets of the released payments not settled yet, less what the available balance lacks or plus what it holds beyond them (a refund that failed after it was netted, a hold given back). An available balance of zero or below is 409 `nothing_to_settle` when no payment waits, else 409 `insufficient_available_balance`. Requests of one account and mode run one at a time: of several racing for the same funds one is 201, the rest 409. In test mode the settlement is paid at once (the answer reads `paid`); in live mode it answers `pending` and the worker pays it. A retry with the same Idempotency-Key is answered with the same settlement for 24 hours.
+         * @description Takes no body (or `{}`). For an account on the `manual` schedule only (any other is 403 `forbidden`): pays every movement of the available balance no settlement covered yet (the released payments not settled yet, refunds, dispute debits, failed payouts returned), except the money of the released payments beyond what one settlement can carry (2^53 − 1), which wait for the next request; the balance’s `next_settlement` shows the amount beforehand. When that is zero or below: 409 `nothing_to_settle` when no payment waits, else 409 `insufficient_available_balance`. Requests of one account and mode run one at a time: of several racing for the same funds one is 201, the rest 409. In test mode the settlement is paid at once (the answer reads `paid`); in live mode it answers `pending` and the worker pays it. A retry with the same Idempotency-Key is answered with the same settlement for 24 hours.
          */
         post: operations["createSettlement"];
         delete?: never;
@@ -369,7 +369,7 @@ export interface paths {
         };
         /**
          * Retrieve a settlement
-         * @description A settlement as it stands now. Another merchant’s settlement, or one of the other mode, is 404 `resource_not_found` like an unknown one.
+         * @description A settlement as it stands now, with its `summary`: what it pays by the type of the lines it covers. Another merchant’s settlement, or one of the other mode, is 404 `resource_not_found` like an unknown one.
          */
         get: operations["retrieveSettlement"];
         put?: never;
@@ -874,6 +874,14 @@ export interface components {
          *           "amount": 0,
          *           "currency": "THB"
          *         }
+         *       ],
+         *       "next_settlement": [
+         *         {
+         *           "amount": 1279319,
+         *           "currency": "THB",
+         *           "trigger": "scheduled",
+         *           "scheduled_for": 1788912000
+         *         }
          *       ]
          *     }
          */
@@ -883,12 +891,31 @@ export interface components {
              * @constant
              */
             object: "balance";
-            /** @description What a settlement may pay out, per currency: released nets less refunds and lost-dispute fees. May be negative; the next settlement nets it. */
+            /** @description What settlements may pay out, per currency: released nets less refunds and lost-dispute fees, and what settlements made but not yet paid do not hold. May be negative; the next settlement nets it. */
             available: components["schemas"]["BalanceAmount"][];
             /** @description Nets of paid payments whose release timer has not fired yet, per currency. */
             pending: components["schemas"]["BalanceAmount"][];
             /** @description Nets frozen by open disputes, per currency. */
             dispute_hold: components["schemas"]["BalanceAmount"][];
+            /** @description What the next settlement will pay, and when, per currency (the currencies of the buckets). */
+            next_settlement: components["schemas"]["NextSettlement"][];
+        };
+        /** @description The next settlement in one currency: how much, and when. */
+        NextSettlement: {
+            /**
+             * Format: int64
+             * @description What the next settlement would pay, computed as a settlement is made, from what is known now: for `manual`, exactly what POST /v1/settlements (the console’s “Pay out now”) would pay now; for `scheduled`, the batch made at `scheduled_for`, of what is available now and of the payments whose release is due before then (a refund, a dispute or a payment settled meanwhile changes it; a batch past 2^53 − 1 minor units is paid as several settlements, all counted here). 0 when nothing would be paid (nothing waits, or refunds and dispute debits outweigh it). Exact integer, as the buckets.
+             */
+            amount: number;
+            /** @description ISO 4217 code; settlements pay only the settlement currency, so every other currency shows 0. */
+            currency: string;
+            /**
+             * @description `manual`: the account settles on request; `scheduled`: on its daily, weekly or monthly schedule.
+             * @enum {string}
+             */
+            trigger: "scheduled" | "manual";
+            /** @description Unix seconds: when the schedule makes it (the end of the current period, in UTC; or now when the batch of the last complete period is still to be made, on the worker’s next pass). null for `manual`, and when nothing would be paid. */
+            scheduled_for: number | null;
         };
         /** @description A balance bucket in one currency. */
         BalanceAmount: {
@@ -1775,7 +1802,47 @@ export interface components {
          *           "payments": 52,
          *           "period_start": "2026-09-01T10:04:00Z",
          *           "period_end": "2026-09-07T16:20:00Z",
-         *           "created": "2026-09-07T16:20:00Z"
+         *           "created": "2026-09-07T16:20:00Z",
+         *           "summary": {
+         *             "lines": {
+         *               "release": {
+         *                 "count": 52,
+         *                 "amount": 1272000,
+         *                 "gross": 1311340,
+         *                 "fee": 39340,
+         *                 "net": 1272000
+         *               },
+         *               "refund": {
+         *                 "count": 2,
+         *                 "amount": -15769
+         *               },
+         *               "refund_reversal": {
+         *                 "count": 0,
+         *                 "amount": 0
+         *               },
+         *               "dispute_hold": {
+         *                 "count": 1,
+         *                 "amount": -4000
+         *               },
+         *               "dispute_release": {
+         *                 "count": 0,
+         *                 "amount": 0
+         *               },
+         *               "dispute_loss": {
+         *                 "count": 0,
+         *                 "amount": 0
+         *               },
+         *               "settlement_failure": {
+         *                 "count": 1,
+         *                 "amount": 2500
+         *               },
+         *               "adjustment": {
+         *                 "count": 0,
+         *                 "amount": 0
+         *               }
+         *             },
+         *             "other": 0
+         *           }
          *         }
          *       ],
          *       "has_more": false
@@ -1806,7 +1873,47 @@ export interface components {
          *       "payments": 52,
          *       "period_start": "2026-09-01T10:04:00Z",
          *       "period_end": "2026-09-07T16:20:00Z",
-         *       "created": "2026-09-07T16:20:00Z"
+         *       "created": "2026-09-07T16:20:00Z",
+         *       "summary": {
+         *         "lines": {
+         *           "release": {
+         *             "count": 52,
+         *             "amount": 1272000,
+         *             "gross": 1311340,
+         *             "fee": 39340,
+         *             "net": 1272000
+         *           },
+         *           "refund": {
+         *             "count": 2,
+         *             "amount": -15769
+         *           },
+         *           "refund_reversal": {
+         *             "count": 0,
+         *             "amount": 0
+         *           },
+         *           "dispute_hold": {
+         *             "count": 1,
+         *             "amount": -4000
+         *           },
+         *           "dispute_release": {
+         *             "count": 0,
+         *             "amount": 0
+         *           },
+         *           "dispute_loss": {
+         *             "count": 0,
+         *             "amount": 0
+         *           },
+         *           "settlement_failure": {
+         *             "count": 1,
+         *             "amount": 2500
+         *           },
+         *           "adjustment": {
+         *             "count": 0,
+         *             "amount": 0
+         *           }
+         *         },
+         *         "other": 0
+         *       }
          *     }
          */
         Settlement: {
@@ -1827,7 +1934,7 @@ export interface components {
              * @enum {string}
              */
             status: "pending" | "processing" | "paid" | "failed";
-            /** @description What is paid out, in the settlement currency: the whole available balance, that is the nets of the payments it covers, less what the available balance lacked or plus what it held beyond them (adjustments such as a failed refund given back). At most 2^53 − 1: a batch whose payments sum past it is paid as several settlements of the same period. */
+            /** @description What is paid out, in the settlement currency: the sum of the lines it covers (`summary`): every movement of the available balance no earlier settlement covered, payments released, refunds and dispute debits, failed payouts returned, except the money of payments that wait for a later settlement (released after a scheduled period’s end, or beyond what one manual request settles). Above zero and at most 2^53 − 1: what passes it is paid as several settlements, each covering lines that sum to its own amount. */
             amount: components["schemas"]["Money"];
             /** @description How many payments it covers; each payment is settled once. 0 for a settlement of adjustments alone. */
             payments?: number;
@@ -1846,6 +1953,70 @@ export interface components {
              * @description When it was made.
              */
             created: string;
+            /** @description What it pays, by the type of the lines it covers: the totals and `other` add up to `amount.amount`. */
+            summary: components["schemas"]["SettlementSummary"];
+        };
+        /** @description What a settlement pays, by the type of the lines it covers: `lines.*.amount` and `other` sum to the settlement’s `amount.amount`. A line that overdrew the available balance (a refund of a payment paid out earlier, a lost dispute’s fee) is covered, and netted, by the next settlement that pays something. */
+        SettlementSummary: {
+            /** @description Totals by line type. Every line is a balance transaction whose `settlement` is this settlement (`GET /v1/balance_transactions?settlement=…`); its own payout line aside. */
+            lines: {
+                /** @description Payments whose net reached the available balance (balance transactions of type `release`). */
+                release: components["schemas"]["SettlementPaymentLines"];
+                /** @description Refunds debited from the available balance (negative). */
+                refund: components["schemas"]["SettlementLineTotal"];
+                /** @description Refunds that failed after being debited: their debit given back (positive). */
+                refund_reversal: components["schemas"]["SettlementLineTotal"];
+                /** @description Disputes that froze money of released payments (negative). */
+                dispute_hold: components["schemas"]["SettlementLineTotal"];
+                /** @description Disputes won: the hold given back to the available balance (positive). */
+                dispute_release: components["schemas"]["SettlementLineTotal"];
+                /** @description Disputes lost: the dispute fee and what the payment still had in available (negative). */
+                dispute_loss: components["schemas"]["SettlementLineTotal"];
+                /** @description Earlier settlements whose payout failed: their amount returned to the available balance and paid again here (positive). */
+                settlement_failure: components["schemas"]["SettlementLineTotal"];
+                /** @description Any other movement of the available balance. */
+                adjustment: components["schemas"]["SettlementLineTotal"];
+            };
+            /**
+             * Format: int64
+             * @description What `amount` pays beyond its lines: 0 for every settlement made since settlements record the lines they cover, except the first one of an account settled before, which also paid what earlier settlements had left in the available balance; and those earlier ones, whose lines were attributed afterwards by their order.
+             */
+            other: number;
+        };
+        /** @description The lines of one type a settlement covers, summed. */
+        SettlementLineTotal: {
+            /** @description How many lines (balance transactions) of this type it covers. */
+            count: number;
+            /**
+             * Format: int64
+             * @description What these lines moved on the available balance, signed (minor units of the settlement’s currency, exact: written as the digits of the integer, which may pass 2^53 − 1).
+             */
+            amount: number;
+        };
+        /** @description The payments a settlement pays, with their gross, fee and net. */
+        SettlementPaymentLines: {
+            /** @description How many payments it pays: the `release` lines it covers (a payment’s net reaching the available balance). */
+            count: number;
+            /**
+             * Format: int64
+             * @description What these lines moved on the available balance, signed (minor units of the settlement’s currency, exact: written as the digits of the integer, which may pass 2^53 − 1). It is `net` less what refunds or disputes took from these payments before their release (those lines moved pending, not available).
+             */
+            amount: number;
+            /**
+             * Format: int64
+             * @description What their payers paid, in the settlement currency: `net + fee`. Exact, may pass 2^53 − 1.
+             */
+            gross: number;
+            /**
+             * Format: int64
+             * @description Our fees on them. Exact.
+             */
+            fee: number;
+            /**
+             * Format: int64
+             * @description Their nets: what the merchant got of them when they were paid. Exact.
+             */
+            net: number;
         };
         PaymentIntentAdvanceParams: {
             /**
@@ -1996,6 +2167,14 @@ export interface operations {
                      *         {
                      *           "amount": 0,
                      *           "currency": "THB"
+                     *         }
+                     *       ],
+                     *       "next_settlement": [
+                     *         {
+                     *           "amount": 1279319,
+                     *           "currency": "THB",
+                     *           "trigger": "scheduled",
+                     *           "scheduled_for": 1788912000
                      *         }
                      *       ]
                      *     }
@@ -6534,7 +6713,47 @@ export interface operations {
                      *           "payments": 52,
                      *           "period_start": "2026-09-01T10:04:00Z",
                      *           "period_end": "2026-09-07T16:20:00Z",
-                     *           "created": "2026-09-07T16:20:00Z"
+                     *           "created": "2026-09-07T16:20:00Z",
+                     *           "summary": {
+                     *             "lines": {
+                     *               "release": {
+                     *                 "count": 52,
+                     *                 "amount": 1272000,
+                     *                 "gross": 1311340,
+                     *                 "fee": 39340,
+                     *                 "net": 1272000
+                     *               },
+                     *               "refund": {
+                     *                 "count": 2,
+                     *                 "amount": -15769
+                     *               },
+                     *               "refund_reversal": {
+                     *                 "count": 0,
+                     *                 "amount": 0
+                     *               },
+                     *               "dispute_hold": {
+                     *                 "count": 1,
+                     *                 "amount": -4000
+                     *               },
+                     *               "dispute_release": {
+                     *                 "count": 0,
+                     *                 "amount": 0
+                     *               },
+                     *               "dispute_loss": {
+                     *                 "count": 0,
+                     *                 "amount": 0
+                     *               },
+                     *               "settlement_failure": {
+                     *                 "count": 1,
+                     *                 "amount": 2500
+                     *               },
+                     *               "adjustment": {
+                     *                 "count": 0,
+                     *                 "amount": 0
+                     *               }
+                     *             },
+                     *             "other": 0
+                     *           }
                      *         }
                      *       ],
                      *       "has_more": false
@@ -6729,7 +6948,47 @@ export interface operations {
                      *       "payments": 52,
                      *       "period_start": "2026-09-01T10:04:00Z",
                      *       "period_end": "2026-09-07T16:20:00Z",
-                     *       "created": "2026-09-07T16:20:00Z"
+                     *       "created": "2026-09-07T16:20:00Z",
+                     *       "summary": {
+                     *         "lines": {
+                     *           "release": {
+                     *             "count": 52,
+                     *             "amount": 1272000,
+                     *             "gross": 1311340,
+                     *             "fee": 39340,
+                     *             "net": 1272000
+                     *           },
+                     *           "refund": {
+                     *             "count": 2,
+                     *             "amount": -15769
+                     *           },
+                     *           "refund_reversal": {
+                     *             "count": 0,
+                     *             "amount": 0
+                     *           },
+                     *           "dispute_hold": {
+                     *             "count": 1,
+                     *             "amount": -4000
+                     *           },
+                     *           "dispute_release": {
+                     *             "count": 0,
+                     *             "amount": 0
+                     *           },
+                     *           "dispute_loss": {
+                     *             "count": 0,
+                     *             "amount": 0
+                     *           },
+                     *           "settlement_failure": {
+                     *             "count": 1,
+                     *             "amount": 2500
+                     *           },
+                     *           "adjustment": {
+                     *             "count": 0,
+                     *             "amount": 0
+                     *           }
+                     *         },
+                     *         "other": 0
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["Settlement"];
@@ -7026,7 +7285,47 @@ export interface operations {
                      *       "payments": 52,
                      *       "period_start": "2026-09-01T10:04:00Z",
                      *       "period_end": "2026-09-07T16:20:00Z",
-                     *       "created": "2026-09-07T16:20:00Z"
+                     *       "created": "2026-09-07T16:20:00Z",
+                     *       "summary": {
+                     *         "lines": {
+                     *           "release": {
+                     *             "count": 52,
+                     *             "amount": 1272000,
+                     *             "gross": 1311340,
+                     *             "fee": 39340,
+                     *             "net": 1272000
+                     *           },
+                     *           "refund": {
+                     *             "count": 2,
+                     *             "amount": -15769
+                     *           },
+                     *           "refund_reversal": {
+                     *             "count": 0,
+                     *             "amount": 0
+                     *           },
+                     *           "dispute_hold": {
+                     *             "count": 1,
+                     *             "amount": -4000
+                     *           },
+                     *           "dispute_release": {
+                     *             "count": 0,
+                     *             "amount": 0
+                     *           },
+                     *           "dispute_loss": {
+                     *             "count": 0,
+                     *             "amount": 0
+                     *           },
+                     *           "settlement_failure": {
+                     *             "count": 1,
+                     *             "amount": 2500
+                     *           },
+                     *           "adjustment": {
+                     *             "count": 0,
+                     *             "amount": 0
+                     *           }
+                     *         },
+                     *         "other": 0
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["Settlement"];

@@ -7,9 +7,13 @@ import {
   type ChannelMovementTotal,
   type ForeignEntry,
   type Ledger,
+  type CoveredCauseTotal,
   type LedgerBalance,
+  type LedgerCauseType,
   type LedgerTransaction,
   type MerchantBucket,
+  type SettlementCoverage,
+  type UncoveredEntry,
   type UnbalancedTransaction,
 } from '@payments/core';
 import type { Knex } from 'knex';
@@ -36,6 +40,38 @@ interface MovementTotalRow {
   merchant_id: string;
   first_created: BigIntValue;
   last_created: BigIntValue;
+}
+
+/** How many ids one statement names (`IN (…)`), well under every engine's limit of bound values. */
+const ID_CHUNK = 500;
+
+/** `ids` in slices of at most ID_CHUNK. */
+function chunks<T>(ids: readonly T[]): T[][] {
+  const slices: T[][] = [];
+  for (let start = 0; start < ids.length; start += ID_CHUNK) slices.push(ids.slice(start, start + ID_CHUNK));
+  return slices;
+}
+
+interface UncoveredRow {
+  seq: BigIntValue;
+  amount: BigIntValue;
+  cause_type: LedgerCauseType;
+  cause_id: string;
+  payment_intent_id: string | null;
+}
+
+interface CoveredCauseRow {
+  settlement_id: string;
+  cause_type: LedgerCauseType;
+  entries: BigIntValue;
+  total: BigIntValue;
+}
+
+interface ReleasedRow {
+  settlement_id: string;
+  payments: BigIntValue;
+  net: BigIntValue | null;
+  fee: BigIntValue | null;
 }
 
 /** The columns a balance row derives from its account code. */
@@ -105,6 +141,112 @@ export class KnexLedger implements Ledger {
       .where({ account });
     const row = await this.context.lockedRead(query).first<{ balance: BigIntValue } | undefined>();
     return row ? toBigInt(row.balance) : 0n;
+  }
+
+  async uncoveredEntries(account: string): Promise<UncoveredEntry[]> {
+    // The index (account, settlement_id) finds them without reading what settlements covered.
+    const rows = await this.context
+      .db()('ledger_entries as e')
+      .join('ledger_transactions as t', 't.seq', 'e.transaction_seq')
+      .where('e.account', account)
+      .whereNull('e.settlement_id')
+      .orderBy('e.seq', 'asc')
+      .select<UncoveredRow[]>('e.seq', 'e.amount', 't.cause_type', 't.cause_id', 't.payment_intent_id');
+    return rows.map((row) => ({
+      id: String(row.seq),
+      amount: toNumber(row.amount),
+      causeType: row.cause_type,
+      causeId: row.cause_id,
+      ...(row.payment_intent_id === null ? {} : { paymentIntentId: row.payment_intent_id }),
+    }));
+  }
+
+  async coverEntries(account: string, settlementId: string, entryIds: readonly string[]): Promise<number> {
+    let marked = 0;
+    for (const slice of chunks([...new Set(entryIds)])) {
+      // Conditional on NULL: of two settlements racing for an entry only one marks it, and the
+      // count tells the other it lost (the UPDATE's row locks serialise them).
+      marked += await this.context
+        .db()('ledger_entries')
+        .where('account', account)
+        .whereIn('seq', slice)
+        .whereNull('settlement_id')
+        .update({ settlement_id: settlementId });
+    }
+    return marked;
+  }
+
+  async coverCause(account: string, settlementId: string, cause: string): Promise<number> {
+    const db = this.context.db();
+    const posted = await db('ledger_transactions').where({ cause }).first<{ seq: BigIntValue } | undefined>('seq');
+    if (!posted) return 0;
+    return db('ledger_entries')
+      .where({ account, transaction_seq: toNumber(posted.seq) })
+      .whereNull('settlement_id')
+      .update({ settlement_id: settlementId });
+  }
+
+  async coveredTotals(account: string, settlementIds: readonly string[]): Promise<SettlementCoverage[]> {
+    const db = this.context.db();
+    const causes = new Map<string, CoveredCauseTotal[]>();
+    const released = new Map<string, SettlementCoverage['released']>();
+    for (const slice of chunks([...new Set(settlementIds)])) {
+      const causeRows = await db('ledger_entries as e')
+        .join('ledger_transactions as t', 't.seq', 'e.transaction_seq')
+        .where('e.account', account)
+        .whereIn('e.settlement_id', slice)
+        // A settlement's own entry is what it pays, not a line it pays.
+        .whereRaw('NOT (t.cause_type = ? AND t.cause_id = e.settlement_id)', ['settlement_created'])
+        .groupBy('e.settlement_id', 't.cause_type')
+        .select<CoveredCauseRow[]>('e.settlement_id', 't.cause_type', db.raw('COUNT(*) AS ??', ['entries']), exactText(db, 'SUM(e.amount)', 'total'));
+      for (const row of causeRows) {
+        const list = causes.get(row.settlement_id) ?? [];
+        list.push({ causeType: row.cause_type, count: toNumber(row.entries), amount: toBigInt(row.total) });
+        causes.set(row.settlement_id, list);
+      }
+      // The released payments' net and fee, as their `payment` transactions booked them.
+      const releasedRows = await db('ledger_entries as e')
+        .join('ledger_transactions as t', 't.seq', 'e.transaction_seq')
+        .join('ledger_transactions as pt', (on) => {
+          on.on('pt.merchant_id', 't.merchant_id').andOn('pt.mode', 't.mode').andOn('pt.payment_intent_id', 't.payment_intent_id');
+        })
+        .join('ledger_entries as pe', 'pe.transaction_seq', 'pt.seq')
+        .where('e.account', account)
+        .whereIn('e.settlement_id', slice)
+        .where('t.cause_type', 'release')
+        .where('pt.cause_type', 'payment')
+        .groupBy('e.settlement_id')
+        .select<ReleasedRow[]>(
+          'e.settlement_id',
+          db.raw('COUNT(DISTINCT t.seq) AS ??', ['payments']),
+          exactText(db, 'SUM(CASE WHEN pe.account_merchant_id IS NOT NULL THEN pe.amount ELSE 0 END)', 'net'),
+          exactText(db, "SUM(CASE WHEN pe.account LIKE 'p:%:fee_revenue:%' THEN pe.amount ELSE 0 END)", 'fee'),
+        );
+      for (const row of releasedRows) {
+        released.set(row.settlement_id, { count: toNumber(row.payments), net: toBigInt(row.net ?? 0), fee: toBigInt(row.fee ?? 0) });
+      }
+    }
+    return settlementIds.map((settlementId) => ({
+      settlementId,
+      causes: causes.get(settlementId) ?? [],
+      released: released.get(settlementId) ?? { count: 0, net: 0n, fee: 0n },
+    }));
+  }
+
+  async paymentsTotal(account: string, paymentIntentIds: readonly string[]): Promise<bigint> {
+    const db = this.context.db();
+    const parsed = parseAccountCode(account);
+    if (parsed?.kind !== 'merchant') return 0n;
+    let total = 0n;
+    for (const slice of chunks([...new Set(paymentIntentIds)])) {
+      const row = await db('ledger_entries as e')
+        .join('ledger_transactions as t', 't.seq', 'e.transaction_seq')
+        .where({ 't.merchant_id': parsed.merchantId, 't.mode': parsed.mode, 'e.account': account })
+        .whereIn('t.payment_intent_id', slice)
+        .first<{ total: BigIntValue | null } | undefined>(exactText(db, 'SUM(e.amount)', 'total'));
+      total += toBigInt(row?.total ?? 0);
+    }
+    return total;
   }
 
   async balanceTable(): Promise<LedgerBalance[]> {

@@ -206,6 +206,28 @@ export class KnexSettlementRepository extends KnexTable<SettlementRow> implement
     return rows.map(toPaymentIntent);
   }
 
+  async findReleasing(scope: AccountScope, dueBefore: Date): Promise<PaymentIntent[]> {
+    const db = this.context.db();
+    const rows = await db('payment_intents as pi')
+      .select<PaymentIntentRow[]>('pi.*')
+      .where({ 'pi.merchant_id': scope.merchantId, 'pi.mode': scope.mode, 'pi.status': 'channel_settled' })
+      .whereNull('pi.settlement_id')
+      .whereNull('pi.released_at')
+      .whereNotNull('pi.available_at')
+      .where('pi.available_at', '<', dueBefore.getTime())
+      .whereNotExists(
+        db('disputes as d')
+          .select(db.raw('1'))
+          .whereRaw('d.payment_intent_id = pi.id')
+          .andWhereRaw('d.merchant_id = pi.merchant_id')
+          .andWhereRaw('d.mode = pi.mode')
+          .whereIn('d.status', [...BLOCKING_DISPUTES]),
+      )
+      .orderBy('pi.available_at', 'asc')
+      .orderBy('pi.seq', 'asc');
+    return rows.map(toPaymentIntent);
+  }
+
   async assignPayments(scope: AccountScope, settlementId: string, intentIds: readonly string[]): Promise<number> {
     const ids = [...new Set(intentIds)];
     let marked = 0;

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { ResponseObject, ResponseToolkit } from '@hapi/hapi';
 
 /**
  * JSON text in which every BigInt is written as the integer literal of its exact digits.
@@ -11,4 +12,9 @@ export function exactJson(value: unknown): string {
   const marker = `exact-integer-${randomBytes(16).toString('hex')}:`;
   const text = JSON.stringify(value, (_key, field: unknown) => (typeof field === 'bigint' ? `${marker}${field.toString()}` : field));
   return text.replace(new RegExp(`"${marker}(-?[0-9]+)"`, 'g'), '$1');
+}
+
+/** An answer of `value` as exact JSON (`exactJson`): for objects that carry BigInt amounts. */
+export function exactResponse(h: ResponseToolkit, value: unknown): ResponseObject {
+  return h.response(exactJson(value)).type('application/json; charset=utf-8');
 }

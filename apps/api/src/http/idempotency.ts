@@ -11,6 +11,7 @@ import {
   type StoredResponse,
 } from '@payments/core';
 import stringify from 'safe-stable-stringify';
+import { exactJson } from './exact-json';
 import type { Idempotency, IdempotentWork } from './define-route';
 import { errorBody, httpStatusOf } from './error-envelope';
 import { header } from './headers';
@@ -82,7 +83,8 @@ export function idempotent(deps: IdempotentDeps, work: IdempotentWork, idempoten
       transactional: idempotency.transactional,
       perform: async (recovery): Promise<StoredResponse> => {
         const answer = await work(request, h, recoveryFor(idempotency, recovery));
-        return { status: answer.status, body: JSON.stringify(answer.body) };
+        // Exact: an answer may carry BigInt amounts (a settlement's summary), written as their digits.
+        return { status: answer.status, body: exactJson(answer.body) };
       },
       refusalToStore: (error): StoredResponse | undefined => {
         if (!isCoreError(error) || FORGOTTEN_CATEGORIES.has(error.category)) return undefined;

@@ -3,6 +3,7 @@ import {
   Clock,
   CreateManualSettlement,
   CreateScheduledSettlements,
+  GetNextSettlement,
   GetSettlement,
   Ledger,
   ListPayoutDestinations,
@@ -21,6 +22,7 @@ import {
   SetDefaultPayoutDestination,
   SettlementRepository,
   StepUp,
+  SummarizeSettlements,
   UnitOfWork,
   VerifyPayoutDestinations,
   type SettlementWriterDeps,
@@ -62,6 +64,8 @@ export const settlementsModule: Capability = {
       bindClass(options, VerifyPayoutDestinations, { uow: UnitOfWork, destinations: PayoutDestinationRepository, gateway: PayoutGateway, secrets: SecretBox });
       bindClass(options, ListSettlements, { settlements: SettlementRepository });
       bindClass(options, GetSettlement, { settlements: SettlementRepository });
+      bindClass(options, SummarizeSettlements, { ledger: Ledger });
+      bindClass(options, GetNextSettlement, { settlements: SettlementRepository, ledger: Ledger, merchants: MerchantRepository, clock: Clock });
       bindClass(options, ListPayoutDestinations, { destinations: PayoutDestinationRepository });
       const destinationChange = {
         uow: UnitOfWork,

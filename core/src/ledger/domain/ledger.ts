@@ -141,6 +141,42 @@ export interface LedgerTransaction {
 }
 
 /**
+ * An entry of a merchant's `available` account that no settlement covers yet
+ * (`Ledger.uncoveredEntries`; docs/settlements.md, "What a settlement covers"), with what its
+ * transaction says of it: the entries a settlement covers add up to its amount.
+ */
+export interface UncoveredEntry {
+  /** The entry's own identity in the journal (opaque): what `Ledger.coverEntries` takes back. */
+  readonly id: string;
+  /** Signed minor units, as posted. */
+  readonly amount: number;
+  readonly causeType: LedgerCauseType;
+  readonly causeId: string;
+  /** The payment whose money the transaction moves, when it moves one payment's. */
+  readonly paymentIntentId?: string;
+}
+
+/** What the entries a settlement covers on its available account add up to, per cause type (`Ledger.coveredTotals`). */
+export interface CoveredCauseTotal {
+  readonly causeType: LedgerCauseType;
+  /** How many entries (one per transaction: a transaction moves an account once). */
+  readonly count: number;
+  /** Their sum: what they moved on available. */
+  readonly amount: bigint;
+}
+
+/** The entries one settlement covers, summed (its own `settlement_created` entry aside). */
+export interface SettlementCoverage {
+  readonly settlementId: string;
+  readonly causes: readonly CoveredCauseTotal[];
+  /**
+   * The payments whose `release` entry it covers, as their `payment` transaction booked them: the
+   * merchant's net and the platform's fee (exact sums, in the account's currency).
+   */
+  readonly released: { readonly count: number; readonly net: bigint; readonly fee: bigint };
+}
+
+/**
  * One row of the balance table: an account and what its entries sum to. A BigInt, because a
  * balance is a sum of many entries and may pass 2^53 − 1 (each entry stays within it): a number
  * would round it silently. Storage keeps it as a signed 64-bit integer.

@@ -1,6 +1,14 @@
 import type { AccountScope, Mode } from '../../common';
 import { token } from '../../common';
-import type { ChannelMovementKey, ChannelMovementTotal, LedgerBalance, LedgerTransaction, MerchantBucket } from '../domain/ledger';
+import type {
+  ChannelMovementKey,
+  ChannelMovementTotal,
+  LedgerBalance,
+  LedgerTransaction,
+  MerchantBucket,
+  SettlementCoverage,
+  UncoveredEntry,
+} from '../domain/ledger';
 
 /** A journal transaction whose entries do not sum to zero in one currency. */
 export interface UnbalancedTransaction {
@@ -63,6 +71,25 @@ export interface Ledger {
    * that relies on it commits. Balances are BigInt throughout: a sum of entries may pass 2^53 − 1.
    */
   balanceForUpdate(account: string): Promise<bigint>;
+  /**
+   * The entries of a merchant's `available` account (`account`) that no settlement covers yet, in
+   * posting order: what they sum to is the account's balance less what settlements already cover.
+   * Read it after `balanceForUpdate(account)` in the same unit of work, so no posting to the
+   * account commits between the two.
+   */
+  uncoveredEntries(account: string): Promise<UncoveredEntry[]>;
+  /**
+   * Marks the entries `entryIds` of `account` as covered by `settlementId`, each only where no
+   * settlement covers it yet; answers how many it marked (fewer than asked: another settlement
+   * covered some meanwhile).
+   */
+  coverEntries(account: string, settlementId: string, entryIds: readonly string[]): Promise<number>;
+  /** Marks the entries of `account` posted by the transaction of `cause` as covered by `settlementId` (a settlement's own entry), where none covers them yet; answers how many. */
+  coverCause(account: string, settlementId: string, cause: string): Promise<number>;
+  /** What the entries of `account` that each of `settlementIds` covers add up to (their own `settlement_created` entries aside); one answer per id asked, in that order. */
+  coveredTotals(account: string, settlementIds: readonly string[]): Promise<SettlementCoverage[]>;
+  /** What the transactions naming these payments (`paymentIntentId`) left on `account`, summed: exact. */
+  paymentsTotal(account: string, paymentIntentIds: readonly string[]): Promise<bigint>;
   /** Every row of the balance table. */
   balanceTable(): Promise<LedgerBalance[]>;
   /** What the journal's entries sum to per account: the balance table as rebuilt from the journal. */

@@ -36,3 +36,24 @@ export function lastCompletePeriod(schedule: SettlementSchedule, now: Date): Set
       return undefined;
   }
 }
+
+/**
+ * The period of a schedule that `now` falls in, still open: today for `daily`, this ISO week for
+ * `weekly`, this calendar month for `monthly` (UTC). Its batch is made at its `end`, when it becomes
+ * the last complete one. `manual` has no periods.
+ */
+export function currentPeriod(schedule: SettlementSchedule, now: Date): SettlementPeriod | undefined {
+  const today = utcMidnight(now);
+  switch (schedule) {
+    case 'daily':
+      return { start: today, end: new Date(today.getTime() + DAY_MS) };
+    case 'weekly': {
+      const start = new Date(today.getTime() - ((today.getUTCDay() + 6) % 7) * DAY_MS);
+      return { start, end: new Date(start.getTime() + 7 * DAY_MS) };
+    }
+    case 'monthly':
+      return { start: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)), end: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)) };
+    case 'manual':
+      return undefined;
+  }
+}

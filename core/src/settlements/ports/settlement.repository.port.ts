@@ -35,6 +35,12 @@ export interface SettlementRepository {
    */
   findSettleable(scope: AccountScope, releasedBefore: Date): Promise<PaymentIntent[]>;
   /**
+   * The payments a settlement would cover once their release timer fires: channel-settled intents
+   * not released yet whose release is due (`availableAt`) before `dueBefore`, covered by no
+   * settlement, with no open or lost dispute; by due time. For showing the next settlement.
+   */
+  findReleasing(scope: AccountScope, dueBefore: Date): Promise<PaymentIntent[]>;
+  /**
    * Marks the intents as covered by `settlementId`, each only if no settlement covers it yet;
    * returns how many it marked (fewer than asked means another settlement took some).
    */

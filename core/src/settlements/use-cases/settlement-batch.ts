@@ -1,5 +1,5 @@
 import type { PaymentFunds } from '../../funds';
-import type { Ledger } from '../../ledger';
+import type { Ledger, UncoveredEntry } from '../../ledger';
 import { merchantAccount } from '../../ledger';
 import type { Merchant, MerchantRepository, RequestKey } from '../../merchants';
 import type { PaymentIntent } from '../../payments';
@@ -12,7 +12,7 @@ import type { SettlementRepository } from '../ports/settlement.repository.port';
 /** The ports creating and moving settlements write through. */
 export interface SettlementDeps extends EventPublishDeps {
   readonly settlements: SettlementRepository;
-  /** Read only: the available balance a settlement pays. */
+  /** The available balance a settlement pays, the entries it covers, and their marks. */
   readonly ledger: Ledger;
   readonly funds: PaymentFunds;
   readonly clock: Clock;
@@ -44,16 +44,16 @@ export function nothingToSettle(): CoreError {
   return new CoreError(
     'nothing_to_settle',
     'conflict',
-    'Nothing is available to settle: no released payment waits and the available balance is not above zero.',
+    'Nothing is available to settle: no released payment waits and the available money no settlement covered yet is not above zero.',
   );
 }
 
-export function insufficientAvailableBalance(available: bigint, amount: bigint, currency: string): CoreError {
+export function insufficientAvailableBalance(total: bigint, currency: string): CoreError {
   return new CoreError(
     'insufficient_available_balance',
     'conflict',
-    `The available balance (${available} ${currency} minor units) is not above zero, so nothing can be paid out of the ${amount} waiting; ` +
-      'refunds or lost disputes overdrew it, and the payments wait until new ones cover it.',
+    `What a settlement would pay now (${total} ${currency} minor units: the released payments that wait, less the refunds and lost disputes ` +
+      'no settlement covered yet) is not above zero, so nothing can be paid out; the payments wait until new ones cover it.',
   );
 }
 
@@ -77,10 +77,10 @@ export interface SettlementPart {
 
 /**
  * Cuts the payments, in the order given (oldest release first), into consecutive parts whose nets
- * each sum to at most 2^53 − 1 (`MAX_AMOUNT`): a settlement's amount is shown and sent to the
- * payout provider as an exact integer, so a batch that would not fit is paid as several, never
- * refused. Sums are BigInt, so the test itself cannot round. Each net is at most `MAX_AMOUNT`
- * (an intent's net never passes its converted amount), so every part holds at least one payment.
+ * each sum to at most 2^53 − 1 (`MAX_AMOUNT`), sums in BigInt. A manual request covers the first
+ * part's payments only, so one request never names more payments than one amount can pay; the
+ * next request covers the next part. Each net is at most `MAX_AMOUNT` (an intent's net never
+ * passes its converted amount), so every part holds at least one payment.
  */
 export function settlementParts(payments: readonly PaymentIntent[]): SettlementPart[] {
   const parts: SettlementPart[] = [];
@@ -101,100 +101,176 @@ export function settlementParts(payments: readonly PaymentIntent[]): SettlementP
 }
 
 /**
- * Nets what the available balance lacks (`shortfall`: refunds and lost-dispute fees that overdrew
- * it) out of the parts, first ones first. A part netted to zero pays nothing and hands its payments
- * to the next part, so every settlement made pays a positive amount and every payment is covered.
- * The shortfall is below the parts' total, so the last part always keeps something.
+ * A piece of what a settlement pays: an uncovered entry of the available account (`entry`), or,
+ * without one, available money no entry accounts for (see `SettlementPlan.unrecorded`).
  */
-export function nettedParts(parts: readonly SettlementPart[], shortfall: bigint): SettlementPart[] {
-  const netted: SettlementPart[] = [];
-  let owed = shortfall;
-  let carried: PaymentIntent[] = [];
-  for (const part of parts) {
-    const cut = owed < BigInt(part.amount) ? owed : BigInt(part.amount);
-    owed -= cut;
-    const payments = [...carried, ...part.payments];
-    const amount = part.amount - Number(cut);
-    if (amount === 0) {
-      carried = payments;
-      continue;
+export interface CoveredPiece {
+  readonly entry?: UncoveredEntry;
+  readonly amount: bigint;
+}
+
+/** One settlement of a plan: the pieces it covers, summing to its amount (above zero, at most 2^53 − 1). */
+export interface PlannedSettlement {
+  readonly pieces: readonly CoveredPiece[];
+  readonly amount: number;
+  /** The payments it covers: those whose first covered entry it holds (the first part also takes those with none). */
+  readonly payments: readonly PaymentIntent[];
+}
+
+/**
+ * What a settlement of a merchant and mode covers and pays, by the rule of docs/settlements.md
+ * ("What a settlement covers"): the uncovered entries U of the available account, less the entries
+ * of the payments that wait but this settlement does not cover (released after a scheduled
+ * period's end, or beyond the first part of a manual request) = C; it pays Σ C.
+ */
+export interface SettlementPlan {
+  /** The payments it covers. */
+  readonly payments: readonly PaymentIntent[];
+  /** C: the entries it covers, in posting order. */
+  readonly entries: readonly UncoveredEntry[];
+  /**
+   * The available balance less Σ U: 0 for an account whose every entry was posted since the ledger
+   * records what settlements cover. An account settled before (migration 024 attributed its older
+   * entries by their order) may hold money the settlements of that time left in available, which
+   * no uncovered entry accounts for: the next settlement pays it too.
+   */
+  readonly unrecorded: bigint;
+  /** Σ C + unrecorded: what the settlement pays, all its parts together (exact, may pass 2^53 − 1). */
+  readonly total: bigint;
+  /** The settlements it takes, each at most 2^53 − 1; empty when the total is not above zero. */
+  readonly parts: readonly PlannedSettlement[];
+}
+
+/**
+ * Cuts what a settlement pays into parts that each sum to more than zero and at most 2^53 − 1, so
+ * every amount is shown and sent exactly and each part's entries add up to its own amount: the
+ * negative pieces first (they all go to the first part), then the others in posting order, a new
+ * part starting where the next piece would pass 2^53 − 1. Each piece is at most 2^53 − 1, so a
+ * part closed for the next piece already holds more than zero; later parts hold only positive
+ * pieces. A total of at most 2^53 − 1 is never cut. `total` must be above zero.
+ */
+export function coveredParts(pieces: readonly CoveredPiece[]): CoveredPiece[][] {
+  const ordered = [...pieces.filter((piece) => piece.amount < 0n), ...pieces.filter((piece) => piece.amount >= 0n)];
+  const parts: CoveredPiece[][] = [];
+  let current: CoveredPiece[] = [];
+  let sum = 0n;
+  for (const piece of ordered) {
+    if (current.length > 0 && piece.amount > 0n && sum + piece.amount > BigInt(MAX_AMOUNT)) {
+      parts.push(current);
+      current = [];
+      sum = 0n;
     }
-    netted.push({ payments, amount });
-    carried = [];
+    current.push(piece);
+    sum += piece.amount;
   }
-  return netted;
+  if (current.length > 0) parts.push(current);
+  return parts;
+}
+
+/** `amount` as pieces of at most 2^53 − 1 each (a negative amount stays one piece: it only lowers a part). */
+function unrecordedPieces(amount: bigint): CoveredPiece[] {
+  const pieces: CoveredPiece[] = [];
+  let left = amount;
+  while (left > BigInt(MAX_AMOUNT)) {
+    pieces.push({ amount: BigInt(MAX_AMOUNT) });
+    left -= BigInt(MAX_AMOUNT);
+  }
+  if (left !== 0n) pieces.push({ amount: left });
+  return pieces;
+}
+
+function sumOf(pieces: readonly { readonly amount: number | bigint }[]): bigint {
+  return pieces.reduce((total, piece) => total + BigInt(piece.amount), 0n);
 }
 
 function laterOf(a: Date, b: Date): Date {
   return a > b ? a : b;
 }
 
+/** The ports a plan reads. */
+export type SettlementPlanDeps = Pick<SettlementDeps, 'settlements' | 'ledger'>;
+
 /**
- * Adds `surplus` (available money no waiting payment accounts for) to the parts: the last part
- * takes what fits under 2^53 − 1, and the rest is paid in parts of their own, covering no payment.
+ * The plan of a settlement of `input` at `now`, given the account's `available` balance (read with
+ * its row locked when the settlement is to be made). Reads, writes nothing: `openSettlementParts`
+ * makes it, the next settlement shown with the balance previews it.
  */
-export function withSurplus(parts: readonly SettlementPart[], surplus: bigint): SettlementPart[] {
-  const result = [...parts];
-  let left = surplus;
-  const last = result.at(-1);
-  if (last && left > 0n) {
-    const room = BigInt(MAX_AMOUNT - last.amount);
-    const added = left < room ? left : room;
-    result[result.length - 1] = { payments: last.payments, amount: last.amount + Number(added) };
-    left -= added;
+export async function planSettlement(
+  deps: SettlementPlanDeps,
+  input: Pick<OpenSettlementInput, 'merchant' | 'scope' | 'trigger' | 'releasedBefore'>,
+  now: Date,
+  available: bigint,
+): Promise<SettlementPlan> {
+  const { scope, merchant } = input;
+  const currency = merchant.settlementCurrency;
+  // Every payment waiting now: the money of those this settlement does not cover is left for theirs.
+  const waiting = (await deps.settlements.findSettleable(scope, laterOf(now, input.releasedBefore))).filter(
+    (intent) => intent.net !== undefined && intent.net.currency === currency && intent.net.amount > 0,
+  );
+  const released = waiting.filter((intent) => intent.releasedAt !== undefined && intent.releasedAt <= input.releasedBefore);
+  const payments = input.trigger === 'scheduled' ? released : (settlementParts(released)[0]?.payments ?? []);
+  const coveredIds = new Set(payments.map((intent) => intent.id));
+  const left = new Set(waiting.filter((intent) => !coveredIds.has(intent.id)).map((intent) => intent.id));
+  const uncovered = await deps.ledger.uncoveredEntries(merchantAccount(scope, 'available', currency));
+  const entries = uncovered.filter((entry) => entry.paymentIntentId === undefined || !left.has(entry.paymentIntentId));
+  const unrecorded = available - sumOf(uncovered);
+  const total = sumOf(entries) + unrecorded;
+  if (total <= 0n) return { payments, entries, unrecorded, total, parts: [] };
+
+  const pieces = [...unrecordedPieces(unrecorded), ...entries.map((entry) => ({ entry, amount: BigInt(entry.amount) }))];
+  const cut = coveredParts(pieces);
+  // Each payment goes with the part that holds its first covered entry; those with none, the first.
+  const partOf = new Map<string, number>();
+  for (const [index, part] of cut.entries()) {
+    for (const piece of part) {
+      const id = piece.entry?.paymentIntentId;
+      if (id !== undefined && coveredIds.has(id) && !partOf.has(id)) partOf.set(id, index);
+    }
   }
-  while (left > 0n) {
-    const amount = left < BigInt(MAX_AMOUNT) ? left : BigInt(MAX_AMOUNT);
-    result.push({ payments: [], amount: Number(amount) });
-    left -= amount;
-  }
-  return result;
+  const parts = cut.map((part, index) => ({
+    pieces: part,
+    amount: Number(sumOf(part)),
+    payments: payments.filter((intent) => (partOf.get(intent.id) ?? 0) === index),
+  }));
+  return { payments, entries, unrecorded, total, parts };
 }
 
 /**
- * Creates a `pending` settlement of what is available: it covers the payments that wait (released,
- * covered by no settlement, no open or lost dispute, net in the settlement currency) and pays the
- * whole available balance (read with its row locked): their nets, less what available lacks to
- * cover them (refunds of payments settled before and lost-dispute fees debit available, which may
- * go negative, and the next settlement nets that), or plus what it holds beyond them (a failed
- * refund's debit given back, a hold a won dispute returned after its payment was settled). An
- * available balance of zero or less pays nothing. The settlement, the payments' marks, the
- * `settlement_created` posting and `settlement.pending` commit together. Call it inside a unit of
- * work, under the scope's settlement lock.
+ * Creates a `pending` settlement of what is available, by the rule of docs/settlements.md ("What a
+ * settlement covers"): it covers the payments that wait (released, covered by no settlement, no
+ * open or lost dispute, net in the settlement currency; a manual request the first part of them)
+ * and the entries of the available account no settlement covered yet, except those of the
+ * waiting payments it does not cover; it pays what those entries sum to. The settlement, the
+ * payments' marks, the entries' marks, its `settlement_created` posting (its own entry marked
+ * too) and `settlement.pending` commit together. Call it inside a unit of work, under the scope's
+ * settlement lock.
  *
- * Payments whose nets sum past 2^53 − 1 are split (`settlementParts`): a scheduled batch makes
- * every part at once (parts 1, 2 … of its period, in one transaction), a manual request settles
- * the first part (the oldest payments) and leaves the rest to the next request. The answer is the
- * first settlement made; `openSettlementParts` answers them all.
+ * What passes 2^53 − 1 is paid in parts (`coveredParts`), each covering entries that sum to its
+ * own amount: a scheduled batch makes every part at once (parts 1, 2 … of its period), a manual
+ * request the first part, leaving the other entries and their payments to the next request. The
+ * answer is the first settlement made; `openSettlementParts` answers them all.
  *
- * Throws 409 `nothing_to_settle`, 409 `insufficient_available_balance`, or ConcurrentUpdateError
- * (`settlement_conflict`) when another settlement took some of the payments meanwhile, which the
- * unit of work answers by running again.
+ * Throws 409 `nothing_to_settle` (nothing above zero to pay and no payment waits),
+ * 409 `insufficient_available_balance` (payments wait, but the sum is not above zero), or
+ * ConcurrentUpdateError (`settlement_conflict`) when another settlement took some of the payments
+ * or entries meanwhile, which the unit of work answers by running again.
  */
 export async function openSettlement(deps: SettlementDeps, input: OpenSettlementInput): Promise<Settlement> {
   return (await openSettlementParts(deps, input))[0];
 }
 
-/** `openSettlement`, answering every settlement it made (more than one for a split scheduled batch). */
+/** `openSettlement`, answering every settlement it made (more than one for a scheduled batch past 2^53 − 1). */
 export async function openSettlementParts(deps: SettlementDeps, input: OpenSettlementInput): Promise<Settlement[]> {
   const { scope, merchant } = input;
   const currency = merchant.settlementCurrency;
+  const account = merchantAccount(scope, 'available', currency);
   const now = deps.clock.now();
-  // Every payment waiting now, so that money a later payment brings is never paid as a surplus.
-  const waiting = (await deps.settlements.findSettleable(scope, laterOf(now, input.releasedBefore))).filter(
-    (intent) => intent.net !== undefined && intent.net.currency === currency && intent.net.amount > 0,
-  );
-  const payments = waiting.filter((intent) => intent.releasedAt !== undefined && intent.releasedAt <= input.releasedBefore);
-  const split = settlementParts(payments);
-  const covered = input.trigger === 'scheduled' ? split : split.slice(0, 1);
-  const total = covered.reduce((sum, part) => sum + BigInt(part.amount), 0n);
-  const available = await deps.ledger.balanceForUpdate(merchantAccount(scope, 'available', currency));
-  if (available <= 0n) throw payments.length === 0 ? nothingToSettle() : insufficientAvailableBalance(available, total, currency);
-  // What is available beyond the payments' nets (a failed refund's debit given back, a hold
-  // released after the payment was settled) is paid too, once every waiting payment is covered.
-  const waitingTotal = waiting.reduce((sum, intent) => sum + BigInt(intent.net?.amount ?? 0), 0n);
-  const surplus = covered.length === split.length && available > waitingTotal ? available - waitingTotal : 0n;
-  const parts = available < total ? nettedParts(covered, total - available) : withSurplus(covered, surplus);
+  // Locked first: no posting to available commits until this transaction ends, so the entries
+  // read next are exactly what the balance sums.
+  const available = await deps.ledger.balanceForUpdate(account);
+  const plan = await planSettlement(deps, input, now, available);
+  if (plan.total <= 0n) throw plan.payments.length === 0 ? nothingToSettle() : insufficientAvailableBalance(plan.total, currency);
+  const parts = input.trigger === 'scheduled' ? plan.parts : plan.parts.slice(0, 1);
 
   const made: Settlement[] = [];
   for (const [index, part] of parts.entries()) {
@@ -220,12 +296,16 @@ export async function openSettlementParts(deps: SettlementDeps, input: OpenSettl
       settlement.id,
       part.payments.map((intent) => intent.id),
     );
-    if (assigned !== part.payments.length) {
+    const entryIds = part.pieces.flatMap((piece) => (piece.entry ? [piece.entry.id] : []));
+    const covered = await deps.ledger.coverEntries(account, settlement.id, entryIds);
+    if (assigned !== part.payments.length || covered !== entryIds.length) {
       // Thrown inside the unit of work: the settlements and the marks made so far roll back, and
       // the unit of work runs again on what the other settlement left (nothing_to_settle, or the rest).
       throw new ConcurrentUpdateError('Another settlement covered some of these payments at the same time; retry.', 'settlement_conflict');
     }
     await deps.funds.settlementCreated({ settlementId: settlement.id, scope, amount: settlement.amount }, now);
+    // Its own entry names it too: every entry of available is covered by the settlement that paid it or is it.
+    await deps.ledger.coverCause(account, settlement.id, `settlement_created:${settlement.id}`);
     await publishEvent(deps, settlementEvent(settlement, deps.random, now), now);
     made.push(settlement);
   }

@@ -1,4 +1,4 @@
-import { GetBalance } from '@payments/core';
+import { GetBalance, GetNextSettlement } from '@payments/core';
 import { defineRoute } from '../../http/define-route';
 import { scopeIn } from '../../plugins/dashboard/actor';
 import { modeQuery } from '../schemas';
@@ -13,14 +13,16 @@ export default defineRoute({
   validate: { query: modeQuery },
   openapi: {
     operationId: 'retrieveBalance',
-    summary: 'Retrieve the balance: available, pending and dispute_hold, per currency',
-    description: 'Amounts are exact JSON integers, as GET /v1/balance writes them (a sum may pass 2^53 − 1).',
+    summary: 'Retrieve the balance: available, pending and dispute_hold, and the next settlement, per currency',
+    description: 'As GET /v1/balance: amounts are exact JSON integers (a sum may pass 2^53 − 1); `next_settlement` is what the next settlement will pay (for a manual account, what “Pay out now” pays) and when.',
     tag: 'Balance',
     success: { status: 200, schema: BALANCE_SCHEMAS.Balance, description: 'The balance.' },
   },
-  uses: { getBalance: GetBalance },
+  uses: { getBalance: GetBalance, getNextSettlement: GetNextSettlement },
   handler:
-    ({ getBalance }) =>
-    async (request, h) =>
-      balanceResponse(h, await getBalance.execute(scopeIn(request, request.query.mode))),
+    ({ getBalance, getNextSettlement }) =>
+    async (request, h) => {
+      const scope = scopeIn(request, request.query.mode);
+      return balanceResponse(h, await getBalance.execute(scope), await getNextSettlement.execute(scope));
+    },
 });

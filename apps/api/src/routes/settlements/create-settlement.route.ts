@@ -1,4 +1,4 @@
-import { API_CALLER, CreateManualSettlement } from '@payments/core';
+import { API_CALLER, CreateManualSettlement, SummarizeSettlements } from '@payments/core';
 import { defineRoute } from '../../http/define-route';
 import { scopeOf } from '../../plugins/merchant-v1/caller';
 import { idempotencyKeyOf } from '../../http/idempotency';
@@ -18,22 +18,21 @@ export default defineRoute({
     operationId: 'createSettlement',
     summary: 'Ask for a settlement now (merchants on the manual schedule)',
     description:
-      'Takes no body (or `{}`). For an account on the `manual` schedule only (any other is 403 `forbidden`): pays the whole available balance: the nets of the released payments not settled yet, ' +
-      'less what the available balance lacks or plus what it holds beyond them (a refund that failed after it was netted, a hold given back). ' +
-      'An available balance of zero or below is 409 `nothing_to_settle` when no payment waits, else 409 `insufficient_available_balance`. Requests of one account and mode run one at a time: of several racing for the same funds one is 201, the rest 409. ' +
+      'Takes no body (or `{}`). For an account on the `manual` schedule only (any other is 403 `forbidden`): pays every movement of the available balance no settlement covered yet ' +
+      '(the released payments not settled yet, refunds, dispute debits, failed payouts returned), except the money of the released payments beyond what one settlement can carry (2^53 − 1), which wait for the next request; ' +
+      'the balance’s `next_settlement` shows the amount beforehand. When that is zero or below: 409 `nothing_to_settle` when no payment waits, else 409 `insufficient_available_balance`. ' +
+      'Requests of one account and mode run one at a time: of several racing for the same funds one is 201, the rest 409. ' +
       'In test mode the settlement is paid at once (the answer reads `paid`); in live mode it answers `pending` and the worker pays it. ' +
       'A retry with the same Idempotency-Key is answered with the same settlement for 24 hours.',
     tag: 'Settlements',
     success: { status: 201, schema: SETTLEMENT_SCHEMAS.Settlement, description: 'The settlement.' },
     errors: { 403: ['forbidden'], 409: ['nothing_to_settle', 'insufficient_available_balance', 'settlement_conflict'] },
   },
-  uses: { createManualSettlement: CreateManualSettlement },
+  uses: { createManualSettlement: CreateManualSettlement, summarize: SummarizeSettlements },
   handler:
-    ({ createManualSettlement }) =>
-    async (request) => ({
-      status: 201,
-      body: presentSettlement(
-        await createManualSettlement.execute({ scope: scopeOf(request), requestKey: { caller: API_CALLER, key: idempotencyKeyOf(request) } }),
-      ),
-    }),
+    ({ createManualSettlement, summarize }) =>
+    async (request) => {
+      const settlement = await createManualSettlement.execute({ scope: scopeOf(request), requestKey: { caller: API_CALLER, key: idempotencyKeyOf(request) } });
+      return { status: 201, body: presentSettlement(settlement, await summarize.one(settlement)) };
+    },
 });

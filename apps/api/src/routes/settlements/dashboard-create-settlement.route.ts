@@ -1,4 +1,4 @@
-import { CreateManualSettlement, dashboardCaller } from '@payments/core';
+import { CreateManualSettlement, dashboardCaller, SummarizeSettlements } from '@payments/core';
 import { defineRoute } from '../../http/define-route';
 import { idempotencyKeyOf } from '../../http/idempotency';
 import { actorOf, scopeIn } from '../../plugins/dashboard/actor';
@@ -20,15 +20,15 @@ export default defineRoute({
     operationId: 'createSettlement',
     summary: 'Pay out now: settle what is available (accounts on the manual schedule)',
     description:
-      'The rules of POST /v1/settlements: an account on a daily, weekly or monthly schedule is 403 forbidden; it pays the whole available balance; ' +
-      'an available balance of zero or below is 409 nothing_to_settle (no payment waits) or insufficient_available_balance. A test-mode settlement is paid at once. The body is empty or `{}`. ' +
+      'The rules of POST /v1/settlements: an account on a daily, weekly or monthly schedule is 403 forbidden; it pays what the balance’s `next_settlement` shows ' +
+      '(every movement of the available balance no settlement covered yet); when that is zero or below, 409 nothing_to_settle (no payment waits) or insufficient_available_balance. A test-mode settlement is paid at once. The body is empty or `{}`. ' +
       'Audited as settlements.write.',
     tag: 'Settlements',
     success: { status: 201, schema: SETTLEMENT_SCHEMAS.Settlement, description: 'The settlement.' },
   },
-  uses: { createManualSettlement: CreateManualSettlement },
+  uses: { createManualSettlement: CreateManualSettlement, summarize: SummarizeSettlements },
   handler:
-    ({ createManualSettlement }) =>
+    ({ createManualSettlement, summarize }) =>
     async (request) => {
       const { user } = actorOf(request);
       const settlement = await createManualSettlement.execute({
@@ -36,6 +36,6 @@ export default defineRoute({
         requestKey: { caller: dashboardCaller(user.id), key: idempotencyKeyOf(request) },
         actor: user,
       });
-      return { status: 201, body: presentSettlement(settlement) };
+      return { status: 201, body: presentSettlement(settlement, await summarize.one(settlement)) };
     },
 });

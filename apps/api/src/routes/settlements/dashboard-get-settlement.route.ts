@@ -1,4 +1,5 @@
-import { GetSettlement } from '@payments/core';
+import { GetSettlement, SummarizeSettlements } from '@payments/core';
+import { exactResponse } from '../../http/exact-json';
 import { defineRoute } from '../../http/define-route';
 import { scopeIn } from '../../plugins/dashboard/actor';
 import { modeQuery, settlementParams } from '../schemas';
@@ -14,14 +15,16 @@ export default defineRoute({
   openapi: {
     operationId: 'retrieveSettlement',
     summary: 'Retrieve a settlement',
-    description: 'A settlement of another merchant or of the other mode is 404.',
+    description: 'With its `summary` (what it pays by line type; the lines themselves: balance transactions of the settlement). A settlement of another merchant or of the other mode is 404.',
     tag: 'Settlements',
     success: { status: 200, schema: SETTLEMENT_SCHEMAS.Settlement, description: 'The settlement.' },
     errors: [404],
   },
-  uses: { getSettlement: GetSettlement },
+  uses: { getSettlement: GetSettlement, summarize: SummarizeSettlements },
   handler:
-    ({ getSettlement }) =>
-    async (request) =>
-      presentSettlement(await getSettlement.execute({ scope: scopeIn(request, request.query.mode), id: request.params.id })),
+    ({ getSettlement, summarize }) =>
+    async (request, h) => {
+      const settlement = await getSettlement.execute({ scope: scopeIn(request, request.query.mode), id: request.params.id });
+      return exactResponse(h, presentSettlement(settlement, await summarize.one(settlement)));
+    },
 });

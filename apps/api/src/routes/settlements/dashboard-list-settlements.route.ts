@@ -1,9 +1,10 @@
-import { ListSettlements } from '@payments/core';
+import { ListSettlements, SummarizeSettlements } from '@payments/core';
+import { exactResponse } from '../../http/exact-json';
 import { defineRoute } from '../../http/define-route';
 import { presentList } from '../../http/presenting';
 import { scopeIn } from '../../plugins/dashboard/actor';
 import { limit, pageOf, settlementId, withMode } from '../schemas';
-import { SETTLEMENT_SCHEMAS, presentSettlement } from './presenters';
+import { SETTLEMENT_SCHEMAS, missingSummary, presentSettlement } from './presenters';
 
 /** *mode*: the account's settlements, newest first, as the merchant API shows them, for every role. */
 export default defineRoute({
@@ -19,12 +20,16 @@ export default defineRoute({
     tag: 'Settlements',
     success: { status: 200, schema: SETTLEMENT_SCHEMAS.SettlementList, description: 'A page of settlements.' },
   },
-  uses: { listSettlements: ListSettlements },
+  uses: { listSettlements: ListSettlements, summarize: SummarizeSettlements },
   handler:
-    ({ listSettlements }) =>
-    async (request) => {
+    ({ listSettlements, summarize }) =>
+    async (request, h) => {
       const { query } = request;
       const page = await listSettlements.execute({ scope: scopeIn(request, query.mode), page: pageOf(query) });
-      return presentList(page, presentSettlement);
+      const summaries = await summarize.execute(page.data);
+      return exactResponse(
+        h,
+        presentList(page, (settlement) => presentSettlement(settlement, summaries.get(settlement.id) ?? missingSummary(settlement.id))),
+      );
     },
 });

@@ -1,10 +1,11 @@
-import { ListSettlements } from '@payments/core';
+import { ListSettlements, SummarizeSettlements } from '@payments/core';
+import { exactResponse } from '../../http/exact-json';
 import { defineRoute } from '../../http/define-route';
 import { presentList } from '../../http/presenting';
 import { objectSchema } from '../../http/typed-schema';
 import { scopeOf } from '../../plugins/merchant-v1/caller';
 import { limit, pageOf, settlementId, startingAfter } from '../schemas';
-import { SETTLEMENT_SCHEMAS, presentSettlement } from './presenters';
+import { SETTLEMENT_SCHEMAS, missingSummary, presentSettlement } from './presenters';
 
 export default defineRoute({
   method: 'GET',
@@ -19,14 +20,18 @@ export default defineRoute({
     tag: 'Settlements',
     success: { status: 200, schema: SETTLEMENT_SCHEMAS.SettlementList, description: 'A page of settlements.' },
   },
-  uses: { listSettlements: ListSettlements },
+  uses: { listSettlements: ListSettlements, summarize: SummarizeSettlements },
   handler:
-    ({ listSettlements }) =>
-    async (request) => {
+    ({ listSettlements, summarize }) =>
+    async (request, h) => {
       const page = await listSettlements.execute({
         scope: scopeOf(request),
         page: pageOf(request.query),
       });
-      return presentList(page, presentSettlement);
+      const summaries = await summarize.execute(page.data);
+      return exactResponse(
+        h,
+        presentList(page, (settlement) => presentSettlement(settlement, summaries.get(settlement.id) ?? missingSummary(settlement.id))),
+      );
     },
 });
