@@ -138,6 +138,7 @@ export class MoneyWatch {
         apply({ kind: 'settlement_created', settlement: st.id, merchant, mode: mode, amount, currency: textAt(st, 'amount', 'currency') });
         created += 1;
         sum += BigInt(amount);
+        await checkCoverage(shop, st, BigInt(amount));
         const end = Date.parse(textAt(st, 'period_end'));
         if (laterThan(end) > later) later = laterThan(end);
       }
@@ -314,6 +315,30 @@ export class MoneyWatch {
       ].join('\n'),
     );
   }
+}
+
+/**
+ * A settlement pays exactly what it covers: the balance transactions naming it (its own payout
+ * aside) move available by its amount, and its summary leaves nothing unexplained (`other` 0).
+ */
+async function checkCoverage(shop: WatchedMerchant, settlement: ApiObject, amount: bigint): Promise<void> {
+  let covered = 0n;
+  let after: string | undefined;
+  for (;;) {
+    const page = await shop.flow.get(`/v1/balance_transactions?settlement=${settlement.id}&limit=100${after ? `&starting_after=${after}` : ''}`);
+    const data = apiObjectsAt(page, 'data');
+    for (const line of data) {
+      if (line.type === 'settlement' && line.source === settlement.id) continue;
+      covered += BigInt(units(jsonAt(line, 'moves', 'available'), `${line.id}.moves.available`));
+    }
+    if (page.has_more !== true || data.length === 0) break;
+    after = data.at(-1)?.id;
+  }
+  const other = BigInt(units(jsonAt(settlement, 'summary', 'other'), `${settlement.id}.summary.other`));
+  if (covered !== amount || other !== 0n)
+    throw new MoneyDifference(
+      `settlement ${settlement.id} pays ${amount}, but the balance transactions it covers move available by ${covered} and its summary leaves ${other} unexplained`,
+    );
 }
 
 /** The journal sequence of a balance transaction id (`txn_<seq>`). */
