@@ -54,7 +54,10 @@ export const objectsAgree: Record<string, true> = {
   SettlementSummary: true satisfies Agree<Sdk.SettlementSummary, ExactSummary<Schemas['SettlementSummary']>>,
   SettlementLineTotal: true satisfies Agree<Sdk.SettlementLineTotal, ExactSums<Schemas['SettlementLineTotal']>>,
   SettlementPaymentLines: true satisfies Agree<Sdk.SettlementPaymentLines, ExactSums<Schemas['SettlementPaymentLines']>>,
-  NextSettlement: true satisfies Agree<Sdk.NextSettlement, Omit<Schemas['NextSettlement'], 'amount'> & { amount: Schemas['NextSettlement']['amount'] | bigint }>,
+  NextSettlement: true satisfies Agree<
+    Sdk.NextSettlement,
+    Omit<Schemas['NextSettlement'], 'amount'> & { amount: Schemas['NextSettlement']['amount'] | bigint }
+  >,
   // Balance amounts past 2^53 − 1 arrive as BigInt (the document's int64 is a number to the generator).
   Balance: true satisfies Agree<Sdk.Balance, WithExactAmounts<Schemas['Balance']>>,
   BalanceAmount: true satisfies Agree<Sdk.BalanceAmount, Omit<Schemas['BalanceAmount'], 'amount'> & { amount: Schemas['BalanceAmount']['amount'] | bigint }>,

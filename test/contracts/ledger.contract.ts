@@ -156,59 +156,73 @@ export function ledgerContract(adapter: StorageAdapter): void {
     );
   });
 
-  test(title('uncovered entries of available, in posting order; covering marks each once, a rolled-back cover leaves them; covered totals by cause'), async (t) => {
-    const { ledger, uow } = storage();
-    const scope = aScope();
-    const available = merchantAccount(scope, 'available', 'THB');
-    const [first, second] = [aPayment(scope, 4_000, 40), aPayment(scope, 1_000, 10)];
-    for (const payment of [first, second]) {
-      await ledger.post(paymentPosting(payment, T0));
-      await ledger.post(releaseOf(payment));
-    }
-    const refund = paymentMovePosting(
-      { causeType: 'refund', causeId: `re_${first.id.slice(3)}`, scope, paymentIntentId: first.id, currency: 'THB', merchant: { available: -300 }, platform: { channel_clearing: 300 } },
-      T0,
-    );
-    await ledger.post(refund);
-    const entries = await ledger.uncoveredEntries(available);
-    t.deepEqual(
-      entries.map(({ amount, causeType, causeId, paymentIntentId }) => ({ amount, causeType, causeId, paymentIntentId })),
-      [
-        { amount: 4_000, causeType: 'release', causeId: first.id, paymentIntentId: first.id },
-        { amount: 1_000, causeType: 'release', causeId: second.id, paymentIntentId: second.id },
-        { amount: -300, causeType: 'refund', causeId: refund.causeId, paymentIntentId: first.id },
-      ],
-    );
+  test(
+    title('uncovered entries of available, in posting order; covering marks each once, a rolled-back cover leaves them; covered totals by cause'),
+    async (t) => {
+      const { ledger, uow } = storage();
+      const scope = aScope();
+      const available = merchantAccount(scope, 'available', 'THB');
+      const [first, second] = [aPayment(scope, 4_000, 40), aPayment(scope, 1_000, 10)];
+      for (const payment of [first, second]) {
+        await ledger.post(paymentPosting(payment, T0));
+        await ledger.post(releaseOf(payment));
+      }
+      const refund = paymentMovePosting(
+        {
+          causeType: 'refund',
+          causeId: `re_${first.id.slice(3)}`,
+          scope,
+          paymentIntentId: first.id,
+          currency: 'THB',
+          merchant: { available: -300 },
+          platform: { channel_clearing: 300 },
+        },
+        T0,
+      );
+      await ledger.post(refund);
+      const entries = await ledger.uncoveredEntries(available);
+      t.deepEqual(
+        entries.map(({ amount, causeType, causeId, paymentIntentId }) => ({ amount, causeType, causeId, paymentIntentId })),
+        [
+          { amount: 4_000, causeType: 'release', causeId: first.id, paymentIntentId: first.id },
+          { amount: 1_000, causeType: 'release', causeId: second.id, paymentIntentId: second.id },
+          { amount: -300, causeType: 'refund', causeId: refund.causeId, paymentIntentId: first.id },
+        ],
+      );
 
-    const settlementId = `st_${first.id.slice(3, 12).toUpperCase()}`;
-    const [one, two, three] = entries.map((entry) => entry.id);
-    // A cover that rolls back with its unit of work marks nothing.
-    await t.throwsAsync(
-      uow.run(async () => {
-        t.is(await ledger.coverEntries(available, settlementId, [one!, three!]), 2);
-        throw new Error('the settlement failed');
-      }),
-    );
-    t.is((await ledger.uncoveredEntries(available)).length, 3);
-    t.is(await uow.run(() => ledger.coverEntries(available, settlementId, [one!, three!, one!])), 2);
-    t.is(await ledger.coverEntries(available, 'st_OTHER', [one!, two!]), 1, 'an entry covered already is not covered again');
-    await ledger.post(settlementCreatedPosting({ settlementId, scope, amount: { amount: 3_700, currency: 'THB' } }, T0));
-    t.is(await ledger.coverCause(available, settlementId, `settlement_created:${settlementId}`), 1);
-    t.is(await ledger.coverCause(available, settlementId, `settlement_created:${settlementId}`), 0);
-    t.deepEqual(await ledger.uncoveredEntries(available), []);
+      const settlementId = `st_${first.id.slice(3, 12).toUpperCase()}`;
+      const [one, two, three] = entries.map((entry) => entry.id);
+      // A cover that rolls back with its unit of work marks nothing.
+      await t.throwsAsync(
+        uow.run(async () => {
+          t.is(await ledger.coverEntries(available, settlementId, [one, three]), 2);
+          throw new Error('the settlement failed');
+        }),
+      );
+      t.is((await ledger.uncoveredEntries(available)).length, 3);
+      t.is(await uow.run(() => ledger.coverEntries(available, settlementId, [one, three, one])), 2);
+      t.is(await ledger.coverEntries(available, 'st_OTHER', [one, two]), 1, 'an entry covered already is not covered again');
+      await ledger.post(settlementCreatedPosting({ settlementId, scope, amount: { amount: 3_700, currency: 'THB' } }, T0));
+      t.is(await ledger.coverCause(available, settlementId, `settlement_created:${settlementId}`), 1);
+      t.is(await ledger.coverCause(available, settlementId, `settlement_created:${settlementId}`), 0);
+      t.deepEqual(await ledger.uncoveredEntries(available), []);
 
-    const [coverage, other, none] = await ledger.coveredTotals(available, [settlementId, 'st_OTHER', 'st_NONE']);
-    t.deepEqual({ ...coverage, causes: [...(coverage?.causes ?? [])].sort((a, b) => a.causeType.localeCompare(b.causeType)) }, {
-      settlementId,
-      causes: [
-        { causeType: 'refund', count: 1, amount: -300n },
-        { causeType: 'release', count: 1, amount: 4_000n },
-      ],
-      released: { count: 1, net: 4_000n, fee: 40n },
-    });
-    t.like(other, { settlementId: 'st_OTHER', released: { count: 1, net: 1_000n, fee: 10n } });
-    t.deepEqual(none, { settlementId: 'st_NONE', causes: [], released: { count: 0, net: 0n, fee: 0n } });
-  });
+      const [coverage, other, none] = await ledger.coveredTotals(available, [settlementId, 'st_OTHER', 'st_NONE']);
+      t.deepEqual(
+        { ...coverage, causes: [...(coverage?.causes ?? [])].sort((a, b) => a.causeType.localeCompare(b.causeType)) },
+        {
+          settlementId,
+          causes: [
+            { causeType: 'refund', count: 1, amount: -300n },
+            { causeType: 'release', count: 1, amount: 4_000n },
+          ],
+          released: { count: 1, net: 4_000n, fee: 40n },
+        },
+      );
+      t.like(other, { settlementId: 'st_OTHER', released: { count: 1, net: 1_000n, fee: 10n } });
+      t.deepEqual(none, { settlementId: 'st_NONE', causes: [], released: { count: 0, net: 0n, fee: 0n } });
+    },
+  );
 
   test(title("paymentsTotal sums what the named payments' transactions left on one account"), async (t) => {
     const { ledger } = storage();

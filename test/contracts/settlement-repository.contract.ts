@@ -212,26 +212,29 @@ export function settlementRepositoryContract(adapter: StorageAdapter): void {
     t.deepEqual(found[0], early, 'the whole intent, as stored');
   });
 
-  test(title('findReleasing: channel-settled, not released, due before then, unsettled, no open or lost dispute, this scope only, earliest due first'), async (t) => {
-    const { settlements, intents, disputes } = storage();
-    const scope = aScope('test');
-    const due = (ms: number, overrides: Partial<PaymentIntent> = {}) => aReleasedIntent(scope, at(ms), { releasedAt: undefined, ...overrides });
-    const later = due(2 * HOUR);
-    const early = due(HOUR);
-    const atEnd = due(3 * HOUR);
-    const released = aReleasedIntent(scope, at(HOUR));
-    const noTimer = due(HOUR, { availableAt: undefined });
-    const covered = due(HOUR, { settlementId: ids.settlement() });
-    const opened = due(HOUR);
-    const won = due(HOUR);
-    const otherMode = aReleasedIntent({ ...scope, mode: 'live' }, at(HOUR), { releasedAt: undefined });
-    for (const intent of [later, early, atEnd, released, noTimer, covered, opened, won, otherMode]) await intents.insert(intent);
-    await disputes.insert(aDispute(scope, { paymentIntentId: opened.id, status: 'opened' }));
-    await disputes.insert(aDispute(scope, { paymentIntentId: won.id, status: 'won' }));
-    const found = await settlements.findReleasing(scope, at(3 * HOUR));
-    t.deepEqual(found.map((intent) => intent.id).sort(), [early.id, won.id, later.id].sort());
-    t.is(found.at(-1)?.id, later.id, 'earliest due first');
-  });
+  test(
+    title('findReleasing: channel-settled, not released, due before then, unsettled, no open or lost dispute, this scope only, earliest due first'),
+    async (t) => {
+      const { settlements, intents, disputes } = storage();
+      const scope = aScope('test');
+      const due = (ms: number, overrides: Partial<PaymentIntent> = {}) => aReleasedIntent(scope, at(ms), { releasedAt: undefined, ...overrides });
+      const later = due(2 * HOUR);
+      const early = due(HOUR);
+      const atEnd = due(3 * HOUR);
+      const released = aReleasedIntent(scope, at(HOUR));
+      const noTimer = due(HOUR, { availableAt: undefined });
+      const covered = due(HOUR, { settlementId: ids.settlement() });
+      const opened = due(HOUR);
+      const won = due(HOUR);
+      const otherMode = aReleasedIntent({ ...scope, mode: 'live' }, at(HOUR), { releasedAt: undefined });
+      for (const intent of [later, early, atEnd, released, noTimer, covered, opened, won, otherMode]) await intents.insert(intent);
+      await disputes.insert(aDispute(scope, { paymentIntentId: opened.id, status: 'opened' }));
+      await disputes.insert(aDispute(scope, { paymentIntentId: won.id, status: 'won' }));
+      const found = await settlements.findReleasing(scope, at(3 * HOUR));
+      t.deepEqual(found.map((intent) => intent.id).sort(), [early.id, won.id, later.id].sort());
+      t.is(found.at(-1)?.id, later.id, 'earliest due first');
+    },
+  );
 
   test(title('assignPayments marks only unsettled intents of the scope and counts them; releasePayments frees them'), async (t) => {
     const { settlements, intents } = storage();

@@ -181,7 +181,8 @@ export class InMemoryLedger implements Ledger {
           causes.set(settlementId, totals);
           if (tx.causeType !== 'release' || tx.paymentIntentId === undefined) continue;
           const booked = [...ledgerTransactions.values()].find(
-            (other) => other.causeType === 'payment' && other.paymentIntentId === tx.paymentIntentId && other.merchantId === tx.merchantId && other.mode === tx.mode,
+            (other) =>
+              other.causeType === 'payment' && other.paymentIntentId === tx.paymentIntentId && other.merchantId === tx.merchantId && other.mode === tx.mode,
           );
           const sum = released.get(settlementId) ?? { count: 0, net: 0n, fee: 0n };
           sum.count += 1;

@@ -184,7 +184,7 @@ test('a scheduled batch leaves the money of payments released after its period f
 
   const [batch] = await s.scheduledPass();
   t.like(batch, { amount: { amount: 3000 }, payments: 1 });
-  t.is((await s.covered(batch!)).lines, 3000n);
+  t.is((await s.covered(batch)).lines, 3000n);
   t.is(await s.uncovered(), 1500n, 'the later payment and its refund wait');
 
   // A payment whose release is due before midnight counts in the next batch already.
@@ -201,7 +201,7 @@ test('a scheduled batch leaves the money of payments released after its period f
   s.h.clock.set(new Date('2026-09-02T00:00:30Z'));
   const [second] = await s.scheduledPass();
   t.like(second, { amount: { amount: 2300 }, payments: 2 });
-  const { lines, summary } = await s.covered(second!);
+  const { lines, summary } = await s.covered(second);
   t.is(lines, 2300n);
   t.like(summary.lines, { release: { count: 2, amount: 2800n, net: 2800n }, refund: { count: 1, amount: -500n } });
 });

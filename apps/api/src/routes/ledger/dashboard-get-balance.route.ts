@@ -14,7 +14,8 @@ export default defineRoute({
   openapi: {
     operationId: 'retrieveBalance',
     summary: 'Retrieve the balance: available, pending and dispute_hold, and the next settlement, per currency',
-    description: 'As GET /v1/balance: amounts are exact JSON integers (a sum may pass 2^53 − 1); `next_settlement` is what the next settlement will pay (for a manual account, what “Pay out now” pays) and when.',
+    description:
+      'As GET /v1/balance: amounts are exact JSON integers (a sum may pass 2^53 − 1); `next_settlement` is what the next settlement will pay (for a manual account, what “Pay out now” pays) and when.',
     tag: 'Balance',
     success: { status: 200, schema: BALANCE_SCHEMAS.Balance, description: 'The balance.' },
   },

@@ -15,7 +15,8 @@ export default defineRoute({
   openapi: {
     operationId: 'retrieveSettlement',
     summary: 'Retrieve a settlement',
-    description: 'With its `summary` (what it pays by line type; the lines themselves: balance transactions of the settlement). A settlement of another merchant or of the other mode is 404.',
+    description:
+      'With its `summary` (what it pays by line type; the lines themselves: balance transactions of the settlement). A settlement of another merchant or of the other mode is 404.',
     tag: 'Settlements',
     success: { status: 200, schema: SETTLEMENT_SCHEMAS.Settlement, description: 'The settlement.' },
     errors: [404],

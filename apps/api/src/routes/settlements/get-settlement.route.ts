@@ -13,7 +13,8 @@ export default defineRoute({
   openapi: {
     operationId: 'retrieveSettlement',
     summary: 'Retrieve a settlement',
-    description: 'A settlement as it stands now, with its `summary`: what it pays by the type of the lines it covers. Another merchant’s settlement, or one of the other mode, is 404 `resource_not_found` like an unknown one.',
+    description:
+      'A settlement as it stands now, with its `summary`: what it pays by the type of the lines it covers. Another merchant’s settlement, or one of the other mode, is 404 `resource_not_found` like an unknown one.',
     tag: 'Settlements',
     success: { status: 200, schema: SETTLEMENT_SCHEMAS.Settlement, description: 'The settlement.' },
     errors: { 404: ['resource_not_found'] },

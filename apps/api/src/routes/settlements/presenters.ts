@@ -131,7 +131,10 @@ export const SETTLEMENT_SCHEMAS = components({
         period_start: { ...dateTime, description: 'Start of the period: the earliest release it covers (manual), or the period’s start (scheduled).' },
         period_end: { ...dateTime, description: 'End of the period, exclusive: the moment of the request (manual), or the period’s end (scheduled).' },
         created: { ...dateTime, description: 'When it was made.' },
-        summary: { ...ref('SettlementSummary'), description: 'What it pays, by the type of the lines it covers: the totals and `other` add up to `amount.amount`.' },
+        summary: {
+          ...ref('SettlementSummary'),
+          description: 'What it pays, by the type of the lines it covers: the totals and `other` add up to `amount.amount`.',
+        },
       },
       'A payout of released payments’ nets to the merchant’s bank account.',
     ),
@@ -164,13 +167,18 @@ export const SETTLEMENT_SCHEMAS = components({
     {
       lines: {
         ...object([...SUMMARY_LINE_TYPES], {
-          release: { ...ref('SettlementPaymentLines'), description: 'Payments whose net reached the available balance (balance transactions of type `release`).' },
+          release: {
+            ...ref('SettlementPaymentLines'),
+            description: 'Payments whose net reached the available balance (balance transactions of type `release`).',
+          },
           refund: lineTotal('Refunds debited from the available balance (negative).'),
           refund_reversal: lineTotal('Refunds that failed after being debited: their debit given back (positive).'),
           dispute_hold: lineTotal('Disputes that froze money of released payments (negative).'),
           dispute_release: lineTotal('Disputes won: the hold given back to the available balance (positive).'),
           dispute_loss: lineTotal('Disputes lost: the dispute fee and what the payment still had in available (negative).'),
-          settlement_failure: lineTotal('Earlier settlements whose payout failed: their amount returned to the available balance and paid again here (positive).'),
+          settlement_failure: lineTotal(
+            'Earlier settlements whose payout failed: their amount returned to the available balance and paid again here (positive).',
+          ),
           adjustment: lineTotal('Any other movement of the available balance.'),
         }),
         description:
