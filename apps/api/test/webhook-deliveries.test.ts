@@ -239,7 +239,7 @@ test.serial('dashboard: a test event is an example of the chosen type, signed li
   t.is(sent.length, 1, 'sent at once, by the request itself');
   t.is(sent[0]?.url, textAt(endpoint, 'url'));
   t.regex(sent[0]?.headers['x-webhook-signature'] ?? '', /^t=\d+,v1=[0-9a-f]{64},v2=/);
-  const body = JSON.parse(sent[0]?.body ?? '{}') as Record<string, unknown>;
+  const body = objectAt(JSON.parse(sent[0]?.body ?? '{}'));
   t.like(body, {
     type: 'refund.succeeded',
     livemode: false,
