@@ -50,3 +50,23 @@ export function linkHandler(path: string): (event: MouseEvent) => void {
     navigate(path);
   };
 }
+
+/**
+ * A list's filters, kept in the page's query so a reload or a shared link shows the same view:
+ * the values of `keys` (empty when absent), and `apply`, which writes them (empty ones left out) as
+ * a new history entry, so Back returns to the view before.
+ */
+export function useQueryFilters<K extends string>(keys: readonly K[]): { values: Record<K, string>; apply: (next: Partial<Record<K, string>>) => void } {
+  const { path, query } = useLocation();
+  const values = Object.fromEntries(keys.map((key) => [key, query.get(key) ?? ''])) as Record<K, string>;
+  const apply = (next: Partial<Record<K, string>>) => {
+    const params = new URLSearchParams();
+    for (const key of keys) {
+      const value = key in next ? next[key] : values[key];
+      if (value) params.set(key, value);
+    }
+    const text = params.toString();
+    navigate(text ? `${path}?${text}` : path);
+  };
+  return { values, apply };
+}
