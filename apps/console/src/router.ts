@@ -58,7 +58,9 @@ export function linkHandler(path: string): (event: MouseEvent) => void {
  */
 export function useQueryFilters<K extends string>(keys: readonly K[]): { values: Record<K, string>; apply: (next: Partial<Record<K, string>>) => void } {
   const { path, query } = useLocation();
-  const values = Object.fromEntries(keys.map((key) => [key, query.get(key) ?? ''])) as Record<K, string>;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- every key of `keys` is set on the next line
+  const values = {} as Record<K, string>;
+  for (const key of keys) values[key] = query.get(key) ?? '';
   const apply = (next: Partial<Record<K, string>>) => {
     const params = new URLSearchParams();
     for (const key of keys) {

@@ -42,7 +42,7 @@ export function ApiKeysPage() {
         rowKey={(key) => key.id}
         empty={t('keys.none')}
         columns={[
-          { label: t('keys.name'), cell: (key) => key.name ?? '—' },
+          { label: t('keys.name'), cell: (key) => (key.name ? <span translate={false}>{key.name}</span> : '—') },
           { label: t('keys.prefix'), cell: (key) => <code translate={false}>{key.prefix}…</code> },
           { label: t('mode.label'), cell: (key) => t(`mode.${key.mode}`) },
           { label: t('common.created'), wide: true, cell: (key) => formatDate(key.created) },
@@ -133,7 +133,8 @@ function SigningKeys() {
         <ul>
           {keys.data.data.map((key) => (
             <li key={key.id}>
-              {key.name ?? <code translate={false}>{key.id}</code>} · <Chunked text={key.public_key} /> · {formatDate(key.created)}
+              {key.name ? <span translate={false}>{key.name}</span> : <code translate={false}>{key.id}</code>} · <Chunked text={key.public_key} /> ·{' '}
+              {formatDate(key.created)}
             </li>
           ))}
         </ul>

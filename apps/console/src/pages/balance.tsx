@@ -138,6 +138,8 @@ function PayOutForm(props: {
               <span translate={false}>
                 {destination.account_holder} · {destination.bank_code} <code>{destination.account_number}</code>
               </span>
+            ) : mode === 'test' ? (
+              t('payout.testDestination')
             ) : (
               t('payout.noDestination')
             ),
@@ -145,14 +147,14 @@ function PayOutForm(props: {
         ]}
       />
       <p class="hint">{t('payout.amountHint')}</p>
-      {destination ? null : (
+      {destination || mode === 'test' ? null : (
         <p>
-          <Link to="/settings">{t('payout.addDestination')}</Link>
+          {t('payout.waits')} <Link to="/settings">{t('payout.addDestination')}</Link>
         </p>
       )}
       {props.nothing ? <p class="error">{t('payout.nothing')}</p> : null}
       <ErrorText error={action.error} />
-      <DialogActions onCancel={props.onClose} submitLabel={t('payout.confirm')} disabled={action.busy || !destination || props.nothing} />
+      <DialogActions onCancel={props.onClose} submitLabel={t('payout.confirm')} disabled={action.busy || props.nothing} />
     </form>
   );
 }

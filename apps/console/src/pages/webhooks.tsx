@@ -427,7 +427,7 @@ export function WebhookDeliveryPage(props: { endpoint: string; id: string }) {
           [
             t('webhooks.event'),
             <Link key="event" to={`/events/${d.event}`}>
-              <code translate={false}>{d.event}</code>
+              <Breakable text={d.event} code />
             </Link>,
           ],
           [t('webhooks.url'), <Breakable key="url" text={d.url} />],

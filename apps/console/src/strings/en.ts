@@ -234,6 +234,8 @@ export const EN: Readonly<Record<string, string>> = {
   'payout.destination': 'To',
   'payout.noDestination': 'No default payout destination yet',
   'payout.nothing': 'Nothing is available to pay out now.',
+  'payout.testDestination': 'A test payout: no money leaves, no destination is needed',
+  'payout.waits': 'A live payout waits until a default destination is verified.',
   'payouts.account': 'Account',
   'payouts.addBank': 'Add a bank account',
   'payouts.addSimulated': 'Add a test destination',

@@ -1,5 +1,5 @@
 import { Fragment, type ComponentChildren } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import type { ApiError } from '../api';
 import { useAction } from './hooks';
 import { language, t } from '../i18n';
@@ -152,6 +152,8 @@ export function Facts(props: { rows: readonly (readonly [string, ComponentChildr
  */
 export function Dialog(props: { title: string; open: boolean; onClose: () => void; children: ComponentChildren }) {
   const ref = useRef<HTMLDialogElement>(null);
+  // Each dialog its own title id: several may sit closed in one page, and each is named by its own title.
+  const titleId = useId();
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
@@ -159,8 +161,8 @@ export function Dialog(props: { title: string; open: boolean; onClose: () => voi
     if (!props.open && dialog.open) dialog.close();
   }, [props.open]);
   return (
-    <dialog ref={ref} aria-labelledby="dialog-title" onClose={props.onClose}>
-      <h2 id="dialog-title">{props.title}</h2>
+    <dialog ref={ref} aria-labelledby={titleId} onClose={props.onClose}>
+      <h2 id={titleId}>{props.title}</h2>
       {props.open ? props.children : null}
     </dialog>
   );
