@@ -215,7 +215,7 @@ test.serial('a new owner: second factor, a payment refunded, a dispute answered,
     await page.getByRole('link', { name: /1,250\.50 THB/ }).waitFor();
     await checkAccessible(t, page, 'payments');
     await shoot(page, 'payments');
-    await page.getByLabel('Order or payment ID').fill('order-refund');
+    await page.getByLabel('Order ID or payment ID').fill('ORDER-REF');
     await page.getByRole('button', { name: 'Apply' }).click();
     await until(async () => (await page.locator('tbody tr').count()) === 1, 'the search to narrow the list');
     await page.getByRole('link', { name: /1,250\.50 THB/ }).click();
@@ -327,7 +327,9 @@ test.serial('a new owner: second factor, a payment refunded, a dispute answered,
     const member = await openConsole({ width: 390, height: 844 });
     try {
       await claimAndSignIn(member, memberEmail, PASSWORD);
-      t.true(await member.page.getByText(`${memberEmail} · Developer`).isVisible());
+      // On a phone the person's name and role are in the menu.
+      await member.page.getByRole('button', { name: 'Menu', exact: true }).click();
+      t.true(await member.page.getByRole('navigation', { name: 'Console' }).getByText(`${memberEmail} · Developer`).isVisible());
       t.deepEqual(member.problems, []);
     } finally {
       await member.context.close();
