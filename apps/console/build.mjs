@@ -3,7 +3,10 @@
 import { build } from 'esbuild';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
 
 const here = dirname(fileURLToPath(import.meta.url));
 mkdirSync(join(here, 'dist'), { recursive: true });
@@ -20,3 +23,10 @@ await build({
   logLevel: 'warning',
 });
 copyFileSync(join(here, 'src', 'console.css'), join(here, 'dist', 'console.css'));
+// The Thai subset of Noto Sans Thai, regular and bold, served beside the stylesheet that names it
+// (console.css): Thai reads on a machine without a Thai font, and nothing comes from elsewhere.
+const fonts = join(dirname(require.resolve('@fontsource/noto-sans-thai/package.json')), 'files');
+for (const weight of [400, 700]) {
+  const file = `noto-sans-thai-thai-${weight}-normal.woff2`;
+  copyFileSync(join(fonts, file), join(here, 'dist', file));
+}

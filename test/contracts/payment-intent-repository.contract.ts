@@ -1,6 +1,15 @@
 import test from 'ava';
-import { ConcurrentUpdateError, CoreError, type AccountScope, type PaymentIntent, type PaymentIntentRepository } from '@payments/core';
-import { aPaymentIntent, aScope, ids, T0 } from '../fixtures';
+import {
+  ConcurrentUpdateError,
+  CoreError,
+  type AccountScope,
+  type Dispute,
+  type MoneyStatus,
+  type PaymentIntent,
+  type PaymentIntentFilter,
+  type PaymentIntentRepository,
+} from '@payments/core';
+import { aDispute, aPaymentIntent, aScope, ids, T0 } from '../fixtures';
 import { sharedStorage, withOwnStorage, type StorageAdapter } from './storage-adapters';
 
 const at = (ms: number): Date => new Date(T0.getTime() + ms);
@@ -234,22 +243,102 @@ export function paymentIntentRepositoryContract(adapter: StorageAdapter): void {
     t.deepEqual(idsOf(next), [made[2]?.id], 'a cursor the filter would not keep still positions the page');
   });
 
-  test(title('idOrMerchantOrderId finds the intent of that id or of that merchant_order_id, exactly, in the scope only'), async (t) => {
+  test(
+    title(
+      'idOrOrderIdPrefix finds the intent of that id and those whose merchant_order_id starts with it, any case, wildcards as themselves, in the scope only',
+    ),
+    async (t) => {
+      const { intents } = storage();
+      const scope = aScope();
+      const [first, second, third] = await insertMany(intents, scope, 3, (i) => ({ merchantOrderId: `Search-${i}` }));
+      // An order id that is another intent's id: both are found.
+      const namedLikeAnId = aPaymentIntent(scope, { merchantOrderId: first.id });
+      const underscore = aPaymentIntent(scope, { merchantOrderId: 'SEARCH_9' });
+      const percent = aPaymentIntent(scope, { merchantOrderId: 'search%1!' });
+      const thai = aPaymentIntent(scope, { merchantOrderId: 'ÄÖ-ใบเสร็จ-1' });
+      for (const intent of [namedLikeAnId, underscore, percent, thai]) await intents.insert(intent);
+      const found = async (text: string, more: Partial<PaymentIntentFilter> = {}, inScope: AccountScope = scope): Promise<string[]> =>
+        (await intents.list(inScope, { idOrOrderIdPrefix: text, ...more }, { limit: 10 })).data.map((intent) => intent.id);
+
+      t.deepEqual(await found(second.id), [second.id]);
+      t.deepEqual(await found('search-2'), [third.id], 'the whole order id, in another case');
+      t.deepEqual(await found('SEARCH-'), [third.id, second.id, first.id], 'a prefix');
+      t.deepEqual(await found(first.id), [namedLikeAnId.id, first.id]);
+      t.deepEqual(await found('search_'), [underscore.id], '`_` matches itself only');
+      t.deepEqual(await found('search%'), [percent.id], '`%` matches itself only');
+      t.deepEqual(await found('search%1!'), [percent.id], 'the escape character matches itself');
+      t.deepEqual(await found('äö-ใบ'), [thai.id], 'beyond ASCII, whatever the case');
+      t.deepEqual(await found('earch'), [], 'a prefix, not any part');
+      t.deepEqual(await found('search-2', { status: 'succeeded' }), [], 'with the other filters');
+      t.deepEqual(await found(second.id, {}, aScope('live', scope.merchantId)), [], 'another mode');
+      t.deepEqual(await found('search-2', {}, aScope('test')), [], 'another merchant');
+    },
+  );
+
+  test(title('amounts and currency filter: any of the amounts, each in its currency'), async (t) => {
     const { intents } = storage();
     const scope = aScope();
-    const [first, second, third] = await insertMany(intents, scope, 3, (i) => ({ merchantOrderId: `search-${i}` }));
-    // An order id that is another intent's id: both are found.
-    const namedLikeAnId = aPaymentIntent(scope, { merchantOrderId: first.id });
-    await intents.insert(namedLikeAnId);
-    const idsOf = (page: { data: PaymentIntent[] }): string[] => page.data.map((intent) => intent.id);
+    const [thb, sgd, other] = await insertMany(
+      intents,
+      scope,
+      3,
+      (i) =>
+        [
+          { amount: 54_000, currency: 'THB' },
+          { amount: 54_000, currency: 'SGD' },
+          { amount: 54_050, currency: 'THB' },
+        ][i],
+    );
+    const listed = async (filter: PaymentIntentFilter) => (await intents.list(scope, filter, { limit: 10 })).data.map((intent) => intent.id);
+    t.deepEqual(await listed({ amounts: [{ amount: 54_000, currency: 'THB' }] }), [thb.id]);
+    t.deepEqual(
+      await listed({
+        amounts: [
+          { amount: 54_000, currency: 'THB' },
+          { amount: 54_000, currency: 'SGD' },
+        ],
+      }),
+      [sgd.id, thb.id],
+    );
+    t.deepEqual(await listed({ amounts: [{ amount: 54_050, currency: 'SGD' }] }), []);
+    t.deepEqual(await listed({ amounts: [] }), [], 'no amount: nothing');
+    t.deepEqual(await listed({ currency: 'THB' }), [other.id, thb.id]);
+  });
 
-    t.deepEqual(idsOf(await intents.list(scope, { idOrMerchantOrderId: second.id }, { limit: 10 })), [second.id]);
-    t.deepEqual(idsOf(await intents.list(scope, { idOrMerchantOrderId: 'search-2' }, { limit: 10 })), [third.id]);
-    t.deepEqual(idsOf(await intents.list(scope, { idOrMerchantOrderId: first.id }, { limit: 10 })), [namedLikeAnId.id, first.id]);
-    t.deepEqual(idsOf(await intents.list(scope, { idOrMerchantOrderId: 'search' }, { limit: 10 })), [], 'no prefix match');
-    t.deepEqual(idsOf(await intents.list(scope, { idOrMerchantOrderId: 'search-2', status: 'succeeded' }, { limit: 10 })), [], 'with the other filters');
-    t.deepEqual(idsOf(await intents.list(aScope('live', scope.merchantId), { idOrMerchantOrderId: second.id }, { limit: 10 })), [], 'another mode');
-    t.deepEqual(idsOf(await intents.list(aScope('test'), { idOrMerchantOrderId: 'search-2' }, { limit: 10 })), [], 'another merchant');
+  test(title('moneyStatus: refunded or partly from the intent, disputed, won or lost from its disputes (an open one first, then a lost one)'), async (t) => {
+    const { intents, disputes } = storage();
+    const scope = aScope();
+    const [plain, refunded, partly, open, won, lost, lostThenOpen, wonThenLost] = await insertMany(intents, scope, 8, (i) =>
+      i === 1 ? { amountRefunded: 10_000 } : i === 2 ? { amountRefunded: 2_500 } : {},
+    );
+    const dispute = (intent: PaymentIntent, status: Dispute['status']) => disputes.insert(aDispute(scope, { paymentIntentId: intent.id, status }));
+    await dispute(open, 'under_review');
+    await dispute(won, 'won');
+    await dispute(lost, 'lost');
+    await dispute(lostThenOpen, 'lost');
+    await dispute(lostThenOpen, 'opened');
+    await dispute(wonThenLost, 'won');
+    await dispute(wonThenLost, 'lost');
+    // Another merchant's dispute of the same intent id, and one of the other mode, count for nothing.
+    await disputes.insert(aDispute(aScope('test'), { paymentIntentId: plain.id, status: 'lost' }));
+    await disputes.insert(aDispute(aScope('live', scope.merchantId), { paymentIntentId: plain.id, status: 'opened' }));
+    const listed = async (moneyStatus: MoneyStatus) => (await intents.list(scope, { moneyStatus }, { limit: 10 })).data.map((intent) => intent.id);
+    t.deepEqual(await listed('refunded'), [refunded.id]);
+    t.deepEqual(await listed('partially_refunded'), [partly.id]);
+    t.deepEqual(await listed('disputed'), [lostThenOpen.id, open.id]);
+    t.deepEqual(await listed('dispute_lost'), [wonThenLost.id, lost.id]);
+    t.deepEqual(await listed('dispute_won'), [won.id]);
+    const statuses = await disputes.statusesByPayment(scope, [plain.id, open.id, lostThenOpen.id, wonThenLost.id]);
+    t.deepEqual(
+      [...statuses.entries()].sort(([a], [b]) => a.localeCompare(b)),
+      [
+        [open.id, ['under_review']],
+        [lostThenOpen.id, ['lost', 'opened']],
+        [wonThenLost.id, ['won', 'lost']],
+      ].sort(([a], [b]) => String(a).localeCompare(String(b))),
+      'statusesByPayment: oldest first, of the scope only',
+    );
+    t.deepEqual(await disputes.statusesByPayment(scope, []), new Map());
   });
 
   test(title("list shows only the scope's intents"), async (t) => {

@@ -97,7 +97,16 @@ export function webhookDeliveryRepositoryContract(adapter: StorageAdapter): void
       t.is((await s.webhookDeliveries.claimDue('test', later, lease2, 10)).length, 1);
       // The attempt went to the endpoint's url of the moment (changed since queueing).
       const next = afterAttempt({ ...delivery, url: 'https://hooks.example.com/moved' }, { status: 500 }, later);
-      const attempt = { id: 'wha_A', deliveryId: delivery.id, at: later, responseStatus: 500, latencyMs: 12, error: 'HTTP 500' };
+      const attempt = {
+        id: 'wha_A',
+        deliveryId: delivery.id,
+        at: later,
+        responseStatus: 500,
+        latencyMs: 12,
+        error: 'HTTP 500',
+        apiVersion: '2026-09-01',
+        responseBody: '{"error":"database down — ลองใหม่"}',
+      };
       t.false(await s.webhookDeliveries.recordAttempt(next, lease, attempt), 'the old lease is gone');
       t.true(await s.webhookDeliveries.recordAttempt(next, lease2, attempt));
       t.deepEqual(await s.webhookDeliveries.listAttempts(delivery.id), [attempt]);

@@ -1,5 +1,15 @@
 import type { Mode } from '@payments/core';
-import { CoreError, isRuled, type AccountScope, type Dispute, type DisputeFilter, type DisputeRepository, type Page, type PageRequest } from '@payments/core';
+import {
+  CoreError,
+  isRuled,
+  type AccountScope,
+  type Dispute,
+  type DisputeFilter,
+  type DisputeRepository,
+  type DisputeStatus,
+  type Page,
+  type PageRequest,
+} from '@payments/core';
 import { deepCopy } from './deep-copy';
 import { pageNewestFirst } from './in-memory-pagination';
 import { findInScope, inScope, type InMemoryStore } from './in-memory-store';
@@ -92,5 +102,17 @@ export class InMemoryDisputeRepository implements DisputeRepository {
           (filter.paymentIntentId === undefined || dispute.paymentIntentId === filter.paymentIntentId),
       ),
     );
+  }
+
+  statusesByPayment(scope: AccountScope, paymentIntentIds: readonly string[]): Promise<ReadonlyMap<string, readonly DisputeStatus[]>> {
+    return this.store.atomic(() => {
+      const statuses = new Map<string, DisputeStatus[]>();
+      const rows = [...this.store.tables.disputes.values()].sort((a, b) => a.seq - b.seq);
+      for (const { value } of rows) {
+        if (value.merchantId !== scope.merchantId || value.mode !== scope.mode || !paymentIntentIds.includes(value.paymentIntentId)) continue;
+        statuses.set(value.paymentIntentId, [...(statuses.get(value.paymentIntentId) ?? []), value.status]);
+      }
+      return statuses;
+    });
   }
 }

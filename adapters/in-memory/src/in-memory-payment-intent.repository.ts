@@ -2,7 +2,11 @@ import type { Mode } from '@payments/core';
 import {
   ConcurrentUpdateError,
   CoreError,
+  disputeOutcome,
   isDueForExpiry,
+  merchantOrderSearchKey,
+  moneyStatuses,
+  type PaymentDisputeOutcome,
   type AccountScope,
   type Page,
   type PageRequest,
@@ -82,6 +86,13 @@ export class InMemoryPaymentIntentRepository implements PaymentIntentRepository 
     });
   }
 
+  /** The outcomes of the intent's disputes, read from the store's disputes as the SQL adapter reads its table. */
+  private disputeOutcomes(intent: PaymentIntent): PaymentDisputeOutcome[] {
+    return [...this.store.tables.disputes.values()]
+      .filter(({ value }) => value.merchantId === intent.merchantId && value.mode === intent.mode && value.paymentIntentId === intent.id)
+      .map(({ value }) => disputeOutcome(value.status));
+  }
+
   list(scope: AccountScope, filter: PaymentIntentFilter, page: PageRequest): Promise<Page<PaymentIntent>> {
     return this.store.atomic(() =>
       pageNewestFirst(
@@ -94,7 +105,12 @@ export class InMemoryPaymentIntentRepository implements PaymentIntentRepository 
           (filter.merchantOrderId === undefined || intent.merchantOrderId === filter.merchantOrderId) &&
           (filter.createdGte === undefined || intent.created.getTime() >= filter.createdGte.getTime()) &&
           (filter.createdLte === undefined || intent.created.getTime() <= filter.createdLte.getTime()) &&
-          (filter.idOrMerchantOrderId === undefined || intent.id === filter.idOrMerchantOrderId || intent.merchantOrderId === filter.idOrMerchantOrderId),
+          (filter.currency === undefined || intent.currency === filter.currency) &&
+          (filter.idOrOrderIdPrefix === undefined ||
+            intent.id === filter.idOrOrderIdPrefix ||
+            merchantOrderSearchKey(intent.merchantOrderId).startsWith(merchantOrderSearchKey(filter.idOrOrderIdPrefix))) &&
+          (filter.amounts === undefined || filter.amounts.some((money) => money.currency === intent.currency && money.amount === intent.amount)) &&
+          (filter.moneyStatus === undefined || moneyStatuses(intent, this.disputeOutcomes(intent)).includes(filter.moneyStatus)),
       ),
     );
   }

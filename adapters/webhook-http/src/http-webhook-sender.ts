@@ -91,7 +91,12 @@ export class HttpWebhookSender implements WebhookSender {
       );
     });
     deadline.catch(() => undefined);
-    const answered: { status?: number } = {};
+    const answered: { status?: number; body?: Buffer[] } = {};
+    // What the endpoint answered, up to the bytes read: shown to its merchant in the delivery log.
+    const body = (): { body?: string } => {
+      const bytes = Buffer.concat(answered.body ?? []).subarray(0, this.maxResponseBytes);
+      return bytes.length === 0 ? {} : { body: new TextDecoder('utf-8', { fatal: false }).decode(bytes) };
+    };
     try {
       // An attempt that settled is over (answer read or dropped, request destroyed); only the
       // deadline aborts one still under way. No abort after the fact: that made two errors a send.
@@ -100,9 +105,9 @@ export class HttpWebhookSender implements WebhookSender {
         if (answered.status !== undefined) return answered.status;
         throw error;
       });
-      if (status >= 200 && status < 300) return { status, latencyMs: latencyMs() };
+      if (status >= 200 && status < 300) return { status, latencyMs: latencyMs(), ...body() };
       const error = status >= 300 && status < 400 ? `endpoint answered ${status}; redirects are not followed` : `endpoint answered ${status}`;
-      return { status, error, latencyMs: latencyMs() };
+      return { status, error, latencyMs: latencyMs(), ...body() };
     } catch (error) {
       return { error: describe(error), latencyMs: latencyMs() };
     } finally {
@@ -111,7 +116,7 @@ export class HttpWebhookSender implements WebhookSender {
   }
 
   /** One POST; resolves with the status, rejects with a SendFailure or a Node error. */
-  private async attempt(request: WebhookRequest, signal: AbortSignal, answered: { status?: number }): Promise<number> {
+  private async attempt(request: WebhookRequest, signal: AbortSignal, answered: { status?: number; body?: Buffer[] }): Promise<number> {
     let url: URL;
     try {
       url = new URL(request.url);
@@ -151,7 +156,14 @@ export class HttpWebhookSender implements WebhookSender {
     return addresses;
   }
 
-  private post(url: URL, hostname: string, pinned: string, request: WebhookRequest, signal: AbortSignal, answered: { status?: number }): Promise<number> {
+  private post(
+    url: URL,
+    hostname: string,
+    pinned: string,
+    request: WebhookRequest,
+    signal: AbortSignal,
+    answered: { status?: number; body?: Buffer[] },
+  ): Promise<number> {
     const body = Buffer.from(request.body, 'utf8');
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(request.headers)) {
@@ -209,9 +221,12 @@ export class HttpWebhookSender implements WebhookSender {
         }, RESPONSE_GRACE_MS);
         res.on('close', () => clearTimeout(grace));
         let read = 0;
+        const kept: Buffer[] = [];
+        answered.body = kept;
         res.on('data', (chunk: Buffer) => {
+          // Up to maxResponseBytes are kept (the delivery log shows them); the rest is never read.
+          if (read < this.maxResponseBytes) kept.push(chunk.subarray(0, this.maxResponseBytes - read));
           read += chunk.length;
-          // The body is never kept: it is read only so a small answer ends cleanly.
           if (read >= this.maxResponseBytes) {
             res.destroy();
             done(status);

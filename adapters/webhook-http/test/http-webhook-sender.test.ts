@@ -118,7 +118,7 @@ async function allowedHttp(handler?: Parameters<typeof startHttpReceiver>[0]): P
   return { receiver, sender, url: `http://local.test.example:${receiver.port}/hooks?x=1` };
 }
 
-test('statuses pass through with latency; the body and headers arrive as given; the answer body stays out', async (t) => {
+test('statuses pass through with latency; the body and headers arrive as given; the answer body stays out of the error', async (t) => {
   const statuses = [200, 204, 404, 410, 500, 503];
   let next = 0;
   const { receiver, sender, url } = await allowedHttp((_req, res) => {
@@ -298,4 +298,21 @@ test('the connected address is checked again before anything is written (http an
     await new Promise((resolve) => setTimeout(resolve, 50));
     t.is(receiver.requests.length, 0, scheme);
   }
+});
+
+test("the answer's first KiB comes back as text, for the delivery log; the rest is never read", async (t) => {
+  const { receiver, sender, url } = await allowedHttp((req, res) => {
+    const long = (req.url ?? '').startsWith('/long');
+    res.writeHead(long ? 500 : 200, { 'content-type': 'text/plain; charset=utf-8' });
+    res.end(long ? 'ก'.repeat(2000) : '{"received":true}');
+  });
+  t.teardown(() => receiver.close());
+  t.like(await sender.send(request(url)), { status: 200, body: '{"received":true}' });
+  const long = await sender.send(request(url.replace('/hooks', '/long')));
+  t.is(long.status, 500);
+  t.is(Buffer.byteLength(long.body ?? '', 'utf8') <= 1024 + 2, true, 'at most a KiB (a cut character becomes one replacement character)');
+  t.true((long.body ?? '').startsWith('ก'.repeat(300)));
+  const empty = await allowedHttp((_req, res) => void res.writeHead(204).end());
+  t.teardown(() => empty.receiver.close());
+  t.false('body' in (await empty.sender.send(request(empty.url))), 'no answer body: none');
 });

@@ -15,7 +15,7 @@ test('every console path answers the one page, under the strict page policy, loa
     t.is(res.headers['cache-control'], 'no-store', url);
     t.is(res.headers['x-frame-options'], 'DENY', url);
     const csp = String(res.headers['content-security-policy']);
-    for (const directive of ["default-src 'none'", "script-src 'self'", "style-src 'self'", "connect-src 'self'", "frame-ancestors 'none'"])
+    for (const directive of ["default-src 'none'", "script-src 'self'", "style-src 'self'", "font-src 'self'", "connect-src 'self'", "frame-ancestors 'none'"])
       t.true(csp.includes(directive), directive);
     t.false(csp.includes('unsafe'), url);
     // Nothing is fetched from another origin, and no inline script could run under the policy anyway.
@@ -23,6 +23,30 @@ test('every console path answers the one page, under the strict page policy, loa
     t.notRegex(res.payload, /<script>/, url);
     t.regex(res.payload, /<script type="module" src="\/dashboard\/assets\/console\.js"><\/script>/);
   }
+});
+
+test('a path that names no page of the console answers the page with 404 (its script shows "not found" with a way back)', async (t) => {
+  for (const url of ['/dashboard/nowhere', '/dashboard/payments/pi_1/extra', '/dashboard/Payments', '/dashboard/payments/..%2Fteam', '/dashboard/settings/x']) {
+    const res = await get(url);
+    t.is(res.statusCode, 404, url);
+    t.regex(String(res.headers['content-type']), /^text\/html/, url);
+    t.regex(res.payload, /<script type="module" src="\/dashboard\/assets\/console\.js"><\/script>/, url);
+    t.regex(String(res.headers['content-security-policy']), /default-src 'none'/, url);
+  }
+  for (const url of ['/dashboard/webhooks/we_1/deliveries/whd_1', '/dashboard/settlements/st_1', '/dashboard/team/', '/dashboard/sign-in', '/dashboard/claim']) {
+    t.is((await get(url)).statusCode, 200, url);
+  }
+});
+
+test('the Thai font is served from this origin as woff2, under the same policy', async (t) => {
+  const font = await get('/dashboard/assets/noto-sans-thai-thai-400-normal.woff2');
+  t.is(font.statusCode, 200);
+  t.is(font.headers['content-type'], 'font/woff2');
+  t.is(font.rawPayload.subarray(0, 4).toString('latin1'), 'wOF2');
+  t.regex(String(font.headers['content-security-policy']), /font-src 'self'/);
+  t.is((await get('/dashboard/assets/noto-sans-thai-thai-700-normal.woff2')).statusCode, 200);
+  const css = await get('/dashboard/assets/console.css');
+  t.regex(css.payload, /url\(noto-sans-thai-thai-400-normal\.woff2\) format\('woff2'\)/, 'the stylesheet names it relative to itself');
 });
 
 test('the built script and stylesheet are served; anything else under assets is 404', async (t) => {

@@ -63,7 +63,11 @@ test.serial(
     t.is(all.statusCode, 200, all.payload);
     t.like(all.result, { object: 'list', has_more: false });
     t.deepEqual(idsOf(all), [third.id, second.id, first.id]);
-    t.deepEqual(apiObjectsAt(all.result, 'data')[1], await flow.intent(second.id), 'as the merchant API shows it');
+    t.deepEqual(
+      apiObjectsAt(all.result, 'data')[1],
+      { ...(await flow.intent(second.id)), money_statuses: [] },
+      'as the merchant API shows it, with its money statuses',
+    );
 
     t.deepEqual(idsOf(await list('&status=succeeded')), [second.id]);
     t.deepEqual(idsOf(await list('&status=canceled')), [third.id]);
@@ -76,7 +80,7 @@ test.serial(
     t.deepEqual(idsOf(await list(`&q=${first.id}`)), [first.id], 'q: an intent id');
     t.deepEqual(idsOf(await list(`&q=${encodeURIComponent(textAt(second, 'merchant_order_id'))}`)), [second.id], 'q: a merchant_order_id');
     t.deepEqual(idsOf(await list(`&q=${first.id}&status=succeeded`)), [], 'q with the other filters');
-    t.deepEqual(idsOf(await list('&q=order')), [], 'exact, not a prefix');
+    t.deepEqual(idsOf(await list('&q=ORDER-')), [third.id, second.id, first.id], 'a prefix of the order id, whatever the case');
 
     const page = await list('&limit=2');
     t.deepEqual(idsOf(page), [third.id, second.id]);
@@ -117,7 +121,7 @@ test.serial(
 
     const shown = await at('');
     t.is(shown.statusCode, 200, shown.payload);
-    t.deepEqual(shown.result, await flow.intent(intent.id));
+    t.deepEqual(shown.result, { ...(await flow.intent(intent.id)), money_statuses: ['partially_refunded', 'disputed'] });
     t.like(shown.result, { amount_refunded: 1_000 });
     t.truthy(jsonAt(shown.result, 'fee'));
     t.truthy(jsonAt(shown.result, 'net'));
@@ -151,6 +155,84 @@ test.serial(
       const malformed = await get(user, `/dashboard/v1/payment_intents/not-an-id${path}?mode=test`);
       t.like({ status: malformed.statusCode, ...errorOf(malformed) }, { status: 400, param: 'id' }, `malformed ${path}`);
     }
+  },
+);
+
+test.serial(
+  'search: an order id prefix whatever its case (wildcards are themselves), an amount as a person writes it; money statuses shown and filtered',
+  async (t) => {
+    const { flow, viewer } = await shop();
+    const tag = unique('s').replace(/-/g, '').toUpperCase();
+    const order = await paidIntent(flow, { merchant_order_id: `ORD-${tag}-24053`, amount: 54_000 });
+    const underscore = await flow.createIntent({ merchant_order_id: `ord_${tag}_x`, amount: 125_050 });
+    const percent = await flow.createIntent({ merchant_order_id: `ORD%${tag}`, amount: 54_050 });
+    const refunded = await paidIntent(flow, { merchant_order_id: `REF-${tag}-1` });
+    const partly = await paidIntent(flow, { merchant_order_id: `REF-${tag}-2` });
+    const won = await paidIntent(flow, { merchant_order_id: `DSP-${tag}-1` });
+    const lost = await paidIntent(flow, { merchant_order_id: `DSP-${tag}-2` });
+    const open = await paidIntent(flow, { merchant_order_id: `DSP-${tag}-3` });
+    await flow.post('/v1/refunds', { payment_intent: refunded.id, amount: 10_000 });
+    await flow.post('/v1/refunds', { payment_intent: partly.id, amount: 2_500 });
+    await tick();
+    for (const intent of [won, lost, open]) await flow.simulate(intent.id, { outcome: 'dispute_opened' });
+    await flow.simulate(won.id, { outcome: 'dispute_won' });
+    await flow.simulate(lost.id, { outcome: 'dispute_lost' });
+    const user = await viewer();
+    const list = (query: string) => get(user, `/dashboard/v1/payment_intents?mode=test${query}`);
+    const search = async (q: string) => idsOf(await list(`&q=${encodeURIComponent(q)}`));
+
+    t.deepEqual(await search(`ord-${tag.toLowerCase()}`), [order.id], 'a prefix, in the other case');
+    t.deepEqual(await search(`Ord-${tag}-24053`), [order.id], 'the whole order id, mixed case');
+    t.deepEqual(await search(`ord_${tag}`), [underscore.id], '`_` is itself, not any character (ORD-… is not found)');
+    t.deepEqual(await search(`ord%${tag}`), [percent.id], '`%` is itself');
+    t.deepEqual(await search(`ord%`), [percent.id], 'a `%` alone matches no other order id');
+    t.deepEqual(await search(order.id), [order.id], 'an intent id');
+    t.deepEqual(await search(`24053`), [], 'a prefix, not any part');
+
+    const amount = async (text: string) => idsOf(await list(`&q=${tag.slice(0, 1)}&amount=${encodeURIComponent(text)}`));
+    const byAmount = async (text: string) => idsOf(await list(`&amount=${encodeURIComponent(text)}`));
+    t.deepEqual(await byAmount('540'), [order.id], '540 THB is 54000 minor units');
+    t.deepEqual(await byAmount('540.00'), [order.id]);
+    t.deepEqual(await byAmount('540.5'), [percent.id]);
+    t.deepEqual(await byAmount('1,250.50'), [underscore.id], 'grouping commas');
+    t.deepEqual(await byAmount('540.001'), [], 'more digits than the currency has: no amount of it');
+    t.deepEqual(idsOf(await list('&amount=540&currency=SGD')), [], 'with a currency');
+    t.deepEqual(idsOf(await list('&amount=540&currency=THB')), [order.id]);
+    t.deepEqual(await amount('540'), [], 'amount and q together');
+    for (const [query, param] of [
+      ['&amount=abc', 'amount'],
+      ['&amount=-5', 'amount'],
+      ['&amount=1,2', 'amount'],
+      ['&money_status=held', 'money_status'],
+      ['&currency=thb', 'currency'],
+    ] as const) {
+      const refused = await list(query);
+      t.like({ status: refused.statusCode, ...errorOf(refused) }, { status: 400, code: 'invalid_parameter', param }, query);
+    }
+
+    const statusesOf = async (id: string) => jsonAt((await get(user, `/dashboard/v1/payment_intents/${id}?mode=test`)).result, 'money_statuses');
+    t.deepEqual(await statusesOf(refunded.id), ['refunded']);
+    t.deepEqual(await statusesOf(partly.id), ['partially_refunded']);
+    t.deepEqual(await statusesOf(won.id), ['dispute_won']);
+    t.deepEqual(await statusesOf(lost.id), ['dispute_lost']);
+    t.deepEqual(await statusesOf(open.id), ['disputed']);
+    t.deepEqual(await statusesOf(order.id), []);
+    const filtered = async (status: string) => idsOf(await list(`&money_status=${status}`));
+    t.deepEqual(await filtered('refunded'), [refunded.id]);
+    t.deepEqual(await filtered('partially_refunded'), [partly.id]);
+    t.deepEqual(await filtered('disputed'), [open.id]);
+    t.deepEqual(await filtered('dispute_won'), [won.id]);
+    t.deepEqual(await filtered('dispute_lost'), [lost.id]);
+    const listed = apiObjectsAt((await list(`&q=DSP-${tag}`)).result, 'data');
+    t.deepEqual(
+      listed.map((intent) => [intent.id, intent.money_statuses]),
+      [
+        [open.id, ['disputed']],
+        [lost.id, ['dispute_lost']],
+        [won.id, ['dispute_won']],
+      ],
+      "the list shows each intent's money statuses",
+    );
   },
 );
 

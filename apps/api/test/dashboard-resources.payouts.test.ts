@@ -135,6 +135,15 @@ test.serial('field rules: the type of the mode, the settlement currency, the acc
   }
 });
 
+test.serial('a refused destination spends no one-time code: the same code then adds the corrected one', async (t) => {
+  const { user } = await account();
+  const code = freshCode(user);
+  const refused = await as(user, 'POST', '/dashboard/v1/payout_methods?mode=test', { ...simulated({ type: 'bank_account' }), code });
+  t.like({ status: refused.statusCode, ...errorOf(refused) }, { status: 400, param: 'type' });
+  const added = await as(user, 'POST', '/dashboard/v1/payout_methods?mode=test', { ...simulated(), code });
+  t.is(added.statusCode, 201, added.payload);
+});
+
 test.serial('live mode: a bank account starts unverified, arms the 24-hour hold, and cannot become the default (409)', async (t) => {
   const { merchant, user } = await account();
   const res = await as(user, 'POST', '/dashboard/v1/payout_methods?mode=live', { ...bankAccount(), code: freshCode(user) });

@@ -12,9 +12,11 @@ import { apiObjectAt, apiObjectsAt, jsonAt, listAt, objectAt, textAt, type ApiOb
 class RecordingSender implements WebhookSender {
   readonly requests: WebhookRequest[] = [];
   status = 200;
+  /** What the endpoint answers as a body, when anything. */
+  body: string | undefined;
   async send(request: WebhookRequest): Promise<WebhookResponse> {
     this.requests.push(request);
-    return { status: this.status, latencyMs: 2 };
+    return { status: this.status, latencyMs: 2, ...(this.body === undefined ? {} : { body: this.body }) };
   }
 }
 
@@ -157,8 +159,9 @@ test.serial('dashboard: deliveries listed newest first per endpoint; resend re-a
   const [newest, older] = apiObjectsAt(page, 'data');
   t.deepEqual(
     Object.keys(newest).sort(),
-    ['attempts', 'created', 'endpoint', 'event', 'id', 'mode', 'next_retry_at', 'object', 'response_status', 'status', 'url'].sort(),
+    ['attempts', 'created', 'endpoint', 'event', 'event_type', 'id', 'mode', 'next_retry_at', 'object', 'response_status', 'status', 'url'].sort(),
   );
+  t.is(newest.event_type, 'payment_intent.canceled', "the delivery names its event's type");
   t.like(newest, { object: 'webhook_delivery', endpoint: endpoint.id, url: endpoint.url, status: 'pending', attempts: 1, response_status: 500 });
   const paged = objectAt((await as(user, 'GET', `/dashboard/v1/webhook_deliveries?mode=test&limit=1&starting_after=${newest.id}`)).result);
   t.deepEqual(
@@ -181,6 +184,87 @@ test.serial('dashboard: deliveries listed newest first per endpoint; resend re-a
   t.false('next_retry_at' in objectAt(after, 'data', 0));
   const rate = jsonAt((await as(user, 'GET', '/dashboard/v1/webhook_endpoints?mode=test')).result, 'data', 0);
   t.like(rate, { delivery_attempts: 3, success_rate: 0.3333 });
+});
+
+test.serial('dashboard: one delivery shows the body it sent (not stored: its event rendered again) and each attempt with the endpoint answer', async (t) => {
+  const { shop, user, endpoint } = await shopWithEndpoint();
+  sender.status = 503;
+  sender.body = '{"error":"busy — ลองใหม่"}';
+  const before = sender.requests.length;
+  await cancelIntent(shop);
+  await relay();
+  sender.status = 200;
+  sender.body = 'ok';
+  const [listed] = apiObjectsAt((await as(user, 'GET', `/dashboard/v1/webhook_deliveries?endpoint=${endpoint.id}`)).result, 'data');
+  await as(user, 'POST', `/dashboard/v1/webhook_deliveries/${listed.id}/resend`);
+  await relay();
+  sender.body = undefined;
+  const sent = sender.requests.slice(before).filter((request) => request.url === endpoint.url);
+  t.is(sent.length, 2);
+  const shown = await as(user, 'GET', `/dashboard/v1/webhook_deliveries/${listed.id}`);
+  t.is(shown.statusCode, 200, shown.payload);
+  const detail = objectAt(shown.result);
+  t.like(detail, {
+    id: listed.id,
+    event_type: 'payment_intent.canceled',
+    status: 'delivered',
+    attempts: 2,
+    request: { api_version: '2026-09-01', body: sent[1]?.body },
+  });
+  const log = apiObjectsAt(detail, 'attempt_log');
+  t.deepEqual(
+    log.map((attempt) => [attempt.response_status, attempt.response_body, attempt.api_version, attempt.error]),
+    [
+      [503, '{"error":"busy — ลองใหม่"}', '2026-09-01', 'HTTP 503'],
+      [200, 'ok', '2026-09-01', undefined],
+    ],
+  );
+  t.false(JSON.stringify(detail).includes('v1='), 'no signature header is shown');
+  const stranger = await signIn(t0, { merchantId: (await t0.merchant()).id, role: 'owner' });
+  t.is((await as(stranger, 'GET', `/dashboard/v1/webhook_deliveries/${listed.id}`)).statusCode, 404, "another merchant's");
+  t.is((await as(user, 'GET', `/dashboard/v1/webhook_deliveries/${listed.id}?mode=live`)).statusCode, 404, 'another mode as a filter');
+  t.is((await as(user, 'GET', '/dashboard/v1/webhook_deliveries/nope')).statusCode, 400);
+});
+
+test.serial('dashboard: a test event is an example of the chosen type, signed like a delivery, sent now, its answer shown; no event of the log', async (t) => {
+  const { shop, user, endpoint } = await shopWithEndpoint();
+  sender.status = 401;
+  sender.body = 'bad signature';
+  const before = sender.requests.length;
+  const res = await as(user, 'POST', `/dashboard/v1/webhook_endpoints/${endpoint.id}/test_event`, { type: 'refund.succeeded' });
+  sender.status = 200;
+  sender.body = undefined;
+  t.is(res.statusCode, 200, res.payload);
+  const sent = sender.requests.slice(before);
+  t.is(sent.length, 1, 'sent at once, by the request itself');
+  t.is(sent[0]?.url, textAt(endpoint, 'url'));
+  t.regex(sent[0]?.headers['x-webhook-signature'] ?? '', /^t=\d+,v1=[0-9a-f]{64},v2=/);
+  const body = objectAt(JSON.parse(sent[0]?.body ?? '{}'));
+  t.like(body, {
+    type: 'refund.succeeded',
+    livemode: false,
+    data: { id: 're_AAAAAAAAAAAAAAAAAAAAAAAAAA', object: 'refund', status: 'succeeded', merchant: shop.id, mode: 'test' },
+  });
+  t.like(res.result, {
+    object: 'webhook_test_event',
+    type: 'refund.succeeded',
+    request: { api_version: '2026-09-01', body: sent[0]?.body },
+    response: { status: 401, body: 'bad signature', error: 'HTTP 401', latency_ms: 2 },
+  });
+  const events = await t0.request({ method: 'GET', url: `/v1/events/${String(body.id)}`, key: shop.testKey });
+  t.is(events.statusCode, 404, 'no event of the log');
+  const byDefault = await as(user, 'POST', `/dashboard/v1/webhook_endpoints/${endpoint.id}/test_event`, {});
+  t.like(byDefault.result, { type: 'payment_intent.succeeded' });
+  t.is((await as(user, 'POST', `/dashboard/v1/webhook_endpoints/${endpoint.id}/test_event`, { type: 'payment.nope' })).statusCode, 400);
+  const viewer = await signIn(t0, { merchantId: shop.id, role: 'viewer' });
+  t.is((await as(viewer, 'POST', `/dashboard/v1/webhook_endpoints/${endpoint.id}/test_event`, {})).statusCode, 403);
+  const stranger = await signIn(t0, { merchantId: (await t0.merchant()).id, role: 'owner' });
+  t.is((await as(stranger, 'POST', `/dashboard/v1/webhook_endpoints/${endpoint.id}/test_event`, {})).statusCode, 404);
+  const options = await as(viewer, 'GET', '/dashboard/v1/webhook_options');
+  t.is(options.statusCode, 200);
+  t.like(options.result, { object: 'webhook_options', api_versions: ['2026-09-01'], current_api_version: '2026-09-01' });
+  t.false(listAt(options.result, 'default_event_types').includes('refund.created'), 'the refund events are not sent to an endpoint that names none');
+  t.true(listAt(options.result, 'event_types').includes('refund.created'));
 });
 
 test.serial("another merchant's delivery is 404 to list filters and resend", async (t) => {

@@ -11,11 +11,11 @@ import { PaymentDetailPage, PaymentsPage } from './pages/payments';
 import { SettingsPage } from './pages/settings';
 import { ClaimPage, SignedOutPage, SignInPage } from './pages/sign-in';
 import { TeamPage } from './pages/team';
-import { WebhookEndpointPage, WebhooksPage } from './pages/webhooks';
+import { WebhookDeliveryPage, WebhookEndpointPage, WebhooksPage } from './pages/webhooks';
 import { match, navigate, useLocation } from './router';
 import { ConsoleContext, storedMode, storeMode, type ConsoleState } from './state';
 import type { Mode, Session, Settings } from './types';
-import { ErrorText, Loading } from './ui/kit';
+import { ErrorText, Loading, NotFoundPage } from './ui/kit';
 import { asApiError } from './ui/hooks';
 import type { ApiError } from './api';
 
@@ -29,6 +29,7 @@ const PAGES: readonly (readonly [string, (params: Record<string, string>) => pre
   ['/developers', () => <ApiKeysPage />],
   ['/webhooks', () => <WebhooksPage />],
   ['/webhooks/:id', (p) => <WebhookEndpointPage id={p.id} />],
+  ['/webhooks/:endpoint/deliveries/:id', (p) => <WebhookDeliveryPage endpoint={p.endpoint} id={p.id} />],
   ['/events', () => <EventsPage />],
   ['/events/:id', (p) => <EventDetailPage id={p.id} />],
   ['/team', () => <TeamPage />],
@@ -69,7 +70,12 @@ function App() {
 
   if (path === '/claim') return <ClaimPage onSignedIn={() => signedIn(setPhase, load)} />;
   if (phase.kind === 'loading') return <Loading when />;
-  if (phase.kind === 'failed') return <ErrorText error={phase.error} />;
+  if (phase.kind === 'failed')
+    return (
+      <main class="auth" id="main">
+        <ErrorText error={phase.error} retry={() => setSettingsTick((tick) => tick + 1)} />
+      </main>
+    );
   if (phase.kind === 'signed-out' || path === '/sign-in' || path === '/signed-out') {
     if (path === '/signed-out') return <SignedOutPage expired={phase.kind === 'signed-out' && phase.expired} />;
     return <SignInPage onSignedIn={() => signedIn(setPhase, load)} />;
@@ -89,15 +95,16 @@ function App() {
     can: (action) => session.permissions.includes(action),
     reloadSettings: () => setSettingsTick((tick) => tick + 1),
   };
-  const page = PAGES.map(([pattern, view]) => [match(pattern, path), view] as const).find(([params]) => params !== undefined);
-  if (!page) {
+  if (path === '/' || path === '') {
     navigate('/payments', { replace: true });
     return null;
   }
+  // A path that names no page is said to be one (the server answered it 404), never shown as another page.
+  const page = PAGES.map(([pattern, view]) => [match(pattern, path), view] as const).find(([params]) => params !== undefined);
   return (
     <ConsoleContext.Provider value={state}>
       <Layout path={path} onSignOut={() => void signOut(setPhase)}>
-        {page[1](page[0] ?? {})}
+        {page ? page[1](page[0] ?? {}) : <NotFoundPage />}
       </Layout>
     </ConsoleContext.Provider>
   );

@@ -50,3 +50,25 @@ export function linkHandler(path: string): (event: MouseEvent) => void {
     navigate(path);
   };
 }
+
+/**
+ * A list's filters, kept in the page's query so a reload or a shared link shows the same view:
+ * the values of `keys` (empty when absent), and `apply`, which writes them (empty ones left out) as
+ * a new history entry, so Back returns to the view before.
+ */
+export function useQueryFilters<K extends string>(keys: readonly K[]): { values: Record<K, string>; apply: (next: Partial<Record<K, string>>) => void } {
+  const { path, query } = useLocation();
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- every key of `keys` is set on the next line
+  const values = {} as Record<K, string>;
+  for (const key of keys) values[key] = query.get(key) ?? '';
+  const apply = (next: Partial<Record<K, string>>) => {
+    const params = new URLSearchParams();
+    for (const key of keys) {
+      const value = key in next ? next[key] : values[key];
+      if (value) params.set(key, value);
+    }
+    const text = params.toString();
+    navigate(text ? `${path}?${text}` : path);
+  };
+  return { values, apply };
+}

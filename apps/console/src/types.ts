@@ -58,6 +58,8 @@ export interface PaymentIntent {
   readonly fee?: Money;
   readonly net?: Money;
   readonly amount_refunded: number;
+  /** Where the money went after the payment, beside `status`: refunded, partially_refunded, disputed, dispute_won, dispute_lost. */
+  readonly money_statuses?: readonly string[];
   readonly fx?: FxLock;
   readonly available_at?: string;
   readonly created: string;
@@ -147,6 +149,7 @@ export interface WebhookEndpoint {
 export interface WebhookDelivery {
   readonly id: string;
   readonly event: string;
+  readonly event_type?: string;
   readonly endpoint: string;
   readonly url: string;
   readonly status: string;
@@ -198,4 +201,32 @@ export interface PayoutMethod {
 export interface MfaClaim {
   readonly secret: string;
   readonly otpauth_url: string;
+}
+
+export interface WebhookDeliveryAttempt {
+  readonly id: string;
+  readonly at: string;
+  readonly api_version?: string;
+  readonly response_status?: number;
+  readonly response_body?: string;
+  readonly latency_ms: number;
+  readonly error?: string;
+}
+
+export interface WebhookDeliveryDetail extends WebhookDelivery {
+  readonly request: { readonly api_version: string; readonly body?: string };
+  readonly attempt_log: readonly WebhookDeliveryAttempt[];
+}
+
+export interface WebhookTestEvent {
+  readonly type: string;
+  readonly request: { readonly api_version: string; readonly body: string };
+  readonly response: { readonly status?: number; readonly body?: string; readonly error?: string; readonly latency_ms: number };
+}
+
+export interface WebhookOptions {
+  readonly event_types: readonly string[];
+  readonly default_event_types: readonly string[];
+  readonly api_versions: readonly string[];
+  readonly current_api_version: string;
 }

@@ -5,6 +5,7 @@ export * from './use-cases/payment-disputes';
 export * from './use-cases/dispute-events';
 export * from './use-cases/get-dispute.use-case';
 export * from './use-cases/list-disputes.use-case';
+export * from './use-cases/payment-money-statuses.use-case';
 export * from './use-cases/reconcile-disputes.use-case';
 export * from './use-cases/record-dispute-report.use-case';
 export * from './use-cases/submit-dispute-evidence.use-case';

@@ -1,6 +1,7 @@
 /** Payments: payment intents and their state machine, the checkout session made with each, payment attempts at a channel, the channel port and its reports. */
 export * from './domain/payment-attempt.entity';
 export * from './domain/payment-intent.entity';
+export * from './domain/payment-search';
 export * from './domain/return-url';
 export * from './ports/checkout-session.repository.port';
 export * from './ports/payment-attempt.repository.port';

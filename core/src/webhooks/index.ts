@@ -24,3 +24,4 @@ export * from './use-cases/relay-webhook-deliveries.use-case';
 export * from './use-cases/update-webhook-endpoint.use-case';
 export * from './use-cases/webhook-deliveries.use-cases';
 export * from './use-cases/webhook-signature';
+export * from './use-cases/webhook-test-event.use-case';

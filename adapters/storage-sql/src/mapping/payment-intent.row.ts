@@ -1,4 +1,5 @@
 import type { FxLock, FxLockPoint, Metadata, Mode, NextAction, NextActionType, PaymentIntent, PaymentIntentStatus } from '@payments/core';
+import { merchantOrderSearchKey } from '@payments/core';
 import {
   fromJson,
   moneyColumns,
@@ -22,6 +23,8 @@ export interface PaymentIntentRow {
   amount: BigIntValue;
   currency: string;
   merchant_order_id: string;
+  /** `merchantOrderSearchKey(merchant_order_id)`: what a search matches a prefix of (migration 025). */
+  merchant_order_key?: string;
   status: PaymentIntentStatus;
   payment_method: string | null;
   channel_preference: string | null;
@@ -87,6 +90,7 @@ export function toPaymentIntentRow(intent: PaymentIntent): PaymentIntentRow {
     amount: intent.amount,
     currency: intent.currency,
     merchant_order_id: intent.merchantOrderId,
+    merchant_order_key: merchantOrderSearchKey(intent.merchantOrderId),
     status: intent.status,
     payment_method: toNullable(intent.paymentMethod),
     channel_preference: toNullable(intent.channelPreference),

@@ -22,6 +22,7 @@ import { paymentMoney } from './021-payment-money.migration';
 import { channelReconciliation } from './022-channel-reconciliation.migration';
 import { idempotencyRecoveryPoints } from './023-idempotency-recovery-points.migration';
 import { settlementCoverage } from './024-settlement-coverage.migration';
+import { consoleSearchAndDeliveryLog } from './025-console-search-and-delivery-log.migration';
 
 interface NamedMigration {
   readonly name: string;
@@ -53,6 +54,7 @@ const MIGRATIONS: readonly NamedMigration[] = [
   { name: '022-channel-reconciliation', migration: channelReconciliation },
   { name: '023-idempotency-recovery-points', migration: idempotencyRecoveryPoints },
   { name: '024-settlement-coverage', migration: settlementCoverage },
+  { name: '025-console-search-and-delivery-log', migration: consoleSearchAndDeliveryLog },
 ];
 
 /** The names of every migration, in the order they run. */

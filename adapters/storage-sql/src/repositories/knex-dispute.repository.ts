@@ -6,6 +6,7 @@ import {
   type Dispute,
   type DisputeFilter,
   type DisputeRepository,
+  type DisputeStatus,
   type Page,
   type PageRequest,
 } from '@payments/core';
@@ -95,5 +96,17 @@ export class KnexDisputeRepository extends KnexTable<DisputeRow> implements Disp
     // One extra row tells whether another page follows without a COUNT.
     const rows = await query.orderBy('seq', 'desc').limit(page.limit + 1);
     return { data: rows.slice(0, page.limit).map(toDispute), hasMore: rows.length > page.limit };
+  }
+
+  async statusesByPayment(scope: AccountScope, paymentIntentIds: readonly string[]): Promise<ReadonlyMap<string, readonly DisputeStatus[]>> {
+    const statuses = new Map<string, DisputeStatus[]>();
+    if (paymentIntentIds.length === 0) return statuses;
+    const rows: { payment_intent_id: string; status: DisputeStatus }[] = await this.table()
+      .where({ merchant_id: scope.merchantId, mode: scope.mode })
+      .whereIn('payment_intent_id', [...paymentIntentIds])
+      .orderBy('seq', 'asc')
+      .select('payment_intent_id', 'status');
+    for (const row of rows) statuses.set(row.payment_intent_id, [...(statuses.get(row.payment_intent_id) ?? []), row.status]);
+    return statuses;
   }
 }

@@ -1,8 +1,13 @@
-import type { Mode } from '@payments/core';
+import type { Knex } from 'knex';
+import type { Mode, MoneyStatus } from '@payments/core';
 import {
   ConcurrentUpdateError,
   CoreError,
+  DISPUTE_STATUSES,
   EXPIRABLE,
+  ID_PATTERNS,
+  merchantOrderSearchKey,
+  RULED_DISPUTE_STATUSES,
   type AccountScope,
   type Page,
   type PageRequest,
@@ -32,6 +37,11 @@ function merchantOrderIdTaken(merchantOrderId: string, cause: unknown): CoreErro
     `A payment intent with merchant_order_id '${merchantOrderId}' already exists; use a new order id or retrieve the existing intent.`,
     { param: 'merchant_order_id', cause },
   );
+}
+
+/** `text` as a LIKE pattern matching itself: `!` escapes (the same on both engines, unlike `\\`). */
+function escapeLike(text: string): string {
+  return text.replace(/[!%_]/g, (char) => `!${char}`);
 }
 
 function changedMeanwhile(id: string): ConcurrentUpdateError {
@@ -95,15 +105,60 @@ export class KnexPaymentIntentRepository extends KnexTable<PaymentIntentRow> imp
     if (filter.merchantOrderId !== undefined) query.where('merchant_order_id', filter.merchantOrderId);
     if (filter.createdGte !== undefined) query.where('created_at', '>=', filter.createdGte.getTime());
     if (filter.createdLte !== undefined) query.where('created_at', '<=', filter.createdLte.getTime());
-    const wanted = filter.idOrMerchantOrderId;
+    if (filter.currency !== undefined) query.where('currency', filter.currency);
+    const wanted = filter.idOrOrderIdPrefix;
     if (wanted !== undefined) {
-      // Two unique lookups: an OR of the id and the order id is served by no single index.
-      const byOrder = await this.table().select('id').where({ merchant_id: scope.merchantId, mode: scope.mode, merchant_order_id: wanted }).first();
-      query.whereIn('id', byOrder === undefined ? [wanted] : [wanted, byOrder.id]);
+      // A prefix LIKE of the lower-cased order id, its wildcards escaped so `_` and `%` match
+      // themselves: a range of its index after merchant and mode (on SQLite too, whose LIKE
+      // optimisation the NOCASE column allows). Only text shaped like an intent id also looks
+      // for that id: the OR costs the index, so a plain order-id search goes without it.
+      const prefix = `${escapeLike(merchantOrderSearchKey(wanted))}%`;
+      const byKey = "`merchant_order_key` like ? escape '!'";
+      if (ID_PATTERNS.payment_intent.test(wanted)) query.where((search) => void search.where('id', wanted).orWhereRaw(byKey, [prefix]));
+      else query.whereRaw(byKey, [prefix]);
     }
+    if (filter.amounts !== undefined) {
+      const amounts = filter.amounts;
+      if (amounts.length === 0) query.whereRaw('1 = 0');
+      else query.where((any) => void amounts.forEach((money) => void any.orWhere({ currency: money.currency, amount: money.amount })));
+    }
+    if (filter.moneyStatus !== undefined) this.whereMoneyStatus(query, filter.moneyStatus);
     // One extra row tells whether another page follows without a COUNT.
     const rows = await query.orderBy('seq', 'desc').limit(page.limit + 1);
     return { data: rows.slice(0, page.limit).map(toPaymentIntent), hasMore: rows.length > page.limit };
+  }
+
+  /**
+   * The money status as `moneyStatuses` derives it: refunds from the intent's own columns, disputes
+   * by EXISTS over the intent's disputes (their index by merchant, mode and intent).
+   */
+  private whereMoneyStatus(query: Knex.QueryBuilder, status: MoneyStatus): void {
+    const disputes = (statuses: readonly string[]) => (sub: Knex.QueryBuilder) =>
+      void sub
+        .select(this.context.db().raw('1'))
+        .from('disputes')
+        .whereRaw('`disputes`.`merchant_id` = `payment_intents`.`merchant_id`')
+        .whereRaw('`disputes`.`mode` = `payment_intents`.`mode`')
+        .whereRaw('`disputes`.`payment_intent_id` = `payment_intents`.`id`')
+        .whereIn('disputes.status', statuses);
+    const open = DISPUTE_STATUSES.filter((candidate) => !RULED_DISPUTE_STATUSES.includes(candidate));
+    switch (status) {
+      case 'refunded':
+        query.whereRaw('`amount_refunded` >= `amount`');
+        return;
+      case 'partially_refunded':
+        query.where('amount_refunded', '>', 0).whereRaw('`amount_refunded` < `amount`');
+        return;
+      case 'disputed':
+        query.whereExists(disputes(open));
+        return;
+      case 'dispute_lost':
+        query.whereNotExists(disputes(open)).whereExists(disputes(['lost']));
+        return;
+      case 'dispute_won':
+        query.whereNotExists(disputes([...open, 'lost'])).whereExists(disputes(['won']));
+        return;
+    }
   }
 
   async findDueForExpiry(mode: Mode, now: Date, limit: number): Promise<PaymentIntent[]> {

@@ -57,6 +57,9 @@ interface AttemptRow {
   response_status: number | null;
   latency_ms: number;
   error: string | null;
+  /** Migration 025; NULL for attempts logged before it. */
+  api_version?: string | null;
+  response_body?: string | null;
 }
 
 const ERROR_LENGTH = 500;
@@ -89,6 +92,8 @@ function attemptToEntity(row: AttemptRow): WebhookDeliveryAttempt {
     responseStatus: row.response_status === null ? undefined : toNumber(row.response_status),
     latencyMs: toNumber(row.latency_ms),
     error: toOptional(row.error),
+    apiVersion: toOptional(row.api_version ?? null),
+    responseBody: toOptional(row.response_body ?? null),
   });
 }
 
@@ -120,6 +125,8 @@ function attemptRow(attempt: WebhookDeliveryAttempt, endpointId: string): Attemp
     response_status: toNullable(attempt.responseStatus),
     latency_ms: Math.max(0, Math.round(attempt.latencyMs)),
     error: clip(attempt.error),
+    api_version: toNullable(attempt.apiVersion),
+    response_body: toNullable(attempt.responseBody),
   };
 }
 

@@ -4,6 +4,7 @@ import {
   DisputeRepository,
   GetDispute,
   ListDisputes,
+  PaymentMoneyStatuses,
   MerchantRepository,
   PaymentAttemptRepository,
   PaymentChannelRegistry,
@@ -49,6 +50,7 @@ export const disputesModule: Capability = {
         rules: value({ disputeFeeMinor: config.disputeFeeMinor }),
       });
       bindClass(options, ListDisputes, { disputes: DisputeRepository });
+      bindClass(options, PaymentMoneyStatuses, { disputes: DisputeRepository });
       bindClass(options, GetDispute, { disputes: DisputeRepository });
       bindClass(options, SubmitDisputeEvidence, { ...disputeWrites, channels: PaymentChannelRegistry, audit: AuditRecorder });
       bindClass(options, ReconcileDisputes, {

@@ -5,6 +5,7 @@ import {
   DeleteWebhookEndpoint,
   EventOutbox,
   GetEvent,
+  GetWebhookDelivery,
   GetWebhookEndpointHealth,
   ListEvents,
   ListPaymentIntentEvents,
@@ -18,9 +19,11 @@ import {
   RelayWebhookDeliveries,
   ResendWebhookDelivery,
   SecretBox,
+  SendWebhookTestEvent,
   UnitOfWork,
   UpdateWebhookEndpoint,
   WebhookCrypto,
+  WebhookDeliveryEventTypes,
   WebhookDeliveryRepository,
   WebhookEndpointRepository,
   WebhookSender,
@@ -36,6 +39,9 @@ import listWebhookEndpoints from '../routes/webhooks/list-webhook-endpoints.rout
 import createWebhookEndpoint from '../routes/webhooks/create-webhook-endpoint.route';
 import updateWebhookEndpoint from '../routes/webhooks/update-webhook-endpoint.route';
 import deleteWebhookEndpoint from '../routes/webhooks/delete-webhook-endpoint.route';
+import getWebhookDelivery from '../routes/webhooks/get-webhook-delivery.route';
+import sendWebhookTestEvent from '../routes/webhooks/send-webhook-test-event.route';
+import getWebhookOptions from '../routes/webhooks/get-webhook-options.route';
 import listWebhookDeliveries from '../routes/webhooks/list-webhook-deliveries.route';
 import resendWebhookDelivery from '../routes/webhooks/resend-webhook-delivery.route';
 import dashboardListEvents from '../routes/webhooks/dashboard-list-events.route';
@@ -80,6 +86,20 @@ export const webhooksModule: Capability = {
         leaseMs: value(config.webhookLeaseMs),
       });
       bindClass(options, ListWebhookDeliveries, { deliveries: WebhookDeliveryRepository });
+      bindClass(options, WebhookDeliveryEventTypes, { events: EventOutbox });
+      bindClass(options, GetWebhookDelivery, { deliveries: WebhookDeliveryRepository, events: EventOutbox, endpoints: WebhookEndpointRepository });
+      bindClass(options, SendWebhookTestEvent, {
+        uow: UnitOfWork,
+        endpoints: WebhookEndpointRepository,
+        merchants: MerchantRepository,
+        sender: WebhookSender,
+        crypto: WebhookCrypto,
+        secretBox: SecretBox,
+        platformKeys: PlatformKeys,
+        audit: AuditRecorder,
+        clock: Clock,
+        random: RandomSource,
+      });
       bindClass(options, ResendWebhookDelivery, { uow: UnitOfWork, deliveries: WebhookDeliveryRepository, audit: AuditRecorder, clock: Clock });
       bindClass(options, GetWebhookEndpointHealth, { deliveries: WebhookDeliveryRepository });
       bindClass(options, ListWebhookEndpoints, { endpoints: WebhookEndpointRepository });
@@ -105,7 +125,10 @@ export const webhooksModule: Capability = {
     updateWebhookEndpoint,
     deleteWebhookEndpoint,
     listWebhookDeliveries,
+    getWebhookDelivery,
     resendWebhookDelivery,
+    sendWebhookTestEvent,
+    getWebhookOptions,
     dashboardListEvents,
     dashboardGetEvent,
     dashboardListIntentEvents,

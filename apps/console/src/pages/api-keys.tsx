@@ -5,7 +5,7 @@ import { t } from '../i18n';
 import { useConsole } from '../state';
 import type { ApiKey, List, Mode, SigningKey } from '../types';
 import { useAction, useResource } from '../ui/hooks';
-import { ConfirmDialog, DataTable, Dialog, DialogActions, ErrorText, Field, Loading, SecretOnce } from '../ui/kit';
+import { Chunked, ConfirmDialog, DataTable, Dialog, DialogActions, ErrorText, Field, Loading, SecretOnce } from '../ui/kit';
 
 /** The keys that work (mint with the secret shown once, revoke after a confirmation: it leaves the list) and signing keys. */
 export function ApiKeysPage() {
@@ -35,15 +35,15 @@ export function ApiKeysPage() {
           }}
         />
       </Dialog>
-      <ErrorText error={keys.error} />
+      <ErrorText error={keys.error} retry={keys.reload} />
       <Loading when={keys.loading && !keys.data} />
       <DataTable
         rows={keys.data?.data}
         rowKey={(key) => key.id}
         empty={t('keys.none')}
         columns={[
-          { label: t('keys.name'), cell: (key) => key.name ?? '—' },
-          { label: t('keys.prefix'), cell: (key) => <code>{key.prefix}…</code> },
+          { label: t('keys.name'), cell: (key) => (key.name ? <span translate={false}>{key.name}</span> : '—') },
+          { label: t('keys.prefix'), cell: (key) => <code translate={false}>{key.prefix}…</code> },
           { label: t('mode.label'), cell: (key) => t(`mode.${key.mode}`) },
           { label: t('common.created'), wide: true, cell: (key) => formatDate(key.created) },
           ...(writable
@@ -68,6 +68,8 @@ export function ApiKeysPage() {
         onClose={() => setRevoking(undefined)}
         onConfirm={async () => {
           if (revoking) await api('POST', `/api_keys/${encodeURIComponent(revoking.id)}/revoke`, { body: {} });
+          // A revoked key's secret opens nothing any more: it leaves the page with the key.
+          if (revoking && minted?.id === revoking.id) setMinted(undefined);
           keys.reload();
         }}
       />
@@ -131,7 +133,8 @@ function SigningKeys() {
         <ul>
           {keys.data.data.map((key) => (
             <li key={key.id}>
-              {key.name ?? key.id} · <code class="wrap">{key.public_key}</code> · {formatDate(key.created)}
+              {key.name ? <span translate={false}>{key.name}</span> : <code translate={false}>{key.id}</code>} · <Chunked text={key.public_key} /> ·{' '}
+              {formatDate(key.created)}
             </li>
           ))}
         </ul>

@@ -3,9 +3,9 @@ import { api, newIdempotencyKey } from '../api';
 import { formatAmount, formatDate, formatMoney } from '../format';
 import { t } from '../i18n';
 import { useConsole } from '../state';
-import type { Balance, List, Money, Settlement } from '../types';
+import type { Balance, List, Money, PayoutMethod, Settlement } from '../types';
 import { useAction, useResource } from '../ui/hooks';
-import { DataTable, ErrorText, Facts, Link, Loading, Pager, Status, usePager } from '../ui/kit';
+import { Breakable, DataTable, Dialog, DialogActions, ErrorText, Facts, Link, Loading, PageError, Pager, Status, usePager } from '../ui/kit';
 
 const BUCKETS = ['available', 'pending', 'dispute_hold'] as const;
 
@@ -22,49 +22,37 @@ export function BalancePage() {
   return (
     <>
       <h1>{t('balance.title')}</h1>
-      <ErrorText error={balance.error} />
+      <ErrorText error={balance.error} retry={balance.reload} />
       <Loading when={balance.loading && !balance.data} />
-      {balance.data ? (
-        currencies.length === 0 ? (
-          <p>{t('balance.empty')}</p>
-        ) : (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{t('balance.currency')}</th>
-                {BUCKETS.map((bucket) => (
-                  <th scope="col" key={bucket} class="num">
-                    {t(`balance.${bucket}`)}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {currencies.map((currency) => (
-                <tr key={currency}>
-                  <th scope="row">{currency}</th>
-                  {BUCKETS.map((bucket) => (
-                    <td key={bucket} class="num">
-                      {formatMoney(amountOf(bucket, currency))}
-                    </td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )
+      {balance.data && currencies.length === 0 ? <p>{t('balance.empty')}</p> : null}
+      {balance.data && currencies.length > 0 ? (
+        <DataTable
+          rows={currencies}
+          rowKey={(currency) => currency}
+          caption={t('balance.title')}
+          empty={t('balance.empty')}
+          columns={[
+            { label: t('balance.currency'), cell: (currency) => <span translate={false}>{currency}</span> },
+            ...BUCKETS.map((bucket) => ({ label: t(`balance.${bucket}`), num: true, cell: (currency: string) => formatMoney(amountOf(bucket, currency)) })),
+          ]}
+        />
       ) : null}
       <h2>{t('settlements.title')}</h2>
-      <p class="muted">{manual ? t('settlements.manual') : t('settlements.scheduled', { schedule: settings.settlement_schedule })}</p>
+      <p class="muted">
+        {manual
+          ? t('settlements.manual')
+          : t('settlements.scheduled', { schedule: t(`schedule.${settings.settlement_schedule}`, {}, settings.settlement_schedule) })}
+      </p>
       {manual && can('settlements.write') ? (
         <PayOutNow
+          available={amountOf('available', settings.settlement_currency)}
           onDone={() => {
             balance.reload();
             settlements.reload();
           }}
         />
       ) : null}
-      <ErrorText error={settlements.error} />
+      <ErrorText error={settlements.error} retry={settlements.reload} />
       <DataTable
         rows={settlements.data?.data}
         rowKey={(settlement) => settlement.id}
@@ -81,34 +69,100 @@ export function BalancePage() {
   );
 }
 
-/** One key per page visit: a double click or a retry pays out once. */
-function PayOutNow(props: { onDone: () => void }) {
+/**
+ * "Pay out now" asks first, showing what would be paid and where: the available balance in the
+ * settlement currency and the default destination, masked. One key per confirmation dialog, so a
+ * double click or a retry pays out once.
+ */
+function PayOutNow(props: { available: Money; onDone: () => void }) {
   const { mode } = useConsole();
-  const [key, setKey] = useState(newIdempotencyKey);
+  const destinations = useResource(() => api<List<PayoutMethod>>('GET', '/payout_methods', { query: { mode } }), [mode]);
+  const [confirming, setConfirming] = useState(false);
   const [paid, setPaid] = useState<Settlement | undefined>();
-  const action = useAction();
-  const payOut = async () => {
-    const done = await action.run(async () => setPaid(await api<Settlement>('POST', '/settlements', { query: { mode }, idempotencyKey: key, body: {} })));
-    if (done) {
-      setKey(newIdempotencyKey());
-      props.onDone();
-    }
-  };
+  const destination = destinations.data?.data.find((method) => method.default && method.currency === props.available.currency);
+  const nothing = BigInt(props.available.amount) <= 0n;
   return (
-    <div class="actions">
-      <button type="button" disabled={action.busy} onClick={() => void payOut()}>
+    <div class="payout">
+      <button type="button" disabled={destinations.loading && !destinations.data} onClick={() => setConfirming(true)}>
         {t('settlements.payOut')}
       </button>
       {paid ? <p role="status">{t('settlements.paid', { amount: formatMoney(paid.amount) })}</p> : null}
-      <ErrorText error={action.error} />
+      <Dialog title={t('payout.confirmTitle')} open={confirming} onClose={() => setConfirming(false)}>
+        <PayOutForm
+          available={props.available}
+          destination={destination}
+          nothing={nothing}
+          onClose={() => setConfirming(false)}
+          onPaid={(settlement) => {
+            setPaid(settlement);
+            props.onDone();
+          }}
+        />
+      </Dialog>
     </div>
+  );
+}
+
+function PayOutForm(props: {
+  available: Money;
+  destination: PayoutMethod | undefined;
+  nothing: boolean;
+  onClose: () => void;
+  onPaid: (settlement: Settlement) => void;
+}) {
+  const { mode } = useConsole();
+  const [key] = useState(newIdempotencyKey);
+  const action = useAction();
+  const { destination } = props;
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    let made: Settlement | undefined;
+    const done = await action.run(async () => {
+      made = await api<Settlement>('POST', '/settlements', { query: { mode }, idempotencyKey: key, body: {} });
+    });
+    if (done && made) {
+      props.onClose();
+      props.onPaid(made);
+    }
+  };
+  return (
+    <form onSubmit={(event) => void submit(event)}>
+      {/* NEXT SETTLEMENT: once the balance answers `next_settlement` (what the next settlement pays
+          per currency), show that amount here instead of the available balance. */}
+      <Facts
+        rows={[
+          [t('payout.amount'), formatMoney(props.available)],
+          [
+            t('payout.destination'),
+            destination ? (
+              <span translate={false}>
+                {destination.account_holder} · {destination.bank_code} <code>{destination.account_number}</code>
+              </span>
+            ) : mode === 'test' ? (
+              t('payout.testDestination')
+            ) : (
+              t('payout.noDestination')
+            ),
+          ],
+        ]}
+      />
+      <p class="hint">{t('payout.amountHint')}</p>
+      {destination || mode === 'test' ? null : (
+        <p>
+          {t('payout.waits')} <Link to="/settings">{t('payout.addDestination')}</Link>
+        </p>
+      )}
+      {props.nothing ? <p class="error">{t('payout.nothing')}</p> : null}
+      <ErrorText error={action.error} />
+      <DialogActions onCancel={props.onClose} submitLabel={t('payout.confirm')} disabled={action.busy || props.nothing} />
+    </form>
   );
 }
 
 export function SettlementDetailPage(props: { id: string }) {
   const { mode } = useConsole();
   const settlement = useResource(() => api<Settlement>('GET', `/settlements/${encodeURIComponent(props.id)}`, { query: { mode } }), [props.id, mode]);
-  if (settlement.error) return <ErrorText error={settlement.error} />;
+  if (settlement.error) return <PageError error={settlement.error} retry={settlement.reload} back={{ to: '/balance', label: t('balance.title') }} />;
   const s = settlement.data;
   if (!s) return <Loading when />;
   return (
@@ -121,7 +175,7 @@ export function SettlementDetailPage(props: { id: string }) {
       </h1>
       <Facts
         rows={[
-          [t('common.id'), <code key="id">{s.id}</code>],
+          [t('common.id'), <Breakable key="id" text={s.id} code />],
           [t('settlements.payments'), s.payments === undefined ? '—' : String(s.payments)],
           [t('settlements.period'), `${formatDate(s.period_start)} – ${formatDate(s.period_end)}`],
           [t('common.created'), formatDate(s.created)],

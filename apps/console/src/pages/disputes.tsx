@@ -1,11 +1,12 @@
 import { useState } from 'preact/hooks';
+import { useQueryFilters } from '../router';
 import { api, newIdempotencyKey } from '../api';
 import { formatAmount, formatDate, formatMoney } from '../format';
 import { t } from '../i18n';
 import { useConsole } from '../state';
 import type { Dispute, List } from '../types';
 import { useAction, useResource } from '../ui/hooks';
-import { DataTable, ErrorText, Facts, Field, Link, Loading, Pager, SelectFilter, Status, usePager } from '../ui/kit';
+import { Breakable, DataTable, ErrorText, Facts, Field, Link, Loading, PageError, Pager, SelectFilter, Status, usePager } from '../ui/kit';
 
 const DISPUTE_STATUSES = ['opened', 'under_review', 'won', 'lost'];
 const RULED = ['won', 'lost'];
@@ -15,7 +16,8 @@ const TEXT_KEY = 'explanation';
 export function DisputesPage() {
   const { mode } = useConsole();
   const pager = usePager();
-  const [status, setStatus] = useState('');
+  const { values, apply } = useQueryFilters(['status'] as const);
+  const { status } = values;
   const list = useResource(
     () => api<List<Dispute>>('GET', '/disputes', { query: { mode, status, starting_after: pager.cursor } }),
     [mode, status, pager.cursor],
@@ -32,11 +34,11 @@ export function DisputesPage() {
           optionLabel={(value) => t(`status.${value}`, {}, value)}
           onChange={(value) => {
             pager.reset();
-            setStatus(value);
+            apply({ status: value });
           }}
         />
       </div>
-      <ErrorText error={list.error} />
+      <ErrorText error={list.error} retry={list.reload} />
       <Loading when={list.loading && !list.data} />
       <DataTable
         rows={list.data?.data}
@@ -49,13 +51,13 @@ export function DisputesPage() {
             cell: (dispute) => <Link to={`/disputes/${dispute.id}`}>{formatAmount(dispute.amount, dispute.currency)}</Link>,
           },
           { label: t('common.status'), cell: (dispute) => <Status value={dispute.status} /> },
-          { label: t('disputes.due'), cell: (dispute) => formatDate(dispute.due_by) },
+          { label: t('disputes.due'), cell: (dispute) => (RULED.includes(dispute.status) ? '—' : formatDate(dispute.due_by)) },
           {
             label: t('disputes.payment'),
             wide: true,
             cell: (dispute) => (
               <Link to={`/payments/${dispute.payment_intent}`}>
-                <code>{dispute.payment_intent}</code>
+                <Breakable text={dispute.payment_intent} code />
               </Link>
             ),
           },
@@ -71,10 +73,26 @@ export function DisputesPage() {
 export function DisputeDetailPage(props: { id: string }) {
   const { mode, can } = useConsole();
   const dispute = useResource(() => api<Dispute>('GET', `/disputes/${encodeURIComponent(props.id)}`, { query: { mode } }), [props.id, mode]);
-  if (dispute.error) return <ErrorText error={dispute.error} />;
+  if (dispute.error) return <PageError error={dispute.error} retry={dispute.reload} back={{ to: '/disputes', label: t('disputes.title') }} />;
   const d = dispute.data;
   if (!d) return <Loading when />;
   const ruled = RULED.includes(d.status);
+  // What the dispute meant for the balance: held while open, taken when lost (the net it held and the fee), returned when won.
+  const money: (readonly [string, string])[] =
+    d.status === 'lost'
+      ? [
+          [t('disputes.taken'), formatMoney(d.held ?? (d.fee ? { amount: 0, currency: d.fee.currency } : undefined))],
+          [t('disputes.fee'), formatMoney(d.fee)],
+          ...(d.held && d.fee && d.held.currency === d.fee.currency
+            ? [[t('disputes.takenTotal'), formatAmount(BigInt(d.held.amount) + BigInt(d.fee.amount), d.fee.currency)] as const]
+            : []),
+        ]
+      : d.status === 'won'
+        ? [[t('disputes.returned'), formatMoney(d.held)]]
+        : [
+            [t('disputes.held'), formatMoney(d.held)],
+            [t('disputes.due'), formatDate(d.due_by)],
+          ];
   return (
     <>
       <p>
@@ -83,21 +101,21 @@ export function DisputeDetailPage(props: { id: string }) {
       <h1>
         {t('disputes.one')} {formatAmount(d.amount, d.currency)} <Status value={d.status} />
       </h1>
+      {d.status === 'lost' ? <p class="notice notice-bad">{t('disputes.lostSummary', { amount: money[money.length - 1]?.[1] ?? '' })}</p> : null}
+      {d.status === 'won' ? <p class="notice notice-good">{t('disputes.wonSummary')}</p> : null}
       <Facts
         rows={[
-          [t('common.id'), <code key="id">{d.id}</code>],
+          [t('common.id'), <Breakable key="id" text={d.id} code />],
           [
             t('disputes.payment'),
             <Link key="pi" to={`/payments/${d.payment_intent}`}>
-              {d.payment_intent}
+              <Breakable text={d.payment_intent} code />
             </Link>,
           ],
-          [t('disputes.reason'), d.reason],
-          [t('disputes.due'), formatDate(d.due_by)],
-          [t('disputes.held'), formatMoney(d.held)],
-          [t('disputes.fee'), formatMoney(d.fee)],
+          [t('disputes.reason'), d.reason ? t(`disputeReason.${d.reason}`, {}, '') || <span translate={false}>{d.reason}</span> : undefined],
+          ...money,
           [t('disputes.opened'), formatDate(d.opened_at)],
-          [t('disputes.closed'), formatDate(d.closed_at)],
+          ...(ruled ? ([[t('disputes.closed'), formatDate(d.closed_at)]] as const) : []),
         ]}
       />
       <h2>{t('disputes.evidence')}</h2>

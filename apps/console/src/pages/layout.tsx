@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
 import { LANGUAGES, language, setLanguage, t } from '../i18n';
 import { useConsole } from '../state';
 import { Link } from '../ui/kit';
@@ -17,13 +18,31 @@ const NAV: readonly (readonly [string, string])[] = [
 /** Every signed-in page: the account, the test/live switch, the language, the menu, signing out. */
 export function Layout(props: { path: string; onSignOut: () => void; children: ComponentChildren }) {
   const { session, settings, mode, setMode } = useConsole();
+  // On a phone the menu folds behind one button, so the header stays a few lines high.
+  const [menuOpen, setMenuOpen] = useState(false);
+  useEffect(() => setMenuOpen(false), [props.path]);
+  const account = (
+    <div class="account">
+      <span class="who">
+        <span translate={false}>{session.email}</span> · {t(`role.${session.role}`)}
+      </span>
+      <button type="button" class="secondary" onClick={props.onSignOut}>
+        {t('nav.signOut')}
+      </button>
+    </div>
+  );
   return (
     <>
       <a class="skip" href="#main">
         {t('nav.skip')}
       </a>
       <header class="top">
-        <span class="brand">{settings.business_name}</span>
+        <span class="brand" translate={false}>
+          {settings.business_name}
+        </span>
+        <button type="button" class="secondary menu-toggle" aria-expanded={menuOpen} aria-controls="console-menu" onClick={() => setMenuOpen(!menuOpen)}>
+          {t('nav.menu')}
+        </button>
         <fieldset class="mode">
           <legend class="visually-hidden">{t('mode.label')}</legend>
           <label>
@@ -42,7 +61,7 @@ export function Layout(props: { path: string; onSignOut: () => void; children: C
             {t('mode.live')}
           </label>
           {settings.live_enabled ? null : (
-            <span id="live-locked" class="hint">
+            <span id="live-locked" class="hint live-locked">
               {t('mode.liveLocked')}
             </span>
           )}
@@ -57,18 +76,13 @@ export function Layout(props: { path: string; onSignOut: () => void; children: C
             }}
           >
             {LANGUAGES.map((code) => (
-              <option key={code} value={code}>
+              <option key={code} value={code} lang={code}>
                 {t(`language.${code}`)}
               </option>
             ))}
           </select>
         </label>
-        <span class="who">
-          {session.email} · {t(`role.${session.role}`)}
-        </span>
-        <button type="button" class="secondary" onClick={props.onSignOut}>
-          {t('nav.signOut')}
-        </button>
+        <div class="account-wide">{account}</div>
       </header>
       {mode === 'test' ? (
         <p class="test-banner" role="note">
@@ -76,7 +90,7 @@ export function Layout(props: { path: string; onSignOut: () => void; children: C
         </p>
       ) : null}
       <div class="frame">
-        <nav class="side" aria-label={t('nav.label')}>
+        <nav id="console-menu" class={menuOpen ? 'side open' : 'side'} aria-label={t('nav.label')}>
           <ul>
             {NAV.map(([to, key]) => (
               <li key={to}>
@@ -86,6 +100,7 @@ export function Layout(props: { path: string; onSignOut: () => void; children: C
               </li>
             ))}
           </ul>
+          <div class="account-narrow">{account}</div>
         </nav>
         <main id="main" tabIndex={-1}>
           {props.children}

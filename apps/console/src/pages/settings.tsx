@@ -81,11 +81,21 @@ export function SettingsPage() {
       <h2>{t('settings.operator')}</h2>
       <Facts
         rows={[
-          [t('common.id'), <code key="id">{settings.id}</code>],
-          [t('common.status'), settings.status],
-          [t('settings.kyb'), settings.kyb_status],
+          [
+            t('common.id'),
+            <code key="id" translate={false}>
+              {settings.id}
+            </code>,
+          ],
+          [t('common.status'), t(`status.${settings.status}`, {}, settings.status)],
+          [t('settings.kyb'), t(`kyb.${settings.kyb_status}`, {}, settings.kyb_status)],
           [t('settings.live'), settings.live_enabled ? t('common.yes') : t('common.no')],
-          [t('settings.currency'), settings.settlement_currency],
+          [
+            t('settings.currency'),
+            <span key="currency" translate={false}>
+              {settings.settlement_currency}
+            </span>,
+          ],
           [t('settings.delay'), t('settings.days', { n: settings.settlement_delay_days })],
         ]}
       />
@@ -94,34 +104,54 @@ export function SettingsPage() {
   );
 }
 
-/** Masked destinations, the default marked, the live hold after a change shown; changes take a one-time code. */
+/** Account numbers are 6 to 34 letters and digits (spaces and hyphens are ignored), bank codes 1 to 32 letters and digits: the API's rules. */
+const ACCOUNT_NUMBER = /^[A-Za-z0-9]{6,34}$/;
+const BANK_CODE = /^[A-Za-z0-9]{1,32}$/;
+
+/** The fields of a new destination the API would refuse, checked before a one-time code is asked for. */
+function destinationProblems(draft: { account_holder: string; bank_code: string; account_number: string }): string[] {
+  const problems: string[] = [];
+  if (!draft.account_holder.trim()) problems.push(t('payouts.holderMissing'));
+  if (!BANK_CODE.test(draft.bank_code)) problems.push(t('payouts.bankInvalid'));
+  if (!ACCOUNT_NUMBER.test(draft.account_number.replace(/[\s-]/g, ''))) problems.push(t('payouts.numberInvalid'));
+  return problems;
+}
+
+/**
+ * Masked destinations, the default marked, the live hold after a change shown; changes take a
+ * one-time code. Test mode adds a simulated destination (no money leaves), live mode a bank
+ * account; the fields are checked before the code is asked for, so a refusal never wastes one.
+ */
 function PayoutMethods() {
   const { mode, can, settings } = useConsole();
   const methods = useResource(() => api<List<PayoutMethod>>('GET', '/payout_methods', { query: { mode } }), [mode]);
   const [adding, setAdding] = useState(false);
   const [makingDefault, setMakingDefault] = useState<PayoutMethod | undefined>();
-  const [draft, setDraft] = useState({ currency: settings.settlement_currency, account_holder: '', bank_code: '', account_number: '' });
+  const [draft, setDraft] = useState({ account_holder: '', bank_code: '', account_number: '' });
+  const [problems, setProblems] = useState<string[]>([]);
   const writable = can('payout_methods.write');
+  const type = mode === 'live' ? 'bank_account' : 'simulated';
   return (
     <>
       <h2>{t('payouts.title')}</h2>
-      <p class="muted">{t('payouts.hold')}</p>
-      <ErrorText error={methods.error} />
+      <p class="muted">{mode === 'live' ? t('payouts.hold') : t('payouts.testNote')}</p>
+      <ErrorText error={methods.error} retry={methods.reload} />
       <DataTable
         rows={methods.data?.data}
         rowKey={(method) => method.id}
         empty={t('payouts.none')}
         columns={[
-          { label: t('payouts.holder'), cell: (method) => method.account_holder },
+          { label: t('payouts.holder'), cell: (method) => <span translate={false}>{method.account_holder}</span> },
           {
             label: t('payouts.account'),
             cell: (method) => (
               <>
-                {method.bank_code} <code>{method.account_number}</code> {method.default ? <span class="badge">{t('payouts.default')}</span> : null}
+                <span translate={false}>{method.bank_code}</span> <code translate={false}>{method.account_number}</code>{' '}
+                {method.default ? <span class="badge">{t('payouts.default')}</span> : null}
               </>
             ),
           },
-          { label: t('balance.currency'), cell: (method) => method.currency },
+          { label: t('payouts.type'), cell: (method) => t(`payouts.type.${method.type}`, {}, method.type) },
           { label: t('common.status'), cell: (method) => <Status value={method.status} /> },
           { label: t('payouts.holdUntil'), wide: true, cell: (method) => formatDate(method.hold_until) },
           ...(writable
@@ -143,47 +173,55 @@ function PayoutMethods() {
         <form
           onSubmit={(event) => {
             event.preventDefault();
-            setAdding(true);
+            const found = destinationProblems(draft);
+            setProblems(found);
+            if (found.length === 0) setAdding(true);
           }}
+          noValidate
         >
           <fieldset>
-            <legend>{t('payouts.add')}</legend>
+            <legend>{mode === 'live' ? t('payouts.addBank') : t('payouts.addSimulated')}</legend>
             <Field label={t('payouts.holder')} id="payout-holder">
               <input id="payout-holder" required value={draft.account_holder} onInput={(e) => setDraft({ ...draft, account_holder: e.currentTarget.value })} />
             </Field>
-            <Field label={t('payouts.bank')} id="payout-bank">
-              <input id="payout-bank" required value={draft.bank_code} onInput={(e) => setDraft({ ...draft, bank_code: e.currentTarget.value.trim() })} />
+            <Field label={t('payouts.bank')} id="payout-bank" hint={t('payouts.bankHint')}>
+              <input
+                id="payout-bank"
+                required
+                aria-describedby="payout-bank-hint"
+                value={draft.bank_code}
+                onInput={(e) => setDraft({ ...draft, bank_code: e.currentTarget.value.trim() })}
+              />
             </Field>
-            <Field label={t('payouts.number')} id="payout-number">
+            <Field label={t('payouts.number')} id="payout-number" hint={t('payouts.numberHint')}>
               <input
                 id="payout-number"
                 required
                 autocomplete="off"
-                inputMode="numeric"
+                aria-describedby="payout-number-hint"
                 value={draft.account_number}
                 onInput={(e) => setDraft({ ...draft, account_number: e.currentTarget.value.trim() })}
               />
             </Field>
-            <Field label={t('balance.currency')} id="payout-currency">
-              <input
-                id="payout-currency"
-                required
-                pattern="[A-Z]{3}"
-                value={draft.currency}
-                onInput={(e) => setDraft({ ...draft, currency: e.currentTarget.value.trim().toUpperCase() })}
-              />
-            </Field>
-            <button type="submit">{t('payouts.add')}</button>
+            <p class="hint">{t('payouts.currencyFixed', { currency: settings.settlement_currency })}</p>
+            {problems.length > 0 ? (
+              <ul class="error" role="alert">
+                {problems.map((problem) => (
+                  <li key={problem}>{problem}</li>
+                ))}
+              </ul>
+            ) : null}
+            <button type="submit">{mode === 'live' ? t('payouts.addBank') : t('payouts.addSimulated')}</button>
           </fieldset>
         </form>
       ) : null}
       <StepUpDialog
-        title={t('payouts.add')}
+        title={mode === 'live' ? t('payouts.addBank') : t('payouts.addSimulated')}
         open={adding}
         onClose={() => setAdding(false)}
         onConfirm={async (code) => {
-          await api('POST', '/payout_methods', { query: { mode }, body: { type: 'bank_account', ...draft, code } });
-          setDraft({ ...draft, account_holder: '', bank_code: '', account_number: '' });
+          await api('POST', '/payout_methods', { query: { mode }, body: { type, currency: settings.settlement_currency, ...draft, code } });
+          setDraft({ account_holder: '', bank_code: '', account_number: '' });
           methods.reload();
         }}
       />

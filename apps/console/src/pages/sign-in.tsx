@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import QRCode from 'qrcode';
 import { api } from '../api';
 import { t } from '../i18n';
-import { CodeField, ErrorText, Field, Link } from '../ui/kit';
+import { Chunked, CodeField, ErrorText, Field, Link } from '../ui/kit';
 import { useAction } from '../ui/hooks';
 import type { MfaClaim } from '../types';
 
@@ -99,7 +99,7 @@ export function ClaimPage(props: { onSignedIn: () => void }) {
       <p>{t('claim.scan')}</p>
       <QrCode text={claim.otpauth_url} label={t('claim.qrLabel')} />
       <p>
-        {t('claim.secretText')} <code class="secret-value">{claim.secret}</code>
+        {t('claim.secretText')} <Chunked class="secret-value" text={claim.secret} />
       </p>
       <form onSubmit={(event) => void signIn(event)}>
         <CodeField id="code" label={t('signIn.code')} hint={t('signIn.codeHint')} value={code} onInput={setCode} />

@@ -48,7 +48,7 @@ export function TeamPage() {
         rowKey={(user) => user.id}
         empty={t('team.none')}
         columns={[
-          { label: t('team.member'), cell: (user) => (user.name ? `${user.name} · ${user.email}` : user.email) },
+          { label: t('team.member'), cell: (user) => <span translate={false}>{user.name ? `${user.name} · ${user.email}` : user.email}</span> },
           {
             label: t('team.role'),
             cell: (user) =>

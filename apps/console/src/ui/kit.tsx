@@ -1,8 +1,8 @@
-import type { ComponentChildren } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { Fragment, type ComponentChildren } from 'preact';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import type { ApiError } from '../api';
 import { useAction } from './hooks';
-import { t } from '../i18n';
+import { language, t } from '../i18n';
 import { BASE, linkHandler } from '../router';
 
 export function Link(props: { to: string; children: ComponentChildren; class?: string; 'aria-current'?: 'page' }) {
@@ -13,14 +13,75 @@ export function Link(props: { to: string; children: ComponentChildren; class?: s
   );
 }
 
-/** The API's error, as the person should read it: its message, and its code for support. */
-export function ErrorText(props: { error: ApiError | undefined }) {
-  if (!props.error) return null;
+/**
+ * What an error means for the person, in their language: never the API's code alone. A field the
+ * API named is called by its label; in English the API's own sentence follows (it says what is
+ * wrong with a value); the request id is there for support. `retry` offers to try again (a read
+ * that failed), `back` a way out (a page whose object is gone).
+ */
+export function describeError(error: ApiError): string {
+  if (error.status === 0) return t('error.network');
+  const known = t(`error.code.${error.code}`, {}, '');
+  if (known) return known;
+  if (error.status === 400 && error.param) return t('error.field', { field: t(`field.${error.param}`, {}, error.param) });
+  if (error.status === 400) return t('error.invalid');
+  if (error.status === 401) return t('error.signedOut');
+  if (error.status === 403) return t('error.forbidden');
+  if (error.status === 404) return t('error.notFound');
+  if (error.status === 409) return t('error.conflict');
+  if (error.status === 429) return t('error.rateLimited');
+  return t('error.unavailable');
+}
+
+export function ErrorText(props: { error: ApiError | undefined; retry?: () => void; back?: { to: string; label: string } }) {
+  const { error } = props;
+  if (!error) return null;
+  const detail = language() === 'en' && [400, 409, 422].includes(error.status) && error.message && error.code !== 'forbidden' ? error.message : undefined;
   return (
-    <p class="error" role="alert">
-      {props.error.status === 403 && props.error.code === 'forbidden' ? t('error.forbidden') : props.error.message}{' '}
-      <span class="muted">({props.error.code})</span>
-    </p>
+    <div class="error" role="alert">
+      <p>
+        {describeError(error)}
+        {detail ? ` ${detail}` : null}
+      </p>
+      {error.requestId ? (
+        <p class="hint">
+          {t('error.reference')} <code translate={false}>{error.requestId}</code>
+        </p>
+      ) : null}
+      {props.retry || props.back ? (
+        <p class="actions">
+          {props.retry ? (
+            <button type="button" class="secondary" onClick={props.retry}>
+              {t('common.retry')}
+            </button>
+          ) : null}
+          {props.back ? <Link to={props.back.to}>← {props.back.label}</Link> : null}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** A page whose object could not be read: the reason and the way back (or a retry when it may pass). */
+export function PageError(props: { error: ApiError; retry: () => void; back: { to: string; label: string } }) {
+  return (
+    <>
+      <h1>{props.error.status === 404 ? t('error.notFoundTitle') : t('error.title')}</h1>
+      <ErrorText error={props.error} back={props.back} {...(props.error.status === 404 ? {} : { retry: props.retry })} />
+    </>
+  );
+}
+
+/** Any path that names no page: said plainly, with the way back. */
+export function NotFoundPage() {
+  return (
+    <>
+      <h1>{t('notFound.title')}</h1>
+      <p>{t('notFound.body')}</p>
+      <p>
+        <Link to="/payments">← {t('notFound.back')}</Link>
+      </p>
+    </>
   );
 }
 
@@ -34,6 +95,41 @@ export function Loading(props: { when: boolean }) {
 
 export function Status(props: { value: string }) {
   return <span class={`badge badge-${props.value.replace(/[^a-z_]/g, '')}`}>{t(`status.${props.value}`, {}, props.value)}</span>;
+}
+
+/** Where a payment's money went after it was paid (refunded, disputed …), in the merchant's words. */
+export function MoneyStatus(props: { value: string }) {
+  return <span class={`badge money-${props.value.replace(/[^a-z_]/g, '')}`}>{t(`money.${props.value}`, {}, props.value)}</span>;
+}
+
+/**
+ * A long id or URL that may wrap only where it has a separator (after `/`, `.`, `?`, `&`, `=`,
+ * `_` or `-`), never inside a word: on a phone it breaks between its parts.
+ */
+export function Breakable(props: { text: string; code?: boolean }) {
+  const parts = props.text.split(/(?<=[/.?&=_-])/);
+  const content = parts.map((part, index) => (
+    <Fragment key={index}>
+      {index > 0 ? <wbr /> : null}
+      {part}
+    </Fragment>
+  ));
+  return props.code ? <code translate={false}>{content}</code> : <span translate={false}>{content}</span>;
+}
+
+/** A key or secret of one long run of characters, in groups of eight that may wrap between them (copying takes it whole). */
+export function Chunked(props: { text: string; class?: string }) {
+  const groups = props.text.match(/.{1,8}/g) ?? [props.text];
+  return (
+    <code class={props.class} translate={false}>
+      {groups.map((group, index) => (
+        <Fragment key={index}>
+          {index > 0 ? <wbr /> : null}
+          {group}
+        </Fragment>
+      ))}
+    </code>
+  );
 }
 
 /** Label/value pairs of an object's detail page. */
@@ -56,6 +152,8 @@ export function Facts(props: { rows: readonly (readonly [string, ComponentChildr
  */
 export function Dialog(props: { title: string; open: boolean; onClose: () => void; children: ComponentChildren }) {
   const ref = useRef<HTMLDialogElement>(null);
+  // Each dialog its own title id: several may sit closed in one page, and each is named by its own title.
+  const titleId = useId();
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
@@ -63,8 +161,8 @@ export function Dialog(props: { title: string; open: boolean; onClose: () => voi
     if (!props.open && dialog.open) dialog.close();
   }, [props.open]);
   return (
-    <dialog ref={ref} aria-labelledby="dialog-title" onClose={props.onClose}>
-      <h2 id="dialog-title">{props.title}</h2>
+    <dialog ref={ref} aria-labelledby={titleId} onClose={props.onClose}>
+      <h2 id={titleId}>{props.title}</h2>
       {props.open ? props.children : null}
     </dialog>
   );
@@ -91,7 +189,7 @@ export function SecretOnce(props: { label: string; value: string }) {
       <p>
         <strong>{props.label}</strong> — {t('common.shownOnce')}
       </p>
-      <code class="secret-value">{props.value}</code> <CopyButton text={props.value} />
+      <Chunked class="secret-value" text={props.value} /> <CopyButton text={props.value} />
     </div>
   );
 }
@@ -190,13 +288,15 @@ export interface Column<T> {
   readonly cell: (row: T) => ComponentChildren;
   /** Amounts and counts: right-aligned, tabular figures. */
   readonly num?: boolean;
-  /** Secondary: steps aside on a phone-sized screen. */
+  /** Secondary: a narrower column on a wide screen (shown on a phone's card like every other). */
   readonly wide?: boolean;
 }
 
 /**
  * A list of objects as a table, or `empty` when there are none, or nothing while it loads. Every
- * list of the console is drawn by this, so headers, alignment and the phone layout agree.
+ * list of the console is drawn by this, so headers, alignment and the phone layout agree: below
+ * 720 px each row becomes a card, each cell under its column's name (`data-label`). The explicit
+ * roles keep it a table for screen readers when the layout no longer is one.
  */
 export function DataTable<T>(props: {
   rows: readonly T[] | undefined;
@@ -209,22 +309,22 @@ export function DataTable<T>(props: {
   if (props.rows.length === 0) return <p class="muted">{props.empty}</p>;
   const classOf = (column: Column<T>) => [column.num ? 'num' : '', column.wide ? 'wide' : ''].filter(Boolean).join(' ') || undefined;
   return (
-    <table>
+    <table class="cards" role="table">
       {props.caption ? <caption class="visually-hidden">{props.caption}</caption> : null}
-      <thead>
-        <tr>
+      <thead role="rowgroup">
+        <tr role="row">
           {props.columns.map((column) => (
-            <th scope="col" key={column.label} class={classOf(column)}>
+            <th scope="col" role="columnheader" key={column.label} class={classOf(column)}>
               {column.label}
             </th>
           ))}
         </tr>
       </thead>
-      <tbody>
+      <tbody role="rowgroup">
         {props.rows.map((row) => (
-          <tr key={props.rowKey(row)}>
+          <tr role="row" key={props.rowKey(row)}>
             {props.columns.map((column) => (
-              <td key={column.label} class={classOf(column)}>
+              <td role="cell" key={column.label} class={classOf(column)} data-label={column.label}>
                 {column.cell(row)}
               </td>
             ))}

@@ -1,4 +1,5 @@
 import type { Mode, Money } from '../../common';
+import type { PaymentDisputeOutcome } from '../../payments';
 
 export type DisputeStatus = 'opened' | 'under_review' | 'won' | 'lost';
 export const DISPUTE_STATUSES: readonly DisputeStatus[] = ['opened', 'under_review', 'won', 'lost'];
@@ -47,4 +48,9 @@ export interface Dispute {
 
 export function isRuled(dispute: Pick<Dispute, 'status'>): boolean {
   return RULED_DISPUTE_STATUSES.includes(dispute.status);
+}
+
+/** How a payment's money status reads the dispute: open until it is ruled. */
+export function disputeOutcome(status: DisputeStatus): PaymentDisputeOutcome {
+  return status === 'won' || status === 'lost' ? status : 'open';
 }

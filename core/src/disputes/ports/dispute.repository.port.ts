@@ -37,5 +37,7 @@ export interface DisputeRepository {
   setNextCheck(id: string, nextCheckAt: Date): Promise<void>;
   /** Newest first; `starting_after` naming no dispute of this scope is CoreError `invalid_parameter`. */
   list(scope: AccountScope, filter: DisputeFilter, page: PageRequest): Promise<Page<Dispute>>;
+  /** The statuses of the disputes of each of these payment intents of the scope (an intent without one is absent). */
+  statusesByPayment(scope: AccountScope, paymentIntentIds: readonly string[]): Promise<ReadonlyMap<string, readonly DisputeStatus[]>>;
 }
 export const DisputeRepository = token<DisputeRepository>('DisputeRepository');

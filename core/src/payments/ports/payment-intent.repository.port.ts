@@ -1,6 +1,7 @@
-import type { AccountScope, Mode, Page, PageRequest } from '../../common';
+import type { AccountScope, Mode, Money, Page, PageRequest } from '../../common';
 import { token } from '../../common';
 import type { PaymentIntent, PaymentIntentStatus } from '../domain/payment-intent.entity';
+import type { MoneyStatus } from '../domain/payment-search';
 
 export interface PaymentIntentFilter {
   readonly status?: PaymentIntentStatus;
@@ -9,8 +10,16 @@ export interface PaymentIntentFilter {
   readonly createdGte?: Date;
   /** Created at or before this instant. */
   readonly createdLte?: Date;
-  /** The intent whose id, or whose merchant_order_id, is exactly this (a search box's answer). */
-  readonly idOrMerchantOrderId?: string;
+  /**
+   * A search box's answer: the intent whose id is exactly this, and the intents whose
+   * merchant_order_id starts with it, whatever the case (`merchantOrderSearchKey` of both).
+   */
+  readonly idOrOrderIdPrefix?: string;
+  /** Only intents of one of these amounts (an amount typed once, as it reads in each currency). Empty: none. */
+  readonly amounts?: readonly Money[];
+  readonly currency?: string;
+  /** Only intents that have this money status (`moneyStatuses`: their refunds and their disputes). */
+  readonly moneyStatus?: MoneyStatus;
 }
 
 export interface PaymentIntentRepository {

@@ -40,6 +40,11 @@ for (const version of API_VERSIONS) {
   if (EVENT_RENDERERS[version] === undefined) throw new Error(`No event renderer for API version ${version}`);
 }
 
+/** The version a body for `apiVersion` is rendered at: itself when the registry knows it, else the current one. */
+export function renderedAt(apiVersion: string | undefined): string {
+  return apiVersion !== undefined && Object.prototype.hasOwnProperty.call(EVENT_RENDERERS, apiVersion) ? apiVersion : CURRENT_API_VERSION;
+}
+
 /** The event body at `apiVersion` (the current version for one the registry does not know). */
 export function renderEvent(event: DomainEvent, apiVersion: string = CURRENT_API_VERSION): RenderedEvent {
   const renderer = Object.prototype.hasOwnProperty.call(EVENT_RENDERERS, apiVersion) ? EVENT_RENDERERS[apiVersion] : undefined;

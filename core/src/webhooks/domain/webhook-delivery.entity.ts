@@ -42,6 +42,10 @@ export interface WebhookDeliveryAttempt {
   readonly responseStatus?: number;
   readonly latencyMs: number;
   readonly error?: string;
+  /** The API version the body was rendered at: the body sent is the event rendered at it again, never stored. */
+  readonly apiVersion?: string;
+  /** The start of the endpoint's answer (at most 1 KiB of text), shown to its merchant. */
+  readonly responseBody?: string;
 }
 
 const MINUTE = 60_000;

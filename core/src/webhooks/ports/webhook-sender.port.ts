@@ -12,8 +12,10 @@ export interface WebhookRequest {
 export interface WebhookResponse {
   /** The endpoint's HTTP status; absent when no answer came (refused address, DNS, timeout, TLS). */
   readonly status?: number;
-  /** Why there was no 2xx, for a person (never the response body, never a secret). */
+  /** Why there was no 2xx, for a person (never a secret). */
   readonly error?: string;
+  /** The start of the endpoint's answer as text (at most the 1 KiB the sender reads); absent when it answered none. */
+  readonly body?: string;
   readonly latencyMs: number;
 }
 

@@ -3,7 +3,7 @@ import type { ItemJob, JobPass } from '../../jobs';
 import type { MerchantRepository } from '../../merchants';
 import type { Clock, RandomSource, SecretBox, UnitOfWork } from '../../common';
 import { MODES, newId, type Mode } from '../../common';
-import { renderEventBody } from '../domain/event-rendering';
+import { renderedAt, renderEventBody } from '../domain/event-rendering';
 import { afterAttempt, WEBHOOK_LEASE_MS, WEBHOOK_TIMEOUT_MS, type WebhookDelivery, type WebhookDeliveryAttempt } from '../domain/webhook-delivery.entity';
 import type { WebhookEndpoint, WebhookEndpointDisabledReason } from '../domain/webhook-endpoint.entity';
 import type { WebhookCrypto } from '../ports/webhook-crypto.port';
@@ -139,7 +139,9 @@ export class RelayWebhookDeliveries implements ItemJob<ClaimedDelivery, WebhookD
       deliveryId: delivery.id,
       at: startedAt,
       latencyMs: response.latencyMs,
+      apiVersion: renderedAt(endpoint.apiVersion),
       ...(response.status === undefined ? {} : { responseStatus: response.status }),
+      ...(response.body === undefined ? {} : { responseBody: response.body }),
       ...(next.lastError === undefined || next.status === 'delivered' ? {} : { error: next.lastError }),
     };
     return { next, attempt, ...(next.status === 'delivered' ? {} : { health: { endpoint, status: response.status, at } }) };

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { CoreError } from '@payments/core';
 
 export interface ConsoleFile {
-  readonly body: string;
+  readonly body: string | Buffer;
   readonly type: string;
 }
 
@@ -30,7 +30,27 @@ const CONSOLE_DIST = join(dirname(require.resolve('@payments/console/package.jso
 const TYPES: Readonly<Record<string, string>> = {
   'console.js': 'text/javascript; charset=utf-8',
   'console.css': 'text/css; charset=utf-8',
+  // The Thai subset of Noto Sans Thai (@fontsource/noto-sans-thai), copied by the build.
+  'noto-sans-thai-thai-400-normal.woff2': 'font/woff2',
+  'noto-sans-thai-thai-700-normal.woff2': 'font/woff2',
 };
+
+/**
+ * The console's pages (its router's, in apps/console/src/main.tsx): every other path under
+ * /dashboard answers the same HTML with 404, and the script draws its not-found page.
+ */
+const PAGE_PATHS: readonly RegExp[] = [
+  /^$/,
+  /^(sign-in|signed-out|claim|payments|disputes|balance|developers|webhooks|events|team|settings)$/,
+  /^(payments|disputes|settlements|webhooks|events)\/[A-Za-z0-9_]{1,64}$/,
+  /^webhooks\/[A-Za-z0-9_]{1,64}\/deliveries\/[A-Za-z0-9_]{1,64}$/,
+];
+
+/** Whether `path` (below /dashboard/, without a trailing slash) is a page of the console. */
+export function isConsolePage(path: string): boolean {
+  const trimmed = path.replace(/\/$/, '');
+  return PAGE_PATHS.some((pattern) => pattern.test(trimmed));
+}
 
 let files: Readonly<Record<string, ConsoleFile>> | undefined;
 
@@ -42,7 +62,8 @@ export function consoleFile(name: string): ConsoleFile {
   files ??= Object.fromEntries(
     Object.entries(TYPES).flatMap(([file, type]) => {
       try {
-        return [[file, { body: readFileSync(join(CONSOLE_DIST, file), 'utf8'), type }]];
+        const bytes = readFileSync(join(CONSOLE_DIST, file));
+        return [[file, { body: type.startsWith('font/') ? bytes : bytes.toString('utf8'), type }]];
       } catch {
         return [];
       }

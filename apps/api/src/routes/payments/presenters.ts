@@ -1,4 +1,13 @@
-import { ID_PATTERNS, type Money, type NextAction, PAYMENT_INTENT_STATUSES, type PaymentAttempt, type PaymentIntent } from '@payments/core';
+import {
+  ID_PATTERNS,
+  MONEY_STATUSES,
+  type Money,
+  type MoneyStatus,
+  type NextAction,
+  PAYMENT_INTENT_STATUSES,
+  type PaymentAttempt,
+  type PaymentIntent,
+} from '@payments/core';
 import { compact, timestamp } from '../../http/presenting';
 import { components, constant, currency, dateTime, int64, list, mode, MONEY, object, ref, stringMap } from '../../openapi/json-schema';
 
@@ -48,6 +57,11 @@ export function presentPaymentIntent(intent: PaymentIntent, checkoutUrl?: string
     expires_at: intent.expiresAt && timestamp(intent.expiresAt),
     metadata: { ...intent.metadata },
   });
+}
+
+/** The intent as the console reads it: the merchant API's object and its money statuses (refunded, disputed …). */
+export function presentDashboardPaymentIntent(intent: PaymentIntent, moneyStatuses: readonly MoneyStatus[]): Record<string, unknown> {
+  return { ...presentPaymentIntent(intent), money_statuses: [...moneyStatuses] };
 }
 
 /** PaymentAttempt as the API shows it; the channel's own answers never appear. */
@@ -133,6 +147,54 @@ export const PAYMENT_EXAMPLES = {
   },
 } as const;
 
+const PAYMENT_INTENT_REQUIRED = ['id', 'object', 'mode', 'amount', 'currency', 'merchant_order_id', 'status', 'amount_refunded', 'created', 'metadata'];
+
+const PAYMENT_INTENT_PROPERTIES = {
+  id: { type: 'string', pattern: ID_PATTERNS.payment_intent.source, description: 'Unique identifier, `pi_…`.' },
+  object: { ...constant('payment_intent'), description: 'Always `payment_intent`.' },
+  mode: { ...mode, description: 'The mode of the key that made it; keys of the other mode do not see it.' },
+  amount: { ...int64, description: 'Minor units of `currency` to collect, 1 to 2^53 − 1.' },
+  currency: { ...currency, description: 'ISO 4217 code of `amount`.' },
+  merchant_order_id: { type: 'string', description: 'The merchant’s own order reference, unique per merchant and mode.' },
+  status: {
+    type: 'string',
+    enum: [...PAYMENT_INTENT_STATUSES],
+    description:
+      'Where the payment stands: created → requires_payment (an order placed) → processing → succeeded → channel_settled; or failed (another attempt may follow), ' +
+      'expired, canceled. A payment the channel confirms is never dropped: failed, expired and canceled intents still become succeeded.',
+  },
+  payment_method: {
+    type: 'string',
+    description: 'The method of the latest attempt, or the one asked for at creation (`promptpay`, `paynow`, `gcash` …).',
+  },
+  channel_preference: { type: 'string', description: 'The channel asked for at creation, tried first when it can take the payment.' },
+  description: { type: 'string', description: 'The merchant’s text, shown to the payer on the checkout page.' },
+  customer: { type: 'string', description: 'The merchant’s reference for the payer.' },
+  return_url: { type: 'string', format: 'uri', description: 'Where the checkout page sends the payer once the payment is over.' },
+  fee: { ...ref('Money'), description: 'The platform’s fee, in the settlement currency; present once the payment is priced.' },
+  net: { ...ref('Money'), description: 'What the merchant receives (amount less fee), in the settlement currency; present once the payment is priced.' },
+  amount_refunded: {
+    ...int64,
+    description: 'What the refunds of this intent that did not fail add up to (pending ones included), in its currency; 0 when none.',
+  },
+  fx: { ...ref('FxLock'), description: 'Present when the intent’s currency is not the settlement currency.' },
+  available_at: { ...dateTime, description: 'When the net becomes available to settle; set when the channel settles the payment.' },
+  next_action: {
+    ...ref('NextAction'),
+    description: 'The payer’s credential from the pending attempt; cleared once the intent succeeds, fails, expires or is canceled.',
+  },
+  checkout_url: {
+    type: 'string',
+    format: 'uri',
+    description: 'The hosted payment page to send the payer to. Only in the answer of the create call (and its replay), never again.',
+  },
+  created: { ...dateTime, description: 'When it was created.' },
+  expires_at: { ...dateTime, description: 'After this no attempt is accepted and the intent expires.' },
+  metadata: { ...stringMap, description: 'The merchant’s own key-value pairs, as sent at creation.' },
+};
+
+const PAYMENT_INTENT_DESCRIPTION = 'An amount a merchant wants to collect, and where its payment stands.';
+
 /** The answers of payment intents and attempts. */
 export const PAYMENT_SCHEMAS = components({
   ...MONEY,
@@ -165,55 +227,27 @@ export const PAYMENT_SCHEMAS = components({
     'What the payer needs to pay a pending attempt.',
   ),
   PaymentIntent: {
-    ...object(
-      ['id', 'object', 'mode', 'amount', 'currency', 'merchant_order_id', 'status', 'amount_refunded', 'created', 'metadata'],
-      {
-        id: { type: 'string', pattern: ID_PATTERNS.payment_intent.source, description: 'Unique identifier, `pi_…`.' },
-        object: { ...constant('payment_intent'), description: 'Always `payment_intent`.' },
-        mode: { ...mode, description: 'The mode of the key that made it; keys of the other mode do not see it.' },
-        amount: { ...int64, description: 'Minor units of `currency` to collect, 1 to 2^53 − 1.' },
-        currency: { ...currency, description: 'ISO 4217 code of `amount`.' },
-        merchant_order_id: { type: 'string', description: 'The merchant’s own order reference, unique per merchant and mode.' },
-        status: {
-          type: 'string',
-          enum: [...PAYMENT_INTENT_STATUSES],
-          description:
-            'Where the payment stands: created → requires_payment (an order placed) → processing → succeeded → channel_settled; or failed (another attempt may follow), ' +
-            'expired, canceled. A payment the channel confirms is never dropped: failed, expired and canceled intents still become succeeded.',
-        },
-        payment_method: {
-          type: 'string',
-          description: 'The method of the latest attempt, or the one asked for at creation (`promptpay`, `paynow`, `gcash` …).',
-        },
-        channel_preference: { type: 'string', description: 'The channel asked for at creation, tried first when it can take the payment.' },
-        description: { type: 'string', description: 'The merchant’s text, shown to the payer on the checkout page.' },
-        customer: { type: 'string', description: 'The merchant’s reference for the payer.' },
-        return_url: { type: 'string', format: 'uri', description: 'Where the checkout page sends the payer once the payment is over.' },
-        fee: { ...ref('Money'), description: 'The platform’s fee, in the settlement currency; present once the payment is priced.' },
-        net: { ...ref('Money'), description: 'What the merchant receives (amount less fee), in the settlement currency; present once the payment is priced.' },
-        amount_refunded: {
-          ...int64,
-          description: 'What the refunds of this intent that did not fail add up to (pending ones included), in its currency; 0 when none.',
-        },
-        fx: { ...ref('FxLock'), description: 'Present when the intent’s currency is not the settlement currency.' },
-        available_at: { ...dateTime, description: 'When the net becomes available to settle; set when the channel settles the payment.' },
-        next_action: {
-          ...ref('NextAction'),
-          description: 'The payer’s credential from the pending attempt; cleared once the intent succeeds, fails, expires or is canceled.',
-        },
-        checkout_url: {
-          type: 'string',
-          format: 'uri',
-          description: 'The hosted payment page to send the payer to. Only in the answer of the create call (and its replay), never again.',
-        },
-        created: { ...dateTime, description: 'When it was created.' },
-        expires_at: { ...dateTime, description: 'After this no attempt is accepted and the intent expires.' },
-        metadata: { ...stringMap, description: 'The merchant’s own key-value pairs, as sent at creation.' },
-      },
-      'An amount a merchant wants to collect, and where its payment stands.',
-    ),
+    ...object([...PAYMENT_INTENT_REQUIRED], PAYMENT_INTENT_PROPERTIES, PAYMENT_INTENT_DESCRIPTION),
     examples: [PAYMENT_EXAMPLES.succeeded],
   },
+  DashboardPaymentIntent: {
+    ...object(
+      [...PAYMENT_INTENT_REQUIRED, 'money_statuses'],
+      {
+        ...PAYMENT_INTENT_PROPERTIES,
+        money_statuses: {
+          type: 'array',
+          items: { type: 'string', enum: [...MONEY_STATUSES] },
+          description:
+            'Where the money went after the payment, in a merchant’s words, beside the channel’s `status`: at most one refund status (`refunded`: its refunds that did not fail, pending ones included, cover the whole amount; `partially_refunded`: part of it) ' +
+            'then at most one dispute status (`disputed`: a dispute is open and holds the net; else `dispute_lost`: one was lost and the channel took the payment back; else `dispute_won`). Empty when none applies.',
+        },
+      },
+      `${PAYMENT_INTENT_DESCRIPTION} As the console reads it: the merchant API's object with its money statuses.`,
+    ),
+    examples: [{ ...PAYMENT_EXAMPLES.succeeded, amount_refunded: 5000, money_statuses: ['partially_refunded'] }],
+  },
+  DashboardPaymentIntentList: list('DashboardPaymentIntent', { ...PAYMENT_EXAMPLES.succeeded, money_statuses: [] }),
   PaymentIntentList: list('PaymentIntent', PAYMENT_EXAMPLES.succeeded),
   PaymentAttempt: {
     ...object(

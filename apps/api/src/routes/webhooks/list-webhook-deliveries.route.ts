@@ -1,4 +1,4 @@
-import { ID_PATTERNS, ListWebhookDeliveries, MODES } from '@payments/core';
+import { ID_PATTERNS, ListWebhookDeliveries, MODES, WebhookDeliveryEventTypes } from '@payments/core';
 import { defineRoute } from '../../http/define-route';
 import { presentList } from '../../http/presenting';
 import { objectSchema, oneOf } from '../../http/typed-schema';
@@ -30,13 +30,13 @@ export default defineRoute({
     summary: 'List webhook deliveries, newest first',
     description:
       "Not a per-mode route. With `endpoint`: that endpoint's deliveries, whatever its mode. Without it: the account's deliveries of both modes. " +
-      '`mode` narrows either to one mode. Each delivery names its mode.',
+      "`mode` narrows either to one mode. Each delivery names its mode and its event's type.",
     tag: 'Webhooks',
     success: { status: 200, schema: WEBHOOK_ENDPOINT_SCHEMAS.WebhookDeliveryList, description: 'A page of deliveries.' },
   },
-  uses: { listWebhookDeliveries: ListWebhookDeliveries },
+  uses: { listWebhookDeliveries: ListWebhookDeliveries, eventTypes: WebhookDeliveryEventTypes },
   handler:
-    ({ listWebhookDeliveries }) =>
+    ({ listWebhookDeliveries, eventTypes }) =>
     async (request) => {
       const { query } = request;
       const page = await listWebhookDeliveries.execute(actorOf(request).user, query.mode, {
@@ -44,6 +44,7 @@ export default defineRoute({
         ...(query.starting_after === undefined ? {} : { startingAfter: query.starting_after }),
         ...(query.endpoint === undefined ? {} : { endpointId: query.endpoint }),
       });
-      return presentList(page, presentWebhookDelivery);
+      const types = await eventTypes.execute(page.data);
+      return presentList(page, (delivery) => presentWebhookDelivery(delivery, types.get(delivery.eventId)));
     },
 });

@@ -1,4 +1,7 @@
 import {
+  API_VERSIONS,
+  CURRENT_API_VERSION,
+  DEFAULT_EVENT_TYPES,
   EVENT_TYPES,
   type EventType,
   type GetWebhookEndpointHealth,
@@ -6,7 +9,10 @@ import {
   WEBHOOK_ENDPOINT_DISABLED_REASONS,
   WEBHOOK_ENDPOINT_STATUSES,
   type WebhookDelivery,
+  type WebhookDeliveryAttempt,
+  type WebhookDeliveryDetail,
   type WebhookEndpoint,
+  type WebhookTestEventResult,
   type WebhookEndpointHealth,
 } from '@payments/core';
 import { compact, timestamp } from '../../http/presenting';
@@ -44,13 +50,14 @@ export async function presentEndpointWithHealth(health: GetWebhookEndpointHealth
   return { ...presentWebhookEndpoint(endpoint), ...presentWebhookEndpointHealth(await health.execute(endpoint.id)) };
 }
 
-/** A delivery as the dashboard shows it: absent fields are omitted. */
-export function presentWebhookDelivery(delivery: WebhookDelivery): Record<string, unknown> {
+/** A delivery as the dashboard shows it (with its event's type when known): absent fields are omitted. */
+export function presentWebhookDelivery(delivery: WebhookDelivery, eventType?: string): Record<string, unknown> {
   return compact({
     id: delivery.id,
     object: 'webhook_delivery',
     mode: delivery.mode,
     event: delivery.eventId,
+    event_type: eventType,
     endpoint: delivery.endpointId,
     url: delivery.url,
     status: delivery.status,
@@ -59,6 +66,48 @@ export function presentWebhookDelivery(delivery: WebhookDelivery): Record<string
     next_retry_at: delivery.nextRetryAt && timestamp(delivery.nextRetryAt),
     created: timestamp(delivery.created),
   });
+}
+
+function presentAttempt(attempt: WebhookDeliveryAttempt): Record<string, unknown> {
+  return compact({
+    id: attempt.id,
+    at: timestamp(attempt.at),
+    api_version: attempt.apiVersion,
+    response_status: attempt.responseStatus,
+    response_body: attempt.responseBody,
+    latency_ms: attempt.latencyMs,
+    error: attempt.error,
+  });
+}
+
+/** One delivery with what it sent (the body, not its signatures) and each attempt with the endpoint's answer. */
+export function presentWebhookDeliveryDetail(detail: WebhookDeliveryDetail): Record<string, unknown> {
+  return {
+    ...presentWebhookDelivery(detail.delivery, detail.eventType),
+    request: compact({ api_version: detail.apiVersion, body: detail.requestBody }),
+    attempt_log: detail.attempts.map(presentAttempt),
+  };
+}
+
+/** A test event: the body sent and the endpoint's answer. */
+export function presentWebhookTestEvent(result: WebhookTestEventResult): Record<string, unknown> {
+  return {
+    object: 'webhook_test_event',
+    type: result.type,
+    request: { api_version: result.apiVersion, body: result.body },
+    response: compact({ status: result.status, body: result.responseBody, error: result.error, latency_ms: result.latencyMs }),
+  };
+}
+
+/** What the console offers when an endpoint is made or edited. */
+export function presentWebhookOptions(): Record<string, unknown> {
+  return {
+    object: 'webhook_options',
+    event_types: [...EVENT_TYPES],
+    default_event_types: [...DEFAULT_EVENT_TYPES],
+    api_versions: [...API_VERSIONS],
+    current_api_version: CURRENT_API_VERSION,
+  };
 }
 
 /** What each kind of event's `data` names, for the examples: the objects of the paid example intent. */
@@ -194,6 +243,7 @@ export const WEBHOOK_ENDPOINT_SCHEMAS = components({
     object: constant('webhook_delivery'),
     mode: { ...mode, description: 'The mode of its endpoint and event (a resend needs no `?mode=`).' },
     event: idMatching(ID_PATTERNS.event),
+    event_type: { type: 'string', enum: [...EVENT_TYPES], description: 'The type of its event.' },
     endpoint: idMatching(ID_PATTERNS.webhook_endpoint),
     url: { type: 'string', description: 'Where its last attempt went (the endpoint’s url of that moment).' },
     status: { type: 'string', enum: ['pending', 'delivered', 'failed'] },
@@ -203,4 +253,58 @@ export const WEBHOOK_ENDPOINT_SCHEMAS = components({
     created: dateTime,
   }),
   WebhookDeliveryList: list('WebhookDelivery'),
+  WebhookDeliveryAttempt: object(['id', 'at', 'latency_ms'], {
+    id: { type: 'string' },
+    at: { ...dateTime, description: 'When it was sent.' },
+    api_version: { type: 'string', description: 'The API version its body was rendered at; absent on attempts logged before versions were kept.' },
+    response_status: { type: 'integer', description: 'The endpoint’s HTTP status; absent when no answer came.' },
+    response_body: { type: 'string', description: 'The start of the endpoint’s answer, at most 1 KiB of it, as text.' },
+    latency_ms: { type: 'integer' },
+    error: { type: 'string', description: 'Why it was no success, for a person.' },
+  }),
+  WebhookDeliveryDetail: {
+    ...object(['id', 'object', 'mode', 'event', 'endpoint', 'url', 'status', 'attempts', 'created', 'request', 'attempt_log'], {
+      id: idMatching(ID_PATTERNS.webhook_delivery),
+      object: constant('webhook_delivery'),
+      mode,
+      event: idMatching(ID_PATTERNS.event),
+      event_type: { type: 'string', enum: [...EVENT_TYPES] },
+      endpoint: idMatching(ID_PATTERNS.webhook_endpoint),
+      url: { type: 'string' },
+      status: { type: 'string', enum: ['pending', 'delivered', 'failed'] },
+      attempts: { type: 'integer' },
+      response_status: { type: 'integer' },
+      next_retry_at: dateTime,
+      created: dateTime,
+      request: {
+        ...object(['api_version'], {
+          api_version: { type: 'string', description: 'The version the body is rendered at: that of the last attempt, else the endpoint’s.' },
+          body: { type: 'string', description: 'The exact body sent (and signed): the event rendered at `api_version`. Its signature headers are not shown.' },
+        }),
+      },
+      attempt_log: { type: 'array', items: ref('WebhookDeliveryAttempt'), description: 'Every attempt, oldest first.' },
+    }),
+  },
+  WebhookTestEvent: object(['object', 'type', 'request', 'response'], {
+    object: constant('webhook_test_event'),
+    type: { type: 'string', enum: [...EVENT_TYPES] },
+    request: object(['api_version', 'body'], { api_version: { type: 'string' }, body: { type: 'string', description: 'The exact body sent and signed.' } }),
+    response: object(['latency_ms'], {
+      status: { type: 'integer', description: 'The endpoint’s HTTP status; absent when no answer came.' },
+      body: { type: 'string', description: 'The start of its answer, at most 1 KiB, as text.' },
+      error: { type: 'string', description: 'Why it was no success, for a person.' },
+      latency_ms: { type: 'integer' },
+    }),
+  }),
+  WebhookOptions: object(['object', 'event_types', 'default_event_types', 'api_versions', 'current_api_version'], {
+    object: constant('webhook_options'),
+    event_types: { type: 'array', items: { type: 'string', enum: [...EVENT_TYPES] }, description: 'Every type an endpoint may name in `enabled_events`.' },
+    default_event_types: {
+      type: 'array',
+      items: { type: 'string', enum: [...EVENT_TYPES] },
+      description: 'What an endpoint with an empty `enabled_events` receives: every type but the refund events, which go only to endpoints that name them.',
+    },
+    api_versions: { type: 'array', items: { type: 'string' }, description: 'The API versions an endpoint may be rendered at, oldest first.' },
+    current_api_version: { type: 'string' },
+  }),
 });
