@@ -250,3 +250,43 @@ test('022 adds the channel movements and the reconciliation tables; down removes
     await database.destroy();
   }
 });
+
+test('025 keys the intents made before by their order id in lower case (beyond ASCII too) and logs versions and answers of attempts; down undoes it', async (t) => {
+  const database = await createTestDatabase();
+  const { knex } = database;
+  try {
+    await rollBackThrough(knex, '025-console-search-and-delivery-log');
+    t.false(await knex.schema.hasColumn('payment_intents', 'merchant_order_key'));
+    const intent = (id: string, order: string) => ({
+      id,
+      merchant_id: 'mch_before',
+      mode: 'test',
+      amount: 100,
+      currency: 'THB',
+      merchant_order_id: order,
+      status: 'created',
+      metadata: '{}',
+      created_at: 0,
+      updated_at: 0,
+      version: 0,
+    });
+    for (const row of [intent('pi_A', 'ORD-24053'), intent('pi_B', 'ÄÖ-Ünï'), intent('pi_C', 'order_1')]) await knex('payment_intents').insert(row);
+
+    await migrateLatest(knex);
+    t.deepEqual(await knex('payment_intents').select('id', 'merchant_order_key').orderBy('id'), [
+      { id: 'pi_A', merchant_order_key: 'ord-24053' },
+      { id: 'pi_B', merchant_order_key: 'äö-ünï' },
+      { id: 'pi_C', merchant_order_key: 'order_1' },
+    ]);
+    t.true(await knex.schema.hasColumn('webhook_delivery_attempts', 'api_version'));
+    t.true(await knex.schema.hasColumn('webhook_delivery_attempts', 'response_body'));
+
+    await rollBackThrough(knex, '025-console-search-and-delivery-log');
+    t.false(await knex.schema.hasColumn('payment_intents', 'merchant_order_key'));
+    t.false(await knex.schema.hasColumn('webhook_delivery_attempts', 'response_body'));
+    await migrateLatest(knex);
+    t.is((await knex('knex_migrations').select('name')).length, MIGRATION_NAMES.length);
+  } finally {
+    await database.destroy();
+  }
+});
