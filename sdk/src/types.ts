@@ -275,8 +275,8 @@ export interface NextSettlement {
   amount: number | bigint;
   currency: string;
   trigger: 'scheduled' | 'manual';
-  /** Unix seconds when the schedule makes it; null for a manual account, or when nothing would be paid. */
-  scheduled_for: number | null;
+  /** When the schedule makes it (ISO 8601, UTC); absent for a manual account, or when nothing would be paid. */
+  scheduled_for?: string;
 }
 
 /** The balance in three buckets, one amount per currency in each, and the next settlement per currency. */

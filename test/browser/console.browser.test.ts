@@ -121,7 +121,10 @@ async function claimAndSignIn(tab: Tab, email: string, password: string, checked
 async function go(page: Page, link: string, heading: string | RegExp, menu = 'Menu'): Promise<void> {
   const toggle = page.getByRole('button', { name: menu, exact: true });
   if ((await toggle.isVisible()) && (await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
-  await page.getByRole('navigation', { name: /^(Console|คอนโซล)$/ }).getByRole('link', { name: link, exact: true }).click();
+  await page
+    .getByRole('navigation', { name: /^(Console|คอนโซล)$/ })
+    .getByRole('link', { name: link, exact: true })
+    .click();
   await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
 }
 
@@ -269,6 +272,13 @@ test.serial('a new owner: second factor, a payment refunded, a dispute answered,
     await page.getByText(/Settlement of .* created\./).waitFor();
     await page.locator('table').nth(1).getByRole('link').first().click();
     await page.getByRole('heading', { name: /Settlement/, level: 1 }).waitFor();
+    // Its lines add up: the released payment's line and the total are the amount paid out.
+    const paidOut = (await page.getByRole('heading', { name: /Settlement/, level: 1 }).textContent()) ?? '';
+    const total = (await page.getByRole('row', { name: /Total paid out/ }).textContent()) ?? '';
+    const released = (await page.getByRole('row', { name: /Payments released/ }).textContent()) ?? '';
+    const shown = /[\d,]+\.\d{2}/.exec(paidOut)?.[0] ?? 'no amount';
+    t.true(total.includes(shown) && released.includes(shown), `the lines add up to ${shown}: ${released} / ${total}`);
+    await shoot(page, 'settlement-lines');
     await go(page, 'Balance', 'Balance');
     await shoot(page, 'balance');
 
@@ -492,181 +502,194 @@ async function furnishedMerchant(tab: Tab, name: string) {
   return { merchant, api, secret, tag, refunded, failed, lost, open, lostDispute: disputeOf(lost), openDispute: disputeOf(open) };
 }
 
-test.serial('finance tasks: find a payment by part of its order id and by amount, filters in the address, money statuses, a failed and a disputed payment', async (t) => {
-  const tab = await openConsole();
-  const { page } = tab;
-  try {
-    const shop = await furnishedMerchant(tab, 'Chiang Mai Tea House');
-    await go(page, 'Payments', 'Payments');
+test.serial(
+  'finance tasks: find a payment by part of its order id and by amount, filters in the address, money statuses, a failed and a disputed payment',
+  async (t) => {
+    const tab = await openConsole();
+    const { page } = tab;
+    try {
+      const shop = await furnishedMerchant(tab, 'Chiang Mai Tea House');
+      await go(page, 'Payments', 'Payments');
 
-    // Part of the order id, in lower case: ORD-…-24053 is found, and the view is in the address.
-    await page.getByLabel('Order ID or payment ID').fill(`ord-${shop.tag.toLowerCase()}-240`);
-    await page.getByRole('button', { name: 'Apply' }).click();
-    await until(async () => (await page.locator('tbody tr').count()) === 1, 'the search to narrow the list');
-    const row = page.locator('tbody tr').first();
-    for (const text of ['540.00 THB', 'Partially refunded', 'PromptPay']) t.true(await row.getByText(text).first().isVisible(), text);
-    t.regex(page.url(), /\?q=ord-/);
-    await shoot(page, 'payments-search');
-    // Reload and a shared link keep the view.
-    await page.reload();
-    await until(async () => (await page.locator('tbody tr').count()) === 1, 'the reloaded view');
-    t.is(await page.getByLabel('Order ID or payment ID').inputValue(), `ord-${shop.tag.toLowerCase()}-240`);
-
-    // By amount, and by money status, each in the address.
-    await page.goto(`${service.baseUrl}/dashboard/payments?amount=400`);
-    await until(async () => (await page.locator('tbody tr').count()) === 1 && (await page.locator('tbody').getByText('Dispute lost').isVisible()), 'the amount search');
-    await page.getByLabel('Amount').fill('');
-    await page.getByLabel('Refunds and disputes').selectOption('disputed');
-    await page.getByRole('button', { name: 'Apply' }).click();
-    await until(async () => (await page.locator('tbody tr').count()) === 1 && (await page.locator('tbody').getByText('250.00 THB').isVisible()), 'the disputed filter');
-    t.regex(page.url(), /money_status=disputed/);
-    t.notRegex(page.url(), /amount=/);
-    const fee = page.locator('thead th', { hasText: 'Fee' });
-    t.true(await fee.isVisible(), 'a fee column');
-    t.true(await page.locator('thead th', { hasText: 'Net' }).isVisible(), 'a net column');
-
-    // A failed payment: why, at the top; nothing to refund and no refund offered.
-    await open(page, `/payments/${shop.failed}`);
-    const notice = page.locator('.notice-bad');
-    await notice.getByText('This payment failed.').waitFor();
-    t.regex((await notice.textContent()) ?? '', /This payment failed\. \S/, 'with its reason');
-    t.is(await page.getByText('Left to refund').count(), 0, 'no "left to refund" on a failed payment');
-    t.is(await page.getByRole('button', { name: 'Refund' }).count(), 0);
-    await shoot(page, 'payment-failed');
-
-    // A disputed payment: no refund offered while the dispute is open.
-    await open(page, `/payments/${shop.open}`);
-    await page.getByText('A dispute is open on this payment').waitFor();
-    t.is(await page.getByRole('button', { name: 'Refund' }).count(), 0);
-
-    // A lost dispute says what was taken, not what is held, and no due date.
-    await open(page, `/disputes/${shop.lostDispute}`);
-    await page.getByText('This dispute was lost').waitFor();
-    t.true(await page.getByText('Taken from your balance').isVisible());
-    t.true(await page.getByText('Dispute fee').isVisible());
-    t.is(await page.getByText('Held from your balance').count(), 0);
-    t.is(await page.getByText('Evidence due').count(), 0);
-    await shoot(page, 'dispute-lost');
-
-    // A payment that is not there: said in words, with the way back; an unknown page is a 404 page.
-    await open(page, '/payments/pi_000000000000000000000000');
-    await page.getByRole('heading', { name: 'Not found', level: 1 }).waitFor();
-    t.false(((await page.locator('main').textContent()) ?? '').includes('No such payment_intent'), 'not the raw API message');
-    await page.getByRole('link', { name: '← Payments' }).last().click();
-    await page.getByRole('heading', { name: 'Payments', level: 1 }).waitFor();
-    const missing = await open(page, '/nowhere-at-all');
-    t.is(missing?.status(), 404);
-    await page.getByRole('heading', { name: 'Page not found', level: 1 }).waitFor();
-    t.true(await page.getByRole('link', { name: '← Go to payments' }).isVisible());
-    t.deepEqual(tab.problems, []);
-  } finally {
-    await tab.context.close();
-  }
-});
-
-test.serial('payouts and developers: pay out through a confirmation, a test destination checked before the code, a revoked secret gone, the delivery log, a test event, API versions', async (t) => {
-  const tab = await openConsole();
-  const { page } = tab;
-  try {
-    const merchant = await createMerchantWithAdmin(environment.env, { name: 'Phuket Dive Shop', password: PASSWORD });
-    const api = merchantApi(service.baseUrl, merchant.testApiKey);
-    const secret = await claimAndSignIn(tab, merchant.email, PASSWORD);
-
-    // A test destination: a bad account number is caught before any code is asked for.
-    await go(page, 'Settings', 'Settings');
-    await page.getByLabel('Settlement schedule').selectOption('manual');
-    await page.getByRole('button', { name: 'Save' }).click();
-    await page.getByText('Settings saved.').waitFor();
-    await page.getByLabel('Account holder').fill('Phuket Dive Shop Co.');
-    await page.getByLabel('Bank code').fill('014');
-    await page.getByLabel('Account number').fill('12');
-    await page.getByRole('button', { name: 'Add a test destination' }).click();
-    await page.getByText('The account number is 6 to 34 letters and digits').waitFor();
-    t.is(await page.getByRole('dialog').count(), 0, 'no one-time code asked for');
-    await page.getByLabel('Account number').fill('123-456-7890');
-    await page.getByRole('button', { name: 'Add a test destination' }).click();
-    const stepUp = page.getByRole('dialog');
-    await stepUp.getByLabel('Your one-time code').fill(await authenticator.code(secret));
-    await stepUp.getByRole('button', { name: 'Confirm' }).click();
-    await page.getByRole('cell', { name: /\*+7890/ }).waitFor();
-    t.true(await page.getByRole('cell', { name: 'Test destination' }).isVisible());
-
-    // Pay out now asks first, with the amount and the masked destination.
-    await release(api, await paidIntent(api, 125_050, 'dive-1'));
-    await go(page, 'Balance', 'Balance');
-    await page.getByRole('button', { name: 'Pay out now' }).click();
-    const confirm = page.getByRole('dialog', { name: 'Pay out now?' });
-    await confirm.getByText(/\*+7890/).waitFor();
-    const available = (await page.locator('main table td').nth(1).textContent()) ?? '';
-    t.true(((await confirm.textContent()) ?? '').includes(available), `the dialog shows the available ${available}`);
-    await shoot(page, 'payout-confirm');
-    await confirm.getByRole('button', { name: 'Cancel' }).click();
-    t.is(await page.getByText(/Settlement of .* created\./).count(), 0, 'cancel pays nothing');
-    await page.getByRole('button', { name: 'Pay out now' }).click();
-    await page.getByRole('dialog', { name: 'Pay out now?' }).getByRole('button', { name: 'Pay out' }).click();
-    await page.getByText(/Settlement of .* created\./).waitFor();
-
-    // A minted key's secret leaves the page when the key is revoked.
-    await go(page, 'API keys', 'API keys');
-    await page.getByRole('button', { name: 'Create an API key' }).click();
-    await page.getByRole('dialog').getByLabel('Name').fill('Till');
-    await page.getByRole('dialog').getByRole('button', { name: 'Create an API key' }).click();
-    const minted = (await page.locator('.secret .secret-value').textContent()) ?? '';
-    await page.getByRole('button', { name: new RegExp(`Revoke the key ${minted.slice(0, 12)}`) }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
-    await until(async () => (await page.locator('.secret').count()) === 0, 'the revoked secret to leave the page');
-    t.false(((await page.locator('main').textContent()) ?? '').includes(minted));
-
-    // Webhooks: a real endpoint; what none ticked means, spelled out; API versions from the service.
-    await go(page, 'Webhooks', 'Webhooks');
-    await page.getByRole('button', { name: 'Add an endpoint' }).click();
-    const form = page.getByRole('dialog');
-    await form.getByLabel('Endpoint address').fill(receiver.url);
-    await form.getByText(/None ticked: the \d+ types marked “sent”/).waitFor();
-    t.is(await form.locator('.checks .badge').count(), 14, 'the default types are marked');
-    await form.getByRole('button', { name: 'Save' }).click();
-    await page.getByRole('region', { name: 'Signing secret of the endpoint' }).waitFor();
-    await page.getByRole('link', { name: /hooks\.test\.example/ }).click();
-    await page.getByText('None ticked: these are sent.').waitFor();
-    t.true(await page.getByText('payment_intent.succeeded').isVisible());
-    t.is(await page.getByText('refund.created').count(), 0, 'the refund events are not listed as sent');
-    await page.getByRole('button', { name: 'Edit', exact: true }).click();
-    t.deepEqual(await page.getByRole('dialog').getByLabel('API version').locator('option').allTextContents(), ['2026-09-01']);
-    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
-
-    // Send test event: the endpoint's answer at once.
-    receiver.script([401]);
-    await page.getByRole('button', { name: 'Send test event' }).click();
-    const testing = page.getByRole('dialog', { name: 'Send test event' });
-    await testing.getByLabel('Type').selectOption('payment_intent.failed');
-    await testing.getByRole('button', { name: 'Send test event' }).click();
-    await testing.getByText('Answered 401: not received').waitFor();
-    t.true(await testing.getByText('not ok').isVisible(), "the endpoint's answer body");
-    await shoot(page, 'webhook-test-event');
-    await testing.getByRole('button', { name: 'Close' }).click();
-
-    // The delivery log: event types; one delivery's body and answer.
-    await api('POST', '/v1/payment_intents', { amount: 1_000, currency: 'THB', merchant_order_id: 'dive-2' }).then(async (created) => {
-      await api('POST', `/v1/payment_intents/${textAt(created, 'id')}/cancel`, {});
-    });
-    await until(async () => {
+      // Part of the order id, in lower case: ORD-…-24053 is found, and the view is in the address.
+      await page.getByLabel('Order ID or payment ID').fill(`ord-${shop.tag.toLowerCase()}-240`);
+      await page.getByRole('button', { name: 'Apply' }).click();
+      await until(async () => (await page.locator('tbody tr').count()) === 1, 'the search to narrow the list');
+      const row = page.locator('tbody tr').first();
+      for (const text of ['540.00 THB', 'Partially refunded', 'PromptPay']) t.true(await row.getByText(text).first().isVisible(), text);
+      t.regex(page.url(), /\?q=ord-/);
+      await shoot(page, 'payments-search');
+      // Reload and a shared link keep the view.
       await page.reload();
-      return appears(page.getByRole('link', { name: 'Payment canceled' }));
-    }, 'the delivery of the canceled payment');
-    await page.getByRole('link', { name: 'Payment canceled' }).first().click();
-    await page.getByRole('heading', { name: /Payment canceled/, level: 1 }).waitFor();
-    await until(async () => {
-      await page.reload();
-      return appears(page.getByText('Answered 200: received'));
-    }, 'the delivery attempt');
-    t.regex((await page.locator('pre.json').first().textContent()) ?? '', /"type": "payment_intent\.canceled"/);
-    t.true(await page.getByText('ok', { exact: true }).isVisible(), "the endpoint's answer");
-    await shoot(page, 'webhook-delivery');
-    t.deepEqual(tab.problems, []);
-  } finally {
-    await tab.context.close();
-  }
-});
+      await until(async () => (await page.locator('tbody tr').count()) === 1, 'the reloaded view');
+      t.is(await page.getByLabel('Order ID or payment ID').inputValue(), `ord-${shop.tag.toLowerCase()}-240`);
+
+      // By amount, and by money status, each in the address.
+      await page.goto(`${service.baseUrl}/dashboard/payments?amount=400`);
+      await until(
+        async () => (await page.locator('tbody tr').count()) === 1 && (await page.locator('tbody').getByText('Dispute lost').isVisible()),
+        'the amount search',
+      );
+      await page.getByLabel('Amount').fill('');
+      await page.getByLabel('Refunds and disputes').selectOption('disputed');
+      await page.getByRole('button', { name: 'Apply' }).click();
+      await until(
+        async () => (await page.locator('tbody tr').count()) === 1 && (await page.locator('tbody').getByText('250.00 THB').isVisible()),
+        'the disputed filter',
+      );
+      t.regex(page.url(), /money_status=disputed/);
+      t.notRegex(page.url(), /amount=/);
+      const fee = page.locator('thead th', { hasText: 'Fee' });
+      t.true(await fee.isVisible(), 'a fee column');
+      t.true(await page.locator('thead th', { hasText: 'Net' }).isVisible(), 'a net column');
+
+      // A failed payment: why, at the top; nothing to refund and no refund offered.
+      await open(page, `/payments/${shop.failed}`);
+      const notice = page.locator('.notice-bad');
+      await notice.getByText('This payment failed.').waitFor();
+      t.regex((await notice.textContent()) ?? '', /This payment failed\. \S/, 'with its reason');
+      t.is(await page.getByText('Left to refund').count(), 0, 'no "left to refund" on a failed payment');
+      t.is(await page.getByRole('button', { name: 'Refund' }).count(), 0);
+      await shoot(page, 'payment-failed');
+
+      // A disputed payment: no refund offered while the dispute is open.
+      await open(page, `/payments/${shop.open}`);
+      await page.getByText('A dispute is open on this payment').waitFor();
+      t.is(await page.getByRole('button', { name: 'Refund' }).count(), 0);
+
+      // A lost dispute says what was taken, not what is held, and no due date.
+      await open(page, `/disputes/${shop.lostDispute}`);
+      await page.getByText('This dispute was lost').waitFor();
+      t.true(await page.getByText('Taken from your balance').isVisible());
+      t.true(await page.getByText('Dispute fee').isVisible());
+      t.is(await page.getByText('Held from your balance').count(), 0);
+      t.is(await page.getByText('Evidence due').count(), 0);
+      await shoot(page, 'dispute-lost');
+
+      // A payment that is not there: said in words, with the way back; an unknown page is a 404 page.
+      await open(page, '/payments/pi_000000000000000000000000');
+      await page.getByRole('heading', { name: 'Not found', level: 1 }).waitFor();
+      t.false(((await page.locator('main').textContent()) ?? '').includes('No such payment_intent'), 'not the raw API message');
+      await page.getByRole('link', { name: '← Payments' }).last().click();
+      await page.getByRole('heading', { name: 'Payments', level: 1 }).waitFor();
+      const missing = await open(page, '/nowhere-at-all');
+      t.is(missing?.status(), 404);
+      await page.getByRole('heading', { name: 'Page not found', level: 1 }).waitFor();
+      t.true(await page.getByRole('link', { name: '← Go to payments' }).isVisible());
+      t.deepEqual(tab.problems, []);
+    } finally {
+      await tab.context.close();
+    }
+  },
+);
+
+test.serial(
+  'payouts and developers: pay out through a confirmation, a test destination checked before the code, a revoked secret gone, the delivery log, a test event, API versions',
+  async (t) => {
+    const tab = await openConsole();
+    const { page } = tab;
+    try {
+      const merchant = await createMerchantWithAdmin(environment.env, { name: 'Phuket Dive Shop', password: PASSWORD });
+      const api = merchantApi(service.baseUrl, merchant.testApiKey);
+      const secret = await claimAndSignIn(tab, merchant.email, PASSWORD);
+
+      // A test destination: a bad account number is caught before any code is asked for.
+      await go(page, 'Settings', 'Settings');
+      await page.getByLabel('Settlement schedule').selectOption('manual');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByText('Settings saved.').waitFor();
+      await page.getByLabel('Account holder').fill('Phuket Dive Shop Co.');
+      await page.getByLabel('Bank code').fill('014');
+      await page.getByLabel('Account number').fill('12');
+      await page.getByRole('button', { name: 'Add a test destination' }).click();
+      await page.getByText('The account number is 6 to 34 letters and digits').waitFor();
+      t.is(await page.getByRole('dialog').count(), 0, 'no one-time code asked for');
+      await page.getByLabel('Account number').fill('123-456-7890');
+      await page.getByRole('button', { name: 'Add a test destination' }).click();
+      const stepUp = page.getByRole('dialog');
+      await stepUp.getByLabel('Your one-time code').fill(await authenticator.code(secret));
+      await stepUp.getByRole('button', { name: 'Confirm' }).click();
+      await page.getByRole('cell', { name: /\*+7890/ }).waitFor();
+      t.true(await page.getByRole('cell', { name: 'Test destination' }).isVisible());
+
+      // Pay out now asks first, with the amount and the masked destination.
+      await release(api, await paidIntent(api, 125_050, 'dive-1'));
+      await go(page, 'Balance', 'Balance');
+      await page.getByRole('button', { name: 'Pay out now' }).click();
+      const confirm = page.getByRole('dialog', { name: 'Pay out now?' });
+      await confirm.getByText(/\*+7890/).waitFor();
+      const available = (await page.locator('main table td').nth(1).textContent()) ?? '';
+      t.true(((await confirm.textContent()) ?? '').includes(available), `the dialog shows the available ${available}`);
+      t.true(((await page.locator('main table').first().textContent()) ?? '').includes('When you pay out'), 'the next settlement is on request');
+      await shoot(page, 'payout-confirm');
+      await confirm.getByRole('button', { name: 'Cancel' }).click();
+      t.is(await page.getByText(/Settlement of .* created\./).count(), 0, 'cancel pays nothing');
+      await page.getByRole('button', { name: 'Pay out now' }).click();
+      await page.getByRole('dialog', { name: 'Pay out now?' }).getByRole('button', { name: 'Pay out' }).click();
+      await page.getByText(/Settlement of .* created\./).waitFor();
+
+      // A minted key's secret leaves the page when the key is revoked.
+      await go(page, 'API keys', 'API keys');
+      await page.getByRole('button', { name: 'Create an API key' }).click();
+      await page.getByRole('dialog').getByLabel('Name').fill('Till');
+      await page.getByRole('dialog').getByRole('button', { name: 'Create an API key' }).click();
+      const minted = (await page.locator('.secret .secret-value').textContent()) ?? '';
+      await page.getByRole('button', { name: new RegExp(`Revoke the key ${minted.slice(0, 12)}`) }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
+      await until(async () => (await page.locator('.secret').count()) === 0, 'the revoked secret to leave the page');
+      t.false(((await page.locator('main').textContent()) ?? '').includes(minted));
+
+      // Webhooks: a real endpoint; what none ticked means, spelled out; API versions from the service.
+      await go(page, 'Webhooks', 'Webhooks');
+      await page.getByRole('button', { name: 'Add an endpoint' }).click();
+      const form = page.getByRole('dialog');
+      await form.getByLabel('Endpoint address').fill(receiver.url);
+      await form.getByText(/None ticked: the \d+ types marked “sent”/).waitFor();
+      t.is(await form.locator('.checks .badge').count(), 14, 'the default types are marked');
+      await form.getByRole('button', { name: 'Save' }).click();
+      await page.getByRole('region', { name: 'Signing secret of the endpoint' }).waitFor();
+      await page.getByRole('link', { name: /hooks\.test\.example/ }).click();
+      await page.getByText('None ticked: these are sent.').waitFor();
+      t.true(await page.getByText('payment_intent.succeeded').isVisible());
+      t.is(await page.getByText('refund.created').count(), 0, 'the refund events are not listed as sent');
+      await page.getByRole('button', { name: 'Edit', exact: true }).click();
+      t.deepEqual(await page.getByRole('dialog').getByLabel('API version').locator('option').allTextContents(), ['2026-09-01']);
+      await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+
+      // Send test event: the endpoint's answer at once.
+      receiver.script([401]);
+      await page.getByRole('button', { name: 'Send test event' }).click();
+      const testing = page.getByRole('dialog', { name: 'Send test event' });
+      await testing.getByLabel('Type').selectOption('payment_intent.failed');
+      await testing.getByRole('button', { name: 'Send test event' }).click();
+      await testing.getByText('Answered 401: not received').waitFor();
+      t.true(await testing.getByText('not ok').isVisible(), "the endpoint's answer body");
+      await shoot(page, 'webhook-test-event');
+      await testing.getByRole('button', { name: 'Close' }).click();
+
+      // The delivery log: event types; one delivery's body and answer.
+      await api('POST', '/v1/payment_intents', { amount: 1_000, currency: 'THB', merchant_order_id: 'dive-2' }).then(async (created) => {
+        await api('POST', `/v1/payment_intents/${textAt(created, 'id')}/cancel`, {});
+      });
+      await until(async () => {
+        await page.reload();
+        return appears(page.getByRole('link', { name: 'Payment canceled' }));
+      }, 'the delivery of the canceled payment');
+      await page.getByRole('link', { name: 'Payment canceled' }).first().click();
+      await page.getByRole('heading', { name: /Payment canceled/, level: 1 }).waitFor();
+      await until(async () => {
+        await page.reload();
+        return appears(page.getByText('Answered 200: received'));
+      }, 'the delivery attempt');
+      t.regex((await page.locator('pre.json').first().textContent()) ?? '', /"type": "payment_intent\.canceled"/);
+      t.true(await page.getByText('ok', { exact: true }).isVisible(), "the endpoint's answer");
+      await shoot(page, 'webhook-delivery');
+      t.deepEqual(tab.problems, []);
+    } finally {
+      await tab.context.close();
+    }
+  },
+);
 
 test.serial('errors a person understands: a wrong password says so in words, with no code', async (t) => {
   const tab = await openConsole();
@@ -683,107 +706,112 @@ test.serial('errors a person understands: a wrong password says so in words, wit
   }
 });
 
-test.serial('every page at 390 and 1280 px, in English and Thai: no sideways scroll, no serious accessibility problem, no text wider than its cell or broken inside a word', async (t) => {
-  const tab = await openConsole();
-  const { page } = tab;
-  try {
-    const shop = await furnishedMerchant(tab, 'Sukhothai Ceramics');
-    await go(page, 'Settings', 'Settings');
-    await page.getByLabel('Settlement schedule').selectOption('manual');
-    await page.getByRole('button', { name: 'Save' }).click();
-    await page.getByText('Settings saved.').waitFor();
-    await release(shop.api, shop.refunded);
-    const settlement = textAt(await shop.api('POST', '/v1/settlements', {}), 'id');
-    await go(page, 'Webhooks', 'Webhooks');
-    await page.getByRole('button', { name: 'Add an endpoint' }).click();
-    await page.getByRole('dialog').getByLabel('Endpoint address').fill(`${receiver.url}/sukhothai/a-rather-long-path/for-a-narrow-screen`);
-    await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
-    await page.getByRole('region', { name: 'Signing secret of the endpoint' }).waitFor();
-    await page.getByRole('link', { name: /hooks\.test\.example/ }).click();
-    await page.getByRole('heading', { level: 2, name: 'Deliveries' }).waitFor();
-    const endpoint = /\/webhooks\/(we_[0-9A-Za-z]+)/.exec(page.url())?.[1] ?? '';
-    await shop.api('POST', '/v1/payment_intents', { amount: 1_000, currency: 'THB', merchant_order_id: `${shop.tag}-x` }).then(async (created) => {
-      await shop.api('POST', `/v1/payment_intents/${textAt(created, 'id')}/cancel`, {});
-    });
-    let delivery = '';
-    await until(async () => {
-      await page.reload();
-      const link = page.getByRole('link', { name: 'Payment canceled' }).first();
-      if (!(await appears(link, 2_000))) return false;
-      delivery = /deliveries\/(whd_[A-Z2-7]+)/.exec((await link.getAttribute('href')) ?? '')?.[1] ?? '';
-      return delivery !== '';
-    }, 'a delivery');
-    const events = jsonAt(await shop.api('GET', '/v1/events?limit=1'), 'data');
-    const event = textAt(Array.isArray(events) ? events[0] : undefined, 'id');
-    const pages: readonly (readonly [string, string])[] = [
-      ['/payments', 'payments'],
-      [`/payments?q=ord-${shop.tag.toLowerCase()}&money_status=partially_refunded`, 'payments-filtered'],
-      [`/payments/${shop.refunded}`, 'payment'],
-      [`/payments/${shop.failed}`, 'payment-failed'],
-      [`/payments/${shop.lost}`, 'payment-dispute-lost'],
-      ['/disputes', 'disputes'],
-      [`/disputes/${shop.lostDispute}`, 'dispute-lost'],
-      [`/disputes/${shop.openDispute}`, 'dispute-open'],
-      ['/balance', 'balance'],
-      [`/settlements/${settlement}`, 'settlement'],
-      ['/developers', 'api-keys'],
-      ['/webhooks', 'webhooks'],
-      [`/webhooks/${endpoint}`, 'webhook'],
-      [`/webhooks/${endpoint}/deliveries/${delivery}`, 'webhook-delivery'],
-      ['/events', 'events'],
-      [`/events/${event}`, 'event'],
-      ['/team', 'team'],
-      ['/settings', 'settings'],
-      ['/no-such-page', 'not-found'],
-    ];
-    // Every problem of every page, each naming its page, width and language: one list to read.
-    const failures: string[] = [];
-    const signedOut = await browser.newContext({ locale: 'en-US' });
-    const outside = await signedOut.newPage();
-    const outsidePages: readonly (readonly [string, string])[] = [
-      ['/sign-in', 'sign-in'],
-      ['/claim', 'claim'],
-      ['/signed-out', 'signed-out'],
-    ];
+test.serial(
+  'every page at 390 and 1280 px, in English and Thai: no sideways scroll, no serious accessibility problem, no text wider than its cell or broken inside a word',
+  async (t) => {
+    const tab = await openConsole();
+    const { page } = tab;
     try {
-      for (const language of ['en', 'th'] as const) {
-        for (const viewport of [
-          { width: 390, height: 844 },
-          { width: 1280, height: 860 },
-        ]) {
-          for (const [target, paths] of [
-            [page, pages],
-            [outside, outsidePages],
-          ] as const) {
-            await target.setViewportSize(viewport);
-            await target.goto(`${service.baseUrl}/dashboard/sign-in`);
-            await useLanguage(target, language);
-            for (const [path, name] of paths) {
-              const label = `${path} at ${viewport.width} px, ${language}`;
-              await open(target, path);
-              const found = [
-                ...(await layoutProblems(target)),
-                ...serious(await axeViolations(target)).map((violation) => `axe ${violation.impact ?? ''} ${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`),
-                ...(language === 'th' ? (await englishWordsIn(target)).map((word) => `English word: ${word}`) : []),
-              ];
-              if (viewport.width === 390 && target === page) {
-                const bottom = await headerBottom(target);
-                if (bottom > viewport.height / 4) found.push(`the header takes more than a quarter of the screen (${bottom} px)`);
-              }
-              failures.push(...found.map((problem) => `${label}: ${problem}`));
-              if (['payments', 'payment', 'webhook-delivery', 'balance', 'dispute-lost'].includes(name) && (viewport.width === 390) === (language === 'th')) {
-                await shoot(target, `${name}-${language}-${viewport.width}`);
+      const shop = await furnishedMerchant(tab, 'Sukhothai Ceramics');
+      await go(page, 'Settings', 'Settings');
+      await page.getByLabel('Settlement schedule').selectOption('manual');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByText('Settings saved.').waitFor();
+      await release(shop.api, shop.refunded);
+      const settlement = textAt(await shop.api('POST', '/v1/settlements', {}), 'id');
+      await go(page, 'Webhooks', 'Webhooks');
+      await page.getByRole('button', { name: 'Add an endpoint' }).click();
+      await page.getByRole('dialog').getByLabel('Endpoint address').fill(`${receiver.url}/sukhothai/a-rather-long-path/for-a-narrow-screen`);
+      await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+      await page.getByRole('region', { name: 'Signing secret of the endpoint' }).waitFor();
+      await page.getByRole('link', { name: /hooks\.test\.example/ }).click();
+      await page.getByRole('heading', { level: 2, name: 'Deliveries' }).waitFor();
+      const endpoint = /\/webhooks\/(we_[0-9A-Za-z]+)/.exec(page.url())?.[1] ?? '';
+      await shop.api('POST', '/v1/payment_intents', { amount: 1_000, currency: 'THB', merchant_order_id: `${shop.tag}-x` }).then(async (created) => {
+        await shop.api('POST', `/v1/payment_intents/${textAt(created, 'id')}/cancel`, {});
+      });
+      let delivery = '';
+      await until(async () => {
+        await page.reload();
+        const link = page.getByRole('link', { name: 'Payment canceled' }).first();
+        if (!(await appears(link, 2_000))) return false;
+        delivery = /deliveries\/(whd_[A-Z2-7]+)/.exec((await link.getAttribute('href')) ?? '')?.[1] ?? '';
+        return delivery !== '';
+      }, 'a delivery');
+      const events = jsonAt(await shop.api('GET', '/v1/events?limit=1'), 'data');
+      const event = textAt(Array.isArray(events) ? events[0] : undefined, 'id');
+      const pages: readonly (readonly [string, string])[] = [
+        ['/payments', 'payments'],
+        [`/payments?q=ord-${shop.tag.toLowerCase()}&money_status=partially_refunded`, 'payments-filtered'],
+        [`/payments/${shop.refunded}`, 'payment'],
+        [`/payments/${shop.failed}`, 'payment-failed'],
+        [`/payments/${shop.lost}`, 'payment-dispute-lost'],
+        ['/disputes', 'disputes'],
+        [`/disputes/${shop.lostDispute}`, 'dispute-lost'],
+        [`/disputes/${shop.openDispute}`, 'dispute-open'],
+        ['/balance', 'balance'],
+        [`/settlements/${settlement}`, 'settlement'],
+        ['/developers', 'api-keys'],
+        ['/webhooks', 'webhooks'],
+        [`/webhooks/${endpoint}`, 'webhook'],
+        [`/webhooks/${endpoint}/deliveries/${delivery}`, 'webhook-delivery'],
+        ['/events', 'events'],
+        [`/events/${event}`, 'event'],
+        ['/team', 'team'],
+        ['/settings', 'settings'],
+        ['/no-such-page', 'not-found'],
+      ];
+      // Every problem of every page, each naming its page, width and language: one list to read.
+      const failures: string[] = [];
+      const signedOut = await browser.newContext({ locale: 'en-US' });
+      const outside = await signedOut.newPage();
+      const outsidePages: readonly (readonly [string, string])[] = [
+        ['/sign-in', 'sign-in'],
+        ['/claim', 'claim'],
+        ['/signed-out', 'signed-out'],
+      ];
+      try {
+        for (const language of ['en', 'th'] as const) {
+          for (const viewport of [
+            { width: 390, height: 844 },
+            { width: 1280, height: 860 },
+          ]) {
+            for (const [target, paths] of [
+              [page, pages],
+              [outside, outsidePages],
+            ] as const) {
+              await target.setViewportSize(viewport);
+              await target.goto(`${service.baseUrl}/dashboard/sign-in`);
+              await useLanguage(target, language);
+              for (const [path, name] of paths) {
+                const label = `${path} at ${viewport.width} px, ${language}`;
+                await open(target, path);
+                const found = [
+                  ...(await layoutProblems(target)),
+                  ...serious(await axeViolations(target)).map(
+                    (violation) => `axe ${violation.impact ?? ''} ${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+                  ),
+                  ...(language === 'th' ? (await englishWordsIn(target)).map((word) => `English word: ${word}`) : []),
+                ];
+                if (viewport.width === 390 && target === page) {
+                  const bottom = await headerBottom(target);
+                  if (bottom > viewport.height / 4) found.push(`the header takes more than a quarter of the screen (${bottom} px)`);
+                }
+                failures.push(...found.map((problem) => `${label}: ${problem}`));
+                if (['payments', 'payment', 'webhook-delivery', 'balance', 'dispute-lost'].includes(name) && (viewport.width === 390) === (language === 'th')) {
+                  await shoot(target, `${name}-${language}-${viewport.width}`);
+                }
               }
             }
           }
         }
+      } finally {
+        await signedOut.close();
       }
+      t.deepEqual(failures, [], 'every page at every width and language');
+      t.deepEqual(tab.problems, [], 'no script error and nothing the CSP refused (the font included)');
     } finally {
-      await signedOut.close();
+      await tab.context.close();
     }
-    t.deepEqual(failures, [], 'every page at every width and language');
-    t.deepEqual(tab.problems, [], 'no script error and nothing the CSP refused (the font included)');
-  } finally {
-    await tab.context.close();
-  }
-});
+  },
+);

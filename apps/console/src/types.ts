@@ -106,10 +106,33 @@ export interface Dispute {
   readonly created: string;
 }
 
+/** What the next settlement pays in one currency, and when (absent `scheduled_for`: on request, or nothing to pay). */
+export interface NextSettlement {
+  readonly amount: Amount;
+  readonly currency: string;
+  readonly trigger: 'scheduled' | 'manual';
+  readonly scheduled_for?: string;
+}
+
 export interface Balance {
   readonly available: readonly Money[];
   readonly pending: readonly Money[];
   readonly dispute_hold: readonly Money[];
+  readonly next_settlement: readonly NextSettlement[];
+}
+
+/** Lines of one type that a settlement covers: how many, and what they moved on available. */
+export interface SummaryLineTotal {
+  readonly count: number;
+  readonly amount: Amount;
+}
+
+/** What a settlement pays, by line type; the totals and `other` add up to its amount. */
+export interface SettlementSummary {
+  readonly lines: Readonly<Record<string, SummaryLineTotal>> & {
+    readonly release: SummaryLineTotal & { readonly gross: Amount; readonly fee: Amount; readonly net: Amount };
+  };
+  readonly other: Amount;
 }
 
 export interface Settlement {
@@ -120,6 +143,7 @@ export interface Settlement {
   readonly period_start: string;
   readonly period_end: string;
   readonly created: string;
+  readonly summary?: SettlementSummary;
 }
 
 export interface ApiEvent {

@@ -880,7 +880,7 @@ export interface components {
          *           "amount": 1279319,
          *           "currency": "THB",
          *           "trigger": "scheduled",
-         *           "scheduled_for": 1788912000
+         *           "scheduled_for": "2026-09-08T00:00:00Z"
          *         }
          *       ]
          *     }
@@ -914,8 +914,11 @@ export interface components {
              * @enum {string}
              */
             trigger: "scheduled" | "manual";
-            /** @description Unix seconds: when the schedule makes it (the end of the current period, in UTC; or now when the batch of the last complete period is still to be made, on the worker’s next pass). null for `manual`, and when nothing would be paid. */
-            scheduled_for: number | null;
+            /**
+             * Format: date-time
+             * @description When the schedule makes it (the end of the current period, in UTC; or now when the batch of the last complete period is still to be made, on the worker’s next pass). Absent for `manual`, and when nothing would be paid.
+             */
+            scheduled_for?: string;
         };
         /** @description A balance bucket in one currency. */
         BalanceAmount: {
@@ -2174,7 +2177,7 @@ export interface operations {
                      *           "amount": 1279319,
                      *           "currency": "THB",
                      *           "trigger": "scheduled",
-                     *           "scheduled_for": 1788912000
+                     *           "scheduled_for": "2026-09-08T00:00:00Z"
                      *         }
                      *       ]
                      *     }

@@ -3,7 +3,7 @@ import { api, newIdempotencyKey } from '../api';
 import { formatAmount, formatDate, formatMoney } from '../format';
 import { t } from '../i18n';
 import { useConsole } from '../state';
-import type { Balance, List, Money, PayoutMethod, Settlement } from '../types';
+import type { Balance, List, Money, NextSettlement, PayoutMethod, Settlement, SettlementSummary } from '../types';
 import { useAction, useResource } from '../ui/hooks';
 import { Breakable, DataTable, Dialog, DialogActions, ErrorText, Facts, Link, Loading, PageError, Pager, Status, usePager } from '../ui/kit';
 
@@ -18,6 +18,7 @@ export function BalancePage() {
   const currencies = [...new Set(BUCKETS.flatMap((bucket) => (balance.data?.[bucket] ?? []).map((money) => money.currency)))].sort();
   const amountOf = (bucket: (typeof BUCKETS)[number], currency: string): Money =>
     balance.data?.[bucket].find((money) => money.currency === currency) ?? { amount: 0, currency };
+  const nextOf = (currency: string): NextSettlement | undefined => balance.data?.next_settlement?.find((next) => next.currency === currency);
   const manual = settings.settlement_schedule === 'manual';
   return (
     <>
@@ -34,6 +35,7 @@ export function BalancePage() {
           columns={[
             { label: t('balance.currency'), cell: (currency) => <span translate={false}>{currency}</span> },
             ...BUCKETS.map((bucket) => ({ label: t(`balance.${bucket}`), num: true, cell: (currency: string) => formatMoney(amountOf(bucket, currency)) })),
+            { label: t('balance.next'), num: true, cell: (currency: string) => <NextCell next={nextOf(currency)} /> },
           ]}
         />
       ) : null}
@@ -45,7 +47,7 @@ export function BalancePage() {
       </p>
       {manual && can('settlements.write') ? (
         <PayOutNow
-          available={amountOf('available', settings.settlement_currency)}
+          available={nextPayout(nextOf(settings.settlement_currency), settings.settlement_currency)}
           onDone={() => {
             balance.reload();
             settlements.reload();
@@ -69,9 +71,28 @@ export function BalancePage() {
   );
 }
 
+/** What "Pay out now" would pay: the balance's next settlement in the settlement currency (0 before the balance is read). */
+function nextPayout(next: NextSettlement | undefined, currency: string): Money {
+  return { amount: next?.amount ?? 0, currency };
+}
+
+/** The next settlement of a currency: its amount, and when (on request for a manual schedule). */
+function NextCell(props: { next: NextSettlement | undefined }) {
+  const { next } = props;
+  if (!next) return <>—</>;
+  const when = next.trigger === 'manual' ? t('balance.nextManual') : next.scheduled_for ? formatDate(next.scheduled_for) : t('balance.nextNothing');
+  return (
+    <>
+      {formatAmount(next.amount, next.currency)}
+      <br />
+      <span class="muted">{when}</span>
+    </>
+  );
+}
+
 /**
- * "Pay out now" asks first, showing what would be paid and where: the available balance in the
- * settlement currency and the default destination, masked. One key per confirmation dialog, so a
+ * "Pay out now" asks first, showing what would be paid and where: the next settlement's amount
+ * (what the request pays, refunds and dispute debits netted) and the default destination, masked. One key per confirmation dialog, so a
  * double click or a retry pays out once.
  */
 function PayOutNow(props: { available: Money; onDone: () => void }) {
@@ -127,8 +148,6 @@ function PayOutForm(props: {
   };
   return (
     <form onSubmit={(event) => void submit(event)}>
-      {/* NEXT SETTLEMENT: once the balance answers `next_settlement` (what the next settlement pays
-          per currency), show that amount here instead of the available balance. */}
       <Facts
         rows={[
           [t('payout.amount'), formatMoney(props.available)],
@@ -181,6 +200,51 @@ export function SettlementDetailPage(props: { id: string }) {
           [t('common.created'), formatDate(s.created)],
         ]}
       />
+      {s.summary ? <SettlementLines summary={s.summary} amount={s.amount} /> : null}
+    </>
+  );
+}
+
+/** The line types a summary lists, in the order a bookkeeper reads them. */
+const SUMMARY_TYPES = ['release', 'refund', 'refund_reversal', 'dispute_hold', 'dispute_release', 'dispute_loss', 'settlement_failure', 'adjustment'] as const;
+
+/**
+ * What a settlement pays, line type by line type (the payments with their gross, fee and net), and
+ * the total, which is its amount: the summary's totals add up to it by construction.
+ */
+function SettlementLines(props: { summary: SettlementSummary; amount: Money }) {
+  const { summary, amount } = props;
+  const { currency } = amount;
+  const rows = SUMMARY_TYPES.filter((type) => type === 'release' || summary.lines[type]?.count > 0);
+  const release = summary.lines.release;
+  return (
+    <>
+      <h2>{t('settlements.summary')}</h2>
+      <DataTable
+        rows={[...rows, ...(BigInt(summary.other) === 0n ? [] : ['other' as const]), 'total' as const]}
+        rowKey={(type) => type}
+        caption={t('settlements.summary')}
+        empty={t('settlements.none')}
+        columns={[
+          { label: t('settlements.lineType'), cell: (type) => (type === 'total' ? <strong>{t('settlements.total')}</strong> : t(`settlements.line.${type}`)) },
+          { label: t('settlements.lines'), num: true, cell: (type) => (type === 'total' || type === 'other' ? '' : String(summary.lines[type].count)) },
+          {
+            label: t('settlements.grossFeeNet'),
+            num: true,
+            cell: (type) =>
+              type === 'release'
+                ? `${formatAmount(release.gross, currency)} − ${formatAmount(release.fee, currency)} = ${formatAmount(release.net, currency)}`
+                : '',
+          },
+          {
+            label: t('common.amount'),
+            num: true,
+            cell: (type) =>
+              type === 'total' ? <strong>{formatMoney(amount)}</strong> : formatAmount(type === 'other' ? summary.other : summary.lines[type].amount, currency),
+          },
+        ]}
+      />
+      <p class="hint">{t('settlements.summaryHint')}</p>
     </>
   );
 }

@@ -25,8 +25,8 @@ function presentBalance(balance: MerchantBalance, next: NextSettlement): Record<
     // One per currency of the buckets: settlements pay only the settlement currency, so the others show nothing to pay.
     next_settlement: balance.available.map(({ currency }) =>
       currency === next.currency
-        ? { amount: next.amount, currency, trigger: next.trigger, scheduled_for: next.scheduledFor ? Math.floor(next.scheduledFor.getTime() / 1000) : null }
-        : { amount: 0n, currency, trigger: next.trigger, scheduled_for: null },
+        ? compact({ amount: next.amount, currency, trigger: next.trigger, scheduled_for: next.scheduledFor && timestamp(next.scheduledFor) })
+        : { amount: 0n, currency, trigger: next.trigger },
     ),
   };
 }
@@ -47,7 +47,7 @@ export const BALANCE_SCHEMAS = components({
     'A balance bucket in one currency.',
   ),
   NextSettlement: object(
-    ['amount', 'currency', 'trigger', 'scheduled_for'],
+    ['amount', 'currency', 'trigger'],
     {
       amount: {
         ...int64,
@@ -63,9 +63,9 @@ export const BALANCE_SCHEMAS = components({
         description: '`manual`: the account settles on request; `scheduled`: on its daily, weekly or monthly schedule.',
       },
       scheduled_for: {
-        type: ['integer', 'null'],
+        ...dateTime,
         description:
-          'Unix seconds: when the schedule makes it (the end of the current period, in UTC; or now when the batch of the last complete period is still to be made, on the worker’s next pass). null for `manual`, and when nothing would be paid.',
+          'When the schedule makes it (the end of the current period, in UTC; or now when the batch of the last complete period is still to be made, on the worker’s next pass). Absent for `manual`, and when nothing would be paid.',
       },
     },
     'The next settlement in one currency: how much, and when.',
@@ -97,7 +97,7 @@ export const BALANCE_SCHEMAS = components({
         available: [{ amount: 1254731, currency: 'THB' }],
         pending: [{ amount: 24588, currency: 'THB' }],
         dispute_hold: [{ amount: 0, currency: 'THB' }],
-        next_settlement: [{ amount: 1279319, currency: 'THB', trigger: 'scheduled', scheduled_for: 1788912000 }],
+        next_settlement: [{ amount: 1279319, currency: 'THB', trigger: 'scheduled', scheduled_for: '2026-09-08T00:00:00Z' }],
       },
     ],
   },
