@@ -16,7 +16,7 @@ test.serial('a new merchant sees zeros in its settlement currency', async (t) =>
     available: thb(0),
     pending: thb(0),
     dispute_hold: thb(0),
-    next_settlement: [{ amount: 0, currency: 'THB', trigger: 'scheduled'}],
+    next_settlement: [{ amount: 0, currency: 'THB', trigger: 'scheduled' }],
   });
 });
 

@@ -90,7 +90,7 @@ test.serial('a manual test settlement is created and paid at once: 201, replayed
   const total = nets[0] + nets[1];
   t.like(await flow.get('/v1/balance'), {
     available: thb(total),
-    next_settlement: [{ amount: total, currency: 'THB', trigger: 'manual'}],
+    next_settlement: [{ amount: total, currency: 'THB', trigger: 'manual' }],
   });
 
   const key = unique('settle');
