@@ -650,7 +650,7 @@ test.serial(
       await page.getByRole('region', { name: 'Signing secret of the endpoint' }).waitFor();
       await page.getByRole('link', { name: /hooks\.test\.example/ }).click();
       await page.getByText('None ticked: these are sent.').waitFor();
-      t.true(await page.getByText('payment_intent.succeeded').isVisible());
+      await page.getByText('payment_intent.succeeded').waitFor();
       t.is(await page.getByText('refund.created').count(), 0, 'the refund events are not listed as sent');
       await page.getByRole('button', { name: 'Edit', exact: true }).click();
       t.deepEqual(await page.getByRole('dialog').getByLabel('API version').locator('option').allTextContents(), ['2026-09-01']);

@@ -36,7 +36,7 @@ test('the README walk-through runs verbatim against a started service', (t) => {
   t.true(net > 0 && net < 25_000);
   const balances = [
     ...out.matchAll(
-      /\{"object":"balance","available":\[\{"amount":(-?\d+),"currency":"THB"\}\],"pending":\[\{"amount":(-?\d+),"currency":"THB"\}\],"dispute_hold":\[\{"amount":0,"currency":"THB"\}\]\}/g,
+      /\{"object":"balance","available":\[\{"amount":(-?\d+),"currency":"THB"\}\],"pending":\[\{"amount":(-?\d+),"currency":"THB"\}\],"dispute_hold":\[\{"amount":0,"currency":"THB"\}\],"next_settlement":\[[^\]]*\]\}/g,
     ),
   ].map((match) => [Number(match[1]), Number(match[2])]);
   // A refund of 5000 of the 25000 takes the same fifth of the net (rounded half to even; a fifth is never a half).

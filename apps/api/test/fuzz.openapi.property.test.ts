@@ -501,8 +501,10 @@ function assertAnswer(req: Sent, res: ServerInjectResponse): void {
     try {
       body = JSON.parse(res.payload);
     } catch {
-      // The hosted checkout page answers a person with HTML; its errors are pages, not JSON.
-      if (req.url.startsWith('/c/') && String(res.headers['content-type']).startsWith('text/html')) return assertNoSecret(req, res, res.payload);
+      // The hosted checkout page and the console answer a person with HTML; their errors (a gone
+      // checkout, a console path that names no page) are pages, not JSON.
+      const page = req.url.startsWith('/c/') || (req.url.startsWith('/dashboard/') && !req.url.startsWith('/dashboard/v1/'));
+      if (page && String(res.headers['content-type']).startsWith('text/html')) return assertNoSecret(req, res, res.payload);
       return fail('an error that is not JSON');
     }
     const error = jsonAt(body, 'error');
