@@ -167,12 +167,13 @@ test('no answer within the timeout is an ApiConnectionError, retried like a conn
     () => 'hang',
     async (payments, api) => {
       const started = Date.now();
-      const error = await t.throwsAsync(payments.paymentIntents.retrieve('pi_1', { timeout: 300, maxNetworkRetries: 1 }), { instanceOf: ApiConnectionError });
+      // 1 s, not less: on a loaded machine a retry given a few hundred ms may be given up before the server reads it.
+      const error = await t.throwsAsync(payments.paymentIntents.retrieve('pi_1', { timeout: 1000, maxNetworkRetries: 1 }), { instanceOf: ApiConnectionError });
       t.is(error?.code, 'timeout');
-      t.regex(error?.message ?? '', /within 300 ms/);
-      t.true(Date.now() - started < 3000);
+      t.regex(error?.message ?? '', /within 1000 ms/);
+      t.true(Date.now() - started < 8000);
       // On a busy machine the server may log the retry's arrival a moment after the client gave up on it.
-      for (let waited = 0; api.received.length < 2 && waited < 2000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+      for (let waited = 0; api.received.length < 2 && waited < 5000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
       t.is(api.received.length, 2);
     },
   );
