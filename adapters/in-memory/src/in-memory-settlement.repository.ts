@@ -111,46 +111,33 @@ export class InMemorySettlementRepository implements SettlementRepository {
   }
 
   findSettleable(scope: AccountScope, releasedBefore: Date): Promise<PaymentIntent[]> {
-    return this.store.atomic(() => {
-      const blocked = new Set<string>();
-      for (const { value } of this.store.tables.disputes.values()) {
-        if (inScope(value, scope) && BLOCKING_DISPUTES.includes(value.status)) blocked.add(value.paymentIntentId);
-      }
-      return [...this.store.tables.intents.values()]
-        .filter(
-          ({ value }) =>
-            inScope(value, scope) &&
-            value.status === 'channel_settled' &&
-            value.releasedAt !== undefined &&
-            value.releasedAt.getTime() <= releasedBefore.getTime() &&
-            value.settlementId === undefined &&
-            !blocked.has(value.id),
-        )
+    return this.store.atomic(() =>
+      this.waitingIntents(scope, (value) => value.releasedAt !== undefined && value.releasedAt.getTime() <= releasedBefore.getTime())
         .sort(earliestFirst((value) => value.releasedAt))
-        .map((row) => deepCopy(row.value));
-    });
+        .map((row) => deepCopy(row.value)),
+    );
   }
 
   findReleasing(scope: AccountScope, dueBefore: Date): Promise<PaymentIntent[]> {
-    return this.store.atomic(() => {
-      const blocked = new Set<string>();
-      for (const { value } of this.store.tables.disputes.values()) {
-        if (inScope(value, scope) && BLOCKING_DISPUTES.includes(value.status)) blocked.add(value.paymentIntentId);
-      }
-      return [...this.store.tables.intents.values()]
-        .filter(
-          ({ value }) =>
-            inScope(value, scope) &&
-            value.status === 'channel_settled' &&
-            value.releasedAt === undefined &&
-            value.availableAt !== undefined &&
-            value.availableAt.getTime() < dueBefore.getTime() &&
-            value.settlementId === undefined &&
-            !blocked.has(value.id),
-        )
+    return this.store.atomic(() =>
+      this.waitingIntents(
+        scope,
+        (value) => value.releasedAt === undefined && value.availableAt !== undefined && value.availableAt.getTime() < dueBefore.getTime(),
+      )
         .sort(earliestFirst((value) => value.availableAt))
-        .map((row) => deepCopy(row.value));
-    });
+        .map((row) => deepCopy(row.value)),
+    );
+  }
+
+  /** The scope's channel-settled intents no settlement covers and no open or lost dispute blocks, that `also` accepts. */
+  private waitingIntents(scope: AccountScope, also: (value: PaymentIntent) => boolean) {
+    const blocked = new Set<string>();
+    for (const { value } of this.store.tables.disputes.values()) {
+      if (inScope(value, scope) && BLOCKING_DISPUTES.includes(value.status)) blocked.add(value.paymentIntentId);
+    }
+    return [...this.store.tables.intents.values()].filter(
+      ({ value }) => inScope(value, scope) && value.status === 'channel_settled' && value.settlementId === undefined && !blocked.has(value.id) && also(value),
+    );
   }
 
   assignPayments(scope: AccountScope, settlementId: string, intentIds: readonly string[]): Promise<number> {

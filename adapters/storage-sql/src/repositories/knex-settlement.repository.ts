@@ -186,35 +186,31 @@ export class KnexSettlementRepository extends KnexTable<SettlementRow> implement
   }
 
   async findSettleable(scope: AccountScope, releasedBefore: Date): Promise<PaymentIntent[]> {
-    const db = this.context.db();
-    const rows = await db('payment_intents as pi')
-      .select<PaymentIntentRow[]>('pi.*')
-      .where({ 'pi.merchant_id': scope.merchantId, 'pi.mode': scope.mode, 'pi.status': 'channel_settled' })
-      .whereNull('pi.settlement_id')
+    const rows = await this.waitingIntents(scope)
       .whereNotNull('pi.released_at')
       .where('pi.released_at', '<=', releasedBefore.getTime())
-      .whereNotExists(
-        db('disputes as d')
-          .select(db.raw('1'))
-          .whereRaw('d.payment_intent_id = pi.id')
-          .andWhereRaw('d.merchant_id = pi.merchant_id')
-          .andWhereRaw('d.mode = pi.mode')
-          .whereIn('d.status', [...BLOCKING_DISPUTES]),
-      )
       .orderBy('pi.released_at', 'asc')
       .orderBy('pi.seq', 'asc');
     return rows.map(toPaymentIntent);
   }
 
   async findReleasing(scope: AccountScope, dueBefore: Date): Promise<PaymentIntent[]> {
-    const db = this.context.db();
-    const rows = await db('payment_intents as pi')
-      .select<PaymentIntentRow[]>('pi.*')
-      .where({ 'pi.merchant_id': scope.merchantId, 'pi.mode': scope.mode, 'pi.status': 'channel_settled' })
-      .whereNull('pi.settlement_id')
+    const rows = await this.waitingIntents(scope)
       .whereNull('pi.released_at')
       .whereNotNull('pi.available_at')
       .where('pi.available_at', '<', dueBefore.getTime())
+      .orderBy('pi.available_at', 'asc')
+      .orderBy('pi.seq', 'asc');
+    return rows.map(toPaymentIntent);
+  }
+
+  /** The scope's channel-settled intents no settlement covers and no open or lost dispute blocks. */
+  private waitingIntents(scope: AccountScope) {
+    const db = this.context.db();
+    return db('payment_intents as pi')
+      .select<PaymentIntentRow[]>('pi.*')
+      .where({ 'pi.merchant_id': scope.merchantId, 'pi.mode': scope.mode, 'pi.status': 'channel_settled' })
+      .whereNull('pi.settlement_id')
       .whereNotExists(
         db('disputes as d')
           .select(db.raw('1'))
@@ -222,10 +218,7 @@ export class KnexSettlementRepository extends KnexTable<SettlementRow> implement
           .andWhereRaw('d.merchant_id = pi.merchant_id')
           .andWhereRaw('d.mode = pi.mode')
           .whereIn('d.status', [...BLOCKING_DISPUTES]),
-      )
-      .orderBy('pi.available_at', 'asc')
-      .orderBy('pi.seq', 'asc');
-    return rows.map(toPaymentIntent);
+      );
   }
 
   async assignPayments(scope: AccountScope, settlementId: string, intentIds: readonly string[]): Promise<number> {
