@@ -33,7 +33,13 @@ test('a path that names no page of the console answers the page with 404 (its sc
     t.regex(res.payload, /<script type="module" src="\/dashboard\/assets\/console\.js"><\/script>/, url);
     t.regex(String(res.headers['content-security-policy']), /default-src 'none'/, url);
   }
-  for (const url of ['/dashboard/webhooks/we_1/deliveries/whd_1', '/dashboard/settlements/st_1', '/dashboard/team/', '/dashboard/sign-in', '/dashboard/claim']) {
+  for (const url of [
+    '/dashboard/webhooks/we_1/deliveries/whd_1',
+    '/dashboard/settlements/st_1',
+    '/dashboard/team/',
+    '/dashboard/sign-in',
+    '/dashboard/claim',
+  ]) {
     t.is((await get(url)).statusCode, 200, url);
   }
 });
