@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { createKnex, KnexContext, onOneConnection } from '@payments/storage-sql';
+import { createKnex, KnexContext, onOneConnection, SqlRunner } from '@payments/storage-sql';
 import { Counting, DuplicateError, type CreateWrite, type FloorStore, type IdempotencyRow, type IntentRow, type KeyRow } from './floor-store';
 
 const COLUMNS = ['id', 'mode', 'amount', 'currency', 'merchant_order_id', 'status', 'metadata', 'created', 'expires_at'] as const;
@@ -82,7 +82,7 @@ export async function openKnexFloor(url: string, options: KnexFloorOptions): Pro
       count.begin();
       try {
         if (context) await context.inTransaction(() => writeAll(context.db(), write));
-        else await onOneConnection(knex, (bound) => writeAll(bound, write));
+        else await onOneConnection(new SqlRunner(knex), ({ trx }) => writeAll(trx, write));
         count.commit();
       } catch (error) {
         count.rollback();

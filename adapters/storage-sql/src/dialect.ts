@@ -1,4 +1,5 @@
 import { Client, type Knex } from 'knex';
+import type { SqlText } from './sql-statements';
 
 /** The two database families we support; they differ in error codes, table options and URLs. */
 export type SqlDialect = 'mysql' | 'sqlite';
@@ -46,7 +47,7 @@ export function mysqlFlavourOf(knex: Knex, db: Knex = knex): Promise<MysqlFlavou
  * another transaction holds the same key uncommitted: MariaDB can scope the timeout to the one
  * statement with 0; MySQL 8 takes a hint whose least value is 1 second.
  */
-export function withoutLockWait(flavour: MysqlFlavour, insert: Knex.Sql): { sql: string; bindings: readonly Knex.Value[] } {
+export function withoutLockWait(flavour: MysqlFlavour, insert: SqlText): SqlText {
   const sql =
     flavour === 'mariadb'
       ? `SET STATEMENT innodb_lock_wait_timeout=0 FOR ${insert.sql}`

@@ -30,3 +30,4 @@ export * from './repositories/knex-dispute.repository';
 export * from './repositories/knex-settlement.repository';
 export * from './observability';
 export * from './repositories/knex-reconciliation-store.repository';
+export * from './sql-statements';

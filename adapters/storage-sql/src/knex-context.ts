@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Knex } from 'knex';
 import { clientOf, dialectOf } from './dialect';
+import { INLINE, SqlRunner, type SqlText, type Statement, type WriteResult } from './sql-statements';
 import { runRetrying, type TransactionRetryOptions } from './transaction-retry';
 
 /** A pooled driver connection as knex hands it out; knex marks one inside a transaction for observers. */
@@ -28,35 +29,40 @@ function boundTo(knex: Knex, connection: PooledConnection): Knex {
   return bound as unknown as Knex;
 }
 
+/** The unit of work's transaction: a knex bound to its connection (for builders), and the connection statements run on. */
+export interface OpenTransaction {
+  readonly trx: Knex;
+  readonly connection: object;
+}
+
 /**
- * BEGIN, `work` and COMMIT on one pooled connection that every query of `work` runs on; ROLLBACK
- * when it throws. Plain statements on the connection rather than `knex.transaction`, which builds
- * a knex instance per transaction: that alone cost more CPU than the four statements of a payment
- * intent's create.
+ * BEGIN, `work` and COMMIT on one pooled connection that every statement of `work` runs on;
+ * ROLLBACK when it throws. Plain statements on the connection rather than `knex.transaction`,
+ * which builds a knex instance per transaction: that alone cost more CPU than the four
+ * statements of a payment intent's create.
  */
-export async function onOneConnection<T>(knex: Knex, work: (trx: Knex) => Promise<T>): Promise<T> {
-  const client = clientOf(knex);
-  const connection: unknown = await client.acquireConnection();
-  if (!isPooledConnection(connection)) throw new TypeError('The knex pool handed out no connection.');
-  const trx = boundTo(knex, connection);
-  transactionCount += 1;
-  connection.__knexTxId = `uow${transactionCount}`;
-  try {
-    await trx.raw('BEGIN');
+export async function onOneConnection<T>(runner: SqlRunner, work: (transaction: OpenTransaction) => Promise<T>): Promise<T> {
+  return runner.withPooledConnection(async (connection) => {
+    if (!isPooledConnection(connection)) throw new TypeError('The knex pool handed out no connection.');
+    const trx = boundTo(runner.knex, connection);
+    transactionCount += 1;
+    connection.__knexTxId = `uow${transactionCount}`;
     try {
-      const result = await work(trx);
-      await trx.raw('COMMIT');
-      return result;
-    } catch (error) {
-      // A connection that broke mid-transaction is marked by knex and dropped by the pool on
-      // its next validation; the server rolls back what it held.
-      await trx.raw('ROLLBACK').catch(() => undefined);
-      throw error;
+      await runner.control(connection, 'BEGIN');
+      try {
+        const result = await work({ trx, connection });
+        await runner.control(connection, 'COMMIT');
+        return result;
+      } catch (error) {
+        // A connection that broke mid-transaction is marked by knex and dropped by the pool on
+        // its next validation; the server rolls back what it held.
+        await runner.control(connection, 'ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+    } finally {
+      delete connection.__knexTxId;
     }
-  } finally {
-    delete connection.__knexTxId;
-    client.releaseConnection(connection);
-  }
+  });
 }
 
 export interface KnexContextOptions extends TransactionRetryOptions {
@@ -74,21 +80,47 @@ export interface KnexContextOptions extends TransactionRetryOptions {
  * core's ports stay free of storage types.
  */
 export class KnexContext {
-  private readonly transactions = new AsyncLocalStorage<Knex>();
+  private readonly transactions = new AsyncLocalStorage<OpenTransaction>();
+  private readonly runner: SqlRunner;
 
   constructor(
     readonly knex: Knex,
     private readonly options: KnexContextOptions = {},
-  ) {}
+  ) {
+    this.runner = new SqlRunner(knex);
+  }
 
   /** The query builder to use now: the current unit of work's transaction, else the pool. */
   db(): Knex {
-    return this.transactions.getStore() ?? this.knex;
+    return this.transactions.getStore()?.trx ?? this.knex;
   }
 
   /** The transaction of the unit of work running in this async context, if any. */
   currentTransaction(): Knex | undefined {
-    return this.transactions.getStore();
+    return this.transactions.getStore()?.trx;
+  }
+
+  /**
+   * The rows `statement` reads, run with the driver's prepared statements (see SqlRunner) on the
+   * current unit of work's connection, else on a pooled one.
+   */
+  rows<T>(statement: Statement | SqlText): Promise<T[]> {
+    const open = this.transactions.getStore();
+    return open
+      ? this.runner.rows<T>(open.connection, statement)
+      : this.runner.withPooledConnection((connection) => this.runner.rows<T>(connection, statement));
+  }
+
+  /** The first row `statement` reads, if any. */
+  async firstRow<T>(statement: Statement | SqlText): Promise<T | undefined> {
+    const [row] = await this.rows<T>(statement);
+    return row;
+  }
+
+  /** What the INSERT, UPDATE or DELETE `statement` changed, run like `rows`. */
+  write(statement: Statement | SqlText): Promise<WriteResult> {
+    const open = this.transactions.getStore();
+    return open ? this.runner.write(open.connection, statement) : this.runner.withPooledConnection((connection) => this.runner.write(connection, statement));
   }
 
   /**
@@ -100,9 +132,9 @@ export class KnexContext {
   inTransaction<T>(work: () => Promise<T>, onTransaction: (trx: Knex) => void = () => undefined): Promise<T> {
     if (this.currentTransaction()) return work();
     return runRetrying(this.options, () =>
-      onOneConnection(this.knex, (trx) => {
-        onTransaction(trx);
-        return this.transactions.run(trx, work);
+      onOneConnection(this.runner, (transaction) => {
+        onTransaction(transaction.trx);
+        return this.transactions.run(transaction, work);
       }),
     );
   }
@@ -144,5 +176,20 @@ export abstract class KnexTable<Row extends object> {
 
   protected table() {
     return this.context.db()<Row>(this.tableName);
+  }
+
+  /** The rows `statement` reads (see KnexContext.rows). */
+  protected rows<T = Row>(statement: Statement | SqlText): Promise<T[]> {
+    return this.context.rows<T>(statement);
+  }
+
+  /** The first row `statement` reads; a knex query gets its `LIMIT 1` here. */
+  protected first<T = Row>(statement: Knex.QueryBuilder | SqlText): Promise<T | undefined> {
+    return this.context.firstRow<T>('toSQL' in statement ? statement.limit(1, INLINE) : statement);
+  }
+
+  /** How many rows the INSERT, UPDATE or DELETE `statement` changed. */
+  protected async changed(statement: Statement | SqlText): Promise<number> {
+    return (await this.context.write(statement)).affectedRows;
   }
 }

@@ -1,5 +1,6 @@
 import { invalidParameter, type Mode } from '@payments/core';
-import type { Knex } from 'knex';
+import type { KnexContext } from '../knex-context';
+import { INLINE } from '../sql-statements';
 import { toNumber, type BigIntValue } from '../mapping/column-values';
 
 /** The columns every cursor-paged table shares. */
@@ -16,16 +17,19 @@ interface ScopedRow {
  * scope without a mode (a list of both modes) looks in both.
  */
 export async function cursorSeq(
-  db: Knex,
+  context: KnexContext,
   table: string,
   scope: { readonly merchantId: string; readonly mode?: Mode },
   id: string,
   what: string,
 ): Promise<number> {
-  const row = await db<ScopedRow>(table)
-    .select('seq')
-    .where({ id, merchant_id: scope.merchantId, ...(scope.mode === undefined ? {} : { mode: scope.mode }) })
-    .first();
+  const row = await context.firstRow<ScopedRow>(
+    context
+      .db()(table)
+      .select('seq')
+      .where({ id, merchant_id: scope.merchantId, ...(scope.mode === undefined ? {} : { mode: scope.mode }) })
+      .limit(1, INLINE),
+  );
   if (row === undefined) throw invalidParameter('starting_after', `starting_after names no ${what} of this account: '${id}'.`);
   return toNumber(row.seq);
 }

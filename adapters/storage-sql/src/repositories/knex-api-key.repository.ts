@@ -1,6 +1,5 @@
 import type { ApiKey, ApiKeyRepository, ApiKeyWithMerchant, Mode } from '@payments/core';
 import { KnexTable } from '../knex-context';
-import { selectRows } from '../select-rows';
 import { merchantFromRow, type MerchantRow } from './knex-merchant.repository';
 import { toDate, toMillis, toNullable, toNullableMillis, toOptional, toOptionalDate, withoutUndefined, type BigIntValue } from '../mapping/column-values';
 
@@ -49,20 +48,22 @@ export class KnexApiKeyRepository extends KnexTable<ApiKeyRow> implements ApiKey
   protected readonly tableName = 'api_keys';
 
   async insert(key: ApiKey): Promise<void> {
-    await this.table().insert({
-      id: key.id,
-      merchant_id: key.merchantId,
-      mode: key.mode,
-      prefix: key.prefix,
-      secret_digest: key.secretDigest,
-      name: toNullable(key.name),
-      created_at: toMillis(key.created),
-      revoked_at: toNullableMillis(key.revokedAt),
-    });
+    await this.changed(
+      this.table().insert({
+        id: key.id,
+        merchant_id: key.merchantId,
+        mode: key.mode,
+        prefix: key.prefix,
+        secret_digest: key.secretDigest,
+        name: toNullable(key.name),
+        created_at: toMillis(key.created),
+        revoked_at: toNullableMillis(key.revokedAt),
+      }),
+    );
   }
 
   async findByPrefix(prefix: string): Promise<ApiKeyWithMerchant[]> {
-    const rows = await selectRows<MerchantRow & KeyColumnsOfJoin>(this.context.db(), KEYS_WITH_MERCHANT_BY_PREFIX, [prefix]);
+    const rows = await this.rows<MerchantRow & KeyColumnsOfJoin>({ sql: KEYS_WITH_MERCHANT_BY_PREFIX, bindings: [prefix] });
     return rows.map((row) => ({
       key: toEntity({
         id: row.key_id,
@@ -79,21 +80,23 @@ export class KnexApiKeyRepository extends KnexTable<ApiKeyRow> implements ApiKey
   }
 
   async listActive(merchantId: string): Promise<ApiKey[]> {
-    const rows = await this.table().where({ merchant_id: merchantId }).whereNull('revoked_at').orderBy('created_at', 'desc').orderBy('id', 'desc');
+    const rows = await this.rows(this.table().where({ merchant_id: merchantId }).whereNull('revoked_at').orderBy('created_at', 'desc').orderBy('id', 'desc'));
     return rows.map(toEntity);
   }
 
   async findById(merchantId: string, id: string): Promise<ApiKey | undefined> {
-    const row = await this.table().where({ merchant_id: merchantId, id }).first();
+    const row = await this.first(this.table().where({ merchant_id: merchantId, id }));
     return row === undefined ? undefined : toEntity(row);
   }
 
   async revoke(merchantId: string, id: string, at: Date): Promise<ApiKey | undefined> {
     // Conditional on NULL so the first revocation time stays.
-    await this.table()
-      .where({ merchant_id: merchantId, id })
-      .whereNull('revoked_at')
-      .update({ revoked_at: toMillis(at) });
+    await this.changed(
+      this.table()
+        .where({ merchant_id: merchantId, id })
+        .whereNull('revoked_at')
+        .update({ revoked_at: toMillis(at) }),
+    );
     return this.findById(merchantId, id);
   }
 }

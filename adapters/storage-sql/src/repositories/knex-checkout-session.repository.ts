@@ -15,18 +15,20 @@ export class KnexCheckoutSessionRepository extends KnexTable<CheckoutSessionRow>
   protected readonly tableName = 'checkout_sessions';
 
   async insert(session: CheckoutSession): Promise<void> {
-    await this.table().insert({
-      token_digest: session.tokenDigest,
-      payment_intent_id: session.paymentIntentId,
-      merchant_id: session.merchantId,
-      mode: session.mode,
-      expires_at: toMillis(session.expiresAt),
-      created_at: toMillis(session.created),
-    });
+    await this.changed(
+      this.table().insert({
+        token_digest: session.tokenDigest,
+        payment_intent_id: session.paymentIntentId,
+        merchant_id: session.merchantId,
+        mode: session.mode,
+        expires_at: toMillis(session.expiresAt),
+        created_at: toMillis(session.created),
+      }),
+    );
   }
 
   async findByTokenDigest(tokenDigest: string): Promise<CheckoutSession | undefined> {
-    const row = await this.table().where({ token_digest: tokenDigest }).first();
+    const row = await this.first(this.table().where({ token_digest: tokenDigest }));
     if (row === undefined) return undefined;
     return {
       tokenDigest: row.token_digest,

@@ -89,7 +89,7 @@ export class KnexDisputeRepository extends KnexTable<DisputeRow> implements Disp
   async list(scope: AccountScope, filter: DisputeFilter, page: PageRequest): Promise<Page<Dispute>> {
     const query = this.table().where({ merchant_id: scope.merchantId, mode: scope.mode });
     if (page.startingAfter !== undefined) {
-      query.where('seq', '<', await cursorSeq(this.context.db(), 'disputes', scope, page.startingAfter, 'dispute'));
+      query.where('seq', '<', await cursorSeq(this.context, 'disputes', scope, page.startingAfter, 'dispute'));
     }
     if (filter.status !== undefined) query.where('status', filter.status);
     if (filter.paymentIntentId !== undefined) query.where('payment_intent_id', filter.paymentIntentId);

@@ -1,5 +1,6 @@
 import type { AccountScope, DomainEvent, EventData, EventFilter, EventOutbox, Mode, Page, PageRequest } from '@payments/core';
 import { KnexTable } from '../knex-context';
+import { INLINE } from '../sql-statements';
 import { fromJson, toDate, toMillis, toNullable, toOptional, withoutUndefined, type BigIntValue } from '../mapping/column-values';
 import { cursorSeq } from './cursor';
 
@@ -34,36 +35,38 @@ export class KnexEventOutbox extends KnexTable<EventRow> implements EventOutbox 
   }
 
   async append(event: DomainEvent): Promise<void> {
-    await this.table().insert({
-      id: event.id,
-      merchant_id: event.merchantId,
-      mode: event.mode,
-      type: event.type,
-      created_at: toMillis(event.created),
-      data: JSON.stringify(event.data),
-      payment_intent_id: toNullable(event.paymentIntentId),
-    });
+    await this.changed(
+      this.table().insert({
+        id: event.id,
+        merchant_id: event.merchantId,
+        mode: event.mode,
+        type: event.type,
+        created_at: toMillis(event.created),
+        data: JSON.stringify(event.data),
+        payment_intent_id: toNullable(event.paymentIntentId),
+      }),
+    );
   }
 
   /** By (merchant, mode, seq), or (merchant, mode, type, seq) with a type: an index range either way. */
   async list(scope: AccountScope, filter: EventFilter, page: PageRequest): Promise<Page<DomainEvent>> {
     const query = this.scoped(scope);
     if (page.startingAfter !== undefined) {
-      query.where('seq', '<', await cursorSeq(this.context.db(), 'events', scope, page.startingAfter, 'event'));
+      query.where('seq', '<', await cursorSeq(this.context, 'events', scope, page.startingAfter, 'event'));
     }
     if (filter.type !== undefined) query.where('type', filter.type);
-    const rows = await query.orderBy('seq', 'desc').limit(page.limit + 1);
+    const rows = await this.rows(query.orderBy('seq', 'desc').limit(page.limit + 1, INLINE));
     return { data: rows.slice(0, page.limit).map(eventFromRow), hasMore: rows.length > page.limit };
   }
 
   async findById(scope: AccountScope, id: string): Promise<DomainEvent | undefined> {
-    const row = await this.scoped(scope).where({ id }).first();
+    const row = await this.first(this.scoped(scope).where({ id }));
     return row === undefined ? undefined : eventFromRow(row);
   }
 
   /** One range of the (merchant, mode, payment_intent_id, seq) index. */
   async listForPaymentIntent(scope: AccountScope, paymentIntentId: string): Promise<DomainEvent[]> {
-    const rows = await this.scoped(scope).where({ payment_intent_id: paymentIntentId }).orderBy('seq', 'asc');
+    const rows = await this.rows(this.scoped(scope).where({ payment_intent_id: paymentIntentId }).orderBy('seq', 'asc'));
     return rows.map(eventFromRow);
   }
 }

@@ -11,7 +11,7 @@ import {
 } from '@payments/core';
 import { dialectOf, mysqlFlavourOf, withoutLockWait } from '../dialect';
 import { KnexTable } from '../knex-context';
-import { selectRows } from '../select-rows';
+import { toSqlText } from '../sql-statements';
 import { toNumber, type BigIntValue } from '../mapping/column-values';
 import { isDatabaseUnavailableError, isDuplicateKeyError, isLockWaitTimeout } from '../sql-errors';
 
@@ -89,7 +89,7 @@ export class KnexIdempotencyStore extends KnexTable<IdempotencyRow> implements I
   }
 
   async find(scope: IdempotencyScope, now: Date): Promise<KnownKey | undefined> {
-    const [row] = await selectRows<ReadRow>(this.context.db(), FIND_KEY, [scope.merchantId, scope.mode, scope.caller, scope.key]);
+    const row = await this.first<ReadRow>({ sql: FIND_KEY, bindings: [scope.merchantId, scope.mode, scope.caller, scope.key] });
     return row === undefined ? undefined : knownOf(row, now.getTime());
   }
 
@@ -116,16 +116,19 @@ export class KnexIdempotencyStore extends KnexTable<IdempotencyRow> implements I
         if (isLockWaitTimeout(error)) return { outcome: 'in_flight' };
         if (!isDuplicateKeyError(error)) throw error;
       }
-      const row: ReadRow | undefined = await this.table()
-        .select([...READ_COLUMNS])
-        .where(key)
-        .first();
+      const row = await this.first<ReadRow>(
+        this.table()
+          .select([...READ_COLUMNS])
+          .where(key),
+      );
       if (row === undefined) continue; // released or purged since our insert: try again
       if (toNumber(row.expires_at) <= now) {
         // Forgotten: delete only the row we looked at, so a concurrent fresh claim survives.
-        await this.table()
-          .where({ ...key, token: row.token })
-          .delete();
+        await this.changed(
+          this.table()
+            .where({ ...key, token: row.token })
+            .delete(),
+        );
         continue;
       }
       const known = knownOf(row, now);
@@ -134,9 +137,11 @@ export class KnexIdempotencyStore extends KnexTable<IdempotencyRow> implements I
       // The owner's lease ran out or was dropped. With no recovery point it committed nothing the
       // key answers for, so the key is free; with one, the new claim keeps it and resumes from it.
       // Take it only if nobody else just did.
-      const taken = await this.table()
-        .where({ ...key, token: row.token, state: 'in_flight' })
-        .update(fresh);
+      const taken = await this.changed(
+        this.table()
+          .where({ ...key, token: row.token, state: 'in_flight' })
+          .update(fresh),
+      );
       if (taken === 1) return row.recovery_point === null ? claimed : { ...claimed, recoveryPoint: row.recovery_point };
     }
     throw new CoreError('api_error', 'unavailable', 'The idempotency key is under heavy contention; retry shortly.', {
@@ -148,24 +153,27 @@ export class KnexIdempotencyStore extends KnexTable<IdempotencyRow> implements I
     const db = this.context.db();
     if (dialectOf(db) !== 'mysql') {
       // One connection per SQLite file here: no other transaction of this process can hold the row.
-      await db<IdempotencyRow>('idempotency_keys').insert(row);
+      await this.changed(this.table().insert(row));
       return;
     }
-    const statement = withoutLockWait(await mysqlFlavourOf(this.context.knex, db), db<IdempotencyRow>('idempotency_keys').insert(row).toSQL());
-    await db.raw(statement.sql, [...statement.bindings]);
+    await this.changed(withoutLockWait(await mysqlFlavourOf(this.context.knex, db), toSqlText(this.table().insert(row))));
   }
 
   async complete(claim: IdempotencyClaim, response: StoredResponse): Promise<boolean> {
-    const changed = await this.table()
-      .where({ ...keyColumns(claim.scope), token: claim.token, state: 'in_flight' })
-      .update({ state: 'completed', response_status: response.status, response_body: response.body, locked_until: null });
+    const changed = await this.changed(
+      this.table()
+        .where({ ...keyColumns(claim.scope), token: claim.token, state: 'in_flight' })
+        .update({ state: 'completed', response_status: response.status, response_body: response.body, locked_until: null }),
+    );
     return changed === 1;
   }
 
   async bind(claim: IdempotencyClaim, recoveryPoint: string): Promise<boolean> {
-    const changed = await this.table()
-      .where({ ...keyColumns(claim.scope), token: claim.token, state: 'in_flight' })
-      .update({ recovery_point: recoveryPoint });
+    const changed = await this.changed(
+      this.table()
+        .where({ ...keyColumns(claim.scope), token: claim.token, state: 'in_flight' })
+        .update({ recovery_point: recoveryPoint }),
+    );
     return changed === 1;
   }
 
@@ -191,8 +199,8 @@ export class KnexIdempotencyStore extends KnexTable<IdempotencyRow> implements I
    */
   private async deleteClaim(claim: IdempotencyClaim): Promise<void> {
     const owned = { ...keyColumns(claim.scope), token: claim.token, state: 'in_flight' } as const;
-    if ((await this.table().where(owned).whereNull('recovery_point').delete()) === 0) {
-      await this.table().where(owned).whereNotNull('recovery_point').update({ locked_until: null });
+    if ((await this.changed(this.table().where(owned).whereNull('recovery_point').delete())) === 0) {
+      await this.changed(this.table().where(owned).whereNotNull('recovery_point').update({ locked_until: null }));
     }
   }
 
@@ -209,6 +217,6 @@ export class KnexIdempotencyStore extends KnexTable<IdempotencyRow> implements I
   }
 
   async purgeExpired(now: Date): Promise<number> {
-    return this.table().where('expires_at', '<=', now.getTime()).delete();
+    return this.changed(this.table().where('expires_at', '<=', now.getTime()).delete());
   }
 }

@@ -1,5 +1,6 @@
 import { notFound, type Merchant, type MerchantRepository, type MerchantSettingsChange, type SettlementSchedule } from '@payments/core';
 import { KnexTable } from '../knex-context';
+import { INLINE } from '../sql-statements';
 import { toDate, toMillis, toNullable, toOptional, withoutUndefined, type BigIntValue } from '../mapping/column-values';
 
 export interface MerchantRow {
@@ -52,24 +53,24 @@ export class KnexMerchantRepository extends KnexTable<MerchantRow> implements Me
   protected readonly tableName = 'merchants';
 
   async insert(merchant: Merchant): Promise<void> {
-    await this.table().insert(toRow(merchant));
+    await this.changed(this.table().insert(toRow(merchant)));
   }
 
   async findById(id: string): Promise<Merchant | undefined> {
-    const row = await this.table().where({ id }).first();
+    const row = await this.first(this.table().where({ id }));
     return row === undefined ? undefined : merchantFromRow(row);
   }
 
   async isEmpty(): Promise<boolean> {
-    const row = await this.table().select('id').first();
+    const row = await this.first(this.table().select('id'));
     return row === undefined;
   }
 
   /** Throws 404 `resource_not_found` for an unknown merchant. */
   async pinApiVersion(id: string, version: string): Promise<string> {
     // Conditional on NULL so concurrent first requests cannot overwrite each other's pin.
-    await this.table().where({ id }).whereNull('api_version').update({ api_version: version });
-    const row = await this.table().select('api_version').where({ id }).first();
+    await this.changed(this.table().where({ id }).whereNull('api_version').update({ api_version: version }));
+    const row = await this.first(this.table().select('api_version').where({ id }));
     if (row === undefined) throw notFound('merchant', id);
     return row.api_version ?? version;
   }
@@ -81,21 +82,23 @@ export class KnexMerchantRepository extends KnexTable<MerchantRow> implements Me
       ...(change.statementDescriptor === undefined ? {} : { statement_descriptor: change.statementDescriptor }),
       ...(change.settlementSchedule === undefined ? {} : { settlement_schedule: change.settlementSchedule }),
     };
-    if (Object.keys(columns).length > 0) await this.table().where({ id }).update(columns);
+    if (Object.keys(columns).length > 0) await this.changed(this.table().where({ id }).update(columns));
     return this.findById(id);
   }
 
   async setLiveEnabled(id: string, enabled: boolean): Promise<boolean> {
     // mysql2 sets CLIENT_FOUND_ROWS, so matched rows count even when the value does not change.
-    const matched = await this.table()
-      .where({ id })
-      .update({ live_enabled: enabled ? 1 : 0 });
+    const matched = await this.changed(
+      this.table()
+        .where({ id })
+        .update({ live_enabled: enabled ? 1 : 0 }),
+    );
     return matched > 0;
   }
 
   async listBySchedule(schedules: readonly SettlementSchedule[], page: { readonly afterId?: string; readonly limit: number }): Promise<Merchant[]> {
     const query = this.table().whereIn('settlement_schedule', [...schedules]);
     if (page.afterId !== undefined) query.where('id', '>', page.afterId);
-    return (await query.orderBy('id', 'asc').limit(page.limit)).map(merchantFromRow);
+    return (await this.rows(query.orderBy('id', 'asc').limit(page.limit, INLINE))).map(merchantFromRow);
   }
 }

@@ -19,7 +19,7 @@ import { KnexTable } from '../knex-context';
 import { toPaymentIntent, toPaymentIntentRow, type PaymentIntentRow } from '../mapping/payment-intent.row';
 import { INDEXES } from '../migrations/001-initial-schema.migration';
 import { isDuplicateKeyError } from '../sql-errors';
-import { selectRows } from '../select-rows';
+import { INLINE } from '../sql-statements';
 import { cursorSeq } from './cursor';
 
 /** Every read of one intent (the API's GET above all): written out once rather than compiled per call. */
@@ -53,7 +53,7 @@ export class KnexPaymentIntentRepository extends KnexTable<PaymentIntentRow> imp
 
   async insert(intent: PaymentIntent): Promise<void> {
     try {
-      await this.table().insert(toPaymentIntentRow(intent));
+      await this.changed(this.table().insert(toPaymentIntentRow(intent)));
     } catch (error) {
       // The unique index is the rule: a check-then-insert would race under concurrency.
       if (isDuplicateKeyError(error, MERCHANT_ORDER_UNIQUE)) throw merchantOrderIdTaken(intent.merchantOrderId, error);
@@ -62,13 +62,13 @@ export class KnexPaymentIntentRepository extends KnexTable<PaymentIntentRow> imp
   }
 
   async findById(scope: AccountScope, id: string): Promise<PaymentIntent | undefined> {
-    const [row] = await selectRows<PaymentIntentRow>(this.context.db(), INTENT_BY_ID, [id, scope.merchantId, scope.mode]);
+    const row = await this.first({ sql: INTENT_BY_ID, bindings: [id, scope.merchantId, scope.mode] });
     return row === undefined ? undefined : toPaymentIntent(row);
   }
 
   async findByIdForUpdate(scope: AccountScope, id: string): Promise<PaymentIntent | undefined> {
     const query = this.table().where({ id, merchant_id: scope.merchantId, mode: scope.mode });
-    const row = await this.context.lockedRead(query).first();
+    const row = await this.first(this.context.lockedRead(query));
     return row === undefined ? undefined : toPaymentIntent(row);
   }
 
@@ -79,7 +79,7 @@ export class KnexPaymentIntentRepository extends KnexTable<PaymentIntentRow> imp
     const { id, merchant_id, mode, settlement_id: _settlement, ...columns } = toPaymentIntentRow(stored);
     let changed: number;
     try {
-      changed = await this.table().where({ id, merchant_id, mode, version: intent.version }).update(columns);
+      changed = await this.changed(this.table().where({ id, merchant_id, mode, version: intent.version }).update(columns));
     } catch (error) {
       if (isDuplicateKeyError(error, MERCHANT_ORDER_UNIQUE)) throw merchantOrderIdTaken(intent.merchantOrderId, error);
       throw error;
@@ -89,9 +89,11 @@ export class KnexPaymentIntentRepository extends KnexTable<PaymentIntentRow> imp
   }
 
   async bumpVersion(intent: PaymentIntent): Promise<PaymentIntent> {
-    const changed = await this.table()
-      .where({ id: intent.id, merchant_id: intent.merchantId, mode: intent.mode, version: intent.version })
-      .update({ version: intent.version + 1 });
+    const changed = await this.changed(
+      this.table()
+        .where({ id: intent.id, merchant_id: intent.merchantId, mode: intent.mode, version: intent.version })
+        .update({ version: intent.version + 1 }),
+    );
     if (changed === 0) throw changedMeanwhile(intent.id);
     return { ...intent, version: intent.version + 1 };
   }
@@ -99,7 +101,7 @@ export class KnexPaymentIntentRepository extends KnexTable<PaymentIntentRow> imp
   async list(scope: AccountScope, filter: PaymentIntentFilter, page: PageRequest): Promise<Page<PaymentIntent>> {
     const query = this.table().where({ merchant_id: scope.merchantId, mode: scope.mode });
     if (page.startingAfter !== undefined) {
-      query.where('seq', '<', await cursorSeq(this.context.db(), 'payment_intents', scope, page.startingAfter, 'payment_intent'));
+      query.where('seq', '<', await cursorSeq(this.context, 'payment_intents', scope, page.startingAfter, 'payment_intent'));
     }
     if (filter.status !== undefined) query.where('status', filter.status);
     if (filter.merchantOrderId !== undefined) query.where('merchant_order_id', filter.merchantOrderId);
@@ -124,7 +126,7 @@ export class KnexPaymentIntentRepository extends KnexTable<PaymentIntentRow> imp
     }
     if (filter.moneyStatus !== undefined) this.whereMoneyStatus(query, filter.moneyStatus);
     // One extra row tells whether another page follows without a COUNT.
-    const rows = await query.orderBy('seq', 'desc').limit(page.limit + 1);
+    const rows = await this.rows(query.orderBy('seq', 'desc').limit(page.limit + 1, INLINE));
     return { data: rows.slice(0, page.limit).map(toPaymentIntent), hasMore: rows.length > page.limit };
   }
 
@@ -162,42 +164,48 @@ export class KnexPaymentIntentRepository extends KnexTable<PaymentIntentRow> imp
   }
 
   async findDueForExpiry(mode: Mode, now: Date, limit: number): Promise<PaymentIntent[]> {
-    const rows = await this.table()
-      .where({ mode })
-      .whereIn('status', [...EXPIRABLE])
-      .whereNotNull('expires_at')
-      .where('expires_at', '<=', now.getTime())
-      .orderBy('expires_at', 'asc')
-      .orderBy('seq', 'asc')
-      .limit(limit);
+    const rows = await this.rows(
+      this.table()
+        .where({ mode })
+        .whereIn('status', [...EXPIRABLE])
+        .whereNotNull('expires_at')
+        .where('expires_at', '<=', now.getTime())
+        .orderBy('expires_at', 'asc')
+        .orderBy('seq', 'asc')
+        .limit(limit, INLINE),
+    );
     return rows.map(toPaymentIntent);
   }
 
   async findAwaitingChannelSettlement(mode: Mode, now: Date, limit: number): Promise<PaymentIntent[]> {
-    const rows = await this.table()
-      .where({ status: 'succeeded', mode })
-      .where((due) => void due.whereNull('settlement_check_at').orWhere('settlement_check_at', '<=', now.getTime()))
-      // NULL (never asked) sorts first on SQLite and MySQL alike.
-      .orderBy('settlement_check_at', 'asc')
-      .orderBy('updated_at', 'asc')
-      .orderBy('seq', 'asc')
-      .limit(limit);
+    const rows = await this.rows(
+      this.table()
+        .where({ status: 'succeeded', mode })
+        .where((due) => void due.whereNull('settlement_check_at').orWhere('settlement_check_at', '<=', now.getTime()))
+        // NULL (never asked) sorts first on SQLite and MySQL alike.
+        .orderBy('settlement_check_at', 'asc')
+        .orderBy('updated_at', 'asc')
+        .orderBy('seq', 'asc')
+        .limit(limit, INLINE),
+    );
     return rows.map(toPaymentIntent);
   }
 
   /** `settlement_check_at` (migration 017) is no column of the entity, so `update` never writes it. */
   async deferSettlementCheck(id: string, at: Date): Promise<void> {
-    await this.context.db()('payment_intents').where({ id }).update({ settlement_check_at: at.getTime() });
+    await this.changed(this.context.db()('payment_intents').where({ id }).update({ settlement_check_at: at.getTime() }));
   }
 
   async findDueForRelease(mode: Mode, now: Date, limit: number): Promise<PaymentIntent[]> {
-    const rows = await this.table()
-      .where({ status: 'channel_settled', mode })
-      .whereNull('released_at')
-      .where('available_at', '<=', now.getTime())
-      .orderBy('available_at', 'asc')
-      .orderBy('seq', 'asc')
-      .limit(limit);
+    const rows = await this.rows(
+      this.table()
+        .where({ status: 'channel_settled', mode })
+        .whereNull('released_at')
+        .where('available_at', '<=', now.getTime())
+        .orderBy('available_at', 'asc')
+        .orderBy('seq', 'asc')
+        .limit(limit, INLINE),
+    );
     return rows.map(toPaymentIntent);
   }
 }

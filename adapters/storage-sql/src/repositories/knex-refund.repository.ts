@@ -65,7 +65,7 @@ export class KnexRefundRepository extends KnexTable<RefundRow> implements Refund
   async list(scope: AccountScope, filter: RefundFilter, page: PageRequest): Promise<Page<Refund>> {
     const query = this.table().where({ merchant_id: scope.merchantId, mode: scope.mode });
     if (page.startingAfter !== undefined) {
-      query.where('seq', '<', await cursorSeq(this.context.db(), 'refunds', scope, page.startingAfter, 'refund'));
+      query.where('seq', '<', await cursorSeq(this.context, 'refunds', scope, page.startingAfter, 'refund'));
     }
     if (filter.status !== undefined) query.where('status', filter.status);
     if (filter.paymentIntentId !== undefined) query.where('payment_intent_id', filter.paymentIntentId);

@@ -165,7 +165,7 @@ export class KnexSettlementRepository extends KnexTable<SettlementRow> implement
   async list(scope: AccountScope, page: PageRequest): Promise<Page<Settlement>> {
     const query = this.scoped(scope);
     if (page.startingAfter !== undefined) {
-      query.where('seq', '<', await cursorSeq(this.context.db(), 'settlements', scope, page.startingAfter, 'settlement'));
+      query.where('seq', '<', await cursorSeq(this.context, 'settlements', scope, page.startingAfter, 'settlement'));
     }
     // One extra row tells whether another page follows without a COUNT.
     const rows = await query.orderBy('seq', 'desc').limit(page.limit + 1);

@@ -283,7 +283,7 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
     if (scope.mode !== undefined) query.where({ mode: scope.mode });
     if (page.endpointId !== undefined) query.where({ endpoint_id: page.endpointId });
     if (page.startingAfter !== undefined) {
-      query.where('seq', '<', await cursorSeq(this.context.db(), 'webhook_deliveries', scope, page.startingAfter, 'webhook delivery'));
+      query.where('seq', '<', await cursorSeq(this.context, 'webhook_deliveries', scope, page.startingAfter, 'webhook delivery'));
     }
     const rows = await query.orderBy('seq', 'desc').limit(page.limit + 1);
     return { data: rows.slice(0, page.limit).map(toEntity), hasMore: rows.length > page.limit };
