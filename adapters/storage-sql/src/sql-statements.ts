@@ -18,7 +18,7 @@ const BOUND_LIMIT = /\blimit \?/i;
 
 /** True for a knex query or raw statement, which compile themselves with `toSQL()`. */
 function isKnexQuery(statement: Statement): statement is Knex.QueryBuilder | Knex.Raw {
-  return typeof (statement as { toSQL?: unknown }).toSQL === 'function';
+  return 'toSQL' in statement && typeof statement.toSQL === 'function';
 }
 
 /**
@@ -30,7 +30,7 @@ export function toSqlText(statement: Statement): SqlText {
   if (!isKnexQuery(statement)) return statement;
   const compiled = statement.toSQL();
   if (Array.isArray(compiled)) throw new TypeError('A statement must compile to one SQL statement.');
-  const native = (compiled as Knex.Sql).toNative();
+  const native = compiled.toNative();
   if (BOUND_LIMIT.test(native.sql)) throw new TypeError(`Inline the LIMIT of this statement (.limit(n, INLINE)): ${native.sql}`);
   // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- knex's bindings are the values our builders were given
   return { sql: native.sql, bindings: native.bindings as readonly SqlValue[] };
@@ -62,11 +62,23 @@ interface SqliteDriverConnection {
   prepare(sql: string): SqliteDriverStatement;
 }
 
+function isSqliteConnection(connection: object): connection is SqliteDriverConnection {
+  return 'prepare' in connection && typeof connection.prepare === 'function' && !('execute' in connection);
+}
+
+function isMysqlConnection(connection: object): connection is MysqlDriverConnection {
+  return 'execute' in connection && typeof connection.execute === 'function';
+}
+
 /** better-sqlite3 binds numbers, bigints, strings, buffers and null: knex's own conversion of the rest. */
 function sqliteValue(value: SqlValue): unknown {
   if (typeof value === 'boolean') return value ? 1 : 0;
   if (value instanceof Date) return value.valueOf();
   return value;
+}
+
+function isSqliteRunResult(result: unknown): result is { changes: number } {
+  return typeof result === 'object' && result !== null && typeof (result as { changes?: unknown }).changes === 'number';
 }
 
 function isWriteResult(result: unknown): result is { affectedRows: number } {
@@ -102,7 +114,7 @@ export class SqlRunner {
   /** What an INSERT, UPDATE or DELETE changed. */
   async write(connection: object, statement: Statement): Promise<WriteResult> {
     const result = await this.run(connection, toSqlText(statement));
-    if (this.dialect === 'sqlite') return { affectedRows: (result as { changes: number }).changes };
+    if (isSqliteRunResult(result)) return { affectedRows: result.changes };
     if (!isWriteResult(result)) throw new TypeError('The statement answered rows: read them with rows().');
     return { affectedRows: result.affectedRows };
   }
@@ -119,16 +131,17 @@ export class SqlRunner {
       this.knex.emit('query-error', error, event);
       throw error;
     };
-    if (this.dialect === 'sqlite') {
+    if (isSqliteConnection(connection)) {
       try {
-        const prepared = (connection as SqliteDriverConnection).prepare(text.sql);
+        const prepared = connection.prepare(text.sql);
         const values = text.bindings.map(sqliteValue);
         return Promise.resolve(prepared.reader ? prepared.all(...values) : prepared.run(...values));
       } catch (error) {
-        return Promise.reject(error).catch(failed);
+        return Promise.resolve().then(() => failed(error));
       }
     }
-    const mysql = connection as MysqlDriverConnection;
+    if (!isMysqlConnection(connection)) throw new TypeError('Not a mysql2 or better-sqlite3 connection.');
+    const mysql = connection;
     return new Promise<unknown>((resolve, reject) => {
       const done = (error: Error | null, result?: unknown): void => (error ? reject(error) : resolve(result));
       if (protocol === 'text') mysql.query(text.sql, done);
