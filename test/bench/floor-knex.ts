@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { createKnex, KnexContext, onOneConnection, SqlRunner } from '@payments/storage-sql';
+import { createKnex, INLINE, KnexContext, onOneConnection, SqlRunner, type Statement, type WriteResult } from '@payments/storage-sql';
 import { Counting, DuplicateError, type CreateWrite, type FloorStore, type IdempotencyRow, type IntentRow, type KeyRow } from './floor-store';
 
 const COLUMNS = ['id', 'mode', 'amount', 'currency', 'merchant_order_id', 'status', 'metadata', 'created', 'expires_at'] as const;
@@ -12,20 +12,22 @@ function isDuplicate(error: unknown): boolean {
 export interface KnexFloorOptions {
   /**
    * Route every statement through a KnexContext, as the service's repositories do: create's
-   * transaction runs inside its AsyncLocalStorage (`inTransaction`), reads ask it for the
-   * builder (`db()`). Once entered, that storage turns on promise hooks for the whole process.
+   * transaction runs inside its AsyncLocalStorage (`inTransaction`), and each statement asks it
+   * for the connection to run on (`rows`, `write`). Once entered, that storage turns on promise
+   * hooks for the whole process.
    */
   readonly asyncLocalStorage: boolean;
 }
 
 /**
- * The floor's statements on the floor's schema (made by the floor process), through a knex
- * instance built by the service's own `createKnex` (pool, session set-up and pragmas as the
- * service's): the query builder for every read and write, and for create's one transaction
- * what the service's unit of work does (BEGIN, the statements and COMMIT on one pooled
- * connection; with the ALS step, the service's own KnexContext.inTransaction). The statements are the floor's (no `LIMIT 1` on the single-row reads); knex adds
- * its builder, compiler, runner and pool, and on MariaDB sends them as text queries (mysql2
- * `query`, values inlined by the client) where the floor sends prepared statements.
+ * The floor's statements on the floor's schema (made by the floor process), as the service's
+ * storage runs its own: built by knex's query builder (a knex instance made by the service's own
+ * `createKnex`: pool, session set-up and pragmas as the service's) and run by the service's
+ * SqlRunner with the driver's prepared statements; for create's one transaction what the
+ * service's unit of work does (BEGIN, the statements and COMMIT on one pooled connection; with
+ * the ALS step, the service's own KnexContext.inTransaction). The statements are the floor's (no
+ * `LIMIT 1` on the single-row reads); the step adds knex's builder and compiler, the runner and
+ * knex's pool.
  */
 export async function openKnexFloor(url: string, options: KnexFloorOptions): Promise<FloorStore> {
   const knex = createKnex(url);
@@ -33,56 +35,62 @@ export async function openKnexFloor(url: string, options: KnexFloorOptions): Pro
   // The floor stores ISO text on SQLite (better-sqlite3 cannot bind a Date) and DATETIME(3) on MariaDB.
   const time = (value: Date): Date | string => (sqlite ? value.toISOString() : value);
   const context = options.asyncLocalStorage ? new KnexContext(knex) : undefined;
-  const db = (): Knex => (context ? context.db() : knex);
+  const runner = new SqlRunner(knex);
   const count = new Counting();
 
   const rows = async <T>(query: Knex.QueryBuilder): Promise<T[]> => {
     count.read();
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the caller's query selects the columns of T
-    return (await query) as T[];
+    return context ? context.rows<T>(query) : runner.withPooledConnection((connection) => runner.rows<T>(connection, query));
   };
-  const writeAll = async (trx: Knex, write: CreateWrite): Promise<void> => {
+  type Write = (statement: Statement) => Promise<WriteResult>;
+  const writeAll = async (run: Write, write: CreateWrite): Promise<void> => {
     count.write();
-    await trx('idempotency').insert({
-      merchant_id: write.merchantId,
-      mode: write.mode,
-      ikey: write.idempotencyKey,
-      fingerprint: write.fingerprint,
-      status: null,
-      body: null,
-      created: time(write.created),
-    });
+    await run(
+      knex('idempotency').insert({
+        merchant_id: write.merchantId,
+        mode: write.mode,
+        ikey: write.idempotencyKey,
+        fingerprint: write.fingerprint,
+        status: null,
+        body: null,
+        created: time(write.created),
+      }),
+    );
     count.write();
-    await trx('payment_intents').insert({
-      id: write.intentId,
-      merchant_id: write.merchantId,
-      mode: write.mode,
-      amount: write.amount,
-      currency: write.currency,
-      merchant_order_id: write.merchantOrderId,
-      status: 'created',
-      metadata: '{}',
-      created: time(write.created),
-      expires_at: time(write.expiresAt),
-    });
+    await run(
+      knex('payment_intents').insert({
+        id: write.intentId,
+        merchant_id: write.merchantId,
+        mode: write.mode,
+        amount: write.amount,
+        currency: write.currency,
+        merchant_order_id: write.merchantOrderId,
+        status: 'created',
+        metadata: '{}',
+        created: time(write.created),
+        expires_at: time(write.expiresAt),
+      }),
+    );
     count.write();
-    await trx('checkout_sessions').insert({ token_hash: write.tokenHash, intent_id: write.intentId, expires_at: time(write.expiresAt) });
+    await run(knex('checkout_sessions').insert({ token_hash: write.tokenHash, intent_id: write.intentId, expires_at: time(write.expiresAt) }));
     count.write();
-    await trx('idempotency').update({ status: 201, body: write.answer }).where({ merchant_id: write.merchantId, mode: write.mode, ikey: write.idempotencyKey });
+    await run(
+      knex('idempotency').update({ status: 201, body: write.answer }).where({ merchant_id: write.merchantId, mode: write.mode, ikey: write.idempotencyKey }),
+    );
   };
 
   const store: FloorStore = {
-    apiKey: async (prefix) => (await rows<KeyRow>(db()('api_keys').select('digest', 'merchant_id', 'mode').where({ prefix })))[0],
+    apiKey: async (prefix) => (await rows<KeyRow>(knex('api_keys').select('digest', 'merchant_id', 'mode').where({ prefix })))[0],
     idempotent: async (merchantId, mode, ikey) =>
-      (await rows<IdempotencyRow>(db()('idempotency').select('fingerprint', 'status', 'body').where({ merchant_id: merchantId, mode, ikey })))[0],
-    intent: async (id, merchantId, mode) => (await rows<IntentRow>(db()('payment_intents').select(COLUMNS).where({ id, merchant_id: merchantId, mode })))[0],
+      (await rows<IdempotencyRow>(knex('idempotency').select('fingerprint', 'status', 'body').where({ merchant_id: merchantId, mode, ikey })))[0],
+    intent: async (id, merchantId, mode) => (await rows<IntentRow>(knex('payment_intents').select(COLUMNS).where({ id, merchant_id: merchantId, mode })))[0],
     intents: (merchantId, mode, limit) =>
-      rows<IntentRow>(db()('payment_intents').select(COLUMNS).where({ merchant_id: merchantId, mode }).orderBy('seq', 'desc').limit(limit)),
+      rows<IntentRow>(knex('payment_intents').select(COLUMNS).where({ merchant_id: merchantId, mode }).orderBy('seq', 'desc').limit(limit, INLINE)),
     async create(write: CreateWrite): Promise<void> {
       count.begin();
       try {
-        if (context) await context.inTransaction(() => writeAll(context.db(), write));
-        else await onOneConnection(new SqlRunner(knex), ({ trx }) => writeAll(trx, write));
+        if (context) await context.inTransaction(() => writeAll((statement) => context.write(statement), write));
+        else await onOneConnection(runner, ({ connection }) => writeAll((statement) => runner.write(connection, statement), write));
         count.commit();
       } catch (error) {
         count.rollback();

@@ -204,9 +204,9 @@ const LADDER_STEPS: ReadonlyArray<{ readonly label: string; readonly adds: strin
   {
     label: 'hapi + knex',
     adds:
-      'knex in place of the driver: its query builder and compiler for each statement, its runner and pool (tarn: an acquire ' +
-      "and a release around each query), create's transaction as the service's unit of work runs it (BEGIN and COMMIT on one pooled connection), the service's own `createKnex` set-up; on MariaDB " +
-      'text queries (mysql2 `query`, values inlined by the client) where the floor sends prepared statements.',
+      "the service's data path in place of the floor's driver calls: knex's query builder and compiler for each statement, the service's " +
+      "`SqlRunner` running it as a prepared statement (mysql2 `execute`, better-sqlite3 `prepare`) on a connection from knex's pool (tarn: an acquire " +
+      "and a release around each statement), create's transaction as the service's unit of work runs it (BEGIN and COMMIT on one pooled connection), the service's own `createKnex` set-up.",
   },
   {
     label: 'hapi + knex + ALS',
@@ -400,17 +400,17 @@ function methodSection(report: Report): string {
     whose handlers call the node:http floor's own functions (the key check, create, get, list)
     over the floor's own store (the same mysql2 pool or better-sqlite3 connection) and hand the
     answer to \`h.response()\`; in the floor's process, on a port of its own.
-  - *hapi + knex*: the same Hapi server over a store that runs the same statements through a knex
-    instance made by the service's own \`createKnex(url)\` (\`@payments/storage-sql\`: pool of up
-    to 10 on MariaDB with the service's session set-up, one connection on SQLite with its
-    pragmas): the query builder for each read (\`select … where …\`, the list's with
-    \`orderBy('seq', 'desc').limit(21)\`; no \`LIMIT 1\` on single-row reads, as the floor) and
-    each insert and update, and around create's four writes BEGIN and COMMIT on one pooled
-    connection the statements are bound to, as the service's unit of work does (not
-    \`knex.transaction\`, which the service left for its cost). knex's mysql2 client sends text queries
-    (values inlined by mysql2) where the floor sends prepared statements; that is part of the
-    step. Also in the floor's process, on a port of its own; nothing there enters an
-    AsyncLocalStorage, and the bench checks that promise hooks are off in it.
+  - *hapi + knex*: the same Hapi server over a store that runs the same statements as the
+    service's storage runs its own: built by knex's query builder on a knex instance made by the
+    service's own \`createKnex(url)\` (\`@payments/storage-sql\`: pool of up to 10 on MariaDB
+    with the service's session set-up, one connection on SQLite with its pragmas) for each read
+    (\`select … where …\`, the list's with \`orderBy('seq', 'desc').limit(21)\`, the LIMIT
+    inlined; no \`LIMIT 1\` on single-row reads, as the floor) and each insert and update, and run
+    by the service's \`SqlRunner\` as prepared statements (mysql2 \`execute\`, better-sqlite3
+    \`prepare\`) on a connection from knex's pool; around create's four writes BEGIN and COMMIT on
+    one pooled connection, as the service's unit of work does. Also in the floor's process, on a
+    port of its own; nothing there enters an AsyncLocalStorage, and the bench checks that promise
+    hooks are off in it.
   - *hapi + knex + ALS*: the same as hapi + knex in a process of its own whose store goes
     through the service's \`KnexContext\`: create's transaction is its \`inTransaction\` (the
     service's unit of work's own: BEGIN and COMMIT on one connection, the work inside an
