@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import { INLINE } from '@payments/storage-sql';
 import type { SimulatorCallback } from './simulator-order-book';
 import { date, instant, millis, SimulatorTable, withoutUndefined } from './sql-values';
 
@@ -53,41 +53,45 @@ function toCallback(row: CallbackRow): SimulatorCallback {
 export class KnexSimulatorCallbacks extends SimulatorTable<CallbackRow> {
   protected readonly name = 'simulator_callbacks';
 
-  async insert(db: Knex, callback: SimulatorCallback): Promise<void> {
-    await this.table(db).insert(toRow(callback));
+  async insert(callback: SimulatorCallback): Promise<void> {
+    await this.changed(this.table().insert(toRow(callback)));
   }
 
   /** An order's undelivered outcome callbacks stop being retried once a newer outcome is recorded. */
-  async retireOrderCallbacks(db: Knex, orderId: string): Promise<void> {
-    await this.table(db).where({ order_id: orderId }).whereNull('dispute_id').whereNull('delivered_at').whereNotNull('retry_at').update({ retry_at: null });
+  async retireOrderCallbacks(orderId: string): Promise<void> {
+    await this.changed(
+      this.table().where({ order_id: orderId }).whereNull('dispute_id').whereNull('delivered_at').whereNotNull('retry_at').update({ retry_at: null }),
+    );
   }
 
   async claimDue(now: Date, limit: number, maxAttempts: number, leaseUntil: Date): Promise<SimulatorCallback[]> {
-    const due = (db: Knex) =>
-      this.table(db).whereNotNull('retry_at').where('retry_at', '<=', now.getTime()).where('attempts', '<', maxAttempts).orderBy('retry_at', 'asc');
+    const due = () =>
+      this.table().whereNotNull('retry_at').where('retry_at', '<=', now.getTime()).where('attempts', '<', maxAttempts).orderBy('retry_at', 'asc');
     // Every tick asks; nearly always nothing is due, and that answer needs no transaction.
-    if ((await due(this.knex).first('id')) === undefined) return [];
+    if ((await this.first(due().select('id'))) === undefined) return [];
     const rows = await this.claim(
-      (trx) => due(trx).limit(limit),
-      (claimed, trx) => claimed.update({ attempts: trx.raw('attempts + 1'), retry_at: leaseUntil.getTime() }),
+      () => due().limit(limit, INLINE),
+      (claimed) => claimed.update({ attempts: this.knex.raw('attempts + 1'), retry_at: leaseUntil.getTime() }),
     );
     return rows.map((row) => toCallback({ ...row, attempts: Number(row.attempts) + 1, retry_at: leaseUntil.getTime() }));
   }
 
   async reschedule(id: string, retryAt: Date | undefined): Promise<void> {
-    await this.table()
-      .where({ id })
-      .whereNull('delivered_at')
-      .whereNotNull('retry_at')
-      .update({ retry_at: millis(retryAt) });
+    await this.changed(
+      this.table()
+        .where({ id })
+        .whereNull('delivered_at')
+        .whereNotNull('retry_at')
+        .update({ retry_at: millis(retryAt) }),
+    );
   }
 
   async markDelivered(id: string, now: Date): Promise<void> {
-    await this.table().where({ id }).update({ delivered_at: now.getTime(), retry_at: null });
+    await this.changed(this.table().where({ id }).update({ delivered_at: now.getTime(), retry_at: null }));
   }
 
   async findSimulation(orderId: string, simulationKey: string): Promise<SimulatorCallback | undefined> {
-    const row = await this.table().where({ order_id: orderId, simulation_key: simulationKey }).orderBy('seq', 'desc').first();
+    const row = await this.first(this.table().where({ order_id: orderId, simulation_key: simulationKey }).orderBy('seq', 'desc'));
     return row === undefined ? undefined : toCallback(row);
   }
 }

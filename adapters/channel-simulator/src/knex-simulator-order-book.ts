@@ -1,5 +1,4 @@
 import type { AttemptFailureCode, Mode, SimulatedOutcome, StatementLine, StatementLineKind } from '@payments/core';
-import type { Knex } from 'knex';
 import { KnexSimulatorCallbacks } from './knex-simulator-callbacks';
 import { KnexSimulatorRefunds, type SimulatorRefund } from './knex-simulator-refunds';
 import type {
@@ -11,6 +10,7 @@ import type {
   SimulatorOrderStatus,
   StatementPosition,
 } from './simulator-order-book';
+import { INLINE } from '@payments/storage-sql';
 import { date, fromJsonColumn, instant, millis, SimulatorTable, toJsonColumn, withoutUndefined } from './sql-values';
 
 interface Row {
@@ -75,52 +75,54 @@ function toOrder(row: Row): SimulatorOrder {
  */
 export class KnexSimulatorOrderBook extends SimulatorTable<Row> implements SimulatorOrderBook {
   protected readonly name = 'simulator_orders';
-  private readonly disputes = new KnexSimulatorDisputes(this.knex);
-  private readonly callbacks = new KnexSimulatorCallbacks(this.knex);
-  private readonly refunds = new KnexSimulatorRefunds(this.knex);
+  private readonly disputes = new KnexSimulatorDisputes(this.knex, this.context);
+  private readonly callbacks = new KnexSimulatorCallbacks(this.knex, this.context);
+  private readonly refunds = new KnexSimulatorRefunds(this.knex, this.context);
 
   async insertOrGet(order: SimulatorOrder): Promise<SimulatorOrder> {
     // Insert-or-ignore on the unique reference, then read: concurrent places of one reference agree.
-    await this.table().insert(toRow(order)).onConflict('reference').ignore();
-    const row = await this.table().where({ reference: order.reference }).first();
+    await this.changed(this.table().insert(toRow(order)).onConflict('reference').ignore());
+    const row = await this.first(this.table().where({ reference: order.reference }));
     if (!row) throw new Error(`simulator order for ${order.reference} vanished`);
     return toOrder(row);
   }
 
   async find(id: string): Promise<SimulatorOrder | undefined> {
-    const row = await this.table().where({ id }).first();
+    const row = await this.first(this.table().where({ id }));
     return row === undefined ? undefined : toOrder(row);
   }
 
   async update(order: SimulatorOrder, callback?: SimulatorCallback): Promise<void> {
     const { id, ...columns } = toRow(order);
     if (!callback) {
-      await this.table().where({ id }).update(columns);
+      await this.changed(this.table().where({ id }).update(columns));
       return;
     }
-    await this.transaction(async (trx) => {
-      await this.table(trx).where({ id }).update(columns);
-      await this.callbacks.retireOrderCallbacks(trx, order.id);
-      await this.callbacks.insert(trx, callback);
+    await this.transaction(async () => {
+      await this.changed(this.table().where({ id }).update(columns));
+      await this.callbacks.retireOrderCallbacks(order.id);
+      await this.callbacks.insert(callback);
     });
   }
 
   async claimDue(now: Date, limit: number, leaseUntil: Date): Promise<SimulatorOrder[]> {
     const rows = await this.claim(
-      (trx) => this.table(trx).whereNotNull('due_at').where('due_at', '<=', now.getTime()).orderBy('due_at', 'asc').limit(limit),
+      () => this.table().whereNotNull('due_at').where('due_at', '<=', now.getTime()).orderBy('due_at', 'asc').limit(limit, INLINE),
       (claimed) => claimed.update({ due_at: leaseUntil.getTime() }),
     );
     return rows.map(toOrder);
   }
 
   async settlePaid(paidBefore: Date, now: Date): Promise<number> {
-    return this.table().where({ status: 'paid' }).whereNull('settled_at').where('paid_at', '<=', paidBefore.getTime()).update({ settled_at: now.getTime() });
+    return this.changed(
+      this.table().where({ status: 'paid' }).whereNull('settled_at').where('paid_at', '<=', paidBefore.getTime()).update({ settled_at: now.getTime() }),
+    );
   }
 
   insertDispute(dispute: SimulatorDispute, notice?: SimulatorCallback): Promise<void> {
-    return this.transaction(async (trx) => {
-      await this.disputes.insert(dispute, trx);
-      if (notice) await this.callbacks.insert(trx, notice);
+    return this.transaction(async () => {
+      await this.disputes.insert(dispute);
+      if (notice) await this.callbacks.insert(notice);
     });
   }
 
@@ -133,9 +135,9 @@ export class KnexSimulatorOrderBook extends SimulatorTable<Row> implements Simul
   }
 
   updateDispute(dispute: SimulatorDispute, notice?: SimulatorCallback): Promise<void> {
-    return this.transaction(async (trx) => {
-      await this.disputes.update(dispute, trx);
-      if (notice) await this.callbacks.insert(trx, notice);
+    return this.transaction(async () => {
+      await this.disputes.update(dispute);
+      if (notice) await this.callbacks.insert(notice);
     });
   }
 
@@ -173,10 +175,10 @@ export class KnexSimulatorOrderBook extends SimulatorTable<Row> implements Simul
 
   /** A refund's newer notice retires its older ones not yet delivered, as an order's outcomes do. */
   updateRefund(refund: SimulatorRefund, notice: SimulatorCallback): Promise<void> {
-    return this.transaction(async (trx) => {
-      await this.refunds.update(refund, trx);
-      await this.callbacks.retireOrderCallbacks(trx, refund.id);
-      await this.callbacks.insert(trx, notice);
+    return this.transaction(async () => {
+      await this.refunds.update(refund);
+      await this.callbacks.retireOrderCallbacks(refund.id);
+      await this.callbacks.insert(notice);
     });
   }
 
@@ -192,19 +194,14 @@ export class KnexSimulatorOrderBook extends SimulatorTable<Row> implements Simul
     ];
     const lines: StatementLine[] = [];
     for (const source of sources) {
-      const query = this.knex(source.table)
+      const query = this.context
+        .db()(source.table)
         .where({ mode, status: source.status })
         .where(source.at, '<', before.getTime())
         .orderBy(source.at, 'asc')
         .orderBy('id', 'asc')
-        .limit(limit)
-        .select<Array<{ id: string; reference: string; amount: number | string; currency: string; at: number | string }>>(
-          'id',
-          `${source.reference} as reference`,
-          'amount',
-          'currency',
-          `${source.at} as at`,
-        );
+        .limit(limit, INLINE)
+        .select('id', `${source.reference} as reference`, 'amount', 'currency', `${source.at} as at`);
       if (after) {
         // After the position: later in time, or at its time and later in (kind, id).
         if (source.kind < after.kind) void query.where(source.at, '>', after.at);
@@ -214,7 +211,7 @@ export class KnexSimulatorOrderBook extends SimulatorTable<Row> implements Simul
             (later) => void later.where(source.at, '>', after.at).orWhere((same) => void same.where(source.at, after.at).where('id', '>', after.id)),
           );
       }
-      for (const row of await query) {
+      for (const row of await this.rows<{ id: string; reference: string; amount: number | string; currency: string; at: number | string }>(query)) {
         lines.push({
           kind: source.kind,
           reference: row.reference,
@@ -290,22 +287,22 @@ function toDispute(row: DisputeRow): SimulatorDispute {
 export class KnexSimulatorDisputes extends SimulatorTable<DisputeRow> {
   protected readonly name = 'simulator_disputes';
 
-  async insert(dispute: SimulatorDispute, db: Knex = this.knex): Promise<void> {
-    await this.table(db).insert(toDisputeRow(dispute));
+  async insert(dispute: SimulatorDispute): Promise<void> {
+    await this.changed(this.table().insert(toDisputeRow(dispute)));
   }
 
   async find(id: string): Promise<SimulatorDispute | undefined> {
-    const row = await this.table().where({ id }).first();
+    const row = await this.first(this.table().where({ id }));
     return row === undefined ? undefined : toDispute(row);
   }
 
   async findLatest(orderId: string): Promise<SimulatorDispute | undefined> {
-    const row = await this.table().where({ order_id: orderId }).orderBy('seq', 'desc').first();
+    const row = await this.first(this.table().where({ order_id: orderId }).orderBy('seq', 'desc'));
     return row === undefined ? undefined : toDispute(row);
   }
 
-  async update(dispute: SimulatorDispute, db: Knex = this.knex): Promise<void> {
+  async update(dispute: SimulatorDispute): Promise<void> {
     const { id, ...columns } = toDisputeRow(dispute);
-    await this.table(db).where({ id }).update(columns);
+    await this.changed(this.table().where({ id }).update(columns));
   }
 }

@@ -1,5 +1,5 @@
 import type { Mode, RefundFailureCode } from '@payments/core';
-import type { Knex } from 'knex';
+import { INLINE } from '@payments/storage-sql';
 import { date, millis, SimulatorTable, withoutUndefined } from './sql-values';
 
 /** A refund the simulated channel took against one of its paid orders: what its refund query answers. */
@@ -76,37 +76,37 @@ export class KnexSimulatorRefunds extends SimulatorTable<RefundRow> {
 
   /** Insert-or-ignore on the unique reference, then read: concurrent places of one refund agree. */
   async insertOrGet(refund: SimulatorRefund): Promise<SimulatorRefund> {
-    await this.table().insert(toRow(refund)).onConflict('reference').ignore();
-    const row = await this.table().where({ reference: refund.reference }).first();
+    await this.changed(this.table().insert(toRow(refund)).onConflict('reference').ignore());
+    const row = await this.first(this.table().where({ reference: refund.reference }));
     if (!row) throw new Error(`simulator refund for ${refund.reference} vanished`);
     return toRefund(row);
   }
 
   async find(id: string): Promise<SimulatorRefund | undefined> {
-    const row = await this.table().where({ id }).first();
+    const row = await this.first(this.table().where({ id }));
     return row === undefined ? undefined : toRefund(row);
   }
 
   async findByReference(reference: string): Promise<SimulatorRefund | undefined> {
-    const row = await this.table().where({ reference }).first();
+    const row = await this.first(this.table().where({ reference }));
     return row === undefined ? undefined : toRefund(row);
   }
 
   /** What the order's refunds that did not fail add up to. */
   async refundedOf(orderId: string): Promise<number> {
-    const rows = await this.table().where({ order_id: orderId }).whereNot('status', 'failed').select('amount');
+    const rows = await this.rows<Pick<RefundRow, 'amount'>>(this.table().where({ order_id: orderId }).whereNot('status', 'failed').select('amount'));
     return rows.reduce((sum, row) => sum + Number(row.amount), 0);
   }
 
-  async update(refund: SimulatorRefund, db: Knex = this.knex): Promise<void> {
+  async update(refund: SimulatorRefund): Promise<void> {
     const { id, ...columns } = toRow(refund);
-    await this.table(db).where({ id }).update(columns);
+    await this.changed(this.table().where({ id }).update(columns));
   }
 
   /** Pending refunds due to be reported, leased to this caller until `leaseUntil` (as orders are). */
   async claimDue(now: Date, limit: number, leaseUntil: Date): Promise<SimulatorRefund[]> {
     const rows = await this.claim(
-      (trx) => this.table(trx).whereNotNull('due_at').where('due_at', '<=', now.getTime()).orderBy('due_at', 'asc').limit(limit),
+      () => this.table().whereNotNull('due_at').where('due_at', '<=', now.getTime()).orderBy('due_at', 'asc').limit(limit, INLINE),
       (claimed) => claimed.update({ due_at: leaseUntil.getTime() }),
     );
     return rows.map(toRefund);

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { dialectOf } from './dialect';
 import { MIGRATION_NAMES } from './migrations/migration-source';
+import { SqlRunner } from './sql-statements';
 
 const MIGRATIONS_TABLE = 'knex_migrations';
 
@@ -56,10 +57,12 @@ export async function databaseNodeState(knex: Knex): Promise<DatabaseNodeState> 
  */
 export async function countDueWebhookDeliveries(knex: Knex, now: Date): Promise<number> {
   const t = now.getTime();
-  const [row] = await knex('webhook_deliveries')
+  const query = knex('webhook_deliveries')
     .where({ status: 'pending' })
     .where('next_retry_at', '<=', t)
     .where((q) => void q.whereNull('locked_until').orWhere('locked_until', '<=', t))
-    .count<Array<{ n: number | string }>>({ n: '*' });
+    .count({ n: '*' });
+  const runner = new SqlRunner(knex);
+  const [row] = await runner.withPooledConnection((connection) => runner.rows<{ n: number | string }>(connection, query));
   return Number(row?.n ?? 0);
 }

@@ -43,6 +43,8 @@ export const INLINE = { skipBinding: true } as const;
 export interface WriteResult {
   /** Rows the statement matched (mysql2 connects with CLIENT_FOUND_ROWS, so an UPDATE to the same value counts); SQLite: rows changed. */
   readonly affectedRows: number;
+  /** The AUTO_INCREMENT key (SQLite: the rowid) an INSERT of one row gave it; meaningless after another statement. */
+  readonly insertId: number;
 }
 
 /** The slice of a mysql2 callback connection the runner uses. */
@@ -55,7 +57,7 @@ interface MysqlDriverConnection {
 interface SqliteDriverStatement {
   readonly reader: boolean;
   all(...values: unknown[]): unknown[];
-  run(...values: unknown[]): { changes: number };
+  run(...values: unknown[]): { changes: number; lastInsertRowid: number | bigint };
 }
 
 interface SqliteDriverConnection {
@@ -77,11 +79,11 @@ function sqliteValue(value: SqlValue): unknown {
   return value;
 }
 
-function isSqliteRunResult(result: unknown): result is { changes: number } {
+function isSqliteRunResult(result: unknown): result is { changes: number; lastInsertRowid: number | bigint } {
   return typeof result === 'object' && result !== null && typeof (result as { changes?: unknown }).changes === 'number';
 }
 
-function isWriteResult(result: unknown): result is { affectedRows: number } {
+function isWriteResult(result: unknown): result is { affectedRows: number; insertId: number } {
   return typeof result === 'object' && result !== null && !Array.isArray(result) && typeof (result as { affectedRows?: unknown }).affectedRows === 'number';
 }
 
@@ -114,9 +116,9 @@ export class SqlRunner {
   /** What an INSERT, UPDATE or DELETE changed. */
   async write(connection: object, statement: Statement): Promise<WriteResult> {
     const result = await this.run(connection, toSqlText(statement));
-    if (isSqliteRunResult(result)) return { affectedRows: result.changes };
+    if (isSqliteRunResult(result)) return { affectedRows: result.changes, insertId: Number(result.lastInsertRowid) };
     if (!isWriteResult(result)) throw new TypeError('The statement answered rows: read them with rows().');
-    return { affectedRows: result.affectedRows };
+    return { affectedRows: result.affectedRows, insertId: Number(result.insertId) };
   }
 
   /** A statement that cannot be prepared (BEGIN, COMMIT, ROLLBACK, SET): sent as text, with no values. */

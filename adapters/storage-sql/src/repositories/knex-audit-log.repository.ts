@@ -1,5 +1,6 @@
 import type { AuditEntry, AuditLog } from '@payments/core';
 import type { KnexContext } from '../knex-context';
+import { INLINE } from '../sql-statements';
 import { fromJson, toDate, toMillis, toNullable, toOptional, withoutUndefined, type BigIntValue } from '../mapping/column-values';
 
 interface AuditRow {
@@ -18,22 +19,26 @@ export class KnexAuditLog implements AuditLog {
   constructor(private readonly context: KnexContext) {}
 
   async record(entry: AuditEntry): Promise<void> {
-    await this.context
-      .db()<AuditRow>('audit_log')
-      .insert({
-        id: entry.id,
-        merchant_id: entry.merchantId,
-        user_id: entry.userId,
-        action: entry.action,
-        object_type: entry.objectType,
-        object_id: toNullable(entry.objectId),
-        details: entry.details === undefined ? null : JSON.stringify(entry.details),
-        created_at: toMillis(entry.created),
-      });
+    await this.context.write(
+      this.context
+        .db()<AuditRow>('audit_log')
+        .insert({
+          id: entry.id,
+          merchant_id: entry.merchantId,
+          user_id: entry.userId,
+          action: entry.action,
+          object_type: entry.objectType,
+          object_id: toNullable(entry.objectId),
+          details: entry.details === undefined ? null : JSON.stringify(entry.details),
+          created_at: toMillis(entry.created),
+        }),
+    );
   }
 
   async listForMerchant(merchantId: string, limit: number): Promise<AuditEntry[]> {
-    const rows = await this.context.db()<AuditRow>('audit_log').where({ merchant_id: merchantId }).orderBy('seq', 'desc').limit(limit);
+    const rows = await this.context.rows<AuditRow>(
+      this.context.db()<AuditRow>('audit_log').where({ merchant_id: merchantId }).orderBy('seq', 'desc').limit(limit, INLINE),
+    );
     return rows.map((row) =>
       withoutUndefined({
         id: row.id,

@@ -12,6 +12,7 @@ import {
 } from '@payments/core';
 import type { Knex } from 'knex';
 import type { KnexContext } from '../knex-context';
+import { INLINE } from '../sql-statements';
 import { fromJson, toNumber, toOptionalDate, type BigIntValue } from '../mapping/column-values';
 
 /** A journal transaction with what its line needs of the payment and refund it concerns (one row per line). */
@@ -73,14 +74,14 @@ export class KnexBalanceTransactionReader implements BalanceTransactionReader {
       if (filter.availableOnLte !== undefined) query.whereRaw(`${expression} <= ?`, [...bindings, filter.availableOnLte.getTime()]);
     }
     // One extra row tells whether another page follows without a COUNT.
-    const rows = await query.orderBy('t.seq', 'desc').limit(page.limit + 1);
+    const rows = await this.context.rows<LineRow>(query.orderBy('t.seq', 'desc').limit(page.limit + 1, INLINE));
     const records = await this.withEntries(db, rows.slice(0, page.limit));
     return { data: records, hasMore: rows.length > page.limit };
   }
 
   async find(scope: AccountScope, seq: number): Promise<JournalRecord | undefined> {
     const db = this.context.db();
-    const rows = await this.lines(db, scope).where('t.seq', seq).limit(1);
+    const rows = await this.context.rows<LineRow>(this.lines(db, scope).where('t.seq', seq).limit(1, INLINE));
     return (await this.withEntries(db, rows))[0];
   }
 
@@ -118,7 +119,9 @@ export class KnexBalanceTransactionReader implements BalanceTransactionReader {
 
   /** The scope's available accounts, one per currency it ever held (from the balance table: a handful of rows). */
   private async availableAccounts(db: Knex, scope: AccountScope): Promise<string[]> {
-    const rows = await db('ledger_balances').select<{ account: string }[]>('account').where({ merchant_id: scope.merchantId, mode: scope.mode });
+    const rows = await this.context.rows<{ account: string }>(
+      db('ledger_balances').select('account').where({ merchant_id: scope.merchantId, mode: scope.mode }),
+    );
     return rows
       .map((row) => row.account)
       .filter((account) => {
@@ -130,13 +133,15 @@ export class KnexBalanceTransactionReader implements BalanceTransactionReader {
   /** The records of `rows`, each with every entry of its transaction, in the rows' order. */
   private async withEntries(db: Knex, rows: readonly LineRow[]): Promise<JournalRecord[]> {
     if (rows.length === 0) return [];
-    const entryRows = await db('ledger_entries')
-      .select<EntryRow[]>('transaction_seq', 'account', 'currency', 'amount', 'settlement_id')
-      .whereIn(
-        'transaction_seq',
-        rows.map((row) => toNumber(row.seq)),
-      )
-      .orderBy('seq', 'asc');
+    const entryRows = await this.context.rows<EntryRow>(
+      db('ledger_entries')
+        .select('transaction_seq', 'account', 'currency', 'amount', 'settlement_id')
+        .whereIn(
+          'transaction_seq',
+          rows.map((row) => toNumber(row.seq)),
+        )
+        .orderBy('seq', 'asc'),
+    );
     const entries = new Map<number, JournalRecordEntry[]>();
     for (const row of entryRows) {
       const seq = toNumber(row.transaction_seq);

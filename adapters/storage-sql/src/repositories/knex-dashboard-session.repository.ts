@@ -16,19 +16,21 @@ export class KnexDashboardSessionRepository extends KnexTable<DashboardSessionRo
   protected readonly tableName = 'dashboard_sessions';
 
   async insert(session: DashboardSession): Promise<void> {
-    await this.table().insert({
-      id: session.id,
-      token_digest: session.tokenDigest,
-      user_id: session.userId,
-      merchant_id: session.merchantId,
-      created_at: toMillis(session.created),
-      expires_at: toMillis(session.expiresAt),
-      ended_at: session.ended === undefined ? null : toMillis(session.ended),
-    });
+    await this.changed(
+      this.table().insert({
+        id: session.id,
+        token_digest: session.tokenDigest,
+        user_id: session.userId,
+        merchant_id: session.merchantId,
+        created_at: toMillis(session.created),
+        expires_at: toMillis(session.expiresAt),
+        ended_at: session.ended === undefined ? null : toMillis(session.ended),
+      }),
+    );
   }
 
   async findByTokenDigest(tokenDigest: string): Promise<DashboardSession | undefined> {
-    const row = await this.table().where({ token_digest: tokenDigest }).first();
+    const row = await this.first(this.table().where({ token_digest: tokenDigest }));
     if (row === undefined) return undefined;
     return withoutUndefined({
       id: row.id,
@@ -42,20 +44,24 @@ export class KnexDashboardSessionRepository extends KnexTable<DashboardSessionRo
   }
 
   async end(merchantId: string, id: string, at: Date): Promise<void> {
-    await this.table()
-      .where({ id, merchant_id: merchantId })
-      .whereNull('ended_at')
-      .update({ ended_at: toMillis(at) });
+    await this.changed(
+      this.table()
+        .where({ id, merchant_id: merchantId })
+        .whereNull('ended_at')
+        .update({ ended_at: toMillis(at) }),
+    );
   }
 
   async endAllForUser(merchantId: string, userId: string, at: Date): Promise<number> {
-    return this.table()
-      .where({ merchant_id: merchantId, user_id: userId })
-      .whereNull('ended_at')
-      .update({ ended_at: toMillis(at) });
+    return this.changed(
+      this.table()
+        .where({ merchant_id: merchantId, user_id: userId })
+        .whereNull('ended_at')
+        .update({ ended_at: toMillis(at) }),
+    );
   }
 
   async deleteExpiredBefore(cutoff: Date): Promise<number> {
-    return this.table().where('expires_at', '<', toMillis(cutoff)).delete();
+    return this.changed(this.table().where('expires_at', '<', toMillis(cutoff)).delete());
   }
 }

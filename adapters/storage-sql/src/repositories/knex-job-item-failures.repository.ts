@@ -1,5 +1,6 @@
 import type { JobItemFailure, JobItemFailures, JobLane, WaitingJobItems } from '@payments/core';
 import { KnexTable } from '../knex-context';
+import { INLINE } from '../sql-statements';
 import { toDate, toMillis, toNumber, withoutUndefined, type BigIntValue } from '../mapping/column-values';
 
 interface FailureRow {
@@ -32,7 +33,7 @@ export class KnexJobItemFailures extends KnexTable<FailureRow> implements JobIte
   protected readonly tableName = 'job_item_failures';
 
   async forJob(job: string, lane: JobLane): Promise<JobItemFailure[]> {
-    return (await this.table().where({ job, lane })).map(toEntity);
+    return (await this.rows(this.table().where({ job, lane }))).map(toEntity);
   }
 
   async save(failure: JobItemFailure): Promise<void> {
@@ -47,29 +48,29 @@ export class KnexJobItemFailures extends KnexTable<FailureRow> implements JobIte
       last_failed_at: toMillis(failure.lastFailedAt),
       next_try_at: toMillis(failure.nextTryAt),
     };
-    await this.table().insert(row).onConflict(['job', 'item_id']).merge();
+    await this.changed(this.table().insert(row).onConflict(['job', 'item_id']).merge());
   }
 
   async clear(job: string, itemId: string): Promise<void> {
-    await this.table().where({ job, item_id: itemId }).delete();
+    await this.changed(this.table().where({ job, item_id: itemId }).delete());
   }
 
   async list(limit: number): Promise<JobItemFailure[]> {
-    return (await this.table().orderBy('last_failed_at', 'desc').orderBy('job', 'asc').limit(limit)).map(toEntity);
+    return (await this.rows(this.table().orderBy('last_failed_at', 'desc').orderBy('job', 'asc').limit(limit, INLINE))).map(toEntity);
   }
 
   async retryNow(itemId: string, now: Date): Promise<number> {
-    return this.table()
-      .where({ item_id: itemId })
-      .update({ next_try_at: toMillis(now) });
+    return this.changed(
+      this.table()
+        .where({ item_id: itemId })
+        .update({ next_try_at: toMillis(now) }),
+    );
   }
 
   async countWaiting(now: Date): Promise<WaitingJobItems[]> {
-    const rows = await this.table()
-      .select('job', 'lane')
-      .count<Array<Pick<FailureRow, 'job' | 'lane'> & { count: BigIntValue }>>({ count: '*' })
-      .where('next_try_at', '>', toMillis(now))
-      .groupBy('job', 'lane');
+    const rows = await this.rows<Pick<FailureRow, 'job' | 'lane'> & { count: BigIntValue }>(
+      this.table().select('job', 'lane').count({ count: '*' }).where('next_try_at', '>', toMillis(now)).groupBy('job', 'lane'),
+    );
     return rows.map((row) => ({ job: row.job, lane: row.lane, count: toNumber(row.count) }));
   }
 }

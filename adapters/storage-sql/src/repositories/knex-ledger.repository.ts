@@ -18,6 +18,7 @@ import {
 } from '@payments/core';
 import type { Knex } from 'knex';
 import type { KnexContext } from '../knex-context';
+import { INLINE } from '../sql-statements';
 import { toBigInt, toMillis, toNumber, type BigIntValue } from '../mapping/column-values';
 import { isDuplicateKeyError } from '../sql-errors';
 
@@ -106,17 +107,19 @@ export class KnexLedger implements Ledger {
   }
 
   async hasPosted(cause: string): Promise<boolean> {
-    return (await this.context.db()('ledger_transactions').where({ cause }).first('seq')) !== undefined;
+    return (await this.context.firstRow(this.context.db()('ledger_transactions').where({ cause }).select('seq').limit(1, INLINE))) !== undefined;
   }
 
   async paymentShares(scope: AccountScope, paymentIntentId: string): Promise<Record<MerchantBucket, bigint>> {
     const db = this.context.db();
-    const rows = await db('ledger_entries as e')
-      .join('ledger_transactions as t', 't.seq', 'e.transaction_seq')
-      .where({ 't.merchant_id': scope.merchantId, 't.mode': scope.mode, 't.payment_intent_id': paymentIntentId })
-      .whereNotNull('e.account_merchant_id')
-      .groupBy('e.account')
-      .select<AccountBalance[]>('e.account', exactText(db, 'SUM(e.amount)', 'balance'));
+    const rows = await this.context.rows<AccountBalance>(
+      db('ledger_entries as e')
+        .join('ledger_transactions as t', 't.seq', 'e.transaction_seq')
+        .where({ 't.merchant_id': scope.merchantId, 't.mode': scope.mode, 't.payment_intent_id': paymentIntentId })
+        .whereNotNull('e.account_merchant_id')
+        .groupBy('e.account')
+        .select('e.account', exactText(db, 'SUM(e.amount)', 'balance')),
+    );
     const shares: Record<MerchantBucket, bigint> = { pending: 0n, available: 0n, dispute_hold: 0n };
     for (const row of rows) {
       const account = parseAccountCode(row.account);
@@ -127,10 +130,12 @@ export class KnexLedger implements Ledger {
 
   async balances(scope: AccountScope): Promise<LedgerBalance[]> {
     const db = this.context.db();
-    const rows = await db('ledger_balances')
-      .select<AccountBalance[]>('account', 'currency', exactText(db, 'balance', 'balance'))
-      .where({ merchant_id: scope.merchantId, mode: scope.mode })
-      .orderBy('account');
+    const rows = await this.context.rows<AccountBalance>(
+      db('ledger_balances')
+        .select('account', 'currency', exactText(db, 'balance', 'balance'))
+        .where({ merchant_id: scope.merchantId, mode: scope.mode })
+        .orderBy('account'),
+    );
     return rows.map(balanceFromRow);
   }
 
@@ -139,19 +144,21 @@ export class KnexLedger implements Ledger {
     const query = db('ledger_balances')
       .select(exactText(db, 'balance', 'balance'))
       .where({ account });
-    const row = await this.context.lockedRead(query).first<{ balance: BigIntValue } | undefined>();
+    const row = await this.context.firstRow<{ balance: BigIntValue }>(this.context.lockedRead(query).limit(1, INLINE));
     return row ? toBigInt(row.balance) : 0n;
   }
 
   async uncoveredEntries(account: string): Promise<UncoveredEntry[]> {
     // The index (account, settlement_id) finds them without reading what settlements covered.
-    const rows = await this.context
-      .db()('ledger_entries as e')
-      .join('ledger_transactions as t', 't.seq', 'e.transaction_seq')
-      .where('e.account', account)
-      .whereNull('e.settlement_id')
-      .orderBy('e.seq', 'asc')
-      .select<UncoveredRow[]>('e.seq', 'e.amount', 't.cause_type', 't.cause_id', 't.payment_intent_id');
+    const rows = await this.context.rows<UncoveredRow>(
+      this.context
+        .db()('ledger_entries as e')
+        .join('ledger_transactions as t', 't.seq', 'e.transaction_seq')
+        .where('e.account', account)
+        .whereNull('e.settlement_id')
+        .orderBy('e.seq', 'asc')
+        .select('e.seq', 'e.amount', 't.cause_type', 't.cause_id', 't.payment_intent_id'),
+    );
     return rows.map((row) => ({
       id: String(row.seq),
       amount: toNumber(row.amount),
@@ -166,24 +173,25 @@ export class KnexLedger implements Ledger {
     for (const slice of chunks([...new Set(entryIds)])) {
       // Conditional on NULL: of two settlements racing for an entry only one marks it, and the
       // count tells the other it lost (the UPDATE's row locks serialise them).
-      marked += await this.context
-        .db()('ledger_entries')
-        .where('account', account)
-        .whereIn('seq', slice)
-        .whereNull('settlement_id')
-        .update({ settlement_id: settlementId });
+      const covered = await this.context.write(
+        this.context.db()('ledger_entries').where('account', account).whereIn('seq', slice).whereNull('settlement_id').update({ settlement_id: settlementId }),
+      );
+      marked += covered.affectedRows;
     }
     return marked;
   }
 
   async coverCause(account: string, settlementId: string, cause: string): Promise<number> {
     const db = this.context.db();
-    const posted = await db('ledger_transactions').where({ cause }).first<{ seq: BigIntValue } | undefined>('seq');
+    const posted = await this.context.firstRow<{ seq: BigIntValue }>(db('ledger_transactions').where({ cause }).select('seq').limit(1, INLINE));
     if (!posted) return 0;
-    return db('ledger_entries')
-      .where({ account, transaction_seq: toNumber(posted.seq) })
-      .whereNull('settlement_id')
-      .update({ settlement_id: settlementId });
+    const covered = await this.context.write(
+      db('ledger_entries')
+        .where({ account, transaction_seq: toNumber(posted.seq) })
+        .whereNull('settlement_id')
+        .update({ settlement_id: settlementId }),
+    );
+    return covered.affectedRows;
   }
 
   async coveredTotals(account: string, settlementIds: readonly string[]): Promise<SettlementCoverage[]> {
@@ -191,37 +199,41 @@ export class KnexLedger implements Ledger {
     const causes = new Map<string, CoveredCauseTotal[]>();
     const released = new Map<string, SettlementCoverage['released']>();
     for (const slice of chunks([...new Set(settlementIds)])) {
-      const causeRows = await db('ledger_entries as e')
-        .join('ledger_transactions as t', 't.seq', 'e.transaction_seq')
-        .where('e.account', account)
-        .whereIn('e.settlement_id', slice)
-        // A settlement's own entry is what it pays, not a line it pays.
-        .whereRaw('NOT (t.cause_type = ? AND t.cause_id = e.settlement_id)', ['settlement_created'])
-        .groupBy('e.settlement_id', 't.cause_type')
-        .select<CoveredCauseRow[]>('e.settlement_id', 't.cause_type', db.raw('COUNT(*) AS ??', ['entries']), exactText(db, 'SUM(e.amount)', 'total'));
+      const causeRows = await this.context.rows<CoveredCauseRow>(
+        db('ledger_entries as e')
+          .join('ledger_transactions as t', 't.seq', 'e.transaction_seq')
+          .where('e.account', account)
+          .whereIn('e.settlement_id', slice)
+          // A settlement's own entry is what it pays, not a line it pays.
+          .whereRaw('NOT (t.cause_type = ? AND t.cause_id = e.settlement_id)', ['settlement_created'])
+          .groupBy('e.settlement_id', 't.cause_type')
+          .select('e.settlement_id', 't.cause_type', db.raw('COUNT(*) AS ??', ['entries']), exactText(db, 'SUM(e.amount)', 'total')),
+      );
       for (const row of causeRows) {
         const list = causes.get(row.settlement_id) ?? [];
         list.push({ causeType: row.cause_type, count: toNumber(row.entries), amount: toBigInt(row.total) });
         causes.set(row.settlement_id, list);
       }
       // The released payments' net and fee, as their `payment` transactions booked them.
-      const releasedRows = await db('ledger_entries as e')
-        .join('ledger_transactions as t', 't.seq', 'e.transaction_seq')
-        .join('ledger_transactions as pt', (on) => {
-          on.on('pt.merchant_id', 't.merchant_id').andOn('pt.mode', 't.mode').andOn('pt.payment_intent_id', 't.payment_intent_id');
-        })
-        .join('ledger_entries as pe', 'pe.transaction_seq', 'pt.seq')
-        .where('e.account', account)
-        .whereIn('e.settlement_id', slice)
-        .where('t.cause_type', 'release')
-        .where('pt.cause_type', 'payment')
-        .groupBy('e.settlement_id')
-        .select<ReleasedRow[]>(
-          'e.settlement_id',
-          db.raw('COUNT(DISTINCT t.seq) AS ??', ['payments']),
-          exactText(db, 'SUM(CASE WHEN pe.account_merchant_id IS NOT NULL THEN pe.amount ELSE 0 END)', 'net'),
-          exactText(db, "SUM(CASE WHEN pe.account LIKE 'p:%:fee_revenue:%' THEN pe.amount ELSE 0 END)", 'fee'),
-        );
+      const releasedRows = await this.context.rows<ReleasedRow>(
+        db('ledger_entries as e')
+          .join('ledger_transactions as t', 't.seq', 'e.transaction_seq')
+          .join('ledger_transactions as pt', (on) => {
+            on.on('pt.merchant_id', 't.merchant_id').andOn('pt.mode', 't.mode').andOn('pt.payment_intent_id', 't.payment_intent_id');
+          })
+          .join('ledger_entries as pe', 'pe.transaction_seq', 'pt.seq')
+          .where('e.account', account)
+          .whereIn('e.settlement_id', slice)
+          .where('t.cause_type', 'release')
+          .where('pt.cause_type', 'payment')
+          .groupBy('e.settlement_id')
+          .select(
+            'e.settlement_id',
+            db.raw('COUNT(DISTINCT t.seq) AS ??', ['payments']),
+            exactText(db, 'SUM(CASE WHEN pe.account_merchant_id IS NOT NULL THEN pe.amount ELSE 0 END)', 'net'),
+            exactText(db, "SUM(CASE WHEN pe.account LIKE 'p:%:fee_revenue:%' THEN pe.amount ELSE 0 END)", 'fee'),
+          ),
+      );
       for (const row of releasedRows) {
         released.set(row.settlement_id, { count: toNumber(row.payments), net: toBigInt(row.net ?? 0), fee: toBigInt(row.fee ?? 0) });
       }
@@ -239,11 +251,13 @@ export class KnexLedger implements Ledger {
     if (parsed?.kind !== 'merchant') return 0n;
     let total = 0n;
     for (const slice of chunks([...new Set(paymentIntentIds)])) {
-      const row = await db('ledger_entries as e')
-        .join('ledger_transactions as t', 't.seq', 'e.transaction_seq')
-        .where({ 't.merchant_id': parsed.merchantId, 't.mode': parsed.mode, 'e.account': account })
-        .whereIn('t.payment_intent_id', slice)
-        .first<{ total: BigIntValue | null } | undefined>(exactText(db, 'SUM(e.amount)', 'total'));
+      const row = await this.context.firstRow<{ total: BigIntValue | null }>(
+        db('ledger_entries as e')
+          .join('ledger_transactions as t', 't.seq', 'e.transaction_seq')
+          .where({ 't.merchant_id': parsed.merchantId, 't.mode': parsed.mode, 'e.account': account })
+          .whereIn('t.payment_intent_id', slice)
+          .select(exactText(db, 'SUM(e.amount)', 'total')),
+      );
       total += toBigInt(row?.total ?? 0);
     }
     return total;
@@ -251,9 +265,11 @@ export class KnexLedger implements Ledger {
 
   async balanceTable(): Promise<LedgerBalance[]> {
     const db = this.context.db();
-    const rows = await db('ledger_balances')
-      .select<AccountBalance[]>('account', 'currency', exactText(db, 'balance', 'balance'))
-      .orderBy('account');
+    const rows = await this.context.rows<AccountBalance>(
+      db('ledger_balances')
+        .select('account', 'currency', exactText(db, 'balance', 'balance'))
+        .orderBy('account'),
+    );
     return rows.map(balanceFromRow);
   }
 
@@ -263,47 +279,55 @@ export class KnexLedger implements Ledger {
 
   async unbalancedTransactions(limit: number): Promise<UnbalancedTransaction[]> {
     const db = this.context.db();
-    const rows = await db('ledger_entries as e')
-      .join('ledger_transactions as t', 't.seq', 'e.transaction_seq')
-      .groupBy('t.seq', 't.cause', 'e.currency')
-      .havingRaw('SUM(e.amount) <> 0')
-      .select<{ cause: string; currency: string; total: BigIntValue }[]>('t.cause', 'e.currency', exactText(db, 'SUM(e.amount)', 'total'))
-      .limit(limit);
+    const rows = await this.context.rows<{ cause: string; currency: string; total: BigIntValue }>(
+      db('ledger_entries as e')
+        .join('ledger_transactions as t', 't.seq', 'e.transaction_seq')
+        .groupBy('t.seq', 't.cause', 'e.currency')
+        .havingRaw('SUM(e.amount) <> 0')
+        .select('t.cause', 'e.currency', exactText(db, 'SUM(e.amount)', 'total'))
+        .limit(limit, INLINE),
+    );
     return rows.map((row) => ({ cause: row.cause, currency: row.currency, sum: toBigInt(row.total) }));
   }
 
   /** What the journal's entries sum to per account, exactly. */
   private async totals(db: Knex): Promise<LedgerBalance[]> {
-    const rows = await db('ledger_entries')
-      .select<AccountBalance[]>('account', 'currency', exactText(db, 'SUM(amount)', 'balance'))
-      .groupBy('account', 'currency')
-      .orderBy('account');
+    const rows = await this.context.rows<AccountBalance>(
+      db('ledger_entries')
+        .select('account', 'currency', exactText(db, 'SUM(amount)', 'balance'))
+        .groupBy('account', 'currency')
+        .orderBy('account'),
+    );
     return rows.map(balanceFromRow);
   }
 
   async foreignEntries(limit: number): Promise<ForeignEntry[]> {
-    return this.context
-      .db()('ledger_entries as e')
-      .join('ledger_transactions as t', 't.seq', 'e.transaction_seq')
-      .where((where) => void where.whereNotNull('e.account_merchant_id').andWhereRaw('e.account_merchant_id <> t.merchant_id'))
-      .orWhereRaw('e.account_mode <> t.mode')
-      .select('t.cause', 'e.account')
-      .limit(limit);
+    return this.context.rows<ForeignEntry>(
+      this.context
+        .db()('ledger_entries as e')
+        .join('ledger_transactions as t', 't.seq', 'e.transaction_seq')
+        .where((where) => void where.whereNotNull('e.account_merchant_id').andWhereRaw('e.account_merchant_id <> t.merchant_id'))
+        .orWhereRaw('e.account_mode <> t.mode')
+        .select('t.cause', 'e.account')
+        .limit(limit, INLINE),
+    );
   }
 
   async rebuildBalances(): Promise<number> {
     return this.context.inTransaction(async () => {
       const trx = this.context.db();
       const totals = await this.totals(trx);
-      await trx('ledger_balances').delete();
+      await this.context.write(trx('ledger_balances').delete());
       for (const row of totals) {
         // Bound as text: a driver would turn a BigInt past 2^53 − 1 into a rounded double, or refuse it.
-        await trx('ledger_balances').insert({
-          account: row.account,
-          ...accountColumns(row.account),
-          currency: row.currency,
-          balance: trx.raw('CAST(? AS SIGNED)', [row.balance.toString()]),
-        });
+        await this.context.write(
+          trx('ledger_balances').insert({
+            account: row.account,
+            ...accountColumns(row.account),
+            currency: row.currency,
+            balance: trx.raw('CAST(? AS SIGNED)', [row.balance.toString()]),
+          }),
+        );
       }
       return totals.length;
     });
@@ -312,7 +336,7 @@ export class KnexLedger implements Ledger {
   async channelMovements(query: ChannelMovementQuery): Promise<ChannelMovementTotal[]> {
     const db = this.context.db();
     if (query.keys !== undefined && query.keys.length === 0 && query.activeSince === undefined) return [];
-    const rows = await db('ledger_channel_movements as m')
+    const movements = db('ledger_channel_movements as m')
       .where({ 'm.mode': query.mode, 'm.channel': query.channel })
       .where((which) => {
         if (query.activeSince !== undefined) {
@@ -327,7 +351,7 @@ export class KnexLedger implements Ledger {
         for (const key of query.keys ?? []) void which.orWhere((one) => void one.where({ 'm.kind': key.kind, 'm.reference': key.reference }));
       })
       .groupBy('m.kind', 'm.reference', 'm.currency')
-      .select<MovementTotalRow[]>(
+      .select(
         'm.kind',
         'm.reference',
         'm.currency',
@@ -337,6 +361,7 @@ export class KnexLedger implements Ledger {
         db.raw('MIN(m.created_at) AS ??', ['first_created']),
         db.raw('MAX(m.created_at) AS ??', ['last_created']),
       );
+    const rows = await this.context.rows<MovementTotalRow>(movements);
     return rows.map((row) => ({
       channel: query.channel,
       kind: row.kind,
@@ -354,20 +379,22 @@ export class KnexLedger implements Ledger {
   private async writeMovement(db: Knex, tx: LedgerTransaction): Promise<void> {
     const movement = tx.channelMovement;
     if (!movement) return;
-    await db('ledger_channel_movements')
-      .insert({
-        cause: tx.cause,
-        merchant_id: tx.merchantId,
-        mode: tx.mode,
-        channel: movement.channel,
-        kind: movement.kind,
-        reference: movement.reference,
-        currency: movement.currency,
-        amount: movement.amount,
-        created_at: toMillis(tx.created),
-      })
-      .onConflict('cause')
-      .ignore();
+    await this.context.write(
+      db('ledger_channel_movements')
+        .insert({
+          cause: tx.cause,
+          merchant_id: tx.merchantId,
+          mode: tx.mode,
+          channel: movement.channel,
+          kind: movement.kind,
+          reference: movement.reference,
+          currency: movement.currency,
+          amount: movement.amount,
+          created_at: toMillis(tx.created),
+        })
+        .onConflict('cause')
+        .ignore(),
+    );
   }
 
   private async write(tx: LedgerTransaction): Promise<boolean> {
@@ -379,33 +406,37 @@ export class KnexLedger implements Ledger {
     }
     let seq: number;
     try {
-      const [inserted] = await db('ledger_transactions').insert({
-        cause: tx.cause,
-        cause_type: tx.causeType,
-        cause_id: tx.causeId,
-        merchant_id: tx.merchantId,
-        mode: tx.mode,
-        payment_intent_id: tx.paymentIntentId ?? null,
-        created_at: toMillis(tx.created),
-      });
-      seq = toNumber(inserted);
+      const inserted = await this.context.write(
+        db('ledger_transactions').insert({
+          cause: tx.cause,
+          cause_type: tx.causeType,
+          cause_id: tx.causeId,
+          merchant_id: tx.merchantId,
+          mode: tx.mode,
+          payment_intent_id: tx.paymentIntentId ?? null,
+          created_at: toMillis(tx.created),
+        }),
+      );
+      seq = inserted.insertId;
     } catch (error) {
       // The cause was posted before (a replayed callback, a job run twice): nothing to add.
       if (isDuplicateKeyError(error, CAUSE_UNIQUE)) return false;
       throw error;
     }
-    await db('ledger_entries').insert(
-      tx.entries.map((entry) => {
-        const columns = accountColumns(entry.account);
-        return {
-          transaction_seq: seq,
-          account: entry.account,
-          account_merchant_id: columns.merchant_id,
-          account_mode: columns.mode,
-          currency: entry.currency,
-          amount: entry.amount,
-        };
-      }),
+    await this.context.write(
+      db('ledger_entries').insert(
+        tx.entries.map((entry) => {
+          const columns = accountColumns(entry.account);
+          return {
+            transaction_seq: seq,
+            account: entry.account,
+            account_merchant_id: columns.merchant_id,
+            account_mode: columns.mode,
+            currency: entry.currency,
+            amount: entry.amount,
+          };
+        }),
+      ),
     );
     await this.addToBalances(db, tx);
     await this.writeMovement(db, tx);
@@ -423,12 +454,14 @@ export class KnexLedger implements Ledger {
       deltas.set(entry.account, { currency: entry.currency, amount: (delta?.amount ?? 0) + entry.amount });
     }
     for (const [account, { currency, amount }] of [...deltas].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-      await db('ledger_balances')
-        .insert({ account, ...accountColumns(account), currency, balance: amount })
-        .onConflict('account')
-        // Bound as text and cast: better-sqlite3 binds a JS number as a double, which would make
-        // the sum a REAL and round a balance past 2^53; MySQL would add a plain string as a double.
-        .merge({ balance: db.raw('ledger_balances.balance + CAST(? AS SIGNED)', [String(amount)]) });
+      await this.context.write(
+        db('ledger_balances')
+          .insert({ account, ...accountColumns(account), currency, balance: amount })
+          .onConflict('account')
+          // Bound as text and cast: better-sqlite3 binds a JS number as a double, which would make
+          // the sum a REAL and round a balance past 2^53; MySQL would add a plain string as a double.
+          .merge({ balance: db.raw('ledger_balances.balance + CAST(? AS SIGNED)', [String(amount)]) }),
+      );
     }
   }
 }

@@ -1,6 +1,7 @@
 import type { AccountScope, Mode, PayoutDestination, PayoutDestinationRepository, PayoutDestinationStatus, PayoutDestinationType } from '@payments/core';
 import { ConcurrentUpdateError } from '@payments/core';
 import { KnexTable } from '../knex-context';
+import { INLINE } from '../sql-statements';
 import { toDate, toMillis, toNullableMillis, toNumber, toOptionalDate, withoutUndefined, type BigIntValue } from '../mapping/column-values';
 import { DASHBOARD_RESOURCE_INDEXES } from '../migrations/005-dashboard-resources.migration';
 import { isDuplicateKeyError } from '../sql-errors';
@@ -53,34 +54,36 @@ export class KnexPayoutDestinationRepository extends KnexTable<PayoutDestination
   }
 
   async insert(destination: PayoutDestination): Promise<void> {
-    await this.table().insert({
-      id: destination.id,
-      merchant_id: destination.merchantId,
-      mode: destination.mode,
-      type: destination.type,
-      currency: destination.currency,
-      account_holder: destination.accountHolder,
-      bank_code: destination.bankCode,
-      account_number_sealed: destination.accountNumberSealed,
-      account_number_last4: destination.accountNumberLast4,
-      status: destination.status,
-      default_marker: destination.isDefault ? 1 : null,
-      hold_until: toNullableMillis(destination.holdUntil),
-      created_at: toMillis(destination.created),
-    });
+    await this.changed(
+      this.table().insert({
+        id: destination.id,
+        merchant_id: destination.merchantId,
+        mode: destination.mode,
+        type: destination.type,
+        currency: destination.currency,
+        account_holder: destination.accountHolder,
+        bank_code: destination.bankCode,
+        account_number_sealed: destination.accountNumberSealed,
+        account_number_last4: destination.accountNumberLast4,
+        status: destination.status,
+        default_marker: destination.isDefault ? 1 : null,
+        hold_until: toNullableMillis(destination.holdUntil),
+        created_at: toMillis(destination.created),
+      }),
+    );
   }
 
   async findById(scope: AccountScope, id: string): Promise<PayoutDestination | undefined> {
-    const row = await this.scoped(scope).where({ id }).first();
+    const row = await this.first(this.scoped(scope).where({ id }));
     return row === undefined ? undefined : toEntity(row);
   }
 
   async list(scope: AccountScope): Promise<PayoutDestination[]> {
-    return (await this.scoped(scope).orderBy('seq', 'desc')).map(toEntity);
+    return (await this.rows(this.scoped(scope).orderBy('seq', 'desc'))).map(toEntity);
   }
 
   async findDefault(scope: AccountScope): Promise<PayoutDestination | undefined> {
-    const row = await this.scoped(scope).where({ default_marker: 1 }).first();
+    const row = await this.first(this.scoped(scope).where({ default_marker: 1 }));
     return row === undefined ? undefined : toEntity(row);
   }
 
@@ -89,14 +92,16 @@ export class KnexPayoutDestinationRepository extends KnexTable<PayoutDestination
       // Lock the scope's rows first (MySQL): two concurrent changes then run one after the other
       // instead of both clearing a stale default and colliding on the unique index.
       const lock = this.scoped(scope).select('id');
-      await this.context.lockedRead(lock);
-      const target = await this.scoped(scope).where({ id }).first();
+      await this.rows(this.context.lockedRead(lock));
+      const target = await this.first(this.scoped(scope).where({ id }));
       if (target === undefined) return undefined;
-      await this.scoped(scope).where({ default_marker: 1 }).whereNot({ id }).update({ default_marker: null });
+      await this.changed(this.scoped(scope).where({ default_marker: 1 }).whereNot({ id }).update({ default_marker: null }));
       try {
-        await this.scoped(scope)
-          .where({ id })
-          .update({ default_marker: 1, ...(holdUntil === undefined ? {} : { hold_until: toMillis(holdUntil) }) });
+        await this.changed(
+          this.scoped(scope)
+            .where({ id })
+            .update({ default_marker: 1, ...(holdUntil === undefined ? {} : { hold_until: toMillis(holdUntil) }) }),
+        );
       } catch (error) {
         // The unique marker is the rule where the lock is not (another node of a cluster): a
         // default set meanwhile. The transaction runs again and decides on it.
@@ -108,17 +113,17 @@ export class KnexPayoutDestinationRepository extends KnexTable<PayoutDestination
   }
 
   async findUnverified(mode: Mode, limit: number): Promise<PayoutDestination[]> {
-    return (await this.table().where({ mode, status: 'unverified' }).orderBy('seq', 'asc').limit(limit)).map(toEntity);
+    return (await this.rows(this.table().where({ mode, status: 'unverified' }).orderBy('seq', 'asc').limit(limit, INLINE))).map(toEntity);
   }
 
   async setVerification(scope: AccountScope, id: string, status: Exclude<PayoutDestinationStatus, 'unverified'>): Promise<boolean> {
     // Conditional on `unverified`, so two workers deciding at once change the row once.
-    const changed = await this.scoped(scope).where({ id, status: 'unverified' }).update({ status });
+    const changed = await this.changed(this.scoped(scope).where({ id, status: 'unverified' }).update({ status }));
     return changed > 0;
   }
 
   async latestHold(scope: AccountScope): Promise<Date | undefined> {
-    const row = await this.scoped(scope).max({ latest: 'hold_until' }).first<{ latest: BigIntValue | null } | undefined>();
+    const row = await this.first<{ latest: BigIntValue | null }>(this.scoped(scope).max({ latest: 'hold_until' }));
     return row?.latest === null || row?.latest === undefined ? undefined : new Date(toNumber(row.latest));
   }
 }

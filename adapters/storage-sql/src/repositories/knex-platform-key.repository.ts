@@ -43,16 +43,16 @@ export class KnexPlatformKeyRepository extends KnexTable<PlatformKeyRow> impleme
   protected readonly tableName = 'platform_keys';
 
   async list(): Promise<PlatformKey[]> {
-    return (await this.table().orderBy('seq', 'asc')).map(toEntity);
+    return (await this.rows(this.table().orderBy('seq', 'asc'))).map(toEntity);
   }
 
   async insert(key: PlatformKey): Promise<void> {
-    await this.table().insert(toRow(key, null));
+    await this.changed(this.table().insert(toRow(key, null)));
   }
 
   async insertFirst(key: PlatformKey): Promise<PlatformKey[]> {
     try {
-      await this.table().insert(toRow(key, 1));
+      await this.changed(this.table().insert(toRow(key, 1)));
     } catch (error) {
       if (!isDuplicateKeyError(error, GENESIS)) throw error;
     }

@@ -14,6 +14,7 @@ import type {
   StatementLineKind,
 } from '@payments/core';
 import type { KnexContext } from '../knex-context';
+import { INLINE } from '../sql-statements';
 import { fromJson, toBigInt, toMillis, toNullableMillis, toNumber, toOptionalDate, withoutUndefined, type BigIntValue } from '../mapping/column-values';
 
 interface ProgressRow {
@@ -106,7 +107,7 @@ export class KnexReconciliationStore implements ReconciliationStore {
   constructor(private readonly context: KnexContext) {}
 
   async progress(channel: string, mode: Mode): Promise<ReconciliationProgress | undefined> {
-    const row = await this.context.db()<ProgressRow>('reconciliation_progress').where({ channel, mode }).first();
+    const row = await this.context.firstRow<ProgressRow>(this.context.db()<ProgressRow>('reconciliation_progress').where({ channel, mode }).limit(1, INLINE));
     if (!row) return undefined;
     return withoutUndefined({
       channel: row.channel,
@@ -133,21 +134,25 @@ export class KnexReconciliationStore implements ReconciliationStore {
           occurred_at: toMillis(line.occurredAt),
           fetched_at: toMillis(fetchedAt),
         }));
-        const known = await db('reconciliation_statement_lines')
-          .where({ channel, mode })
-          .whereIn(
-            'channel_id',
-            rows.map((row) => row.channel_id),
-          )
-          .select<Array<{ kind: string; channel_id: string }>>('kind', 'channel_id');
+        const known = await this.context.rows<{ kind: string; channel_id: string }>(
+          db('reconciliation_statement_lines')
+            .where({ channel, mode })
+            .whereIn(
+              'channel_id',
+              rows.map((row) => row.channel_id),
+            )
+            .select('kind', 'channel_id'),
+        );
         const seen = new Set(known.map((row) => `${row.kind}:${row.channel_id}`));
         added += new Set(rows.map((row) => `${row.kind}:${row.channel_id}`).filter((key) => !seen.has(key))).size;
-        await db('reconciliation_statement_lines').insert(rows).onConflict(['channel', 'mode', 'kind', 'channel_id']).ignore();
+        await this.context.write(db('reconciliation_statement_lines').insert(rows).onConflict(['channel', 'mode', 'kind', 'channel_id']).ignore());
       }
-      await db('reconciliation_progress')
-        .insert({ channel, mode, cursor: page.next, statement_as_of: toMillis(page.asOf), checked_until: null })
-        .onConflict(['channel', 'mode'])
-        .merge(['cursor', 'statement_as_of']);
+      await this.context.write(
+        db('reconciliation_progress')
+          .insert({ channel, mode, cursor: page.next, statement_as_of: toMillis(page.asOf), checked_until: null })
+          .onConflict(['channel', 'mode'])
+          .merge(['cursor', 'statement_as_of']),
+      );
       return added;
     });
   }
@@ -155,7 +160,7 @@ export class KnexReconciliationStore implements ReconciliationStore {
   async lineTotals(query: LineTotalsQuery): Promise<KeyTotal[]> {
     if (query.keys !== undefined && query.keys.length === 0 && query.fetchedSince === undefined) return [];
     const db = this.context.db();
-    const rows = await db('reconciliation_statement_lines as l')
+    const lines = db('reconciliation_statement_lines as l')
       .where({ 'l.channel': query.channel, 'l.mode': query.mode })
       .where((which) => {
         if (query.fetchedSince !== undefined) {
@@ -169,17 +174,15 @@ export class KnexReconciliationStore implements ReconciliationStore {
         for (const key of query.keys ?? []) void which.orWhere((one) => void one.where({ 'l.kind': key.kind, 'l.reference': key.reference }));
       })
       .groupBy('l.kind', 'l.reference', 'l.currency')
-      .select<Array<{ kind: StatementLineKind; reference: string; currency: string; total: BigIntValue }>>(
-        'l.kind',
-        'l.reference',
-        'l.currency',
-        db.raw('CAST(SUM(l.amount) AS CHAR) AS ??', ['total']),
-      );
+      .select('l.kind', 'l.reference', 'l.currency', db.raw('CAST(SUM(l.amount) AS CHAR) AS ??', ['total']));
+    const rows = await this.context.rows<{ kind: StatementLineKind; reference: string; currency: string; total: BigIntValue }>(lines);
     return rows.map((row) => ({ kind: row.kind, reference: row.reference, currency: row.currency, amount: toBigInt(row.total) }));
   }
 
   async unsettled(channel: string, mode: Mode): Promise<ReconciliationItem[]> {
-    const rows = await this.context.db()<BreakRow>('reconciliation_breaks').where({ channel, mode }).whereIn('status', ['waiting', 'open']);
+    const rows = await this.context.rows<BreakRow>(
+      this.context.db()<BreakRow>('reconciliation_breaks').where({ channel, mode }).whereIn('status', ['waiting', 'open']),
+    );
     return rows.map(toItem);
   }
 
@@ -191,16 +194,18 @@ export class KnexReconciliationStore implements ReconciliationStore {
   ): Promise<void> {
     await this.context.inTransaction(async () => {
       const db = this.context.db();
-      for (const id of changes.remove) await db('reconciliation_breaks').where({ id, status: 'waiting' }).delete();
+      for (const id of changes.remove) await this.context.write(db('reconciliation_breaks').where({ id, status: 'waiting' }).delete());
       for (const item of changes.save) {
         const { id, ...columns } = toRow(item);
-        const updated = await db('reconciliation_breaks').where({ id }).update(columns);
-        if (updated === 0) await db('reconciliation_breaks').insert({ id, ...columns });
+        const updated = await this.context.write(db('reconciliation_breaks').where({ id }).update(columns));
+        if (updated.affectedRows === 0) await this.context.write(db('reconciliation_breaks').insert({ id, ...columns }));
       }
-      await db('reconciliation_progress')
-        .insert({ channel, mode, cursor: null, statement_as_of: null, checked_until: toMillis(checkedUntil) })
-        .onConflict(['channel', 'mode'])
-        .merge(['checked_until']);
+      await this.context.write(
+        db('reconciliation_progress')
+          .insert({ channel, mode, cursor: null, statement_as_of: null, checked_until: toMillis(checkedUntil) })
+          .onConflict(['channel', 'mode'])
+          .merge(['checked_until']),
+      );
     });
   }
 
@@ -209,21 +214,18 @@ export class KnexReconciliationStore implements ReconciliationStore {
     if (filter.status !== undefined) void query.where({ status: filter.status });
     if (filter.channel !== undefined) void query.where({ channel: filter.channel });
     if (filter.mode !== undefined) void query.where({ mode: filter.mode });
-    const rows = await query.orderBy('updated_at', 'desc').orderBy('id', 'asc').limit(filter.limit);
+    const rows = await this.context.rows<BreakRow>(query.orderBy('updated_at', 'desc').orderBy('id', 'asc').limit(filter.limit, INLINE));
     return rows.map(toItem);
   }
 
   async countOpen(): Promise<OpenBreakCount[]> {
-    const rows = await this.context
-      .db()('reconciliation_breaks')
-      .where({ status: 'open' })
-      .groupBy('channel', 'mode', 'reason')
-      .select<Array<{ channel: string; mode: Mode; reason: BreakReason; count: BigIntValue }>>(
-        'channel',
-        'mode',
-        'reason',
-        this.context.db().raw('COUNT(*) AS ??', ['count']),
-      );
+    const rows = await this.context.rows<{ channel: string; mode: Mode; reason: BreakReason; count: BigIntValue }>(
+      this.context
+        .db()('reconciliation_breaks')
+        .where({ status: 'open' })
+        .groupBy('channel', 'mode', 'reason')
+        .select('channel', 'mode', 'reason', this.context.db().raw('COUNT(*) AS ??', ['count'])),
+    );
     return rows.map((row) => ({ channel: row.channel, mode: row.mode, reason: row.reason, count: toNumber(row.count) }));
   }
 }

@@ -11,6 +11,7 @@ import {
   type SettlementStatus,
 } from '@payments/core';
 import { KnexTable } from '../knex-context';
+import { INLINE } from '../sql-statements';
 import {
   toDate,
   toMillis,
@@ -121,7 +122,7 @@ export class KnexSettlementRepository extends KnexTable<SettlementRow> implement
 
   async insert(settlement: Settlement): Promise<void> {
     try {
-      await this.table().insert(toRow(settlement));
+      await this.changed(this.table().insert(toRow(settlement)));
     } catch (error) {
       // The unique indexes are the rules: two workers making one period's batch at once, two
       // requests of one key. The unit of work runs again and finds the other's settlement.
@@ -136,29 +137,29 @@ export class KnexSettlementRepository extends KnexTable<SettlementRow> implement
   }
 
   async findById(scope: AccountScope, id: string): Promise<Settlement | undefined> {
-    const row = await this.scoped(scope).where({ id }).first();
+    const row = await this.first(this.scoped(scope).where({ id }));
     return row === undefined ? undefined : toEntity(row);
   }
 
   async findByRequestKey(scope: AccountScope, requestKey: RequestKey): Promise<Settlement | undefined> {
-    const row = await this.scoped(scope).where({ request_caller: requestKey.caller, request_key: requestKey.key }).first();
+    const row = await this.first(this.scoped(scope).where({ request_caller: requestKey.caller, request_key: requestKey.key }));
     return row === undefined ? undefined : toEntity(row);
   }
 
   async forgetRequestKey(scope: AccountScope, id: string): Promise<void> {
-    await this.scoped(scope).where({ id }).update({ request_caller: null, request_key: null });
+    await this.changed(this.scoped(scope).where({ id }).update({ request_caller: null, request_key: null }));
   }
 
   async findByIdForUpdate(scope: AccountScope, id: string): Promise<Settlement | undefined> {
     const query = this.scoped(scope).where({ id });
-    const row = await this.context.lockedRead(query).first();
+    const row = await this.first(this.context.lockedRead(query));
     return row === undefined ? undefined : toEntity(row);
   }
 
   /** Leaves `request_key` alone: a settlement read before its key was forgotten must not bring the key back. */
   async update(settlement: Settlement): Promise<void> {
     const { id, merchant_id, mode, request_caller: _requestCaller, request_key: _requestKey, ...columns } = toRow(settlement);
-    const changed = await this.table().where({ id, merchant_id, mode }).update(columns);
+    const changed = await this.changed(this.table().where({ id, merchant_id, mode }).update(columns));
     if (changed === 0) throw new Error(`Unknown settlement ${id}`);
   }
 
@@ -168,39 +169,44 @@ export class KnexSettlementRepository extends KnexTable<SettlementRow> implement
       query.where('seq', '<', await cursorSeq(this.context, 'settlements', scope, page.startingAfter, 'settlement'));
     }
     // One extra row tells whether another page follows without a COUNT.
-    const rows = await query.orderBy('seq', 'desc').limit(page.limit + 1);
+    const rows = await this.rows(query.orderBy('seq', 'desc').limit(page.limit + 1, INLINE));
     return { data: rows.slice(0, page.limit).map(toEntity), hasMore: rows.length > page.limit };
   }
 
   async findScheduled(scope: AccountScope, periodEnd: Date): Promise<Settlement | undefined> {
-    const row = await this.scoped(scope)
-      .where({ scheduled_period_end: toMillis(periodEnd) })
-      .orderBy('scheduled_part', 'asc')
-      .first();
+    const row = await this.first(
+      this.scoped(scope)
+        .where({ scheduled_period_end: toMillis(periodEnd) })
+        .orderBy('scheduled_part', 'asc'),
+    );
     return row === undefined ? undefined : toEntity(row);
   }
 
   async findUnfinished(mode: Mode, limit: number): Promise<Settlement[]> {
-    const rows = await this.table().where({ mode }).whereIn('status', ['pending', 'processing']).orderBy('seq', 'asc').limit(limit);
+    const rows = await this.rows(this.table().where({ mode }).whereIn('status', ['pending', 'processing']).orderBy('seq', 'asc').limit(limit, INLINE));
     return rows.map(toEntity);
   }
 
   async findSettleable(scope: AccountScope, releasedBefore: Date): Promise<PaymentIntent[]> {
-    const rows = await this.waitingIntents(scope)
-      .whereNotNull('pi.released_at')
-      .where('pi.released_at', '<=', releasedBefore.getTime())
-      .orderBy('pi.released_at', 'asc')
-      .orderBy('pi.seq', 'asc');
+    const rows = await this.rows<PaymentIntentRow>(
+      this.waitingIntents(scope)
+        .whereNotNull('pi.released_at')
+        .where('pi.released_at', '<=', releasedBefore.getTime())
+        .orderBy('pi.released_at', 'asc')
+        .orderBy('pi.seq', 'asc'),
+    );
     return rows.map(toPaymentIntent);
   }
 
   async findReleasing(scope: AccountScope, dueBefore: Date): Promise<PaymentIntent[]> {
-    const rows = await this.waitingIntents(scope)
-      .whereNull('pi.released_at')
-      .whereNotNull('pi.available_at')
-      .where('pi.available_at', '<', dueBefore.getTime())
-      .orderBy('pi.available_at', 'asc')
-      .orderBy('pi.seq', 'asc');
+    const rows = await this.rows<PaymentIntentRow>(
+      this.waitingIntents(scope)
+        .whereNull('pi.released_at')
+        .whereNotNull('pi.available_at')
+        .where('pi.available_at', '<', dueBefore.getTime())
+        .orderBy('pi.available_at', 'asc')
+        .orderBy('pi.seq', 'asc'),
+    );
     return rows.map(toPaymentIntent);
   }
 
@@ -208,7 +214,7 @@ export class KnexSettlementRepository extends KnexTable<SettlementRow> implement
   private waitingIntents(scope: AccountScope) {
     const db = this.context.db();
     return db('payment_intents as pi')
-      .select<PaymentIntentRow[]>('pi.*')
+      .select('pi.*')
       .where({ 'pi.merchant_id': scope.merchantId, 'pi.mode': scope.mode, 'pi.status': 'channel_settled' })
       .whereNull('pi.settlement_id')
       .whereNotExists(
@@ -227,20 +233,24 @@ export class KnexSettlementRepository extends KnexTable<SettlementRow> implement
     for (let i = 0; i < ids.length; i += ID_CHUNK) {
       // Conditional on NULL: of two settlements racing for a payment, only one marks it, and the
       // count tells the other it lost (the row lock of the UPDATE serialises them on MySQL).
-      marked += await this.context
-        .db()('payment_intents')
-        .whereIn('id', ids.slice(i, i + ID_CHUNK))
-        .whereNull('settlement_id')
-        .where({ merchant_id: scope.merchantId, mode: scope.mode })
-        .update({ settlement_id: settlementId });
+      marked += await this.changed(
+        this.context
+          .db()('payment_intents')
+          .whereIn('id', ids.slice(i, i + ID_CHUNK))
+          .whereNull('settlement_id')
+          .where({ merchant_id: scope.merchantId, mode: scope.mode })
+          .update({ settlement_id: settlementId }),
+      );
     }
     return marked;
   }
 
   async releasePayments(scope: AccountScope, settlementId: string): Promise<number> {
-    return this.context
-      .db()('payment_intents')
-      .where({ settlement_id: settlementId, merchant_id: scope.merchantId, mode: scope.mode })
-      .update({ settlement_id: null });
+    return this.changed(
+      this.context
+        .db()('payment_intents')
+        .where({ settlement_id: settlementId, merchant_id: scope.merchantId, mode: scope.mode })
+        .update({ settlement_id: null }),
+    );
   }
 }

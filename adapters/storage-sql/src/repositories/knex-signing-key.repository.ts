@@ -35,14 +35,16 @@ export class KnexSigningKeyRepository extends KnexTable<SigningKeyRow> implement
 
   async insert(key: SigningKey): Promise<void> {
     try {
-      await this.table().insert({
-        id: key.id,
-        merchant_id: key.merchantId,
-        algorithm: key.algorithm,
-        public_key: key.publicKey,
-        name: toNullable(key.name),
-        created_at: toMillis(key.created),
-      });
+      await this.changed(
+        this.table().insert({
+          id: key.id,
+          merchant_id: key.merchantId,
+          algorithm: key.algorithm,
+          public_key: key.publicKey,
+          name: toNullable(key.name),
+          created_at: toMillis(key.created),
+        }),
+      );
     } catch (error) {
       if (isDuplicateKeyError(error, SAME_KEY)) throw signingKeyExists();
       throw error;
@@ -50,7 +52,7 @@ export class KnexSigningKeyRepository extends KnexTable<SigningKeyRow> implement
   }
 
   async listByMerchant(merchantId: string): Promise<SigningKey[]> {
-    const rows = await this.table().where({ merchant_id: merchantId }).orderBy('seq', 'desc');
+    const rows = await this.rows(this.table().where({ merchant_id: merchantId }).orderBy('seq', 'desc'));
     return rows.map(toEntity);
   }
 }

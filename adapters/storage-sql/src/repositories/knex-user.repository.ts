@@ -54,7 +54,7 @@ export class KnexUserRepository extends KnexTable<UserRow> implements UserReposi
 
   async insert(user: User): Promise<void> {
     try {
-      await this.table().insert(toRow(user));
+      await this.changed(this.table().insert(toRow(user)));
     } catch (error) {
       if (isDuplicateKeyError(error, EMAIL_UNIQUE)) {
         throw new CoreError('email_taken', 'conflict', 'An account with this email already exists.', { param: 'email', cause: error });
@@ -64,23 +64,23 @@ export class KnexUserRepository extends KnexTable<UserRow> implements UserReposi
   }
 
   async findByEmail(email: string): Promise<User | undefined> {
-    const row = await this.table().where({ email }).first();
+    const row = await this.first(this.table().where({ email }));
     return row === undefined ? undefined : toEntity(row);
   }
 
   async findById(merchantId: string, id: string): Promise<User | undefined> {
-    const row = await this.table().where({ id, merchant_id: merchantId }).first();
+    const row = await this.first(this.table().where({ id, merchant_id: merchantId }));
     return row === undefined ? undefined : toEntity(row);
   }
 
   async findByIdForUpdate(merchantId: string, id: string): Promise<User | undefined> {
     const query = this.table().where({ id, merchant_id: merchantId });
-    const row = await this.context.lockedRead(query).first();
+    const row = await this.first(this.context.lockedRead(query));
     return row === undefined ? undefined : toEntity(row);
   }
 
   async listByMerchant(merchantId: string): Promise<User[]> {
-    const rows = await this.table().where({ merchant_id: merchantId }).orderBy('created_at', 'asc').orderBy('id', 'asc');
+    const rows = await this.rows(this.table().where({ merchant_id: merchantId }).orderBy('created_at', 'asc').orderBy('id', 'asc'));
     return rows.map(toEntity);
   }
 
@@ -88,19 +88,23 @@ export class KnexUserRepository extends KnexTable<UserRow> implements UserReposi
     const { id, merchant_id, email, created_at, ...columns } = toRow(user);
     void email;
     void created_at;
-    await this.table().where({ id, merchant_id }).update(columns);
+    await this.changed(this.table().where({ id, merchant_id }).update(columns));
   }
 
   async claimMfaSecret(merchantId: string, id: string, sealedSecret: string): Promise<boolean> {
-    const changed = await this.table().where({ id, merchant_id: merchantId }).whereNull('mfa_secret').update({ mfa_secret: sealedSecret, mfa_last_step: null });
+    const changed = await this.changed(
+      this.table().where({ id, merchant_id: merchantId }).whereNull('mfa_secret').update({ mfa_secret: sealedSecret, mfa_last_step: null }),
+    );
     return changed === 1;
   }
 
   async spendOneTimeStep(merchantId: string, id: string, sealedSecret: string, step: number): Promise<boolean> {
-    const changed = await this.table()
-      .where({ id, merchant_id: merchantId, mfa_secret: sealedSecret })
-      .andWhere((where) => void where.whereNull('mfa_last_step').orWhere('mfa_last_step', '<', step))
-      .update({ mfa_last_step: step });
+    const changed = await this.changed(
+      this.table()
+        .where({ id, merchant_id: merchantId, mfa_secret: sealedSecret })
+        .andWhere((where) => void where.whereNull('mfa_last_step').orWhere('mfa_last_step', '<', step))
+        .update({ mfa_last_step: step }),
+    );
     return changed === 1;
   }
 }

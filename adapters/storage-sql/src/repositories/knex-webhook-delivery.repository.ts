@@ -14,6 +14,7 @@ import type {
 import { ConcurrentUpdateError } from '@payments/core';
 import type { Knex } from 'knex';
 import type { KnexContext } from '../knex-context';
+import { INLINE, type Statement } from '../sql-statements';
 import { ContendedTransactionError } from '../transaction-retry';
 import {
   toDate,
@@ -140,29 +141,36 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
     return db<DeliveryRow>('webhook_deliveries');
   }
 
+  /** How many rows the INSERT, UPDATE or DELETE `statement` changed. */
+  private async changed(statement: Statement): Promise<number> {
+    return (await this.context.write(statement)).affectedRows;
+  }
+
   /** `work` in the current unit of work's transaction, else in one of its own (BEGIN … COMMIT on one pooled connection). */
   private inTransaction<T>(work: (trx: Knex) => Promise<T>): Promise<T> {
     return this.context.inTransaction(() => work(this.context.db()));
   }
 
   async insert(delivery: WebhookDelivery): Promise<void> {
-    await this.table().insert({
-      id: delivery.id,
-      merchant_id: delivery.merchantId,
-      mode: delivery.mode,
-      event_id: delivery.eventId,
-      endpoint_id: delivery.endpointId,
-      url: delivery.url,
-      status: delivery.status,
-      attempts: delivery.attempts,
-      schedule_attempts: delivery.scheduleAttempts,
-      response_status: toNullable(delivery.responseStatus),
-      last_error: clip(delivery.lastError),
-      next_retry_at: toNullableMillis(delivery.nextRetryAt),
-      locked_until: toNullableMillis(delivery.lockedUntil),
-      created_at: toMillis(delivery.created),
-      updated_at: toMillis(delivery.updated),
-    });
+    await this.changed(
+      this.table().insert({
+        id: delivery.id,
+        merchant_id: delivery.merchantId,
+        mode: delivery.mode,
+        event_id: delivery.eventId,
+        endpoint_id: delivery.endpointId,
+        url: delivery.url,
+        status: delivery.status,
+        attempts: delivery.attempts,
+        schedule_attempts: delivery.scheduleAttempts,
+        response_status: toNullable(delivery.responseStatus),
+        last_error: clip(delivery.lastError),
+        next_retry_at: toNullableMillis(delivery.nextRetryAt),
+        locked_until: toNullableMillis(delivery.lockedUntil),
+        created_at: toMillis(delivery.created),
+        updated_at: toMillis(delivery.updated),
+      }),
+    );
   }
 
   async claimDue(mode: Mode, now: Date, leaseUntil: Date, limit: number, excluding: ReadonlySet<string> = new Set()): Promise<ClaimedDelivery[]> {
@@ -175,22 +183,24 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
         .where((q) => void q.whereNull('locked_until').orWhere('locked_until', '<=', t))
         .orderBy('next_retry_at', 'asc')
         .orderBy('seq', 'asc')
-        .limit(limit);
+        .limit(limit, INLINE);
       // MySQL/MariaDB: concurrent passes skip each other's rows instead of waiting or double-claiming.
       // SQLite: one connection, so the transaction alone serialises claimers.
-      const rows = await this.context.skippingLockedRead(query);
+      const rows = await this.context.rows<DeliveryRow>(this.context.skippingLockedRead(query));
       if (rows.length === 0) return [];
       const ids = rows.map((row) => row.id);
       // The lease is taken only where none runs, and every row must take it: SKIP LOCKED skips
       // nothing that another node of a multi-writer cluster locked, so a row claimed there
       // meanwhile fails this claim, which runs again and leaves that row to its holder.
-      const leased = await this.table(trx)
-        .whereIn('id', ids)
-        .where({ status: 'pending' })
-        .where((q) => void q.whereNull('locked_until').orWhere('locked_until', '<=', t))
-        .update({ locked_until: toMillis(leaseUntil) });
+      const leased = await this.changed(
+        this.table(trx)
+          .whereIn('id', ids)
+          .where({ status: 'pending' })
+          .where((q) => void q.whereNull('locked_until').orWhere('locked_until', '<=', t))
+          .update({ locked_until: toMillis(leaseUntil) }),
+      );
       if (leased !== ids.length) throw new ConcurrentUpdateError('Another relay pass claimed some of these deliveries meanwhile.');
-      const events = await trx<EventRow>('events').whereIn('id', [...new Set(rows.map((row) => row.event_id))]);
+      const events = await this.context.rows<EventRow>(trx<EventRow>('events').whereIn('id', [...new Set(rows.map((row) => row.event_id))]));
       const byId = new Map(events.map((row) => [row.id, eventFromRow(row)]));
       return rows.map((row) => {
         const event = byId.get(row.event_id);
@@ -209,12 +219,14 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
 
   async recordAttempt(next: WebhookDelivery, heldUntil: Date, attempt: WebhookDeliveryAttempt | undefined): Promise<boolean> {
     const record = async (trx: Knex): Promise<boolean> => {
-      const changed = await this.table(trx)
-        .where({ id: next.id, locked_until: toMillis(heldUntil) })
-        .update(stateAfterAttempt(next));
+      const changed = await this.changed(
+        this.table(trx)
+          .where({ id: next.id, locked_until: toMillis(heldUntil) })
+          .update(stateAfterAttempt(next)),
+      );
       if (changed === 0) return false;
       if (!attempt) return true;
-      await trx<AttemptRow>('webhook_delivery_attempts').insert(attemptRow(attempt, next.endpointId));
+      await this.changed(trx<AttemptRow>('webhook_delivery_attempts').insert(attemptRow(attempt, next.endpointId)));
       return true;
     };
     return this.inTransaction(record);
@@ -243,7 +255,8 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
       )
       .select('id', 'locked_until');
     // MySQL/MariaDB: the rows stay locked until the commit, so no other pass takes a lease over between this read and the update.
-    const leases = new Map((await this.context.lockedRead(query)).map((row) => [row.id, row.locked_until === null ? undefined : toNumber(row.locked_until)]));
+    const locked = await this.context.rows<Pick<DeliveryRow, 'id' | 'locked_until'>>(this.context.lockedRead(query));
+    const leases = new Map(locked.map((row) => [row.id, row.locked_until === null ? undefined : toNumber(row.locked_until)]));
     const held = records.map((r) => leases.get(r.next.id) === toMillis(r.heldUntil));
     const kept = records.filter((_, i) => held[i]);
     if (kept.length === 0) return held;
@@ -255,26 +268,30 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
     );
     // Each row only while it still holds the lease it was read with: a lease another node's pass
     // took over meanwhile (its lock held nobody up here) fails the record, which runs again.
-    const written = await this.table(trx)
-      .where((held) => {
-        for (const r of kept) void held.orWhere({ id: r.next.id, locked_until: toMillis(r.heldUntil) });
-      })
-      .update(update);
+    const written = await this.changed(
+      this.table(trx)
+        .where((held) => {
+          for (const r of kept) void held.orWhere({ id: r.next.id, locked_until: toMillis(r.heldUntil) });
+        })
+        .update(update),
+    );
     if (written !== kept.length) throw new ConcurrentUpdateError('Another relay pass took some of these deliveries over meanwhile.');
     const attempts = kept.flatMap((r) => (r.attempt ? [attemptRow(r.attempt, r.next.endpointId)] : []));
-    if (attempts.length > 0) await trx<AttemptRow>('webhook_delivery_attempts').insert(attempts);
+    if (attempts.length > 0) await this.changed(trx<AttemptRow>('webhook_delivery_attempts').insert(attempts));
     return held;
   }
 
   async listAttempts(deliveryId: string): Promise<WebhookDeliveryAttempt[]> {
-    const rows = await this.context.db()<AttemptRow>('webhook_delivery_attempts').where({ delivery_id: deliveryId }).orderBy('seq', 'asc');
+    const rows = await this.context.rows<AttemptRow>(
+      this.context.db()<AttemptRow>('webhook_delivery_attempts').where({ delivery_id: deliveryId }).orderBy('seq', 'asc'),
+    );
     return rows.map(attemptToEntity);
   }
 
   async findById(scope: WebhookDeliveryListScope, id: string): Promise<WebhookDelivery | undefined> {
     const query = this.table().where({ id, merchant_id: scope.merchantId });
     if (scope.mode !== undefined) query.where({ mode: scope.mode });
-    const row = await query.first();
+    const row = await this.context.firstRow<DeliveryRow>(query.limit(1, INLINE));
     return row ? toEntity(row) : undefined;
   }
 
@@ -285,45 +302,54 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
     if (page.startingAfter !== undefined) {
       query.where('seq', '<', await cursorSeq(this.context, 'webhook_deliveries', scope, page.startingAfter, 'webhook delivery'));
     }
-    const rows = await query.orderBy('seq', 'desc').limit(page.limit + 1);
+    const rows = await this.context.rows<DeliveryRow>(query.orderBy('seq', 'desc').limit(page.limit + 1, INLINE));
     return { data: rows.slice(0, page.limit).map(toEntity), hasMore: rows.length > page.limit };
   }
 
   async rearm(next: WebhookDelivery): Promise<boolean> {
-    const changed = await this.table()
-      .where({ id: next.id, merchant_id: next.merchantId, mode: next.mode })
-      .update({
-        status: next.status,
-        schedule_attempts: next.scheduleAttempts,
-        next_retry_at: toNullableMillis(next.nextRetryAt),
-        updated_at: toMillis(next.updated),
-      });
+    const changed = await this.changed(
+      this.table()
+        .where({ id: next.id, merchant_id: next.merchantId, mode: next.mode })
+        .update({
+          status: next.status,
+          schedule_attempts: next.scheduleAttempts,
+          next_retry_at: toNullableMillis(next.nextRetryAt),
+          updated_at: toMillis(next.updated),
+        }),
+    );
     return changed > 0;
   }
 
   async endpointHealth(endpointId: string): Promise<WebhookEndpointHealth> {
     const db = this.context.db();
-    const counts = await db<AttemptRow>('webhook_delivery_attempts')
-      .where({ endpoint_id: endpointId })
-      .select(db.raw('count(*) as attempts'), db.raw('sum(case when response_status >= 200 and response_status < 300 then 1 else 0 end) as successes'))
-      .first<{ attempts: BigIntValue | null; successes: BigIntValue | null } | undefined>();
-    const last = await db<AttemptRow>('webhook_delivery_attempts')
-      .where({ endpoint_id: endpointId })
-      .where((q) => void q.whereNull('response_status').orWhere('response_status', '<', 200).orWhere('response_status', '>=', 300))
-      .orderBy('seq', 'desc')
-      .first();
-    const success = await db<AttemptRow>('webhook_delivery_attempts')
-      .where({ endpoint_id: endpointId })
-      .where('response_status', '>=', 200)
-      .where('response_status', '<', 300)
-      .orderBy('seq', 'desc')
-      .first();
+    const counts = await this.context.firstRow<{ attempts: BigIntValue | null; successes: BigIntValue | null }>(
+      db<AttemptRow>('webhook_delivery_attempts')
+        .where({ endpoint_id: endpointId })
+        .select(db.raw('count(*) as attempts'), db.raw('sum(case when response_status >= 200 and response_status < 300 then 1 else 0 end) as successes')),
+    );
+    const last = await this.context.firstRow<AttemptRow>(
+      db<AttemptRow>('webhook_delivery_attempts')
+        .where({ endpoint_id: endpointId })
+        .where((q) => void q.whereNull('response_status').orWhere('response_status', '<', 200).orWhere('response_status', '>=', 300))
+        .orderBy('seq', 'desc')
+        .limit(1, INLINE),
+    );
+    const success = await this.context.firstRow<AttemptRow>(
+      db<AttemptRow>('webhook_delivery_attempts')
+        .where({ endpoint_id: endpointId })
+        .where('response_status', '>=', 200)
+        .where('response_status', '<', 300)
+        .orderBy('seq', 'desc')
+        .limit(1, INLINE),
+    );
     const firstFailure = last
-      ? await db<AttemptRow>('webhook_delivery_attempts')
-          .where({ endpoint_id: endpointId })
-          .where('seq', '>', success?.seq ?? 0)
-          .orderBy('seq', 'asc')
-          .first()
+      ? await this.context.firstRow<AttemptRow>(
+          db<AttemptRow>('webhook_delivery_attempts')
+            .where({ endpoint_id: endpointId })
+            .where('seq', '>', success?.seq ?? 0)
+            .orderBy('seq', 'asc')
+            .limit(1, INLINE),
+        )
       : undefined;
     const failing = last !== undefined && (success === undefined || toNumber(last.seq ?? 0) > toNumber(success.seq ?? 0));
     return withoutUndefined({

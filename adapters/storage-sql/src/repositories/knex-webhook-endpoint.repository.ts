@@ -43,55 +43,61 @@ export class KnexWebhookEndpointRepository extends KnexTable<WebhookEndpointRow>
   protected readonly tableName = 'webhook_endpoints';
 
   async insert(endpoint: WebhookEndpoint): Promise<void> {
-    await this.table().insert({
-      id: endpoint.id,
-      merchant_id: endpoint.merchantId,
-      mode: endpoint.mode,
-      url: endpoint.url,
-      enabled_events: JSON.stringify(endpoint.enabledEvents),
-      description: toNullable(endpoint.description),
-      api_version: endpoint.apiVersion,
-      status: endpoint.status,
-      disabled_reason: toNullable(endpoint.disabledReason),
-      secret_sealed: endpoint.secretSealed,
-      secret_version: endpoint.secretVersion,
-      created_at: toMillis(endpoint.created),
-      updated_at: toMillis(endpoint.updated),
-      deleted_at: endpoint.deletedAt === undefined ? null : toMillis(endpoint.deletedAt),
-    });
-  }
-
-  async findById(merchantId: string, id: string): Promise<WebhookEndpoint | undefined> {
-    const row = await this.table().where({ merchant_id: merchantId, id }).whereNull('deleted_at').first();
-    return row === undefined ? undefined : toEntity(row);
-  }
-
-  async list(scope: AccountScope): Promise<WebhookEndpoint[]> {
-    const rows = await this.table().where({ merchant_id: scope.merchantId, mode: scope.mode }).whereNull('deleted_at').orderBy('seq', 'desc');
-    return rows.map(toEntity);
-  }
-
-  async update(endpoint: WebhookEndpoint): Promise<boolean> {
-    const matched = await this.table()
-      .where({ merchant_id: endpoint.merchantId, id: endpoint.id })
-      .whereNull('deleted_at')
-      .update({
+    await this.changed(
+      this.table().insert({
+        id: endpoint.id,
+        merchant_id: endpoint.merchantId,
+        mode: endpoint.mode,
         url: endpoint.url,
         enabled_events: JSON.stringify(endpoint.enabledEvents),
         description: toNullable(endpoint.description),
         api_version: endpoint.apiVersion,
         status: endpoint.status,
         disabled_reason: toNullable(endpoint.disabledReason),
+        secret_sealed: endpoint.secretSealed,
+        secret_version: endpoint.secretVersion,
+        created_at: toMillis(endpoint.created),
         updated_at: toMillis(endpoint.updated),
-      });
+        deleted_at: endpoint.deletedAt === undefined ? null : toMillis(endpoint.deletedAt),
+      }),
+    );
+  }
+
+  async findById(merchantId: string, id: string): Promise<WebhookEndpoint | undefined> {
+    const row = await this.first(this.table().where({ merchant_id: merchantId, id }).whereNull('deleted_at'));
+    return row === undefined ? undefined : toEntity(row);
+  }
+
+  async list(scope: AccountScope): Promise<WebhookEndpoint[]> {
+    const rows = await this.rows(this.table().where({ merchant_id: scope.merchantId, mode: scope.mode }).whereNull('deleted_at').orderBy('seq', 'desc'));
+    return rows.map(toEntity);
+  }
+
+  async update(endpoint: WebhookEndpoint): Promise<boolean> {
+    const matched = await this.changed(
+      this.table()
+        .where({ merchant_id: endpoint.merchantId, id: endpoint.id })
+        .whereNull('deleted_at')
+        .update({
+          url: endpoint.url,
+          enabled_events: JSON.stringify(endpoint.enabledEvents),
+          description: toNullable(endpoint.description),
+          api_version: endpoint.apiVersion,
+          status: endpoint.status,
+          disabled_reason: toNullable(endpoint.disabledReason),
+          updated_at: toMillis(endpoint.updated),
+        }),
+    );
     return matched > 0;
   }
 
   async markDeleted(merchantId: string, id: string, at: Date): Promise<boolean> {
-    const matched = await this.table()
-      .where({ merchant_id: merchantId, id })
-      .whereNull('deleted_at')
-      .update({ deleted_at: toMillis(at), updated_at: toMillis(at) });
+    const matched = await this.changed(
+      this.table()
+        .where({ merchant_id: merchantId, id })
+        .whereNull('deleted_at')
+        .update({ deleted_at: toMillis(at), updated_at: toMillis(at) }),
+    );
     return matched > 0;
   }
 }
