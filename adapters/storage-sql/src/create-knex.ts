@@ -79,6 +79,12 @@ export type WsrepSyncWait = 'auto' | number;
 
 /** Generous: no request or job statement of ours comes near it; only a hung or overloaded server does. */
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
+/**
+ * Prepared statements a MySQL / MariaDB connection keeps. The service's distinct statements on a
+ * request or job path are a few dozen; 100 per connection leaves a server room for 160 pooled
+ * connections (10 per process) under its default `max_prepared_stmt_count`.
+ */
+export const MAX_PREPARED_STATEMENTS_PER_CONNECTION = 100;
 /** A few seconds: a request waiting longer for a connection is better answered 503 than left hanging. */
 export const DEFAULT_ACQUIRE_TIMEOUT_MS = 5_000;
 /** `wsrep_sync_wait` bit 0: reads (and SHOW) wait for the node to catch up with the cluster. */
@@ -230,6 +236,11 @@ export function createKnex(databaseUrl: string, options: KnexOptions = {}): Knex
         // BIGINT columns (epoch ms, minor units, sequences) come back as numbers while they are
         // exact, as strings beyond 2^53 instead of silently rounded.
         supportBigNumbers: true,
+        // Statements run prepared (SqlRunner: mysql2 `execute`), kept per connection by SQL text. A
+        // server holds at most `max_prepared_stmt_count` (16382 by default) for all its sessions,
+        // and every length of an IN list is a text of its own: keep the most recently used few per
+        // connection (mysql2 closes the one it drops), which the request path's statements fit in.
+        maxPreparedStatements: MAX_PREPARED_STATEMENTS_PER_CONNECTION,
       },
       acquireConnectionTimeout: options.acquireTimeoutMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS,
       pool: { min: 0, max: 10, afterCreate: mysqlSession(options) },
