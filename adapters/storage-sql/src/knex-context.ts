@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Knex } from 'knex';
 import { clientOf, dialectOf } from './dialect';
-import { INLINE, SqlRunner, type SqlText, type Statement, type WriteResult } from './sql-statements';
+import { INLINE, insertText, SqlRunner, type SqlText, type Statement, type WriteResult } from './sql-statements';
 import { runRetrying, type TransactionRetryOptions } from './transaction-retry';
 
 /** A pooled driver connection as knex hands it out; knex marks one inside a transaction for observers. */
@@ -186,6 +186,11 @@ export abstract class KnexTable<Row extends object> {
   /** The first row `statement` reads; a knex query gets its `LIMIT 1` here. */
   protected first<T = Row>(statement: Knex.QueryBuilder | SqlText): Promise<T | undefined> {
     return this.context.firstRow<T>('toSQL' in statement ? statement.limit(1, INLINE) : statement);
+  }
+
+  /** Inserts one row into the table (see insertText). */
+  protected insertRow(row: object): Promise<WriteResult> {
+    return this.context.write(insertText(this.tableName, row));
   }
 
   /** How many rows the INSERT, UPDATE or DELETE `statement` changed. */

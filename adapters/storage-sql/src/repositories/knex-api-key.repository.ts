@@ -48,18 +48,16 @@ export class KnexApiKeyRepository extends KnexTable<ApiKeyRow> implements ApiKey
   protected readonly tableName = 'api_keys';
 
   async insert(key: ApiKey): Promise<void> {
-    await this.changed(
-      this.table().insert({
-        id: key.id,
-        merchant_id: key.merchantId,
-        mode: key.mode,
-        prefix: key.prefix,
-        secret_digest: key.secretDigest,
-        name: toNullable(key.name),
-        created_at: toMillis(key.created),
-        revoked_at: toNullableMillis(key.revokedAt),
-      }),
-    );
+    await this.insertRow({
+      id: key.id,
+      merchant_id: key.merchantId,
+      mode: key.mode,
+      prefix: key.prefix,
+      secret_digest: key.secretDigest,
+      name: toNullable(key.name),
+      created_at: toMillis(key.created),
+      revoked_at: toNullableMillis(key.revokedAt),
+    });
   }
 
   async findByPrefix(prefix: string): Promise<ApiKeyWithMerchant[]> {

@@ -15,16 +15,14 @@ export class KnexCheckoutSessionRepository extends KnexTable<CheckoutSessionRow>
   protected readonly tableName = 'checkout_sessions';
 
   async insert(session: CheckoutSession): Promise<void> {
-    await this.changed(
-      this.table().insert({
-        token_digest: session.tokenDigest,
-        payment_intent_id: session.paymentIntentId,
-        merchant_id: session.merchantId,
-        mode: session.mode,
-        expires_at: toMillis(session.expiresAt),
-        created_at: toMillis(session.created),
-      }),
-    );
+    await this.insertRow({
+      token_digest: session.tokenDigest,
+      payment_intent_id: session.paymentIntentId,
+      merchant_id: session.merchantId,
+      mode: session.mode,
+      expires_at: toMillis(session.expiresAt),
+      created_at: toMillis(session.created),
+    });
   }
 
   async findByTokenDigest(tokenDigest: string): Promise<CheckoutSession | undefined> {

@@ -16,17 +16,15 @@ export class KnexDashboardSessionRepository extends KnexTable<DashboardSessionRo
   protected readonly tableName = 'dashboard_sessions';
 
   async insert(session: DashboardSession): Promise<void> {
-    await this.changed(
-      this.table().insert({
-        id: session.id,
-        token_digest: session.tokenDigest,
-        user_id: session.userId,
-        merchant_id: session.merchantId,
-        created_at: toMillis(session.created),
-        expires_at: toMillis(session.expiresAt),
-        ended_at: session.ended === undefined ? null : toMillis(session.ended),
-      }),
-    );
+    await this.insertRow({
+      id: session.id,
+      token_digest: session.tokenDigest,
+      user_id: session.userId,
+      merchant_id: session.merchantId,
+      created_at: toMillis(session.created),
+      expires_at: toMillis(session.expiresAt),
+      ended_at: session.ended === undefined ? null : toMillis(session.ended),
+    });
   }
 
   async findByTokenDigest(tokenDigest: string): Promise<DashboardSession | undefined> {

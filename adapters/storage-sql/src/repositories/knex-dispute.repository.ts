@@ -33,7 +33,7 @@ export class KnexDisputeRepository extends KnexTable<DisputeRow> implements Disp
   /** The unique (channel, mode, channel_dispute_id) refuses a second row for one channel dispute. */
   async insert(dispute: Dispute): Promise<void> {
     try {
-      await this.changed(this.table().insert(toDisputeRow(dispute)));
+      await this.insertRow(toDisputeRow(dispute));
     } catch (error) {
       if (isDuplicateKeyError(error, CHANNEL_DISPUTE_UNIQUE)) throw disputeExists(error);
       throw error;

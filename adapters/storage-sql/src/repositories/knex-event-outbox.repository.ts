@@ -35,17 +35,15 @@ export class KnexEventOutbox extends KnexTable<EventRow> implements EventOutbox 
   }
 
   async append(event: DomainEvent): Promise<void> {
-    await this.changed(
-      this.table().insert({
-        id: event.id,
-        merchant_id: event.merchantId,
-        mode: event.mode,
-        type: event.type,
-        created_at: toMillis(event.created),
-        data: JSON.stringify(event.data),
-        payment_intent_id: toNullable(event.paymentIntentId),
-      }),
-    );
+    await this.insertRow({
+      id: event.id,
+      merchant_id: event.merchantId,
+      mode: event.mode,
+      type: event.type,
+      created_at: toMillis(event.created),
+      data: JSON.stringify(event.data),
+      payment_intent_id: toNullable(event.paymentIntentId),
+    });
   }
 
   /** By (merchant, mode, seq), or (merchant, mode, type, seq) with a type: an index range either way. */

@@ -11,7 +11,7 @@ import {
 } from '@payments/core';
 import { dialectOf, mysqlFlavourOf, withoutLockWait } from '../dialect';
 import { KnexTable } from '../knex-context';
-import { toSqlText } from '../sql-statements';
+import { insertText } from '../sql-statements';
 import { toNumber, type BigIntValue } from '../mapping/column-values';
 import { isDatabaseUnavailableError, isDuplicateKeyError, isLockWaitTimeout } from '../sql-errors';
 
@@ -51,6 +51,11 @@ const READ_COLUMNS = ['fingerprint', 'token', 'state', 'locked_until', 'response
 type ReadRow = Pick<IdempotencyRow, (typeof READ_COLUMNS)[number]>;
 /** Every POST reads its key first: written out once rather than compiled per request. */
 const FIND_KEY = `select ${READ_COLUMNS.map((column) => `\`${column}\``).join(', ')} from \`idempotency_keys\` where \`merchant_id\` = ? and \`mode\` = ? and \`caller\` = ? and \`idem_key\` = ? limit 1`;
+
+/** Every POST that ran stores its answer: written out once rather than compiled per request. */
+const COMPLETE_CLAIM =
+  "update `idempotency_keys` set `state` = 'completed', `response_status` = ?, `response_body` = ?, `locked_until` = null" +
+  " where `merchant_id` = ? and `mode` = ? and `caller` = ? and `idem_key` = ? and `token` = ? and `state` = 'in_flight'";
 
 /** The row as seen at `now`: its answer, in flight, resumable, or undefined when it may be claimed. */
 function knownOf(row: ReadRow, now: number): KnownKey | undefined {
@@ -153,19 +158,16 @@ export class KnexIdempotencyStore extends KnexTable<IdempotencyRow> implements I
     const db = this.context.db();
     if (dialectOf(db) !== 'mysql') {
       // One connection per SQLite file here: no other transaction of this process can hold the row.
-      await this.changed(this.table().insert(row));
+      await this.insertRow(row);
       return;
     }
-    await this.changed(withoutLockWait(await mysqlFlavourOf(this.context.knex, db), toSqlText(this.table().insert(row))));
+    await this.changed(withoutLockWait(await mysqlFlavourOf(this.context.knex, db), insertText(this.tableName, row)));
   }
 
   async complete(claim: IdempotencyClaim, response: StoredResponse): Promise<boolean> {
-    const changed = await this.changed(
-      this.table()
-        .where({ ...keyColumns(claim.scope), token: claim.token, state: 'in_flight' })
-        .update({ state: 'completed', response_status: response.status, response_body: response.body, locked_until: null }),
-    );
-    return changed === 1;
+    const { scope } = claim;
+    const bindings = [response.status, response.body, scope.merchantId, scope.mode, scope.caller, scope.key, claim.token];
+    return (await this.changed({ sql: COMPLETE_CLAIM, bindings })) === 1;
   }
 
   async bind(claim: IdempotencyClaim, recoveryPoint: string): Promise<boolean> {

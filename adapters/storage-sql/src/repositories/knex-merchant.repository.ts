@@ -53,7 +53,7 @@ export class KnexMerchantRepository extends KnexTable<MerchantRow> implements Me
   protected readonly tableName = 'merchants';
 
   async insert(merchant: Merchant): Promise<void> {
-    await this.changed(this.table().insert(toRow(merchant)));
+    await this.insertRow(toRow(merchant));
   }
 
   async findById(id: string): Promise<Merchant | undefined> {

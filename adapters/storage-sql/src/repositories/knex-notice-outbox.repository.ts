@@ -32,17 +32,15 @@ export class KnexNoticeOutbox extends KnexTable<NoticeRow> implements NoticeOutb
   protected readonly tableName = 'notices';
 
   async append(notice: Notice): Promise<void> {
-    await this.changed(
-      this.table().insert({
-        id: notice.id,
-        merchant_id: notice.merchantId,
-        kind: notice.kind,
-        recipient: notice.recipient,
-        details: JSON.stringify(notice.details),
-        created_at: toMillis(notice.created),
-        sent_at: toNullableMillis(notice.sentAt),
-      }),
-    );
+    await this.insertRow({
+      id: notice.id,
+      merchant_id: notice.merchantId,
+      kind: notice.kind,
+      recipient: notice.recipient,
+      details: JSON.stringify(notice.details),
+      created_at: toMillis(notice.created),
+      sent_at: toNullableMillis(notice.sentAt),
+    });
   }
 
   async pending(limit: number): Promise<Notice[]> {

@@ -20,7 +20,7 @@ export class KnexPaymentAttemptRepository extends KnexTable<PaymentAttemptRow> i
 
   async insert(attempt: PaymentAttempt): Promise<void> {
     try {
-      await this.changed(this.table().insert({ ...toPaymentAttemptRow(attempt), pending_slot: attempt.status === 'pending' ? 1 : null }));
+      await this.insertRow({ ...toPaymentAttemptRow(attempt), pending_slot: attempt.status === 'pending' ? 1 : null });
     } catch (error) {
       // The unique slot is the rule: another request made the intent's pending attempt first.
       if (isDuplicateKeyError(error, PENDING_SLOT_UNIQUE)) {

@@ -53,7 +53,7 @@ export class KnexPaymentIntentRepository extends KnexTable<PaymentIntentRow> imp
 
   async insert(intent: PaymentIntent): Promise<void> {
     try {
-      await this.changed(this.table().insert(toPaymentIntentRow(intent)));
+      await this.insertRow(toPaymentIntentRow(intent));
     } catch (error) {
       // The unique index is the rule: a check-then-insert would race under concurrency.
       if (isDuplicateKeyError(error, MERCHANT_ORDER_UNIQUE)) throw merchantOrderIdTaken(intent.merchantOrderId, error);

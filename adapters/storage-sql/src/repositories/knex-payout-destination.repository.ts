@@ -54,23 +54,21 @@ export class KnexPayoutDestinationRepository extends KnexTable<PayoutDestination
   }
 
   async insert(destination: PayoutDestination): Promise<void> {
-    await this.changed(
-      this.table().insert({
-        id: destination.id,
-        merchant_id: destination.merchantId,
-        mode: destination.mode,
-        type: destination.type,
-        currency: destination.currency,
-        account_holder: destination.accountHolder,
-        bank_code: destination.bankCode,
-        account_number_sealed: destination.accountNumberSealed,
-        account_number_last4: destination.accountNumberLast4,
-        status: destination.status,
-        default_marker: destination.isDefault ? 1 : null,
-        hold_until: toNullableMillis(destination.holdUntil),
-        created_at: toMillis(destination.created),
-      }),
-    );
+    await this.insertRow({
+      id: destination.id,
+      merchant_id: destination.merchantId,
+      mode: destination.mode,
+      type: destination.type,
+      currency: destination.currency,
+      account_holder: destination.accountHolder,
+      bank_code: destination.bankCode,
+      account_number_sealed: destination.accountNumberSealed,
+      account_number_last4: destination.accountNumberLast4,
+      status: destination.status,
+      default_marker: destination.isDefault ? 1 : null,
+      hold_until: toNullableMillis(destination.holdUntil),
+      created_at: toMillis(destination.created),
+    });
   }
 
   async findById(scope: AccountScope, id: string): Promise<PayoutDestination | undefined> {

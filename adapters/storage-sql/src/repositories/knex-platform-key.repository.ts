@@ -47,12 +47,12 @@ export class KnexPlatformKeyRepository extends KnexTable<PlatformKeyRow> impleme
   }
 
   async insert(key: PlatformKey): Promise<void> {
-    await this.changed(this.table().insert(toRow(key, null)));
+    await this.insertRow(toRow(key, null));
   }
 
   async insertFirst(key: PlatformKey): Promise<PlatformKey[]> {
     try {
-      await this.changed(this.table().insert(toRow(key, 1)));
+      await this.insertRow(toRow(key, 1));
     } catch (error) {
       if (!isDuplicateKeyError(error, GENESIS)) throw error;
     }

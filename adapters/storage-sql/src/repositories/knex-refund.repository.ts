@@ -18,7 +18,7 @@ export class KnexRefundRepository extends KnexTable<RefundRow> implements Refund
   protected readonly tableName = 'refunds';
 
   async insert(refund: Refund): Promise<void> {
-    await this.changed(this.table().insert(toRefundRow(refund)));
+    await this.insertRow(toRefundRow(refund));
   }
 
   async findById(scope: AccountScope, id: string): Promise<Refund | undefined> {

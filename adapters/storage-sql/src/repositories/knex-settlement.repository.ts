@@ -122,7 +122,7 @@ export class KnexSettlementRepository extends KnexTable<SettlementRow> implement
 
   async insert(settlement: Settlement): Promise<void> {
     try {
-      await this.changed(this.table().insert(toRow(settlement)));
+      await this.insertRow(toRow(settlement));
     } catch (error) {
       // The unique indexes are the rules: two workers making one period's batch at once, two
       // requests of one key. The unit of work runs again and finds the other's settlement.

@@ -35,16 +35,14 @@ export class KnexSigningKeyRepository extends KnexTable<SigningKeyRow> implement
 
   async insert(key: SigningKey): Promise<void> {
     try {
-      await this.changed(
-        this.table().insert({
-          id: key.id,
-          merchant_id: key.merchantId,
-          algorithm: key.algorithm,
-          public_key: key.publicKey,
-          name: toNullable(key.name),
-          created_at: toMillis(key.created),
-        }),
-      );
+      await this.insertRow({
+        id: key.id,
+        merchant_id: key.merchantId,
+        algorithm: key.algorithm,
+        public_key: key.publicKey,
+        name: toNullable(key.name),
+        created_at: toMillis(key.created),
+      });
     } catch (error) {
       if (isDuplicateKeyError(error, SAME_KEY)) throw signingKeyExists();
       throw error;

@@ -54,7 +54,7 @@ export class KnexUserRepository extends KnexTable<UserRow> implements UserReposi
 
   async insert(user: User): Promise<void> {
     try {
-      await this.changed(this.table().insert(toRow(user)));
+      await this.insertRow(toRow(user));
     } catch (error) {
       if (isDuplicateKeyError(error, EMAIL_UNIQUE)) {
         throw new CoreError('email_taken', 'conflict', 'An account with this email already exists.', { param: 'email', cause: error });

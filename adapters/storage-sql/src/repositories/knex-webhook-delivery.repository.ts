@@ -14,7 +14,7 @@ import type {
 import { ConcurrentUpdateError } from '@payments/core';
 import type { Knex } from 'knex';
 import type { KnexContext } from '../knex-context';
-import { INLINE, type Statement } from '../sql-statements';
+import { INLINE, insertText, type Statement } from '../sql-statements';
 import { ContendedTransactionError } from '../transaction-retry';
 import {
   toDate,
@@ -152,8 +152,8 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
   }
 
   async insert(delivery: WebhookDelivery): Promise<void> {
-    await this.changed(
-      this.table().insert({
+    await this.context.write(
+      insertText('webhook_deliveries', {
         id: delivery.id,
         merchant_id: delivery.merchantId,
         mode: delivery.mode,

@@ -43,24 +43,22 @@ export class KnexWebhookEndpointRepository extends KnexTable<WebhookEndpointRow>
   protected readonly tableName = 'webhook_endpoints';
 
   async insert(endpoint: WebhookEndpoint): Promise<void> {
-    await this.changed(
-      this.table().insert({
-        id: endpoint.id,
-        merchant_id: endpoint.merchantId,
-        mode: endpoint.mode,
-        url: endpoint.url,
-        enabled_events: JSON.stringify(endpoint.enabledEvents),
-        description: toNullable(endpoint.description),
-        api_version: endpoint.apiVersion,
-        status: endpoint.status,
-        disabled_reason: toNullable(endpoint.disabledReason),
-        secret_sealed: endpoint.secretSealed,
-        secret_version: endpoint.secretVersion,
-        created_at: toMillis(endpoint.created),
-        updated_at: toMillis(endpoint.updated),
-        deleted_at: endpoint.deletedAt === undefined ? null : toMillis(endpoint.deletedAt),
-      }),
-    );
+    await this.insertRow({
+      id: endpoint.id,
+      merchant_id: endpoint.merchantId,
+      mode: endpoint.mode,
+      url: endpoint.url,
+      enabled_events: JSON.stringify(endpoint.enabledEvents),
+      description: toNullable(endpoint.description),
+      api_version: endpoint.apiVersion,
+      status: endpoint.status,
+      disabled_reason: toNullable(endpoint.disabledReason),
+      secret_sealed: endpoint.secretSealed,
+      secret_version: endpoint.secretVersion,
+      created_at: toMillis(endpoint.created),
+      updated_at: toMillis(endpoint.updated),
+      deleted_at: endpoint.deletedAt === undefined ? null : toMillis(endpoint.deletedAt),
+    });
   }
 
   async findById(merchantId: string, id: string): Promise<WebhookEndpoint | undefined> {
