@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
@@ -26,12 +25,16 @@ test.before(async () => {
     seen.push(`${request.method ?? ''} ${request.url ?? ''} ${key.slice(0, 8)}`);
     const known = key === RESTRICTED_TEST || key === RESTRICTED_LIVE;
     const [status, body] = known
-      ? [403, { error: { code: 'insufficient_permissions', message: 'This key lacks the permission balance:read.', param: 'balance:read', request_id: 'req_1' } }]
+      ? [
+          403,
+          { error: { code: 'insufficient_permissions', message: 'This key lacks the permission balance:read.', param: 'balance:read', request_id: 'req_1' } },
+        ]
       : [401, { error: { code: 'authentication_required', message: 'The API key is not valid.', request_id: 'req_2' } }];
     response.writeHead(status, { 'content-type': 'application/json', 'request-id': 'req_x' }).end(JSON.stringify(body));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const address = server.address();
+  base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 });
 test.after.always(() => new Promise<void>((resolve) => server?.close(() => resolve())));
 
@@ -47,22 +50,25 @@ function run(args: string[], configDir: string): Promise<{ code: number | null; 
 
 const freshConfig = () => join(mkdtempSync(join(tmpdir(), 'payments-rk-')), 'config');
 
-test.serial('login takes a restricted key of either mode: its check answered insufficient_permissions, the key is known; an unknown key is still refused', async (t) => {
-  for (const [key, mode] of [
-    [RESTRICTED_TEST, 'test'],
-    [RESTRICTED_LIVE, 'live'],
-  ] as const) {
-    const configDir = freshConfig();
-    const login = await run(['login', '--api-key', key, '--json'], configDir);
-    t.is(login.code, 0, login.stderr);
-    t.like(JSON.parse(login.stdout), { mode, key_prefix: `${key.slice(0, 16)}…` });
-    t.false(login.stdout.includes(key) || login.stderr.includes(key), 'the key is never printed');
-    t.regex(readFileSync(join(configDir, 'config.json'), 'utf8'), new RegExp(`"api_key": "${key}"`));
-  }
-  const refused = await run(['login', '--api-key', 'rk_test_unknownunknown12345678'], freshConfig());
-  t.is(refused.code, 3);
-  t.regex(refused.stderr, /authentication_required/);
-});
+test.serial(
+  'login takes a restricted key of either mode: its check answered insufficient_permissions, the key is known; an unknown key is still refused',
+  async (t) => {
+    for (const [key, mode] of [
+      [RESTRICTED_TEST, 'test'],
+      [RESTRICTED_LIVE, 'live'],
+    ] as const) {
+      const configDir = freshConfig();
+      const login = await run(['login', '--api-key', key, '--json'], configDir);
+      t.is(login.code, 0, login.stderr);
+      t.like(JSON.parse(login.stdout), { mode, key_prefix: `${key.slice(0, 16)}…` });
+      t.false(login.stdout.includes(key) || login.stderr.includes(key), 'the key is never printed');
+      t.regex(readFileSync(join(configDir, 'config.json'), 'utf8'), new RegExp(`"api_key": "${key}"`));
+    }
+    const refused = await run(['login', '--api-key', 'rk_test_unknownunknown12345678'], freshConfig());
+    t.is(refused.code, 3);
+    t.regex(refused.stderr, /authentication_required/);
+  },
+);
 
 test.serial('a command runs with a restricted key; what it may not reach is the API’s 403, exit 3, naming the permission', async (t) => {
   const balance = await run(['balance', '--api-key', RESTRICTED_TEST], freshConfig());

@@ -363,7 +363,10 @@ test('a restricted key (rk_test_, rk_live_) is a key like a secret one; a refusa
   for (const key of ['rk_test_0123456789abcdefghijklmnop', 'rk_live_0123456789abcdefghijklmnop']) t.notThrows(() => new Payments(key));
   for (const key of ['rk_prod_0123456789abcdefghijklmnop', 'xk_test_0123456789abcdefghijklmnop']) t.throws(() => new Payments(key), { instanceOf: TypeError });
   const restricted = 'rk_test_0123456789abcdefghijklmnop';
-  const api = await fakeApi(() => ({ status: 403, body: apiError('insufficient_permissions', 'This key lacks the permission refunds:write.', 'refunds:write') }));
+  const api = await fakeApi(() => ({
+    status: 403,
+    body: apiError('insufficient_permissions', 'This key lacks the permission refunds:write.', 'refunds:write'),
+  }));
   try {
     const payments = new Payments(restricted, { baseUrl: api.baseUrl, backoff: FAST_BACKOFF });
     const error = await t.throwsAsync(payments.refunds.create({ payment_intent: 'pi_1' }), { instanceOf: PermissionError });

@@ -226,7 +226,10 @@ test.before(async () => {
   if (!dashboardIds.apiKey || !dashboardIds.webhookEndpoint || !dashboardIds.event) throw new Error(`setup: ${keys.payload} ${endpoint.payload}`);
   for (const resource of API_KEY_RESOURCES) {
     for (const access of ['read', 'write'] as const) restricted.only[`${resource}:${access}`] = await restrictedKey(shopA.id, { [resource]: access });
-    restricted.allBut[resource] = await restrictedKey(shopA.id, Object.fromEntries(API_KEY_RESOURCES.filter((other) => other !== resource).map((other) => [other, 'write'])));
+    restricted.allBut[resource] = await restrictedKey(
+      shopA.id,
+      Object.fromEntries(API_KEY_RESOURCES.filter((other) => other !== resource).map((other) => [other, 'write'])),
+    );
   }
 });
 test.after.always(async () => t0?.close());
@@ -333,7 +336,13 @@ function check(mismatches: string[], label: string, res: ServerInjectResponse, e
   if (res.statusCode >= 500) {
     mismatches.push(`${label}: ${got} (a 5xx) ${res.payload.slice(0, 200)}`);
   } else if (expected === 'allowed') {
-    if (res.statusCode === 401 || code === 'forbidden' || code === 'live_not_enabled' || code === 'authentication_required' || code === 'insufficient_permissions')
+    if (
+      res.statusCode === 401 ||
+      code === 'forbidden' ||
+      code === 'live_not_enabled' ||
+      code === 'authentication_required' ||
+      code === 'insufficient_permissions'
+    )
       mismatches.push(`${label}: expected allowed, got ${got}`);
   } else if (res.statusCode !== expected.status || (expected.code !== undefined && code !== expected.code)) {
     mismatches.push(`${label}: expected ${expected.status} ${expected.code ?? ''}, got ${got} ${res.payload.slice(0, 160)}`);
@@ -376,102 +385,139 @@ test.serial('/v1 routes: the credential decides, as the authentication rules say
   t.deepEqual(mismatches, []);
 });
 
-test.serial('/v1 routes × restricted keys: exactly the permission a route needs passes, write includes read, any other is 403 insufficient_permissions', async (t) => {
-  const mismatches: string[] = [];
-  for (const route of routesOfServer()) {
-    const group = groupOf(route);
-    if (group?.kind !== 'v1') continue;
-    const { resource, access } = parsePermission(group.permission);
-    const key = (name: string | undefined) => ({ authorization: `Bearer ${name ?? 'missing'}` });
-    const cases: Array<[string, { authorization: string }, Expect]> = [
-      [`key with exactly ${group.permission}`, key(restricted.only[group.permission]), 'allowed'],
-      [`key with every other resource (write), none of ${resource}`, key(restricted.allBut[resource]), INSUFFICIENT_PERMISSIONS],
-    ];
-    if (access === 'read') cases.push([`key with ${resource}:write`, key(restricted.only[`${resource}:write`]), 'allowed']);
-    else cases.push([`key with ${resource}:read only`, key(restricted.only[`${resource}:read`]), INSUFFICIENT_PERMISSIONS]);
-    for (const [name, credential, expected] of cases) {
-      // At objects nobody has: a key let through meets 404 and changes nothing the other tests use.
-      const res = await send(route, credential, 'test', undefined, false, undefined, true);
-      check(mismatches, `${route} × ${name}`, res, expected);
-      if (expected !== 'allowed' && res.statusCode === 403) {
-        const error = objectAt(JSON.parse(res.payload), 'error');
-        const needed = name.endsWith('read only') ? `${resource}:write` : group.permission;
-        if (error.param !== needed || error.message !== `This key lacks the permission ${needed}.`) {
-          mismatches.push(`${route} × ${name}: the refusal names ${String(error.param)}: ${String(error.message)}`);
+test.serial(
+  '/v1 routes × restricted keys: exactly the permission a route needs passes, write includes read, any other is 403 insufficient_permissions',
+  async (t) => {
+    const mismatches: string[] = [];
+    for (const route of routesOfServer()) {
+      const group = groupOf(route);
+      if (group?.kind !== 'v1') continue;
+      const { resource, access } = parsePermission(group.permission);
+      const key = (name: string | undefined) => ({ authorization: `Bearer ${name ?? 'missing'}` });
+      const cases: Array<[string, { authorization: string }, Expect]> = [
+        [`key with exactly ${group.permission}`, key(restricted.only[group.permission]), 'allowed'],
+        [`key with every other resource (write), none of ${resource}`, key(restricted.allBut[resource]), INSUFFICIENT_PERMISSIONS],
+      ];
+      if (access === 'read') cases.push([`key with ${resource}:write`, key(restricted.only[`${resource}:write`]), 'allowed']);
+      else cases.push([`key with ${resource}:read only`, key(restricted.only[`${resource}:read`]), INSUFFICIENT_PERMISSIONS]);
+      for (const [name, credential, expected] of cases) {
+        // At objects nobody has: a key let through meets 404 and changes nothing the other tests use.
+        const res = await send(route, credential, 'test', undefined, false, undefined, true);
+        check(mismatches, `${route} × ${name}`, res, expected);
+        if (expected !== 'allowed' && res.statusCode === 403) {
+          const error = objectAt(JSON.parse(res.payload), 'error');
+          const needed = name.endsWith('read only') ? `${resource}:write` : group.permission;
+          if (error.param !== needed || error.message !== `This key lacks the permission ${needed}.`) {
+            mismatches.push(`${route} × ${name}: the refusal names ${String(error.param)}: ${String(error.message)}`);
+          }
         }
       }
     }
-  }
-  t.deepEqual(mismatches, []);
-});
+    t.deepEqual(mismatches, []);
+  },
+);
 
-test.serial('a restricted key is refused before anything of the request is looked at: no Idempotency-Key, a body that is not JSON, and the key it sent stays free', async (t) => {
-  const readOnly = restricted.only['refunds:read']!;
-  for (const headers of [{}, { 'content-type': 'text/plain' }, { 'content-type': 'application/json' }]) {
-    const res = await t0.server.inject({ method: 'POST', url: '/v1/refunds', headers: { authorization: `Bearer ${readOnly}`, ...headers }, payload: '{not json' });
-    t.is(res.statusCode, 403, JSON.stringify(headers));
-    t.is(jsonAt(JSON.parse(res.payload), 'error', 'code'), 'insufficient_permissions');
-  }
-  const idempotencyKey = unique('restricted');
-  const body = { amount: 1000, currency: 'THB', merchant_order_id: unique('order') };
-  const refused = await t0.server.inject({
-    method: 'POST',
-    url: '/v1/payment_intents',
-    headers: { authorization: `Bearer ${readOnly}`, 'idempotency-key': idempotencyKey },
-    payload: body,
-  });
-  t.is(refused.statusCode, 403);
-  // The refusal claimed nothing: the same key with a key that may write is a first request, not a replay.
-  const made = await t0.server.inject({
-    method: 'POST',
-    url: '/v1/payment_intents',
-    headers: { authorization: `Bearer ${restricted.only['payment_intents:write']!}`, 'idempotency-key': idempotencyKey },
-    payload: body,
-  });
-  t.is(made.statusCode, 201, made.payload);
-  t.is(made.headers['idempotent-replayed'], undefined);
-});
-
-test.serial('a developer mints live keys only within the role: no live secret key, no live refunds or settlements write; a live key with payment_intents write works and cannot refund', async (t) => {
-  const developer = { cookie: users.developer!.cookie };
-  const mint = (payload: object) => t0.request({ method: 'POST', url: '/dashboard/v1/api_keys', headers: developer, payload });
-  const before = apiObjectsAt(objectAt((await t0.request({ method: 'GET', url: '/dashboard/v1/api_keys', headers: developer })).result), 'data').length;
-  for (const [payload, param] of [
-    [{ mode: 'live' }, 'permissions'],
-    [{ mode: 'live', permissions: { refunds: 'write' } }, 'permissions.refunds'],
-    [{ mode: 'live', permissions: { payment_intents: 'write', settlements: 'write' } }, 'permissions.settlements'],
-    [{ mode: 'live', permissions: { disputes: 'write' } }, 'permissions.disputes'],
-  ] as const) {
-    const res = await mint(payload);
-    t.is(res.statusCode, 403, JSON.stringify(payload));
-    t.like(objectAt(res.result, 'error'), { code: 'insufficient_permissions', param }, JSON.stringify(payload));
-  }
-  t.is(apiObjectsAt(objectAt((await t0.request({ method: 'GET', url: '/dashboard/v1/api_keys', headers: developer })).result), 'data').length, before, 'nothing minted');
-
-  // Within the role: reads of refunds and settlements, payment intents write; and test keys of any kind, a secret one included.
-  for (const payload of [{ mode: 'test' }, { mode: 'test', permissions: { refunds: 'write', settlements: 'write' } }]) t.is((await mint(payload)).statusCode, 201);
-  const res = await mint({ mode: 'live', name: 'Checkout', permissions: { payment_intents: 'write', refunds: 'read', settlements: 'read', balance: 'read' } });
-  t.is(res.statusCode, 201, res.payload);
-  const secret = textAt(res.result, 'secret');
-  t.regex(secret, /^rk_live_/);
-  const live = paymentFlow(t0, secret);
-  const intent = await live.createIntent();
-  t.is(intent.id.slice(0, 3), 'pi_');
-  t.is((await t0.request({ method: 'GET', url: '/v1/refunds', key: secret })).statusCode, 200);
-  const refund = await t0.request({ method: 'POST', url: '/v1/refunds', key: secret, idempotencyKey: unique('refund'), payload: { payment_intent: intent.id } });
-  t.is(refund.statusCode, 403);
-  t.like(objectAt(refund.result, 'error'), { code: 'insufficient_permissions', param: 'refunds:write', message: 'This key lacks the permission refunds:write.' });
-  const payout = await t0.request({ method: 'POST', url: '/v1/settlements', key: secret, idempotencyKey: unique('payout'), payload: {} });
-  t.like(objectAt(payout.result, 'error'), { code: 'insufficient_permissions', param: 'settlements:write' });
-
-  // An owner and an admin mint anything.
-  for (const role of ['owner', 'admin'] as const) {
-    const owner = { cookie: users[role]!.cookie };
-    for (const payload of [{ mode: 'live' }, { mode: 'live', permissions: { refunds: 'write', settlements: 'write', disputes: 'write' } }]) {
-      t.is((await t0.request({ method: 'POST', url: '/dashboard/v1/api_keys', headers: owner, payload })).statusCode, 201, `${role} ${JSON.stringify(payload)}`);
+test.serial(
+  'a restricted key is refused before anything of the request is looked at: no Idempotency-Key, a body that is not JSON, and the key it sent stays free',
+  async (t) => {
+    const readOnly = restricted.only['refunds:read']!;
+    for (const headers of [{}, { 'content-type': 'text/plain' }, { 'content-type': 'application/json' }]) {
+      const res = await t0.server.inject({
+        method: 'POST',
+        url: '/v1/refunds',
+        headers: { authorization: `Bearer ${readOnly}`, ...headers },
+        payload: '{not json',
+      });
+      t.is(res.statusCode, 403, JSON.stringify(headers));
+      t.is(jsonAt(JSON.parse(res.payload), 'error', 'code'), 'insufficient_permissions');
     }
-  }
-});
+    const idempotencyKey = unique('restricted');
+    const body = { amount: 1000, currency: 'THB', merchant_order_id: unique('order') };
+    const refused = await t0.server.inject({
+      method: 'POST',
+      url: '/v1/payment_intents',
+      headers: { authorization: `Bearer ${readOnly}`, 'idempotency-key': idempotencyKey },
+      payload: body,
+    });
+    t.is(refused.statusCode, 403);
+    // The refusal claimed nothing: the same key with a key that may write is a first request, not a replay.
+    const made = await t0.server.inject({
+      method: 'POST',
+      url: '/v1/payment_intents',
+      headers: { authorization: `Bearer ${restricted.only['payment_intents:write']!}`, 'idempotency-key': idempotencyKey },
+      payload: body,
+    });
+    t.is(made.statusCode, 201, made.payload);
+    t.is(made.headers['idempotent-replayed'], undefined);
+  },
+);
+
+test.serial(
+  'a developer mints live keys only within the role: no live secret key, no live refunds or settlements write; a live key with payment_intents write works and cannot refund',
+  async (t) => {
+    const developer = { cookie: users.developer!.cookie };
+    const mint = (payload: object) => t0.request({ method: 'POST', url: '/dashboard/v1/api_keys', headers: developer, payload });
+    const before = apiObjectsAt(objectAt((await t0.request({ method: 'GET', url: '/dashboard/v1/api_keys', headers: developer })).result), 'data').length;
+    for (const [payload, param] of [
+      [{ mode: 'live' }, 'permissions'],
+      [{ mode: 'live', permissions: { refunds: 'write' } }, 'permissions.refunds'],
+      [{ mode: 'live', permissions: { payment_intents: 'write', settlements: 'write' } }, 'permissions.settlements'],
+      [{ mode: 'live', permissions: { disputes: 'write' } }, 'permissions.disputes'],
+    ] as const) {
+      const res = await mint(payload);
+      t.is(res.statusCode, 403, JSON.stringify(payload));
+      t.like(objectAt(res.result, 'error'), { code: 'insufficient_permissions', param }, JSON.stringify(payload));
+    }
+    t.is(
+      apiObjectsAt(objectAt((await t0.request({ method: 'GET', url: '/dashboard/v1/api_keys', headers: developer })).result), 'data').length,
+      before,
+      'nothing minted',
+    );
+
+    // Within the role: reads of refunds and settlements, payment intents write; and test keys of any kind, a secret one included.
+    for (const payload of [{ mode: 'test' }, { mode: 'test', permissions: { refunds: 'write', settlements: 'write' } }])
+      t.is((await mint(payload)).statusCode, 201);
+    const res = await mint({
+      mode: 'live',
+      name: 'Checkout',
+      permissions: { payment_intents: 'write', refunds: 'read', settlements: 'read', balance: 'read' },
+    });
+    t.is(res.statusCode, 201, res.payload);
+    const secret = textAt(res.result, 'secret');
+    t.regex(secret, /^rk_live_/);
+    const live = paymentFlow(t0, secret);
+    const intent = await live.createIntent();
+    t.is(intent.id.slice(0, 3), 'pi_');
+    t.is((await t0.request({ method: 'GET', url: '/v1/refunds', key: secret })).statusCode, 200);
+    const refund = await t0.request({
+      method: 'POST',
+      url: '/v1/refunds',
+      key: secret,
+      idempotencyKey: unique('refund'),
+      payload: { payment_intent: intent.id },
+    });
+    t.is(refund.statusCode, 403);
+    t.like(objectAt(refund.result, 'error'), {
+      code: 'insufficient_permissions',
+      param: 'refunds:write',
+      message: 'This key lacks the permission refunds:write.',
+    });
+    const payout = await t0.request({ method: 'POST', url: '/v1/settlements', key: secret, idempotencyKey: unique('payout'), payload: {} });
+    t.like(objectAt(payout.result, 'error'), { code: 'insufficient_permissions', param: 'settlements:write' });
+
+    // An owner and an admin mint anything.
+    for (const role of ['owner', 'admin'] as const) {
+      const owner = { cookie: users[role]!.cookie };
+      for (const payload of [{ mode: 'live' }, { mode: 'live', permissions: { refunds: 'write', settlements: 'write', disputes: 'write' } }]) {
+        t.is(
+          (await t0.request({ method: 'POST', url: '/dashboard/v1/api_keys', headers: owner, payload })).statusCode,
+          201,
+          `${role} ${JSON.stringify(payload)}`,
+        );
+      }
+    }
+  },
+);
 
 test.serial('/dashboard/v1 routes: the cookie and the role table decide; an API key or a checkout token is no credential', async (t) => {
   const mismatches: string[] = [];

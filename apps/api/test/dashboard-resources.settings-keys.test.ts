@@ -166,7 +166,11 @@ test('a live key is 403 live_not_enabled until review opens live mode', async (t
 test('a restricted key is rk_, reaches only what it names (403 insufficient_permissions naming the permission), and is listed with its permissions', async (t) => {
   const merchant = await t0.merchant();
   const developer = await signIn(t0, { merchantId: merchant.id, role: 'developer' });
-  const res = await as(developer, 'POST', '/dashboard/v1/api_keys', { mode: 'test', name: 'Reporting', permissions: { balance: 'read', payment_intents: 'write' } });
+  const res = await as(developer, 'POST', '/dashboard/v1/api_keys', {
+    mode: 'test',
+    name: 'Reporting',
+    permissions: { balance: 'read', payment_intents: 'write' },
+  });
   t.is(res.statusCode, 201);
   const created = apiObjectAt(res.result);
   const secret = textAt(created, 'secret');

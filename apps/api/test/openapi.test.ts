@@ -76,13 +76,15 @@ test('every operation behind an API key names the permission a restricted key ne
     for (const [method, operation] of Object.entries(objectAt(item))) {
       const permission = jsonAt(operation, 'x-permission');
       if (Array.isArray(jsonAt(operation, 'security'))) {
-        if (permission !== undefined) problems.push(`${method} ${path}: an open operation names ${String(permission)}`);
+        if (permission !== undefined) problems.push(`${method} ${path}: an open operation names ${JSON.stringify(permission)}`);
         continue;
       }
       const access = method === 'get' ? 'read' : 'write';
-      if (typeof permission !== 'string' || !new RegExp(`^[a-z_]+:${access}$`).test(permission)) problems.push(`${method} ${path}: x-permission ${String(permission)}`);
+      if (typeof permission !== 'string' || !new RegExp(`^[a-z_]+:${access}$`).test(permission))
+        problems.push(`${method} ${path}: x-permission ${JSON.stringify(permission)}`);
       else if (!textAt(operation, 'description').includes(`\`${permission}\``)) problems.push(`${method} ${path}: the description does not name ${permission}`);
-      if (!(documentedCodes(document, method, path, 403) ?? []).includes('insufficient_permissions')) problems.push(`${method} ${path}: 403 insufficient_permissions not listed`);
+      if (!(documentedCodes(document, method, path, 403) ?? []).includes('insufficient_permissions'))
+        problems.push(`${method} ${path}: 403 insufficient_permissions not listed`);
     }
   }
   t.deepEqual(problems, []);

@@ -60,7 +60,9 @@ export const loginCommands: Command[] = [
       const apiKey = await keyToLogInWith(context);
       if (!apiKey) throw new UsageError('No API key given: type it at the prompt, pipe it in (--stdin), or pass --api-key.');
       if (!/^[sr]k_(test|live)_[0-9A-Za-z]+$/.test(apiKey))
-        throw new UsageError('An API key starts with sk_test_ or sk_live_, or rk_test_ or rk_live_ for a restricted key (the value given is not one; it is not shown).');
+        throw new UsageError(
+          'An API key starts with sk_test_ or sk_live_, or rk_test_ or rk_live_ for a restricted key (the value given is not one; it is not shown).',
+        );
       // A typo is cheaper to catch now than at the first real command; the key is never echoed.
       if (!context.values['skip-verify']) await verifyKey(apiKey, context.apiBase);
       context.store.updateProfile(context.profileName, { api_key: apiKey, api_base: context.apiBase });

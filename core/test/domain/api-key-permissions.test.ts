@@ -28,12 +28,15 @@ test('write includes read; a resource left out is closed; an unrestricted key ha
   t.false(permits(permissions, 'balance:write'));
   t.false(permits(permissions, 'refunds:read'));
   t.true(permits(undefined, 'settlements:write'));
-  t.like(t.throws(() => requirePermission(permissions, 'refunds:write')), {
-    code: 'insufficient_permissions',
-    category: 'forbidden',
-    message: 'This key lacks the permission refunds:write.',
-    param: 'refunds:write',
-  });
+  t.like(
+    t.throws(() => requirePermission(permissions, 'refunds:write')),
+    {
+      code: 'insufficient_permissions',
+      category: 'forbidden',
+      message: 'This key lacks the permission refunds:write.',
+      param: 'refunds:write',
+    },
+  );
   t.deepEqual(grantedPermissions(permissions), ['payment_intents:read', 'payment_intents:write', 'balance:read']);
 });
 
@@ -49,19 +52,29 @@ test('permissions are checked and put in the order of the resources', (t) => {
     [{ payouts: 'read' }, 'permissions.payouts'],
     [{ refunds: 'all' }, 'permissions.refunds'],
   ] as const) {
-    t.like(t.throws(() => validateApiKeyPermissions(input)), { code: 'invalid_parameter', param }, JSON.stringify(input));
+    t.like(
+      t.throws(() => validateApiKeyPermissions(input)),
+      { code: 'invalid_parameter', param },
+      JSON.stringify(input),
+    );
   }
 });
 
 test('a live key cannot exceed its maker: a developer mints no live secret key and no live refunds, settlements or disputes write; test keys are free', (t) => {
   t.is(permissionBeyondRole('developer', undefined), 'refunds:write');
-  t.like(t.throws(() => authorizeKeyMint('developer', 'live', undefined)), { code: 'insufficient_permissions', param: 'permissions' });
+  t.like(
+    t.throws(() => authorizeKeyMint('developer', 'live', undefined)),
+    { code: 'insufficient_permissions', param: 'permissions' },
+  );
   for (const resource of ['refunds', 'settlements', 'disputes'] as const) {
-    t.like(t.throws(() => authorizeKeyMint('developer', 'live', { payment_intents: 'write', [resource]: 'write' })), {
-      code: 'insufficient_permissions',
-      param: `permissions.${resource}`,
-      message: `The developer role may not give a live key the permission ${resource}:write.`,
-    });
+    t.like(
+      t.throws(() => authorizeKeyMint('developer', 'live', { payment_intents: 'write', [resource]: 'write' })),
+      {
+        code: 'insufficient_permissions',
+        param: `permissions.${resource}`,
+        message: `The developer role may not give a live key the permission ${resource}:write.`,
+      },
+    );
   }
   t.notThrows(() =>
     authorizeKeyMint('developer', 'live', {

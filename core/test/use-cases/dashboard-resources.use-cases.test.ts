@@ -168,7 +168,7 @@ test('API keys: a minted key and its audit entry commit together, or neither doe
   t.like(await t.throwsAsync(create.execute(actor, { mode: 'live' })), { code: 'live_not_enabled' });
 });
 
-test('API keys: a restricted key is rk_ and keeps its permissions; a live key beyond the maker\'s role writes nothing', async (t) => {
+test("API keys: a restricted key is rk_ and keeps its permissions; a live key beyond the maker's role writes nothing", async (t) => {
   const h = setup();
   const owner = await h.owner();
   await h.storage.merchants.setLiveEnabled(owner.merchantId, true);

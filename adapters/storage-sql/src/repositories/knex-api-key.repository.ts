@@ -30,7 +30,9 @@ interface KeyColumnsOfJoin {
 /** Every authenticated request runs this: the merchant's columns under their own names, the key's prefixed, one row per key. */
 const KEYS_WITH_MERCHANT_BY_PREFIX =
   'select `merchants`.*, ' +
-  ['id', 'mode', 'secret_digest', 'name', 'permissions', 'created_at', 'revoked_at'].map((column) => `\`api_keys\`.\`${column}\` as \`key_${column}\``).join(', ') +
+  ['id', 'mode', 'secret_digest', 'name', 'permissions', 'created_at', 'revoked_at']
+    .map((column) => `\`api_keys\`.\`${column}\` as \`key_${column}\``)
+    .join(', ') +
   ' from `api_keys` inner join `merchants` on `merchants`.`id` = `api_keys`.`merchant_id`' +
   ' where `api_keys`.`prefix` = ? order by `api_keys`.`created_at` asc, `api_keys`.`id` asc';
 

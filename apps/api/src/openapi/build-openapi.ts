@@ -150,7 +150,13 @@ export function buildOpenApi(table: readonly RequestRoute[]): OpenApiDocument {
       schemas,
       headers: answerHeaderComponents(true),
       parameters: { ...WEBHOOK_HEADER_PARAMETERS },
-      securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'An API key: a secret key, sk_test_… or sk_live_…, or a restricted key, rk_test_… or rk_live_…' } },
+      securitySchemes: {
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'An API key: a secret key, sk_test_… or sk_live_…, or a restricted key, rk_test_… or rk_live_…',
+        },
+      },
     },
   };
 }

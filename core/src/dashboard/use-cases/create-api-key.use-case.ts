@@ -38,7 +38,13 @@ export class CreateApiKey {
           prefix: issued.key.prefix,
           kind: apiKeyKindOf(issued.key),
           // `payment_intents:write balance:read`: what the key was given, in the order of the resources.
-          ...(permissions === undefined ? {} : { permissions: Object.entries(permissions).map(([resource, access]) => `${resource}:${access}`).join(' ') }),
+          ...(permissions === undefined
+            ? {}
+            : {
+                permissions: Object.entries(permissions)
+                  .map(([resource, access]) => `${resource}:${access}`)
+                  .join(' '),
+              }),
         },
       );
       return issued;

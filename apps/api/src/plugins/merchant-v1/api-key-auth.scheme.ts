@@ -39,7 +39,8 @@ export function registerApiKeyAuth(server: Server, options: ApiKeyAuthOptions): 
       if (caller.permissions !== undefined) {
         const needed = request.route.settings.plugins?.permission;
         // A route that names no permission is open to no restricted key (every /v1 route names one).
-        if (needed === undefined) throw new CoreError('insufficient_permissions', 'forbidden', 'This key is restricted and this route is not among its permissions.');
+        if (needed === undefined)
+          throw new CoreError('insufficient_permissions', 'forbidden', 'This key is restricted and this route is not among its permissions.');
         requirePermission(caller.permissions, needed);
       }
       return h.authenticated({ credentials: { caller } });

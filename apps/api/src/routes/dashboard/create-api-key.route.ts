@@ -14,7 +14,9 @@ const permissions = objectSchema(
       oneOf(API_KEY_ACCESS_LEVELS).description(`\`read\` or \`write\` (which includes read): ${API_KEY_RESOURCE_ROUTES[resource]}`),
     ]),
   ),
-).description('Makes the key restricted (`rk_…`): each resource it may reach, `read` or `write`; a resource left out is closed. Without it, a secret key (`sk_…`).');
+).description(
+  'Makes the key restricted (`rk_…`): each resource it may reach, `read` or `write`; a resource left out is closed. Without it, a secret key (`sk_…`).',
+);
 
 export default defineRoute({
   method: 'POST',
