@@ -127,7 +127,7 @@ function checkProfileName(name: string): void {
     throw new UsageError(`Profile names use letters, digits, _ and - (at most 64): ${JSON.stringify(name.slice(0, 64))}.`);
 }
 
-/** What may be shown of a key: the prefix the dashboard lists (`sk_test_` + 8 characters). */
+/** What may be shown of a key: the prefix the dashboard lists (`sk_test_` or `rk_live_` … + 8 characters). */
 export function keyPrefix(apiKey: string): string {
   return `${apiKey.slice(0, 16)}…`;
 }

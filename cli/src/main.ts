@@ -61,8 +61,8 @@ async function dispatch(argv: string[], env: NodeJS.ProcessEnv, out: Output): Pr
     if (!apiKey) {
       throw new CliError(`No API key for profile ${profileName}: run payments login, or pass --api-key or PAYMENTS_API_KEY.`, EXIT.authentication);
     }
-    if (!/^sk_(test|live)_/.test(apiKey))
-      throw new CliError('The API key in use does not start with sk_test_ or sk_live_ (it is not shown).', EXIT.authentication);
+    if (!/^[sr]k_(test|live)_/.test(apiKey))
+      throw new CliError('The API key in use does not start with sk_test_, sk_live_, rk_test_ or rk_live_ (it is not shown).', EXIT.authentication);
     return apiKey;
   };
   const context: Context = {

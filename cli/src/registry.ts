@@ -40,7 +40,7 @@ export const PROGRAM: Program<Command> = {
   globalOptions: {
     json: { type: 'boolean', description: 'Print the API object as JSON on stdout (tables otherwise).' },
     profile: { type: 'string', description: 'Profile to use (default: PAYMENTS_PROFILE, else "default").', valueName: 'name' },
-    'api-key': { type: 'string', description: "API key for this call (default: PAYMENTS_API_KEY, else the profile's).", valueName: 'sk_…' },
+    'api-key': { type: 'string', description: "API key for this call (default: PAYMENTS_API_KEY, else the profile's).", valueName: 'sk_…|rk_…' },
     'api-base': { type: 'string', description: "API base URL (default: PAYMENTS_API_BASE, the profile's, else http://localhost:4242).", valueName: 'url' },
     verbose: { type: 'boolean', description: 'Log each API answer (status, request id) on stderr.' },
   },

@@ -83,7 +83,7 @@ function onTerminal(args: string[], keys: string): Promise<{ code: number | null
 (hasScript ? test : test.skip)('on a terminal, login prompts and the key typed is not shown', async (t) => {
   const run = await onTerminal(['login', '--skip-verify'], `${KEY}\r`);
   t.is(run.code, 0, run.screen);
-  t.true(run.screen.startsWith('API key (sk_test_… or sk_live_…, not shown): \r\n'), run.screen);
+  t.true(run.screen.startsWith('API key (sk_test_…, sk_live_…, rk_test_… or rk_live_…, not shown): \r\n'), run.screen);
   t.false(run.screen.includes(KEY), 'the terminal never showed the key');
   t.true(run.screen.includes('sk_test_abcdefgh…'));
   t.regex(readFileSync(join(run.configDir, 'config.json'), 'utf8'), new RegExp(`"api_key": "${KEY}"`));

@@ -84,12 +84,13 @@ export class Payments {
   private readonly sender: RequestSender;
 
   /**
-   * @param apiKey a secret key, `sk_test_…` or `sk_live_…`
+   * @param apiKey a secret key, `sk_test_…` or `sk_live_…`, or a restricted key, `rk_test_…` or `rk_live_…`
+   *   (which reaches only what its permissions name; anything else is a `PermissionError`, code `insufficient_permissions`)
    */
   constructor(apiKey: string, config: PaymentsConfig = {}) {
-    if (typeof apiKey !== 'string' || !/^sk_(test|live)_/.test(apiKey)) {
+    if (typeof apiKey !== 'string' || !/^[sr]k_(test|live)_/.test(apiKey)) {
       // Never echo the value: it may be a live key pasted into the wrong place.
-      throw new TypeError('Payments needs an API key that starts with sk_test_ or sk_live_.');
+      throw new TypeError('Payments needs an API key that starts with sk_test_ or sk_live_ (or, restricted, rk_test_ or rk_live_).');
     }
     if (config.account !== undefined && (typeof config.account !== 'string' || !/^mch_[A-Za-z0-9]+$/.test(config.account))) {
       throw new TypeError('account must be a merchant id, mch_….');
@@ -119,7 +120,7 @@ export class Payments {
     this.webhookPublicKeys = new WebhookPublicKeys(sender);
     this.testHelpers = new TestHelpers(sender);
     this.webhooks = new Webhooks(crypto, () => this.webhookPublicKeys.list(), {
-      mode: apiKey.startsWith('sk_live_') ? 'live' : 'test',
+      mode: /^[sr]k_live_/.test(apiKey) ? 'live' : 'test',
       ...(config.account === undefined ? {} : { account: config.account }),
       fetchEvent: (id) => this.events.retrieve(id),
     });

@@ -99,7 +99,7 @@ export class AuthenticationError extends PaymentsError {
 export class PaymentFailedError extends PaymentsError {
   static override readonly type: string = 'PaymentFailedError';
 }
-/** 403: the key may not do this (live mode not open, settlement on a schedule, test-only route …). */
+/** 403: the key may not do this (live mode not open, a restricted key without the permission (`insufficient_permissions`, `param` names it), settlement on a schedule, test-only route …). */
 export class PermissionError extends PaymentsError {
   static override readonly type: string = 'PermissionError';
 }

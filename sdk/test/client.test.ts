@@ -13,7 +13,7 @@ import {
   RateLimitError,
   type PaymentsError,
 } from '@payments/sdk';
-import { apiError, FAST_BACKOFF, intent, KEY, withApi, type FakeApi, type Reply } from './helpers/fake-api';
+import { apiError, FAST_BACKOFF, fakeApi, intent, KEY, withApi, type FakeApi, type Reply } from './helpers/fake-api';
 
 const created = { amount: 100, currency: 'THB', merchant_order_id: 'o-1' };
 
@@ -357,6 +357,25 @@ test('an id cannot reach another route, and a bad API key is refused without bei
   const error = t.throws(() => new Payments('pk_oops_secret_value'), { instanceOf: TypeError });
   t.false(error?.message.includes('secret_value'));
   t.throws(() => new Payments(KEY, { timeout: -1 }), { instanceOf: RangeError });
+});
+
+test('a restricted key (rk_test_, rk_live_) is a key like a secret one; a refusal of what it may not reach is a PermissionError naming the permission', async (t) => {
+  for (const key of ['rk_test_0123456789abcdefghijklmnop', 'rk_live_0123456789abcdefghijklmnop']) t.notThrows(() => new Payments(key));
+  for (const key of ['rk_prod_0123456789abcdefghijklmnop', 'xk_test_0123456789abcdefghijklmnop']) t.throws(() => new Payments(key), { instanceOf: TypeError });
+  const restricted = 'rk_test_0123456789abcdefghijklmnop';
+  const api = await fakeApi(() => ({
+    status: 403,
+    body: apiError('insufficient_permissions', 'This key lacks the permission refunds:write.', 'refunds:write'),
+  }));
+  try {
+    const payments = new Payments(restricted, { baseUrl: api.baseUrl, backoff: FAST_BACKOFF });
+    const error = await t.throwsAsync(payments.refunds.create({ payment_intent: 'pi_1' }), { instanceOf: PermissionError });
+    t.like(error, { code: 'insufficient_permissions', statusCode: 403, param: 'refunds:write', message: 'This key lacks the permission refunds:write.' });
+    t.is(api.received.length, 1, 'a 403 is not retried');
+    t.is(api.received[0]?.headers.authorization, `Bearer ${restricted}`);
+  } finally {
+    await api.close();
+  }
 });
 
 test('a balance past 2^53 − 1 is read exactly, as a BigInt; smaller amounts stay numbers', async (t) => {

@@ -378,6 +378,18 @@ test("by the platform key, another merchant's event is refused (wrong_account) a
     'wrong_mode',
   );
   t.is(liveClient.constructEvent(live, serviceHeader(live), { publicKeys: PUBLIC_KEYS }).id, 'evt_ABC');
+  // A restricted live key's client is a live client too; a restricted test key's a test one.
+  const restrictedLive = new Payments('rk_live_0123456789abcdefghijklmnop', { account: ACCOUNT }).webhooks;
+  t.is(
+    reasonOf(() => restrictedLive.constructEvent(body, serviceHeader(), { publicKeys: PUBLIC_KEYS })),
+    'wrong_mode',
+  );
+  t.is(restrictedLive.constructEvent(live, serviceHeader(live), { publicKeys: PUBLIC_KEYS }).id, 'evt_ABC');
+  const restrictedTest = new Payments('rk_test_0123456789abcdefghijklmnop', { account: ACCOUNT }).webhooks;
+  t.is(
+    reasonOf(() => restrictedTest.constructEvent(live, serviceHeader(live), { publicKeys: PUBLIC_KEYS })),
+    'wrong_mode',
+  );
   // The endpoint secret is the endpoint's own: it binds the recipient by itself.
   t.is(webhooks.constructEvent(foreign, serviceHeader(foreign), { secret: SECRET }).id, 'evt_ABC');
   t.is(webhooks.constructEvent(foreign, serviceHeader(foreign), { secret: SECRET, publicKeys: PUBLIC_KEYS }).id, 'evt_ABC');

@@ -639,6 +639,22 @@ test.serial(
       await until(async () => (await page.locator('.secret').count()) === 0, 'the revoked secret to leave the page');
       t.false(((await page.locator('main').textContent()) ?? '').includes(minted));
 
+      // A restricted key: a resource at a time, None, Read or Write; the list says what it reaches in words (kept for the pages below).
+      await page.getByRole('button', { name: 'Create an API key' }).click();
+      const mint = page.getByRole('dialog');
+      await mint.getByLabel('Name').fill('Reporting');
+      await mint.getByLabel('Restricted key').check();
+      await mint.getByLabel('Payment intents').selectOption('write');
+      await mint.getByLabel('Balance').selectOption('read');
+      await mint.getByRole('button', { name: 'Create an API key' }).click();
+      const restricted = (await page.locator('.secret .secret-value').textContent()) ?? '';
+      t.regex(restricted, /^rk_test_/);
+      await page.getByRole('row').filter({ hasText: 'Reporting' }).getByText('Restricted: payment intents write, balance read').waitFor();
+      await page.getByRole('cell', { name: 'Full access' }).first().waitFor();
+      const reach = async (path: string) => (await fetch(`${service.baseUrl}${path}`, { headers: { authorization: `Bearer ${restricted}` } })).status;
+      t.is(await reach('/v1/balance'), 200);
+      t.is(await reach('/v1/refunds'), 403, 'what it does not name is refused');
+
       // Webhooks: a real endpoint; what none ticked means, spelled out; API versions from the service.
       await go(page, 'Webhooks', 'Webhooks');
       await page.getByRole('button', { name: 'Add an endpoint' }).click();
@@ -719,6 +735,14 @@ test.serial(
       await page.getByText('Settings saved.').waitFor();
       await release(shop.api, shop.refunded);
       const settlement = textAt(await shop.api('POST', '/v1/settlements', {}), 'id');
+      // A restricted key, so the key list says what one reaches, at each width and in each language.
+      await go(page, 'API keys', 'API keys');
+      await page.getByRole('button', { name: 'Create an API key' }).click();
+      await page.getByRole('dialog').getByLabel('Restricted key').check();
+      await page.getByRole('dialog').getByLabel('Payment intents').selectOption('write');
+      await page.getByRole('dialog').getByLabel('Webhook public keys').selectOption('read');
+      await page.getByRole('dialog').getByRole('button', { name: 'Create an API key' }).click();
+      await page.getByText('Restricted: payment intents write, webhook public keys read').waitFor();
       await go(page, 'Webhooks', 'Webhooks');
       await page.getByRole('button', { name: 'Add an endpoint' }).click();
       await page.getByRole('dialog').getByLabel('Endpoint address').fill(`${receiver.url}/sukhothai/a-rather-long-path/for-a-narrow-screen`);

@@ -44,6 +44,28 @@ export function apiKeyRepositoryContract(adapter: StorageAdapter): void {
     t.false(read !== undefined && 'revokedAt' in read.key);
   });
 
+  test(title('a restricted key keeps its permissions, through findByPrefix, findById, listActive and revoke; a secret key has none'), async (t) => {
+    const { apiKeys, merchants } = storage();
+    const merchant = aMerchant({ liveEnabled: true });
+    await merchants.insert(merchant);
+    const restricted = anApiKey({
+      merchantId: merchant.id,
+      prefix: `rk_live_${ids.token().slice(0, 8)}`,
+      mode: 'live',
+      permissions: { payment_intents: 'write', refunds: 'read', webhook_public_keys: 'read' },
+    });
+    const secret = anApiKey({ merchantId: merchant.id, created: new Date(T0.getTime() + 1000) });
+    for (const key of [restricted, secret]) await apiKeys.insert(key);
+
+    const [found] = await apiKeys.findByPrefix(restricted.prefix);
+    t.deepEqual(found, { key: restricted, merchant });
+    t.deepEqual(found?.key.permissions, { payment_intents: 'write', refunds: 'read', webhook_public_keys: 'read' });
+    t.deepEqual(await apiKeys.findById(merchant.id, restricted.id), restricted);
+    t.deepEqual(await apiKeys.listActive(merchant.id), [secret, restricted]);
+    t.false('permissions' in ((await apiKeys.findById(merchant.id, secret.id)) ?? {}), 'a secret key has no permissions property');
+    t.deepEqual((await apiKeys.revoke(merchant.id, restricted.id, T0))?.permissions, restricted.permissions);
+  });
+
   test(title("listActive is the merchant's keys that are not revoked, newest first, both modes"), async (t) => {
     const { apiKeys } = storage();
     const merchantId = ids.merchant();

@@ -290,3 +290,21 @@ test('025 keys the intents made before by their order id in lower case (beyond A
     await database.destroy();
   }
 });
+
+test('026 adds the permissions of restricted keys; keys made before keep NULL (secret keys); down removes the column', async (t) => {
+  const database = await createTestDatabase();
+  const { knex } = database;
+  try {
+    await rollBackThrough(knex, '026-restricted-api-keys');
+    t.false(await knex.schema.hasColumn('api_keys', 'permissions'));
+    await knex('api_keys').insert({ id: 'ak_before', merchant_id: 'mch_before', mode: 'test', prefix: 'sk_test_AAAAAAAA', secret_digest: 'd', created_at: 0 });
+    await migrateLatest(knex);
+    t.deepEqual(await knex('api_keys').where({ id: 'ak_before' }).select('permissions'), [{ permissions: null }]);
+    await rollBackThrough(knex, '026-restricted-api-keys');
+    t.false(await knex.schema.hasColumn('api_keys', 'permissions'));
+    await migrateLatest(knex);
+    t.is((await knex('knex_migrations').select('name')).length, MIGRATION_NAMES.length);
+  } finally {
+    await database.destroy();
+  }
+});

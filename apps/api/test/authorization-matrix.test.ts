@@ -1,7 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import test from 'ava';
 import type { ServerInjectResponse } from '@hapi/hapi';
-import { MerchantRepository, mayPerform, type DashboardAction, type UserRole } from '@payments/core';
+import {
+  API_KEY_RESOURCES,
+  IssueApiKey,
+  MerchantRepository,
+  mayPerform,
+  parsePermission,
+  type ApiKeyPermission,
+  type ApiKeyPermissions,
+  type ApiKeyResource,
+  type DashboardAction,
+  type UserRole,
+} from '@payments/core';
 import { startTestApp, unique, type TestApp, type TestMerchant } from './helpers/test-app';
 import { signIn, totpCode, type SignedInUser } from './helpers/dashboard';
 import { checkoutClient } from './helpers/checkout';
@@ -17,7 +28,13 @@ import { apiObjectsAt, jsonAt, objectAt, textAt } from './helpers/json';
 
 type Group =
   /** `/v1` behind a bearer API key; `scope` says what the path points at. */
-  | { kind: 'v1'; scope: 'collection' | 'intent' | 'dispute' | 'settlement' | 'refund' | 'event' | 'balance_transaction'; testOnly?: boolean }
+  | {
+      kind: 'v1';
+      scope: 'collection' | 'intent' | 'dispute' | 'settlement' | 'refund' | 'event' | 'balance_transaction';
+      /** What a restricted key needs (docs/api-keys.md). */
+      permission: ApiKeyPermission;
+      testOnly?: boolean;
+    }
   /** `/dashboard/v1` behind the session cookie; the action the role table decides on. */
   | { kind: 'dashboard'; action: DashboardAction }
   /** No credential at all: the token in the path is the whole authority. */
@@ -28,31 +45,31 @@ type Group =
 /** Every route and the access group that guards it. */
 const ROUTES: Record<string, Group> = {
   // Merchant API (`/v1`, bearer key)
-  'POST /v1/payment_intents': { kind: 'v1', scope: 'collection' },
-  'GET /v1/payment_intents': { kind: 'v1', scope: 'collection' },
-  'GET /v1/payment_intents/{id}': { kind: 'v1', scope: 'intent' },
-  'POST /v1/payment_intents/{id}/cancel': { kind: 'v1', scope: 'intent' },
-  'POST /v1/payment_intents/{id}/attempts': { kind: 'v1', scope: 'intent' },
-  'GET /v1/payment_intents/{id}/attempts': { kind: 'v1', scope: 'intent' },
-  'POST /v1/test/payment_intents/{id}/simulate': { kind: 'v1', scope: 'intent', testOnly: true },
-  'POST /v1/test/payment_intents/{id}/advance': { kind: 'v1', scope: 'intent', testOnly: true },
-  'POST /v1/refunds': { kind: 'v1', scope: 'collection' },
-  'GET /v1/refunds': { kind: 'v1', scope: 'collection' },
-  'GET /v1/refunds/{id}': { kind: 'v1', scope: 'refund' },
-  'POST /v1/test/refunds/{id}/simulate': { kind: 'v1', scope: 'refund', testOnly: true },
-  'GET /v1/disputes': { kind: 'v1', scope: 'collection' },
-  'GET /v1/disputes/{id}': { kind: 'v1', scope: 'dispute' },
-  'POST /v1/disputes/{id}/evidence': { kind: 'v1', scope: 'dispute' },
-  'POST /v1/settlements': { kind: 'v1', scope: 'collection' },
-  'GET /v1/settlements': { kind: 'v1', scope: 'collection' },
-  'GET /v1/settlements/{id}': { kind: 'v1', scope: 'settlement' },
-  'GET /v1/balance': { kind: 'v1', scope: 'collection' },
-  'GET /v1/balance_transactions': { kind: 'v1', scope: 'collection' },
-  'GET /v1/balance_transactions/{id}': { kind: 'v1', scope: 'balance_transaction' },
-  'GET /v1/fx/quotes': { kind: 'v1', scope: 'collection' },
-  'GET /v1/events': { kind: 'v1', scope: 'collection' },
-  'GET /v1/events/{id}': { kind: 'v1', scope: 'event' },
-  'GET /v1/webhook_public_keys': { kind: 'v1', scope: 'collection' },
+  'POST /v1/payment_intents': { kind: 'v1', scope: 'collection', permission: 'payment_intents:write' },
+  'GET /v1/payment_intents': { kind: 'v1', scope: 'collection', permission: 'payment_intents:read' },
+  'GET /v1/payment_intents/{id}': { kind: 'v1', scope: 'intent', permission: 'payment_intents:read' },
+  'POST /v1/payment_intents/{id}/cancel': { kind: 'v1', scope: 'intent', permission: 'payment_intents:write' },
+  'POST /v1/payment_intents/{id}/attempts': { kind: 'v1', scope: 'intent', permission: 'payment_intents:write' },
+  'GET /v1/payment_intents/{id}/attempts': { kind: 'v1', scope: 'intent', permission: 'payment_intents:read' },
+  'POST /v1/test/payment_intents/{id}/simulate': { kind: 'v1', scope: 'intent', permission: 'payment_intents:write', testOnly: true },
+  'POST /v1/test/payment_intents/{id}/advance': { kind: 'v1', scope: 'intent', permission: 'payment_intents:write', testOnly: true },
+  'POST /v1/refunds': { kind: 'v1', scope: 'collection', permission: 'refunds:write' },
+  'GET /v1/refunds': { kind: 'v1', scope: 'collection', permission: 'refunds:read' },
+  'GET /v1/refunds/{id}': { kind: 'v1', scope: 'refund', permission: 'refunds:read' },
+  'POST /v1/test/refunds/{id}/simulate': { kind: 'v1', scope: 'refund', permission: 'refunds:write', testOnly: true },
+  'GET /v1/disputes': { kind: 'v1', scope: 'collection', permission: 'disputes:read' },
+  'GET /v1/disputes/{id}': { kind: 'v1', scope: 'dispute', permission: 'disputes:read' },
+  'POST /v1/disputes/{id}/evidence': { kind: 'v1', scope: 'dispute', permission: 'disputes:write' },
+  'POST /v1/settlements': { kind: 'v1', scope: 'collection', permission: 'settlements:write' },
+  'GET /v1/settlements': { kind: 'v1', scope: 'collection', permission: 'settlements:read' },
+  'GET /v1/settlements/{id}': { kind: 'v1', scope: 'settlement', permission: 'settlements:read' },
+  'GET /v1/balance': { kind: 'v1', scope: 'collection', permission: 'balance:read' },
+  'GET /v1/balance_transactions': { kind: 'v1', scope: 'collection', permission: 'balance:read' },
+  'GET /v1/balance_transactions/{id}': { kind: 'v1', scope: 'balance_transaction', permission: 'balance:read' },
+  'GET /v1/fx/quotes': { kind: 'v1', scope: 'collection', permission: 'payment_intents:read' },
+  'GET /v1/events': { kind: 'v1', scope: 'collection', permission: 'events:read' },
+  'GET /v1/events/{id}': { kind: 'v1', scope: 'event', permission: 'events:read' },
+  'GET /v1/webhook_public_keys': { kind: 'v1', scope: 'collection', permission: 'webhook_public_keys:read' },
   'GET /v1/openapi.json': { kind: 'open' },
   // Hosted checkout (no key; the token in the path is the whole authority)
   'GET /c/{token}': { kind: 'checkout' },
@@ -124,6 +141,7 @@ const NOT_FOUND: Expect = { status: 404, code: 'resource_not_found' };
 const LIVE_NOT_ENABLED: Expect = { status: 403, code: 'live_not_enabled' };
 const TEST_MODE_REQUIRED: Expect = { status: 403, code: 'test_mode_required' };
 const FORBIDDEN: Expect = { status: 403, code: 'forbidden' };
+const INSUFFICIENT_PERMISSIONS: Expect = { status: 403, code: 'insufficient_permissions' };
 const ROLES: readonly UserRole[] = ['owner', 'admin', 'developer', 'viewer'];
 
 let t0: TestApp;
@@ -141,6 +159,12 @@ const users: Partial<Record<UserRole, SignedInUser>> = {};
 let ownerB: SignedInUser;
 let targetUserId: string;
 const dashboardIds = { apiKey: '', webhookEndpoint: '', event: '' };
+/** A's restricted test keys: `only` one permission each (`refunds:read`), `allBut` every other resource with write. */
+const restricted: { only: Partial<Record<ApiKeyPermission, string>>; allBut: Partial<Record<ApiKeyResource, string>> } = { only: {}, allBut: {} };
+
+async function restrictedKey(merchantId: string, permissions: ApiKeyPermissions): Promise<string> {
+  return (await t0.app.get(IssueApiKey).execute({ merchantId, mode: 'test', permissions })).secret;
+}
 
 test.before(async () => {
   t0 = await startTestApp();
@@ -200,6 +224,13 @@ test.before(async () => {
   ids.event = { test: dashboardIds.event, live: apiObjectsAt(await liveFlow.get('/v1/events'), 'data')[0]?.id ?? '' };
   if (!ids.event.live) throw new Error('setup: no live event');
   if (!dashboardIds.apiKey || !dashboardIds.webhookEndpoint || !dashboardIds.event) throw new Error(`setup: ${keys.payload} ${endpoint.payload}`);
+  for (const resource of API_KEY_RESOURCES) {
+    for (const access of ['read', 'write'] as const) restricted.only[`${resource}:${access}`] = await restrictedKey(shopA.id, { [resource]: access });
+    restricted.allBut[resource] = await restrictedKey(
+      shopA.id,
+      Object.fromEntries(API_KEY_RESOURCES.filter((other) => other !== resource).map((other) => [other, 'write'])),
+    );
+  }
 });
 test.after.always(async () => t0?.close());
 
@@ -215,8 +246,18 @@ function groupOf(route: string): Group | undefined {
   return ROUTES[route] ?? (OPEN_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`)) ? { kind: 'open' } : undefined);
 }
 
-/** A concrete URL for a route template, the ids pointing at A's objects of `mode`. */
-function urlOf(route: string, mode: 'test' | 'live' = 'test', token = checkoutToken, real = false): string {
+/** Well-formed ids of objects nobody has, per scope: a key past authorization meets 404, and nothing of A's changes. */
+const PHANTOM_IDS: Readonly<Record<Exclude<Extract<Group, { kind: 'v1' }>['scope'], 'collection'>, string>> = {
+  intent: 'pi_0000000000000000000000',
+  dispute: 'dp_0000000000000000000000',
+  settlement: 'st_AAAAAAAAAAAAAAAAAAAAAA',
+  refund: 're_AAAAAAAAAAAAAAAAAAAAAAAAAA',
+  event: 'evt_AAAAAAAAAAAAAAAAAAAAAAAAAA',
+  balance_transaction: 'txn_999999999',
+};
+
+/** A concrete URL for a route template, the ids pointing at A's objects of `mode` (or, `phantom`, at nobody's). */
+function urlOf(route: string, mode: 'test' | 'live' = 'test', token = checkoutToken, real = false, phantom = false): string {
   const [, template] = route.split(' ');
   const group = groupOf(route);
   let url = template
@@ -225,7 +266,7 @@ function urlOf(route: string, mode: 'test' | 'live' = 'test', token = checkoutTo
     .replace('{order}', 'order-1')
     .replace('{channel}', 'simulator')
     .replace('{mode}', 'test');
-  if (group?.kind === 'v1' && group.scope !== 'collection') url = url.replace('{id}', ids[group.scope][mode]);
+  if (group?.kind === 'v1' && group.scope !== 'collection') url = url.replace('{id}', phantom ? PHANTOM_IDS[group.scope] : ids[group.scope][mode]);
   if (group?.kind === 'dashboard' && template.includes('{id}')) url = url.replace('{id}', dashboardIdOf(route, real));
   if (route === 'GET /v1/fx/quotes') url += '?from=THB&to=USD';
   // The routes marked *mode* take ?mode=test|live.
@@ -272,12 +313,13 @@ async function send(
   token?: string,
   real = false,
   body?: object,
+  phantom = false,
 ): Promise<ServerInjectResponse> {
   const method = route.split(' ')[0];
   const payload = body ?? bodyOf(route);
   return t0.server.inject({
     method,
-    url: urlOf(route, mode, token, real),
+    url: urlOf(route, mode, token, real, phantom),
     headers: { ...(method === 'POST' ? { 'idempotency-key': unique('authz') } : {}), ...credential },
     ...(payload === undefined ? {} : { payload }),
   });
@@ -294,7 +336,13 @@ function check(mismatches: string[], label: string, res: ServerInjectResponse, e
   if (res.statusCode >= 500) {
     mismatches.push(`${label}: ${got} (a 5xx) ${res.payload.slice(0, 200)}`);
   } else if (expected === 'allowed') {
-    if (res.statusCode === 401 || code === 'forbidden' || code === 'live_not_enabled' || code === 'authentication_required')
+    if (
+      res.statusCode === 401 ||
+      code === 'forbidden' ||
+      code === 'live_not_enabled' ||
+      code === 'authentication_required' ||
+      code === 'insufficient_permissions'
+    )
       mismatches.push(`${label}: expected allowed, got ${got}`);
   } else if (res.statusCode !== expected.status || (expected.code !== undefined && code !== expected.code)) {
     mismatches.push(`${label}: expected ${expected.status} ${expected.code ?? ''}, got ${got} ${res.payload.slice(0, 160)}`);
@@ -336,6 +384,140 @@ test.serial('/v1 routes: the credential decides, as the authentication rules say
   }
   t.deepEqual(mismatches, []);
 });
+
+test.serial(
+  '/v1 routes × restricted keys: exactly the permission a route needs passes, write includes read, any other is 403 insufficient_permissions',
+  async (t) => {
+    const mismatches: string[] = [];
+    for (const route of routesOfServer()) {
+      const group = groupOf(route);
+      if (group?.kind !== 'v1') continue;
+      const { resource, access } = parsePermission(group.permission);
+      const key = (name: string | undefined) => ({ authorization: `Bearer ${name ?? 'missing'}` });
+      const cases: Array<[string, { authorization: string }, Expect]> = [
+        [`key with exactly ${group.permission}`, key(restricted.only[group.permission]), 'allowed'],
+        [`key with every other resource (write), none of ${resource}`, key(restricted.allBut[resource]), INSUFFICIENT_PERMISSIONS],
+      ];
+      if (access === 'read') cases.push([`key with ${resource}:write`, key(restricted.only[`${resource}:write`]), 'allowed']);
+      else cases.push([`key with ${resource}:read only`, key(restricted.only[`${resource}:read`]), INSUFFICIENT_PERMISSIONS]);
+      for (const [name, credential, expected] of cases) {
+        // At objects nobody has: a key let through meets 404 and changes nothing the other tests use.
+        const res = await send(route, credential, 'test', undefined, false, undefined, true);
+        check(mismatches, `${route} × ${name}`, res, expected);
+        if (expected !== 'allowed' && res.statusCode === 403) {
+          const error = objectAt(JSON.parse(res.payload), 'error');
+          const needed = name.endsWith('read only') ? `${resource}:write` : group.permission;
+          if (error.param !== needed || error.message !== `This key lacks the permission ${needed}.`) {
+            mismatches.push(`${route} × ${name}: the refusal names ${String(error.param)}: ${String(error.message)}`);
+          }
+        }
+      }
+    }
+    t.deepEqual(mismatches, []);
+  },
+);
+
+test.serial(
+  'a restricted key is refused before anything of the request is looked at: no Idempotency-Key, a body that is not JSON, and the key it sent stays free',
+  async (t) => {
+    const readOnly = restricted.only['refunds:read']!;
+    for (const headers of [{}, { 'content-type': 'text/plain' }, { 'content-type': 'application/json' }]) {
+      const res = await t0.server.inject({
+        method: 'POST',
+        url: '/v1/refunds',
+        headers: { authorization: `Bearer ${readOnly}`, ...headers },
+        payload: '{not json',
+      });
+      t.is(res.statusCode, 403, JSON.stringify(headers));
+      t.is(jsonAt(JSON.parse(res.payload), 'error', 'code'), 'insufficient_permissions');
+    }
+    const idempotencyKey = unique('restricted');
+    const body = { amount: 1000, currency: 'THB', merchant_order_id: unique('order') };
+    const refused = await t0.server.inject({
+      method: 'POST',
+      url: '/v1/payment_intents',
+      headers: { authorization: `Bearer ${readOnly}`, 'idempotency-key': idempotencyKey },
+      payload: body,
+    });
+    t.is(refused.statusCode, 403);
+    // The refusal claimed nothing: the same key with a key that may write is a first request, not a replay.
+    const made = await t0.server.inject({
+      method: 'POST',
+      url: '/v1/payment_intents',
+      headers: { authorization: `Bearer ${restricted.only['payment_intents:write']!}`, 'idempotency-key': idempotencyKey },
+      payload: body,
+    });
+    t.is(made.statusCode, 201, made.payload);
+    t.is(made.headers['idempotent-replayed'], undefined);
+  },
+);
+
+test.serial(
+  'a developer mints live keys only within the role: no live secret key, no live refunds or settlements write; a live key with payment_intents write works and cannot refund',
+  async (t) => {
+    const developer = { cookie: users.developer!.cookie };
+    const mint = (payload: object) => t0.request({ method: 'POST', url: '/dashboard/v1/api_keys', headers: developer, payload });
+    const before = apiObjectsAt(objectAt((await t0.request({ method: 'GET', url: '/dashboard/v1/api_keys', headers: developer })).result), 'data').length;
+    for (const [payload, param] of [
+      [{ mode: 'live' }, 'permissions'],
+      [{ mode: 'live', permissions: { refunds: 'write' } }, 'permissions.refunds'],
+      [{ mode: 'live', permissions: { payment_intents: 'write', settlements: 'write' } }, 'permissions.settlements'],
+      [{ mode: 'live', permissions: { disputes: 'write' } }, 'permissions.disputes'],
+    ] as const) {
+      const res = await mint(payload);
+      t.is(res.statusCode, 403, JSON.stringify(payload));
+      t.like(objectAt(res.result, 'error'), { code: 'insufficient_permissions', param }, JSON.stringify(payload));
+    }
+    t.is(
+      apiObjectsAt(objectAt((await t0.request({ method: 'GET', url: '/dashboard/v1/api_keys', headers: developer })).result), 'data').length,
+      before,
+      'nothing minted',
+    );
+
+    // Within the role: reads of refunds and settlements, payment intents write; and test keys of any kind, a secret one included.
+    for (const payload of [{ mode: 'test' }, { mode: 'test', permissions: { refunds: 'write', settlements: 'write' } }])
+      t.is((await mint(payload)).statusCode, 201);
+    const res = await mint({
+      mode: 'live',
+      name: 'Checkout',
+      permissions: { payment_intents: 'write', refunds: 'read', settlements: 'read', balance: 'read' },
+    });
+    t.is(res.statusCode, 201, res.payload);
+    const secret = textAt(res.result, 'secret');
+    t.regex(secret, /^rk_live_/);
+    const live = paymentFlow(t0, secret);
+    const intent = await live.createIntent();
+    t.is(intent.id.slice(0, 3), 'pi_');
+    t.is((await t0.request({ method: 'GET', url: '/v1/refunds', key: secret })).statusCode, 200);
+    const refund = await t0.request({
+      method: 'POST',
+      url: '/v1/refunds',
+      key: secret,
+      idempotencyKey: unique('refund'),
+      payload: { payment_intent: intent.id },
+    });
+    t.is(refund.statusCode, 403);
+    t.like(objectAt(refund.result, 'error'), {
+      code: 'insufficient_permissions',
+      param: 'refunds:write',
+      message: 'This key lacks the permission refunds:write.',
+    });
+    const payout = await t0.request({ method: 'POST', url: '/v1/settlements', key: secret, idempotencyKey: unique('payout'), payload: {} });
+    t.like(objectAt(payout.result, 'error'), { code: 'insufficient_permissions', param: 'settlements:write' });
+
+    // An owner and an admin mint anything.
+    for (const role of ['owner', 'admin'] as const) {
+      const owner = { cookie: users[role]!.cookie };
+      for (const payload of [{ mode: 'live' }, { mode: 'live', permissions: { refunds: 'write', settlements: 'write', disputes: 'write' } }]) {
+        t.is(
+          (await t0.request({ method: 'POST', url: '/dashboard/v1/api_keys', headers: owner, payload })).statusCode,
+          201,
+          `${role} ${JSON.stringify(payload)}`,
+        );
+      }
+    }
+  },
+);
 
 test.serial('/dashboard/v1 routes: the cookie and the role table decide; an API key or a checkout token is no credential', async (t) => {
   const mismatches: string[] = [];

@@ -132,7 +132,7 @@ test('a new key is shown once, works on /v1 at once, and is listed by prefix onl
   t.is(res.statusCode, 201);
   const created = apiObjectAt(res.result);
   const secret = textAt(created, 'secret');
-  t.like(created, { object: 'api_key', mode: 'test', name: 'CI' });
+  t.like(created, { object: 'api_key', mode: 'test', name: 'CI', kind: 'secret', permissions: null });
   t.regex(secret, /^sk_test_[0-9A-Za-z]{32}$/);
   t.is(created.prefix, secret.slice(0, 16));
   t.is((await t0.request({ method: 'GET', url: '/v1/payment_intents', key: secret })).statusCode, 200);
@@ -163,7 +163,52 @@ test('a live key is 403 live_not_enabled until review opens live mode', async (t
   t.regex(textAt(minted.result, 'secret'), /^sk_live_/);
 });
 
-test('a key body takes mode and name only', async (t) => {
+test('a restricted key is rk_, reaches only what it names (403 insufficient_permissions naming the permission), and is listed with its permissions', async (t) => {
+  const merchant = await t0.merchant();
+  const developer = await signIn(t0, { merchantId: merchant.id, role: 'developer' });
+  const res = await as(developer, 'POST', '/dashboard/v1/api_keys', {
+    mode: 'test',
+    name: 'Reporting',
+    permissions: { balance: 'read', payment_intents: 'write' },
+  });
+  t.is(res.statusCode, 201);
+  const created = apiObjectAt(res.result);
+  const secret = textAt(created, 'secret');
+  t.regex(secret, /^rk_test_[0-9A-Za-z]{32}$/);
+  t.is(created.prefix, secret.slice(0, 16));
+  t.like(created, { kind: 'restricted', permissions: { payment_intents: 'write', balance: 'read' } });
+  t.is((await t0.request({ method: 'GET', url: '/v1/balance', key: secret })).statusCode, 200);
+  t.is((await t0.request({ method: 'GET', url: '/v1/payment_intents', key: secret })).statusCode, 200);
+  const refused = await t0.request({ method: 'GET', url: '/v1/refunds', key: secret });
+  t.is(refused.statusCode, 403);
+  t.deepEqual(
+    { ...errorOf(refused), request_id: undefined },
+    { code: 'insufficient_permissions', message: 'This key lacks the permission refunds:read.', param: 'refunds:read', request_id: undefined },
+  );
+
+  const listed = apiObjectsAt((await as(developer, 'GET', '/dashboard/v1/api_keys')).result, 'data');
+  t.like(listed[0], { id: created.id, kind: 'restricted', permissions: { payment_intents: 'write', balance: 'read' } });
+  t.like(listed[1], { kind: 'secret', permissions: null });
+  const [entry] = await t0.app.get<AuditLog>(AuditLog).listForMerchant(merchant.id, 1);
+  t.like(entry, { details: { change: 'created', kind: 'restricted', permissions: 'payment_intents:write balance:read' } });
+});
+
+test('permissions name known resources, each read or write, at least one: anything else is 400 naming the field', async (t) => {
+  for (const [permissions, param] of [
+    [{}, 'permissions'],
+    [{ payouts: 'read' }, 'permissions.payouts'],
+    [{ refunds: 'admin' }, 'permissions.refunds'],
+    [{ refunds: true }, 'permissions.refunds'],
+    [['refunds:read'], 'permissions'],
+    ['refunds', 'permissions'],
+    [null, 'permissions'],
+  ] as const) {
+    const res = await as(owner, 'POST', '/dashboard/v1/api_keys', { mode: 'test', permissions });
+    t.like({ status: res.statusCode, ...errorOf(res) }, { status: 400, code: 'invalid_parameter', param }, JSON.stringify(permissions));
+  }
+});
+
+test('a key body takes mode, name and permissions only', async (t) => {
   for (const [payload, param] of [
     [{}, 'mode'],
     [{ mode: 'prod' }, 'mode'],

@@ -70,6 +70,26 @@ test('every /v1 route of the server is in the document, with an operation and a 
   t.is(document.openapi, '3.1.0');
 });
 
+test('every operation behind an API key names the permission a restricted key needs: a read for a GET, a write for a POST, said in its description too', (t) => {
+  const problems: string[] = [];
+  for (const [path, item] of Object.entries(objectAt(document.paths))) {
+    for (const [method, operation] of Object.entries(objectAt(item))) {
+      const permission = jsonAt(operation, 'x-permission');
+      if (Array.isArray(jsonAt(operation, 'security'))) {
+        if (permission !== undefined) problems.push(`${method} ${path}: an open operation names ${JSON.stringify(permission)}`);
+        continue;
+      }
+      const access = method === 'get' ? 'read' : 'write';
+      if (typeof permission !== 'string' || !new RegExp(`^[a-z_]+:${access}$`).test(permission))
+        problems.push(`${method} ${path}: x-permission ${JSON.stringify(permission)}`);
+      else if (!textAt(operation, 'description').includes(`\`${permission}\``)) problems.push(`${method} ${path}: the description does not name ${permission}`);
+      if (!(documentedCodes(document, method, path, 403) ?? []).includes('insufficient_permissions'))
+        problems.push(`${method} ${path}: 403 insufficient_permissions not listed`);
+    }
+  }
+  t.deepEqual(problems, []);
+});
+
 test('docs/openapi.json is what the server serves (run `npm run openapi` after changing a route)', (t) => {
   const written = objectAt(JSON.parse(readFileSync(join(__dirname, '..', '..', '..', '..', 'docs', 'openapi.json'), 'utf8')));
   t.deepEqual(written, document);

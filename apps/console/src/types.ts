@@ -183,9 +183,18 @@ export interface WebhookDelivery {
   readonly created: string;
 }
 
+/** What a restricted key may be given, in the order the API lists them (docs/api-keys.md). */
+export const KEY_RESOURCES = ['payment_intents', 'refunds', 'disputes', 'settlements', 'balance', 'events', 'webhook_public_keys'] as const;
+export type KeyResource = (typeof KEY_RESOURCES)[number];
+export type KeyAccess = 'read' | 'write';
+export type KeyPermissions = Partial<Record<KeyResource, KeyAccess>>;
+
 export interface ApiKey {
   readonly id: string;
   readonly mode: Mode;
+  /** `secret` (`sk_…`) reaches everything of its mode; `restricted` (`rk_…`) only its `permissions`. */
+  readonly kind: 'secret' | 'restricted';
+  readonly permissions: KeyPermissions | null;
   readonly name?: string;
   readonly prefix: string;
   readonly secret?: string;

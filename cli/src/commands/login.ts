@@ -1,4 +1,4 @@
-import { Payments } from '@payments/sdk';
+import { Payments, PermissionError } from '@payments/sdk';
 import type { Command, Context } from '../command.js';
 import { DEFAULT_API_BASE, keyPrefix } from '../config.js';
 import { EXIT, UsageError } from '../exit-codes.js';
@@ -19,10 +19,24 @@ async function keyToLogInWith(context: Context): Promise<string> {
   const fromFlagOrEnv = given ?? context.env.PAYMENTS_API_KEY;
   if (fromFlagOrEnv) return fromFlagOrEnv;
   if (!process.stdin.isTTY) return readPipedSecret(process.stdin);
-  return promptSecret('API key (sk_test_… or sk_live_…, not shown): ', { stdin: process.stdin, stderr: process.stderr });
+  return promptSecret('API key (sk_test_…, sk_live_…, rk_test_… or rk_live_…, not shown): ', { stdin: process.stdin, stderr: process.stderr });
 }
 
-const mode = (apiKey: string) => (apiKey.startsWith('sk_live_') ? 'live' : 'test');
+const mode = (apiKey: string) => (/^[sr]k_live_/.test(apiKey) ? 'live' : 'test');
+
+/**
+ * Checks the key against the API with GET /v1/balance. A restricted key (`rk_…`) without
+ * `balance:read` is refused there with 403 `insufficient_permissions`, which still says the key
+ * itself is known and live: that counts as checked.
+ */
+async function verifyKey(apiKey: string, apiBase: string): Promise<void> {
+  try {
+    await new Payments(apiKey, { baseUrl: apiBase, maxNetworkRetries: 1 }).balance.retrieve();
+  } catch (error) {
+    if (error instanceof PermissionError && error.code === 'insufficient_permissions' && apiKey.startsWith('rk_')) return;
+    throw error;
+  }
+}
 
 export const loginCommands: Command[] = [
   {
@@ -40,17 +54,17 @@ export const loginCommands: Command[] = [
     notes:
       'On a terminal it asks for the key without echoing it; piped, it reads the first line of stdin (--stdin says so explicitly). ' +
       '--api-key or PAYMENTS_API_KEY still work, but leave the key in shell history or the process list. ' +
-      'The key is checked with GET /v1/balance before it is stored. ' +
+      'The key is checked with GET /v1/balance before it is stored (a restricted key without balance:read passes when the API knows it). ' +
       'The file is written with mode 0600 in a 0700 directory; the key is never printed back, only its prefix.',
     async run(context) {
       const apiKey = await keyToLogInWith(context);
       if (!apiKey) throw new UsageError('No API key given: type it at the prompt, pipe it in (--stdin), or pass --api-key.');
-      if (!/^sk_(test|live)_[0-9A-Za-z]+$/.test(apiKey))
-        throw new UsageError('An API key starts with sk_test_ or sk_live_ (the value given is not one; it is not shown).');
-      if (!context.values['skip-verify']) {
-        // A typo is cheaper to catch now than at the first real command; the key is never echoed.
-        await new Payments(apiKey, { baseUrl: context.apiBase, maxNetworkRetries: 1 }).balance.retrieve();
-      }
+      if (!/^[sr]k_(test|live)_[0-9A-Za-z]+$/.test(apiKey))
+        throw new UsageError(
+          'An API key starts with sk_test_ or sk_live_, or rk_test_ or rk_live_ for a restricted key (the value given is not one; it is not shown).',
+        );
+      // A typo is cheaper to catch now than at the first real command; the key is never echoed.
+      if (!context.values['skip-verify']) await verifyKey(apiKey, context.apiBase);
       context.store.updateProfile(context.profileName, { api_key: apiKey, api_base: context.apiBase });
       const summary = {
         profile: context.profileName,

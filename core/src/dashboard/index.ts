@@ -1,4 +1,5 @@
 /** The dashboard: onboarding a merchant with its owner, team members and roles, sign-in with a second factor, sessions, step-up, audit, notices, API keys, signing keys and settings. */
+export * from './domain/api-key-limits';
 export * from './domain/dashboard-access';
 export * from './domain/dashboard-session.entity';
 export * from './domain/notice.entity';

@@ -168,6 +168,24 @@ test('API keys: a minted key and its audit entry commit together, or neither doe
   t.like(await t.throwsAsync(create.execute(actor, { mode: 'live' })), { code: 'live_not_enabled' });
 });
 
+test("API keys: a restricted key is rk_ and keeps its permissions; a live key beyond the maker's role writes nothing", async (t) => {
+  const h = setup();
+  const owner = await h.owner();
+  await h.storage.merchants.setLiveEnabled(owner.merchantId, true);
+  const developer = { ...owner, id: 'usr_developer', role: 'developer' as const };
+  const create = new CreateApiKey({ uow: h.storage.uow, issueApiKey: h.issueApiKey, audit: h.audit });
+  const { key, secret } = await create.execute(developer, { mode: 'live', permissions: { balance: 'read', payment_intents: 'write' } });
+  t.regex(secret, /^rk_live_/);
+  t.deepEqual(key.permissions, { payment_intents: 'write', balance: 'read' });
+  t.deepEqual((await h.storage.apiKeys.findById(owner.merchantId, key.id))?.permissions, key.permissions);
+  const before = (await h.storage.apiKeys.listActive(owner.merchantId)).length;
+  t.like(await t.throwsAsync(create.execute(developer, { mode: 'live' })), { code: 'insufficient_permissions' });
+  t.like(await t.throwsAsync(create.execute(developer, { mode: 'live', permissions: { refunds: 'write' } })), { code: 'insufficient_permissions' });
+  t.is((await h.storage.apiKeys.listActive(owner.merchantId)).length, before);
+  t.regex((await create.execute(developer, { mode: 'test' })).secret, /^sk_test_/);
+  t.regex((await create.execute(owner, { mode: 'live' })).secret, /^sk_live_/);
+});
+
 test('API keys: revoke keeps the first time, leaves the list, and another merchant cannot reach the key', async (t) => {
   const h = setup();
   const actor = await h.owner();

@@ -6,7 +6,7 @@ import type { Event, Mode } from '../types.js';
  * given (`account`) or learned from the API.
  */
 export interface RecipientOptions {
-  /** The mode of the client's API key (`sk_test_…` or `sk_live_…`). */
+  /** The mode of the client's API key (`sk_test_…` or `sk_live_…`; `rk_test_…` or `rk_live_…`). */
   mode: Mode;
   /** The merchant id (`mch_…`) the client was given, if any. */
   account?: string;

@@ -14,6 +14,8 @@ export interface paths {
         /**
          * Retrieve the balance: available, pending and dispute_hold, and the next settlement, per currency
          * @description The ledger’s balance of the key’s merchant and mode, in the settlement currency: a payment’s net enters `pending` when it is paid and priced, moves to `available` when its release timer fires, and leaves `available` when a settlement is made; `next_settlement` says what the next settlement will pay, and when. Amounts are exact integers of any size: a reader that turns JSON numbers into doubles should read these as big integers.
+         *
+         *     A restricted key needs the permission `balance:read` (a secret key has every one); without it the answer is 403 `insufficient_permissions`.
          */
         get: operations["retrieveBalance"];
         put?: never;
@@ -34,6 +36,8 @@ export interface paths {
         /**
          * List balance transactions, newest first
          * @description Every movement of the key’s merchant’s money in this mode, one line per ledger transaction, newest first, a page at a time. The `net` of all lines of a currency sums to that currency’s available + pending + dispute_hold, and each bucket’s `moves` to that bucket. Filters combine: `type`, `payment_intent`, `settlement`, `currency`; `created[gte]`/`created[lte]` and `available_on[gte]`/`available_on[lte]`, inclusive, each a date or a date-time (a date as an upper bound takes in its whole day, UTC). Any other query parameter, or a `starting_after` that is not a line of this merchant and mode, is 400 `invalid_parameter` naming it.
+         *
+         *     A restricted key needs the permission `balance:read` (a secret key has every one); without it the answer is 403 `insufficient_permissions`.
          */
         get: operations["listBalanceTransactions"];
         put?: never;
@@ -54,6 +58,8 @@ export interface paths {
         /**
          * Retrieve a balance transaction
          * @description One line as it stands now (`settlement` appears once a settlement covers it; a payment’s `available_on` once its release is scheduled). Another merchant’s line, or one of the other mode, is 404 `resource_not_found` like an unknown one.
+         *
+         *     A restricted key needs the permission `balance:read` (a secret key has every one); without it the answer is 403 `insufficient_permissions`.
          */
         get: operations["retrieveBalanceTransaction"];
         put?: never;
@@ -74,6 +80,8 @@ export interface paths {
         /**
          * List disputes, newest first
          * @description The disputes of the key’s merchant and mode, newest first, a page at a time. A `starting_after` that is not a dispute of this merchant and mode is 400 `invalid_parameter`.
+         *
+         *     A restricted key needs the permission `disputes:read` (a secret key has every one); without it the answer is 403 `insufficient_permissions`.
          */
         get: operations["listDisputes"];
         put?: never;
@@ -94,6 +102,8 @@ export interface paths {
         /**
          * Retrieve a dispute
          * @description A dispute as it stands now. Another merchant’s dispute, or one of the other mode, is 404 `resource_not_found` like an unknown one.
+         *
+         *     A restricted key needs the permission `disputes:read` (a secret key has every one); without it the answer is 403 `insufficient_permissions`.
          */
         get: operations["retrieveDispute"];
         put?: never;
@@ -116,6 +126,8 @@ export interface paths {
         /**
          * Submit evidence, merged key by key into what the dispute holds
          * @description Merges the keys sent into the dispute’s evidence (a key sent again replaces its value) and sends the whole merged set to the channel before storing it; an opened dispute moves to `under_review` and `dispute.updated` is published. A ruled dispute (won or lost) is 409 `dispute_closed`. More than 50 keys in all is 400 naming `evidence`. A channel that cannot take it stores nothing: 503 `channel_error`, and a retry with the same Idempotency-Key is safe.
+         *
+         *     A restricted key needs the permission `disputes:write` (a secret key has every one); without it the answer is 403 `insufficient_permissions`.
          */
         post: operations["submitDisputeEvidence"];
         delete?: never;
@@ -134,6 +146,8 @@ export interface paths {
         /**
          * List events of the key’s mode, newest first (the bodies webhooks deliver)
          * @description Every event of the key’s merchant and mode, of every type (refund events included, which reach only the webhook endpoints that name them), newest first, a page at a time; each item is the body a webhook delivery of it carries. A `starting_after` that is not an event of this merchant and mode is 400 `invalid_parameter`.
+         *
+         *     A restricted key needs the permission `events:read` (a secret key has every one); without it the answer is 403 `insufficient_permissions`.
          */
         get: operations["listEvents"];
         put?: never;
@@ -154,6 +168,8 @@ export interface paths {
         /**
          * Retrieve an event
          * @description One event, with the body GET /v1/events lists it with: so a receiver can read back an event it was sent, or a client one it listed. Another merchant’s event, or one of the other mode, is 404 `resource_not_found` like an unknown one; an id of the wrong shape is 400 `invalid_parameter` naming `id`.
+         *
+         *     A restricted key needs the permission `events:read` (a secret key has every one); without it the answer is 403 `insufficient_permissions`.
          */
         get: operations["retrieveEvent"];
         put?: never;
@@ -174,6 +190,8 @@ export interface paths {
         /**
          * An indicative FX quote
          * @description The rate an intent paid now would be priced at (mid rate plus the platform’s spread) and, with `amount`, what it would come to. Live and test keys answer the same. A currency that is not three capitals or not ISO 4217, a `payment_method` outside the catalog or not collecting `from`, or an `amount` converting past 2^53 − 1 is 400 `invalid_parameter` naming it; a pair without a rate is 400 `unsupported_currency_pair`; a rate feed that fails is 503 `api_error`.
+         *
+         *     A restricted key needs the permission `payment_intents:read` (a secret key has every one); without it the answer is 403 `insufficient_permissions`.
          */
         get: operations["retrieveFxQuote"];
         put?: never;
@@ -214,12 +232,16 @@ export interface paths {
         /**
          * List payment intents, newest first
          * @description The intents of the key’s merchant and mode, newest first, a page at a time. The filters combine. Any other query parameter, or a `starting_after` that is not an intent of this merchant and mode, is 400 `invalid_parameter` naming it.
+         *
+         *     A restricted key needs the permission `payment_intents:read` (a secret key has every one); without it the answer is 403 `insufficient_permissions`.
          */
         get: operations["listPaymentIntents"];
         put?: never;
         /**
          * Create a payment intent (the answer carries checkout_url; an identical retry replays it)
          * @description Answers 201 with the intent in `created` and `checkout_url`, the hosted page to send the payer to; only this answer (and its replay under the same Idempotency-Key) ever carries it. Nothing is coerced and unknown fields are refused by name (400 `invalid_parameter`). A used `merchant_order_id` of this mode is 409 `merchant_order_id_taken`; a `return_url` that is not a public https URL is 400 `invalid_return_url`. An intent in another currency than the settlement currency carries `fx`, and is refused (400, `param: amount`) when its amount converted at today’s rate passes half of 2^53 − 1.
+         *
+         *     A restricted key needs the permission `payment_intents:write` (a secret key has every one); without it the answer is 403 `insufficient_permissions`.
          */
         post: operations["createPaymentIntent"];
         delete?: never;
@@ -238,6 +260,8 @@ export interface paths {
         /**
          * Retrieve a payment intent
          * @description The intent as it stands now (never its `checkout_url`, which only the create answer carries). Another merchant’s intent, or one of the other mode, is 404 `resource_not_found` like an unknown one; an id of the wrong shape is 400 `invalid_parameter` naming `id`.
+         *
+         *     A restricted key needs the permission `payment_intents:read` (a secret key has every one); without it the answer is 403 `insufficient_permissions`.
          */
         get: operations["retrievePaymentIntent"];
         put?: never;
@@ -258,12 +282,16 @@ export interface paths {
         /**
          * List an intent's attempts, oldest first
          * @description Every attempt of the intent, oldest first, in one page (`has_more` is always false). An intent of another merchant or mode is 404 `resource_not_found`.
+         *
+         *     A restricted key needs the permission `payment_intents:read` (a secret key has every one); without it the answer is 403 `insufficient_permissions`.
          */
         get: operations["listPaymentAttempts"];
         put?: never;
         /**
          * Place an attempt at a channel (a pending attempt is answered again with 200)
          * @description Places an order with a channel and answers the attempt with the payer’s credential in `next_action` (a QR payload or a redirect URL): 201. One pending attempt at a time: while one is pending it is answered again, 200, and no second order is placed, whatever method the body names. An attempt starts only from `created`, `requires_payment` or `failed`, before `expires_at` (else 409 `invalid_state_transition`). A method that does not collect the intent’s currency is 400 naming `payment_method`; a channel that cannot take it, 400 naming `channel`. A channel that refuses the order at once, or cannot be reached, leaves a failed attempt in the history, makes the intent `failed`, and is 402 `payment_failed`.
+         *
+         *     A restricted key needs the permission `payment_intents:write` (a secret key has every one); without it the answer is 403 `insufficient_permissions`.
          */
         post: operations["createPaymentAttempt"];
         delete?: never;
@@ -284,6 +312,8 @@ export interface paths {
         /**
          * Cancel a payment intent that is created or requires_payment
          * @description Takes no body (or `{}`). Only an intent in `created` or `requires_payment` can be canceled; any other status is 409 `invalid_state_transition` (so a `processing` or `failed` intent cannot be). A pending attempt fails with `canceled` and its order is voided at the channel. Should the payer pay the voided order anyway, the intent still becomes `succeeded`: money a channel confirms is never dropped.
+         *
+         *     A restricted key needs the permission `payment_intents:write` (a secret key has every one); without it the answer is 403 `insufficient_permissions`.
          */
         post: operations["cancelPaymentIntent"];
         delete?: never;
@@ -302,12 +332,16 @@ export interface paths {
         /**
          * List refunds, newest first (of one payment intent with payment_intent)
          * @description The refunds of the key’s merchant and mode, newest first, a page at a time; the filters combine. A `starting_after` that is not a refund of this merchant and mode is 400 `invalid_parameter`.
+         *
+         *     A restricted key needs the permission `refunds:read` (a secret key has every one); without it the answer is 403 `insufficient_permissions`.
          */
         get: operations["listRefunds"];
         put?: never;
         /**
          * Refund a paid payment intent, in whole or in part
          * @description Only a succeeded or channel_settled intent can be refunded (else 409 invalid_state_transition); an open dispute is 409 payment_disputed; the refunds that did not fail never add up to more than the intent amount (409 refund_exceeds_remaining, also after a lost dispute). The merchant is debited amount × net / intent amount in the settlement currency at once; a failed refund gives it back. An intent of another merchant or mode is 404 `resource_not_found`. The channel is called before the answer: a channel that declines fails the refund at once (201 with `status: failed`), one that cannot be reached leaves it pending until the channel reports.
+         *
+         *     A restricted key needs the permission `refunds:write` (a secret key has every one); without it the answer is 403 `insufficient_permissions`.
          */
         post: operations["createRefund"];
         delete?: never;
@@ -326,6 +360,8 @@ export interface paths {
         /**
          * Retrieve a refund
          * @description A refund as it stands now. Another merchant’s refund, or one of the other mode, is 404 `resource_not_found` like an unknown one.
+         *
+         *     A restricted key needs the permission `refunds:read` (a secret key has every one); without it the answer is 403 `insufficient_permissions`.
          */
         get: operations["retrieveRefund"];
         put?: never;
@@ -346,12 +382,16 @@ export interface paths {
         /**
          * List settlements, newest first
          * @description The settlements of the key’s merchant and mode, newest first, a page at a time. A `starting_after` that is not a settlement of this merchant and mode is 400 `invalid_parameter`.
+         *
+         *     A restricted key needs the permission `settlements:read` (a secret key has every one); without it the answer is 403 `insufficient_permissions`.
          */
         get: operations["listSettlements"];
         put?: never;
         /**
          * Ask for a settlement now (merchants on the manual schedule)
          * @description Takes no body (or `{}`). For an account on the `manual` schedule only (any other is 403 `forbidden`): pays every movement of the available balance no settlement covered yet (the released payments not settled yet, refunds, dispute debits, failed payouts returned), except the money of the released payments beyond what one settlement can carry (2^53 − 1), which wait for the next request; the balance’s `next_settlement` shows the amount beforehand. When that is zero or below: 409 `nothing_to_settle` when no payment waits, else 409 `insufficient_available_balance`. Requests of one account and mode run one at a time: of several racing for the same funds one is 201, the rest 409. In test mode the settlement is paid at once (the answer reads `paid`); in live mode it answers `pending` and the worker pays it. A retry with the same Idempotency-Key is answered with the same settlement for 24 hours.
+         *
+         *     A restricted key needs the permission `settlements:write` (a secret key has every one); without it the answer is 403 `insufficient_permissions`.
          */
         post: operations["createSettlement"];
         delete?: never;
@@ -370,6 +410,8 @@ export interface paths {
         /**
          * Retrieve a settlement
          * @description A settlement as it stands now, with its `summary`: what it pays by the type of the lines it covers. Another merchant’s settlement, or one of the other mode, is 404 `resource_not_found` like an unknown one.
+         *
+         *     A restricted key needs the permission `settlements:read` (a secret key has every one); without it the answer is 403 `insufficient_permissions`.
          */
         get: operations["retrieveSettlement"];
         put?: never;
@@ -392,6 +434,8 @@ export interface paths {
         /**
          * Test mode: move a running timer (expiry or release) to now
          * @description Test keys only (a live key is 403 `test_mode_required`). Moves the deadline of the timer (`expires_at` or `available_at`) to now; the worker acts on its next tick, as in live mode. A timer that is not running (never started, or already fired) is 409 `invalid_state_transition`; a timer is never moved later, so a repeat while it runs answers the intent unchanged.
+         *
+         *     A restricted key needs the permission `payment_intents:write` (a secret key has every one); without it the answer is 403 `insufficient_permissions`.
          */
         post: operations["advancePaymentIntentClock"];
         delete?: never;
@@ -412,6 +456,8 @@ export interface paths {
         /**
          * Test mode: tell the channel what to report, and wait for its callback
          * @description Test keys only (a live key is 403 `test_mode_required`). Tells the channel of the pending attempt what to report (replacing a magic outcome not reported yet); its signed callback takes the real path (signature, confirming query, state change), and the answer is the intent once the callback landed. No pending attempt with an order is 409 `invalid_state_transition`; a channel that cannot simulate (`rest`) is 409 `simulation_unsupported`. Dispute outcomes need a succeeded or channel_settled intent: `dispute_opened` with no open dispute and no lost one, a ruling with an open one (else 409 `invalid_state_transition`); `amount` and `currency` go with payment outcomes only (400).
+         *
+         *     A restricted key needs the permission `payment_intents:write` (a secret key has every one); without it the answer is 403 `insufficient_permissions`.
          */
         post: operations["simulatePaymentIntent"];
         delete?: never;
@@ -432,6 +478,8 @@ export interface paths {
         /**
          * Test mode: tell the channel what to report for a pending refund, and wait for its notice
          * @description Test keys only (a live key is 403 `test_mode_required`). Settles a pending refund at once through the channel’s signed notice, which takes the real path; the answer is the refund as that notice left it. A refund already succeeded or failed, or one the channel has not taken yet, is 409 `invalid_state_transition`; a channel that cannot simulate is 409 `simulation_unsupported`. `failure_code` goes with `failed` only (400).
+         *
+         *     A restricted key needs the permission `refunds:write` (a secret key has every one); without it the answer is 403 `insufficient_permissions`.
          */
         post: operations["simulateRefund"];
         delete?: never;
@@ -450,6 +498,8 @@ export interface paths {
         /**
          * The Ed25519 keys webhook v2 signatures are made with
          * @description The platform’s published keys, one page. `v2_kid` in a delivery’s X-Webhook-Signature names the key that signed it; a new key is published here before it signs anything, so fetch the list again when `v2_kid` is one you do not know.
+         *
+         *     A restricted key needs the permission `webhook_public_keys:read` (a secret key has every one); without it the answer is 403 `insufficient_permissions`.
          */
         get: operations["listWebhookPublicKeys"];
         put?: never;
@@ -2213,7 +2263,7 @@ export interface operations {
             /**
              * @description No usable API key.
              *
-             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…`.
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…` (a restricted key: `rk_test_…` or `rk_live_…`).
              */
             401: {
                 headers: {
@@ -2238,6 +2288,7 @@ export interface operations {
              * @description This key may not do this.
              *
              *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             *     - `insufficient_permissions`: A restricted key (`rk_…`) without the permission this operation needs (its `x-permission`): `param` and `message` name it (`refunds:write`). Refused before anything else is read or done.
              */
             403: {
                 headers: {
@@ -2253,7 +2304,7 @@ export interface operations {
                              * @description The codes this operation answers with this status.
                              * @enum {string}
                              */
-                            code?: "live_not_enabled";
+                            code?: "live_not_enabled" | "insufficient_permissions";
                         };
                     };
                 };
@@ -2438,7 +2489,7 @@ export interface operations {
             /**
              * @description No usable API key.
              *
-             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…`.
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…` (a restricted key: `rk_test_…` or `rk_live_…`).
              */
             401: {
                 headers: {
@@ -2463,6 +2514,7 @@ export interface operations {
              * @description This key may not do this.
              *
              *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             *     - `insufficient_permissions`: A restricted key (`rk_…`) without the permission this operation needs (its `x-permission`): `param` and `message` name it (`refunds:write`). Refused before anything else is read or done.
              */
             403: {
                 headers: {
@@ -2478,7 +2530,7 @@ export interface operations {
                              * @description The codes this operation answers with this status.
                              * @enum {string}
                              */
-                            code?: "live_not_enabled";
+                            code?: "live_not_enabled" | "insufficient_permissions";
                         };
                     };
                 };
@@ -2639,7 +2691,7 @@ export interface operations {
             /**
              * @description No usable API key.
              *
-             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…`.
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…` (a restricted key: `rk_test_…` or `rk_live_…`).
              */
             401: {
                 headers: {
@@ -2664,6 +2716,7 @@ export interface operations {
              * @description This key may not do this.
              *
              *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             *     - `insufficient_permissions`: A restricted key (`rk_…`) without the permission this operation needs (its `x-permission`): `param` and `message` name it (`refunds:write`). Refused before anything else is read or done.
              */
             403: {
                 headers: {
@@ -2679,7 +2732,7 @@ export interface operations {
                              * @description The codes this operation answers with this status.
                              * @enum {string}
                              */
-                            code?: "live_not_enabled";
+                            code?: "live_not_enabled" | "insufficient_permissions";
                         };
                     };
                 };
@@ -2872,7 +2925,7 @@ export interface operations {
             /**
              * @description No usable API key.
              *
-             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…`.
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…` (a restricted key: `rk_test_…` or `rk_live_…`).
              */
             401: {
                 headers: {
@@ -2897,6 +2950,7 @@ export interface operations {
              * @description This key may not do this.
              *
              *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             *     - `insufficient_permissions`: A restricted key (`rk_…`) without the permission this operation needs (its `x-permission`): `param` and `message` name it (`refunds:write`). Refused before anything else is read or done.
              */
             403: {
                 headers: {
@@ -2912,7 +2966,7 @@ export interface operations {
                              * @description The codes this operation answers with this status.
                              * @enum {string}
                              */
-                            code?: "live_not_enabled";
+                            code?: "live_not_enabled" | "insufficient_permissions";
                         };
                     };
                 };
@@ -3071,7 +3125,7 @@ export interface operations {
             /**
              * @description No usable API key.
              *
-             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…`.
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…` (a restricted key: `rk_test_…` or `rk_live_…`).
              */
             401: {
                 headers: {
@@ -3096,6 +3150,7 @@ export interface operations {
              * @description This key may not do this.
              *
              *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             *     - `insufficient_permissions`: A restricted key (`rk_…`) without the permission this operation needs (its `x-permission`): `param` and `message` name it (`refunds:write`). Refused before anything else is read or done.
              */
             403: {
                 headers: {
@@ -3111,7 +3166,7 @@ export interface operations {
                              * @description The codes this operation answers with this status.
                              * @enum {string}
                              */
-                            code?: "live_not_enabled";
+                            code?: "live_not_enabled" | "insufficient_permissions";
                         };
                     };
                 };
@@ -3311,7 +3366,7 @@ export interface operations {
             /**
              * @description No usable API key.
              *
-             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…`.
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…` (a restricted key: `rk_test_…` or `rk_live_…`).
              */
             401: {
                 headers: {
@@ -3336,6 +3391,7 @@ export interface operations {
              * @description This key may not do this.
              *
              *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             *     - `insufficient_permissions`: A restricted key (`rk_…`) without the permission this operation needs (its `x-permission`): `param` and `message` name it (`refunds:write`). Refused before anything else is read or done.
              */
             403: {
                 headers: {
@@ -3352,7 +3408,7 @@ export interface operations {
                              * @description The codes this operation answers with this status.
                              * @enum {string}
                              */
-                            code?: "live_not_enabled";
+                            code?: "live_not_enabled" | "insufficient_permissions";
                         };
                     };
                 };
@@ -3636,7 +3692,7 @@ export interface operations {
             /**
              * @description No usable API key.
              *
-             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…`.
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…` (a restricted key: `rk_test_…` or `rk_live_…`).
              */
             401: {
                 headers: {
@@ -3661,6 +3717,7 @@ export interface operations {
              * @description This key may not do this.
              *
              *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             *     - `insufficient_permissions`: A restricted key (`rk_…`) without the permission this operation needs (its `x-permission`): `param` and `message` name it (`refunds:write`). Refused before anything else is read or done.
              */
             403: {
                 headers: {
@@ -3676,7 +3733,7 @@ export interface operations {
                              * @description The codes this operation answers with this status.
                              * @enum {string}
                              */
-                            code?: "live_not_enabled";
+                            code?: "live_not_enabled" | "insufficient_permissions";
                         };
                     };
                 };
@@ -3827,7 +3884,7 @@ export interface operations {
             /**
              * @description No usable API key.
              *
-             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…`.
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…` (a restricted key: `rk_test_…` or `rk_live_…`).
              */
             401: {
                 headers: {
@@ -3852,6 +3909,7 @@ export interface operations {
              * @description This key may not do this.
              *
              *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             *     - `insufficient_permissions`: A restricted key (`rk_…`) without the permission this operation needs (its `x-permission`): `param` and `message` name it (`refunds:write`). Refused before anything else is read or done.
              */
             403: {
                 headers: {
@@ -3867,7 +3925,7 @@ export interface operations {
                              * @description The codes this operation answers with this status.
                              * @enum {string}
                              */
-                            code?: "live_not_enabled";
+                            code?: "live_not_enabled" | "insufficient_permissions";
                         };
                     };
                 };
@@ -4046,7 +4104,7 @@ export interface operations {
             /**
              * @description No usable API key.
              *
-             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…`.
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…` (a restricted key: `rk_test_…` or `rk_live_…`).
              */
             401: {
                 headers: {
@@ -4071,6 +4129,7 @@ export interface operations {
              * @description This key may not do this.
              *
              *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             *     - `insufficient_permissions`: A restricted key (`rk_…`) without the permission this operation needs (its `x-permission`): `param` and `message` name it (`refunds:write`). Refused before anything else is read or done.
              */
             403: {
                 headers: {
@@ -4086,7 +4145,7 @@ export interface operations {
                              * @description The codes this operation answers with this status.
                              * @enum {string}
                              */
-                            code?: "live_not_enabled";
+                            code?: "live_not_enabled" | "insufficient_permissions";
                         };
                     };
                 };
@@ -4321,7 +4380,7 @@ export interface operations {
             /**
              * @description No usable API key.
              *
-             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…`.
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…` (a restricted key: `rk_test_…` or `rk_live_…`).
              */
             401: {
                 headers: {
@@ -4346,6 +4405,7 @@ export interface operations {
              * @description This key may not do this.
              *
              *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             *     - `insufficient_permissions`: A restricted key (`rk_…`) without the permission this operation needs (its `x-permission`): `param` and `message` name it (`refunds:write`). Refused before anything else is read or done.
              */
             403: {
                 headers: {
@@ -4361,7 +4421,7 @@ export interface operations {
                              * @description The codes this operation answers with this status.
                              * @enum {string}
                              */
-                            code?: "live_not_enabled";
+                            code?: "live_not_enabled" | "insufficient_permissions";
                         };
                     };
                 };
@@ -4538,7 +4598,7 @@ export interface operations {
             /**
              * @description No usable API key.
              *
-             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…`.
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…` (a restricted key: `rk_test_…` or `rk_live_…`).
              */
             401: {
                 headers: {
@@ -4563,6 +4623,7 @@ export interface operations {
              * @description This key may not do this.
              *
              *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             *     - `insufficient_permissions`: A restricted key (`rk_…`) without the permission this operation needs (its `x-permission`): `param` and `message` name it (`refunds:write`). Refused before anything else is read or done.
              */
             403: {
                 headers: {
@@ -4579,7 +4640,7 @@ export interface operations {
                              * @description The codes this operation answers with this status.
                              * @enum {string}
                              */
-                            code?: "live_not_enabled";
+                            code?: "live_not_enabled" | "insufficient_permissions";
                         };
                     };
                 };
@@ -4843,7 +4904,7 @@ export interface operations {
             /**
              * @description No usable API key.
              *
-             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…`.
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…` (a restricted key: `rk_test_…` or `rk_live_…`).
              */
             401: {
                 headers: {
@@ -4868,6 +4929,7 @@ export interface operations {
              * @description This key may not do this.
              *
              *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             *     - `insufficient_permissions`: A restricted key (`rk_…`) without the permission this operation needs (its `x-permission`): `param` and `message` name it (`refunds:write`). Refused before anything else is read or done.
              */
             403: {
                 headers: {
@@ -4883,7 +4945,7 @@ export interface operations {
                              * @description The codes this operation answers with this status.
                              * @enum {string}
                              */
-                            code?: "live_not_enabled";
+                            code?: "live_not_enabled" | "insufficient_permissions";
                         };
                     };
                 };
@@ -5066,7 +5128,7 @@ export interface operations {
             /**
              * @description No usable API key.
              *
-             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…`.
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…` (a restricted key: `rk_test_…` or `rk_live_…`).
              */
             401: {
                 headers: {
@@ -5091,6 +5153,7 @@ export interface operations {
              * @description This key may not do this.
              *
              *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             *     - `insufficient_permissions`: A restricted key (`rk_…`) without the permission this operation needs (its `x-permission`): `param` and `message` name it (`refunds:write`). Refused before anything else is read or done.
              */
             403: {
                 headers: {
@@ -5106,7 +5169,7 @@ export interface operations {
                              * @description The codes this operation answers with this status.
                              * @enum {string}
                              */
-                            code?: "live_not_enabled";
+                            code?: "live_not_enabled" | "insufficient_permissions";
                         };
                     };
                 };
@@ -5326,7 +5389,7 @@ export interface operations {
             /**
              * @description No usable API key.
              *
-             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…`.
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…` (a restricted key: `rk_test_…` or `rk_live_…`).
              */
             401: {
                 headers: {
@@ -5376,6 +5439,7 @@ export interface operations {
              * @description This key may not do this.
              *
              *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             *     - `insufficient_permissions`: A restricted key (`rk_…`) without the permission this operation needs (its `x-permission`): `param` and `message` name it (`refunds:write`). Refused before anything else is read or done.
              */
             403: {
                 headers: {
@@ -5392,7 +5456,7 @@ export interface operations {
                              * @description The codes this operation answers with this status.
                              * @enum {string}
                              */
-                            code?: "live_not_enabled";
+                            code?: "live_not_enabled" | "insufficient_permissions";
                         };
                     };
                 };
@@ -5672,7 +5736,7 @@ export interface operations {
             /**
              * @description No usable API key.
              *
-             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…`.
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…` (a restricted key: `rk_test_…` or `rk_live_…`).
              */
             401: {
                 headers: {
@@ -5697,6 +5761,7 @@ export interface operations {
              * @description This key may not do this.
              *
              *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             *     - `insufficient_permissions`: A restricted key (`rk_…`) without the permission this operation needs (its `x-permission`): `param` and `message` name it (`refunds:write`). Refused before anything else is read or done.
              */
             403: {
                 headers: {
@@ -5713,7 +5778,7 @@ export interface operations {
                              * @description The codes this operation answers with this status.
                              * @enum {string}
                              */
-                            code?: "live_not_enabled";
+                            code?: "live_not_enabled" | "insufficient_permissions";
                         };
                     };
                 };
@@ -6002,7 +6067,7 @@ export interface operations {
             /**
              * @description No usable API key.
              *
-             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…`.
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…` (a restricted key: `rk_test_…` or `rk_live_…`).
              */
             401: {
                 headers: {
@@ -6027,6 +6092,7 @@ export interface operations {
              * @description This key may not do this.
              *
              *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             *     - `insufficient_permissions`: A restricted key (`rk_…`) without the permission this operation needs (its `x-permission`): `param` and `message` name it (`refunds:write`). Refused before anything else is read or done.
              */
             403: {
                 headers: {
@@ -6042,7 +6108,7 @@ export interface operations {
                              * @description The codes this operation answers with this status.
                              * @enum {string}
                              */
-                            code?: "live_not_enabled";
+                            code?: "live_not_enabled" | "insufficient_permissions";
                         };
                     };
                 };
@@ -6210,7 +6276,7 @@ export interface operations {
             /**
              * @description No usable API key.
              *
-             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…`.
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…` (a restricted key: `rk_test_…` or `rk_live_…`).
              */
             401: {
                 headers: {
@@ -6235,6 +6301,7 @@ export interface operations {
              * @description This key may not do this.
              *
              *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             *     - `insufficient_permissions`: A restricted key (`rk_…`) without the permission this operation needs (its `x-permission`): `param` and `message` name it (`refunds:write`). Refused before anything else is read or done.
              */
             403: {
                 headers: {
@@ -6251,7 +6318,7 @@ export interface operations {
                              * @description The codes this operation answers with this status.
                              * @enum {string}
                              */
-                            code?: "live_not_enabled";
+                            code?: "live_not_enabled" | "insufficient_permissions";
                         };
                     };
                 };
@@ -6530,7 +6597,7 @@ export interface operations {
             /**
              * @description No usable API key.
              *
-             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…`.
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…` (a restricted key: `rk_test_…` or `rk_live_…`).
              */
             401: {
                 headers: {
@@ -6555,6 +6622,7 @@ export interface operations {
              * @description This key may not do this.
              *
              *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             *     - `insufficient_permissions`: A restricted key (`rk_…`) without the permission this operation needs (its `x-permission`): `param` and `message` name it (`refunds:write`). Refused before anything else is read or done.
              */
             403: {
                 headers: {
@@ -6570,7 +6638,7 @@ export interface operations {
                              * @description The codes this operation answers with this status.
                              * @enum {string}
                              */
-                            code?: "live_not_enabled";
+                            code?: "live_not_enabled" | "insufficient_permissions";
                         };
                     };
                 };
@@ -6794,7 +6862,7 @@ export interface operations {
             /**
              * @description No usable API key.
              *
-             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…`.
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…` (a restricted key: `rk_test_…` or `rk_live_…`).
              */
             401: {
                 headers: {
@@ -6819,6 +6887,7 @@ export interface operations {
              * @description This key may not do this.
              *
              *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             *     - `insufficient_permissions`: A restricted key (`rk_…`) without the permission this operation needs (its `x-permission`): `param` and `message` name it (`refunds:write`). Refused before anything else is read or done.
              */
             403: {
                 headers: {
@@ -6834,7 +6903,7 @@ export interface operations {
                              * @description The codes this operation answers with this status.
                              * @enum {string}
                              */
-                            code?: "live_not_enabled";
+                            code?: "live_not_enabled" | "insufficient_permissions";
                         };
                     };
                 };
@@ -7028,7 +7097,7 @@ export interface operations {
             /**
              * @description No usable API key.
              *
-             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…`.
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…` (a restricted key: `rk_test_…` or `rk_live_…`).
              */
             401: {
                 headers: {
@@ -7053,6 +7122,7 @@ export interface operations {
              * @description This key may not do this.
              *
              *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             *     - `insufficient_permissions`: A restricted key (`rk_…`) without the permission this operation needs (its `x-permission`): `param` and `message` name it (`refunds:write`). Refused before anything else is read or done.
              *     - `forbidden`: This account may not do this: only accounts on the manual settlement schedule may ask for a settlement.
              */
             403: {
@@ -7070,7 +7140,7 @@ export interface operations {
                              * @description The codes this operation answers with this status.
                              * @enum {string}
                              */
-                            code?: "live_not_enabled" | "forbidden";
+                            code?: "live_not_enabled" | "insufficient_permissions" | "forbidden";
                         };
                     };
                 };
@@ -7363,7 +7433,7 @@ export interface operations {
             /**
              * @description No usable API key.
              *
-             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…`.
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…` (a restricted key: `rk_test_…` or `rk_live_…`).
              */
             401: {
                 headers: {
@@ -7388,6 +7458,7 @@ export interface operations {
              * @description This key may not do this.
              *
              *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             *     - `insufficient_permissions`: A restricted key (`rk_…`) without the permission this operation needs (its `x-permission`): `param` and `message` name it (`refunds:write`). Refused before anything else is read or done.
              */
             403: {
                 headers: {
@@ -7403,7 +7474,7 @@ export interface operations {
                              * @description The codes this operation answers with this status.
                              * @enum {string}
                              */
-                            code?: "live_not_enabled";
+                            code?: "live_not_enabled" | "insufficient_permissions";
                         };
                     };
                 };
@@ -7607,7 +7678,7 @@ export interface operations {
             /**
              * @description No usable API key.
              *
-             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…`.
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…` (a restricted key: `rk_test_…` or `rk_live_…`).
              */
             401: {
                 headers: {
@@ -7632,6 +7703,7 @@ export interface operations {
              * @description This key may not do this.
              *
              *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             *     - `insufficient_permissions`: A restricted key (`rk_…`) without the permission this operation needs (its `x-permission`): `param` and `message` name it (`refunds:write`). Refused before anything else is read or done.
              *     - `test_mode_required`: A test helper called with a live key: only test-mode objects can be simulated or moved in time.
              */
             403: {
@@ -7649,7 +7721,7 @@ export interface operations {
                              * @description The codes this operation answers with this status.
                              * @enum {string}
                              */
-                            code?: "live_not_enabled" | "test_mode_required";
+                            code?: "live_not_enabled" | "insufficient_permissions" | "test_mode_required";
                         };
                     };
                 };
@@ -7952,7 +8024,7 @@ export interface operations {
             /**
              * @description No usable API key.
              *
-             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…`.
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…` (a restricted key: `rk_test_…` or `rk_live_…`).
              */
             401: {
                 headers: {
@@ -7977,6 +8049,7 @@ export interface operations {
              * @description This key may not do this.
              *
              *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             *     - `insufficient_permissions`: A restricted key (`rk_…`) without the permission this operation needs (its `x-permission`): `param` and `message` name it (`refunds:write`). Refused before anything else is read or done.
              *     - `test_mode_required`: A test helper called with a live key: only test-mode objects can be simulated or moved in time.
              */
             403: {
@@ -7994,7 +8067,7 @@ export interface operations {
                              * @description The codes this operation answers with this status.
                              * @enum {string}
                              */
-                            code?: "live_not_enabled" | "test_mode_required";
+                            code?: "live_not_enabled" | "insufficient_permissions" | "test_mode_required";
                         };
                     };
                 };
@@ -8287,7 +8360,7 @@ export interface operations {
             /**
              * @description No usable API key.
              *
-             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…`.
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…` (a restricted key: `rk_test_…` or `rk_live_…`).
              */
             401: {
                 headers: {
@@ -8312,6 +8385,7 @@ export interface operations {
              * @description This key may not do this.
              *
              *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             *     - `insufficient_permissions`: A restricted key (`rk_…`) without the permission this operation needs (its `x-permission`): `param` and `message` name it (`refunds:write`). Refused before anything else is read or done.
              *     - `test_mode_required`: A test helper called with a live key: only test-mode objects can be simulated or moved in time.
              */
             403: {
@@ -8329,7 +8403,7 @@ export interface operations {
                              * @description The codes this operation answers with this status.
                              * @enum {string}
                              */
-                            code?: "live_not_enabled" | "test_mode_required";
+                            code?: "live_not_enabled" | "insufficient_permissions" | "test_mode_required";
                         };
                     };
                 };
@@ -8601,7 +8675,7 @@ export interface operations {
             /**
              * @description No usable API key.
              *
-             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…`.
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…` (a restricted key: `rk_test_…` or `rk_live_…`).
              */
             401: {
                 headers: {
@@ -8626,6 +8700,7 @@ export interface operations {
              * @description This key may not do this.
              *
              *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             *     - `insufficient_permissions`: A restricted key (`rk_…`) without the permission this operation needs (its `x-permission`): `param` and `message` name it (`refunds:write`). Refused before anything else is read or done.
              */
             403: {
                 headers: {
@@ -8641,7 +8716,7 @@ export interface operations {
                              * @description The codes this operation answers with this status.
                              * @enum {string}
                              */
-                            code?: "live_not_enabled";
+                            code?: "live_not_enabled" | "insufficient_permissions";
                         };
                     };
                 };

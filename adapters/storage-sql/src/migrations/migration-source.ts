@@ -23,6 +23,7 @@ import { channelReconciliation } from './022-channel-reconciliation.migration';
 import { idempotencyRecoveryPoints } from './023-idempotency-recovery-points.migration';
 import { settlementCoverage } from './024-settlement-coverage.migration';
 import { consoleSearchAndDeliveryLog } from './025-console-search-and-delivery-log.migration';
+import { restrictedApiKeys } from './026-restricted-api-keys.migration';
 
 interface NamedMigration {
   readonly name: string;
@@ -55,6 +56,7 @@ const MIGRATIONS: readonly NamedMigration[] = [
   { name: '023-idempotency-recovery-points', migration: idempotencyRecoveryPoints },
   { name: '024-settlement-coverage', migration: settlementCoverage },
   { name: '025-console-search-and-delivery-log', migration: consoleSearchAndDeliveryLog },
+  { name: '026-restricted-api-keys', migration: restrictedApiKeys },
 ];
 
 /** The names of every migration, in the order they run. */

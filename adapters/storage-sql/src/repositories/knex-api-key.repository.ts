@@ -1,4 +1,4 @@
-import type { ApiKey, ApiKeyRepository, ApiKeyWithMerchant, Mode } from '@payments/core';
+import { validateApiKeyPermissions, type ApiKey, type ApiKeyPermissions, type ApiKeyRepository, type ApiKeyWithMerchant, type Mode } from '@payments/core';
 import { KnexTable } from '../knex-context';
 import { merchantFromRow, type MerchantRow } from './knex-merchant.repository';
 import { toDate, toMillis, toNullable, toNullableMillis, toOptional, toOptionalDate, withoutUndefined, type BigIntValue } from '../mapping/column-values';
@@ -10,6 +10,8 @@ interface ApiKeyRow {
   prefix: string;
   secret_digest: string;
   name: string | null;
+  /** A restricted key's permissions as JSON text; NULL for a secret key. */
+  permissions: string | null;
   created_at: BigIntValue;
   revoked_at: BigIntValue | null;
 }
@@ -20,6 +22,7 @@ interface KeyColumnsOfJoin {
   key_mode: Mode;
   key_secret_digest: string;
   key_name: string | null;
+  key_permissions: string | null;
   key_created_at: BigIntValue;
   key_revoked_at: BigIntValue | null;
 }
@@ -27,9 +30,19 @@ interface KeyColumnsOfJoin {
 /** Every authenticated request runs this: the merchant's columns under their own names, the key's prefixed, one row per key. */
 const KEYS_WITH_MERCHANT_BY_PREFIX =
   'select `merchants`.*, ' +
-  ['id', 'mode', 'secret_digest', 'name', 'created_at', 'revoked_at'].map((column) => `\`api_keys\`.\`${column}\` as \`key_${column}\``).join(', ') +
+  ['id', 'mode', 'secret_digest', 'name', 'permissions', 'created_at', 'revoked_at']
+    .map((column) => `\`api_keys\`.\`${column}\` as \`key_${column}\``)
+    .join(', ') +
   ' from `api_keys` inner join `merchants` on `merchants`.`id` = `api_keys`.`merchant_id`' +
   ' where `api_keys`.`prefix` = ? order by `api_keys`.`created_at` asc, `api_keys`.`id` asc';
+
+/**
+ * A stored grant read back through core's own check, so a row that is not one (written by hand,
+ * say) fails the request rather than open more than it names.
+ */
+function permissionsOf(text: string | null): ApiKeyPermissions | undefined {
+  return text === null ? undefined : validateApiKeyPermissions(JSON.parse(text));
+}
 
 function toEntity(row: ApiKeyRow): ApiKey {
   return withoutUndefined({
@@ -39,6 +52,7 @@ function toEntity(row: ApiKeyRow): ApiKey {
     prefix: row.prefix,
     secretDigest: row.secret_digest,
     name: toOptional(row.name),
+    permissions: permissionsOf(row.permissions),
     created: toDate(row.created_at),
     revokedAt: toOptionalDate(row.revoked_at),
   });
@@ -55,6 +69,7 @@ export class KnexApiKeyRepository extends KnexTable<ApiKeyRow> implements ApiKey
       prefix: key.prefix,
       secret_digest: key.secretDigest,
       name: toNullable(key.name),
+      permissions: key.permissions === undefined ? null : JSON.stringify(key.permissions),
       created_at: toMillis(key.created),
       revoked_at: toNullableMillis(key.revokedAt),
     });
@@ -70,6 +85,7 @@ export class KnexApiKeyRepository extends KnexTable<ApiKeyRow> implements ApiKey
         prefix,
         secret_digest: row.key_secret_digest,
         name: row.key_name,
+        permissions: row.key_permissions,
         created_at: row.key_created_at,
         revoked_at: row.key_revoked_at,
       }),

@@ -1,5 +1,5 @@
 import type { Lifecycle, ReqRefDefaults, Request, ResponseToolkit, RouteOptions, Server } from '@hapi/hapi';
-import type { DashboardAction, Recovery } from '@payments/core';
+import type { ApiKeyPermission, DashboardAction, Recovery } from '@payments/core';
 import type Joi from 'joi';
 import type { DashboardOperationInfo } from '../openapi/build-dashboard-openapi';
 import type { OperationInfo } from '../openapi/build-openapi';
@@ -11,6 +11,8 @@ declare module '@hapi/hapi' {
   interface PluginSpecificConfiguration {
     /** A `/v1` route's entry in the merchant document (merchant-v1 and open routes). */
     openapi?: OperationInfo | undefined;
+    /** The permission a restricted API key needs for a `/v1` route (a secret key has every one). */
+    permission?: ApiKeyPermission | undefined;
     /** A dashboard route's action (who may call it), its entry in the dashboard document, and whether it runs once per Idempotency-Key. */
     dashboard?: { readonly action: DashboardAction | 'open'; readonly openapi: DashboardOperationInfo; readonly idempotent?: boolean };
   }
@@ -74,8 +76,13 @@ type Handler<V, I> = I extends Idempotency
  */
 type Access<I> =
   | {
-      /** `Authorization: Bearer sk_…` (the merchant API, `/v1`). Every POST is idempotent. */
+      /** `Authorization: Bearer sk_…` or `rk_…` (the merchant API, `/v1`). Every POST is idempotent. */
       readonly access: 'api-key';
+      /**
+       * What a restricted key must hold to call it (docs/api-keys.md): a GET needs `read` of its
+       * resource, a POST `write`. Checked with the key, before anything else of the request.
+       */
+      readonly permission: ApiKeyPermission;
       readonly openapi: OperationInfo;
       readonly idempotent?: I;
     }

@@ -36,7 +36,7 @@ const OPEN_ERRORS = [400, 401, 429, 500, 503] as const;
 const ERROR_DESCRIPTIONS: Readonly<Record<number, string>> = {
   400: 'invalid_parameter (`param` names the field) or invalid_request; nothing changed.',
   401: 'authentication_required: no live session (signed out, expired after 30 minutes, or the user was disabled or reset). On sign-in and the MFA claim: invalid_credentials, whatever was wrong.',
-  403: 'forbidden: the role may not do this, a team rule refuses it (nobody edits their own row; only an owner touches owners), or a write came with the Origin of another site. On step-up routes also mfa_code_invalid: the acting code is missing, wrong or used.',
+  403: 'forbidden: the role may not do this, a team rule refuses it (nobody edits their own row; only an owner touches owners), or a write came with the Origin of another site. On step-up routes also mfa_code_invalid: the acting code is missing, wrong or used. On minting an API key also insufficient_permissions: the live key would exceed the role of the person minting it.',
   404: 'resource_not_found: no such object of this account (and mode, on per-mode routes).',
   409: 'Conflict: email_taken, signing_key_exists, destination_unverified, idempotency_key_in_use …',
   422: 'idempotency_key_reused: the Idempotency-Key was used with a different request.',
@@ -50,7 +50,7 @@ const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   Session: 'Signing in with a password and a one-time code, the session it opens, and signing out.',
   Team: 'The account’s people, their roles and their second factors.',
   Settings: 'The account’s business name, support email, statement descriptor and settlement schedule.',
-  'API keys': 'The account’s secret API keys: issue and revoke.',
+  'API keys': 'The account’s API keys, secret (`sk_…`) and restricted (`rk_…`): issue and revoke.',
   'Signing keys': 'The account’s registered Ed25519 public keys.',
   Webhooks: 'Webhook endpoints and the log of their deliveries.',
   Payments: 'Payment intents of one mode, their attempts, events, disputes and refunds.',

@@ -1,5 +1,5 @@
 import type { RequestRoute } from '@hapi/hapi';
-import { API_VERSION_PATTERN, CURRENT_API_VERSION, IDEMPOTENCY, isRecord } from '@payments/core';
+import { API_VERSION_PATTERN, CURRENT_API_VERSION, IDEMPOTENCY, isRecord, type ApiKeyPermission } from '@payments/core';
 import Joi, { type Schema } from 'joi';
 import { answerHeaderComponents, answerHeaders } from './answer-headers';
 import {
@@ -121,7 +121,8 @@ export function buildOpenApi(table: readonly RequestRoute[]): OpenApiDocument {
     const method = route.method.toLowerCase();
     const info = route.settings.plugins?.openapi;
     const validate = routeValidation(route);
-    const operation = info ? describedOperation(info, method, validate, schemas) : { 'x-undocumented': true, responses: {} };
+    const permission = route.settings.plugins?.permission;
+    const operation = info ? describedOperation(info, method, validate, schemas, permission) : { 'x-undocumented': true, responses: {} };
     (paths[route.path] ??= {})[method] = { ...operation, parameters: parameters(method, validate, info) };
   }
   const webhooks = webhookOperations(schemas);
@@ -132,6 +133,8 @@ export function buildOpenApi(table: readonly RequestRoute[]): OpenApiDocument {
       version: CURRENT_API_VERSION,
       description:
         'The merchant API under /v1. Authenticate with `Authorization: Bearer sk_test_…` (every route but this document). ' +
+        'A restricted key (`rk_test_…`, `rk_live_…`) reaches only the operations its permissions name: each operation names the one it needs in `x-permission` ' +
+        '(`refunds:write`; `write` includes `read`), and a key without it gets 403 `insufficient_permissions`. ' +
         'Every POST needs an Idempotency-Key; `Api-Version` selects the version that answers. Errors answer `{error: {code, message, param?, request_id}}`; ' +
         'each operation lists, under each error status, the codes it can answer. Amounts are integers of minor units. ' +
         'The service calls your endpoints too: `webhooks` lists what it sends, one entry per event type.',
@@ -147,7 +150,13 @@ export function buildOpenApi(table: readonly RequestRoute[]): OpenApiDocument {
       schemas,
       headers: answerHeaderComponents(true),
       parameters: { ...WEBHOOK_HEADER_PARAMETERS },
-      securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'An API key: sk_test_… or sk_live_…' } },
+      securitySchemes: {
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'An API key: a secret key, sk_test_… or sk_live_…, or a restricted key, rk_test_… or rk_live_…',
+        },
+      },
     },
   };
 }
@@ -156,7 +165,18 @@ const content = (schema: JsonSchema, example?: unknown): JsonSchema => ({
   'application/json': { schema, ...(example === undefined ? {} : { example }) },
 });
 
-function describedOperation(info: OperationInfo, method: string, validate: RouteValidation, schemas: Record<string, JsonSchema>): JsonSchema {
+/** The sentence an operation's description ends with: the permission a restricted key needs. */
+function permissionSentence(permission: ApiKeyPermission): string {
+  return `A restricted key needs the permission \`${permission}\` (a secret key has every one); without it the answer is 403 \`insufficient_permissions\`.`;
+}
+
+function describedOperation(
+  info: OperationInfo,
+  method: string,
+  validate: RouteValidation,
+  schemas: Record<string, JsonSchema>,
+  permission: ApiKeyPermission | undefined,
+): JsonSchema {
   const post = method === 'post';
   // Every /v1 answer names its version, the open document's too.
   const headers = (status: number, success: boolean) => answerHeaders({ status, success, idempotent: post, versioned: true });
@@ -185,10 +205,11 @@ function describedOperation(info: OperationInfo, method: string, validate: Route
   const operation: JsonSchema = {
     operationId: info.operationId,
     summary: info.summary,
-    description: info.description,
+    description: permission === undefined ? info.description : `${info.description}\n\n${permissionSentence(permission)}`,
     tags: [info.tag],
     responses,
   };
+  if (permission !== undefined) operation['x-permission'] = permission;
   if (info.open) operation.security = [];
   if (post && info.requestBody && validate.payload) {
     schemas[info.requestBody.name] = joiToJsonSchema(validate.payload);

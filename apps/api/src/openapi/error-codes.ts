@@ -20,10 +20,13 @@ export const ERROR_CODE_MEANINGS = {
   idempotency_key_required: 'A POST without an Idempotency-Key header; send a fresh key (a UUID, say) with each new request.',
   invalid_return_url: '`return_url` is not an absolute https URL on a public host name (no IP literal, no localhost), or is longer than 2048 characters.',
   unsupported_currency_pair: 'No rate is known between the two currencies.',
-  authentication_required: 'No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…`.',
+  authentication_required:
+    'No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…` (a restricted key: `rk_test_…` or `rk_live_…`).',
   payment_failed:
     'The channel refused the payment; the failed attempt stays in the intent’s attempts with its `failure_code`, and another attempt may be placed.',
   live_not_enabled: 'A live key of an account whose live mode is not open (before review, or closed since).',
+  insufficient_permissions:
+    'A restricted key (`rk_…`) without the permission this operation needs (its `x-permission`): `param` and `message` name it (`refunds:write`). Refused before anything else is read or done.',
   test_mode_required: 'A test helper called with a live key: only test-mode objects can be simulated or moved in time.',
   forbidden: 'This account may not do this: only accounts on the manual settlement schedule may ask for a settlement.',
   resource_not_found: 'No such object for this key: unknown, another merchant’s, or of the other mode (test and live never see each other’s objects).',
@@ -55,7 +58,7 @@ export const VALIDATED_ERROR_CODES: ErrorCodes = { 400: ['invalid_parameter'] };
 export const GENERIC_ERROR_CODES: ErrorCodes = {
   400: ['invalid_request', 'invalid_api_version'],
   401: ['authentication_required'],
-  403: ['live_not_enabled'],
+  403: ['live_not_enabled', 'insufficient_permissions'],
   429: ['rate_limited'],
   500: ['api_error'],
   503: ['api_error'],

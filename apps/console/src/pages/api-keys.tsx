@@ -3,7 +3,7 @@ import { api } from '../api';
 import { formatDate } from '../format';
 import { t } from '../i18n';
 import { useConsole } from '../state';
-import type { ApiKey, List, Mode, SigningKey } from '../types';
+import { KEY_RESOURCES, type ApiKey, type KeyAccess, type KeyPermissions, type KeyResource, type List, type Mode, type SigningKey } from '../types';
 import { useAction, useResource } from '../ui/hooks';
 import { Chunked, ConfirmDialog, DataTable, Dialog, DialogActions, ErrorText, Field, Loading, SecretOnce } from '../ui/kit';
 
@@ -45,6 +45,7 @@ export function ApiKeysPage() {
           { label: t('keys.name'), cell: (key) => (key.name ? <span translate={false}>{key.name}</span> : '—') },
           { label: t('keys.prefix'), cell: (key) => <code translate={false}>{key.prefix}…</code> },
           { label: t('mode.label'), cell: (key) => t(`mode.${key.mode}`) },
+          { label: t('keys.access'), cell: (key) => accessInWords(key) },
           { label: t('common.created'), wide: true, cell: (key) => formatDate(key.created) },
           ...(writable
             ? [
@@ -78,14 +79,63 @@ export function ApiKeysPage() {
   );
 }
 
+/** "Full access", or "Restricted: payment intents write, balance read" (in the API's order of resources). */
+export function accessInWords(key: Pick<ApiKey, 'permissions'>): string {
+  if (!key.permissions) return t('keys.full');
+  const permissions = key.permissions;
+  const list = KEY_RESOURCES.flatMap((resource) => {
+    const access = permissions[resource];
+    return access ? [t(`keys.grant.${access}`, { resource: t(`keys.resource.${resource}`) })] : [];
+  });
+  return t('keys.restricted', { list: list.join(', ') });
+}
+
+/**
+ * The dashboard actions a person needs to give a live key write of a resource (docs/api-keys.md):
+ * refunds, payouts and dispute evidence are owner and admin work, and a secret key has them all.
+ */
+const WRITE_NEEDS: Partial<Record<KeyResource, string>> = { refunds: 'refunds.write', settlements: 'settlements.write', disputes: 'disputes.write' };
+
 function MintForm(props: { liveEnabled: boolean; onCancel: () => void; onMinted: (key: ApiKey) => void }) {
-  const { mode: current } = useConsole();
+  const { mode: current, can } = useConsole();
   const [mode, setMode] = useState<Mode>(current);
   const [name, setName] = useState('');
+  const [restricted, setRestricted] = useState(false);
+  const [permissions, setPermissions] = useState<KeyPermissions>({});
   const action = useAction();
+  // A live key cannot do more than the person minting it (the API refuses it with 403 insufficient_permissions).
+  const mayWrite = (resource: KeyResource) => {
+    const need = WRITE_NEEDS[resource];
+    return mode !== 'live' || need === undefined || can(need);
+  };
+  const maySecret = KEY_RESOURCES.every(mayWrite);
+  const limited = mode === 'live' && !maySecret;
+  const kind = restricted || limited ? 'restricted' : 'secret';
+  const changeMode = (next: Mode) => {
+    setMode(next);
+    // What the role may not give a live key drops to read, as the form then offers it.
+    if (next !== 'live') return;
+    const kept: KeyPermissions = {};
+    for (const resource of KEY_RESOURCES) {
+      const access = permissions[resource];
+      const need = WRITE_NEEDS[resource];
+      if (access) kept[resource] = access === 'write' && need !== undefined && !can(need) ? 'read' : access;
+    }
+    setPermissions(kept);
+  };
+  const choose = (chosen: KeyResource, value: string) => {
+    const access: KeyAccess | undefined = value === 'read' || value === 'write' ? value : undefined;
+    const next: KeyPermissions = {};
+    for (const resource of KEY_RESOURCES) {
+      const kept = resource === chosen ? access : permissions[resource];
+      if (kept) next[resource] = kept;
+    }
+    setPermissions(next);
+  };
   const submit = async (event: Event) => {
     event.preventDefault();
-    await action.run(async () => props.onMinted(await api<ApiKey>('POST', '/api_keys', { body: { mode, ...(name ? { name } : {}) } })));
+    const body = { mode, ...(name ? { name } : {}), ...(kind === 'restricted' ? { permissions } : {}) };
+    await action.run(async () => props.onMinted(await api<ApiKey>('POST', '/api_keys', { body })));
   };
   return (
     <form onSubmit={(event) => void submit(event)}>
@@ -93,15 +143,48 @@ function MintForm(props: { liveEnabled: boolean; onCancel: () => void; onMinted:
         <input id="key-name" value={name} onInput={(e) => setName(e.currentTarget.value)} />
       </Field>
       <Field label={t('mode.label')} id="key-mode">
-        <select id="key-mode" value={mode} onChange={(e) => setMode(e.currentTarget.value === 'live' ? 'live' : 'test')}>
+        <select id="key-mode" value={mode} onChange={(e) => changeMode(e.currentTarget.value === 'live' ? 'live' : 'test')}>
           <option value="test">{t('mode.test')}</option>
           <option value="live" disabled={!props.liveEnabled}>
             {t('mode.live')}
           </option>
         </select>
       </Field>
+      <fieldset class="key-kind">
+        <legend>{t('keys.kind')}</legend>
+        <label>
+          <input type="radio" name="key-kind" value="secret" checked={kind === 'secret'} disabled={!maySecret} onChange={() => setRestricted(false)} />{' '}
+          {t('keys.kind.secret')}
+        </label>
+        <label>
+          <input type="radio" name="key-kind" value="restricted" checked={kind === 'restricted'} onChange={() => setRestricted(true)} />{' '}
+          {t('keys.kind.restricted')}
+        </label>
+        {limited ? <p class="hint">{t('keys.roleLimit')}</p> : null}
+      </fieldset>
+      {kind === 'restricted' ? (
+        <fieldset class="key-permissions">
+          <legend>{t('keys.permissions')}</legend>
+          <p class="hint">{t('keys.permissionsHint')}</p>
+          {KEY_RESOURCES.map((resource) => (
+            <Field key={resource} label={t(`keys.resource.${resource}`)} id={`key-permission-${resource}`}>
+              <select id={`key-permission-${resource}`} value={permissions[resource] ?? 'none'} onChange={(e) => choose(resource, e.currentTarget.value)}>
+                <option value="none">{t('keys.access.none')}</option>
+                <option value="read">{t('keys.access.read')}</option>
+                <option value="write" disabled={!mayWrite(resource)}>
+                  {t('keys.access.write')}
+                </option>
+              </select>
+            </Field>
+          ))}
+        </fieldset>
+      ) : null}
       <ErrorText error={action.error} />
-      <DialogActions onCancel={props.onCancel} submitLabel={t('keys.mint')} disabled={action.busy} />
+      <DialogActions
+        onCancel={props.onCancel}
+        submitLabel={t('keys.mint')}
+        disabled={action.busy || (kind === 'restricted' && Object.keys(permissions).length === 0)}
+      />
     </form>
   );
 }

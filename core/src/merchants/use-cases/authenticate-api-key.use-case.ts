@@ -1,6 +1,6 @@
 import type { Digest, Mode } from '../../common';
 import { CoreError } from '../../common';
-import { API_KEY_PREFIX_LENGTH, modeOfSecret } from '../domain/api-key.entity';
+import { API_KEY_PREFIX_LENGTH, modeOfSecret, type ApiKeyPermissions } from '../domain/api-key.entity';
 import type { Merchant } from '../domain/merchant.entity';
 import type { ApiKeyRepository } from '../ports/api-key.repository.port';
 
@@ -9,6 +9,8 @@ export interface ApiCaller {
   readonly merchant: Merchant;
   readonly mode: Mode;
   readonly apiKeyId: string;
+  /** A restricted key's permissions; undefined for a secret key, which reaches every route of its mode. */
+  readonly permissions?: ApiKeyPermissions;
 }
 
 function unauthenticated(message: string): CoreError {
@@ -23,7 +25,7 @@ export class AuthenticateApiKey {
   constructor(private readonly deps: AuthenticateApiKeyDeps) {}
 
   /**
-   * Recognises a secret API key by its prefix and SHA-256 digest (compared in constant time).
+   * Recognises an API key (secret `sk_…` or restricted `rk_…`) by its prefix and SHA-256 digest (compared in constant time).
    * Throws 401 `authentication_required` for a missing, malformed, unknown or revoked key, and
    * 403 `live_not_enabled` for a live key of a merchant whose review has not opened live mode.
    */
@@ -41,6 +43,6 @@ export class AuthenticateApiKey {
     if (mode === 'live' && !merchant.liveEnabled) {
       throw new CoreError('live_not_enabled', 'forbidden', 'Live mode is not open for this account yet; use a test key until review opens it.');
     }
-    return { merchant, mode, apiKeyId: key.id };
+    return key.permissions === undefined ? { merchant, mode, apiKeyId: key.id } : { merchant, mode, apiKeyId: key.id, permissions: key.permissions };
   }
 }

@@ -1,6 +1,6 @@
 import type { Clock, Digest, Mode, RandomSource } from '../../common';
 import { CoreError, newId, notFound, randomString } from '../../common';
-import { API_KEY_PREFIX_LENGTH, apiKeyPrefixFor, type ApiKey } from '../domain/api-key.entity';
+import { API_KEY_PREFIX_LENGTH, apiKeyPrefixFor, type ApiKey, type ApiKeyPermissions } from '../domain/api-key.entity';
 import type { ApiKeyRepository } from '../ports/api-key.repository.port';
 import type { MerchantRepository } from '../ports/merchant.repository.port';
 
@@ -23,17 +23,17 @@ export class IssueApiKey {
   constructor(private readonly deps: IssueApiKeyDeps) {}
 
   /**
-   * Mints a key (`sk_test_` or `sk_live_` and 32 base62 characters, about 190 bits). Only its
-   * 16-character prefix and SHA-256 digest are stored. A live key before review is 403
-   * `live_not_enabled`.
+   * Mints a key (`sk_test_` or `sk_live_` and 32 base62 characters, about 190 bits; `rk_test_` or
+   * `rk_live_` for a restricted key, one given `permissions`). Only its 16-character prefix, SHA-256
+   * digest and permissions are stored. A live key before review is 403 `live_not_enabled`.
    */
-  async execute(input: { merchantId: string; mode: Mode; name?: string }): Promise<IssuedApiKey> {
+  async execute(input: { merchantId: string; mode: Mode; name?: string; permissions?: ApiKeyPermissions }): Promise<IssuedApiKey> {
     const merchant = await this.deps.merchants.findById(input.merchantId);
     if (!merchant) throw notFound('merchant', input.merchantId);
     if (input.mode === 'live' && !merchant.liveEnabled) {
       throw new CoreError('live_not_enabled', 'forbidden', 'Live keys can be minted once review opens live mode.');
     }
-    const secret = apiKeyPrefixFor(input.mode) + randomString(this.deps.random, SECRET_ALPHABET, 32);
+    const secret = apiKeyPrefixFor(input.mode, input.permissions === undefined ? 'secret' : 'restricted') + randomString(this.deps.random, SECRET_ALPHABET, 32);
     const key: ApiKey = {
       id: newId(this.deps.random, 'api_key'),
       merchantId: merchant.id,
@@ -41,6 +41,7 @@ export class IssueApiKey {
       prefix: secret.slice(0, API_KEY_PREFIX_LENGTH),
       secretDigest: this.deps.digest.sha256Hex(secret),
       name: input.name,
+      ...(input.permissions === undefined ? {} : { permissions: { ...input.permissions } }),
       created: this.deps.clock.now(),
     };
     await this.deps.keys.insert(key);

@@ -1,6 +1,6 @@
 import type { Server } from '@hapi/hapi';
 import { header } from '../../http/headers';
-import { CoreError, type AuthenticateApiKey, type Mode, type RateLimiter } from '@payments/core';
+import { CoreError, requirePermission, type AuthenticateApiKey, type Mode, type RateLimiter } from '@payments/core';
 
 export interface ApiKeyAuthOptions {
   readonly authenticate: AuthenticateApiKey;
@@ -17,9 +17,11 @@ function bearerSecret(header: string | undefined): string | undefined {
 }
 
 /**
- * `Authorization: Bearer sk_…`. The key is checked first (401, then 403 `live_not_enabled` for a
- * live key before review) and only then is a rate-limit token spent, so a refused live key costs
- * the merchant nothing.
+ * `Authorization: Bearer sk_…` or `rk_…`. The key is checked first (401, then 403
+ * `live_not_enabled` for a live key before review) and only then is a rate-limit token spent, so a
+ * refused live key costs the merchant nothing. Then a restricted key's permissions: a route it
+ * does not reach is 403 `insufficient_permissions` here, in authentication, before the body is
+ * read, the API version pinned, the Idempotency-Key looked at or any work done.
  */
 export function registerApiKeyAuth(server: Server, options: ApiKeyAuthOptions): void {
   server.auth.scheme('api-key', () => ({
@@ -33,6 +35,13 @@ export function registerApiKeyAuth(server: Server, options: ApiKeyAuthOptions): 
             retryAfterSeconds: Math.max(1, Math.ceil(decision.retryAfterMs / 1000)),
           });
         }
+      }
+      if (caller.permissions !== undefined) {
+        const needed = request.route.settings.plugins?.permission;
+        // A route that names no permission is open to no restricted key (every /v1 route names one).
+        if (needed === undefined)
+          throw new CoreError('insufficient_permissions', 'forbidden', 'This key is restricted and this route is not among its permissions.');
+        requirePermission(caller.permissions, needed);
       }
       return h.authenticated({ credentials: { caller } });
     },

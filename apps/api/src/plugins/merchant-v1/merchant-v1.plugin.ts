@@ -1,5 +1,5 @@
 import type { Plugin } from '@hapi/hapi';
-import type { ResolveApiVersion } from '@payments/core';
+import { parsePermission, type ResolveApiVersion } from '@payments/core';
 import { registerRoutes, type IdempotentWork, type Resolve, type Route } from '../../http/define-route';
 import { registerApiKeyAuth, type ApiKeyAuthOptions } from './api-key-auth.scheme';
 import { registerApiVersion } from './api-version.ext';
@@ -25,11 +25,15 @@ export const merchantV1Plugin: Plugin<MerchantV1Options> = {
     registerRoutes(server, options.routes, options.resolve, 'api-key', (route, handler) => {
       // Every POST needs an Idempotency-Key (requireIdempotencyKey), so every POST must use it.
       if (route.method === 'POST' && !route.idempotent) throw new Error(`${route.method} ${route.path} must be idempotent`);
+      // A read needs a resource's read permission, a write its write permission (docs/api-keys.md).
+      if (parsePermission(route.permission).access !== (route.method === 'GET' ? 'read' : 'write')) {
+        throw new Error(`${route.method} ${route.path} must need ${route.method === 'GET' ? 'read' : 'write'} permission, not ${route.permission}`);
+      }
       return {
         auth: 'api-key',
         // Only JSON bodies are read; anything else is 415 before any work is done.
         payload: route.method === 'POST' ? { allow: 'application/json' } : undefined,
-        plugins: { openapi: route.openapi },
+        plugins: { openapi: route.openapi, permission: route.permission },
         // defineRoute has an idempotent route's handler answer a RouteAnswer.
         // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- defineRoute's types make an idempotent route's handler an IdempotentWork
         handler: route.idempotent ? idempotent(options, handler as IdempotentWork, route.idempotent, apiKeyOwner) : handler,

@@ -1,5 +1,9 @@
 import {
+  API_KEY_ACCESS_LEVELS,
+  API_KEY_RESOURCES,
   type ApiKey,
+  apiKeyKindOf,
+  type ApiKeyResource,
   DASHBOARD_ACTIONS,
   ID_PATTERNS,
   type Merchant,
@@ -58,12 +62,25 @@ export function presentSettings(merchant: Merchant): Record<string, unknown> {
   });
 }
 
-/** An API key: its prefix, never the secret (the create answer adds `secret` itself). */
+/** What each resource a restricted key may be given reaches on `/v1` (docs/api-keys.md). */
+export const API_KEY_RESOURCE_ROUTES: Readonly<Record<ApiKeyResource, string>> = {
+  payment_intents: 'payment intents, their attempts, the payment test helpers (simulate, advance) and FX quotes.',
+  refunds: 'refunds and the refund test helper.',
+  disputes: 'disputes and their evidence.',
+  settlements: 'settlements and asking for one (pay out now).',
+  balance: 'the balance and its balance transactions.',
+  events: 'the events.',
+  webhook_public_keys: 'the webhook public keys.',
+};
+
+/** An API key: its prefix, never the secret (the create answer adds `secret` itself); `permissions` null for a secret key. */
 export function presentApiKey(key: ApiKey): Record<string, unknown> {
   return compact({
     id: key.id,
     object: 'api_key',
     mode: key.mode,
+    kind: apiKeyKindOf(key),
+    permissions: key.permissions === undefined ? null : { ...key.permissions },
     name: key.name,
     prefix: key.prefix,
     created: timestamp(key.created),
@@ -149,12 +166,25 @@ export const DASHBOARD_SCHEMAS = components({
     },
     'The account settings: the four fields the merchant edits are always present (null when unset); the rest are set by the operator.',
   ),
-  ApiKey: object(['id', 'object', 'mode', 'prefix', 'created'], {
+  ApiKey: object(['id', 'object', 'mode', 'kind', 'permissions', 'prefix', 'created'], {
     id: idMatching(ID_PATTERNS.api_key),
     object: constant('api_key'),
     mode,
+    kind: {
+      type: 'string',
+      enum: ['secret', 'restricted'],
+      description: '`secret` (`sk_…`): every `/v1` route of its mode. `restricted` (`rk_…`): only what `permissions` names.',
+    },
+    permissions: {
+      type: ['object', 'null'],
+      description: 'A restricted key’s resources, each `read` or `write` (which includes read); a resource left out is closed. null for a secret key.',
+      additionalProperties: false,
+      properties: Object.fromEntries(
+        API_KEY_RESOURCES.map((resource) => [resource, { type: 'string', enum: [...API_KEY_ACCESS_LEVELS], description: API_KEY_RESOURCE_ROUTES[resource] }]),
+      ),
+    },
     name: { type: 'string' },
-    prefix: { type: 'string' },
+    prefix: { type: 'string', description: 'The first 16 characters of the secret (`sk_test_…`, `rk_live_…`), all that is kept in clear.' },
     secret: { type: 'string', description: 'Only in the answer that creates the key, never again.' },
     created: dateTime,
     revoked_at: dateTime,

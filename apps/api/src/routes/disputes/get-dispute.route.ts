@@ -8,6 +8,7 @@ export default defineRoute({
   method: 'GET',
   path: '/v1/disputes/{id}',
   access: 'api-key',
+  permission: 'disputes:read',
   validate: { params: disputeParams },
   openapi: {
     operationId: 'retrieveDispute',

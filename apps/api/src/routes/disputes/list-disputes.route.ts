@@ -16,6 +16,7 @@ export default defineRoute({
   method: 'GET',
   path: '/v1/disputes',
   access: 'api-key',
+  permission: 'disputes:read',
   validate: { query: disputeListQuery },
   openapi: {
     operationId: 'listDisputes',

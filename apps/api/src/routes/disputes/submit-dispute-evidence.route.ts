@@ -8,6 +8,7 @@ export default defineRoute({
   method: 'POST',
   path: '/v1/disputes/{id}/evidence',
   access: 'api-key',
+  permission: 'disputes:write',
   // The evidence goes to the channel before it is stored; no transaction is held across that call.
   // The transaction that stores it binds the dispute to the key: a retry answers it as it stands.
   idempotent: { transactional: false, resumes: 'dispute' },

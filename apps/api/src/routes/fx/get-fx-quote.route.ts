@@ -71,6 +71,7 @@ export default defineRoute({
   method: 'GET',
   path: '/v1/fx/quotes',
   access: 'api-key',
+  permission: 'payment_intents:read',
   validate: { query: fxQuoteQuery },
   openapi: {
     operationId: 'retrieveFxQuote',

@@ -9,6 +9,7 @@ export default defineRoute({
   method: 'GET',
   path: '/v1/balance_transactions/{id}',
   access: 'api-key',
+  permission: 'balance:read',
   validate: { params: objectSchema({ id: required(balanceTransactionId) }) },
   openapi: {
     operationId: 'retrieveBalanceTransaction',

@@ -7,6 +7,7 @@ export default defineRoute({
   method: 'GET',
   path: '/v1/balance',
   access: 'api-key',
+  permission: 'balance:read',
   openapi: {
     operationId: 'retrieveBalance',
     summary: 'Retrieve the balance: available, pending and dispute_hold, and the next settlement, per currency',

@@ -11,6 +11,7 @@ export default defineRoute({
   method: 'GET',
   path: '/v1/balance_transactions',
   access: 'api-key',
+  permission: 'balance:read',
   validate: { query: objectSchema(balanceTransactionListFields) },
   openapi: {
     operationId: 'listBalanceTransactions',

@@ -16,6 +16,7 @@ export default defineRoute({
   method: 'POST',
   path: '/v1/test/payment_intents/{id}/advance',
   access: 'api-key',
+  permission: 'payment_intents:write',
   idempotent: { transactional: true },
   validate: { params: paymentIntentParams, payload: advanceBody },
   openapi: {

@@ -8,6 +8,7 @@ export default defineRoute({
   method: 'POST',
   path: '/v1/payment_intents/{id}/cancel',
   access: 'api-key',
+  permission: 'payment_intents:write',
   idempotent: { transactional: true },
   validate: { params: paymentIntentParams, payload: noBody },
   openapi: {

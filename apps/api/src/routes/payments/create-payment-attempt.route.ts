@@ -20,6 +20,7 @@ export default defineRoute({
   method: 'POST',
   path: '/v1/payment_intents/{id}/attempts',
   access: 'api-key',
+  permission: 'payment_intents:write',
   // The channel is called between two transactions (see PlaceAttempt): the first binds the attempt
   // to the key, and a retry resumes with it.
   idempotent: { transactional: false, resumes: 'payment_attempt' },

@@ -47,6 +47,7 @@ export default defineRoute({
   method: 'POST',
   path: '/v1/payment_intents',
   access: 'api-key',
+  permission: 'payment_intents:write',
   idempotent: { transactional: true },
   validate: { payload: paymentIntentCreateBody },
   openapi: {

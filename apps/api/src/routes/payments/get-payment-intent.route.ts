@@ -8,6 +8,7 @@ export default defineRoute({
   method: 'GET',
   path: '/v1/payment_intents/{id}',
   access: 'api-key',
+  permission: 'payment_intents:read',
   validate: { params: paymentIntentParams },
   openapi: {
     operationId: 'retrievePaymentIntent',

@@ -9,6 +9,7 @@ export default defineRoute({
   method: 'GET',
   path: '/v1/payment_intents/{id}/attempts',
   access: 'api-key',
+  permission: 'payment_intents:read',
   validate: { params: paymentIntentParams },
   openapi: {
     operationId: 'listPaymentAttempts',

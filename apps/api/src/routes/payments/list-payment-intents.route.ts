@@ -19,6 +19,7 @@ export default defineRoute({
   method: 'GET',
   path: '/v1/payment_intents',
   access: 'api-key',
+  permission: 'payment_intents:read',
   validate: { query: paymentIntentListQuery },
   openapi: {
     operationId: 'listPaymentIntents',

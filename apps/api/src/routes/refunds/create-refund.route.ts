@@ -10,6 +10,7 @@ export default defineRoute({
   method: 'POST',
   path: '/v1/refunds',
   access: 'api-key',
+  permission: 'refunds:write',
   // The channel is called between two transactions (see CreateRefund): the first binds the refund
   // to the key, and a retry resumes with it.
   idempotent: { transactional: false, resumes: 'refund' },

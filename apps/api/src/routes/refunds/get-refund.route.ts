@@ -8,6 +8,7 @@ export default defineRoute({
   method: 'GET',
   path: '/v1/refunds/{id}',
   access: 'api-key',
+  permission: 'refunds:read',
   validate: { params: refundParams },
   openapi: {
     operationId: 'retrieveRefund',

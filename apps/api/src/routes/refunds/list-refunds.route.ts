@@ -17,6 +17,7 @@ export default defineRoute({
   method: 'GET',
   path: '/v1/refunds',
   access: 'api-key',
+  permission: 'refunds:read',
   validate: { query: refundListQuery },
   openapi: {
     operationId: 'listRefunds',

@@ -16,6 +16,7 @@ export default defineRoute({
   method: 'POST',
   path: '/v1/test/refunds/{id}/simulate',
   access: 'api-key',
+  permission: 'refunds:write',
   // The simulated notice reaches the service over HTTP while this request waits. Nothing is
   // written before the call: the channel remembers the key with what it was told (`simulationKey`),
   // so a retry whose first try took effect is answered, not refused.

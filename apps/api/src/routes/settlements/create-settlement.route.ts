@@ -9,6 +9,7 @@ export default defineRoute({
   method: 'POST',
   path: '/v1/settlements',
   access: 'api-key',
+  permission: 'settlements:write',
   // Not one transaction: creation runs under the settlement lock, which must outlive its
   // transaction, and a test-mode settlement is paid at once through the payout gateway.
   // The settlement keeps the request's key: a retry is answered with it.

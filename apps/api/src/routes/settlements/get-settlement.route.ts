@@ -9,6 +9,7 @@ export default defineRoute({
   method: 'GET',
   path: '/v1/settlements/{id}',
   access: 'api-key',
+  permission: 'settlements:read',
   validate: { params: settlementParams },
   openapi: {
     operationId: 'retrieveSettlement',

@@ -11,6 +11,7 @@ export default defineRoute({
   method: 'GET',
   path: '/v1/settlements',
   access: 'api-key',
+  permission: 'settlements:read',
   validate: { query: objectSchema({ limit, starting_after: startingAfter(settlementId) }) },
   openapi: {
     operationId: 'listSettlements',

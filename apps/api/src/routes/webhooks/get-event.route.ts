@@ -10,6 +10,7 @@ export default defineRoute({
   method: 'GET',
   path: '/v1/events/{id}',
   access: 'api-key',
+  permission: 'events:read',
   validate: { params: objectSchema({ id: required(eventId) }) },
   openapi: {
     operationId: 'retrieveEvent',

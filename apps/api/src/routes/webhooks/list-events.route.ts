@@ -16,6 +16,7 @@ export default defineRoute({
   method: 'GET',
   path: '/v1/events',
   access: 'api-key',
+  permission: 'events:read',
   validate: { query: eventListQuery },
   openapi: {
     operationId: 'listEvents',

@@ -8,6 +8,7 @@ export default defineRoute({
   method: 'GET',
   path: '/v1/webhook_public_keys',
   access: 'api-key',
+  permission: 'webhook_public_keys:read',
   openapi: {
     operationId: 'listWebhookPublicKeys',
     summary: 'The Ed25519 keys webhook v2 signatures are made with',
