@@ -67,13 +67,14 @@ test.serial('each token has its own rate limit: 429 rate_limited with Retry-Afte
   const client = checkoutClient(limited);
   const { token } = await client.createIntent(shop.testKey);
   const { token: other } = await client.createIntent(shop.testKey);
-  const answers = [];
-  for (let i = 0; i < 4; i += 1) answers.push((await client.status(token)).res);
-  t.deepEqual(
-    answers.map((res) => res.statusCode),
-    [200, 200, 200, 429],
-  );
-  const refused = answers[3];
+  // Six at once (3 per second is the limit): one after another, a loaded machine can take a second
+  // over them and rightly refill the bucket in between.
+  const answers = await Promise.all(Array.from({ length: 6 }, async () => (await client.status(token)).res));
+  const statuses = answers.map((res) => res.statusCode);
+  t.is(statuses.filter((status) => status === 200).length, 3, statuses.join(' '));
+  t.is(statuses.filter((status) => status === 429).length, 3, statuses.join(' '));
+  const refused = answers.find((res) => res.statusCode === 429);
+  if (refused === undefined) return;
   t.is(jsonAt(JSON.parse(refused.payload), 'error', 'code'), 'rate_limited');
   t.truthy(refused.headers['retry-after']);
   t.is(refused.headers['cache-control'], 'no-store');
