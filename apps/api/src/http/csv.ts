@@ -51,9 +51,10 @@ function cellOf<R>(column: CsvColumn<R>, record: R): string {
   return text;
 }
 
-/** The header and rows of `columns`' example: the file the OpenAPI documents show. */
-export function exampleCsv(columns: readonly CsvColumn<never>[]): string {
-  return `${columns.map((column) => column.name).join(',')}\r\n${columns.map((column) => (/[",\r\n]/.test(column.example) ? `"${column.example.replace(/"/g, '""')}"` : column.example)).join(',')}\r\n`;
+/** The header and row of `columns`' examples, with the byte order mark when the file has one: the file the OpenAPI documents show. */
+export function exampleCsv(columns: readonly CsvColumn<never>[], bom = false): string {
+  const cells = columns.map((column) => (/[",\r\n]/.test(column.example) ? `"${column.example.replace(/"/g, '""')}"` : column.example));
+  return `${bom ? '\uFEFF' : ''}${columns.map((column) => column.name).join(',')}\r\n${cells.join(',')}\r\n`;
 }
 
 /**

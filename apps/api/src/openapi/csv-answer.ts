@@ -21,7 +21,7 @@ export function csvContent(answer: CsvAnswer): JsonSchema {
           'times are ISO 8601 in UTC; an absent value is an empty field; a text cell that begins with =, +, -, @, a tab or a CR is written after a single quote (formula injection). Columns:\n\n' +
           columns,
       },
-      example: exampleCsv(answer.columns),
+      example: exampleCsv(answer.columns, answer.bom),
     },
   };
 }

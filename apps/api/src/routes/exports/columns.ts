@@ -23,7 +23,7 @@ function amountColumns<R>(
   return [
     {
       name,
-      description: `${meaning}, as an exact decimal in the currency’s digits (\`1250.50\` THB, \`500\` JPY, negative with a minus sign: \`-1.50\`).`,
+      description: `${meaning} (exact decimal).`,
       example: example.decimal,
       numeric: true,
       value: (record) => decimal(read(record)?.amount, read(record)?.currency),
