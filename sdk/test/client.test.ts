@@ -282,7 +282,7 @@ test('exports: the filters reach the query, the answer is the CSV text with the 
   const csv = 'id,amount\r\ntxn_2,-1.50\r\n';
   await withApi(
     (req): Reply => {
-      if (req.url.searchParams.get('type') === 'fee') return { status: 400, body: apiError('invalid_parameter', 'type is not a line type', 'type') };
+      if (req.url.searchParams.get('type') === 'adjustment') return { status: 400, body: apiError('invalid_parameter', 'type is not a line type', 'type') };
       if (req.url.pathname === '/v1/exports/settlements.csv') return { status: 200, rawBody: 'not csv' };
       const name = req.url.pathname.slice('/v1/exports/'.length, -'.csv'.length);
       return {
@@ -302,7 +302,7 @@ test('exports: the filters reach the query, the answer is the CSV text with the 
       const intents = await payments.exports.paymentIntents({ status: 'succeeded', 'created[gte]': '2026-11-01' });
       t.is(intents.filename, 'payment_intents-test-2026-11-28.csv');
       t.is(api.received[1]?.url.search, '?status=succeeded&created%5Bgte%5D=2026-11-01');
-      const refused = await t.throwsAsync(payments.exports.balanceTransactions({ type: 'fee' as 'payment' }), { instanceOf: InvalidRequestError });
+      const refused = await t.throwsAsync(payments.exports.balanceTransactions({ type: 'adjustment' }), { instanceOf: InvalidRequestError });
       t.is(refused?.param, 'type');
       await t.throwsAsync(payments.exports.settlements(), { instanceOf: ApiError, message: /not CSV/ });
     },

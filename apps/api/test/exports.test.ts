@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import test from 'ava';
 import { parse } from 'csv-parse/sync';
 import { CreateMerchant, IssueApiKey, MerchantRepository, SetLiveMode } from '@payments/core';
@@ -343,11 +345,18 @@ test.serial('the balance transaction filters keep what the list keeps', async (t
   for (const query of queries) {
     const file = csvOf(await get(s.key, `/v1/exports/balance_transactions.csv${query}`));
     const listed = await listAll(s.flow, `/v1/balance_transactions${query}`);
-    t.deepEqual(ids(file), listed.map((line) => line.id), query || '(no filter)');
+    t.deepEqual(
+      ids(file),
+      listed.map((line) => line.id),
+      query || '(no filter)',
+    );
   }
   t.true(csvOf(await get(s.key, `/v1/exports/balance_transactions.csv?created[lte]=${day(-1)}`)).rows.length > 0);
   const dashboard = csvOf(
-    await asUser(app(), await s.owner(), { method: 'GET', url: `/dashboard/v1/exports/balance_transactions.csv?mode=test&type=payment&created[gte]=${day(0)}` }),
+    await asUser(app(), await s.owner(), {
+      method: 'GET',
+      url: `/dashboard/v1/exports/balance_transactions.csv?mode=test&type=payment&created[gte]=${day(0)}`,
+    }),
   );
   t.deepEqual(
     dashboard.rows.map((row) => row.payment_intent),
@@ -421,4 +430,19 @@ test.serial('a bad filter, a page parameter or no credential: the JSON error env
   const signedOut = await app().request({ method: 'GET', url: '/dashboard/v1/exports/balance_transactions.csv?mode=test' });
   t.is(signedOut.statusCode, 401);
   t.like(objectAt(signedOut.result, 'error'), { code: 'authentication_required' });
+});
+
+test('docs/exports.md lists every column of each file, in the order of its header row', (t) => {
+  const doc = readFileSync(join(__dirname, '..', '..', '..', '..', 'docs', 'exports.md'), 'utf8');
+  for (const [file, columns] of [
+    ['payment_intents', PAYMENT_INTENT_COLUMNS],
+    ['settlements', SETTLEMENT_COLUMNS],
+    ['balance_transactions', BALANCE_TRANSACTION_COLUMNS],
+  ] as const) {
+    const section = doc.split(`## \`${file}.csv\``)[1]?.split('\n## ')[0] ?? '';
+    const documented = [...section.matchAll(/^\| ((?:`[a-z_]+`(?:, )?)+) \|/gm)].flatMap((match) =>
+      [...(match[1] ?? '').matchAll(/`([a-z_]+)`/g)].map((name) => name[1]),
+    );
+    t.deepEqual(documented, names(columns), file);
+  }
 });

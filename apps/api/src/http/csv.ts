@@ -47,7 +47,8 @@ function cellOf<R>(column: CsvColumn<R>, record: R): string {
   const text = String(value);
   if (!column.numeric) return guardedText(text);
   // A numeric column holds digits only; anything else there is a bug, never sent unguarded.
-  if (!NUMBER.test(text)) throw new CoreError('api_error', 'internal', `The CSV column ${column.name} is numeric, but a record gave it a value that is not a number.`);
+  if (!NUMBER.test(text))
+    throw new CoreError('api_error', 'internal', `The CSV column ${column.name} is numeric, but a record gave it a value that is not a number.`);
   return text;
 }
 

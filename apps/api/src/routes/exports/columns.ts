@@ -81,7 +81,12 @@ export const PAYMENT_INTENT_COLUMNS: readonly CsvColumn<IntentRecord>[] = [
     example: 'THB',
     value: ({ intent }) => intent.net?.currency ?? intent.fee?.currency,
   },
-  ...amountColumns<IntentRecord>('fee', 'The platform’s fee, in `settlement_currency`; empty until priced', { decimal: '4.12', minor: '412' }, ({ intent }) => intent.fee),
+  ...amountColumns<IntentRecord>(
+    'fee',
+    'The platform’s fee, in `settlement_currency`; empty until priced',
+    { decimal: '4.12', minor: '412' },
+    ({ intent }) => intent.fee,
+  ),
   ...amountColumns<IntentRecord>(
     'net',
     'What the merchant receives (amount less fee), in `settlement_currency`; empty until priced',
@@ -90,13 +95,24 @@ export const PAYMENT_INTENT_COLUMNS: readonly CsvColumn<IntentRecord>[] = [
   ),
   {
     name: 'fx_rate',
-    description: 'For an intent in another currency than the settlement currency: the locked rate (units of `settlement_currency` per unit of `currency`), a decimal.',
+    description:
+      'For an intent in another currency than the settlement currency: the locked rate (units of `settlement_currency` per unit of `currency`), a decimal.',
     example: '',
     numeric: true,
     value: ({ intent }) => intent.fx?.rate,
   },
-  { name: 'payment_method', description: 'The method of the latest attempt, or the one asked for (`promptpay` …).', example: 'promptpay', value: ({ intent }) => intent.paymentMethod },
-  { name: 'customer', description: 'Your reference for the payer (text, guarded like `merchant_order_id`).', example: 'cus_4821', value: ({ intent }) => intent.customer },
+  {
+    name: 'payment_method',
+    description: 'The method of the latest attempt, or the one asked for (`promptpay` …).',
+    example: 'promptpay',
+    value: ({ intent }) => intent.paymentMethod,
+  },
+  {
+    name: 'customer',
+    description: 'Your reference for the payer (text, guarded like `merchant_order_id`).',
+    example: 'cus_4821',
+    value: ({ intent }) => intent.customer,
+  },
   {
     name: 'description',
     description: 'Your text shown to the payer (text, guarded like `merchant_order_id`).',
@@ -109,7 +125,12 @@ export const PAYMENT_INTENT_COLUMNS: readonly CsvColumn<IntentRecord>[] = [
     example: '2026-09-03T10:02:00Z',
     value: ({ intent }) => when(intent.availableAt),
   },
-  { name: 'settlement', description: 'The settlement that paid its net out, `st_…`; empty until one covers it.', example: '', value: ({ intent }) => intent.settlementId },
+  {
+    name: 'settlement',
+    description: 'The settlement that covers its payment (pays its net out), `st_…`; empty until one does, and again once that payout failed.',
+    example: '',
+    value: ({ intent }) => intent.settlementId,
+  },
   { name: 'expires_at', description: 'After this no attempt is accepted.', example: '2026-09-01T11:00:00Z', value: ({ intent }) => when(intent.expiresAt) },
   {
     name: 'metadata',
@@ -137,15 +158,35 @@ function summaryColumn(type: Exclude<keyof SettlementSummary['lines'], 'release'
 }
 
 export const SETTLEMENT_COLUMNS: readonly CsvColumn<SettlementRecord>[] = [
-  { name: 'id', description: 'The settlement, `st_…`; also the payout’s reference at the bank.', example: 'st_7KI3F6H43Q6IW6HBIH5VUP6KQQ', value: ({ settlement }) => settlement.id },
+  {
+    name: 'id',
+    description: 'The settlement, `st_…`; also the payout’s reference at the bank.',
+    example: 'st_7KI3F6H43Q6IW6HBIH5VUP6KQQ',
+    value: ({ settlement }) => settlement.id,
+  },
   { name: 'created', description: 'When it was made (ISO 8601, UTC).', example: '2026-09-07T16:20:00Z', value: ({ settlement }) => when(settlement.created) },
   { name: 'mode', description: '`test` or `live`.', example: 'test', value: ({ settlement }) => settlement.mode },
   { name: 'status', description: 'pending, processing, paid or failed.', example: 'paid', value: ({ settlement }) => settlement.status },
-  { name: 'currency', description: 'ISO 4217 code of every amount of the row: the settlement currency.', example: 'THB', value: ({ settlement }) => settlement.amount.currency },
+  {
+    name: 'currency',
+    description: 'ISO 4217 code of every amount of the row: the settlement currency.',
+    example: 'THB',
+    value: ({ settlement }) => settlement.amount.currency,
+  },
   ...amountColumns<SettlementRecord>('amount', 'What is paid out', { decimal: '12547.31', minor: '1254731' }, ({ settlement }) => settlement.amount),
   { name: 'payments', description: 'How many payments it covers (an integer).', example: '52', numeric: true, value: ({ settlement }) => settlement.payments },
-  { name: 'period_start', description: 'Start of its period (ISO 8601, UTC).', example: '2026-09-01T10:04:00Z', value: ({ settlement }) => when(settlement.periodStart) },
-  { name: 'period_end', description: 'End of its period, exclusive (ISO 8601, UTC).', example: '2026-09-07T16:20:00Z', value: ({ settlement }) => when(settlement.periodEnd) },
+  {
+    name: 'period_start',
+    description: 'Start of its period (ISO 8601, UTC).',
+    example: '2026-09-01T10:04:00Z',
+    value: ({ settlement }) => when(settlement.periodStart),
+  },
+  {
+    name: 'period_end',
+    description: 'End of its period, exclusive (ISO 8601, UTC).',
+    example: '2026-09-07T16:20:00Z',
+    value: ({ settlement }) => when(settlement.periodEnd),
+  },
   {
     name: 'release_amount',
     description: 'What the released payments it covers added to the available balance (decimal).',
@@ -183,7 +224,8 @@ export const SETTLEMENT_COLUMNS: readonly CsvColumn<SettlementRecord>[] = [
   summaryColumn('adjustment', 'Any other movement of the available balance', '0.00'),
   {
     name: 'other_amount',
-    description: 'What the amount pays beyond its lines (0 but for settlements made before the ledger recorded coverage). The `…_amount` columns from `release_amount` to here add up to `amount`.',
+    description:
+      'What the amount pays beyond its lines (0 but for settlements made before the ledger recorded coverage). The `…_amount` columns from `release_amount` to here add up to `amount`.',
     example: '0.00',
     numeric: true,
     value: ({ settlement, summary }) => decimalAmount(summary.other, settlement.amount.currency),
@@ -208,16 +250,36 @@ export const BALANCE_TRANSACTION_COLUMNS: readonly CsvColumn<BalanceTransaction>
     example: 'release',
     value: (line) => line.type,
   },
-  { name: 'source', description: 'The object that caused it: `pi_…`, `re_…`, `dp_…` or `st_…`.', example: 'pi_wRuAd6OgjF8fafigzwZwk6WP', value: (line) => line.source },
-  { name: 'payment_intent', description: 'The payment whose money it moved; empty for settlements.', example: 'pi_wRuAd6OgjF8fafigzwZwk6WP', value: (line) => line.paymentIntentId },
+  {
+    name: 'source',
+    description: 'The object that caused it: `pi_…`, `re_…`, `dp_…` or `st_…`.',
+    example: 'pi_wRuAd6OgjF8fafigzwZwk6WP',
+    value: (line) => line.source,
+  },
+  {
+    name: 'payment_intent',
+    description: 'The payment whose money it moved; empty for settlements.',
+    example: 'pi_wRuAd6OgjF8fafigzwZwk6WP',
+    value: (line) => line.paymentIntentId,
+  },
   {
     name: 'settlement',
     description: 'The settlement that pays its movement of available money (on a `settlement` line, the settlement itself); empty until one covers it.',
     example: 'st_7KI3F6H43Q6IW6HBIH5VUP6KQQ',
     value: (line) => line.settlementId,
   },
-  { name: 'currency', description: 'ISO 4217 code of every amount of the row: the settlement currency the line moved.', example: 'THB', value: (line) => line.currency },
-  ...amountColumns<BalanceTransaction>('amount', '`net + fee`: a payment’s gross, a refund’s whole amount (negative)', { decimal: '0.00', minor: '0' }, (line) => line),
+  {
+    name: 'currency',
+    description: 'ISO 4217 code of every amount of the row: the settlement currency the line moved.',
+    example: 'THB',
+    value: (line) => line.currency,
+  },
+  ...amountColumns<BalanceTransaction>(
+    'amount',
+    '`net + fee`: a payment’s gross, a refund’s whole amount (negative)',
+    { decimal: '0.00', minor: '0' },
+    (line) => line,
+  ),
   ...amountColumns<BalanceTransaction>('fee', 'The platform’s fee in the line', { decimal: '0.00', minor: '0' }, (line) => ({
     amount: line.fee,
     currency: line.currency,

@@ -15,7 +15,9 @@ export default defineRoute({
   openapi: {
     operationId: 'exportBalanceTransactions',
     summary: 'Download balance transactions as a CSV file',
-    description: FILTERS_DESCRIPTION + 'Every line they keep, newest first, as one file. The file starts with a UTF-8 byte order mark. Columns and rules: docs/exports.md.',
+    description:
+      FILTERS_DESCRIPTION +
+      'Every line they keep, newest first, as one file. The file starts with a UTF-8 byte order mark. Columns and rules: docs/exports.md.',
     tag: 'Exports',
     success: {
       status: 200,

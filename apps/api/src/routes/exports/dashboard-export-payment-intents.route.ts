@@ -19,7 +19,11 @@ export default defineRoute({
       'Every intent the filters of `GET /dashboard/v1/payment_intents` keep (`status`, `created_gte`, `created_lte`, `q`, `amount`, `currency`, `money_status`), newest first, ' +
       'as one file (no `limit` or `starting_after`). The file starts with a UTF-8 byte order mark. Columns and rules: docs/exports.md.',
     tag: 'Exports',
-    success: { status: 200, csv: { columns: PAYMENT_INTENT_COLUMNS, bom: true }, description: 'The intents as CSV, saved as `payment_intents-<mode>-<day>.csv`.' },
+    success: {
+      status: 200,
+      csv: { columns: PAYMENT_INTENT_COLUMNS, bom: true },
+      description: 'The intents as CSV, saved as `payment_intents-<mode>-<day>.csv`.',
+    },
   },
   uses: EXPORT_USES,
   handler: (deps) => (request, h) => {

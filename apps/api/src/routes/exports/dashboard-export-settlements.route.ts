@@ -14,7 +14,8 @@ export default defineRoute({
   openapi: {
     operationId: 'exportSettlements',
     summary: 'Download settlements as a CSV file',
-    description: 'Every settlement of the mode, newest first, one row each with its summary by line type. The file starts with a UTF-8 byte order mark. Columns and rules: docs/exports.md.',
+    description:
+      'Every settlement of the mode, newest first, one row each with its summary by line type. The file starts with a UTF-8 byte order mark. Columns and rules: docs/exports.md.',
     tag: 'Exports',
     success: { status: 200, csv: { columns: SETTLEMENT_COLUMNS, bom: true }, description: 'The settlements as CSV, saved as `settlements-<mode>-<day>.csv`.' },
   },

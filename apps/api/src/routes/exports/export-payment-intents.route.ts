@@ -18,7 +18,11 @@ export default defineRoute({
       'as it is read: no `limit` or `starting_after`, whatever the number of intents. Any other query parameter is 400 `invalid_parameter` naming it, as JSON, before any ' +
       'byte of the file. Columns and rules: docs/exports.md.',
     tag: 'Exports',
-    success: { status: 200, csv: { columns: PAYMENT_INTENT_COLUMNS, bom: false }, description: 'The intents as CSV, saved as `payment_intents-<mode>-<day>.csv`.' },
+    success: {
+      status: 200,
+      csv: { columns: PAYMENT_INTENT_COLUMNS, bom: false },
+      description: 'The intents as CSV, saved as `payment_intents-<mode>-<day>.csv`.',
+    },
   },
   uses: EXPORT_USES,
   handler: (deps) => (request, h) => exportPaymentIntents(deps, h, 'api', scopeOf(request), paymentIntentFilter(request.query)),
