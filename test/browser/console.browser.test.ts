@@ -555,6 +555,13 @@ test.serial(
       );
       t.regex(page.url(), /money_status=disputed/);
       t.notRegex(page.url(), /amount=/);
+      // Download CSV takes the filters of the address: the one disputed payment, every page of it.
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download CSV' }).click()]);
+      const exported: Record<string, string>[] = parse(readFileSync(await download.path()), { bom: true, columns: true });
+      t.deepEqual(
+        exported.map((row) => [row.id, row.amount, row.money_statuses]),
+        [[shop.open, '250.00', 'disputed']],
+      );
       const fee = page.locator('thead th', { hasText: 'Fee' });
       t.true(await fee.isVisible(), 'a fee column');
       t.true(await page.locator('thead th', { hasText: 'Net' }).isVisible(), 'a net column');
