@@ -18,6 +18,11 @@ export class Output {
     this.stdout.write(this.json ? `${stringifyExactJson(value, randomUUID, 2)}\n` : ensureNewline(human()));
   }
 
+  /** Text exactly as given (a CSV export), whatever --json says: nothing is added or converted. */
+  raw(text: string): void {
+    this.stdout.write(text);
+  }
+
   /** One line of a stream (listen): compact JSON lines with --json. */
   line(value: unknown, human: string): void {
     this.stdout.write(this.json ? `${stringifyExactJson(value, randomUUID)}\n` : `${human}\n`);

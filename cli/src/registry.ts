@@ -5,6 +5,7 @@ import { balanceTransactionCommands } from './commands/balance-transactions.js';
 import { completionCommands } from './commands/completion.js';
 import { disputeCommands } from './commands/disputes.js';
 import { eventCommands } from './commands/events.js';
+import { exportCommands } from './commands/exports.js';
 import { listenCommands } from './commands/listen.js';
 import { loginCommands } from './commands/login.js';
 import { attemptCommands } from './commands/attempts.js';
@@ -26,6 +27,7 @@ export const COMMANDS: readonly Command[] = [
   ...settlementCommands,
   ...balanceCommands,
   ...balanceTransactionCommands,
+  ...exportCommands,
   ...eventCommands,
   ...testModeCommands,
   ...triggerCommands,

@@ -5,6 +5,7 @@ import { RequestSender, type ApiResponse, type QueryValue, type RequestHookName,
 import { DEFAULT_BACKOFF, type BackoffOptions } from './http/retry.js';
 import { Disputes } from './resources/disputes.js';
 import { BalanceTransactions } from './resources/balance-transactions.js';
+import { Exports } from './resources/exports.js';
 import { BalanceResource, Events, Fx, WebhookPublicKeys } from './resources/misc.js';
 import { PaymentIntents } from './resources/payment-intents.js';
 import { Refunds } from './resources/refunds.js';
@@ -76,6 +77,8 @@ export class Payments {
   readonly settlements: Settlements;
   readonly balance: BalanceResource;
   readonly balanceTransactions: BalanceTransactions;
+  /** CSV files of payment intents, settlements and balance transactions (docs/exports.md). */
+  readonly exports: Exports;
   readonly fx: Fx;
   readonly events: Events;
   readonly webhookPublicKeys: WebhookPublicKeys;
@@ -115,6 +118,7 @@ export class Payments {
     this.settlements = new Settlements(sender);
     this.balance = new BalanceResource(sender);
     this.balanceTransactions = new BalanceTransactions(sender);
+    this.exports = new Exports(sender);
     this.fx = new Fx(sender);
     this.events = new Events(sender);
     this.webhookPublicKeys = new WebhookPublicKeys(sender);

@@ -33,5 +33,6 @@ export type { PaymentIntents, PaymentAttempts } from './resources/payment-intent
 export type { Refunds } from './resources/refunds.js';
 export type { Disputes } from './resources/disputes.js';
 export type { Settlements } from './resources/settlements.js';
+export type { Exports } from './resources/exports.js';
 export type { BalanceResource, Events, Fx, FxQuotes, WebhookPublicKeys } from './resources/misc.js';
 export type { TestHelpers, TestPaymentIntents, TestRefunds } from './resources/test-helpers.js';

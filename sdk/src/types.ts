@@ -489,6 +489,30 @@ export interface BalanceTransactionListParams extends ListParams {
 }
 export type EventListParams = ListParams;
 
+/** The filters of `exports.paymentIntents`: those of `paymentIntents.list`, without paging. */
+export interface PaymentIntentExportParams {
+  status?: PaymentIntentStatus;
+  merchant_order_id?: string;
+  /** Only intents created at or after this time (a Date or an RFC 3339 string). */
+  'created[gte]'?: string | Date;
+}
+
+/** `exports.settlements` takes no filters (nor does `settlements.list`): every settlement of the key's mode. */
+export type SettlementExportParams = Record<string, never>;
+
+/** The filters of `exports.balanceTransactions`: those of `balanceTransactions.list`, without paging. */
+export type BalanceTransactionExportParams = Omit<BalanceTransactionListParams, keyof ListParams>;
+
+/**
+ * A CSV export (docs/exports.md): the file's text, without a byte order mark, and the name the
+ * service gave it (`balance_transactions-test-2026-11-28.csv`). Parse it with any RFC 4180 reader;
+ * amounts are exact decimal strings, never floats.
+ */
+export interface CsvFile {
+  filename: string;
+  text: string;
+}
+
 export interface FxQuoteParams {
   from: string;
   to: string;

@@ -278,6 +278,37 @@ test('balance transactions: the filters reach the query, every page is read in t
   );
 });
 
+test('exports: the filters reach the query, the answer is the CSV text with the name the service gave it; errors are thrown as JSON ones', async (t) => {
+  const csv = 'id,amount\r\ntxn_2,-1.50\r\n';
+  await withApi(
+    (req): Reply => {
+      if (req.url.searchParams.get('type') === 'adjustment') return { status: 400, body: apiError('invalid_parameter', 'type is not a line type', 'type') };
+      if (req.url.pathname === '/v1/exports/settlements.csv') return { status: 200, rawBody: 'not csv' };
+      const name = req.url.pathname.slice('/v1/exports/'.length, -'.csv'.length);
+      return {
+        status: 200,
+        rawBody: req.url.searchParams.has('settlement') ? `\uFEFF${csv}` : csv,
+        headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${name}-test-2026-11-28.csv"` },
+      };
+    },
+    async (payments, api) => {
+      const lines = await payments.exports.balanceTransactions({ settlement: 'st_A', 'created[lte]': new Date('2026-11-30T00:00:00Z'), type: 'release' });
+      t.deepEqual({ ...lines }, { filename: 'balance_transactions-test-2026-11-28.csv', text: csv }, 'a byte order mark is not part of the text');
+      t.is(lines.lastResponse.statusCode, 200);
+      const received = api.received[0];
+      t.is(received?.url.pathname, '/v1/exports/balance_transactions.csv');
+      t.deepEqual(Object.fromEntries(received?.url.searchParams ?? []), { settlement: 'st_A', 'created[lte]': '2026-11-30T00:00:00.000Z', type: 'release' });
+      t.is(received?.headers.accept, 'text/csv, application/json');
+      const intents = await payments.exports.paymentIntents({ status: 'succeeded', 'created[gte]': '2026-11-01' });
+      t.is(intents.filename, 'payment_intents-test-2026-11-28.csv');
+      t.is(api.received[1]?.url.search, '?status=succeeded&created%5Bgte%5D=2026-11-01');
+      const refused = await t.throwsAsync(payments.exports.balanceTransactions({ type: 'adjustment' }), { instanceOf: InvalidRequestError });
+      t.is(refused?.param, 'type');
+      await t.throwsAsync(payments.exports.settlements(), { instanceOf: ApiError, message: /not CSV/ });
+    },
+  );
+});
+
 test('every resource calls its route', async (t) => {
   await withApi(
     (req) => ({

@@ -99,6 +99,12 @@ export const paramsAgree: Record<string, true> = {
   EventListParams: true satisfies SameKeys<Sdk.EventListParams, Query<'listEvents'>>,
   BalanceTransactionListParams: true satisfies SameKeys<Sdk.BalanceTransactionListParams, Query<'listBalanceTransactions'>>,
   FxQuoteParams: true satisfies SameKeys<Sdk.FxQuoteParams, Query<'retrieveFxQuote'>>,
+  PaymentIntentExportParams: true satisfies SameKeys<Sdk.PaymentIntentExportParams, Query<'exportPaymentIntents'>>,
+  BalanceTransactionExportParams: true satisfies SameKeys<Sdk.BalanceTransactionExportParams, Query<'exportBalanceTransactions'>>,
+  // The settlements export takes no query, as its params say.
+  SettlementExportParams: true satisfies Equals<operations['exportSettlements']['parameters']['query'], undefined>,
+  // An export answers text, which the SDK hands over as the CsvFile's `text`.
+  CsvFileText: true satisfies Equals<Sdk.CsvFile['text'], operations['exportBalanceTransactions']['responses'][200]['content']['text/csv']>,
 };
 
 const REPO_ROOT = join(__dirname, '..', '..', '..');

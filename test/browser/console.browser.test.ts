@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
+import { parse } from 'csv-parse/sync';
 import type { Browser, BrowserContext, Locator, Page, Response } from 'playwright-core';
 import { OtplibOneTimeCodes } from '@payments/otp';
 import {
@@ -279,6 +280,21 @@ test.serial('a new owner: second factor, a payment refunded, a dispute answered,
     const shown = /[\d,]+\.\d{2}/.exec(paidOut)?.[0] ?? 'no amount';
     t.true(total.includes(shown) && released.includes(shown), `the lines add up to ${shown}: ${released} / ${total}`);
     await shoot(page, 'settlement-lines');
+    // Its balance transactions as a spreadsheet file: the lines it covers add up to the amount shown.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download CSV' }).click()]);
+    t.regex(download.suggestedFilename(), /^balance_transactions-test-\d{4}-\d{2}-\d{2}-st_[A-Z2-7]+\.csv$/);
+    const bytes = readFileSync(await download.path());
+    t.deepEqual([...bytes.subarray(0, 3)], [0xef, 0xbb, 0xbf], 'a byte order mark, so a spreadsheet reads UTF-8');
+    const rows: Record<string, string>[] = parse(bytes, { bom: true, columns: true });
+    const covered = rows.filter((row) => row.type !== 'settlement');
+    const minor = (decimal: string) => BigInt(decimal.replace(/[,.]/g, ''));
+    t.true(covered.length > 0);
+    t.is(
+      covered.reduce((sum, row) => sum + minor(row.moves_available ?? ''), 0n),
+      minor(shown),
+      `the file's lines add up to the ${shown} paid out`,
+    );
+    t.is(minor(rows.find((row) => row.type === 'settlement')?.net ?? ''), -minor(shown), 'and its own line takes it out');
     await go(page, 'Balance', 'Balance');
     await shoot(page, 'balance');
 
@@ -539,6 +555,13 @@ test.serial(
       );
       t.regex(page.url(), /money_status=disputed/);
       t.notRegex(page.url(), /amount=/);
+      // Download CSV takes the filters of the address: the one disputed payment, every page of it.
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download CSV' }).click()]);
+      const exported: Record<string, string>[] = parse(readFileSync(await download.path()), { bom: true, columns: true });
+      t.deepEqual(
+        exported.map((row) => [row.id, row.amount, row.money_statuses]),
+        [[shop.open, '250.00', 'disputed']],
+      );
       const fee = page.locator('thead th', { hasText: 'Fee' });
       t.true(await fee.isVisible(), 'a fee column');
       t.true(await page.locator('thead th', { hasText: 'Net' }).isVisible(), 'a net column');

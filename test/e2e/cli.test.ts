@@ -1,6 +1,7 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
+import { parse } from 'csv-parse/sync';
 import { Payments } from '@payments/sdk';
 import { jsonAt, listAt, objectAt, textAt } from '../fixtures';
 import { cliEnvironment, createMerchant, runCli, startCli, type CliEnvironment } from './cli-process';
@@ -484,6 +485,69 @@ test.serial(
   },
 );
 
+/** Polls until `check` holds (the service's worker ticks every 200 ms here). */
+async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+test.serial(
+  'export: the CSV of a settlement’s balance transactions on stdout adds up to its amount; filters reach the service; a bad date is its 400',
+  async (t) => {
+    // A merchant of its own on the manual schedule, paid and paid out.
+    const shopKey = await createMerchant(environment.env, 'CLI Export Shop');
+    const own = cliEnvironment(service.baseUrl, { PAYMENTS_API_KEY: shopKey });
+    const shop = new Payments(shopKey, { baseUrl: service.baseUrl });
+    const intent = await shop.paymentIntents.create({ amount: 125_050, currency: 'THB', merchant_order_id: `=cli-export-${Date.now()}` });
+    await shop.paymentIntents.attempts.create(intent.id, { payment_method: 'promptpay' });
+    await shop.testHelpers.paymentIntents.simulate(intent.id, { outcome: 'succeeded' });
+    await eventually(async () => (await shop.paymentIntents.retrieve(intent.id)).status === 'channel_settled', 'channel_settled');
+    await shop.testHelpers.paymentIntents.advance(intent.id, { clock: 'release' });
+    await eventually(async () => (await shop.balance.retrieve()).available.some((money) => Number(money.amount) > 0), 'available funds');
+    const settlement = await shop.settlements.create();
+
+    const run = await runCli(own, ['export', 'balance_transactions', '--settlement', settlement.id]);
+    t.is(run.code, 0, run.stderr);
+    t.is(run.stderr, '');
+    const rows: Record<string, string>[] = parse(run.stdout, { columns: true });
+    t.true(run.stdout.startsWith('id,created,type,source,payment_intent,settlement,currency,amount,amount_minor,'), 'the header row, no byte order mark');
+    t.deepEqual(rows.map((row) => row.type).sort(), ['release', 'settlement']);
+    t.is(
+      rows.filter((row) => row.type !== 'settlement').reduce((sum, row) => sum + BigInt((row.moves_available ?? '').replace('.', '')), 0n),
+      BigInt(settlement.amount.amount),
+    );
+    t.like(
+      rows.find((row) => row.type === 'settlement'),
+      { amount_minor: String(-settlement.amount.amount) },
+    );
+
+    const intents = await runCli(own, ['export', 'payment_intents', '--status', 'channel_settled', '--created-gte', '2020-01-01']);
+    t.is(intents.code, 0, intents.stderr);
+    const intentRows: Record<string, string>[] = parse(intents.stdout, { columns: true });
+    t.deepEqual(
+      intentRows.map((row) => [row.id, row.amount, row.merchant_order_id, row.settlement]),
+      [[intent.id, '1250.50', `'${intent.merchant_order_id}`, settlement.id]],
+      'the order id that starts with = is written after a single quote',
+    );
+    const settlements = await runCli(own, ['export', 'settlements', '--json']);
+    t.is(settlements.code, 0, settlements.stderr);
+    const paidOut = rows.find((row) => row.type === 'settlement')?.amount.replace(/^-/, '');
+    const settlementRows: Record<string, string>[] = parse(settlements.stdout, { columns: true });
+    t.like(settlementRows[0], { id: settlement.id, status: 'paid', amount: paidOut });
+
+    const badType = await runCli(own, ['export', 'balance_transactions', '--type', 'fee']);
+    t.is(badType.code, 2);
+    t.is(badType.stdout, '');
+    const badDate = await runCli(own, ['export', 'balance_transactions', '--created-lte', '2026-02-30']);
+    t.is(badDate.code, 4, 'the API refuses the date: 400 invalid_parameter');
+    t.is(badDate.stdout, '');
+    t.regex(badDate.stderr, /created\[lte\]/);
+  },
+);
+
 test.serial('wait returns the intent once it gets there, and times out with exit 9', async (t) => {
   const intent = await payments.paymentIntents.create({ amount: 5000, currency: 'THB', merchant_order_id: `cli-wait-${Date.now()}` });
   const timedOut = await runCli(env, ['wait', intent.id, '--status', 'succeeded', '--timeout', '1s']);
@@ -511,7 +575,7 @@ test.serial('every command has --help with an example', async (t) => {
   const overview = await runCli(env, ['--help']);
   t.is(overview.code, 0);
   const section = overview.stdout.split('\nCommands:\n')[1]?.split('\n\n')[0] ?? '';
-  const commands = [...section.matchAll(/^ {2}([a-z-]+(?: [a-z-]+)?)  +[A-Z]/gm)].map((match) => match[1]);
+  const commands = [...section.matchAll(/^ {2}([a-z-]+(?: [a-z_-]+)?)  +[A-Z]/gm)].map((match) => match[1]);
   t.is(commands.length, section.split('\n').length);
   t.true(commands.length >= 23, commands.join(','));
   for (const command of commands) {

@@ -1,4 +1,5 @@
 import test from 'ava';
+import { parse } from 'csv-parse/sync';
 import {
   AuthenticationError,
   ConflictError,
@@ -212,6 +213,42 @@ test.serial('refunds: partial, listed by intent, succeeded on the next tick; a d
   t.like(events[0]?.data, { object: 'refund', payment_intent: pi.id, amount: { amount: 1006, currency: 'THB' } });
 });
 
+test.serial('exports: the CSV files of intents, settlements and a settlement’s balance transactions, whose lines add up to its amount', async (t) => {
+  const [settlement] = await manualShop.settlements.list().autoPagingToArray({ limit: 10 });
+  if (!settlement) return t.fail('no settlement');
+  const lines = await manualShop.exports.balanceTransactions({ settlement: settlement.id });
+  t.regex(lines.filename, new RegExp(`^balance_transactions-test-\\d{4}-\\d{2}-\\d{2}-${settlement.id}\\.csv$`));
+  const rows: Record<string, string>[] = parse(lines.text, { columns: true });
+  t.deepEqual(
+    rows.map((row) => row.id),
+    (await manualShop.balanceTransactions.list({ settlement: settlement.id }).autoPagingToArray({ limit: 100 })).map((line) => line.id),
+  );
+  const covered = rows.filter((row) => row.type !== 'settlement');
+  t.is(
+    covered.reduce((sum, row) => sum + BigInt(row.moves_available_minor ?? ''), 0n),
+    BigInt(settlement.amount.amount),
+  );
+  // The decimals, read by their digits: satang.
+  t.is(
+    covered.reduce((sum, row) => sum + BigInt((row.moves_available ?? '').replace('.', '')), 0n),
+    BigInt(settlement.amount.amount),
+  );
+  const settlements: Record<string, string>[] = parse((await manualShop.exports.settlements()).text, { columns: true });
+  t.like(settlements[0], { id: settlement.id, amount_minor: String(settlement.amount.amount), currency: 'THB' });
+  // The worker may move an intent on between two reads: the ids and their order stay.
+  const intents = await manualShop.exports.paymentIntents();
+  t.regex(intents.filename, /^payment_intents-test-\d{4}-\d{2}-\d{2}\.csv$/);
+  const intentRows: Record<string, string>[] = parse(intents.text, { columns: true });
+  t.deepEqual(
+    intentRows.map((row) => row.id),
+    (await manualShop.paymentIntents.list().autoPagingToArray({ limit: 100 })).map((intent) => intent.id),
+  );
+  t.is(intentRows.filter((row) => row.settlement === settlement.id).length, settlement.payments ?? 0);
+  t.true((await manualShop.exports.paymentIntents({ status: 'canceled' })).text.startsWith('id,created,mode,status,'));
+  const refused = await t.throwsAsync(manualShop.exports.balanceTransactions({ 'created[gte]': '2026-02-30' }), { instanceOf: InvalidRequestError });
+  t.is(refused?.param, 'created[gte]');
+});
+
 test.serial('the platform keys are listed, and a test header signs an event body constructEvent accepts', async (t) => {
   const keys = await payments.webhookPublicKeys.list();
   t.true(keys.data.length >= 1);
@@ -229,10 +266,14 @@ test.serial('every answer above matches the OpenAPI document, and every /v1 oper
   const operations = [...new Set([...responses.covered].map((seen) => seen.replace(/ \d+$/, '')))].sort();
   t.deepEqual(operations, [
     'GET /v1/balance',
+    'GET /v1/balance_transactions',
     'GET /v1/disputes',
     'GET /v1/disputes/{id}',
     'GET /v1/events',
     'GET /v1/events/{id}',
+    'GET /v1/exports/balance_transactions.csv',
+    'GET /v1/exports/payment_intents.csv',
+    'GET /v1/exports/settlements.csv',
     'GET /v1/fx/quotes',
     'GET /v1/payment_intents',
     'GET /v1/payment_intents/{id}',

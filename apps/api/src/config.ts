@@ -47,6 +47,8 @@ export interface Config {
   readonly metricsHost: string;
   /** Seconds between the worker's ledger verifications for the metrics (PAYMENTS_LEDGER_VERIFY_EVERY_S, default 3600; 0 = off). */
   readonly ledgerVerifyEverySeconds: number;
+  /** How many objects a CSV export reads per page of its list (PAYMENTS_EXPORT_PAGE_SIZE, 1–100, default 100): one page is what it holds in memory. */
+  readonly exportPageSize: number;
   /** The rest channel's endpoint per mode (docs/channels/rest.md); a mode without one is not offered. */
   readonly restChannel: { readonly test?: RestChannelEndpointConfig; readonly live?: RestChannelEndpointConfig };
   /** The live payout provider (docs/payouts/rest.md); absent: live settlements wait, logged. */
@@ -133,6 +135,7 @@ interface ValidatedEnv {
   readonly PAYMENTS_METRICS_PORT: number;
   readonly PAYMENTS_METRICS_HOST: string;
   readonly PAYMENTS_LEDGER_VERIFY_EVERY_S: number;
+  readonly PAYMENTS_EXPORT_PAGE_SIZE: number;
   readonly LOG_LEVEL: string;
 }
 
@@ -214,6 +217,7 @@ const schema = Joi.object<ValidatedEnv>({
   PAYMENTS_METRICS_PORT: Joi.number().integer().min(0).max(65535).default(9464),
   PAYMENTS_METRICS_HOST: Joi.string().default('127.0.0.1'),
   PAYMENTS_LEDGER_VERIFY_EVERY_S: Joi.number().integer().min(0).default(3600),
+  PAYMENTS_EXPORT_PAGE_SIZE: Joi.number().integer().min(1).max(100).default(100),
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
 })
   .and('PAYMENTS_REST_CHANNEL_TEST_URL', 'PAYMENTS_REST_CHANNEL_TEST_KEY', 'PAYMENTS_REST_CHANNEL_TEST_SECRET')
@@ -259,6 +263,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsPort: value.PAYMENTS_METRICS_PORT,
     metricsHost: value.PAYMENTS_METRICS_HOST,
     ledgerVerifyEverySeconds: value.PAYMENTS_LEDGER_VERIFY_EVERY_S,
+    exportPageSize: value.PAYMENTS_EXPORT_PAGE_SIZE,
     restChannel: {
       ...(value.PAYMENTS_REST_CHANNEL_TEST_URL ? { test: restEndpoint(value, 'TEST') } : {}),
       ...(value.PAYMENTS_REST_CHANNEL_LIVE_URL ? { live: restEndpoint(value, 'LIVE') } : {}),

@@ -70,6 +70,9 @@ const ROUTES: Record<string, Group> = {
   'GET /v1/events': { kind: 'v1', scope: 'collection', permission: 'events:read' },
   'GET /v1/events/{id}': { kind: 'v1', scope: 'event', permission: 'events:read' },
   'GET /v1/webhook_public_keys': { kind: 'v1', scope: 'collection', permission: 'webhook_public_keys:read' },
+  'GET /v1/exports/payment_intents.csv': { kind: 'v1', scope: 'collection', permission: 'payment_intents:read' },
+  'GET /v1/exports/settlements.csv': { kind: 'v1', scope: 'collection', permission: 'settlements:read' },
+  'GET /v1/exports/balance_transactions.csv': { kind: 'v1', scope: 'collection', permission: 'balance:read' },
   'GET /v1/openapi.json': { kind: 'open' },
   // Hosted checkout (no key; the token in the path is the whole authority)
   'GET /c/{token}': { kind: 'checkout' },
@@ -129,6 +132,9 @@ const ROUTES: Record<string, Group> = {
   'GET /dashboard/v1/events': { kind: 'dashboard', action: 'events.read' },
   'GET /dashboard/v1/events/{id}': { kind: 'dashboard', action: 'events.read' },
   'POST /dashboard/v1/webhook_deliveries/{id}/resend': { kind: 'dashboard', action: 'webhook_deliveries.write' },
+  'GET /dashboard/v1/exports/payment_intents.csv': { kind: 'dashboard', action: 'payments.read' },
+  'GET /dashboard/v1/exports/settlements.csv': { kind: 'dashboard', action: 'settlements.read' },
+  'GET /dashboard/v1/exports/balance_transactions.csv': { kind: 'dashboard', action: 'balance.read' },
 };
 
 /** Routes that belong to the operations surface (observability) and are open wherever they exist. */

@@ -24,7 +24,9 @@ test.after.always(async () => t0?.close());
 /** Sends a dashboard request and checks its answer against the document for the route it reached. */
 async function call(user: SignedInUser | undefined, method: string, url: string, payload?: unknown): Promise<{ status: number; body: unknown }> {
   const res = await (user ? asUser(t0, user, { method, url, payload }) : t0.request({ method, url, payload }));
-  const body: unknown = res.payload === '' ? undefined : JSON.parse(res.payload);
+  // A CSV download is checked as the text it is.
+  const csv = String(res.headers['content-type']).startsWith('text/csv');
+  const body: unknown = res.payload === '' ? undefined : csv ? res.payload : JSON.parse(res.payload);
   if (body !== undefined) validator.check(method, res.request.route.path, res.statusCode, body, res.headers);
   return { status: res.statusCode, body };
 }
@@ -134,6 +136,12 @@ test.serial('answers of the dashboard routes, successes and errors, validate aga
   // Balance transactions (none yet in this shop's live mode).
   t.is((await call(owner, 'GET', '/dashboard/v1/balance_transactions?mode=test&type=payment')).status, 200);
   t.is((await call(owner, 'GET', '/dashboard/v1/balance_transactions/txn_1?mode=live')).status, 404);
+
+  // CSV downloads, with their byte order mark, and a page parameter's JSON error.
+  t.is((await call(owner, 'GET', '/dashboard/v1/exports/payment_intents.csv?mode=test&status=canceled')).status, 200);
+  t.is((await call(owner, 'GET', '/dashboard/v1/exports/settlements.csv?mode=test')).status, 200);
+  t.is((await call(owner, 'GET', '/dashboard/v1/exports/balance_transactions.csv?mode=test&type=payment')).status, 200);
+  t.is((await call(owner, 'GET', '/dashboard/v1/exports/balance_transactions.csv?mode=test&limit=5')).status, 400);
 
   // A role without the right, and sign-out.
   const viewer = await signIn(t0, { merchantId: shop.id, role: 'viewer' });

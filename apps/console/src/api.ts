@@ -49,6 +49,15 @@ export function parseExactJson(text: string): unknown {
   return JSON.parse(text, reviver);
 }
 
+/**
+ * The address of a dashboard export (`/dashboard/v1/exports/<file>.csv?…`, empty values left
+ * out): a link to it downloads the file, the session cookie riding along as on every same-origin
+ * request, so no script has to hold the file.
+ */
+export function exportUrl(file: 'payment_intents' | 'settlements' | 'balance_transactions', query: Query): string {
+  return pathWithQuery(`/dashboard/v1/exports/${file}.csv`, query);
+}
+
 export async function api<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (options.body !== undefined) headers['content-type'] = 'application/json';

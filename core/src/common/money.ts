@@ -37,6 +37,25 @@ export function minorUnits(currency: string): number {
   return entry.digits;
 }
 
+/**
+ * Minor units as an exact decimal string in `currency`'s digits (12345 THB → "123.45", 500 JPY →
+ * "500", -150 THB → "-1.50", 5 KWD → "0.005"): done on the digits, never through a float, so any
+ * integer (a BigInt sum past 2^53 − 1 too) comes out exact. A number that is not an exact integer
+ * is a bug of the caller, refused rather than rounded.
+ */
+export function decimalAmount(minor: number | bigint, currency: string): string {
+  if (typeof minor === 'number' && !Number.isSafeInteger(minor)) {
+    throw new CoreError('api_error', 'internal', `decimalAmount takes an exact integer of minor units, not ${String(minor)}.`);
+  }
+  const digits = minorUnits(currency);
+  const value = BigInt(minor);
+  const negative = value < 0n;
+  const text = (negative ? -value : value).toString().padStart(digits + 1, '0');
+  const whole = text.slice(0, text.length - digits);
+  const fraction = digits > 0 ? `.${text.slice(text.length - digits)}` : '';
+  return `${negative ? '-' : ''}${whole}${fraction}`;
+}
+
 /** Checks that `amount` is an exact integer within range; `min` is 1 for intents, 0 for quotes. */
 export function assertAmount(amount: number, param: string, min = 1): void {
   if (!Number.isSafeInteger(amount) || amount < min) {

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { newId, randomString } from '../../src/common/ids';
-import { assertAmount, isKnownCurrency, minorUnits } from '../../src/common/money';
+import { assertAmount, decimalAmount, isKnownCurrency, minorUnits } from '../../src/common/money';
 import { validateMetadata } from '../../src/common/metadata';
 import type { RandomSource } from '../../src/common/random-source.port';
 
@@ -45,6 +45,23 @@ test('currencies are checked against ISO 4217 with their minor units', (t) => {
   t.is(minorUnits('THB'), 2);
   t.is(minorUnits('JPY'), 0);
   t.is(minorUnits('KWD'), 3);
+});
+
+test('decimal amounts are exact strings in the currency’s digits, negative ones with a minus sign', (t) => {
+  t.is(decimalAmount(12345, 'THB'), '123.45');
+  t.is(decimalAmount(5, 'THB'), '0.05');
+  t.is(decimalAmount(0, 'THB'), '0.00');
+  t.is(decimalAmount(-150, 'THB'), '-1.50');
+  t.is(decimalAmount(-5, 'THB'), '-0.05');
+  t.is(decimalAmount(500, 'JPY'), '500');
+  t.is(decimalAmount(-500, 'JPY'), '-500');
+  t.is(decimalAmount(5, 'KWD'), '0.005');
+  t.is(decimalAmount(1234567, 'KWD'), '1234.567');
+  t.is(decimalAmount(Number.MAX_SAFE_INTEGER, 'THB'), '90071992547409.91');
+  t.is(decimalAmount(2n ** 64n, 'USD'), '184467440737095516.16', 'a BigInt sum past 2^53 − 1, exact');
+  t.is(decimalAmount(-(2n ** 64n), 'JPY'), '-18446744073709551616');
+  for (const bad of [1.5, Number.NaN, Number.MAX_SAFE_INTEGER + 1]) t.throws(() => decimalAmount(bad, 'THB'), { message: /exact integer/ });
+  t.throws(() => decimalAmount(1, 'XYZ'), { message: /Unknown currency/ });
 });
 
 test('metadata is a small map of strings', (t) => {

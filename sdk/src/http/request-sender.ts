@@ -1,6 +1,6 @@
 import type { CryptoProvider } from '../crypto/crypto-provider.js';
 import { ApiConnectionError, ApiError, errorFromResponse, RequestAbortedError, type ApiErrorBody, type LastResponse, type PaymentsError } from '../errors.js';
-import type { RequestOptions } from '../types.js';
+import type { CsvFile, RequestOptions } from '../types.js';
 import { parseExactJson } from './exact-json.js';
 import type { HttpClient, HttpMethod, HttpResponse } from './http-client.js';
 import { backoffDelay, isRetryableStatus, MAX_RETRY_AFTER_MS, retryAfterMs, type BackoffOptions } from './retry.js';
@@ -26,6 +26,8 @@ export interface ApiRequest {
   query?: Record<string, QueryValue>;
   body?: object;
   options?: RequestOptions;
+  /** What a success answers: a JSON object (the default), or a CSV file (the exports). */
+  format?: 'json' | 'csv';
 }
 
 /** An object the API answered, with the answer it came in (`lastResponse`, not enumerable: JSON of it stays the API's). */
@@ -114,7 +116,8 @@ export class RequestSender {
     const headers: Record<string, string> = {
       ...callHeaders(options.headers),
       authorization: `Bearer ${this.config.apiKey}`,
-      accept: 'application/json',
+      // Errors come as JSON whatever the call asks for.
+      accept: request.format === 'csv' ? 'text/csv, application/json' : 'application/json',
       'user-agent': this.config.userAgent,
     };
     const apiVersion = options.apiVersion ?? this.config.apiVersion;
@@ -152,11 +155,9 @@ export class RequestSender {
           replayed: response.headers.get('idempotent-replayed') === 'true',
           attempts: attempt,
         });
+        const answer = request.format === 'csv' ? csvFileOf(text, lastResponse) : parseJson(text, lastResponse, () => this.config.crypto.randomUUID());
         // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the caller names the documented answer; types-agree holds the SDK's types to the API document
-        return withLastResponse(
-          parseJson(text, lastResponse, () => this.config.crypto.randomUUID()),
-          lastResponse,
-        ) as ApiResponse<T>;
+        return withLastResponse(answer, lastResponse) as ApiResponse<T>;
       }
       const error = withLastResponse(this.errorOf(response, text, requestId), lastResponse);
       const waitMs = retriesLeft ? this.retryDelay(response, error, attempt) : undefined;
@@ -285,7 +286,7 @@ function headersOf(response: HttpResponse): Record<string, string> {
     response.headers.forEach((value, name) => (out[name.toLowerCase()] = value));
     return out;
   }
-  for (const name of ['content-type', 'request-id', 'x-request-id', 'idempotent-replayed', 'retry-after']) {
+  for (const name of ['content-type', 'content-disposition', 'request-id', 'x-request-id', 'idempotent-replayed', 'retry-after']) {
     const value = response.headers.get(name);
     if (value !== null) out[name] = value;
   }
@@ -312,6 +313,25 @@ function errorBodyOf(text: string): ApiErrorBody | undefined {
   const { code, message, param, request_id }: { code?: unknown; message?: unknown; param?: unknown; request_id?: unknown } = error;
   const textOf = (value: unknown) => (typeof value === 'string' ? value : undefined);
   return { code: textOf(code), message: textOf(message), param: textOf(param), request_id: textOf(request_id) };
+}
+
+/**
+ * A CSV answer as a CsvFile: its text (without a byte order mark, should the HTTP client have left
+ * one) and the name its Content-Disposition gives it.
+ */
+function csvFileOf(text: string, lastResponse: LastResponse): CsvFile {
+  if (!/^text\/csv\b/i.test(lastResponse.headers['content-type'] ?? '')) {
+    throw withLastResponse(
+      new ApiError({
+        message: `The API answered ${lastResponse.statusCode} with a body that is not CSV.`,
+        statusCode: lastResponse.statusCode,
+        requestId: lastResponse.requestId,
+      }),
+      lastResponse,
+    );
+  }
+  const filename = /filename="([^"]+)"/.exec(lastResponse.headers['content-disposition'] ?? '')?.[1] ?? 'export.csv';
+  return { filename, text: text.replace(/^\uFEFF/, '') };
 }
 
 function parseJson(text: string, lastResponse: LastResponse, nonce: () => string): unknown {

@@ -180,6 +180,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/exports/balance_transactions.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export balance transactions as a CSV file
+         * @description Every line of the key’s merchant and mode that the filters of `GET /v1/balance_transactions` keep, newest first, as one CSV file streamed as it is read (no `limit` or `starting_after`). With `settlement=st_…`, the `moves_available` of the lines other than the settlement’s own add up to its amount. Filters combine: `type`, `payment_intent`, `settlement`, `currency`; `created[gte]`/`created[lte]` and `available_on[gte]`/`available_on[lte]`, inclusive, each a date or a date-time (a date as an upper bound takes in its whole day, UTC). Any other query parameter, or a date that is no day of the calendar, is 400 `invalid_parameter` naming it, as JSON, before any byte of the file. Columns and rules: docs/exports.md.
+         *
+         *     A restricted key needs the permission `balance:read` (a secret key has every one); without it the answer is 403 `insufficient_permissions`.
+         */
+        get: operations["exportBalanceTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/exports/payment_intents.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export payment intents as a CSV file
+         * @description Every intent of the key’s merchant and mode that the filters keep (those of `GET /v1/payment_intents`, which combine), newest first, as one CSV file streamed as it is read: no `limit` or `starting_after`, whatever the number of intents. Any other query parameter is 400 `invalid_parameter` naming it, as JSON, before any byte of the file. Columns and rules: docs/exports.md.
+         *
+         *     A restricted key needs the permission `payment_intents:read` (a secret key has every one); without it the answer is 403 `insufficient_permissions`.
+         */
+        get: operations["exportPaymentIntents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/exports/settlements.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export settlements as a CSV file
+         * @description Every settlement of the key’s merchant and mode, newest first (as `GET /v1/settlements`, which has no filters), one row each with its summary by line type, as one CSV file streamed as it is read. Any query parameter is 400 `invalid_parameter` naming it, as JSON, before any byte of the file. Columns and rules: docs/exports.md.
+         *
+         *     A restricted key needs the permission `settlements:read` (a secret key has every one); without it the answer is 403 `insufficient_permissions`.
+         */
+        get: operations["exportSettlements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/fx/quotes": {
         parameters: {
             query?: never;
@@ -3950,6 +4016,570 @@ export interface operations {
                              * @enum {string}
                              */
                             code?: "resource_not_found";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description Rate limited.
+             *
+             *     - `rate_limited`: Too many requests for this key; retry after Retry-After seconds.
+             */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description A fault of the service.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description A dependency is unreachable for now.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    exportBalanceTransactions: {
+        parameters: {
+            query?: {
+                /** @description Only lines of this type. */
+                type?: "payment" | "release" | "refund" | "refund_reversal" | "dispute_hold" | "dispute_release" | "dispute_loss" | "settlement" | "settlement_failure" | "adjustment";
+                /** @description Only the lines of this payment intent (its payment, release, refunds and disputes). */
+                payment_intent?: string;
+                /** @description Only the lines whose available money this settlement covers, its own `settlement` line included. */
+                settlement?: string;
+                /** @description Only lines in this settlement currency (ISO 4217, upper case). */
+                currency?: string;
+                /** @description Created at or after: a date (its first instant, UTC) or a date-time. */
+                "created[gte]"?: string;
+                /** @description Created at or before: a date (its whole day, UTC, counts) or a date-time (its whole second, or minute, counts). */
+                "created[lte]"?: string;
+                /** @description `available_on` at or after this date or date-time; lines without `available_on` are left out. */
+                "available_on[gte]"?: string;
+                /** @description `available_on` at or before this date (its whole day) or date-time; lines without `available_on` are left out. */
+                "available_on[lte]"?: string;
+            };
+            header?: {
+                /** @description The API version that answers; without it, the account’s pinned version. */
+                "Api-Version"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The lines as CSV, saved as `balance_transactions-<mode>-<day>.csv` (`…-<day>-<settlement>.csv` with `settlement`). */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    /** @description `attachment; filename="<resource>-<mode>-<YYYY-MM-DD>.csv"` (the day of the export, UTC): a browser saves the file under this name. */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example id,created,type,source,payment_intent,settlement,currency,amount,amount_minor,fee,fee_minor,net,net_minor,moves_pending,moves_pending_minor,moves_available,moves_available_minor,moves_dispute_hold,moves_dispute_hold_minor,available_on,exchange_currency,exchange_amount,exchange_rate
+                     *     txn_4187,2026-09-03T10:02:00Z,release,pi_wRuAd6OgjF8fafigzwZwk6WP,pi_wRuAd6OgjF8fafigzwZwk6WP,st_7KI3F6H43Q6IW6HBIH5VUP6KQQ,THB,0.00,0,0.00,0,0.00,0,-245.88,-24588,245.88,24588,0.00,0,2026-09-03T10:02:00Z,,,
+                     */
+                    "text/csv": string;
+                };
+            };
+            /**
+             * @description The request is refused as sent; nothing changed.
+             *
+             *     - `invalid_parameter`: A field, query parameter or header breaks a rule: `param` names it (`amount`, `metadata.order`, `Idempotency-Key`) and `message` says which rule.
+             *     - `invalid_request`: The request is malformed where no one field is at fault: a body that is not a JSON object, a query string or path that does not parse.
+             *     - `invalid_api_version`: The Api-Version header is not a date such as 2026-09-01.
+             */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "invalid_parameter" | "invalid_request" | "invalid_api_version";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description No usable API key.
+             *
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…` (a restricted key: `rk_test_…` or `rk_live_…`).
+             */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "authentication_required";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description This key may not do this.
+             *
+             *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             *     - `insufficient_permissions`: A restricted key (`rk_…`) without the permission this operation needs (its `x-permission`): `param` and `message` name it (`refunds:write`). Refused before anything else is read or done.
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "live_not_enabled" | "insufficient_permissions";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description Rate limited.
+             *
+             *     - `rate_limited`: Too many requests for this key; retry after Retry-After seconds.
+             */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description A fault of the service.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description A dependency is unreachable for now.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    exportPaymentIntents: {
+        parameters: {
+            query?: {
+                /** @description Only intents in this status. */
+                status?: "created" | "requires_payment" | "processing" | "succeeded" | "channel_settled" | "failed" | "expired" | "canceled";
+                /** @description Only the intent with this order reference (exact). */
+                merchant_order_id?: string;
+                /** @description Only intents created at or after this ISO 8601 instant. */
+                "created[gte]"?: string;
+            };
+            header?: {
+                /** @description The API version that answers; without it, the account’s pinned version. */
+                "Api-Version"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The intents as CSV, saved as `payment_intents-<mode>-<day>.csv`. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    /** @description `attachment; filename="<resource>-<mode>-<YYYY-MM-DD>.csv"` (the day of the export, UTC): a browser saves the file under this name. */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example id,created,mode,status,money_statuses,merchant_order_id,currency,amount,amount_minor,amount_refunded,amount_refunded_minor,settlement_currency,fee,fee_minor,net,net_minor,fx_rate,payment_method,customer,description,available_at,settlement,expires_at,metadata
+                     *     pi_wRuAd6OgjF8fafigzwZwk6WP,2026-09-01T10:00:00Z,test,channel_settled,partially_refunded,order-1001,THB,250.00,25000,50.00,5000,THB,4.12,412,245.88,24588,,promptpay,cus_4821,"Two tickets, Bangkok to Chiang Mai",2026-09-03T10:02:00Z,,2026-09-01T11:00:00Z,"{""cart"":""c-7731""}"
+                     */
+                    "text/csv": string;
+                };
+            };
+            /**
+             * @description The request is refused as sent; nothing changed.
+             *
+             *     - `invalid_parameter`: A field, query parameter or header breaks a rule: `param` names it (`amount`, `metadata.order`, `Idempotency-Key`) and `message` says which rule.
+             *     - `invalid_request`: The request is malformed where no one field is at fault: a body that is not a JSON object, a query string or path that does not parse.
+             *     - `invalid_api_version`: The Api-Version header is not a date such as 2026-09-01.
+             */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "invalid_parameter" | "invalid_request" | "invalid_api_version";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description No usable API key.
+             *
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…` (a restricted key: `rk_test_…` or `rk_live_…`).
+             */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "authentication_required";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description This key may not do this.
+             *
+             *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             *     - `insufficient_permissions`: A restricted key (`rk_…`) without the permission this operation needs (its `x-permission`): `param` and `message` name it (`refunds:write`). Refused before anything else is read or done.
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "live_not_enabled" | "insufficient_permissions";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description Rate limited.
+             *
+             *     - `rate_limited`: Too many requests for this key; retry after Retry-After seconds.
+             */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "rate_limited";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description A fault of the service.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description A dependency is unreachable for now.
+             *
+             *     - `api_error`: On 500, a fault of the service (logged; retrying with the same Idempotency-Key is safe). On 503, a dependency (database, Redis, a rate source) is unreachable for now; retry after Retry-After seconds with the same Idempotency-Key.
+             */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "api_error";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    exportSettlements: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The API version that answers; without it, the account’s pinned version. */
+                "Api-Version"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settlements as CSV, saved as `settlements-<mode>-<day>.csv`. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    /** @description `attachment; filename="<resource>-<mode>-<YYYY-MM-DD>.csv"` (the day of the export, UTC): a browser saves the file under this name. */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example id,created,mode,status,currency,amount,amount_minor,payments,period_start,period_end,release_amount,release_gross,release_fee,release_net,refund_amount,refund_reversal_amount,dispute_hold_amount,dispute_release_amount,dispute_loss_amount,settlement_failure_amount,adjustment_amount,other_amount
+                     *     st_7KI3F6H43Q6IW6HBIH5VUP6KQQ,2026-09-07T16:20:00Z,test,paid,THB,12547.31,1254731,52,2026-09-01T10:04:00Z,2026-09-07T16:20:00Z,12720.00,13113.40,393.40,12720.00,-157.69,0.00,-40.00,0.00,0.00,25.00,0.00,0.00
+                     */
+                    "text/csv": string;
+                };
+            };
+            /**
+             * @description The request is refused as sent; nothing changed.
+             *
+             *     - `invalid_parameter`: A field, query parameter or header breaks a rule: `param` names it (`amount`, `metadata.order`, `Idempotency-Key`) and `message` says which rule.
+             *     - `invalid_request`: The request is malformed where no one field is at fault: a body that is not a JSON object, a query string or path that does not parse.
+             *     - `invalid_api_version`: The Api-Version header is not a date such as 2026-09-01.
+             */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "invalid_parameter" | "invalid_request" | "invalid_api_version";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description No usable API key.
+             *
+             *     - `authentication_required`: No API key, a malformed one, or one that is unknown or revoked: send `Authorization: Bearer sk_test_…` or `sk_live_…` (a restricted key: `rk_test_…` or `rk_live_…`).
+             */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "authentication_required";
+                        };
+                    };
+                };
+            };
+            /**
+             * @description This key may not do this.
+             *
+             *     - `live_not_enabled`: A live key of an account whose live mode is not open (before review, or closed since).
+             *     - `insufficient_permissions`: A restricted key (`rk_…`) without the permission this operation needs (its `x-permission`): `param` and `message` name it (`refunds:write`). Refused before anything else is read or done.
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @description What was refused, and why. */
+                        error?: {
+                            /**
+                             * @description The codes this operation answers with this status.
+                             * @enum {string}
+                             */
+                            code?: "live_not_enabled" | "insufficient_permissions";
                         };
                     };
                 };

@@ -3,6 +3,7 @@ import { checkoutModule } from './checkout.module';
 import { consoleModule } from './console.module';
 import { dashboardModule } from './dashboard.module';
 import { disputesModule } from './disputes.module';
+import { exportsModule } from './exports.module';
 import { fundsModule } from './funds.module';
 import { fxModule } from './fx.module';
 import { jobsModule } from './jobs.module';
@@ -26,6 +27,7 @@ export const CAPABILITIES: readonly Capability[] = [
   ledgerModule,
   disputesModule,
   settlementsModule,
+  exportsModule,
   reconciliationModule,
   webhooksModule,
   dashboardModule,

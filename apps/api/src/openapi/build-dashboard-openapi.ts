@@ -1,6 +1,7 @@
 import type { RequestRoute } from '@hapi/hapi';
 import { mayPerform, USER_ROLES, type DashboardAction } from '@payments/core';
 import { answerHeaderComponents, answerHeaders } from './answer-headers';
+import { CONTENT_DISPOSITION, csvContent, type CsvAnswer } from './csv-answer';
 import { IDEMPOTENCY_KEY_PARAMETER, routeParameters, routeValidation, tagsOf, type OpenApiDocument, type RouteValidation } from './build-openapi';
 import { joiToJsonSchema } from './joi-schema';
 import { ERROR, includeComponent, type Component, type JsonSchema } from './json-schema';
@@ -17,7 +18,13 @@ export interface DashboardOperationInfo {
   readonly summary: string;
   readonly description?: string;
   readonly tag: string;
-  readonly success: { readonly status: number; readonly schema?: Component; readonly description: string };
+  readonly success: {
+    readonly status: number;
+    readonly schema?: Component;
+    /** A file rather than JSON: its columns (`content` `text/csv`, saved under its Content-Disposition name). */
+    readonly csv?: CsvAnswer;
+    readonly description: string;
+  };
   /** Statuses beyond the generic ones of its kind. */
   readonly errors?: readonly number[];
   /** Takes the acting person's one-time code in `code` (403 `mfa_code_invalid`, wrong codes throttled: 429). */
@@ -60,6 +67,7 @@ const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   Settlements: 'Payouts of the available balance, and asking for one now.',
   'Payout methods': 'The bank accounts settlements are paid to.',
   Events: 'The log of changes of one mode: the bodies webhooks deliver.',
+  Exports: 'Payments, settlements and balance transactions of one mode as CSV downloads (with a byte order mark, for spreadsheets).',
 };
 
 const DESCRIPTION = [
@@ -123,8 +131,9 @@ function describedOperation(
   const responses: Record<string, JsonSchema> = {
     [String(info.success.status)]: {
       description: info.success.description,
-      headers: headers(info.success.status, true),
+      headers: { ...headers(info.success.status, true), ...(info.success.csv ? { 'Content-Disposition': CONTENT_DISPOSITION } : {}) },
       ...(info.success.schema ? { content: content(includeComponent(schemas, info.success.schema)) } : {}),
+      ...(info.success.csv ? { content: csvContent(info.success.csv) } : {}),
     },
   };
   const open = action === 'open';

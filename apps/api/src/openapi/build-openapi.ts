@@ -2,6 +2,7 @@ import type { RequestRoute } from '@hapi/hapi';
 import { API_VERSION_PATTERN, CURRENT_API_VERSION, IDEMPOTENCY, isRecord, type ApiKeyPermission } from '@payments/core';
 import Joi, { type Schema } from 'joi';
 import { answerHeaderComponents, answerHeaders } from './answer-headers';
+import { CONTENT_DISPOSITION, csvContent, type CsvAnswer } from './csv-answer';
 import {
   ERROR_CODE_MEANINGS,
   GENERIC_ERROR_CODES,
@@ -45,13 +46,20 @@ export interface OperationInfo {
    * presenter). The example is the component's own (`examples` in its schema) unless this answer
    * shows another state of it.
    */
-  readonly success: {
-    readonly status: number;
-    readonly schema: Component;
-    readonly description: string;
-    readonly alsoWith?: readonly number[];
-    readonly example?: JsonObject;
-  };
+  readonly success:
+    | {
+        readonly status: number;
+        readonly schema: Component;
+        readonly description: string;
+        readonly alsoWith?: readonly number[];
+        readonly example?: JsonObject;
+      }
+    | {
+        /** A file rather than JSON: its columns (`content` `text/csv`, saved under its Content-Disposition name). */
+        readonly status: number;
+        readonly csv: CsvAnswer;
+        readonly description: string;
+      };
   /** The request body: the name of its schema in `components.schemas`, and an example of it. */
   readonly requestBody?: { readonly name: string; readonly example: JsonObject };
   /** Error codes beyond the generic ones (and, on a POST, those of the body and its key), by status. */
@@ -88,6 +96,7 @@ const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   Settlements: 'Payouts of the available balance to the account’s bank account, on a schedule or on request.',
   FX: 'Indicative exchange rates and what an amount would come to.',
   Events: 'The log of changes, newest first: the bodies webhooks deliver.',
+  Exports: 'Every payment intent, settlement or balance transaction a list’s filters keep, as one CSV file for a spreadsheet or a bookkeeping import.',
   Webhooks: 'Keys to verify webhook signatures with; the deliveries themselves are in `webhooks`.',
   'Test helpers': 'Test mode only: make the channel report an outcome, or move a timer to now, instead of waiting.',
   Meta: 'This document.',
@@ -181,14 +190,23 @@ function describedOperation(
   // Every /v1 answer names its version, the open document's too.
   const headers = (status: number, success: boolean) => answerHeaders({ status, success, idempotent: post, versioned: true });
   const responses: Record<string, JsonSchema> = {};
-  const name = includeComponent(schemas, info.success.schema);
-  const example = info.success.example ?? exampleOf(info.success.schema);
-  for (const status of [info.success.status, ...(info.success.alsoWith ?? [])]) {
-    responses[String(status)] = {
-      description: info.success.description,
-      headers: headers(status, true),
-      content: content(ref(name), example),
+  const { success } = info;
+  if ('csv' in success) {
+    responses[String(success.status)] = {
+      description: success.description,
+      headers: { ...headers(success.status, true), 'Content-Disposition': CONTENT_DISPOSITION },
+      content: csvContent(success.csv),
     };
+  } else {
+    const name = includeComponent(schemas, success.schema);
+    const example = success.example ?? exampleOf(success.schema);
+    for (const status of [success.status, ...(success.alsoWith ?? [])]) {
+      responses[String(status)] = {
+        description: success.description,
+        headers: headers(status, true),
+        content: content(ref(name), example),
+      };
+    }
   }
   // A POST validates its Idempotency-Key even when it takes nothing else.
   const validated = post || [validate.params, validate.query, validate.payload].some((schema) => schema !== undefined);

@@ -1,6 +1,6 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { jsonAt, objectAt, type JsonObject } from '../helpers/json';
+import { jsonAt, objectAt, textAt, type JsonObject } from '../helpers/json';
 
 /**
  * Checks real answers against the OpenAPI document: the schema of the route's status, with
@@ -27,9 +27,14 @@ export class ResponseValidator {
     if (!operation) throw new Error(`${method} ${path} is not in the document`);
     const response = jsonAt(operation, 'responses', String(status));
     if (!response) throw new Error(`${method} ${path} answered ${status}, which the document does not list`);
-    const schema = objectAt(response, 'content', 'application/json', 'schema');
-    const errors = this.errorsOf(schema, body);
-    if (errors !== undefined) throw new Error(`${method} ${path} ${status} does not match ${JSON.stringify(schema)}: ${errors}\n${JSON.stringify(body)}`);
+    const csv = jsonAt(response, 'content', 'text/csv');
+    if (csv !== undefined) {
+      checkCsv(`${method} ${path} ${status}`, textAt(csv, 'example'), body);
+    } else {
+      const schema = objectAt(response, 'content', 'application/json', 'schema');
+      const errors = this.errorsOf(schema, body);
+      if (errors !== undefined) throw new Error(`${method} ${path} ${status} does not match ${JSON.stringify(schema)}: ${errors}\n${JSON.stringify(body)}`);
+    }
     const documented = new Set(Object.keys(objectAt(response, 'headers')).map((name) => name.toLowerCase()));
     const undocumented = SERVICE_HEADERS.filter((name) => headers[name] !== undefined && !documented.has(name));
     if (undocumented.length > 0) throw new Error(`${method} ${path} ${status} sent ${undocumented.join(', ')}, which the document does not list for it`);
@@ -52,6 +57,18 @@ export class ResponseValidator {
     }
     return validate;
   }
+}
+
+/**
+ * A CSV answer (its text) against the document's example file: the same header row, and a byte
+ * order mark exactly when the example has one.
+ */
+function checkCsv(label: string, example: string, body: unknown): void {
+  if (typeof body !== 'string') throw new Error(`${label} is documented as text/csv, but the answer checked is not text`);
+  const bom = (text: string) => text.startsWith('\uFEFF');
+  if (bom(body) !== bom(example)) throw new Error(`${label}: ${bom(example) ? 'no' : 'a'} byte order mark, unlike the document's example`);
+  const header = (text: string) => text.replace(/^\uFEFF/, '').split('\r\n')[0];
+  if (header(body) !== header(example)) throw new Error(`${label}: the header row ${header(body)} is not the document's ${header(example)}`);
 }
 
 /** The headers the service sets on its answers; each one an answer carries must be documented for it. */

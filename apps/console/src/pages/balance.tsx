@@ -5,7 +5,22 @@ import { t } from '../i18n';
 import { useConsole } from '../state';
 import type { Balance, List, Money, NextSettlement, PayoutMethod, Settlement, SettlementSummary } from '../types';
 import { useAction, useResource } from '../ui/hooks';
-import { Breakable, DataTable, Dialog, DialogActions, ErrorText, Facts, Link, Loading, PageError, Pager, Status, usePager } from '../ui/kit';
+import {
+  Breakable,
+  DataTable,
+  Dialog,
+  DialogActions,
+  DownloadCsv,
+  ErrorText,
+  Facts,
+  Field,
+  Link,
+  Loading,
+  PageError,
+  Pager,
+  Status,
+  usePager,
+} from '../ui/kit';
 
 const BUCKETS = ['available', 'pending', 'dispute_hold'] as const;
 
@@ -54,6 +69,9 @@ export function BalancePage() {
           }}
         />
       ) : null}
+      <p class="actions">
+        <DownloadCsv file="settlements" query={{ mode }} />
+      </p>
       <ErrorText error={settlements.error} retry={settlements.reload} />
       <DataTable
         rows={settlements.data?.data}
@@ -67,7 +85,32 @@ export function BalancePage() {
         ]}
       />
       <Pager pager={pager} hasMore={settlements.data?.has_more ?? false} lastId={settlements.data?.data.at(-1)?.id} />
+      <LinesDownload />
     </>
+  );
+}
+
+/** The balance transactions created between two days (each inclusive, UTC), as a CSV download. */
+function LinesDownload() {
+  const { mode } = useConsole();
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  return (
+    <section aria-labelledby="lines-title">
+      <h2 id="lines-title">{t('export.lines')}</h2>
+      <p class="hint">{t('export.linesHint')}</p>
+      <div class="filters">
+        <Field label={t('export.from')} id="lines-from">
+          <input id="lines-from" type="date" value={from} onInput={(e) => setFrom(e.currentTarget.value)} />
+        </Field>
+        <Field label={t('export.to')} id="lines-to">
+          <input id="lines-to" type="date" value={to} onInput={(e) => setTo(e.currentTarget.value)} />
+        </Field>
+        <p class="actions">
+          <DownloadCsv file="balance_transactions" query={{ mode, 'created[gte]': from, 'created[lte]': to }} />
+        </p>
+      </div>
+    </section>
   );
 }
 
@@ -201,6 +244,10 @@ export function SettlementDetailPage(props: { id: string }) {
         ]}
       />
       {s.summary ? <SettlementLines summary={s.summary} amount={s.amount} /> : null}
+      <p class="actions">
+        <DownloadCsv file="balance_transactions" query={{ mode, settlement: s.id }} />
+      </p>
+      <p class="hint">{t('export.settlementHint')}</p>
     </>
   );
 }

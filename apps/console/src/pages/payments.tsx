@@ -11,6 +11,7 @@ import {
   DataTable,
   Dialog,
   DialogActions,
+  DownloadCsv,
   ErrorText,
   Facts,
   Field,
@@ -128,6 +129,9 @@ export function PaymentsPage() {
         </div>
       </form>
       {amountValid ? null : <p class="error">{t('payments.amountInvalid')}</p>}
+      <p class="actions">
+        <DownloadCsv file="payment_intents" query={{ mode, ...filters, amount: amountValid ? amountText : undefined }} />
+      </p>
       <ErrorText error={list.error} retry={list.reload} />
       <Loading when={list.loading && !list.data} />
       <DataTable

@@ -453,4 +453,11 @@ export const EN: Readonly<Record<string, string>> = {
   'settlements.line.adjustment': 'Adjustments',
   'settlements.line.other': 'Left from earlier settlements',
   'settlements.grossFeeNet': 'Gross − fee = net',
+  'export.download': 'Download',
+  'export.lines': 'Balance transactions',
+  'export.linesHint':
+    'Every movement of your balance created between these two days (UTC), one line each, as a spreadsheet file. Leave a day empty for no limit on that side.',
+  'export.from': 'From',
+  'export.to': 'Until',
+  'export.settlementHint': 'The file lists the balance transactions this payout covers; their available amounts add up to the total paid out.',
 };

@@ -1,6 +1,6 @@
 import { Fragment, type ComponentChildren } from 'preact';
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
-import type { ApiError } from '../api';
+import { exportUrl, type ApiError } from '../api';
 import { useAction } from './hooks';
 import { language, t } from '../i18n';
 import { BASE, linkHandler } from '../router';
@@ -9,6 +9,18 @@ export function Link(props: { to: string; children: ComponentChildren; class?: s
   return (
     <a href={`${BASE}${props.to}`} onClick={linkHandler(props.to)} class={props.class} aria-current={props['aria-current']}>
       {props.children}
+    </a>
+  );
+}
+
+/**
+ * "Download CSV": a link to a dashboard export (a plain download: the answer is an attachment, and
+ * a file of any size streams to disk). "CSV" is a format's name, the same in every language.
+ */
+export function DownloadCsv(props: { file: Parameters<typeof exportUrl>[0]; query: Parameters<typeof exportUrl>[1] }) {
+  return (
+    <a class="download" href={exportUrl(props.file, props.query)} download>
+      {t('export.download')} <span translate={false}>CSV</span>
     </a>
   );
 }

@@ -5,10 +5,8 @@ import { currency, idOf, limit, paymentIntentId, settlementId, startingAfter } f
 
 export const balanceTransactionId = idOf(BALANCE_TRANSACTION_ID, 'balance transaction id').description('A balance transaction id, `txn_…`.');
 
-/** The filters and paging of a list of balance transactions, the same on /v1 and on the dashboard. */
-export const balanceTransactionListFields = {
-  limit,
-  starting_after: startingAfter(balanceTransactionId),
+/** The filters of a list of balance transactions (and of its CSV export), the same on /v1 and on the dashboard. */
+export const balanceTransactionFilterFields = {
   type: oneOf(BALANCE_TRANSACTION_TYPES).description('Only lines of this type.'),
   payment_intent: paymentIntentId.description('Only the lines of this payment intent (its payment, release, refunds and disputes).'),
   settlement: settlementId.description('Only the lines whose available money this settlement covers, its own `settlement` line included.'),
@@ -20,6 +18,9 @@ export const balanceTransactionListFields = {
     '`available_on` at or before this date (its whole day) or date-time; lines without `available_on` are left out.',
   ),
 };
+
+/** The filters and paging of a list of balance transactions, the same on /v1 and on the dashboard. */
+export const balanceTransactionListFields = { limit, starting_after: startingAfter(balanceTransactionId), ...balanceTransactionFilterFields };
 
 /** The filter a validated list query asks for; an impossible date is 400 naming its parameter. */
 export function balanceTransactionFilter(query: {

@@ -1,26 +1,18 @@
-import { ID_PATTERNS, ListPaymentIntents, PAYMENT_INTENT_LIMITS, PAYMENT_INTENT_STATUSES } from '@payments/core';
-import Joi from 'joi';
+import { ListPaymentIntents } from '@payments/core';
 import { defineRoute } from '../../http/define-route';
 import { presentList } from '../../http/presenting';
-import { objectSchema, oneOf } from '../../http/typed-schema';
+import { objectSchema } from '../../http/typed-schema';
 import { scopeOf } from '../../plugins/merchant-v1/caller';
-import { limit, pageOf, startingAfter } from '../schemas';
+import { pageOf } from '../schemas';
+import { paymentIntentFilter, paymentIntentListFields } from './payment-intent-query';
 import { PAYMENT_SCHEMAS, presentPaymentIntent } from './presenters';
-
-const paymentIntentListQuery = objectSchema({
-  limit,
-  starting_after: startingAfter(Joi.string().pattern(ID_PATTERNS.payment_intent, 'payment intent id')),
-  status: oneOf(PAYMENT_INTENT_STATUSES).description('Only intents in this status.'),
-  merchant_order_id: Joi.string().min(1).max(PAYMENT_INTENT_LIMITS.merchantOrderIdLength).description('Only the intent with this order reference (exact).'),
-  'created[gte]': Joi.date().iso().description('Only intents created at or after this ISO 8601 instant.'),
-});
 
 export default defineRoute({
   method: 'GET',
   path: '/v1/payment_intents',
   access: 'api-key',
   permission: 'payment_intents:read',
-  validate: { query: paymentIntentListQuery },
+  validate: { query: objectSchema(paymentIntentListFields) },
   openapi: {
     operationId: 'listPaymentIntents',
     summary: 'List payment intents, newest first',
@@ -35,11 +27,7 @@ export default defineRoute({
     ({ listPaymentIntents }) =>
     async (request) => {
       const { query } = request;
-      const page = await listPaymentIntents.execute({
-        scope: scopeOf(request),
-        filter: { status: query.status, merchantOrderId: query.merchant_order_id, createdGte: query['created[gte]'] },
-        page: pageOf(query),
-      });
+      const page = await listPaymentIntents.execute({ scope: scopeOf(request), filter: paymentIntentFilter(query), page: pageOf(query) });
       return presentList(page, (intent) => presentPaymentIntent(intent));
     },
 });
