@@ -7,6 +7,7 @@ import {
   PaymentAttemptRepository,
   PaySettlements,
   ReleaseFunds,
+  ReportChannelSettlements,
   type AccountScope,
   type DestinationVerification,
   type PayoutGateway,
@@ -124,6 +125,7 @@ type Payout = 'paid' | 'failed';
 type Step =
   | { kind: 'pay'; shop: number; size: Size; via: Via; digits: number; release: boolean }
   | { kind: 'tick' }
+  | { kind: 'report' }
   | { kind: 'wait'; hours: number }
   | { kind: 'release'; shop: number; pick: number }
   | { kind: 'refund'; shop: number; pick: number; part: 'whole' | 'share' | 'one'; percent: number; then: 'succeeded' | 'failed' | 'pending' }
@@ -150,6 +152,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     }),
   },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('tick' as const) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('report' as const) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('wait' as const), hours: fc.integer({ min: 1, max: 30 }) }) },
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('release' as const), shop: shopIndex, pick }) },
   {
@@ -200,8 +203,8 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 
 const shopConfig: fc.Arbitrary<ShopConfig> = fc.record({
   currency: fc.constantFrom<Currency>('THB', 'SGD'),
-  schedule: fc.constantFrom<Schedule>('manual', 'manual', 'daily'),
-  delayDays: fc.integer({ min: 0, max: 2 }),
+  schedule: fc.constantFrom<Schedule>('manual', 'daily'),
+  delayDays: fc.constantFrom(0, 0, 1, 2),
 });
 
 const history = fc.record({
@@ -210,10 +213,12 @@ const history = fc.record({
   /** The page size the checks read every list with, so the cursors are followed. */
   pageSize: fc.integer({ min: 3, max: 30 }),
   /**
-   * Whether the history ends with a settlement asked, to hold `next_settlement` to it: now, or
-   * once the day ended with no worker pass since (a daily merchant's batch of that day is then due).
+   * Whether the history ends with a settlement asked, to hold `next_settlement` to it: now; after
+   * the channel settled what was paid, before the release job ran (payments due for release are
+   * then in a daily merchant's next batch); or once the day ended with no worker pass since (the
+   * batch of that day is then due).
    */
-  askAtEnd: fc.constantFrom('now' as const, 'now' as const, 'past_midnight' as const, 'no' as const),
+  askAtEnd: fc.constantFrom('now' as const, 'after_report' as const, 'past_midnight' as const, 'no' as const),
 });
 
 async function newShop(config: ShopConfig, index: number): Promise<Shop> {
@@ -284,6 +289,7 @@ function expect(what: string, res: { statusCode: number; payload: string }, ...c
 
 async function run(shops: Shop[], action: Step): Promise<void> {
   if (action.kind === 'tick') return tick();
+  if (action.kind === 'report') return channelReport();
   if (action.kind === 'wait') {
     clock.advance(action.hours * 3_600_000);
     return tick();
@@ -399,6 +405,16 @@ async function settleRefund(shop: Shop, refund: string, outcome: 'succeeded' | '
   if (res.statusCode === 200 && outcome === 'failed') reached.refundsFailed += 1;
 }
 
+/**
+ * A worker tick before its release job has run: the channel settles what was paid a tick ago, and
+ * those payments wait for their release (due at once with no settlement delay).
+ */
+async function channelReport(): Promise<void> {
+  clock.advance(1000);
+  await t0.app.get(SimulatorPaymentChannel).tick(500);
+  await runJob(t0.app, ReportChannelSettlements);
+}
+
 /** The next UTC midnight after `at`. */
 function nextMidnight(at: Date): Date {
   return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() + 1));
@@ -463,10 +479,19 @@ type Totals = Record<Bucket | 'net', bigint>;
 const zero = (): Totals => ({ pending: 0n, available: 0n, dispute_hold: 0n, net: 0n });
 
 /** What one line shows, checked on its own: amount − fee = net, its moves sum to its net. */
-function lineOf(
-  line: JsonObject,
-  who: string,
-): { id: string; type: string; source: string; currency: string; settlement?: string; moves: Totals; fee: bigint; amount: bigint } {
+interface Line {
+  readonly id: string;
+  readonly type: string;
+  readonly source: string;
+  readonly currency: string;
+  readonly paymentIntent?: string;
+  readonly settlement?: string;
+  readonly moves: Totals;
+  readonly fee: bigint;
+  readonly amount: bigint;
+}
+
+function lineOf(line: JsonObject, who: string): Line {
   const id = textAt(line, 'id');
   const [amount, fee, net] = [exact(line.amount, `${who} ${id}.amount`), exact(line.fee, `${who} ${id}.fee`), exact(line.net, `${who} ${id}.net`)];
   const moves = { ...zero(), net };
@@ -475,11 +500,13 @@ function lineOf(
   if (moves.pending + moves.available + moves.dispute_hold !== net)
     throw new Error(`${who}: ${id}'s moves do not add up to its net ${net}: ${JSON.stringify(line)}`);
   const settlement = line.settlement === undefined ? undefined : textAt(line, 'settlement');
+  const paymentIntent = line.payment_intent === undefined ? undefined : textAt(line, 'payment_intent');
   return {
     id,
     type: textAt(line, 'type'),
     source: textAt(line, 'source'),
     currency: textAt(line, 'currency'),
+    ...(paymentIntent ? { paymentIntent } : {}),
     ...(settlement ? { settlement } : {}),
     moves,
     fee,
@@ -579,6 +606,16 @@ async function checkBooks(shop: Shop, pageSize: number): Promise<void> {
         throw new Error(`${who}: ${st}'s summary shows ${type} ${count} lines of ${sum}, its lines are ${expected.count} of ${expected.amount}`);
     }
     if (byType.size > 0) throw new Error(`${who}: ${st} covers lines of types its summary lacks: ${[...byType.keys()].join(', ')}`);
+    // The released payments' figures are those of their `payment` lines.
+    const booked = paid
+      .filter((line) => line.type === 'release')
+      .flatMap((release) => lines.filter((line) => line.type === 'payment' && line.paymentIntent === release.paymentIntent))
+      .reduce((sum, line) => ({ gross: sum.gross + line.amount, fee: sum.fee + line.fee, net: sum.net + line.moves.net }), { gross: 0n, fee: 0n, net: 0n });
+    for (const figure of ['gross', 'fee', 'net'] as const) {
+      const shown = exact(jsonAt(summary, 'lines', 'release', figure), `${st}.summary.release.${figure}`);
+      if (shown !== booked[figure])
+        throw new Error(`${who}: ${st}'s summary shows release ${figure} ${shown}, the payment lines of its releases ${booked[figure]}`);
+    }
   }
   for (const line of lines) {
     if (line.settlement !== undefined && coveredBy.get(line.id) !== line.settlement)
@@ -661,6 +698,7 @@ test.serial('balance transactions add up to the balance and to each settlement, 
       }
       for (const shop of shops) await checkBooks(shop, pageSize);
       if (askAtEnd === 'no') return;
+      if (askAtEnd === 'after_report') await channelReport();
       if (askAtEnd === 'past_midnight') clock.set(new Date(nextMidnight(clock.now()).getTime() + 60_000));
       for (const shop of shops) {
         await checkNextSettlement(shop);
