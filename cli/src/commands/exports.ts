@@ -1,6 +1,7 @@
-import { BALANCE_TRANSACTION_TYPES, PAYMENT_INTENT_STATUSES, type CsvFile } from '@payments/sdk';
+import { PAYMENT_INTENT_STATUSES, type CsvFile } from '@payments/sdk';
 import type { Command, Context } from '../command.js';
 import { oneOf, optionalString } from '../values.js';
+import { BALANCE_TRANSACTION_FILTERS, balanceTransactionFilters } from './balance-transactions.js';
 import { given } from './common.js';
 
 const date = (what: string) => ({ type: 'string' as const, description: what, valueName: 'date' });
@@ -49,14 +50,7 @@ export const exportCommands: Command[] = [
     name: 'export balance_transactions',
     summary: 'Export balance transactions as CSV on stdout (a settlement’s lines with --settlement).',
     options: {
-      type: { type: 'string', description: `Only this type: ${BALANCE_TRANSACTION_TYPES.join(', ')}.`, valueName: 'type' },
-      'payment-intent': { type: 'string', description: 'Only the lines of this payment intent.', valueName: 'pi' },
-      settlement: { type: 'string', description: 'Only the lines this settlement covers (its own payout line included).', valueName: 'st' },
-      currency: { type: 'string', description: 'Only lines in this currency.', valueName: 'code' },
-      'created-gte': date('Created at or after: a date (2026-05-01) or a date-time.'),
-      'created-lte': date('Created at or before: a date (its whole day) or a date-time.'),
-      'available-on-gte': date('Available at or after: a date or a date-time.'),
-      'available-on-lte': date('Available at or before: a date (its whole day) or a date-time.'),
+      ...BALANCE_TRANSACTION_FILTERS,
     },
     examples: [
       'payments export balance_transactions --settlement st_ABC234 > st_ABC234.csv',
@@ -64,17 +58,7 @@ export const exportCommands: Command[] = [
     ],
     notes: `${NOTES} With --settlement, the moves_available of the lines other than the settlement's own add up to its amount.`,
     async run(context) {
-      const v = context.values;
-      const file = await context.client().exports.balanceTransactions({
-        ...given('type', oneOf(v, 'type', BALANCE_TRANSACTION_TYPES)),
-        ...given('payment_intent', optionalString(v, 'payment-intent')),
-        ...given('settlement', optionalString(v, 'settlement')),
-        ...given('currency', optionalString(v, 'currency')?.toUpperCase()),
-        ...given('created[gte]', optionalString(v, 'created-gte')),
-        ...given('created[lte]', optionalString(v, 'created-lte')),
-        ...given('available_on[gte]', optionalString(v, 'available-on-gte')),
-        ...given('available_on[lte]', optionalString(v, 'available-on-lte')),
-      });
+      const file = await context.client().exports.balanceTransactions(balanceTransactionFilters(context));
       writeCsv(context, file);
     },
   },
