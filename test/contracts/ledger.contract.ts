@@ -314,6 +314,29 @@ export function ledgerContract(adapter: StorageAdapter): void {
     t.deepEqual(await ledger.channelMovements({ mode: scope.mode, channel }), []);
   });
 
+  test(title('verify on a ledger that is posting meanwhile reports no break: a difference between its two reads is asked again at one moment'), async (t) => {
+    await withOwnStorage(adapter, async ({ ledger }) => {
+      const scope = aScope();
+      const payments = Array.from({ length: 40 }, () => aPayment(scope));
+      let posting = true;
+      const posted = (async () => {
+        for (const payment of payments) {
+          await ledger.post(paymentPosting(payment, T0));
+          await ledger.post(releaseOf(payment));
+        }
+        posting = false;
+      })();
+      const reports = [];
+      while (posting) reports.push(await new VerifyLedger({ ledger }).execute({ limit: 10 }));
+      await posted;
+      reports.push(await new VerifyLedger({ ledger }).execute({ limit: 10 }));
+      t.deepEqual(
+        reports.flatMap((report) => report.breaks),
+        [],
+      );
+    });
+  });
+
   test(title('verify passes on a healthy journal and names a balance row that drifted; rebuild repairs it'), async (t) => {
     await withOwnStorage(adapter, async ({ ledger }) => {
       const scope = aScope();

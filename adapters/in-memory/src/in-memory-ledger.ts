@@ -220,6 +220,13 @@ export class InMemoryLedger implements Ledger {
     return this.store.atomic(() => [...this.store.tables.ledgerBalances.values()].map(deepCopy));
   }
 
+  settledBalance(account: string): Promise<{ readonly table: bigint; readonly journal: bigint }> {
+    return this.store.atomic(() => ({
+      table: BigInt(this.store.tables.ledgerBalances.get(account)?.balance ?? 0n),
+      journal: BigInt(this.totals().find((row) => row.account === account)?.balance ?? 0n),
+    }));
+  }
+
   journalTotals(): Promise<LedgerBalance[]> {
     return this.store.atomic(() => this.totals());
   }

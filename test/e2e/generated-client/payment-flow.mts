@@ -55,6 +55,7 @@ const code:
   | 'invalid_api_version'
   | 'authentication_required'
   | 'live_not_enabled'
+  | 'insufficient_permissions'
   | 'rate_limited'
   | 'api_error'
   | undefined = missing.error?.error.code;

@@ -148,6 +148,20 @@ export class KnexLedger implements Ledger {
     return row ? toBigInt(row.balance) : 0n;
   }
 
+  async settledBalance(account: string): Promise<{ readonly table: bigint; readonly journal: bigint }> {
+    return this.context.inTransaction(async () => {
+      // Postings update the balance row in their own transaction: once it is ours, they have committed.
+      const table = await this.balanceForUpdate(account);
+      const db = this.context.db();
+      const row = await this.context.firstRow<{ balance: BigIntValue | null }>(
+        db('ledger_entries')
+          .where({ account })
+          .select(exactText(db, 'COALESCE(SUM(amount), 0)', 'balance')),
+      );
+      return { table, journal: toBigInt(row?.balance ?? 0) };
+    });
+  }
+
   async uncoveredEntries(account: string): Promise<UncoveredEntry[]> {
     // The index (account, settlement_id) finds them without reading what settlements covered.
     const rows = await this.context.rows<UncoveredRow>(

@@ -94,6 +94,13 @@ export interface Ledger {
   balanceTable(): Promise<LedgerBalance[]>;
   /** What the journal's entries sum to per account: the balance table as rebuilt from the journal. */
   journalTotals(): Promise<LedgerBalance[]>;
+  /**
+   * The balance row of `account` and what its entries sum to, read at one moment: every posting
+   * to the account that has begun has committed (its balance row is read locked first), and none
+   * starts until both are read. `balanceTable()` and `journalTotals()` are two reads, between which
+   * a running service posts: a difference they show is real only if this shows it too.
+   */
+  settledBalance(account: string): Promise<{ readonly table: bigint; readonly journal: bigint }>;
   /** Transactions whose entries do not sum to zero per currency, at most `limit`. */
   unbalancedTransactions(limit: number): Promise<UnbalancedTransaction[]>;
   /** Entries on a merchant account of another merchant or mode than their transaction's, at most `limit`. */
