@@ -88,15 +88,24 @@ export class Payments {
 
   /**
    * @param apiKey a secret key, `sk_test_…` or `sk_live_…`, or a restricted key, `rk_test_…` or `rk_live_…`
-   *   (which reaches only what its permissions name; anything else is a `PermissionError`, code `insufficient_permissions`)
+   *   (which reaches only what its permissions name; anything else is a `PermissionError`, code `insufficient_permissions`);
+   *   or `undefined` for a client that only verifies webhooks by the endpoint secret (v1): its API
+   *   methods reject with an `AuthenticationError` (`authentication_required`) before sending anything.
    */
-  constructor(apiKey: string, config: PaymentsConfig = {}) {
-    if (typeof apiKey !== 'string' || !/^[sr]k_(test|live)_/.test(apiKey)) {
+  constructor(apiKey: string | undefined, config: PaymentsConfig = {}) {
+    if (apiKey !== undefined && (typeof apiKey !== 'string' || !/^[sr]k_(test|live)_/.test(apiKey))) {
       // Never echo the value: it may be a live key pasted into the wrong place.
-      throw new TypeError('Payments needs an API key that starts with sk_test_ or sk_live_ (or, restricted, rk_test_ or rk_live_).');
+      throw new TypeError(
+        'Payments needs an API key that starts with sk_test_ or sk_live_ (or, restricted, rk_test_ or rk_live_), or undefined for a client that only verifies webhooks by the endpoint secret.',
+      );
     }
     if (config.account !== undefined && (typeof config.account !== 'string' || !/^mch_[A-Za-z0-9]+$/.test(config.account))) {
       throw new TypeError('account must be a merchant id, mch_….');
+    }
+    if (apiKey === undefined && config.account !== undefined) {
+      throw new TypeError(
+        "account needs an API key: a platform-key (v2) signature is checked against the key's mode too. Without a key, verify by the endpoint secret.",
+      );
     }
     const crypto = config.crypto ?? new.target.defaultCrypto();
     const sender = new RequestSender({
@@ -123,11 +132,15 @@ export class Payments {
     this.events = new Events(sender);
     this.webhookPublicKeys = new WebhookPublicKeys(sender);
     this.testHelpers = new TestHelpers(sender);
-    this.webhooks = new Webhooks(crypto, () => this.webhookPublicKeys.list(), {
-      mode: /^[sr]k_live_/.test(apiKey) ? 'live' : 'test',
-      ...(config.account === undefined ? {} : { account: config.account }),
-      fetchEvent: (id) => this.events.retrieve(id),
-    });
+    // Without a key there are no platform keys to fetch and no mode or merchant to hold a v2 delivery to: v1 only.
+    this.webhooks =
+      apiKey === undefined
+        ? new Webhooks(crypto)
+        : new Webhooks(crypto, () => this.webhookPublicKeys.list(), {
+            mode: /^[sr]k_live_/.test(apiKey) ? 'live' : 'test',
+            ...(config.account === undefined ? {} : { account: config.account }),
+            fetchEvent: (id) => this.events.retrieve(id),
+          });
   }
 
   /**

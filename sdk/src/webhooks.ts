@@ -141,7 +141,11 @@ export class Webhooks {
     const signatures = parseSignatures(headers);
     if (verifier.secret !== undefined || verifier.publicKeys !== undefined) return this.verifyAsync<E>(body, signatures, verifier, options);
     const keys = this.keys;
-    if (!keys) throw new SignatureVerificationError('no_verifier', 'No API client to fetch public keys with: pass {secret} or {publicKeys}.');
+    if (!keys)
+      throw new SignatureVerificationError(
+        'no_verifier',
+        'No API key to fetch the platform keys with (a client made without one): pass {secret} or {publicKeys}.',
+      );
     const kid = signatures.own?.v2Kid;
     await keys.ensure(kid);
     try {
@@ -199,7 +203,7 @@ export class Webhooks {
     if (this.recipient) return this.recipient;
     throw new SignatureVerificationError(
       'no_account',
-      "The signature is valid, but a platform-key signature is the same for every merchant: verify with a Payments client's webhooks, which knows its merchant and mode.",
+      'The signature is valid, but a platform-key signature is the same for every merchant: verify with the webhooks of a Payments client made with an API key, which knows its merchant and mode.',
     );
   }
 

@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import test from 'ava';
 import { webhookSignatureHeaders } from '@payments/core';
 import { CryptoWebhookCrypto } from '@payments/node-runtime';
-import { Payments, SignatureVerificationError, WebCryptoProvider, type Event, type SignatureFailureReason } from '@payments/sdk';
+import { AuthenticationError, Payments, SignatureVerificationError, WebCryptoProvider, type Event, type SignatureFailureReason } from '@payments/sdk';
 import { fakeApi, KEY } from './helpers/fake-api';
 
 /** The merchant every test event names (a client verifying by the platform key must be its). */
@@ -412,6 +412,48 @@ test('a client that does not know its merchant refuses key-only deliveries synch
   t.regex(error?.message ?? '', /account: 'mch_…'.*constructEventAsync/);
   t.is(unknown.constructEvent(body, serviceHeader(), { secret: SECRET }).id, 'evt_ABC', 'the secret needs no account');
   t.throws(() => new Payments(KEY, { account: 'acct_1' }), { instanceOf: TypeError, message: /mch_/ });
+});
+
+test('a client made without an API key verifies by the endpoint secret and sends nothing: its API methods reject with an AuthenticationError', async (t) => {
+  const api = await fakeApi(() => ({ status: 200, body: {} }));
+  try {
+    const keyless = new Payments(undefined, { baseUrl: api.baseUrl });
+    const tries: string[] = [];
+    const asyncReasonOf = async (verifying: Promise<unknown>): Promise<SignatureFailureReason | undefined> => {
+      try {
+        await verifying;
+      } catch (error) {
+        if (error instanceof SignatureVerificationError) return error.reason;
+        throw error;
+      }
+      return undefined;
+    };
+    t.is((await keyless.webhooks.constructEventAsync(body, serviceHeaders(), { secret: SECRET })).id, 'evt_ABC');
+    t.is(keyless.webhooks.constructEvent(body, serviceHeader(), { secret: WHSEC }).id, 'evt_ABC');
+    t.is(await asyncReasonOf(keyless.webhooks.constructEventAsync(body, serviceHeaders(), { secret: OTHER_SECRET })), 'wrong_secret');
+    // No key: no platform keys to fetch, and no mode or merchant a v2 delivery could be held to.
+    t.is(await asyncReasonOf(keyless.webhooks.constructEventAsync(body, serviceHeaders())), 'no_verifier');
+    t.is(await asyncReasonOf(keyless.webhooks.constructEventAsync(body, serviceHeader(), { publicKeys: PUBLIC_KEYS })), 'no_account');
+    const calls = [
+      () => keyless.balance.retrieve(),
+      () => keyless.paymentIntents.create({ amount: 100, currency: 'THB', merchant_order_id: 'o-1' }),
+      () => keyless.events.list().autoPagingToArray({ limit: 10 }),
+      () => keyless.exports.settlements(),
+      () => keyless.rawRequest('GET', '/v1/balance'),
+    ];
+    for (const call of calls) {
+      const error = await t.throwsAsync(call(), { instanceOf: AuthenticationError });
+      t.is(error?.code, 'authentication_required');
+      t.regex(error?.message ?? '', /without an API key.*new Payments\(key\)/);
+    }
+    t.deepEqual(tries, [], 'no try began');
+    t.is(api.received.length, 0, 'nothing reached the API');
+  } finally {
+    await api.close();
+  }
+  t.throws(() => new Payments(undefined, { account: ACCOUNT }), { instanceOf: TypeError, message: /account needs an API key/ });
+  for (const key of ['', 'pk_test_1']) t.throws(() => new Payments(key), { instanceOf: TypeError, message: /or undefined/ });
+  t.throws(() => void Reflect.construct(Payments, [null]), { instanceOf: TypeError, message: /or undefined/ }, 'null is not undefined');
 });
 
 test('without an account, constructEventAsync learns it once by reading the first key-verified event back; a 404 is wrong_account', async (t) => {

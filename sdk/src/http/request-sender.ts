@@ -1,12 +1,22 @@
 import type { CryptoProvider } from '../crypto/crypto-provider.js';
-import { ApiConnectionError, ApiError, errorFromResponse, RequestAbortedError, type ApiErrorBody, type LastResponse, type PaymentsError } from '../errors.js';
+import {
+  ApiConnectionError,
+  ApiError,
+  AuthenticationError,
+  errorFromResponse,
+  RequestAbortedError,
+  type ApiErrorBody,
+  type LastResponse,
+  type PaymentsError,
+} from '../errors.js';
 import type { CsvFile, RequestOptions } from '../types.js';
 import { parseExactJson } from './exact-json.js';
 import type { HttpClient, HttpMethod, HttpResponse } from './http-client.js';
 import { backoffDelay, isRetryableStatus, MAX_RETRY_AFTER_MS, retryAfterMs, type BackoffOptions } from './retry.js';
 
 export interface RequestSenderConfig {
-  apiKey: string;
+  /** Undefined for a client made to verify webhooks only: every call rejects before it is sent. */
+  apiKey: string | undefined;
   baseUrl: string;
   apiVersion: string | undefined;
   maxNetworkRetries: number;
@@ -107,6 +117,14 @@ export class RequestSender {
   }
 
   async send<T>(request: ApiRequest): Promise<ApiResponse<T>> {
+    const apiKey = this.config.apiKey;
+    if (apiKey === undefined) {
+      throw new AuthenticationError({
+        code: 'authentication_required',
+        message:
+          'This client was made without an API key, to verify webhooks by the endpoint secret: it sent nothing. Make one with new Payments(key) (sk_test_…, sk_live_…, rk_test_… or rk_live_…) to call the API.',
+      });
+    }
     const options = request.options ?? {};
     const signal = options.signal;
     const url = this.url(request.path, request.query);
@@ -115,7 +133,7 @@ export class RequestSender {
     const idempotencyKey = request.method === 'GET' ? undefined : (options.idempotencyKey ?? this.config.crypto.randomUUID());
     const headers: Record<string, string> = {
       ...callHeaders(options.headers),
-      authorization: `Bearer ${this.config.apiKey}`,
+      authorization: `Bearer ${apiKey}`,
       // Errors come as JSON whatever the call asks for.
       accept: request.format === 'csv' ? 'text/csv, application/json' : 'application/json',
       'user-agent': this.config.userAgent,
