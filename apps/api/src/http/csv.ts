@@ -58,6 +58,9 @@ export function exampleCsv(columns: readonly CsvColumn<never>[], bom = false): s
   return `${bom ? '\uFEFF' : ''}${columns.map((column) => column.name).join(',')}\r\n${cells.join(',')}\r\n`;
 }
 
+const RECORDS_BUFFERED = 16;
+const TEXT_BUFFERED_BYTES = 16 * 1024;
+
 /**
  * Pages of records as the lines of a CSV file, one page read only when the client has taken what
  * came before (backpressure); a failure after the first byte ends the stream with that error, so
@@ -74,10 +77,14 @@ export function csvStream<R>(columns: readonly CsvColumn<R>[], pages: AsyncItera
     record_delimiter: 'windows',
     // csv-stringify quotes a CR or LF only when it is the record delimiter; a lone one must be quoted too.
     quoted_match: /[\r\n]/,
+    // What may wait between the database and the client, set here rather than left to Node's
+    // defaults (16 KiB before Node 22, 64 KiB after): 16 records in, 16 KiB of text out.
+    writableHighWaterMark: RECORDS_BUFFERED,
+    readableHighWaterMark: TEXT_BUFFERED_BYTES,
   });
   // The stringifier is what the answer sends: an error anywhere destroys it (and with it the answer),
   // and a client that goes away destroys it, which stops the pages.
-  return pipeline(Readable.from(records()), stringifier, () => undefined);
+  return pipeline(Readable.from(records(), { highWaterMark: RECORDS_BUFFERED }), stringifier, () => undefined);
 }
 
 /** Reads the page after the cursor (the first page without one): its records and the next page's cursor, if any. */
