@@ -9,12 +9,10 @@ import {
   ReleaseFunds,
   ReportChannelSettlements,
   type AccountScope,
-  type DestinationVerification,
-  type PayoutGateway,
-  type PayoutResult,
 } from '@payments/core';
 import { SimulatorPaymentChannel } from '@payments/channel-simulator';
 import { FakeClock } from '@payments/in-memory';
+import { ScriptedGateway } from './helpers/scripted-payout-gateway';
 import { jsonAt, listAt, objectAt, textAt, type JsonObject } from './helpers/json';
 import { parseExactJson } from './helpers/money-invariants';
 import { paymentFlow } from './helpers/payment-flow';
@@ -40,27 +38,6 @@ import { moneyTick, runJob } from './helpers/worker-tick';
  * Replay a failure with BALANCE_PROPERTY_SEED and BALANCE_PROPERTY_PATH from its report
  * (BALANCE_PROPERTY_SHRINK=1 shrinks it, slowly); BALANCE_PROPERTY_RUNS sets the number of runs.
  */
-
-/** A payout provider paying every payout, or failing them while `next` says so. */
-class ScriptedGateway implements PayoutGateway {
-  next: PayoutResult = { status: 'paid' };
-
-  supports(): boolean {
-    return true;
-  }
-
-  async verifyDestination(): Promise<DestinationVerification> {
-    return { status: 'verified' };
-  }
-
-  async sendPayout(): Promise<PayoutResult> {
-    return this.next;
-  }
-
-  async queryPayout(): Promise<PayoutResult | undefined> {
-    return undefined;
-  }
-}
 
 const clock = new FakeClock(new Date());
 const gateway = new ScriptedGateway();

@@ -1,42 +1,11 @@
 import test from 'ava';
-import {
-  MerchantRepository,
-  PaySettlements,
-  type DestinationVerification,
-  type Mode,
-  type PayoutGateway,
-  type PayoutRequest,
-  type PayoutResult,
-} from '@payments/core';
+import { MerchantRepository, PaySettlements } from '@payments/core';
 import { FakeClock } from '@payments/in-memory';
+import { ScriptedGateway } from './helpers/scripted-payout-gateway';
 import { paymentFlow } from './helpers/payment-flow';
 import { startTestApp, unique, type TestApp, type TestMerchant } from './helpers/test-app';
 import { moneyTick, runJob } from './helpers/worker-tick';
 import { apiObjectAt, numberAt, objectAt } from './helpers/json';
-
-/** A payout provider whose answers the test sets. */
-class ScriptedGateway implements PayoutGateway {
-  next: PayoutResult = { status: 'paid' };
-  queryAnswer: PayoutResult | undefined;
-  readonly sent: string[] = [];
-
-  supports(): boolean {
-    return true;
-  }
-
-  async verifyDestination(): Promise<DestinationVerification> {
-    return { status: 'verified' };
-  }
-
-  async sendPayout(request: PayoutRequest): Promise<PayoutResult> {
-    this.sent.push(request.reference);
-    return this.next;
-  }
-
-  async queryPayout(_mode: Mode, _reference: string): Promise<PayoutResult | undefined> {
-    return this.queryAnswer;
-  }
-}
 
 const clock = new FakeClock(new Date());
 const gateway = new ScriptedGateway();
