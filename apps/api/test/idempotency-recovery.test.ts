@@ -1,18 +1,9 @@
 import test from 'ava';
 import type { Knex } from 'knex';
-import {
-  AuditLog,
-  CreateMerchant,
-  DisputeRepository,
-  IDEMPOTENCY,
-  IdempotencyStore,
-  PaymentAttemptRepository,
-  RefundRepository,
-  type Refund,
-} from '@payments/core';
+import { AuditLog, CreateMerchant, IdempotencyStore, RefundRepository } from '@payments/core';
 import { AppKnex } from '../src/container';
 import { asUser, signIn } from './helpers/dashboard';
-import { armedFaults, databaseUnavailable, faultsOf, onNextCall, ProcessDied } from './helpers/faults';
+import { armedFaults, BOUNDARY_STATUS, failsOnce, faultThenRetry, ROUTE_BOUNDARIES, type Boundary, type PhasedRoute } from './helpers/faults';
 import { apiObjectAt, apiObjectsAt, textAt, type ApiObject } from './helpers/json';
 import { paymentFlow } from './helpers/payment-flow';
 import { unique, type TestResponse } from './helpers/test-app';
@@ -29,63 +20,26 @@ const { clock, app, tick } = appOnFakeClock();
 
 type Flow = ReturnType<typeof paymentFlow>;
 
-let faults: ReturnType<typeof faultsOf> | undefined;
-/** The app's unit of work, wrapped (once, before the first request it fails) to fail after a commit. */
-const commits = (): ReturnType<typeof faultsOf> => (faults ??= faultsOf(app().app));
 const knex = (): Knex => app().app.get<Knex>(AppKnex);
-const store = (): IdempotencyStore => app().app.get<IdempotencyStore>(IdempotencyStore);
 
-/** How the test reaches the phases of one route's work. */
-interface Phases {
-  /** `error` is raised once the transaction that makes (or stores) the route's object committed. */
-  afterFirst(error: () => Error): void;
-  /** The transaction that records the channel's answer fails (503); undefined when the route has none after the call. */
-  readonly second?: () => void;
+/** Each boundary by name, with what the first try answers. */
+const BOUNDARY_NAMES: Readonly<Record<Boundary, string>> = {
+  after_first: '(a) the first transaction commits, then the database fails',
+  second: "(b) the second transaction fails after the channel's call",
+  answer: '(c) the answer cannot be stored',
+  died: '(d) the process dies after the first transaction and its lease runs out',
+};
+
+/** The first try with the fault at `boundary`, then the retry with the same key. */
+async function faultThenRetryOnce(
+  route: PhasedRoute,
+  boundary: Boundary,
+  send: () => Promise<TestResponse>,
+): Promise<{ first: TestResponse; retry: TestResponse }> {
+  const { first, retry, reached } = await faultThenRetry(app().app, clock, route, boundary, send);
+  if (!reached) throw new Error(`the ${route} request never reached ${boundary}: ${first.statusCode} ${first.payload}`);
+  return { first, retry };
 }
-
-interface Boundary {
-  readonly name: string;
-  /** The first try's status. */
-  readonly status: number;
-  /** The process died: its claim stays until the lease runs out. */
-  readonly died?: boolean;
-  arm(phases: Phases): void;
-}
-
-/** `key`'s next call fails with a 503 before it runs. */
-function failsOnce<T extends object>(object: T, key: keyof T): void {
-  onNextCall(object, key, (restore) => {
-    const failing = async (): Promise<never> => {
-      restore();
-      throw databaseUnavailable();
-    };
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a method of any signature may fail before it runs
-    return failing as T[keyof T];
-  });
-}
-
-const BOUNDARIES: readonly Boundary[] = [
-  { name: '(a) the first transaction commits, then the database fails', status: 503, arm: (phases) => phases.afterFirst(databaseUnavailable) },
-  {
-    name: "(b) the second transaction fails after the channel's call",
-    status: 503,
-    arm: (phases) => {
-      if (!phases.second) throw new Error('no second transaction');
-      phases.second();
-    },
-  },
-  { name: '(c) the answer cannot be stored', status: 503, arm: () => failsOnce(store(), 'complete') },
-  {
-    name: '(d) the process dies after the first transaction and its lease runs out',
-    status: 500,
-    died: true,
-    arm: (phases) => {
-      phases.afterFirst(() => new ProcessDied());
-      // A dead process releases nothing.
-      onNextCall(store(), 'release', (restore) => async () => restore());
-    },
-  },
-];
 
 async function count(query: Knex.QueryBuilder): Promise<number> {
   const rows: { n: number | string }[] = await query.count({ n: '*' });
@@ -115,36 +69,9 @@ async function paidIntent(flow: Flow): Promise<ApiObject> {
   return paid;
 }
 
-/** The first try, then (the lease run out if its process died) the retry with the same key. */
-async function faultThenRetry(boundary: Boundary, phases: Phases, send: () => Promise<TestResponse>): Promise<{ first: TestResponse; retry: TestResponse }> {
-  boundary.arm(phases);
-  const first = await send();
-  if (boundary.died) {
-    // Until the lease runs out the key is the dead request's.
-    const early = await send();
-    if (early.statusCode !== 409) throw new Error(`a retry during the lease: ${early.statusCode} ${early.payload}`);
-    clock.advance(IDEMPOTENCY.leaseMs + 1);
-  }
-  return { first, retry: await send() };
-}
-
-const refundPhases: Phases = {
-  afterFirst: (error) => {
-    const refunds = app().app.get<RefundRepository>(RefundRepository);
-    const { failAfterCommit } = commits();
-    onNextCall(refunds, 'insert', (restore) => async (refund: Refund) => {
-      restore();
-      await refunds.insert(refund);
-      failAfterCommit(error());
-    });
-  },
-  // The second transaction (RecordRefundReport) opens with the refund's locked read.
-  second: () => failsOnce(app().app.get<RefundRepository>(RefundRepository), 'findByIdForUpdate'),
-};
-
-for (const boundary of BOUNDARIES) {
+for (const boundary of ROUTE_BOUNDARIES.refund) {
   for (const via of ['/v1/refunds', '/dashboard/v1/refunds'] as const) {
-    test.serial(`POST ${via}, ${boundary.name}: the retry answers the same refund; one refund, one at the channel, one debit`, async (t) => {
+    test.serial(`POST ${via}, ${BOUNDARY_NAMES[boundary]}: the retry answers the same refund; one refund, one at the channel, one debit`, async (t) => {
       const { flow, merchantId } = await shop();
       const intent = await paidIntent(flow);
       const owner = via === '/dashboard/v1/refunds' ? await signIn(app(), { merchantId, role: 'owner' }) : undefined;
@@ -155,8 +82,8 @@ for (const boundary of BOUNDARIES) {
           ? asUser(app(), owner, { method: 'POST', url: `${via}?mode=test`, payload: body, headers: { 'idempotency-key': key } })
           : flow.post(via, body, key);
 
-      const { first, retry } = await faultThenRetry(boundary, refundPhases, send);
-      t.is(first.statusCode, boundary.status, first.payload);
+      const { first, retry } = await faultThenRetryOnce('refund', boundary, send);
+      t.is(first.statusCode, BOUNDARY_STATUS[boundary], first.payload);
       t.deepEqual(armedFaults(), []);
       t.is(retry.statusCode, 201, retry.payload);
       t.is(retry.headers['idempotent-replayed'], undefined);
@@ -182,45 +109,34 @@ for (const boundary of BOUNDARIES) {
   }
 }
 
-const attemptPhases: Phases = {
-  afterFirst: (error) => {
-    const attempts = app().app.get<PaymentAttemptRepository>(PaymentAttemptRepository);
-    const { failAfterCommit } = commits();
-    onNextCall(attempts, 'insert', (restore) => async (attempt) => {
-      restore();
-      await attempts.insert(attempt);
-      failAfterCommit(error());
-    });
-  },
-  // The second transaction (the order's record) reads the attempt back; the first never does.
-  second: () => failsOnce(app().app.get<PaymentAttemptRepository>(PaymentAttemptRepository), 'findById'),
-};
-
-for (const boundary of BOUNDARIES) {
-  test.serial(`POST /v1/payment_intents/{id}/attempts, ${boundary.name}: the retry answers the same attempt, 201; one attempt, one order`, async (t) => {
-    const { flow } = await shop();
-    const intent = await flow.createIntent({ amount: 10_000 });
-    const key = unique('attempt');
-    const { first, retry } = await faultThenRetry(boundary, attemptPhases, () => flow.attempt(intent.id, { payment_method: 'promptpay' }, key));
-    t.is(first.statusCode, boundary.status, first.payload);
-    t.deepEqual(armedFaults(), []);
-    t.is(retry.statusCode, 201, retry.payload);
-    const attempts = await flow.attempts(intent.id);
-    t.is(attempts.length, 1, 'one attempt');
-    t.like(retry.result, { id: attempts[0].id, status: 'pending' });
-    t.is(await ordersAtChannel(intent.id), 1, 'one order at the channel');
-    t.like(await flow.intent(intent.id), { status: 'requires_payment' });
-    const replay = await flow.attempt(intent.id, { payment_method: 'promptpay' }, key);
-    t.is(replay.headers['idempotent-replayed'], 'true');
-    t.is(replay.payload, retry.payload);
-  });
+for (const boundary of ROUTE_BOUNDARIES.attempt) {
+  test.serial(
+    `POST /v1/payment_intents/{id}/attempts, ${BOUNDARY_NAMES[boundary]}: the retry answers the same attempt, 201; one attempt, one order`,
+    async (t) => {
+      const { flow } = await shop();
+      const intent = await flow.createIntent({ amount: 10_000 });
+      const key = unique('attempt');
+      const { first, retry } = await faultThenRetryOnce('attempt', boundary, () => flow.attempt(intent.id, { payment_method: 'promptpay' }, key));
+      t.is(first.statusCode, BOUNDARY_STATUS[boundary], first.payload);
+      t.deepEqual(armedFaults(), []);
+      t.is(retry.statusCode, 201, retry.payload);
+      const attempts = await flow.attempts(intent.id);
+      t.is(attempts.length, 1, 'one attempt');
+      t.like(retry.result, { id: attempts[0].id, status: 'pending' });
+      t.is(await ordersAtChannel(intent.id), 1, 'one order at the channel');
+      t.like(await flow.intent(intent.id), { status: 'requires_payment' });
+      const replay = await flow.attempt(intent.id, { payment_method: 'promptpay' }, key);
+      t.is(replay.headers['idempotent-replayed'], 'true');
+      t.is(replay.payload, retry.payload);
+    },
+  );
 }
 
 test.serial('POST /v1/payment_intents/{id}/attempts whose answer was lost, retried after the payer paid: the attempt, 201, not 409', async (t) => {
   const { flow } = await shop();
   const intent = await flow.createIntent({ amount: 10_000 });
   const key = unique('attempt');
-  failsOnce(store(), 'complete');
+  failsOnce(app().app.get<IdempotencyStore>(IdempotencyStore), 'complete');
   t.is((await flow.attempt(intent.id, { payment_method: 'promptpay' }, key)).statusCode, 503);
   t.is((await flow.simulate(intent.id, { outcome: 'succeeded' })).statusCode, 200);
   const retry = await flow.attempt(intent.id, { payment_method: 'promptpay' }, key);
@@ -231,42 +147,31 @@ test.serial('POST /v1/payment_intents/{id}/attempts whose answer was lost, retri
   t.is(await ordersAtChannel(intent.id), 1);
 });
 
-const evidencePhases: Phases = {
-  // The one transaction, after the channel's call, stores the evidence.
-  afterFirst: (error) => {
-    const disputes = app().app.get<DisputeRepository>(DisputeRepository);
-    const { failAfterCommit } = commits();
-    onNextCall(disputes, 'update', (restore) => async (dispute) => {
-      restore();
-      const stored = await disputes.update(dispute);
-      failAfterCommit(error());
-      return stored;
-    });
-  },
-};
-
-for (const boundary of BOUNDARIES.filter((candidate) => !candidate.name.startsWith('(b)'))) {
-  test.serial(`POST /v1/disputes/{id}/evidence, ${boundary.name}: the retry answers the dispute; the evidence is stored and announced once`, async (t) => {
-    const { flow } = await shop();
-    const intent = await paidIntent(flow);
-    t.is((await flow.simulate(intent.id, { outcome: 'dispute_opened' })).statusCode, 200);
-    const [dispute] = apiObjectsAt(await flow.get('/v1/disputes?limit=100'), 'data').filter((candidate) => candidate.payment_intent === intent.id);
-    const key = unique('evidence');
-    const body = { evidence: { tracking_number: 'TH1234567890' } };
-    const { first, retry } = await faultThenRetry(boundary, evidencePhases, () => flow.post(`/v1/disputes/${dispute.id}/evidence`, body, key));
-    t.is(first.statusCode, boundary.status, first.payload);
-    t.deepEqual(armedFaults(), []);
-    t.is(retry.statusCode, 200, retry.payload);
-    t.like(retry.result, { id: dispute.id, status: 'under_review', evidence: { tracking_number: 'TH1234567890' } });
-    t.deepEqual(
-      (await flow.eventTypes(dispute.id)).filter((type) => type === 'dispute.updated'),
-      ['dispute.updated'],
-      'announced once',
-    );
-    const replay = await flow.post(`/v1/disputes/${dispute.id}/evidence`, body, key);
-    t.is(replay.headers['idempotent-replayed'], 'true');
-    t.is(replay.payload, retry.payload);
-  });
+for (const boundary of ROUTE_BOUNDARIES.evidence) {
+  test.serial(
+    `POST /v1/disputes/{id}/evidence, ${BOUNDARY_NAMES[boundary]}: the retry answers the dispute; the evidence is stored and announced once`,
+    async (t) => {
+      const { flow } = await shop();
+      const intent = await paidIntent(flow);
+      t.is((await flow.simulate(intent.id, { outcome: 'dispute_opened' })).statusCode, 200);
+      const [dispute] = apiObjectsAt(await flow.get('/v1/disputes?limit=100'), 'data').filter((candidate) => candidate.payment_intent === intent.id);
+      const key = unique('evidence');
+      const body = { evidence: { tracking_number: 'TH1234567890' } };
+      const { first, retry } = await faultThenRetryOnce('evidence', boundary, () => flow.post(`/v1/disputes/${dispute.id}/evidence`, body, key));
+      t.is(first.statusCode, BOUNDARY_STATUS[boundary], first.payload);
+      t.deepEqual(armedFaults(), []);
+      t.is(retry.statusCode, 200, retry.payload);
+      t.like(retry.result, { id: dispute.id, status: 'under_review', evidence: { tracking_number: 'TH1234567890' } });
+      t.deepEqual(
+        (await flow.eventTypes(dispute.id)).filter((type) => type === 'dispute.updated'),
+        ['dispute.updated'],
+        'announced once',
+      );
+      const replay = await flow.post(`/v1/disputes/${dispute.id}/evidence`, body, key);
+      t.is(replay.headers['idempotent-replayed'], 'true');
+      t.is(replay.payload, retry.payload);
+    },
+  );
 }
 
 test.serial('a failure before the recovery point still forgets the key: the retry runs anew and makes the one refund', async (t) => {
@@ -282,3 +187,32 @@ test.serial('a failure before the recovery point still forgets the key: the retr
   t.is(retry.statusCode, 201, retry.payload);
   t.is(apiObjectsAt(await flow.get(`/v1/refunds?payment_intent=${intent.id}`), 'data').length, 1);
 });
+
+for (const via of ['/v1/refunds', '/v1/disputes/{id}/evidence'] as const) {
+  test.serial(`POST ${via} refused, its refusal not stored: the retry is answered the refusal at once, not 409 in use until the lease runs out`, async (t) => {
+    const { flow } = await shop();
+    const intent = await paidIntent(flow);
+    let send: () => Promise<TestResponse>;
+    if (via === '/v1/refunds') {
+      // More than the payment: refused after the key was claimed (the work runs outside a transaction).
+      const key = unique('refund');
+      send = () => flow.post('/v1/refunds', { payment_intent: intent.id, amount: 10_001 }, key);
+    } else {
+      t.is((await flow.simulate(intent.id, { outcome: 'dispute_opened' })).statusCode, 200);
+      t.is((await flow.simulate(intent.id, { outcome: 'dispute_won' })).statusCode, 200);
+      const [dispute] = apiObjectsAt(await flow.get('/v1/disputes?limit=100'), 'data').filter((candidate) => candidate.payment_intent === intent.id);
+      // A ruled dispute takes no evidence.
+      const key = unique('evidence');
+      send = () => flow.post(`/v1/disputes/${dispute.id}/evidence`, { evidence: { tracking_number: 'TH1' } }, key);
+    }
+    failsOnce(app().app.get<IdempotencyStore>(IdempotencyStore), 'complete');
+    t.is((await send()).statusCode, 503);
+    t.deepEqual(armedFaults(), []);
+    const retry = await send();
+    t.is(retry.statusCode, 409, retry.payload);
+    t.not(textAt(retry.result, 'error', 'code'), 'idempotency_key_in_use');
+    const replay = await send();
+    t.is(replay.headers['idempotent-replayed'], 'true');
+    t.is(replay.payload, retry.payload);
+  });
+}

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import type { ServerInjectResponse } from '@hapi/hapi';
 import { AppConfig, createLogger, simulatorCallbackSecret, type Config } from '@payments/api';
+import type { Knex } from 'knex';
 import { AppKnex } from '@payments/api/dist/src/modules/app-tokens';
 import { sign, SIGNATURE_HEADER, SimulatedPayoutGateway } from '@payments/channel-simulator';
 import { SIGNATURE_HEADER as REST_SIGNATURE_HEADER } from '@payments/channel-rest';
@@ -28,6 +29,7 @@ import {
 import { FakeClock } from '@payments/in-memory';
 import { signIn, totpCode } from '@payments/api/dist/test/helpers/dashboard';
 import { assertLedgerVerifies, assertMerchantMoney, listAll } from '@payments/api/dist/test/helpers/money-invariants';
+import { BOUNDARY_STATUS, faultThenRetry, ROUTE_BOUNDARIES, type Boundary, type PhasedRoute } from '@payments/api/dist/test/helpers/faults';
 import { paymentFlow } from '@payments/api/dist/test/helpers/payment-flow';
 import { startTestApp, unique, type TestApp, type TestResponse } from '@payments/api/dist/test/helpers/test-app';
 import { workerLanes } from '../../src/jobs';
@@ -120,26 +122,40 @@ type Outcome = 'succeeded' | 'failed' | 'pending';
 type RefundThen = 'channel' | 'fail' | 'succeed' | 'leave';
 /** Whether the (simulated, test-mode) bank pays the payouts of a step or refuses them. */
 type Bank = 'pays' | 'fails';
+/**
+ * A fault at a phase boundary of a request whose work calls a channel between transactions
+ * (apps/api/test/helpers/faults.ts), then the client's retry with the same Idempotency-Key; or none.
+ */
+type Fault = Boundary | 'none';
 
 /** One act of a story: every money action on one payment, in any order. */
 export type StoryAct =
-  | { act: 'refund'; size: number; then: RefundThen }
+  | { act: 'refund'; size: number; then: RefundThen; fault: Fault }
   | { act: 'refund_outcome'; outcome: 'failed' | 'succeeded' }
   | { act: 'dispute'; outcome: 'opened' | 'won' | 'lost' }
   | { act: 'release' }
   | { act: 'settle'; bank: Bank }
   | { act: 'tick' };
 
+/** A payment drawn: the merchant, indexes into its amounts, currencies and methods, and a fault of its attempt. */
+interface Payment {
+  merchant: number;
+  amount: number;
+  currency: number;
+  method: number;
+  fault: Fault;
+}
+
 export type Step =
-  | { kind: 'pay'; merchant: number; amount: number; currency: number; method: number; outcome: Outcome }
-  | { kind: 'pay_and_dispute'; merchant: number; amount: number; currency: number; method: number; ruling: 'won' | 'lost' | 'none' }
-  | { kind: 'story'; merchant: number; amount: number; currency: number; method: number; acts: StoryAct[] }
+  | ({ kind: 'pay'; outcome: Outcome } & Payment)
+  | ({ kind: 'pay_and_dispute'; ruling: 'won' | 'lost' | 'none' } & Payment)
+  | ({ kind: 'story'; acts: StoryAct[] } & Payment)
   | { kind: 'callbacks'; merchant: number; pick: number; statuses: Array<'processing' | 'paid' | 'failed'>; together: boolean }
   | { kind: 'dispute'; merchant: number; pick: number; outcome: 'opened' | 'won' | 'lost' }
-  | { kind: 'refund'; merchant: number; pick: number; size: number; racers: number; then: RefundThen }
+  | { kind: 'refund'; merchant: number; pick: number; size: number; racers: number; then: RefundThen; fault: Fault }
   | { kind: 'refund_outcome'; merchant: number; pick: number; outcome: 'failed' | 'succeeded' }
   | { kind: 'dispute_notice'; merchant: number; pick: number; times: number }
-  | { kind: 'evidence'; merchant: number; pick: number }
+  | { kind: 'evidence'; merchant: number; pick: number; fault: Fault }
   | { kind: 'release'; merchant: number; pick: number }
   | { kind: 'settle'; merchant: number; racers: number; bank: Bank }
   | { kind: 'big_batch'; merchant: number; payments: number }
@@ -149,13 +165,16 @@ export type Step =
 
 const merchant = fc.nat({ max: ROSTER.length - 1 });
 const pick = fc.nat({ max: 40 });
-const payment = { merchant, amount: fc.nat({ max: 10_000 }), currency: fc.nat({ max: 50 }), method: fc.nat({ max: 10 }) };
+/** No fault `clean` times in `clean + 1`, else one of the route's boundaries. */
+const faultOf = (route: PhasedRoute, clean: number): fc.Arbitrary<Fault> =>
+  fc.oneof({ weight: clean, arbitrary: fc.constant('none' as const) }, { weight: 1, arbitrary: fc.constantFrom(...ROUTE_BOUNDARIES[route]) });
+const payment = { merchant, amount: fc.nat({ max: 10_000 }), currency: fc.nat({ max: 50 }), method: fc.nat({ max: 10 }), fault: faultOf('attempt', 7) };
 const callbackStatus = fc.constantFrom('processing' as const, 'paid' as const, 'failed' as const);
 const refundSize = fc.nat({ max: REFUND_SIZES - 1 });
 const refundThen = fc.constantFrom<RefundThen>('channel', 'fail', 'succeed', 'leave', 'leave');
 const bank = fc.constantFrom<Bank>('pays', 'pays', 'fails');
 const storyAct: fc.Arbitrary<StoryAct> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ act: fc.constant('refund' as const), size: refundSize, then: refundThen }) },
+  { weight: 4, arbitrary: fc.record({ act: fc.constant('refund' as const), size: refundSize, then: refundThen, fault: faultOf('refund', 3) }) },
   { weight: 2, arbitrary: fc.record({ act: fc.constant('refund_outcome' as const), outcome: fc.constantFrom('failed' as const, 'succeeded' as const) }) },
   { weight: 4, arbitrary: fc.record({ act: fc.constant('dispute' as const), outcome: fc.constantFrom('opened' as const, 'won' as const, 'lost' as const) }) },
   { weight: 2, arbitrary: fc.record({ act: fc.constant('release' as const) }) },
@@ -176,13 +195,14 @@ const disputeStory: fc.Arbitrary<StoryAct[]> = fc
     outcomeFirst: fc.boolean(),
     again: fc.constantFrom('none' as const, 'opened' as const, 'won' as const, 'lost' as const),
     settle: fc.constantFrom<Bank | 'no'>('no', 'pays', 'fails'),
+    fault: faultOf('refund', 3),
   })
   .map((drawn) => {
     const outcome: StoryAct = { act: 'refund_outcome', outcome: drawn.outcome };
     const ruling: StoryAct = { act: 'dispute', outcome: drawn.ruling };
     return [
       ...(drawn.releaseFirst ? [{ act: 'release' } as const] : []),
-      { act: 'refund', size: drawn.size, then: 'leave' } as const,
+      { act: 'refund', size: drawn.size, then: 'leave', fault: drawn.fault } as const,
       { act: 'dispute', outcome: 'opened' } as const,
       ...(drawn.outcomeFirst ? [outcome, ruling] : [ruling, outcome]),
       ...(drawn.again === 'none' ? [] : [{ act: 'dispute', outcome: 'opened' } as const]),
@@ -244,6 +264,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
       size: refundSize,
       racers: fc.integer({ min: 1, max: 2 }),
       then: refundThen,
+      fault: faultOf('refund', 3),
     }),
   },
   {
@@ -256,7 +277,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     }),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('dispute_notice' as const), merchant, pick, times: fc.integer({ min: 1, max: 3 }) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('evidence' as const), merchant, pick }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('evidence' as const), merchant, pick, fault: faultOf('evidence', 1) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('release' as const), merchant, pick }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('settle' as const), merchant, racers: fc.integer({ min: 1, max: 3 }), bank }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('big_batch' as const), merchant: fc.nat({ max: 2 }), payments: fc.integer({ min: 2, max: 3 }) }) },
@@ -285,6 +306,7 @@ export function stepsOf(seed: number, count: number): Step[] {
     currency: payableCurrencies().indexOf('IDR'),
     method: 1_000,
     outcome: 'succeeded',
+    fault: 'none',
   };
   const random = count > 1 ? fc.sample(fc.array(step, { minLength: count - 1, maxLength: count - 1 }), { seed, numRuns: 1 })[0] : [];
   return [opening, ...random];
@@ -295,6 +317,8 @@ interface SimMerchant {
   readonly scope: AccountScope;
   readonly key: string;
   readonly flow: ReturnType<typeof paymentFlow>;
+  /** The same calls, answered whatever their status: for the first try a fault breaks off, which a 5xx ends. */
+  readonly faultedFlow: ReturnType<typeof paymentFlow>;
   /** Intents this run created, oldest first. */
   readonly intents: string[];
   /** Intents with a dispute opened and no ruling yet. */
@@ -477,6 +501,7 @@ class World {
         scope: { merchantId, mode: profile.mode },
         key,
         flow: paymentFlow(guarded, key),
+        faultedFlow: paymentFlow(t0, key),
         intents: [],
         disputed: new Set(),
         channelDisputes: new Map(),
@@ -580,7 +605,7 @@ class World {
       case 'refund': {
         const shop = this.merchants[action.merchant];
         const id = this.chosen(shop, action.pick);
-        if (id) await this.refund(shop, id, action.size, action.racers, action.then);
+        if (id) await this.refund(shop, id, action.size, action.racers, action.then, action.fault);
         return;
       }
       case 'refund_outcome': {
@@ -594,7 +619,7 @@ class World {
         const shop = this.merchants[action.merchant];
         const id = this.chosen(shop, action.pick);
         const dispute = id ? await this.t0.app.get<DisputeRepository>(DisputeRepository).findLatestForIntent(shop.scope, id) : undefined;
-        if (dispute) await shop.flow.post(`/v1/disputes/${dispute.id}/evidence`, { evidence: { receipt: `receipt for ${id}` } });
+        if (id && dispute) await this.evidence(shop, dispute.id, id, action.fault);
         return;
       }
       case 'release': {
@@ -614,7 +639,13 @@ class World {
         const currency = shop.profile.currency === 'KWD' ? 'THB' : shop.profile.currency;
         for (let index = 0; index < action.payments; index += 1) {
           await this.pay(
-            { merchant: action.merchant, amount: HOSTILE_AMOUNTS.indexOf(MAX_AMOUNT - 100), currency: payableCurrencies().indexOf(currency), method: index },
+            {
+              merchant: action.merchant,
+              amount: HOSTILE_AMOUNTS.indexOf(MAX_AMOUNT - 100),
+              currency: payableCurrencies().indexOf(currency),
+              method: index,
+              fault: 'none',
+            },
             'succeeded',
           );
         }
@@ -650,7 +681,7 @@ class World {
       this.label(`${step}, act ${index} ${JSON.stringify(act)} on ${id}`);
       switch (act.act) {
         case 'refund':
-          await this.refund(shop, id, act.size, 1, act.then);
+          await this.refund(shop, id, act.size, 1, act.then, act.fault);
           break;
         case 'refund_outcome': {
           const pending = await listAll(shop.flow, `/v1/refunds?payment_intent=${id}&status=pending`);
@@ -692,13 +723,13 @@ class World {
   }
 
   /** Creates an intent and an attempt, and has the payer pay, fail or walk away, then observes the money. Answers the intent id. */
-  private async pay(action: { merchant: number; amount: number; currency: number; method: number }, outcome: Outcome): Promise<string | undefined> {
+  private async pay(action: Payment, outcome: Outcome): Promise<string | undefined> {
     const id = await this.payOnly(action, outcome);
     await this.observe([this.merchants[action.merchant]]);
     return id;
   }
 
-  private async payOnly(action: { merchant: number; amount: number; currency: number; method: number }, outcome: Outcome): Promise<string | undefined> {
+  private async payOnly(action: Payment, outcome: Outcome): Promise<string | undefined> {
     const shop = this.merchants[action.merchant];
     const { hostile } = shop.profile;
     const catalog = payableCurrencies();
@@ -719,7 +750,7 @@ class World {
     }
     const id = textAt(JSON.parse(created.payload), 'id');
     shop.intents.push(id);
-    const attempt = await shop.flow.attempt(id, { payment_method: method });
+    const attempt = await this.attempt(shop, id, method, action.fault);
     if (attempt.statusCode !== 201) {
       if (!hostile) throw new Error(`an ordinary attempt (${method}, ${amount} ${currency}) was refused: ${attempt.statusCode} ${attempt.payload}`);
       this.count('refused');
@@ -831,13 +862,25 @@ class World {
    * Refunds of one of the shop's intents, whatever its state (an unpaid or disputed one is
    * refused, and the model says how): an amount of `refundAmount`, alone or two at once. Then, in
    * test mode, each refund made is told to fail or to succeed now, or held pending at a slow
-   * channel, or left for the channel's next pass (`RefundThen`).
+   * channel, or left for the channel's next pass (`RefundThen`). A lone refund may be broken off
+   * by `fault` and retried (`once`).
    */
-  private async refund(shop: SimMerchant, id: string, size: number, racers: number, then: RefundThen): Promise<void> {
+  private async refund(shop: SimMerchant, id: string, size: number, racers: number, then: RefundThen, fault: Fault): Promise<void> {
     const amount = refundAmount(numberAt(await shop.flow.intent(id), 'amount'), size);
     const body = { payment_intent: id, ...(amount === undefined ? {} : { amount }) };
     const verdict = this.watch.refundVerdict(id, amount);
-    const answers = await Promise.all(Array.from({ length: racers }, () => shop.flow.post('/v1/refunds', body)));
+    const answers =
+      racers === 1
+        ? [
+            await this.once(
+              shop,
+              'refund',
+              fault,
+              (flow, key) => flow.post('/v1/refunds', body, key),
+              () => this.refundEffects(shop, id),
+            ),
+          ]
+        : await Promise.all(Array.from({ length: racers }, () => shop.flow.post('/v1/refunds', body)));
     const made = answers.filter((res) => res.statusCode === 201).map((res) => apiObjectAt(res.result));
     this.count('refunds', made.length);
     const expected = verdict.status === 201 ? '201' : `${verdict.status} ${verdict.code}`;
@@ -855,6 +898,100 @@ class World {
       if (then === 'fail' || then === 'succeed') await this.refundOutcome(shop, refund.id, then === 'fail' ? 'failed' : 'succeeded');
       if (then === 'leave') await this.holdRefund(shop, refund.id);
     }
+  }
+
+  /** The intent's refunds, and in test mode the simulated channel's refunds of its orders. */
+  private async refundEffects(shop: SimMerchant, id: string): Promise<number[]> {
+    const made = (await listAll(shop.flow, `/v1/refunds?payment_intent=${id}`)).length;
+    if (shop.profile.mode !== 'test') return [made];
+    const orders = this.knex()('simulator_orders')
+      .select('id')
+      .whereIn('reference', this.knex()('payment_attempts').select('id').where({ payment_intent_id: id }));
+    return [made, await this.countOf(this.knex()('simulator_refunds').whereIn('order_id', orders))];
+  }
+
+  /** An attempt at paying intent `id` by `method`, maybe broken off by `fault` and retried (`once`). */
+  private attempt(shop: SimMerchant, id: string, method: string | undefined, fault: Fault): Promise<TestResponse> {
+    return this.once(
+      shop,
+      'attempt',
+      fault,
+      (flow, key) => flow.attempt(id, { payment_method: method }, key),
+      async () => {
+        const made = (await shop.flow.attempts(id)).length;
+        if (shop.profile.mode !== 'test') return [made];
+        return [
+          made,
+          await this.countOf(
+            this.knex()('simulator_orders').whereIn('reference', this.knex()('payment_attempts').select('id').where({ payment_intent_id: id })),
+          ),
+        ];
+      },
+    );
+  }
+
+  /** Evidence for the dispute `disputeId` of intent `id`, maybe broken off by `fault` and retried (`once`): announced once. */
+  private async evidence(shop: SimMerchant, disputeId: string, id: string, fault: Fault): Promise<void> {
+    await this.once(
+      shop,
+      'evidence',
+      fault,
+      (flow, key) => flow.post(`/v1/disputes/${disputeId}/evidence`, { evidence: { receipt: `receipt for ${id}` } }, key),
+      async () => [await this.countOf(this.knex()('events').where({ type: 'dispute.updated' }).andWhere('data', 'like', `%${disputeId}%`))],
+    );
+  }
+
+  /**
+   * One request of a route whose work calls a channel between transactions, sent with its own
+   * Idempotency-Key. With a fault, its first try is broken off at that phase boundary
+   * (docs/idempotency.md, recovery points) and the client retries with the same key, after the
+   * lease when the process died. Whatever the first try did, the request then had exactly one
+   * effect: each of `effects` (the objects made, the channel's orders or refunds for them, the
+   * events announcing them) grew by one when the retry succeeded and by none when it was refused,
+   * and a replay answers the retry's answer byte for byte. Answers what the client ends with.
+   */
+  private async once(
+    shop: SimMerchant,
+    route: PhasedRoute,
+    fault: Fault,
+    send: (flow: SimMerchant['flow'], key: string) => Promise<TestResponse>,
+    effects: () => Promise<number[]>,
+  ): Promise<TestResponse> {
+    const key = unique(route);
+    if (fault === 'none') return send(shop.flow, key);
+    const before = await effects();
+    const { first, retry, reached } = await faultThenRetry(this.t0.app, this.clock, route, fault, () => send(shop.faultedFlow, key));
+    const where = `${route} (key ${key}) broken off at ${fault}`;
+    if (!reached) {
+      // Refused before the boundary: there was nothing to break off.
+      if (first.statusCode >= 500) throw new Error(`${where}: answered ${first.statusCode} ${first.payload} before the boundary`);
+      this.count(`faultsUnreached_${route}`);
+      return first;
+    }
+    this.count(`faults_${route}_${fault}`);
+    if (first.statusCode !== BOUNDARY_STATUS[fault]) throw new Error(`${where}: the first try answered ${first.statusCode} ${first.payload}`);
+    if (retry.statusCode >= 500) throw new Error(`${where}: the retry answered ${retry.statusCode} ${retry.payload}`);
+    const grown = (await effects()).map((after, index) => after - before[index]);
+    const expected = retry.statusCode < 300 ? 1 : 0;
+    if (grown.some((by) => by !== expected)) {
+      throw new Error(
+        `${where}: one effect expected (${expected} after the retry's ${retry.statusCode}), the counts grew by ${grown.join(', ')}: ${retry.payload}`,
+      );
+    }
+    const replay = await send(shop.faultedFlow, key);
+    if (replay.statusCode !== retry.statusCode || replay.payload !== retry.payload) {
+      throw new Error(`${where}: the replay answered ${replay.statusCode} ${replay.payload}, the retry ${retry.statusCode} ${retry.payload}`);
+    }
+    return retry;
+  }
+
+  private knex(): Knex {
+    return this.t0.app.get<Knex>(AppKnex);
+  }
+
+  private async countOf(query: Knex.QueryBuilder): Promise<number> {
+    const rows: Array<{ n: number | string }> = await query.count({ n: '*' });
+    return Number(rows[0]?.n ?? 0);
   }
 
   /**

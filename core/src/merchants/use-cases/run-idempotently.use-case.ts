@@ -221,6 +221,9 @@ export class RunIdempotently {
         await this.deps.uow.run(() => this.complete(claim, refusal));
       } catch (completion) {
         if (completion instanceof ClaimLost) throw keyInUse();
+        // The refusal was not stored: forget the key (or keep it resumable, as above) so that the
+        // retry is answered now, not refused as in use until the lease runs out.
+        await this.deps.store.release(claim).catch(() => undefined);
         throw completion;
       }
       return refusal;
