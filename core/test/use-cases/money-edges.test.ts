@@ -6,7 +6,7 @@ import type { AccountScope } from '../../src/common/mode';
 import { MAX_AMOUNT } from '../../src/common/money';
 import type { PaymentIntent } from '../../src/payments/domain/payment-intent.entity';
 import { MAX_CONVERTED_AT_CREATION, unlockedFx } from '../../src/fx/use-cases/payment-pricing';
-import { openSettlement, openSettlementParts, settlementParts } from '../../src/settlements/use-cases/settlement-batch';
+import { coveredParts, openSettlement, openSettlementParts, type CoveredPiece } from '../../src/settlements/use-cases/settlement-batch';
 import { CoreError, isCoreError } from '../../src/common/core-error';
 import { harness } from './harness';
 import { edgeShop } from './money-fixtures';
@@ -156,41 +156,70 @@ test('a scheduled batch whose nets pass 2^53 − 1 is split into parts that each
   }
 });
 
-test('property: settlement parts keep every payment in order, each part fits in 2^53 − 1, and their sums are the exact total', (t) => {
-  const net = fc.oneof(fc.integer({ min: 1, max: MAX_AMOUNT }), fc.constantFrom(1, MAX_AMOUNT, MAX_AMOUNT - 1, Math.floor(MAX_AMOUNT / 2) + 1));
+test('property: settlement parts net every negative piece in the first, keep the others in order, each fit in 2^53 − 1 above zero, and sum to the exact total', (t) => {
+  const positive = fc.oneof(fc.integer({ min: 1, max: MAX_AMOUNT }), fc.constantFrom(1, MAX_AMOUNT, MAX_AMOUNT - 1, Math.floor(MAX_AMOUNT / 2) + 1));
+  const negative = fc.oneof(fc.integer({ min: -MAX_AMOUNT, max: -1 }), fc.constantFrom(-1, -MAX_AMOUNT, -1500));
   let split = 0;
   fc.assert(
-    fc.property(fc.array(net, { minLength: 1, maxLength: 40 }), (nets) => {
-      const now = new Date();
-      const payments = nets.map((amount, index): PaymentIntent => ({
-        id: `pi_${index}`,
-        merchantId: 'mch_P',
-        mode: 'test',
-        amount,
-        currency: 'THB',
-        merchantOrderId: `o-${index}`,
-        status: 'channel_settled',
-        metadata: {},
-        net: { amount, currency: 'THB' },
-        created: now,
-        updated: now,
-        version: 0,
-      }));
-      const parts = settlementParts(payments);
-      if (parts.flatMap((part) => part.payments.map((payment) => payment.id)).join() !== payments.map((payment) => payment.id).join())
-        throw new Error('payments lost or reordered');
-      const total = nets.reduce((sum, amount) => sum + BigInt(amount), 0n);
-      if (parts.reduce((sum, part) => sum + BigInt(part.amount), 0n) !== total) throw new Error('the parts do not add up to the total');
+    fc.property(fc.array(fc.oneof({ weight: 3, arbitrary: positive }, { weight: 1, arbitrary: negative }), { minLength: 1, maxLength: 40 }), (amounts) => {
+      const total = amounts.reduce((sum, amount) => sum + BigInt(amount), 0n);
+      fc.pre(total > 0n);
+      const pieces: CoveredPiece[] = amounts.map((amount) => ({ amount: BigInt(amount) }));
+      const parts = coveredParts(pieces);
+      if (parts.flat().length !== pieces.length || parts.reduce((sum, part) => sum + part.reduce((s2, piece) => s2 + piece.amount, 0n), 0n) !== total)
+        throw new Error('the parts do not add up to the total');
+      const negatives = pieces.filter((piece) => piece.amount < 0n);
+      if (!negatives.every((piece) => parts[0].includes(piece))) throw new Error('a negative piece is not in the first part');
+      const positives = parts.flat().filter((piece) => piece.amount >= 0n);
+      if (positives.some((piece, index) => piece !== pieces.filter((candidate) => candidate.amount >= 0n)[index])) throw new Error('positive pieces reordered');
       for (const [index, part] of parts.entries()) {
-        const exact = part.payments.reduce((sum, payment) => sum + BigInt(payment.net?.amount ?? 0), 0n);
-        if (part.payments.length === 0 || !Number.isSafeInteger(part.amount) || BigInt(part.amount) !== exact) throw new Error(`part ${index} is not exact`);
-        // Greedy: the next part's first payment would not have fitted in this one.
+        const sum = part.reduce((s2, piece) => s2 + piece.amount, 0n);
+        if (sum <= 0n || sum > BigInt(MAX_AMOUNT)) throw new Error(`part ${index} sums to ${sum}`);
+        // Greedy: the next part's first piece would not have fitted in this one.
         const next = parts[index + 1];
-        if (next && exact + BigInt(next.payments[0]?.net?.amount ?? 0) <= BigInt(MAX_AMOUNT)) throw new Error(`part ${index} was cut early`);
+        if (next && sum + next[0].amount <= BigInt(MAX_AMOUNT)) throw new Error(`part ${index} was cut early`);
       }
       if (parts.length > 1) split += 1;
     }),
-    { numRuns: 500 },
+    { numRuns: 1_000 },
   );
   t.true(split > 0, 'some runs passed 2^53 − 1 and were split');
+});
+
+test('a manual request pays a positive available balance whose payments pass 2^53 − 1 beside a larger negative balance (the simulator, seed 1)', async (t) => {
+  const s = await setup('THB');
+  const pay = async (net: number, index: number): Promise<PaymentIntent> => {
+    const { intent } = await s.succeededWallet(net, 'THB');
+    const now = s.clock.now();
+    const settled: PaymentIntent = {
+      ...intent,
+      status: 'channel_settled',
+      net: { amount: net, currency: 'THB' },
+      fee: { amount: 0, currency: 'THB' },
+      releasedAt: new Date(now.getTime() + index),
+      availableAt: now,
+    };
+    await s.storage.intents.update(settled);
+    await s.funds.book(settled, now);
+    await s.funds.release(settled, now);
+    return settled;
+  };
+  const settle = () =>
+    s.storage.uow.run(() =>
+      openSettlement(s.settlementDeps, { merchant: s.merchant, scope: s.scope, trigger: 'manual', releasedBefore: new Date(s.clock.now().getTime() + DAY) }),
+    );
+  // Two payments paid out, then disputed: their holds overdraw available by about 1.8 × 10^16.
+  const paidOut = [await pay(MAX_AMOUNT - 10, 0), await pay(MAX_AMOUNT - 20, 1)];
+  await settle();
+  await settle();
+  for (const [index, payment] of paidOut.entries()) await s.funds.disputeOpened(payment, `dp_${index}`, s.clock.now());
+  t.is((await s.buckets()).available, -BigInt(2 * MAX_AMOUNT - 30));
+  // Three more released: about 2.7 × 10^16 waits beside it, 9 × 10^15 − 20 above zero in all.
+  for (const [index, net] of [MAX_AMOUNT - 30, MAX_AMOUNT - 40, MAX_AMOUNT - 50].entries()) await pay(net, 10 + index);
+  const available = (await s.buckets()).available;
+  t.is(available, BigInt(MAX_AMOUNT) - 90n);
+  const settlement = await settle();
+  t.is(BigInt(settlement.amount.amount), available, 'one request pays the whole positive balance');
+  t.is((await s.buckets()).available, 0n);
+  t.true((await s.verify()).ok);
 });

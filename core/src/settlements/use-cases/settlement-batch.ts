@@ -69,37 +69,6 @@ export interface OpenSettlementInput {
   readonly requestKey?: RequestKey;
 }
 
-/** Payments that one settlement covers, and the sum of their nets (at most 2^53 − 1). */
-export interface SettlementPart {
-  readonly payments: readonly PaymentIntent[];
-  readonly amount: number;
-}
-
-/**
- * Cuts the payments, in the order given (oldest release first), into consecutive parts whose nets
- * each sum to at most 2^53 − 1 (`MAX_AMOUNT`), sums in BigInt. A manual request covers the first
- * part's payments only, so one request never names more payments than one amount can pay; the
- * next request covers the next part. Each net is at most `MAX_AMOUNT` (an intent's net never
- * passes its converted amount), so every part holds at least one payment.
- */
-export function settlementParts(payments: readonly PaymentIntent[]): SettlementPart[] {
-  const parts: SettlementPart[] = [];
-  let current: PaymentIntent[] = [];
-  let sum = 0n;
-  for (const payment of payments) {
-    const net = BigInt(payment.net?.amount ?? 0);
-    if (current.length > 0 && sum + net > BigInt(MAX_AMOUNT)) {
-      parts.push({ payments: current, amount: Number(sum) });
-      current = [];
-      sum = 0n;
-    }
-    current.push(payment);
-    sum += net;
-  }
-  if (current.length > 0) parts.push({ payments: current, amount: Number(sum) });
-  return parts;
-}
-
 /**
  * A piece of what a settlement pays: an uncovered entry of the available account (`entry`), or,
  * without one, available money no entry accounts for (see `SettlementPlan.unrecorded`).
@@ -120,8 +89,8 @@ export interface PlannedSettlement {
 /**
  * What a settlement of a merchant and mode covers and pays, by the rule of docs/settlements.md
  * ("What a settlement covers"): the uncovered entries U of the available account, less the entries
- * of the payments that wait but this settlement does not cover (released after a scheduled
- * period's end, or beyond the first part of a manual request) = C; it pays Σ C.
+ * of the payments that wait but this settlement does not cover (released after the end of the
+ * period it closes) = C; it pays Σ C, in parts past 2^53 − 1 (a manual request makes the first).
  */
 export interface SettlementPlan {
   /** The payments it covers. */
@@ -207,8 +176,11 @@ export async function planSettlement(
   const waiting = (await deps.settlements.findSettleable(scope, laterOf(now, input.releasedBefore))).filter(
     (intent) => intent.net !== undefined && intent.net.currency === currency && intent.net.amount > 0,
   );
-  const released = waiting.filter((intent) => intent.releasedAt !== undefined && intent.releasedAt <= input.releasedBefore);
-  const payments = input.trigger === 'scheduled' ? released : (settlementParts(released)[0]?.payments ?? []);
+  // Every released payment is planned, for a manual request too: it makes only the first part
+  // (`coveredParts`), which nets every negative piece. Picking the payments whose nets fit in one
+  // part first would leave out the others' money but not the negative entries, and a negative
+  // balance larger than that part's nets refused every request while more was available.
+  const payments = waiting.filter((intent) => intent.releasedAt !== undefined && intent.releasedAt <= input.releasedBefore);
   const coveredIds = new Set(payments.map((intent) => intent.id));
   const left = new Set(waiting.filter((intent) => !coveredIds.has(intent.id)).map((intent) => intent.id));
   const uncovered = await deps.ledger.uncoveredEntries(merchantAccount(scope, 'available', currency));
