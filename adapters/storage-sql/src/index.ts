@@ -31,3 +31,4 @@ export * from './repositories/knex-settlement.repository';
 export * from './observability';
 export * from './repositories/knex-reconciliation-store.repository';
 export * from './sql-statements';
+export * from './repositories/knex-channel-credential.store';

@@ -3,6 +3,7 @@ export * from './domain/payment-attempt.entity';
 export * from './domain/payment-intent.entity';
 export * from './domain/payment-search';
 export * from './domain/return-url';
+export * from './ports/channel-credentials.port';
 export * from './ports/checkout-session.repository.port';
 export * from './ports/payment-attempt.repository.port';
 export * from './ports/payment-channel.port';

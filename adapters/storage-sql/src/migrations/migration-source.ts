@@ -24,6 +24,7 @@ import { idempotencyRecoveryPoints } from './023-idempotency-recovery-points.mig
 import { settlementCoverage } from './024-settlement-coverage.migration';
 import { consoleSearchAndDeliveryLog } from './025-console-search-and-delivery-log.migration';
 import { restrictedApiKeys } from './026-restricted-api-keys.migration';
+import { channelCredentials } from './028-channel-credentials.migration';
 
 interface NamedMigration {
   readonly name: string;
@@ -57,6 +58,7 @@ const MIGRATIONS: readonly NamedMigration[] = [
   { name: '024-settlement-coverage', migration: settlementCoverage },
   { name: '025-console-search-and-delivery-log', migration: consoleSearchAndDeliveryLog },
   { name: '026-restricted-api-keys', migration: restrictedApiKeys },
+  { name: '028-channel-credentials', migration: channelCredentials },
 ];
 
 /** The names of every migration, in the order they run. */

@@ -22,6 +22,11 @@ export interface ChannelCapabilities {
 
 export interface PlaceOrderRequest {
   readonly mode: Mode;
+  /**
+   * The merchant whose order it is. Channels that hold credentials per merchant (`servesMerchant`)
+   * place the order with that merchant's; the others may ignore it.
+   */
+  readonly merchantId?: string;
   /** Our reference for the order: the attempt id. Placing twice with one reference is one order. */
   readonly reference: string;
   readonly amount: number;
@@ -269,10 +274,17 @@ export interface PaymentChannel {
   queryOrder(mode: Mode, channelOrderId: string): Promise<ChannelOrderStatus>;
   /**
    * Checks a callback's signature over its raw body and parses it: an order callback or a
-   * dispute notice (`kind`). Throws CoreError `invalid_signature` (authentication) or
-   * `invalid_callback` (validation) and changes nothing.
+   * dispute notice (`kind`). Throws (or rejects with) CoreError `invalid_signature`
+   * (authentication) or `invalid_callback` (validation) and changes nothing. A channel whose keys
+   * live in a store (per merchant) answers a promise.
    */
-  verifyCallback(mode: Mode, headers: Readonly<Record<string, string | undefined>>, rawBody: string): ChannelNotice;
+  verifyCallback(mode: Mode, headers: Readonly<Record<string, string | undefined>>, rawBody: string): ChannelNotice | Promise<ChannelNotice>;
+  /**
+   * Whether this channel can take `merchantId`'s payments in `mode`: a channel that holds
+   * credentials per merchant answers whether the operator set that merchant's. Routing passes over
+   * a channel that answers false. Channels that serve every merchant leave it out.
+   */
+  servesMerchant?(merchantId: string, mode: Mode): Promise<boolean>;
   /** Voids an order the payer may no longer pay (expiry, cancel). Best effort: failures are logged by the caller. */
   voidOrder(mode: Mode, channelOrderId: string): Promise<void>;
   /**

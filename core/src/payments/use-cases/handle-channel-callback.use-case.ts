@@ -44,7 +44,7 @@ export class HandleChannelCallback {
   async execute(input: { channel: string; mode: Mode; headers: Readonly<Record<string, string | undefined>>; rawBody: string }): Promise<unknown> {
     const channel = this.deps.channels.find(input.channel);
     if (!channel || !channel.capabilities.modes.includes(input.mode)) throw unknownOrder();
-    const callback = channel.verifyCallback(input.mode, input.headers, input.rawBody);
+    const callback = await channel.verifyCallback(input.mode, input.headers, input.rawBody);
     if (callback.kind === 'dispute') return this.dispute(channel, input.mode, callback.channelDisputeId);
     if (callback.kind === 'refund') {
       if (!channel.queryRefund || !this.deps.recordRefundNotice) throw unknownOrder();

@@ -67,6 +67,7 @@ export class PlaceAttempt {
       const { attempt, channel, intent, resumed } = reserved;
       const result = await channel.placeOrder({
         mode: attempt.mode,
+        merchantId: attempt.merchantId,
         reference: attempt.id,
         amount: attempt.amount,
         currency: attempt.currency,
@@ -123,7 +124,8 @@ export class PlaceAttempt {
       if (!method.currencies.includes(intent.currency)) {
         throw invalidParameter('payment_method', `${method.method} does not collect ${intent.currency}.`);
       }
-      const channel = routeChannel(this.deps.channels, {
+      const channel = await routeChannel(this.deps.channels, {
+        merchantId: intent.merchantId,
         mode: intent.mode,
         method: method.method,
         currency: intent.currency,
