@@ -1,0 +1,3 @@
+export * from './channel-contract';
+export * from './contract-subject';
+export * from './nock-helpers';
