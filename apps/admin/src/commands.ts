@@ -23,6 +23,7 @@ import {
   type ReconciliationItem,
 } from '@payments/core';
 import { AppReadiness, type AppContainer } from '@payments/api';
+import { CHANNEL_COMMANDS } from './channel-commands';
 
 /** Exit codes of the operator CLI; scripts and monitoring branch on them: never renumber them. */
 export const EXIT = {
@@ -362,6 +363,7 @@ export const ADMIN: Program<AdminCommand> = {
     retryJobItem,
     listReconBreaks,
     runRecon,
+    ...CHANNEL_COMMANDS,
   ],
   epilogue: [
     'Prints JSON on stdout; an error is one JSON line on stderr: {"error": {"code": …, "message": …}}.',

@@ -66,6 +66,9 @@ test.serial("every command's --help renders its usage, options and example", (t)
       'jobs retry',
       'recon breaks',
       'recon run',
+      'channel set',
+      'channel show',
+      'channel unset',
     ],
   );
   for (const command of ADMIN.commands) {

@@ -16,7 +16,7 @@ export const channelCredentials: Knex.Migration = {
       table.string('mode', 4).notNullable();
       table.text('secrets_sealed').notNullable();
       table.bigInteger('updated_at').notNullable();
-      table.primary(['channel', 'mode', 'merchant_id'], { constraintName: 'channel_credentials_pkey' });
+      table.primary(['channel', 'mode', 'merchant_id']);
     });
   },
 

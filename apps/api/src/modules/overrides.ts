@@ -1,3 +1,4 @@
+import type { StripePaymentChannelOptions } from '@payments/channel-stripe';
 import type { Clock, PasswordHasher, PaymentChannel, PayoutGateway, WebhookSender } from '@payments/core';
 import type { Logger } from '../logger';
 
@@ -10,6 +11,8 @@ export interface ContainerOverrides {
   readonly channels?: readonly PaymentChannel[];
   /** Replaces the HTTP webhook sender (tests that record deliveries instead of sending them). */
   readonly webhookSender?: WebhookSender;
+  /** Settings of the stripe channel (with PAYMENTS_STRIPE_CHANNEL=on): tests give it an SDK client without retries. */
+  readonly stripe?: Pick<StripePaymentChannelOptions, 'client' | 'maxNetworkRetries'>;
   /** Replaces the payout gateway of both modes (tests of failed or slow payouts). */
   readonly payoutGateway?: PayoutGateway;
 }

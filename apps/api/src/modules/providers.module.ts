@@ -1,4 +1,6 @@
-import { Clock, FxRateSource, PaymentChannelRegistry, PayoutGateway, RandomSource } from '@payments/core';
+import { ChannelCredentialStore, Clock, FxRateSource, PaymentChannelRegistry, PayoutGateway, RandomSource, SecretBox } from '@payments/core';
+import { StripePaymentChannel } from '@payments/channel-stripe';
+import { KnexChannelCredentialStore } from '@payments/storage-sql';
 import { createRestChannel } from '@payments/channel-rest';
 import { KnexSimulatorOrderBook, SimulatedPayoutGateway, SimulatorPaymentChannel } from '@payments/channel-simulator';
 import { BundledFxRateSource, HttpFxRateSource } from '@payments/fx-rates';
@@ -36,9 +38,15 @@ export const providersModule = (config: Config, knex: Knex, logger: Logger, over
           walletUrl: `${config.baseUrl}/checkout/simulator-wallet`,
         }),
     );
+    bindBuilt(options, ChannelCredentialStore, (ctx) => new KnexChannelCredentialStore(knex, resolve(ctx, SecretBox)));
     bindBuilt(options, PaymentChannelRegistry, (ctx) => {
       const rest = createRestChannel(config.restChannel, { clock: resolve(ctx, Clock), logger });
-      return new StaticChannelRegistry([resolve(ctx, SimulatorPaymentChannel), ...(rest ? [rest] : []), ...(overrides.channels ?? [])]);
+      // First in routing order: it takes only the merchants the operator gave Stripe keys
+      // (`servesMerchant`), and the others go on to the simulator and the rest channel as before.
+      const stripe = config.stripeChannel
+        ? [new StripePaymentChannel({ credentials: resolve(ctx, ChannelCredentialStore), clock: resolve(ctx, Clock), logger, ...overrides.stripe })]
+        : [];
+      return new StaticChannelRegistry([...stripe, resolve(ctx, SimulatorPaymentChannel), ...(rest ? [rest] : []), ...(overrides.channels ?? [])]);
     });
     bindValue(
       options,
