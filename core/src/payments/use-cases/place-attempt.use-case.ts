@@ -6,7 +6,7 @@ import { describeFailure, type PaymentAttempt } from '../domain/payment-attempt.
 import type { PaymentIntent } from '../domain/payment-intent.entity';
 import type { PaymentAttemptRepository } from '../ports/payment-attempt.repository.port';
 import type { PaymentChannel, PaymentChannelRegistry, PlaceOrderResult } from '../ports/payment-channel.port';
-import { routeChannel } from './channel-routing';
+import { channelsServing, routeChannel } from './channel-routing';
 import { changeStatus, type StatusChangeDeps } from './payment-intent-status-change';
 
 /** Intent statuses a new attempt may start from. */
@@ -62,7 +62,9 @@ export class PlaceAttempt {
     return this.deps.locks.withLock(`payment_intent:${input.intentId}:attempt`, 60_000, async () => {
       const bound = await this.recorded(input);
       if (bound) return { attempt: bound, created: true };
-      const reserved = await this.reserve(input);
+      // Which channels take this merchant is asked outside the transaction: it may read the database.
+      const served = await channelsServing(this.deps.channels, input.scope.merchantId, input.scope.mode);
+      const reserved = await this.reserve(input, served);
       if (reserved.kind === 'existing') return { attempt: reserved.attempt, created: false };
       const { attempt, channel, intent, resumed } = reserved;
       const result = await channel.placeOrder({
@@ -99,6 +101,7 @@ export class PlaceAttempt {
 
   private async reserve(
     input: PlaceAttemptInput,
+    served: ReadonlySet<string>,
   ): Promise<
     { kind: 'existing'; attempt: PaymentAttempt } | { kind: 'new'; attempt: PaymentAttempt; channel: PaymentChannel; intent: PaymentIntent; resumed: boolean }
   > {
@@ -124,8 +127,8 @@ export class PlaceAttempt {
       if (!method.currencies.includes(intent.currency)) {
         throw invalidParameter('payment_method', `${method.method} does not collect ${intent.currency}.`);
       }
-      const channel = await routeChannel(this.deps.channels, {
-        merchantId: intent.merchantId,
+      const channel = routeChannel(this.deps.channels, {
+        served,
         mode: intent.mode,
         method: method.method,
         currency: intent.currency,
