@@ -86,6 +86,7 @@ export const REFUND_FAILURE_REASONS: Readonly<Record<string, RefundFailureCode>>
 export const REFUND_ERROR_CODES: Readonly<Record<string, RefundFailureCode>> = {
   balance_insufficient: 'insufficient_channel_funds',
   charge_already_refunded: 'channel_declined',
+  charge_not_refundable: 'channel_declined',
   charge_disputed: 'channel_declined',
   amount_too_large: 'channel_declined',
   refund_disputed_payment: 'channel_declined',
