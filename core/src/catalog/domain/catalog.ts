@@ -26,7 +26,7 @@ export const PAYMENT_METHODS: readonly PaymentMethodEntry[] = [
 ];
 
 /** Channels a payment can be routed through; `simulator` answers in test mode only. */
-export const CHANNELS = ['simulator', 'rest'] as const;
+export const CHANNELS = ['simulator', 'rest', 'stripe'] as const;
 export type ChannelName = (typeof CHANNELS)[number];
 
 export function findPaymentMethod(method: string): PaymentMethodEntry | undefined {
