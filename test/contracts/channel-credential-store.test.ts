@@ -19,7 +19,13 @@ test(`${name}: credentials are one set per channel, merchant and mode, sealed at
   await store.put({ channel: 'stripe', merchantId: 'mch_a', mode: 'test', secrets: { secret_key: 'sk_test_other' }, updatedAt: at });
   await store.put({ channel: 'stripe', merchantId: 'mch_a', mode: 'live', secrets: { secret_key: 'sk_live_other' }, updatedAt: at });
 
-  t.deepEqual(await store.find('stripe', 'mch_b', 'test'), { channel: 'stripe', merchantId: 'mch_b', mode: 'test', secrets: { secret_key: SECRET }, updatedAt: at });
+  t.deepEqual(await store.find('stripe', 'mch_b', 'test'), {
+    channel: 'stripe',
+    merchantId: 'mch_b',
+    mode: 'test',
+    secrets: { secret_key: SECRET },
+    updatedAt: at,
+  });
   t.is(await store.find('stripe', 'mch_b', 'live'), undefined);
   t.is(await store.find('omise', 'mch_b', 'test'), undefined);
   t.deepEqual(
@@ -31,7 +37,13 @@ test(`${name}: credentials are one set per channel, merchant and mode, sealed at
   t.is(rows.length, 3);
   t.false(JSON.stringify(rows).includes('sk_'), 'a secret is stored in plaintext');
 
-  await store.put({ channel: 'stripe', merchantId: 'mch_b', mode: 'test', secrets: { secret_key: 'sk_test_replaced' }, updatedAt: new Date(at.getTime() + 1000) });
+  await store.put({
+    channel: 'stripe',
+    merchantId: 'mch_b',
+    mode: 'test',
+    secrets: { secret_key: 'sk_test_replaced' },
+    updatedAt: new Date(at.getTime() + 1000),
+  });
   t.deepEqual((await store.find('stripe', 'mch_b', 'test'))?.secrets, { secret_key: 'sk_test_replaced' });
   t.is((await store.list('stripe', 'test')).length, 2);
 

@@ -13,7 +13,7 @@ function codeOf(error: unknown): string | undefined {
   return error !== null && typeof error === 'object' && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
 }
 
-async function rejectsWith(t: ExecutionContext, run: () => Promise<unknown> | unknown, code: string): Promise<void> {
+async function rejectsWith(t: ExecutionContext, run: () => unknown, code: string): Promise<void> {
   try {
     await run();
   } catch (error) {

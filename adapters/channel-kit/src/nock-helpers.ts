@@ -34,5 +34,10 @@ export function assertNoStrayRequests(): void {
 /** Every call to `origin` fails with HTTP 500 (retries included) until the next `isolateNetwork`. */
 export function providerDown(origin: string): void {
   nock.cleanAll();
-  nock(origin).persist().get(/.*/).reply(500, { error: { type: 'api_error' } }).post(/.*/).reply(500, { error: { type: 'api_error' } });
+  nock(origin)
+    .persist()
+    .get(/.*/)
+    .reply(500, { error: { type: 'api_error' } })
+    .post(/.*/)
+    .reply(500, { error: { type: 'api_error' } });
 }

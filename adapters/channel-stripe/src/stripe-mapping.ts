@@ -1,4 +1,11 @@
-import type { AttemptFailureCode, ChannelDisputeStatusName, ChannelOrderStatus, ChannelRefundStatus, RefundFailureCode, StatementLineKind } from '@payments/core';
+import type {
+  AttemptFailureCode,
+  ChannelDisputeStatusName,
+  ChannelOrderStatus,
+  ChannelRefundStatus,
+  RefundFailureCode,
+  StatementLineKind,
+} from '@payments/core';
 
 /**
  * Every Stripe status, failure code and event type the stripe channel understands, and what each
@@ -20,7 +27,7 @@ export class UnmappedStripeValue extends Error {
 export function mapped<T>(table: string, entries: Readonly<Record<string, T>>, value: string | null | undefined): T {
   const key = value ?? 'null';
   if (!Object.prototype.hasOwnProperty.call(entries, key)) throw new UnmappedStripeValue(table, key);
-  return entries[key] as T;
+  return entries[key];
 }
 
 /**
@@ -106,7 +113,9 @@ export const DISPUTE_STATUSES: Readonly<Record<string, ChannelDisputeStatusName>
 };
 
 /** The Stripe event types the callback route takes (the webhook endpoint subscribes to exactly these). */
-export const EVENT_KINDS: Readonly<Record<string, { kind: 'order'; reportedStatus: 'processing' | 'paid' | 'failed' } | { kind: 'dispute' } | { kind: 'refund' }>> = {
+export const EVENT_KINDS: Readonly<
+  Record<string, { kind: 'order'; reportedStatus: 'processing' | 'paid' | 'failed' } | { kind: 'dispute' } | { kind: 'refund' }>
+> = {
   'payment_intent.processing': { kind: 'order', reportedStatus: 'processing' },
   'payment_intent.succeeded': { kind: 'order', reportedStatus: 'paid' },
   'payment_intent.payment_failed': { kind: 'order', reportedStatus: 'failed' },
@@ -126,7 +135,8 @@ export const EVENT_KINDS: Readonly<Record<string, { kind: 'order'; reportedStatu
  * payout moves the merchant's Stripe balance to their bank: not a movement of a payment, so no
  * line. `sign` turns Stripe's signed amount (+ into the balance) into the statement's.
  */
-export type BalanceMovement = { readonly kind: Exclude<StatementLineKind, 'fee'>; readonly sign: 1 | -1; readonly source: 'charge' | 'refund' | 'dispute' } | { readonly kind: 'none' };
+export type BalanceMovement =
+  { readonly kind: Exclude<StatementLineKind, 'fee'>; readonly sign: 1 | -1; readonly source: 'charge' | 'refund' | 'dispute' } | { readonly kind: 'none' };
 
 export const BALANCE_TRANSACTION_TYPES: Readonly<Record<string, BalanceMovement>> = {
   charge: { kind: 'payment', sign: 1, source: 'charge' },

@@ -206,13 +206,15 @@ export class StripePaymentChannel implements PaymentChannel {
       if (error instanceof UnmappedStripeValue) throw invalidCallback(error.message);
       throw error;
     }
-    const object = event.data.object as unknown as { id?: unknown; metadata?: Record<string, string> | null };
-    if (typeof object.id !== 'string') throw invalidCallback('The Stripe event names no object.');
-    if (kind.kind === 'dispute') return { kind: 'dispute', channelDisputeId: scopedId(merchantId, object.id) };
-    const reference = object.metadata?.['reference'];
-    if (!reference) throw invalidCallback('The Stripe event is about an object this service did not make.');
-    if (kind.kind === 'refund') return { kind: 'refund', channelRefundId: scopedId(merchantId, object.id), reference };
-    return { kind: 'order', channelOrderId: scopedId(merchantId, object.id), reference, reportedStatus: kind.reportedStatus };
+    const object: unknown = event.data.object;
+    const objectId = fieldOf(object, 'id');
+    if (typeof objectId !== 'string') throw invalidCallback('The Stripe event names no object.');
+    if (kind.kind === 'dispute') return { kind: 'dispute', channelDisputeId: scopedId(merchantId, objectId) };
+    const metadata = fieldOf(object, 'metadata');
+    const reference = fieldOf(metadata, 'reference');
+    if (typeof reference !== 'string' || reference === '') throw invalidCallback('The Stripe event is about an object this service did not make.');
+    if (kind.kind === 'refund') return { kind: 'refund', channelRefundId: scopedId(merchantId, objectId), reference };
+    return { kind: 'order', channelOrderId: scopedId(merchantId, objectId), reference, reportedStatus: kind.reportedStatus };
   }
 
   /** `POST /v1/payment_intents/{id}/cancel`; the confirming query settles what really happened. */
@@ -232,7 +234,8 @@ export class StripePaymentChannel implements PaymentChannel {
       const { stripe } = await this.clientOf(id.merchantId, mode);
       const dispute = await stripe.disputes.retrieve(id.stripeId, { expand: ['payment_intent'] });
       const intent = dispute.payment_intent;
-      if (dispute.id !== id.stripeId || intent === null || typeof intent === 'string') throw channelError('Stripe answered a dispute without its PaymentIntent.');
+      if (dispute.id !== id.stripeId || intent === null || typeof intent === 'string')
+        throw channelError('Stripe answered a dispute without its PaymentIntent.');
       const reference = intent.metadata['reference'];
       if (!reference) throw channelError('The disputed PaymentIntent is not one this service made.');
       return channelDisputeStatus({
@@ -274,7 +277,8 @@ export class StripePaymentChannel implements PaymentChannel {
         { payment_intent: id.stripeId, amount: request.amount, metadata: { reference: request.reference, merchant: id.merchantId } },
         { idempotencyKey: `refund:${request.reference}` },
       );
-      if (refund.metadata?.['reference'] !== request.reference || refund.amount !== request.amount) throw channelError('Stripe answered a refund that is not this one.');
+      if (refund.metadata?.['reference'] !== request.reference || refund.amount !== request.amount)
+        throw channelError('Stripe answered a refund that is not this one.');
       const status = mapped('refund status', REFUND_STATUSES, refund.status);
       if (status === 'failed') {
         const failureCode = mapped('refund failure reason', REFUND_FAILURE_REASONS, refund.failure_reason);
@@ -342,7 +346,10 @@ export class StripePaymentChannel implements PaymentChannel {
     }
     const charge = intent.latest_charge;
     const balance = charge !== null && typeof charge === 'object' ? charge.balance_transaction : null;
-    const settledAt = status === 'paid' && balance !== null && typeof balance === 'object' && balance.status === 'available' ? new Date(balance.available_on * 1000) : undefined;
+    const settledAt =
+      status === 'paid' && balance !== null && typeof balance === 'object' && balance.status === 'available'
+        ? new Date(balance.available_on * 1000)
+        : undefined;
     return channelOrderStatus({
       id: scopedId(merchantId, intent.id),
       reference,
@@ -423,6 +430,13 @@ export class StripePaymentChannel implements PaymentChannel {
       'stripe channel call failed',
     );
   }
+}
+
+/** A field of an object of no known shape (an event's object is one of many Stripe types). */
+function fieldOf(value: unknown, name: string): unknown {
+  if (value === null || typeof value !== 'object') return undefined;
+  const fields: Record<string, unknown> = { ...value };
+  return Object.prototype.hasOwnProperty.call(fields, name) ? fields[name] : undefined;
 }
 
 function refused(failureCode: AttemptFailureCode, message: string): PlaceOrderResult {

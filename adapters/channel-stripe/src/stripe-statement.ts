@@ -21,7 +21,10 @@ function readCursor(after: string | undefined): Cursor {
   if (after === undefined || after === '') return {};
   try {
     const parsed: unknown = JSON.parse(Buffer.from(after, 'base64url').toString('utf8'));
-    if (parsed !== null && typeof parsed === 'object' && Object.values(parsed).every((value) => typeof value === 'string')) return parsed as Cursor;
+    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
+      const entries = Object.entries(parsed);
+      if (entries.every(([, value]) => typeof value === 'string')) return Object.fromEntries(entries.map(([merchant, value]) => [merchant, String(value)]));
+    }
   } catch {
     // falls through: a cursor this channel did not make
   }
@@ -59,7 +62,11 @@ export async function readStatement(accounts: readonly StripeAccount[], query: S
 const EXPAND = ['data.source'];
 
 /** Up to `limit` transactions after `after`, oldest first, and whether more wait. */
-async function newTransactions(stripe: Stripe, after: string | undefined, limit: number): Promise<{ transactions: Stripe.BalanceTransaction[]; more: boolean }> {
+async function newTransactions(
+  stripe: Stripe,
+  after: string | undefined,
+  limit: number,
+): Promise<{ transactions: Stripe.BalanceTransaction[]; more: boolean }> {
   if (after !== undefined) {
     // `ending_before` answers the transactions right after the cursor, newest first.
     const page = await stripe.balanceTransactions.list({ ending_before: after, limit: Math.min(limit, PAGE), expand: EXPAND });
@@ -113,7 +120,7 @@ async function identify(
     if (!reference) throw new UnmappedStripeValue('refund this service did not make', source.id);
     return { reference, channelId: scopedId(account.merchantId, source.id) };
   }
-  const charge = source as Stripe.Charge;
+  const charge = source;
   const intentId = typeof charge.payment_intent === 'string' ? charge.payment_intent : charge.payment_intent?.id;
   if (!intentId) throw new UnmappedStripeValue('charge without a PaymentIntent', charge.id);
   // Stripe copies the PaymentIntent's metadata onto its charge; ask the intent when it did not.

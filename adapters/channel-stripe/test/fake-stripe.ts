@@ -59,14 +59,16 @@ export class FakeStripeAccount {
   /** Answers every call with this account's key from now on. */
   install(): void {
     const scope = nock(STRIPE_ORIGIN, { reqheaders: { authorization: `Bearer ${this.secretKey}` } }).persist();
-    scope.post('/v1/payment_intents').reply((_uri, body) => this.answer('create_payment_intent', () => this.create(new URLSearchParams(String(body)))));
+    scope.post('/v1/payment_intents').reply((_uri, body) => this.answer('create_payment_intent', () => this.create(formOf(body))));
     scope.get(/^\/v1\/payment_intents\/\w+(\?.*)?$/).reply((uri) => this.answer('retrieve_payment_intent', () => this.found(this.intents.get(idIn(uri)))));
     scope.post(/^\/v1\/payment_intents\/\w+\/cancel$/).reply((uri) => this.answer('cancel_payment_intent', () => this.cancel(idIn(uri))));
-    scope.post('/v1/refunds').reply((_uri, body) => this.answer('create_refund', () => this.refund(new URLSearchParams(String(body)))));
+    scope.post('/v1/refunds').reply((_uri, body) => this.answer('create_refund', () => this.refund(formOf(body))));
     scope.get(/^\/v1\/refunds\/\w+$/).reply((uri) => this.answer('retrieve_refund', () => this.found(this.refunds.get(idIn(uri)))));
     scope.get(/^\/v1\/disputes\/\w+(\?.*)?$/).reply((uri) => this.answer('retrieve_dispute', () => this.dispute(idIn(uri))));
-    scope.post(/^\/v1\/disputes\/\w+$/).reply((uri, body) => this.answer('update_dispute', () => this.evidence(idIn(uri), new URLSearchParams(String(body)))));
-    scope.get(/^\/v1\/balance_transactions(\?.*)?$/).reply((uri) => this.answer('list_balance_transactions', () => this.list(new URL(uri, STRIPE_ORIGIN).searchParams)));
+    scope.post(/^\/v1\/disputes\/\w+$/).reply((uri, body) => this.answer('update_dispute', () => this.evidence(idIn(uri), formOf(body))));
+    scope
+      .get(/^\/v1\/balance_transactions(\?.*)?$/)
+      .reply((uri) => this.answer('list_balance_transactions', () => this.list(new URL(uri, STRIPE_ORIGIN).searchParams)));
   }
 
   intentOf(reference: string): PaymentIntentShape {
@@ -134,15 +136,30 @@ export class FakeStripeAccount {
     if (!dispute) throw new Error(`no dispute ${disputeId}`);
     const ruled: DisputeShape = { ...dispute, status };
     this.disputes.set(disputeId, ruled);
-    if (status === 'lost') this.balance.unshift(this.movement('adjustment', 'dispute', -dispute.amount, { ...ruled, payment_intent: String(ruled.payment_intent) }));
+    if (status === 'lost')
+      this.balance.unshift(this.movement('adjustment', 'dispute', -dispute.amount, { ...ruled, payment_intent: idOf(ruled.payment_intent) }));
   }
 
   /** An event of `object`, as Stripe posts it to the webhook endpoint. */
   event(type: EventShape['type'], object: EventShape['data']['object']): EventShape {
-    return { id: id('evt'), object: 'event', livemode: false, created: seconds(this.now()), api_version: Stripe.API_VERSION, pending_webhooks: 1, type, data: { object } };
+    return {
+      id: id('evt'),
+      object: 'event',
+      livemode: false,
+      created: seconds(this.now()),
+      api_version: Stripe.API_VERSION,
+      pending_webhooks: 1,
+      type,
+      data: { object },
+    };
   }
 
-  private movement(type: BalanceTransactionShape['type'], category: string, amount: number, source: BalanceTransactionShape['source']): BalanceTransactionShape {
+  private movement(
+    type: BalanceTransactionShape['type'],
+    category: string,
+    amount: number,
+    source: BalanceTransactionShape['source'],
+  ): BalanceTransactionShape {
     return {
       id: id('txn'),
       object: 'balance_transaction',
@@ -223,7 +240,7 @@ export class FakeStripeAccount {
   private dispute(disputeId: string): [number, unknown] {
     const dispute = this.disputes.get(disputeId);
     if (!dispute) return this.found(undefined);
-    return [200, { ...dispute, payment_intent: this.intents.get(String(dispute.payment_intent)) }];
+    return [200, { ...dispute, payment_intent: this.intents.get(idOf(dispute.payment_intent)) }];
   }
 
   private evidence(disputeId: string, form: URLSearchParams): [number, unknown] {
@@ -260,3 +277,10 @@ export class FakeStripeAccount {
 function idIn(uri: string): string {
   return new URL(uri, STRIPE_ORIGIN).pathname.split('/')[3] ?? '';
 }
+
+/** The form-encoded body the SDK posts (nock hands it over as text). */
+function formOf(body: unknown): URLSearchParams {
+  return new URLSearchParams(typeof body === 'string' ? body : '');
+}
+
+const idOf = (value: string | { id: string }): string => (typeof value === 'string' ? value : value.id);

@@ -17,7 +17,18 @@ export type ChargeShape = Pick<Stripe.Charge, 'id' | 'object' | 'amount' | 'curr
 
 export type PaymentIntentShape = Pick<
   Stripe.PaymentIntent,
-  'id' | 'object' | 'amount' | 'amount_received' | 'currency' | 'status' | 'metadata' | 'next_action' | 'last_payment_error' | 'cancellation_reason' | 'livemode' | 'created'
+  | 'id'
+  | 'object'
+  | 'amount'
+  | 'amount_received'
+  | 'currency'
+  | 'status'
+  | 'metadata'
+  | 'next_action'
+  | 'last_payment_error'
+  | 'cancellation_reason'
+  | 'livemode'
+  | 'created'
 > & { latest_charge: string | ChargeShape | null };
 
 export type RefundShape = Pick<Stripe.Refund, 'id' | 'object' | 'amount' | 'currency' | 'metadata' | 'status' | 'failure_reason' | 'created'> & {

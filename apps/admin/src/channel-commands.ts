@@ -17,9 +17,27 @@ interface ChannelSetting {
 
 const PROVIDER_SETTINGS: Readonly<Record<string, readonly ChannelSetting[]>> = {
   stripe: [
-    { option: 'secret-key', name: 'secret_key', required: true, pattern: (mode) => new RegExp(`^(sk|rk)_${mode}_[A-Za-z0-9]{8,}$`), description: 'sk_test_… / sk_live_… (or a restricted rk_…)' },
-    { option: 'webhook-secret', name: 'webhook_secret', required: true, pattern: () => /^whsec_[A-Za-z0-9+/=]{8,}$/, description: "whsec_…: the signing secret of the merchant's webhook endpoint" },
-    { option: 'billing-email', name: 'billing_email', required: true, pattern: () => /^[^@\s]+@[^@\s]+\.[^@\s]+$/, description: 'The billing email Stripe requires of a PromptPay payment' },
+    {
+      option: 'secret-key',
+      name: 'secret_key',
+      required: true,
+      pattern: (mode) => new RegExp(`^(sk|rk)_${mode}_[A-Za-z0-9]{8,}$`),
+      description: 'sk_test_… / sk_live_… (or a restricted rk_…)',
+    },
+    {
+      option: 'webhook-secret',
+      name: 'webhook_secret',
+      required: true,
+      pattern: () => /^whsec_[A-Za-z0-9+/=]{8,}$/,
+      description: "whsec_…: the signing secret of the merchant's webhook endpoint",
+    },
+    {
+      option: 'billing-email',
+      name: 'billing_email',
+      required: true,
+      pattern: () => /^[^@\s]+@[^@\s]+\.[^@\s]+$/,
+      description: 'The billing email Stripe requires of a PromptPay payment',
+    },
   ],
 };
 
@@ -66,8 +84,11 @@ const setChannel: AdminCommand = {
         .map((setting) => [setting.option, { type: 'string', description: setting.description, valueName: 'value' } satisfies OptionSpec]),
     ),
   },
-  examples: ['npm run -s admin -- channel set stripe --merchant mch_… --mode test --secret-key sk_test_… --webhook-secret whsec_… --billing-email payments@shop.example'],
-  notes: 'The settings are sealed with the master key and never printed again; `channel show` answers them masked. Needs PAYMENTS_STRIPE_CHANNEL=on to route (docs/channels/stripe.md).',
+  examples: [
+    'npm run -s admin -- channel set stripe --merchant mch_… --mode test --secret-key sk_test_… --webhook-secret whsec_… --billing-email payments@shop.example',
+  ],
+  notes:
+    'The settings are sealed with the master key and never printed again; `channel show` answers them masked. Needs PAYMENTS_STRIPE_CHANNEL=on to route (docs/channels/stripe.md).',
   async run(context) {
     const { channel, merchantId, mode } = scopeOf(context);
     if (!(await context.app.get(MerchantRepository).findById(merchantId))) {

@@ -61,7 +61,21 @@ test.serial('channel set stores the keys sealed, show masks them, unset removes 
 test.serial('a live key is refused for test mode, and the refusal does not echo it', (t) => {
   const id = merchant();
   const live = 'sk_live_51AbCdEfGhIjKlMnOpQrStUv9z8y';
-  const result = admin('channel', 'set', 'stripe', '--merchant', id, '--mode', 'test', '--secret-key', live, '--webhook-secret', WEBHOOK_SECRET, '--billing-email', 'a@b.example');
+  const result = admin(
+    'channel',
+    'set',
+    'stripe',
+    '--merchant',
+    id,
+    '--mode',
+    'test',
+    '--secret-key',
+    live,
+    '--webhook-secret',
+    WEBHOOK_SECRET,
+    '--billing-email',
+    'a@b.example',
+  );
   t.is(result.code, 2);
   t.regex(result.stderr, /--secret-key is not a test-mode/);
   t.false(result.stderr.includes(live));

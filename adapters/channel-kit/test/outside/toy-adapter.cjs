@@ -64,12 +64,26 @@ class ToyChannel {
 
   async queryRefund(_mode, id) {
     const refund = await this.call('GET', `/refunds/${id}`);
-    return { channelRefundId: refund.id, reference: refund.reference, channelOrderId: refund.order, status: 'succeeded', amount: refund.amount, currency: 'THB' };
+    return {
+      channelRefundId: refund.id,
+      reference: refund.reference,
+      channelOrderId: refund.order,
+      status: 'succeeded',
+      amount: refund.amount,
+      currency: 'THB',
+    };
   }
 
   async queryDispute(_mode, id) {
     const dispute = await this.call('GET', `/disputes/${id}`);
-    return { channelDisputeId: dispute.id, channelOrderId: dispute.order, reference: dispute.reference, status: 'opened', amount: dispute.amount, currency: 'THB' };
+    return {
+      channelDisputeId: dispute.id,
+      channelOrderId: dispute.order,
+      reference: dispute.reference,
+      status: 'opened',
+      amount: dispute.amount,
+      currency: 'THB',
+    };
   }
 
   async statement(_mode, query) {

@@ -23,12 +23,12 @@ export class KnexChannelCredentialStore implements ChannelCredentialStore {
   ) {}
 
   async find(channel: string, merchantId: string, mode: Mode): Promise<ChannelCredentials | undefined> {
-    const row = (await this.knex<ChannelCredentialRow>(TABLE).where({ channel, merchant_id: merchantId, mode }).first()) as ChannelCredentialRow | undefined;
+    const row: ChannelCredentialRow | undefined = await this.knex<ChannelCredentialRow>(TABLE).where({ channel, merchant_id: merchantId, mode }).first();
     return row === undefined ? undefined : this.toCredentials(row);
   }
 
   async list(channel: string, mode: Mode): Promise<ChannelCredentials[]> {
-    const rows = (await this.knex<ChannelCredentialRow>(TABLE).where({ channel, mode }).orderBy('merchant_id')) as ChannelCredentialRow[];
+    const rows = await this.knex<ChannelCredentialRow>(TABLE).where({ channel, mode }).orderBy('merchant_id');
     return rows.map((row) => this.toCredentials(row));
   }
 
@@ -48,7 +48,11 @@ export class KnexChannelCredentialStore implements ChannelCredentialStore {
   }
 
   private toCredentials(row: ChannelCredentialRow): ChannelCredentials {
-    const secrets = JSON.parse(this.box.open(row.secrets_sealed)) as Record<string, string>;
+    const parsed: unknown = JSON.parse(this.box.open(row.secrets_sealed));
+    const secrets: Record<string, string> = {};
+    if (parsed !== null && typeof parsed === 'object') {
+      for (const [name, value] of Object.entries(parsed)) if (typeof value === 'string') secrets[name] = value;
+    }
     return { channel: row.channel, merchantId: row.merchant_id, mode: row.mode, secrets, updatedAt: toDate(row.updated_at) };
   }
 }
