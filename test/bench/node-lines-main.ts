@@ -11,7 +11,6 @@
  */
 import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { loadAverage, machineInfo } from './machine';
 import type { NodeLineRound } from './node-lines';
@@ -49,11 +48,38 @@ function parseArgs(argv: readonly string[]): { rounds: number; binaries: string[
   return { rounds, binaries };
 }
 
+/** node-lines.js's JSON line, checked: the version a string, every figure a finite number. */
+function parseRound(text: string): NodeLineRound {
+  const parsed: unknown = JSON.parse(text);
+  if (typeof parsed !== 'object' || parsed === null) throw new Error(`not a round: ${text}`);
+  const fields = new Map<string, unknown>(Object.entries(parsed));
+  const node = fields.get('node');
+  if (typeof node !== 'string') throw new Error(`a round without its Node.js version: ${text}`);
+  const figure = (name: Figure): number => {
+    const value = fields.get(name);
+    if (typeof value !== 'number' || !Number.isFinite(value)) throw new Error(`a round without ${name}: ${text}`);
+    return value;
+  };
+  return {
+    node,
+    awaitNsPlain: figure('awaitNsPlain'),
+    awaitNsInAls: figure('awaitNsInAls'),
+    fetchSequentialPerS: figure('fetchSequentialPerS'),
+    httpSequentialPerS: figure('httpSequentialPerS'),
+    fetchConcurrent32PerS: figure('fetchConcurrent32PerS'),
+    httpConcurrent32PerS: figure('httpConcurrent32PerS'),
+    webCryptoSignPerS: figure('webCryptoSignPerS'),
+    webCryptoVerifyPerS: figure('webCryptoVerifyPerS'),
+    nodeCryptoSignPerS: figure('nodeCryptoSignPerS'),
+    nodeCryptoVerifyPerS: figure('nodeCryptoVerifyPerS'),
+  };
+}
+
 function runRound(binary: string, port: number): Promise<NodeLineRound> {
   return new Promise((resolve, reject) => {
     execFile(binary, [join(__dirname, 'node-lines.js'), String(port)], { timeout: 120_000 }, (error, stdout, stderr) => {
       if (error) reject(new Error(`${binary}: ${error.message}\n${stderr}`));
-      else resolve(JSON.parse(stdout) as NodeLineRound);
+      else resolve(parseRound(stdout));
     });
   });
 }
@@ -65,7 +91,9 @@ async function main(): Promise<void> {
   const server = createServer((_req, res) => res.end('ok'));
   server.keepAliveTimeout = 30_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('the server has no TCP port');
+  const port = address.port;
 
   const loadBefore = loadAverage();
   const results = binaries.map(() => [] as NodeLineRound[]);
