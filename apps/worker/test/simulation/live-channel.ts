@@ -55,7 +55,13 @@ export class SandboxLiveChannel implements PaymentChannel {
 
   /** The sandbox's record of an order, as its callbacks carry it. */
   async order(orderId: string): Promise<Record<string, unknown> | undefined> {
-    const res = await fetch(`${this.sandbox.url}/sandbox/orders/${orderId}`);
+    const url = `${this.sandbox.url}/sandbox/orders/${orderId}`;
+    // A read, so safe to send again: on a loaded machine a kept-alive socket the sandbox closed
+    // meanwhile fails the request before it is sent ("fetch failed", seed 8 of a long run).
+    const res = await fetch(url).catch((error: unknown) => {
+      if (!(error instanceof TypeError)) throw error;
+      return fetch(url);
+    });
     if (res.status !== 200) return undefined;
     const { payment_method: _method, expires_at: _expires, ...view } = objectAt(await res.json());
     return view;
