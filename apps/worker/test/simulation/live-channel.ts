@@ -56,8 +56,8 @@ export class SandboxLiveChannel implements PaymentChannel {
   /** The sandbox's record of an order, as its callbacks carry it. */
   async order(orderId: string): Promise<Record<string, unknown> | undefined> {
     const url = `${this.sandbox.url}/sandbox/orders/${orderId}`;
-    // A read, so safe to send again: on a loaded machine a kept-alive socket the sandbox closed
-    // meanwhile fails the request before it is sent ("fetch failed", seed 8 of a long run).
+    // A read, so safe to send again: on a loaded machine one failed without an answer ("fetch
+    // failed", SQLite seed 8 of a long run, cause not recorded), and the run stopped there.
     const res = await fetch(url).catch((error: unknown) => {
       if (!(error instanceof TypeError)) throw error;
       return fetch(url);
