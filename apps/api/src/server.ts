@@ -53,6 +53,8 @@ export async function createServer(app: AppContainer): Promise<Server> {
   });
 
   await server.register({ plugin: errorsPlugin, options: { logger: app.get<Logger>(AppLogger), random: app.get<RandomSource>(RandomSource) } });
+  // Only when tracing is on; after the errors plugin, whose onRequest gives the id its span carries.
+  if (app.tracing) await server.register({ plugin: app.tracing.hapiPlugin });
   // After the errors plugin: its onRequest gives the id the log line carries.
   await server.register({ plugin: requestLogPlugin, options: { logger: app.get<Logger>(AppLogger), metrics: app.get<ServiceMetrics>(AppMetrics) } });
   await server.register({
