@@ -52,9 +52,10 @@ export async function createServer(app: AppContainer): Promise<Server> {
     router: { stripTrailingSlash: false },
   });
 
-  await server.register({ plugin: errorsPlugin, options: { logger: app.get<Logger>(AppLogger), random: app.get<RandomSource>(RandomSource) } });
-  // Only when tracing is on; after the errors plugin, whose onRequest gives the id its span carries.
+  // Only when tracing is on, and first: its onRequest must run before any other extension (see
+  // tracing.plugin.ts), so the request's span is active for everything after it.
   if (app.tracing) await server.register({ plugin: app.tracing.hapiPlugin });
+  await server.register({ plugin: errorsPlugin, options: { logger: app.get<Logger>(AppLogger), random: app.get<RandomSource>(RandomSource) } });
   // After the errors plugin: its onRequest gives the id the log line carries.
   await server.register({ plugin: requestLogPlugin, options: { logger: app.get<Logger>(AppLogger), metrics: app.get<ServiceMetrics>(AppMetrics) } });
   await server.register({

@@ -23,7 +23,10 @@ const headerGetter = {
  * The SERVER span of each request. Started in `onRequest` as a child of the caller's
  * `traceparent` (a traced client, or a channel echoing the one it was sent with the order),
  * else a new trace, and entered for the rest of the request, so its units of work, statements and
- * calls are its children. Named by the route template once routed (`POST /v1/payment_intents`,
+ * calls are its children. The plugin must be registered before any other: its `onRequest` then
+ * runs synchronously inside Hapi's dispatch, before the lifecycle's first `await`, so every later
+ * step of the request continues in the context it entered (an extension that ran after an await
+ * would enter it only for its own continuation; tracing.test.ts fails then). Named by the route template once routed (`POST /v1/payment_intents`,
  * `/{p*}` for an unknown path), never the path: paths carry ids and checkout tokens. Its
  * attributes are the method, the template, the status and the request id; never a header, the
  * query or the body.
@@ -39,7 +42,7 @@ export function tracingPlugin(tools: SpanTools, contextManager: EnterableContext
         const method = request.method.toUpperCase();
         const span = tools.tracer.startSpan(
           method,
-          { kind: SpanKind.SERVER, attributes: { 'http.request.method': method, 'payments.request_id': request.app.requestId } },
+          { kind: SpanKind.SERVER, attributes: { 'http.request.method': method } },
           parent,
         );
         spans.set(request, span);
@@ -54,6 +57,8 @@ export function tracingPlugin(tools: SpanTools, contextManager: EnterableContext
         span.updateName(`${method} ${request.route.path}`);
         span.setAttribute('http.route', request.route.path);
         span.setAttribute('http.response.status_code', status);
+        // The Request-Id of the answer and of the log line, to go from a trace to the logs.
+        span.setAttribute('payments.request_id', request.app.requestId);
         if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
         span.end();
       });
