@@ -58,7 +58,7 @@ async function migrate(knex: ReturnType<typeof createKnex>, config: Config): Pro
 export async function buildContainer(config: Config, overrides: ContainerOverrides = {}): Promise<AppContainer> {
   const logger = overrides.logger ?? createLogger(config.logLevel);
   // Off unless the OTEL_* variables name an exporter: then, and only then, OpenTelemetry is loaded.
-  const ownTracing = overrides.tracing === undefined && config.tracing ? await loadTracing(process.env, 'payments') : undefined;
+  const ownTracing = overrides.tracing === undefined && config.tracing ? await loadTracing(config.tracing, 'payments') : undefined;
   const tracing = overrides.tracing ?? ownTracing;
   const knex = createKnex(config.databaseUrl, config.database);
   let redis: RedisClient | undefined;

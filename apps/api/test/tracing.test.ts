@@ -5,6 +5,7 @@ import { SimulatorPaymentChannel } from '@payments/channel-simulator';
 import { RelayWebhookDeliveries, ReleaseFunds, ReportChannelSettlements, RunItemJobs, type WebhookRequest, type WebhookResponse, type WebhookSender } from '@payments/core';
 import { FakeClock } from '@payments/in-memory';
 import { startOtelTracing } from '../src/tracing/otel-tracing';
+import { loadTracing } from '../src/tracing/tracing';
 import { asUser, signIn } from './helpers/dashboard';
 import { apiObjectAt, textAt } from './helpers/json';
 import { createBody, startTestApp, unique, type TestApp } from './helpers/test-app';
@@ -183,4 +184,13 @@ test.serial('a request without traceparent starts a trace of its own; an unknown
     t.false(JSON.stringify(span.attributes).includes('pi_'));
     t.false(JSON.stringify(span.attributes).includes('token'));
   }
+});
+
+test.serial('the OTEL_* variables load the SDK on demand; an unknown exporter or sampler is a start-up error', async (t) => {
+  const loaded = await loadTracing({ OTEL_TRACES_EXPORTER: 'console' }, 'payments');
+  t.truthy(loaded);
+  await loaded?.shutdown();
+  t.is(await loadTracing({ OTEL_TRACES_EXPORTER: 'none' }, 'payments'), undefined);
+  await t.throwsAsync(() => loadTracing({ OTEL_TRACES_EXPORTER: 'zipkin' }, 'payments'), { message: /OTEL_TRACES_EXPORTER=zipkin/ });
+  await t.throwsAsync(() => loadTracing({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_TRACES_SAMPLER: 'sometimes' }, 'payments'), { message: /OTEL_TRACES_SAMPLER/ });
 });

@@ -51,6 +51,11 @@ export function tracingEnabled(env: TracingEnvironment): boolean {
   return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim());
 }
 
+/** The OTEL_* entries of `env`: what the tracing reads of it. */
+export function otelVariables(env: TracingEnvironment): TracingEnvironment {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => name.startsWith('OTEL_')));
+}
+
 /**
  * The process's tracing, or undefined when it is off. OpenTelemetry is imported here, on first
  * need, so a service that does not trace never loads it.
