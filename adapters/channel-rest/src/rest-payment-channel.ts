@@ -283,7 +283,9 @@ export class RestPaymentChannel implements PaymentChannel {
   async voidOrder(mode: Mode, channelOrderId: string): Promise<void> {
     const endpoint = this.requireEndpoint(mode);
     const url = `${this.resourceUrl(endpoint, 'orders', channelOrderId)}/void`;
-    const answer = await this.call(mode, 'void_order', () => send({ method: 'POST', url, apiKey: endpoint.apiKey, timeoutMs: this.timeoutMs, ...this.extraHeaders(), body: {} }));
+    const answer = await this.call(mode, 'void_order', () =>
+      send({ method: 'POST', url, apiKey: endpoint.apiKey, timeoutMs: this.timeoutMs, ...this.extraHeaders(), body: {} }),
+    );
     if (answer.status === 409 && readErrorCode(answer.body) === 'order_paid') {
       throw channelError('The channel did not void the order: it is already paid.');
     }

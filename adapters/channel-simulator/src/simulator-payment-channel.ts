@@ -611,7 +611,11 @@ export class SimulatorPaymentChannel implements PaymentChannel {
     try {
       response = await fetch(callbackUrl, {
         method: 'POST',
-        headers: { ...this.options.traceHeaders?.(), 'content-type': 'application/json', [SIGNATURE_HEADER]: sign(this.options.callbackSecret, timestamp, raw) },
+        headers: {
+          ...this.options.traceHeaders?.(),
+          'content-type': 'application/json',
+          [SIGNATURE_HEADER]: sign(this.options.callbackSecret, timestamp, raw),
+        },
         body: raw,
         signal: AbortSignal.timeout(this.callbackTimeoutMs()),
       });

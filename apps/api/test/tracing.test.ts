@@ -1,8 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import test from 'ava';
+import { SpanKind } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { SimulatorPaymentChannel } from '@payments/channel-simulator';
-import { RelayWebhookDeliveries, ReleaseFunds, ReportChannelSettlements, RunItemJobs, type WebhookRequest, type WebhookResponse, type WebhookSender } from '@payments/core';
+import {
+  RelayWebhookDeliveries,
+  ReleaseFunds,
+  ReportChannelSettlements,
+  RunItemJobs,
+  type WebhookRequest,
+  type WebhookResponse,
+  type WebhookSender,
+} from '@payments/core';
 import { FakeClock } from '@payments/in-memory';
 import { startOtelTracing } from '../src/tracing/otel-tracing';
 import { loadTracing } from '../src/tracing/tracing';
@@ -64,7 +73,11 @@ function traceOf(traceId: string) {
 test.serial("one payment's create, attempt, callback, settlement report, release and webhook delivery form one trace", async (t) => {
   const shop = await t0.merchant();
   const user = await signIn(t0, { merchantId: shop.id, role: 'developer' });
-  const hook = await asUser(t0, user, { method: 'POST', url: '/dashboard/v1/webhook_endpoints?mode=test', payload: { url: `https://hooks-${unique()}.example.com/in` } });
+  const hook = await asUser(t0, user, {
+    method: 'POST',
+    url: '/dashboard/v1/webhook_endpoints?mode=test',
+    payload: { url: `https://hooks-${unique()}.example.com/in` },
+  });
   t.is(hook.statusCode, 201);
   const endpointSecret = textAt(apiObjectAt(hook.result), 'secret');
 
@@ -177,7 +190,7 @@ test.serial('a request without traceparent starts a trace of its own; an unknown
   const res = await t0.request({ method: 'GET', url: `/v1/payment_intents/pi_${randomBytes(8).toString('hex')}?expand=secret`, key: shop.testKey });
   t.is(res.statusCode, 404);
   await t0.request({ method: 'GET', url: '/nowhere/pi_123?token=abc' });
-  const servers = exporter.getFinishedSpans().filter((span) => span.kind === 1);
+  const servers = exporter.getFinishedSpans().filter((span) => span.kind === SpanKind.SERVER);
   t.deepEqual(servers.map((span) => span.name).sort(), ['GET /v1/payment_intents/{id}', 'GET /{p*}']);
   for (const span of servers) {
     t.is(span.parentSpanContext, undefined);

@@ -31,7 +31,12 @@ function recordingContexts<T extends object>(
     get(object, property) {
       const member: unknown = Reflect.get(object, property, object);
       if (typeof member !== 'function') return member;
-      if (typeof property !== 'string' || !recorded.has(property)) return member.bind(object);
+      if (typeof property !== 'string' || !recorded.has(property)) {
+        return (...args: unknown[]): unknown => {
+          const result: unknown = Reflect.apply(member, object, args);
+          return result;
+        };
+      }
       return async (...args: unknown[]): Promise<unknown> => {
         const result: unknown = await Reflect.apply(member, object, args);
         const subject = subjectOf(args);
@@ -101,6 +106,7 @@ export const tracingModule = (tracing: Tracing, contexts: TraceContextStore): Co
     decorate(WebhookSender, (_ctx, sender) => tracing.webhooks(sender));
     decorate(RunItemJobs, (_ctx, runner) => {
       // The runner as it is, but every job it runs is traced item by item (runEveryLane calls run).
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- an object whose prototype is the runner is a runner
       const traced: RunItemJobs = Object.create(runner) as RunItemJobs;
       Object.defineProperty(traced, 'run', {
         value: ((job, lane, limit) =>

@@ -1,4 +1,20 @@
-import { context, ROOT_CONTEXT, SpanStatusCode, trace, type Context, type Span, type SpanOptions, type TextMapPropagator, type Tracer } from '@opentelemetry/api';
+import {
+  context,
+  ROOT_CONTEXT,
+  SpanStatusCode,
+  trace,
+  type Context,
+  type Span,
+  type SpanOptions,
+  type TextMapGetter,
+  type TextMapPropagator,
+  type TextMapSetter,
+  type Tracer,
+} from '@opentelemetry/api';
+
+type Headers = Record<string, string>;
+const setter: TextMapSetter<Headers> = { set: (carrier, key, value) => void (carrier[key] = value) };
+const getter: TextMapGetter<Headers> = { get: (carrier, key) => carrier[key], keys: (carrier) => Object.keys(carrier) };
 
 /** What every traced decorator needs: the tracer and the W3C propagator. */
 export interface SpanTools {
@@ -72,14 +88,15 @@ export function inSpanAnyResult(tools: SpanTools, name: string, options: SpanOpt
 
 /** The W3C headers of `ctx`'s span (empty without one). */
 export function headersOf(tools: SpanTools, ctx: Context = context.active()): Record<string, string> {
-  const headers: Record<string, string> = {};
+  const headers: Headers = {};
   if (trace.getSpan(ctx) === undefined) return headers;
-  tools.propagator.inject(ctx, headers, { set: (carrier, key, value) => void (carrier[key] = value) });
+  tools.propagator.inject(ctx, headers, setter);
   return headers;
 }
 
 /** The context a stored `traceparent` names (a remote parent), or the root when there is none. */
 export function contextOf(tools: SpanTools, traceparent: string | undefined): Context {
   if (traceparent === undefined) return ROOT_CONTEXT;
-  return tools.propagator.extract(ROOT_CONTEXT, { traceparent }, { get: (carrier, key) => carrier[key as 'traceparent'], keys: () => ['traceparent'] });
+  const carrier: Headers = { traceparent };
+  return tools.propagator.extract(ROOT_CONTEXT, carrier, getter);
 }

@@ -5,7 +5,13 @@ export interface StatementName {
 }
 
 const OPERATION = /^\s*\(?\s*([a-z]+)/i;
-const TABLE_AFTER = { INSERT: /\binto\s+[`"]?(\w+)/i, UPDATE: /^\s*update\s+[`"]?(\w+)/i, DELETE: /\bfrom\s+[`"]?(\w+)/i, SELECT: /\bfrom\s+[`"]?(\w+)/i } as const;
+/** Where each operation names its table. */
+const TABLE_AFTER = new Map<string, RegExp>([
+  ['INSERT', /\binto\s+[`"]?(\w+)/i],
+  ['UPDATE', /^\s*update\s+[`"]?(\w+)/i],
+  ['DELETE', /\bfrom\s+[`"]?(\w+)/i],
+  ['SELECT', /\bfrom\s+[`"]?(\w+)/i],
+]);
 
 const names = new Map<string, StatementName>();
 const MAX_REMEMBERED = 2000;
@@ -19,8 +25,7 @@ export function statementName(sql: string): StatementName {
   const known = names.get(sql);
   if (known) return known;
   const operation = (OPERATION.exec(sql)?.[1] ?? 'SQL').toUpperCase();
-  const pattern = operation in TABLE_AFTER ? TABLE_AFTER[operation as keyof typeof TABLE_AFTER] : undefined;
-  const table = pattern?.exec(sql)?.[1];
+  const table = TABLE_AFTER.get(operation)?.exec(sql)?.[1];
   const name: StatementName = table === undefined ? { operation } : { operation, table };
   if (names.size < MAX_REMEMBERED) names.set(sql, name);
   return name;

@@ -61,11 +61,18 @@ function tracedCalls<T extends object>(
   name: (method: string) => string,
   attributes: Record<string, string>,
   after?: (method: string, result: unknown) => Promise<void>,
+  untraced: ReadonlySet<string> = new Set(),
 ): T {
   return new Proxy(target, {
     get(object, property) {
       const member: unknown = Reflect.get(object, property, object);
       if (typeof member !== 'function' || typeof property !== 'string') return member;
+      if (untraced.has(property)) {
+        return (...args: unknown[]): unknown => {
+          const result: unknown = Reflect.apply(member, object, args);
+          return result;
+        };
+      }
       return (...args: unknown[]): unknown => {
         const mode = modeOf(args);
         const spanAttributes = { ...attributes, 'payments.operation': property, ...(mode ? { 'payments.mode': mode } : {}) };
@@ -83,19 +90,29 @@ function tracedCalls<T extends object>(
 }
 
 /** Channel calls: `channel simulator placeOrder`; the channel-rest adapter sends the span's `traceparent`. */
-export function tracedChannel(tools: SpanTools, channel: PaymentChannel, placed: (channelOrderId: string, traceparent: string) => Promise<void>): PaymentChannel {
+export function tracedChannel(
+  tools: SpanTools,
+  channel: PaymentChannel,
+  placed: (channelOrderId: string, traceparent: string) => Promise<void>,
+): PaymentChannel {
   const channelName = channel.capabilities.name;
-  return tracedCalls(tools, channel, (method) => `channel ${channelName} ${method}`, { 'payments.channel': channelName }, async (method, result) => {
-    if (method !== 'placeOrder' || typeof result !== 'object' || result === null) return;
-    if (!('outcome' in result) || result.outcome !== 'placed' || !('channelOrderId' in result) || typeof result.channelOrderId !== 'string') return;
-    const traceparent = headersOf(tools).traceparent;
-    if (traceparent) await placed(result.channelOrderId, traceparent);
-  });
+  return tracedCalls(
+    tools,
+    channel,
+    (method) => `channel ${channelName} ${method}`,
+    { 'payments.channel': channelName },
+    async (method, result) => {
+      if (method !== 'placeOrder' || typeof result !== 'object' || result === null) return;
+      if (!('outcome' in result) || result.outcome !== 'placed' || !('channelOrderId' in result) || typeof result.channelOrderId !== 'string') return;
+      const traceparent = headersOf(tools).traceparent;
+      if (traceparent) await placed(result.channelOrderId, traceparent);
+    },
+  );
 }
 
-/** Payout provider calls: `payout sendPayout`. */
+/** Payout provider calls: `payout sendPayout` (`supports`, a lookup of the configuration, makes none). */
 export function tracedPayouts(tools: SpanTools, gateway: PayoutGateway): PayoutGateway {
-  return tracedCalls(tools, gateway, (method) => `payout ${method}`, {});
+  return tracedCalls(tools, gateway, (method) => `payout ${method}`, {}, undefined, new Set(['supports']));
 }
 
 /** Webhook POSTs: `webhook send`, with the endpoint's status; never its URL, headers or body. */
@@ -118,12 +135,11 @@ export function tracedWebhooks(tools: SpanTools, sender: WebhookSender): Webhook
  * its settlement), and the parent link is what makes one payment one trace.
  */
 export function tracedItemJob<T, R>(tools: SpanTools, job: ItemJob<T, R>, lane: JobLane, parentOf: (item: T) => Promise<string | undefined>): ItemJob<T, R> {
-  const progressed = job.progressed;
   return {
     name: job.name,
     lanes: job.lanes,
     ...(job.concurrency === undefined ? {} : { concurrency: job.concurrency }),
-    ...(progressed ? { progressed: (outcome: R, item: T) => progressed.call(job, outcome, item) } : {}),
+    ...(job.progressed ? { progressed: (outcome: R, item: T) => job.progressed?.(outcome, item) ?? Boolean(outcome) } : {}),
     due: (jobLane, limit, deferred) => job.due(jobLane, limit, deferred),
     idOf: (item) => job.idOf(item),
     handle: async (item, pass) => {

@@ -40,11 +40,7 @@ export function tracingPlugin(tools: SpanTools, contextManager: EnterableContext
         // From the root, never the active context: nothing of another request can leak in.
         const parent = tools.propagator.extract(ROOT_CONTEXT, request.headers, headerGetter);
         const method = request.method.toUpperCase();
-        const span = tools.tracer.startSpan(
-          method,
-          { kind: SpanKind.SERVER, attributes: { 'http.request.method': method } },
-          parent,
-        );
+        const span = tools.tracer.startSpan(method, { kind: SpanKind.SERVER, attributes: { 'http.request.method': method } }, parent);
         spans.set(request, span);
         contextManager.enterWith(trace.setSpan(parent, span));
         return h.continue;
