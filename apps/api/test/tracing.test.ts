@@ -73,11 +73,8 @@ function traceOf(traceId: string) {
 test.serial("one payment's create, attempt, callback, settlement report, release and webhook delivery form one trace", async (t) => {
   const shop = await t0.merchant();
   const user = await signIn(t0, { merchantId: shop.id, role: 'developer' });
-  const hook = await asUser(t0, user, {
-    method: 'POST',
-    url: '/dashboard/v1/webhook_endpoints?mode=test',
-    payload: { url: `https://hooks-${unique()}.example.com/in` },
-  });
+  const hookHost = `hooks-${unique()}.example.com`;
+  const hook = await asUser(t0, user, { method: 'POST', url: '/dashboard/v1/webhook_endpoints?mode=test', payload: { url: `https://${hookHost}/in` } });
   t.is(hook.statusCode, 201);
   const endpointSecret = textAt(apiObjectAt(hook.result), 'secret');
 
@@ -174,8 +171,8 @@ test.serial("one payment's create, attempt, callback, settlement report, release
   t.like(insert?.attributes, { 'db.operation.name': 'INSERT', 'db.collection.name': 'payment_intents' });
   t.true(['sqlite', 'mysql'].includes(String(insert?.attributes['db.system'])));
 
-  // What no span may carry: keys, secrets, passwords, session tokens, bodies' values.
-  const secrets = [shop.testKey, endpointSecret, user.password, user.cookie.split('=')[1], order];
+  // What no span may carry: keys, secrets, passwords, session tokens, bodies' values, merchants' URLs.
+  const secrets = [shop.testKey, endpointSecret, user.password, user.cookie.split('=')[1], order, hookHost];
   const everything = exporter.getFinishedSpans();
   t.true(everything.length > 50);
   for (const span of everything) {
