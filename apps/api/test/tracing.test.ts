@@ -13,6 +13,8 @@ import {
   type WebhookSender,
 } from '@payments/core';
 import { FakeClock } from '@payments/in-memory';
+import type { Knex } from 'knex';
+import { AppKnex } from '../src/container';
 import { startOtelTracing } from '../src/tracing/otel-tracing';
 import { loadTracing } from '../src/tracing/tracing';
 import { asUser, signIn } from './helpers/dashboard';
@@ -203,4 +205,44 @@ test.serial('the OTEL_* variables load the SDK on demand; an unknown exporter or
   t.is(await loadTracing({ OTEL_TRACES_EXPORTER: 'none' }, 'payments'), undefined);
   await t.throwsAsync(() => loadTracing({ OTEL_TRACES_EXPORTER: 'zipkin' }, 'payments'), { message: /OTEL_TRACES_EXPORTER=zipkin/ });
   await t.throwsAsync(() => loadTracing({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_TRACES_SAMPLER: 'sometimes' }, 'payments'), { message: /OTEL_TRACES_SAMPLER/ });
+});
+
+test.serial('spans the sampler drops are not exported and leave no trace context behind', async (t) => {
+  const dropped = new InMemorySpanExporter();
+  const sampledOut = startOtelTracing({
+    env: { OTEL_TRACES_SAMPLER: 'always_off' },
+    defaultServiceName: 'payments-test',
+    spanProcessor: new SimpleSpanProcessor(dropped),
+  });
+  const app = await startTestApp({ tracing: sampledOut });
+  try {
+    const shop = await app.merchant();
+    const headers = { traceparent: clientTraceparent().header };
+    const created = await app.request({
+      method: 'POST',
+      url: '/v1/payment_intents',
+      key: shop.testKey,
+      idempotencyKey: unique(),
+      payload: createBody(),
+      headers,
+    });
+    const intentId = textAt(created.result, 'id');
+    const attempt = await app.request({
+      method: 'POST',
+      url: `/v1/payment_intents/${intentId}/attempts`,
+      key: shop.testKey,
+      idempotencyKey: unique(),
+      payload: { payment_method: 'promptpay' },
+      headers,
+    });
+    t.is(attempt.statusCode, 201);
+    t.deepEqual(dropped.getFinishedSpans(), []);
+    t.truthy(app.app.traceContexts);
+    t.is(await app.app.traceContexts?.find(intentId), undefined);
+    // Nor for the events, the deliveries or the channel's order: the table stays empty.
+    t.deepEqual(await app.app.get<Knex>(AppKnex)('trace_contexts').select('subject_id'), []);
+  } finally {
+    await app.close();
+    await sampledOut.shutdown();
+  }
 });

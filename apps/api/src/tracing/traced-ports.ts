@@ -104,7 +104,7 @@ export function tracedChannel(
     async (method, result) => {
       if (method !== 'placeOrder' || typeof result !== 'object' || result === null) return;
       if (!('outcome' in result) || result.outcome !== 'placed' || !('channelOrderId' in result) || typeof result.channelOrderId !== 'string') return;
-      const traceparent = headersOf(tools).traceparent;
+      const traceparent = currentTraceparent(tools); // none for a span the sampler dropped
       if (traceparent) await placed(result.channelOrderId, traceparent);
     },
   );
