@@ -53,6 +53,7 @@ const TABLES = [
   'reconciliation_progress',
   'reconciliation_breaks',
   'trace_contexts',
+  'channel_credentials',
 ];
 
 /** Migrates `url` in a process of its own, as the API and a worker do when they start. */
