@@ -34,6 +34,8 @@ export interface HttpRequest {
   readonly apiKey: string;
   readonly body?: unknown;
   readonly timeoutMs: number;
+  /** Further headers (the trace context, `traceparent`); never one of the protocol's own. */
+  readonly extraHeaders?: Readonly<Record<string, string>>;
 }
 
 /** One request; throws `TransportFailure` when no complete answer came. */
@@ -43,6 +45,7 @@ export async function send(request: HttpRequest): Promise<HttpAnswer> {
     const response = await fetch(request.url, {
       method: request.method,
       headers: {
+        ...request.extraHeaders,
         authorization: `Bearer ${request.apiKey}`,
         accept: 'application/json',
         'user-agent': 'payments-channel-rest/1',

@@ -74,6 +74,12 @@ export interface RestPaymentChannelOptions {
   /** Checks callback timestamps; the system clock by default. */
   readonly clock?: Clock;
   readonly logger?: RestChannelLogger;
+  /**
+   * Headers of the trace the call belongs to (W3C `traceparent`, `tracestate`), sent with every
+   * request so the channel can join it and echo `traceparent` on its callbacks
+   * (docs/channels/rest.md). None by default: tracing off sends nothing more.
+   */
+  readonly traceHeaders?: () => Readonly<Record<string, string>>;
 }
 
 export const REST_CHANNEL_NAME = 'rest';
@@ -134,6 +140,7 @@ export class RestPaymentChannel implements PaymentChannel {
   private readonly retryPolicy: RetryPolicy;
   private readonly clock: Clock;
   private readonly logger: RestChannelLogger | undefined;
+  private readonly traceHeaders: (() => Readonly<Record<string, string>>) | undefined;
 
   constructor(options: RestPaymentChannelOptions) {
     this.endpoints = {};
@@ -158,6 +165,7 @@ export class RestPaymentChannel implements PaymentChannel {
     this.retryPolicy = { retries: options.retries ?? 2, baseDelayMs: options.retryBaseDelayMs ?? 250, maxDelayMs: MAX_RETRY_DELAY_MS };
     this.clock = options.clock ?? systemClock;
     this.logger = options.logger;
+    this.traceHeaders = options.traceHeaders;
     this.capabilities = {
       name: REST_CHANNEL_NAME,
       modes,
@@ -187,6 +195,7 @@ export class RestPaymentChannel implements PaymentChannel {
           url: `${endpoint.baseUrl}/v1/orders`,
           apiKey: endpoint.apiKey,
           timeoutMs: this.timeoutMs,
+          ...this.extraHeaders(),
           body: {
             reference: request.reference,
             amount: request.amount,
@@ -274,7 +283,9 @@ export class RestPaymentChannel implements PaymentChannel {
   async voidOrder(mode: Mode, channelOrderId: string): Promise<void> {
     const endpoint = this.requireEndpoint(mode);
     const url = `${this.resourceUrl(endpoint, 'orders', channelOrderId)}/void`;
-    const answer = await this.call(mode, 'void_order', () => send({ method: 'POST', url, apiKey: endpoint.apiKey, timeoutMs: this.timeoutMs, body: {} }));
+    const answer = await this.call(mode, 'void_order', () =>
+      send({ method: 'POST', url, apiKey: endpoint.apiKey, timeoutMs: this.timeoutMs, ...this.extraHeaders(), body: {} }),
+    );
     if (answer.status === 409 && readErrorCode(answer.body) === 'order_paid') {
       throw channelError('The channel did not void the order: it is already paid.');
     }
@@ -410,10 +421,15 @@ export class RestPaymentChannel implements PaymentChannel {
     request: Pick<HttpRequest, 'method' | 'url' | 'body'>,
   ): Promise<HttpAnswer> {
     return this.call(mode, operation, () =>
-      sendWithRetries({ ...request, apiKey: endpoint.apiKey, timeoutMs: this.timeoutMs }, this.retryPolicy, (details) =>
+      sendWithRetries({ ...request, apiKey: endpoint.apiKey, timeoutMs: this.timeoutMs, ...this.extraHeaders() }, this.retryPolicy, (details) =>
         this.logRetry(mode, operation, details),
       ),
     );
+  }
+
+  /** The trace's headers for a request made now, when tracing gave any. */
+  private extraHeaders(): { extraHeaders?: Readonly<Record<string, string>> } {
+    return this.traceHeaders ? { extraHeaders: this.traceHeaders() } : {};
   }
 
   private async call(mode: Mode, operation: string, run: () => Promise<HttpAnswer>): Promise<HttpAnswer> {

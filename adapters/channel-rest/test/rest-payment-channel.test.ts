@@ -297,6 +297,26 @@ test('placeOrder: a mode the channel is not configured for is refused without a 
   assertChannelErrorRefusal(t, await testOnly.placeOrder(order({ mode: 'live' })));
 });
 
+test('placeOrder and queryOrder send the trace headers of the call when tracing gives them, never in place of the key; none without', async (t) => {
+  const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+  const traced = channel({ traceHeaders: () => ({ traceparent, authorization: 'Bearer not-the-key' }) });
+  const created = nock(TEST_URL, { reqheaders: { traceparent, authorization: `Bearer ${TEST_KEY}` } })
+    .post('/v1/orders', CREATE_BODY)
+    .reply(201, CREATED);
+  t.like(await traced.placeOrder(order()), { outcome: 'placed' });
+  t.true(created.isDone());
+  const queried = nock(TEST_URL, { reqheaders: { traceparent } })
+    .get('/v1/orders/ord_9f2c1d')
+    .reply(200, { id: 'ord_9f2c1d', reference: 'att_ABCDEF234567', status: 'pending', amount: 10050, currency: 'THB' });
+  t.like(await traced.queryOrder('test', 'ord_9f2c1d'), { status: 'pending' });
+  t.true(queried.isDone());
+  const untraced = nock(TEST_URL, { badheaders: ['traceparent'] })
+    .post('/v1/orders', CREATE_BODY)
+    .reply(201, CREATED);
+  t.like(await channel().placeOrder(order()), { outcome: 'placed' });
+  t.true(untraced.isDone());
+});
+
 // ---------------------------------------------------------------- queryOrder
 
 const QUERIED = { id: 'ord_9f2c1d', reference: 'att_ABCDEF234567', status: 'pending', amount: 10050, currency: 'THB' };

@@ -96,6 +96,13 @@ export interface SimulatorOptions {
    * resolves (`https://simulator.invalid/pay`), for uses without the HTTP app.
    */
   readonly walletUrl?: string;
+  /**
+   * Headers of the trace a callback is sent in (W3C `traceparent`): the worker sends a magic
+   * outcome's callback in the span of the order's job item, whose parent is the attempt that
+   * placed the order, so the callback joins that trace as a channel echoing `traceparent` would.
+   * None by default (tracing off).
+   */
+  readonly traceHeaders?: () => Readonly<Record<string, string>>;
 }
 
 /** Callback body: what the simulated channel claims. Only the confirming query decides. */
@@ -604,7 +611,11 @@ export class SimulatorPaymentChannel implements PaymentChannel {
     try {
       response = await fetch(callbackUrl, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: sign(this.options.callbackSecret, timestamp, raw) },
+        headers: {
+          ...this.options.traceHeaders?.(),
+          'content-type': 'application/json',
+          [SIGNATURE_HEADER]: sign(this.options.callbackSecret, timestamp, raw),
+        },
         body: raw,
         signal: AbortSignal.timeout(this.callbackTimeoutMs()),
       });

@@ -29,6 +29,8 @@ export interface RestPayoutGatewayOptions {
   readonly logger?: PayoutLogger;
   /** Time for the signature's timestamp (tests). */
   readonly now?: () => Date;
+  /** Headers of the trace the call belongs to (W3C `traceparent`); none by default (tracing off). */
+  readonly traceHeaders?: () => Readonly<Record<string, string>>;
 }
 
 interface Answer {
@@ -151,6 +153,7 @@ export class RestPayoutGateway implements PayoutGateway {
       const response = await fetch(`${this.baseUrl}${path}`, {
         method,
         headers: {
+          ...this.options.traceHeaders?.(),
           accept: 'application/json',
           'user-agent': 'payments-payout-rest/1',
           [PAYOUT_SIGNATURE_HEADER]: signPayoutRequest(this.options.secret, method, path, rawBody, timestamp),

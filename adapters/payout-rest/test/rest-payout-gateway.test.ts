@@ -103,6 +103,21 @@ test('a payout is created with the settlement id as reference and answered paid,
   t.deepEqual(await gateway().sendPayout(payout), { status: 'failed', failureReason: 'account_closed' });
 });
 
+test('a payout carries the trace headers tracing gives, still signed; none without', async (t) => {
+  const raw = JSON.stringify(PAYOUT_BODY);
+  const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+  nock(URL)
+    .post('/v1/payouts', raw)
+    .matchHeader('traceparent', traceparent)
+    .matchHeader('payout-signature', expectedSignature('POST', '/v1/payouts', raw))
+    .reply(201, { id: 'po_1', reference: payout.reference, amount: 123_456, currency: 'THB', status: 'paid' });
+  t.deepEqual(await gateway([], { traceHeaders: () => ({ traceparent }) }).sendPayout(payout), { status: 'paid' });
+  nock(URL, { badheaders: ['traceparent'] })
+    .post('/v1/payouts', raw)
+    .reply(201, { id: 'po_1', reference: payout.reference, amount: 123_456, currency: 'THB', status: 'paid' });
+  t.deepEqual(await gateway().sendPayout(payout), { status: 'paid' });
+});
+
 test('a payout refused outright (422) is failed with the provider code', async (t) => {
   nock(URL)
     .post('/v1/payouts')

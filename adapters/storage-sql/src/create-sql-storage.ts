@@ -25,9 +25,13 @@ import { KnexDisputeRepository } from './repositories/knex-dispute.repository';
 import { KnexSettlementRepository } from './repositories/knex-settlement.repository';
 import { KnexJobItemFailures } from './repositories/knex-job-item-failures.repository';
 import { KnexReconciliationStore } from './repositories/knex-reconciliation-store.repository';
+import { KnexTraceContexts, type TraceContextStore } from './repositories/knex-trace-contexts.repository';
 
-/** The storage ports of one database, as the composition root binds them. */
-export type SqlStorage = StoragePorts;
+/**
+ * The storage ports of one database, as the composition root binds them, and the trace contexts
+ * the composition root's tracing keeps beside them (used only while tracing is on).
+ */
+export type SqlStorage = StoragePorts & { readonly traceContexts: TraceContextStore };
 
 /**
  * Every repository over one shared context, so they all join the unit of work's transaction.
@@ -61,5 +65,6 @@ export function createSqlStorage(knex: Knex, options: KnexContextOptions = {}): 
     settlements: new KnexSettlementRepository(context),
     jobItemFailures: new KnexJobItemFailures(context),
     reconciliation: new KnexReconciliationStore(context),
+    traceContexts: new KnexTraceContexts(context),
   };
 }

@@ -32,3 +32,4 @@ export * from './observability';
 export * from './repositories/knex-reconciliation-store.repository';
 export * from './sql-statements';
 export * from './repositories/knex-channel-credential.store';
+export * from './repositories/knex-trace-contexts.repository';

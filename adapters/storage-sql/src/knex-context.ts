@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Knex } from 'knex';
 import { clientOf, dialectOf } from './dialect';
-import { INLINE, insertText, SqlRunner, type SqlText, type Statement, type WriteResult } from './sql-statements';
+import { INLINE, insertText, SqlRunner, type SqlText, type Statement, type StatementTracer, type WriteResult } from './sql-statements';
 import { runRetrying, type TransactionRetryOptions } from './transaction-retry';
 
 /** A pooled driver connection as knex hands it out; knex marks one inside a transaction for observers. */
@@ -72,6 +72,8 @@ export interface KnexContextOptions extends TransactionRetryOptions {
    * what the database itself refuses; the service always locks (default true).
    */
   readonly rowLocks?: boolean;
+  /** Sees every statement of the storage (tracing); none by default. */
+  readonly statementTracer?: StatementTracer;
 }
 
 /**
@@ -87,7 +89,7 @@ export class KnexContext {
     readonly knex: Knex,
     private readonly options: KnexContextOptions = {},
   ) {
-    this.runner = new SqlRunner(knex);
+    this.runner = new SqlRunner(knex, options.statementTracer);
   }
 
   /** The query builder to use now: the current unit of work's transaction, else the pool. */

@@ -8,6 +8,8 @@ import { InCodeMigrationSource, MIGRATION_NAMES } from '../src/migrations/migrat
 import { KnexEventOutbox } from '../src/repositories/knex-event-outbox.repository';
 import { KnexContext } from '../src/knex-context';
 import { createTestDatabase } from '../src/testing/create-test-database';
+import { createSqlStorage } from '../src/create-sql-storage';
+import { traceContexts } from '../src/migrations/027-trace-contexts.migration';
 import { onMysql } from './test-support';
 
 const run = promisify(execFile);
@@ -50,6 +52,8 @@ const TABLES = [
   'reconciliation_statement_lines',
   'reconciliation_progress',
   'reconciliation_breaks',
+  'trace_contexts',
+  'channel_credentials',
 ];
 
 /** Migrates `url` in a process of its own, as the API and a worker do when they start. */
@@ -304,6 +308,29 @@ test('026 adds the permissions of restricted keys; keys made before keep NULL (s
     t.false(await knex.schema.hasColumn('api_keys', 'permissions'));
     await migrateLatest(knex);
     t.is((await knex('knex_migrations').select('name')).length, MIGRATION_NAMES.length);
+  } finally {
+    await database.destroy();
+  }
+});
+
+test('027 adds the trace contexts: one per subject, replaced by the next step, purged by age; down removes the table', async (t) => {
+  const database = await createTestDatabase();
+  try {
+    const contexts = createSqlStorage(database.knex).traceContexts;
+    const first = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+    const next = '00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01';
+    await contexts.record('pi_1', first, new Date(1_000));
+    t.is(await contexts.find('pi_1'), first);
+    await contexts.record('pi_1', next, new Date(5_000));
+    t.is(await contexts.find('pi_1'), next);
+    await contexts.record('evt_1', first, new Date(2_000));
+    t.is(await contexts.purgeBefore(new Date(3_000)), 1);
+    t.is(await contexts.find('evt_1'), undefined);
+    t.is(await contexts.find('pi_1'), next);
+    await traceContexts.down?.(database.knex);
+    t.false(await database.knex.schema.hasTable('trace_contexts'));
+    await traceContexts.up(database.knex);
+    t.true(await database.knex.schema.hasTable('trace_contexts'));
   } finally {
     await database.destroy();
   }

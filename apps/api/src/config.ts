@@ -6,6 +6,7 @@ import { DEFAULT_DISPUTE_FEE_MINOR, DEFAULT_FEE_SCHEDULE, parseFeeSchedule, type
 import { DEFAULT_ACQUIRE_TIMEOUT_MS, DEFAULT_STATEMENT_TIMEOUT_MS, type KnexOptions } from '@payments/storage-sql';
 import Joi from 'joi';
 import { isProxyEntry } from './http/client-ip';
+import { otelVariables, tracingEnabled, type TracingEnvironment } from './tracing/tracing';
 
 /** Everything the service reads from its environment, read and validated once at start. */
 export interface Config {
@@ -42,6 +43,12 @@ export interface Config {
   /** Requests per second per hosted checkout token (PAYMENTS_RATE_LIMIT_CHECKOUT, default 10); 0 turns the limit off. */
   readonly rateLimitCheckout: number;
   readonly logLevel: string;
+  /**
+   * The OTEL_* variables when they turn traces on (OpenTelemetry, docs/operations.md): they name an
+   * exporter (OTEL_TRACES_EXPORTER, or an OTLP endpoint) and OTEL_SDK_DISABLED is not `true`.
+   * Absent (the default): no traces, and nothing of OpenTelemetry is loaded.
+   */
+  readonly tracing?: TracingEnvironment;
   /** Prometheus `/metrics` on a port of its own (PAYMENTS_METRICS_PORT, default 9464; 0 = off), bound to PAYMENTS_METRICS_HOST (default 127.0.0.1). */
   readonly metricsPort: number;
   readonly metricsHost: string;
@@ -267,6 +274,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitTest: value.PAYMENTS_RATE_LIMIT_TEST,
     rateLimitCheckout: value.PAYMENTS_RATE_LIMIT_CHECKOUT,
     logLevel: value.LOG_LEVEL,
+    ...(tracingEnabled(env) ? { tracing: otelVariables(env) } : {}),
     metricsPort: value.PAYMENTS_METRICS_PORT,
     metricsHost: value.PAYMENTS_METRICS_HOST,
     ledgerVerifyEverySeconds: value.PAYMENTS_LEDGER_VERIFY_EVERY_S,

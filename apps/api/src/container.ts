@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { connectRedis, disconnectRedis, type RedisClient } from '@payments/locks-redis';
-import { createKnex, createSqlStorage, dialectOf, migrateLatest } from '@payments/storage-sql';
+import { createKnex, createSqlStorage, dialectOf, migrateLatest, type TraceContextStore } from '@payments/storage-sql';
 import { Container, ContainerModule } from 'inversify';
 import type { Config } from './config';
 import { createLogger } from './logger';
@@ -15,6 +15,8 @@ import { storageModule } from './modules/storage.module';
 import type { Key } from './modules/wiring';
 import { bindValue } from './modules/wiring';
 import { Readiness } from './readiness';
+import { tracingModule } from './modules/tracing.module';
+import { loadTracing, type Tracing } from './tracing/tracing';
 
 export * from './modules/app-tokens';
 export type { ContainerOverrides } from './modules/overrides';
@@ -22,6 +24,10 @@ export { simulatorCallbackSecret } from './modules/providers.module';
 
 export interface AppContainer {
   readonly container: Container;
+  /** The process's tracing, when it is on (OTEL_* variables, or a test's); undefined otherwise. */
+  readonly tracing?: Tracing;
+  /** Where job items find the trace that queued them; only while tracing is on. */
+  readonly traceContexts?: TraceContextStore;
   get<T>(key: Key<T>): T;
   /** Closes pools and connections; the process can then exit on its own. */
   close(): Promise<void>;
@@ -51,6 +57,9 @@ async function migrate(knex: ReturnType<typeof createKnex>, config: Config): Pro
  */
 export async function buildContainer(config: Config, overrides: ContainerOverrides = {}): Promise<AppContainer> {
   const logger = overrides.logger ?? createLogger(config.logLevel);
+  // Off unless the OTEL_* variables name an exporter: then, and only then, OpenTelemetry is loaded.
+  const ownTracing = overrides.tracing === undefined && config.tracing ? await loadTracing(config.tracing, 'payments') : undefined;
+  const tracing = overrides.tracing ?? ownTracing;
   const knex = createKnex(config.databaseUrl, config.database);
   let redis: RedisClient | undefined;
   try {
@@ -58,8 +67,10 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
     if (config.redisUrl) redis = await connectRedis(config.redisUrl, { onError: (err) => logger.warn({ err }, 'redis connection error') });
   } catch (error) {
     await knex.destroy();
+    await ownTracing?.shutdown();
     throw error;
   }
+  const storage = createSqlStorage(knex, tracing ? { statementTracer: tracing.statements } : {});
   const metrics = new ServiceMetrics();
   const container = new Container();
   container.loadSync(
@@ -70,16 +81,18 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
       bindValue(options, AppReadiness, new Readiness(knex, redis));
     }),
     // Adapter families.
-    storageModule(createSqlStorage(knex), knex),
+    storageModule(storage, knex),
     runtimeModule(config, logger, metrics, overrides),
     coordinationModule(redis, config.redisKeyPrefix),
-    providersModule(config, knex, logger, overrides),
+    providersModule(config, knex, logger, overrides, tracing),
     ...CAPABILITIES.flatMap((capability) => (capability.bindings ? [capability.bindings(config)] : [])),
+    ...(tracing ? [tracingModule(tracing, storage.traceContexts)] : []),
   );
 
   let closed = false;
   return {
     container,
+    ...(tracing ? { tracing, traceContexts: storage.traceContexts } : {}),
     get: <T>(key: Key<T>): T => container.get<T>(key),
     close: async (): Promise<void> => {
       // Idempotent: a test (or a stop racing a signal) may close twice.
@@ -88,6 +101,8 @@ export async function buildContainer(config: Config, overrides: ContainerOverrid
       await metrics.close();
       if (redis) await disconnectRedis(redis);
       await knex.destroy();
+      // Flushes the spans still buffered; a test's own tracing is the test's to end.
+      await ownTracing?.shutdown();
     },
   };
 }

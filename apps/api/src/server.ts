@@ -52,6 +52,9 @@ export async function createServer(app: AppContainer): Promise<Server> {
     router: { stripTrailingSlash: false },
   });
 
+  // Only when tracing is on, and first: its onRequest must run before any other extension (see
+  // tracing.plugin.ts), so the request's span is active for everything after it.
+  if (app.tracing) await server.register({ plugin: app.tracing.hapiPlugin });
   await server.register({ plugin: errorsPlugin, options: { logger: app.get<Logger>(AppLogger), random: app.get<RandomSource>(RandomSource) } });
   // After the errors plugin: its onRequest gives the id the log line carries.
   await server.register({ plugin: requestLogPlugin, options: { logger: app.get<Logger>(AppLogger), metrics: app.get<ServiceMetrics>(AppMetrics) } });

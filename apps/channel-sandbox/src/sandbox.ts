@@ -41,10 +41,15 @@ interface Order {
   readonly paymentMethod: string;
   readonly callbackUrl: string;
   readonly expiresAt: Date;
+  /** The W3C `traceparent` the create came with, echoed on the order's callbacks (docs/channels/rest.md, 6). */
+  readonly traceparent?: string;
   status: OrderStatus;
   failureCode?: string;
   settledAt?: Date;
 }
+
+/** A W3C trace context header, version 00: nothing else is stored or echoed. */
+const TRACEPARENT = /^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
 
 type DisputeStatus = 'opened' | 'under_review' | 'won' | 'lost';
 
@@ -314,7 +319,10 @@ export class ChannelSandbox {
   }
 
   private async protocol(method: string, rest: string[], req: IncomingMessage): Promise<{ status: number; body: unknown }> {
-    if (rest.length === 0 && method === 'POST') return this.createOrder(await this.readJson(req));
+    if (rest.length === 0 && method === 'POST') {
+      const traceparent = req.headers.traceparent;
+      return this.createOrder(await this.readJson(req), typeof traceparent === 'string' ? traceparent : undefined);
+    }
     if (rest.length === 1 && method === 'GET') return { status: 200, body: view(this.find(rest[0])) };
     if (rest.length === 2 && rest[1] === 'void' && method === 'POST') {
       await this.readJson(req);
@@ -464,7 +472,7 @@ export class ChannelSandbox {
     return { status: 200, body: { dispute: disputeView(dispute), callback } };
   }
 
-  private createOrder(body: Record<string, unknown>): { status: number; body: unknown } {
+  private createOrder(body: Record<string, unknown>, traceparent: string | undefined): { status: number; body: unknown } {
     const { reference, amount, currency, payment_method: paymentMethod, callback_url: callbackUrl, expires_at: expiresAt } = body;
     if (typeof reference !== 'string' || reference.length < 1 || reference.length > 255)
       throw new HttpError(400, 'invalid_request', 'reference must be a string of 1 to 255 characters.');
@@ -498,6 +506,7 @@ export class ChannelSandbox {
       paymentMethod,
       callbackUrl,
       expiresAt: expires,
+      ...(traceparent !== undefined && TRACEPARENT.test(traceparent) ? { traceparent } : {}),
       status: 'pending',
     };
     this.orders.set(order.id, order);
@@ -583,7 +592,7 @@ export class ChannelSandbox {
 
   /** Posts the signed callback of the order's current state, retrying with backoff until a 2xx. */
   private deliver(order: Order): Promise<CallbackDelivery> {
-    return this.post(order.callbackUrl, JSON.stringify(view(order)), order.id, order.status);
+    return this.post(order.callbackUrl, JSON.stringify(view(order)), order.id, order.status, order.traceparent);
   }
 
   /** Posts the signed dispute notice (`"type": "dispute"`) to its order's callback URL. */
@@ -596,7 +605,7 @@ export class ChannelSandbox {
     return this.post(refund.callbackUrl, JSON.stringify({ type: 'refund', ...refundView(refund) }), refund.id, refund.status);
   }
 
-  private async post(callbackUrl: string, body: string, id: string, state: string): Promise<CallbackDelivery> {
+  private async post(callbackUrl: string, body: string, id: string, state: string, traceparent?: string): Promise<CallbackDelivery> {
     const tries = this.options.callbackTries ?? 4;
     let status: number | undefined;
     for (let attempt = 1; attempt <= tries; attempt++) {
@@ -605,7 +614,11 @@ export class ChannelSandbox {
       try {
         const response = await fetch(callbackUrl, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', 'channel-signature': `t=${timestamp},v1=${sign(this.options.callbackSecret, timestamp, body)}` },
+          headers: {
+            'content-type': 'application/json',
+            'channel-signature': `t=${timestamp},v1=${sign(this.options.callbackSecret, timestamp, body)}`,
+            ...(traceparent === undefined ? {} : { traceparent }),
+          },
           body,
           redirect: 'manual',
           signal: AbortSignal.any([AbortSignal.timeout(this.options.callbackTimeoutMs ?? 5000), this.stopping.signal]),

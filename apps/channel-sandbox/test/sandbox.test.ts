@@ -148,6 +148,34 @@ test('place, query, pay: the signed callback verifies, the query says paid, then
   t.true(settled.settledAt!.getTime() <= Date.now());
 });
 
+test("an order's callbacks echo the traceparent its create came with; an order created without one, or with a malformed one, sends none", async (t) => {
+  const w = await world();
+  t.teardown(w.close);
+  const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+  const traced = new RestPaymentChannel({
+    test: { baseUrl: w.sandbox.url, apiKey: API_KEY, callbackSecret: SECRET },
+    timeoutMs: 2_000,
+    traceHeaders: () => ({ traceparent }),
+  });
+  const placed = await traced.placeOrder(placeRequest(w.receiver));
+  if (placed.outcome !== 'placed') return t.fail(`refused: ${placed.message}`);
+  await payer(w.sandbox.url, placed.channelOrderId, 'pay');
+  t.is((await w.receiver.waitFor(1)).headers.traceparent, traceparent);
+  for (const header of [undefined, 'not-a-trace-context']) {
+    const channel = new RestPaymentChannel({
+      test: { baseUrl: w.sandbox.url, apiKey: API_KEY, callbackSecret: SECRET },
+      timeoutMs: 2_000,
+      ...(header === undefined ? {} : { traceHeaders: () => ({ traceparent: header }) }),
+    });
+    const other = await channel.placeOrder(placeRequest(w.receiver));
+    if (other.outcome !== 'placed') return t.fail(`refused: ${other.message}`);
+    t.like((await payer(w.sandbox.url, other.channelOrderId, 'pay')).body, { callback: { delivered: true } });
+    const callback = w.receiver.received.find((received) => received.rawBody.includes(other.channelOrderId));
+    t.truthy(callback);
+    t.is(callback?.headers.traceparent, undefined);
+  }
+});
+
 test('create is idempotent on the reference; a conflicting repeat is a channel_error refusal', async (t) => {
   const w = await world();
   t.teardown(w.close);

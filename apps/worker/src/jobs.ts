@@ -125,5 +125,22 @@ function platformJobs(app: AppContainer): Job[] {
     itemJob(app, app.get(DeliverNotices), 'platform'),
     // The ledger's invariants for the metrics (PAYMENTS_LEDGER_VERIFY_EVERY_S; none when 0).
     ...ledgerVerifyJobs(app),
+    ...traceContextJobs(app, clock),
+  ];
+}
+
+/** How long a subject's trace context is kept for its next step: past any release delay. */
+export const TRACE_CONTEXT_RETENTION_MS = 30 * 24 * 3600 * 1000;
+
+/** With tracing on: trace contexts older than the retention are forgotten (a later step then starts a trace of its own). */
+function traceContextJobs(app: AppContainer, clock: Clock): Job[] {
+  const contexts = app.traceContexts;
+  if (!contexts) return [];
+  return [
+    {
+      name: 'purge-trace-contexts',
+      everyMs: 3_600_000,
+      run: () => contexts.purgeBefore(new Date(clock.now().getTime() - TRACE_CONTEXT_RETENTION_MS)),
+    },
   ];
 }

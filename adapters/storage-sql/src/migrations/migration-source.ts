@@ -24,6 +24,7 @@ import { idempotencyRecoveryPoints } from './023-idempotency-recovery-points.mig
 import { settlementCoverage } from './024-settlement-coverage.migration';
 import { consoleSearchAndDeliveryLog } from './025-console-search-and-delivery-log.migration';
 import { restrictedApiKeys } from './026-restricted-api-keys.migration';
+import { traceContexts } from './027-trace-contexts.migration';
 import { channelCredentials } from './028-channel-credentials.migration';
 
 interface NamedMigration {
@@ -58,6 +59,7 @@ const MIGRATIONS: readonly NamedMigration[] = [
   { name: '024-settlement-coverage', migration: settlementCoverage },
   { name: '025-console-search-and-delivery-log', migration: consoleSearchAndDeliveryLog },
   { name: '026-restricted-api-keys', migration: restrictedApiKeys },
+  { name: '027-trace-contexts', migration: traceContexts },
   { name: '028-channel-credentials', migration: channelCredentials },
 ];
 

@@ -1,6 +1,7 @@
 import type { StripePaymentChannelOptions } from '@payments/channel-stripe';
 import type { Clock, PasswordHasher, PaymentChannel, PayoutGateway, WebhookSender } from '@payments/core';
 import type { Logger } from '../logger';
+import type { Tracing } from '../tracing/tracing';
 
 /** Replacements for tests: a fake clock, a cheaper password hash. */
 export interface ContainerOverrides {
@@ -15,4 +16,6 @@ export interface ContainerOverrides {
   readonly stripe?: Pick<StripePaymentChannelOptions, 'client' | 'maxNetworkRetries'>;
   /** Replaces the payout gateway of both modes (tests of failed or slow payouts). */
   readonly payoutGateway?: PayoutGateway;
+  /** Tracing made by the test (an in-memory exporter), instead of what the OTEL_* variables say. */
+  readonly tracing?: Tracing;
 }

@@ -13,6 +13,7 @@ import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { ModePayoutGateway } from '../payouts';
 import type { ContainerOverrides } from './overrides';
+import type { Tracing } from '../tracing/tracing';
 import { bindBuilt, bindValue, resolve } from './wiring';
 
 /** The simulator's callback key, derived from the master key: the same in every process, never stored. */
@@ -25,8 +26,10 @@ export function simulatorCallbackSecret(masterKey: Buffer): Buffer {
  * channel when configured), mid rates (bundled or a rate service) and payouts (simulated in test
  * mode, the configured provider in live mode).
  */
-export const providersModule = (config: Config, knex: Knex, logger: Logger, overrides: ContainerOverrides): ContainerModule =>
+export const providersModule = (config: Config, knex: Knex, logger: Logger, overrides: ContainerOverrides, tracing?: Tracing): ContainerModule =>
   new ContainerModule((options) => {
+    // With tracing on, calls to third parties carry the trace's `traceparent`.
+    const traceHeaders = tracing ? { traceHeaders: () => tracing.outgoingHeaders() } : {};
     bindBuilt(
       options,
       SimulatorPaymentChannel,
@@ -36,11 +39,12 @@ export const providersModule = (config: Config, knex: Knex, logger: Logger, over
           settleAfterMs: config.tickMs,
           // The stand-in wallet page of the checkout plugin, so a test redirect lands somewhere real.
           walletUrl: `${config.baseUrl}/checkout/simulator-wallet`,
+          ...traceHeaders,
         }),
     );
     bindBuilt(options, ChannelCredentialStore, (ctx) => new KnexChannelCredentialStore(knex, resolve(ctx, SecretBox)));
     bindBuilt(options, PaymentChannelRegistry, (ctx) => {
-      const rest = createRestChannel(config.restChannel, { clock: resolve(ctx, Clock), logger });
+      const rest = createRestChannel(config.restChannel, { clock: resolve(ctx, Clock), logger, ...traceHeaders });
       // First in routing order: it takes only the merchants the operator gave Stripe keys
       // (`servesMerchant`), and the others go on to the simulator and the rest channel as before.
       const stripe = config.stripeChannel
@@ -55,7 +59,7 @@ export const providersModule = (config: Config, knex: Knex, logger: Logger, over
         ? new HttpFxRateSource({ url: config.fxRatesUrl, timeoutMs: config.fxRatesTimeoutMs, cacheTtlMs: config.fxRatesCacheTtlMs })
         : new BundledFxRateSource(),
     );
-    const livePayouts = createRestPayoutGateway(config.payoutRest, { logger: { warn: (details, message) => logger.warn(details, message) } });
+    const livePayouts = createRestPayoutGateway(config.payoutRest, { logger: { warn: (details, message) => logger.warn(details, message) }, ...traceHeaders });
     bindValue(
       options,
       PayoutGateway,

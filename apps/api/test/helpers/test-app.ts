@@ -17,6 +17,7 @@ import { buildContainer, type AppContainer } from '../../src/container';
 import { loadConfig } from '../../src/config';
 import { createServer } from '../../src/server';
 import type { Logger } from '../../src/logger';
+import type { Tracing } from '../../src/tracing/tracing';
 import { recordErrorAnswers } from '../openapi/error-codes';
 
 export interface TestMerchant {
@@ -78,6 +79,7 @@ export async function startTestApp(
     webhookSender?: WebhookSender;
     logger?: Logger;
     payoutGateway?: PayoutGateway;
+    tracing?: Tracing;
   } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
@@ -105,6 +107,7 @@ export async function startTestApp(
     ...(options.webhookSender ? { webhookSender: options.webhookSender } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.payoutGateway ? { payoutGateway: options.payoutGateway } : {}),
+    ...(options.tracing ? { tracing: options.tracing } : {}),
   });
   const server = await createServer(app);
   // Every suite holds the error codes it meets to the ones the document lists for each operation.
