@@ -414,6 +414,7 @@ export async function runHostileHistory(seed: number, count: number): Promise<Ru
       }
     }
     world.reached.settlementsChecked = world.merchants.reduce((sum, shop) => sum + shop.checkedSettlements.size, 0);
+    world.reached.retried503 = world.retried.count;
     const failingItems: Record<string, number> = {};
     for (const failure of await t0.app.get<JobItemFailures>(JobItemFailures).list(10_000)) {
       const key = `${failure.job}/${failure.lane}: ${failure.errorCode}`;
@@ -458,6 +459,8 @@ class World {
     private readonly live: SandboxLiveChannel,
     private readonly payouts: FlakyPayouts,
     readonly merchants: SimMerchant[],
+    /** Answers 503 with Retry-After that were retried once (and then answered below 500). */
+    readonly retried: { count: number },
   ) {
     this.lanes = workerLanes(t0.app);
     this.watch = new MoneyWatch(t0, t0.app.get<Config>(AppConfig).disputeFeeMinor);
@@ -470,11 +473,18 @@ class World {
   }
 
   static async create(t0: TestApp, clock: FakeClock, live: SandboxLiveChannel, payouts: FlakyPayouts): Promise<World> {
-    // Every answer goes through here: a 5xx is a broken invariant whatever the input was.
+    // Every answer goes through here: a 5xx is a broken invariant whatever the input was, but for
+    // a 503 that asks to be retried (Retry-After: a callback or statement that timed out on a
+    // loaded machine), which is retried once with the same Idempotency-Key, as the SDK does.
+    const retried = { count: 0 };
     const guarded: TestApp = {
       ...t0,
       request: async (options) => {
-        const res = await t0.request(options);
+        let res = await t0.request(options);
+        if (res.statusCode === 503 && res.headers['retry-after'] !== undefined) {
+          retried.count += 1;
+          res = await t0.request(options);
+        }
         if (res.statusCode >= 500) throw new Error(`${options.method} ${options.url} answered ${res.statusCode}: ${res.payload}`);
         return res;
       },
@@ -510,7 +520,7 @@ class World {
         currency: profile.currency,
       });
     }
-    return new World(t0, clock, live, payouts, merchants);
+    return new World(t0, clock, live, payouts, merchants, retried);
   }
 
   private count(what: string, by = 1): void {
