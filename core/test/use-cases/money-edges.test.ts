@@ -21,6 +21,27 @@ const DAY = 24 * 3600 * 1000;
 
 const setup = edgeShop;
 
+/**
+ * A THB wallet payment of net `net` (no fee), channel-settled, booked and released as the payment
+ * and release jobs book them; released `index` ms after now, so the payments keep their order.
+ */
+async function releasedPayment(s: Awaited<ReturnType<typeof setup>>, net: number, index: number): Promise<PaymentIntent> {
+  const { intent } = await s.succeededWallet(net, 'THB');
+  const now = s.clock.now();
+  const settled: PaymentIntent = {
+    ...intent,
+    status: 'channel_settled',
+    net: { amount: net, currency: 'THB' },
+    fee: { amount: 0, currency: 'THB' },
+    releasedAt: new Date(now.getTime() + index),
+    availableAt: now,
+  };
+  await s.storage.intents.update(settled);
+  await s.funds.book(settled, now);
+  await s.funds.release(settled, now);
+  return settled;
+}
+
 test('every catalog amount from 1 to 2^53 − 1 in every settlement currency is priced exactly or refused at creation, and books without a throw', async (t) => {
   const h = harness();
   const settlementCurrencies = ['THB', 'IDR', 'USD', 'SGD', 'PHP', 'MYR'];
@@ -99,22 +120,7 @@ test('a scheduled batch whose nets pass 2^53 − 1 is split into parts that each
   for (const trigger of ['scheduled', 'manual'] as const) {
     const s = await setup('THB');
     const nets = [MAX_AMOUNT - 10, MAX_AMOUNT - 20, 5, MAX_AMOUNT - 30];
-    for (const [index, net] of nets.entries()) {
-      const { intent } = await s.succeededWallet(net, 'THB');
-      const now = s.clock.now();
-      const settled: PaymentIntent = {
-        ...intent,
-        status: 'channel_settled',
-        net: { amount: net, currency: 'THB' },
-        fee: { amount: 0, currency: 'THB' },
-        releasedAt: new Date(now.getTime() + index),
-        availableAt: now,
-      };
-      await s.storage.intents.update(settled);
-      // Booked and released as the payment and release jobs book them.
-      await s.funds.book(settled, now);
-      await s.funds.release(settled, now);
-    }
+    for (const [index, net] of nets.entries()) await releasedPayment(s, net, index);
     const available = (await s.buckets()).available;
     t.is(
       available,
@@ -188,22 +194,7 @@ test('property: settlement parts net every negative piece in the first, keep the
 
 test('a manual request pays a positive available balance whose payments pass 2^53 − 1 beside a larger negative balance (the simulator, seed 1)', async (t) => {
   const s = await setup('THB');
-  const pay = async (net: number, index: number): Promise<PaymentIntent> => {
-    const { intent } = await s.succeededWallet(net, 'THB');
-    const now = s.clock.now();
-    const settled: PaymentIntent = {
-      ...intent,
-      status: 'channel_settled',
-      net: { amount: net, currency: 'THB' },
-      fee: { amount: 0, currency: 'THB' },
-      releasedAt: new Date(now.getTime() + index),
-      availableAt: now,
-    };
-    await s.storage.intents.update(settled);
-    await s.funds.book(settled, now);
-    await s.funds.release(settled, now);
-    return settled;
-  };
+  const pay = (net: number, index: number) => releasedPayment(s, net, index);
   const settle = () =>
     s.storage.uow.run(() =>
       openSettlement(s.settlementDeps, { merchant: s.merchant, scope: s.scope, trigger: 'manual', releasedBefore: new Date(s.clock.now().getTime() + DAY) }),
