@@ -1,27 +1,12 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import test, { type ExecutionContext } from 'ava';
 import { objectAt, textAt } from '@payments/api/dist/test/helpers/json';
+import { adminCli } from './helpers/admin-cli';
 import { commandHelp, overviewHelp } from '@payments/cli/command-line';
 import { ADMIN } from '../src/commands';
 
-const MAIN = join(__dirname, '..', 'src', 'main.js');
-const dataDir = mkdtempSync(join(tmpdir(), 'payments-admin-cli-'));
-const database = join(dataDir, 'payments.sqlite');
-test.after.always(() => rmSync(dataDir, { recursive: true, force: true }));
-
-/** The built admin CLI as operators run it, on a SQLite file of its own. */
-function admin(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const { HOME, PATH } = process.env;
-  const result = spawnSync(process.execPath, [MAIN, ...args], {
-    env: { HOME, PATH, PAYMENTS_DATABASE_URL: `sqlite:${database}`, PAYMENTS_DATA_DIR: dataDir },
-    encoding: 'utf8',
-    timeout: 30_000,
-  });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const { admin, database, remove } = adminCli('cli');
+test.after.always(remove);
 
 /** The first stderr line is the JSON error; the help for the right command line follows it. */
 function usageError(t: ExecutionContext, result: ReturnType<typeof admin>, help: string): string {

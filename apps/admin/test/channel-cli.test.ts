@@ -1,27 +1,13 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import test from 'ava';
 import { objectAt, textAt } from '@payments/api/dist/test/helpers/json';
+import { adminCli } from './helpers/admin-cli';
 
-const MAIN = join(__dirname, '..', 'src', 'main.js');
-const dataDir = mkdtempSync(join(tmpdir(), 'payments-admin-channel-'));
-const database = join(dataDir, 'payments.sqlite');
-test.after.always(() => rmSync(dataDir, { recursive: true, force: true }));
+const { admin, database, remove } = adminCli('channel');
+test.after.always(remove);
 
 const SECRET_KEY = 'sk_test_51AbCdEfGhIjKlMnOpQrStUv9z8y';
 const WEBHOOK_SECRET = 'whsec_TopSecretSigningKey0123456789';
-
-function admin(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const { HOME, PATH } = process.env;
-  const result = spawnSync(process.execPath, [MAIN, ...args], {
-    env: { HOME, PATH, PAYMENTS_DATABASE_URL: `sqlite:${database}`, PAYMENTS_DATA_DIR: dataDir },
-    encoding: 'utf8',
-    timeout: 30_000,
-  });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
 
 test.before(() => {
   const migrated = admin('migrate');
