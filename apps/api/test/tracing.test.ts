@@ -36,6 +36,22 @@ const tracing = startOtelTracing({ env: {}, defaultServiceName: 'payments-test',
 const sender = new RecordingSender();
 const clock = new FakeClock(new Date('2026-09-01T12:00:00Z'));
 let t0: TestApp;
+
+/** A payment intent created and its PromptPay attempt made by `key`, both sent with `headers` (a caller's trace context). */
+async function createAndAttempt(app: TestApp, key: string, headers: Record<string, string>, body: Record<string, unknown> = {}) {
+  const created = await app.request({ method: 'POST', url: '/v1/payment_intents', key, idempotencyKey: unique(), payload: createBody(body), headers });
+  const intentId = textAt(created.result, 'id');
+  const attempt = await app.request({
+    method: 'POST',
+    url: `/v1/payment_intents/${intentId}/attempts`,
+    key,
+    idempotencyKey: unique(),
+    payload: { payment_method: 'promptpay' },
+    headers,
+  });
+  return { created, intentId, attempt };
+}
+
 test.before(async () => {
   t0 = await startTestApp({ clock, webhookSender: sender, tracing });
 });
@@ -84,24 +100,8 @@ test.serial("one payment's create, attempt, callback, settlement report, release
   const headers = { traceparent: client.header };
   // 10001 ends in 01: the simulated channel pays it by itself on its next tick (a magic outcome).
   const order = unique('order');
-  const created = await t0.request({
-    method: 'POST',
-    url: '/v1/payment_intents',
-    key: shop.testKey,
-    idempotencyKey: unique(),
-    payload: createBody({ amount: 10001, merchant_order_id: order }),
-    headers,
-  });
+  const { created, intentId, attempt } = await createAndAttempt(t0, shop.testKey, headers, { amount: 10001, merchant_order_id: order });
   t.is(created.statusCode, 201, created.payload);
-  const intentId = textAt(created.result, 'id');
-  const attempt = await t0.request({
-    method: 'POST',
-    url: `/v1/payment_intents/${intentId}/attempts`,
-    key: shop.testKey,
-    idempotencyKey: unique(),
-    payload: { payment_method: 'promptpay' },
-    headers,
-  });
   t.is(attempt.statusCode, 201, attempt.payload);
 
   // The worker's steps, each through the runner the worker uses.
@@ -218,23 +218,7 @@ test.serial('spans the sampler drops are not exported and leave no trace context
   try {
     const shop = await app.merchant();
     const headers = { traceparent: clientTraceparent().header };
-    const created = await app.request({
-      method: 'POST',
-      url: '/v1/payment_intents',
-      key: shop.testKey,
-      idempotencyKey: unique(),
-      payload: createBody(),
-      headers,
-    });
-    const intentId = textAt(created.result, 'id');
-    const attempt = await app.request({
-      method: 'POST',
-      url: `/v1/payment_intents/${intentId}/attempts`,
-      key: shop.testKey,
-      idempotencyKey: unique(),
-      payload: { payment_method: 'promptpay' },
-      headers,
-    });
+    const { intentId, attempt } = await createAndAttempt(app, shop.testKey, headers);
     t.is(attempt.statusCode, 201);
     t.deepEqual(dropped.getFinishedSpans(), []);
     t.truthy(app.app.traceContexts);
