@@ -59,7 +59,7 @@ test(`${sqlStorageAdapter.name}: ten settlements racing for the same available f
     };
 
     const outcomes = await Promise.allSettled(
-      Array.from({ length: 10 }, () => storage.uow.run(() => openSettlement(deps, { merchant, scope, trigger: 'manual', releasedBefore: new Date() }))),
+      Array.from({ length: 10 }, () => storage.uow.run((transaction) => openSettlement(transaction.bind(deps), { merchant, scope, trigger: 'manual', releasedBefore: new Date() }))),
     );
     const won = outcomes.filter((o): o is PromiseFulfilledResult<Settlement> => o.status === 'fulfilled').map((o) => o.value);
     const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected').map((o) => o.reason as unknown);

@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { BIND_TO_TRANSACTION, StorageTransaction, type BindsToTransaction } from '@payments/core';
 import type { ApiKey, AuditEntry, CheckoutSession, DashboardSession, DomainEvent, Merchant, PaymentAttempt, PaymentIntent, User } from '@payments/core';
 import type { Notice, PayoutDestination, SigningKey, WebhookEndpoint } from '@payments/core';
 import type { PlatformKey, WebhookDelivery, WebhookDeliveryAttempt } from '@payments/core';
@@ -164,20 +164,29 @@ function emptyTables(): InMemoryTables {
  * any unit of work takes the mutex for just that call (autocommit), so it never sees a running
  * unit of work's uncommitted writes.
  */
-export class InMemoryStore {
-  private current: InMemoryTables = emptyTables();
-  private sequence = 0;
-  private readonly mutex = new StorageMutex();
-  private readonly inTransaction = new AsyncLocalStorage<true>();
+export class InMemoryStore implements BindsToTransaction {
+  constructor(
+    private readonly state: { current: InMemoryTables; sequence: number; readonly mutex: StorageMutex } = {
+      current: emptyTables(),
+      sequence: 0,
+      mutex: new StorageMutex(),
+    },
+    /** The unit of work this view of the store runs in; none for the store itself. */
+    readonly boundTo?: StorageTransaction,
+  ) {}
+
+  [BIND_TO_TRANSACTION](transaction: StorageTransaction): InMemoryStore {
+    return this.boundTo === transaction ? this : new InMemoryStore(this.state, transaction);
+  }
 
   get tables(): InMemoryTables {
-    return this.current;
+    return this.state.current;
   }
 
   /** The next insertion sequence; like an auto-increment, never reused, even after rollback. */
   nextSequence(): number {
-    this.sequence += 1;
-    return this.sequence;
+    this.state.sequence += 1;
+    return this.state.sequence;
   }
 
   /** `value` as a new row: a private copy with the next insertion sequence. */
@@ -197,23 +206,37 @@ export class InMemoryStore {
     table.push(this.sequenced(value));
   }
 
-  /** Runs one repository operation: inside the current unit of work, or alone under the mutex. */
+  /** Runs one repository operation: inside the unit of work this view is bound to, or alone under the mutex. */
   atomic<T>(operation: () => T): Promise<T> {
-    if (this.inTransaction.getStore()) return Promise.resolve().then(operation);
-    return this.mutex.runExclusive(operation);
+    if (this.boundTo) {
+      this.boundTo.assertOpen();
+      return Promise.resolve().then(operation);
+    }
+    return this.state.mutex.runExclusive(operation);
   }
 
-  /** Runs `work` as one transaction; nested calls join the outer one. */
-  transaction<T>(work: () => Promise<T>): Promise<T> {
-    if (this.inTransaction.getStore()) return work();
-    return this.mutex.runExclusive(async () => {
-      const snapshot = structuredClone(this.current);
-      try {
-        return await this.inTransaction.run(true, work);
-      } catch (error) {
-        this.current = snapshot;
-        throw error;
-      }
-    });
+  /**
+   * Runs `work` as one transaction: the one this view is bound to, else one of its own under the
+   * mutex, whose callbacks waiting for the commit run once the mutex is free.
+   */
+  async transaction<T>(work: (transaction: StorageTransaction) => Promise<T>): Promise<T> {
+    if (this.boundTo) return work(this.boundTo);
+    const transaction = new StorageTransaction();
+    let committed = false;
+    try {
+      const result = await this.state.mutex.runExclusive(async () => {
+        const snapshot = structuredClone(this.state.current);
+        try {
+          return await work(transaction);
+        } catch (error) {
+          this.state.current = snapshot;
+          throw error;
+        }
+      });
+      committed = true;
+      return result;
+    } finally {
+      await transaction.end(committed);
+    }
   }
 }

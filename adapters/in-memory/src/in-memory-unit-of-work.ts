@@ -1,25 +1,17 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-import type { UnitOfWork } from '@payments/core';
+import type { Transaction, UnitOfWork } from '@payments/core';
 import type { InMemoryStore } from './in-memory-store';
 
-/** All or nothing over the in-memory tables, one unit of work at a time. */
+/** All or nothing over the in-memory tables, one unit of work at a time; one bound to a transaction joins it. */
 export class InMemoryUnitOfWork implements UnitOfWork {
-  /** The after-commit callbacks of the outermost unit of work running in this async context. */
-  private readonly callbacks = new AsyncLocalStorage<Array<() => Promise<void>>>();
+  constructor(readonly store: InMemoryStore) {}
 
-  constructor(private readonly store: InMemoryStore) {}
-
-  async run<T>(work: () => Promise<T>): Promise<T> {
-    if (this.callbacks.getStore()) return this.store.transaction(work);
-    const callbacks: Array<() => Promise<void>> = [];
-    const result = await this.callbacks.run(callbacks, () => this.store.transaction(work));
-    for (const callback of callbacks) await callback().catch(() => undefined);
-    return result;
+  run<T>(work: (transaction: Transaction) => Promise<T>): Promise<T> {
+    return this.store.transaction(work);
   }
 
   afterCommit(callback: () => Promise<void>): void {
-    const waiting = this.callbacks.getStore();
-    if (waiting) waiting.push(callback);
+    const transaction = this.store.boundTo;
+    if (transaction) transaction.afterCommit(callback);
     else void callback().catch(() => undefined);
   }
 }

@@ -65,9 +65,10 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
   }
 
   recordAttempts(records: readonly DeliveryAttemptRecord[]): Promise<boolean[]> {
-    return this.store.transaction(async () => {
+    return this.store.transaction(async (transaction) => {
+      const bound = transaction.bind(this);
       const held: boolean[] = [];
-      for (const record of records) held.push(await this.recordAttempt(record.next, record.heldUntil, record.attempt));
+      for (const record of records) held.push(await bound.recordAttempt(record.next, record.heldUntil, record.attempt));
       return held;
     });
   }

@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { BIND_TO_TRANSACTION, StorageTransaction, type BindsToTransaction } from '@payments/core';
 import type { Knex } from 'knex';
 import { clientOf, dialectOf } from './dialect';
 import { INLINE, insertText, SqlRunner, type SqlText, type Statement, type StatementTracer, type WriteResult } from './sql-statements';
@@ -77,37 +77,60 @@ export interface KnexContextOptions extends TransactionRetryOptions {
 }
 
 /**
- * Shared by the unit of work and every repository of one storage: the unit of work puts its
- * transaction here, and repositories query through it without being handed a transaction, so
- * core's ports stay free of storage types.
+ * One transaction on one pooled connection: what the unit of work hands to its work, and what a
+ * bound KnexContext runs its statements in.
  */
-export class KnexContext {
-  private readonly transactions = new AsyncLocalStorage<OpenTransaction>();
+export class KnexTransaction extends StorageTransaction {
+  constructor(readonly open: OpenTransaction) {
+    super();
+  }
+}
+
+/**
+ * Shared by the unit of work and every repository of one storage: the pool's statements, and
+ * the transactions. Outside a transaction a context runs each statement on a pooled connection;
+ * `transaction.bind(port)` gives a port a context bound to the transaction's connection (see
+ * StorageTransaction), so the transaction is handed through the ports, never looked up.
+ */
+export class KnexContext implements BindsToTransaction {
   private readonly runner: SqlRunner;
 
   constructor(
     readonly knex: Knex,
     private readonly options: KnexContextOptions = {},
+    /** The transaction this context runs in; none for the pool's context. */
+    readonly transaction?: KnexTransaction,
+    runner?: SqlRunner,
   ) {
-    this.runner = new SqlRunner(knex, options.statementTracer);
+    this.runner = runner ?? new SqlRunner(knex, options.statementTracer);
   }
 
-  /** The query builder to use now: the current unit of work's transaction, else the pool. */
+  [BIND_TO_TRANSACTION](transaction: StorageTransaction): KnexContext {
+    if (!(transaction instanceof KnexTransaction)) throw new TypeError('A SQL storage port can only run in a transaction of the SQL storage.');
+    if (this.transaction === transaction) return this;
+    if (this.transaction) throw new Error('A storage port bound to one transaction cannot be bound to another.');
+    return new KnexContext(this.knex, this.options, transaction, this.runner);
+  }
+
+  /** The open transaction of this context, if it is bound to one. */
+  private openTransaction(): OpenTransaction | undefined {
+    const transaction = this.transaction;
+    if (!transaction) return undefined;
+    transaction.assertOpen();
+    return transaction.open;
+  }
+
+  /** The query builder to use: the transaction's when this context is bound to one, else the pool's. */
   db(): Knex {
-    return this.transactions.getStore()?.trx ?? this.knex;
-  }
-
-  /** The transaction of the unit of work running in this async context, if any. */
-  currentTransaction(): Knex | undefined {
-    return this.transactions.getStore()?.trx;
+    return this.openTransaction()?.trx ?? this.knex;
   }
 
   /**
    * The rows `statement` reads, run with the driver's prepared statements (see SqlRunner) on the
-   * current unit of work's connection, else on a pooled one.
+   * transaction's connection, else on a pooled one.
    */
   rows<T>(statement: Statement | SqlText): Promise<T[]> {
-    const open = this.transactions.getStore();
+    const open = this.openTransaction();
     return open
       ? this.runner.rows<T>(open.connection, statement)
       : this.runner.withPooledConnection((connection) => this.runner.rows<T>(connection, statement));
@@ -121,24 +144,32 @@ export class KnexContext {
 
   /** What the INSERT, UPDATE or DELETE `statement` changed, run like `rows`. */
   write(statement: Statement | SqlText): Promise<WriteResult> {
-    const open = this.transactions.getStore();
+    const open = this.openTransaction();
     return open ? this.runner.write(open.connection, statement) : this.runner.withPooledConnection((connection) => this.runner.write(connection, statement));
   }
 
   /**
-   * Runs `work` in the current transaction, or in one of its own (see onOneConnection) that
-   * every `db()` inside it answers. A transaction of its own is run again, whole, when the
-   * database gives it up for contention (`runRetrying`); inside another, the outermost one does
-   * that. `onTransaction` sees each transaction this call opens, before the work runs in it.
+   * Runs `work` in this context's transaction, or in one of its own (see onOneConnection). A
+   * transaction of its own is run again, whole, with a new transaction, when the database gives
+   * it up for contention (`runRetrying`); inside another, the outermost one does that. The
+   * transaction ends (and, committed, runs what waited for its commit) before this resolves.
    */
-  inTransaction<T>(work: () => Promise<T>, onTransaction: (trx: Knex) => void = () => undefined): Promise<T> {
-    if (this.currentTransaction()) return work();
-    return runRetrying(this.options, () =>
-      onOneConnection(this.runner, (transaction) => {
-        onTransaction(transaction.trx);
-        return this.transactions.run(transaction, work);
-      }),
-    );
+  inTransaction<T>(work: (transaction: KnexTransaction) => Promise<T>): Promise<T> {
+    if (this.openTransaction() && this.transaction) return work(this.transaction);
+    return runRetrying(this.options, async () => {
+      let transaction: KnexTransaction | undefined;
+      try {
+        const result = await onOneConnection(this.runner, (open) => {
+          transaction = new KnexTransaction(open);
+          return work(transaction);
+        });
+        await transaction?.end(true);
+        return result;
+      } catch (error) {
+        await transaction?.end(false);
+        throw error;
+      }
+    });
   }
 
   /**
@@ -147,7 +178,7 @@ export class KnexContext {
    * error is the transaction's, and its outermost run retries it whole.
    */
   retrying<T>(statements: () => Promise<T>): Promise<T> {
-    return this.currentTransaction() ? statements() : runRetrying(this.options, statements);
+    return this.transaction ? statements() : runRetrying(this.options, statements);
   }
 
   /**
@@ -166,15 +197,24 @@ export class KnexContext {
   }
 
   private locksRows(): boolean {
-    return this.options.rowLocks !== false && dialectOf(this.db()) === 'mysql';
+    return this.options.rowLocks !== false && dialectOf(this.knex) === 'mysql';
   }
+}
+
+/**
+ * Runs `work` with `repository` in a transaction: the one its context is bound to, else one of
+ * its own (see KnexContext.inTransaction). For a repository method whose statements must commit
+ * together even when no unit of work runs around it.
+ */
+export function inRepositoryTransaction<R extends { readonly context: KnexContext }, T>(repository: R, work: (bound: R) => Promise<T>): Promise<T> {
+  return repository.context.inTransaction((transaction) => work(transaction.bind(repository)));
 }
 
 /** A repository over one table (`tableName`): `table()` queries it in the unit of work's transaction while one runs. */
 export abstract class KnexTable<Row extends object> {
   protected abstract readonly tableName: string;
 
-  constructor(protected readonly context: KnexContext) {}
+  constructor(readonly context: KnexContext) {}
 
   protected table() {
     return this.context.db()<Row>(this.tableName);

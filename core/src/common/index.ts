@@ -21,3 +21,4 @@ export * from './token';
 export * from './tokens';
 export * from './unit-of-work.port';
 export * from './without-undefined';
+export * from './transaction-binding';

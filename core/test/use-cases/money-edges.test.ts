@@ -128,8 +128,8 @@ test('a scheduled batch whose nets pass 2^53 − 1 is split into parts that each
       'the balance is exact past 2^53 − 1',
     );
     const period = { start: new Date(0), end: new Date(s.clock.now().getTime() + DAY) };
-    const made = await s.storage.uow.run(() =>
-      openSettlementParts(s.settlementDeps, {
+    const made = await s.storage.uow.run((transaction) =>
+      openSettlementParts(transaction.bind(s.settlementDeps), {
         merchant: s.merchant,
         scope: s.scope,
         trigger,
@@ -152,8 +152,8 @@ test('a scheduled batch whose nets pass 2^53 − 1 is split into parts that each
         made.map((settlement) => [settlement.payments, settlement.amount.amount]),
         [[1, MAX_AMOUNT - 10]],
       );
-      const next = await s.storage.uow.run(() =>
-        openSettlement(s.settlementDeps, { merchant: s.merchant, scope: s.scope, trigger, releasedBefore: period.end }),
+      const next = await s.storage.uow.run((transaction) =>
+        openSettlement(transaction.bind(s.settlementDeps), { merchant: s.merchant, scope: s.scope, trigger, releasedBefore: period.end }),
       );
       t.is(next.amount.amount, MAX_AMOUNT - 20 + 5, 'the next request settles the next part');
     }
@@ -196,8 +196,8 @@ test('a manual request pays a positive available balance whose payments pass 2^5
   const s = await setup('THB');
   const pay = (net: number, index: number) => releasedPayment(s, net, index);
   const settle = () =>
-    s.storage.uow.run(() =>
-      openSettlement(s.settlementDeps, { merchant: s.merchant, scope: s.scope, trigger: 'manual', releasedBefore: new Date(s.clock.now().getTime() + DAY) }),
+    s.storage.uow.run((transaction) =>
+      openSettlement(transaction.bind(s.settlementDeps), { merchant: s.merchant, scope: s.scope, trigger: 'manual', releasedBefore: new Date(s.clock.now().getTime() + DAY) }),
     );
   // Two payments paid out, then disputed: their holds overdraw available by about 1.8 × 10^16.
   const paidOut = [await pay(MAX_AMOUNT - 10, 0), await pay(MAX_AMOUNT - 20, 1)];

@@ -53,7 +53,7 @@ export async function edgeShop(settlementCurrency = 'THB', onWallet: (attempt: P
   };
 
   const intentOf = async (id: string): Promise<PaymentIntent> => (await storage.intents.findById(scope, id))!;
-  const balance = async (account: string): Promise<bigint> => storage.uow.run(() => storage.ledger.balanceForUpdate(account));
+  const balance = async (account: string): Promise<bigint> => storage.uow.run((transaction) => transaction.bind(storage.ledger).balanceForUpdate(account));
   const buckets = async () => ({
     pending: await balance(merchantAccount(scope, 'pending', settlementCurrency)),
     available: await balance(merchantAccount(scope, 'available', settlementCurrency)),

@@ -45,7 +45,7 @@ async function setup() {
       },
     });
   const platformBalance = async (name: 'channel_clearing' | 'payer_refunds_due'): Promise<number> =>
-    Number(await storage.uow.run(() => storage.ledger.balanceForUpdate(platformAccount('test', name, 'THB'))));
+    Number(await storage.uow.run((transaction) => transaction.bind(storage.ledger).balanceForUpdate(platformAccount('test', name, 'THB'))));
   return { ...h, scope, intent, alerts, newAttempt, report, platformBalance, list: new ListDuplicatePayments({ attempts: storage.attempts }) };
 }
 

@@ -162,7 +162,7 @@ function boundWork(s: ReturnType<typeof setup>, resumes: (string | undefined)[],
       resumes.push(recovery.resume);
       if (recovery.resume !== undefined) return { status: 201, body: JSON.stringify({ id: recovery.resume }) };
       const id = `re_${resumes.length}`;
-      await s.storage.uow.run(() => recovery.bind(id));
+      await s.storage.uow.run((transaction) => recovery.bind(id, transaction));
       await after();
       return { status: 201, body: JSON.stringify({ id }) };
     },
@@ -189,8 +189,8 @@ test('recovery points: a bind rolled back with its transaction binds nothing, an
       s.request('fp', {
         transactional: false,
         perform: (recovery) =>
-          s.storage.uow.run(async () => {
-            await recovery.bind('re_rolled_back');
+          s.storage.uow.run(async (transaction) => {
+            await recovery.bind('re_rolled_back', transaction);
             throw new Error('the first transaction failed');
           }),
       }),

@@ -106,9 +106,9 @@ async function setup(schedule: SettlementSchedule = 'manual') {
 
   // Small amounts here: read as numbers so assertions stay plain (exactness has its own tests).
   const balance = async (mode: Mode, bucket: 'available' | 'pending' | 'dispute_hold' = 'available'): Promise<number> =>
-    Number(await h.storage.uow.run(() => h.storage.ledger.balanceForUpdate(merchantAccount(scope(mode), bucket, 'THB'))));
+    Number(await h.storage.uow.run((transaction) => transaction.bind(h.storage.ledger).balanceForUpdate(merchantAccount(scope(mode), bucket, 'THB'))));
   const inTransit = async (mode: Mode): Promise<number> =>
-    Number(await h.storage.uow.run(() => h.storage.ledger.balanceForUpdate(platformAccount(mode, 'payouts_in_transit', 'THB'))));
+    Number(await h.storage.uow.run((transaction) => transaction.bind(h.storage.ledger).balanceForUpdate(platformAccount(mode, 'payouts_in_transit', 'THB'))));
 
   const settlementEvents = async (mode: Mode = 'test') =>
     (await h.storage.events.list(scope(mode), {}, { limit: 100 })).data.filter((event) => event.type.startsWith('settlement.')).reverse();
@@ -244,8 +244,8 @@ test('a retry of the request that made a settlement finds it (and pays it if the
   const s = await setup();
   await s.releasedPayment('test', 4000);
   // The first try committed its settlement, then the process died before paying and answering.
-  const opened = await s.h.storage.uow.run(() =>
-    openSettlement(s.deps, {
+  const opened = await s.h.storage.uow.run((transaction) =>
+    openSettlement(transaction.bind(s.deps), {
       merchant: s.merchant,
       scope: s.scope(),
       trigger: 'manual',

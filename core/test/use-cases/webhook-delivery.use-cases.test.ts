@@ -115,7 +115,7 @@ function setup(
     created: new Date(Math.floor(h.clock.now().getTime() / 1000) * 1000),
     data: { id: 'pi_1', object: 'payment_intent', status: type.split('.')[1], merchant: merchantId, mode },
   });
-  const publish = (e: DomainEvent) => h.storage.uow.run(() => publishEvent(publishDeps, e, h.clock.now()));
+  const publish = (e: DomainEvent) => h.storage.uow.run((transaction) => publishEvent(transaction.bind(publishDeps), e, h.clock.now()));
   const audit = new AuditRecorder({ log: h.storage.audit, clock: h.clock, random: h.random });
   const resend = new ResendWebhookDelivery({ uow: h.storage.uow, deliveries: h.storage.webhookDeliveries, audit, clock: h.clock });
   /** One relay pass over every lane: how many deliveries it claimed and how many of them were delivered. */
@@ -156,8 +156,8 @@ test('fan-out shares the transaction: a rolled-back change queues neither the ev
   const { merchant } = await s.newMerchant();
   await s.addEndpoint(merchant.id);
   await t.throwsAsync(
-    s.storage.uow.run(async () => {
-      await publishEvent(s.publishDeps, s.event(merchant.id), s.clock.now());
+    s.storage.uow.run(async (transaction) => {
+      await publishEvent(transaction.bind(s.publishDeps), s.event(merchant.id), s.clock.now());
       throw new Error('the change failed');
     }),
     { message: 'the change failed' },

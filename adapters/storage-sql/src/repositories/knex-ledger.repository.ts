@@ -17,7 +17,7 @@ import {
   type UnbalancedTransaction,
 } from '@payments/core';
 import type { Knex } from 'knex';
-import type { KnexContext } from '../knex-context';
+import { inRepositoryTransaction, type KnexContext } from '../knex-context';
 import { INLINE } from '../sql-statements';
 import { toBigInt, toMillis, toNumber, type BigIntValue } from '../mapping/column-values';
 import { isDuplicateKeyError } from '../sql-errors';
@@ -99,11 +99,11 @@ function exactText(db: Knex, expression: string, alias: string): Knex.Raw {
 }
 
 export class KnexLedger implements Ledger {
-  constructor(private readonly context: KnexContext) {}
+  constructor(readonly context: KnexContext) {}
 
   async post(tx: LedgerTransaction): Promise<boolean> {
     // A posting is never half written: outside a unit of work it takes a transaction of its own.
-    return this.context.inTransaction(() => this.write(tx));
+    return inRepositoryTransaction(this, (bound) => bound.write(tx));
   }
 
   async hasPosted(cause: string): Promise<boolean> {
@@ -149,11 +149,11 @@ export class KnexLedger implements Ledger {
   }
 
   async settledBalance(account: string): Promise<{ readonly table: bigint; readonly journal: bigint }> {
-    return this.context.inTransaction(async () => {
+    return inRepositoryTransaction(this, async (bound) => {
       // Postings update the balance row in their own transaction: once it is ours, they have committed.
-      const table = await this.balanceForUpdate(account);
-      const db = this.context.db();
-      const row = await this.context.firstRow<{ balance: BigIntValue | null }>(
+      const table = await bound.balanceForUpdate(account);
+      const db = bound.context.db();
+      const row = await bound.context.firstRow<{ balance: BigIntValue | null }>(
         db('ledger_entries')
           .where({ account })
           .select(exactText(db, 'COALESCE(SUM(amount), 0)', 'balance')),
@@ -328,13 +328,13 @@ export class KnexLedger implements Ledger {
   }
 
   async rebuildBalances(): Promise<number> {
-    return this.context.inTransaction(async () => {
-      const trx = this.context.db();
-      const totals = await this.totals(trx);
-      await this.context.write(trx('ledger_balances').delete());
+    return inRepositoryTransaction(this, async (bound) => {
+      const trx = bound.context.db();
+      const totals = await bound.totals(trx);
+      await bound.context.write(trx('ledger_balances').delete());
       for (const row of totals) {
         // Bound as text: a driver would turn a BigInt past 2^53 − 1 into a rounded double, or refuse it.
-        await this.context.write(
+        await bound.context.write(
           trx('ledger_balances').insert({
             account: row.account,
             ...accountColumns(row.account),

@@ -1,6 +1,6 @@
 import type { AccountScope, Mode, PayoutDestination, PayoutDestinationRepository, PayoutDestinationStatus, PayoutDestinationType } from '@payments/core';
 import { ConcurrentUpdateError } from '@payments/core';
-import { KnexTable } from '../knex-context';
+import { inRepositoryTransaction, KnexTable } from '../knex-context';
 import { INLINE } from '../sql-statements';
 import { toDate, toMillis, toNullableMillis, toNumber, toOptionalDate, withoutUndefined, type BigIntValue } from '../mapping/column-values';
 import { DASHBOARD_RESOURCE_INDEXES } from '../migrations/005-dashboard-resources.migration';
@@ -86,17 +86,17 @@ export class KnexPayoutDestinationRepository extends KnexTable<PayoutDestination
   }
 
   makeDefault(scope: AccountScope, id: string, holdUntil: Date | undefined): Promise<PayoutDestination | undefined> {
-    return this.context.inTransaction(async () => {
+    return inRepositoryTransaction(this, async (bound) => {
       // Lock the scope's rows first (MySQL): two concurrent changes then run one after the other
       // instead of both clearing a stale default and colliding on the unique index.
-      const lock = this.scoped(scope).select('id');
-      await this.rows(this.context.lockedRead(lock));
-      const target = await this.first(this.scoped(scope).where({ id }));
+      const lock = bound.scoped(scope).select('id');
+      await bound.rows(bound.context.lockedRead(lock));
+      const target = await bound.first(bound.scoped(scope).where({ id }));
       if (target === undefined) return undefined;
-      await this.changed(this.scoped(scope).where({ default_marker: 1 }).whereNot({ id }).update({ default_marker: null }));
+      await bound.changed(bound.scoped(scope).where({ default_marker: 1 }).whereNot({ id }).update({ default_marker: null }));
       try {
-        await this.changed(
-          this.scoped(scope)
+        await bound.changed(
+          bound.scoped(scope)
             .where({ id })
             .update({ default_marker: 1, ...(holdUntil === undefined ? {} : { hold_until: toMillis(holdUntil) }) }),
         );
@@ -106,7 +106,7 @@ export class KnexPayoutDestinationRepository extends KnexTable<PayoutDestination
         if (isDuplicateKeyError(error, DEFAULT_UNIQUE)) throw new ConcurrentUpdateError('Another payout destination became the default meanwhile.');
         throw error;
       }
-      return this.findById(scope, id);
+      return bound.findById(scope, id);
     });
   }
 

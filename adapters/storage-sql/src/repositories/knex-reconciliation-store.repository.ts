@@ -13,7 +13,7 @@ import type {
   ReconciliationStore,
   StatementLineKind,
 } from '@payments/core';
-import type { KnexContext } from '../knex-context';
+import { inRepositoryTransaction, type KnexContext } from '../knex-context';
 import { INLINE } from '../sql-statements';
 import { fromJson, toBigInt, toMillis, toNullableMillis, toNumber, toOptionalDate, withoutUndefined, type BigIntValue } from '../mapping/column-values';
 
@@ -104,7 +104,7 @@ const INSERT_CHUNK = 100;
  * channel and mode, and the breaks.
  */
 export class KnexReconciliationStore implements ReconciliationStore {
-  constructor(private readonly context: KnexContext) {}
+  constructor(readonly context: KnexContext) {}
 
   async progress(channel: string, mode: Mode): Promise<ReconciliationProgress | undefined> {
     const row = await this.context.firstRow<ProgressRow>(this.context.db()<ProgressRow>('reconciliation_progress').where({ channel, mode }).limit(1, INLINE));
@@ -119,8 +119,8 @@ export class KnexReconciliationStore implements ReconciliationStore {
   }
 
   async saveStatementPage(channel: string, mode: Mode, page: ChannelStatement, fetchedAt: Date): Promise<number> {
-    return this.context.inTransaction(async () => {
-      const db = this.context.db();
+    return inRepositoryTransaction(this, async (bound) => {
+      const db = bound.context.db();
       let added = 0;
       for (let start = 0; start < page.lines.length; start += INSERT_CHUNK) {
         const rows = page.lines.slice(start, start + INSERT_CHUNK).map((line) => ({
@@ -134,7 +134,7 @@ export class KnexReconciliationStore implements ReconciliationStore {
           occurred_at: toMillis(line.occurredAt),
           fetched_at: toMillis(fetchedAt),
         }));
-        const known = await this.context.rows<{ kind: string; channel_id: string }>(
+        const known = await bound.context.rows<{ kind: string; channel_id: string }>(
           db('reconciliation_statement_lines')
             .where({ channel, mode })
             .whereIn(
@@ -145,9 +145,9 @@ export class KnexReconciliationStore implements ReconciliationStore {
         );
         const seen = new Set(known.map((row) => `${row.kind}:${row.channel_id}`));
         added += new Set(rows.map((row) => `${row.kind}:${row.channel_id}`).filter((key) => !seen.has(key))).size;
-        await this.context.write(db('reconciliation_statement_lines').insert(rows).onConflict(['channel', 'mode', 'kind', 'channel_id']).ignore());
+        await bound.context.write(db('reconciliation_statement_lines').insert(rows).onConflict(['channel', 'mode', 'kind', 'channel_id']).ignore());
       }
-      await this.context.write(
+      await bound.context.write(
         db('reconciliation_progress')
           .insert({ channel, mode, cursor: page.next, statement_as_of: toMillis(page.asOf), checked_until: null })
           .onConflict(['channel', 'mode'])
@@ -192,15 +192,15 @@ export class KnexReconciliationStore implements ReconciliationStore {
     changes: { readonly save: readonly ReconciliationItem[]; readonly remove: readonly string[] },
     checkedUntil: Date,
   ): Promise<void> {
-    await this.context.inTransaction(async () => {
-      const db = this.context.db();
-      for (const id of changes.remove) await this.context.write(db('reconciliation_breaks').where({ id, status: 'waiting' }).delete());
+    await inRepositoryTransaction(this, async (bound) => {
+      const db = bound.context.db();
+      for (const id of changes.remove) await bound.context.write(db('reconciliation_breaks').where({ id, status: 'waiting' }).delete());
       for (const item of changes.save) {
         const { id, ...columns } = toRow(item);
-        const updated = await this.context.write(db('reconciliation_breaks').where({ id }).update(columns));
-        if (updated.affectedRows === 0) await this.context.write(db('reconciliation_breaks').insert({ id, ...columns }));
+        const updated = await bound.context.write(db('reconciliation_breaks').where({ id }).update(columns));
+        if (updated.affectedRows === 0) await bound.context.write(db('reconciliation_breaks').insert({ id, ...columns }));
       }
-      await this.context.write(
+      await bound.context.write(
         db('reconciliation_progress')
           .insert({ channel, mode, cursor: null, statement_as_of: null, checked_until: toMillis(checkedUntil) })
           .onConflict(['channel', 'mode'])

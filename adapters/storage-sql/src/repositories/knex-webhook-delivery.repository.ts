@@ -13,7 +13,7 @@ import type {
 } from '@payments/core';
 import { ConcurrentUpdateError } from '@payments/core';
 import type { Knex } from 'knex';
-import type { KnexContext } from '../knex-context';
+import { inRepositoryTransaction, type KnexContext } from '../knex-context';
 import { INLINE, insertText, type Statement } from '../sql-statements';
 import { ContendedTransactionError } from '../transaction-retry';
 import {
@@ -135,7 +135,7 @@ function attemptRow(attempt: WebhookDeliveryAttempt, endpointId: string): Attemp
 const RECORD_CHUNK = 100;
 
 export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository {
-  constructor(private readonly context: KnexContext) {}
+  constructor(readonly context: KnexContext) {}
 
   private table(db: Knex = this.context.db()) {
     return db<DeliveryRow>('webhook_deliveries');
@@ -146,9 +146,9 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
     return (await this.context.write(statement)).affectedRows;
   }
 
-  /** `work` in the current unit of work's transaction, else in one of its own (BEGIN … COMMIT on one pooled connection). */
-  private inTransaction<T>(work: (trx: Knex) => Promise<T>): Promise<T> {
-    return this.context.inTransaction(() => work(this.context.db()));
+  /** `work` in the transaction this repository is bound to, else in one of its own (BEGIN … COMMIT on one pooled connection), with the repository bound to it. */
+  private inTransaction<T>(work: (trx: Knex, bound: KnexWebhookDeliveryRepository) => Promise<T>): Promise<T> {
+    return inRepositoryTransaction(this, (bound) => work(bound.context.db(), bound));
   }
 
   async insert(delivery: WebhookDelivery): Promise<void> {
@@ -174,9 +174,9 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
   }
 
   async claimDue(mode: Mode, now: Date, leaseUntil: Date, limit: number, excluding: ReadonlySet<string> = new Set()): Promise<ClaimedDelivery[]> {
-    const claim = async (trx: Knex): Promise<ClaimedDelivery[]> => {
+    const claim = async (trx: Knex, bound: KnexWebhookDeliveryRepository): Promise<ClaimedDelivery[]> => {
       const t = toMillis(now);
-      const query = this.table(trx)
+      const query = bound.table(trx)
         .where({ status: 'pending', mode })
         .whereNotIn('id', [...excluding])
         .where('next_retry_at', '<=', t)
@@ -186,21 +186,21 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
         .limit(limit, INLINE);
       // MySQL/MariaDB: concurrent passes skip each other's rows instead of waiting or double-claiming.
       // SQLite: one connection, so the transaction alone serialises claimers.
-      const rows = await this.context.rows<DeliveryRow>(this.context.skippingLockedRead(query));
+      const rows = await bound.context.rows<DeliveryRow>(bound.context.skippingLockedRead(query));
       if (rows.length === 0) return [];
       const ids = rows.map((row) => row.id);
       // The lease is taken only where none runs, and every row must take it: SKIP LOCKED skips
       // nothing that another node of a multi-writer cluster locked, so a row claimed there
       // meanwhile fails this claim, which runs again and leaves that row to its holder.
-      const leased = await this.changed(
-        this.table(trx)
+      const leased = await bound.changed(
+        bound.table(trx)
           .whereIn('id', ids)
           .where({ status: 'pending' })
           .where((q) => void q.whereNull('locked_until').orWhere('locked_until', '<=', t))
           .update({ locked_until: toMillis(leaseUntil) }),
       );
       if (leased !== ids.length) throw new ConcurrentUpdateError('Another relay pass claimed some of these deliveries meanwhile.');
-      const events = await this.context.rows<EventRow>(trx<EventRow>('events').whereIn('id', [...new Set(rows.map((row) => row.event_id))]));
+      const events = await bound.context.rows<EventRow>(trx<EventRow>('events').whereIn('id', [...new Set(rows.map((row) => row.event_id))]));
       const byId = new Map(events.map((row) => [row.id, eventFromRow(row)]));
       return rows.map((row) => {
         const event = byId.get(row.event_id);
@@ -218,15 +218,15 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
   }
 
   async recordAttempt(next: WebhookDelivery, heldUntil: Date, attempt: WebhookDeliveryAttempt | undefined): Promise<boolean> {
-    const record = async (trx: Knex): Promise<boolean> => {
-      const changed = await this.changed(
-        this.table(trx)
+    const record = async (trx: Knex, bound: KnexWebhookDeliveryRepository): Promise<boolean> => {
+      const changed = await bound.changed(
+        bound.table(trx)
           .where({ id: next.id, locked_until: toMillis(heldUntil) })
           .update(stateAfterAttempt(next)),
       );
       if (changed === 0) return false;
       if (!attempt) return true;
-      await this.changed(trx<AttemptRow>('webhook_delivery_attempts').insert(attemptRow(attempt, next.endpointId)));
+      await bound.changed(trx<AttemptRow>('webhook_delivery_attempts').insert(attemptRow(attempt, next.endpointId)));
       return true;
     };
     return this.inTransaction(record);
@@ -239,9 +239,9 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
    */
   async recordAttempts(records: readonly DeliveryAttemptRecord[]): Promise<boolean[]> {
     if (records.length === 0) return [];
-    const record = async (trx: Knex): Promise<boolean[]> => {
+    const record = async (trx: Knex, bound: KnexWebhookDeliveryRepository): Promise<boolean[]> => {
       const held: boolean[] = [];
-      for (let from = 0; from < records.length; from += RECORD_CHUNK) held.push(...(await this.recordChunk(trx, records.slice(from, from + RECORD_CHUNK))));
+      for (let from = 0; from < records.length; from += RECORD_CHUNK) held.push(...(await bound.recordChunk(trx, records.slice(from, from + RECORD_CHUNK))));
       return held;
     };
     return this.inTransaction(record);

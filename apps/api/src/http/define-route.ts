@@ -156,7 +156,24 @@ export function registerRoutes<A extends Route['access']>(
   server.route(
     own.map((route) => {
       const uses = Object.fromEntries(Object.entries(route.uses ?? {}).map(([name, token]) => [name, resolve(token)]));
-      return { method: route.method, path: route.path, options: { validate: route.validate, ...options(route, route.handler(uses)) } };
+      return { method: route.method, path: route.path, options: { validate: route.validate, ...options(route, handlerOf(route, uses)) } };
     }),
   );
+}
+
+/**
+ * The route's handler over its resolved `uses`. A storage-only idempotent route's work runs in
+ * the transaction of its key's claim (`recovery.transaction`): its use cases are bound to that
+ * transaction per request, so that their units of work join it.
+ */
+function handlerOf(route: Route, uses: Record<string, unknown>): ReturnType<Route['handler']> {
+  const handler = route.handler(uses);
+  if (!('idempotent' in route) || route.idempotent?.transactional !== true) return handler;
+  const work = (request: Request, h: ResponseToolkit, recovery: Recovery): Promise<RouteAnswer> => {
+    const bound = recovery.transaction ? route.handler(recovery.transaction.bind(uses)) : handler;
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- an idempotent route's handler is IdempotentWork (see Handler)
+    return (bound as unknown as IdempotentWork)(request, h, recovery);
+  };
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the idempotency wrapper calls it with the recovery, as every idempotent handler
+  return work as unknown as ReturnType<Route['handler']>;
 }

@@ -60,9 +60,9 @@ function recoveryFor(idempotency: Idempotency, recovery: Recovery): Recovery {
   const prefix = resumes === 'channel' || resumes === 'settlement' ? undefined : ID_FORMATS[resumes].prefix;
   return {
     ...recovery,
-    bind: (id) => {
+    bind: (id, transaction) => {
       if (prefix === undefined || !id.startsWith(prefix)) throw new Error(`A route that resumes from ${resumes} cannot bind ${id} to its key.`);
-      return recovery.bind(id);
+      return recovery.bind(id, transaction);
     },
   };
 }

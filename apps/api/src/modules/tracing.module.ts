@@ -1,4 +1,5 @@
 import {
+  BIND_TO_TRANSACTION,
   Clock,
   EventOutbox,
   PaymentChannelRegistry,
@@ -9,26 +10,35 @@ import {
   WebhookDeliveryRepository,
   WebhookSender,
   type PaymentChannel,
+  type StorageTransaction,
 } from '@payments/core';
 import type { TraceContextStore } from '@payments/storage-sql';
 import { ContainerModule, type ResolutionContext } from 'inversify';
 import type { Tracing } from '../tracing/tracing';
 import { resolve, type Key } from './wiring';
 
+/** Writes the active trace context, if any, for a subject into `contexts`. */
+type ContextRecorder = (contexts: TraceContextStore, subjectId: string) => Promise<void>;
+
 /**
  * `target` whose `methods` also remember the active trace context for the subject each call
- * writes (`subjectOf` its arguments), in the same unit of work: where the next step of that
- * subject, run by the worker, finds its parent. A call outside any trace records nothing.
+ * writes (`subjectOf` its arguments), in `contexts`, in the same unit of work: where the next
+ * step of that subject, run by the worker, finds its parent. A call outside any trace records
+ * nothing. Bound to a transaction, the target and the store are bound to it together.
  */
 function recordingContexts<T extends object>(
   target: T,
   methods: ReadonlyArray<keyof T & string>,
   subjectOf: (args: readonly unknown[]) => string | undefined,
-  record: (subjectId: string) => Promise<void>,
+  contexts: TraceContextStore,
+  record: ContextRecorder,
 ): T {
   const recorded = new Set<string>(methods);
   return new Proxy(target, {
     get(object, property) {
+      if (property === BIND_TO_TRANSACTION) {
+        return (transaction: StorageTransaction) => recordingContexts(transaction.bind(object), methods, subjectOf, transaction.bind(contexts), record);
+      }
       const member: unknown = Reflect.get(object, property, object);
       if (typeof member !== 'function') return member;
       if (typeof property !== 'string' || !recorded.has(property)) {
@@ -40,7 +50,7 @@ function recordingContexts<T extends object>(
       return async (...args: unknown[]): Promise<unknown> => {
         const result: unknown = await Reflect.apply(member, object, args);
         const subject = subjectOf(args);
-        if (subject !== undefined) await record(subject);
+        if (subject !== undefined) await record(contexts, subject);
         return result;
       };
     },
@@ -84,18 +94,20 @@ function tracedRegistry(registry: PaymentChannelRegistry, trace: (channel: Payme
  */
 export const tracingModule = (tracing: Tracing, contexts: TraceContextStore): ContainerModule =>
   new ContainerModule((options) => {
-    const recorder = (clock: Clock) => async (subjectId: string) => {
-      const traceparent = tracing.currentTraceparent();
-      if (traceparent !== undefined) await contexts.record(subjectId, traceparent, clock.now());
-    };
+    const recorder =
+      (clock: Clock): ContextRecorder =>
+      async (store, subjectId) => {
+        const traceparent = tracing.currentTraceparent();
+        if (traceparent !== undefined) await store.record(subjectId, traceparent, clock.now());
+      };
     // Each port as the container makes it, wrapped once (the bindings are singletons).
     const decorate = <T>(key: Key<T>, wrap: (ctx: ResolutionContext, instance: T) => T): void => options.onActivation<T>(key, wrap);
     decorate(UnitOfWork, (_ctx, uow) => tracing.unitOfWork(uow));
     decorate(PaymentIntentRepository, (ctx, intents) =>
-      recordingContexts(intents, ['insert', 'update', 'bumpVersion', 'deferSettlementCheck'], firstId, recorder(resolve(ctx, Clock))),
+      recordingContexts(intents, ['insert', 'update', 'bumpVersion', 'deferSettlementCheck'], firstId, contexts, recorder(resolve(ctx, Clock))),
     );
-    decorate(EventOutbox, (ctx, events) => recordingContexts(events, ['append'], firstId, recorder(resolve(ctx, Clock))));
-    decorate(WebhookDeliveryRepository, (ctx, deliveries) => recordingContexts(deliveries, ['insert'], firstId, recorder(resolve(ctx, Clock))));
+    decorate(EventOutbox, (ctx, events) => recordingContexts(events, ['append'], firstId, contexts, recorder(resolve(ctx, Clock))));
+    decorate(WebhookDeliveryRepository, (ctx, deliveries) => recordingContexts(deliveries, ['insert'], firstId, contexts, recorder(resolve(ctx, Clock))));
     decorate(PaymentChannelRegistry, (ctx, registry) => {
       const clock = resolve(ctx, Clock);
       return tracedRegistry(registry, (channel) =>

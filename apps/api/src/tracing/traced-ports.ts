@@ -1,5 +1,5 @@
 import { context, createContextKey, SpanKind, trace } from '@opentelemetry/api';
-import type { ItemJob, JobLane, PaymentChannel, PayoutGateway, UnitOfWork, WebhookSender } from '@payments/core';
+import type { ItemJob, JobLane, PaymentChannel, PayoutGateway, Transaction, UnitOfWork, WebhookSender } from '@payments/core';
 import type { StatementTracer } from '@payments/storage-sql';
 import { contextOf, headersOf, inSpan, inSpanAnyResult, recordingIn, type SpanTools } from './span-tools';
 import { statementName, statementSpanName } from './statement-names';
@@ -20,27 +20,39 @@ export function tracedStatements(tools: SpanTools): StatementTracer {
   };
 }
 
-/** A span per outermost unit of work inside a trace, saying how many times its work ran (retries). */
-export function tracedUnitOfWork(tools: SpanTools, uow: UnitOfWork): UnitOfWork {
-  return {
-    afterCommit: (callback) => uow.afterCommit(callback),
-    run: (work) => {
-      const parent = context.active();
-      if (!recordingIn(parent) || parent.getValue(IN_UNIT_OF_WORK) === true) return uow.run(work);
-      return inSpan(tools, 'unit of work', { kind: SpanKind.INTERNAL }, parent.setValue(IN_UNIT_OF_WORK, true), async (span) => {
-        let runs = 0;
-        try {
-          return await uow.run(() => {
-            runs += 1;
-            return work();
-          });
-        } finally {
-          span.setAttribute('payments.uow.runs', runs);
-        }
-      });
-    },
-  };
+/**
+ * A span per outermost unit of work inside a trace, saying how many times its work ran
+ * (retries). The wrapped unit of work is a field, so binding to a transaction binds it (a nested
+ * `run` then joins the transaction, and makes no span).
+ */
+class TracedUnitOfWork implements UnitOfWork {
+  constructor(
+    private readonly tools: SpanTools,
+    readonly inner: UnitOfWork,
+  ) {}
+
+  afterCommit(callback: () => Promise<void>): void {
+    this.inner.afterCommit(callback);
+  }
+
+  run<T>(work: (transaction: Transaction) => Promise<T>): Promise<T> {
+    const parent = context.active();
+    if (!recordingIn(parent) || parent.getValue(IN_UNIT_OF_WORK) === true) return this.inner.run(work);
+    return inSpan(this.tools, 'unit of work', { kind: SpanKind.INTERNAL }, parent.setValue(IN_UNIT_OF_WORK, true), async (span) => {
+      let runs = 0;
+      try {
+        return await this.inner.run((transaction) => {
+          runs += 1;
+          return work(transaction);
+        });
+      } finally {
+        span.setAttribute('payments.uow.runs', runs);
+      }
+    });
+  }
 }
+
+export const tracedUnitOfWork = (tools: SpanTools, uow: UnitOfWork): UnitOfWork => new TracedUnitOfWork(tools, uow);
 
 /** The mode a port call names: its first argument, or the request's `mode`. */
 function modeOf(args: readonly unknown[]): string | undefined {

@@ -38,9 +38,10 @@ export class ClaimMfa {
     if (user.mfaSecret !== undefined) throw invalidCredentials();
     const secret = this.deps.codes.generateSecret();
     const sealed = this.deps.secrets.seal(secret);
-    const claimed = await this.deps.uow.run(async () => {
-      if (!(await this.deps.users.claimMfaSecret(user.merchantId, user.id, sealed))) return false;
-      await this.deps.audit.record({ merchantId: user.merchantId, userId: user.id, action: 'mfa.claimed', objectType: 'dashboard_user', objectId: user.id });
+    const claimed = await this.deps.uow.run(async (transaction) => {
+      const self = transaction.bind(this);
+      if (!(await self.deps.users.claimMfaSecret(user.merchantId, user.id, sealed))) return false;
+      await self.deps.audit.record({ merchantId: user.merchantId, userId: user.id, action: 'mfa.claimed', objectType: 'dashboard_user', objectId: user.id });
       return true;
     });
     // Another claim won the race: this caller gets what an enrolled user gets.

@@ -26,9 +26,10 @@ export class CreateApiKey {
     const name = input.name === undefined ? undefined : validateLabel(input.name, 'name', API_KEY_NAME_LENGTH);
     const permissions: ApiKeyPermissions | undefined = input.permissions === undefined ? undefined : validateApiKeyPermissions(input.permissions);
     authorizeKeyMint(actor.role, input.mode, permissions);
-    return this.deps.uow.run(async () => {
-      const issued = await this.deps.issueApiKey.execute({ merchantId: actor.merchantId, mode: input.mode, name, permissions });
-      await this.deps.audit.recordAction(
+    return this.deps.uow.run(async (transaction) => {
+      const self = transaction.bind(this);
+      const issued = await self.deps.issueApiKey.execute({ merchantId: actor.merchantId, mode: input.mode, name, permissions });
+      await self.deps.audit.recordAction(
         actor,
         'api_keys.write',
         { type: 'api_key', id: issued.key.id },

@@ -77,10 +77,11 @@ export class CreateMerchant {
       passwordHash: await this.deps.passwords.hash(input.password),
       created: now,
     };
-    const testApiKey = await this.deps.uow.run(async () => {
-      await this.deps.merchants.insert(merchant);
-      await this.deps.users.insert(owner);
-      return this.deps.issueApiKey.execute({ merchantId: merchant.id, mode: 'test', name: 'Default test key' });
+    const testApiKey = await this.deps.uow.run(async (transaction) => {
+      const self = transaction.bind(this);
+      await self.deps.merchants.insert(merchant);
+      await self.deps.users.insert(owner);
+      return self.deps.issueApiKey.execute({ merchantId: merchant.id, mode: 'test', name: 'Default test key' });
     });
     return { merchant, owner, testApiKey };
   }

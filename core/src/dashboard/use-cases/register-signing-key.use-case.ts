@@ -36,9 +36,10 @@ export class RegisterSigningKey {
       ...(name === undefined ? {} : { name }),
       created: this.deps.clock.now(),
     };
-    return this.deps.uow.run(async () => {
-      await this.deps.keys.insert(key);
-      await this.deps.audit.recordAction(actor, 'signing_keys.write', { type: 'signing_key', id: key.id }, { change: 'created' });
+    return this.deps.uow.run(async (transaction) => {
+      const self = transaction.bind(this);
+      await self.deps.keys.insert(key);
+      await self.deps.audit.recordAction(actor, 'signing_keys.write', { type: 'signing_key', id: key.id }, { change: 'created' });
       return key;
     });
   }

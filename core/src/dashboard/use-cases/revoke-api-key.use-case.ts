@@ -19,13 +19,14 @@ export class RevokeApiKey {
   constructor(private readonly deps: RevokeApiKeyDeps) {}
 
   execute(actor: User, id: string): Promise<ApiKey> {
-    return this.deps.uow.run(async () => {
-      const before = await this.deps.keys.findById(actor.merchantId, id);
+    return this.deps.uow.run(async (transaction) => {
+      const self = transaction.bind(this);
+      const before = await self.deps.keys.findById(actor.merchantId, id);
       if (!before) throw notFound('API key', id);
       if (before.revokedAt !== undefined) return before;
-      const revoked = await this.deps.keys.revoke(actor.merchantId, id, this.deps.clock.now());
+      const revoked = await self.deps.keys.revoke(actor.merchantId, id, self.deps.clock.now());
       if (!revoked) throw notFound('API key', id);
-      await this.deps.audit.recordAction(actor, 'api_keys.write', { type: 'api_key', id }, { change: 'revoked', mode: revoked.mode, prefix: revoked.prefix });
+      await self.deps.audit.recordAction(actor, 'api_keys.write', { type: 'api_key', id }, { change: 'revoked', mode: revoked.mode, prefix: revoked.prefix });
       return revoked;
     });
   }

@@ -59,9 +59,10 @@ export class SignIn {
       created: now,
       expiresAt: new Date(now.getTime() + DASHBOARD_SESSION_TTL_MS),
     };
-    await this.deps.uow.run(async () => {
-      await this.deps.sessions.insert(session);
-      await this.deps.audit.record({
+    await this.deps.uow.run(async (transaction) => {
+      const self = transaction.bind(this);
+      await self.deps.sessions.insert(session);
+      await self.deps.audit.record({
         merchantId: session.merchantId,
         userId: session.userId,
         action: 'session.created',

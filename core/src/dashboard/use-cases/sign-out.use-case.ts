@@ -13,9 +13,10 @@ export class SignOut {
   constructor(private readonly deps: SignOutDeps) {}
 
   execute(input: { merchantId: string; userId: string; sessionId: string }): Promise<void> {
-    return this.deps.uow.run(async () => {
-      await this.deps.sessions.end(input.merchantId, input.sessionId, this.deps.clock.now());
-      await this.deps.audit.record({
+    return this.deps.uow.run(async (transaction) => {
+      const self = transaction.bind(this);
+      await self.deps.sessions.end(input.merchantId, input.sessionId, self.deps.clock.now());
+      await self.deps.audit.record({
         merchantId: input.merchantId,
         userId: input.userId,
         action: 'session.ended',

@@ -141,11 +141,12 @@ export class AddTeamUser {
     // Hashed before the transaction opens: it is slow, and no row should wait for it.
     const passwordHash = await this.deps.passwords.hash(input.password);
     return this.deps.stepUp.guard(actor, () =>
-      this.deps.uow.run(async () => {
-        await this.deps.stepUp.verify(actor, input.code);
-        const now = this.deps.clock.now();
+      this.deps.uow.run(async (transaction) => {
+        const self = transaction.bind(this);
+        await self.deps.stepUp.verify(actor, input.code);
+        const now = self.deps.clock.now();
         const user: User = {
-          id: newId(this.deps.random, 'user'),
+          id: newId(self.deps.random, 'user'),
           merchantId: actor.merchantId,
           email,
           ...(name === undefined ? {} : { name }),
@@ -154,14 +155,14 @@ export class AddTeamUser {
           passwordHash,
           created: now,
         };
-        await this.deps.users.insert(user);
-        await appendTeamNotice(this.deps, {
+        await self.deps.users.insert(user);
+        await appendTeamNotice(self.deps, {
           actor,
           kind: 'user.added',
           details: { user: user.id, user_email: user.email, role: user.role, added_by: actor.email },
           now,
         });
-        await auditTeamChange(this.deps.audit, actor, user.id, { change: 'created', role: user.role });
+        await auditTeamChange(self.deps.audit, actor, user.id, { change: 'created', role: user.role });
         return user;
       }),
     );
@@ -196,24 +197,25 @@ export class UpdateTeamUser {
       throw invalidParameter('status', `status must be one of ${USER_STATUSES.join(', ')}.`);
     }
     const update = () =>
-      this.deps.uow.run(async () => {
-        const target = await lockedTeamMember(this.deps.users, actor, id);
+      this.deps.uow.run(async (transaction) => {
+        const self = transaction.bind(this);
+        const target = await lockedTeamMember(self.deps.users, actor, id);
         assertMayChange(actor, target, input.role);
         const grants = input.role !== undefined && grantsStepUpRole(target.role, input.role);
-        if (grants) await this.deps.stepUp.verify(actor, input.code);
+        if (grants) await self.deps.stepUp.verify(actor, input.code);
         const updated: User = { ...target, role: input.role ?? target.role, status: input.status ?? target.status };
         const details: Record<string, string> = {};
         if (updated.role !== target.role) Object.assign(details, { role_from: target.role, role_to: updated.role });
         if (updated.status !== target.status) Object.assign(details, { status_from: target.status, status_to: updated.status });
         if (Object.keys(details).length === 0) return target;
-        await this.deps.users.update(updated);
-        const now = this.deps.clock.now();
-        if (updated.status === 'disabled') await this.deps.sessions.endAllForUser(target.merchantId, target.id, now);
+        await self.deps.users.update(updated);
+        const now = self.deps.clock.now();
+        if (updated.status === 'disabled') await self.deps.sessions.endAllForUser(target.merchantId, target.id, now);
         if (grants) {
           const granted = { user: target.id, user_email: target.email, role_from: target.role, role_to: updated.role, granted_by: actor.email };
-          await appendTeamNotice(this.deps, { actor, kind: 'user.role_granted', details: granted, now });
+          await appendTeamNotice(self.deps, { actor, kind: 'user.role_granted', details: granted, now });
         }
-        await auditTeamChange(this.deps.audit, actor, target.id, { change: 'updated', ...details });
+        await auditTeamChange(self.deps.audit, actor, target.id, { change: 'updated', ...details });
         return updated;
       });
     // Whether it grants is known once the row is read; only a change that may grant takes the
@@ -238,25 +240,26 @@ export class ResetTeamUserMfa {
   /** Throws 404, 403 `forbidden` for the team rules, then 403 `mfa_code_invalid` or 429 `rate_limited` for the code. */
   execute(actor: User, id: string, code: string | undefined): Promise<User> {
     return this.deps.stepUp.guard(actor, () =>
-      this.deps.uow.run(async () => {
-        const target = await lockedTeamMember(this.deps.users, actor, id);
+      this.deps.uow.run(async (transaction) => {
+        const self = transaction.bind(this);
+        const target = await lockedTeamMember(self.deps.users, actor, id);
         assertMayChange(actor, target);
-        await this.deps.stepUp.verify(actor, code);
+        await self.deps.stepUp.verify(actor, code);
         const { mfaSecret: _secret, mfaLastStep: _step, ...rest } = target;
         void _secret;
         void _step;
         const reset: User = rest;
-        await this.deps.users.update(reset);
-        const now = this.deps.clock.now();
-        await this.deps.sessions.endAllForUser(target.merchantId, target.id, now);
-        await appendTeamNotice(this.deps, {
+        await self.deps.users.update(reset);
+        const now = self.deps.clock.now();
+        await self.deps.sessions.endAllForUser(target.merchantId, target.id, now);
+        await appendTeamNotice(self.deps, {
           actor,
           kind: 'user.mfa_reset',
           details: { user: target.id, user_email: target.email, reset_by: actor.email },
           now,
           alsoTo: [target.email],
         });
-        await auditTeamChange(this.deps.audit, actor, target.id, { change: 'mfa_reset' }, 'users.reset_mfa');
+        await auditTeamChange(self.deps.audit, actor, target.id, { change: 'mfa_reset' }, 'users.reset_mfa');
         return reset;
       }),
     );

@@ -32,11 +32,12 @@ export class UpdateMerchantSettings {
       if (!merchant) throw notFound('merchant', actor.merchantId);
       return merchant;
     }
-    return this.deps.uow.run(async () => {
-      const merchant = await this.deps.merchants.updateSettings(actor.merchantId, change);
+    return this.deps.uow.run(async (transaction) => {
+      const self = transaction.bind(this);
+      const merchant = await self.deps.merchants.updateSettings(actor.merchantId, change);
       if (!merchant) throw notFound('merchant', actor.merchantId);
       const fields = Object.keys(change).flatMap((key) => (isKeyOf(FIELD_NAMES, key) ? [FIELD_NAMES[key]] : []));
-      await this.deps.audit.recordAction(
+      await self.deps.audit.recordAction(
         actor,
         'settings.write',
         { type: 'merchant_settings', id: actor.merchantId },

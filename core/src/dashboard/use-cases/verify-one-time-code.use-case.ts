@@ -24,13 +24,14 @@ export class VerifyOneTimeCode {
   constructor(private readonly deps: VerifyOneTimeCodeDeps) {}
 
   execute(input: { merchantId: string; userId: string; code: string | undefined }): Promise<User> {
-    return this.deps.uow.run(async () => {
-      const user = await this.deps.users.findById(input.merchantId, input.userId);
+    return this.deps.uow.run(async (transaction) => {
+      const self = transaction.bind(this);
+      const user = await self.deps.users.findById(input.merchantId, input.userId);
       if (!user?.mfaSecret || input.code === undefined) throw mfaCodeInvalid();
-      const step = this.deps.codes.matchingStep(this.deps.secrets.open(user.mfaSecret), input.code, this.deps.clock.now());
+      const step = self.deps.codes.matchingStep(self.deps.secrets.open(user.mfaSecret), input.code, self.deps.clock.now());
       if (step === undefined || (user.mfaLastStep !== undefined && step <= user.mfaLastStep)) throw mfaCodeInvalid();
       // Conditional, so two requests racing with one code (or a code racing a reset) spend it once.
-      if (!(await this.deps.users.spendOneTimeStep(user.merchantId, user.id, user.mfaSecret, step))) throw mfaCodeInvalid();
+      if (!(await self.deps.users.spendOneTimeStep(user.merchantId, user.id, user.mfaSecret, step))) throw mfaCodeInvalid();
       return { ...user, mfaLastStep: step };
     });
   }

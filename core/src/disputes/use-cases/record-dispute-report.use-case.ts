@@ -51,23 +51,24 @@ export class RecordDisputeReport {
     if (!merchant) throw notFound('merchant', scope.merchantId);
     const { deps } = this;
 
-    return deps.uow.run(async () => {
-      const locked = await deps.intents.findByIdForUpdate(scope, attempt.paymentIntentId);
+    return deps.uow.run(async (transaction) => {
+      const self = transaction.bind(this);
+      const locked = await self.deps.intents.findByIdForUpdate(scope, attempt.paymentIntentId);
       if (!locked) throw notFound('payment_intent', attempt.paymentIntentId);
-      const now = deps.clock.now();
-      const known = await deps.disputes.findByChannelDisputeId(attempt.channel, attempt.mode, report.channelDisputeId);
+      const now = self.deps.clock.now();
+      const known = await self.deps.disputes.findByChannelDisputeId(attempt.channel, attempt.mode, report.channelDisputeId);
       // Locked too: evidence writes lock the dispute row alone, so this change cannot overwrite one.
-      const stored = known && (await deps.disputes.findByIdForUpdate(scope, known.id));
+      const stored = known && (await self.deps.disputes.findByIdForUpdate(scope, known.id));
       if (stored && isRuled(stored)) return stored;
       // Every dispute change writes the intent's row, before anything else: the hold and the
       // ruling depend on the intent's other disputes and on its release, and on a multi-writer
       // cluster only a write (not the lock) keeps two such changes of one intent from both
       // committing. The one that lost runs again and sees the other's dispute.
-      const intent = await deps.intents.bumpVersion(locked);
-      const dispute = stored ?? (await this.open(intent, attempt, report, now));
+      const intent = await self.deps.intents.bumpVersion(locked);
+      const dispute = stored ?? (await self.open(intent, attempt, report, now));
 
-      if (report.status === 'won' || report.status === 'lost') return this.rule(dispute, intent, report.status, merchant.settlementCurrency, now);
-      if (report.status === 'under_review' && dispute.status === 'opened') return this.change(dispute, 'under_review', 'dispute.updated', now);
+      if (report.status === 'won' || report.status === 'lost') return self.rule(dispute, intent, report.status, merchant.settlementCurrency, now);
+      if (report.status === 'under_review' && dispute.status === 'opened') return self.change(dispute, 'under_review', 'dispute.updated', now);
       return dispute;
     });
   }

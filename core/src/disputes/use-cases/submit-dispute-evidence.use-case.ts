@@ -57,23 +57,24 @@ export class SubmitDisputeEvidence {
     }
     await channel.submitDisputeEvidence(before.mode, before.channelDisputeId, merged);
 
-    return deps.uow.run(async () => {
-      const dispute = await deps.disputes.findByIdForUpdate(input.scope, input.disputeId);
+    return deps.uow.run(async (transaction) => {
+      const self = transaction.bind(this);
+      const dispute = await self.deps.disputes.findByIdForUpdate(input.scope, input.disputeId);
       if (!dispute) throw notFound('dispute', input.disputeId);
       // A ruling may have landed while the channel was being called.
       if (isRuled(dispute)) throw disputeClosed(dispute.id);
-      const now = deps.clock.now();
+      const now = self.deps.clock.now();
       const changed: Dispute = {
         ...dispute,
         evidence: mergeEvidence(dispute.evidence, input.evidence),
         status: dispute.status === 'opened' ? 'under_review' : dispute.status,
         updated: now,
       };
-      await deps.disputes.update(changed);
-      await input.recovery?.bind(changed.id);
-      await publishEvent(deps, disputeEvent(changed, 'dispute.updated', deps.random, now), now);
+      await self.deps.disputes.update(changed);
+      await input.recovery?.bind(changed.id, transaction);
+      await publishEvent(self.deps, disputeEvent(changed, 'dispute.updated', self.deps.random, now), now);
       if (input.actor) {
-        await deps.audit.recordAction(
+        await self.deps.audit.recordAction(
           input.actor,
           'disputes.write',
           { type: 'dispute', id: changed.id },

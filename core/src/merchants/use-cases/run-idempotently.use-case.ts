@@ -166,12 +166,13 @@ export class RunIdempotently {
    * is answered as it stands. A failure rolls the claim back with everything else.
    */
   private async claimAndRecord(request: IdempotentRequest, respond: (recovery: Recovery) => Promise<StoredResponse>): Promise<IdempotentResult> {
-    const outcome = await this.deps.uow.run(async (): Promise<KnownKey | StoredResponse> => {
-      const claimed = await this.deps.store.claim(this.claimRequest(request));
+    const outcome = await this.deps.uow.run(async (transaction): Promise<KnownKey | StoredResponse> => {
+      const self = transaction.bind(this);
+      const claimed = await self.deps.store.claim(self.claimRequest(request));
       if (claimed.outcome !== 'claimed') return claimed;
       // The work and its answer commit together: there is nothing between them to recover from.
-      const response = await respond({ ...resumeOf(claimed.recoveryPoint), bind: () => Promise.resolve() });
-      await this.complete(claimed.claim, response);
+      const response = await respond({ ...resumeOf(claimed.recoveryPoint), bind: () => Promise.resolve(), transaction });
+      await self.complete(claimed.claim, response);
       return response;
     });
     return 'outcome' in outcome ? this.answerKnown(outcome, request) : { response: outcome, replayed: false };
@@ -200,13 +201,13 @@ export class RunIdempotently {
   private async performClaimed(claim: IdempotencyClaim, request: IdempotentRequest, recoveryPoint: string | undefined): Promise<StoredResponse> {
     const recovery: Recovery = {
       ...resumeOf(recoveryPoint),
-      bind: async (id) => {
-        if (!(await this.deps.store.bind(claim, id))) throw new ClaimLost();
+      bind: async (id, transaction) => {
+        if (!(await transaction.bind(this.deps.store).bind(claim, id))) throw new ClaimLost();
       },
     };
     try {
       const response = await request.perform(recovery);
-      await this.deps.uow.run(() => this.complete(claim, response));
+      await this.deps.uow.run((transaction) => transaction.bind(this).complete(claim, response));
       return response;
     } catch (error) {
       if (error instanceof ClaimLost) throw keyInUse();
@@ -218,7 +219,7 @@ export class RunIdempotently {
         throw error;
       }
       try {
-        await this.deps.uow.run(() => this.complete(claim, refusal));
+        await this.deps.uow.run((transaction) => transaction.bind(this).complete(claim, refusal));
       } catch (completion) {
         if (completion instanceof ClaimLost) throw keyInUse();
         // The refusal was not stored: forget the key (or keep it resumable, as above) so that the

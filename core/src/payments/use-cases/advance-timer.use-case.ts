@@ -25,16 +25,17 @@ export class AdvanceTimer {
 
   execute(input: { scope: AccountScope; intentId: string; timer: TimerName }): Promise<PaymentIntent> {
     if (input.scope.mode !== 'test') return Promise.reject(testModeRequired());
-    return this.deps.uow.run(async () => {
-      const intent = await this.deps.intents.findByIdForUpdate(input.scope, input.intentId);
+    return this.deps.uow.run(async (transaction) => {
+      const self = transaction.bind(this);
+      const intent = await self.deps.intents.findByIdForUpdate(input.scope, input.intentId);
       if (!intent) throw notFound('payment_intent', input.intentId);
-      const now = this.deps.clock.now();
+      const now = self.deps.clock.now();
       if (input.timer === 'expiry') {
         if (!EXPIRABLE.includes(intent.status) || intent.expiresAt === undefined) throw notRunning('expiry', intent);
-        return intent.expiresAt <= now ? intent : this.deps.intents.update({ ...intent, expiresAt: now, updated: now });
+        return intent.expiresAt <= now ? intent : self.deps.intents.update({ ...intent, expiresAt: now, updated: now });
       }
       if (intent.status !== 'channel_settled' || intent.releasedAt !== undefined || intent.availableAt === undefined) throw notRunning('release', intent);
-      return intent.availableAt <= now ? intent : this.deps.intents.update({ ...intent, availableAt: now, updated: now });
+      return intent.availableAt <= now ? intent : self.deps.intents.update({ ...intent, availableAt: now, updated: now });
     });
   }
 }

@@ -22,8 +22,9 @@ export class CancelPaymentIntent {
    * canceled.
    */
   execute(input: { scope: AccountScope; id: string }): Promise<PaymentIntent> {
-    return this.deps.uow.run(async () => {
-      const found = await this.deps.intents.findByIdForUpdate(input.scope, input.id);
+    return this.deps.uow.run(async (transaction) => {
+      const self = transaction.bind(this);
+      const found = await self.deps.intents.findByIdForUpdate(input.scope, input.id);
       if (!found) throw notFound('payment_intent', input.id);
       if (!CANCELABLE.includes(found.status)) {
         throw new CoreError(
@@ -32,10 +33,10 @@ export class CancelPaymentIntent {
           `Only a payment intent in status created or requires_payment can be canceled; this one is ${found.status}.`,
         );
       }
-      const ended = await endPendingAttempt(this.deps.attempts, input.scope, found.id, 'canceled', this.deps.clock.now());
+      const ended = await endPendingAttempt(self.deps.attempts, input.scope, found.id, 'canceled', self.deps.clock.now());
       // The channel hears of it once the cancellation is committed, even when a caller's transaction encloses this one.
-      this.deps.uow.afterCommit(() => voidOrder(this.deps.channels, ended));
-      return changeStatus(this.deps, { ...found, nextAction: undefined }, 'canceled');
+      self.deps.uow.afterCommit(() => voidOrder(self.deps.channels, ended));
+      return changeStatus(self.deps, { ...found, nextAction: undefined }, 'canceled');
     });
   }
 }

@@ -63,10 +63,11 @@ export class CreatePaymentIntent {
     // Asked before the transaction opens: a rate source may be remote.
     if (input.settlementCurrency !== undefined) await this.deps.pricing.assertConvertible(intent.amount, intent.currency, input.settlementCurrency);
     const token = base64url(this.deps.random.bytes(32));
-    await this.deps.uow.run(async () => {
-      await this.deps.intents.insert(intent);
-      await this.deps.sessions.insert({
-        tokenDigest: this.deps.digest.sha256Hex(token),
+    await this.deps.uow.run(async (transaction) => {
+      const self = transaction.bind(this);
+      await self.deps.intents.insert(intent);
+      await self.deps.sessions.insert({
+        tokenDigest: self.deps.digest.sha256Hex(token),
         paymentIntentId: intent.id,
         merchantId: intent.merchantId,
         mode: intent.mode,

@@ -42,13 +42,14 @@ export class ExpirePaymentIntents implements ItemJob<PaymentIntent> {
     const scope = { merchantId: candidate.merchantId, mode: candidate.mode };
     const pending = await this.deps.attempts.findPending(scope, candidate.id);
     if (pending && (await this.decidedByChannel(pending, pass))) return true;
-    return this.deps.uow.run(async () => {
-      const intent = await this.deps.intents.findByIdForUpdate(scope, candidate.id);
-      const now = this.deps.clock.now();
+    return this.deps.uow.run(async (transaction) => {
+      const self = transaction.bind(this);
+      const intent = await self.deps.intents.findByIdForUpdate(scope, candidate.id);
+      const now = self.deps.clock.now();
       if (!intent || !isDueForExpiry(intent, now)) return false;
-      const ended = await endPendingAttempt(this.deps.attempts, scope, intent.id, 'expired', now);
-      this.deps.uow.afterCommit(() => voidOrder(this.deps.channels, ended));
-      await changeStatus(this.deps, { ...intent, nextAction: undefined }, 'expired');
+      const ended = await endPendingAttempt(self.deps.attempts, scope, intent.id, 'expired', now);
+      self.deps.uow.afterCommit(() => voidOrder(self.deps.channels, ended));
+      await changeStatus(self.deps, { ...intent, nextAction: undefined }, 'expired');
       return true;
     });
   }

@@ -105,20 +105,21 @@ export class PlaceAttempt {
   ): Promise<
     { kind: 'existing'; attempt: PaymentAttempt } | { kind: 'new'; attempt: PaymentAttempt; channel: PaymentChannel; intent: PaymentIntent; resumed: boolean }
   > {
-    return this.deps.uow.run(async () => {
-      const intent = await this.deps.intents.findByIdForUpdate(input.scope, input.intentId);
+    return this.deps.uow.run(async (transaction) => {
+      const self = transaction.bind(this);
+      const intent = await self.deps.intents.findByIdForUpdate(input.scope, input.intentId);
       if (!intent) throw notFound('payment_intent', input.intentId);
-      const pending = await this.deps.attempts.findPending(input.scope, intent.id);
+      const pending = await self.deps.attempts.findPending(input.scope, intent.id);
       if (pending?.channelOrderId !== undefined) return { kind: 'existing', attempt: pending };
-      const now = this.deps.clock.now();
+      const now = self.deps.clock.now();
       if (!(PAYABLE as readonly string[]).includes(intent.status) || (intent.expiresAt !== undefined && intent.expiresAt <= now)) {
         throw new CoreError('invalid_state_transition', 'conflict', `A payment intent in status '${intent.status}' takes no new attempt.`);
       }
       if (pending) {
         // A crash between placing and recording: resume with the same attempt (same channel reference).
-        const channel = this.deps.channels.find(pending.channel);
+        const channel = self.deps.channels.find(pending.channel);
         if (channel) {
-          await input.recovery?.bind(pending.id);
+          await input.recovery?.bind(pending.id, transaction);
           return { kind: 'new', attempt: pending, channel, intent, resumed: true };
         }
       }
@@ -127,7 +128,7 @@ export class PlaceAttempt {
       if (!method.currencies.includes(intent.currency)) {
         throw invalidParameter('payment_method', `${method.method} does not collect ${intent.currency}.`);
       }
-      const channel = routeChannel(this.deps.channels, {
+      const channel = routeChannel(self.deps.channels, {
         served,
         mode: intent.mode,
         method: method.method,
@@ -136,7 +137,7 @@ export class PlaceAttempt {
         preference: intent.channelPreference,
       });
       const attempt: PaymentAttempt = {
-        id: newId(this.deps.random, 'payment_attempt'),
+        id: newId(self.deps.random, 'payment_attempt'),
         paymentIntentId: intent.id,
         merchantId: intent.merchantId,
         mode: intent.mode,
@@ -153,9 +154,9 @@ export class PlaceAttempt {
       // another node, but a concurrent attempt, cancel or expiry writes this row too, and only one
       // of them commits (the unique pending slot alone would not stop an attempt on an intent
       // canceled at the same moment).
-      const claimed = await this.deps.intents.bumpVersion(intent);
-      await this.deps.attempts.insert(attempt);
-      await input.recovery?.bind(attempt.id);
+      const claimed = await self.deps.intents.bumpVersion(intent);
+      await self.deps.attempts.insert(attempt);
+      await input.recovery?.bind(attempt.id, transaction);
       return { kind: 'new', attempt, channel, intent: claimed, resumed: false };
     });
   }
@@ -170,27 +171,28 @@ export class PlaceAttempt {
    * order's id, so no crash can separate the two.
    */
   private record(scope: AccountScope, placed: PaymentAttempt, channel: PaymentChannel, result: PlaceOrderResult, resumed: boolean): Promise<PaymentAttempt> {
-    return this.deps.uow.run(async () => {
-      const intent = await this.deps.intents.findByIdForUpdate(scope, placed.paymentIntentId);
-      const attempt = await this.deps.attempts.findById(scope, placed.id);
+    return this.deps.uow.run(async (transaction) => {
+      const self = transaction.bind(this);
+      const intent = await self.deps.intents.findByIdForUpdate(scope, placed.paymentIntentId);
+      const attempt = await self.deps.attempts.findById(scope, placed.id);
       if (!intent || !attempt) throw notFound('payment_attempt', placed.id);
-      const now = this.deps.clock.now();
+      const now = self.deps.clock.now();
       if (result.outcome === 'refused') {
-        const failed = await this.deps.attempts.update({
+        const failed = await self.deps.attempts.update({
           ...attempt,
           status: 'failed',
           failureCode: result.failureCode,
           failureMessage: describeFailure(result.failureCode),
           updated: now,
         });
-        if (intent.status !== 'failed') await changeStatus(this.deps, { ...intent, paymentMethod: attempt.paymentMethod, nextAction: undefined }, 'failed');
+        if (intent.status !== 'failed') await changeStatus(self.deps, { ...intent, paymentMethod: attempt.paymentMethod, nextAction: undefined }, 'failed');
         return failed;
       }
       if (attempt.status !== 'pending') {
         // Canceled or expired meanwhile: keep the channel's order id so the order can be voided.
-        return this.deps.attempts.update({ ...attempt, channelOrderId: result.channelOrderId, updated: now });
+        return self.deps.attempts.update({ ...attempt, channelOrderId: result.channelOrderId, updated: now });
       }
-      const stored = await this.deps.attempts.update({
+      const stored = await self.deps.attempts.update({
         ...attempt,
         channelOrderId: result.channelOrderId,
         nextAction: result.nextAction,
@@ -204,8 +206,8 @@ export class PlaceAttempt {
         // The lock point is the method's; now that the method is known, the fx says which.
         fx: intent.fx && !intent.fx.locked && intent.fx.quoteCurrency ? unlockedFx(intent.currency, intent.fx.quoteCurrency, attempt.paymentMethod) : intent.fx,
       };
-      if (intent.status === 'requires_payment') await this.deps.intents.update(withCredential);
-      else await changeStatus(this.deps, withCredential, 'requires_payment');
+      if (intent.status === 'requires_payment') await self.deps.intents.update(withCredential);
+      else await changeStatus(self.deps, withCredential, 'requires_payment');
       return stored;
     });
   }

@@ -50,11 +50,12 @@ export class RecordChannelReport {
     // A remote rate source is asked before the transaction opens, never inside it.
     const rate = report.status === 'paid' && before ? await this.deps.pricing.rateFor(before, merchant.settlementCurrency) : undefined;
 
-    return this.deps.uow.run(async () => {
-      const intent = await this.deps.intents.findByIdForUpdate(scope, known.paymentIntentId);
-      const attempt = await this.deps.attempts.findById(scope, known.id);
+    return this.deps.uow.run(async (transaction) => {
+      const self = transaction.bind(this);
+      const intent = await self.deps.intents.findByIdForUpdate(scope, known.paymentIntentId);
+      const attempt = await self.deps.attempts.findById(scope, known.id);
       if (!intent || !attempt) throw notFound('payment_attempt', known.id);
-      const now = this.deps.clock.now();
+      const now = self.deps.clock.now();
       const current = intent.status;
 
       if (report.status === 'paid' && report.amount === attempt.amount && report.currency === attempt.currency) {
@@ -69,19 +70,19 @@ export class RecordChannelReport {
             failureCode: undefined,
             failureMessage: undefined,
           };
-          if (alreadyPaid) return this.recordSecondPayment(succeeded, intent, now);
-          await this.deps.attempts.update(succeeded);
+          if (alreadyPaid) return self.recordSecondPayment(succeeded, intent, now);
+          await self.deps.attempts.update(succeeded);
         }
         if (alreadyPaid) return intent;
-        const paid = this.deps.pricing.onPaid(
+        const paid = self.deps.pricing.onPaid(
           { ...intent, paymentMethod: attempt.paymentMethod, nextAction: undefined },
           attempt.paymentMethod,
           merchant.settlementCurrency,
           rate,
         );
-        const succeeded = await changeStatus(this.deps, paid, 'succeeded');
+        const succeeded = await changeStatus(self.deps, paid, 'succeeded');
         // Booked with the success when priced now; a rate that locks at channel settlement books it then.
-        await this.deps.funds.book(succeeded, now, paidBy(attempt));
+        await self.deps.funds.book(succeeded, now, paidBy(attempt));
         return succeeded;
       }
 
@@ -90,7 +91,7 @@ export class RecordChannelReport {
 
       if (report.status === 'paid' || report.status === 'failed') {
         const mismatch = report.status === 'paid';
-        await this.deps.attempts.update({
+        await self.deps.attempts.update({
           ...attempt,
           status: 'failed',
           failureCode: mismatch ? 'channel_error' : (report.failureCode ?? 'channel_error'),
@@ -100,10 +101,10 @@ export class RecordChannelReport {
           nextCheckAt: undefined,
           updated: now,
         });
-        return isCurrent ? changeStatus(this.deps, { ...intent, nextAction: undefined }, 'failed') : intent;
+        return isCurrent ? changeStatus(self.deps, { ...intent, nextAction: undefined }, 'failed') : intent;
       }
 
-      if (report.status === 'processing' && current === 'requires_payment') return changeStatus(this.deps, intent, 'processing');
+      if (report.status === 'processing' && current === 'requires_payment') return changeStatus(self.deps, intent, 'processing');
       return intent;
     });
   }

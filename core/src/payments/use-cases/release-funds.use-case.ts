@@ -34,16 +34,17 @@ export class ReleaseFunds implements ItemJob<PaymentIntent> {
 
   /** Releases one intent whose timer ran out; false when another worker got there first. */
   handle(candidate: PaymentIntent): Promise<boolean> {
-    return this.deps.uow.run(async () => {
+    return this.deps.uow.run(async (transaction) => {
+      const self = transaction.bind(this);
       const scope = { merchantId: candidate.merchantId, mode: candidate.mode };
-      const intent = await this.deps.intents.findByIdForUpdate(scope, candidate.id);
-      const now = this.deps.clock.now();
+      const intent = await self.deps.intents.findByIdForUpdate(scope, candidate.id);
+      const now = self.deps.clock.now();
       if (intent?.status !== 'channel_settled' || intent.releasedAt !== undefined || !intent.availableAt || intent.availableAt > now) return false;
       const released: PaymentIntent = { ...intent, releasedAt: now, updated: now };
-      await this.deps.intents.update(released);
+      await self.deps.intents.update(released);
       // Posts nothing when booked before, as it should be.
-      await this.deps.funds.book(released, now);
-      await this.deps.funds.release(released, now);
+      await self.deps.funds.book(released, now);
+      await self.deps.funds.release(released, now);
       return true;
     });
   }

@@ -82,23 +82,24 @@ export class ReportChannelSettlements implements ItemJob<PaymentIntent> {
     const rate = await this.deps.pricing.rateFor(candidate, merchant.settlementCurrency);
     // Without the rate it must lock at, the intent waits for a later pass rather than settle unpriced.
     if (this.deps.pricing.needsRate(candidate, merchant.settlementCurrency) && rate === undefined) return false;
-    return this.deps.uow.run(async () => {
-      const intent = await this.deps.intents.findByIdForUpdate(scope, candidate.id);
+    return this.deps.uow.run(async (transaction) => {
+      const self = transaction.bind(this);
+      const intent = await self.deps.intents.findByIdForUpdate(scope, candidate.id);
       if (intent?.status !== 'succeeded') return false;
-      const now = this.deps.clock.now();
-      const priced = this.deps.pricing.onChannelSettled(intent, attempt.paymentMethod, merchant.settlementCurrency, rate);
+      const now = self.deps.clock.now();
+      const priced = self.deps.pricing.onChannelSettled(intent, attempt.paymentMethod, merchant.settlementCurrency, rate);
       // Still unpriced with a rate in hand: the conversion would pass 2^53 − 1 (the rate moved that
       // far since creation). Settled unpriced, its money would never be booked: it stays succeeded
       // and fails this item, so operators see it, until a rate prices it exactly.
-      if (this.deps.pricing.needsRate(priced, merchant.settlementCurrency)) throw unpriceable(intent, merchant.settlementCurrency);
+      if (self.deps.pricing.needsRate(priced, merchant.settlementCurrency)) throw unpriceable(intent, merchant.settlementCurrency);
       const settledIntent = await changeStatus(
-        this.deps,
+        self.deps,
         { ...priced, availableAt: new Date(now.getTime() + merchant.settlementDelayDays * DAY_MS) },
         'channel_settled',
       );
       // A payment whose rate locked only now is booked now (with the claim of a dispute it lost
       // meanwhile); one booked at success posts nothing again.
-      await this.deps.funds.book(settledIntent, now, paidBy(attempt));
+      await self.deps.funds.book(settledIntent, now, paidBy(attempt));
       return true;
     });
   }

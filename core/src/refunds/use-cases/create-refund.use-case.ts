@@ -64,24 +64,25 @@ export class CreateRefund {
   private record(input: CreateRefundInput, metadata: Metadata, reason: RefundReason | undefined): Promise<Refund> {
     const { deps } = this;
     const { scope } = input;
-    return deps.uow.run(async () => {
-      const intent = await deps.intents.findByIdForUpdate(scope, input.paymentIntentId);
+    return deps.uow.run(async (transaction) => {
+      const self = transaction.bind(this);
+      const intent = await self.deps.intents.findByIdForUpdate(scope, input.paymentIntentId);
       if (!intent) throw notFound('payment_intent', input.paymentIntentId, 'payment_intent');
       const priced = refundablePayment(intent);
-      await this.assertNotDisputed(intent);
-      const attempt = await deps.attempts.findSucceeded(scope, intent.id);
+      await self.assertNotDisputed(intent);
+      const attempt = await self.deps.attempts.findSucceeded(scope, intent.id);
       if (!attempt?.channelOrderId) throw notRefundable(`Payment intent ${intent.id} has no paid order at a channel to refund.`);
 
-      const totals = await deps.refunds.totalsForIntent(scope, intent.id);
+      const totals = await self.deps.refunds.totalsForIntent(scope, intent.id);
       const remaining = intent.amount - totals.refunded;
       const amount = input.amount ?? remaining;
       if (remaining <= 0 || amount > remaining) throw refundExceedsRemaining(Math.max(0, remaining), intent.currency);
 
-      const now = deps.clock.now();
+      const now = self.deps.clock.now();
       const debitedFrom = intent.releasedAt ? 'available' : 'pending';
       const { debit, cleared } = refundShares(priced, amount, totals);
       const refund: Refund = {
-        id: newId(deps.random, 'refund'),
+        id: newId(self.deps.random, 'refund'),
         merchantId: scope.merchantId,
         mode: scope.mode,
         paymentIntentId: intent.id,
@@ -98,13 +99,13 @@ export class CreateRefund {
         created: now,
         updated: now,
       };
-      await deps.refunds.insert(refund);
-      await input.recovery?.bind(refund.id);
-      await deps.funds.refundMade(priced, refund, now);
-      await deps.intents.update({ ...intent, amountRefunded: totals.refunded + amount, updated: now });
-      await publishEvent(deps, refundEvent(refund, 'refund.created', deps.random, now), now);
+      await self.deps.refunds.insert(refund);
+      await input.recovery?.bind(refund.id, transaction);
+      await self.deps.funds.refundMade(priced, refund, now);
+      await self.deps.intents.update({ ...intent, amountRefunded: totals.refunded + amount, updated: now });
+      await publishEvent(self.deps, refundEvent(refund, 'refund.created', self.deps.random, now), now);
       if (input.actor) {
-        await deps.audit.recordAction(
+        await self.deps.audit.recordAction(
           input.actor,
           'refunds.write',
           { type: 'refund', id: refund.id },

@@ -39,35 +39,36 @@ export class RecordRefundReport {
     const { deps } = this;
     const scope: AccountScope = { merchantId: input.refund.merchantId, mode: input.refund.mode };
     const { report } = input;
-    return deps.uow.run(async () => {
-      const intent = await deps.intents.findByIdForUpdate(scope, input.refund.paymentIntentId);
+    return deps.uow.run(async (transaction) => {
+      const self = transaction.bind(this);
+      const intent = await self.deps.intents.findByIdForUpdate(scope, input.refund.paymentIntentId);
       if (!intent) throw notFound('payment_intent', input.refund.paymentIntentId);
-      const refund = await deps.refunds.findByIdForUpdate(scope, input.refund.id);
+      const refund = await self.deps.refunds.findByIdForUpdate(scope, input.refund.id);
       if (!refund) throw notFound('refund', input.refund.id);
       if (isFinal(refund)) return refund;
       if (report.channelRefundId && refund.channelRefundId && report.channelRefundId !== refund.channelRefundId) {
         throw new CoreError('channel_error', 'unavailable', 'The channel answered about another refund.', { retryAfterSeconds: 5 });
       }
-      const now = deps.clock.now();
+      const now = self.deps.clock.now();
       // The channel's id for the refund, learnt from its first answer that names it.
       const learnt = refund.channelRefundId === undefined && report.channelRefundId !== undefined;
       const known: Refund = learnt ? { ...refund, channelRefundId: report.channelRefundId } : refund;
       if (report.status === 'pending') {
-        if (learnt) await deps.refunds.update({ ...known, updated: now });
+        if (learnt) await self.deps.refunds.update({ ...known, updated: now });
         return known;
       }
       if (report.status === 'succeeded') {
         const succeeded: Refund = { ...known, status: 'succeeded', succeededAt: now, updated: now };
-        await deps.refunds.update(succeeded);
-        await publishEvent(deps, refundEvent(succeeded, 'refund.succeeded', deps.random, now), now);
+        await self.deps.refunds.update(succeeded);
+        await publishEvent(self.deps, refundEvent(succeeded, 'refund.succeeded', self.deps.random, now), now);
         return succeeded;
       }
       const failed: Refund = { ...known, status: 'failed', failureCode: report.failureCode, updated: now };
-      await deps.refunds.update(failed);
+      await self.deps.refunds.update(failed);
       // A refund is only made of a priced payment, so its intent is priced.
-      if (isPriced(intent)) await deps.funds.refundFailed(intent, failed, now);
-      await deps.intents.update({ ...intent, amountRefunded: Math.max(0, (intent.amountRefunded ?? 0) - failed.amount), updated: now });
-      await publishEvent(deps, refundEvent(failed, 'refund.failed', deps.random, now), now);
+      if (isPriced(intent)) await self.deps.funds.refundFailed(intent, failed, now);
+      await self.deps.intents.update({ ...intent, amountRefunded: Math.max(0, (intent.amountRefunded ?? 0) - failed.amount), updated: now });
+      await publishEvent(self.deps, refundEvent(failed, 'refund.failed', self.deps.random, now), now);
       return failed;
     });
   }

@@ -55,19 +55,20 @@ export class CreateManualSettlement {
       );
     }
     const created = await this.deps.locks.withLock(settlementLockKey(scope), SETTLEMENT_LOCK_TTL_MS, () =>
-      this.deps.uow.run(async () => {
+      this.deps.uow.run(async (transaction) => {
+        const self = transaction.bind(this);
         // Read in the transaction that makes the settlement: when a request with the same key got
         // past a lock that did not hold (a Redis that restarted empty), the key's unique index
         // refuses the second settlement and the unit of work, run again, finds the first here.
-        const earlier = requestKey === undefined ? undefined : await this.deps.settlements.findByRequestKey(scope, requestKey);
-        const now = this.deps.clock.now();
+        const earlier = requestKey === undefined ? undefined : await self.deps.settlements.findByRequestKey(scope, requestKey);
+        const now = self.deps.clock.now();
         if (earlier && stillAnswersFor(earlier, now)) return earlier;
         // In the new settlement's transaction: should opening it fail, the old one keeps its key.
-        if (earlier) await this.deps.settlements.forgetRequestKey(scope, earlier.id);
-        const settlement = await openSettlement(this.deps, { merchant, scope, trigger: 'manual', releasedBefore: now, requestKey });
+        if (earlier) await self.deps.settlements.forgetRequestKey(scope, earlier.id);
+        const settlement = await openSettlement(self.deps, { merchant, scope, trigger: 'manual', releasedBefore: now, requestKey });
         if (actor) {
           const { amount, currency } = settlement.amount;
-          await this.deps.audit.recordAction(
+          await self.deps.audit.recordAction(
             actor,
             'settlements.write',
             { type: 'settlement', id: settlement.id },

@@ -71,11 +71,12 @@ export class CreateScheduledSettlements implements ItemJob<ScheduledSettlementIt
     if (await this.deps.settlements.findScheduled(scope, period.end)) return undefined;
     try {
       return await this.deps.locks.withLock(settlementLockKey(scope), SETTLEMENT_LOCK_TTL_MS, () =>
-        this.deps.uow.run(async () => {
-          if (await this.deps.settlements.findScheduled(scope, period.end)) return undefined;
+        this.deps.uow.run(async (transaction) => {
+          const self = transaction.bind(this);
+          if (await self.deps.settlements.findScheduled(scope, period.end)) return undefined;
           // [start, end): a payment released exactly at the end belongs to the next period.
           const releasedBefore = new Date(period.end.getTime() - 1);
-          return openSettlement(this.deps, { merchant, scope, trigger: 'scheduled', releasedBefore, period });
+          return openSettlement(self.deps, { merchant, scope, trigger: 'scheduled', releasedBefore, period });
         }),
       );
     } catch (error) {

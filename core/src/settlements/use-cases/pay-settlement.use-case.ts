@@ -66,53 +66,55 @@ export class PaySettlement {
   /** Moves a pending settlement to processing once it may be paid; works out where it goes. */
   private start(scope: AccountScope, id: string): Promise<Started> {
     const { deps } = this;
-    return deps.uow.run(async (): Promise<Started> => {
-      const settlement = await deps.settlements.findByIdForUpdate(scope, id);
+    return deps.uow.run(async (transaction): Promise<Started> => {
+      const self = transaction.bind(this);
+      const settlement = await self.deps.settlements.findByIdForUpdate(scope, id);
       if (!settlement) return { kind: 'unknown' };
       if (settlement.status === 'paid' || settlement.status === 'failed') return { kind: 'finished', settlement };
       if (settlement.status === 'processing') {
-        const destination = settlement.destinationId === undefined ? undefined : await deps.destinations.findById(scope, settlement.destinationId);
-        return { kind: 'send', settlement, account: await this.accountOf(scope, destination), resumed: true };
+        const destination = settlement.destinationId === undefined ? undefined : await self.deps.destinations.findById(scope, settlement.destinationId);
+        return { kind: 'send', settlement, account: await self.accountOf(scope, destination), resumed: true };
       }
-      if (!deps.gateway.supports(scope.mode)) return { kind: 'waiting', reason: 'no_payout_gateway', settlement };
-      const destination = await deps.destinations.findDefault(scope);
+      if (!self.deps.gateway.supports(scope.mode)) return { kind: 'waiting', reason: 'no_payout_gateway', settlement };
+      const destination = await self.deps.destinations.findDefault(scope);
       if (scope.mode === 'live') {
         if (!destination) return { kind: 'waiting', reason: 'no_default_destination', settlement };
         if (destination.status !== 'verified') return { kind: 'waiting', reason: 'destination_unverified', settlement };
-        const hold = await deps.destinations.latestHold(scope);
-        if (hold !== undefined && hold.getTime() > deps.clock.now().getTime()) return { kind: 'waiting', reason: 'destination_on_hold', settlement };
+        const hold = await self.deps.destinations.latestHold(scope);
+        if (hold !== undefined && hold.getTime() > self.deps.clock.now().getTime()) return { kind: 'waiting', reason: 'destination_on_hold', settlement };
       }
-      const now = deps.clock.now();
+      const now = self.deps.clock.now();
       const processing: Settlement = { ...settlement, status: 'processing', ...(destination ? { destinationId: destination.id } : {}), updated: now };
-      await deps.settlements.update(processing);
-      await publishEvent(deps, settlementEvent(processing, deps.random, now), now);
-      return { kind: 'send', settlement: processing, account: await this.accountOf(scope, destination), resumed: false };
+      await self.deps.settlements.update(processing);
+      await publishEvent(self.deps, settlementEvent(processing, self.deps.random, now), now);
+      return { kind: 'send', settlement: processing, account: await self.accountOf(scope, destination), resumed: false };
     });
   }
 
   /** Records the provider's answer, unless another pass recorded one first. */
   private finish(scope: AccountScope, id: string, result: PayoutResult): Promise<PaySettlementOutcome> {
     const { deps } = this;
-    return deps.uow.run(async (): Promise<PaySettlementOutcome> => {
-      const settlement = await deps.settlements.findByIdForUpdate(scope, id);
+    return deps.uow.run(async (transaction): Promise<PaySettlementOutcome> => {
+      const self = transaction.bind(this);
+      const settlement = await self.deps.settlements.findByIdForUpdate(scope, id);
       if (!settlement) return { kind: 'unknown' };
       if (settlement.status !== 'processing') return { kind: 'finished', settlement };
       if (result.status === 'processing') return { kind: 'processing', settlement };
-      const now = deps.clock.now();
+      const now = self.deps.clock.now();
       const money = { settlementId: settlement.id, scope, amount: settlement.amount };
       let finished: Settlement;
       if (result.status === 'paid') {
         finished = { ...settlement, status: 'paid', paidAt: now, updated: now };
-        await deps.settlements.update(finished);
-        await deps.funds.settlementPaid(money, now);
+        await self.deps.settlements.update(finished);
+        await self.deps.funds.settlementPaid(money, now);
       } else {
         finished = { ...settlement, status: 'failed', failureReason: result.failureReason ?? 'payout_failed', updated: now };
-        await deps.settlements.update(finished);
+        await self.deps.settlements.update(finished);
         // The money returns to available and the payments may be settled again.
-        await deps.funds.settlementFailed(money, now);
-        await deps.settlements.releasePayments(scope, settlement.id);
+        await self.deps.funds.settlementFailed(money, now);
+        await self.deps.settlements.releasePayments(scope, settlement.id);
       }
-      await publishEvent(deps, settlementEvent(finished, deps.random, now), now);
+      await publishEvent(self.deps, settlementEvent(finished, self.deps.random, now), now);
       return { kind: 'finished', settlement: finished };
     });
   }

@@ -50,34 +50,35 @@ export class RegisterPayoutDestination {
 
   private register(actor: User, merchant: Merchant, input: RegisterPayoutDestinationInput, details: PayoutDestinationDetails): Promise<PayoutDestination> {
     const scope = { merchantId: merchant.id, mode: input.mode };
-    return this.deps.uow.run(async () => {
-      await this.deps.stepUp.verify(actor, input.code);
-      const now = this.deps.clock.now();
+    return this.deps.uow.run(async (transaction) => {
+      const self = transaction.bind(this);
+      await self.deps.stepUp.verify(actor, input.code);
+      const now = self.deps.clock.now();
       const verified = input.mode === 'test';
       const registered: PayoutDestination = {
-        id: newId(this.deps.random, 'payout_destination'),
+        id: newId(self.deps.random, 'payout_destination'),
         merchantId: merchant.id,
         mode: input.mode,
         type: details.type,
         currency: details.currency,
         accountHolder: details.accountHolder,
         bankCode: details.bankCode,
-        accountNumberSealed: this.deps.secrets.seal(details.accountNumber),
+        accountNumberSealed: self.deps.secrets.seal(details.accountNumber),
         accountNumberLast4: last4(details.accountNumber),
         status: verified ? 'verified' : 'unverified',
         isDefault: false,
         ...(input.mode === 'live' ? { holdUntil: new Date(now.getTime() + PAYOUT_HOLD_MS) } : {}),
         created: now,
       };
-      await this.deps.destinations.insert(registered);
+      await self.deps.destinations.insert(registered);
       // Promoted through makeDefault, which serialises default changes of the scope: two first
       // registrations at once leave one default rather than colliding on the one-default rule.
       const destination =
-        verified && (await this.deps.destinations.findDefault(scope)) === undefined
-          ? ((await this.deps.destinations.makeDefault(scope, registered.id, undefined)) ?? registered)
+        verified && (await self.deps.destinations.findDefault(scope)) === undefined
+          ? ((await self.deps.destinations.makeDefault(scope, registered.id, undefined)) ?? registered)
           : registered;
-      await this.deps.notices.append(payoutNotice('payout_destination.registered', merchant, actor, destination, now, this.deps.random));
-      await this.deps.audit.record(payoutAudit(actor, destination, 'created', { default: destination.isDefault }));
+      await self.deps.notices.append(payoutNotice('payout_destination.registered', merchant, actor, destination, now, self.deps.random));
+      await self.deps.audit.record(payoutAudit(actor, destination, 'created', { default: destination.isDefault }));
       return destination;
     });
   }

@@ -28,22 +28,23 @@ export class SetDefaultPayoutDestination {
   execute(actor: User, input: { mode: Mode; id: string; code: string | undefined }): Promise<PayoutDestination> {
     const scope = { merchantId: actor.merchantId, mode: input.mode };
     return this.deps.stepUp.guard(actor, () =>
-      this.deps.uow.run(async () => {
-        await this.deps.stepUp.verify(actor, input.code);
-        const merchant = await this.deps.merchants.findById(actor.merchantId);
-        const target = await this.deps.destinations.findById(scope, input.id);
+      this.deps.uow.run(async (transaction) => {
+        const self = transaction.bind(this);
+        await self.deps.stepUp.verify(actor, input.code);
+        const merchant = await self.deps.merchants.findById(actor.merchantId);
+        const target = await self.deps.destinations.findById(scope, input.id);
         if (!merchant || !target) throw notFound('payout destination', input.id);
         if (target.status !== 'verified') {
           throw new CoreError('destination_unverified', 'conflict', 'This payout destination is not verified yet; it can become the default once it is.', {
             param: 'id',
           });
         }
-        const now = this.deps.clock.now();
+        const now = self.deps.clock.now();
         const holdUntil = input.mode === 'live' ? new Date(now.getTime() + PAYOUT_HOLD_MS) : undefined;
-        const updated = await this.deps.destinations.makeDefault(scope, target.id, holdUntil);
+        const updated = await self.deps.destinations.makeDefault(scope, target.id, holdUntil);
         if (!updated) throw notFound('payout destination', input.id);
-        await this.deps.notices.append(payoutNotice('payout_destination.default_changed', merchant, actor, updated, now, this.deps.random));
-        await this.deps.audit.record(payoutAudit(actor, updated, 'default_changed'));
+        await self.deps.notices.append(payoutNotice('payout_destination.default_changed', merchant, actor, updated, now, self.deps.random));
+        await self.deps.audit.record(payoutAudit(actor, updated, 'default_changed'));
         return updated;
       }),
     );

@@ -58,10 +58,11 @@ export class VerifyPayoutDestinations implements ItemJob<PayoutDestination, Veri
       return 'unanswered';
     }
     const status = verdict.status;
-    await this.deps.uow.run(async () => {
-      if (!(await this.deps.destinations.setVerification(scope, destination.id, status))) return;
-      if (status === 'verified' && (await this.deps.destinations.findDefault(scope)) === undefined) {
-        await this.deps.destinations.makeDefault(scope, destination.id, undefined);
+    await this.deps.uow.run(async (transaction) => {
+      const self = transaction.bind(this);
+      if (!(await self.deps.destinations.setVerification(scope, destination.id, status))) return;
+      if (status === 'verified' && (await self.deps.destinations.findDefault(scope)) === undefined) {
+        await self.deps.destinations.makeDefault(scope, destination.id, undefined);
       }
     });
     return status;

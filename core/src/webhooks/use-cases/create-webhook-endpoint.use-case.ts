@@ -57,9 +57,10 @@ export class CreateWebhookEndpoint {
       created: now,
       updated: now,
     };
-    return this.deps.uow.run(async () => {
-      await this.deps.endpoints.insert(endpoint);
-      await this.deps.audit.recordAction(
+    return this.deps.uow.run(async (transaction) => {
+      const self = transaction.bind(this);
+      await self.deps.endpoints.insert(endpoint);
+      await self.deps.audit.recordAction(
         actor,
         'webhook_endpoints.write',
         { type: 'webhook_endpoint', id: endpoint.id },

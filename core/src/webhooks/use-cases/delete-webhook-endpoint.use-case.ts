@@ -17,9 +17,10 @@ export class DeleteWebhookEndpoint {
   constructor(private readonly deps: DeleteWebhookEndpointDeps) {}
 
   execute(actor: User, id: string): Promise<{ id: string }> {
-    return this.deps.uow.run(async () => {
-      if (!(await this.deps.endpoints.markDeleted(actor.merchantId, id, this.deps.clock.now()))) throw notFound('webhook endpoint', id);
-      await this.deps.audit.recordAction(actor, 'webhook_endpoints.write', { type: 'webhook_endpoint', id }, { change: 'deleted' });
+    return this.deps.uow.run(async (transaction) => {
+      const self = transaction.bind(this);
+      if (!(await self.deps.endpoints.markDeleted(actor.merchantId, id, self.deps.clock.now()))) throw notFound('webhook endpoint', id);
+      await self.deps.audit.recordAction(actor, 'webhook_endpoints.write', { type: 'webhook_endpoint', id }, { change: 'deleted' });
       return { id };
     });
   }

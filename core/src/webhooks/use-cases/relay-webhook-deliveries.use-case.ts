@@ -156,14 +156,15 @@ export class RelayWebhookDeliveries implements ItemJob<ClaimedDelivery, WebhookD
       if (health.failingSince !== undefined && now.getTime() - health.failingSince.getTime() >= WEBHOOK_ENDPOINT_FAILING_DISABLE_MS) reason = 'failing';
     }
     if (reason === undefined) return;
-    await this.deps.uow.run(async () => {
-      const current = await this.deps.endpoints.findById(endpoint.merchantId, endpoint.id);
+    await this.deps.uow.run(async (transaction) => {
+      const self = transaction.bind(this);
+      const current = await self.deps.endpoints.findById(endpoint.merchantId, endpoint.id);
       if (!current || current.status !== 'enabled') return;
-      await this.deps.endpoints.update({ ...current, status: 'disabled', disabledReason: reason, updated: now });
-      const merchant = await this.deps.merchants.findById(endpoint.merchantId);
+      await self.deps.endpoints.update({ ...current, status: 'disabled', disabledReason: reason, updated: now });
+      const merchant = await self.deps.merchants.findById(endpoint.merchantId);
       if (!merchant) return;
-      await this.deps.notices.append({
-        id: newId(this.deps.random, 'notice'),
+      await self.deps.notices.append({
+        id: newId(self.deps.random, 'notice'),
         merchantId: endpoint.merchantId,
         kind: 'webhook_endpoint.disabled',
         recipient: merchant.email,

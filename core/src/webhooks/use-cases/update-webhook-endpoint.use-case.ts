@@ -52,8 +52,9 @@ export class UpdateWebhookEndpoint {
     if (status !== undefined && !isOneOf(WEBHOOK_ENDPOINT_STATUSES, status)) {
       throw invalidParameter('status', `status must be one of ${WEBHOOK_ENDPOINT_STATUSES.join(', ')}.`);
     }
-    return this.deps.uow.run(async () => {
-      const current = await this.deps.endpoints.findById(actor.merchantId, id);
+    return this.deps.uow.run(async (transaction) => {
+      const self = transaction.bind(this);
+      const current = await self.deps.endpoints.findById(actor.merchantId, id);
       if (!current) throw notFound('webhook endpoint', id);
       const { description: _old, disabledReason: _reason, ...kept } = current;
       void _old;
@@ -70,11 +71,11 @@ export class UpdateWebhookEndpoint {
         enabledEvents: enabledEvents ?? current.enabledEvents,
         apiVersion: change.apiVersion ?? current.apiVersion,
         status: newStatus,
-        updated: this.deps.clock.now(),
+        updated: self.deps.clock.now(),
       };
-      if (!(await this.deps.endpoints.update(updated))) throw notFound('webhook endpoint', id);
+      if (!(await self.deps.endpoints.update(updated))) throw notFound('webhook endpoint', id);
       const fields = Object.keys(change).flatMap((key) => (isKeyOf(FIELD_NAMES, key) && change[key] !== undefined ? [FIELD_NAMES[key]] : []));
-      await this.deps.audit.recordAction(
+      await self.deps.audit.recordAction(
         actor,
         'webhook_endpoints.write',
         { type: 'webhook_endpoint', id },

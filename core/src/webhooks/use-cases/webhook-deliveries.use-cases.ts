@@ -37,12 +37,13 @@ export class ResendWebhookDelivery {
   constructor(private readonly deps: ResendWebhookDeliveryDeps) {}
 
   execute(actor: User, mode: Mode | undefined, id: string): Promise<WebhookDelivery> {
-    return this.deps.uow.run(async () => {
-      const found = await this.deps.deliveries.findById({ merchantId: actor.merchantId, ...(mode === undefined ? {} : { mode }) }, id);
+    return this.deps.uow.run(async (transaction) => {
+      const self = transaction.bind(this);
+      const found = await self.deps.deliveries.findById({ merchantId: actor.merchantId, ...(mode === undefined ? {} : { mode }) }, id);
       if (!found) throw notFound('webhook delivery', id);
-      const next = armResend(found, this.deps.clock.now());
-      if (!(await this.deps.deliveries.rearm(next))) throw notFound('webhook delivery', id);
-      await this.deps.audit.recordAction(actor, 'webhook_deliveries.write', { type: 'webhook_delivery', id }, { change: 'resent' });
+      const next = armResend(found, self.deps.clock.now());
+      if (!(await self.deps.deliveries.rearm(next))) throw notFound('webhook delivery', id);
+      await self.deps.audit.recordAction(actor, 'webhook_deliveries.write', { type: 'webhook_delivery', id }, { change: 'resent' });
       return next;
     });
   }

@@ -109,8 +109,8 @@ export class SendWebhookTestEvent {
       platformPrivateKey: key.privateKey,
     });
     const response = await this.deps.sender.send({ url: endpoint.url, body, headers, timeoutMs: WEBHOOK_TIMEOUT_MS });
-    await this.deps.uow.run(() =>
-      this.deps.audit.recordAction(
+    await this.deps.uow.run((transaction) =>
+      transaction.bind(this.deps.audit).recordAction(
         actor,
         'webhook_endpoints.write',
         { type: 'webhook_endpoint', id: endpoint.id },

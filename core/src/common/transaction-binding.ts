@@ -1,0 +1,94 @@
+import type { Transaction } from './unit-of-work.port';
+
+/**
+ * The method a storage adapter's connection holder (the object its repositories query through)
+ * implements: itself, running in `transaction`. Everything that reaches such a holder is bound
+ * around it by `StorageTransaction.bind`; nothing else needs to know about transactions.
+ */
+export const BIND_TO_TRANSACTION: unique symbol = Symbol.for('payments.bindToTransaction');
+
+export interface BindsToTransaction {
+  [BIND_TO_TRANSACTION](transaction: StorageTransaction): object;
+}
+
+type Fields = Record<PropertyKey, unknown>;
+
+const isObject = (value: unknown): value is Fields => typeof value === 'object' && value !== null;
+
+function bindingOf(value: Fields): ((transaction: StorageTransaction) => object) | undefined {
+  // Read with `[]`, not `in`: a proxy around a port answers the read, not `has`.
+  const method = value[BIND_TO_TRANSACTION];
+  return typeof method === 'function' ? (method as (transaction: StorageTransaction) => object).bind(value) : undefined;
+}
+
+/** Whether binding can change `value`: it is a holder, or one of its fields reaches one. Asked once per object. */
+const reachesStorage = new WeakMap<object, boolean>();
+
+function holdsStorage(value: unknown): value is Fields {
+  // Arrays, buffers and functions are never looked into: ports are objects with named fields.
+  if (!isObject(value) || Array.isArray(value) || ArrayBuffer.isView(value)) return false;
+  const known = reachesStorage.get(value);
+  if (known !== undefined) return known;
+  reachesStorage.set(value, false); // a cycle reaches storage only through another path
+  const holds = bindingOf(value) !== undefined || Object.values(value).some(holdsStorage);
+  reachesStorage.set(value, holds);
+  return holds;
+}
+
+const isPlainObject = (value: Fields): boolean => {
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+};
+
+/**
+ * One transaction of a storage adapter: binds objects to it (one bound copy per object) and
+ * keeps the callbacks waiting for its commit. The adapter ends it when the transaction ends.
+ */
+export class StorageTransaction implements Transaction {
+  private readonly bound = new Map<object, unknown>();
+  private readonly waiting: Array<() => Promise<void>> = [];
+  private ended = false;
+
+  bind<T>(target: T): T {
+    if (!holdsStorage(target)) return target;
+    const known = this.bound.get(target);
+    if (known !== undefined) return known as T;
+    const result = this.bindNew(target);
+    this.bound.set(target, result);
+    this.bound.set(result, result);
+    return result as T;
+  }
+
+  /** Throws once the transaction has ended: a bound object kept past its unit of work is a bug that would write outside it. */
+  assertOpen(): void {
+    if (this.ended) throw new Error('A storage port bound to a transaction was used after its unit of work ended.');
+  }
+
+  /** Queues `callback` for after the commit (see UnitOfWork.afterCommit). */
+  afterCommit(callback: () => Promise<void>): void {
+    this.waiting.push(callback);
+  }
+
+  /** Ends the transaction; after a commit, runs what waited for it, each failure its own. */
+  async end(committed: boolean): Promise<void> {
+    this.ended = true;
+    this.bound.clear();
+    if (!committed) return;
+    for (const callback of this.waiting) await callback().catch(() => undefined);
+  }
+
+  private bindNew(target: Fields): object {
+    const binding = bindingOf(target);
+    if (binding) return binding(this);
+    if (isPlainObject(target)) {
+      const copy: Fields = { ...target };
+      for (const [key, value] of Object.entries(target)) if (holdsStorage(value)) copy[key] = this.bind(value);
+      return copy;
+    }
+    // An instance (a repository, a use case): the same object, seen through a copy whose fields
+    // that reach storage are bound. Its methods and state stay the original's.
+    const overrides: PropertyDescriptorMap = {};
+    for (const [key, value] of Object.entries(target)) if (holdsStorage(value)) overrides[key] = { value: this.bind(value), enumerable: true };
+    return Object.create(target, overrides) as object;
+  }
+}
