@@ -98,10 +98,10 @@ export class KnexSimulatorOrderBook extends SimulatorTable<Row> implements Simul
       await this.changed(this.table().where({ id }).update(columns));
       return;
     }
-    await this.transaction(async () => {
-      await this.changed(this.table().where({ id }).update(columns));
-      await this.callbacks.retireOrderCallbacks(order.id);
-      await this.callbacks.insert(callback);
+    await this.transaction(async (bound) => {
+      await bound.changed(bound.table().where({ id }).update(columns));
+      await bound.callbacks.retireOrderCallbacks(order.id);
+      await bound.callbacks.insert(callback);
     });
   }
 
@@ -120,9 +120,9 @@ export class KnexSimulatorOrderBook extends SimulatorTable<Row> implements Simul
   }
 
   insertDispute(dispute: SimulatorDispute, notice?: SimulatorCallback): Promise<void> {
-    return this.transaction(async () => {
-      await this.disputes.insert(dispute);
-      if (notice) await this.callbacks.insert(notice);
+    return this.transaction(async (bound) => {
+      await bound.disputes.insert(dispute);
+      if (notice) await bound.callbacks.insert(notice);
     });
   }
 
@@ -135,9 +135,9 @@ export class KnexSimulatorOrderBook extends SimulatorTable<Row> implements Simul
   }
 
   updateDispute(dispute: SimulatorDispute, notice?: SimulatorCallback): Promise<void> {
-    return this.transaction(async () => {
-      await this.disputes.update(dispute);
-      if (notice) await this.callbacks.insert(notice);
+    return this.transaction(async (bound) => {
+      await bound.disputes.update(dispute);
+      if (notice) await bound.callbacks.insert(notice);
     });
   }
 
@@ -175,10 +175,10 @@ export class KnexSimulatorOrderBook extends SimulatorTable<Row> implements Simul
 
   /** A refund's newer notice retires its older ones not yet delivered, as an order's outcomes do. */
   updateRefund(refund: SimulatorRefund, notice: SimulatorCallback): Promise<void> {
-    return this.transaction(async () => {
-      await this.refunds.update(refund);
-      await this.callbacks.retireOrderCallbacks(refund.id);
-      await this.callbacks.insert(notice);
+    return this.transaction(async (bound) => {
+      await bound.refunds.update(refund);
+      await bound.callbacks.retireOrderCallbacks(refund.id);
+      await bound.callbacks.insert(notice);
     });
   }
 

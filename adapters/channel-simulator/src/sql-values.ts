@@ -56,10 +56,11 @@ export abstract class SimulatorTable<Row extends { id: string }> {
 
   /**
    * One transaction of the book, under the storage's one retry policy: a deadlock or a cluster's
-   * certification failure runs it again, and one that keeps failing is a 503, never a 500.
+   * certification failure runs it again, and one that keeps failing is a 503, never a 500. `work`
+   * gets this table bound to the transaction (the book's other tables with it).
    */
-  protected transaction<T>(work: () => Promise<T>): Promise<T> {
-    return this.context.inTransaction(work);
+  protected transaction<T>(work: (bound: this) => Promise<T>): Promise<T> {
+    return this.context.inTransaction((transaction) => work(transaction.bind(this)));
   }
 
   /**
@@ -67,13 +68,13 @@ export abstract class SimulatorTable<Row extends { id: string }> {
    * one transaction, so no other worker takes them until the lease ends.
    */
   protected claim(due: () => Knex.QueryBuilder<Row>, lease: (claimed: Knex.QueryBuilder<Row>) => Knex.QueryBuilder): Promise<Row[]> {
-    return this.transaction(async () => {
+    return this.transaction(async (bound) => {
       // Several workers: each skips the rows another is claiming (SQLite writes one at a time anyway).
-      const rows = await this.rows(this.context.skippingLockedRead(due()));
+      const rows = await bound.rows(bound.context.skippingLockedRead(due()));
       if (rows.length > 0)
-        await this.changed(
+        await bound.changed(
           lease(
-            this.table().whereIn(
+            bound.table().whereIn(
               'id',
               rows.map((row) => row.id),
             ),

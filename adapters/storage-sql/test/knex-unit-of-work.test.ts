@@ -22,10 +22,10 @@ test('a deadlock is retried: the failed attempt is rolled back and the work runs
   const { uow, merchants } = createSqlStorage(db().knex, { baseDelayMs: 1 });
   const merchant = aMerchant();
   let attempts = 0;
-  const result = await uow.run(async () => {
+  const result = await uow.run(async (transaction) => {
     attempts += 1;
     // The same id every attempt: a leftover from a failed attempt would be a duplicate key.
-    await merchants.insert(merchant);
+    await transaction.bind(merchants).insert(merchant);
     if (attempts < 3) throw mysqlError(1213, 'ER_LOCK_DEADLOCK', 'Deadlock found when trying to get lock');
     return 'committed';
   });
@@ -39,9 +39,9 @@ test('retries stop after maxRetries: the caller gets 503 api_error with Retry-Af
   const merchant = aMerchant();
   let attempts = 0;
   const error = await t.throwsAsync(
-    uow.run(async () => {
+    uow.run(async (transaction) => {
       attempts += 1;
-      await merchants.insert(merchant);
+      await transaction.bind(merchants).insert(merchant);
       throw mysqlError(1205, 'ER_LOCK_WAIT_TIMEOUT', `attempt ${attempts}`);
     }),
     { instanceOf: ContendedTransactionError },
@@ -56,9 +56,9 @@ test('a ConcurrentUpdateError (a version check or a guard key) is retried like a
   const { uow, merchants } = createSqlStorage(db().knex, { baseDelayMs: 1 });
   const merchant = aMerchant();
   let attempts = 0;
-  await uow.run(async () => {
+  await uow.run(async (transaction) => {
     attempts += 1;
-    await merchants.insert(merchant);
+    await transaction.bind(merchants).insert(merchant);
     if (attempts === 1) throw new ConcurrentUpdateError('changed meanwhile');
   });
   t.is(attempts, 2);
@@ -69,10 +69,10 @@ test('only the committed run calls back after commit: what a rolled-back run que
   const { uow } = createSqlStorage(db().knex, { baseDelayMs: 1 });
   const called: number[] = [];
   let attempts = 0;
-  await uow.run(async () => {
+  await uow.run(async (transaction) => {
     attempts += 1;
     const run = attempts;
-    uow.afterCommit(async () => {
+    transaction.bind(uow).afterCommit(async () => {
       called.push(run);
     });
     if (run < 3) throw mysqlError(1213, 'ER_LOCK_DEADLOCK');
@@ -116,10 +116,10 @@ test('a nested run does not retry on its own: the outermost run retries the whol
   const outer = aMerchant();
   let outerRuns = 0;
   let innerRuns = 0;
-  await uow.run(async () => {
+  await uow.run(async (transaction) => {
     outerRuns += 1;
-    await merchants.insert(outer);
-    await uow.run(async () => {
+    await transaction.bind(merchants).insert(outer);
+    await transaction.bind(uow).run(async () => {
       innerRuns += 1;
       if (innerRuns === 1) throw mysqlError(1213, 'ER_LOCK_DEADLOCK');
     });
@@ -145,13 +145,13 @@ async function crossingUnitsOfWork(
   let release!: () => void;
   const bothHoldFirstRow = new Promise<void>((resolve) => (release = resolve));
   const crossing = (first: string, second: string, enabled: boolean): Promise<void> =>
-    uow.run(async () => {
+    uow.run(async (transaction) => {
       runs += 1;
-      await merchants.setLiveEnabled(first, enabled);
+      await transaction.bind(merchants).setLiveEnabled(first, enabled);
       arrived += 1;
       if (arrived === 2) release();
       await bothHoldFirstRow;
-      await merchants.setLiveEnabled(second, enabled);
+      await transaction.bind(merchants).setLiveEnabled(second, enabled);
     });
   return { a, b, runs: () => runs, race: () => Promise.allSettled([crossing(a.id, b.id, true), crossing(b.id, a.id, false)]) };
 }
@@ -190,13 +190,13 @@ if (onMysql) {
       let attempts = 0;
       // Both read (their snapshots) before either writes; the second writer must not overwrite the first.
       const rename = (name: string): Promise<string | undefined> =>
-        uow.run(async () => {
+        uow.run(async (transaction) => {
           attempts += 1;
-          const read = await merchants.findById(merchant.id);
+          const read = await transaction.bind(merchants).findById(merchant.id);
           reads += 1;
           if (reads === 2) release();
           await bothRead;
-          await merchants.updateSettings(merchant.id, { name: `${read?.name ?? ''}+${name}` });
+          await transaction.bind(merchants).updateSettings(merchant.id, { name: `${read?.name ?? ''}+${name}` });
           return read?.name;
         });
       await Promise.all([rename('a'), rename('b')]);

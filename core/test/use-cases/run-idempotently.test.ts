@@ -119,8 +119,9 @@ test('the work and the remembered answer commit together: failed work leaves no 
   const s = setup();
   const scope = { merchantId: 'mch_1', mode: 'test' as const };
   const writeThenFail = s.request('fp', {
-    perform: async () => {
-      await s.storage.events.append({
+    perform: async ({ transaction }) => {
+      if (!transaction) throw new Error('storage-only work runs in the transaction of its claim');
+      await transaction.bind(s.storage.events).append({
         id: 'evt_A',
         type: 't',
         merchantId: 'mch_1',

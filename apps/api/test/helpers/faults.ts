@@ -7,7 +7,10 @@ import {
   PaymentAttemptRepository,
   RefundRepository,
   UnitOfWork,
+  type Dispute,
+  type PaymentAttempt,
   type Refund,
+  type Transaction,
 } from '@payments/core';
 import type { AppContainer } from '../../src/container';
 import type { TestResponse } from './test-app';
@@ -61,16 +64,17 @@ export function disarmFaults(): void {
 export function faultsOf(app: AppContainer): { readonly failAfterCommit: (error: Error) => void } {
   const units = new AsyncLocalStorage<{ error?: Error }>();
   const uow = app.get<UnitOfWork>(UnitOfWork);
-  const run = uow.run.bind(uow);
+  // The class's own method, called on whichever copy runs it: a copy bound to a transaction joins it.
+  const run = uow.run;
   Object.defineProperty(uow, 'run', {
     configurable: true,
     writable: true,
-    value: async <T>(work: () => Promise<T>): Promise<T> => {
-      if (units.getStore()) return run(work);
+    value: async function <T>(this: UnitOfWork, work: (transaction: Transaction) => Promise<T>): Promise<T> {
+      if (units.getStore()) return run.call(this, work) as Promise<T>;
       const unit: { error?: Error } = {};
-      const result = await run(() => units.run(unit, work));
+      const result = await run.call(this, (transaction) => units.run(unit, () => work(transaction)));
       if (unit.error) throw unit.error;
-      return result;
+      return result as T;
     },
   });
   return {
@@ -140,9 +144,9 @@ function phasesOf(app: AppContainer, route: PhasedRoute): Phases {
       const refunds = app.get<RefundRepository>(RefundRepository);
       return {
         afterFirst: (error) =>
-          onNextCall(refunds, 'insert', (restore) => async (refund: Refund) => {
+          onNextCall(refunds, 'insert', (restore) => async function (this: RefundRepository, refund: Refund) {
             restore();
-            await refunds.insert(refund);
+            await this.insert(refund);
             failAfterCommit(error());
           }),
         // The second transaction (RecordRefundReport) opens with the refund's locked read.
@@ -153,9 +157,9 @@ function phasesOf(app: AppContainer, route: PhasedRoute): Phases {
       const attempts = app.get<PaymentAttemptRepository>(PaymentAttemptRepository);
       return {
         afterFirst: (error) =>
-          onNextCall(attempts, 'insert', (restore) => async (attempt) => {
+          onNextCall(attempts, 'insert', (restore) => async function (this: PaymentAttemptRepository, attempt: PaymentAttempt) {
             restore();
-            await attempts.insert(attempt);
+            await this.insert(attempt);
             failAfterCommit(error());
           }),
         // The second transaction (the order's record) reads the attempt back; the first never does.
@@ -167,9 +171,9 @@ function phasesOf(app: AppContainer, route: PhasedRoute): Phases {
       return {
         // The one transaction, after the channel's call, stores the evidence.
         afterFirst: (error) =>
-          onNextCall(disputes, 'update', (restore) => async (dispute) => {
+          onNextCall(disputes, 'update', (restore) => async function (this: DisputeRepository, dispute: Dispute) {
             restore();
-            const stored = await disputes.update(dispute);
+            const stored = await this.update(dispute);
             failAfterCommit(error());
             return stored;
           }),

@@ -1,0 +1,80 @@
+import test from 'ava';
+import type { Knex } from 'knex';
+import { AppKnex } from '../src/container';
+import { installAmbientContextSpy, type AmbientContextCounts } from './helpers/ambient-context-spy';
+import { textAt } from './helpers/json';
+import { paymentFlow } from './helpers/payment-flow';
+import { startTestApp, unique, type TestApp } from './helpers/test-app';
+
+// Before the app exists: nothing it makes may escape the count.
+const ambient = installAmbientContextSpy();
+
+let t0: TestApp;
+test.before(async () => {
+  t0 = await startTestApp();
+});
+test.after.always(async () => t0?.close());
+
+/** Counts the calls of knex's query runner (`client.runner` builds one per executed builder, `client.query` runs SQL). */
+function knexRunnerCalls(knex: Knex): { readonly count: () => number; readonly restore: () => void } {
+  const client = knex.client as { runner: (...args: unknown[]) => unknown; query: (...args: unknown[]) => unknown };
+  const { runner, query } = client;
+  let calls = 0;
+  client.runner = (...args) => {
+    calls += 1;
+    return runner.apply(client, args);
+  };
+  client.query = (...args) => {
+    calls += 1;
+    return query.apply(client, args);
+  };
+  return {
+    count: () => calls,
+    restore: () => {
+      client.runner = runner;
+      client.query = query;
+    },
+  };
+}
+
+const snapshot = (counts: AmbientContextCounts): AmbientContextCounts => ({ ...counts });
+
+test.serial(
+  'a payment through the API uses no AsyncLocalStorage, no async hook and no knex runner: every statement is prepared and run by the driver',
+  async (t) => {
+    const shop = await t0.merchant();
+    const flow = paymentFlow(t0, shop.testKey);
+    const knex = knexRunnerCalls(t0.app.get<Knex>(AppKnex));
+    const before = snapshot(ambient);
+    try {
+      const key = unique();
+      const created = await flow.post('/v1/payment_intents', { amount: 10_000, currency: 'THB', merchant_order_id: unique('order') }, key);
+      t.is(created.statusCode, 201);
+      const id = textAt(created.result, 'id');
+      t.is((await flow.post('/v1/payment_intents', { amount: 10_000, currency: 'THB', merchant_order_id: 'other' }, key)).statusCode, 422);
+      t.is((await flow.attempt(id)).statusCode, 201);
+      t.is((await flow.simulate(id, { outcome: 'succeeded' })).statusCode, 200);
+      t.is((await flow.intent(id)).status, 'succeeded');
+      t.is((await flow.post('/v1/refunds', { payment_intent: id, amount: 2_500 })).statusCode, 201);
+      for (const url of [
+        '/v1/payment_intents?limit=10',
+        `/v1/payment_intents/${id}/attempts`,
+        '/v1/refunds?limit=10',
+        '/v1/balance',
+        '/v1/balance_transactions?limit=10',
+        '/v1/events?limit=10',
+      ]) {
+        t.is((await t0.request({ method: 'GET', url, key: shop.testKey })).statusCode, 200, url);
+      }
+    } finally {
+      knex.restore();
+    }
+    t.is(knex.count(), 0, 'no statement went through knex’s runner');
+    t.deepEqual(snapshot(ambient), before, 'no AsyncLocalStorage was entered or read, and no async hook made');
+    t.deepEqual(
+      { run: ambient.run, enterWith: ambient.enterWith, createHook: ambient.createHook },
+      { run: 0, enterWith: 0, createHook: 0 },
+      'not even at start',
+    );
+  },
+);
