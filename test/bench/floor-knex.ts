@@ -12,11 +12,11 @@ function isDuplicate(error: unknown): boolean {
 export interface KnexFloorOptions {
   /**
    * Route every statement through a KnexContext, as the service's repositories do: create's
-   * transaction runs inside its AsyncLocalStorage (`inTransaction`), and each statement asks it
-   * for the connection to run on (`rows`, `write`). Once entered, that storage turns on promise
-   * hooks for the whole process.
+   * transaction is its `inTransaction`, which hands the transaction to the work, and the writes
+   * run through the context bound to it (`transaction.bind`); reads run through the unbound
+   * context on the pool.
    */
-  readonly asyncLocalStorage: boolean;
+  readonly unitOfWork: boolean;
 }
 
 /**
@@ -25,7 +25,7 @@ export interface KnexFloorOptions {
  * `createKnex`: pool, session set-up and pragmas as the service's) and run by the service's
  * SqlRunner with the driver's prepared statements; for create's one transaction what the
  * service's unit of work does (BEGIN, the statements and COMMIT on one pooled connection; with
- * the ALS step, the service's own KnexContext.inTransaction). The statements are the floor's (no
+ * the unit-of-work step, the service's own KnexContext.inTransaction). The statements are the floor's (no
  * `LIMIT 1` on the single-row reads); the step adds knex's builder and compiler, the runner and
  * knex's pool.
  */
@@ -34,7 +34,7 @@ export async function openKnexFloor(url: string, options: KnexFloorOptions): Pro
   const sqlite = url.startsWith('sqlite:');
   // The floor stores ISO text on SQLite (better-sqlite3 cannot bind a Date) and DATETIME(3) on MariaDB.
   const time = (value: Date): Date | string => (sqlite ? value.toISOString() : value);
-  const context = options.asyncLocalStorage ? new KnexContext(knex) : undefined;
+  const context = options.unitOfWork ? new KnexContext(knex) : undefined;
   const runner = new SqlRunner(knex);
   const count = new Counting();
 
@@ -89,8 +89,12 @@ export async function openKnexFloor(url: string, options: KnexFloorOptions): Pro
     async create(write: CreateWrite): Promise<void> {
       count.begin();
       try {
-        if (context) await context.inTransaction(() => writeAll((statement) => context.write(statement), write));
-        else await onOneConnection(runner, ({ connection }) => writeAll((statement) => runner.write(connection, statement), write));
+        if (context) {
+          await context.inTransaction((transaction) => {
+            const bound = transaction.bind(context);
+            return writeAll((statement) => bound.write(statement), write);
+          });
+        } else await onOneConnection(runner, ({ connection }) => writeAll((statement) => runner.write(connection, statement), write));
         count.commit();
       } catch (error) {
         count.rollback();

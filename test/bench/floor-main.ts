@@ -37,7 +37,7 @@ async function main(): Promise<void> {
     if (process.env['BENCH_FLOOR_LADDER'] === '1') {
       const hapiDriver = await startHapiFloor(store);
       closers.push(() => hapiDriver.stop({ timeout: 5_000 }));
-      const knexStore = await openKnexFloor(url, { asyncLocalStorage: false });
+      const knexStore = await openKnexFloor(url, { unitOfWork: false });
       closers.push(() => knexStore.close());
       stores.push(knexStore);
       const hapiKnex = await startHapiFloor(knexStore);

@@ -29,7 +29,7 @@ export interface FloorReady {
   readonly ladder?: { readonly hapiDriverPort: number; readonly hapiKnexPort: number };
 }
 
-/** What the ladder's AsyncLocalStorage process reports once it listens (ladder-main.ts). */
+/** What the ladder's unit-of-work process reports once it listens (ladder-main.ts). */
 export interface LadderReady {
   /** The floor's routes on bare Hapi over knex through a KnexContext. */
   readonly port: number;

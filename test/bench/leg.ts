@@ -61,7 +61,7 @@ export interface LegResult {
   readonly version: string;
   /** Whether the service ran with Redis on this leg. */
   readonly redis: boolean;
-  /** Whether promise hooks were on in each server process (the floor's must be off, the ladder's ALS one's on). */
+  /** Whether promise hooks were on in each server process (the floor's and the ladder's must be off). */
   readonly promiseHooks: { readonly service: boolean; readonly floor: boolean; readonly ladder?: boolean };
   readonly scenarios: readonly ScenarioResult[];
   /** Each scenario's statements of one service request, for the report's lists and per-request figures. */
@@ -128,9 +128,9 @@ async function controlJson<T>(url: string, init?: RequestInit): Promise<T> {
  */
 async function sideState(targets: Targets, target: Target, needRows: boolean): Promise<{ counters: StatementCounters; rows: number }> {
   if (target === 'hapi') return { counters: { statements: 0, writes: 0, commits: 0 }, rows: 0 };
-  if (target === 'floor' || target === 'hapi-driver' || target === 'hapi-knex' || target === 'hapi-knex-als') {
-    // The floor process's stores (driver and knex) share one counters port; the ALS rung has its own.
-    const control = target === 'hapi-knex-als' ? known(targets.ladderControl, 'ladder process') : targets.floorControl;
+  if (target === 'floor' || target === 'hapi-driver' || target === 'hapi-knex' || target === 'hapi-knex-uow') {
+    // The floor process's stores (driver and knex) share one counters port; the unit-of-work rung has its own.
+    const control = target === 'hapi-knex-uow' ? known(targets.ladderControl, 'ladder process') : targets.floorControl;
     const floor = await controlJson<FloorCounters & { intents: number }>(`${control}/counters`);
     return { counters: floor, rows: floor.intents };
   }
@@ -288,14 +288,15 @@ async function measureLeg(kind: DatabaseKind, options: BenchOptions, log: Log, c
     execArgv,
   );
   cleanup.add('stop the floor', () => floor.stop());
-  // The floor made the schema and key the ALS rung uses, so it starts after the floor is up.
+  // The floor made the schema and key the unit-of-work rung uses, so it starts after the floor is up.
   const ladder = options.ladder
-    ? await startChild<LadderReady>('ladder (hapi + knex + ALS)', join(__dirname, 'ladder-main.js'), floorEnv(floorDatabase.url), execArgv)
+    ? await startChild<LadderReady>('ladder (hapi + knex + unit of work)', join(__dirname, 'ladder-main.js'), floorEnv(floorDatabase.url), execArgv)
     : undefined;
   if (ladder) cleanup.add('stop the ladder process', () => ladder.stop());
-  // The ladder's steps mean what they say only if promise hooks are off in the floor's process and on in the ALS one's.
+  // The ladder's steps mean what they say only if promise hooks are off in the floor's and the ladder's processes.
   if (floor.ready.promiseHooks) throw new Error('Promise hooks are on in the floor process; something there entered an AsyncLocalStorage');
-  if (ladder && !ladder.ready.promiseHooks) throw new Error('Promise hooks are off in the hapi + knex + ALS process; its AsyncLocalStorage was never entered');
+  if (ladder?.ready.promiseHooks)
+    throw new Error('Promise hooks are on in the hapi + knex + unit of work process; something there entered an AsyncLocalStorage');
   const local = (port: number): string => `http://127.0.0.1:${port}`;
   const floorLadder = floor.ready.ladder;
   if (options.ladder && floorLadder === undefined) throw new Error('The floor process did not start the ladder servers');
@@ -306,7 +307,7 @@ async function measureLeg(kind: DatabaseKind, options: BenchOptions, log: Log, c
       floor: local(floor.ready.port),
       hapi: local(floor.ready.hapiPort),
       ...(floorLadder ? { 'hapi-driver': local(floorLadder.hapiDriverPort), 'hapi-knex': local(floorLadder.hapiKnexPort) } : {}),
-      ...(ladder ? { 'hapi-knex-als': local(ladder.ready.port) } : {}),
+      ...(ladder ? { 'hapi-knex-uow': local(ladder.ready.port) } : {}),
     },
     pids: {
       service: service.pid,
@@ -315,7 +316,7 @@ async function measureLeg(kind: DatabaseKind, options: BenchOptions, log: Log, c
       hapi: floor.pid,
       'hapi-driver': floor.pid,
       'hapi-knex': floor.pid,
-      ...(ladder ? { 'hapi-knex-als': ladder.pid } : {}),
+      ...(ladder ? { 'hapi-knex-uow': ladder.pid } : {}),
     },
     serviceControl: local(service.ready.controlPort),
     floorControl: local(floor.ready.controlPort),
@@ -338,9 +339,9 @@ async function measureLeg(kind: DatabaseKind, options: BenchOptions, log: Log, c
     `[${kind}] service on ${targets.urls.service} (${redisUrl ? 'with' : 'without'} Redis; no-I/O stack on ${targets.urls['no-io']}), ` +
       `floor on ${floorUrl} (bare Hapi on ${targets.urls.hapi})` +
       (ladder
-        ? `, ladder: hapi + driver ${targets.urls['hapi-driver']}, hapi + knex ${targets.urls['hapi-knex']}, hapi + knex + ALS ${targets.urls['hapi-knex-als']}`
+        ? `, ladder: hapi + driver ${targets.urls['hapi-driver']}, hapi + knex ${targets.urls['hapi-knex']}, hapi + knex + unit of work ${targets.urls['hapi-knex-uow']}`
         : '') +
-      `; ${options.seedCount} intents seeded on each; promise hooks on: service ${service.ready.promiseHooks ? 'yes' : 'no'}, floor no${ladder ? ', ALS rung yes' : ''}`,
+      `; ${options.seedCount} intents seeded on each; promise hooks on: service ${service.ready.promiseHooks ? 'yes' : 'no'}, floor no${ladder ? ', unit-of-work rung no' : ''}`,
   );
 
   const results: ScenarioResult[] = [];

@@ -24,7 +24,7 @@ export interface BenchOptions {
   readonly profileDir?: string;
   /** Leave out the webhook relay's bench, which a recorded run otherwise runs after the HTTP legs. */
   readonly skipWebhooks: boolean;
-  /** Run the ladder's servers (hapi + driver, hapi + knex, hapi + knex + ALS) in create, get and list. */
+  /** Run the ladder's servers (hapi + driver, hapi + knex, hapi + knex + unit of work) in create, get and list. */
   readonly ladder: boolean;
 }
 
@@ -64,7 +64,7 @@ export const USAGE = `Usage: npm run bench -- [options]   (each also settable by
                       otherwise runs in the same run: npm run bench:webhooks, 2000 deliveries)
   --ladder            also the ladder from floor to service  BENCH_LADDER      default 1 (on)
                       in create, get and list: the floor's routes on bare Hapi over the
-                      driver, over knex, over knex with an AsyncLocalStorage (3 more sides
+                      driver, over knex, over knex with the unit of work (3 more sides
                       each; the defaults then take about 19 min of load instead of 11)
   --no-ladder         leave it out (BENCH_LADDER=0): development only; the report needs the
                       ladder, so such a run prints its tables and does not write the doc

@@ -209,11 +209,11 @@ const LADDER_STEPS: ReadonlyArray<{ readonly label: string; readonly adds: strin
       "and a release around each statement), create's transaction as the service's unit of work runs it (BEGIN and COMMIT on one pooled connection), the service's own `createKnex` set-up.",
   },
   {
-    label: 'hapi + knex + ALS',
+    label: 'hapi + knex + unit of work',
     adds:
-      "promise hooks: the same server in a process where an AsyncLocalStorage (the service's `KnexContext`) has been entered, " +
-      'so every promise of the process is tracked (an async id and the context copied at its creation and around each reaction), ' +
-      "and create's transaction runs in its `inTransaction`, as the service's unit of work runs it.",
+      "the service's `KnexContext`: create's transaction is its `inTransaction`, which hands the transaction to the work, and the " +
+      "work binds the context to it (`transaction.bind`), as the service's unit of work and repositories do; reads go through the " +
+      'unbound context to the pool. No AsyncLocalStorage: promise hooks stay off.',
   },
   {
     label: 'service',
@@ -411,17 +411,17 @@ function methodSection(report: Report): string {
     one pooled connection, as the service's unit of work does. Also in the floor's process, on a
     port of its own; nothing there enters an AsyncLocalStorage, and the bench checks that promise
     hooks are off in it.
-  - *hapi + knex + ALS*: the same as hapi + knex in a process of its own whose store goes
-    through the service's \`KnexContext\`: create's transaction is its \`inTransaction\` (the
-    service's unit of work's own: BEGIN and COMMIT on one connection, the work inside an
-    \`AsyncLocalStorage.run\`) and every statement takes its builder from \`db()\`. The context is entered once at
-    start-up, as the service's is by its first unit of work, so promise hooks (process-wide once
-    on) are on for every measured request; the bench checks that they are. On SQLite the floor's
+  - *hapi + knex + unit of work*: the same as hapi + knex in a process of its own whose store
+    goes through the service's \`KnexContext\`: create's transaction is its \`inTransaction\` (the
+    service's unit of work's own: BEGIN and COMMIT on one connection, the transaction handed to
+    the work, which binds the context to it) and every read runs through the context. It has no
+    AsyncLocalStorage, as the service has none since the transaction is handed; the bench checks
+    that promise hooks stay off in it. On SQLite the floor's
     file then has three connections (better-sqlite3's, knex's in the floor process, knex's in
     this one; WAL and \`busy_timeout\` as the service's), only one of them under load at a time.
   - the *service* on top.
   Promise hooks on, as each process reported them (a promise reaction's \`executionAsyncId()\` is
-  0 with them off): service ${hooks(report, 'service')}, floor process ${hooks(report, 'floor')}, hapi + knex + ALS process ${hooks(report, 'ladder')}.
+  0 with them off): service ${hooks(report, 'service')}, floor process ${hooks(report, 'floor')}, hapi + knex + unit of work process ${hooks(report, 'ladder')}.
 - **Scenarios** (the same request bytes on both sides but the API key, each side its own):
   - *create intent*: \`POST /v1/payment_intents\` with a new \`Idempotency-Key\` and
     \`merchant_order_id\` per request.
@@ -439,7 +439,7 @@ function methodSection(report: Report): string {
   scenario: ${warmup}${repetitions} measured runs each, interleaved service, floor(s), service,
   floor(s) …, with a ${SETTLE_MS} ms pause between runs. The service (with its no-I/O server), the
   floor (with the bare Hapi server and the ladder's hapi + driver and hapi + knex) and the
-  ladder's hapi + knex + ALS server run in Node processes of their own forked by the bench; the
+  ladder's hapi + knex + unit of work server run in Node processes of their own forked by the bench; the
   load generator runs in the bench process; all traffic is on 127.0.0.1.
   Load generator, servers, database and Redis share the machine's ${cores} logical cores.
 - **p99 at ${Math.round(HALF_LOAD_SHARE * 100)} % load** (create): after the throughput runs, the rate is ${Math.round(HALF_LOAD_SHARE * 100)} % of the
@@ -466,7 +466,7 @@ function methodSection(report: Report): string {
   after each create run, each side's table must have gained at least one row per 2xx answer;
   neither side may run an INSERT, UPDATE or DELETE during the replay, get and list runs (the
   replay goal), and the no-I/O server no SQL at all after its first request; promise hooks must be
-  off in the floor's process and on in the ladder's ALS one. Otherwise the bench fails and leaves
+  off in the floor's process and in the ladder's unit-of-work one. Otherwise the bench fails and leaves
   this file as it was.
 - **Databases**: fresh ones per leg, dropped afterwards: the service's a temporary SQLite file
   (the single connection \`createKnex\` configures) or a new migrated \`pt_<random>\` MariaDB

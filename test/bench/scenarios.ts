@@ -16,7 +16,7 @@ export interface ScenarioContext {
 }
 
 /** The ladder's servers between the floor and the service, in order (see LADDER). */
-export type LadderTarget = 'hapi-driver' | 'hapi-knex' | 'hapi-knex-als';
+export type LadderTarget = 'hapi-driver' | 'hapi-knex' | 'hapi-knex-uow';
 
 /**
  * Which server a side is addressed to: the service's API, the service process's no-I/O server,
@@ -28,12 +28,13 @@ export type Target = 'service' | 'no-io' | 'floor' | 'hapi' | LadderTarget;
  * The rungs from the floor up to the service, each the one before plus one layer, all on the
  * floor's database, schema and key with the floor's statements: the floor's routes on bare Hapi
  * over the floor's driver store; the same over knex (the service's createKnex); the same in a
- * process where an AsyncLocalStorage carries create's transaction (promise hooks on).
+ * process of its own through the service's KnexContext, whose unit of work hands create's
+ * transaction to the work.
  */
 export const LADDER: ReadonlyArray<{ readonly target: LadderTarget; readonly label: string }> = [
   { target: 'hapi-driver', label: 'hapi + driver' },
   { target: 'hapi-knex', label: 'hapi + knex' },
-  { target: 'hapi-knex-als', label: 'hapi + knex + ALS' },
+  { target: 'hapi-knex-uow', label: 'hapi + knex + unit of work' },
 ];
 
 /** The ladder's sides of a scenario: its floor side's request on each rung's server. */
