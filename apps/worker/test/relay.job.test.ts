@@ -59,7 +59,7 @@ test('the relay job says more is due when its drain was cut short on a full batc
       webhookDeliveries: app.get<WebhookDeliveryRepository>(WebhookDeliveryRepository),
       random,
     };
-    await app.get<UnitOfWork>(UnitOfWork).run(async () => {
+    await app.get<UnitOfWork>(UnitOfWork).run(async (transaction) => {
       for (let i = 0; i < 120; i += 1) {
         const event = {
           id: newId(random, 'event'),
@@ -69,7 +69,7 @@ test('the relay job says more is due when its drain was cut short on a full batc
           created: new Date(Math.floor(now.getTime() / 1000) * 1000),
           data: { id: `pi_${i}`, object: 'payment_intent', status: 'canceled', merchant: merchant.id, mode: 'test' as const },
         };
-        await publishEvent(deps, event, now);
+        await publishEvent(transaction.bind(deps), event, now);
       }
     });
 
