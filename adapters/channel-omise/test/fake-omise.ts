@@ -34,7 +34,7 @@ export class MemoryCredentialStore implements Pick<ChannelCredentialStore, 'find
   }
 }
 
-type Answer = [number, unknown];
+type Answer = [number, nock.ReplyBody];
 
 /**
  * One Omise account served by nock in the recorded shapes (`omise-shapes.ts`): its charges,
@@ -70,7 +70,17 @@ export class FakeOmiseAccount {
     const search = (uri: string) => new URL(uri, OMISE_ORIGIN).searchParams;
     scope.get(/^\/search\?/).reply((uri) => this.answer('search', () => this.search(search(uri))));
     scope.get(/^\/charges(\?.*)?$/).reply((uri) => this.answer('list_charges', () => this.listCharges(search(uri))));
-    scope.post('/charges').reply((_uri, body) => this.answer('create_charge', () => this.create(body)));
+    // The callback form, so a lost answer can be a request error after the charge was made.
+    scope.post('/charges').reply((_uri, body, callback) => {
+      try {
+        callback(
+          null,
+          this.answer('create_charge', () => this.create(body)),
+        );
+      } catch (error) {
+        callback(error instanceof Error ? error : new Error(String(error)), [500, '']);
+      }
+    });
     scope.get(/^\/charges\/\w+$/).reply((uri) => this.answer('retrieve_charge', () => this.found(this.charges.get(segment(uri, 2)))));
     scope.post(/^\/charges\/\w+\/expire$/).reply((uri) => this.answer('expire_charge', () => this.expire(segment(uri, 2))));
     scope.get(/^\/charges\/\w+\/refunds$/).reply((uri) => this.answer('list_refunds', () => this.refundsOf(segment(uri, 2))));
@@ -172,7 +182,7 @@ export class FakeOmiseAccount {
     return run();
   }
 
-  private found(object: unknown): Answer {
+  private found(object: nock.ReplyBody | undefined): Answer {
     return object === undefined ? [404, errorBody('not_found')] : [200, object];
   }
 
