@@ -384,9 +384,9 @@ export class OmisePaymentChannel implements PaymentChannel {
       status = mappedStatus;
     }
     let settledAt: Date | undefined;
-    if (status === 'paid' && charge.transaction) {
-      const transaction =
-        typeof charge.transaction === 'string' ? await this.timed(() => omise.transactions.retrieve(charge.transaction as string)) : charge.transaction;
+    const transactionOf = charge.transaction;
+    if (status === 'paid' && transactionOf) {
+      const transaction = typeof transactionOf === 'string' ? await this.timed(() => omise.transactions.retrieve(transactionOf)) : transactionOf;
       const transferableAt = new Date(transaction.transferable_at);
       if (!Number.isNaN(transferableAt.getTime()) && transferableAt <= this.clock.now()) settledAt = transferableAt;
     }
@@ -428,7 +428,7 @@ export class OmisePaymentChannel implements PaymentChannel {
     let client = this.clients.get(secretKey);
     if (!client) {
       // The SDK's client has the Search resource its declarations leave out (`OmiseSearchApi`).
-      client = this.options.client?.(secretKey) ?? (Omise({ secretKey, omiseVersion: OMISE_API_VERSION }) as OmiseClient);
+      client = this.options.client?.(secretKey) ?? withSearch(Omise({ secretKey, omiseVersion: OMISE_API_VERSION }));
       this.clients.set(secretKey, client);
     }
     return client;
@@ -483,6 +483,16 @@ export class OmisePaymentChannel implements PaymentChannel {
       'omise channel call failed',
     );
   }
+}
+
+/** The SDK's client with its Search resource, checked: its declarations leave it out. */
+function withSearch(client: Omise.IOmise): OmiseClient {
+  if (!hasSearch(client)) throw channelError('The omise SDK has no search resource.');
+  return client;
+}
+
+function hasSearch(client: Omise.IOmise): client is OmiseClient {
+  return 'search' in client && typeof fieldOf(client.search, 'list') === 'function';
 }
 
 interface OmiseEventBody {

@@ -76,7 +76,7 @@ async function linesOf(account: OmiseAccount, transaction: Omise.Transactions.IT
   if (movement.source === 'refund') {
     const found = await account.call(() => account.omise.search.list({ scope: 'refund', query: transaction.origin }));
     const refund = found.data.find((candidate) => candidate.id === transaction.origin);
-    const reference = refund?.metadata?.['reference'];
+    const reference: unknown = refund?.metadata?.['reference'];
     if (!refund || typeof reference !== 'string') throw new UnmappedOmiseValue('refund this service did not make', transaction.origin);
     const channelId = scopedRefundId(account.merchantId, refund.charge, refund.id);
     return [{ kind: 'refund', reference, channelId, amount: movement.sign * transaction.amount, currency, occurredAt }];

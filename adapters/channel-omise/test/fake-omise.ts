@@ -50,6 +50,8 @@ export class FakeOmiseAccount {
   /** Oldest first, as Omise lists them. */
   readonly transactions: TransactionShape[] = [];
   readonly calls: string[] = [];
+  /** A status Omise's declarations do not have, answered instead of the charge's own (`charge id → status`). */
+  readonly unknownStatuses = new Map<string, string>();
   private readonly indexed = new Set<string>();
   /** The error the next create answers, once. */
   nextCreateError: ErrorShape | undefined;
@@ -81,7 +83,7 @@ export class FakeOmiseAccount {
         callback(error instanceof Error ? error : new Error(String(error)), [500, '']);
       }
     });
-    scope.get(/^\/charges\/\w+$/).reply((uri) => this.answer('retrieve_charge', () => this.found(this.charges.get(segment(uri, 2)))));
+    scope.get(/^\/charges\/\w+$/).reply((uri) => this.answer('retrieve_charge', () => this.retrieve(segment(uri, 2))));
     scope.post(/^\/charges\/\w+\/expire$/).reply((uri) => this.answer('expire_charge', () => this.expire(segment(uri, 2))));
     scope.get(/^\/charges\/\w+\/refunds$/).reply((uri) => this.answer('list_refunds', () => this.refundsOf(segment(uri, 2))));
     scope.post(/^\/charges\/\w+\/refunds$/).reply((uri, body) => this.answer('create_refund', () => this.refund(segment(uri, 2), body)));
@@ -182,6 +184,12 @@ export class FakeOmiseAccount {
     return run();
   }
 
+  private retrieve(chargeId: string): Answer {
+    const charge = this.charges.get(chargeId);
+    const unknown = this.unknownStatuses.get(chargeId);
+    return charge && unknown !== undefined ? [200, { ...charge, status: unknown }] : this.found(charge);
+  }
+
   private found(object: nock.ReplyBody | undefined): Answer {
     return object === undefined ? [404, errorBody('not_found')] : [200, object];
   }
@@ -237,9 +245,9 @@ export class FakeOmiseAccount {
       this.nextCreateError = undefined;
       return [failure.code === 'authentication_failure' ? 401 : 400, failure];
     }
-    const request = body as { amount: number; currency: string; source?: { type?: string }; metadata?: Record<string, string>; expires_at?: string };
-    if (request.source?.type !== 'promptpay' || request.currency.toLowerCase() !== 'thb') return [400, errorBody('invalid_charge')];
-    const charge = promptPayCharge(id('chrg'), request.amount, request.metadata ?? {}, this.now(), request.expires_at ?? '');
+    if (field(field(body, 'source'), 'type') !== 'promptpay' || text(field(body, 'currency')).toLowerCase() !== 'thb')
+      return [400, errorBody('invalid_charge')];
+    const charge = promptPayCharge(id('chrg'), Number(field(body, 'amount')), texts(field(body, 'metadata')), this.now(), text(field(body, 'expires_at')));
     this.charges.set(charge.id, charge);
     if (this.loseNextCreateAnswer) {
       this.loseNextCreateAnswer = false;
@@ -270,7 +278,7 @@ export class FakeOmiseAccount {
     }
     const charge = this.charges.get(chargeId);
     if (!charge) return [404, errorBody('not_found')];
-    const request = body as { amount: number; metadata?: Record<string, string> };
+    const request = { amount: Number(field(body, 'amount')), metadata: texts(field(body, 'metadata')) };
     const refunded = [...this.refunds.values()].filter((refund) => refund.charge === chargeId).reduce((sum, refund) => sum + refund.amount, 0);
     if (charge.status !== 'successful' || refunded + request.amount > charge.amount) return [400, errorBody('failed_refund')];
     const refundId = id('rfnd');
@@ -284,7 +292,7 @@ export class FakeOmiseAccount {
       charge: chargeId,
       transaction: txn.id,
       voided: false,
-      metadata: request.metadata ?? {},
+      metadata: request.metadata,
       created_at: this.now().toISOString(),
     };
     this.refunds.set(refundId, refund);
@@ -294,7 +302,7 @@ export class FakeOmiseAccount {
   private respond(disputeId: string, body: unknown): Answer {
     const dispute = this.disputes.get(disputeId);
     if (!dispute) return [404, errorBody('not_found')];
-    const updated: DisputeShape = { ...dispute, message: (body as { message: string }).message, status: 'pending' };
+    const updated: DisputeShape = { ...dispute, message: text(field(body, 'message')), status: 'pending' };
     this.disputes.set(disputeId, updated);
     return [200, updated];
   }
@@ -306,6 +314,21 @@ export class LostAnswer extends Error {
     super('socket hang up');
     this.name = 'LostAnswer';
   }
+}
+
+/** A field of a request body of no known shape. */
+function field(value: unknown, name: string): unknown {
+  if (value === null || typeof value !== 'object') return undefined;
+  const fields: Record<string, unknown> = { ...value };
+  return fields[name];
+}
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+/** A body's metadata: its text values. */
+function texts(value: unknown): Record<string, string> {
+  if (value === null || typeof value !== 'object') return {};
+  return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
 }
 
 function segment(uri: string, index: number): string {

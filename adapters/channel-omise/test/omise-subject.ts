@@ -35,7 +35,7 @@ export function omiseSubject(): OmiseSubject {
     arrangeOrderPaid: (reference) => void account.pay(reference),
     arrangeOrderStatusUnknown: (reference) => {
       const charge = account.chargeOf(reference);
-      account.charges.set(charge.id, { ...charge, status: 'teleported' as 'pending' });
+      account.unknownStatuses.set(charge.id, 'teleported');
     },
     arrangeProviderDown: () => {
       account.down = true;
