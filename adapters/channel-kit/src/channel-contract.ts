@@ -41,12 +41,28 @@ function orderNotice(notice: ChannelNotice): Extract<ChannelNotice, { channelOrd
   return notice.kind === undefined || notice.kind === 'order' ? notice : undefined;
 }
 
+/** How the provider's callbacks are trusted. */
+export interface ChannelContractOptions {
+  /**
+   * `signed` (the default): a delivery carries the provider's signature, and one altered after
+   * signing is refused as `invalid_signature`. `confirmed-by-query`: the provider signs nothing
+   * (Omise); the adapter fetches the object a delivery names, and a delivery that fetch
+   * contradicts (it claims paid, the order is pending) is refused as `invalid_callback`.
+   */
+  readonly callbacks?: 'signed' | 'confirmed-by-query';
+}
+
 /**
  * The PaymentChannel port's contract (docs/channels/writing-an-adapter.md), as ava tests: what
  * every adapter must promise whatever its provider. `subject()` builds a fresh adapter and its
  * arranged provider for each test; the tests run serially (nock is process-wide).
  */
-export function channelContract(test: TestFn, name: string, subject: () => ChannelContractSubject | Promise<ChannelContractSubject>): void {
+export function channelContract(
+  test: TestFn,
+  name: string,
+  subject: () => ChannelContractSubject | Promise<ChannelContractSubject>,
+  options: ChannelContractOptions = {},
+): void {
   const contract = (title: string, body: (t: ExecutionContext, s: ChannelContractSubject) => Promise<unknown>): void => {
     test.serial(`${name} contract: ${title}`, async (t) => {
       const s = await subject();
@@ -110,15 +126,27 @@ export function channelContract(test: TestFn, name: string, subject: () => Chann
     await rejectsWith(t, () => s.channel.queryOrder(s.mode, id), 'channel_error');
   });
 
-  contract('a signed callback names the order; a tampered one is refused as invalid_signature', async (t, s) => {
-    const reference = newReference();
-    const id = await placed(s, reference);
-    const good = s.signedPaidCallback(reference, id);
-    const notice = orderNotice(await s.channel.verifyCallback(s.mode, good.headers, good.rawBody));
-    t.like(notice, { channelOrderId: id, reference });
-    const tampered = s.tamperedPaidCallback(reference, id);
-    await rejectsWith(t, () => s.channel.verifyCallback(s.mode, tampered.headers, tampered.rawBody), 'invalid_signature');
-  });
+  if ((options.callbacks ?? 'signed') === 'signed') {
+    contract('a signed callback names the order; a tampered one is refused as invalid_signature', async (t, s) => {
+      const reference = newReference();
+      const id = await placed(s, reference);
+      const good = s.signedPaidCallback(reference, id);
+      const notice = orderNotice(await s.channel.verifyCallback(s.mode, good.headers, good.rawBody));
+      t.like(notice, { channelOrderId: id, reference });
+      const tampered = s.tamperedPaidCallback(reference, id);
+      await rejectsWith(t, () => s.channel.verifyCallback(s.mode, tampered.headers, tampered.rawBody), 'invalid_signature');
+    });
+  } else {
+    contract('an unsigned callback the query confirms names the order; one it contradicts is refused as invalid_callback', async (t, s) => {
+      const reference = newReference();
+      const id = await placed(s, reference);
+      const contradicted = s.tamperedPaidCallback(reference, id);
+      await rejectsWith(t, () => s.channel.verifyCallback(s.mode, contradicted.headers, contradicted.rawBody), 'invalid_callback');
+      const good = s.signedPaidCallback(reference, id);
+      const notice = orderNotice(await s.channel.verifyCallback(s.mode, good.headers, good.rawBody));
+      t.like(notice, { channelOrderId: id, reference });
+    });
+  }
 
   contract('a refund is placed on the paid order and its query answers it', async (t, s) => {
     if (!s.channel.placeRefund || !s.channel.queryRefund) return t.pass('the channel does not refund');

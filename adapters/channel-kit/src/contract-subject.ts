@@ -26,9 +26,17 @@ export interface ChannelContractSubject {
   arrangeOrderStatusUnknown(reference: string, channelOrderId: string): void;
   /** Every call to the provider fails (5xx or a dropped connection), retries included. */
   arrangeProviderDown(): void;
-  /** A delivery of "this order is paid", signed (or made confirmable) as the provider does. */
+  /**
+   * A delivery of "this order is paid", signed as the provider does; with `callbacks:
+   * 'confirmed-by-query'`, also the provider's record of the order made paid, so the adapter's
+   * fetch confirms it.
+   */
   signedPaidCallback(reference: string, channelOrderId: string): CallbackDelivery;
-  /** The same delivery with its body altered after signing. */
+  /**
+   * The same delivery with its body altered after signing; with `callbacks: 'confirmed-by-query'`,
+   * a delivery claiming paid while the provider's record of the order is still pending (asked
+   * before `signedPaidCallback`).
+   */
   tamperedPaidCallback(reference: string, channelOrderId: string): CallbackDelivery;
   /** The provider takes the refund `reference` of the order and reports it succeeded. */
   arrangeRefundSucceeded(reference: string, orderReference: string, channelOrderId: string, amount: number): void;

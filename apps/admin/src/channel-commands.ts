@@ -39,6 +39,22 @@ const PROVIDER_SETTINGS: Readonly<Record<string, readonly ChannelSetting[]>> = {
       description: 'The billing email Stripe requires of a PromptPay payment',
     },
   ],
+  omise: [
+    {
+      option: 'secret-key',
+      name: 'secret_key',
+      required: true,
+      pattern: (mode) => new RegExp(`^skey_${mode}_[A-Za-z0-9]{8,}$`),
+      description: 'skey_test_… / skey_live_…: the Omise secret key',
+    },
+    {
+      option: 'public-key',
+      name: 'public_key',
+      required: false,
+      pattern: (mode) => new RegExp(`^pkey_${mode}_[A-Za-z0-9]{8,}$`),
+      description: 'pkey_test_… / pkey_live_…: the Omise public key (optional)',
+    },
+  ],
 };
 
 const CHANNEL_OPTIONS: Record<string, OptionSpec> = {
@@ -74,21 +90,30 @@ function present(credentials: ChannelCredentials): Record<string, unknown> {
 
 const setChannel: AdminCommand = {
   name: 'channel set',
-  summary: "Set a merchant's credentials at a provider channel (stripe) in one mode; its payments then route there.",
+  summary: "Set a merchant's credentials at a provider channel (stripe, omise) in one mode; its payments then route there.",
   args: '<channel>',
   options: {
     ...CHANNEL_OPTIONS,
+    // An option several providers take (`--secret-key`) lists each one's rule.
     ...Object.fromEntries(
-      Object.values(PROVIDER_SETTINGS)
-        .flat()
-        .map((setting) => [setting.option, { type: 'string', description: setting.description, valueName: 'value' } satisfies OptionSpec]),
+      [...new Set(Object.values(PROVIDER_SETTINGS).flatMap((settings) => settings.map((setting) => setting.option)))].map((option) => [
+        option,
+        {
+          type: 'string',
+          description: Object.entries(PROVIDER_SETTINGS)
+            .flatMap(([channel, settings]) => settings.filter((setting) => setting.option === option).map((setting) => `${channel}: ${setting.description}`))
+            .join('; '),
+          valueName: 'value',
+        } satisfies OptionSpec,
+      ]),
     ),
   },
   examples: [
     'npm run -s admin -- channel set stripe --merchant mch_… --mode test --secret-key sk_test_… --webhook-secret whsec_… --billing-email payments@shop.example',
+    'npm run -s admin -- channel set omise --merchant mch_… --mode test --secret-key skey_test_… --public-key pkey_test_…',
   ],
   notes:
-    'The settings are sealed with the master key and never printed again; `channel show` answers them masked. Needs PAYMENTS_STRIPE_CHANNEL=on to route (docs/channels/stripe.md).',
+    'The settings are sealed with the master key and never printed again; `channel show` answers them masked. Needs PAYMENTS_STRIPE_CHANNEL=on (or PAYMENTS_OMISE_CHANNEL=on) to route (docs/channels/stripe.md, docs/channels/omise.md).',
   async run(context) {
     const { channel, merchantId, mode } = scopeOf(context);
     if (!(await context.app.get(MerchantRepository).findById(merchantId))) {

@@ -67,3 +67,18 @@ test.serial('a live key is refused for test mode, and the refusal does not echo 
   t.false(result.stderr.includes(live));
   t.is(admin('channel', 'set', 'nope', '--merchant', id, '--mode', 'test').code, 2);
 });
+
+test.serial('channel set omise: a test secret key (and optional public key) sealed and masked; a live key is refused for test mode', (t) => {
+  const id = merchant();
+  const secret = 'skey_test_5xAbCdEfGhIjKlMnOpQ9z8y';
+  const set = admin('channel', 'set', 'omise', '--merchant', id, '--mode', 'test', '--secret-key', secret, '--public-key', 'pkey_test_5xAbCdEfGhIjKlM1234');
+  t.is(set.code, 0, set.stderr);
+  const shown = admin('channel', 'show', 'omise', '--merchant', id, '--mode', 'test');
+  t.like(JSON.parse(shown.stdout), { channel_credentials: { channel: 'omise', settings: { secret_key: 'skey_test_…9z8y', public_key: 'pkey_test_…1234' } } });
+  for (const output of [set.stdout, set.stderr, shown.stdout, shown.stderr]) t.false(output.includes(secret), 'a secret was printed');
+  t.is(readFileSync(database).indexOf(secret), -1, 'the secret key is stored in plaintext');
+  const live = 'skey_live_5xAbCdEfGhIjKlMnOpQ9z8y';
+  const refused = admin('channel', 'set', 'omise', '--merchant', id, '--mode', 'test', '--secret-key', live);
+  t.is(refused.code, 2);
+  t.false(refused.stderr.includes(live));
+});

@@ -63,6 +63,11 @@ export interface Config {
    * It then takes the payments of the merchants whose keys the operator set (`admin channel set stripe`).
    */
   readonly stripeChannel: boolean;
+  /**
+   * Whether the omise channel is offered (PAYMENTS_OMISE_CHANNEL=on; docs/channels/omise.md).
+   * It then takes the payments of the merchants whose keys the operator set (`admin channel set omise`).
+   */
+  readonly omiseChannel: boolean;
   /** The live payout provider (docs/payouts/rest.md); absent: live settlements wait, logged. */
   readonly payoutRest?: { readonly baseUrl: string; readonly secret: string };
   /** Base URL channels send their callbacks to (`/channels/<name>/callback/<mode>` is appended). */
@@ -135,6 +140,7 @@ interface ValidatedEnv {
   readonly PAYMENTS_RECON_GRACE_S: number;
   readonly PAYMENTS_REST_CHANNEL_TEST_URL?: string;
   readonly PAYMENTS_STRIPE_CHANNEL: 'on' | 'off';
+  readonly PAYMENTS_OMISE_CHANNEL: 'on' | 'off';
   readonly PAYMENTS_REST_CHANNEL_TEST_KEY?: string;
   readonly PAYMENTS_REST_CHANNEL_TEST_SECRET?: string;
   readonly PAYMENTS_REST_CHANNEL_LIVE_URL?: string;
@@ -206,6 +212,7 @@ const schema = Joi.object<ValidatedEnv>({
     .default(7200),
   PAYMENTS_REST_CHANNEL_TEST_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
   PAYMENTS_STRIPE_CHANNEL: Joi.string().valid('on', 'off').default('off'),
+  PAYMENTS_OMISE_CHANNEL: Joi.string().valid('on', 'off').default('off'),
   PAYMENTS_REST_CHANNEL_TEST_KEY: Joi.string(),
   PAYMENTS_REST_CHANNEL_TEST_SECRET: Joi.string().min(16),
   PAYMENTS_REST_CHANNEL_LIVE_URL: Joi.string().uri({ scheme: ['https'] }),
@@ -280,6 +287,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ledgerVerifyEverySeconds: value.PAYMENTS_LEDGER_VERIFY_EVERY_S,
     exportPageSize: value.PAYMENTS_EXPORT_PAGE_SIZE,
     stripeChannel: value.PAYMENTS_STRIPE_CHANNEL === 'on',
+    omiseChannel: value.PAYMENTS_OMISE_CHANNEL === 'on',
     restChannel: {
       ...(value.PAYMENTS_REST_CHANNEL_TEST_URL ? { test: restEndpoint(value, 'TEST') } : {}),
       ...(value.PAYMENTS_REST_CHANNEL_LIVE_URL ? { live: restEndpoint(value, 'LIVE') } : {}),

@@ -1,3 +1,4 @@
+import type { OmisePaymentChannelOptions } from '@payments/channel-omise';
 import type { StripePaymentChannelOptions } from '@payments/channel-stripe';
 import type { Clock, PasswordHasher, PaymentChannel, PayoutGateway, WebhookSender } from '@payments/core';
 import type { Logger } from '../logger';
@@ -14,6 +15,8 @@ export interface ContainerOverrides {
   readonly webhookSender?: WebhookSender;
   /** Settings of the stripe channel (with PAYMENTS_STRIPE_CHANNEL=on): tests give it an SDK client without retries. */
   readonly stripe?: Pick<StripePaymentChannelOptions, 'client' | 'maxNetworkRetries'>;
+  /** Settings of the omise channel (with PAYMENTS_OMISE_CHANNEL=on): tests give it a shorter timeout. */
+  readonly omise?: Pick<OmisePaymentChannelOptions, 'client' | 'timeoutMs'>;
   /** Replaces the payout gateway of both modes (tests of failed or slow payouts). */
   readonly payoutGateway?: PayoutGateway;
   /** Tracing made by the test (an in-memory exporter), instead of what the OTEL_* variables say. */

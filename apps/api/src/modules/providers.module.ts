@@ -1,4 +1,5 @@
 import { ChannelCredentialStore, Clock, FxRateSource, PaymentChannelRegistry, PayoutGateway, RandomSource, SecretBox } from '@payments/core';
+import { OmisePaymentChannel } from '@payments/channel-omise';
 import { StripePaymentChannel } from '@payments/channel-stripe';
 import { KnexChannelCredentialStore } from '@payments/storage-sql';
 import { createRestChannel } from '@payments/channel-rest';
@@ -50,7 +51,11 @@ export const providersModule = (config: Config, knex: Knex, logger: Logger, over
       const stripe = config.stripeChannel
         ? [new StripePaymentChannel({ credentials: resolve(ctx, ChannelCredentialStore), clock: resolve(ctx, Clock), logger, ...overrides.stripe })]
         : [];
-      return new StaticChannelRegistry([...stripe, resolve(ctx, SimulatorPaymentChannel), ...(rest ? [rest] : []), ...(overrides.channels ?? [])]);
+      // Likewise for Omise: only the merchants with Omise keys for the mode.
+      const omise = config.omiseChannel
+        ? [new OmisePaymentChannel({ credentials: resolve(ctx, ChannelCredentialStore), clock: resolve(ctx, Clock), logger, ...overrides.omise })]
+        : [];
+      return new StaticChannelRegistry([...stripe, ...omise, resolve(ctx, SimulatorPaymentChannel), ...(rest ? [rest] : []), ...(overrides.channels ?? [])]);
     });
     bindValue(
       options,
