@@ -81,8 +81,8 @@ export function dashboardSessionRepositoryContract(adapter: StorageAdapter): voi
     const { uow, dashboardSessions } = storage();
     const session = aSession();
     await t.throwsAsync(
-      uow.run(async () => {
-        await dashboardSessions.insert(session);
+      uow.run(async (transaction) => {
+        await transaction.bind(dashboardSessions).insert(session);
         throw new Error('rolled back');
       }),
     );

@@ -171,14 +171,14 @@ export function idempotencyStoreContract(adapter: StorageAdapter): void {
     const scope = aKeyScope();
     const claim = await claimOrFail(idempotency, request(scope));
     await t.throwsAsync(
-      uow.run(async () => {
-        t.true(await idempotency.complete(claim, { status: 201, body: 'rolled back' }, at(10)));
+      uow.run(async (transaction) => {
+        t.true(await transaction.bind(idempotency).complete(claim, { status: 201, body: 'rolled back' }, at(10)));
         throw new Error('the request’s writes failed');
       }),
     );
     t.is((await idempotency.claim(request(scope, { now: at(20) }))).outcome, 'in_flight', 'the key is still owned, not answered');
-    await uow.run(async () => {
-      t.true(await idempotency.complete(claim, { status: 201, body: 'committed' }, at(30)));
+    await uow.run(async (transaction) => {
+      t.true(await transaction.bind(idempotency).complete(claim, { status: 201, body: 'committed' }, at(30)));
     });
     const replay = await idempotency.claim(request(scope, { now: at(40) }));
     t.deepEqual(replay, { outcome: 'completed', fingerprint: 'fp-A', response: { status: 201, body: 'committed' } });
@@ -201,15 +201,16 @@ export function idempotencyStoreContract(adapter: StorageAdapter): void {
     const { idempotency, uow } = storage();
     const scope = aKeyScope();
     await t.throwsAsync(
-      uow.run(async () => {
-        t.is((await idempotency.claim(request(scope))).outcome, 'claimed');
+      uow.run(async (transaction) => {
+        t.is((await transaction.bind(idempotency).claim(request(scope))).outcome, 'claimed');
         throw new Error('the request’s work failed');
       }),
     );
     t.is(await idempotency.find(scope, at(1)), undefined, 'the rollback freed the key');
-    await uow.run(async () => {
-      const claim = claimOf(await idempotency.claim(request(scope, { now: at(2) })));
-      t.true(await idempotency.complete(claim, { status: 201, body: 'one commit' }, at(3)));
+    await uow.run(async (transaction) => {
+      const bound = transaction.bind(idempotency);
+      const claim = claimOf(await bound.claim(request(scope, { now: at(2) })));
+      t.true(await bound.complete(claim, { status: 201, body: 'one commit' }, at(3)));
     });
     t.deepEqual(await idempotency.claim(request(scope, { now: at(4) })), {
       outcome: 'completed',
@@ -229,15 +230,19 @@ export function idempotencyStoreContract(adapter: StorageAdapter): void {
       const held = new Promise<void>((resolve) => (letGo = resolve));
       let claimedInside!: () => void;
       const inside = new Promise<void>((resolve) => (claimedInside = resolve));
-      const owner = uow.run(async () => {
-        const claim = claimOf(await idempotency.claim(request(scope)));
+      const owner = uow.run(async (transaction) => {
+        const bound = transaction.bind(idempotency);
+        const claim = claimOf(await bound.claim(request(scope)));
         claimedInside();
         await held;
-        t.true(await idempotency.complete(claim, { status: 201, body: 'owner' }, at(5)));
+        t.true(await bound.complete(claim, { status: 201, body: 'owner' }, at(5)));
       });
       await inside;
       // Before the fix the INSERT waited for the owner's row lock, which this test only lets go after.
-      const outcomes = await Promise.all([idempotency.claim(request(scope, { now: at(1) })), uow.run(() => idempotency.claim(request(scope, { now: at(1) })))]);
+      const outcomes = await Promise.all([
+        idempotency.claim(request(scope, { now: at(1) })),
+        uow.run((transaction) => transaction.bind(idempotency).claim(request(scope, { now: at(1) }))),
+      ]);
       t.deepEqual(outcomes, [{ outcome: 'in_flight' }, { outcome: 'in_flight' }]);
       letGo();
       await owner;
@@ -281,8 +286,8 @@ export function idempotencyStoreContract(adapter: StorageAdapter): void {
     const scope = aKeyScope();
     const claim = await claimOrFail(idempotency, request(scope));
     await t.throwsAsync(
-      uow.run(async () => {
-        t.true(await idempotency.bind(claim, 're_GONE'));
+      uow.run(async (transaction) => {
+        t.true(await transaction.bind(idempotency).bind(claim, 're_GONE'));
         throw new Error('the transaction that made it failed');
       }),
     );

@@ -43,8 +43,8 @@ export function ledgerContract(adapter: StorageAdapter): void {
     const { ledger, uow } = storage();
     const scope = aScope();
     const payment = aPayment(scope);
-    t.true(await uow.run(() => ledger.post(paymentPosting(payment, T0))));
-    t.false(await uow.run(() => ledger.post(paymentPosting(payment, T0))), 'a replayed cause posts nothing');
+    t.true(await uow.run((transaction) => transaction.bind(ledger).post(paymentPosting(payment, T0))));
+    t.false(await uow.run((transaction) => transaction.bind(ledger).post(paymentPosting(payment, T0))), 'a replayed cause posts nothing');
     t.true(await ledger.hasPosted(`payment:${payment.id}`));
     await ledger.post(releaseOf(payment));
     const balance = merchantBalance(await ledger.balances(scope));
@@ -59,7 +59,7 @@ export function ledgerContract(adapter: StorageAdapter): void {
     const { ledger, uow } = storage();
     const scope = aScope();
     const payment = aPayment(scope, 1_000, 10);
-    const results = await Promise.all(Array.from({ length: 20 }, () => uow.run(() => ledger.post(paymentPosting(payment, T0)))));
+    const results = await Promise.all(Array.from({ length: 20 }, () => uow.run((transaction) => transaction.bind(ledger).post(paymentPosting(payment, T0)))));
     t.is(results.filter(Boolean).length, 1);
     t.deepEqual(
       (await ledger.balances(scope)).map((row) => row.balance),
@@ -85,8 +85,8 @@ export function ledgerContract(adapter: StorageAdapter): void {
     const scope = aScope();
     const payment = aPayment(scope);
     await t.throwsAsync(
-      uow.run(async () => {
-        await ledger.post(paymentPosting(payment, T0));
+      uow.run(async (transaction) => {
+        await transaction.bind(ledger).post(paymentPosting(payment, T0));
         throw new Error('the change it belongs to failed');
       }),
     );
@@ -103,8 +103,8 @@ export function ledgerContract(adapter: StorageAdapter): void {
     await ledger.post(
       settlementCreatedPosting({ settlementId: `st_${payment.id.slice(3, 10).toUpperCase()}`, scope, amount: { amount: 1_500, currency: 'THB' } }, T0),
     );
-    t.is(await uow.run(() => ledger.balanceForUpdate(merchantAccount(scope, 'available', 'THB'))), 500n);
-    t.is(await uow.run(() => ledger.balanceForUpdate(merchantAccount(scope, 'available', 'SGD'))), 0n);
+    t.is(await uow.run((transaction) => transaction.bind(ledger).balanceForUpdate(merchantAccount(scope, 'available', 'THB'))), 500n);
+    t.is(await uow.run((transaction) => transaction.bind(ledger).balanceForUpdate(merchantAccount(scope, 'available', 'SGD'))), 0n);
   });
 
   test(title('a transaction whose legs are all zero books nothing and answers false'), async (t) => {
@@ -112,7 +112,7 @@ export function ledgerContract(adapter: StorageAdapter): void {
     const scope = aScope();
     // 1 IDR paid to a THB merchant: fee and net both round to 0 satang.
     const payment = aPayment(scope, 0, 0);
-    t.false(await uow.run(() => ledger.post(paymentPosting(payment, T0))));
+    t.false(await uow.run((transaction) => transaction.bind(ledger).post(paymentPosting(payment, T0))));
     t.false(await ledger.hasPosted(`payment:${payment.id}`));
     t.deepEqual(await ledger.balances(scope), []);
   });
@@ -126,7 +126,7 @@ export function ledgerContract(adapter: StorageAdapter): void {
       for (const payment of payments) await ledger.post(paymentPosting(payment, T0));
       const pending = merchantAccount(scope, 'pending', 'THB');
       const expected = 3n * BigInt(max - 1); // 27021597764222970; as a double it would end in …968
-      t.is(await uow.run(() => ledger.balanceForUpdate(pending)), expected);
+      t.is(await uow.run((transaction) => transaction.bind(ledger).balanceForUpdate(pending)), expected);
       t.deepEqual(merchantBalance(await ledger.balances(scope)).pending, [{ amount: expected, currency: 'THB' }]);
       const clearing = platformAccount(scope.mode, 'channel_clearing', 'THB');
       const journal = new Map((await ledger.journalTotals()).map((row) => [row.account, row.balance]));
@@ -194,13 +194,13 @@ export function ledgerContract(adapter: StorageAdapter): void {
       const [one, two, three] = entries.map((entry) => entry.id);
       // A cover that rolls back with its unit of work marks nothing.
       await t.throwsAsync(
-        uow.run(async () => {
-          t.is(await ledger.coverEntries(available, settlementId, [one, three]), 2);
+        uow.run(async (transaction) => {
+          t.is(await transaction.bind(ledger).coverEntries(available, settlementId, [one, three]), 2);
           throw new Error('the settlement failed');
         }),
       );
       t.is((await ledger.uncoveredEntries(available)).length, 3);
-      t.is(await uow.run(() => ledger.coverEntries(available, settlementId, [one, three, one])), 2);
+      t.is(await uow.run((transaction) => transaction.bind(ledger).coverEntries(available, settlementId, [one, three, one])), 2);
       t.is(await ledger.coverEntries(available, 'st_OTHER', [one, two]), 1, 'an entry covered already is not covered again');
       await ledger.post(settlementCreatedPosting({ settlementId, scope, amount: { amount: 3_700, currency: 'THB' } }, T0));
       t.is(await ledger.coverCause(available, settlementId, `settlement_created:${settlementId}`), 1);
@@ -244,7 +244,7 @@ export function ledgerContract(adapter: StorageAdapter): void {
     const paid = (payment: PricedPayment, attemptId: string, amount: number, currency = 'THB') =>
       paymentPosting(payment, T0, { channel, attemptId, amount: { amount, currency } });
     const [first, second] = [aPayment(scope), aPayment(scope)];
-    t.true(await uow.run(() => ledger.post(paid(first, 'pa_1', 10_000))));
+    t.true(await uow.run((transaction) => transaction.bind(ledger).post(paid(first, 'pa_1', 10_000))));
     t.false(await ledger.post(paid(first, 'pa_1', 10_000)), 'a replayed cause keeps no second movement');
     await ledger.post(paid(second, 'pa_2', 300, 'SGD'));
     // 1 IDR to a THB merchant: no leg to book, no journal transaction, but the channel collected it.
@@ -306,8 +306,8 @@ export function ledgerContract(adapter: StorageAdapter): void {
     const scope = aScope();
     const channel = `c-${scope.merchantId}`;
     await t.throwsAsync(
-      uow.run(async () => {
-        await ledger.post(paymentPosting(aPayment(scope, 0, 0), T0, { channel, attemptId: 'pa_1', amount: { amount: 1, currency: 'IDR' } }));
+      uow.run(async (transaction) => {
+        await transaction.bind(ledger).post(paymentPosting(aPayment(scope, 0, 0), T0, { channel, attemptId: 'pa_1', amount: { amount: 1, currency: 'IDR' } }));
         throw new Error('the change it belongs to failed');
       }),
     );

@@ -105,18 +105,22 @@ function meeting(count = 2): () => Promise<void> {
 
 /** `target` whose `method` meets the other transaction after it read: both read before either writes. */
 function meetingAfter<T extends object>(target: T, method: keyof T, meet: () => Promise<void>): T {
-  return new Proxy(target, {
-    get(object, property) {
-      const value: unknown = Reflect.get(object, property, object);
+  const proxy = new Proxy(target, {
+    get(object, property, receiver) {
+      // Called on the proxy, methods run on `target`; called on a copy of it bound to a
+      // transaction (which inherits from the proxy), on that copy, so they run in the transaction.
+      const self: unknown = receiver === proxy ? object : receiver;
+      const value: unknown = Reflect.get(object, property, self);
       if (typeof value !== 'function') return value;
-      if (property !== method) return (...args: unknown[]): unknown => value.apply(object, args);
+      if (property !== method) return (...args: unknown[]): unknown => value.apply(self, args);
       return async (...args: unknown[]) => {
-        const result: unknown = await value.apply(object, args);
+        const result: unknown = await value.apply(self, args);
         await meet();
         return result;
       };
     },
   });
+  return proxy;
 }
 
 /** Every caller goes through at once: the lock of a Redis that restarted empty, taken twice. */
@@ -351,7 +355,9 @@ for (const session of onMysql ? SESSIONS : []) {
     const disputes = (await storage.disputes.list(scope, { paymentIntentId: intent.id }, { limit: 10 })).data;
     t.is(disputes.length, 2);
     t.is(disputes.filter((dispute) => dispute.held !== undefined).length, 1, 'one hold per intent');
-    const [hold] = await storage.uow.run(async () => [await storage.ledger.balanceForUpdate(merchantAccount(scope, 'dispute_hold', 'THB'))]);
+    const [hold] = await storage.uow.run(async (transaction) => [
+      await transaction.bind(storage.ledger).balanceForUpdate(merchantAccount(scope, 'dispute_hold', 'THB')),
+    ]);
     t.is(hold, BigInt(intent.net?.amount ?? 0));
   });
 
@@ -426,8 +432,9 @@ for (const session of onMysql ? SESSIONS : []) {
     const meet = meeting();
     // What RegisterPayoutDestination does in its transaction, past the step-up.
     const register = (id: string) =>
-      storage.uow.run(async () => {
-        await storage.payoutDestinations.insert({
+      storage.uow.run(async (transaction) => {
+        const payoutDestinations = transaction.bind(storage.payoutDestinations);
+        await payoutDestinations.insert({
           id,
           merchantId: scope.merchantId,
           mode: scope.mode,
@@ -441,9 +448,9 @@ for (const session of onMysql ? SESSIONS : []) {
           isDefault: false,
           created: clock.now(),
         });
-        const found = await storage.payoutDestinations.findDefault(scope);
+        const found = await payoutDestinations.findDefault(scope);
         await meet();
-        return found === undefined ? storage.payoutDestinations.makeDefault(scope, id, undefined) : storage.payoutDestinations.findById(scope, id);
+        return found === undefined ? payoutDestinations.makeDefault(scope, id, undefined) : payoutDestinations.findById(scope, id);
       });
 
     await race(t, [register('pd_first'), register('pd_second')]);
@@ -459,11 +466,12 @@ for (const session of onMysql ? SESSIONS : []) {
     const meet = meeting();
     const now = clock.now();
     const pass = (leaseMs: number) =>
-      storage.uow.run(async () => {
+      storage.uow.run(async (transaction) => {
+        const webhookDeliveries = transaction.bind(storage.webhookDeliveries);
         // Both passes read (their snapshots) before either claims.
-        await storage.webhookDeliveries.findById(scope, due[0] ?? '');
+        await webhookDeliveries.findById(scope, due[0] ?? '');
         await meet();
-        return storage.webhookDeliveries.claimDue('test', now, new Date(now.getTime() + leaseMs), 10);
+        return webhookDeliveries.claimDue('test', now, new Date(now.getTime() + leaseMs), 10);
       });
 
     const claims = values(await race(t, [pass(60_000), pass(61_000)]));
@@ -503,7 +511,9 @@ for (const session of onMysql ? (['first-committer-wins'] as const) : []) {
     const merchant = await newMerchant(storage, { settlementSchedule: 'manual' });
     const scope: AccountScope = { merchantId: merchant.id, mode: 'test' };
     await paidIntent(storage, scope, { status: 'channel_settled', availableAt: clock.now(), releasedAt: clock.now() });
-    const pending = await storage.uow.run(() => openSettlement(depsOf(storage), { merchant, scope, trigger: 'manual', releasedBefore: clock.now() }));
+    const pending = await storage.uow.run((transaction) =>
+      openSettlement(transaction.bind(depsOf(storage)), { merchant, scope, trigger: 'manual', releasedBefore: clock.now() }),
+    );
     const gateway = new RecordingGateway();
     const pay = new PaySettlement({
       ...depsOf(storage),

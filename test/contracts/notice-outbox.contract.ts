@@ -74,8 +74,8 @@ export function noticeOutboxContract(adapter: StorageAdapter): void {
     const { notices, uow } = storage();
     const notice = aNotice();
     await t.throwsAsync(
-      uow.run(async () => {
-        await notices.append(notice);
+      uow.run(async (transaction) => {
+        await transaction.bind(notices).append(notice);
         throw new Error('the change failed');
       }),
     );

@@ -56,7 +56,9 @@ export function paymentAttemptRepositoryContract(adapter: StorageAdapter): void 
     const { attempts, uow } = storage();
     const scope = aScope();
     const intentId = ids.paymentIntent();
-    const outcomes = await Promise.allSettled(Array.from({ length: 10 }, () => uow.run(() => attempts.insert(anAttempt(scope, intentId)))));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 10 }, () => uow.run((transaction) => transaction.bind(attempts).insert(anAttempt(scope, intentId)))),
+    );
     t.is(outcomes.filter((outcome) => outcome.status === 'fulfilled').length, 1);
     t.is((await attempts.listForIntent(scope, intentId)).length, 1);
   });

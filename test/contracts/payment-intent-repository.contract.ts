@@ -479,11 +479,12 @@ export function paymentIntentRepositoryContract(adapter: StorageAdapter): void {
     // Ten units of work each add one metadata key to what they read: with the row locked none is lost.
     await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
-        uow.run(async () => {
-          const current = await intents.findByIdForUpdate(scope, intent.id);
+        uow.run(async (transaction) => {
+          const bound = transaction.bind(intents);
+          const current = await bound.findByIdForUpdate(scope, intent.id);
           if (!current) throw new Error('intent vanished');
           await new Promise((resolve) => setTimeout(resolve, 5));
-          await intents.update({ ...current, metadata: { ...current.metadata, [`k${i}`]: 'v' } });
+          await bound.update({ ...current, metadata: { ...current.metadata, [`k${i}`]: 'v' } });
         }),
       ),
     );
@@ -497,10 +498,11 @@ export function paymentIntentRepositoryContract(adapter: StorageAdapter): void {
     const scope = aScope();
     const intent = aPaymentIntent(scope);
     await intents.insert(intent);
-    await uow.run(async () => {
-      t.is(await intents.findByIdForUpdate(aScope(), intent.id), undefined);
-      t.is(await intents.findByIdForUpdate({ ...scope, mode: scope.mode === 'test' ? 'live' : 'test' }, intent.id), undefined);
-      t.like(await intents.findByIdForUpdate(scope, intent.id), { id: intent.id });
+    await uow.run(async (transaction) => {
+      const bound = transaction.bind(intents);
+      t.is(await bound.findByIdForUpdate(aScope(), intent.id), undefined);
+      t.is(await bound.findByIdForUpdate({ ...scope, mode: scope.mode === 'test' ? 'live' : 'test' }, intent.id), undefined);
+      t.like(await bound.findByIdForUpdate(scope, intent.id), { id: intent.id });
     });
   });
 }

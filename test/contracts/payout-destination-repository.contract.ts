@@ -50,7 +50,7 @@ export function payoutDestinationRepositoryContract(adapter: StorageAdapter): vo
     for (const destination of [a, b, testDefault]) await payoutDestinations.insert(destination);
     t.is((await payoutDestinations.findDefault(scope))?.id, a.id);
 
-    const made = await uow.run(() => payoutDestinations.makeDefault(scope, b.id, later(1000)));
+    const made = await uow.run((transaction) => transaction.bind(payoutDestinations).makeDefault(scope, b.id, later(1000)));
     t.deepEqual(made, { ...b, isDefault: true, holdUntil: later(1000) });
     t.is((await payoutDestinations.findDefault(scope))?.id, b.id);
     t.false((await payoutDestinations.findById(scope, a.id))?.isDefault);
@@ -72,7 +72,7 @@ export function payoutDestinationRepositoryContract(adapter: StorageAdapter): vo
     const scope = aScope('live');
     const destinations = Array.from({ length: 4 }, () => aPayoutDestination(scope, { status: 'verified' }));
     for (const destination of destinations) await payoutDestinations.insert(destination);
-    await Promise.all(destinations.map((d) => uow.run(() => payoutDestinations.makeDefault(scope, d.id, later(5000)))));
+    await Promise.all(destinations.map((d) => uow.run((transaction) => transaction.bind(payoutDestinations).makeDefault(scope, d.id, later(5000)))));
     t.is((await payoutDestinations.list(scope)).filter((d) => d.isDefault).length, 1);
   });
 

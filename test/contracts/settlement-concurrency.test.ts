@@ -42,9 +42,10 @@ test(`${sqlStorageAdapter.name}: ten settlements racing for the same available f
     const funds = new PaymentFunds({ ledger: storage.ledger, disputes: paymentDisputesOf(storage.disputes) });
     for (const intent of intents) {
       await storage.intents.insert(intent);
-      await storage.uow.run(async () => {
-        await funds.book(intent, T0);
-        await funds.release(intent, T0);
+      await storage.uow.run(async (transaction) => {
+        const bound = transaction.bind(funds);
+        await bound.book(intent, T0);
+        await bound.release(intent, T0);
       });
     }
     const deps: SettlementDeps = {
@@ -59,7 +60,9 @@ test(`${sqlStorageAdapter.name}: ten settlements racing for the same available f
     };
 
     const outcomes = await Promise.allSettled(
-      Array.from({ length: 10 }, () => storage.uow.run((transaction) => openSettlement(transaction.bind(deps), { merchant, scope, trigger: 'manual', releasedBefore: new Date() }))),
+      Array.from({ length: 10 }, () =>
+        storage.uow.run((transaction) => openSettlement(transaction.bind(deps), { merchant, scope, trigger: 'manual', releasedBefore: new Date() })),
+      ),
     );
     const won = outcomes.filter((o): o is PromiseFulfilledResult<Settlement> => o.status === 'fulfilled').map((o) => o.value);
     const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected').map((o) => o.reason as unknown);
@@ -74,10 +77,13 @@ test(`${sqlStorageAdapter.name}: ten settlements racing for the same available f
       (await storage.settlements.list(scope, { limit: 20 })).data.map((s) => s.id),
       [won[0]?.id],
     );
-    const [available, inTransit] = await storage.uow.run(async () => [
-      await storage.ledger.balanceForUpdate(merchantAccount(scope, 'available', 'THB')),
-      await storage.ledger.balanceForUpdate(platformAccount('test', 'payouts_in_transit', 'THB')),
-    ]);
+    const [available, inTransit] = await storage.uow.run(async (transaction) => {
+      const ledger = transaction.bind(storage.ledger);
+      return [
+        await ledger.balanceForUpdate(merchantAccount(scope, 'available', 'THB')),
+        await ledger.balanceForUpdate(platformAccount('test', 'payouts_in_transit', 'THB')),
+      ];
+    });
     t.is(available, 0n);
     t.true((inTransit ?? 0n) >= BigInt(total));
   } finally {

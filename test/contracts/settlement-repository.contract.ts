@@ -56,9 +56,10 @@ export function settlementRepositoryContract(adapter: StorageAdapter): void {
     t.is(await settlements.findById(aScope('live'), settlement.id), undefined, 'another merchant');
 
     const paid: Settlement = { ...settlement, status: 'paid', destinationId: 'pd_abc', paidAt: at(HOUR), updated: at(HOUR) };
-    await uow.run(async () => {
-      t.deepEqual(await settlements.findByIdForUpdate(scope, settlement.id), settlement);
-      await settlements.update(paid);
+    await uow.run(async (transaction) => {
+      const bound = transaction.bind(settlements);
+      t.deepEqual(await bound.findByIdForUpdate(scope, settlement.id), settlement);
+      await bound.update(paid);
     });
     t.deepEqual(await settlements.findById(scope, settlement.id), paid);
     const failed: Settlement = { ...settlement, status: 'failed', failureReason: 'account_closed' };

@@ -15,10 +15,11 @@ test(title('of 20 concurrent units of work inserting one merchant_order_id exact
   const scope = aScope();
   const results = await Promise.allSettled(
     Array.from({ length: 20 }, () =>
-      uow.run(async () => {
+      uow.run(async (transaction) => {
+        const bound = transaction.bind({ intents, events });
         const intent = aPaymentIntent(scope, { merchantOrderId: 'RACE-1' });
-        await intents.insert(intent);
-        await events.append(
+        await bound.intents.insert(intent);
+        await bound.events.append(
           anEvent(scope, { data: { id: intent.id, object: 'payment_intent', status: 'created', merchant: scope.merchantId, mode: scope.mode } }),
         );
         return intent.id;
@@ -51,9 +52,10 @@ test(title('concurrent units of work inserting distinct intents all commit'), as
   const scope = aScope();
   await Promise.all(
     Array.from({ length: 20 }, (_, i) =>
-      uow.run(async () => {
-        await intents.insert(aPaymentIntent(scope, { merchantOrderId: `PARALLEL-${i}` }));
-        await events.append(anEvent(scope));
+      uow.run(async (transaction) => {
+        const bound = transaction.bind({ intents, events });
+        await bound.intents.insert(aPaymentIntent(scope, { merchantOrderId: `PARALLEL-${i}` }));
+        await bound.events.append(anEvent(scope));
       }),
     ),
   );

@@ -72,8 +72,8 @@ export function userRepositoryContract(adapter: StorageAdapter): void {
     const { users, uow } = storage();
     const user = aUser({ mfaSecret: 'sealed', mfaLastStep: 3 });
     await users.insert(user);
-    t.deepEqual(await uow.run(() => users.findByIdForUpdate(user.merchantId, user.id)), user);
-    t.is(await uow.run(() => users.findByIdForUpdate(ids.merchant(), user.id)), undefined);
+    t.deepEqual(await uow.run((transaction) => transaction.bind(users).findByIdForUpdate(user.merchantId, user.id)), user);
+    t.is(await uow.run((transaction) => transaction.bind(users).findByIdForUpdate(ids.merchant(), user.id)), undefined);
   });
 
   test(title('read-modify-writes of one user through findByIdForUpdate never undo each other'), async (t) => {
@@ -82,15 +82,17 @@ export function userRepositoryContract(adapter: StorageAdapter): void {
     await users.insert(user);
     // Each changes one field of the row it read; a write of a stale read would put the other back.
     await Promise.all([
-      uow.run(async () => {
-        const read = await users.findByIdForUpdate(user.merchantId, user.id);
+      uow.run(async (transaction) => {
+        const bound = transaction.bind(users);
+        const read = await bound.findByIdForUpdate(user.merchantId, user.id);
         await new Promise((resolve) => setTimeout(resolve, 50));
-        await users.update({ ...read!, role: 'admin' });
+        await bound.update({ ...read!, role: 'admin' });
       }),
-      uow.run(async () => {
-        const read = await users.findByIdForUpdate(user.merchantId, user.id);
+      uow.run(async (transaction) => {
+        const bound = transaction.bind(users);
+        const read = await bound.findByIdForUpdate(user.merchantId, user.id);
         await new Promise((resolve) => setTimeout(resolve, 50));
-        await users.update({ ...read!, status: 'disabled' });
+        await bound.update({ ...read!, status: 'disabled' });
       }),
     ]);
     t.like(await users.findById(user.merchantId, user.id), { role: 'admin', status: 'disabled' });

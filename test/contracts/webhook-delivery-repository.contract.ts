@@ -12,7 +12,7 @@ async function queue(storage: StoragePorts, scope = aScope(), at = T0): Promise<
   const existing = await storage.webhookEndpoints.list(scope);
   if (existing.length === 0) await storage.webhookEndpoints.insert(aWebhookEndpoint(scope));
   const event = anEvent(scope);
-  const [delivery] = await storage.uow.run(() => publishEvent({ ...storage, random }, event, at));
+  const [delivery] = await storage.uow.run((transaction) => publishEvent(transaction.bind({ ...storage, random }), event, at));
   if (!delivery) throw new Error('nothing queued');
   return { delivery, eventId: event.id };
 }
@@ -50,8 +50,8 @@ export function webhookDeliveryRepositoryContract(adapter: StorageAdapter): void
     );
     t.is(await s.webhookDeliveries.findById({ merchantId: aScope().merchantId }, delivery.id), undefined, "no mode: still not another merchant's");
     await t.throwsAsync(
-      s.uow.run(async () => {
-        await publishEvent({ ...s, random }, anEvent(scope), T0);
+      s.uow.run(async (transaction) => {
+        await publishEvent(transaction.bind({ ...s, random }), anEvent(scope), T0);
         throw new Error('rolled back');
       }),
     );

@@ -135,10 +135,11 @@ async function enqueue(setup: Setup, count: number): Promise<void> {
   const random = new CryptoRandomSource();
   const deps = { events: storage.events, webhookEndpoints: storage.webhookEndpoints, webhookDeliveries: storage.webhookDeliveries, random };
   for (let done = 0; done < count; done += 100) {
-    await storage.uow.run(async () => {
+    await storage.uow.run(async (transaction) => {
+      const bound = transaction.bind(deps);
       for (let i = done; i < Math.min(count, done + 100); i += 1) {
         const now = new Date();
-        const queued = await publishEvent(deps, benchEvent(random, setup.merchantId, now), now);
+        const queued = await publishEvent(bound, benchEvent(random, setup.merchantId, now), now);
         if (queued.length !== 1) throw new Error(`expected one delivery per event, got ${queued.length}`);
       }
     });
