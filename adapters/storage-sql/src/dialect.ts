@@ -25,16 +25,15 @@ export type MysqlFlavour = 'mariadb' | 'mysql';
 const flavours = new WeakMap<Knex, Promise<MysqlFlavour>>();
 
 /**
- * Asked once per knex instance (one `SELECT VERSION()`), then remembered. The question goes
- * through `db`, the current transaction if there is one: taking another pooled connection while
- * every connection holds a transaction waiting for this answer would never end.
+ * Asked once per knex instance (one `SELECT VERSION()`), then remembered. `version` asks it the
+ * way the caller runs its statements (the driver's prepared statements, on the current
+ * transaction's connection if there is one: taking another pooled connection while every
+ * connection holds a transaction waiting for this answer would never end).
  */
-export function mysqlFlavourOf(knex: Knex, db: Knex = knex): Promise<MysqlFlavour> {
+export function mysqlFlavourOf(knex: Knex, version: () => Promise<string | undefined>): Promise<MysqlFlavour> {
   let flavour = flavours.get(knex);
   if (flavour === undefined) {
-    flavour = db
-      .raw<[Array<{ version: string }>]>('select version() as version')
-      .then(([rows]): MysqlFlavour => (/mariadb/i.test(rows[0]?.version ?? '') ? 'mariadb' : 'mysql'));
+    flavour = version().then((text): MysqlFlavour => (/mariadb/i.test(text ?? '') ? 'mariadb' : 'mysql'));
     // A failed probe (the database was down) is asked again next time.
     flavour.catch(() => flavours.delete(knex));
     flavours.set(knex, flavour);

@@ -17,22 +17,23 @@ test.after.always(async () => t0?.close());
 
 /** Counts the calls of knex's query runner (`client.runner` builds one per executed builder, `client.query` runs SQL). */
 function knexRunnerCalls(knex: Knex): { readonly count: () => number; readonly restore: () => void } {
-  const client = knex.client as { runner: (...args: unknown[]) => unknown; query: (...args: unknown[]) => unknown };
-  const { runner, query } = client;
+  const client: unknown = knex.client;
+  if (typeof client !== 'object' || client === null) throw new TypeError('knex has no client');
   let calls = 0;
-  client.runner = (...args) => {
-    calls += 1;
-    return runner.apply(client, args);
-  };
-  client.query = (...args) => {
-    calls += 1;
-    return query.apply(client, args);
-  };
+  const restores = (['runner', 'query'] as const).map((name) => {
+    const original: unknown = Reflect.get(client, name);
+    if (typeof original !== 'function') throw new TypeError(`knex's client has no ${name}`);
+    Reflect.set(client, name, (...args: unknown[]): unknown => {
+      calls += 1;
+      const result: unknown = Reflect.apply(original, client, args);
+      return result;
+    });
+    return () => Reflect.set(client, name, original);
+  });
   return {
     count: () => calls,
     restore: () => {
-      client.runner = runner;
-      client.query = query;
+      for (const restore of restores) restore();
     },
   };
 }

@@ -18,7 +18,12 @@ const isObject = (value: unknown): value is Fields => typeof value === 'object' 
 function bindingOf(value: Fields): ((transaction: StorageTransaction) => object) | undefined {
   // Read with `[]`, not `in`: a proxy around a port answers the read, not `has`.
   const method = value[BIND_TO_TRANSACTION];
-  return typeof method === 'function' ? (method as (transaction: StorageTransaction) => object).bind(value) : undefined;
+  if (typeof method !== 'function') return undefined;
+  return (transaction) => {
+    const bound: unknown = Reflect.apply(method, value, [transaction]);
+    if (!isObject(bound)) throw new TypeError('A storage port bound itself to no object.');
+    return bound;
+  };
 }
 
 /** Whether binding can change `value`: it is a holder, or one of its fields reaches one. Asked once per object. */
@@ -45,17 +50,19 @@ const isPlainObject = (value: Fields): boolean => {
  * keeps the callbacks waiting for its commit. The adapter ends it when the transaction ends.
  */
 export class StorageTransaction implements Transaction {
-  private readonly bound = new Map<object, unknown>();
+  private readonly bound = new Map<object, object>();
   private readonly waiting: Array<() => Promise<void>> = [];
   private ended = false;
 
   bind<T>(target: T): T {
     if (!holdsStorage(target)) return target;
-    const known = this.bound.get(target);
-    if (known !== undefined) return known as T;
-    const result = this.bindNew(target);
-    this.bound.set(target, result);
-    this.bound.set(result, result);
+    let result = this.bound.get(target);
+    if (result === undefined) {
+      result = this.bindNew(target);
+      this.bound.set(target, result);
+      this.bound.set(result, result);
+    }
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- a bound copy is its target seen in this transaction: same prototype chain, same fields, the ones reaching storage bound
     return result as T;
   }
 
@@ -89,6 +96,8 @@ export class StorageTransaction implements Transaction {
     // that reach storage are bound. Its methods and state stay the original's.
     const overrides: PropertyDescriptorMap = {};
     for (const [key, value] of Object.entries(target)) if (holdsStorage(value)) overrides[key] = { value: this.bind(value), enumerable: true };
-    return Object.create(target, overrides) as object;
+    const copy: unknown = Object.create(target, overrides);
+    if (!isObject(copy)) throw new TypeError('Object.create made no object');
+    return copy;
   }
 }

@@ -161,7 +161,9 @@ export class KnexIdempotencyStore extends KnexTable<IdempotencyRow> implements I
       await this.insertRow(row);
       return;
     }
-    await this.changed(withoutLockWait(await mysqlFlavourOf(this.context.knex, db), insertText(this.tableName, row)));
+    const version = async (): Promise<string | undefined> =>
+      (await this.context.firstRow<{ version: string }>({ sql: 'select version() as version', bindings: [] }))?.version;
+    await this.changed(withoutLockWait(await mysqlFlavourOf(this.context.knex, version), insertText(this.tableName, row)));
   }
 
   async complete(claim: IdempotencyClaim, response: StoredResponse): Promise<boolean> {

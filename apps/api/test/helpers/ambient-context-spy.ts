@@ -17,13 +17,14 @@ export function installAmbientContextSpy(): AmbientContextCounts {
   const counts: AmbientContextCounts = { run: 0, enterWith: 0, getStore: 0, createHook: 0 };
   const prototype = AsyncLocalStorage.prototype;
   for (const method of ['run', 'enterWith', 'getStore'] as const) {
-    const original = prototype[method] as (...args: unknown[]) => unknown;
+    const original: unknown = Reflect.get(prototype, method);
+    if (typeof original !== 'function') throw new TypeError(`AsyncLocalStorage has no ${method}`);
     Object.defineProperty(prototype, method, {
       configurable: true,
       writable: true,
       value: function (this: AsyncLocalStorage<unknown>, ...args: unknown[]): unknown {
         counts[method] += 1;
-        return original.apply(this, args);
+        return Reflect.apply(original, this, args);
       },
     });
   }

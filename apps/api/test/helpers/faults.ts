@@ -65,16 +65,19 @@ export function faultsOf(app: AppContainer): { readonly failAfterCommit: (error:
   const units = new AsyncLocalStorage<{ error?: Error }>();
   const uow = app.get<UnitOfWork>(UnitOfWork);
   // The class's own method, called on whichever copy runs it: a copy bound to a transaction joins it.
-  const run = uow.run;
+  const prototype: unknown = Object.getPrototypeOf(uow);
+  if (!isUnitOfWork(prototype)) throw new TypeError('the unit of work has no run of its class');
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the copy that runs it as `this`
+  const { run } = prototype;
   Object.defineProperty(uow, 'run', {
     configurable: true,
     writable: true,
     value: async function <T>(this: UnitOfWork, work: (transaction: Transaction) => Promise<T>): Promise<T> {
-      if (units.getStore()) return run.call(this, work) as Promise<T>;
+      if (units.getStore()) return run.bind(this)(work);
       const unit: { error?: Error } = {};
-      const result = await run.call(this, (transaction) => units.run(unit, () => work(transaction)));
+      const result = await run.bind(this)((transaction: Transaction) => units.run(unit, () => work(transaction)));
       if (unit.error) throw unit.error;
-      return result as T;
+      return result;
     },
   });
   return {
@@ -129,6 +132,10 @@ interface Phases {
   readonly second?: () => void;
 }
 
+function isUnitOfWork(value: unknown): value is UnitOfWork {
+  return typeof value === 'object' && value !== null && 'run' in value && typeof value.run === 'function';
+}
+
 const commitFaults = new WeakMap<AppContainer, ReturnType<typeof faultsOf>>();
 
 function phasesOf(app: AppContainer, route: PhasedRoute): Phases {
@@ -144,11 +151,16 @@ function phasesOf(app: AppContainer, route: PhasedRoute): Phases {
       const refunds = app.get<RefundRepository>(RefundRepository);
       return {
         afterFirst: (error) =>
-          onNextCall(refunds, 'insert', (restore) => async function (this: RefundRepository, refund: Refund) {
-            restore();
-            await this.insert(refund);
-            failAfterCommit(error());
-          }),
+          onNextCall(
+            refunds,
+            'insert',
+            (restore) =>
+              async function (this: RefundRepository, refund: Refund) {
+                restore();
+                await this.insert(refund);
+                failAfterCommit(error());
+              },
+          ),
         // The second transaction (RecordRefundReport) opens with the refund's locked read.
         second: () => failsOnce(refunds, 'findByIdForUpdate'),
       };
@@ -157,11 +169,16 @@ function phasesOf(app: AppContainer, route: PhasedRoute): Phases {
       const attempts = app.get<PaymentAttemptRepository>(PaymentAttemptRepository);
       return {
         afterFirst: (error) =>
-          onNextCall(attempts, 'insert', (restore) => async function (this: PaymentAttemptRepository, attempt: PaymentAttempt) {
-            restore();
-            await this.insert(attempt);
-            failAfterCommit(error());
-          }),
+          onNextCall(
+            attempts,
+            'insert',
+            (restore) =>
+              async function (this: PaymentAttemptRepository, attempt: PaymentAttempt) {
+                restore();
+                await this.insert(attempt);
+                failAfterCommit(error());
+              },
+          ),
         // The second transaction (the order's record) reads the attempt back; the first never does.
         second: () => failsOnce(attempts, 'findById'),
       };
@@ -171,12 +188,17 @@ function phasesOf(app: AppContainer, route: PhasedRoute): Phases {
       return {
         // The one transaction, after the channel's call, stores the evidence.
         afterFirst: (error) =>
-          onNextCall(disputes, 'update', (restore) => async function (this: DisputeRepository, dispute: Dispute) {
-            restore();
-            const stored = await this.update(dispute);
-            failAfterCommit(error());
-            return stored;
-          }),
+          onNextCall(
+            disputes,
+            'update',
+            (restore) =>
+              async function (this: DisputeRepository, dispute: Dispute) {
+                restore();
+                const stored = await this.update(dispute);
+                failAfterCommit(error());
+                return stored;
+              },
+          ),
       };
     }
   }
