@@ -28,22 +28,43 @@ function bindingOf(value: Fields): ((transaction: StorageTransaction) => object)
 
 /** Whether binding can change `value`: it is a holder, or one of its fields reaches one. Asked once per object. */
 const reachesStorage = new WeakMap<object, boolean>();
+/** The objects whose answer is being worked out: met again through a cycle, they count as no for now. */
+const asking = new Set<object>();
 
 function holdsStorage(value: unknown): value is Fields {
   // Arrays, buffers and functions are never looked into: ports are objects with named fields.
   if (!isObject(value) || Array.isArray(value) || ArrayBuffer.isView(value)) return false;
   const known = reachesStorage.get(value);
   if (known !== undefined) return known;
-  reachesStorage.set(value, false); // a cycle reaches storage only through another path
-  const holds = bindingOf(value) !== undefined || Object.values(value).some(holdsStorage);
-  reachesStorage.set(value, holds);
-  return holds;
+  if (asking.has(value)) return false;
+  asking.add(value);
+  try {
+    const holds = bindingOf(value) !== undefined || Object.values(value).some(holdsStorage);
+    // A no worked out while an enclosing object was still open may rest on that object's
+    // provisional no (a cycle): only a yes, or the outermost answer, is remembered.
+    if (holds || asking.size === 1) reachesStorage.set(value, holds);
+    return holds;
+  } finally {
+    asking.delete(value);
+  }
 }
 
 const isPlainObject = (value: Fields): boolean => {
   const prototype: unknown = Object.getPrototypeOf(value);
   return prototype === Object.prototype || prototype === null;
 };
+
+/** The own fields of an object that reach storage, worked out once per object (ports and deps never change their fields). */
+const storageFieldsOf = new WeakMap<object, readonly string[]>();
+
+function storageFields(target: Fields): readonly string[] {
+  let keys = storageFieldsOf.get(target);
+  if (keys === undefined) {
+    keys = Object.keys(target).filter((key) => holdsStorage(target[key]));
+    storageFieldsOf.set(target, keys);
+  }
+  return keys;
+}
 
 /**
  * One transaction of a storage adapter: binds objects to it (one bound copy per object) and
@@ -89,15 +110,14 @@ export class StorageTransaction implements Transaction {
     if (binding) return binding(this);
     if (isPlainObject(target)) {
       const copy: Fields = { ...target };
-      for (const [key, value] of Object.entries(target)) if (holdsStorage(value)) copy[key] = this.bind(value);
+      for (const key of storageFields(target)) copy[key] = this.bind(target[key]);
       return copy;
     }
     // An instance (a repository, a use case): the same object, seen through a copy whose fields
     // that reach storage are bound. Its methods and state stay the original's.
-    const overrides: PropertyDescriptorMap = {};
-    for (const [key, value] of Object.entries(target)) if (holdsStorage(value)) overrides[key] = { value: this.bind(value), enumerable: true };
-    const copy: unknown = Object.create(target, overrides);
+    const copy: unknown = Object.create(target);
     if (!isObject(copy)) throw new TypeError('Object.create made no object');
+    for (const key of storageFields(target)) copy[key] = this.bind(target[key]);
     return copy;
   }
 }
