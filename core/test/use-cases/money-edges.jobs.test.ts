@@ -139,7 +139,9 @@ test('a dispute opened before or after pricing, won, lost or left open, in every
       }
       // No payout ever covers a disputed payment (open or lost); a won one is settled in full.
       const settled = await s.storage.uow
-        .run((transaction) => openSettlement(transaction.bind(s.settlementDeps), { merchant: s.merchant, scope: s.scope, trigger: 'manual', releasedBefore: s.clock.now() }))
+        .run((transaction) =>
+          openSettlement(transaction.bind(s.settlementDeps), { merchant: s.merchant, scope: s.scope, trigger: 'manual', releasedBefore: s.clock.now() }),
+        )
         .catch((error: unknown) => {
           if (isCoreError(error)) return error.code;
           throw error;

@@ -197,7 +197,12 @@ test('a manual request pays a positive available balance whose payments pass 2^5
   const pay = (net: number, index: number) => releasedPayment(s, net, index);
   const settle = () =>
     s.storage.uow.run((transaction) =>
-      openSettlement(transaction.bind(s.settlementDeps), { merchant: s.merchant, scope: s.scope, trigger: 'manual', releasedBefore: new Date(s.clock.now().getTime() + DAY) }),
+      openSettlement(transaction.bind(s.settlementDeps), {
+        merchant: s.merchant,
+        scope: s.scope,
+        trigger: 'manual',
+        releasedBefore: new Date(s.clock.now().getTime() + DAY),
+      }),
     );
   // Two payments paid out, then disputed: their holds overdraw available by about 1.8 × 10^16.
   const paidOut = [await pay(MAX_AMOUNT - 10, 0), await pay(MAX_AMOUNT - 20, 1)];

@@ -96,7 +96,8 @@ export class KnexPayoutDestinationRepository extends KnexTable<PayoutDestination
       await bound.changed(bound.scoped(scope).where({ default_marker: 1 }).whereNot({ id }).update({ default_marker: null }));
       try {
         await bound.changed(
-          bound.scoped(scope)
+          bound
+            .scoped(scope)
             .where({ id })
             .update({ default_marker: 1, ...(holdUntil === undefined ? {} : { hold_until: toMillis(holdUntil) }) }),
         );

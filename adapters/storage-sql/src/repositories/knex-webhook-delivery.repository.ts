@@ -176,7 +176,8 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
   async claimDue(mode: Mode, now: Date, leaseUntil: Date, limit: number, excluding: ReadonlySet<string> = new Set()): Promise<ClaimedDelivery[]> {
     const claim = async (trx: Knex, bound: KnexWebhookDeliveryRepository): Promise<ClaimedDelivery[]> => {
       const t = toMillis(now);
-      const query = bound.table(trx)
+      const query = bound
+        .table(trx)
         .where({ status: 'pending', mode })
         .whereNotIn('id', [...excluding])
         .where('next_retry_at', '<=', t)
@@ -193,7 +194,8 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
       // nothing that another node of a multi-writer cluster locked, so a row claimed there
       // meanwhile fails this claim, which runs again and leaves that row to its holder.
       const leased = await bound.changed(
-        bound.table(trx)
+        bound
+          .table(trx)
           .whereIn('id', ids)
           .where({ status: 'pending' })
           .where((q) => void q.whereNull('locked_until').orWhere('locked_until', '<=', t))
@@ -220,7 +222,8 @@ export class KnexWebhookDeliveryRepository implements WebhookDeliveryRepository 
   async recordAttempt(next: WebhookDelivery, heldUntil: Date, attempt: WebhookDeliveryAttempt | undefined): Promise<boolean> {
     const record = async (trx: Knex, bound: KnexWebhookDeliveryRepository): Promise<boolean> => {
       const changed = await bound.changed(
-        bound.table(trx)
+        bound
+          .table(trx)
           .where({ id: next.id, locked_until: toMillis(heldUntil) })
           .update(stateAfterAttempt(next)),
       );

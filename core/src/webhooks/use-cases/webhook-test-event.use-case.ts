@@ -110,12 +110,9 @@ export class SendWebhookTestEvent {
     });
     const response = await this.deps.sender.send({ url: endpoint.url, body, headers, timeoutMs: WEBHOOK_TIMEOUT_MS });
     await this.deps.uow.run((transaction) =>
-      transaction.bind(this.deps.audit).recordAction(
-        actor,
-        'webhook_endpoints.write',
-        { type: 'webhook_endpoint', id: endpoint.id },
-        { change: 'test_event_sent', event_type: type },
-      ),
+      transaction
+        .bind(this.deps.audit)
+        .recordAction(actor, 'webhook_endpoints.write', { type: 'webhook_endpoint', id: endpoint.id }, { change: 'test_event_sent', event_type: type }),
     );
     return {
       type,
