@@ -2,20 +2,12 @@ import test from 'ava';
 import { FakeOmiseAccount } from '@payments/channel-omise/dist/test/fake-omise';
 import type { EventShape } from '@payments/channel-omise/dist/test/omise-shapes';
 import { isolateNetwork, assertNoStrayRequests } from '@payments/channel-kit';
-import {
-  ChannelCredentialStore,
-  CreateMerchant,
-  MerchantRepository,
-  ReconcileChannel,
-  ReconcileRefunds,
-  ReportChannelSettlements,
-  type AccountScope,
-  type ChannelCredentialStore as CredentialStore,
-} from '@payments/core';
+import { CreateMerchant, ReconcileChannel, ReconcileRefunds, ReportChannelSettlements } from '@payments/core';
 import { FakeClock } from '@payments/in-memory';
 import { apiObjectAt, apiObjectsAt, textAt } from './helpers/json';
 import { assertLedgerVerifies, assertMerchantMoney } from './helpers/money-invariants';
 import { paymentFlow } from './helpers/payment-flow';
+import { merchantOnChannel, testSecretKey, type ChannelMerchant } from './helpers/channel-merchant';
 import { startTestApp, unique, type TestApp } from './helpers/test-app';
 import { runJob } from './helpers/worker-tick';
 
@@ -36,21 +28,12 @@ test.before(async () => {
 test.after.always(async () => running?.close());
 const app = (): TestApp => running!;
 
-async function omiseMerchant(): Promise<{ scope: AccountScope; key: string; account: FakeOmiseAccount; flow: ReturnType<typeof paymentFlow> }> {
-  const suffix = unique('omise');
-  const created = await app()
-    .app.get(CreateMerchant)
-    .execute({ name: `Shop ${suffix}`, email: `${suffix}@example.com`, password: 'correct horse battery', settlementCurrency: 'THB' });
-  const merchantId = created.merchant.id;
-  await app().app.get<MerchantRepository>(MerchantRepository).updateSettings(merchantId, { settlementSchedule: 'manual' });
-  const secretKey = `skey_test_${unique('k').replace(/[^A-Za-z0-9]/g, '')}`;
-  await app()
-    .app.get<CredentialStore>(ChannelCredentialStore)
-    .put({ channel: 'omise', merchantId, mode: 'test', secrets: { secret_key: secretKey }, updatedAt: clock.now() });
+async function omiseMerchant(): Promise<ChannelMerchant & { account: FakeOmiseAccount }> {
+  const secretKey = testSecretKey('skey_test_');
+  const merchant = await merchantOnChannel(app(), 'omise', { secret_key: secretKey }, clock.now());
   const account = new FakeOmiseAccount(secretKey, () => clock.now());
   account.install();
-  const key = created.testApiKey.secret;
-  return { scope: { merchantId, mode: 'test' }, key, account, flow: paymentFlow(app(), key) };
+  return { ...merchant, account };
 }
 
 /** Omise's delivery of `event` to the callback route: unsigned, as Omise posts it. */

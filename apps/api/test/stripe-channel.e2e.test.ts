@@ -3,20 +3,12 @@ import Stripe from 'stripe';
 import { FakeStripeAccount } from '@payments/channel-stripe/dist/test/fake-stripe';
 import { seconds, type EventShape } from '@payments/channel-stripe/dist/test/stripe-shapes';
 import { isolateNetwork, assertNoStrayRequests } from '@payments/channel-kit';
-import {
-  ChannelCredentialStore,
-  CreateMerchant,
-  MerchantRepository,
-  ReconcileChannel,
-  ReconcileRefunds,
-  ReportChannelSettlements,
-  type AccountScope,
-  type ChannelCredentialStore as CredentialStore,
-} from '@payments/core';
+import { CreateMerchant, ReconcileChannel, ReconcileRefunds, ReportChannelSettlements } from '@payments/core';
 import { FakeClock } from '@payments/in-memory';
 import { apiObjectAt, apiObjectsAt, textAt } from './helpers/json';
 import { assertLedgerVerifies, assertMerchantMoney } from './helpers/money-invariants';
 import { paymentFlow } from './helpers/payment-flow';
+import { merchantOnChannel, testSecretKey, type ChannelMerchant } from './helpers/channel-merchant';
 import { startTestApp, unique, type TestApp } from './helpers/test-app';
 import { runJob } from './helpers/worker-tick';
 
@@ -40,27 +32,17 @@ const app = (): TestApp => running!;
 const WEBHOOK_SECRET = 'whsec_e2eSigningSecret00000000000';
 const signer = new Stripe('sk_test_signer', { telemetry: false });
 
-async function stripeMerchant(): Promise<{ scope: AccountScope; key: string; account: FakeStripeAccount; flow: ReturnType<typeof paymentFlow> }> {
-  const suffix = unique('stripe');
-  const created = await app()
-    .app.get(CreateMerchant)
-    .execute({ name: `Shop ${suffix}`, email: `${suffix}@example.com`, password: 'correct horse battery', settlementCurrency: 'THB' });
-  const merchantId = created.merchant.id;
-  await app().app.get<MerchantRepository>(MerchantRepository).updateSettings(merchantId, { settlementSchedule: 'manual' });
-  const secretKey = `sk_test_${unique('k').replace(/[^A-Za-z0-9]/g, '')}`;
-  await app()
-    .app.get<CredentialStore>(ChannelCredentialStore)
-    .put({
-      channel: 'stripe',
-      merchantId,
-      mode: 'test',
-      secrets: { secret_key: secretKey, webhook_secret: WEBHOOK_SECRET, billing_email: 'payer@shop.example' },
-      updatedAt: clock.now(),
-    });
+async function stripeMerchant(): Promise<ChannelMerchant & { account: FakeStripeAccount }> {
+  const secretKey = testSecretKey('sk_test_');
+  const merchant = await merchantOnChannel(
+    app(),
+    'stripe',
+    { secret_key: secretKey, webhook_secret: WEBHOOK_SECRET, billing_email: 'payer@shop.example' },
+    clock.now(),
+  );
   const account = new FakeStripeAccount(secretKey, () => clock.now());
   account.install();
-  const key = created.testApiKey.secret;
-  return { scope: { merchantId, mode: 'test' }, key, account, flow: paymentFlow(app(), key) };
+  return { ...merchant, account };
 }
 
 /** Stripe's delivery of `event` to the callback route, signed with the merchant's webhook secret. */
