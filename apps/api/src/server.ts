@@ -12,7 +12,6 @@ import {
 import type { Config } from './config';
 import { AppConfig, AppLogger, AppMetrics, type AppContainer } from './container';
 import type { Resolve } from './http/define-route';
-import { VALIDATION_OPTIONS, validationFailAction } from './http/validation';
 import type { Logger } from './logger';
 import { errorsPlugin } from './plugins/errors.plugin';
 import { requestLogPlugin } from './plugins/request-log.plugin';
@@ -39,7 +38,6 @@ export async function createServer(app: AppContainer): Promise<Server> {
     host: config.host,
     routes: {
       payload: { maxBytes: MAX_BODY_BYTES },
-      validate: { options: VALIDATION_OPTIONS, failAction: validationFailAction },
       response: { emptyStatusCode: 204 },
       security: { noSniff: true, xframe: 'deny', hsts: config.baseUrl.startsWith('https:') },
       cache: { otherwise: 'no-store' },

@@ -5,6 +5,7 @@ import type { DashboardOperationInfo } from '../openapi/build-dashboard-openapi'
 import type { OperationInfo } from '../openapi/build-openapi';
 import type { Key } from '../modules/wiring';
 import type { ValueOf } from './typed-schema';
+import { validating } from './validation';
 
 declare module '@hapi/hapi' {
   /** What the route plugins record on each route, for the OpenAPI documents to read back. */
@@ -13,6 +14,8 @@ declare module '@hapi/hapi' {
     openapi?: OperationInfo | undefined;
     /** The permission a restricted API key needs for a `/v1` route (a secret key has every one). */
     permission?: ApiKeyPermission | undefined;
+    /** The route's joi schemas, which `validating` checks and the OpenAPI documents describe. */
+    schemas?: Validation | undefined;
     /** A dashboard route's action (who may call it), its entry in the dashboard document, and whether it runs once per Idempotency-Key. */
     dashboard?: { readonly action: DashboardAction | 'open'; readonly openapi: DashboardOperationInfo; readonly idempotent?: boolean };
   }
@@ -143,20 +146,26 @@ type RouteOf<A extends Route['access']> = Route & { readonly access: A };
 
 /**
  * Registers the routes of one kind of access: each route's use cases are resolved here, once,
- * and `options` adds what that access needs (authentication, body rules, extensions).
+ * and `options` adds what that access needs (authentication, body rules, extensions). The
+ * handler it answers runs behind the route's validation (`validating`).
  */
 export function registerRoutes<A extends Route['access']>(
   server: Server,
   routes: readonly Route[],
   resolve: Resolve,
   access: A,
-  options: (route: RouteOf<A>, handler: ReturnType<Route['handler']>) => RouteOptions,
+  options: (route: RouteOf<A>, handler: ReturnType<Route['handler']>) => RouteOptions & { readonly handler: Lifecycle.Method },
 ): void {
   const own = routes.filter((route): route is RouteOf<A> => route.access === access);
   server.route(
     own.map((route) => {
       const uses = Object.fromEntries(Object.entries(route.uses ?? {}).map(([name, token]) => [name, resolve(token)]));
-      return { method: route.method, path: route.path, options: { validate: route.validate, ...options(route, handlerOf(route, uses)) } };
+      const own = options(route, handlerOf(route, uses));
+      return {
+        method: route.method,
+        path: route.path,
+        options: { ...own, plugins: { ...own.plugins, schemas: route.validate }, handler: validating(route.validate, own.handler) },
+      };
     }),
   );
 }

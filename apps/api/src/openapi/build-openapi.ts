@@ -110,7 +110,7 @@ export interface RouteValidation {
 
 /** The joi schemas a route validates with (what is not one, a route cannot document). */
 export function routeValidation(route: RequestRoute): RouteValidation {
-  const validate = route.settings.validate;
+  const validate = route.settings.plugins?.schemas;
   const schema = (value: unknown): Schema | undefined => (Joi.isSchema(value) ? value : undefined);
   return { params: schema(validate?.params), query: schema(validate?.query), payload: schema(validate?.payload) };
 }
