@@ -1,6 +1,6 @@
 import type { Lifecycle, Request, ResponseToolkit } from '@hapi/hapi';
 import { CoreError } from '@payments/core';
-import Joi, { type Schema, type ValidationErrorItem } from 'joi';
+import type { Schema, ValidationError, ValidationErrorItem } from 'joi';
 import type { Validation } from './define-route';
 
 /**
@@ -32,7 +32,7 @@ const FIELD_ERROR_CODES: Readonly<Record<string, string>> = { return_url: 'inval
  * list (`enabled_events`), and a body that is not an object at all, where no field is at fault,
  * is `invalid_request`.
  */
-function refusal(error: Joi.ValidationError): CoreError {
+function refusal(error: ValidationError): CoreError {
   const detail: ValidationErrorItem | undefined = error.details[0];
   if (!detail || detail.path.length === 0) return new CoreError('invalid_request', 'validation', detail?.message ?? 'The request is invalid.');
   const listIndex = detail.path.findIndex((segment) => typeof segment === 'number');
@@ -65,7 +65,7 @@ export function validating(validate: Validation | undefined, handler: Lifecycle.
     for (const { source, schema } of checks) {
       // A GET's body is never read, as Hapi never validated one.
       if (source === 'payload' && request.method === 'get') continue;
-      const { value, error } = schema.validate(request[source]);
+      const { value, error } = schema.validate(request[source]) as { value: unknown; error?: ValidationError };
       if (error) throw refusal(error);
       // Hapi's typings make the parsed parts read-only; replacing them is what its own validation does.
       Reflect.set(request, source, value);

@@ -27,6 +27,21 @@ function statusOf(request: Request): number {
 export const requestLogPlugin: Plugin<RequestLogPluginOptions> = {
   name: 'payments-request-log',
   async register(server, { logger, metrics }) {
+    server.events.on('response', (request) => {
+      const route = request.route.path;
+      const status = statusOf(request);
+      const completed = request.info.completed || request.info.responded || Date.now();
+      metrics.httpRequestDuration.observe(
+        { route, method: request.method.toUpperCase(), status: String(status) },
+        Math.max(0, completed - request.info.received) / 1000,
+      );
+      // What was sent, whichever plugin set it (header names are case-insensitive there).
+      if (request.raw.res.getHeader('idempotent-replayed') === 'true') metrics.idempotencyReplays.inc({ route });
+    });
+
+    // Below info the line is never written (the level is fixed at start): then no request pays
+    // for hapi-pino's extension, its listener or a child logger.
+    if (!logger.isLevelEnabled('info')) return;
     await server.register({
       plugin: hapiPino,
       options: {
@@ -40,31 +55,13 @@ export const requestLogPlugin: Plugin<RequestLogPluginOptions> = {
         wrapSerializers: false,
         serializers: { res: (res: { statusCode: number }) => ({ status: res.statusCode }) },
         customRequestCompleteMessage: () => 'request',
-        // Below info the line is never written: skip the per-request child logger altogether
-        // (hapi-pino then gives the request its no-op logger; it logs nothing else for us).
-        ignoreFunc: () => !logger.isLevelEnabled('info'),
       },
     });
 
     server.ext('onPreResponse', (request, h) => {
       // Routed by now (an unknown path has the catch-all template `/{p*}`, never the path itself).
-      // A child logger is not free (its bindings are serialised when made): only when the line is written.
-      if (logger.isLevelEnabled('info')) {
-        request.logger = request.logger.child({ method: request.method.toUpperCase(), route: request.route.path });
-      }
+      request.logger = request.logger.child({ method: request.method.toUpperCase(), route: request.route.path });
       return h.continue;
-    });
-
-    server.events.on('response', (request) => {
-      const route = request.route.path;
-      const status = statusOf(request);
-      const completed = request.info.completed || request.info.responded || Date.now();
-      metrics.httpRequestDuration.observe(
-        { route, method: request.method.toUpperCase(), status: String(status) },
-        Math.max(0, completed - request.info.received) / 1000,
-      );
-      // What was sent, whichever plugin set it (header names are case-insensitive there).
-      if (request.raw.res.getHeader('idempotent-replayed') === 'true') metrics.idempotencyReplays.inc({ route });
     });
   },
 };

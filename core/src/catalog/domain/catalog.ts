@@ -33,9 +33,12 @@ export function findPaymentMethod(method: string): PaymentMethodEntry | undefine
   return PAYMENT_METHODS.find((entry) => entry.method === method);
 }
 
+/** Currencies at least one payment method can collect, sorted (the catalog is fixed: worked out once). */
+const PAYABLE_CURRENCIES: readonly string[] = Object.freeze([...new Set(PAYMENT_METHODS.flatMap((entry) => entry.currencies))].sort());
+
 /** Currencies at least one payment method can collect: an intent in any other could never be paid. */
-export function payableCurrencies(): string[] {
-  return [...new Set(PAYMENT_METHODS.flatMap((entry) => entry.currencies))].sort();
+export function payableCurrencies(): readonly string[] {
+  return PAYABLE_CURRENCIES;
 }
 
 export function methodsForCurrency(currency: string): PaymentMethodEntry[] {

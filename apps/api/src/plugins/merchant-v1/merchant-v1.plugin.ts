@@ -1,10 +1,10 @@
-import type { Plugin } from '@hapi/hapi';
+import type { Plugin, Request, ResponseToolkit } from '@hapi/hapi';
 import { parsePermission, type ResolveApiVersion } from '@payments/core';
 import { registerRoutes, type IdempotentWork, type Resolve, type Route } from '../../http/define-route';
 import { registerApiKeyAuth, type ApiKeyAuthOptions } from './api-key-auth.scheme';
-import { registerApiVersion } from './api-version.ext';
-import { idempotent, type IdempotentDeps } from '../../http/idempotency';
-import { apiKeyOwner, requireIdempotencyKey } from './idempotency';
+import { apiVersionChooser, registerApiVersionHeader } from './api-version.ext';
+import { checkIdempotencyKey, idempotent, type IdempotentDeps } from '../../http/idempotency';
+import { apiKeyOwner } from './idempotency';
 
 export interface MerchantV1Options extends IdempotentDeps {
   readonly auth: ApiKeyAuthOptions;
@@ -20,10 +20,17 @@ export const merchantV1Plugin: Plugin<MerchantV1Options> = {
   dependencies: ['payments-errors'],
   register(server, options) {
     registerApiKeyAuth(server, options.auth);
-    registerApiVersion(server, options.resolveApiVersion);
-    requireIdempotencyKey(server);
+    registerApiVersionHeader(server);
+    const chooseApiVersion = apiVersionChooser(options.resolveApiVersion);
+    // One step after authentication, so a caller without a valid key learns nothing else first:
+    // the version answering the request, then every POST's Idempotency-Key.
+    const afterAuthentication = async (request: Request, h: ResponseToolkit) => {
+      await chooseApiVersion(request);
+      if (request.method === 'post') checkIdempotencyKey(request, 'Every POST under /v1');
+      return h.continue;
+    };
     registerRoutes(server, options.routes, options.resolve, 'api-key', (route, handler) => {
-      // Every POST needs an Idempotency-Key (requireIdempotencyKey), so every POST must use it.
+      // Every POST needs an Idempotency-Key (afterAuthentication), so every POST must use it.
       if (route.method === 'POST' && !route.idempotent) throw new Error(`${route.method} ${route.path} must be idempotent`);
       // A read needs a resource's read permission, a write its write permission (docs/api-keys.md).
       if (parsePermission(route.permission).access !== (route.method === 'GET' ? 'read' : 'write')) {
@@ -34,6 +41,7 @@ export const merchantV1Plugin: Plugin<MerchantV1Options> = {
         // Only JSON bodies are read; anything else is 415 before any work is done.
         payload: route.method === 'POST' ? { allow: 'application/json' } : undefined,
         plugins: { openapi: route.openapi, permission: route.permission },
+        ext: { onPostAuth: { method: afterAuthentication } },
         // defineRoute has an idempotent route's handler answer a RouteAnswer.
         // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- defineRoute's types make an idempotent route's handler an IdempotentWork
         handler: route.idempotent ? idempotent(options, handler as IdempotentWork, route.idempotent, apiKeyOwner) : handler,
