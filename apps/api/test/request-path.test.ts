@@ -1,4 +1,5 @@
 import test from 'ava';
+import Joi from 'joi';
 import type { Knex } from 'knex';
 import { AppKnex } from '../src/container';
 import { installAmbientContextSpy, type AmbientContextCounts } from './helpers/ambient-context-spy';
@@ -38,14 +39,40 @@ function knexRunnerCalls(knex: Knex): { readonly count: () => number; readonly r
   };
 }
 
+/** Counts joi's validations, by entry: the synchronous `validate` and the asynchronous one Hapi's own validation uses. */
+function joiEntries(): { readonly counts: () => { sync: number; async: number }; readonly restore: () => void } {
+  // The prototype every schema type inherits its validation entries from.
+  let base: unknown = Joi.object();
+  while (typeof base === 'object' && base !== null && !Object.hasOwn(base, 'validateAsync')) base = Object.getPrototypeOf(base);
+  if (typeof base !== 'object' || base === null) throw new TypeError('joi has no schema prototype');
+  const counts = { sync: 0, async: 0 };
+  const restores = (['validate', 'validateAsync'] as const).map((name) => {
+    const original: unknown = Reflect.get(base, name);
+    if (typeof original !== 'function') throw new TypeError(`joi's schemas have no ${name}`);
+    Reflect.set(base, name, function (this: unknown, ...args: unknown[]): unknown {
+      counts[name === 'validate' ? 'sync' : 'async'] += 1;
+      const result: unknown = Reflect.apply(original, this, args);
+      return result;
+    });
+    return () => Reflect.set(base, name, original);
+  });
+  return {
+    counts: () => ({ ...counts }),
+    restore: () => {
+      for (const restore of restores) restore();
+    },
+  };
+}
+
 const snapshot = (counts: AmbientContextCounts): AmbientContextCounts => ({ ...counts });
 
 test.serial(
-  'a payment through the API uses no AsyncLocalStorage, no async hook and no knex runner: every statement is prepared and run by the driver',
+  'a payment through the API uses no AsyncLocalStorage, no async hook and no knex runner: every statement is prepared and run by the driver, every request validated in one synchronous pass',
   async (t) => {
     const shop = await t0.merchant();
     const flow = paymentFlow(t0, shop.testKey);
     const knex = knexRunnerCalls(t0.app.get<Knex>(AppKnex));
+    const joi = joiEntries();
     const before = snapshot(ambient);
     try {
       const key = unique();
@@ -69,8 +96,13 @@ test.serial(
       }
     } finally {
       knex.restore();
+      joi.restore();
     }
     t.is(knex.count(), 0, 'no statement went through knex’s runner');
+    // One synchronous pass per request, with options compiled once (apps/api/src/http/validation.ts);
+    // Hapi's own validation would run joi's asynchronous entry for each part of each request.
+    t.like(joi.counts(), { async: 0 }, 'no request was validated through joi’s asynchronous entry');
+    t.true(joi.counts().sync > 0, 'the requests were validated');
     t.deepEqual(snapshot(ambient), before, 'no AsyncLocalStorage was entered or read, and no async hook made');
     t.deepEqual(
       { run: ambient.run, enterWith: ambient.enterWith, createHook: ambient.createHook },
