@@ -3,6 +3,9 @@ import {
   PAYER_FAILURE_CODES,
   PAYMENT_METHODS,
   channelDisputeStatus,
+  channelError,
+  invalidCallback,
+  refusedOrder,
   channelOrderStatus,
   channelRefundStatus,
   findPaymentMethod,
@@ -99,10 +102,6 @@ const REFUSAL_MESSAGES: Record<string, string> = {
 
 const isPayerFailureCode = (code: string | undefined): code is AttemptFailureCode => PAYER_FAILURE_CODES.some((payer) => payer === code);
 
-function channelError(message: string, cause?: unknown): CoreError {
-  return new CoreError('channel_error', 'unavailable', message, cause === undefined ? {} : { cause });
-}
-
 const RESOURCE_NOUNS = { orders: 'order', disputes: 'dispute', refunds: 'refund' } as const;
 type ResourceKind = keyof typeof RESOURCE_NOUNS;
 
@@ -114,10 +113,6 @@ const REFUND_REFUSAL_MESSAGES: Record<RefundFailureCode, string> = {
 
 function refundRefusal(failureCode: RefundFailureCode): PlaceRefundResult {
   return { outcome: 'refused', failureCode, message: REFUND_REFUSAL_MESSAGES[failureCode] };
-}
-
-function refusedWithChannelError(message: string): PlaceOrderResult {
-  return { outcome: 'refused', failureCode: 'channel_error', message };
 }
 
 function isHttpsOnly(mode: Mode): boolean {
@@ -183,9 +178,9 @@ export class RestPaymentChannel implements PaymentChannel {
    */
   async placeOrder(request: PlaceOrderRequest): Promise<PlaceOrderResult> {
     const endpoint = this.endpoints[request.mode];
-    if (!endpoint) return refusedWithChannelError(`The rest channel is not configured for ${request.mode} mode.`);
+    if (!endpoint) return refusedOrder('channel_error', `The rest channel is not configured for ${request.mode} mode.`);
     const method = findPaymentMethod(request.paymentMethod);
-    if (!method) return refusedWithChannelError('The rest channel does not offer this payment method.');
+    if (!method) return refusedOrder('channel_error', 'The rest channel does not offer this payment method.');
 
     let answer: HttpAnswer;
     try {
@@ -209,7 +204,7 @@ export class RestPaymentChannel implements PaymentChannel {
         (details) => this.logRetry(request.mode, 'create_order', details),
       );
     } catch (error) {
-      return refusedWithChannelError(error instanceof TransportFailure ? error.message : 'The channel could not be reached.');
+      return refusedOrder('channel_error', error instanceof TransportFailure ? error.message : 'The channel could not be reached.');
     }
 
     if (answer.status === 402 || answer.status === 422) {
@@ -217,9 +212,9 @@ export class RestPaymentChannel implements PaymentChannel {
       if (isPayerFailureCode(code)) {
         return { outcome: 'refused', failureCode: code, message: REFUSAL_MESSAGES[code] };
       }
-      return refusedWithChannelError(`The channel refused the order (HTTP ${answer.status}).`);
+      return refusedOrder('channel_error', `The channel refused the order (HTTP ${answer.status}).`);
     }
-    if (answer.status !== 200 && answer.status !== 201) return refusedWithChannelError(`The channel answered HTTP ${answer.status} to the order.`);
+    if (answer.status !== 200 && answer.status !== 201) return refusedOrder('channel_error', `The channel answered HTTP ${answer.status} to the order.`);
     try {
       const created = readCreatedOrder(parseJsonObject(answer.body, 'order answer'), {
         reference: request.reference,
@@ -237,7 +232,7 @@ export class RestPaymentChannel implements PaymentChannel {
       }
       return { outcome: 'placed', channelOrderId: created.id, nextAction: created.nextAction };
     } catch (error) {
-      if (error instanceof ProtocolViolation) return refusedWithChannelError(`The channel's order answer broke the protocol: ${error.message}`);
+      if (error instanceof ProtocolViolation) return refusedOrder('channel_error', `The channel's order answer broke the protocol: ${error.message}`);
       throw error;
     }
   }
@@ -270,7 +265,7 @@ export class RestPaymentChannel implements PaymentChannel {
       const callback = readCallback(body);
       return { kind: 'order', channelOrderId: callback.id, reference: callback.reference, reportedStatus: callback.status };
     } catch (error) {
-      if (error instanceof ProtocolViolation) throw new CoreError('invalid_callback', 'validation', `The callback breaks the rest protocol: ${error.message}`);
+      if (error instanceof ProtocolViolation) throw invalidCallback(`The callback breaks the rest protocol: ${error.message}`);
       throw error;
     }
   }

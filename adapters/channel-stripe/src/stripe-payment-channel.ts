@@ -1,6 +1,12 @@
 import {
+  ChannelCalls,
   CoreError,
   channelDisputeStatus,
+  channelError,
+  invalidCallback,
+  refusedOrder,
+  type ChannelLogger,
+  type ProviderFailure,
   channelOrderStatus,
   channelRefundStatus,
   type AttemptFailureCode,
@@ -47,10 +53,6 @@ export const STRIPE_SETTINGS = {
 } as const;
 
 /** The pino-compatible subset the adapter logs through: which call failed and how, never a key or a body. */
-export interface StripeChannelLogger {
-  warn(details: Record<string, unknown>, message: string): void;
-}
-
 export interface StripePaymentChannelOptions {
   /** Where each merchant's keys are (sealed); read on every call. */
   readonly credentials: Pick<ChannelCredentialStore, 'find' | 'list'>;
@@ -63,7 +65,7 @@ export interface StripePaymentChannelOptions {
   readonly pendingTimeoutMs?: number;
   /** Checks webhook timestamps; the system clock by default. */
   readonly clock?: Clock;
-  readonly logger?: StripeChannelLogger;
+  readonly logger?: ChannelLogger;
 }
 
 const DEFAULT_PENDING_TIMEOUT_MS = 15 * 60_000;
@@ -91,14 +93,6 @@ const TEXT_EVIDENCE_FIELDS = new Set([
   'uncategorized_text',
 ]);
 
-export function channelError(message: string, cause?: unknown): CoreError {
-  return new CoreError('channel_error', 'unavailable', message, cause === undefined ? {} : { cause });
-}
-
-function invalidCallback(message: string): CoreError {
-  return new CoreError('invalid_callback', 'validation', message);
-}
-
 /** The Stripe SDK's error class name, or undefined for anything else. */
 function stripeErrorType(error: unknown): string | undefined {
   return error instanceof Stripe.errors.StripeError ? error.type : undefined;
@@ -117,9 +111,11 @@ export class StripePaymentChannel implements PaymentChannel {
   readonly capabilities: ChannelCapabilities;
   private readonly clients = new Map<string, Stripe>();
   private readonly clock: Clock;
+  private readonly calls: ChannelCalls;
 
   constructor(private readonly options: StripePaymentChannelOptions) {
     this.clock = options.clock ?? { now: () => new Date() };
+    this.calls = new ChannelCalls(STRIPE_CHANNEL_NAME, describeFailure, options.logger);
     this.capabilities = {
       name: STRIPE_CHANNEL_NAME,
       modes: options.modes ?? ['test', 'live'],
@@ -140,9 +136,9 @@ export class StripePaymentChannel implements PaymentChannel {
    */
   async placeOrder(request: PlaceOrderRequest): Promise<PlaceOrderResult> {
     if (request.paymentMethod !== 'promptpay' || request.currency !== 'THB') {
-      return refused('channel_error', 'The stripe channel takes PromptPay in THB only.');
+      return refusedOrder('channel_error', 'The stripe channel takes PromptPay in THB only.');
     }
-    if (request.merchantId === undefined) return refused('channel_error', 'The stripe channel needs the merchant of the order.');
+    if (request.merchantId === undefined) return refusedOrder('channel_error', 'The stripe channel needs the merchant of the order.');
     const merchantId = request.merchantId;
     try {
       const { stripe, credentials } = await this.clientOf(merchantId, request.mode);
@@ -158,27 +154,26 @@ export class StripePaymentChannel implements PaymentChannel {
         { idempotencyKey: `order:${request.reference}` },
       );
       if (intent.metadata['reference'] !== request.reference || intent.amount !== request.amount || intent.currency.toUpperCase() !== request.currency) {
-        return refused('channel_error', 'Stripe answered a PaymentIntent that is not this order.');
+        return refusedOrder('channel_error', 'Stripe answered a PaymentIntent that is not this order.');
       }
       const status = this.orderStatusOf(intent);
-      if (status.status === 'failed') return refused(status.failureCode ?? 'channel_error', 'Stripe declined the payment.');
+      if (status.status === 'failed') return refusedOrder(status.failureCode ?? 'channel_error', 'Stripe declined the payment.');
       const qrData = intent.next_action?.promptpay_display_qr_code?.data;
-      if (!qrData) return refused('channel_error', 'Stripe answered no PromptPay QR for the order.');
+      if (!qrData) return refusedOrder('channel_error', 'Stripe answered no PromptPay QR for the order.');
       return { outcome: 'placed', channelOrderId: scopedId(merchantId, intent.id), nextAction: { type: 'qr_code', qrData } };
     } catch (error) {
       if (error instanceof Stripe.errors.StripeCardError) {
         const code = PAYMENT_ERROR_CODES[error.decline_code ?? error.code ?? ''];
-        if (code !== undefined) return refused(code, 'Stripe declined the payment.');
+        if (code !== undefined) return refusedOrder(code, 'Stripe declined the payment.');
       }
-      this.logFailure(request.mode, 'create_payment_intent', error);
-      return refused('channel_error', messageOf(error, 'the order'));
+      return refusedOrder('channel_error', this.calls.report(request.mode, 'create_payment_intent', error, 'the order').message);
     }
   }
 
   /** `GET /v1/payment_intents/{id}` with its charge's balance transaction (whose availability is the settlement). */
   async queryOrder(mode: Mode, channelOrderId: string): Promise<ChannelOrderStatus> {
     const id = this.parse(channelOrderId, 'order');
-    return this.call(mode, 'retrieve_payment_intent', async () => {
+    return this.calls.run(mode, 'retrieve_payment_intent', async () => {
       const { stripe } = await this.clientOf(id.merchantId, mode);
       const intent = await stripe.paymentIntents.retrieve(id.stripeId, { expand: ['latest_charge.balance_transaction'] });
       if (intent.id !== id.stripeId) throw channelError('Stripe answered about another PaymentIntent.');
@@ -220,7 +215,7 @@ export class StripePaymentChannel implements PaymentChannel {
   /** `POST /v1/payment_intents/{id}/cancel`; the confirming query settles what really happened. */
   async voidOrder(mode: Mode, channelOrderId: string): Promise<void> {
     const id = this.parse(channelOrderId, 'order');
-    await this.call(mode, 'cancel_payment_intent', async () => {
+    await this.calls.run(mode, 'cancel_payment_intent', async () => {
       const { stripe } = await this.clientOf(id.merchantId, mode);
       const intent = await stripe.paymentIntents.cancel(id.stripeId);
       if (intent.status !== 'canceled') throw channelError('Stripe did not cancel the PaymentIntent.');
@@ -230,7 +225,7 @@ export class StripePaymentChannel implements PaymentChannel {
   /** `GET /v1/disputes/{id}` with its PaymentIntent (whose metadata holds our reference). */
   async queryDispute(mode: Mode, channelDisputeId: string): Promise<ChannelDisputeStatus> {
     const id = this.parse(channelDisputeId, 'dispute');
-    return this.call(mode, 'retrieve_dispute', async () => {
+    return this.calls.run(mode, 'retrieve_dispute', async () => {
       const { stripe } = await this.clientOf(id.merchantId, mode);
       const dispute = await stripe.disputes.retrieve(id.stripeId, { expand: ['payment_intent'] });
       const intent = dispute.payment_intent;
@@ -257,7 +252,7 @@ export class StripePaymentChannel implements PaymentChannel {
    */
   async submitDisputeEvidence(mode: Mode, channelDisputeId: string, evidence: Readonly<Record<string, string>>): Promise<void> {
     const id = this.parse(channelDisputeId, 'dispute');
-    await this.call(mode, 'update_dispute', async () => {
+    await this.calls.run(mode, 'update_dispute', async () => {
       const { stripe } = await this.clientOf(id.merchantId, mode);
       const dispute = await stripe.disputes.update(id.stripeId, { evidence: stripeEvidence(evidence), submit: false });
       if (dispute.id !== id.stripeId) throw channelError('Stripe answered about another dispute.');
@@ -289,14 +284,14 @@ export class StripePaymentChannel implements PaymentChannel {
       if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code !== undefined && REFUND_ERROR_CODES[error.code] !== undefined) {
         return { outcome: 'refused', failureCode: REFUND_ERROR_CODES[error.code], message: 'Stripe declined the refund.' };
       }
-      throw this.failure(request.mode, 'create_refund', error);
+      throw this.calls.failure(request.mode, 'create_refund', error);
     }
   }
 
   /** `GET /v1/refunds/{id}`: the confirming query of refund notices. */
   async queryRefund(mode: Mode, channelRefundId: string): Promise<ChannelRefundStatus> {
     const id = this.parse(channelRefundId, 'refund');
-    return this.call(mode, 'retrieve_refund', async () => {
+    return this.calls.run(mode, 'retrieve_refund', async () => {
       const { stripe } = await this.clientOf(id.merchantId, mode);
       const refund = await stripe.refunds.retrieve(id.stripeId);
       const reference = refund.metadata?.['reference'];
@@ -320,7 +315,7 @@ export class StripePaymentChannel implements PaymentChannel {
    * statement lines (`stripe-statement.ts`); the cursor holds each account's last one read.
    */
   async statement(mode: Mode, query: StatementQuery): Promise<ChannelStatement> {
-    return this.call(mode, 'list_balance_transactions', async () => {
+    return this.calls.run(mode, 'list_balance_transactions', async () => {
       const accounts = await this.options.credentials.list(STRIPE_CHANNEL_NAME, mode);
       return readStatement(
         accounts.map((credentials) => ({ merchantId: credentials.merchantId, stripe: this.client(credentials) })),
@@ -404,32 +399,6 @@ export class StripePaymentChannel implements PaymentChannel {
   }
 
   /** Runs one Stripe call; any failure becomes CoreError `channel_error`, logged without keys or bodies. */
-  private async call<T>(mode: Mode, operation: string, run: () => Promise<T>): Promise<T> {
-    try {
-      return await run();
-    } catch (error) {
-      throw this.failure(mode, operation, error);
-    }
-  }
-
-  private failure(mode: Mode, operation: string, error: unknown): CoreError {
-    if (error instanceof CoreError) return error;
-    this.logFailure(mode, operation, error);
-    return channelError(messageOf(error, operation.replace(/_/g, ' ')), error instanceof UnmappedStripeValue ? error : undefined);
-  }
-
-  private logFailure(mode: Mode, operation: string, error: unknown): void {
-    this.options.logger?.warn(
-      {
-        channel: STRIPE_CHANNEL_NAME,
-        mode,
-        operation,
-        error_type: stripeErrorType(error) ?? (error instanceof UnmappedStripeValue ? 'unmapped' : 'other'),
-        ...(error instanceof Stripe.errors.StripeError ? { status: error.statusCode, code: error.code, request_id: error.requestId } : {}),
-      },
-      'stripe channel call failed',
-    );
-  }
 }
 
 /** A field of an object of no known shape (an event's object is one of many Stripe types). */
@@ -439,8 +408,16 @@ function fieldOf(value: unknown, name: string): unknown {
   return Object.prototype.hasOwnProperty.call(fields, name) ? fields[name] : undefined;
 }
 
-function refused(failureCode: AttemptFailureCode, message: string): PlaceOrderResult {
-  return { outcome: 'refused', failureCode, message };
+/** What is logged of a failed Stripe call, and the error's message. */
+function describeFailure(error: unknown, what: string): ProviderFailure {
+  return {
+    fields: {
+      error_type: stripeErrorType(error) ?? (error instanceof UnmappedStripeValue ? 'unmapped' : 'other'),
+      ...(error instanceof Stripe.errors.StripeError ? { status: error.statusCode, code: error.code, request_id: error.requestId } : {}),
+    },
+    message: messageOf(error, what),
+    ...(error instanceof UnmappedStripeValue ? { cause: error } : {}),
+  };
 }
 
 /** What reaches an error message: our words and the unmapped value, never Stripe's message (it may echo input). */

@@ -7,6 +7,7 @@ export * from './ports/channel-credentials.port';
 export * from './ports/checkout-session.repository.port';
 export * from './ports/payment-attempt.repository.port';
 export * from './ports/payment-channel.port';
+export * from './ports/channel-failures';
 export * from './ports/payment-intent.repository.port';
 export * from './use-cases/advance-timer.use-case';
 export * from './use-cases/cancel-payment-intent.use-case';
