@@ -1,6 +1,13 @@
 import {
+  ChannelCalls,
   CoreError,
   channelDisputeStatus,
+  channelError,
+  invalidCallback,
+  refusedOrder,
+  type ChannelLogger,
+  type NextAction,
+  type ProviderFailure,
   channelOrderStatus,
   channelRefundStatus,
   type AttemptFailureCode,
@@ -49,10 +56,6 @@ export const OMISE_SETTINGS = {
 export const OMISE_API_VERSION = '2019-05-29';
 
 /** The pino-compatible subset the adapter logs through: which call failed and how, never a key or a body. */
-export interface OmiseChannelLogger {
-  warn(details: Record<string, unknown>, message: string): void;
-}
-
 export interface OmisePaymentChannelOptions {
   /** Where each merchant's keys are (sealed); read on every call. */
   readonly credentials: Pick<ChannelCredentialStore, 'find' | 'list'>;
@@ -68,7 +71,7 @@ export interface OmisePaymentChannelOptions {
    */
   readonly lookupWindowMs?: number;
   readonly clock?: Clock;
-  readonly logger?: OmiseChannelLogger;
+  readonly logger?: ChannelLogger;
 }
 
 const DEFAULT_PENDING_TIMEOUT_MS = 15 * 60_000;
@@ -77,13 +80,37 @@ const DEFAULT_LOOKUP_WINDOW_MS = 24 * 3600_000;
 const LOOKUP_PAGE = 100;
 const MAX_LOOKUP_PAGES = 20;
 
-export function channelError(message: string, cause?: unknown): CoreError {
-  return new CoreError('channel_error', 'unavailable', message, cause === undefined ? {} : { cause });
+/** How each method is charged: its source type, and the payer's next step from the charge Omise answers. */
+interface ChargedMethod {
+  readonly source: 'promptpay' | 'truemoney_jumpapp';
+  /** Omise sends the payer back to `return_uri` after its own page: such a method needs the intent's return URL. */
+  readonly returns: boolean;
+  readonly nextAction: (charge: Omise.Charges.ICharge) => NextAction | undefined;
 }
 
-function invalidCallback(message: string): CoreError {
-  return new CoreError('invalid_callback', 'validation', message);
-}
+/** The https address Omise answered, or undefined: nothing else is handed to a payer. */
+const httpsOnly = (url: string | null | undefined): string | undefined => (typeof url === 'string' && url.startsWith('https://') ? url : undefined);
+
+const CHARGED_METHODS: Readonly<Record<string, ChargedMethod>> = {
+  // The QR arrives as an image to download (`scannable_code.image.download_uri`), not as its payload.
+  promptpay: {
+    source: 'promptpay',
+    returns: false,
+    nextAction: (charge) => {
+      const url = httpsOnly(charge.source?.scannable_code?.image?.download_uri);
+      return url === undefined ? undefined : { type: 'qr_code', url };
+    },
+  },
+  // TrueMoney's app redirection: the payer approves in the TrueMoney app at `authorize_uri`.
+  truemoney: {
+    source: 'truemoney_jumpapp',
+    returns: true,
+    nextAction: (charge) => {
+      const url = httpsOnly(charge.authorize_uri);
+      return url === undefined ? undefined : { type: 'redirect', url };
+    },
+  },
+};
 
 /**
  * The `omise` channel (docs/channels/omise.md): PromptPay through Omise (Opn Payments) charges on
@@ -96,13 +123,15 @@ export class OmisePaymentChannel implements PaymentChannel {
   readonly capabilities: ChannelCapabilities;
   private readonly clients = new Map<string, OmiseClient>();
   private readonly clock: Clock;
+  private readonly calls: ChannelCalls;
 
   constructor(private readonly options: OmisePaymentChannelOptions) {
     this.clock = options.clock ?? { now: () => new Date() };
+    this.calls = new ChannelCalls(OMISE_CHANNEL_NAME, describeFailure, options.logger);
     this.capabilities = {
       name: OMISE_CHANNEL_NAME,
       modes: options.modes ?? ['test', 'live'],
-      methods: ['promptpay'],
+      methods: Object.keys(CHARGED_METHODS),
       currencies: ['THB'],
       canSimulate: false,
       pendingTimeoutMs: options.pendingTimeoutMs ?? DEFAULT_PENDING_TIMEOUT_MS,
@@ -116,14 +145,19 @@ export class OmisePaymentChannel implements PaymentChannel {
 
   /**
    * Looks the reference up (`findCharge`), and only when no charge of it exists creates one with an
-   * inline `promptpay` source (`POST /charges`, our reference in its metadata). Answers the QR
-   * image of the source (`scannable_code.image.download_uri`) as the next action's `url`.
+   * inline source of the method (`POST /charges`, our reference in its metadata): `promptpay`,
+   * whose QR image (`scannable_code.image.download_uri`) is the next action's `url`, or
+   * `truemoney_jumpapp`, whose `authorize_uri` the payer is redirected to and which returns them to
+   * the intent's return URL (an order without one is refused).
    */
   async placeOrder(request: PlaceOrderRequest): Promise<PlaceOrderResult> {
-    if (request.paymentMethod !== 'promptpay' || request.currency !== 'THB') {
-      return refused('channel_error', 'The omise channel takes PromptPay in THB only.');
+    const method = Object.hasOwn(CHARGED_METHODS, request.paymentMethod) ? CHARGED_METHODS[request.paymentMethod] : undefined;
+    if (!method || request.currency !== 'THB') return refusedOrder('channel_error', 'The omise channel takes PromptPay and TrueMoney in THB only.');
+    if (request.merchantId === undefined) return refusedOrder('channel_error', 'The omise channel needs the merchant of the order.');
+    const returnUri = httpsOnly(request.returnUrl);
+    if (method.returns && returnUri === undefined) {
+      return refusedOrder('channel_error', `Omise sends a ${request.paymentMethod} payer back to the payment intent's return_url: create the intent with one.`);
     }
-    if (request.merchantId === undefined) return refused('channel_error', 'The omise channel needs the merchant of the order.');
     const merchantId = request.merchantId;
     let operation = 'find_charge';
     try {
@@ -131,38 +165,44 @@ export class OmisePaymentChannel implements PaymentChannel {
       let charge = await this.findCharge(omise, request.reference);
       if (!charge) {
         operation = 'create_charge';
-        const created = await this.timed(() =>
+        charge = await this.timed(() =>
           omise.charges.create({
             amount: request.amount,
             currency: 'thb',
-            source: { type: 'promptpay', amount: request.amount, currency: 'thb' },
+            source: { type: method.source, amount: request.amount, currency: 'thb' },
             description: `Payment ${request.reference}`,
             metadata: { reference: request.reference, merchant: merchantId },
             expires_at: request.expiresAt.toISOString(),
+            ...(method.returns ? { return_uri: returnUri } : {}),
             ...(request.callbackUrl.startsWith('https://') ? { webhook_endpoints: [request.callbackUrl] as [string] } : {}),
           }),
         );
-        charge = created;
       }
-      if (charge.metadata['reference'] !== request.reference || charge.amount !== request.amount || charge.currency.toUpperCase() !== request.currency) {
-        return refused('channel_error', 'Omise answered a charge that is not this order.');
+      if (
+        charge.metadata['reference'] !== request.reference ||
+        charge.amount !== request.amount ||
+        charge.currency.toUpperCase() !== request.currency ||
+        charge.source?.type !== method.source
+      ) {
+        return refusedOrder('channel_error', 'Omise answered a charge that is not this order.');
       }
       const status = await this.orderStatusOf(omise, charge);
-      if (status.status === 'failed') return refused(status.failureCode ?? 'channel_error', 'Omise declined the payment.');
-      const qrImage = charge.source?.scannable_code?.image?.download_uri;
-      if (!qrImage) return refused('channel_error', 'Omise answered no PromptPay QR for the order.');
-      return { outcome: 'placed', channelOrderId: scopedId(merchantId, charge.id), nextAction: { type: 'qr_code', url: qrImage } };
+      if (status.status === 'failed') return refusedOrder(status.failureCode ?? 'channel_error', 'Omise declined the payment.');
+      const nextAction = method.nextAction(charge);
+      if (!nextAction)
+        return refusedOrder('channel_error', `Omise answered no ${method.returns ? 'https address to send the payer to' : 'https QR image'} for the order.`);
+      return { outcome: 'placed', channelOrderId: scopedId(merchantId, charge.id), nextAction };
     } catch (error) {
-      if (isOmiseError(error) && CHARGE_ERROR_CODES[error.code] !== undefined) return refused(CHARGE_ERROR_CODES[error.code], 'Omise declined the payment.');
-      this.logFailure(request.mode, operation, error);
-      return refused('channel_error', messageOf(error, 'the order'));
+      if (isOmiseError(error) && CHARGE_ERROR_CODES[error.code] !== undefined)
+        return refusedOrder(CHARGE_ERROR_CODES[error.code], 'Omise declined the payment.');
+      return refusedOrder('channel_error', this.calls.report(request.mode, operation, error, 'the order').message);
     }
   }
 
   /** `GET /charges/{id}`, and its transaction once paid (whose `transferable_at` is the settlement). */
   async queryOrder(mode: Mode, channelOrderId: string): Promise<ChannelOrderStatus> {
     const id = this.parse(channelOrderId, 'order');
-    return this.call(mode, 'retrieve_charge', async () => {
+    return this.calls.run(mode, 'retrieve_charge', async () => {
       const omise = await this.clientOf(id.merchantId, mode);
       const charge = await this.timed(() => omise.charges.retrieve(id.omiseId));
       if (charge.id !== id.omiseId) throw channelError('Omise answered about another charge.');
@@ -224,7 +264,7 @@ export class OmisePaymentChannel implements PaymentChannel {
   /** `POST /charges/{id}/expire`: a pending PromptPay charge can no longer be paid. */
   async voidOrder(mode: Mode, channelOrderId: string): Promise<void> {
     const id = this.parse(channelOrderId, 'order');
-    await this.call(mode, 'expire_charge', async () => {
+    await this.calls.run(mode, 'expire_charge', async () => {
       const omise = await this.clientOf(id.merchantId, mode);
       const charge = await this.timed(() => omise.charges.expire(id.omiseId));
       if (charge.id !== id.omiseId) throw channelError('Omise answered about another charge.');
@@ -234,7 +274,7 @@ export class OmisePaymentChannel implements PaymentChannel {
   /** `GET /disputes/{id}`, then its charge (whose metadata holds our reference). */
   async queryDispute(mode: Mode, channelDisputeId: string): Promise<ChannelDisputeStatus> {
     const id = this.parse(channelDisputeId, 'dispute');
-    return this.call(mode, 'retrieve_dispute', async () => {
+    return this.calls.run(mode, 'retrieve_dispute', async () => {
       const omise = await this.clientOf(id.merchantId, mode);
       const dispute = await this.timed(() => omise.disputes.retrieve(id.omiseId));
       const chargeId = typeof dispute.charge === 'string' ? dispute.charge : dispute.charge.id;
@@ -261,7 +301,7 @@ export class OmisePaymentChannel implements PaymentChannel {
    */
   async submitDisputeEvidence(mode: Mode, channelDisputeId: string, evidence: Readonly<Record<string, string>>): Promise<void> {
     const id = this.parse(channelDisputeId, 'dispute');
-    await this.call(mode, 'update_dispute', async () => {
+    await this.calls.run(mode, 'update_dispute', async () => {
       const omise = await this.clientOf(id.merchantId, mode);
       const message = Object.entries(evidence)
         .map(([key, value]) => `${key}: ${value}`)
@@ -293,7 +333,7 @@ export class OmisePaymentChannel implements PaymentChannel {
       if (isOmiseError(error) && REFUND_ERROR_CODES[error.code] !== undefined) {
         return { outcome: 'refused', failureCode: REFUND_ERROR_CODES[error.code], message: 'Omise declined the refund.' };
       }
-      throw this.failure(request.mode, 'create_refund', error);
+      throw this.calls.failure(request.mode, 'create_refund', error);
     }
   }
 
@@ -304,7 +344,7 @@ export class OmisePaymentChannel implements PaymentChannel {
    */
   async queryRefund(mode: Mode, channelRefundId: string): Promise<ChannelRefundStatus> {
     const id = this.parseRefund(channelRefundId);
-    return this.call(mode, 'retrieve_refund', async () => {
+    return this.calls.run(mode, 'retrieve_refund', async () => {
       const omise = await this.clientOf(id.merchantId, mode);
       const refund = await this.timed(() => omise.charges.retrieveRefund(id.chargeId, id.refundId));
       const reference: unknown = refund.metadata?.['reference'];
@@ -327,7 +367,7 @@ export class OmisePaymentChannel implements PaymentChannel {
    * (`omise-statement.ts`); the cursor holds how many of each account's were read.
    */
   async statement(mode: Mode, query: StatementQuery): Promise<ChannelStatement> {
-    return this.call(mode, 'list_transactions', async () => {
+    return this.calls.run(mode, 'list_transactions', async () => {
       const accounts = await this.options.credentials.list(OMISE_CHANNEL_NAME, mode);
       return readStatement(
         accounts.map((credentials) => ({
@@ -409,7 +449,7 @@ export class OmisePaymentChannel implements PaymentChannel {
         if (dispute.id === disputeId) return credentials.merchantId;
       } catch (error) {
         if (omiseErrorCode(error) === 'not_found') continue;
-        throw this.failure(mode, 'retrieve_dispute', error);
+        throw this.calls.failure(mode, 'retrieve_dispute', error);
       }
     }
     throw invalidCallback('The Omise dispute event names no dispute of a merchant of this mode.');
@@ -451,38 +491,6 @@ export class OmisePaymentChannel implements PaymentChannel {
   }
 
   /** Runs one Omise call; any failure becomes CoreError `channel_error`, logged without keys or bodies. */
-  private async call<T>(mode: Mode, operation: string, run: () => Promise<T>): Promise<T> {
-    try {
-      return await run();
-    } catch (error) {
-      throw this.failure(mode, operation, error);
-    }
-  }
-
-  private failure(mode: Mode, operation: string, error: unknown): CoreError {
-    if (error instanceof CoreError) return error;
-    this.logFailure(mode, operation, error);
-    return channelError(messageOf(error, operation.replace(/_/g, ' ')), error instanceof UnmappedOmiseValue ? error : undefined);
-  }
-
-  private logFailure(mode: Mode, operation: string, error: unknown): void {
-    this.options.logger?.warn(
-      {
-        channel: OMISE_CHANNEL_NAME,
-        mode,
-        operation,
-        error_type: isOmiseError(error)
-          ? 'omise_error'
-          : error instanceof UnmappedOmiseValue
-            ? 'unmapped'
-            : error instanceof OmiseTimeout
-              ? 'timeout'
-              : 'other',
-        ...(isOmiseError(error) ? { code: error.code } : {}),
-      },
-      'omise channel call failed',
-    );
-  }
 }
 
 /** The SDK's client with its Search resource, checked: its declarations leave it out. */
@@ -530,8 +538,20 @@ function fieldOf(value: unknown, name: string): unknown {
   return Object.prototype.hasOwnProperty.call(fields, name) ? fields[name] : undefined;
 }
 
-function refused(failureCode: AttemptFailureCode, message: string): PlaceOrderResult {
-  return { outcome: 'refused', failureCode, message };
+/** What is logged of a failed Omise call, and the error's message. */
+function describeFailure(error: unknown, what: string): ProviderFailure {
+  const errorType = isOmiseError(error)
+    ? 'omise_error'
+    : error instanceof UnmappedOmiseValue
+      ? 'unmapped'
+      : error instanceof OmiseTimeout
+        ? 'timeout'
+        : 'other';
+  return {
+    fields: { error_type: errorType, ...(isOmiseError(error) ? { code: error.code } : {}) },
+    message: messageOf(error, what),
+    ...(error instanceof UnmappedOmiseValue ? { cause: error } : {}),
+  };
 }
 
 /** What reaches an error message: our words, the Omise error code and the unmapped value, never Omise's message (it may echo input). */

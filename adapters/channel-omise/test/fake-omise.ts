@@ -4,6 +4,7 @@ import nock from 'nock';
 import {
   errorBody,
   promptPayCharge,
+  trueMoneyCharge,
   type ChargeShape,
   type DisputeShape,
   type ErrorShape,
@@ -245,9 +246,14 @@ export class FakeOmiseAccount {
       this.nextCreateError = undefined;
       return [failure.code === 'authentication_failure' ? 401 : 400, failure];
     }
-    if (field(field(body, 'source'), 'type') !== 'promptpay' || text(field(body, 'currency')).toLowerCase() !== 'thb')
+    const source = field(field(body, 'source'), 'type');
+    if ((source !== 'promptpay' && source !== 'truemoney_jumpapp') || text(field(body, 'currency')).toLowerCase() !== 'thb')
       return [400, errorBody('invalid_charge')];
-    const charge = promptPayCharge(id('chrg'), Number(field(body, 'amount')), texts(field(body, 'metadata')), this.now(), text(field(body, 'expires_at')));
+    const returnUri = text(field(body, 'return_uri'));
+    // A redirect source without a return URI: Omise refuses the charge.
+    if (source === 'truemoney_jumpapp' && !returnUri.startsWith('https://')) return [400, errorBody('invalid_charge')];
+    const made = [id('chrg'), Number(field(body, 'amount')), texts(field(body, 'metadata')), this.now(), text(field(body, 'expires_at'))] as const;
+    const charge = source === 'promptpay' ? promptPayCharge(...made) : trueMoneyCharge(...made, returnUri);
     this.charges.set(charge.id, charge);
     if (this.loseNextCreateAnswer) {
       this.loseNextCreateAnswer = false;

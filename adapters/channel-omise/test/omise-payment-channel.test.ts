@@ -40,7 +40,55 @@ test.serial('the QR is the promptpay source’s scannable code image', async (t)
   const s = omiseSubject();
   const placed = await s.channel.placeOrder(order('pa_qr'));
   if (placed.outcome !== 'placed') return t.fail();
-  t.deepEqual(placed.nextAction, { type: 'qr_code', url: s.account.chargeOf('pa_qr').source.scannable_code.image.download_uri });
+  t.deepEqual(placed.nextAction, { type: 'qr_code', url: s.account.chargeOf('pa_qr').source.scannable_code?.image.download_uri });
+});
+
+const trueMoney = (reference: string) => ({ ...order(reference), paymentMethod: 'truemoney', returnUrl: 'https://shop.example/thanks' });
+
+test.serial(
+  'TrueMoney is a redirect: the charge’s authorize_uri, the payer sent back to the intent’s return URL; placing again finds the same charge',
+  async (t) => {
+    const s = omiseSubject();
+    const placed = await s.channel.placeOrder(trueMoney('pa_tmn'));
+    if (placed.outcome !== 'placed') return t.fail(JSON.stringify(placed));
+    const charge = s.account.chargeOf('pa_tmn');
+    t.is(charge.source.type, 'truemoney_jumpapp');
+    t.is(charge.return_uri, 'https://shop.example/thanks');
+    t.deepEqual(placed.nextAction, { type: 'redirect', url: charge.authorize_uri ?? 'none' });
+    t.true(placed.nextAction.url?.startsWith('https://'));
+    s.account.indexSearch();
+    t.deepEqual(await s.channel.placeOrder(trueMoney('pa_tmn')), placed, 'the retry answers the same order');
+    t.is(s.account.calls.filter((call) => call === 'create_charge').length, 1);
+    s.account.pay('pa_tmn');
+    t.like(await s.channel.queryOrder('test', placed.channelOrderId), { status: 'paid', amount: 125_00, currency: 'THB' });
+  },
+);
+
+test.serial('a TrueMoney order without an https return URL is refused before any call: Omise could not send the payer back', async (t) => {
+  const s = omiseSubject();
+  for (const returnUrl of [undefined, 'http://shop.example/thanks']) {
+    const refused = await s.channel.placeOrder({ ...order('pa_tmn_noreturn'), paymentMethod: 'truemoney', ...(returnUrl ? { returnUrl } : {}) });
+    t.like(refused, { outcome: 'refused', failureCode: 'channel_error' });
+    if (refused.outcome === 'refused') t.regex(refused.message, /return_url/);
+  }
+  t.deepEqual(s.account.calls, []);
+});
+
+test.serial('a charge found by the reference but of another method is not this order: refused, no second charge', async (t) => {
+  const s = omiseSubject();
+  t.like(await s.channel.placeOrder(order('pa_mixed')), { outcome: 'placed' });
+  t.like(await s.channel.placeOrder(trueMoney('pa_mixed')), { outcome: 'refused', failureCode: 'channel_error' });
+  t.is(s.account.calls.filter((call) => call === 'create_charge').length, 1);
+});
+
+test.serial('a TrueMoney charge that failed or expired maps to the attempt’s failure', async (t) => {
+  const s = omiseSubject();
+  const placed = await s.channel.placeOrder(trueMoney('pa_tmn_fail'));
+  if (placed.outcome !== 'placed') return t.fail();
+  s.account.fail('pa_tmn_fail', 'expired', null);
+  t.like(await s.channel.queryOrder('test', placed.channelOrderId), { status: 'failed', failureCode: 'expired' });
+  s.account.indexSearch();
+  t.like(await s.channel.placeOrder(trueMoney('pa_tmn_fail')), { outcome: 'refused', failureCode: 'expired' });
 });
 
 test.serial('a merchant without keys is not served, and its orders are refused without a call', async (t) => {

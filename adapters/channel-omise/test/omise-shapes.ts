@@ -5,8 +5,9 @@ import type { OmiseErrorObject, OmiseSearchResult } from '../src';
  * The recorded shapes of Omise's answers this channel reads, typed against the `omise` SDK's own
  * declarations: each shape is a `Pick` of the SDK's type, so a field the SDK renames or retypes in
  * a later release stops these fixtures from compiling. Fields the channel never reads are left
- * out. Two departures, each narrower than the SDK says: `failure_code` is `string | null` (Omise
- * answers null on a charge that did not fail; the SDK declares `string`), and the Search API's
+ * out. The departures, each what Omise answers where the SDK says less: `failure_code`,
+ * `authorize_uri` and `return_uri` may be null (a charge that did not fail; a charge with no
+ * off-site step), a source may have no `scannable_code` (a redirect source), and the Search API's
  * envelope, which the SDK's declarations leave out, is the channel's own `OmiseSearchResult` over
  * the SDK's object types.
  */
@@ -16,9 +17,11 @@ export type TransactionShape = Pick<
 >;
 
 export type SourceShape = Pick<Omise.Sources.ISource, 'object' | 'id' | 'type' | 'flow' | 'amount' | 'currency' | 'charge_status'> & {
-  scannable_code: Pick<Omise.Sources.IScannableCode, 'object' | 'type'> & {
-    image: Pick<Omise.Disputes.IDocument, 'object' | 'id' | 'filename' | 'download_uri'>;
-  };
+  scannable_code:
+    | (Pick<Omise.Sources.IScannableCode, 'object' | 'type'> & {
+        image: Pick<Omise.Disputes.IDocument, 'object' | 'id' | 'filename' | 'download_uri'>;
+      })
+    | null;
 };
 
 export type ChargeShape = Pick<
@@ -26,6 +29,8 @@ export type ChargeShape = Pick<
   'object' | 'id' | 'livemode' | 'location' | 'amount' | 'currency' | 'description' | 'status' | 'metadata' | 'expires_at' | 'created_at'
 > & {
   failure_code: Omise.Charges.ICharge['failure_code'] | null;
+  authorize_uri: Omise.Charges.ICharge['authorize_uri'] | null;
+  return_uri: Omise.Charges.ICharge['return_uri'] | null;
   transaction: Extract<Omise.Charges.ICharge['transaction'], string> | null;
   source: SourceShape;
 };
@@ -70,6 +75,8 @@ export function promptPayCharge(id: string, amount: number, metadata: Record<str
     expires_at: expiresAt,
     created_at: now.toISOString(),
     failure_code: null,
+    authorize_uri: null,
+    return_uri: null,
     transaction: null,
     source: {
       object: 'source',
@@ -90,5 +97,16 @@ export function promptPayCharge(id: string, amount: number, metadata: Record<str
         },
       },
     },
+  };
+}
+
+/** A TrueMoney app-redirection charge: the payer approves at `authorize_uri`, then Omise sends them to `return_uri`. */
+export function trueMoneyCharge(id: string, amount: number, metadata: Record<string, string>, now: Date, expiresAt: string, returnUri: string): ChargeShape {
+  const charge = promptPayCharge(id, amount, metadata, now, expiresAt);
+  return {
+    ...charge,
+    authorize_uri: `https://pay.omise.co/offsites/${id.replace(/^chrg_/, 'ofsp_')}/pay`,
+    return_uri: returnUri,
+    source: { ...charge.source, type: 'truemoney_jumpapp', flow: 'app_redirect', scannable_code: null },
   };
 }

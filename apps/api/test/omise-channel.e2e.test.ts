@@ -56,7 +56,7 @@ test.serial(
     const waiting = await flow.intent(intent.id);
     t.like(waiting, { status: 'requires_payment', next_action: { type: 'qr_code' } });
     const charge = [...account.charges.values()][0];
-    t.is(textAt(waiting, 'next_action', 'url'), charge.source.scannable_code.image.download_uri);
+    t.is(textAt(waiting, 'next_action', 'url'), charge.source.scannable_code?.image.download_uri ?? 'a QR image');
     const reference = textOf(charge.metadata['reference']);
 
     // A delivery that claims success before Omise has it is contradicted by the charge: ignored.
@@ -100,6 +100,48 @@ test.serial(
     t.like(run, { linesRead: 3, open: [], waiting: 0 }, 'the statement reconciles with the ledger');
     t.true(run.checked >= 3);
     t.is(account.charges.size, 1, 'one charge for the one attempt');
+    assertNoStrayRequests();
+  },
+);
+
+test.serial(
+  'a merchant switched to Omise: TrueMoney redirects the payer to Omise’s authorize_uri and back to the return_url → confirmed by query → refund; books agree',
+  async (t) => {
+    const { scope, key, account, flow } = await omiseMerchant();
+    const intent = await flow.createIntent({ amount: 310_50, currency: 'THB', return_url: 'https://shop.example/thanks' });
+    const attempt = apiObjectAt((await flow.attempt(intent.id, { payment_method: 'truemoney' })).result);
+    t.is(attempt.channel, 'omise');
+    const charge = [...account.charges.values()][0];
+    t.is(charge.source.type, 'truemoney_jumpapp');
+    t.is(charge.return_uri, 'https://shop.example/thanks', 'Omise sends the payer back to the merchant’s page');
+    const waiting = await flow.intent(intent.id);
+    t.like(waiting, { status: 'requires_payment', next_action: { type: 'redirect', url: charge.authorize_uri } });
+
+    const reference = textOf(charge.metadata['reference']);
+    const paid = account.pay(reference, { transferable: true });
+    t.is((await deliver(account.event('charge.complete', paid))).statusCode, 200);
+    t.is((await flow.intent(intent.id)).status, 'succeeded');
+
+    const refundAnswer = await flow.post('/v1/refunds', { payment_intent: intent.id, amount: 10_50 });
+    t.is(refundAnswer.statusCode, 201, refundAnswer.payload);
+    t.is((await deliver(account.event('refund.create', [...account.refunds.values()][0]))).statusCode, 200);
+    await runJob(app().app, ReconcileRefunds);
+    t.is(apiObjectAt(await flow.get(`/v1/refunds/${textOf(apiObjectAt(refundAnswer.result).id)}`)).status, 'succeeded');
+
+    await assertLedgerVerifies(app());
+    await assertMerchantMoney(app(), flow, { scope, key, currency: 'THB' });
+    t.is(account.charges.size, 1);
+
+    // Without a return_url Omise could not send the payer back: the attempt fails, naming why, and Omise is not called.
+    const bare = await flow.createIntent({ amount: 99_00, currency: 'THB' });
+    const refused = await flow.attempt(bare.id, { payment_method: 'truemoney' });
+    t.like(refused, { statusCode: 402, result: { error: { code: 'payment_failed' } } });
+    t.like(apiObjectsAt(await flow.get(`/v1/payment_intents/${bare.id}/attempts`), 'data')[0], {
+      channel: 'omise',
+      status: 'failed',
+      failure_code: 'channel_error',
+    });
+    t.is(account.charges.size, 1);
     assertNoStrayRequests();
   },
 );

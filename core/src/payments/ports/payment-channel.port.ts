@@ -34,6 +34,12 @@ export interface PlaceOrderRequest {
   readonly paymentMethod: string;
   /** Where the channel sends its signed callbacks for this order. */
   readonly callbackUrl: string;
+  /**
+   * Where the channel sends the payer back after an off-site step (a wallet's own page): the
+   * intent's `return_url`, when it has one. Channels that need it for a method refuse the order
+   * without it.
+   */
+  readonly returnUrl?: string;
   readonly expiresAt: Date;
 }
 

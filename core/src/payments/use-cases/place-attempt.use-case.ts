@@ -75,6 +75,7 @@ export class PlaceAttempt {
         currency: attempt.currency,
         paymentMethod: attempt.paymentMethod,
         callbackUrl: callbackUrl(this.deps.settings, channel.capabilities.name, attempt.mode),
+        ...(intent.returnUrl === undefined ? {} : { returnUrl: intent.returnUrl }),
         expiresAt: intent.expiresAt ?? new Date(this.deps.clock.now().getTime() + 3600_000),
       });
       const recorded = await this.record(input.scope, attempt, channel, result, resumed);
