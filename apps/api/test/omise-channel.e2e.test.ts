@@ -4,6 +4,7 @@ import type { EventShape } from '@payments/channel-omise/dist/test/omise-shapes'
 import { isolateNetwork, assertNoStrayRequests } from '@payments/channel-kit';
 import { CreateMerchant, ReconcileChannel, ReconcileRefunds, ReportChannelSettlements } from '@payments/core';
 import { FakeClock } from '@payments/in-memory';
+import { checkoutClient } from './helpers/checkout';
 import { apiObjectAt, apiObjectsAt, textAt } from './helpers/json';
 import { assertLedgerVerifies, assertMerchantMoney } from './helpers/money-invariants';
 import { paymentFlow } from './helpers/payment-flow';
@@ -145,6 +146,25 @@ test.serial(
     assertNoStrayRequests();
   },
 );
+
+test.serial('the hosted checkout shows Omise’s QR image, and its CSP lets the page draw images from that origin only', async (t) => {
+  const { key, account } = await omiseMerchant();
+  const checkout = checkoutClient(app());
+  const { token } = await checkout.createIntent(key, { amount: 45_00, currency: 'THB' });
+  const before = await checkout.page(token);
+  t.true(String(before.headers['content-security-policy']).includes("img-src 'self';"), 'no other image origin before there is a QR');
+  const paid = await checkout.pay(token, { payment_method: 'promptpay' });
+  t.is(paid.res.statusCode, 200, paid.res.payload);
+  const image = [...account.charges.values()][0].source.scannable_code?.image.download_uri ?? 'a QR image';
+  const page = await checkout.page(token);
+  t.is(page.statusCode, 200);
+  t.true(page.payload.includes(`<img src="${image}"`), 'the QR is Omise’s image');
+  t.regex(page.payload, /<img [^>]*alt="QR code to pay with PromptPay"/);
+  const csp = String(page.headers['content-security-policy']);
+  t.true(csp.includes(`img-src 'self' ${new URL(image).origin};`), csp);
+  t.false(csp.includes('https:;'), 'not every https origin');
+  assertNoStrayRequests();
+});
 
 test.serial('a merchant without Omise keys still routes to the simulator', async (t) => {
   const suffix = unique('plain');

@@ -4,20 +4,25 @@ import { isBoom } from '@hapi/boom';
 /**
  * The policy of the pages this service serves to people (the hosted checkout, the merchant
  * console): no third-party anything. Scripts, styles, fonts and fetches go to this origin only, no inline
- * script or style (so no inline handlers), no framing, forms post nowhere else.
+ * script or style (so no inline handlers), no framing, forms post nowhere else. `imageOrigin`: the
+ * one other origin a page may draw an image from (a channel's QR image, on the checkout page that shows it).
  */
-export const PAGE_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self'",
-  // The console's Thai font (Noto Sans Thai) is its own file, served beside its stylesheet.
-  "font-src 'self'",
-  "connect-src 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-].join('; ');
+export function pageCsp(imageOrigin?: string): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    imageOrigin === undefined ? "img-src 'self'" : `img-src 'self' ${imageOrigin}`,
+    // The console's Thai font (Noto Sans Thai) is its own file, served beside its stylesheet.
+    "font-src 'self'",
+    "connect-src 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+  ].join('; ');
+}
+
+export const PAGE_CSP = pageCsp();
 
 /** Every answer of those pages, the error envelopes included. */
 export const PAGE_HEADERS: Readonly<Record<string, string>> = {
@@ -27,11 +32,13 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   'Cross-Origin-Opener-Policy': 'same-origin',
 };
 
-/** onPreResponse: uncached, no referrer, under the CSP, whatever the answer. */
+/** onPreResponse: uncached, no referrer, under the CSP (with the image origin the page named, `request.app.imageOrigin`), whatever the answer. */
 export function pageSecurityHeaders(request: Request, h: ResponseToolkit): symbol {
   const response = request.response;
   if (!response) return h.continue;
-  for (const [name, value] of Object.entries(PAGE_HEADERS)) {
+  const imageOrigin = request.app.imageOrigin;
+  const headers = imageOrigin === undefined ? PAGE_HEADERS : { ...PAGE_HEADERS, 'Content-Security-Policy': pageCsp(imageOrigin) };
+  for (const [name, value] of Object.entries(headers)) {
     if (isBoom(response)) response.output.headers[name] = value;
     else response.header(name, value);
   }

@@ -6,6 +6,8 @@ declare module '@hapi/hapi' {
     requestId: string;
     /** The API version answering this `/v1` request. */
     apiVersion?: string;
+    /** The one other origin a page's CSP lets it draw an image from (the checkout page's QR image). */
+    imageOrigin?: string;
   }
   interface AuthCredentials {
     caller?: ApiCaller;

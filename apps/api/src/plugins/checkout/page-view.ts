@@ -19,6 +19,8 @@ export interface CheckoutPageView {
   readonly methods: readonly { value: string; label: string; hint: string; checked: boolean }[];
   readonly methodLabel?: string;
   readonly qrSvg?: string;
+  /** A channel that answers its QR as an image to download (Omise): that image's https address. */
+  readonly qrImageUrl?: string;
   readonly redirectUrl?: string;
   readonly returnUrl?: string;
   readonly expiresAt?: string;
@@ -90,6 +92,7 @@ export async function checkoutPageView(page: CheckoutPage, lang: Language, now: 
     })),
     methodLabel: state.paymentMethod === undefined ? undefined : (t.methods[state.paymentMethod] ?? state.paymentMethod),
     qrSvg: action?.type === 'qr_code' && action.qrData ? await qrSvg(action.qrData) : undefined,
+    qrImageUrl: action?.type === 'qr_code' && !action.qrData && action.url?.startsWith('https://') ? action.url : undefined,
     redirectUrl: action?.type === 'redirect' ? action.url : undefined,
     returnUrl: state.redirectUrl,
     expiresAt: step === 'succeeded' || step === 'canceled' ? undefined : state.expiresAt?.toISOString(),

@@ -32,7 +32,10 @@ export default defineRoute({
       const lang = pickLanguage(header(request, 'accept-language'));
       try {
         const page = await getCheckoutPage.execute({ token: request.params.token });
-        const html = views.page(await checkoutPageView(page, lang, clock.now()));
+        const view = await checkoutPageView(page, lang, clock.now());
+        // The QR image is the one thing the page takes from elsewhere: its origin, and only it, joins the CSP.
+        if (view.qrImageUrl !== undefined) request.app.imageOrigin = new URL(view.qrImageUrl).origin;
+        const html = views.page(view);
         return h.response(html).type('text/html; charset=utf-8').header('Content-Language', lang).header('Vary', 'Accept-Language');
       } catch (error) {
         return renderUnavailable(views, request, h, error);
