@@ -133,7 +133,7 @@ test.serial(
     await assertMerchantMoney(app(), flow, { scope, key, currency: 'THB' });
     t.is(account.charges.size, 1);
 
-    // Without a return_url Omise could not send the payer back: the attempt fails, naming why, and Omise is not called.
+    // Without a return_url Omise could not send the payer back: the attempt fails (channel_error) and Omise is not called.
     const bare = await flow.createIntent({ amount: 99_00, currency: 'THB' });
     const refused = await flow.attempt(bare.id, { payment_method: 'truemoney' });
     t.like(refused, { statusCode: 402, result: { error: { code: 'payment_failed' } } });

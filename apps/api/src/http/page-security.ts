@@ -8,6 +8,7 @@ import { isBoom } from '@hapi/boom';
  * one other origin a page may draw an image from (a channel's QR image, on the checkout page that shows it).
  */
 export function pageCsp(imageOrigin?: string): string {
+  if (imageOrigin !== undefined && !PLAIN_HTTPS_ORIGIN.test(imageOrigin)) throw new Error('An image origin of a page must be a plain https origin.');
   return [
     "default-src 'none'",
     "script-src 'self'",
@@ -23,6 +24,21 @@ export function pageCsp(imageOrigin?: string): string {
 }
 
 export const PAGE_CSP = pageCsp();
+
+/** A host name of letters, digits, dots and hyphens, and an optional port: nothing a CSP would read as syntax. */
+const PLAIN_HTTPS_ORIGIN = /^https:\/\/[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?(?::\d{1,5})?$/;
+
+/**
+ * The origin of `url` when a page may draw an image from it: https, no user information, a plain
+ * host name (URL parsing lets `;`, `'` and `,` into a host, which in a CSP header would be
+ * syntax). Anything else: undefined, and the image is not drawn.
+ */
+export function drawableImageOrigin(url: string | undefined): string | undefined {
+  if (url === undefined || !URL.canParse(url)) return undefined;
+  const parsed = new URL(url);
+  if (parsed.username !== '' || parsed.password !== '') return undefined;
+  return PLAIN_HTTPS_ORIGIN.test(parsed.origin) ? parsed.origin : undefined;
+}
 
 /** Every answer of those pages, the error envelopes included. */
 export const PAGE_HEADERS: Readonly<Record<string, string>> = {

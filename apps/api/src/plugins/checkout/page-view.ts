@@ -1,5 +1,6 @@
 import { minorUnits, type CheckoutPage, type CheckoutState } from '@payments/core';
 import QRCode from 'qrcode';
+import { drawableImageOrigin } from '../../http/page-security';
 import { LOCALES, STRINGS, type CheckoutStrings, type Language } from './strings';
 
 /** What the page template reads: strings already chosen, amounts already formatted, the QR drawn. */
@@ -19,7 +20,7 @@ export interface CheckoutPageView {
   readonly methods: readonly { value: string; label: string; hint: string; checked: boolean }[];
   readonly methodLabel?: string;
   readonly qrSvg?: string;
-  /** A channel that answers its QR as an image to download (Omise): that image's https address. */
+  /** A channel that answers its QR as an image to download (Omise): that image's address, when a page may draw from its origin. */
   readonly qrImageUrl?: string;
   readonly redirectUrl?: string;
   readonly returnUrl?: string;
@@ -92,7 +93,7 @@ export async function checkoutPageView(page: CheckoutPage, lang: Language, now: 
     })),
     methodLabel: state.paymentMethod === undefined ? undefined : (t.methods[state.paymentMethod] ?? state.paymentMethod),
     qrSvg: action?.type === 'qr_code' && action.qrData ? await qrSvg(action.qrData) : undefined,
-    qrImageUrl: action?.type === 'qr_code' && !action.qrData && action.url?.startsWith('https://') ? action.url : undefined,
+    qrImageUrl: action?.type === 'qr_code' && !action.qrData && drawableImageOrigin(action.url) !== undefined ? action.url : undefined,
     redirectUrl: action?.type === 'redirect' ? action.url : undefined,
     returnUrl: state.redirectUrl,
     expiresAt: step === 'succeeded' || step === 'canceled' ? undefined : state.expiresAt?.toISOString(),

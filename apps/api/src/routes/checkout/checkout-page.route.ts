@@ -2,6 +2,7 @@ import type { Request, ResponseObject, ResponseToolkit } from '@hapi/hapi';
 import { Clock, GetCheckoutPage, isCoreError } from '@payments/core';
 import { defineRoute } from '../../http/define-route';
 import { header } from '../../http/headers';
+import { drawableImageOrigin } from '../../http/page-security';
 import { pickLanguage } from '../../plugins/checkout/language';
 import { checkoutPageView } from '../../plugins/checkout/page-view';
 import { checkoutViews, type CheckoutViews } from '../../plugins/checkout/views';
@@ -34,7 +35,7 @@ export default defineRoute({
         const page = await getCheckoutPage.execute({ token: request.params.token });
         const view = await checkoutPageView(page, lang, clock.now());
         // The QR image is the one thing the page takes from elsewhere: its origin, and only it, joins the CSP.
-        if (view.qrImageUrl !== undefined) request.app.imageOrigin = new URL(view.qrImageUrl).origin;
+        request.app.imageOrigin = drawableImageOrigin(view.qrImageUrl);
         const html = views.page(view);
         return h.response(html).type('text/html; charset=utf-8').header('Content-Language', lang).header('Vary', 'Accept-Language');
       } catch (error) {
