@@ -160,11 +160,11 @@ export function registerRoutes<A extends Route['access']>(
   server.route(
     own.map((route) => {
       const uses = Object.fromEntries(Object.entries(route.uses ?? {}).map(([name, token]) => [name, resolve(token)]));
-      const own = options(route, handlerOf(route, uses));
+      const given = options(route, handlerOf(route, uses));
       return {
         method: route.method,
         path: route.path,
-        options: { ...own, plugins: { ...own.plugins, schemas: route.validate }, handler: validating(route.validate, own.handler) },
+        options: { ...given, plugins: { ...given.plugins, schemas: route.validate }, handler: validating(route.validate, given.handler) },
       };
     }),
   );
