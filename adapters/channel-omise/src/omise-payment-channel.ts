@@ -55,7 +55,6 @@ export const OMISE_SETTINGS = {
 /** The Omise API version the channel is written against (sent as `Omise-Version`). */
 export const OMISE_API_VERSION = '2019-05-29';
 
-/** The pino-compatible subset the adapter logs through: which call failed and how, never a key or a body. */
 export interface OmisePaymentChannelOptions {
   /** Where each merchant's keys are (sealed); read on every call. */
   readonly credentials: Pick<ChannelCredentialStore, 'find' | 'list'>;
@@ -71,6 +70,7 @@ export interface OmisePaymentChannelOptions {
    */
   readonly lookupWindowMs?: number;
   readonly clock?: Clock;
+  /** Where a failed call is reported: which call and how, never a key or a body. */
   readonly logger?: ChannelLogger;
 }
 
@@ -489,8 +489,6 @@ export class OmisePaymentChannel implements PaymentChannel {
     if (!parsed) throw channelError('The refund id is not one the omise channel made.');
     return parsed;
   }
-
-  /** Runs one Omise call; any failure becomes CoreError `channel_error`, logged without keys or bodies. */
 }
 
 /** The SDK's client with its Search resource, checked: its declarations leave it out. */

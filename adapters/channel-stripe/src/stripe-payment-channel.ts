@@ -52,7 +52,6 @@ export const STRIPE_SETTINGS = {
   billingEmail: 'billing_email',
 } as const;
 
-/** The pino-compatible subset the adapter logs through: which call failed and how, never a key or a body. */
 export interface StripePaymentChannelOptions {
   /** Where each merchant's keys are (sealed); read on every call. */
   readonly credentials: Pick<ChannelCredentialStore, 'find' | 'list'>;
@@ -65,6 +64,7 @@ export interface StripePaymentChannelOptions {
   readonly pendingTimeoutMs?: number;
   /** Checks webhook timestamps; the system clock by default. */
   readonly clock?: Clock;
+  /** Where a failed call is reported: which call and how, never a key or a body. */
   readonly logger?: ChannelLogger;
 }
 
@@ -397,8 +397,6 @@ export class StripePaymentChannel implements PaymentChannel {
     if (!parsed) throw channelError(`The ${what} id is not one the stripe channel made.`);
     return parsed;
   }
-
-  /** Runs one Stripe call; any failure becomes CoreError `channel_error`, logged without keys or bodies. */
 }
 
 /** A field of an object of no known shape (an event's object is one of many Stripe types). */
