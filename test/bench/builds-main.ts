@@ -10,8 +10,8 @@
  * that whatever else the machine does falls on both alike. The figure is this process's CPU
  * (`process.cpuUsage`, user + system) per request: a create with a fresh key, a get and a list of
  * 20, each side's median over the rounds. No sockets and no load generator: what differs between
- * the builds is all that differs. The side loaded second pays about 1 % more in an A/A run, so
- * compare both orders (run it again with the checkouts swapped).
+ * the builds is all that differs. An A/A run (one checkout on both sides) shows the method's own
+ * spread (about 1 % on SQLite, a few % on MariaDB); run it again with the checkouts swapped.
  */
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
