@@ -24,6 +24,7 @@ interface Injected {
 }
 interface InjectServer {
   initialize(): Promise<void>;
+  stop(): Promise<void>;
   inject(options: { method: string; url: string; headers: Record<string, string>; payload?: string }): Promise<Injected>;
 }
 /** What this script uses of a build: the same entry points the app's own tests use. */
@@ -31,17 +32,21 @@ interface Build {
   readonly buildContainer: (
     config: unknown,
     overrides: Record<string, unknown>,
-  ) => Promise<{ get(id: unknown): { execute(input: unknown): Promise<{ testApiKey: { secret: string } }> } }>;
+  ) => Promise<{ get(id: unknown): { execute(input: unknown): Promise<{ testApiKey: { secret: string } }> }; close(): Promise<void> }>;
   readonly loadConfig: (env: Record<string, string>) => unknown;
   readonly createServer: (app: unknown) => Promise<InjectServer>;
   readonly CreateMerchant: unknown;
   readonly ScryptPasswordHasher: new (options: { N: number; r: number; p: number }) => unknown;
-  readonly createTestDatabase: () => Promise<{ url: string }>;
+  readonly createTestDatabase: () => Promise<{ url: string; destroy(): Promise<void> }>;
 }
 
 const OPERATIONS = ['create', 'get', 'list'] as const;
 type Operation = (typeof OPERATIONS)[number];
-type Side = Record<Operation, () => Promise<Injected>>;
+interface Side {
+  readonly send: Record<Operation, () => Promise<Injected>>;
+  /** Stops the service and drops its database. */
+  close(): Promise<void>;
+}
 
 function parseArgs(argv: readonly string[]): { rounds: number; batch: number; checkouts: [string, string] } {
   const numbers = { rounds: 40, batch: 300 };
@@ -107,16 +112,21 @@ async function startSide(checkout: string): Promise<Side> {
   const first = await create();
   if (first.statusCode !== 201) throw new Error(`${checkout}: a create answered ${first.statusCode} ${first.payload}`);
   const id = createdId(JSON.parse(first.payload));
-  const side: Side = {
+  const send: Side['send'] = {
     create,
     get: () => server.inject({ method: 'GET', url: `/v1/payment_intents/${id}`, headers: { authorization } }),
     list: () => server.inject({ method: 'GET', url: '/v1/payment_intents?limit=20', headers: { authorization } }),
   };
+  const close = async (): Promise<void> => {
+    await server.stop();
+    await app.close();
+    await database.destroy();
+  };
   for (const operation of ['get', 'list'] as const) {
-    const answer = await side[operation]();
+    const answer = await send[operation]();
     if (answer.statusCode !== 200) throw new Error(`${checkout}: a ${operation} answered ${answer.statusCode} ${answer.payload}`);
   }
-  return side;
+  return { send, close };
 }
 
 /** The created intent's id, checked. */
@@ -137,7 +147,17 @@ async function cpuPerRequest(send: () => Promise<Injected>, batch: number): Prom
 
 async function main(): Promise<void> {
   const { rounds, batch, checkouts } = parseArgs(process.argv.slice(2));
-  const sides = [await startSide(checkouts[0]), await startSide(checkouts[1])];
+  const sides: Side[] = [];
+  try {
+    for (const checkout of checkouts) sides.push(await startSide(checkout));
+    await compare(sides, rounds, batch, checkouts);
+  } finally {
+    // The databases are dropped even when a side failed to start or a request failed.
+    for (const side of sides) await side.close();
+  }
+}
+
+async function compare(sides: readonly Side[], rounds: number, batch: number, checkouts: readonly string[]): Promise<void> {
   console.log(
     `A ${checkouts[0]}\nB ${checkouts[1]}\n${rounds} rounds × ${batch} requests per side, ${process.env.PAYMENTS_TEST_DATABASE_URL ? 'MariaDB' : 'SQLite'}, Node ${process.version}\n`,
   );
@@ -145,7 +165,7 @@ async function main(): Promise<void> {
   for (const operation of OPERATIONS) {
     const figures: [number[], number[]] = [[], []];
     for (let round = 0; round < rounds; round += 1) {
-      for (const index of round % 2 === 0 ? [0, 1] : [1, 0]) figures[index].push(await cpuPerRequest(sides[index][operation], batch));
+      for (const index of round % 2 === 0 ? [0, 1] : [1, 0]) figures[index].push(await cpuPerRequest(sides[index].send[operation], batch));
     }
     const [a, b] = figures.map(median);
     const range = (values: number[]): string => `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)}`;
