@@ -12,8 +12,21 @@
  * 20, each side's median over the rounds. No sockets and no load generator: what differs between
  * the builds is all that differs. An A/A run (one checkout on both sides) shows the method's own
  * spread (about 1 % on SQLite, a few % on MariaDB); run it again with the checkouts swapped.
+ *
+ *   npm run bench:builds -- --apart [--env-a K=V …] [--env-b K=V …] <checkout A> <checkout B>
+ *
+ * `--apart` runs each side of each round in a fresh process of its own instead (start, warm-up,
+ * one batch of each request, stop), for what cannot differ within one process: a setting read
+ * from the environment, such as tracing, whose context manager is process-wide. `--env-a` and
+ * `--env-b` set a variable in that side's processes; the text `{otlp-sink}` in a value becomes the
+ * address of an OTLP/HTTP receiver this script runs (it answers 200 and counts what it gets), so
+ * `--env-b OTEL_EXPORTER_OTLP_ENDPOINT={otlp-sink}` compares tracing off with tracing on.
  */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { median } from './stats';
@@ -40,6 +53,8 @@ interface Build {
   readonly createTestDatabase: () => Promise<{ url: string; destroy(): Promise<void> }>;
 }
 
+const run = promisify(execFile);
+
 const OPERATIONS = ['create', 'get', 'list'] as const;
 type Operation = (typeof OPERATIONS)[number];
 interface Side {
@@ -48,19 +63,38 @@ interface Side {
   close(): Promise<void>;
 }
 
-function parseArgs(argv: readonly string[]): { rounds: number; batch: number; checkouts: [string, string] } {
+interface Options {
+  readonly rounds: number;
+  readonly batch: number;
+  readonly checkouts: readonly [string, string];
+  readonly apart: boolean;
+  /** Each side's environment, for --apart. */
+  readonly env: readonly [Record<string, string>, Record<string, string>];
+}
+
+function parseArgs(argv: readonly string[]): Options {
   const numbers = { rounds: 40, batch: 300 };
+  const env: [Record<string, string>, Record<string, string>] = [{}, {}];
   const checkouts: string[] = [];
+  let apart = false;
   for (let i = 0; i < argv.length; i += 1) {
     const flag = argv[i];
     if (flag === '--rounds' || flag === '--batch') {
       const value = Number(argv[(i += 1)]);
       if (!Number.isInteger(value) || value < 1) throw new Error(`${flag} takes a whole number of 1 or more`);
       numbers[flag === '--rounds' ? 'rounds' : 'batch'] = value;
-    } else checkouts.push(resolve(flag));
+    } else if (flag === '--env-a' || flag === '--env-b') {
+      const setting = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(argv[(i += 1)] ?? '');
+      if (!setting) throw new Error(`${flag} takes NAME=value`);
+      env[flag === '--env-a' ? 0 : 1][setting[1]] = setting[2];
+    } else if (flag === '--apart') apart = true;
+    else checkouts.push(resolve(flag));
   }
-  if (checkouts.length !== 2) throw new Error('give two built checkouts: npm run bench:builds -- [--rounds N] [--batch N] <A> <B>');
-  return { ...numbers, checkouts: [checkouts[0], checkouts[1]] };
+  if (checkouts.length !== 2)
+    throw new Error('give two built checkouts: npm run bench:builds -- [--rounds N] [--batch N] [--apart [--env-a K=V] [--env-b K=V]] <A> <B>');
+  if (!apart && Object.keys({ ...env[0], ...env[1] }).length > 0)
+    throw new Error('--env-a and --env-b need --apart: both sides of one process share its environment');
+  return { ...numbers, checkouts: [checkouts[0], checkouts[1]], apart, env };
 }
 
 /** The build's modules, resolved from its own apps/api so that each side loads its own packages. */
@@ -90,6 +124,8 @@ async function startSide(checkout: string): Promise<Side> {
     PAYMENTS_RATE_LIMIT_TEST: '0',
     PAYMENTS_RATE_LIMIT_LIVE: '0',
     LOG_LEVEL: 'silent',
+    // Tracing is configured from the environment (--apart's --env-b, say), as the service's own.
+    ...Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[0].startsWith('OTEL_') && entry[1] !== undefined)),
   });
   const app = await build.buildContainer(config, { passwordHasher: new build.ScryptPasswordHasher({ N: 1024, r: 8, p: 1 }) });
   const server = await build.createServer(app);
@@ -145,32 +181,118 @@ async function cpuPerRequest(send: () => Promise<Injected>, batch: number): Prom
   return (used.user + used.system) / batch;
 }
 
-async function main(): Promise<void> {
-  const { rounds, batch, checkouts } = parseArgs(process.argv.slice(2));
+type Figures = Record<Operation, number[]>;
+
+const emptyFigures = (): Figures => ({ create: [], get: [], list: [] });
+
+/** Both sides in this process, batches alternated. */
+async function inProcess(options: Options): Promise<[Figures, Figures]> {
   const sides: Side[] = [];
+  const figures: [Figures, Figures] = [emptyFigures(), emptyFigures()];
   try {
-    for (const checkout of checkouts) sides.push(await startSide(checkout));
-    await compare(sides, rounds, batch, checkouts);
+    for (const checkout of options.checkouts) sides.push(await startSide(checkout));
+    for (const operation of OPERATIONS) {
+      for (let round = 0; round < options.rounds; round += 1) {
+        for (const index of round % 2 === 0 ? [0, 1] : [1, 0]) figures[index][operation].push(await cpuPerRequest(sides[index].send[operation], options.batch));
+      }
+    }
+    return figures;
   } finally {
     // The databases are dropped even when a side failed to start or a request failed.
     for (const side of sides) await side.close();
   }
 }
 
-async function compare(sides: readonly Side[], rounds: number, batch: number, checkouts: readonly string[]): Promise<void> {
+/** An OTLP/HTTP receiver for `{otlp-sink}`: answers every export 200 and counts them. */
+async function startOtlpSink(): Promise<{ server: Server; url: string; exports: () => number }> {
+  let exports = 0;
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      exports += 1;
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  const { port } = server.address() as AddressInfo; // eslint-disable-line @typescript-eslint/no-unsafe-type-assertion -- a TCP listener's address
+  return { server, url: `http://127.0.0.1:${port}`, exports: () => exports };
+}
+
+/** Each side of each round in a fresh process with its own environment (see --apart). */
+async function apart(options: Options): Promise<[Figures, Figures]> {
+  const usesSink = options.env.some((env) => Object.values(env).some((value) => value.includes('{otlp-sink}')));
+  const sink = usesSink ? await startOtlpSink() : undefined;
+  const envOf = (index: number): Record<string, string> =>
+    Object.fromEntries(Object.entries(options.env[index]).map(([name, value]) => [name, sink ? value.replaceAll('{otlp-sink}', sink.url) : value]));
+  const figures: [Figures, Figures] = [emptyFigures(), emptyFigures()];
+  try {
+    for (let round = 0; round < options.rounds; round += 1) {
+      for (const index of round % 2 === 0 ? [0, 1] : [1, 0]) {
+        const one = await runChild(options.checkouts[index], options.batch, envOf(index));
+        for (const operation of OPERATIONS) figures[index][operation].push(one[operation]);
+      }
+    }
+    if (sink) console.log(`The OTLP receiver took ${sink.exports()} exports.\n`);
+    return figures;
+  } finally {
+    sink?.server.close();
+  }
+}
+
+async function runChild(checkout: string, batch: number, env: Record<string, string>): Promise<Record<Operation, number>> {
+  const { stdout } = await run(process.execPath, [...process.execArgv, __filename, '--child', checkout, String(batch)], {
+    env: { ...process.env, ...env },
+    maxBuffer: 1 << 20,
+  });
+  const parsed: unknown = JSON.parse(stdout.trim().split('\n').at(-1) ?? '');
+  const figure = (operation: Operation): number => {
+    const value: unknown = typeof parsed === 'object' && parsed !== null ? Object.entries(parsed).find(([name]) => name === operation)?.[1] : undefined;
+    if (typeof value !== 'number') throw new Error(`${checkout}: a side answered no ${operation} figure: ${stdout}`);
+    return value;
+  };
+  return { create: figure('create'), get: figure('get'), list: figure('list') };
+}
+
+/** One side of one --apart round: in this fresh process, a batch of each request to warm up, then the batch measured. */
+async function child(checkout: string, batch: number): Promise<void> {
+  const side = await startSide(checkout);
+  try {
+    const result: Partial<Record<Operation, number>> = {};
+    for (const operation of OPERATIONS) {
+      for (let i = 0; i < batch; i += 1) await side.send[operation]();
+      result[operation] = await cpuPerRequest(side.send[operation], batch);
+    }
+    console.log(JSON.stringify(result));
+  } finally {
+    await side.close();
+  }
+}
+
+function report(options: Options, figures: [Figures, Figures]): void {
+  const sideLabel = (index: number): string => {
+    const env = Object.entries(options.env[index]).map(([name, value]) => `${name}=${value}`);
+    return `${options.checkouts[index]}${env.length > 0 ? ` (${env.join(' ')})` : ''}`;
+  };
+  const how = options.apart ? 'each side of each round in a fresh process' : 'both sides in one process';
+  const database = process.env.PAYMENTS_TEST_DATABASE_URL ? 'MariaDB' : 'SQLite';
   console.log(
-    `A ${checkouts[0]}\nB ${checkouts[1]}\n${rounds} rounds × ${batch} requests per side, ${process.env.PAYMENTS_TEST_DATABASE_URL ? 'MariaDB' : 'SQLite'}, Node ${process.version}\n`,
+    `A ${sideLabel(0)}\nB ${sideLabel(1)}\n${options.rounds} rounds × ${options.batch} requests per side, ${how}, ${database}, Node ${process.version}\n`,
   );
   console.log('| request | A µs CPU | B µs CPU | B / A | A range | B range |\n| --- | ---: | ---: | ---: | ---: | ---: |');
+  const range = (values: number[]): string => `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)}`;
   for (const operation of OPERATIONS) {
-    const figures: [number[], number[]] = [[], []];
-    for (let round = 0; round < rounds; round += 1) {
-      for (const index of round % 2 === 0 ? [0, 1] : [1, 0]) figures[index].push(await cpuPerRequest(sides[index].send[operation], batch));
-    }
-    const [a, b] = figures.map(median);
-    const range = (values: number[]): string => `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)}`;
-    console.log(`| ${operation} | ${a.toFixed(0)} | ${b.toFixed(0)} | ${(b / a).toFixed(3)} | ${range(figures[0])} | ${range(figures[1])} |`);
+    const [a, b] = figures.map((side) => median(side[operation]));
+    console.log(
+      `| ${operation} | ${a.toFixed(0)} | ${b.toFixed(0)} | ${(b / a).toFixed(3)} | ${range(figures[0][operation])} | ${range(figures[1][operation])} |`,
+    );
   }
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  if (argv[0] === '--child') return child(argv[1] ?? '', Number(argv[2]));
+  const options = parseArgs(argv);
+  report(options, options.apart ? await apart(options) : await inProcess(options));
 }
 
 main().then(
