@@ -1,5 +1,5 @@
 /**
- * Two builds of the service in one process: the CPU a request costs in each, measured side by side.
+ * Two builds of the service, or one in two environments: the CPU a request costs in each, side by side.
  *
  *   npm run bench:builds -- [--rounds 40] [--batch 300] <checkout A> <checkout B>
  *
