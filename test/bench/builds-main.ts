@@ -23,12 +23,13 @@
  * `--env-b OTEL_EXPORTER_OTLP_ENDPOINT={otlp-sink}` compares tracing off with tracing on.
  */
 import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { numberAt, textAt } from '../fixtures';
 import { median } from './stats';
 
 interface Injected {
@@ -147,7 +148,7 @@ async function startSide(checkout: string): Promise<Side> {
   };
   const first = await create();
   if (first.statusCode !== 201) throw new Error(`${checkout}: a create answered ${first.statusCode} ${first.payload}`);
-  const id = createdId(JSON.parse(first.payload));
+  const id = textAt(JSON.parse(first.payload), 'id');
   const send: Side['send'] = {
     create,
     get: () => server.inject({ method: 'GET', url: `/v1/payment_intents/${id}`, headers: { authorization } }),
@@ -165,13 +166,6 @@ async function startSide(checkout: string): Promise<Side> {
   return { send, close };
 }
 
-/** The created intent's id, checked. */
-function createdId(parsed: unknown): string {
-  const id: unknown = typeof parsed === 'object' && parsed !== null ? Object.entries(parsed).find(([name]) => name === 'id')?.[1] : undefined;
-  if (typeof id !== 'string') throw new Error('a create answered without an id');
-  return id;
-}
-
 /** CPU µs per request over one batch (after a short warm-up of the same operation). */
 async function cpuPerRequest(send: () => Promise<Injected>, batch: number): Promise<number> {
   for (let i = 0; i < 20; i += 1) await send();
@@ -183,6 +177,9 @@ async function cpuPerRequest(send: () => Promise<Injected>, batch: number): Prom
 
 type Figures = Record<Operation, number[]>;
 
+/** The sides in a round's order: A first in even rounds, B first in odd ones. */
+const sidesInOrder = (round: number): readonly number[] => (round % 2 === 0 ? [0, 1] : [1, 0]);
+
 const emptyFigures = (): Figures => ({ create: [], get: [], list: [] });
 
 /** Both sides in this process, batches alternated. */
@@ -193,7 +190,7 @@ async function inProcess(options: Options): Promise<[Figures, Figures]> {
     for (const checkout of options.checkouts) sides.push(await startSide(checkout));
     for (const operation of OPERATIONS) {
       for (let round = 0; round < options.rounds; round += 1) {
-        for (const index of round % 2 === 0 ? [0, 1] : [1, 0]) figures[index][operation].push(await cpuPerRequest(sides[index].send[operation], options.batch));
+        for (const index of sidesInOrder(round)) figures[index][operation].push(await cpuPerRequest(sides[index].send[operation], options.batch));
       }
     }
     return figures;
@@ -227,7 +224,7 @@ async function apart(options: Options): Promise<[Figures, Figures]> {
   const figures: [Figures, Figures] = [emptyFigures(), emptyFigures()];
   try {
     for (let round = 0; round < options.rounds; round += 1) {
-      for (const index of round % 2 === 0 ? [0, 1] : [1, 0]) {
+      for (const index of sidesInOrder(round)) {
         const one = await runChild(options.checkouts[index], options.batch, envOf(index));
         for (const operation of OPERATIONS) figures[index][operation].push(one[operation]);
       }
@@ -245,12 +242,7 @@ async function runChild(checkout: string, batch: number, env: Record<string, str
     maxBuffer: 1 << 20,
   });
   const parsed: unknown = JSON.parse(stdout.trim().split('\n').at(-1) ?? '');
-  const figure = (operation: Operation): number => {
-    const value: unknown = typeof parsed === 'object' && parsed !== null ? Object.entries(parsed).find(([name]) => name === operation)?.[1] : undefined;
-    if (typeof value !== 'number') throw new Error(`${checkout}: a side answered no ${operation} figure: ${stdout}`);
-    return value;
-  };
-  return { create: figure('create'), get: figure('get'), list: figure('list') };
+  return { create: numberAt(parsed, 'create'), get: numberAt(parsed, 'get'), list: numberAt(parsed, 'list') };
 }
 
 /** One side of one --apart round: in this fresh process, a batch of each request to warm up, then the batch measured. */
